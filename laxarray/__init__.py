@@ -1,0 +1,19 @@
+"""laxarray: the Python Array API standard (2025.12) and the NumPy surface on jax.lax.
+
+Importing laxarray turns on jax's 64-bit mode (default dtypes are float64/int64/complex128,
+as in NumPy).  Arrays are immutable values behind handles; see ``laxarray.Array``.
+"""
+
+from laxarray._core.jaxapi import enable_x64 as _enable_x64
+
+_enable_x64()
+
+from laxarray._core.dtypes import (  # noqa: E402
+    bool_ as bool, complex64, complex128, float32, float64, int8, int16, int32, int64,
+    uint8, uint16, uint32, uint64, finfo_object, iinfo_object)
+from laxarray._core.errors import AxisError  # noqa: E402
+from laxarray.array_api import *  # noqa: E402,F401,F403
+from laxarray.array_api import Array, __array_namespace_info__  # noqa: E402,F401
+from laxarray.transforms import grad, jacfwd, jacrev, jit, value_and_grad, vmap  # noqa: E402,F401
+
+__array_api_version__ = "2025.12"

@@ -1,0 +1,33 @@
+"""Devices: laxarray places arrays on jax devices; ``device=`` arguments take jax Device objects."""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+
+from laxarray._core.errors import fail
+
+
+@functools.lru_cache(maxsize=None)
+def all_devices() -> tuple:
+    """Every device jax can place an array on (the default backend's devices)."""
+    return tuple(jax.devices())
+
+
+def default_device():
+    """The device new arrays go to when ``device=None``."""
+    return all_devices()[0]
+
+
+def check_device(fn: str, device, argname: str = "device"):
+    """``None`` or one of :func:`all_devices` (also accepted: ``"cpu"``); else ``ValueError``."""
+    if device is None:
+        return None
+    if isinstance(device, str):
+        matches = [d for d in all_devices() if d.platform == device]
+        if matches:
+            return matches[0]
+    elif device in all_devices():
+        return device
+    fail(ValueError, fn, f"'{argname}' to be None or one of {all_devices()}", device)

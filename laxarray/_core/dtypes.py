@@ -1,0 +1,245 @@
+"""Data types: the standard's dtype objects, their categories and the promotion rules.
+
+dtypes are plain NumPy dtype objects (``laxarray.float64 == numpy.dtype('float64')``).
+Promotion between two array operands follows NumPy 2, which agrees with the Array API
+table wherever the standard defines a result (and extends it to mixed kinds as NumPy does:
+``int64 + float32 -> float64``, ``int64 + uint64 -> float64``).  Python scalars are *weak*
+(NEP 50): they take the dtype of the array operand when their kind allows it.
+
+Everything here is plain data plus small cached functions, so tests can read the tables.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from laxarray._core.errors import fail
+
+bool_ = np.dtype("bool")
+int8, int16, int32, int64 = (np.dtype(n) for n in ("int8", "int16", "int32", "int64"))
+uint8, uint16, uint32, uint64 = (np.dtype(n) for n in ("uint8", "uint16", "uint32", "uint64"))
+float32, float64 = np.dtype("float32"), np.dtype("float64")
+complex64, complex128 = np.dtype("complex64"), np.dtype("complex128")
+
+SIGNED = (int8, int16, int32, int64)
+UNSIGNED = (uint8, uint16, uint32, uint64)
+REAL_FLOATING = (float32, float64)
+COMPLEX_FLOATING = (complex64, complex128)
+#: The 13 data types of the standard, in the order the standard lists them.
+DTYPES = (bool_,) + SIGNED + UNSIGNED + REAL_FLOATING + COMPLEX_FLOATING
+
+DEFAULT_FLOAT = float64
+DEFAULT_INT = int64
+DEFAULT_COMPLEX = complex128
+DEFAULT_INDEX = int64
+
+#: dtype kinds of ``isdtype`` and the ``category=`` argument used across the library.
+CATEGORIES: dict[str, frozenset] = {
+    "bool": frozenset({bool_}),
+    "signed integer": frozenset(SIGNED),
+    "unsigned integer": frozenset(UNSIGNED),
+    "integral": frozenset(SIGNED + UNSIGNED),
+    "real floating": frozenset(REAL_FLOATING),
+    "complex floating": frozenset(COMPLEX_FLOATING),
+    "numeric": frozenset(SIGNED + UNSIGNED + REAL_FLOATING + COMPLEX_FLOATING),
+    # Library-internal unions used by function categories (not ``isdtype`` kinds).
+    "integer or boolean": frozenset((bool_,) + SIGNED + UNSIGNED),
+    "floating-point": frozenset(REAL_FLOATING + COMPLEX_FLOATING),
+    "real numeric": frozenset(SIGNED + UNSIGNED + REAL_FLOATING),
+    "real": frozenset((bool_,) + SIGNED + UNSIGNED + REAL_FLOATING),
+    "any": frozenset(DTYPES),
+}
+ISDTYPE_KINDS = ("bool", "signed integer", "unsigned integer", "integral",
+                 "real floating", "complex floating", "numeric")
+
+_SUPPORTED = frozenset(DTYPES)
+_REAL_OF = {complex64: float32, complex128: float64}
+_COMPLEX_OF = {float32: complex64, float64: complex128}
+
+
+def real_dtype(dtype):
+    """The real dtype of the same precision (``complex64 -> float32``); others unchanged."""
+    return _REAL_OF.get(dtype, dtype)
+
+
+def complex_dtype(dtype):
+    """The complex dtype of the same precision (``float32 -> complex64``)."""
+    return _COMPLEX_OF.get(dtype, complex128 if dtype not in COMPLEX_FLOATING else dtype)
+
+
+@functools.lru_cache(maxsize=None)
+def _canonical(obj):
+    try:
+        dt = np.dtype(obj)
+    except TypeError:
+        return None
+    return dt if dt in _SUPPORTED else None
+
+
+def canonicalize_dtype(fn: str, dtype, argname: str = "dtype"):
+    """Return the NumPy dtype for ``dtype`` or raise ``TypeError`` naming ``fn``.
+
+    Accepts dtype objects, NumPy scalar types and the Python types ``bool int float complex``.
+    """
+    if dtype is None:
+        fail(TypeError, fn, f"a dtype for '{argname}'", dtype)
+    try:
+        dt = _canonical(dtype)
+    except TypeError:  # unhashable
+        dt = None
+    if dt is None:
+        fail(TypeError, fn, f"one of the supported dtypes for '{argname}' "
+             f"({', '.join(d.name for d in DTYPES)})", dtype)
+    return dt
+
+
+def isdtype(dtype, kind):
+    """Whether ``dtype`` is of the given kind. Array API: isdtype. NumPy: numpy.isdtype."""
+    dt = canonicalize_dtype("isdtype", dtype)
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    for k in kinds:
+        if isinstance(k, str):
+            if k not in ISDTYPE_KINDS:
+                fail(ValueError, "isdtype", f"'kind' to be a dtype or one of {ISDTYPE_KINDS}", k)
+            if dt in CATEGORIES[k]:
+                return True
+        elif canonicalize_dtype("isdtype", k, "kind") == dt:
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=None)
+def promote_types(d1, d2):
+    """Result dtype of two array operands (the standard's table, NumPy 2 for mixed kinds)."""
+    return np.promote_types(d1, d2)
+
+
+#: Python scalar types in kind order; a weak scalar joins an array dtype by kind.
+_PY_KIND = {bool: 0, int: 1, float: 2, complex: 3}
+_DTYPE_KIND = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
+_DEFAULT_FOR_KIND = (bool_, DEFAULT_INT, DEFAULT_FLOAT, DEFAULT_COMPLEX)
+
+
+@functools.lru_cache(maxsize=None)
+def weak_promote(dtype, pytype):
+    """Result dtype of an array of ``dtype`` with a Python scalar of ``pytype`` (NEP 50)."""
+    skind, dkind = _PY_KIND[pytype], _DTYPE_KIND[dtype.kind]
+    if skind <= dkind:
+        return dtype
+    if skind == 3 and dkind == 2:
+        return _COMPLEX_OF[dtype]
+    return _DEFAULT_FOR_KIND[skind]
+
+
+def scalar_pytype(value):
+    """``bool``/``int``/``float``/``complex`` for a Python (or NumPy Python-like) scalar, else None."""
+    t = type(value)
+    if t in _PY_KIND:
+        return t
+    for base in (bool, int, float, complex):  # subclasses (e.g. IntEnum), checked in kind order
+        if isinstance(value, base) and not isinstance(value, np.generic):
+            return base
+    return None
+
+
+def default_dtype_for_pytype(pytype):
+    """The dtype a lone Python scalar of ``pytype`` becomes."""
+    return _DEFAULT_FOR_KIND[_PY_KIND[pytype]]
+
+
+def result_type(*arrays_and_dtypes):
+    """Result dtype of promoting the arguments. Array API: result_type. NumPy: numpy.result_type.
+
+    Arrays and dtypes are strong; Python scalars are weak and only join by kind.
+    """
+    strong, weak = None, []
+    for a in arrays_and_dtypes:
+        pytype = scalar_pytype(a)
+        if pytype is not None:
+            weak.append(pytype)
+            continue
+        dt = getattr(a, "dtype", None)
+        dt = canonicalize_dtype("result_type", a if dt is None else dt, "arrays_and_dtypes")
+        strong = dt if strong is None else promote_types(strong, dt)
+    if strong is None:
+        if not weak:
+            fail(ValueError, "result_type", "at least one array or dtype", "no arguments")
+        strong = default_dtype_for_pytype(max(weak, key=_PY_KIND.__getitem__))
+        return strong
+    for pytype in weak:
+        strong = weak_promote(strong, pytype)
+    return strong
+
+
+def can_cast(from_, to, /):
+    """Whether ``from_`` casts to ``to`` under the promotion rules. Array API: can_cast."""
+    src = getattr(from_, "dtype", None)
+    src = canonicalize_dtype("can_cast", from_ if src is None else src, "from_")
+    dst = canonicalize_dtype("can_cast", to, "to")
+    return bool(np.can_cast(src, dst, casting="safe"))
+
+
+@dataclass(frozen=True)
+class finfo_object:
+    """Machine limits of a floating-point dtype (the standard's ``finfo_object``)."""
+
+    bits: int
+    eps: float
+    max: float
+    min: float
+    smallest_normal: float
+    dtype: np.dtype
+
+
+@dataclass(frozen=True)
+class iinfo_object:
+    """Machine limits of an integer dtype (the standard's ``iinfo_object``)."""
+
+    bits: int
+    max: int
+    min: int
+    dtype: np.dtype
+
+
+def _dtype_of(fn, value):
+    dt = getattr(value, "dtype", None)
+    return canonicalize_dtype(fn, value if dt is None else dt, "type")
+
+
+def finfo(type, /):
+    """Limits of a floating-point dtype. Array API: finfo. NumPy: numpy.finfo.
+
+    For a complex dtype the limits (and ``dtype``) are those of its real component.
+    """
+    dt = _dtype_of("finfo", type)
+    if dt not in CATEGORIES["floating-point"]:
+        fail(TypeError, "finfo", "a floating-point dtype for 'type'", dt)
+    info = np.finfo(dt)
+    return finfo_object(int(info.bits), float(info.eps), float(info.max), float(info.min),
+                        float(info.smallest_normal), real_dtype(dt))
+
+
+def iinfo(type, /):
+    """Limits of an integer dtype. Array API: iinfo. NumPy: numpy.iinfo."""
+    dt = _dtype_of("iinfo", type)
+    if dt not in CATEGORIES["integral"]:
+        fail(TypeError, "iinfo", "an integer dtype for 'type'", dt)
+    info = np.iinfo(dt)
+    return iinfo_object(int(info.bits), int(info.max), int(info.min), dt)
+
+
+def check_category(fn: str, argname: str, dtype, category: str):
+    """Raise ``TypeError`` unless ``dtype`` belongs to ``category`` (a key of CATEGORIES)."""
+    if dtype not in CATEGORIES[category]:
+        fail(TypeError, fn, f"{_article(category)} {category} dtype for '{argname}'", dtype)
+
+
+def _article(word):
+    return "an" if word[0] in "aeiou" else "a"
+
+
+__all__ = ["DTYPES", "CATEGORIES", "result_type", "can_cast", "finfo", "iinfo", "isdtype",
+           "promote_types", "weak_promote", "canonicalize_dtype"]

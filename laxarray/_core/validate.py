@@ -1,0 +1,74 @@
+"""Argument checks shared by all functions: axes, shapes, devices, flags.
+
+Each helper takes the public function's name first so messages name it, and returns a
+hashable, normalised value ready to be a static kernel argument.
+"""
+
+from __future__ import annotations
+
+import operator
+
+from laxarray._core.errors import AxisError, fail, message
+
+
+def _as_int(fn, value, argname):
+    if isinstance(value, bool):
+        fail(TypeError, fn, f"an integer for '{argname}'", value)
+    try:
+        return operator.index(value)
+    except TypeError:
+        fail(TypeError, fn, f"an integer for '{argname}'", value)
+
+
+def normalize_axis(fn: str, axis, ndim: int, argname: str = "axis") -> int:
+    """One axis in ``[-ndim, ndim)`` -> a non-negative int; ``AxisError`` if out of range."""
+    ax = _as_int(fn, axis, argname)
+    if not -ndim <= ax < ndim:
+        raise AxisError(message(fn, f"'{argname}' in [{-ndim}, {ndim}) for an array of "
+                                f"rank {ndim}", ax))
+    return ax + ndim if ax < 0 else ax
+
+
+def normalize_axes(fn: str, axis, ndim: int, argname: str = "axis") -> tuple:
+    """``None`` (all axes), an int or a sequence of ints -> a sorted tuple of unique axes."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (tuple, list)):
+        axes = tuple(normalize_axis(fn, a, ndim, argname) for a in axis)
+        if len(set(axes)) != len(axes):
+            fail(ValueError, fn, f"unique axes for '{argname}'", axis)
+        return tuple(sorted(axes))
+    return (normalize_axis(fn, axis, ndim, argname),)
+
+
+def normalize_shape(fn: str, shape, argname: str = "shape") -> tuple:
+    """An int or a sequence of non-negative ints -> a tuple of ints."""
+    if isinstance(shape, (tuple, list)):
+        dims = tuple(_as_int(fn, d, argname) for d in shape)
+    else:
+        dims = (_as_int(fn, shape, argname),)
+    if any(d < 0 for d in dims):
+        fail(ValueError, fn, f"non-negative dimensions for '{argname}'", shape)
+    return dims
+
+
+def check_int(fn: str, value, argname: str, minimum=None) -> int:
+    """A Python integer (not bool), optionally ``>= minimum``."""
+    v = _as_int(fn, value, argname)
+    if minimum is not None and v < minimum:
+        fail(ValueError, fn, f"'{argname}' >= {minimum}", value)
+    return v
+
+
+def check_bool(fn: str, value, argname: str) -> bool:
+    """A Python bool flag (``keepdims``, ``endpoint`` ...)."""
+    if not isinstance(value, bool):
+        fail(TypeError, fn, f"a bool for '{argname}'", value)
+    return value
+
+
+def check_choice(fn: str, value, argname: str, choices) -> str:
+    """One of a fixed set of strings (``indexing='xy'``...)."""
+    if not isinstance(value, str) or value not in choices:
+        fail(ValueError, fn, f"'{argname}' to be one of {tuple(choices)}", value)
+    return value

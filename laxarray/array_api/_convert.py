@@ -1,0 +1,143 @@
+"""Turning user objects into raw jax values: Arrays, jax/NumPy arrays, sequences, scalars.
+
+Python scalars are weak (NEP 50): :func:`scalar_operand` converts one to a given dtype,
+raising when the value cannot be represented (an integer out of range, a complex into a
+real array).  Converted scalars are cached as device values, which keeps the eager path of
+``x + 1.0`` as fast as ``x + y``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import jax
+import numpy as np
+
+from laxarray._core import dtypes as _dt
+from laxarray._core.errors import describe, fail, message
+from laxarray._core.jaxapi import Tracer
+from laxarray.array_api._array import Array
+
+
+class ScalarOverflowError(OverflowError, ValueError):
+    """A Python integer outside the range of the array's integer dtype."""
+
+
+_SCALAR_CACHE: dict = {}
+_SCALAR_CACHE_MAX = 4096
+
+
+def _scalar_key(value, dtype):
+    if type(value) is float and value == 0.0:
+        return (dtype, float, value, math.copysign(1.0, value))
+    if type(value) is complex:
+        return (dtype, complex, value.real, value.imag,
+                math.copysign(1.0, value.real), math.copysign(1.0, value.imag))
+    return (dtype, type(value), value)
+
+
+def scalar_operand(fn: str, value, dtype, argname: str = "x"):
+    """A device 0-d value of ``dtype`` holding the Python scalar ``value``."""
+    key = _scalar_key(value, dtype)
+    try:
+        return _SCALAR_CACHE[key]
+    except (KeyError, TypeError):
+        pass
+    kind = dtype.kind
+    if kind in "iu" and not isinstance(value, bool):
+        if not isinstance(value, int):
+            fail(TypeError, fn, f"a Python int for '{argname}' with an integer array", value)
+        info = np.iinfo(dtype)
+        if not info.min <= value <= info.max:
+            raise ScalarOverflowError(message(
+                fn, f"a Python int for '{argname}' within the range of {dtype} "
+                f"[{info.min}, {info.max}]", value))
+    elif kind != "c" and isinstance(value, complex):
+        fail(TypeError, fn, f"a real scalar for '{argname}' with a real array of {dtype}",
+             value)
+    elif kind == "b" and not isinstance(value, bool):
+        fail(TypeError, fn, f"a Python bool for '{argname}' with a bool array", value)
+    out = jax.device_put(np.asarray(value, dtype=dtype))
+    if len(_SCALAR_CACHE) >= _SCALAR_CACHE_MAX:
+        _SCALAR_CACHE.clear()
+    if not (type(value) is float and value != value):
+        _SCALAR_CACHE[key] = out
+    return out
+
+
+def to_raw(fn: str, obj, argname: str = "x"):
+    """The raw jax value of an array-like: Array, jax/NumPy array, nested sequence or scalar.
+
+    Python scalars get the default dtype of their kind.  Unsupported dtypes (object, str,
+    float16 ...) raise ``TypeError`` naming ``fn`` and ``argname``.
+    """
+    t = type(obj)
+    if t is Array:
+        return obj._value
+    if isinstance(obj, (jax.Array, Tracer)):
+        _check_supported(fn, obj.dtype, obj, argname)
+        return obj
+    pytype = _dt.scalar_pytype(obj)
+    if pytype is not None:
+        return scalar_operand(fn, obj, _dt.default_dtype_for_pytype(pytype), argname)
+    if isinstance(obj, Array):  # subclass
+        return obj._value
+    if isinstance(obj, (list, tuple)) and _has_traced(obj):
+        return _stack_traced(fn, obj, argname)
+    try:
+        arr = np.asarray(obj)
+    except (ValueError, TypeError, OverflowError) as exc:
+        fail(TypeError, fn, f"an array-like for '{argname}' ({exc})", obj)
+    _check_supported(fn, arr.dtype, obj, argname)
+    return jax.device_put(arr)
+
+
+def _check_supported(fn, dtype, obj, argname):
+    if dtype not in _dt.CATEGORIES["any"]:
+        fail(TypeError, fn, f"an array-like of a supported dtype for '{argname}'", obj)
+
+
+def _has_traced(seq):
+    for item in seq:
+        if isinstance(item, (list, tuple)):
+            if _has_traced(item):
+                return True
+        elif isinstance(item, Tracer) or (type(item) is Array and
+                                          isinstance(item._value, Tracer)):
+            return True
+    return False
+
+
+def _stack_traced(fn, seq, argname):
+    from jax import lax
+    items = [to_raw(fn, item, argname) for item in seq]
+    dtype = _dt.result_type(*[i.dtype for i in items])
+    shapes = {tuple(i.shape) for i in items}
+    if len(shapes) != 1:
+        fail(ValueError, fn, f"a rectangular nested sequence for '{argname}'", seq)
+    items = [lax.expand_dims(lax.convert_element_type(i, dtype), (0,)) for i in items]
+    return lax.concatenate(items, 0)
+
+
+def operand_for_dtype(fn: str, value, dtype, argname: str):
+    """A raw value that may be stored into an array of ``dtype`` (``__setitem__``, ``full``).
+
+    Python scalars follow :func:`scalar_operand`; arrays may not lose an imaginary part.
+    """
+    pytype = _dt.scalar_pytype(value)
+    if pytype is not None:
+        if pytype is float and dtype.kind in "iu":
+            return jax.device_put(np.asarray(value)).astype(dtype)
+        if pytype is int and dtype.kind == "b":
+            fail(TypeError, fn, f"a bool for '{argname}' with a bool array", value)
+        if pytype is not bool and dtype.kind == "b":
+            fail(TypeError, fn, f"a bool for '{argname}' with a bool array", value)
+        return scalar_operand(fn, value, dtype, argname)
+    raw = to_raw(fn, value, argname)
+    if raw.dtype.kind == "c" and dtype.kind != "c":
+        fail(TypeError, fn, f"a real '{argname}' for an array of {dtype} (the imaginary part "
+             "would be lost)", value)
+    return raw
+
+
+__all__ = ["to_raw", "scalar_operand", "operand_for_dtype", "ScalarOverflowError", "describe"]

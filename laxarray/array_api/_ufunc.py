@@ -1,0 +1,156 @@
+"""Decorators that turn a lax body into a public elementwise function.
+
+The decorator validates (dtype category), promotes (the standard's table for arrays, NEP 50
+for Python scalars), checks broadcasting, unwraps, calls one cached jitted kernel per
+compute dtype, and wraps.  The decorated body sees raw jax values already converted to the
+compute dtype and broadcast to the result shape; the public name is the body's
+``__name__``.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+from jax import lax
+
+from laxarray._core import dtypes as _dt
+from laxarray._core.errors import fail
+from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._convert import scalar_operand, to_raw
+
+_PYTYPES = (bool, int, float, complex)
+
+
+@functools.lru_cache(maxsize=4096)
+def broadcast_shapes2(fn, s1, s2):
+    """Broadcast two shapes (NumPy rules) or raise ``ValueError`` naming ``fn``."""
+    if len(s1) < len(s2):
+        s1, s2 = s2, s1
+    s2 = (1,) * (len(s1) - len(s2)) + s2
+    out = []
+    for a, b in zip(s1, s2):
+        if a == b or b == 1:
+            out.append(a)
+        elif a == 1:
+            out.append(b)
+        else:
+            fail(ValueError, fn, "shapes that broadcast together", (s1, s2) if len(s1) else s2)
+    return tuple(out)
+
+
+def _bcast(v, shape):
+    if v.shape == shape:
+        return v
+    nd = len(shape)
+    return lax.broadcast_in_dim(v, shape, tuple(range(nd - v.ndim, nd)))
+
+
+def _identity(dt):
+    return dt
+
+
+def to_float(dt):
+    """Compute dtype of a floating-only function: integers and bool become float64."""
+    return dt if dt.kind in "fc" else _dt.DEFAULT_FLOAT
+
+
+class _JitCache(dict):
+    """compute dtype -> jitted kernel, built on first use."""
+
+    def __init__(self, build):
+        super().__init__()
+        self._build = build
+
+    def __missing__(self, dtype):
+        fn = self[dtype] = self._build(dtype)
+        return fn
+
+
+def elementwise_unary(category="numeric", compute=_identity):
+    """Decorator for ``f(x) -> array``: ``category`` of accepted input dtypes and ``compute``
+    mapping the input dtype to the dtype the body sees (e.g. :func:`to_float`)."""
+    allowed = _dt.CATEGORIES[category]
+
+    def deco(body):
+        name = body.__name__
+
+        def build(dtype):
+            def kern(x):
+                return body(lax.convert_element_type(x, dtype))
+            kern.__name__ = f"_{name}_kernel"
+            return jax.jit(kern, inline=True)
+
+        jitted = _JitCache(build)
+
+        @functools.wraps(body)
+        def public(x, /):
+            v = x._value if type(x) is Array else to_raw(name, x, "x")
+            dt = v.dtype
+            if dt not in allowed:
+                _dt.check_category(name, "x", dt, category)
+            return wrap(jitted[compute(dt)](v))
+
+        public._kernel_cache = jitted
+        return public
+    return deco
+
+
+def binary_operands(fn, x1, x2):
+    """Raw values of two operands and their common dtype (weak Python scalars join by kind)."""
+    if type(x1) is Array:
+        v1 = x1._value
+    elif type(x1) in _PYTYPES:
+        v1 = None
+    else:
+        v1 = None if _dt.scalar_pytype(x1) else to_raw(fn, x1, "x1")
+    if type(x2) is Array:
+        v2 = x2._value
+    elif type(x2) in _PYTYPES:
+        v2 = None
+    else:
+        v2 = None if _dt.scalar_pytype(x2) else to_raw(fn, x2, "x2")
+    if v1 is not None and v2 is not None:
+        d1, d2 = v1.dtype, v2.dtype
+        return v1, v2, (d1 if d1 is d2 or d1 == d2 else _dt.promote_types(d1, d2))
+    if v1 is not None:
+        dt = _dt.weak_promote(v1.dtype, _dt.scalar_pytype(x2))
+        return v1, scalar_operand(fn, x2, dt, "x2"), dt
+    if v2 is not None:
+        dt = _dt.weak_promote(v2.dtype, _dt.scalar_pytype(x1))
+        return scalar_operand(fn, x1, dt, "x1"), v2, dt
+    dt = _dt.result_type(x1, x2)
+    return scalar_operand(fn, x1, dt, "x1"), scalar_operand(fn, x2, dt, "x2"), dt
+
+
+def elementwise_binary(category="numeric", compute=_identity):
+    """Decorator for ``f(x1, x2) -> array`` with promotion and broadcasting."""
+    allowed = _dt.CATEGORIES[category]
+
+    def deco(body):
+        name = body.__name__
+
+        def build(dtype):
+            def kern(a, b):
+                shape = a.shape if a.shape == b.shape else jax.lax.broadcast_shapes(
+                    a.shape, b.shape)
+                return body(_bcast(lax.convert_element_type(a, dtype), shape),
+                            _bcast(lax.convert_element_type(b, dtype), shape))
+            kern.__name__ = f"_{name}_kernel"
+            return jax.jit(kern, inline=True)
+
+        jitted = _JitCache(build)
+
+        @functools.wraps(body)
+        def public(x1, x2, /):
+            v1, v2, dt = binary_operands(name, x1, x2)
+            if dt not in allowed:
+                _dt.check_category(name, "x1, x2", dt, category)
+            s1, s2 = v1.shape, v2.shape
+            if s1 != s2:
+                broadcast_shapes2(name, s1, s2)
+            return wrap(jitted[compute(dt)](v1, v2))
+
+        public._kernel_cache = jitted
+        return public
+    return deco

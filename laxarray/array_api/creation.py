@@ -1,0 +1,353 @@
+"""Creation functions of the standard.
+
+Shapes, dtypes and scalar parameters (``start``, ``num``, ``k`` ...) are static: under
+``jax.jit`` they must be Python values, and each distinct combination compiles once.
+``device=`` takes a jax Device (``x.device``, ``info.devices()``) or ``None``.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+
+import jax
+import numpy as np
+from jax import lax
+
+from laxarray._core import dtypes as _dt
+from laxarray._core.devices import check_device
+from laxarray._core.errors import fail
+from laxarray._core.jaxapi import Tracer
+from laxarray._core.kernel import call, kernel
+from laxarray._core.validate import check_bool, check_choice, check_int, normalize_shape
+from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._convert import operand_for_dtype, scalar_operand, to_raw
+
+
+def _place(value, device):
+    if device is None or isinstance(value, Tracer):
+        return value
+    return jax.device_put(value, device)
+
+
+def _dtype_or_none(fn, dtype):
+    return None if dtype is None else _dt.canonicalize_dtype(fn, dtype)
+
+
+def asarray(obj, /, *, dtype=None, device=None, copy=None):
+    """Convert to an Array. Array API: asarray. NumPy: numpy.asarray.
+
+    ``copy=False`` raises ``ValueError`` when a copy is needed (any conversion from NumPy or
+    a sequence, or a dtype change); ``copy=True`` returns a new handle (values are immutable,
+    so no data is duplicated until one of the handles is updated).
+    """
+    dt = _dtype_or_none("asarray", dtype)
+    dev = check_device("asarray", device)
+    if copy is not None:
+        check_bool("asarray", copy, "copy")
+    if isinstance(obj, Array) or isinstance(obj, (jax.Array, Tracer)):
+        raw = to_raw("asarray", obj, "obj")
+        if dt is not None and raw.dtype != dt:
+            if copy is False:
+                fail(ValueError, "asarray", "no copy to be needed with copy=False", dt)
+            raw = lax.convert_element_type(raw, dt)
+        if isinstance(obj, Array) and copy is not True and raw is obj._value and dev is None:
+            return obj
+        return wrap(_place(raw, dev))
+    if copy is False:
+        fail(ValueError, "asarray", "an Array or jax array (a copy is needed) with copy=False",
+             obj)
+    if dt is not None:
+        pytype = _dt.scalar_pytype(obj)
+        if pytype is not None:
+            return wrap(_place(operand_for_dtype("asarray", obj, dt, "obj"), dev))
+        if hasattr(obj, "__dlpack__") and not hasattr(obj, "__array__"):
+            raw = from_dlpack(obj)._value
+        else:
+            raw = to_raw("asarray", obj, "obj")
+        if raw.dtype.kind == "c" and dt.kind != "c":
+            fail(TypeError, "asarray", f"a real 'obj' for dtype {dt}", obj)
+        return wrap(_place(lax.convert_element_type(raw, dt), dev))
+    if hasattr(obj, "__dlpack__") and not hasattr(obj, "__array__"):
+        return from_dlpack(obj, device=device)
+    return wrap(_place(to_raw("asarray", obj, "obj"), dev))
+
+
+@kernel(static=("shape", "dtype"))
+def _full_kernel(fill, *, shape, dtype):
+    return lax.full(shape, lax.convert_element_type(fill, dtype), dtype)
+
+
+def _fill_dtype(fn, fill_value):
+    pytype = _dt.scalar_pytype(fill_value)
+    if pytype is not None:
+        return _dt.default_dtype_for_pytype(pytype)
+    if isinstance(fill_value, (Array, jax.Array, np.ndarray, np.generic)) and np.ndim(
+            fill_value) == 0:
+        return _dt.canonicalize_dtype(fn, fill_value.dtype, "fill_value")
+    fail(TypeError, fn, "a scalar 'fill_value'", fill_value)
+
+
+def _full(fn, shape, fill_value, dtype, device):
+    dims = normalize_shape(fn, shape)
+    dt = _dtype_or_none(fn, dtype) or _fill_dtype(fn, fill_value)
+    dev = check_device(fn, device)
+    if _dt.scalar_pytype(fill_value) is not None:
+        fill = operand_for_dtype(fn, fill_value, dt, "fill_value")
+    else:
+        _fill_dtype(fn, fill_value)
+        fill = operand_for_dtype(fn, fill_value, dt, "fill_value")
+    out = call(_full_kernel, fill, shape=dims, dtype=dt)
+    return out if dev is None else wrap(_place(out._value, dev))
+
+
+def full(shape, fill_value, *, dtype=None, device=None):
+    """Array of ``shape`` filled with ``fill_value``. Array API: full. NumPy: numpy.full.
+
+    Without ``dtype`` the dtype follows the Python type of ``fill_value`` (bool, int64,
+    float64, complex128).
+    """
+    return _full("full", shape, fill_value, dtype, device)
+
+
+def zeros(shape, *, dtype=None, device=None):
+    """Array of zeros (float64 by default). Array API: zeros. NumPy: numpy.zeros."""
+    return _full("zeros", shape, False, dtype or _dt.DEFAULT_FLOAT, device)
+
+
+def ones(shape, *, dtype=None, device=None):
+    """Array of ones (float64 by default). Array API: ones. NumPy: numpy.ones."""
+    return _full("ones", shape, True, dtype or _dt.DEFAULT_FLOAT, device)
+
+
+def empty(shape, *, dtype=None, device=None):
+    """Uninitialised array; laxarray fills it with zeros. Array API: empty. NumPy: numpy.empty."""
+    return _full("empty", shape, False, dtype or _dt.DEFAULT_FLOAT, device)
+
+
+def _like(fn, x, dtype, device):
+    if not isinstance(x, Array):
+        x = asarray(x)
+    dt = _dtype_or_none(fn, dtype) or x.dtype
+    dev = check_device(fn, device)
+    return x.shape, dt, dev
+
+
+def full_like(x, /, fill_value, *, dtype=None, device=None):
+    """Array like ``x`` filled with ``fill_value``. Array API: full_like. NumPy: numpy.full_like."""
+    shape, dt, dev = _like("full_like", x, dtype, device)
+    return _full("full_like", shape, fill_value, dt, dev)
+
+
+def zeros_like(x, /, *, dtype=None, device=None):
+    """Zeros like ``x``. Array API: zeros_like. NumPy: numpy.zeros_like."""
+    shape, dt, dev = _like("zeros_like", x, dtype, device)
+    return _full("zeros_like", shape, False, dt, dev)
+
+
+def ones_like(x, /, *, dtype=None, device=None):
+    """Ones like ``x``. Array API: ones_like. NumPy: numpy.ones_like."""
+    shape, dt, dev = _like("ones_like", x, dtype, device)
+    return _full("ones_like", shape, True, dt, dev)
+
+
+def empty_like(x, /, *, dtype=None, device=None):
+    """Uninitialised (zero-filled) array like ``x``. Array API: empty_like. NumPy: numpy.empty_like."""
+    shape, dt, dev = _like("empty_like", x, dtype, device)
+    return _full("empty_like", shape, False, dt, dev)
+
+
+def _static_number(fn, value, argname):
+    if isinstance(value, (Array, np.ndarray, np.generic, jax.Array)) and np.ndim(value) == 0:
+        if isinstance(getattr(value, "_value", value), Tracer):
+            fail(TypeError, fn, f"a static Python number for '{argname}' under jax.jit", value)
+        value = np.asarray(value)[()].item()
+    if _dt.scalar_pytype(value) is None:
+        fail(TypeError, fn, f"a Python number for '{argname}'", value)
+    return value
+
+
+@kernel(static=("num", "dtype", "start", "step"))
+def _arange_kernel(*, num, dtype, start, step):
+    i = lax.iota(dtype, num)
+    if dtype.kind in "iu":
+        return lax.add(lax.mul(i, lax.full((), step, dtype)), lax.full((), start, dtype))
+    return lax.add(lax.mul(i, lax.full((), step, dtype)), lax.full((), start, dtype))
+
+
+def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
+    """Evenly spaced values in ``[start, stop)``. Array API: arange. NumPy: numpy.arange.
+
+    All of ``start``, ``stop`` and ``step`` are static (Python numbers) under ``jax.jit``.
+    """
+    start = _static_number("arange", start, "start")
+    if stop is None:
+        start, stop = 0, start
+    stop = _static_number("arange", stop, "stop")
+    step = _static_number("arange", step, "step")
+    for name, v in (("start", start), ("stop", stop), ("step", step)):
+        if isinstance(v, complex):
+            fail(TypeError, "arange", f"a real number for '{name}'", v)
+    if step == 0:
+        fail(ValueError, "arange", "a non-zero 'step'", step)
+    dt = _dtype_or_none("arange", dtype)
+    if dt is None:
+        dt = _dt.result_type(start, stop, step)
+        if dt == _dt.bool_:
+            dt = _dt.DEFAULT_INT
+    dev = check_device("arange", device)
+    num = max(0, math.ceil((stop - start) / step))
+    if dt.kind in "iu":
+        delta = int(step)
+        start_v = int(start)
+        info = np.iinfo(dt)
+        if num and not (info.min <= start_v <= info.max and
+                        info.min <= start_v + (num - 1) * delta <= info.max):
+            fail(ValueError, "arange", f"values representable in {dt}", (start, stop, step))
+    elif dt.kind == "b":
+        fail(TypeError, "arange", "a numeric 'dtype'", dt)
+    else:
+        start_v = float(start)
+        delta = float((start + step) - start)
+    out = call(_arange_kernel, num=num, dtype=dt, start=start_v, step=delta)
+    return out if dev is None else wrap(_place(out._value, dev))
+
+
+@kernel(static=("num", "dtype", "endpoint", "start", "stop"))
+def _linspace_kernel(*, num, dtype, endpoint, start, stop):
+    div = (num - 1) if endpoint else num
+    i = lax.iota(_dt.real_dtype(dtype) if dtype.kind == "c" else dtype, num)
+    i = lax.convert_element_type(i, dtype)
+    start_a = lax.full((), start, dtype)
+    stop_a = lax.full((), stop, dtype)
+    delta = lax.sub(stop_a, start_a)
+    if div > 0:
+        step = lax.div(delta, lax.full((), div, dtype))
+        y = lax.add(lax.mul(i, step), start_a)
+    else:
+        y = lax.add(lax.mul(i, delta), start_a)
+    if endpoint and num > 1:
+        y = lax.dynamic_update_slice(y, lax.reshape(stop_a, (1,)), (num - 1,))
+    return y
+
+
+def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
+    """``num`` evenly spaced values from ``start`` to ``stop``.
+    Array API: linspace. NumPy: numpy.linspace. ``start``/``stop``/``num`` are static."""
+    start = _static_number("linspace", start, "start")
+    stop = _static_number("linspace", stop, "stop")
+    num = check_int("linspace", num, "num", minimum=0)
+    check_bool("linspace", endpoint, "endpoint")
+    dt = _dtype_or_none("linspace", dtype)
+    is_complex = isinstance(start, complex) or isinstance(stop, complex)
+    if dt is None:
+        dt = _dt.DEFAULT_COMPLEX if is_complex else _dt.DEFAULT_FLOAT
+    elif dt.kind not in "fc":
+        fail(TypeError, "linspace", "a floating-point 'dtype'", dt)
+    elif is_complex and dt.kind != "c":
+        fail(TypeError, "linspace", "a complex 'dtype' for complex start/stop", dt)
+    dev = check_device("linspace", device)
+    cast = complex if dt.kind == "c" else float
+    out = call(_linspace_kernel, num=num, dtype=dt, endpoint=endpoint, start=cast(start),
+               stop=cast(stop))
+    return out if dev is None else wrap(_place(out._value, dev))
+
+
+@kernel(static=("n_rows", "n_cols", "k", "dtype"))
+def _eye_kernel(*, n_rows, n_cols, k, dtype):
+    rows = lax.broadcasted_iota(np.int64, (n_rows, n_cols), 0)
+    cols = lax.broadcasted_iota(np.int64, (n_rows, n_cols), 1)
+    return lax.convert_element_type(lax.eq(lax.add(rows, lax.full((), k, np.int64)), cols),
+                                    dtype)
+
+
+def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
+    """Ones on the ``k``-th diagonal. Array API: eye. NumPy: numpy.eye. All arguments static."""
+    n_rows = check_int("eye", n_rows, "n_rows", minimum=0)
+    n_cols = n_rows if n_cols is None else check_int("eye", n_cols, "n_cols", minimum=0)
+    k = check_int("eye", k, "k")
+    dt = _dtype_or_none("eye", dtype) or _dt.DEFAULT_FLOAT
+    dev = check_device("eye", device)
+    out = call(_eye_kernel, n_rows=n_rows, n_cols=n_cols, k=k, dtype=dt)
+    return out if dev is None else wrap(_place(out._value, dev))
+
+
+@kernel(static=("k", "lower"))
+def _tri_kernel(x, *, k, lower):
+    n, m = x.shape[-2], x.shape[-1]
+    rows = lax.broadcasted_iota(np.int64, (n, m), 0)
+    cols = lax.broadcasted_iota(np.int64, (n, m), 1)
+    diff = lax.sub(cols, rows)
+    kk = lax.full((), k, np.int64)
+    keep = lax.le(diff, kk) if lower else lax.ge(diff, kk)
+    keep = lax.broadcast_in_dim(keep, x.shape, (x.ndim - 2, x.ndim - 1))
+    return lax.select(keep, x, lax.full_like(x, 0))
+
+
+def _tri(fn, x, k, lower):
+    v = x if isinstance(x, Array) else asarray(x)
+    if v.ndim < 2:
+        fail(ValueError, fn, "an array of rank >= 2 for 'x'", x)
+    k = check_int(fn, k, "k")
+    return call(_tri_kernel, v, k=k, lower=lower)
+
+
+def tril(x, /, *, k=0):
+    """Lower triangle (elements above the ``k``-th diagonal zeroed). Array API: tril. NumPy: numpy.tril."""
+    return _tri("tril", x, k, True)
+
+
+def triu(x, /, *, k=0):
+    """Upper triangle (elements below the ``k``-th diagonal zeroed). Array API: triu. NumPy: numpy.triu."""
+    return _tri("triu", x, k, False)
+
+
+@kernel(static=("shape", "axis"))
+def _grid_kernel(v, *, shape, axis):
+    return lax.broadcast_in_dim(v, shape, (axis,))
+
+
+def meshgrid(*arrays, indexing="xy"):
+    """Coordinate matrices from 1-D arrays. Array API: meshgrid. NumPy: numpy.meshgrid."""
+    check_choice("meshgrid", indexing, "indexing", ("xy", "ij"))
+    vs = [a if isinstance(a, Array) else asarray(a) for a in arrays]
+    for a in vs:
+        if a.ndim != 1:
+            fail(ValueError, "meshgrid", "1-D arrays", a)
+    shape = [a.shape[0] for a in vs]
+    axes = list(range(len(vs)))
+    if indexing == "xy" and len(vs) >= 2:
+        shape[0], shape[1] = shape[1], shape[0]
+        axes[0], axes[1] = 1, 0
+    return tuple(call(_grid_kernel, a, shape=tuple(shape), axis=ax) for a, ax in zip(vs, axes))
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """Array from an object implementing DLPack. Array API: from_dlpack.
+
+    jax imports DLPack capsules by copying on CPU, so ``copy=False`` raises ``ValueError``
+    unless ``x`` is already a laxarray or jax array.
+    """
+    dev = check_device("from_dlpack", device)
+    if copy is not None:
+        check_bool("from_dlpack", copy, "copy")
+    if isinstance(x, Array):
+        return x if copy is not True and dev is None else wrap(_place(x._value, dev))
+    if isinstance(x, jax.Array):
+        return wrap(_place(x, dev))
+    if not hasattr(x, "__dlpack__"):
+        fail(TypeError, "from_dlpack", "an object with __dlpack__ for 'x'", x)
+    if copy is False:
+        fail(ValueError, "from_dlpack", "copy=None or True (jax copies imported buffers)", x)
+    import jax.dlpack
+    try:
+        raw = jax.dlpack.from_dlpack(x)
+    except Exception:  # producers jax cannot import zero-copy: go through NumPy
+        raw = jax.device_put(np.from_dlpack(x))
+    return wrap(_place(to_raw("from_dlpack", raw, "x"), dev))
+
+
+__all__ = ["arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full",
+           "full_like", "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros",
+           "zeros_like"]
+_ = (operator, scalar_operand)

@@ -1,0 +1,418 @@
+"""Elementwise arithmetic, comparison, bitwise and logical functions of the standard.
+
+Each function is a lax body under :func:`elementwise_unary`/:func:`elementwise_binary`,
+which validate, promote, broadcast and jit.  Transcendental and complex functions live in
+:mod:`laxarray.array_api.elementwise_math`.
+
+Under ``jax.jit`` every function traces to bare lax primitives; nothing is static except
+the dtypes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from jax import lax
+
+from laxarray._core import dtypes as _dt
+from laxarray.array_api._ufunc import elementwise_binary, elementwise_unary, to_float
+
+
+def _zeros(x):
+    return lax.full_like(x, 0)
+
+
+def _is_int(x):
+    return np.dtype(x.dtype).kind in "iu"
+
+
+def _is_complex(x):
+    return np.dtype(x.dtype).kind == "c"
+
+
+def _to_bool(x):
+    if x.dtype == np.bool_:
+        return x
+    return lax.ne(x, _zeros(x))
+
+
+# ---- arithmetic ---------------------------------------------------------------------------
+@elementwise_binary("numeric")
+def add(x1, x2, /):
+    """Add elementwise. Array API: add. NumPy: numpy.add."""
+    return lax.add(x1, x2)
+
+
+@elementwise_binary("numeric")
+def subtract(x1, x2, /):
+    """Subtract elementwise. Array API: subtract. NumPy: numpy.subtract."""
+    return lax.sub(x1, x2)
+
+
+@elementwise_binary("numeric")
+def multiply(x1, x2, /):
+    """Multiply elementwise. Array API: multiply. NumPy: numpy.multiply."""
+    return lax.mul(x1, x2)
+
+
+@elementwise_binary("numeric", compute=to_float)
+def divide(x1, x2, /):
+    """True division; integer inputs give float64. Array API: divide. NumPy: numpy.divide."""
+    return lax.div(x1, x2)
+
+
+def _int_floor_divide(x1, x2):
+    zero = _zeros(x2)
+    safe = lax.select(lax.eq(x2, zero), lax.full_like(x2, 1), x2)
+    q = lax.div(x1, safe)
+    if np.dtype(x1.dtype).kind == "i":
+        r = lax.rem(x1, safe)
+        adjust = lax.bitwise_and(lax.ne(r, _zeros(r)), lax.ne(lax.lt(r, _zeros(r)),
+                                                             lax.lt(safe, zero)))
+        q = lax.select(adjust, lax.sub(q, lax.full_like(q, 1)), q)
+    return lax.select(lax.eq(x2, zero), zero, q)
+
+
+def _float_divmod(x1, x2):
+    """NumPy's npy_divmod: (floor quotient, remainder with the sign of x2)."""
+    zero = _zeros(x1)
+    mod = lax.rem(x1, x2)
+    div = lax.div(lax.sub(x1, mod), x2)
+    fix = lax.bitwise_and(lax.ne(mod, zero), lax.ne(lax.lt(x2, zero), lax.lt(mod, zero)))
+    mod = lax.select(fix, lax.add(mod, x2), mod)
+    div = lax.select(fix, lax.sub(div, lax.full_like(div, 1)), div)
+    mod = lax.select(lax.eq(mod, zero), _copysign(zero, x2), mod)
+    floordiv = lax.floor(div)
+    floordiv = lax.select(lax.gt(lax.sub(div, floordiv), lax.full_like(div, 0.5)),
+                          lax.add(floordiv, lax.full_like(div, 1)), floordiv)
+    floordiv = lax.select(lax.eq(div, zero), _copysign(zero, lax.div(x1, x2)), floordiv)
+    div_by_zero = lax.eq(x2, zero)
+    floordiv = lax.select(div_by_zero, lax.div(x1, x2), floordiv)
+    return floordiv, mod
+
+
+@elementwise_binary("real numeric")
+def floor_divide(x1, x2, /):
+    """Floor division (NumPy's rules; integer division by zero gives 0).
+    Array API: floor_divide. NumPy: numpy.floor_divide."""
+    if _is_int(x1):
+        return _int_floor_divide(x1, x2)
+    return _float_divmod(x1, x2)[0]
+
+
+@elementwise_binary("real numeric")
+def remainder(x1, x2, /):
+    """Remainder with the sign of the divisor (integer ``x % 0`` gives 0).
+    Array API: remainder. NumPy: numpy.remainder."""
+    if _is_int(x1):
+        zero = _zeros(x2)
+        safe = lax.select(lax.eq(x2, zero), lax.full_like(x2, 1), x2)
+        r = lax.rem(x1, safe)
+        if np.dtype(x1.dtype).kind == "i":
+            fix = lax.bitwise_and(lax.ne(r, zero), lax.ne(lax.lt(r, zero), lax.lt(safe, zero)))
+            r = lax.select(fix, lax.add(r, safe), r)
+        return lax.select(lax.eq(x2, zero), zero, r)
+    return _float_divmod(x1, x2)[1]
+
+
+@elementwise_binary("numeric")
+def pow(x1, x2, /):
+    """Power elementwise. Array API: pow. NumPy: numpy.power."""
+    if _is_int(x1):
+        return _int_pow(x1, x2)
+    return lax.pow(x1, x2)
+
+
+def _int_pow(base, exp):
+    # exponentiation by squaring over 64 bits of the exponent (negative exponents give 0,
+    # except for bases 1 and -1, as integer arithmetic would)
+    one = lax.full_like(base, 1)
+    zero = _zeros(base)
+    result = one
+    b = base
+    e = lax.select(lax.lt(exp, _zeros(exp)), _zeros(exp), exp)
+    for _ in range(np.dtype(base.dtype).itemsize * 8):
+        bit = lax.ne(lax.bitwise_and(e, lax.full_like(e, 1)), _zeros(e))
+        result = lax.select(bit, lax.mul(result, b), result)
+        b = lax.mul(b, b)
+        e = lax.shift_right_logical(e, lax.full_like(e, 1))
+    if np.dtype(base.dtype).kind == "i":
+        neg = lax.lt(exp, _zeros(exp))
+        minus_one = lax.neg(one)
+        odd = lax.ne(lax.bitwise_and(exp, lax.full_like(exp, 1)), _zeros(exp))
+        neg_result = lax.select(lax.eq(base, one), one,
+                                lax.select(lax.eq(base, minus_one),
+                                           lax.select(odd, minus_one, one), zero))
+        result = lax.select(neg, neg_result, result)
+    return result
+
+
+@elementwise_unary("numeric")
+def negative(x, /):
+    """Numerical negative. Array API: negative. NumPy: numpy.negative."""
+    return lax.neg(x)
+
+
+@elementwise_unary("numeric")
+def positive(x, /):
+    """Numerical positive (a copy). Array API: positive. NumPy: numpy.positive."""
+    return x
+
+
+@elementwise_unary("numeric")
+def abs(x, /):
+    """Absolute value; complex input gives its real dtype. Array API: abs. NumPy: numpy.abs."""
+    if _is_complex(x):
+        return lax.abs(x)
+    if np.dtype(x.dtype).kind == "u":
+        return x
+    return lax.abs(x)
+
+
+@elementwise_unary("numeric")
+def square(x, /):
+    """Square elementwise. Array API: square. NumPy: numpy.square."""
+    return lax.mul(x, x)
+
+
+@elementwise_unary("floating-point", compute=to_float)
+def reciprocal(x, /):
+    """``1 / x`` elementwise. Array API: reciprocal. NumPy: numpy.reciprocal."""
+    return lax.div(lax.full_like(x, 1), x)
+
+
+@elementwise_unary("numeric")
+def sign(x, /):
+    """Sign; ``x / |x|`` for complex (0 at 0). Array API: sign. NumPy: numpy.sign."""
+    if _is_complex(x):
+        mag = lax.abs(x)
+        zero = _zeros(mag)
+        safe = lax.select(lax.eq(mag, zero), lax.full_like(mag, 1), mag)
+        out = lax.div(x, lax.convert_element_type(safe, x.dtype))
+        return lax.select(lax.eq(mag, zero), _zeros(x), out)
+    if np.dtype(x.dtype).kind == "u":
+        return lax.convert_element_type(lax.ne(x, _zeros(x)), x.dtype)
+    return lax.sign(x)
+
+
+# ---- rounding -----------------------------------------------------------------------------
+@elementwise_unary("real numeric")
+def ceil(x, /):
+    """Round toward +inf (integers unchanged). Array API: ceil. NumPy: numpy.ceil."""
+    return x if _is_int(x) else lax.ceil(x)
+
+
+@elementwise_unary("real numeric")
+def floor(x, /):
+    """Round toward -inf (integers unchanged). Array API: floor. NumPy: numpy.floor."""
+    return x if _is_int(x) else lax.floor(x)
+
+
+@elementwise_unary("real numeric")
+def trunc(x, /):
+    """Round toward zero (integers unchanged). Array API: trunc. NumPy: numpy.trunc."""
+    if _is_int(x):
+        return x
+    return lax.select(lax.lt(x, _zeros(x)), lax.ceil(x), lax.floor(x))
+
+
+@elementwise_unary("numeric")
+def round(x, /):
+    """Round half to even; complex rounds both parts. Array API: round. NumPy: numpy.round."""
+    if _is_int(x):
+        return x
+    even = lax.RoundingMethod.TO_NEAREST_EVEN
+    if _is_complex(x):
+        return lax.complex(lax.round(lax.real(x), even), lax.round(lax.imag(x), even))
+    return lax.round(x, even)
+
+
+# ---- comparisons --------------------------------------------------------------------------
+@elementwise_binary("any")
+def equal(x1, x2, /):
+    """``x1 == x2`` elementwise. Array API: equal. NumPy: numpy.equal."""
+    return lax.eq(x1, x2)
+
+
+@elementwise_binary("any")
+def not_equal(x1, x2, /):
+    """``x1 != x2`` elementwise. Array API: not_equal. NumPy: numpy.not_equal."""
+    return lax.ne(x1, x2)
+
+
+@elementwise_binary("real")
+def greater(x1, x2, /):
+    """``x1 > x2`` elementwise. Array API: greater. NumPy: numpy.greater."""
+    return lax.gt(x1, x2)
+
+
+@elementwise_binary("real")
+def greater_equal(x1, x2, /):
+    """``x1 >= x2`` elementwise. Array API: greater_equal. NumPy: numpy.greater_equal."""
+    return lax.ge(x1, x2)
+
+
+@elementwise_binary("real")
+def less(x1, x2, /):
+    """``x1 < x2`` elementwise. Array API: less. NumPy: numpy.less."""
+    return lax.lt(x1, x2)
+
+
+@elementwise_binary("real")
+def less_equal(x1, x2, /):
+    """``x1 <= x2`` elementwise. Array API: less_equal. NumPy: numpy.less_equal."""
+    return lax.le(x1, x2)
+
+
+@elementwise_binary("real")
+def maximum(x1, x2, /):
+    """Elementwise maximum, propagating NaN. Array API: maximum. NumPy: numpy.maximum."""
+    return lax.max(x1, x2)
+
+
+@elementwise_binary("real")
+def minimum(x1, x2, /):
+    """Elementwise minimum, propagating NaN. Array API: minimum. NumPy: numpy.minimum."""
+    return lax.min(x1, x2)
+
+
+# ---- bitwise ------------------------------------------------------------------------------
+@elementwise_binary("integer or boolean")
+def bitwise_and(x1, x2, /):
+    """Bitwise AND. Array API: bitwise_and. NumPy: numpy.bitwise_and."""
+    return lax.bitwise_and(x1, x2)
+
+
+@elementwise_binary("integer or boolean")
+def bitwise_or(x1, x2, /):
+    """Bitwise OR. Array API: bitwise_or. NumPy: numpy.bitwise_or."""
+    return lax.bitwise_or(x1, x2)
+
+
+@elementwise_binary("integer or boolean")
+def bitwise_xor(x1, x2, /):
+    """Bitwise XOR. Array API: bitwise_xor. NumPy: numpy.bitwise_xor."""
+    return lax.bitwise_xor(x1, x2)
+
+
+@elementwise_unary("integer or boolean")
+def bitwise_invert(x, /):
+    """Bitwise NOT. Array API: bitwise_invert. NumPy: numpy.invert."""
+    return lax.bitwise_not(x)
+
+
+def _shift_amount_ok(x2, bits):
+    return lax.bitwise_and(lax.ge(x2, _zeros(x2)), lax.lt(x2, lax.full_like(x2, bits)))
+
+
+@elementwise_binary("integral")
+def bitwise_left_shift(x1, x2, /):
+    """Shift bits left (shifts past the width give 0).
+    Array API: bitwise_left_shift. NumPy: numpy.left_shift."""
+    bits = np.dtype(x1.dtype).itemsize * 8
+    return lax.select(_shift_amount_ok(x2, bits), lax.shift_left(x1, x2), _zeros(x1))
+
+
+@elementwise_binary("integral")
+def bitwise_right_shift(x1, x2, /):
+    """Shift bits right (arithmetic for signed; past the width gives 0 or -1).
+    Array API: bitwise_right_shift. NumPy: numpy.right_shift."""
+    bits = np.dtype(x1.dtype).itemsize * 8
+    if np.dtype(x1.dtype).kind == "i":
+        clamped = lax.min(lax.max(x2, _zeros(x2)), lax.full_like(x2, bits - 1))
+        return lax.shift_right_arithmetic(x1, clamped)
+    return lax.select(_shift_amount_ok(x2, bits), lax.shift_right_logical(x1, x2), _zeros(x1))
+
+
+# ---- logical ------------------------------------------------------------------------------
+@elementwise_binary("any")
+def logical_and(x1, x2, /):
+    """Logical AND (non-bool inputs are tested against zero).
+    Array API: logical_and. NumPy: numpy.logical_and."""
+    return lax.bitwise_and(_to_bool(x1), _to_bool(x2))
+
+
+@elementwise_binary("any")
+def logical_or(x1, x2, /):
+    """Logical OR. Array API: logical_or. NumPy: numpy.logical_or."""
+    return lax.bitwise_or(_to_bool(x1), _to_bool(x2))
+
+
+@elementwise_binary("any")
+def logical_xor(x1, x2, /):
+    """Logical XOR. Array API: logical_xor. NumPy: numpy.logical_xor."""
+    return lax.bitwise_xor(_to_bool(x1), _to_bool(x2))
+
+
+@elementwise_unary("any")
+def logical_not(x, /):
+    """Logical NOT. Array API: logical_not. NumPy: numpy.logical_not."""
+    return lax.bitwise_not(_to_bool(x))
+
+
+# ---- floating-point classification ----------------------------------------------------------
+@elementwise_unary("numeric")
+def isnan(x, /):
+    """Test for NaN (either part for complex). Array API: isnan. NumPy: numpy.isnan."""
+    if _is_int(x):
+        return lax.full(x.shape, False)
+    return lax.ne(x, x)
+
+
+@elementwise_unary("numeric")
+def isinf(x, /):
+    """Test for +/-inf (either part for complex). Array API: isinf. NumPy: numpy.isinf."""
+    if _is_int(x):
+        return lax.full(x.shape, False)
+    if _is_complex(x):
+        return lax.bitwise_or(_isinf_real(lax.real(x)), _isinf_real(lax.imag(x)))
+    return _isinf_real(x)
+
+
+def _isinf_real(x):
+    return lax.eq(lax.abs(x), lax.full_like(x, np.inf))
+
+
+@elementwise_unary("numeric")
+def isfinite(x, /):
+    """Test for finite values (both parts for complex). Array API: isfinite. NumPy: numpy.isfinite."""
+    if _is_int(x):
+        return lax.full(x.shape, True)
+    if _is_complex(x):
+        return lax.bitwise_and(lax.is_finite(lax.real(x)), lax.is_finite(lax.imag(x)))
+    return lax.is_finite(x)
+
+
+def _signbit_real(x):
+    itype = {4: np.int32, 8: np.int64}[np.dtype(x.dtype).itemsize]
+    bits = lax.bitcast_convert_type(x, itype)
+    return lax.lt(bits, lax.full_like(bits, 0))
+
+
+@elementwise_unary("real floating", compute=to_float)
+def signbit(x, /):
+    """Whether the sign bit is set (true for -0.0 and negative NaN).
+    Array API: signbit. NumPy: numpy.signbit."""
+    return _signbit_real(x)
+
+
+def _copysign(mag, sign_src):
+    a = lax.abs(mag)
+    return lax.select(_signbit_real(sign_src), lax.neg(a), a)
+
+
+@elementwise_binary("real floating", compute=to_float)
+def copysign(x1, x2, /):
+    """Magnitude of ``x1`` with the sign of ``x2``. Array API: copysign. NumPy: numpy.copysign."""
+    return _copysign(x1, x2)
+
+
+@elementwise_binary("real floating", compute=to_float)
+def nextafter(x1, x2, /):
+    """Next representable value after ``x1`` toward ``x2``.
+    Array API: nextafter. NumPy: numpy.nextafter."""
+    return lax.nextafter(x1, x2)
+
+
+__all__ = [name for name in dir() if not name.startswith("_") and name not in
+           ("np", "lax", "annotations", "elementwise_binary", "elementwise_unary", "to_float")]
+_ = _dt

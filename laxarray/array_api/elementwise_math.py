@@ -1,0 +1,185 @@
+"""Transcendental, complex and clipping elementwise functions of the standard.
+
+Floating-only functions accept integer and bool input and compute in float64 (as
+jax.numpy does).  Under ``jax.jit`` each traces to bare lax primitives.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from jax import lax
+
+from laxarray._core import dtypes as _dt
+from laxarray._core.errors import fail
+from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._convert import to_raw
+from laxarray.array_api._ufunc import (binary_operands, broadcast_shapes2, elementwise_binary,
+                                       elementwise_unary, to_float)
+from laxarray.array_api.elementwise import _copysign, _is_complex, _isinf_real, _zeros
+
+_FLOATING = "numeric"  # ints and bool are accepted and computed in float64
+
+
+def _unary(body_name, lax_fn, doc):
+    def body(x):
+        return lax_fn(x)
+    body.__name__ = body_name
+    body.__qualname__ = body_name
+    body.__doc__ = doc
+    return elementwise_unary(_FLOATING, compute=to_float)(body)
+
+
+exp = _unary("exp", lax.exp, "Exponential ``e**x``. Array API: exp. NumPy: numpy.exp.")
+expm1 = _unary("expm1", lax.expm1, "``exp(x) - 1`` accurately near 0. Array API: expm1. "
+               "NumPy: numpy.expm1.")
+log = _unary("log", lax.log, "Natural logarithm. Array API: log. NumPy: numpy.log.")
+log1p = _unary("log1p", lax.log1p, "``log(1 + x)`` accurately near 0. Array API: log1p. "
+               "NumPy: numpy.log1p.")
+sqrt = _unary("sqrt", lax.sqrt, "Principal square root. Array API: sqrt. NumPy: numpy.sqrt.")
+sin = _unary("sin", lax.sin, "Sine. Array API: sin. NumPy: numpy.sin.")
+cos = _unary("cos", lax.cos, "Cosine. Array API: cos. NumPy: numpy.cos.")
+tan = _unary("tan", lax.tan, "Tangent. Array API: tan. NumPy: numpy.tan.")
+asin = _unary("asin", lax.asin, "Inverse sine. Array API: asin. NumPy: numpy.arcsin.")
+acos = _unary("acos", lax.acos, "Inverse cosine. Array API: acos. NumPy: numpy.arccos.")
+atan = _unary("atan", lax.atan, "Inverse tangent. Array API: atan. NumPy: numpy.arctan.")
+sinh = _unary("sinh", lax.sinh, "Hyperbolic sine. Array API: sinh. NumPy: numpy.sinh.")
+cosh = _unary("cosh", lax.cosh, "Hyperbolic cosine. Array API: cosh. NumPy: numpy.cosh.")
+tanh = _unary("tanh", lax.tanh, "Hyperbolic tangent. Array API: tanh. NumPy: numpy.tanh.")
+asinh = _unary("asinh", lax.asinh, "Inverse hyperbolic sine. Array API: asinh. "
+               "NumPy: numpy.arcsinh.")
+acosh = _unary("acosh", lax.acosh, "Inverse hyperbolic cosine. Array API: acosh. "
+               "NumPy: numpy.arccosh.")
+atanh = _unary("atanh", lax.atanh, "Inverse hyperbolic tangent. Array API: atanh. "
+               "NumPy: numpy.arctanh.")
+
+
+def _log_base(x, base):
+    return lax.div(lax.log(x), lax.full_like(x, math.log(base)))
+
+
+log2 = _unary("log2", lambda x: _log_base(x, 2), "Base-2 logarithm. Array API: log2. "
+              "NumPy: numpy.log2.")
+log10 = _unary("log10", lambda x: _log_base(x, 10), "Base-10 logarithm. Array API: log10. "
+               "NumPy: numpy.log10.")
+
+
+@elementwise_binary("real numeric", compute=to_float)
+def atan2(x1, x2, /):
+    """Quadrant-aware inverse tangent of ``x1 / x2``. Array API: atan2. NumPy: numpy.arctan2."""
+    return lax.atan2(x1, x2)
+
+
+@elementwise_binary("real numeric", compute=to_float)
+def hypot(x1, x2, /):
+    """``sqrt(x1**2 + x2**2)`` without overflow; inf wins over NaN.
+    Array API: hypot. NumPy: numpy.hypot."""
+    a, b = lax.abs(x1), lax.abs(x2)
+    big, small = lax.max(a, b), lax.min(a, b)
+    zero = _zeros(big)
+    safe = lax.select(lax.eq(big, zero), lax.full_like(big, 1), big)
+    ratio = lax.div(small, safe)
+    out = lax.mul(big, lax.sqrt(lax.add(lax.full_like(ratio, 1), lax.mul(ratio, ratio))))
+    out = lax.select(lax.eq(big, zero), zero, out)
+    either_inf = lax.bitwise_or(_isinf_real(a), _isinf_real(b))
+    return lax.select(either_inf, lax.full_like(out, np.inf), out)
+
+
+@elementwise_binary("real numeric", compute=to_float)
+def logaddexp(x1, x2, /):
+    """``log(exp(x1) + exp(x2))`` without overflow. Array API: logaddexp. NumPy: numpy.logaddexp."""
+    big = lax.max(x1, x2)
+    diff = lax.neg(lax.abs(lax.sub(x1, x2)))
+    out = lax.add(big, lax.log1p(lax.exp(diff)))
+    # equal infinities: log(e^inf + e^inf) = inf, log(0 + 0) = -inf (diff would be NaN)
+    same = lax.eq(x1, x2)
+    return lax.select(same, lax.add(x1, lax.full_like(x1, math.log(2.0))), out)
+
+
+@elementwise_unary("numeric")
+def real(x, /):
+    """Real part (real input is returned as is). Array API: real. NumPy: numpy.real."""
+    return lax.real(x) if _is_complex(x) else x
+
+
+@elementwise_unary("numeric")
+def imag(x, /):
+    """Imaginary part (zeros for real input). Array API: imag. NumPy: numpy.imag."""
+    return lax.imag(x) if _is_complex(x) else _zeros(x)
+
+
+@elementwise_unary("numeric")
+def conj(x, /):
+    """Complex conjugate (real input unchanged). Array API: conj. NumPy: numpy.conj."""
+    return lax.conj(x) if _is_complex(x) else x
+
+
+def _clip_kernel_body(x, lo, hi):
+    if lo is not None:
+        x = lax.max(x, lo)
+    if hi is not None:
+        x = lax.min(x, hi)
+    return x
+
+
+_CLIP_CACHE: dict = {}
+
+
+def clip(x, /, min=None, max=None):
+    """Clamp to ``[min, max]``; the result has ``x``'s dtype and the broadcast shape.
+    Array API: clip. NumPy: numpy.clip. NaN in any argument gives NaN."""
+    import jax
+    v = x._value if type(x) is Array else to_raw("clip", x, "x")
+    dt = v.dtype
+    if dt not in _dt.CATEGORIES["real"]:
+        _dt.check_category("clip", "x", dt, "real numeric")
+    bounds = []
+    shape = v.shape
+    for argname, bound in (("min", min), ("max", max)):
+        if bound is None:
+            bounds.append(None)
+            continue
+        pytype = _dt.scalar_pytype(bound)
+        if pytype is not None:
+            if pytype is complex or (pytype is float and dt.kind in "iub"):
+                fail(TypeError, "clip", f"'{argname}' of the same kind as x ({dt})", bound)
+            raw = jax.device_put(np.asarray(bound).astype(dt) if dt.kind in "fc" else
+                                 _int_bound(bound, dt))
+        else:
+            raw = to_raw("clip", bound, argname)
+            if raw.dtype.kind != dt.kind and not (raw.dtype.kind in "iu" and dt.kind in "iu"):
+                fail(TypeError, "clip", f"'{argname}' of the same kind as x ({dt})", bound)
+        shape = broadcast_shapes2("clip", shape, tuple(raw.shape))
+        bounds.append(raw)
+    key = (dt, shape, bounds[0] is None, bounds[1] is None)
+    fn = _CLIP_CACHE.get(key)
+    if fn is None:
+        fn = _CLIP_CACHE[key] = _build_clip(dt, shape, bounds[0] is None, bounds[1] is None)
+    return wrap(fn(v, bounds[0], bounds[1]))
+
+
+def _int_bound(bound, dt):
+    info = np.iinfo(dt)
+    return np.asarray(np.clip(bound, info.min, info.max), dtype=dt) if not isinstance(
+        bound, bool) else np.asarray(bound, dtype=dt)
+
+
+def _build_clip(dt, shape, no_lo, no_hi):
+    import jax
+
+    def bcast(v):
+        v = lax.convert_element_type(v, dt)
+        nd = len(shape)
+        return lax.broadcast_in_dim(v, shape, tuple(range(nd - v.ndim, nd)))
+
+    def kern(x, lo, hi):
+        return _clip_kernel_body(bcast(x), None if no_lo else bcast(lo),
+                                 None if no_hi else bcast(hi))
+    return jax.jit(kern, inline=True)
+
+
+__all__ = ["exp", "expm1", "log", "log1p", "log2", "log10", "sqrt", "sin", "cos", "tan",
+           "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "atan2",
+           "hypot", "logaddexp", "real", "imag", "conj", "clip"]
+_ = (binary_operands, _copysign)
