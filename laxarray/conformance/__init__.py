@@ -1,0 +1,11 @@
+"""Property-based conformance of array namespaces against NumPy and SciPy.
+
+``SPECS`` maps each public name to a :class:`Spec`; importing this package registers all
+specs.  Run them with pytest (``tests/conformance``) or ``python -m laxarray.conformance``.
+"""
+
+from laxarray.conformance import specs_elementwise  # noqa: F401  (registers specs)
+from laxarray.conformance.compare import ConformanceError
+from laxarray.conformance.spec import SPECS, Spec
+
+__all__ = ["SPECS", "Spec", "ConformanceError"]

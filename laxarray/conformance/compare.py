@@ -1,0 +1,116 @@
+"""Comparing a namespace's result with the oracle's: dtype, shape and dtype-aware values.
+
+Integers and booleans compare exactly.  Floating values compare with a tolerance of
+``rtol_ulps * eps`` relative plus ``atol_ulps * eps`` absolute (``eps`` of the result's
+real dtype), NaN must match NaN, infinities must match in sign, and -- where the spec asks
+for it -- the sign of a zero result must match.  Complex values compare part by part.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class ConformanceError(AssertionError):
+    """A namespace result differs from the oracle."""
+
+
+def to_numpy(x):
+    """A NumPy array from any namespace's array (``__array__``, then DLPack)."""
+    if isinstance(x, np.ndarray):
+        return x
+    try:
+        return np.asarray(x)
+    except Exception:
+        return np.from_dlpack(x)
+
+
+def dtype_name(x):
+    """The name of an array's (or dtype's) data type in any namespace."""
+    dt = getattr(x, "dtype", x)
+    name = getattr(dt, "name", None)
+    if name is None:
+        name = str(dt).split(".")[-1]
+    return str(name)
+
+
+def assert_dtype(fn, actual, expected_name):
+    got = dtype_name(actual)
+    if got != expected_name:
+        raise ConformanceError(f"{fn}: result dtype {got}, expected {expected_name}")
+
+
+def assert_shape(fn, actual, expected_shape):
+    got = tuple(actual.shape)
+    if got != tuple(expected_shape):
+        raise ConformanceError(f"{fn}: result shape {got}, expected {tuple(expected_shape)}")
+
+
+def flush_subnormals(x):
+    """``x`` with subnormal values replaced by zeros of the same sign (what a flush-to-zero
+    platform such as XLA on CPU computes with)."""
+    x = np.asarray(x)
+    if x.dtype.kind == "c":
+        return flush_subnormals(x.real) + 1j * flush_subnormals(x.imag)
+    if x.dtype.kind != "f":
+        return x
+    tiny = np.finfo(x.dtype).tiny
+    with np.errstate(invalid="ignore"):
+        sub = (x != 0) & (np.abs(x) < tiny)
+    return np.where(sub, np.copysign(np.zeros_like(x), x), x)
+
+
+def _real_bad(a, e, rtol, atol, signed_zeros):
+    a = a.astype(np.float64, copy=False) if a.dtype != np.float64 else a
+    e = e.astype(np.float64, copy=False) if e.dtype != np.float64 else e
+    nan_a, nan_e = np.isnan(a), np.isnan(e)
+    bad = nan_a != nan_e
+    inf_e = np.isinf(e)
+    bad |= inf_e & (a != e)
+    finite = ~nan_e & ~inf_e
+    with np.errstate(invalid="ignore", over="ignore"):
+        diff = np.abs(a - e)
+        bad |= finite & ~(diff <= atol + rtol * np.abs(e))
+    if signed_zeros:
+        zero = finite & (e == 0) & (a == 0)
+        bad |= zero & (np.signbit(a) != np.signbit(e))
+    return bad
+
+
+def _values_bad(a, e, rtol, atol, signed_zeros):
+    if e.dtype.kind == "c" or a.dtype.kind == "c":
+        return (_real_bad(np.real(a), np.real(e), rtol, atol, signed_zeros)
+                | _real_bad(np.imag(a), np.imag(e), rtol, atol, signed_zeros))
+    return _real_bad(a, e, rtol, atol, signed_zeros)
+
+
+def assert_values(fn, actual, expected, *, rtol_ulps=0.0, atol_ulps=0.0, signed_zeros=True,
+                  alternative=None):
+    """Values of ``actual`` (NumPy) against ``expected`` (NumPy) with dtype-aware tolerance.
+
+    ``alternative`` is a second acceptable expectation element by element (the oracle on
+    flushed-to-zero subnormal inputs, for platforms that flush subnormals).
+    """
+    a, e = np.asarray(actual), np.asarray(expected)
+    if a.shape != e.shape:
+        raise ConformanceError(f"{fn}: result shape {a.shape}, expected {e.shape}")
+    kind = e.dtype.kind
+    if kind in "biu" and a.dtype.kind in "biu":
+        if not np.array_equal(a, e):
+            idx = tuple(np.argwhere(a != e)[0]) if a.ndim else ()
+            raise ConformanceError(f"{fn}: value {a[idx]!r} at index {idx}, expected {e[idx]!r}")
+        return
+    real_dt = a.real.dtype if a.dtype.kind in "fc" else np.dtype(np.float64)
+    eps = float(np.finfo(real_dt).eps)
+    rtol, atol = rtol_ulps * eps, atol_ulps * eps
+    bad = _values_bad(a, e, rtol, atol, signed_zeros)
+    if alternative is not None and bad.any():
+        alt = np.asarray(alternative)
+        if alt.dtype.kind == e.dtype.kind:
+            alt = alt.astype(e.dtype, copy=False)
+        bad &= _values_bad(a, alt, rtol, atol, signed_zeros)
+    if bad.any():
+        idx = tuple(np.argwhere(bad)[0]) if bad.ndim else ()
+        raise ConformanceError(
+            f"{fn}: value {a[idx]!r} at index {idx}, expected {e[idx]!r} "
+            f"(rtol={rtol:.3g}, atol={atol:.3g}); {int(bad.sum())} of {bad.size} differ")

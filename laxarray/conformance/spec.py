@@ -1,0 +1,181 @@
+"""Specs: one per public function, each a hypothesis check of a namespace against an oracle.
+
+A :class:`Spec` has a ``check(xp, data)`` that draws inputs with hypothesis' ``data``
+object, calls the function in namespace ``xp``, and raises :class:`ConformanceError` on a
+mismatch.  The same specs drive the pytest suite and ``python -m laxarray.conformance``.
+
+Factories build the common shapes of spec (unary and binary elementwise functions) from
+a row of data: the oracle, the dtype group, an optional input domain, the tolerance and
+the expected result dtype rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+from hypothesis import strategies as st
+
+from laxarray.conformance import strategies as S
+from laxarray.conformance.compare import (ConformanceError, assert_dtype, assert_shape,
+                                          assert_values, flush_subnormals, to_numpy)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A conformance check for one public name."""
+
+    name: str
+    check: Callable  # (xp, data) -> None
+    dtypes: tuple = ()
+    extension: str | None = None
+    kind: str = "function"
+    notes: str = ""
+    tags: tuple = field(default_factory=tuple)
+
+
+SPECS: dict[str, Spec] = {}
+
+
+def register(spec: Spec) -> Spec:
+    """Add ``spec`` to the registry (one spec per name)."""
+    if spec.name in SPECS:
+        raise ValueError(f"register: duplicate spec for {spec.name!r}")
+    SPECS[spec.name] = spec
+    return spec
+
+
+def resolve(xp, name):
+    """The callable ``name`` (``"linalg.inv"`` style dotted names allowed) in namespace ``xp``."""
+    obj = xp
+    for part in name.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def xp_dtype(xp, name):
+    """The dtype object ``name`` of namespace ``xp``."""
+    return getattr(xp, name)
+
+
+def as_xp(xp, arr: np.ndarray):
+    """``arr`` in namespace ``xp`` with the same dtype."""
+    return xp.asarray(arr, dtype=xp_dtype(xp, arr.dtype.name))
+
+
+# ---- expected dtype rules -------------------------------------------------------------------
+def same_dtype(*names):
+    return names[0] if len(names) == 1 else np.promote_types(*names).name
+
+
+def bool_result(*names):
+    return "bool"
+
+
+def real_of(*names):
+    dt = np.dtype(same_dtype(*names))
+    return dt.name if dt.kind != "c" else np.dtype(f"float{dt.itemsize * 4}").name
+
+
+#: pairs drawn for binary specs: same kind only, pairs the standard's table defines.
+def promotable_pairs(group):
+    names = S.DTYPE_GROUPS[group]
+    pairs = []
+    for a in names:
+        for b in names:
+            ka, kb = np.dtype(a).kind, np.dtype(b).kind
+            if ka == kb or {ka, kb} == {"f", "c"}:
+                pairs.append((a, b))
+            elif {ka, kb} == {"i", "u"}:
+                u = a if ka == "u" else b
+                if u != "uint64":
+                    pairs.append((a, b))
+    return tuple(pairs)
+
+
+def _draw_array(data, dtype, shape, domain):
+    kwargs = domain(dtype) if domain else {}
+    return data.draw(S.arrays(dtype, shape, **kwargs), label="x")
+
+
+def unary(name, oracle, group, *, result=same_dtype, domain=None, rtol=0.0, atol=0.0,
+          signed_zeros=True, postfilter=None):
+    """Spec of ``name(x)`` against NumPy ``oracle`` over dtypes of ``group``.
+
+    ``domain(dtype) -> dict`` restricts values (``min_value``, ``finite``...);
+    ``postfilter(x, expected) -> mask`` excludes elements where the standard leaves the
+    result unspecified.
+    """
+    def check(xp, data):
+        dtype = data.draw(S.dtypes(group), label="dtype")
+        shape = data.draw(S.shapes(), label="shape")
+        x = _draw_array(data, dtype, shape, domain)
+        with np.errstate(all="ignore"):
+            expected = np.asarray(oracle(x))
+        alt = _oracle_ftz(oracle, x)
+        out = resolve(xp, name)(as_xp(xp, x))
+        assert_dtype(name, out, result(dtype))
+        assert_shape(name, out, shape)
+        got = to_numpy(out)
+        if postfilter is not None:
+            keep = postfilter(x, expected)
+            got, expected, alt = got[keep], expected[keep], alt[keep]
+        _compare(name, got, expected, alt, rtol, atol, signed_zeros)
+    return register(Spec(name, check, S.DTYPE_GROUPS[group], kind="elementwise"))
+
+
+def _compare(name, got, expected, alt, rtol, atol, signed_zeros):
+    def cast(e):
+        return e.astype(got.dtype, copy=False) if e.dtype.kind == got.dtype.kind else e
+    assert_values(name, got, cast(expected), rtol_ulps=rtol, atol_ulps=atol,
+                  signed_zeros=signed_zeros, alternative=None if alt is None else cast(alt))
+
+
+def _oracle_ftz(oracle, *args):
+    """The oracle on inputs with subnormals flushed, its result flushed (see compare)."""
+    with np.errstate(all="ignore"):
+        return flush_subnormals(np.asarray(oracle(*[flush_subnormals(a) for a in args])))
+
+
+def binary(name, oracle, group, *, result=same_dtype, domain=None, rtol=0.0, atol=0.0,
+           signed_zeros=True, scalars=True, postfilter=None, pairs=None):
+    """Spec of ``name(x1, x2)`` with broadcasting and (if ``scalars``) Python-scalar operands."""
+    pairs = pairs or promotable_pairs(group)
+
+    def check(xp, data):
+        d1, d2 = data.draw(st.sampled_from(pairs), label="dtypes")
+        shape1 = data.draw(S.shapes(), label="shape1")
+        shape2 = data.draw(S.broadcastable_shapes(shape1), label="shape2")
+        if data.draw(st.booleans(), label="swap"):
+            shape1, shape2 = shape2, shape1
+        x1 = _draw_array(data, d1, shape1, domain)
+        use_scalar = scalars and data.draw(st.booleans(), label="scalar x2")
+        if use_scalar:
+            d2 = d1
+            x2 = _draw_array(data, d2, (), domain)[()]
+            pyscalar = x2.item()
+            arg2 = pyscalar
+            x2 = np.asarray(pyscalar, dtype=d1)
+            if np.dtype(d1).kind in "iu" and isinstance(pyscalar, bool):
+                arg2 = int(pyscalar)
+        else:
+            x2 = _draw_array(data, d2, shape2, domain)
+            arg2 = as_xp(xp, x2)
+        with np.errstate(all="ignore"):
+            expected = np.asarray(oracle(x1, x2))
+        alt = _oracle_ftz(oracle, x1, x2)
+        out = resolve(xp, name)(as_xp(xp, x1), arg2)
+        assert_dtype(name, out, result(d1, d2))
+        assert_shape(name, out, np.broadcast_shapes(x1.shape, x2.shape))
+        got = to_numpy(out)
+        if postfilter is not None:
+            keep = postfilter(np.broadcast_to(x1, expected.shape),
+                              np.broadcast_to(x2, expected.shape), expected)
+            got, expected, alt = got[keep], expected[keep], alt[keep]
+        _compare(name, got, expected, alt, rtol, atol, signed_zeros)
+    return register(Spec(name, check, S.DTYPE_GROUPS[group], kind="elementwise"))
+
+
+__all__ = ["Spec", "SPECS", "register", "unary", "binary", "ConformanceError", "resolve",
+           "as_xp", "same_dtype", "bool_result", "real_of", "promotable_pairs"]
