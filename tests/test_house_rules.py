@@ -9,7 +9,7 @@ import laxarray
 
 PACKAGE = pathlib.Path(laxarray.__file__).parent
 FORBIDDEN = ("jax.numpy", "jax.scipy", "jax.experimental", "jax._src")
-TRACING_INTERNALS = ("jax.extend", "jax.core")
+TRACING_INTERNALS = ("jax.extend", "jax.core", "jax.interpreters")
 
 
 def _imports(path):

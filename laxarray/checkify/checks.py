@@ -1,0 +1,233 @@
+"""User checks: ``check``, ``debug_check``, ``check_error`` and the primitives they bind.
+
+Outside any trace, ``check`` raises at once and ``debug_check`` does nothing.  Under a trace they
+bind ``check_p`` (one scalar predicate plus the format arguments); ``checkify`` turns that into an
+update of its ``Error`` value.  A ``check_p`` that reaches compilation without ``checkify`` (plain
+``jax.jit``) raises an error saying to wrap the function in ``checkify``; a ``debug_check``
+compiles to nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+
+import jax
+import numpy as np
+from jax import lax
+
+from laxarray._core.errors import fail
+from laxarray._core.jaxapi import (
+    Primitive, define_batching_rule, define_jvp_rule, define_lowering, is_staging_tracer,
+    is_tracer)
+from laxarray.checkify.error import (
+    Error, FailedCheckError, caller_frames, new_site, site, user_location)
+
+_LOCAL = threading.local()
+
+
+def _counter(name: str) -> int:
+    return getattr(_LOCAL, name, 0)
+
+
+@contextlib.contextmanager
+def _bump(name: str):
+    setattr(_LOCAL, name, _counter(name) + 1)
+    try:
+        yield
+    finally:
+        setattr(_LOCAL, name, _counter(name) - 1)
+
+
+def tracing_checkify():
+    """Context: ``checkify`` is tracing the user's function (checks bind even on constants)."""
+    return _bump("depth")
+
+
+def suppress_checks():
+    """Context: drop every check bound inside (used where ``checkify`` already ran them)."""
+    return _bump("suppress")
+
+
+class _CheckPrimitive(Primitive):
+    """A primitive whose binds are dropped inside :func:`suppress_checks`."""
+
+    def bind(self, *args, **params):
+        """Bind unless checks are suppressed."""
+        if _counter("suppress"):
+            return []
+        if (_counter("depth") == 0 and not params.get("debug")
+                and any(is_staging_tracer(x) for x in args)):
+            _staged_without_checkify(self, params)
+        return super().bind(*args, **params)
+
+
+check_p = _CheckPrimitive("check")
+check_p.multiple_results = True
+check_error_p = _CheckPrimitive("check_error")
+check_error_p.multiple_results = True
+
+
+# --- public functions -----------------------------------------------------------------------
+
+def check(pred, msg, *fmt_args, **fmt_kwargs):
+    """Check that ``pred`` holds; otherwise fail with ``msg.format(*fmt_args, **fmt_kwargs)``.
+
+    jax: jax.experimental.checkify.check.  ``pred`` is a boolean scalar (a laxarray/jax/NumPy
+    array or Python bool); format arguments may be laxarray, jax or NumPy arrays or Python
+    scalars, and are formatted with their runtime values.  Outside any transformation a false
+    ``pred`` raises ``FailedCheckError`` at once; inside ``checkify`` it sets the returned
+    ``Error``; under ``jax.jit`` without ``checkify`` running the function raises an error
+    that says to wrap it in ``checkify``.
+
+    >>> check(True, "never raised")
+    """
+    _check("check", pred, msg, fmt_args, fmt_kwargs, debug=False)
+
+
+def debug_check(pred, msg, *fmt_args, **fmt_kwargs):
+    """Like :func:`check` inside ``checkify``; a no-op everywhere else.
+
+    jax: jax.experimental.checkify.debug_check.
+
+    >>> debug_check(False, "ignored outside checkify")
+    """
+    _check("debug_check", pred, msg, fmt_args, fmt_kwargs, debug=True)
+
+
+def check_error(error):
+    """Raise ``error`` (outside transformations) or merge it into the enclosing ``checkify``.
+
+    jax: jax.experimental.checkify.check_error.  Use it to re-raise, inside a checkified
+    function, an ``Error`` returned by an inner ``checkify``, or to raise a returned error.
+
+    >>> from laxarray.checkify import checkify
+    >>> check_error(checkify(lambda: 1)()[0])
+    """
+    if not isinstance(error, Error):
+        fail(TypeError, "check_error", "a laxarray.checkify.Error for 'error'", error)
+    leaves, (keys, lens) = error.tree_flatten()
+    if _counter("depth") == 0 and not any(is_tracer(x) for x in leaves):
+        error.throw()
+        return
+    check_error_p.bind(*leaves, keys=keys, lens=lens, n_batch=0)
+
+
+# --- implementation -------------------------------------------------------------------------
+
+def _as_leaf(fn, x):
+    if isinstance(x, jax.Array) or is_tracer(x):
+        return x
+    arr = np.asarray(x)
+    if arr.dtype.kind not in "biufc":
+        fail(TypeError, fn, "arrays or numbers as format arguments", x)
+    return arr
+
+
+def _check(fn, pred, msg, fmt_args, fmt_kwargs, debug):
+    if not isinstance(msg, str):
+        fail(TypeError, fn, "a str for 'msg'", msg)
+    pred_leaves = jax.tree_util.tree_leaves(pred)
+    if len(pred_leaves) != 1:
+        fail(TypeError, fn, "a boolean scalar for 'pred'", pred)
+    pred = _as_leaf(fn, pred_leaves[0])
+    if np.dtype(pred.dtype) != np.bool_ or pred.shape != ():
+        fail(TypeError, fn, "a boolean scalar for 'pred'", pred)
+    leaves, tree = jax.tree_util.tree_flatten((fmt_args, fmt_kwargs))
+    leaves = [_as_leaf(fn, x) for x in leaves]
+    concrete = not is_tracer(pred) and not any(is_tracer(x) for x in leaves)
+    if concrete and _counter("depth") == 0:
+        if not debug and not bool(pred):
+            s = new_site(FailedCheckError, fn, user_location(caller_frames(2)), msg, tree)
+            raise FailedCheckError(s.describe(leaves, None))
+        return
+    s = new_site(FailedCheckError, fn, user_location(caller_frames(2)), msg, tree)
+    check_p.bind(pred, *leaves, code=s.code, n_batch=0, debug=debug)
+
+
+def first_failing(pred_batch):
+    """Flat position of the first ``False`` in a boolean array (0 when all are true)."""
+    flat = lax.reshape(pred_batch, (pred_batch.size,))
+    return lax.argmin(lax.convert_element_type(flat, np.int32), 0, np.int64)
+
+
+def _check_impl(pred, *fmt, code, n_batch, debug):
+    pred = np.asarray(pred)
+    if debug or pred.all():
+        return []
+    pos = int(np.argmin(pred.ravel()))
+    idx = np.unravel_index(pos, pred.shape)
+    payload = [np.asarray(x)[idx] for x in fmt]
+    text = site(code).describe(payload, None)
+    if n_batch:
+        text = f"at mapped index {idx[0] if len(idx) == 1 else idx}: {text}"
+    raise FailedCheckError(text)
+
+
+def _check_error_impl(*leaves, keys, lens, n_batch):
+    Error.tree_unflatten((keys, lens), list(leaves)).throw()
+    return []
+
+
+def _batch_front(args, dims):
+    size = next(a.shape[d] for a, d in zip(args, dims) if d is not None)
+    out = []
+    for a, d in zip(args, dims):
+        if d is None:
+            a = lax.broadcast(a, (size,))
+        elif d != 0:
+            perm = (d,) + tuple(i for i in range(a.ndim) if i != d)
+            a = lax.transpose(a, perm)
+        out.append(a)
+    return out
+
+
+def _check_batch(args, dims, *, n_batch, **params):
+    check_p.bind(*_batch_front(args, dims), n_batch=n_batch + 1, **params)
+    return [], []
+
+
+def _check_error_batch(args, dims, *, n_batch, **params):
+    check_error_p.bind(*_batch_front(args, dims), n_batch=n_batch + 1, **params)
+    return [], []
+
+
+def _jvp_of(prim):
+    def jvp(primals, tangents, **params):
+        prim.bind(*primals, **params)
+        return [], []
+    return jvp
+
+
+def _staged_without_checkify(prim, params):
+    if prim is check_p:
+        raise ValueError(
+            f"check: a check (at {site(params['code']).where}) is traced by jax.jit (or "
+            "another staging transformation) without checkify, so it cannot raise; wrap the "
+            "function in laxarray.checkify.checkify(...) and inspect or throw the returned Error")
+    raise ValueError(
+        "check_error: an Error is traced by jax.jit (or another staging transformation) "
+        "without checkify; wrap the function in laxarray.checkify.checkify(...), or return "
+        "the Error from the jitted function and call error.throw() outside")
+
+
+def _check_lowering(ctx, *args, debug, **params):
+    if debug:
+        return []
+    _staged_without_checkify(check_p, params)
+
+
+def _check_error_lowering(ctx, *args, **params):
+    _staged_without_checkify(check_error_p, params)
+
+
+check_p.def_impl(_check_impl)
+check_p.def_abstract_eval(lambda *args, **params: [])
+check_error_p.def_impl(_check_error_impl)
+check_error_p.def_abstract_eval(lambda *args, **params: [])
+define_batching_rule(check_p, _check_batch)
+define_batching_rule(check_error_p, _check_error_batch)
+define_jvp_rule(check_p, _jvp_of(check_p))
+define_jvp_rule(check_error_p, _jvp_of(check_error_p))
+define_lowering(check_p, _check_lowering)
+define_lowering(check_error_p, _check_error_lowering)

@@ -1,0 +1,448 @@
+"""``checkify``: trace the function to a jaxpr, then evaluate it while threading an ``Error`` value.
+
+Every equation is re-bound as it is (so the result can again be jitted, vmapped and
+differentiated); the rules of ``rules.py`` add checks after the primitives they know, and the
+structural rules here recurse into the sub-jaxprs of ``jit``, ``cond``, ``while``, ``scan``,
+``remat``, ``custom_jvp_call`` and ``custom_vjp_call``, carrying the error state through them.
+
+The error state is ``code`` (int32, 0 = no error), ``index`` (int64[3]: the offending index, its
+axis and size, shared by all index checks) and one payload per user-check site that has format
+arguments.  All payload slots are allocated up front (a static walk of the whole jaxpr), so the
+state has one fixed structure for every branch and loop carry.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import numpy as np
+from jax import lax
+
+from laxarray._core.errors import fail
+from laxarray._core.jaxapi import (
+    Literal, bind_eqn, call_p, closed_call_p, cond_p, custom_jvp_call_p, custom_vjp_call_p,
+    jaxprs_in_params, jit_p, remat_p, scan_p, while_p)
+from laxarray.checkify import rules
+from laxarray.checkify.checks import (
+    check_error_p, check_p, first_failing, suppress_checks, tracing_checkify)
+from laxarray.checkify.error import (
+    CATEGORIES, Error, FailedCheckError, caller_frames, user_checks, user_location)
+
+
+# --- the error state ------------------------------------------------------------------------
+
+def _spec(x, n_batch=0):
+    return (tuple(x.shape[n_batch:]), np.dtype(x.dtype).str)
+
+
+class Context:
+    """Per-trace facts: enabled categories, payload slots, memoised sites and sub-jaxpr needs."""
+
+    def __init__(self, errors, jaxpr, fallback):
+        self.errors = errors
+        self.fallback = fallback     # where a site with no user frame of its own is reported
+        self.specs = {}
+        self._sites = {}
+        self._needs = {}
+        self._collect(jaxpr)
+        self.keys = tuple(self.specs)
+
+    def _collect(self, jaxpr):
+        for eqn in jaxpr.eqns:
+            if eqn.primitive is check_p and FailedCheckError in self.errors:
+                key = _check_key(eqn)
+                if key[1]:
+                    self.specs[key] = (((key[1],), "<i8"),) + key[2]
+                elif key[2]:
+                    self.specs[key] = key[2]
+            elif eqn.primitive is check_error_p:
+                nb, pos = eqn.params["n_batch"], 2
+                for key, n in zip(eqn.params["keys"], eqn.params["lens"]):
+                    vs = eqn.invars[pos:pos + n]
+                    self.specs[key] = tuple(_spec(v.aval, nb) for v in vs)
+                    pos += n
+            for sub in jaxprs_in_params(eqn.params):
+                self._collect(sub)
+
+    def site(self, eqn, category, make):
+        """The site of ``category`` for ``eqn`` (one per equation and category, per trace)."""
+        k = (id(eqn), category)
+        if k not in self._sites:
+            self._sites[k] = make()
+        return self._sites[k]
+
+    def needs(self, jaxpr) -> bool:
+        """Whether evaluating ``jaxpr`` has anything to check (else it is bound unchanged)."""
+        k = id(jaxpr)
+        if k not in self._needs:
+            self._needs[k] = any(
+                eqn.primitive in (check_p, check_error_p)
+                or any(cat in self.errors for cat, _ in rules.CHECK_RULES.get(eqn.primitive, ()))
+                or any(self.needs(sub) for sub in jaxprs_in_params(eqn.params))
+                for eqn in jaxpr.eqns)
+        return self._needs[k]
+
+    def initial_state(self):
+        """No error; every payload slot zero."""
+        payloads = {k: tuple(lax.full(shape, 0, np.dtype(dt)) for shape, dt in spec)
+                    for k, spec in self.specs.items()}
+        return State(lax.full((), 0, np.int32), lax.full((3,), 0, np.int64), payloads)
+
+    def from_leaves(self, leaves):
+        """Rebuild a state from :meth:`State.leaves`."""
+        payloads, pos = {}, 2
+        for k in self.keys:
+            n = len(self.specs[k])
+            payloads[k] = tuple(leaves[pos:pos + n])
+            pos += n
+        return State(leaves[0], leaves[1], payloads)
+
+
+class State:
+    """The threaded error value (see the module docstring).
+
+    ``pending`` holds deferred elementwise checks of the current straight-line region: per
+    output shape, an int32 array with, per element, the rank of the first failing check
+    (``_NONE`` if none), and the site codes by rank.  :meth:`flush` reduces each shape group
+    to one scalar, so a chain of elementwise checks costs one reduction, not one per check.
+    """
+
+    __slots__ = ("code", "index", "payloads", "pending", "ranked")
+
+    def __init__(self, code, index, payloads, pending=None, ranked=()):
+        self.code, self.index, self.payloads = code, index, payloads
+        self.pending = pending or {}
+        self.ranked = tuple(ranked)
+
+    def leaves(self, ctx):
+        """A flat list of arrays in the context's fixed order (deferred checks folded in)."""
+        state = self.flush()
+        return [state.code, state.index] + [x for k in ctx.keys for x in state.payloads[k]]
+
+    def add(self, fail_pred, code, key=None, payload=None, index=None):
+        """Record ``code`` if ``fail_pred`` holds and no earlier check failed."""
+        state = self.flush()
+        first = lax.bitwise_and(lax.eq(state.code, np.int32(0)),
+                                lax.convert_element_type(fail_pred, np.bool_))
+        code = lax.convert_element_type(code, np.int32)
+        if np.ndim(code) != np.ndim(state.code) and not np.ndim(code):
+            code = lax.full_like(state.code, code)
+        new_code = lax.select(first, code, state.code)
+        payloads = state.payloads
+        if key is not None and key in payloads:
+            payloads = dict(payloads)
+            payloads[key] = tuple(_select(first, new, old) for new, old in zip(payload, payloads[key]))
+        new_index = state.index if index is None else _select(first, index, state.index)
+        return State(new_code, new_index, payloads)
+
+    def defer(self, bad, code):
+        """Record ``code`` for the elements where ``bad`` holds, reducing later (see ``flush``)."""
+        rank = len(self.ranked)
+        shape = tuple(np.shape(bad))
+        mine = lax.select(bad, lax.full(shape, rank, np.int32), lax.full(shape, _NONE, np.int32))
+        pending = dict(self.pending)
+        pending[shape] = mine if shape not in pending else lax.min(pending[shape], mine)
+        return State(self.code, self.index, self.payloads, pending, self.ranked + (code,))
+
+    def flush(self):
+        """Fold the deferred checks into ``code`` (first failing in execution order)."""
+        if not self.pending:
+            return self
+        firsts = [lax.reduce_min(r, tuple(range(r.ndim))) if r.ndim else r
+                  for r in self.pending.values()]
+        rank = functools.reduce(lax.min, firsts)
+        codes = np.asarray(self.ranked + (0,), np.int32)
+        code = lax.dynamic_index_in_dim(codes, lax.min(rank, np.int32(len(self.ranked))), 0, False)
+        return State(self.code, self.index, self.payloads).add(lax.lt(rank, np.int32(_NONE)), code)
+
+    def to_error(self, ctx):
+        """The public ``Error`` value."""
+        return Error(self.code, self.index, [self.payloads[k] for k in ctx.keys], ctx.keys)
+
+
+_NONE = 2 ** 30
+
+
+def _select(pred, new, old):
+    new = lax.convert_element_type(new, old.dtype)
+    if np.ndim(pred) and np.shape(old) != np.shape(pred):
+        pred = lax.broadcast_in_dim(pred, old.shape, tuple(range(np.ndim(pred))))
+    return lax.select(pred, new, old)
+
+
+def _check_key(eqn):
+    nb = eqn.params["n_batch"]
+    return (eqn.params["code"], nb, tuple(_spec(v.aval, nb) for v in eqn.invars[1:]))
+
+
+# --- the interpreter ------------------------------------------------------------------------
+
+def eval_checked(ctx, jaxpr, consts, state, args):
+    """Evaluate ``jaxpr`` on ``args``, threading ``state``; returns ``(state, outputs)``."""
+    env = {}
+
+    def read(v):
+        return v.val if isinstance(v, Literal) else env[v]
+
+    env.update(zip(jaxpr.constvars, consts))
+    env.update(zip(jaxpr.invars, args))
+    for eqn in jaxpr.eqns:
+        invals = [read(v) for v in eqn.invars]
+        structural = STRUCTURAL_RULES.get(eqn.primitive)
+        if structural is not None and (eqn.primitive in (check_p, check_error_p)
+                                       or any(ctx.needs(j) for j in jaxprs_in_params(eqn.params))):
+            state, outs = structural(ctx, eqn, state.flush(), invals)
+        else:
+            outs = bind_eqn(eqn, invals)
+            for category, rule in rules.CHECK_RULES.get(eqn.primitive, ()):
+                if category in ctx.errors:
+                    state = rule(ctx, eqn, state, invals, outs)
+        env.update(zip(eqn.outvars, outs))
+    return state.flush(), [read(v) for v in jaxpr.outvars]
+
+
+def _fn(ctx, jaxpr, consts):
+    """``(state_leaves, args) -> (state_leaves, outs)`` evaluating ``jaxpr`` with checks."""
+    def fn(leaves, args):
+        state, outs = eval_checked(ctx, jaxpr, consts, ctx.from_leaves(list(leaves)), list(args))
+        return state.leaves(ctx), outs
+    return fn
+
+
+def _closed_fn(ctx, closed):
+    return _fn(ctx, closed.jaxpr, closed.consts)
+
+
+def _coerce(vals, avars):
+    """Give loop-carried initial values the dtypes of the jaxpr's variables (literals may differ)."""
+    return [x if getattr(x, "dtype", None) == v.aval.dtype
+            else lax.convert_element_type(x, v.aval.dtype) for x, v in zip(vals, avars)]
+
+
+def _jit_check_rule(ctx, eqn, state, invals):
+    closed = eqn.params["jaxpr"]
+    return eval_checked(ctx, closed.jaxpr, closed.consts, state, invals)
+
+
+def _closed_call_check_rule(ctx, eqn, state, invals):
+    closed = eqn.params["call_jaxpr"]
+    return eval_checked(ctx, closed.jaxpr, closed.consts, state, invals)
+
+
+def _call_check_rule(ctx, eqn, state, invals):
+    return eval_checked(ctx, eqn.params["call_jaxpr"], [], state, invals)
+
+
+def _cond_check_rule(ctx, eqn, state, invals):
+    index, *ops = invals
+    fns = [_closed_fn(ctx, br) for br in eqn.params["branches"]]
+    leaves, outs = lax.switch(index, fns, state.leaves(ctx), ops)
+    return ctx.from_leaves(leaves), outs
+
+
+def _while_check_rule(ctx, eqn, state, invals):
+    p = eqn.params
+    cn, bn = p["cond_nconsts"], p["body_nconsts"]
+    cconsts, bconsts, init = invals[:cn], invals[cn:cn + bn], invals[cn + bn:]
+    init = _coerce(init, p["body_jaxpr"].jaxpr.invars[bn:])
+    cond_fn, body_fn = _closed_fn(ctx, p["cond_jaxpr"]), _closed_fn(ctx, p["body_jaxpr"])
+    leaves, (pred,) = cond_fn(state.leaves(ctx), cconsts + init)
+    batched = np.ndim(pred) > 0   # a while loop batched by vmap: lanes stop one by one
+
+    def body(carry):
+        leaves, vals, pred = carry
+        leaves, new_vals = body_fn(leaves, bconsts + list(vals))
+        if batched:   # finished lanes keep their carry (the semantics of a batched while_p)
+            new_vals = [_select(pred, n, v) for n, v in zip(new_vals, vals)]
+        leaves, (pred,) = cond_fn(leaves, cconsts + list(new_vals))
+        return leaves, new_vals, pred
+
+    def cond(carry):
+        return lax.reduce_or(carry[2], tuple(range(np.ndim(pred)))) if batched else carry[2]
+
+    leaves, vals, _ = lax.while_loop(cond, body, (leaves, init, pred))
+    return ctx.from_leaves(leaves), list(vals)
+
+
+def _scan_check_rule(ctx, eqn, state, invals):
+    p = eqn.params
+    nc, ncarry = p["num_consts"], p["num_carry"]
+    consts, init, xs = invals[:nc], invals[nc:nc + ncarry], invals[nc + ncarry:]
+    init = _coerce(init, p["jaxpr"].jaxpr.invars[nc:nc + ncarry])
+    fn = _closed_fn(ctx, p["jaxpr"])
+
+    def body(carry, x):
+        leaves, c = carry
+        leaves, outs = fn(leaves, list(consts) + list(c) + list(x))
+        return (leaves, outs[:ncarry]), outs[ncarry:]
+
+    (leaves, carry), ys = lax.scan(body, (state.leaves(ctx), init), xs, length=p["length"],
+                                   reverse=p["reverse"], unroll=p["unroll"])
+    return ctx.from_leaves(leaves), list(carry) + list(ys)
+
+
+def _remat_check_rule(ctx, eqn, state, invals):
+    p = eqn.params
+    fn = jax.checkpoint(_fn(ctx, p["jaxpr"], []), prevent_cse=p["prevent_cse"], policy=p["policy"])
+    leaves, outs = fn(state.leaves(ctx), invals)
+    return ctx.from_leaves(leaves), outs
+
+
+def _zero_tangent(x):
+    if np.issubdtype(x.dtype, np.inexact):
+        return lax.full_like(x, 0)
+    return np.zeros(x.shape, jax.dtypes.float0)
+
+
+def _custom_jvp_call_check_rule(ctx, eqn, state, invals):
+    primal = _closed_fn(ctx, eqn.params["call_jaxpr"])
+    wrapped = jax.custom_jvp(primal)
+
+    @wrapped.defjvp
+    def _jvp(primals, tangents):
+        leaves, args = primals
+        leaves_out, outs = primal(leaves, args)
+        with suppress_checks():
+            _, touts = jax.jvp(lambda *a: bind_eqn(eqn, list(a)), tuple(args), tuple(tangents[1]))
+        return (leaves_out, outs), ([_zero_tangent(x) for x in leaves_out], list(touts))
+
+    leaves, outs = wrapped(state.leaves(ctx), list(invals))
+    return ctx.from_leaves(leaves), outs
+
+
+def _custom_vjp_call_check_rule(ctx, eqn, state, invals):
+    primal = _closed_fn(ctx, eqn.params["call_jaxpr"])
+    wrapped = jax.custom_vjp(primal)
+    leaf_avals = [(x.shape, x.dtype) for x in state.leaves(ctx)]
+
+    def fwd(leaves, args):
+        leaves_out, outs = primal(leaves, args)
+        with suppress_checks():
+            _, vjp_fn = jax.vjp(lambda *a: bind_eqn(eqn, list(a)), *args)
+        return (leaves_out, outs), vjp_fn
+
+    def bwd(vjp_fn, cts):
+        zeros = [_zero_tangent(np.zeros(s, d) if not np.issubdtype(d, np.inexact)
+                               else lax.full(s, 0, d)) for s, d in leaf_avals]
+        return zeros, list(vjp_fn(list(cts[1])))
+
+    wrapped.defvjp(fwd, bwd)
+    leaves, outs = wrapped(state.leaves(ctx), list(invals))
+    return ctx.from_leaves(leaves), outs
+
+
+def _check_check_rule(ctx, eqn, state, invals):
+    if FailedCheckError not in ctx.errors:
+        return state, []
+    pred, *fmt = (lax.convert_element_type(x, np.asarray(x).dtype if not hasattr(x, "dtype")
+                                           else x.dtype) for x in invals)
+    key = _check_key(eqn)
+    nb = key[1]
+    if nb == 0:
+        return state.add(lax.bitwise_not(pred), key[0], key, fmt), []
+    fail_pred = lax.bitwise_not(lax.reduce_and(pred, tuple(range(pred.ndim))))
+    pos = first_failing(pred)
+    bshape = pred.shape
+    strides = np.cumprod((1,) + bshape[:0:-1])[::-1]
+    bidx = lax.concatenate([lax.broadcast(lax.rem(lax.div(pos, np.int64(s)), np.int64(n)), (1,))
+                            for s, n in zip(strides, bshape)], 0)
+    payload = [bidx] + [
+        lax.dynamic_index_in_dim(lax.reshape(x, (pred.size,) + x.shape[nb:]), pos, 0, False)
+        for x in fmt]
+    return state.add(fail_pred, key[0], key, payload), []
+
+
+def _check_error_check_rule(ctx, eqn, state, invals):
+    nb = eqn.params["n_batch"]
+    code, index, *rest = invals
+    if nb:
+        n = int(np.prod(code.shape))
+        pos = lax.argmax(lax.ne(lax.reshape(code, (n,)), np.int32(0)), 0, np.int64)
+
+        def pick(x):
+            return lax.dynamic_index_in_dim(lax.reshape(x, (n,) + x.shape[nb:]), pos, 0, False)
+        code, index, rest = pick(code), pick(index), [pick(x) for x in rest]
+    failed = lax.ne(code, np.int32(0))
+    first = lax.bitwise_and(lax.eq(state.code, np.int32(0)), failed)
+    payloads, pos = dict(state.payloads), 0
+    for key, n in zip(eqn.params["keys"], eqn.params["lens"]):
+        vals = rest[pos:pos + n]
+        pos += n
+        if key in payloads:
+            payloads[key] = tuple(_select(first, v, o) for v, o in zip(vals, payloads[key]))
+    return State(lax.select(first, code, state.code), _select(first, index, state.index),
+                 payloads), []
+
+
+STRUCTURAL_RULES = {
+    jit_p: _jit_check_rule,
+    closed_call_p: _closed_call_check_rule,
+    call_p: _call_check_rule,
+    cond_p: _cond_check_rule,
+    while_p: _while_check_rule,
+    scan_p: _scan_check_rule,
+    remat_p: _remat_check_rule,
+    custom_jvp_call_p: _custom_jvp_call_check_rule,
+    custom_vjp_call_p: _custom_vjp_call_check_rule,
+    check_p: _check_check_rule,
+    check_error_p: _check_error_check_rule,
+}
+
+
+# --- the transformation ---------------------------------------------------------------------
+
+def _validate_errors(errors):
+    if not isinstance(errors, (set, frozenset)):
+        fail(TypeError, "checkify", "a set of error categories for 'errors' "
+             "(e.g. checkify.user_checks | checkify.nan_checks)", errors)
+    unknown = [e for e in errors if e not in CATEGORIES]
+    if unknown:
+        fail(ValueError, "checkify", "error categories from laxarray.checkify for 'errors'",
+             unknown[0])
+    return frozenset(errors)
+
+
+def checkify(f, errors=user_checks):
+    """Functionalize checks: ``checkify(f, errors)(*args)`` returns ``(Error, f(*args))``.
+
+    jax: jax.experimental.checkify.checkify.  ``errors`` is a set of categories
+    (``user_checks``, ``nan_checks``, ``div_checks``, ``index_checks``, ``float_checks``,
+    ``float_div_checks``, ``automatic_checks``, ``all_checks`` and their unions).  The checked
+    function can be jitted, vmapped and differentiated; all its arguments are traced.
+
+    >>> import laxarray as xp
+    >>> from laxarray.checkify import nan_checks
+    >>> err, y = checkify(lambda x: xp.sin(x), errors=nan_checks)(xp.asarray(1.0))
+    >>> err.get() is None
+    True
+    """
+    if not callable(f):
+        fail(TypeError, "checkify", "a callable for 'f'", f)
+    errors = _validate_errors(errors)
+
+    def run(*args, **kwargs):
+        flat, in_tree = jax.tree_util.tree_flatten((args, kwargs))
+        out_trees = []
+
+        def flat_fun(*flat_args):
+            a, k = jax.tree_util.tree_unflatten(in_tree, flat_args)
+            leaves, tree = jax.tree_util.tree_flatten(f(*a, **k))
+            out_trees.append(tree)
+            return leaves
+
+        with tracing_checkify():
+            closed = jax.make_jaxpr(flat_fun)(*flat)
+        ctx = Context(errors, closed.jaxpr, user_location(caller_frames(0)))
+        state, outs = eval_checked(ctx, closed.jaxpr, closed.consts, ctx.initial_state(), flat)
+        return state.to_error(ctx), jax.tree_util.tree_unflatten(out_trees[-1], outs)
+
+    jitted = jax.jit(run, inline=True)
+
+    @functools.wraps(f)
+    def checked(*args, **kwargs):
+        return jitted(*args, **kwargs)
+    return checked
+
+
+__all__ = ["checkify", "eval_checked", "Context", "State"]
