@@ -1,0 +1,82 @@
+"""Sparse arrays on jax.lax: BCOO (batched COO) and BCSR (batched CSR).
+
+Both formats are pytrees (``jax.jit``/``jax.vmap``/``jax.grad`` pass them through) and
+support the same operations; dense results are laxarray ``Array`` objects.  Data-dependent
+sizes (``nse`` of ``fromdense``, ``sum_duplicates``, sparse + sparse, sparse @ sparse) are
+computed eagerly and must be given (static ``nse``) under ``jax.jit``.  To apply any
+function to the stored values only, use :func:`map_values`.
+
+>>> import laxarray.sparse as sp
+>>> m = sp.BCOO.fromdense([[0.0, 1.0], [2.0, 0.0]])
+>>> (m @ [1.0, 1.0]).tolist()
+[1.0, 2.0]
+"""
+
+from laxarray.sparse.bcoo import (  # noqa: F401
+    BCOO, bcoo_eliminate_zeros, bcoo_from_scipy_sparse, bcoo_fromdense, bcoo_sort_indices,
+    bcoo_sum_duplicates, bcoo_to_scipy_sparse, bcoo_todense, bcoo_update_layout)
+from laxarray.sparse.bcsr import (  # noqa: F401
+    BCSR, bcsr_from_bcoo, bcsr_from_scipy_sparse, bcsr_fromdense, bcsr_to_bcoo,
+    bcsr_to_scipy_sparse, bcsr_todense)
+from laxarray.sparse.ops.dot import dot_general, matmul  # noqa: F401
+from laxarray.sparse.ops.elementwise import (  # noqa: F401
+    UNARY as _UNARY, add, astype, divide, map_values, maximum, minimum, multiply, subtract)
+from laxarray.sparse.ops.reduce import max, min, sum  # noqa: F401,A004
+from laxarray.sparse.ops.reshape import (  # noqa: F401
+    broadcast_in_dim, broadcast_to, concatenate, reshape, squeeze, transpose)
+from laxarray.sparse.ops.sampled import dot_general_sampled, extract  # noqa: F401
+from laxarray.sparse.ops.slicing import dynamic_slice, getitem, slice  # noqa: F401,A004
+
+globals().update(_UNARY)
+
+
+def fromdense(x, *, format="bcoo", nse=None, n_batch=0, n_dense=0, index_dtype=None):
+    """Sparse array of the nonzeros of dense ``x`` in ``format`` ('bcoo' or 'bcsr')."""
+    from laxarray._core.errors import fail
+    if format == "bcoo":
+        return bcoo_fromdense(x, nse=nse, n_batch=n_batch, n_dense=n_dense,
+                              index_dtype=index_dtype)
+    if format == "bcsr":
+        return bcsr_fromdense(x, nse=nse, n_batch=n_batch, n_dense=n_dense,
+                              index_dtype=index_dtype)
+    fail(ValueError, "fromdense", "format 'bcoo' or 'bcsr'", format)
+
+
+def todense(mat):
+    """The dense laxarray ``Array`` of a BCOO or BCSR."""
+    return bcoo_todense(mat)
+
+
+def from_scipy_sparse(mat, *, format="bcoo", index_dtype=None):
+    """A BCOO (or BCSR with ``format='bcsr'``) from a ``scipy.sparse`` array or matrix."""
+    if format == "bcsr":
+        return bcsr_from_scipy_sparse(mat, index_dtype=index_dtype)
+    return bcoo_from_scipy_sparse(mat, index_dtype=index_dtype)
+
+
+def to_scipy_sparse(mat, format="csr"):
+    """A ``scipy.sparse`` ``csr``/``csc``/``coo`` array of a 2-D unbatched sparse array."""
+    return bcoo_to_scipy_sparse(mat, format=format)
+
+
+def sort_indices(mat):
+    """Entries sorted (same format)."""
+    return mat.sort_indices()
+
+
+def sum_duplicates(mat, nse=None):
+    """Duplicates summed (same format); see :func:`bcoo_sum_duplicates`."""
+    return mat.sum_duplicates(nse=nse)
+
+
+def eliminate_zeros(mat, nse=None):
+    """Stored zeros removed (same format)."""
+    return mat.eliminate_zeros(nse=nse)
+
+
+def update_layout(mat, *, n_batch=None, n_dense=None, nse=None):
+    """BCOO with another batch/dense split; see :func:`bcoo_update_layout`."""
+    return bcoo_update_layout(mat, n_batch=n_batch, n_dense=n_dense, nse=nse)
+
+
+UNARY_FUNCTIONS = tuple(sorted(_UNARY))

@@ -1,0 +1,155 @@
+"""Linear keys, padding masks, segment ids and batch mapping over sparse index arrays.
+
+These are lax building blocks shared by the formats and the operation families:
+
+* a *key* is the row-major linear position of an entry over the sparse dimensions; every
+  padding entry (any index outside ``[0, size)``) gets the key ``prod(sparse_shape)``, so
+  padding sorts last and drops out of scatters with ``FILL_OR_DROP``;
+* :func:`segment_ids` turns per-segment counts into the segment id of each position (the
+  vectorised "repeat"), used for CSR row ids and for sparse @ sparse expansion;
+* :func:`batched` applies an unbatched function over leading batch dimensions with
+  ``jax.vmap``.
+
+All functions take and return raw jax values and are meant to run inside kernels.
+"""
+
+from __future__ import annotations
+
+import math
+
+import jax
+import numpy as np
+from jax import lax
+
+KEY_DTYPE = np.dtype("int64")
+GATHER_FILL = lax.GatherScatterMode.FILL_OR_DROP
+PROMISE = lax.GatherScatterMode.PROMISE_IN_BOUNDS
+
+
+def default_index_dtype(*sizes) -> np.dtype:
+    """int32 when every size (and a padding value one past it) fits, else int64."""
+    return np.dtype("int32") if max(sizes, default=0) < 2**31 - 1 else np.dtype("int64")
+
+
+def iota(dtype, n):
+    """``[0, 1, ..., n-1]`` of ``dtype``."""
+    return lax.iota(dtype, n)
+
+
+def pad_mask(indices, sparse_shape):
+    """Boolean ``indices.shape[:-1]``: whether an entry is padding (an index out of range)."""
+    pad = lax.full(indices.shape[:-1], False)
+    for d, size in enumerate(sparse_shape):
+        col = indices[..., d]
+        pad = lax.bitwise_or(pad, lax.bitwise_or(lax.lt(col, _const(col, 0)),
+                                                  lax.ge(col, _const(col, size))))
+    return pad
+
+
+def _const(x, value):
+    return lax.full((), value, x.dtype)
+
+
+def linear_keys(indices, sparse_shape):
+    """Row-major linear keys (int64) of ``indices[..., nse, n_sparse]``; padding -> total."""
+    total = math.prod(sparse_shape)
+    key = lax.full(indices.shape[:-1], 0, KEY_DTYPE)
+    for d, size in enumerate(sparse_shape):
+        col = lax.convert_element_type(indices[..., d], KEY_DTYPE)
+        key = lax.add(lax.mul(key, lax.full((), size, KEY_DTYPE)), col)
+    pad = pad_mask(indices, sparse_shape)
+    return lax.select(pad, lax.full(key.shape, total, KEY_DTYPE), key)
+
+
+def unravel_keys(keys, sparse_shape, index_dtype):
+    """Inverse of :func:`linear_keys`: ``keys[...]`` -> indices ``[..., n_sparse]``.
+
+    Keys ``>= prod(sparse_shape)`` give padding (every index equal to its dimension size).
+    """
+    total = math.prod(sparse_shape)
+    pad = lax.ge(keys, lax.full((), total, keys.dtype))
+    cols = []
+    stride = total
+    for size in sparse_shape:
+        stride //= size if size else 1
+        col = lax.div(keys, lax.full((), max(stride, 1), keys.dtype))
+        if size:
+            col = lax.rem(col, lax.full((), size, keys.dtype))
+        col = lax.select(pad, lax.full(keys.shape, size, keys.dtype), col)
+        cols.append(lax.convert_element_type(col, index_dtype)[..., None])
+    if not cols:
+        return lax.full(keys.shape + (0,), 0, index_dtype)
+    return lax.concatenate(cols, len(keys.shape))
+
+
+def exclusive_cumsum(x):
+    """``[0, x0, x0+x1, ...]`` of length ``len(x) + 1`` (1-D)."""
+    c = lax.cumsum(x, axis=0)
+    return lax.concatenate([lax.full((1,), 0, x.dtype), c], 0)
+
+
+def scatter_add_1d(n, positions, values, *, sorted_=False, dtype=None):
+    """A length-``n`` vector with ``values`` added at ``positions``; out-of-range dropped."""
+    dtype = values.dtype if dtype is None else dtype
+    dnums = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
+                                        scatter_dims_to_operand_dims=(0,))
+    return lax.scatter_add(lax.full((n,), 0, dtype), positions[:, None],
+                           lax.convert_element_type(values, dtype), dnums,
+                           indices_are_sorted=sorted_, mode=GATHER_FILL)
+
+
+def segment_ids(counts, total, dtype=np.dtype("int32")):
+    """For positions ``0..total-1`` laid out as consecutive segments of ``counts``, the id of
+    the segment each position belongs to.  Positions past ``sum(counts)`` get ``len(counts)``.
+    """
+    n = counts.shape[0]
+    starts = exclusive_cumsum(lax.convert_element_type(counts, dtype))  # n + 1
+    ones = lax.full((n + 1,), 1, dtype)
+    marks = scatter_add_1d(total, starts, ones, sorted_=True, dtype=dtype)
+    return lax.sub(lax.cumsum(marks, axis=0), lax.full((), 1, dtype))
+
+
+def gather_prefix(y, idx, mode=GATHER_FILL):
+    """``y[idx[:, 0], ..., idx[:, k-1]]`` over the first ``k = idx.shape[1]`` axes, trailing
+    axes kept; out-of-range rows give 0.  Safe for zero-size axes."""
+    k = idx.shape[1]
+    nse = idx.shape[0]
+    if any(s == 0 for s in y.shape[:k]):
+        return lax.full((nse,) + tuple(y.shape[k:]), 0, y.dtype)
+    dn = lax.GatherDimensionNumbers(offset_dims=tuple(range(1, y.ndim - k + 1)),
+                                    collapsed_slice_dims=tuple(range(k)),
+                                    start_index_map=tuple(range(k)))
+    return lax.gather(y, idx, dn, (1,) * k + tuple(y.shape[k:]), mode=mode,
+                      fill_value=0 if mode == GATHER_FILL else None)
+
+
+def gather_1d(x, positions, mode=GATHER_FILL):
+    """``x[positions]`` along axis 0 (trailing axes kept); out of range -> 0 (fill mode)."""
+    if x.shape[0] == 0:
+        return lax.full(tuple(positions.shape) + tuple(x.shape[1:]), 0, x.dtype)
+    dnums = lax.GatherDimensionNumbers(offset_dims=tuple(range(1, x.ndim)),
+                                       collapsed_slice_dims=(0,), start_index_map=(0,))
+    return lax.gather(x, positions[:, None], dnums, (1,) + tuple(x.shape[1:]), mode=mode,
+                      fill_value=0 if mode == GATHER_FILL else None)
+
+
+def sort_by_keys(keys):
+    """Stable sort of ``keys`` (1-D); returns ``(sorted_keys, permutation)``."""
+    perm = iota(np.dtype("int32") if keys.shape[0] < 2**31 else np.dtype("int64"), keys.shape[0])
+    return lax.sort((keys, perm), num_keys=1, is_stable=True)
+
+
+def batched(fn, n_batch, in_axes, out_axes=0):
+    """``fn`` vmapped over ``n_batch`` leading dimensions (``in_axes`` per argument: 0/None)."""
+    for _ in range(n_batch):
+        fn = jax.vmap(fn, in_axes=in_axes, out_axes=out_axes)
+    return fn
+
+
+def broadcast_batch(x, batch_shape):
+    """``x`` with its leading batch dimensions broadcast to ``batch_shape``."""
+    nb = len(batch_shape)
+    if tuple(x.shape[:nb]) == tuple(batch_shape):
+        return x
+    shape = tuple(batch_shape) + tuple(x.shape[nb:])
+    return lax.broadcast_in_dim(x, shape, tuple(range(x.ndim)))

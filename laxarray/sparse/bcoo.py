@@ -1,0 +1,578 @@
+"""BCOO: batched coordinate sparse arrays, and their conversions.
+
+A ``BCOO`` of ``shape = batch + sparse + dense`` stores
+
+* ``data[*batch, nse, *dense]`` — the stored values (dense blocks when ``n_dense > 0``);
+* ``indices[*batch, nse, n_sparse]`` — their coordinates over the sparse dimensions.
+
+Duplicate coordinates are summed.  An entry with an index outside ``[0, size)`` (by
+convention, equal to the dimension size) is *padding*: valid and ignored everywhere.
+Batch dimensions of ``data`` and ``indices`` may be 1 where the other is larger
+(broadcast).  ``shape``, ``indices_sorted`` and ``unique_indices`` are static; ``data`` and
+``indices`` are the two pytree leaves, so ``jax.jit``/``jax.vmap``/``jax.grad`` pass a
+``BCOO`` through.  Under ``jax.vmap`` a sparse argument is mapped over its leading *batch*
+dimension (it needs ``n_batch >= 1``); the shape inside is derived from the leaves.
+"""
+
+from __future__ import annotations
+
+import math
+
+import jax
+import numpy as np
+from jax import lax
+
+from laxarray._core.errors import fail, fail_text
+from laxarray._core.jaxapi import is_tracer
+from laxarray._core.kernel import kernel
+from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._convert import to_raw
+from laxarray.sparse import _keys as K
+from laxarray.sparse._operators import SparseOperators
+
+_PADDING_NOTE = "indices in [0, size] (size marks padding)"
+
+
+def _shape_tuple(fn, shape):
+    try:
+        shape = tuple(int(s) for s in shape)
+    except TypeError:
+        fail(TypeError, fn, "a sequence of ints for 'shape'", shape)
+    if any(s < 0 for s in shape):
+        fail(ValueError, fn, "non-negative dimensions in 'shape'", shape)
+    return shape
+
+
+class BCOO(SparseOperators):
+    """A batched-COO sparse array: ``BCOO((data, indices), shape=...)``.
+
+    Like ``jax.experimental.sparse.BCOO``.  ``data``/``indices`` may be laxarray, jax or
+    NumPy arrays.  Concrete indices are checked eagerly (out-of-range values other than the
+    padding value ``size`` raise ``ValueError``); traced indices are not checked.
+
+    >>> import laxarray.sparse as sp
+    >>> sp.BCOO(([1.0, 2.0], [[0, 1], [2, 0]]), shape=(3, 3))
+    BCOO(float64[3, 3], nse=2)
+    """
+
+    __slots__ = ("data", "indices", "_tail_shape", "indices_sorted", "unique_indices",
+                 "__weakref__")
+    __array_priority__ = 200
+    __array_ufunc__ = None
+
+    def __init__(self, args, *, shape, indices_sorted=False, unique_indices=False):
+        fn = "BCOO"
+        if not isinstance(args, (tuple, list)) or len(args) != 2:
+            fail(TypeError, fn, "a (data, indices) pair", args)
+        data = to_raw(fn, args[0], "data")
+        indices = to_raw(fn, args[1], "indices")
+        shape = _shape_tuple(fn, shape)
+        validate_bcoo(fn, data, indices, shape)
+        self.data, self.indices = data, indices
+        n_batch = indices.ndim - 2
+        self._tail_shape = shape[n_batch:]
+        self.indices_sorted = bool(indices_sorted)
+        self.unique_indices = bool(unique_indices)
+
+    @classmethod
+    def _new(cls, data, indices, shape, indices_sorted=False, unique_indices=False):
+        obj = object.__new__(cls)
+        obj.data, obj.indices = data, indices
+        obj._tail_shape = tuple(shape)[indices.ndim - 2:]
+        obj.indices_sorted, obj.unique_indices = indices_sorted, unique_indices
+        return obj
+
+    # ---- attributes --------------------------------------------------------------------
+    @property
+    def n_batch(self):
+        """Number of leading batch dimensions."""
+        return self.indices.ndim - 2
+
+    @property
+    def n_sparse(self):
+        """Number of sparse dimensions (indexed by ``indices``)."""
+        return self.indices.shape[-1]
+
+    @property
+    def n_dense(self):
+        """Number of trailing dense dimensions (blocks stored in ``data``)."""
+        return self.data.ndim - self.indices.ndim + 1
+
+    @property
+    def shape(self):
+        """The full shape ``batch + sparse + dense``."""
+        nb = self.n_batch
+        batch = np.broadcast_shapes(tuple(self.data.shape[:nb]), tuple(self.indices.shape[:nb]))
+        return tuple(batch) + tuple(self._tail_shape)
+
+    @property
+    def dtype(self):
+        """dtype of the stored values."""
+        return np.dtype(self.data.dtype)
+
+    @property
+    def ndim(self):
+        """Number of dimensions."""
+        return len(self.shape)
+
+    @property
+    def size(self):
+        """Number of elements of the dense equivalent."""
+        return math.prod(self.shape)
+
+    @property
+    def nse(self):
+        """Number of stored entries per batch (padding included)."""
+        return self.indices.shape[-2]
+
+    def __repr__(self):
+        extra = f", n_batch={self.n_batch}" if self.n_batch else ""
+        extra += f", n_dense={self.n_dense}" if self.n_dense else ""
+        dims = ", ".join(str(s) for s in self.shape)
+        return f"BCOO({self.dtype}[{dims}], nse={self.nse}{extra})"
+
+    # ---- conversions ---------------------------------------------------------------------
+    def todense(self):
+        """The dense laxarray ``Array``; duplicates summed, padding ignored."""
+        return bcoo_todense(self)
+
+    @classmethod
+    def fromdense(cls, x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None):
+        """``bcoo_fromdense`` as a constructor."""
+        return bcoo_fromdense(x, nse=nse, n_batch=n_batch, n_dense=n_dense,
+                              index_dtype=index_dtype)
+
+    @classmethod
+    def from_scipy_sparse(cls, mat, *, index_dtype=None):
+        """``bcoo_from_scipy_sparse`` as a constructor."""
+        return bcoo_from_scipy_sparse(mat, index_dtype=index_dtype)
+
+    def to_scipy_sparse(self, format="coo"):
+        """A ``scipy.sparse`` array (``coo``/``csr``/``csc``) of a 2-D, unbatched BCOO."""
+        return bcoo_to_scipy_sparse(self, format=format)
+
+    def sort_indices(self):
+        """Entries sorted by row-major coordinates (padding last)."""
+        return bcoo_sort_indices(self)
+
+    def sum_duplicates(self, nse=None):
+        """Duplicates summed, sorted, padding at the end; see :func:`bcoo_sum_duplicates`."""
+        return bcoo_sum_duplicates(self, nse=nse)
+
+    def eliminate_zeros(self, nse=None):
+        """Stored zeros removed; see :func:`bcoo_eliminate_zeros`."""
+        return bcoo_eliminate_zeros(self, nse=nse)
+
+    def update_layout(self, *, n_batch=None, n_dense=None, nse=None):
+        """Same array, other batch/dense split; see :func:`bcoo_update_layout`."""
+        return bcoo_update_layout(self, n_batch=n_batch, n_dense=n_dense, nse=nse)
+
+    def tobcsr(self):
+        """The same array as a BCSR (needs two sparse dimensions)."""
+        from laxarray.sparse.bcsr import bcsr_from_bcoo
+        return bcsr_from_bcoo(self)
+
+    def _as_bcoo(self):
+        return self
+
+    def _with_data(self, data):
+        return BCOO._new(data, self.indices, self.shape, self.indices_sorted,
+                         self.unique_indices)
+
+    def _leaves(self):
+        return (self.data, self.indices)
+
+
+# ---- pytree ----------------------------------------------------------------------------
+def _flatten(m):
+    return (m.data, m.indices), (m._tail_shape, m.indices_sorted, m.unique_indices)
+
+
+def _unflatten(aux, children):
+    obj = object.__new__(BCOO)
+    obj.data, obj.indices = children
+    obj._tail_shape, obj.indices_sorted, obj.unique_indices = aux
+    return obj
+
+
+jax.tree_util.register_pytree_node(BCOO, _flatten, _unflatten)
+
+
+# ---- validation --------------------------------------------------------------------------
+def validate_bcoo(fn, data, indices, shape):
+    """Static checks of a (data, indices, shape) triple, plus an eager index range check."""
+    if np.dtype(indices.dtype).kind not in "iu":
+        fail(TypeError, fn, "an integer dtype for 'indices'", indices)
+    if indices.ndim < 2:
+        fail(ValueError, fn, "'indices' of rank >= 2 ([*batch, nse, n_sparse])", indices)
+    n_batch = indices.ndim - 2
+    n_sparse = indices.shape[-1]
+    n_dense = len(shape) - n_batch - n_sparse
+    if n_dense < 0:
+        fail(ValueError, fn, f"a shape of rank >= n_batch + n_sparse = {n_batch + n_sparse}",
+             shape)
+    if data.ndim != n_batch + 1 + n_dense:
+        fail(ValueError, fn, f"'data' of rank n_batch + 1 + n_dense = {n_batch + 1 + n_dense} "
+             f"for shape {shape} and indices of shape {tuple(indices.shape)}", data)
+    for d in range(n_batch):
+        a, b, s = data.shape[d], indices.shape[d], shape[d]
+        if not (a in (1, s) and b in (1, s) and max(a, b) == s):
+            fail(ValueError, fn, f"batch dimension {d} of data/indices equal to shape[{d}]={s} "
+                 "(or 1)", (tuple(data.shape), tuple(indices.shape)))
+    if data.shape[n_batch] != indices.shape[n_batch]:
+        fail(ValueError, fn, f"data and indices with the same nse ({indices.shape[n_batch]})",
+             data)
+    if tuple(data.shape[n_batch + 1:]) != tuple(shape[n_batch + n_sparse:]):
+        fail(ValueError, fn, f"dense dimensions of data equal to {shape[n_batch + n_sparse:]}",
+             data)
+    if not is_tracer(indices) and indices.size:
+        sparse_shape = shape[n_batch:n_batch + n_sparse]
+        lo, ok = _range_check_kernel(indices, sparse_shape=sparse_shape)
+        if int(lo) < 0 or not bool(ok):
+            fail_text(ValueError, fn, f"expected {_PADDING_NOTE} for sparse shape "
+                      f"{sparse_shape}; got an index out of range")
+
+
+@kernel(static=("sparse_shape",))
+def _range_check_kernel(indices, *, sparse_shape):
+    ok = lax.full((), True)
+    for d, size in enumerate(sparse_shape):
+        ok = lax.bitwise_and(ok, lax.le(lax.reduce_max(indices[..., d], tuple(range(indices.ndim - 1))),
+                                        lax.full((), size, indices.dtype)))
+    return lax.reduce_min(indices, tuple(range(indices.ndim))), ok
+
+
+def as_sparse_input(fn, mat, argname="mat"):
+    """``mat`` as a BCOO (BCSR converted); anything else raises ``TypeError``."""
+    if isinstance(mat, BCOO):
+        return mat
+    conv = getattr(mat, "_as_bcoo", None)
+    if conv is None:
+        fail(TypeError, fn, f"a BCOO or BCSR for '{argname}'", mat)
+    return conv()
+
+
+# ---- dense <-> BCOO ------------------------------------------------------------------------
+def bcoo_fromdense(x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None):
+    """A BCOO holding the nonzeros of dense ``x``, sorted and unique.
+
+    ``nse`` (entries per batch) is computed from the data when omitted; under ``jax.jit``
+    it is required (static).  A too-small ``nse`` keeps the first entries in row-major order.
+    ``index_dtype`` defaults to int32 (int64 for dimensions beyond its range).
+    """
+    fn = "bcoo_fromdense"
+    raw = to_raw(fn, x, "x")
+    n_batch, n_dense = _layout_ints(fn, n_batch, n_dense, raw.ndim)
+    sparse_shape = tuple(raw.shape[n_batch:raw.ndim - n_dense])
+    index_dtype = _index_dtype(fn, index_dtype, raw.shape)
+    if nse is None:
+        if is_tracer(raw):
+            fail_text(ValueError, fn, "expected a static 'nse' under jax.jit/vmap/grad (the "
+                      "number of stored entries cannot be computed from traced data); got None")
+        nse = int(_count_nonzero_kernel(raw, n_batch=n_batch, n_dense=n_dense))
+    nse = _nse_int(fn, nse)
+    data, indices = _fromdense_kernel(raw, nse=nse, n_batch=n_batch, n_dense=n_dense,
+                                      index_dtype=index_dtype)
+    return BCOO._new(data, indices, raw.shape, indices_sorted=True, unique_indices=True)
+
+
+def _layout_ints(fn, n_batch, n_dense, ndim):
+    for name, v in (("n_batch", n_batch), ("n_dense", n_dense)):
+        if not isinstance(v, (int, np.integer)) or isinstance(v, bool) or v < 0:
+            fail(TypeError if not isinstance(v, (int, np.integer)) else ValueError, fn,
+                 f"a non-negative int for '{name}'", v)
+    if n_batch + n_dense > ndim:
+        fail(ValueError, fn, f"n_batch + n_dense <= ndim = {ndim}", (n_batch, n_dense))
+    return int(n_batch), int(n_dense)
+
+
+def _nse_int(fn, nse):
+    if is_tracer(nse) or not isinstance(nse, (int, np.integer)) or isinstance(nse, bool):
+        fail(TypeError, fn, "a static Python int for 'nse'", nse)
+    if nse < 0:
+        fail(ValueError, fn, "a non-negative 'nse'", nse)
+    return int(nse)
+
+
+def _index_dtype(fn, index_dtype, shape):
+    if index_dtype is None:
+        return K.default_index_dtype(*shape)
+    dt = np.dtype(index_dtype)
+    if dt.kind not in "iu":
+        fail(TypeError, fn, "an integer 'index_dtype'", dt)
+    return dt
+
+
+def _nonzero_mask(x, n_dense):
+    mask = lax.ne(x, lax.full((), 0, x.dtype))
+    if n_dense:
+        mask = lax.reduce_or(mask, tuple(range(x.ndim - n_dense, x.ndim)))
+    return mask
+
+
+@kernel(static=("n_batch", "n_dense"))
+def _count_nonzero_kernel(x, *, n_batch, n_dense):
+    mask = lax.convert_element_type(_nonzero_mask(x, n_dense), np.int64)
+    counts = lax.reduce_sum(mask, tuple(range(n_batch, mask.ndim)))
+    return lax.reduce_max(counts, tuple(range(n_batch))) if n_batch else counts
+
+
+@kernel(static=("nse", "n_batch", "n_dense", "index_dtype"))
+def _fromdense_kernel(x, *, nse, n_batch, n_dense, index_dtype):
+    sparse_shape = tuple(x.shape[n_batch:x.ndim - n_dense])
+    dense_shape = tuple(x.shape[x.ndim - n_dense:])
+
+    def one(xb):
+        n = math.prod(sparse_shape)
+        flat = lax.reshape(xb, (n,) + dense_shape)
+        mask = _nonzero_mask(flat, n_dense)
+        pos_dtype = np.dtype("int32") if n < 2**31 - 1 else np.dtype("int64")
+        pos = lax.sub(lax.cumsum(lax.convert_element_type(mask, pos_dtype), axis=0),
+                      lax.full((), 1, pos_dtype))
+        target = lax.select(mask, pos, lax.full(pos.shape, nse, pos_dtype))
+        keys = _scatter_set_1d(nse, target, K.iota(K.KEY_DTYPE, n), fill=n)
+        data = K.gather_1d(flat, lax.convert_element_type(keys, pos_dtype)
+                           if n < 2**31 - 1 else keys)
+        return data, K.unravel_keys(keys, sparse_shape, index_dtype)
+
+    return K.batched(one, n_batch, in_axes=0)(x)
+
+
+def _scatter_set_1d(n, positions, values, fill):
+    dnums = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
+                                        scatter_dims_to_operand_dims=(0,))
+    return lax.scatter(lax.full((n,), fill, values.dtype), positions[:, None], values, dnums,
+                       indices_are_sorted=True, unique_indices=True, mode=K.GATHER_FILL)
+
+
+def bcoo_todense(mat):
+    """The dense laxarray ``Array`` of a BCOO (or BCSR): duplicates summed, padding ignored."""
+    mat = as_sparse_input("bcoo_todense", mat)
+    return wrap(todense_raw(mat))
+
+
+def todense_raw(mat):
+    """Raw jax dense value of a BCOO (for use by other sparse modules)."""
+    return _todense_kernel(mat.data, mat.indices, shape=mat.shape,
+                           unique=mat.unique_indices, sorted_=mat.indices_sorted)
+
+
+@kernel(static=("shape", "unique", "sorted_"))
+def _todense_kernel(data, indices, *, shape, unique, sorted_):
+    n_batch = indices.ndim - 2
+    n_sparse = indices.shape[-1]
+    batch = tuple(shape[:n_batch])
+    data, indices = K.broadcast_batch(data, batch), K.broadcast_batch(indices, batch)
+    sparse_shape = tuple(shape[n_batch:n_batch + n_sparse])
+    dense_shape = tuple(shape[n_batch + n_sparse:])
+
+    def one(d, i):
+        dnums = lax.ScatterDimensionNumbers(
+            update_window_dims=tuple(range(1, 1 + len(dense_shape))),
+            inserted_window_dims=tuple(range(n_sparse)),
+            scatter_dims_to_operand_dims=tuple(range(n_sparse)))
+        out = lax.full(sparse_shape + dense_shape, 0, d.dtype)
+        if n_sparse == 0:
+            return lax.add(out, lax.reduce_sum(d, (0,)))
+        return lax.scatter_add(out, i, d, dnums, indices_are_sorted=sorted_,
+                               unique_indices=unique, mode=K.GATHER_FILL)
+
+    return K.batched(one, n_batch, in_axes=(0, 0))(data, indices)
+
+
+# ---- scipy ---------------------------------------------------------------------------------
+def bcoo_from_scipy_sparse(mat, *, index_dtype=None):
+    """A 2-D BCOO from any ``scipy.sparse`` array or matrix (entries kept as stored)."""
+    fn = "bcoo_from_scipy_sparse"
+    import scipy.sparse as sps
+    if not sps.issparse(mat):
+        fail(TypeError, fn, "a scipy.sparse array or matrix for 'mat'", mat)
+    coo = mat.tocoo()
+    index_dtype = _index_dtype(fn, index_dtype, coo.shape)
+    idx = np.stack([np.asarray(coo.row), np.asarray(coo.col)], axis=1).astype(index_dtype)
+    sorted_ = mat.format == "csr" and bool(getattr(mat, "has_sorted_indices", False))
+    unique = bool(getattr(mat, "has_canonical_format", False))
+    data = np.asarray(coo.data)
+    return BCOO._new(jax.device_put(data), jax.device_put(idx), tuple(coo.shape),
+                     indices_sorted=sorted_ and unique, unique_indices=unique)
+
+
+def bcoo_to_scipy_sparse(mat, format="coo"):
+    """A ``scipy.sparse`` ``coo``/``csr``/``csc`` array of a 2-D unbatched, dense-free BCOO.
+
+    Padding entries are dropped; duplicates are kept (scipy sums them on use).
+    """
+    fn = "bcoo_to_scipy_sparse"
+    import scipy.sparse as sps
+    mat = as_sparse_input(fn, mat)
+    if mat.n_batch or mat.n_dense or mat.n_sparse != 2:
+        fail(ValueError, fn, "a 2-D BCOO with n_batch == n_dense == 0", mat)
+    if format not in ("coo", "csr", "csc"):
+        fail(ValueError, fn, "format 'coo', 'csr' or 'csc'", format)
+    data = np.asarray(mat.data)
+    idx = np.asarray(mat.indices)
+    keep = (idx[:, 0] < mat.shape[0]) & (idx[:, 1] < mat.shape[1])
+    out = sps.coo_array((data[keep], (idx[keep, 0], idx[keep, 1])), shape=mat.shape)
+    return out.asformat(format)
+
+
+# ---- canonicalisation ------------------------------------------------------------------------
+def bcoo_sort_indices(mat):
+    """Entries sorted by row-major coordinate within each batch (padding last).
+
+    Under ``jax.jit`` everything is static except the values.
+    """
+    mat = as_sparse_input("bcoo_sort_indices", mat)
+    if mat.indices_sorted:
+        return mat
+    data, indices = _sort_kernel(mat.data, mat.indices, shape=mat.shape)
+    return BCOO._new(data, indices, mat.shape, indices_sorted=True,
+                     unique_indices=mat.unique_indices)
+
+
+@kernel(static=("shape",))
+def _sort_kernel(data, indices, *, shape):
+    n_batch = indices.ndim - 2
+    batch = tuple(shape[:n_batch])
+    data, indices = K.broadcast_batch(data, batch), K.broadcast_batch(indices, batch)
+    sparse_shape = tuple(shape[n_batch:n_batch + indices.shape[-1]])
+
+    def one(d, i):
+        _, perm = K.sort_by_keys(K.linear_keys(i, sparse_shape))
+        return K.gather_1d(d, perm, K.PROMISE), K.gather_1d(i, perm, K.PROMISE)
+
+    return K.batched(one, n_batch, in_axes=(0, 0))(data, indices)
+
+
+def bcoo_sum_duplicates(mat, nse=None):
+    """Duplicates summed: sorted, unique indices, padding entries at the end.
+
+    ``nse``: entries per batch of the result; eagerly it defaults to the number of distinct
+    coordinates, under ``jax.jit`` to the input's ``nse`` (extra slots are padding).
+    """
+    fn = "bcoo_sum_duplicates"
+    mat = as_sparse_input(fn, mat)
+    out_nse = mat.nse if nse is None else _nse_int(fn, nse)
+    exact = nse is None and not is_tracer(mat.indices)
+    data, indices, count = _sum_duplicates_kernel(mat.data, mat.indices, shape=mat.shape,
+                                                  nse=out_nse)
+    if exact:
+        n = int(count)
+        nb = mat.n_batch
+        data = lax.slice_in_dim(data, 0, n, axis=nb)
+        indices = lax.slice_in_dim(indices, 0, n, axis=nb)
+    return BCOO._new(data, indices, mat.shape, indices_sorted=True, unique_indices=True)
+
+
+def sum_duplicates_core(d, i, sparse_shape, nse):
+    """Unbatched: ``(data, indices, n_unique)`` with duplicates summed into ``nse`` slots."""
+    total = math.prod(sparse_shape)
+    keys = K.linear_keys(i, sparse_shape)
+    return segments_by_key(keys, (d,), total, nse, sparse_shape, i.dtype)
+
+
+def segments_by_key(keys, values, total, nse, sparse_shape, index_dtype, sorted_input=False):
+    """Sum each array of ``values`` over entries with equal key; returns
+    ``(*summed_values, indices, n_unique)`` with ``nse`` slots sorted by key."""
+    n = keys.shape[0]
+    if sorted_input:
+        skeys, perm = keys, None
+    else:
+        skeys, perm = K.sort_by_keys(keys)
+    if n == 0:
+        out_keys = lax.full((nse,), total, K.KEY_DTYPE)
+        outs = tuple(lax.full((nse,) + tuple(v.shape[1:]), 0, v.dtype) for v in values)
+        return outs + (K.unravel_keys(out_keys, sparse_shape, index_dtype),
+                       lax.full((), 0, np.int64))
+    first = lax.concatenate([lax.full((1,), True),
+                             lax.ne(skeys[1:], skeys[:-1])], 0)
+    valid = lax.lt(skeys, lax.full((), total, K.KEY_DTYPE))
+    seg = lax.sub(lax.cumsum(lax.convert_element_type(first, np.int32), axis=0),
+                  lax.full((), 1, np.int32))
+    seg = lax.select(valid, seg, lax.full(seg.shape, nse, np.int32))
+    n_unique = lax.reduce_sum(lax.convert_element_type(lax.bitwise_and(first, valid), np.int64),
+                              (0,))
+    out_keys = _scatter_set_1d(nse, seg, skeys, fill=total) if nse else \
+        lax.full((0,), total, K.KEY_DTYPE)
+    outs = []
+    for v in values:
+        vs = v if perm is None else K.gather_1d(v, perm, K.PROMISE)
+        outs.append(segment_sum_sorted(vs, seg, nse))
+    return tuple(outs) + (K.unravel_keys(out_keys, sparse_shape, index_dtype), n_unique)
+
+
+def segment_sum_sorted(values, seg, nse):
+    """``out[s] = sum(values[seg == s])`` for sorted ``seg``; ids ``>= nse`` dropped."""
+    dnums = lax.ScatterDimensionNumbers(update_window_dims=tuple(range(1, values.ndim)),
+                                        inserted_window_dims=(0,),
+                                        scatter_dims_to_operand_dims=(0,))
+    out = lax.full((nse,) + tuple(values.shape[1:]), 0, values.dtype)
+    return lax.scatter_add(out, seg[:, None], values, dnums, indices_are_sorted=True,
+                           mode=K.GATHER_FILL)
+
+
+@kernel(static=("shape", "nse"))
+def _sum_duplicates_kernel(data, indices, *, shape, nse):
+    n_batch = indices.ndim - 2
+    batch = tuple(shape[:n_batch])
+    data, indices = K.broadcast_batch(data, batch), K.broadcast_batch(indices, batch)
+    sparse_shape = tuple(shape[n_batch:n_batch + indices.shape[-1]])
+    out_nse = max(nse, indices.shape[-2])
+
+    def one(d, i):
+        return sum_duplicates_core(d, i, sparse_shape, out_nse)
+
+    d, i, count = K.batched(one, n_batch, in_axes=(0, 0))(data, indices)
+    if out_nse != nse:
+        d = lax.slice_in_dim(d, 0, nse, axis=n_batch)
+        i = lax.slice_in_dim(i, 0, nse, axis=n_batch)
+    if n_batch:
+        count = lax.reduce_max(count, tuple(range(n_batch)))
+    return d, i, count
+
+
+def bcoo_eliminate_zeros(mat, nse=None):
+    """Stored zeros turned into padding and removed (via :func:`bcoo_sum_duplicates`).
+
+    Duplicates are summed first, so entries that cancel are removed too.  ``nse`` as in
+    ``bcoo_sum_duplicates``.
+    """
+    fn = "bcoo_eliminate_zeros"
+    mat = as_sparse_input(fn, mat)
+    summed = bcoo_sum_duplicates(mat, nse=mat.nse)
+    indices = _zero_to_padding_kernel(summed.data, summed.indices, shape=mat.shape)
+    out = BCOO._new(summed.data, indices, mat.shape, indices_sorted=False, unique_indices=True)
+    return bcoo_sum_duplicates(out, nse=nse)
+
+
+@kernel(static=("shape",))
+def _zero_to_padding_kernel(data, indices, *, shape):
+    n_batch = indices.ndim - 2
+    n_sparse = indices.shape[-1]
+    zero = lax.eq(data, lax.full((), 0, data.dtype))
+    if data.ndim > n_batch + 1:
+        zero = lax.reduce_and(zero, tuple(range(n_batch + 1, data.ndim)))
+    batch = tuple(shape[:n_batch])
+    zero = K.broadcast_batch(zero, batch)
+    indices = K.broadcast_batch(indices, batch)
+    sizes = lax.broadcast_in_dim(
+        lax.convert_element_type(np.asarray(shape[n_batch:n_batch + n_sparse]), indices.dtype),
+        indices.shape, (indices.ndim - 1,))
+    return lax.select(lax.broadcast_in_dim(zero, indices.shape, tuple(range(indices.ndim - 1))),
+                      sizes, indices)
+
+
+def bcoo_update_layout(mat, *, n_batch=None, n_dense=None, nse=None):
+    """The same array with another ``n_batch``/``n_dense`` split.
+
+    Moving sparse dimensions into batch dimensions needs an ``nse`` per batch: computed
+    eagerly, the input's total ``nse`` under ``jax.jit`` (or pass ``nse``).
+    """
+    fn = "bcoo_update_layout"
+    from laxarray.sparse.ops.layout import update_layout
+    return update_layout(fn, as_sparse_input(fn, mat), n_batch, n_dense, nse)
+
+
+__all__ = ["BCOO", "bcoo_fromdense", "bcoo_todense", "bcoo_from_scipy_sparse",
+           "bcoo_to_scipy_sparse", "bcoo_sort_indices", "bcoo_sum_duplicates",
+           "bcoo_eliminate_zeros", "bcoo_update_layout", "Array"]

@@ -1,0 +1,342 @@
+"""BCSR: batched compressed-sparse-row arrays, and their conversions.
+
+A ``BCSR`` of ``shape = batch + (n_rows, n_cols) + dense`` stores, per batch,
+
+* ``data[*batch, nse, *dense]`` — the stored values, grouped by row;
+* ``indices[*batch, nse]`` — their column indices;
+* ``indptr[*batch, n_rows + 1]`` — row ``r`` holds entries ``indptr[r]:indptr[r+1]``.
+
+Entries past ``indptr[-1]`` and entries whose column equals ``n_cols`` are padding.
+Every operation of :mod:`laxarray.sparse` accepts BCSR; most work on the equivalent BCOO
+(row ids are expanded from ``indptr`` — once per eager array, cached) and return BCSR when
+the result is a 2-D-sparse array.  The three leaves are the pytree children; ``shape`` and
+the flags are static.
+"""
+
+from __future__ import annotations
+
+import math
+
+import jax
+import numpy as np
+from jax import lax
+
+from laxarray._core.errors import fail
+from laxarray._core.jaxapi import is_tracer
+from laxarray._core.kernel import kernel
+from laxarray.array_api._array import wrap
+from laxarray.array_api._convert import to_raw
+from laxarray.sparse import _keys as K
+from laxarray.sparse.bcoo import (BCOO, _index_dtype, _shape_tuple, as_sparse_input,
+                                  bcoo_fromdense, bcoo_sort_indices, bcoo_sum_duplicates,
+                                  bcoo_eliminate_zeros, bcoo_to_scipy_sparse, todense_raw)
+from laxarray.sparse._operators import SparseOperators
+
+
+class BCSR(SparseOperators):
+    """A batched-CSR sparse array: ``BCSR((data, indices, indptr), shape=...)``.
+
+    Like ``jax.experimental.sparse.BCSR`` but with the full operation set of BCOO.
+    Concrete ``indptr``/``indices`` are checked eagerly; traced ones are not.
+
+    >>> import laxarray.sparse as sp
+    >>> sp.BCSR(([1.0, 2.0], [1, 0], [0, 1, 2]), shape=(2, 2))
+    BCSR(float64[2, 2], nse=2)
+    """
+
+    __slots__ = ("data", "indices", "indptr", "_tail_shape", "indices_sorted",
+                 "unique_indices", "_bcoo_cache", "__weakref__")
+    __array_priority__ = 200
+    __array_ufunc__ = None
+
+    def __init__(self, args, *, shape, indices_sorted=False, unique_indices=False):
+        fn = "BCSR"
+        if not isinstance(args, (tuple, list)) or len(args) != 3:
+            fail(TypeError, fn, "a (data, indices, indptr) triple", args)
+        data = to_raw(fn, args[0], "data")
+        indices = to_raw(fn, args[1], "indices")
+        indptr = to_raw(fn, args[2], "indptr")
+        shape = _shape_tuple(fn, shape)
+        _validate(fn, data, indices, indptr, shape)
+        self.data, self.indices, self.indptr = data, indices, indptr
+        self._tail_shape = shape[indices.ndim - 1:]
+        self.indices_sorted = bool(indices_sorted)
+        self.unique_indices = bool(unique_indices)
+        self._bcoo_cache = None
+
+    @classmethod
+    def _new(cls, data, indices, indptr, shape, indices_sorted=False, unique_indices=False):
+        obj = object.__new__(cls)
+        obj.data, obj.indices, obj.indptr = data, indices, indptr
+        obj._tail_shape = tuple(shape)[indices.ndim - 1:]
+        obj.indices_sorted, obj.unique_indices = indices_sorted, unique_indices
+        obj._bcoo_cache = None
+        return obj
+
+    @property
+    def n_batch(self):
+        """Number of leading batch dimensions."""
+        return self.indices.ndim - 1
+
+    @property
+    def n_sparse(self):
+        """Always 2 (rows and columns)."""
+        return 2
+
+    @property
+    def n_dense(self):
+        """Number of trailing dense dimensions."""
+        return self.data.ndim - self.indices.ndim
+
+    @property
+    def shape(self):
+        """The full shape ``batch + (n_rows, n_cols) + dense``."""
+        return tuple(self.indices.shape[:self.n_batch]) + tuple(self._tail_shape)
+
+    @property
+    def dtype(self):
+        """dtype of the stored values."""
+        return np.dtype(self.data.dtype)
+
+    @property
+    def ndim(self):
+        """Number of dimensions."""
+        return len(self.shape)
+
+    @property
+    def size(self):
+        """Number of elements of the dense equivalent."""
+        return math.prod(self.shape)
+
+    @property
+    def nse(self):
+        """Number of stored entries per batch (padding included)."""
+        return self.indices.shape[-1]
+
+    def __repr__(self):
+        extra = f", n_batch={self.n_batch}" if self.n_batch else ""
+        extra += f", n_dense={self.n_dense}" if self.n_dense else ""
+        dims = ", ".join(str(s) for s in self.shape)
+        return f"BCSR({self.dtype}[{dims}], nse={self.nse}{extra})"
+
+    # ---- conversions ---------------------------------------------------------------------
+    def _as_bcoo(self):
+        cached = self._bcoo_cache
+        if cached is not None:
+            return cached
+        out = bcsr_to_bcoo(self)
+        if not (is_tracer(self.indptr) or is_tracer(self.indices)):
+            self._bcoo_cache = out
+        return out
+
+    def _with_data(self, data):
+        return BCSR._new(data, self.indices, self.indptr, self.shape, self.indices_sorted,
+                         self.unique_indices)
+
+    def _leaves(self):
+        return (self.data, self.indices, self.indptr)
+
+    def todense(self):
+        """The dense laxarray ``Array``."""
+        return wrap(todense_raw(self._as_bcoo()))
+
+    def tobcoo(self):
+        """The same array as a BCOO."""
+        return bcsr_to_bcoo(self)
+
+    @classmethod
+    def fromdense(cls, x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None):
+        """``bcsr_fromdense`` as a constructor."""
+        return bcsr_fromdense(x, nse=nse, n_batch=n_batch, n_dense=n_dense,
+                              index_dtype=index_dtype)
+
+    @classmethod
+    def from_bcoo(cls, mat):
+        """``bcsr_from_bcoo`` as a constructor."""
+        return bcsr_from_bcoo(mat)
+
+    @classmethod
+    def from_scipy_sparse(cls, mat, *, index_dtype=None):
+        """``bcsr_from_scipy_sparse`` as a constructor."""
+        return bcsr_from_scipy_sparse(mat, index_dtype=index_dtype)
+
+    def to_scipy_sparse(self, format="csr"):
+        """A ``scipy.sparse`` array (default ``csr``) of a 2-D unbatched BCSR."""
+        return bcoo_to_scipy_sparse(self._as_bcoo(), format=format)
+
+    def sort_indices(self):
+        """Columns sorted within each row."""
+        return bcsr_from_bcoo(bcoo_sort_indices(self._as_bcoo()))
+
+    def sum_duplicates(self, nse=None):
+        """Duplicates summed (see ``bcoo_sum_duplicates``)."""
+        return bcsr_from_bcoo(bcoo_sum_duplicates(self._as_bcoo(), nse=nse))
+
+    def eliminate_zeros(self, nse=None):
+        """Stored zeros removed (see ``bcoo_eliminate_zeros``)."""
+        return bcsr_from_bcoo(bcoo_eliminate_zeros(self._as_bcoo(), nse=nse))
+
+
+def _flatten(m):
+    return (m.data, m.indices, m.indptr), (m._tail_shape, m.indices_sorted, m.unique_indices)
+
+
+def _unflatten(aux, children):
+    obj = object.__new__(BCSR)
+    obj.data, obj.indices, obj.indptr = children
+    obj._tail_shape, obj.indices_sorted, obj.unique_indices = aux
+    obj._bcoo_cache = None
+    return obj
+
+
+jax.tree_util.register_pytree_node(BCSR, _flatten, _unflatten)
+
+
+def _validate(fn, data, indices, indptr, shape):
+    for name, x in (("indices", indices), ("indptr", indptr)):
+        if np.dtype(x.dtype).kind not in "iu":
+            fail(TypeError, fn, f"an integer dtype for '{name}'", x)
+    if indices.ndim < 1:
+        fail(ValueError, fn, "'indices' of rank >= 1 ([*batch, nse])", indices)
+    nb = indices.ndim - 1
+    if len(shape) < nb + 2:
+        fail(ValueError, fn, f"a shape of rank >= n_batch + 2 = {nb + 2}", shape)
+    nd = len(shape) - nb - 2
+    if indptr.ndim != nb + 1 or tuple(indptr.shape) != tuple(shape[:nb]) + (shape[nb] + 1,):
+        fail(ValueError, fn, f"'indptr' of shape {tuple(shape[:nb]) + (shape[nb] + 1,)}",
+             indptr)
+    if tuple(indices.shape[:nb]) != tuple(shape[:nb]):
+        fail(ValueError, fn, f"'indices' batch shape {tuple(shape[:nb])}", indices)
+    want = tuple(shape[:nb]) + (indices.shape[-1],) + tuple(shape[nb + 2:])
+    if data.ndim != nb + 1 + nd or tuple(data.shape) != want:
+        fail(ValueError, fn, f"'data' of shape {want}", data)
+    if not (is_tracer(indices) or is_tracer(indptr)):
+        ok = _check_kernel(indices, indptr, n_cols=shape[nb + 1])
+        if not bool(ok):
+            fail(ValueError, fn, f"indptr non-decreasing from 0 to <= nse and column indices "
+                 f"in [0, {shape[nb + 1]}]", indptr)
+
+
+@kernel(static=("n_cols",))
+def _check_kernel(indices, indptr, *, n_cols):
+    nse = indices.shape[-1]
+    ok = lax.reduce_and(lax.ge(indices, lax.full((), 0, indices.dtype)), tuple(range(indices.ndim)))
+    ok = lax.bitwise_and(ok, lax.reduce_and(lax.le(indices, lax.full((), n_cols, indices.dtype)),
+                                            tuple(range(indices.ndim))))
+    first = indptr[..., :1]
+    ok = lax.bitwise_and(ok, lax.reduce_and(lax.eq(first, lax.full((), 0, indptr.dtype)),
+                                            tuple(range(first.ndim))))
+    step = lax.ge(indptr[..., 1:], indptr[..., :-1])
+    ok = lax.bitwise_and(ok, lax.reduce_and(step, tuple(range(step.ndim))))
+    last = indptr[..., -1:]
+    return lax.bitwise_and(ok, lax.reduce_and(lax.le(last, lax.full((), nse, indptr.dtype)),
+                                              tuple(range(last.ndim))))
+
+
+# ---- BCSR <-> BCOO -------------------------------------------------------------------------
+def bcsr_to_bcoo(mat):
+    """The BCOO equivalent of a BCSR (row ids expanded from ``indptr``)."""
+    if not isinstance(mat, BCSR):
+        fail(TypeError, "bcsr_to_bcoo", "a BCSR", mat)
+    idx = _to_bcoo_kernel(mat.indices, mat.indptr, shape=mat.shape)
+    return BCOO._new(mat.data, idx, mat.shape, indices_sorted=mat.indices_sorted,
+                     unique_indices=mat.unique_indices)
+
+
+@kernel(static=("shape",))
+def _to_bcoo_kernel(indices, indptr, *, shape):
+    nb = indices.ndim - 1
+    n_rows, n_cols = shape[nb], shape[nb + 1]
+
+    def one(cols, ptr):
+        nse = cols.shape[0]
+        counts = lax.sub(ptr[1:], ptr[:-1])
+        rows = K.segment_ids(counts, nse, cols.dtype)
+        rows = lax.min(rows, lax.full((), n_rows, cols.dtype))
+        return lax.concatenate([rows[:, None], cols[:, None]], 1)
+
+    return K.batched(one, nb, in_axes=(0, 0))(indices, indptr)
+
+
+def bcsr_from_bcoo(mat):
+    """A BCSR from a BCOO with two sparse dimensions (entries sorted by row first)."""
+    fn = "bcsr_from_bcoo"
+    if isinstance(mat, BCSR):
+        return mat
+    mat = as_sparse_input(fn, mat)
+    if mat.n_sparse != 2:
+        fail(ValueError, fn, "a BCOO with n_sparse == 2", mat)
+    srt = bcoo_sort_indices(mat)
+    batch = tuple(mat.shape[:mat.n_batch])
+    data = K.broadcast_batch(srt.data, batch)
+    cols, indptr = _from_bcoo_kernel(srt.indices, shape=mat.shape)
+    out = BCSR._new(data, cols, indptr, mat.shape, indices_sorted=True,
+                    unique_indices=mat.unique_indices)
+    out._bcoo_cache = None if is_tracer(data) else BCOO._new(
+        data, K.broadcast_batch(srt.indices, batch), mat.shape, True, mat.unique_indices)
+    return out
+
+
+@kernel(static=("shape",))
+def _from_bcoo_kernel(indices, *, shape):
+    nb = indices.ndim - 2
+    indices = K.broadcast_batch(indices, tuple(shape[:nb]))
+    n_rows, n_cols = shape[nb], shape[nb + 1]
+
+    def one(idx):
+        pad = K.pad_mask(idx, (n_rows, n_cols))
+        rows = lax.select(pad, lax.full(pad.shape, n_rows, idx.dtype), idx[:, 0])
+        counts = K.scatter_add_1d(n_rows, rows, lax.full(rows.shape, 1, idx.dtype),
+                                  sorted_=True)
+        cols = lax.select(pad, lax.full(pad.shape, n_cols, idx.dtype), idx[:, 1])
+        return cols, K.exclusive_cumsum(counts)
+
+    return K.batched(one, nb, in_axes=0)(indices)
+
+
+def bcsr_fromdense(x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None):
+    """A BCSR of the nonzeros of dense ``x`` (``x.ndim - n_batch - n_dense`` must be 2).
+
+    ``nse`` is computed eagerly when omitted and required under ``jax.jit``.
+    """
+    fn = "bcsr_fromdense"
+    raw = to_raw(fn, x, "x")
+    if raw.ndim - n_batch - n_dense != 2:
+        fail(ValueError, fn, "exactly two sparse dimensions (ndim - n_batch - n_dense == 2)",
+             raw)
+    return bcsr_from_bcoo(bcoo_fromdense(raw, nse=nse, n_batch=n_batch, n_dense=n_dense,
+                                         index_dtype=index_dtype))
+
+
+def bcsr_todense(mat):
+    """The dense laxarray ``Array`` of a BCSR."""
+    if not isinstance(mat, BCSR):
+        fail(TypeError, "bcsr_todense", "a BCSR", mat)
+    return mat.todense()
+
+
+def bcsr_from_scipy_sparse(mat, *, index_dtype=None):
+    """A 2-D BCSR from any ``scipy.sparse`` array or matrix (CSR kept as stored)."""
+    fn = "bcsr_from_scipy_sparse"
+    import scipy.sparse as sps
+    if not sps.issparse(mat):
+        fail(TypeError, fn, "a scipy.sparse array or matrix for 'mat'", mat)
+    csr = mat if mat.format == "csr" else mat.tocsr()
+    index_dtype = _index_dtype(fn, index_dtype, csr.shape + (csr.nnz,))
+    sorted_ = bool(csr.has_sorted_indices)
+    unique = bool(csr.has_canonical_format)
+    return BCSR._new(jax.device_put(np.asarray(csr.data)),
+                     jax.device_put(np.asarray(csr.indices).astype(index_dtype)),
+                     jax.device_put(np.asarray(csr.indptr).astype(index_dtype)),
+                     tuple(csr.shape), indices_sorted=sorted_, unique_indices=unique)
+
+
+def bcsr_to_scipy_sparse(mat, format="csr"):
+    """A ``scipy.sparse`` array of a 2-D unbatched BCSR."""
+    if not isinstance(mat, BCSR):
+        fail(TypeError, "bcsr_to_scipy_sparse", "a BCSR", mat)
+    return mat.to_scipy_sparse(format)
+
+
+__all__ = ["BCSR", "bcsr_fromdense", "bcsr_todense", "bcsr_from_bcoo", "bcsr_to_bcoo",
+           "bcsr_from_scipy_sparse", "bcsr_to_scipy_sparse"]

@@ -1,0 +1,356 @@
+"""Contractions: ``dot_general`` and ``matmul`` for sparse·dense, dense·sparse, sparse·sparse.
+
+sparse·dense (the hot path) is one gather of the dense operand at the contracted sparse
+coordinates, a multiply (or a small ``dot_general`` over dense blocks), and one
+scatter-add of the products at the free sparse coordinates; when the entries are sorted
+by row that scatter runs with ``indices_are_sorted`` (a sorted segment sum).  Batch
+dimensions of the sparse operand are mapped with ``jax.vmap``.  dense·sparse is the
+transposed problem.  sparse·sparse expands only the products that exist (for each entry
+of the left operand, the matching row of the right one), then sums duplicates: memory
+grows with the number of products, never with ``nse(A) * nse(B)``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from jax import lax
+
+from laxarray._core import dtypes as _dt
+from laxarray._core.errors import fail, fail_text
+from laxarray._core.jaxapi import is_tracer
+from laxarray._core.kernel import kernel
+from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._convert import to_raw
+from laxarray.sparse import _keys as K
+from laxarray.sparse.bcoo import BCOO, _nse_int, segments_by_key
+from laxarray.sparse.ops.layout import to_flat
+
+
+def is_sparse(x):
+    """Whether ``x`` is a BCOO or BCSR."""
+    return hasattr(x, "_as_bcoo")
+
+
+def _restore(result, *inputs):
+    """Return a sparse result in BCSR when every sparse input was BCSR and it fits."""
+    from laxarray.sparse.bcsr import BCSR, bcsr_from_bcoo
+    if isinstance(result, BCOO) and inputs and all(isinstance(i, BCSR) for i in inputs
+                                                    if is_sparse(i)) and result.n_sparse == 2:
+        return bcsr_from_bcoo(result)
+    return result
+
+
+def _norm_dims(fn, dimension_numbers, lhs_ndim, rhs_ndim):
+    try:
+        (lc, rc), (lb, rb) = dimension_numbers
+        lc, rc, lb, rb = (tuple(int(a) for a in t) for t in (lc, rc, lb, rb))
+    except (TypeError, ValueError):
+        fail(TypeError, fn, "dimension_numbers ((lhs_contract, rhs_contract), "
+             "(lhs_batch, rhs_batch))", dimension_numbers)
+    if len(lc) != len(rc) or len(lb) != len(rb):
+        fail(ValueError, fn, "equal numbers of lhs and rhs contracting/batch dimensions",
+             dimension_numbers)
+    for dims, nd in ((lc + lb, lhs_ndim), (rc + rb, rhs_ndim)):
+        if len(set(dims)) != len(dims) or any(not 0 <= d < nd for d in dims):
+            fail(ValueError, fn, f"distinct dimensions in [0, {nd})", dimension_numbers)
+    return (lc, rc), (lb, rb)
+
+
+def _check_sizes(fn, lshape, rshape, dims):
+    (lc, rc), (lb, rb) = dims
+    for a, b in zip(lc + lb, rc + rb):
+        if lshape[a] != rshape[b]:
+            fail(ValueError, fn, f"matching sizes of lhs dim {a} and rhs dim {b}",
+                 (tuple(lshape), tuple(rshape)))
+
+
+def dot_general(lhs, rhs, dimension_numbers, *, nse=None, precision=None,
+                preferred_element_type=None):
+    """General contraction with a sparse operand (``lax.dot_general`` semantics).
+
+    sparse·dense and dense·sparse give a dense laxarray ``Array``; sparse·sparse gives a
+    sparse array (BCSR when both inputs are BCSR and the result is 2-D, else BCOO).
+    ``nse`` bounds the number of products of sparse·sparse under ``jax.jit`` (eagerly it
+    is computed).  ``precision``/``preferred_element_type`` are accepted and ignored.
+    Batch dimensions of a sparse operand may be dot batch, free or contracted dimensions;
+    sparse/dense dimensions may be free or contracted (make them batch dimensions with
+    ``update_layout`` to use them as dot batch dimensions).
+    """
+    fn = "dot_general"
+    ls, rs = is_sparse(lhs), is_sparse(rhs)
+    if not (ls or rs):
+        fail(TypeError, fn, "at least one sparse operand", lhs)
+    if ls and rs:
+        a, b = lhs._as_bcoo(), rhs._as_bcoo()
+        dims = _norm_dims(fn, dimension_numbers, a.ndim, b.ndim)
+        _check_sizes(fn, a.shape, b.shape, dims)
+        return _restore(_spsp_dot(fn, a, b, dims, nse), lhs, rhs)
+    if ls:
+        a = lhs._as_bcoo()
+        y = to_raw(fn, rhs, "rhs")
+        dims = _norm_dims(fn, dimension_numbers, a.ndim, y.ndim)
+        _check_sizes(fn, a.shape, y.shape, dims)
+        return wrap(sparse_dense_raw(fn, a, y, dims))
+    b = rhs._as_bcoo()
+    x = to_raw(fn, lhs, "lhs")
+    dims = _norm_dims(fn, dimension_numbers, x.ndim, b.ndim)
+    _check_sizes(fn, x.shape, b.shape, dims)
+    (lc, rc), (lb, rb) = dims
+    out = sparse_dense_raw(fn, b, x, ((rc, lc), (rb, lb)))
+    # swapped result: (batch, rhs free, lhs free) -> (batch, lhs free, rhs free)
+    nbat = len(lb)
+    n_rfree = b.ndim - len(rc) - len(rb)
+    n_lfree = x.ndim - len(lc) - len(lb)
+    perm = (tuple(range(nbat)) + tuple(range(nbat + n_rfree, nbat + n_rfree + n_lfree))
+            + tuple(range(nbat, nbat + n_rfree)))
+    return wrap(lax.transpose(out, perm) if perm != tuple(range(len(perm))) else out)
+
+
+def sparse_dense_raw(fn, a, y, dims):
+    """Raw dense result of ``dot_general(a (BCOO), y (raw dense), dims)``."""
+    (lc, rc), (lb, rb) = dims
+    nb, ns = a.n_batch, a.n_sparse
+    for d in lb:
+        if d >= nb:
+            fail_text(NotImplementedError, fn, f"lhs dimension {d} is a dot batch dimension "
+                      f"but not a batch dimension of the sparse operand (n_batch={nb}); "
+                      "convert it with update_layout(n_batch=...)")
+    dtype = _dt.result_type(a.dtype, y.dtype)
+    return _sparse_dense_kernel(a.data, a.indices, y, shape=a.shape, lc=lc, rc=rc, lb=lb,
+                                rb=rb, sorted_=a.indices_sorted, dtype=dtype)
+
+
+@kernel(static=("shape", "lc", "rc", "lb", "rb", "sorted_", "dtype"))
+def _sparse_dense_kernel(data, indices, y, *, shape, lc, rc, lb, rb, sorted_, dtype):
+    nb = indices.ndim - 2
+    ns = indices.shape[-1]
+    batch = tuple(shape[:nb])
+    data = lax.convert_element_type(K.broadcast_batch(data, batch), dtype)
+    indices = K.broadcast_batch(indices, batch)
+    y = lax.convert_element_type(y, dtype)
+    pair = dict(zip(lc, rc))
+    pair.update(zip(lb, rb))
+    # vmap over every lhs batch dimension (outermost first); rhs mapped where paired
+    y_dims = list(range(y.ndim))
+    in_axes_list = []
+    for d in range(nb):
+        if d in pair:
+            r = y_dims.index(pair[d])
+            y_dims.pop(r)
+            in_axes_list.append(r)
+        else:
+            in_axes_list.append(None)
+    inner_lc = tuple(c - nb for c in lc if c >= nb)
+    inner_rc = tuple(y_dims.index(pair[c]) for c in lc if c >= nb)
+    sparse_shape = tuple(shape[nb:nb + ns])
+    dense_shape = tuple(shape[nb + ns:])
+
+    def core(d, i, yy):
+        return _spmm_core(d, i, yy, sparse_shape, dense_shape, inner_lc, inner_rc, sorted_)
+
+    f = core
+    for ax in reversed(in_axes_list):
+        f = _vmap(f, (0, 0, ax))
+    out = f(data, indices, y)
+    # out: (lhs batch dims..., inner free...). Sum contracted batch dims, order the rest.
+    contracted = tuple(d for d in range(nb) if d in lc)
+    if contracted:
+        out = lax.reduce_sum(out, contracted)
+    kept = [d for d in range(nb) if d not in lc]
+    batch_pos = [kept.index(d) for d in lb]
+    free_pos = [kept.index(d) for d in kept if d not in lb]
+    rest = list(range(len(kept), out.ndim))
+    perm = tuple(batch_pos + free_pos + rest)
+    if perm != tuple(range(out.ndim)):
+        out = lax.transpose(out, perm)
+    return out
+
+
+def _vmap(f, in_axes):
+    import jax
+    return jax.vmap(f, in_axes=in_axes)
+
+
+def _spmm_core(data, indices, y, sparse_shape, dense_shape, lc, rc, sorted_):
+    """Unbatched sparse·dense: data (nse, *dense), indices (nse, ns), y dense."""
+    ns = len(sparse_shape)
+    sc = [c for c in lc if c < ns]                 # contracted sparse dims
+    dc = [c - ns for c in lc if c >= ns]           # contracted dense dims (in data block)
+    rsc = [r for c, r in zip(lc, rc) if c < ns]
+    rdc = [r for c, r in zip(lc, rc) if c >= ns]
+    rfree = [r for r in range(y.ndim) if r not in rc]
+    yt = lax.transpose(y, tuple(rsc + rdc + rfree)) if (rsc + rdc + rfree) != list(
+        range(y.ndim)) else y
+    nse = indices.shape[0]
+    if sc:
+        # gather the dense operand at the contracted sparse coordinates
+        idx = lax.concatenate([indices[:, c:c + 1] for c in sc], 1)
+        g = K.gather_prefix(yt, idx)
+    else:
+        g = lax.broadcast_in_dim(yt, (nse,) + tuple(yt.shape), tuple(range(1, yt.ndim + 1)))
+    # g: (nse, *rdc dims, *rfree dims); data: (nse, *dense)
+    n_rfree = len(rfree)
+    nd = len(dense_shape)
+    if not dc and nd == 0:
+        prod = lax.mul(lax.broadcast_in_dim(data, g.shape, (0,)), g)
+    else:
+        prod = lax.dot_general(data, g, (((tuple(1 + c for c in dc)),
+                                          tuple(range(1, 1 + len(dc)))), ((0,), (0,))))
+    # prod: (nse, dense free..., rfree...)
+    free_sparse = [c for c in range(ns) if c not in sc]
+    if not free_sparse:
+        return lax.reduce_sum(prod, (0,))
+    out_shape = tuple(sparse_shape[c] for c in free_sparse) + tuple(prod.shape[1:])
+    idx = lax.concatenate([indices[:, c:c + 1] for c in free_sparse], 1)
+    dnums = lax.ScatterDimensionNumbers(update_window_dims=tuple(range(1, prod.ndim)),
+                                        inserted_window_dims=tuple(range(len(free_sparse))),
+                                        scatter_dims_to_operand_dims=tuple(
+                                            range(len(free_sparse))))
+    row_sorted = sorted_ and free_sparse == list(range(len(free_sparse)))
+    # padding in a contracted column was gathered as 0; padding in a free column drops
+    return lax.scatter_add(lax.full(out_shape, 0, prod.dtype), idx, prod, dnums,
+                           indices_are_sorted=row_sorted, mode=K.GATHER_FILL)
+
+
+# ---- matmul ---------------------------------------------------------------------------------
+def matmul(x1, x2):
+    """``x1 @ x2`` with at least one sparse operand (NumPy matmul rules for 1-D/2-D/N-D).
+
+    Sparse @ dense and dense @ sparse give a dense ``Array``; sparse @ sparse is sparse.
+    Stacks (rank > 2) contract the last two dimensions with equal leading dimensions.
+    """
+    fn = "matmul"
+    s1, s2 = is_sparse(x1), is_sparse(x2)
+    shape1 = x1.shape if s1 else to_raw(fn, x1, "x1").shape
+    shape2 = x2.shape if s2 else to_raw(fn, x2, "x2").shape
+    n1, n2 = len(shape1), len(shape2)
+    if n1 == 0 or n2 == 0:
+        fail(ValueError, fn, "operands of rank >= 1", shape1 if n1 == 0 else shape2)
+    c1 = n1 - 1
+    c2 = 0 if n2 == 1 else n2 - 2
+    if n1 > 2 and n2 > 2:
+        if tuple(shape1[:-2]) != tuple(shape2[:-2]):
+            fail(ValueError, fn, "equal leading (stack) dimensions", (shape1, shape2))
+        nb = n1 - 2
+        dims = ((c1,), (c2,)), (tuple(range(nb)), tuple(range(nb)))
+    else:
+        dims = ((c1,), (c2,)), ((), ())
+        if n1 > 2 and n2 == 2:
+            pass
+        elif n2 > 2 and n1 <= 2:
+            # dense/sparse x1 (n, k) with a stack x2 (..., k, m): contract then move axes
+            out = dot_general(x1, x2, dims)
+            return _move_stack_front(out, n1, n2)
+    if shape1[c1] != shape2[c2]:
+        fail(ValueError, fn, f"matching contracted sizes ({shape1[c1]} and {shape2[c2]})",
+             (shape1, shape2))
+    return dot_general(x1, x2, dims)
+
+
+def _move_stack_front(out, n1, n2):
+    # dot_general gives (x1 free, x2 free...) = (n?, *stack, m); matmul wants (*stack, n?, m)
+    nst = n2 - 2
+    if n1 == 1:
+        return out
+    perm = tuple(range(1, 1 + nst)) + (0, out.ndim - 1)
+    from laxarray.sparse.ops.reshape import transpose
+    if is_sparse(out):
+        return transpose(out, perm)
+    return wrap(lax.transpose(out._value, perm))
+
+
+# ---- sparse @ sparse ------------------------------------------------------------------------
+def _spsp_dot(fn, a, b, dims, nse):
+    (lc, rc), (lb, rb) = dims
+    fa, fb = to_flat(a), to_flat(b)
+    la = [d for d in range(a.ndim) if d not in lc and d not in lb]
+    lr = [d for d in range(b.ndim) if d not in rc and d not in rb]
+    out_shape = (tuple(a.shape[d] for d in lb) + tuple(a.shape[d] for d in la)
+                 + tuple(b.shape[d] for d in lr))
+    dtype = _dt.result_type(a.dtype, b.dtype)
+    index_dtype = np.promote_types(np.promote_types(fa.indices.dtype, fb.indices.dtype),
+                                   K.default_index_dtype(*out_shape))
+    static = dict(ashape=a.shape, bshape=b.shape, lc=lc, rc=rc, lb=lb, rb=rb)
+    if nse is None:
+        if is_tracer(fa.indices) or is_tracer(fb.indices):
+            fail_text(ValueError, fn, "expected a static 'nse' (a bound on the number of "
+                      "products) for sparse @ sparse under jax.jit/vmap/grad; got None")
+        n_products = int(_count_products_kernel(fa.indices, fb.indices, **static))
+        exact = True
+    else:
+        n_products = _nse_int(fn, nse)
+        exact = False
+    data, indices, count = _spsp_kernel(fa.data, fa.indices, fb.data, fb.indices,
+                                        n_products=n_products, out_shape=out_shape,
+                                        dtype=dtype, index_dtype=index_dtype, **static)
+    if exact:
+        n = int(count)
+        data, indices = data[:n], indices[:n]
+    return BCOO._new(data, indices, out_shape, indices_sorted=True, unique_indices=True)
+
+
+def _row_keys(idx, shape, batch_dims, contract_dims):
+    """Key over (batch dims, contracted dims) — the 'row' a product pairs on."""
+    dims = tuple(batch_dims) + tuple(contract_dims)
+    sub = lax.concatenate([idx[:, d:d + 1] for d in dims], 1) if dims else \
+        lax.full((idx.shape[0], 0), 0, idx.dtype)
+    key = K.linear_keys(sub, tuple(shape[d] for d in dims))
+    pad = K.pad_mask(idx, shape)
+    total = math.prod(shape[d] for d in dims)
+    return lax.select(pad, lax.full(key.shape, total, K.KEY_DTYPE), key), total
+
+
+def _b_rows(b_idx, bshape, rb, rc):
+    keys, total = _row_keys(b_idx, bshape, rb, rc)
+    skeys, perm = K.sort_by_keys(keys)
+    counts = K.scatter_add_1d(total, skeys, lax.full(skeys.shape, 1, K.KEY_DTYPE),
+                              sorted_=True)
+    return perm, counts, K.exclusive_cumsum(counts), total
+
+
+def _a_counts(a_idx, ashape, lb, lc, counts):
+    keys, total = _row_keys(a_idx, ashape, lb, lc)
+    return keys, K.gather_1d(counts, keys, K.GATHER_FILL)
+
+
+@kernel(static=("ashape", "bshape", "lc", "rc", "lb", "rb"))
+def _count_products_kernel(a_idx, b_idx, *, ashape, bshape, lc, rc, lb, rb):
+    _, counts, _, _ = _b_rows(b_idx, bshape, rb, rc)
+    _, cnt = _a_counts(a_idx, ashape, lb, lc, counts)
+    return lax.reduce_sum(cnt, (0,))
+
+
+@kernel(static=("ashape", "bshape", "lc", "rc", "lb", "rb", "n_products", "out_shape",
+                "dtype", "index_dtype"))
+def _spsp_kernel(a_data, a_idx, b_data, b_idx, *, ashape, bshape, lc, rc, lb, rb,
+                 n_products, out_shape, dtype, index_dtype):
+    perm, counts, starts, _ = _b_rows(b_idx, bshape, rb, rc)
+    akeys, cnt = _a_counts(a_idx, ashape, lb, lc, counts)
+    offsets = K.exclusive_cumsum(cnt)
+    p = n_products
+    a_of = K.segment_ids(cnt, p, np.dtype("int64"))            # entry of a per product
+    in_range = lax.lt(a_of, lax.full((), a_idx.shape[0], np.int64))
+    j = lax.sub(K.iota(np.int64, p), K.gather_1d(offsets, a_of, K.GATHER_FILL))
+    brow = K.gather_1d(akeys, a_of, K.GATHER_FILL)
+    b_pos = lax.add(K.gather_1d(starts, brow, K.GATHER_FILL), j)
+    b_of = K.gather_1d(perm, b_pos, K.GATHER_FILL)
+    vals = lax.mul(lax.convert_element_type(K.gather_1d(a_data, a_of, K.GATHER_FILL), dtype),
+                   lax.convert_element_type(K.gather_1d(b_data, b_of, K.GATHER_FILL), dtype))
+    la = [d for d in range(len(ashape)) if d not in lc and d not in lb]
+    lr = [d for d in range(len(bshape)) if d not in rc and d not in rb]
+    ai = K.gather_1d(a_idx, a_of, K.GATHER_FILL)
+    bi = K.gather_1d(b_idx, b_of, K.GATHER_FILL)
+    cols = [ai[:, d:d + 1] for d in lb] + [ai[:, d:d + 1] for d in la] + \
+        [bi[:, d:d + 1] for d in lr]
+    idx = lax.concatenate([lax.convert_element_type(c, index_dtype) for c in cols], 1) \
+        if cols else lax.full((p, 0), 0, index_dtype)
+    keys = K.linear_keys(idx, out_shape)
+    total = math.prod(out_shape)
+    keys = lax.select(in_range, keys, lax.full(keys.shape, total, K.KEY_DTYPE))
+    d, i, n = segments_by_key(keys, (vals,), total, p, out_shape, index_dtype)
+    return d, i, n
+
+
+__all__ = ["dot_general", "matmul", "is_sparse", "Array"]

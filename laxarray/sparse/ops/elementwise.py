@@ -1,0 +1,307 @@
+"""Elementwise operations: zero-preserving unary functions, ``map_values``, ``astype`` and
+binary operations with scalars, dense arrays and other sparse arrays.
+
+Results keep the sparsity pattern where the operation preserves zeros (``*``, ``/`` by a
+dense value or scalar, ``maximum(x, 0)``, unary functions); ``+``/``-`` with a dense array
+or a non-zero scalar give a dense ``Array``.  Two sparse operands of the same shape are
+combined over the union of their patterns (duplicates summed): eagerly the result has the
+exact number of entries, under ``jax.jit`` ``nse(a) + nse(b)`` (extra slots are padding).
+Division keeps implicit zeros as zeros (like ``jax.experimental.sparse``), even where the
+divisor is zero.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from jax import lax
+
+import laxarray as _la
+from laxarray._core import dtypes as _dt
+from laxarray._core.errors import fail
+from laxarray._core.jaxapi import is_tracer
+from laxarray._core.kernel import kernel
+from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._convert import to_raw
+from laxarray.sparse import _keys as K
+from laxarray.sparse.bcoo import BCOO, segments_by_key, todense_raw
+from laxarray.sparse.ops.dot import is_sparse
+from laxarray.sparse.ops.layout import check_same_shape, to_flat
+
+
+def with_data(mat, data):
+    """``mat`` (BCOO or BCSR) with new stored values of the same pattern."""
+    return mat._with_data(data)
+
+
+_LINEAR = frozenset({"negative", "positive", "conj", "real", "imag"})
+
+
+def unique(mat):
+    """``mat`` with duplicates summed unless its indices are known unique (needed before a
+    non-linear function of the values: ``f(a) + f(b) != f(a + b)``)."""
+    if mat.unique_indices:
+        return mat
+    traced = any(is_tracer(leaf) for leaf in mat._leaves())
+    return mat.sum_duplicates(nse=mat.nse if traced else None)
+
+
+# ---- unary --------------------------------------------------------------------------------
+def map_values(fn, mat):
+    """Apply ``fn`` to the stored values only (the documented escape hatch).
+
+    Duplicates are summed first (unless ``unique_indices``).  ``fn`` receives the values as a laxarray ``Array`` (shape ``data.shape``) and returns an
+    array of that shape.  Implicit zeros are not touched, so the result equals the dense
+    ``fn(x)`` only where ``fn(0) == 0``.  Works under jit/vmap/grad.
+
+    >>> import laxarray.sparse as sp
+    >>> m = sp.BCOO.fromdense([[0.0, 2.0], [3.0, 0.0]])
+    >>> sp.map_values(lambda v: v * v, m).todense().tolist()
+    [[0.0, 4.0], [9.0, 0.0]]
+    """
+    if not is_sparse(mat):
+        fail(TypeError, "map_values", "a BCOO or BCSR for 'mat'", mat)
+    mat = unique(mat)
+    out = fn(wrap(mat.data))
+    out = to_raw("map_values", out, "fn(values)")
+    if tuple(out.shape) != tuple(mat.data.shape):
+        fail(ValueError, "map_values", f"fn to keep the values' shape {tuple(mat.data.shape)}",
+             out)
+    return with_data(mat, out)
+
+
+def _unary(name, dense_fn):
+    def f(x, /):
+        if not is_sparse(x):
+            fail(TypeError, name, "a BCOO or BCSR for 'x'", x)
+        if name not in _LINEAR:
+            x = unique(x)
+        return with_data(x, dense_fn(wrap(x.data))._value)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = (f"Sparse ``{name}`` of the stored values (zero-preserving, pattern kept). "
+                 f"Array API: {dense_fn.__name__}.")
+    return f
+
+
+_ZERO_PRESERVING = ("abs", "negative", "positive", "conj", "real", "imag", "sin", "tan",
+                    "tanh", "sinh", "asin", "asinh", "atan", "atanh", "sqrt", "square",
+                    "expm1", "log1p", "sign", "floor", "ceil", "round", "trunc")
+UNARY = {name: _unary(name, getattr(_la, name)) for name in _ZERO_PRESERVING}
+UNARY["neg"] = UNARY["negative"]
+UNARY["arcsin"], UNARY["arcsinh"] = UNARY["asin"], UNARY["asinh"]
+UNARY["arctan"], UNARY["arctanh"] = UNARY["atan"], UNARY["atanh"]
+UNARY["conjugate"] = UNARY["conj"]
+
+
+def astype(x, dtype, /):
+    """``x`` with values cast to ``dtype`` (laxarray ``astype`` rules)."""
+    if not is_sparse(x):
+        fail(TypeError, "astype", "a BCOO or BCSR for 'x'", x)
+    return with_data(x, _la.astype(wrap(x.data), dtype)._value)
+
+
+# ---- values of a dense operand at a sparse pattern ---------------------------------------------
+def dense_at_pattern(mat, y):
+    """Raw values of dense ``y`` (broadcastable to ``mat.shape``) at ``mat``'s entries,
+    shaped like ``mat.data`` (BCOO)."""
+    nd = mat.ndim
+    y = lax.reshape(y, (1,) * (nd - y.ndim) + tuple(y.shape)) if y.ndim < nd else y
+    return _dense_at_kernel(mat.indices, y, shape=mat.shape, data_shape=tuple(mat.data.shape))
+
+
+@kernel(static=("shape", "data_shape"))
+def _dense_at_kernel(indices, y, *, shape, data_shape):
+    nb = indices.ndim - 2
+    ns = indices.shape[-1]
+    batch = tuple(shape[:nb])
+    indices = K.broadcast_batch(indices, batch)
+    dense_shape = tuple(shape[nb + ns:])
+    y_batch_axes = [0 if y.shape[d] != 1 else None for d in range(nb)]
+    squeeze = tuple(d for d in range(nb) if y.shape[d] == 1)
+    yy = lax.squeeze(y, squeeze) if squeeze else y
+
+    def core(i, yc):
+        # yc: (sparse..., dense...) with possible size-1 dims
+        keep = [j for j in range(ns) if yc.shape[j] != 1]
+        drop = tuple(j for j in range(ns) if yc.shape[j] == 1)
+        yk = lax.squeeze(yc, drop) if drop else yc
+        nse = i.shape[0]
+        if keep:
+            idx = lax.concatenate([i[:, j:j + 1] for j in keep], 1)
+            g = K.gather_prefix(yk, idx)
+        else:
+            g = lax.broadcast_in_dim(yk, (nse,) + tuple(yk.shape), tuple(range(1, yk.ndim + 1)))
+        return lax.broadcast_in_dim(g, (nse,) + dense_shape, tuple(range(g.ndim)))
+
+    f = core
+    for ax in reversed(y_batch_axes):
+        f = K.batched(f, 1, in_axes=(0, ax))
+    out = f(indices, yy)
+    return lax.broadcast_in_dim(out, tuple(np.broadcast_shapes(out.shape, data_shape)),
+                                tuple(range(out.ndim)))
+
+
+# ---- binary ---------------------------------------------------------------------------------
+def _is_scalar(x):
+    return _dt.scalar_pytype(x) is not None
+
+
+def _operand(fn, x, name):
+    if is_sparse(x) or _is_scalar(x):
+        return x
+    return to_raw(fn, x, name)
+
+
+def _dense_binary(fn_dense, x1, x2):
+    a = wrap(todense_raw(x1._as_bcoo())) if is_sparse(x1) else x1
+    b = wrap(todense_raw(x2._as_bcoo())) if is_sparse(x2) else x2
+    a = a if (isinstance(a, Array) or _is_scalar(a)) else wrap(a)
+    b = b if (isinstance(b, Array) or _is_scalar(b)) else wrap(b)
+    return fn_dense(a, b)
+
+
+def _pattern_binary(fn, op, mat, other, swap=False):
+    """Sparse ``mat`` with a scalar or dense ``other``: values combined at the pattern."""
+    a = mat._as_bcoo()
+    if _is_scalar(other):
+        vals = other
+    else:
+        out_shape = tuple(np.broadcast_shapes(a.shape, other.shape))
+        if out_shape != tuple(a.shape):
+            from laxarray.sparse.ops.reshape import broadcast_to
+            return _pattern_binary(fn, op, broadcast_to(mat, out_shape), other, swap)
+        vals = wrap(dense_at_pattern(a, other))
+    d = wrap(a.data) if a.data.shape == mat.data.shape else wrap(mat.data)
+    res = op(vals, d) if swap else op(d, vals)
+    if res.shape != mat.data.shape:
+        return a._with_data(res._value)
+    return with_data(mat, res._value)
+
+
+def multiply(x1, x2, /):
+    """Elementwise product with at least one sparse operand; sparse result.
+
+    With a dense operand the dense value is gathered at the stored entries (broadcasting
+    without materialising the broadcast); two sparse operands combine on the union of their
+    patterns (see the module notes on ``nse``).
+    """
+    fn = "multiply"
+    x1, x2 = _operand(fn, x1, "x1"), _operand(fn, x2, "x2")
+    if is_sparse(x1) and is_sparse(x2):
+        return sparse_sparse(fn, x1, x2, lax.mul)
+    if is_sparse(x1):
+        return _pattern_binary(fn, _la.multiply, x1, x2)
+    return _pattern_binary(fn, _la.multiply, x2, x1, swap=True)
+
+
+def divide(x1, x2, /):
+    """Sparse ``x1`` divided by a scalar or dense ``x2``; sparse result (implicit zeros stay
+    zero).  A sparse divisor densifies: ``todense(x1) / todense(x2)`` (dense result)."""
+    fn = "divide"
+    x1, x2 = _operand(fn, x1, "x1"), _operand(fn, x2, "x2")
+    if is_sparse(x2):
+        return _dense_binary(_la.divide, x1, x2)
+    return _pattern_binary(fn, _la.divide, x1, x2)
+
+
+def add(x1, x2, /):
+    """Sum: sparse + sparse is sparse (union of patterns); with a dense operand or scalar
+    the result is a dense ``Array``."""
+    fn = "add"
+    x1, x2 = _operand(fn, x1, "x1"), _operand(fn, x2, "x2")
+    if is_sparse(x1) and is_sparse(x2):
+        return sparse_sparse(fn, x1, x2, lax.add)
+    return _dense_binary(_la.add, x1, x2)
+
+
+def subtract(x1, x2, /):
+    """Difference: sparse - sparse is sparse; with a dense operand or scalar, dense."""
+    fn = "subtract"
+    x1, x2 = _operand(fn, x1, "x1"), _operand(fn, x2, "x2")
+    if is_sparse(x1) and is_sparse(x2):
+        return sparse_sparse(fn, x1, x2, lax.sub)
+    return _dense_binary(_la.subtract, x1, x2)
+
+
+def _extremum(fn, dense_fn, lax_fn, x1, x2):
+    x1, x2 = _operand(fn, x1, "x1"), _operand(fn, x2, "x2")
+    if is_sparse(x1) and is_sparse(x2):
+        return sparse_sparse(fn, x1, x2, lax_fn)
+    mat, other = (x1, x2) if is_sparse(x1) else (x2, x1)
+    zero_scalar = _is_scalar(other) and not isinstance(other, bool) and other == 0
+    if zero_scalar:
+        return _pattern_binary(fn, dense_fn, unique(mat), other)
+    return _dense_binary(dense_fn, x1, x2)
+
+
+def maximum(x1, x2, /):
+    """Elementwise maximum: sparse with ``0`` or with a sparse array gives a sparse result
+    (implicit zeros count as 0); with a dense array or a non-zero scalar, a dense one."""
+    return _extremum("maximum", _la.maximum, lax.max, x1, x2)
+
+
+def minimum(x1, x2, /):
+    """Elementwise minimum; see :func:`maximum`."""
+    return _extremum("minimum", _la.minimum, lax.min, x1, x2)
+
+
+# ---- sparse (op) sparse on the union of patterns ------------------------------------------
+def sparse_sparse(fn, x1, x2, lax_op, nse=None):
+    """``lax_op`` of two same-shape sparse arrays over the union of their patterns."""
+    from laxarray.sparse.ops.dot import _restore
+    a, b = x1._as_bcoo(), x2._as_bcoo()
+    check_same_shape(fn, a, b)
+    if (a.n_batch, a.n_dense) != (b.n_batch, b.n_dense):
+        a, b = to_flat(a), to_flat(b)
+    dtype = _dt.result_type(a.dtype, b.dtype)
+    index_dtype = np.promote_types(a.indices.dtype, b.indices.dtype)
+    out_nse = a.nse + b.nse
+    exact = nse is None and not (is_tracer(a.indices) or is_tracer(b.indices))
+    if nse is not None:
+        out_nse = nse
+    data, indices, count = _union_kernel(a.data, a.indices, b.data, b.indices,
+                                         shape=a.shape, nse=out_nse, op=lax_op, dtype=dtype,
+                                         index_dtype=index_dtype)
+    if exact:
+        n = int(count)
+        data = lax.slice_in_dim(data, 0, n, axis=a.n_batch)
+        indices = lax.slice_in_dim(indices, 0, n, axis=a.n_batch)
+    out = BCOO._new(data, indices, a.shape, indices_sorted=True, unique_indices=True)
+    return _restore(out, x1, x2)
+
+
+@kernel(static=("shape", "nse", "op", "dtype", "index_dtype"))
+def _union_kernel(ad, ai, bd, bi, *, shape, nse, op, dtype, index_dtype):
+    nb = ai.ndim - 2
+    ns = ai.shape[-1]
+    batch = tuple(shape[:nb])
+    ad, ai = K.broadcast_batch(ad, batch), K.broadcast_batch(ai, batch)
+    bd, bi = K.broadcast_batch(bd, batch), K.broadcast_batch(bi, batch)
+    sparse_shape = tuple(shape[nb:nb + ns])
+    import math
+    total = math.prod(sparse_shape)
+
+    def one(ad, ai, bd, bi):
+        ad = lax.convert_element_type(ad, dtype)
+        bd = lax.convert_element_type(bd, dtype)
+        keys = lax.concatenate([K.linear_keys(ai, sparse_shape),
+                                K.linear_keys(bi, sparse_shape)], 0)
+        za, zb = lax.full_like(ad, 0), lax.full_like(bd, 0)
+        va = lax.concatenate([ad, zb], 0)
+        vb = lax.concatenate([za, bd], 0)
+        n = keys.shape[0]
+        slots = max(nse, n)
+        sa, sb, idx, count = segments_by_key(keys, (va, vb), total, slots, sparse_shape,
+                                             index_dtype)
+        out = op(sa, sb)
+        if slots != nse:
+            out, idx = out[:nse], idx[:nse]
+        return out, idx, count
+
+    d, i, c = K.batched(one, nb, in_axes=(0, 0, 0, 0))(ad, ai, bd, bi)
+    if nb:
+        c = lax.reduce_max(c, tuple(range(nb)))
+    return d, i, c
+
+
+__all__ = ["map_values", "astype", "multiply", "divide", "add", "subtract", "maximum",
+           "minimum", "sparse_sparse", "dense_at_pattern", "UNARY", "Array"]

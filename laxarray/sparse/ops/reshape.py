@@ -1,0 +1,239 @@
+"""Shape manipulation: ``transpose``, ``reshape``, ``squeeze``, ``broadcast_in_dim``,
+``broadcast_to`` and ``concatenate`` of sparse arrays.
+
+None of them inspects the data, so all work under ``jax.jit`` with static shapes.
+A transpose that keeps batch, sparse and dense dimensions in their groups keeps the
+layout; other transposes, reshapes, broadcasts and concatenations return the flat layout
+(``n_batch == n_dense == 0``).  BCSR inputs give BCSR results when the result is 2-D.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from jax import lax
+
+from laxarray._core.errors import AxisError, fail
+from laxarray._core.kernel import kernel
+from laxarray.sparse import _keys as K
+from laxarray.sparse.bcoo import BCOO
+from laxarray.sparse.ops.dot import _restore, is_sparse
+from laxarray.sparse.ops.layout import to_flat
+
+
+def _as(fn, mat):
+    if not is_sparse(mat):
+        fail(TypeError, fn, "a BCOO or BCSR", mat)
+    return mat._as_bcoo()
+
+
+def _axes(fn, axes, ndim):
+    try:
+        axes = tuple(int(a) for a in axes)
+    except TypeError:
+        fail(TypeError, fn, "a sequence of ints for the axes", axes)
+    out = []
+    for a in axes:
+        if not -ndim <= a < ndim:
+            raise AxisError(f"{fn}: expected axes in [-{ndim}, {ndim}); got {a}")
+        out.append(a % ndim)
+    return tuple(out)
+
+
+def transpose(mat, axes=None):
+    """Permute dimensions (``lax.transpose``); default reverses them. NumPy: transpose."""
+    fn = "transpose"
+    a = _as(fn, mat)
+    perm = tuple(range(a.ndim - 1, -1, -1)) if axes is None else _axes(fn, axes, a.ndim)
+    if sorted(perm) != list(range(a.ndim)):
+        fail(ValueError, fn, f"a permutation of range({a.ndim})", axes)
+    if perm == tuple(range(a.ndim)):
+        return mat
+    nb, ns = a.n_batch, a.n_sparse
+    groups_kept = (all(p < nb for p in perm[:nb])
+                   and all(nb <= p < nb + ns for p in perm[nb:nb + ns]))
+    if not groups_kept:
+        a = to_flat(a)
+        nb, ns = 0, a.ndim
+    new_shape = tuple(a.shape[p] for p in perm)
+    data, indices = _transpose_kernel(a.data, a.indices, perm=perm, nb=nb, ns=ns)
+    return _restore(BCOO._new(data, indices, new_shape), mat)
+
+
+@kernel(static=("perm", "nb", "ns"))
+def _transpose_kernel(data, indices, *, perm, nb, ns):
+    bperm = perm[:nb]
+    sperm = tuple(p - nb for p in perm[nb:nb + ns])
+    dperm = tuple(p - nb - ns for p in perm[nb + ns:])
+    data = lax.transpose(data, bperm + (nb,) + tuple(nb + 1 + d for d in dperm))
+    indices = lax.transpose(indices, bperm + (nb, nb + 1))
+    if sperm != tuple(range(ns)):
+        indices = lax.concatenate([indices[..., s:s + 1] for s in sperm], indices.ndim - 1)
+    return data, indices
+
+
+def _new_shape(fn, shape, size):
+    if isinstance(shape, (int, np.integer)):
+        shape = (shape,)
+    shape = [int(s) for s in shape]
+    if shape.count(-1) > 1 or any(s < -1 for s in shape):
+        fail(ValueError, fn, "a shape with at most one -1 and no other negative", tuple(shape))
+    if -1 in shape:
+        rest = math.prod(s for s in shape if s != -1)
+        if rest == 0 or size % rest:
+            fail(ValueError, fn, f"a shape compatible with size {size}", tuple(shape))
+        shape[shape.index(-1)] = size // rest
+    if math.prod(shape) != size:
+        fail(ValueError, fn, f"a shape of size {size}", tuple(shape))
+    return tuple(shape)
+
+
+def reshape(mat, shape):
+    """Reshape (row-major, like ``numpy.reshape``); the result has the flat layout."""
+    fn = "reshape"
+    a = _as(fn, mat)
+    new_shape = _new_shape(fn, shape, a.size)
+    if new_shape == tuple(a.shape):
+        return mat
+    f = to_flat(a)
+    index_dtype = np.promote_types(f.indices.dtype, K.default_index_dtype(*new_shape))
+    indices = _reshape_kernel(f.indices, shape=f.shape, new_shape=new_shape,
+                              index_dtype=index_dtype)
+    return _restore(BCOO._new(f.data, indices, new_shape, indices_sorted=f.indices_sorted,
+                              unique_indices=f.unique_indices), mat)
+
+
+@kernel(static=("shape", "new_shape", "index_dtype"))
+def _reshape_kernel(indices, *, shape, new_shape, index_dtype):
+    keys = K.linear_keys(indices, shape)
+    return K.unravel_keys(keys, new_shape, index_dtype)
+
+
+def squeeze(mat, dimensions):
+    """Remove size-1 dimensions (``lax.squeeze``). NumPy: squeeze (explicit axes)."""
+    fn = "squeeze"
+    a = _as(fn, mat)
+    dims = _axes(fn, (dimensions,) if isinstance(dimensions, (int, np.integer))
+                 else dimensions, a.ndim)
+    for d in dims:
+        if a.shape[d] != 1:
+            fail(ValueError, fn, f"dimension {d} of size 1", a.shape)
+    shape = tuple(s for i, s in enumerate(a.shape) if i not in dims)
+    nb, ns = a.n_batch, a.n_sparse
+    if all(d < nb or d >= nb + ns for d in dims):
+        # batch and dense dimensions: plain squeezes of the leaves
+        bd = tuple(d for d in dims if d < nb)
+        dd = tuple(d - ns + 1 for d in dims if d >= nb + ns)
+        data = lax.squeeze(a.data, bd + dd) if bd + dd else a.data
+        indices = lax.squeeze(a.indices, bd) if bd else a.indices
+        return _restore(BCOO._new(data, indices, shape, a.indices_sorted, a.unique_indices),
+                        mat)
+    return reshape(mat, shape)
+
+
+def broadcast_in_dim(mat, shape, broadcast_dimensions):
+    """``lax.broadcast_in_dim`` for sparse arrays: entries replicated over new and expanded
+    dimensions; the result has the flat layout."""
+    fn = "broadcast_in_dim"
+    a = _as(fn, mat)
+    shape = tuple(int(s) for s in shape)
+    bdims = tuple(int(d) for d in broadcast_dimensions)
+    if len(bdims) != a.ndim or len(set(bdims)) != len(bdims) or any(
+            not 0 <= d < len(shape) for d in bdims) or list(bdims) != sorted(bdims):
+        fail(ValueError, fn, f"{a.ndim} increasing broadcast_dimensions in "
+             f"[0, {len(shape)})", broadcast_dimensions)
+    for i, d in enumerate(bdims):
+        if a.shape[i] not in (1, shape[d]):
+            fail(ValueError, fn, f"operand dimension {i} of size 1 or {shape[d]}", a.shape)
+    if shape == tuple(a.shape):
+        return mat
+    f = to_flat(a)
+    index_dtype = np.promote_types(f.indices.dtype, K.default_index_dtype(*shape))
+    data, indices = _broadcast_kernel(f.data, f.indices, in_shape=f.shape, shape=shape,
+                                      bdims=bdims, index_dtype=index_dtype)
+    return _restore(BCOO._new(data, indices, shape), mat)
+
+
+@kernel(static=("in_shape", "shape", "bdims", "index_dtype"))
+def _broadcast_kernel(data, indices, *, in_shape, shape, bdims, index_dtype):
+    nse = indices.shape[0]
+    src = {d: i for i, d in enumerate(bdims)}
+    rep = [d for d in range(len(shape)) if d not in src or in_shape[src[d]] != shape[d]]
+    rep_shape = tuple(shape[d] for d in rep)
+    r = math.prod(rep_shape)
+    pad = K.pad_mask(indices, in_shape)
+    full = (nse, r)
+    rkeys = lax.broadcasted_iota(K.KEY_DTYPE, full, 1)
+    rcols = K.unravel_keys(rkeys, rep_shape, index_dtype)        # (nse, r, len(rep))
+    cols = []
+    for d in range(len(shape)):
+        if d in rep:
+            cols.append(rcols[..., rep.index(d):rep.index(d) + 1])
+        else:
+            c = lax.convert_element_type(indices[:, src[d]], index_dtype)
+            cols.append(lax.broadcast_in_dim(c, full, (0,))[..., None])
+    idx = lax.concatenate(cols, 2) if cols else lax.full(full + (0,), 0, index_dtype)
+    sizes = lax.broadcast_in_dim(lax.convert_element_type(np.asarray(shape, np.int64),
+                                                          index_dtype), idx.shape, (2,))
+    idx = lax.select(lax.broadcast_in_dim(pad, idx.shape, (0,)), sizes, idx)
+    data = lax.broadcast_in_dim(data, full, (0,))
+    return lax.reshape(data, (nse * r,)), lax.reshape(idx, (nse * r, len(shape)))
+
+
+def broadcast_to(mat, shape):
+    """Broadcast to ``shape`` (NumPy rules: new dimensions on the left)."""
+    a = _as("broadcast_to", mat)
+    shape = tuple(int(s) for s in shape)
+    if len(shape) < a.ndim:
+        fail(ValueError, "broadcast_to", f"a shape of rank >= {a.ndim}", shape)
+    return broadcast_in_dim(mat, shape, tuple(range(len(shape) - a.ndim, len(shape))))
+
+
+def concatenate(operands, dimension=0):
+    """Join sparse arrays along ``dimension`` (``lax.concatenate``); flat-layout result."""
+    fn = "concatenate"
+    ops = [_as(fn, o) for o in operands]
+    if not ops:
+        fail(ValueError, fn, "at least one operand", operands)
+    nd = ops[0].ndim
+    (dimension,) = _axes(fn, (dimension,), nd)
+    for o in ops[1:]:
+        if o.ndim != nd or any(o.shape[i] != ops[0].shape[i] for i in range(nd)
+                               if i != dimension):
+            fail(ValueError, fn, f"shapes matching {ops[0].shape} except in dimension "
+                 f"{dimension}", o.shape)
+    flats = [to_flat(o) for o in ops]
+    out_shape = list(ops[0].shape)
+    out_shape[dimension] = sum(o.shape[dimension] for o in ops)
+    out_shape = tuple(out_shape)
+    index_dtype = np.result_type(*[f.indices.dtype for f in flats],
+                                 K.default_index_dtype(*out_shape))
+    from laxarray._core import dtypes as _dt
+    dtype = _dt.result_type(*[o.dtype for o in ops])
+    data, indices = _concat_kernel(tuple(f.data for f in flats), tuple(f.indices for f in flats),
+                                   shapes=tuple(f.shape for f in flats), out_shape=out_shape,
+                                   dimension=dimension, dtype=dtype, index_dtype=index_dtype)
+    return _restore(BCOO._new(data, indices, out_shape), *operands)
+
+
+@kernel(static=("shapes", "out_shape", "dimension", "dtype", "index_dtype"))
+def _concat_kernel(datas, indicess, *, shapes, out_shape, dimension, dtype, index_dtype):
+    outs_d, outs_i = [], []
+    offset = 0
+    sizes = lax.convert_element_type(np.asarray(out_shape, np.int64), index_dtype)
+    for d, i, shp in zip(datas, indicess, shapes):
+        i = lax.convert_element_type(i, index_dtype)
+        pad = K.pad_mask(i, shp)
+        col = lax.add(i[:, dimension], lax.full((), offset, index_dtype))
+        i = lax.concatenate([i[:, :dimension], col[:, None], i[:, dimension + 1:]], 1)
+        i = lax.select(lax.broadcast_in_dim(pad, i.shape, (0,)),
+                       lax.broadcast_in_dim(sizes, i.shape, (1,)), i)
+        outs_d.append(lax.convert_element_type(d, dtype))
+        outs_i.append(i)
+        offset += shp[dimension]
+    return lax.concatenate(outs_d, 0), lax.concatenate(outs_i, 0)
+
+
+__all__ = ["transpose", "reshape", "squeeze", "broadcast_in_dim", "broadcast_to",
+           "concatenate"]
