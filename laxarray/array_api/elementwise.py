@@ -161,8 +161,10 @@ def positive(x, /):
 @elementwise_unary("numeric")
 def abs(x, /):
     """Absolute value; complex input gives its real dtype. Array API: abs. NumPy: numpy.abs."""
-    if _is_complex(x):
-        return lax.abs(x)
+    if _is_complex(x):  # an infinite part gives +inf even with a NaN part (as hypot)
+        inf = lax.bitwise_or(_isinf_real(lax.real(x)), _isinf_real(lax.imag(x)))
+        mag = lax.abs(x)
+        return lax.select(inf, lax.full_like(mag, np.inf), mag)
     if np.dtype(x.dtype).kind == "u":
         return x
     return lax.abs(x)
@@ -177,7 +179,13 @@ def square(x, /):
 @elementwise_unary("floating-point", compute=to_float)
 def reciprocal(x, /):
     """``1 / x`` elementwise. Array API: reciprocal. NumPy: numpy.reciprocal."""
-    return lax.div(lax.full_like(x, 1), x)
+    out = lax.div(lax.full_like(x, 1), x)
+    if _is_complex(x):  # textbook signs: 1/(c + dj) = (c - dj) / (c**2 + d**2)
+        re, im = lax.real(out), lax.imag(out)
+        re = lax.select(lax.ne(re, re), re, _copysign(re, lax.real(x)))
+        im = lax.select(lax.ne(im, im), im, _copysign(im, lax.neg(lax.imag(x))))
+        out = lax.complex(re, im)
+    return out
 
 
 @elementwise_unary("numeric")
@@ -187,10 +195,13 @@ def sign(x, /):
         mag = lax.abs(x)
         zero = _zeros(mag)
         safe = lax.select(lax.eq(mag, zero), lax.full_like(mag, 1), mag)
-        out = lax.div(x, lax.convert_element_type(safe, x.dtype))
+        # part by part (a complex division would lose signed zeros)
+        out = lax.complex(lax.div(lax.real(x), safe), lax.div(lax.imag(x), safe))
         return lax.select(lax.eq(mag, zero), _zeros(x), out)
     if np.dtype(x.dtype).kind == "u":
         return lax.convert_element_type(lax.ne(x, _zeros(x)), x.dtype)
+    if np.dtype(x.dtype).kind == "f":  # sign(-0.0) is +0.0, as in NumPy
+        return lax.select(lax.eq(x, _zeros(x)), _zeros(x), lax.sign(x))
     return lax.sign(x)
 
 

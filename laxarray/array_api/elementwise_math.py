@@ -6,6 +6,7 @@ jax.numpy does).  Under ``jax.jit`` each traces to bare lax primitives.
 
 from __future__ import annotations
 
+import builtins
 import math
 
 import numpy as np
@@ -14,48 +15,65 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray.array_api._array import Array, wrap
-from laxarray.array_api._convert import to_raw
+from laxarray.array_api._convert import scalar_operand, to_raw
 from laxarray.array_api._ufunc import (binary_operands, broadcast_shapes2, elementwise_binary,
                                        elementwise_unary, to_float)
+from laxarray.array_api import _complex_math as _cm
 from laxarray.array_api.elementwise import _copysign, _is_complex, _isinf_real, _zeros
 
 _FLOATING = "numeric"  # ints and bool are accepted and computed in float64
 
 
-def _unary(body_name, lax_fn, doc):
-    def body(x):
-        return lax_fn(x)
+def _unary(body_name, lax_fn, doc, complex_fn=None):
+    complex_fn = complex_fn or lax_fn
+
+    def body(x, /):
+        return complex_fn(x) if _is_complex(x) else lax_fn(x)
     body.__name__ = body_name
     body.__qualname__ = body_name
     body.__doc__ = doc
     return elementwise_unary(_FLOATING, compute=to_float)(body)
 
 
-exp = _unary("exp", lax.exp, "Exponential ``e**x``. Array API: exp. NumPy: numpy.exp.")
+exp = _unary("exp", lax.exp, "Exponential ``e**x``. Array API: exp. NumPy: numpy.exp.",
+             _cm.cexp)
 expm1 = _unary("expm1", lax.expm1, "``exp(x) - 1`` accurately near 0. Array API: expm1. "
-               "NumPy: numpy.expm1.")
-log = _unary("log", lax.log, "Natural logarithm. Array API: log. NumPy: numpy.log.")
+               "NumPy: numpy.expm1.", _cm.cexpm1)
+log = _unary("log", lax.log, "Natural logarithm. Array API: log. NumPy: numpy.log.",
+             _cm.clog)
 log1p = _unary("log1p", lax.log1p, "``log(1 + x)`` accurately near 0. Array API: log1p. "
-               "NumPy: numpy.log1p.")
-sqrt = _unary("sqrt", lax.sqrt, "Principal square root. Array API: sqrt. NumPy: numpy.sqrt.")
-sin = _unary("sin", lax.sin, "Sine. Array API: sin. NumPy: numpy.sin.")
-cos = _unary("cos", lax.cos, "Cosine. Array API: cos. NumPy: numpy.cos.")
-tan = _unary("tan", lax.tan, "Tangent. Array API: tan. NumPy: numpy.tan.")
-asin = _unary("asin", lax.asin, "Inverse sine. Array API: asin. NumPy: numpy.arcsin.")
-acos = _unary("acos", lax.acos, "Inverse cosine. Array API: acos. NumPy: numpy.arccos.")
-atan = _unary("atan", lax.atan, "Inverse tangent. Array API: atan. NumPy: numpy.arctan.")
-sinh = _unary("sinh", lax.sinh, "Hyperbolic sine. Array API: sinh. NumPy: numpy.sinh.")
-cosh = _unary("cosh", lax.cosh, "Hyperbolic cosine. Array API: cosh. NumPy: numpy.cosh.")
-tanh = _unary("tanh", lax.tanh, "Hyperbolic tangent. Array API: tanh. NumPy: numpy.tanh.")
+               "NumPy: numpy.log1p.", _cm.clog1p)
+sqrt = _unary("sqrt", lax.sqrt, "Principal square root. Array API: sqrt. NumPy: numpy.sqrt.",
+              _cm.csqrt)
+sin = _unary("sin", lax.sin, "Sine. Array API: sin. NumPy: numpy.sin.", _cm.csin)
+cos = _unary("cos", lax.cos, "Cosine. Array API: cos. NumPy: numpy.cos.", _cm.ccos)
+tan = _unary("tan", lax.tan, "Tangent. Array API: tan. NumPy: numpy.tan.", _cm.ctan)
+asin = _unary("asin", lax.asin, "Inverse sine. Array API: asin. NumPy: numpy.arcsin.",
+              _cm.casin)
+acos = _unary("acos", lax.acos, "Inverse cosine. Array API: acos. NumPy: numpy.arccos.",
+              _cm.cacos)
+atan = _unary("atan", lax.atan, "Inverse tangent. Array API: atan. NumPy: numpy.arctan.",
+              _cm.catan)
+sinh = _unary("sinh", _cm.sinh_real, "Hyperbolic sine. Array API: sinh. NumPy: numpy.sinh.",
+              _cm.csinh)
+cosh = _unary("cosh", _cm.cosh_real, "Hyperbolic cosine. Array API: cosh. NumPy: numpy.cosh.",
+              _cm.ccosh)
+tanh = _unary("tanh", lax.tanh, "Hyperbolic tangent. Array API: tanh. NumPy: numpy.tanh.",
+              _cm.ctanh)
 asinh = _unary("asinh", lax.asinh, "Inverse hyperbolic sine. Array API: asinh. "
-               "NumPy: numpy.arcsinh.")
+               "NumPy: numpy.arcsinh.", _cm.casinh)
 acosh = _unary("acosh", lax.acosh, "Inverse hyperbolic cosine. Array API: acosh. "
-               "NumPy: numpy.arccosh.")
+               "NumPy: numpy.arccosh.", _cm.cacosh)
 atanh = _unary("atanh", lax.atanh, "Inverse hyperbolic tangent. Array API: atanh. "
-               "NumPy: numpy.arctanh.")
+               "NumPy: numpy.arctanh.", _cm.catanh)
 
 
 def _log_base(x, base):
+    inv = 1.0 / math.log(base)
+    if _is_complex(x):  # part by part: a complex division would turn inf parts into NaN
+        w = _cm.clog(x)
+        scale = lax.full_like(lax.real(w), inv)
+        return lax.complex(lax.mul(lax.real(w), scale), lax.mul(lax.imag(w), scale))
     return lax.div(lax.log(x), lax.full_like(x, math.log(base)))
 
 
@@ -68,22 +86,15 @@ log10 = _unary("log10", lambda x: _log_base(x, 10), "Base-10 logarithm. Array AP
 @elementwise_binary("real numeric", compute=to_float)
 def atan2(x1, x2, /):
     """Quadrant-aware inverse tangent of ``x1 / x2``. Array API: atan2. NumPy: numpy.arctan2."""
-    return lax.atan2(x1, x2)
+    # the result always carries the sign of x1; XLA on CPU loses it for subnormal x1
+    return _copysign(lax.atan2(x1, x2), x1)
 
 
 @elementwise_binary("real numeric", compute=to_float)
 def hypot(x1, x2, /):
     """``sqrt(x1**2 + x2**2)`` without overflow; inf wins over NaN.
     Array API: hypot. NumPy: numpy.hypot."""
-    a, b = lax.abs(x1), lax.abs(x2)
-    big, small = lax.max(a, b), lax.min(a, b)
-    zero = _zeros(big)
-    safe = lax.select(lax.eq(big, zero), lax.full_like(big, 1), big)
-    ratio = lax.div(small, safe)
-    out = lax.mul(big, lax.sqrt(lax.add(lax.full_like(ratio, 1), lax.mul(ratio, ratio))))
-    out = lax.select(lax.eq(big, zero), zero, out)
-    either_inf = lax.bitwise_or(_isinf_real(a), _isinf_real(b))
-    return lax.select(either_inf, lax.full_like(out, np.inf), out)
+    return _cm.hypot(x1, x2)
 
 
 @elementwise_binary("real numeric", compute=to_float)
@@ -144,8 +155,13 @@ def clip(x, /, min=None, max=None):
         if pytype is not None:
             if pytype is complex or (pytype is float and dt.kind in "iub"):
                 fail(TypeError, "clip", f"'{argname}' of the same kind as x ({dt})", bound)
-            raw = jax.device_put(np.asarray(bound).astype(dt) if dt.kind in "fc" else
-                                 _int_bound(bound, dt))
+            if dt.kind == "b":
+                raw = scalar_operand("clip", builtins.bool(bound), dt, argname)
+            else:  # cached device scalars keep the eager path fast
+                if dt.kind in "iu" and pytype is not bool:
+                    info = np.iinfo(dt)
+                    bound = builtins.min(builtins.max(bound, int(info.min)), int(info.max))
+                raw = scalar_operand("clip", bound, dt, argname)
         else:
             raw = to_raw("clip", bound, argname)
             if raw.dtype.kind != dt.kind and not (raw.dtype.kind in "iu" and dt.kind in "iu"):
@@ -157,12 +173,6 @@ def clip(x, /, min=None, max=None):
     if fn is None:
         fn = _CLIP_CACHE[key] = _build_clip(dt, shape, bounds[0] is None, bounds[1] is None)
     return wrap(fn(v, bounds[0], bounds[1]))
-
-
-def _int_bound(bound, dt):
-    info = np.iinfo(dt)
-    return np.asarray(np.clip(bound, info.min, info.max), dtype=dt) if not isinstance(
-        bound, bool) else np.asarray(bound, dtype=dt)
 
 
 def _build_clip(dt, shape, no_lo, no_hi):

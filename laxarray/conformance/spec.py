@@ -94,18 +94,49 @@ def promotable_pairs(group):
     return tuple(pairs)
 
 
-def _draw_array(data, dtype, shape, domain):
+def _draw_array(data, dtype, shape, domain, label="x"):
     kwargs = domain(dtype) if domain else {}
-    return data.draw(S.arrays(dtype, shape, **kwargs), label="x")
+    return data.draw(S.arrays(dtype, shape, **kwargs), label=label)
+
+
+def _tols(dtype, rtol, atol, ctol):
+    if ctol is not None and np.dtype(dtype).kind == "c":
+        return ctol
+    return rtol, atol
+
+
+def _free_signs(masks, *arrays):
+    """``arrays`` (complex) with the real/imaginary parts selected by ``masks`` made
+    non-negative: the standard leaves those signs unspecified."""
+    re_free, im_free = masks
+    out = []
+    for arr in arrays:
+        arr = np.array(arr, copy=True)
+        if arr.dtype.kind == "c":
+            shape = arr.shape
+            re = np.where(np.broadcast_to(re_free, shape), np.abs(arr.real), arr.real)
+            im = np.where(np.broadcast_to(im_free, shape), np.abs(arr.imag), arr.imag)
+            arr = _complex(re, im, arr.dtype)
+        out.append(arr)
+    return out
+
+
+def _complex(re, im, dtype):
+    out = np.empty(re.shape, dtype)
+    out.real, out.imag = re, im
+    return out
 
 
 def unary(name, oracle, group, *, result=same_dtype, domain=None, rtol=0.0, atol=0.0,
-          signed_zeros=True, postfilter=None):
+          ctol=None, signed_zeros=True, postfilter=None, sign_free=None):
     """Spec of ``name(x)`` against NumPy ``oracle`` over dtypes of ``group``.
 
     ``domain(dtype) -> dict`` restricts values (``min_value``, ``finite``...);
     ``postfilter(x, expected) -> mask`` excludes elements where the standard leaves the
-    result unspecified.
+    result unspecified; ``sign_free(x) -> (real_mask, imag_mask)`` marks complex result
+    parts whose sign the standard leaves unspecified (compared by magnitude).  ``rtol``/``atol`` are in ulps of the result's dtype; ``ctol``, an
+    ``(rtol, atol)`` pair, replaces them for complex inputs (complex results compare
+    normwise, see :func:`~laxarray.conformance.compare.assert_values`).
     """
     def check(xp, data):
         dtype = data.draw(S.dtypes(group), label="dtype")
@@ -118,10 +149,12 @@ def unary(name, oracle, group, *, result=same_dtype, domain=None, rtol=0.0, atol
         assert_dtype(name, out, result(dtype))
         assert_shape(name, out, shape)
         got = to_numpy(out)
+        if sign_free is not None and x.dtype.kind == "c":
+            got, expected, alt = _free_signs(sign_free(x), got, expected, alt)
         if postfilter is not None:
             keep = postfilter(x, expected)
             got, expected, alt = got[keep], expected[keep], alt[keep]
-        _compare(name, got, expected, alt, rtol, atol, signed_zeros)
+        _compare(name, got, expected, alt, *_tols(dtype, rtol, atol, ctol), signed_zeros)
     return register(Spec(name, check, S.DTYPE_GROUPS[group], kind="elementwise"))
 
 
@@ -138,10 +171,15 @@ def _oracle_ftz(oracle, *args):
         return flush_subnormals(np.asarray(oracle(*[flush_subnormals(a) for a in args])))
 
 
-def binary(name, oracle, group, *, result=same_dtype, domain=None, rtol=0.0, atol=0.0,
-           signed_zeros=True, scalars=True, postfilter=None, pairs=None):
-    """Spec of ``name(x1, x2)`` with broadcasting and (if ``scalars``) Python-scalar operands."""
+def binary(name, oracle, group, *, result=same_dtype, domain=None, domain2=None, rtol=0.0,
+           atol=0.0, ctol=None, signed_zeros=True, scalars=True, postfilter=None, pairs=None):
+    """Spec of ``name(x1, x2)`` with broadcasting and (if ``scalars``) Python-scalar operands.
+
+    ``domain2`` restricts ``x2`` (default: ``domain``); ``postfilter(x1, x2, expected)``
+    gets the operands broadcast to the result shape; other arguments as for :func:`unary`.
+    """
     pairs = pairs or promotable_pairs(group)
+    domain2 = domain2 or domain
 
     def check(xp, data):
         d1, d2 = data.draw(st.sampled_from(pairs), label="dtypes")
@@ -153,14 +191,14 @@ def binary(name, oracle, group, *, result=same_dtype, domain=None, rtol=0.0, ato
         use_scalar = scalars and data.draw(st.booleans(), label="scalar x2")
         if use_scalar:
             d2 = d1
-            x2 = _draw_array(data, d2, (), domain)[()]
+            x2 = _draw_array(data, d2, (), domain2, "x2")[()]
             pyscalar = x2.item()
             arg2 = pyscalar
             x2 = np.asarray(pyscalar, dtype=d1)
             if np.dtype(d1).kind in "iu" and isinstance(pyscalar, bool):
                 arg2 = int(pyscalar)
         else:
-            x2 = _draw_array(data, d2, shape2, domain)
+            x2 = _draw_array(data, d2, shape2, domain2, "x2")
             arg2 = as_xp(xp, x2)
         with np.errstate(all="ignore"):
             expected = np.asarray(oracle(x1, x2))
@@ -173,7 +211,8 @@ def binary(name, oracle, group, *, result=same_dtype, domain=None, rtol=0.0, ato
             keep = postfilter(np.broadcast_to(x1, expected.shape),
                               np.broadcast_to(x2, expected.shape), expected)
             got, expected, alt = got[keep], expected[keep], alt[keep]
-        _compare(name, got, expected, alt, rtol, atol, signed_zeros)
+        tols = _tols(np.result_type(x1.dtype, x2.dtype), rtol, atol, ctol)
+        _compare(name, got, expected, alt, *tols, signed_zeros)
     return register(Spec(name, check, S.DTYPE_GROUPS[group], kind="elementwise"))
 
 

@@ -7,6 +7,8 @@ so that jit-compiling namespaces reuse compiled kernels across examples.
 
 from __future__ import annotations
 
+from builtins import max as builtins_max, min as builtins_min
+
 import numpy as np
 from hypothesis import strategies as st
 
@@ -84,7 +86,8 @@ def scalars(dtype, *, finite=False, min_value=None, max_value=None):
                   allow_nan=not finite and min_value is None and max_value is None,
                   allow_infinity=not finite and (min_value is None or max_value is None),
                   allow_subnormal=True),
-        st.floats(-10, 10, width=width),
+        st.floats(-10.0 if min_value is None else builtins_max(-10.0, min_value),
+                  10.0 if max_value is None else builtins_min(10.0, max_value), width=width),
     )
     if dt.kind == "c":
         return st.builds(complex, real, real)

@@ -1,0 +1,362 @@
+"""Complex elementary functions with the standard's (C99 Annex G) special cases, on lax.
+
+XLA's complex kernels are accurate for finite values but lose signed zeros and miss some
+of the standard's infinity/NaN cases.  Each function here takes and returns a raw complex
+jax value; it either computes from real parts with explicit special cases or repairs the
+XLA result where the standard says otherwise.  The trigonometric functions use the
+standard's own identities (``sin(z) = -1j * sinh(1j * z)`` ...) with the multiplications by
+``±1j`` done as exact component swaps, so signed zeros survive.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from jax import lax
+
+
+def _parts(z):
+    return lax.real(z), lax.imag(z)
+
+
+def _c(re, im):
+    return lax.complex(re, im)
+
+
+def _full(x, v):
+    return lax.full_like(x, v)
+
+
+def _isnan(x):
+    return lax.ne(x, x)
+
+
+def _isinf(x):
+    return lax.eq(lax.abs(x), _full(x, np.inf))
+
+
+def _isfinite(x):
+    return lax.is_finite(x)
+
+
+def _signbit(x):
+    itype = {4: np.int32, 8: np.int64}[np.dtype(x.dtype).itemsize]
+    bits = lax.bitcast_convert_type(x, itype)
+    return lax.lt(bits, lax.full_like(bits, 0))
+
+
+def _copysign(mag, sign_src):
+    a = lax.abs(mag)
+    return lax.select(_signbit(sign_src), lax.neg(a), a)
+
+
+def _keep_nan_copysign(v, sign_src):
+    """``v`` with the sign of ``sign_src`` unless ``v`` is NaN."""
+    return lax.select(_isnan(v), v, _copysign(v, sign_src))
+
+
+def _mul_i(z):
+    """``1j * z`` exactly: ``-b + a j``."""
+    a, b = _parts(z)
+    return _c(lax.neg(b), a)
+
+
+def _mul_neg_i(z):
+    """``-1j * z`` exactly: ``b - a j``."""
+    a, b = _parts(z)
+    return _c(b, lax.neg(a))
+
+
+def _and(*xs):
+    out = xs[0]
+    for x in xs[1:]:
+        out = lax.bitwise_and(out, x)
+    return out
+
+
+def _or(*xs):
+    out = xs[0]
+    for x in xs[1:]:
+        out = lax.bitwise_or(out, x)
+    return out
+
+
+def _not(x):
+    return lax.bitwise_not(x)
+
+
+def _nan_nan_where(cond, re, im):
+    nan = _full(re, np.nan)
+    return lax.select(cond, nan, re), lax.select(cond, nan, im)
+
+
+def hypot(x, y):
+    """``sqrt(x**2 + y**2)`` of real values without undue overflow/underflow; an infinite
+    argument gives ``+inf`` even with a NaN."""
+    a, b = lax.abs(x), lax.abs(y)
+    big, small = lax.max(a, b), lax.min(a, b)
+    zero = _full(big, 0)
+    safe = lax.select(lax.eq(big, zero), _full(big, 1), big)
+    ratio = lax.div(small, safe)
+    out = lax.mul(big, lax.sqrt(lax.add(_full(ratio, 1), lax.mul(ratio, ratio))))
+    out = lax.select(lax.eq(big, zero), zero, out)
+    either_inf = lax.bitwise_or(_isinf(a), _isinf(b))
+    return lax.select(either_inf, _full(out, np.inf), out)
+
+
+def sinh_real(x):
+    """Real sinh: XLA's below |x| = 1, else ``±(h/2 * h - 1/(2 h**2))`` with ``h = exp(|x|/2)``
+    (XLA's large-argument path, ``exp(|x| - ln 2)``, is several ulps off)."""
+    ax = lax.abs(x)
+    h = lax.exp(lax.mul(ax, _full(x, 0.5)))
+    half = _full(x, 0.5)
+    big = lax.sub(lax.mul(lax.mul(half, h), h), lax.div(half, lax.mul(h, h)))
+    return lax.select(lax.lt(ax, _full(x, 1)), lax.sinh(x), _copysign(big, x))
+
+
+def cosh_real(x):
+    """Real cosh: ``h/2 * h + 1/(2 h**2)`` with ``h = exp(|x|/2)``."""
+    ax = lax.abs(x)
+    h = lax.exp(lax.mul(ax, _full(x, 0.5)))
+    half = _full(x, 0.5)
+    big = lax.add(lax.mul(lax.mul(half, h), h), lax.div(half, lax.mul(h, h)))
+    return lax.select(lax.lt(ax, _full(x, 1)), lax.cosh(x), big)
+
+
+# ---- hyperbolic ------------------------------------------------------------------------------
+def csinh(z):
+    """sinh(a + bj) = sinh(a) cos(b) + j cosh(a) sin(b), with the standard's special cases."""
+    a, b = _parts(z)
+    zero_b = lax.eq(b, _full(b, 0))
+    re = lax.mul(sinh_real(a), lax.cos(b))
+    im = lax.mul(cosh_real(a), lax.sin(b))
+    # b == ±0: sinh(a) ± 0j exactly (covers inf and NaN a)
+    re = lax.select(zero_b, sinh_real(a), re)
+    im = lax.select(zero_b, b, im)  # cosh(a) * sin(±0) = ±0 (cosh(a) >= 1)
+    # a == ±0 and b infinite or NaN: ±0 + NaN j
+    zero_a = lax.eq(a, _full(a, 0))
+    bad_b = _not(_isfinite(b))
+    re = lax.select(_and(zero_a, bad_b), a, re)
+    # a infinite and b infinite or NaN: ±inf + NaN j (sign unspecified; glibc's choice)
+    inf_a = _isinf(a)
+    re = lax.select(_and(inf_a, bad_b), lax.select(_isinf(b), lax.abs(a), a), re)
+    im = lax.select(_and(inf_a, bad_b), _full(b, np.nan), im)
+    return _c(re, im)
+
+
+def ccosh(z):
+    """cosh(a + bj) = cosh(a) cos(b) + j sinh(a) sin(b), with the standard's special cases."""
+    a, b = _parts(z)
+    zero_b = lax.eq(b, _full(b, 0))
+    re = lax.mul(cosh_real(a), lax.cos(b))
+    im = lax.mul(sinh_real(a), lax.sin(b))
+    re = lax.select(zero_b, cosh_real(a), re)
+    sign_a = lax.select(_isnan(a), _full(a, 1), _copysign(_full(a, 1), a))
+    im = lax.select(zero_b, lax.mul(b, sign_a), im)
+    zero_a = lax.eq(a, _full(a, 0))
+    bad_b = _not(_isfinite(b))
+    im = lax.select(_and(zero_a, bad_b), _full(a, 0), im)  # sign unspecified
+    inf_a = _isinf(a)
+    re = lax.select(_and(inf_a, bad_b), lax.abs(a), re)
+    im = lax.select(_and(inf_a, bad_b), _full(b, np.nan), im)
+    return _c(re, im)
+
+
+def ctanh(z):
+    """tanh with exact signed zeros (XLA's value otherwise; its special cases agree)."""
+    a, b = _parts(z)
+    w = lax.tanh(z)
+    re, im = _parts(w)
+    zero = _full(re, 0)
+    re = lax.select(lax.eq(re, zero), _copysign(zero, a), re)
+    im_sign = lax.mul(lax.sin(b), lax.cos(b))  # the sign of sin(2b), without overflow
+    im = lax.select(lax.eq(im, zero), _copysign(zero, im_sign), im)
+    # a == ±0 and b infinite or NaN: ±0 + NaN j
+    zero_a = lax.eq(a, zero)
+    bad_b = _not(_isfinite(b))
+    re = lax.select(_and(zero_a, bad_b), a, re)
+    im = lax.select(_and(zero_a, bad_b), _full(b, np.nan), im)
+    return _c(re, im)
+
+
+# ---- inverse hyperbolic ----------------------------------------------------------------------
+def _nan_a_cases(a, b, re, im, zero_b_imag):
+    """Shared NaN rules of asinh/atanh: (NaN, finite nonzero) and (finite, NaN) -> NaN+NaNj."""
+    nan_a, nan_b = _isnan(a), _isnan(b)
+    zero_b = lax.eq(b, _full(b, 0))
+    # a NaN, b finite nonzero -> NaN + NaN j ; a NaN, b == 0 -> NaN ± 0j (if zero_b_imag)
+    cond = _and(nan_a, _isfinite(b), _not(zero_b))
+    re, im = _nan_nan_where(cond, re, im)
+    if zero_b_imag:
+        im = lax.select(_and(nan_a, zero_b), b, im)
+        re = lax.select(_and(nan_a, zero_b), a, re)
+    return re, im, nan_a, nan_b
+
+
+def casinh(z):
+    """asinh: XLA's value with odd/conjugate symmetry enforced and the standard's NaN cases."""
+    a, b = _parts(z)
+    re, im = _parts(lax.asinh(z))
+    re = _keep_nan_copysign(re, a)
+    im = _keep_nan_copysign(im, b)
+    re, im, nan_a, nan_b = _nan_a_cases(a, b, re, im, True)
+    # a finite, b NaN -> NaN + NaN j
+    re, im = _nan_nan_where(_and(_isfinite(a), nan_b), re, im)
+    # a NaN, b infinite -> ±inf + NaN j
+    cond = _and(nan_a, _isinf(b))
+    re = lax.select(cond, _full(re, np.inf), re)
+    im = lax.select(cond, _full(im, np.nan), im)
+    return _c(re, im)
+
+
+def catanh(z):
+    """atanh: XLA's value with odd/conjugate symmetry enforced and the standard's special
+    cases for infinities and NaNs."""
+    a, b = _parts(z)
+    re, im = _parts(lax.atanh(z))
+    # near a = ±1 (|b| < 1) XLA's real part underflows: 0.5 * (log|1 + z| - log|1 - z|)
+    one = _full(a, 1)
+    far = _and(lax.gt(lax.abs(a), _full(a, 0.5)), lax.lt(lax.abs(b), one))
+    alt = lax.mul(_full(a, 0.5), lax.sub(lax.log(hypot(lax.add(one, a), b)),
+                                         lax.log(hypot(lax.sub(one, a), b))))
+    re = lax.select(far, alt, re)
+    re = _keep_nan_copysign(re, a)
+    im = _keep_nan_copysign(im, b)
+    half_pi = _full(a, math.pi / 2)
+    zero = _full(a, 0)
+    nan = _full(a, np.nan)
+    inf_a, inf_b = _isinf(a), _isinf(b)
+    nan_a, nan_b = _isnan(a), _isnan(b)
+    fin_a, fin_b = _isfinite(a), _isfinite(b)
+    zero_a = lax.eq(a, zero)
+    # b infinite (a not NaN): ±0 ± πj/2 ; a infinite (b not NaN): ±0 ± πj/2
+    cond = _or(_and(inf_b, _not(nan_a)), _and(inf_a, _not(nan_b)))
+    re = lax.select(cond, _copysign(zero, a), re)
+    im = lax.select(cond, _copysign(half_pi, b), im)
+    # a NaN, b infinite: ±0 ± πj/2
+    cond = _and(nan_a, inf_b)
+    re = lax.select(cond, zero, re)
+    im = lax.select(cond, _copysign(half_pi, b), im)
+    # a ±0 or ±inf, b NaN: ±0 + NaN j ; a nonzero finite, b NaN: NaN + NaN j
+    cond = _and(_or(zero_a, inf_a), nan_b)
+    re = lax.select(cond, _copysign(zero, a), re)
+    im = lax.select(cond, nan, im)
+    re, im = _nan_nan_where(_and(fin_a, _not(zero_a), nan_b), re, im)
+    # a NaN, b finite or NaN: NaN + NaN j
+    re, im = _nan_nan_where(_and(nan_a, _or(fin_b, nan_b)), re, im)
+    return _c(re, im)
+
+
+def cacosh(z):
+    """acosh: XLA's value with the standard's NaN cases and conjugate symmetry."""
+    a, b = _parts(z)
+    re, im = _parts(lax.acosh(z))
+    im = _keep_nan_copysign(im, b)
+    fin_a = _isfinite(a)
+    re, im = _nan_nan_where(_and(fin_a, lax.ne(a, _full(a, 0)), _isnan(b)), re, im)
+    return _c(re, im)
+
+
+def cacos(z):
+    """acos: XLA's value with conjugate symmetry (imaginary part opposite to ``b``) and the
+    standard's NaN cases."""
+    a, b = _parts(z)
+    re, im = _parts(lax.acos(z))
+    im = _keep_nan_copysign(im, lax.neg(b))
+    fin_a = _isfinite(a)
+    re, im = _nan_nan_where(_and(fin_a, lax.ne(a, _full(a, 0)), _isnan(b)), re, im)
+    return _c(re, im)
+
+
+# ---- via the standard's identities -----------------------------------------------------------
+def csin(z):
+    """sin(z) = -1j * sinh(1j * z)."""
+    return _mul_neg_i(csinh(_mul_i(z)))
+
+
+def ccos(z):
+    """cos(z) = cosh(1j * z)."""
+    return ccosh(_mul_i(z))
+
+
+def ctan(z):
+    """tan(z) = -1j * tanh(1j * z)."""
+    return _mul_neg_i(ctanh(_mul_i(z)))
+
+
+def casin(z):
+    """asin(z) = -1j * asinh(1j * z)."""
+    return _mul_neg_i(casinh(_mul_i(z)))
+
+
+def catan(z):
+    """atan(z) = -1j * atanh(1j * z)."""
+    return _mul_neg_i(catanh(_mul_i(z)))
+
+
+# ---- exponential, logarithm, square root ------------------------------------------------------
+def cexp(z):
+    """exp with ``b == ±0`` giving ``exp(a) ± 0j`` exactly (XLA's value otherwise)."""
+    a, b = _parts(z)
+    re, im = _parts(lax.exp(z))
+    zero_b = lax.eq(b, _full(b, 0))
+    re, im = lax.select(zero_b, lax.exp(a), re), lax.select(zero_b, b, im)
+    # a = +inf, b inf or NaN: inf + NaN j ; a = -inf: 0 + 0j (signs unspecified)
+    bad_b = _not(_isfinite(b))
+    pinf = _and(lax.eq(a, _full(a, np.inf)), bad_b)
+    ninf = _and(lax.eq(a, _full(a, -np.inf)), bad_b)
+    re = lax.select(pinf, a, lax.select(ninf, _full(a, 0), re))
+    im = lax.select(pinf, _full(b, np.nan), lax.select(ninf, _full(b, 0), im))
+    return _c(re, im)
+
+
+def cexpm1(z):
+    """expm1 with ``b == ±0`` giving ``expm1(a) ± 0j`` exactly (XLA's value otherwise)."""
+    a, b = _parts(z)
+    re, im = _parts(lax.expm1(z))
+    zero_b = lax.eq(b, _full(b, 0))
+    re = lax.select(zero_b, lax.expm1(a), re)
+    im = lax.select(zero_b, b, im)
+    return _c(re, im)
+
+
+def _flush_subnormal(x):
+    """Subnormals as signed zeros: XLA on CPU treats them as zero in arithmetic but not in
+    every kernel (atan2), which would mix the two readings within one result."""
+    tiny = _full(x, np.finfo(x.dtype).tiny)
+    return lax.select(lax.lt(lax.abs(x), tiny), _copysign(_full(x, 0), x), x)
+
+
+def clog(z):
+    """log (XLA's complex log agrees with the standard once subnormal parts read as 0)."""
+    re, im = _parts(z)
+    return lax.log(_c(_flush_subnormal(re), _flush_subnormal(im)))
+
+
+def clog1p(z):
+    """log1p: ``log(1 + z)`` with the real part from ``log1p`` near 0 (no cancellation)."""
+    a, b = _parts(z)
+    a, b = _flush_subnormal(a), _flush_subnormal(b)
+    one = _full(a, 1)
+    w = _c(lax.add(one, a), b)
+    re, _ = _parts(lax.log(w))
+    im = lax.atan2(b, lax.add(one, a))
+    half = _full(a, 0.5)
+    small = lax.bitwise_and(lax.lt(lax.abs(a), half), lax.lt(lax.abs(b), half))
+    near = lax.mul(half, lax.log1p(lax.add(lax.mul(a, lax.add(a, _full(a, 2))),
+                                           lax.mul(b, b))))
+    re = lax.select(small, near, re)
+    return _c(re, im)
+
+
+def csqrt(z):
+    """sqrt: XLA's value with the imaginary part signed like ``b`` and ``b = ±inf`` giving
+    ``+inf ± inf j`` (even for NaN ``a``)."""
+    a, b = _parts(z)
+    re, im = _parts(lax.sqrt(z))
+    im = _keep_nan_copysign(im, b)
+    inf_b = _isinf(b)
+    re = lax.select(inf_b, _full(re, np.inf), re)
+    im = lax.select(inf_b, b, im)
+    return _c(re, im)
