@@ -58,6 +58,10 @@ def scalar_operand(fn: str, value, dtype, argname: str = "x"):
     elif kind == "b" and not isinstance(value, bool):
         fail(TypeError, fn, f"a Python bool for '{argname}' with a bool array", value)
     out = jax.device_put(np.asarray(value, dtype=dtype))
+    if isinstance(out, Tracer):
+        # under jax.jit device_put is traced: never cache a tracer (it would leak into
+        # later traces and eager calls); a NumPy scalar is embedded as a literal instead
+        return np.asarray(value, dtype=dtype)
     if len(_SCALAR_CACHE) >= _SCALAR_CACHE_MAX:
         _SCALAR_CACHE.clear()
     if not (type(value) is float and value != value):
@@ -89,6 +93,10 @@ def to_raw(fn: str, obj, argname: str = "x"):
     except (ValueError, TypeError, OverflowError) as exc:
         fail(TypeError, fn, f"an array-like for '{argname}' ({exc})", obj)
     _check_supported(fn, arr.dtype, obj, argname)
+    if arr is obj or arr.base is not None:
+        # jax may read a NumPy buffer after device_put returns (or alias it on CPU), so a
+        # later write to the caller's array could change ours: hand jax a private copy.
+        arr = arr.copy()
     return jax.device_put(arr)
 
 

@@ -7,12 +7,14 @@ same-kind casting does), and rebind the handle.
 
 from __future__ import annotations
 
+import jax
 import numpy as np
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray.array_api import elementwise as _ew
 from laxarray.array_api._array import Array
+from laxarray.array_api._ufunc import broadcast_shapes2
 from laxarray.array_api.linear_algebra import matmul
 
 #: (operator stem, namespace function); each stem gets __op__, __rop__ and __iop__.
@@ -32,12 +34,13 @@ UNARY_OPERATORS = (
     ("invert", _ew.bitwise_invert),
 )
 
-_OPERAND_TYPES = (Array, bool, int, float, complex, np.ndarray, np.generic, list, tuple)
+_OPERAND_TYPES = (Array, bool, int, float, complex, np.ndarray, np.generic, list, tuple,
+                  jax.Array)
+_EXACT_TYPES = frozenset((Array, float, int, bool, complex))
 
 
 def _accepts(other):
-    import jax
-    return isinstance(other, _OPERAND_TYPES) or isinstance(other, jax.Array)
+    return type(other) in _EXACT_TYPES or isinstance(other, _OPERAND_TYPES)
 
 
 def _forward(fn):
@@ -56,12 +59,35 @@ def _reflected(fn):
     return op
 
 
+def _static_inplace_check(name, stem, self, other):
+    """Reject, before computing, an in-place update that would change dtype or shape."""
+    pytype = _dt.scalar_pytype(other)
+    if pytype is not None:
+        dtype, shape = _dt.weak_promote(self.dtype, pytype), self.shape
+    else:
+        o_dtype, o_shape = getattr(other, "dtype", None), getattr(other, "shape", None)
+        if o_dtype not in _dt.CATEGORIES["any"] or o_shape is None:
+            return  # lists, unsupported dtypes: the function itself reports them
+        dtype = _dt.promote_types(self.dtype, o_dtype)
+        shape = self.shape if stem == "matmul" else broadcast_shapes2(
+            name, self.shape, tuple(o_shape))
+    if stem == "truediv" and dtype.kind not in "fc":
+        dtype = _dt.DEFAULT_FLOAT
+    if dtype != self.dtype:
+        fail(TypeError, name, f"a result of dtype {self.dtype} (in-place operations keep "
+             "the dtype)", dtype)
+    if shape != self.shape:
+        fail(ValueError, name, f"a result of shape {self.shape} (in-place operations keep "
+             "the shape)", shape)
+
+
 def _inplace(fn, stem):
     name = f"Array.__i{stem}__"
 
     def op(self, other, /):
         if type(other) is not Array and not _accepts(other):
             return NotImplemented
+        _static_inplace_check(name, stem, self, other)
         out = fn(self, other)
         if out.dtype != self.dtype:
             fail(TypeError, name, f"a result of dtype {self.dtype} (in-place operations keep "

@@ -11,11 +11,12 @@ import math
 import operator
 
 import jax
+import jax.dlpack as _jax_dlpack
 import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
-from laxarray._core.devices import check_device
+from laxarray._core.devices import all_devices, check_device, default_device
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import Tracer
 from laxarray._core.kernel import call, kernel
@@ -126,11 +127,14 @@ def empty(shape, *, dtype=None, device=None):
 
 
 def _like(fn, x, dtype, device):
-    if not isinstance(x, Array):
-        x = asarray(x)
-    dt = _dtype_or_none(fn, dtype) or x.dtype
+    raw = x._value if type(x) is Array else to_raw(fn, x, "x")
+    dt = _dtype_or_none(fn, dtype) or raw.dtype
     dev = check_device(fn, device)
-    return x.shape, dt, dev
+    if dev is None and len(all_devices()) > 1 and not isinstance(raw, Tracer):
+        dev = next(iter(raw.devices()))  # the standard: the result goes to x's device
+        if dev == default_device():
+            dev = None
+    return tuple(raw.shape), dt, dev
 
 
 def full_like(x, /, fill_value, *, dtype=None, device=None):
@@ -167,12 +171,22 @@ def _static_number(fn, value, argname):
     return value
 
 
-@kernel(static=("num", "dtype", "start", "step"))
-def _arange_kernel(*, num, dtype, start, step):
+@kernel(static=("num", "dtype"))
+def _arange_kernel(start, step, *, num, dtype):
+    # start/step are runtime scalars, so XLA cannot fold "0 * step + start" into a
+    # constant with the wrong zero sign; integer arithmetic is modular, so iota and
+    # products may wrap while every result (checked in range) comes out exact
     i = lax.iota(dtype, num)
-    if dtype.kind in "iu":
-        return lax.add(lax.mul(i, lax.full((), step, dtype)), lax.full((), start, dtype))
-    return lax.add(lax.mul(i, lax.full((), step, dtype)), lax.full((), start, dtype))
+    return lax.add(lax.mul(i, lax.broadcast(step, (num,))), lax.broadcast(start, (num,)))
+
+
+def _wrap_int(value, dtype):
+    """``value`` reduced into ``dtype``'s range modulo 2**bits (two's complement)."""
+    bits = dtype.itemsize * 8
+    value %= 1 << bits
+    if dtype.kind == "i" and value >= 1 << (bits - 1):
+        value -= 1 << bits
+    return value
 
 
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
@@ -209,17 +223,19 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     else:
         start_v = float(start)
         delta = float((start + step) - start)
-    out = call(_arange_kernel, num=num, dtype=dt, start=start_v, step=delta)
+    if dt.kind in "iu":
+        start_v, delta = _wrap_int(start_v, dt), _wrap_int(delta, dt)
+    out = call(_arange_kernel, scalar_operand("arange", start_v, dt, "start"),
+               scalar_operand("arange", delta, dt, "step"), num=num, dtype=dt)
     return out if dev is None else wrap(_place(out._value, dev))
 
 
-@kernel(static=("num", "dtype", "endpoint", "start", "stop"))
-def _linspace_kernel(*, num, dtype, endpoint, start, stop):
+@kernel(static=("num", "dtype", "endpoint"))
+def _linspace_kernel(start_a, stop_a, *, num, dtype, endpoint):
+    # start/stop are runtime scalars (no constant folding of "0 * step + start")
     div = (num - 1) if endpoint else num
     i = lax.iota(_dt.real_dtype(dtype) if dtype.kind == "c" else dtype, num)
     i = lax.convert_element_type(i, dtype)
-    start_a = lax.full((), start, dtype)
-    stop_a = lax.full((), stop, dtype)
     delta = lax.sub(stop_a, start_a)
     if div > 0:
         step = lax.div(delta, lax.full((), div, dtype))
@@ -248,8 +264,9 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
         fail(TypeError, "linspace", "a complex 'dtype' for complex start/stop", dt)
     dev = check_device("linspace", device)
     cast = complex if dt.kind == "c" else float
-    out = call(_linspace_kernel, num=num, dtype=dt, endpoint=endpoint, start=cast(start),
-               stop=cast(stop))
+    out = call(_linspace_kernel, scalar_operand("linspace", cast(start), dt, "start"),
+               scalar_operand("linspace", cast(stop), dt, "stop"), num=num, dtype=dt,
+               endpoint=endpoint)
     return out if dev is None else wrap(_place(out._value, dev))
 
 
@@ -285,7 +302,7 @@ def _tri_kernel(x, *, k, lower):
 
 
 def _tri(fn, x, k, lower):
-    v = x if isinstance(x, Array) else asarray(x)
+    v = x._value if type(x) is Array else to_raw(fn, x, "x")
     if v.ndim < 2:
         fail(ValueError, fn, "an array of rank >= 2 for 'x'", x)
     k = check_int(fn, k, "k")
@@ -310,7 +327,7 @@ def _grid_kernel(v, *, shape, axis):
 def meshgrid(*arrays, indexing="xy"):
     """Coordinate matrices from 1-D arrays. Array API: meshgrid. NumPy: numpy.meshgrid."""
     check_choice("meshgrid", indexing, "indexing", ("xy", "ij"))
-    vs = [a if isinstance(a, Array) else asarray(a) for a in arrays]
+    vs = [a._value if type(a) is Array else to_raw("meshgrid", a, "arrays") for a in arrays]
     for a in vs:
         if a.ndim != 1:
             fail(ValueError, "meshgrid", "1-D arrays", a)
@@ -322,32 +339,55 @@ def meshgrid(*arrays, indexing="xy"):
     return tuple(call(_grid_kernel, a, shape=tuple(shape), axis=ax) for a, ax in zip(vs, axes))
 
 
-def from_dlpack(x, /, *, device=None, copy=None):
-    """Array from an object implementing DLPack. Array API: from_dlpack.
+_DL_CPU = 1  # DLPack's kDLCPU device type
 
-    jax imports DLPack capsules by copying on CPU, so ``copy=False`` raises ``ValueError``
-    unless ``x`` is already a laxarray or jax array.
+
+def _dlpack_on_host(x):
+    try:
+        return int(x.__dlpack_device__()[0]) == _DL_CPU
+    except (AttributeError, TypeError, ValueError, IndexError):
+        return False
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """Array from an object implementing DLPack. Array API: from_dlpack. NumPy: numpy.from_dlpack.
+
+    ``copy=None`` lets jax import the buffer without a copy where it can (a CPU buffer
+    aligned to 64 bytes): the result then shares memory with ``x``, as DLPack intends.
+    ``copy=True`` always copies; ``copy=False`` raises ``ValueError`` when jax cannot import
+    the buffer without a copy.  Not traceable (``x`` must be a concrete buffer).
     """
     dev = check_device("from_dlpack", device)
     if copy is not None:
         check_bool("from_dlpack", copy, "copy")
-    if isinstance(x, Array):
-        return x if copy is not True and dev is None else wrap(_place(x._value, dev))
-    if isinstance(x, jax.Array):
-        return wrap(_place(x, dev))
+    if isinstance(x, Array):  # values are immutable: a new handle is a copy
+        if copy is None and dev is None:
+            return x
+        return wrap(_place(x._value, dev))
+    if isinstance(x, (jax.Array, Tracer)):
+        return wrap(_place(to_raw("from_dlpack", x, "x"), dev))
     if not hasattr(x, "__dlpack__"):
         fail(TypeError, "from_dlpack", "an object with __dlpack__ for 'x'", x)
-    if copy is False:
-        fail(ValueError, "from_dlpack", "copy=None or True (jax copies imported buffers)", x)
-    import jax.dlpack
+    if copy and _dlpack_on_host(x):
+        # jax copies host buffers asynchronously (a write to x right after the call can
+        # still reach the result): take a private NumPy copy first
+        return wrap(_place(jax.device_put(np.array(np.from_dlpack(x), copy=True)), dev))
     try:
-        raw = jax.dlpack.from_dlpack(x)
-    except Exception:  # producers jax cannot import zero-copy: go through NumPy
-        raw = jax.device_put(np.from_dlpack(x))
+        raw = _jax_dlpack.from_dlpack(x, copy=copy)
+    except ValueError:
+        if copy is False:
+            fail(ValueError, "from_dlpack", "a buffer jax can import without a copy with "
+                 "copy=False (jax needs 64-byte aligned host memory)", x)
+        raise
+    except (TypeError, RuntimeError, BufferError):  # dtypes/producers jax cannot import
+        if copy is False:
+            fail(ValueError, "from_dlpack", "a buffer jax can import without a copy with "
+                 "copy=False", x)
+        raw = jax.device_put(np.array(np.from_dlpack(x), copy=True))
     return wrap(_place(to_raw("from_dlpack", raw, "x"), dev))
 
 
 __all__ = ["arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full",
            "full_like", "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros",
            "zeros_like"]
-_ = (operator, scalar_operand)
+_ = operator

@@ -2,34 +2,57 @@
 
 from __future__ import annotations
 
+import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.devices import check_device
 from laxarray._core.dtypes import can_cast, finfo, iinfo, isdtype, result_type
+from laxarray._core.errors import fail
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 
 
+_UINT_OF_WIDTH = {4: np.dtype("uint32"), 8: np.dtype("uint64")}
+
+
+def _nonzero(x):
+    """``x != 0`` for a real array, exact for subnormal floats (which XLA on CPU compares
+    as zero): a float is non-zero when any bit other than the sign bit is set."""
+    if x.dtype.kind != "f":
+        return lax.ne(x, lax.full_like(x, 0))
+    utype = _UINT_OF_WIDTH[x.dtype.itemsize]
+    bits = lax.bitcast_convert_type(x, utype)
+    magnitude = np.array(np.iinfo(utype).max >> 1, utype)
+    return lax.ne(lax.bitwise_and(bits, lax.full_like(bits, magnitude)), lax.full_like(bits, 0))
+
+
 @kernel(static=("dtype",))
 def _astype_kernel(x, *, dtype):
+    if dtype.kind == "b":
+        if x.dtype.kind == "c":
+            return lax.bitwise_or(_nonzero(lax.real(x)), _nonzero(lax.imag(x)))
+        return _nonzero(x)
     if x.dtype.kind == "c" and dtype.kind != "c":
         x = lax.real(x)
-    if dtype.kind == "b" and x.dtype.kind != "b":
-        return lax.ne(x, lax.full_like(x, 0))
     return lax.convert_element_type(x, dtype)
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
     """Cast to ``dtype``. Array API: astype. NumPy: numpy.ndarray.astype.
 
-    Complex to real keeps the real part (as NumPy does). ``copy=False`` returns ``x`` itself
-    when no cast is needed. ``dtype`` is static under ``jax.jit``.
+    Complex to a real numeric dtype raises ``TypeError``, as the standard asks (NumPy would
+    drop the imaginary part): take ``real(x)`` or ``abs(x)`` first.  Complex to bool is
+    ``x != 0``.  ``copy=False`` returns ``x`` itself when no cast is needed.  ``dtype`` is
+    static under ``jax.jit``.
     """
-    raw = x._value if isinstance(x, Array) else to_raw("astype", x, "x")
+    raw = x._value if type(x) is Array else to_raw("astype", x, "x")
     dt = _dt.canonicalize_dtype("astype", dtype)
+    if raw.dtype.kind == "c" and dt.kind in "iuf":
+        fail(TypeError, "astype", "a complex or bool 'dtype' for a complex array (the "
+             "imaginary part would be lost; take real(x) or abs(x) first)", dt)
     check_bool("astype", copy, "copy")
     dev = check_device("astype", device)
     if raw.dtype == dt and not copy and dev is None and isinstance(x, Array):
