@@ -10,3 +10,8 @@ from laxarray.array_api.elementwise_math import *  # noqa: F401,F403
 from laxarray.array_api.info import __array_namespace_info__  # noqa: F401
 from laxarray.array_api.linear_algebra import *  # noqa: F401,F403
 from laxarray.array_api.manipulation import *  # noqa: F401,F403
+from laxarray.array_api.indexing_functions import *  # noqa: F401,F403
+from laxarray.array_api.statistical import *  # noqa: F401,F403
+from laxarray.array_api.sorting import *  # noqa: F401,F403
+from laxarray.array_api.searching import *  # noqa: F401,F403
+from laxarray.array_api.sets import *  # noqa: F401,F403

@@ -25,7 +25,6 @@ from laxarray._core.devices import check_device, default_device
 from laxarray._core.errors import fail, fail_text, tracer_conversion
 from laxarray._core.jaxapi import Tracer
 
-_REPR_IMPLIED = (np.dtype("float64"), np.dtype("int64"), np.dtype("bool"))
 _API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
 
 
@@ -94,9 +93,9 @@ class Array:
         if isinstance(value, Tracer):
             tracer_conversion(f"Array.{op}")
         if value.ndim != 0:
-            if op == "__bool__" and math.prod(value.shape) > 1:
+            if op == "__bool__" and math.prod(value.shape) != 1:
                 fail_text(ValueError, "Array.__bool__", "the truth value of an array with "
-                          "more than one element is ambiguous; use laxarray.any or laxarray.all")
+                          "other than one element is ambiguous; use laxarray.any or laxarray.all")
             fail(TypeError, f"Array.{op}", "a 0-d array", self)
         return np.asarray(value)[()]
 
@@ -183,11 +182,9 @@ class Array:
         value = self._value
         if isinstance(value, Tracer):
             return f"Array({value!r})"
-        arr = np.asarray(value)
-        body = np.array2string(arr, separator=", ", prefix="Array(", threshold=1000)
-        if arr.dtype in _REPR_IMPLIED and arr.size > 0:
-            return f"Array({body})"
-        return f"Array({body}, dtype={arr.dtype.name})"
+        # NumPy's repr with the class name swapped ("array(" and "Array(" have one length,
+        # so continuation lines stay aligned): shape= for empty arrays, dtype= as NumPy.
+        return "Array" + np.array_repr(np.asarray(value))[len("array"):]
 
     def __str__(self):
         if isinstance(self._value, Tracer):
@@ -214,6 +211,13 @@ class Array:
 
     def __setitem__(self, key, value, /):
         self._value = _indexing.setitem_value(self, key, value)
+
+    @property
+    def at(self):
+        """Functional indexed updates: ``x.at[key].set(v)``, ``.add``, ``.get(mode=...)``...
+        (new arrays; ``x`` is unchanged). jax: x.at. See ``laxarray.array_api._indexing_at``."""
+        from laxarray.array_api._indexing_at import IndexUpdateHelper
+        return IndexUpdateHelper(self)
 
 
 _new = object.__new__

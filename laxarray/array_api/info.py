@@ -14,7 +14,7 @@ class Info:
 
     def capabilities(self):
         """Optional features: boolean indexing, data-dependent shapes, max dimensions."""
-        return {"boolean indexing": False, "data-dependent shapes": False,
+        return {"boolean indexing": True, "data-dependent shapes": True,
                 "max dimensions": 64}
 
     def default_device(self):

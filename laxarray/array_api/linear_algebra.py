@@ -58,3 +58,78 @@ def matmul(x1, x2, /):
 
 
 __all__ = ["matmul"]
+
+
+def matrix_transpose(x, /):
+    """Transpose the last two axes. Array API: matrix_transpose. NumPy: numpy.matrix_transpose."""
+    from laxarray.array_api.manipulation import _raw, permute_dims
+    raw = _raw("matrix_transpose", x)
+    if raw.ndim < 2:
+        fail(ValueError, "matrix_transpose", "an array of rank >= 2", x)
+    return permute_dims(raw, tuple(range(raw.ndim - 2)) + (raw.ndim - 1, raw.ndim - 2))
+
+
+@kernel(static=("dtype", "axes1", "axes2"))
+def _tensordot_kernel(a, b, *, dtype, axes1, axes2):
+    a = lax.convert_element_type(a, dtype)
+    b = lax.convert_element_type(b, dtype)
+    return lax.dot_general(a, b, ((axes1, axes2), ((), ())), precision=lax.Precision.HIGHEST,
+                           preferred_element_type=dtype)
+
+
+def tensordot(x1, x2, /, *, axes=2):
+    """Sum products over the given axes. Array API: tensordot. NumPy: numpy.tensordot.
+    ``axes`` is static under ``jax.jit``."""
+    from laxarray._core.validate import normalize_axis
+    v1, v2, dt = binary_operands("tensordot", x1, x2)
+    if isinstance(axes, int) and not isinstance(axes, bool):
+        if axes < 0 or axes > min(v1.ndim, v2.ndim):
+            fail(ValueError, "tensordot", "0 <= axes <= the smaller rank", axes)
+        a1 = tuple(range(v1.ndim - axes, v1.ndim))
+        a2 = tuple(range(axes))
+    elif isinstance(axes, (tuple, list)) and len(axes) == 2:
+        s1 = axes[0] if isinstance(axes[0], (tuple, list)) else (axes[0],)
+        s2 = axes[1] if isinstance(axes[1], (tuple, list)) else (axes[1],)
+        a1 = tuple(normalize_axis("tensordot", a, v1.ndim, "axes") for a in s1)
+        a2 = tuple(normalize_axis("tensordot", a, v2.ndim, "axes") for a in s2)
+        if len(a1) != len(a2):
+            fail(ValueError, "tensordot", "equally many axes for x1 and x2", axes)
+    else:
+        fail(TypeError, "tensordot", "an int or a pair of axis sequences for 'axes'", axes)
+    for i, j in zip(a1, a2):
+        if v1.shape[i] != v2.shape[j]:
+            fail(ValueError, "tensordot", "contracted axes of equal size",
+                 (tuple(v1.shape), tuple(v2.shape)))
+    return call(_tensordot_kernel, v1, v2, dtype=dt, axes1=a1, axes2=a2)
+
+
+@kernel(static=("dtype", "axis", "shape"))
+def _vecdot_kernel(a, b, *, dtype, axis, shape):
+    nd = len(shape)
+    a = lax.broadcast_in_dim(lax.convert_element_type(a, dtype), shape,
+                             tuple(range(nd - a.ndim, nd)))
+    b = lax.broadcast_in_dim(lax.convert_element_type(b, dtype), shape,
+                             tuple(range(nd - b.ndim, nd)))
+    if dtype.kind == "c":
+        a = lax.conj(a)
+    return lax.reduce_sum(lax.mul(a, b), (axis,))
+
+
+def vecdot(x1, x2, /, *, axis=-1):
+    """Dot product of vectors along ``axis`` (conjugating ``x1``). Array API: vecdot.
+    NumPy: numpy.vecdot."""
+    from laxarray._core.validate import normalize_axis
+    v1, v2, dt = binary_operands("vecdot", x1, x2)
+    shape = broadcast_shapes2("vecdot", tuple(v1.shape), tuple(v2.shape))
+    if not shape:
+        fail(ValueError, "vecdot", "arrays of rank >= 1", x1)
+    ax = normalize_axis("vecdot", axis, len(shape))
+    # the standard: axis counts from the end and must exist in both inputs
+    for v in (v1, v2):
+        if ax - len(shape) < -v.ndim or v.shape[v.ndim + ax - len(shape)] != shape[ax]:
+            fail(ValueError, "vecdot", "x1 and x2 of equal size along 'axis'",
+                 (tuple(v1.shape), tuple(v2.shape)))
+    return call(_vecdot_kernel, v1, v2, dtype=dt, axis=ax, shape=shape)
+
+
+__all__ += ["matrix_transpose", "tensordot", "vecdot"]

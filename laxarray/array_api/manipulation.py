@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import builtins
+import math
+import operator
+
+import numpy as np
 from jax import lax
 
+from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
+from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import call, kernel
-from laxarray._core.validate import normalize_axis
+from laxarray._core.validate import (check_bool, check_int, normalize_axes, normalize_axis,
+                                     normalize_shape)
 from laxarray.array_api._array import Array
 from laxarray.array_api._convert import to_raw
+from laxarray.array_api._ufunc import broadcast_shapes2
 
 
 @kernel(static=("axes",))
@@ -27,4 +36,294 @@ def permute_dims(x, /, axes):
     return call(_permute_dims_kernel, raw, axes=norm)
 
 
-__all__ = ["permute_dims"]
+
+
+def _raw(fn, x, argname="x"):
+    return x._value if type(x) is Array else to_raw(fn, x, argname)
+
+
+def broadcast_shapes(*shapes):
+    """The broadcast of several shapes. Array API: broadcast_shapes. NumPy: numpy.broadcast_shapes."""
+    out = ()
+    for shape in shapes:
+        shape = normalize_shape("broadcast_shapes", shape, "shapes")
+        out = broadcast_shapes2("broadcast_shapes", out, shape)
+    return out
+
+
+@kernel(static=("shape",))
+def _broadcast_to_kernel(x, *, shape):
+    nd = len(shape)
+    return lax.broadcast_in_dim(x, shape, tuple(range(nd - x.ndim, nd)))
+
+
+def broadcast_to(x, /, shape):
+    """Broadcast to ``shape`` (a copy). Array API: broadcast_to. NumPy: numpy.broadcast_to."""
+    raw = _raw("broadcast_to", x)
+    shape = normalize_shape("broadcast_to", shape)
+    if len(shape) < raw.ndim or broadcast_shapes2("broadcast_to", tuple(raw.shape),
+                                                  shape) != shape:
+        fail(ValueError, "broadcast_to", f"an array broadcastable to {shape}", x)
+    return call(_broadcast_to_kernel, raw, shape=shape)
+
+
+def broadcast_arrays(*arrays):
+    """Broadcast arrays against each other. Array API: broadcast_arrays. NumPy: numpy.broadcast_arrays."""
+    raws = [_raw("broadcast_arrays", a, "arrays") for a in arrays]
+    shape = broadcast_shapes(*[tuple(r.shape) for r in raws])
+    return tuple(call(_broadcast_to_kernel, r, shape=shape) for r in raws)
+
+
+@kernel(static=("shape",))
+def _reshape_kernel(x, *, shape):
+    return lax.reshape(x, shape)
+
+
+def _resolve_shape(fn, size, shape):
+    shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+    dims = [operator.index(d) if not isinstance(d, bool) else fail(
+        TypeError, fn, "integers in 'shape'", shape) for d in shape]
+    unknown = [i for i, d in enumerate(dims) if d == -1]
+    if len(unknown) > 1 or any(d < -1 for d in dims):
+        fail(ValueError, fn, "non-negative dimensions and at most one -1 in 'shape'", shape)
+    known = math.prod(d for d in dims if d != -1)
+    if unknown:
+        if known == 0 or size % known:
+            fail(ValueError, fn, f"a shape compatible with size {size}", shape)
+        dims[unknown[0]] = size // known
+    if math.prod(dims) != size:
+        fail(ValueError, fn, f"a shape compatible with size {size}", shape)
+    return tuple(dims)
+
+
+def reshape(x, /, shape, *, copy=None):
+    """Reshape (C order; one -1 allowed). Array API: reshape. NumPy: numpy.reshape.
+
+    The result is always a new value (laxarray has no views); ``copy=False`` is accepted
+    since no data is shared mutably.
+    """
+    raw = _raw("reshape", x)
+    if copy is not None:
+        check_bool("reshape", copy, "copy")
+    dims = _resolve_shape("reshape", math.prod(raw.shape), shape)
+    return call(_reshape_kernel, raw, shape=dims)
+
+
+def expand_dims(x, /, axis):
+    """Insert size-1 axes at ``axis`` (an int or a tuple, positions in the result).
+    Array API: expand_dims. NumPy: numpy.expand_dims."""
+    raw = _raw("expand_dims", x)
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    out_ndim = raw.ndim + len(axes)
+    norm = normalize_axes("expand_dims", tuple(axes), out_ndim)
+    shape = list(raw.shape)
+    for a in norm:
+        shape.insert(a, 1)
+    return call(_reshape_kernel, raw, shape=tuple(shape))
+
+
+def squeeze(x, /, axis):
+    """Remove size-1 axes. Array API: squeeze. NumPy: numpy.squeeze."""
+    raw = _raw("squeeze", x)
+    axes = normalize_axes("squeeze", axis, raw.ndim)
+    for a in axes:
+        if raw.shape[a] != 1:
+            fail(ValueError, "squeeze", f"axis {a} to have size 1", x)
+    shape = tuple(d for i, d in enumerate(raw.shape) if i not in axes)
+    return call(_reshape_kernel, raw, shape=shape)
+
+
+@kernel(static=("axes",))
+def _flip_kernel(x, *, axes):
+    return lax.rev(x, axes) if axes else x
+
+
+def flip(x, /, *, axis=None):
+    """Reverse along ``axis`` (all axes by default). Array API: flip. NumPy: numpy.flip."""
+    raw = _raw("flip", x)
+    return call(_flip_kernel, raw, axes=normalize_axes("flip", axis, raw.ndim))
+
+
+def moveaxis(x, source, destination, /):
+    """Move axes to new positions. Array API: moveaxis. NumPy: numpy.moveaxis."""
+    raw = _raw("moveaxis", x)
+    src = source if isinstance(source, (tuple, list)) else (source,)
+    dst = destination if isinstance(destination, (tuple, list)) else (destination,)
+    src = [normalize_axis("moveaxis", a, raw.ndim, "source") for a in src]
+    dst = [normalize_axis("moveaxis", a, raw.ndim, "destination") for a in dst]
+    if len(src) != len(dst) or len(set(src)) != len(src) or len(set(dst)) != len(dst):
+        fail(ValueError, "moveaxis", "'source' and 'destination' of equal length and unique",
+             (source, destination))
+    order = [a for a in range(raw.ndim) if a not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return call(_permute_dims_kernel, raw, axes=tuple(order))
+
+
+@kernel(static=("axis", "dtype"))
+def _concat_kernel(*xs, axis, dtype):
+    xs = [lax.convert_element_type(v, dtype) for v in xs]
+    if axis is None:
+        xs = [lax.reshape(v, (math.prod(v.shape),)) for v in xs]
+        axis = 0
+    return lax.concatenate(xs, axis)
+
+
+def _sequence(fn, arrays):
+    if not isinstance(arrays, (tuple, list)) or not arrays:
+        fail(TypeError if not isinstance(arrays, (tuple, list)) else ValueError, fn,
+             "a non-empty tuple or list of arrays for 'arrays'", arrays)
+    raws = [_raw(fn, a, "arrays") for a in arrays]
+    return raws, _dt.result_type(*[r.dtype for r in raws])
+
+
+def concat(arrays, /, *, axis=0):
+    """Join arrays along an existing axis (``axis=None`` flattens first).
+    Array API: concat. NumPy: numpy.concatenate."""
+    raws, dt = _sequence("concat", arrays)
+    if axis is not None:
+        nd = raws[0].ndim
+        if any(r.ndim != nd for r in raws):
+            fail(ValueError, "concat", "arrays of equal rank", [r.shape for r in raws])
+        if nd == 0:
+            fail(ValueError, "concat", "arrays of rank >= 1 (use axis=None)", arrays)
+        axis = normalize_axis("concat", axis, nd)
+        for r in raws:
+            if tuple(d for i, d in enumerate(r.shape) if i != axis) != tuple(
+                    d for i, d in enumerate(raws[0].shape) if i != axis):
+                fail(ValueError, "concat", "shapes that match except along 'axis'",
+                     [tuple(v.shape) for v in raws])
+    return call(_concat_kernel, *raws, axis=axis, dtype=dt)
+
+
+def stack(arrays, /, *, axis=0):
+    """Join arrays along a new axis. Array API: stack. NumPy: numpy.stack."""
+    raws, dt = _sequence("stack", arrays)
+    shape = tuple(raws[0].shape)
+    if any(tuple(r.shape) != shape for r in raws):
+        fail(ValueError, "stack", "arrays of equal shape", [tuple(r.shape) for r in raws])
+    ax = normalize_axis("stack", axis, len(shape) + 1)
+    new_shape = shape[:ax] + (1,) + shape[ax:]
+    expanded = [_reshape_kernel(r, shape=new_shape) for r in raws]
+    return call(_concat_kernel, *expanded, axis=ax, dtype=dt)
+
+
+@kernel(static=("axis", "index"))
+def _take_slice_kernel(x, *, axis, index):
+    return lax.index_in_dim(x, index, axis, keepdims=False)
+
+
+def unstack(x, /, *, axis=0):
+    """Split into a tuple of arrays along ``axis``. Array API: unstack."""
+    raw = _raw("unstack", x)
+    if raw.ndim == 0:
+        fail(ValueError, "unstack", "an array of rank >= 1", x)
+    ax = normalize_axis("unstack", axis, raw.ndim)
+    return tuple(call(_take_slice_kernel, raw, axis=ax, index=i) for i in range(raw.shape[ax]))
+
+
+@kernel(static=("shifts", "axes"))
+def _roll_kernel(x, *, shifts, axes):
+    if axes is None:
+        flat = lax.reshape(x, (math.prod(x.shape),))
+        return lax.reshape(_roll_kernel.fn(flat, shifts=shifts, axes=(0,)), x.shape)
+    for shift, ax in zip(shifts, axes):
+        n = x.shape[ax]
+        if n == 0:
+            continue
+        s = shift % n
+        if s:
+            x = lax.concatenate([lax.slice_in_dim(x, n - s, n, axis=ax),
+                                 lax.slice_in_dim(x, 0, n - s, axis=ax)], ax)
+    return x
+
+
+def roll(x, /, shift, *, axis=None):
+    """Roll elements along axes (flattened when ``axis=None``). Array API: roll. NumPy: numpy.roll.
+
+    ``shift`` is static under ``jax.jit``."""
+    raw = _raw("roll", x)
+    shifts = shift if isinstance(shift, (tuple, list)) else (shift,)
+    shifts = tuple(check_int("roll", s, "shift") for s in shifts)
+    if axis is None:
+        if len(shifts) != 1:
+            fail(ValueError, "roll", "a single shift when axis is None", shift)
+        return call(_roll_kernel, raw, shifts=(builtins.sum(shifts),), axes=None)
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    axes = tuple(normalize_axis("roll", a, raw.ndim) for a in axes)
+    if len(shifts) == 1:
+        shifts = shifts * len(axes)
+    if len(shifts) != len(axes):
+        fail(ValueError, "roll", "as many shifts as axes", (shift, axis))
+    return call(_roll_kernel, raw, shifts=shifts, axes=axes)
+
+
+@kernel(static=("reps",))
+def _tile_kernel(x, *, reps):
+    nd = len(reps)
+    x = lax.reshape(x, (1,) * (nd - x.ndim) + tuple(x.shape))
+    # broadcast each axis to (rep, size) then merge
+    shape = []
+    dims = []
+    for i, (r, s) in enumerate(zip(reps, x.shape)):
+        shape += [r, s]
+        dims.append(2 * i + 1)
+    y = lax.broadcast_in_dim(x, tuple(shape), tuple(dims))
+    return lax.reshape(y, tuple(r * s for r, s in zip(reps, x.shape)))
+
+
+def tile(x, repetitions, /):
+    """Repeat the whole array ``repetitions`` times per axis. Array API: tile. NumPy: numpy.tile."""
+    raw = _raw("tile", x)
+    if not isinstance(repetitions, (tuple, list)):
+        fail(TypeError, "tile", "a tuple of ints for 'repetitions'", repetitions)
+    reps = tuple(check_int("tile", r, "repetitions", minimum=0) for r in repetitions)
+    reps = (1,) * (raw.ndim - len(reps)) + reps
+    return call(_tile_kernel, raw, reps=reps)
+
+
+@kernel(static=("repeats", "axis"))
+def _repeat_kernel(x, *, repeats, axis):
+    if axis is None:
+        x = lax.reshape(x, (math.prod(x.shape),))
+        axis = 0
+    n = x.shape[axis]
+    if isinstance(repeats, int):
+        shape = list(x.shape)
+        y = lax.broadcast_in_dim(x, tuple(shape[:axis + 1]) + (repeats,) + tuple(
+            shape[axis + 1:]), tuple(range(axis + 1)) + tuple(range(axis + 2, x.ndim + 1)))
+        shape[axis] = n * repeats
+        return lax.reshape(y, tuple(shape))
+    from laxarray.array_api.indexing_functions import gather_axis
+    return gather_axis(x, np.repeat(np.arange(n, dtype=np.int64), repeats), axis)
+
+
+def repeat(x, repeats, /, *, axis=None):
+    """Repeat each element ``repeats`` times. Array API: repeat. NumPy: numpy.repeat.
+
+    ``repeats`` is an int or a concrete 1-D sequence/array of counts (static under
+    ``jax.jit``, since it decides the output shape)."""
+    raw = _raw("repeat", x)
+    ax = None if axis is None else normalize_axis("repeat", axis, raw.ndim)
+    n = math.prod(raw.shape) if ax is None else raw.shape[ax]
+    if _dt.scalar_pytype(repeats) is int:
+        reps = check_int("repeat", repeats, "repeats", minimum=0)
+    else:
+        rep_raw = _raw("repeat", repeats, "repeats")
+        if rep_raw.dtype.kind not in "iu":
+            fail(TypeError, "repeat", "integer 'repeats'", repeats)
+        if is_tracer(rep_raw):
+            fail(TypeError, "repeat", "concrete 'repeats' (the output shape depends on them)",
+                 repeats)
+        counts = np.asarray(rep_raw)
+        if counts.ndim > 1 or (counts.ndim == 1 and counts.shape[0] not in (1, n)):
+            fail(ValueError, "repeat", f"'repeats' of length 1 or {n}", repeats)
+        if (counts < 0).any():
+            fail(ValueError, "repeat", "non-negative 'repeats'", repeats)
+        reps = int(counts.reshape(-1)[0]) if counts.size == 1 else tuple(int(c) for c in counts)
+    return call(_repeat_kernel, raw, repeats=reps, axis=ax)
+
+
+__all__ = ["broadcast_arrays", "broadcast_shapes", "broadcast_to", "concat", "expand_dims",
+           "flip", "moveaxis", "permute_dims", "repeat", "reshape", "roll", "squeeze", "stack",
+           "tile", "unstack"]

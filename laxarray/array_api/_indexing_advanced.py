@@ -1,0 +1,517 @@
+"""Advanced indexing: integer arrays (any rank) and boolean masks, mixed with basic entries.
+
+NumPy's semantics: every integer-array entry, boolean mask (as its ``nonzero()`` arrays) and,
+once any array is present, every integer entry is an *advanced index*; they broadcast to one
+shape ``B``.  ``B`` replaces the indexed axes in place when the advanced entries are adjacent
+in the key, and goes first otherwise (a slice, ``None`` or ``...`` between them separates
+them).  A 0-d boolean adds a new axis of length 1 (True) or 0 (False).
+
+How it runs: the slices are applied first (``slice``/``rev``, every axis kept), then one
+``gather`` (get) or ``scatter`` (set) over the advanced axes, then a ``reshape`` inserts the
+``None`` axes.  Index arrays are kernel *arguments* (traced, not static), so one compiled
+kernel serves every index value of a given shape.
+
+Out-of-range indices -- the one rule:
+
+* Eagerly (concrete indices) an index outside ``[-n, n)`` raises ``IndexError``.
+* Under tracing a negative index wraps once (``i + n``); what is still out of range is
+  **clamped** by a get and **dropped** by a set.  The gather/scatter use
+  ``GatherScatterMode.PROMISE_IN_BOUNDS`` (XLA's native clamp/drop), which
+  ``laxarray.checkify`` with ``index_checks`` reports as an out-of-bounds error.
+  ``x.at[idx]`` takes ``mode='clip'|'fill'|'drop'`` to choose other behaviours by design.
+
+Boolean masks have data-dependent shapes: a get needs a concrete mask, or, under tracing,
+``x.at[mask].get(size=N, fill_value=...)``.  A set with one mask (plus integers and basic
+entries) works under tracing: it is a ``select`` over the masked elements, the value's
+mask axis (if longer than 1) taken in order by a running count of the mask.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+
+import jax
+import numpy as np
+from jax import lax
+
+from laxarray._core.errors import fail
+from laxarray._core.jaxapi import Tracer, is_tracer
+from laxarray._core.kernel import call, kernel
+from laxarray.array_api import _indexing as _basic
+from laxarray.array_api._array import Array
+
+MODES = {None: lax.GatherScatterMode.PROMISE_IN_BOUNDS,
+         "promise_in_bounds": lax.GatherScatterMode.PROMISE_IN_BOUNDS,
+         "clip": lax.GatherScatterMode.CLIP,
+         "fill": lax.GatherScatterMode.FILL_OR_DROP,
+         "drop": lax.GatherScatterMode.FILL_OR_DROP}
+_KEY_KINDS = "integers, slices, ellipsis, None, or integer or boolean arrays in the index key"
+_NAN = float("nan")  # one object: NaN fill values must hit the kernel cache
+
+
+# ---- classifying a key -------------------------------------------------------------------
+
+def has_traced(seq) -> bool:
+    """Whether a nested list/tuple holds a traced value."""
+    for item in seq:
+        if isinstance(item, (list, tuple)):
+            if has_traced(item):
+                return True
+        elif isinstance(item, Tracer) or (isinstance(item, Array) and
+                                          isinstance(item._value, Tracer)):
+            return True
+    return False
+
+
+def _classify(fn, k):
+    """One key entry -> ``(tag, payload)``; tags: none ellipsis slice int array mask."""
+    if k is None:
+        return ("none", None)
+    if k is Ellipsis:
+        return ("ellipsis", None)
+    t = type(k)
+    if t is slice:
+        return ("slice", k)
+    if t is bool or isinstance(k, np.bool_):
+        return ("mask", np.asarray(bool(k)))
+    if t is int:
+        return ("int", k)
+    if isinstance(k, np.integer):
+        return ("int", int(k))
+    if isinstance(k, Array):
+        raw = k._value
+    elif isinstance(k, (jax.Array, Tracer, np.ndarray)):
+        raw = k
+    elif isinstance(k, (list, tuple)):
+        if has_traced(k):
+            from laxarray.array_api._convert import to_raw
+            raw = to_raw(fn, k, "key")
+        else:
+            try:
+                raw = np.asarray(k)
+            except (ValueError, TypeError):
+                fail(IndexError, fn, _KEY_KINDS, k)
+            if raw.size == 0 and raw.dtype.kind == "f":
+                raw = raw.astype(np.int64)  # NumPy reads an empty list as an integer index
+    else:
+        try:
+            return ("int", operator.index(k))
+        except TypeError:
+            fail(IndexError, fn, _KEY_KINDS, k)
+    kind = raw.dtype.kind
+    if kind == "b":
+        return ("mask", raw)
+    if kind not in "iu":
+        fail(IndexError, fn, "integer or boolean arrays in the index key", k)
+    if raw.ndim == 0 and not is_tracer(raw):
+        return ("int", int(np.asarray(raw)))
+    return ("array", raw)
+
+
+def classify_key(fn, key):
+    """The key as a tuple of ``(tag, payload)`` entries."""
+    if type(key) is not tuple:
+        key = (key,)
+    return tuple(_classify(fn, k) for k in key)
+
+
+def is_advanced(entries) -> bool:
+    """Whether the classified key has an integer array or a boolean mask."""
+    return any(tag in ("array", "mask") for tag, _ in entries)
+
+
+def basic_key(entries):
+    """A classified key without arrays back as a basic key."""
+    return tuple(Ellipsis if tag == "ellipsis" else val for tag, val in entries)
+
+
+# ---- the layout of a key -----------------------------------------------------------------
+
+class Layout:
+    """Where every axis of ``x`` goes for one classified key.
+
+    ``xshape``: the shape after the new axes of 0-d masks; ``axes``: one basic
+    ``(start, step, count, False)`` per axis of ``xshape`` (advanced axes kept whole);
+    ``groups``: per advanced entry ``(tag, payload, first axis, rank)``; ``adjacent``:
+    whether the advanced entries touch; ``order``: ``"s"`` (a slice axis), ``"n"`` (None)
+    and ``"a"`` (the first advanced entry) in key order.
+    """
+
+    __slots__ = ("xshape", "axes", "groups", "adjacent", "order")
+
+
+def layout(fn, shape, entries, check_ints=True) -> Layout:
+    """Resolve ``entries`` against ``shape`` (IndexError for an impossible key)."""
+    n_ellipsis = sum(1 for tag, _ in entries if tag == "ellipsis")
+    if n_ellipsis > 1:
+        fail(IndexError, fn, "at most one ellipsis in the index key", n_ellipsis)
+    used = 0
+    for tag, val in entries:
+        if tag in ("slice", "int", "array"):
+            used += 1
+        elif tag == "mask":
+            used += val.ndim
+    if used > len(shape):
+        fail(IndexError, fn, f"at most {len(shape)} indexed axes for an array of rank "
+             f"{len(shape)}", used)
+    if not n_ellipsis:
+        entries = entries + (("ellipsis", None),)
+    xshape, axes, groups, order, adv_pos = [], [], [], [], []
+    d = 0
+    for pos, (tag, val) in enumerate(entries):
+        if tag == "none":
+            order.append("n")
+        elif tag == "ellipsis":
+            for _ in range(len(shape) - used):
+                n = shape[d]
+                xshape.append(n)
+                axes.append((0, 1, n, False))
+                order.append("s")
+                d += 1
+        elif tag == "slice":
+            n = shape[d]
+            try:
+                start, stop, step = val.indices(n)
+            except (TypeError, ValueError):
+                fail(IndexError, fn, "a slice of Python integers or None (static under "
+                     "jax.jit) with a nonzero step", val)
+            count = len(range(start, stop, step))
+            xshape.append(n)
+            axes.append((start if count else 0, step, count, False))
+            order.append("s")
+            d += 1
+        else:
+            first = len(xshape)
+            if tag == "mask" and val.ndim == 0:
+                val = lax.reshape(val, (1,)) if is_tracer(val) else np.reshape(val, (1,))
+                dims = (1,)
+            elif tag == "mask":
+                dims = tuple(shape[d:d + val.ndim])
+                if tuple(val.shape) != dims:
+                    fail(IndexError, fn, f"a boolean index of shape {dims} for axes "
+                         f"{d}..{d + val.ndim - 1}", val)
+                d += val.ndim
+            else:
+                dims = (shape[d],)
+                d += 1
+                if tag == "int" and check_ints and not -dims[0] <= val < dims[0]:
+                    fail(IndexError, fn, f"an index in [{-dims[0]}, {dims[0]}) for axis "
+                         f"{d - 1} of size {dims[0]}", val)
+            for n in dims:
+                xshape.append(n)
+                axes.append((0, 1, n, False))
+            if not adv_pos:
+                order.append("a")
+            adv_pos.append(pos)
+            groups.append((tag, val, first, len(dims)))
+    out = Layout()
+    out.xshape, out.axes, out.groups, out.order = tuple(xshape), tuple(axes), groups, order
+    out.adjacent = adv_pos == list(range(adv_pos[0], adv_pos[0] + len(adv_pos))) \
+        if adv_pos else True
+    return out
+
+
+def _positions(lay):
+    """``(p, p_final)``: where ``B`` goes in the gather output and in the final result."""
+    if not lay.adjacent:
+        return 0, 0
+    first = lay.order.index("a")
+    before = lay.order[:first]
+    return before.count("s"), len(before)
+
+
+def _gather_shape(lay, bshape):
+    windows = [lay.axes[a][2] for a in _window_axes(lay)]
+    p, _ = _positions(lay)
+    return tuple(windows[:p]) + tuple(bshape) + tuple(windows[p:])
+
+
+def _final_shape(lay, bshape):
+    out = []
+    wins = iter(lay.axes[a][2] for a in _window_axes(lay))
+    for o in lay.order:
+        if o == "s":
+            out.append(next(wins))
+        elif o == "n":
+            out.append(1)
+    _, pf = _positions(lay)
+    return tuple(out[:pf]) + tuple(bshape) + tuple(out[pf:])
+
+
+def _window_axes(lay):
+    adv = _adv_axes(lay)
+    return [a for a in range(len(lay.xshape)) if a not in adv]
+
+
+def _adv_axes(lay):
+    return [g[2] + j for g in lay.groups for j in range(g[3])]
+
+
+# ---- index components ----------------------------------------------------------------------
+
+def _concrete(raw):
+    return None if is_tracer(raw) else np.asarray(raw)
+
+
+def components(fn, lay, size=None, checked=True):
+    """One raw integer index array per advanced axis, and whether a mask was padded.
+
+    Masks become their ``nonzero()`` arrays: eagerly exact (or ``size`` long), under
+    tracing only with ``size`` (padding is out of range, for ``mode='fill'``).
+    """
+    comps, padded = [], False
+    for tag, val, first, rank in lay.groups:
+        if tag == "int":
+            comps.append(np.asarray(val, np.int64))
+        elif tag == "array":
+            conc = _concrete(val)
+            if checked and conc is not None:
+                _check_range(fn, conc, lay.xshape[first], first)
+            comps.append(val if conc is None else conc)
+        else:
+            conc = _concrete(val)
+            if conc is not None and size is None:
+                comps.extend(np.nonzero(conc))
+                continue
+            if size is None:
+                fail(ValueError, fn, "a concrete boolean mask; under jax.jit/vmap the number "
+                     "of True elements decides the result shape: use "
+                     "x.at[mask].get(size=N, fill_value=...)", val)
+            from laxarray.array_api.searching import _nonzero_kernel
+            sentinel = max(max(val.shape), 1)
+            comps.extend(_nonzero_kernel(val, size=size, fill_value=sentinel))
+            padded = True
+    return comps, padded
+
+
+def _check_range(fn, idx, n, axis):
+    if idx.size and (idx.min() < -n or idx.max() >= n):
+        bad = idx[(idx < -n) | (idx >= n)].flat[0]
+        fail(IndexError, fn, f"an index in [{-n}, {n}) for axis {axis} of size {n}", int(bad))
+
+
+def _bshape(fn, comps):
+    try:
+        return tuple(np.broadcast_shapes(*[tuple(c.shape) for c in comps]))
+    except ValueError:
+        fail(IndexError, fn, "index arrays that broadcast together",
+             tuple(tuple(c.shape) for c in comps))
+
+
+def _indices(comps, sizes, bshape):
+    """``B + (k,)`` int64 start indices, negative indices wrapped once."""
+    out = []
+    for c, n in zip(comps, sizes):
+        c = lax.convert_element_type(c, np.int64)
+        c = lax.select(lax.lt(c, lax.full_like(c, 0)), lax.add(c, lax.full_like(c, n)), c)
+        c = lax.broadcast_in_dim(c, bshape, tuple(range(len(bshape) - c.ndim, len(bshape))))
+        out.append(lax.expand_dims(c, (len(bshape),)))
+    return lax.concatenate(out, len(bshape)) if out else lax.full(bshape + (0,), 0, np.int64)
+
+
+def _plan(lay, bshape):
+    adv = tuple(_adv_axes(lay))
+    p, _ = _positions(lay)
+    return (lay.xshape, lay.axes, adv, p, tuple(bshape), _final_shape(lay, bshape))
+
+
+def _dnums_parts(plan, ndim):
+    _, _, adv, p, bshape, _ = plan
+    nb, nw = len(bshape), ndim - len(adv)
+    window_pos = tuple(range(p)) + tuple(range(p + nb, nb + nw))
+    return window_pos, tuple(sorted(adv)), adv
+
+
+# ---- get ---------------------------------------------------------------------------------------
+
+@kernel(static=("plan", "mode", "fill_value", "sorted_", "unique"))
+def _gather_kernel(x, *comps, plan, mode, fill_value, sorted_, unique):
+    xshape, axes, adv, _, bshape, out_shape = plan
+    if math.prod(out_shape) == 0 or any(xshape[a] == 0 for a in adv):
+        return lax.full(out_shape, 0 if fill_value is None else fill_value, x.dtype)
+    x = _basic.slice_region(lax.reshape(x, xshape), axes)
+    idx = _indices(comps, [x.shape[a] for a in adv], bshape)
+    offset, collapsed, start_map = _dnums_parts(plan, x.ndim)
+    dnums = lax.GatherDimensionNumbers(offset_dims=offset, collapsed_slice_dims=collapsed,
+                                       start_index_map=start_map)
+    sizes = tuple(1 if a in adv else n for a, n in enumerate(x.shape))
+    out = lax.gather(x, idx, dnums, sizes, indices_are_sorted=sorted_, unique_indices=unique,
+                     mode=mode, fill_value=fill_value)
+    return lax.reshape(out, out_shape)
+
+
+def canonical_fill(fn, fill_value, dtype):
+    """A hashable Python scalar for ``fill_value`` (NaN as one shared object)."""
+    if fill_value is None:
+        return None
+    from laxarray._core import dtypes as _dt
+    if _dt.scalar_pytype(fill_value) is None and not isinstance(fill_value, np.generic):
+        fail(TypeError, fn, "a Python scalar for 'fill_value'", fill_value)
+    v = np.asarray(fill_value).astype(dtype).item()
+    if isinstance(v, float) and v != v:
+        return _NAN
+    return v
+
+
+def getitem(x, entries, *, mode=None, fill_value=None, size=None, sorted_=False,
+            unique=False, fn="Array.__getitem__"):
+    """``x[key]`` for a classified key with arrays (also ``x.at[key].get``)."""
+    lay = layout(fn, x.shape, entries, check_ints=mode is None)
+    comps, padded = components(fn, lay, size=size, checked=mode is None)
+    if padded and mode is None:
+        mode = "fill"
+    bshape = _bshape(fn, comps)
+    plan = _plan(lay, bshape)
+    return call(_gather_kernel, x, *comps, plan=plan, mode=MODES[mode],
+                fill_value=(canonical_fill(fn, fill_value, x.dtype) if mode in ("fill", "drop")
+                            else None),
+                sorted_=sorted_, unique=unique)
+
+
+# ---- set and update ops -------------------------------------------------------------------
+
+_SCATTERS = {"set": lax.scatter, "add": lax.scatter_add, "subtract": lax.scatter_sub,
+             "multiply": lax.scatter_mul, "min": lax.scatter_min, "max": lax.scatter_max}
+
+
+@kernel(static=("plan", "mode", "op", "sorted_", "unique"))
+def _scatter_kernel(x, v, *comps, plan, mode, op, sorted_, unique):
+    xshape, axes, adv, _, bshape, out_shape = plan
+    if math.prod(out_shape) == 0 or any(xshape[a] == 0 for a in adv):
+        return x
+    xe = lax.reshape(x, xshape)
+    y = _basic.slice_region(xe, axes)
+    v = _basic.broadcast_value(lax.convert_element_type(v, x.dtype), out_shape)
+    offset, collapsed, start_map = _dnums_parts(plan, y.ndim)
+    gshape = _strip_none(plan, y.shape)
+    v = lax.reshape(v, gshape)
+    idx = _indices(comps, [y.shape[a] for a in adv], bshape)
+    dnums = lax.ScatterDimensionNumbers(update_window_dims=offset,
+                                        inserted_window_dims=collapsed,
+                                        scatter_dims_to_operand_dims=start_map)
+    y = _SCATTERS[op](y, idx, v, dnums, indices_are_sorted=sorted_, unique_indices=unique,
+                      mode=mode)
+    return lax.reshape(_basic.write_region(xe, axes, y), x.shape)
+
+
+def _strip_none(plan, yshape):
+    _, _, adv, p, bshape, _ = plan
+    windows = [n for a, n in enumerate(yshape) if a not in adv]
+    return tuple(windows[:p]) + tuple(bshape) + tuple(windows[p:])
+
+
+def _mask_select_ok(lay):
+    """One boolean mask, the other advanced entries Python integers: the select path."""
+    tags = [g[0] for g in lay.groups]
+    return tags.count("mask") == 1 and all(t in ("mask", "int") for t in tags)
+
+
+def update(x, entries, value, op, *, mode=None, sorted_=False, unique=False,
+           fn="Array.__setitem__"):
+    """The raw value of ``x`` after ``x[key] <op>= value`` for a classified key with arrays."""
+    from laxarray.array_api._indexing import broadcastable, value_operand
+    lay = layout(fn, x.shape, entries, check_ints=mode is None)
+    v = value_operand(fn, value, x.dtype)
+    if _mask_select_ok(lay):
+        return _mask_update(fn, x, lay, v, value, op)
+    if any(g[0] == "mask" and is_tracer(g[1]) for g in lay.groups):
+        fail(ValueError, fn, "a concrete boolean mask when it is combined with integer "
+             "arrays (under jax.jit a traced mask may only be combined with Python integers, "
+             "slices, None and ...)", value)
+    comps, _ = components(fn, lay, checked=mode is None)
+    bshape = _bshape(fn, comps)
+    plan = _plan(lay, bshape)
+    out_shape = plan[-1]
+    if not broadcastable(tuple(v.shape), out_shape):
+        fail(ValueError, fn, f"a value broadcastable to shape {out_shape}", value)
+    if op in ("divide", "power"):
+        current = call(_gather_kernel, x, *comps, plan=plan, mode=MODES[mode], fill_value=None,
+                       sorted_=sorted_, unique=unique)._value
+        v = _apply(op, current, _basic.broadcast_value(
+            lax.convert_element_type(v, x.dtype), out_shape))
+        op = "set"
+    return _scatter_kernel.bind((("plan", plan), ("mode", MODES[mode]), ("op", op),
+                                 ("sorted_", sorted_), ("unique", unique)))(x._value, v, *comps)
+
+
+def _apply(op, a, b):
+    if op == "set":
+        return b
+    return {"add": lax.add, "subtract": lax.sub, "multiply": lax.mul, "divide": lax.div,
+            "min": lax.min, "max": lax.max, "power": lax.pow}[op](a, b)
+
+
+def setitem_value(x, entries, value):
+    """The raw value of ``x`` after ``x[key] = value`` for a classified key with arrays."""
+    return update(x, entries, value, "set")
+
+
+# ---- boolean-mask updates as a select -------------------------------------------------------
+
+def _mask_update(fn, x, lay, v, value, op):
+    from laxarray.array_api._indexing import broadcastable
+    (mtag, mask, first, rank), = [g for g in lay.groups if g[0] == "mask"]
+    ints = tuple((g[2], g[1] + lay.xshape[g[2]] if g[1] < 0 else g[1])
+                 for g in lay.groups if g[0] == "int")
+    conc = _concrete(mask)
+    count = None if conc is None else int(np.count_nonzero(conc))
+    # the value's length along the mask axis of x[key] (1: broadcast)
+    template = _final_shape(lay, (-1,))
+    b_at = template.index(-1)
+    vshape = tuple(v.shape)
+    if len(vshape) > len(template):
+        if any(d != 1 for d in vshape[:len(vshape) - len(template)]):
+            fail(ValueError, fn, f"a value broadcastable to shape {_shape_text(template, count)}",
+                 value)
+        vshape = vshape[len(vshape) - len(template):]
+    off = len(template) - len(vshape)
+    length = vshape[b_at - off] if b_at >= off else 1
+    target = tuple(length if d == -1 else d for d in template)
+    ok = broadcastable(vshape, target) and (length == 1 or count is None or length == count)
+    if not ok or (count is None and length == 0):
+        fail(ValueError, fn, f"a value broadcastable to shape {_shape_text(template, count)}",
+             value)
+    if count == 0 or math.prod(lay.xshape) == 0:
+        return x._value
+    plan = (lay.xshape, lay.axes, first, rank, ints, _positions(lay)[0], b_at, target)
+    return _mask_update_kernel.bind((("plan", plan), ("op", op)))(x._value, v, mask)
+
+
+def _shape_text(template, count):
+    return tuple("n_true" if d == -1 and count is None else (count if d == -1 else d)
+                 for d in template)
+
+
+@kernel(static=("plan", "op"))
+def _mask_update_kernel(x, v, mask, *, plan, op):
+    xshape, axes, first, rank, ints, p, b_at, target = plan
+    xe = lax.reshape(x, xshape)
+    y = _basic.slice_region(xe, axes)
+    mask = lax.reshape(mask, xshape[first:first + rank])
+    adv = set(range(first, first + rank)) | {a for a, _ in ints}
+    windows = [a for a in range(y.ndim) if a not in adv]
+    v = _basic.broadcast_value(lax.convert_element_type(v, x.dtype), target)
+    gshape = tuple(y.shape[a] for a in windows[:p]) + (target[b_at],) + \
+        tuple(y.shape[a] for a in windows[p:])
+    v = lax.reshape(v, gshape)
+    length = gshape[p]
+    if length == 1:
+        v = lax.reshape(v, gshape[:p] + (1,) * rank + gshape[p + 1:])
+    else:
+        flat = lax.reshape(lax.convert_element_type(mask, np.int64), (math.prod(mask.shape),))
+        pos = lax.sub(lax.cumsum(flat, 0), lax.full_like(flat, 1))
+        pos = lax.clamp(np.int64(0), pos, np.int64(length - 1))
+        from laxarray.array_api.indexing_functions import gather_axis
+        v = gather_axis(v, lax.reshape(pos, mask.shape), p)
+    labels = windows[:p] + list(range(first, first + rank)) + windows[p:] + [a for a, _ in ints]
+    v = lax.reshape(v, tuple(v.shape) + (1,) * len(ints))
+    perm = tuple(int(i) for i in np.argsort(labels))
+    v = lax.transpose(v, perm)
+    v = lax.broadcast_in_dim(v, y.shape, tuple(range(y.ndim)))
+    cond = lax.broadcast_in_dim(mask, y.shape, tuple(range(first, first + rank)))
+    for a, i in ints:
+        cond = lax.bitwise_and(cond, lax.eq(lax.broadcasted_iota(np.int64, y.shape, a),
+                                            lax.full(y.shape, i, np.int64)))
+    y = lax.select(cond, _apply(op, y, v), y)
+    return lax.reshape(_basic.write_region(xe, axes, y), x.shape)

@@ -1,0 +1,153 @@
+"""``x.at[key]``: functional indexed updates, as jax's ``.at``.
+
+``x.at[key].set(v)`` / ``add`` / ``subtract`` / ``multiply`` / ``divide`` / ``min`` / ``max``
+/ ``power`` return a new Array (``x`` is unchanged); ``x.at[key].get()`` is ``x[key]`` with
+options.  Keys are everything ``x[key]`` accepts.  Repeated indices accumulate for ``add``,
+``subtract``, ``multiply``, ``min`` and ``max``; for ``set``, ``divide`` and ``power`` one of
+the repeated updates wins (which one is unspecified).
+
+``mode`` (static under ``jax.jit``):
+
+* ``None`` (default): the indexing rule -- eagerly an out-of-range index raises
+  ``IndexError``; under tracing negative indices wrap once, then a get clamps and an update
+  drops what is still out of range (reported by ``checkify`` with ``index_checks``).
+* ``'promise_in_bounds'``: no eager check; otherwise as ``None``.
+* ``'clip'``: indices are clamped into range (get and update).
+* ``'fill'`` / ``'drop'``: a get returns ``fill_value`` for an out-of-range index (default:
+  NaN for inexact dtypes, the minimum of signed, the maximum of unsigned integers, True);
+  an update skips it.
+
+In every mode a negative index first wraps once.  ``indices_are_sorted`` and
+``unique_indices`` are promises passed to XLA (a wrong promise gives unspecified results).
+``get(size=N, fill_value=...)`` makes a boolean-mask get work under ``jax.jit``: the result
+holds the first ``N`` selected elements, padded with ``fill_value`` (mode ``'fill'``).
+"""
+
+from __future__ import annotations
+
+from jax import lax
+
+from laxarray._core import dtypes as _dt
+from laxarray._core.errors import fail
+from laxarray._core.kernel import call
+from laxarray._core.validate import check_bool, check_int
+from laxarray.array_api import _indexing as _basic
+from laxarray.array_api import _indexing_advanced as _adv
+from laxarray.array_api._array import wrap
+
+_OPS_CATEGORY = {"set": "any", "add": "numeric", "subtract": "numeric", "multiply": "numeric",
+                 "divide": "floating-point", "min": "real", "max": "real", "power": "numeric"}
+
+
+class IndexUpdateHelper:
+    """``x.at``: index it (``x.at[key]``) to get an :class:`IndexUpdateRef`."""
+
+    __slots__ = ("_array",)
+
+    def __init__(self, array):
+        self._array = array
+
+    def __getitem__(self, key):
+        return IndexUpdateRef(self._array, key)
+
+    def __repr__(self):
+        return f"_IndexUpdateHelper({self._array!r})"
+
+
+class IndexUpdateRef:
+    """``x.at[key]``: the methods below return updated copies of ``x``."""
+
+    __slots__ = ("_array", "_key")
+
+    def __init__(self, array, key):
+        self._array, self._key = array, key
+
+    def __repr__(self):
+        return f"_IndexUpdateRef({self._array!r}, {self._key!r})"
+
+    def get(self, *, indices_are_sorted=False, unique_indices=False, mode=None,
+            fill_value=None, size=None):
+        """``x[key]`` with an out-of-range ``mode``; ``size`` for a traced boolean mask.
+        NumPy: x[key]. jax: x.at[key].get."""
+        fn = "Array.at.get"
+        x = self._array
+        _check_options(fn, mode, indices_are_sorted, unique_indices)
+        if size is not None:
+            size = check_int(fn, size, "size", minimum=0)
+        entries = _adv.classify_key(fn, self._key)
+        if size is not None and not any(t == "mask" for t, _ in entries):
+            fail(ValueError, fn, "size= only with a boolean mask in the key", size)
+        if not _needs_gather(entries, mode):
+            return _basic.getitem(x, _adv.basic_key(entries))
+        return _adv.getitem(x, entries, mode=mode, fill_value=fill_value, size=size,
+                            sorted_=indices_are_sorted, unique=unique_indices, fn=fn)
+
+    def set(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """``x`` with ``x[key] = values``. NumPy: x[key] = values. jax: x.at[key].set."""
+        return self._update("set", values, indices_are_sorted, unique_indices, mode)
+
+    def add(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """``x`` with ``x[key] += values`` (repeated indices accumulate). jax: x.at[key].add."""
+        return self._update("add", values, indices_are_sorted, unique_indices, mode)
+
+    def subtract(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """``x`` with ``x[key] -= values`` (repeated indices accumulate).
+        jax: x.at[key].subtract."""
+        return self._update("subtract", values, indices_are_sorted, unique_indices, mode)
+
+    def multiply(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """``x`` with ``x[key] *= values`` (repeated indices accumulate).
+        jax: x.at[key].multiply."""
+        return self._update("multiply", values, indices_are_sorted, unique_indices, mode)
+
+    def divide(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """``x`` with ``x[key] /= values`` (floating-point ``x``). jax: x.at[key].divide."""
+        return self._update("divide", values, indices_are_sorted, unique_indices, mode)
+
+    def min(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """``x`` with ``x[key] = minimum(x[key], values)``. jax: x.at[key].min."""
+        return self._update("min", values, indices_are_sorted, unique_indices, mode)
+
+    def max(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """``x`` with ``x[key] = maximum(x[key], values)``. jax: x.at[key].max."""
+        return self._update("max", values, indices_are_sorted, unique_indices, mode)
+
+    def power(self, values, *, indices_are_sorted=False, unique_indices=False, mode=None):
+        """``x`` with ``x[key] **= values``. jax: x.at[key].power."""
+        return self._update("power", values, indices_are_sorted, unique_indices, mode)
+
+    def _update(self, op, values, indices_are_sorted, unique_indices, mode):
+        fn = f"Array.at.{op}"
+        x = self._array
+        _check_options(fn, mode, indices_are_sorted, unique_indices)
+        category = _OPS_CATEGORY[op]
+        if x.dtype not in _dt.CATEGORIES[category]:
+            _dt.check_category(fn, "x", x.dtype, category)
+        entries = _adv.classify_key(fn, self._key)
+        if _needs_gather(entries, mode):
+            return wrap(_adv.update(x, entries, values, op, mode=mode,
+                                    sorted_=indices_are_sorted, unique=unique_indices, fn=fn))
+        key = _adv.basic_key(entries)
+        axes, out_shape = _basic.basic_plan(fn, x.shape, key)
+        v = _basic.value_operand(fn, values, x.dtype)
+        if not _basic.broadcastable(tuple(v.shape), out_shape):
+            fail(ValueError, fn, f"a value broadcastable to shape {out_shape}", values)
+        if op != "set":
+            current = call(_basic._getitem_kernel, x, axes=axes, out_shape=out_shape)._value
+            v = _adv._apply(op, current, _basic.broadcast_value(
+                lax.convert_element_type(v, x.dtype), out_shape))
+        return wrap(_basic._setitem_kernel.bind((("axes", axes), ("out_shape", out_shape),
+                                                 ("dtype", x.dtype)))(x._value, v))
+
+
+def _needs_gather(entries, mode):
+    """Arrays in the key, or integers whose range the mode (not IndexError) decides."""
+    return _adv.is_advanced(entries) or (mode is not None and
+                                         any(t == "int" for t, _ in entries))
+
+
+def _check_options(fn, mode, indices_are_sorted, unique_indices):
+    if mode is not None and (not isinstance(mode, str) or mode not in _adv.MODES):
+        fail(ValueError, fn, "mode None, 'promise_in_bounds', 'clip', 'fill' or 'drop'", mode)
+    check_bool(fn, indices_are_sorted, "indices_are_sorted")
+    check_bool(fn, unique_indices, "unique_indices")

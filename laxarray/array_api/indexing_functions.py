@@ -1,0 +1,117 @@
+"""Indexing functions of the standard: take, take_along_axis.
+
+Indices may be traced (they are data); negative indices count from the end.  Eagerly, an
+out-of-range index raises ``IndexError``; under ``jax.jit`` indices are clamped into range
+(the documented tracing rule; ``checkify`` with ``index_checks`` turns them into errors).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from jax import lax
+
+from laxarray._core.errors import fail
+from laxarray._core.jaxapi import is_tracer
+from laxarray._core.kernel import call, kernel
+from laxarray._core.validate import normalize_axis
+from laxarray.array_api._array import Array
+from laxarray.array_api._convert import to_raw
+
+
+def _raw(fn, x, argname="x"):
+    return x._value if type(x) is Array else to_raw(fn, x, argname)
+
+
+def gather_axis(x, idx, axis):
+    """``x`` indexed by the integer array ``idx`` along ``axis`` (idx dims replace ``axis``).
+
+    Negative indices wrap once; indices are clamped into range (lax clip mode).
+    """
+    n = x.shape[axis]
+    idx = lax.convert_element_type(idx, np.int64)
+    idx = lax.select(lax.lt(idx, lax.full_like(idx, 0)), lax.add(idx, lax.full_like(idx, n)),
+                     idx)
+    nidx = idx.ndim
+    offset_dims = tuple(d if d < axis else d + nidx - 1 for d in range(x.ndim) if d != axis)
+    dnums = lax.GatherDimensionNumbers(offset_dims=offset_dims, collapsed_slice_dims=(axis,),
+                                       start_index_map=(axis,))
+    slice_sizes = tuple(1 if d == axis else x.shape[d] for d in range(x.ndim))
+    return lax.gather(x, lax.expand_dims(idx, (nidx,)), dnums, slice_sizes,
+                      mode=lax.GatherScatterMode.CLIP)
+
+
+def _check_in_range(fn, idx_raw, size, argname="indices"):
+    if is_tracer(idx_raw):
+        return
+    idx = np.asarray(idx_raw)
+    if idx.size and (idx.min() < -size or idx.max() >= size):
+        bad = idx[(idx < -size) | (idx >= size)].flat[0]
+        fail(IndexError, fn, f"'{argname}' in [{-size}, {size})", int(bad))
+
+
+@kernel(static=("axis",))
+def _take_kernel(x, idx, *, axis):
+    if axis is None:
+        x = lax.reshape(x, (int(np.prod(x.shape)),))
+        axis = 0
+    return gather_axis(x, idx, axis)
+
+
+def take(x, indices, /, *, axis=None):
+    """Elements of ``x`` at integer ``indices`` along ``axis``. Array API: take. NumPy: numpy.take.
+
+    ``axis=None`` indexes the flattened array (NumPy's rule; the standard requires ``axis``
+    for rank > 1)."""
+    raw = _raw("take", x)
+    idx = _raw("take", indices, "indices")
+    if idx.dtype.kind not in "iu":
+        fail(TypeError, "take", "an integer array for 'indices'", indices)
+    ax = None if axis is None else normalize_axis("take", axis, raw.ndim)
+    size = int(np.prod(raw.shape)) if ax is None else raw.shape[ax]
+    if size == 0 and np.prod(idx.shape) > 0:
+        fail(IndexError, "take", "no indices into an empty axis", indices)
+    _check_in_range("take", idx, size)
+    return call(_take_kernel, raw, idx, axis=ax)
+
+
+@kernel(static=("axis",))
+def _take_along_axis_kernel(x, idx, *, axis):
+    n = x.shape[axis]
+    shape = lax.broadcast_shapes(
+        tuple(1 if d == axis else s for d, s in enumerate(x.shape)),
+        tuple(1 if d == axis else s for d, s in enumerate(idx.shape)))
+    idx_shape = tuple(idx.shape[axis] if d == axis else s for d, s in enumerate(shape))
+    x_shape = tuple(n if d == axis else s for d, s in enumerate(shape))
+    x = lax.broadcast_in_dim(x, x_shape, tuple(range(x.ndim)))
+    idx = lax.broadcast_in_dim(idx, idx_shape, tuple(range(idx.ndim)))
+    idx = lax.convert_element_type(idx, np.int64)
+    idx = lax.select(lax.lt(idx, lax.full_like(idx, 0)), lax.add(idx, lax.full_like(idx, n)),
+                     idx)
+    # gather with full batching: every non-axis dim is a batch dim
+    batch = tuple(d for d in range(x.ndim) if d != axis)
+    dnums = lax.GatherDimensionNumbers(
+        offset_dims=(), collapsed_slice_dims=(axis,), start_index_map=(axis,),
+        operand_batching_dims=batch, start_indices_batching_dims=batch)
+    return lax.gather(x, lax.expand_dims(idx, (idx.ndim,)), dnums,
+                      tuple(1 for _ in range(x.ndim)), mode=lax.GatherScatterMode.CLIP)
+
+
+def take_along_axis(x, indices, /, *, axis=-1):
+    """Pick values along ``axis`` with an index array of the same rank.
+    Array API: take_along_axis. NumPy: numpy.take_along_axis."""
+    raw = _raw("take_along_axis", x)
+    idx = _raw("take_along_axis", indices, "indices")
+    if idx.dtype.kind not in "iu":
+        fail(TypeError, "take_along_axis", "an integer array for 'indices'", indices)
+    if idx.ndim != raw.ndim:
+        fail(ValueError, "take_along_axis", f"'indices' of rank {raw.ndim}", indices)
+    ax = normalize_axis("take_along_axis", axis, raw.ndim)
+    for d in range(raw.ndim):
+        if d != ax and idx.shape[d] not in (1, raw.shape[d]) and raw.shape[d] != 1:
+            fail(ValueError, "take_along_axis", "'indices' broadcastable with 'x' off 'axis'",
+                 indices)
+    _check_in_range("take_along_axis", idx, raw.shape[ax])
+    return call(_take_along_axis_kernel, raw, idx, axis=ax)
+
+
+__all__ = ["take", "take_along_axis"]

@@ -1,0 +1,214 @@
+"""Searching functions of the standard: argmax, argmin, nonzero, searchsorted, where.
+
+``nonzero`` has a data-dependent output shape: eagerly it returns the exact result; under
+tracing pass ``size=`` (and optionally ``fill_value=``) to fix the length, otherwise a
+``ValueError`` says so.  argmax/argmin return the first NaN's index when there is one (as
+NumPy).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from jax import lax
+
+from laxarray._core import dtypes as _dt
+from laxarray._core.errors import fail
+from laxarray._core.jaxapi import is_tracer
+from laxarray._core.kernel import call, kernel
+from laxarray._core.validate import check_bool, check_choice, check_int, normalize_axis
+from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._convert import to_raw
+from laxarray.array_api._ufunc import binary_operands, broadcast_shapes2
+
+
+def _raw(fn, x, argname="x"):
+    return x._value if type(x) is Array else to_raw(fn, x, argname)
+
+
+@kernel(static=("axis", "keepdims", "find_max"))
+def _arg_kernel(x, *, axis, keepdims, find_max):
+    if axis is None:
+        x = lax.reshape(x, (math.prod(x.shape),))
+        ax = 0
+    else:
+        ax = axis
+    if x.dtype.kind == "f":
+        # NaN wins (first NaN index), as in NumPy
+        nan = lax.ne(x, x)
+        big = lax.full_like(x, np.inf if find_max else -np.inf)
+        any_nan = lax.reduce_or(nan, (ax,))
+        first_nan = lax.argmax(lax.convert_element_type(nan, np.int8), ax, np.int64)
+        x_clean = lax.select(nan, big, x)
+        res = (lax.argmax if find_max else lax.argmin)(x_clean, ax, np.int64)
+        res = lax.select(any_nan, first_nan, res)
+    elif x.dtype.kind == "b":
+        xi = lax.convert_element_type(x, np.int8)
+        res = (lax.argmax if find_max else lax.argmin)(xi, ax, np.int64)
+    else:
+        res = (lax.argmax if find_max else lax.argmin)(x, ax, np.int64)
+    return lax.expand_dims(res, (ax,)) if keepdims else res
+
+
+def _arg(fn, x, axis, keepdims, find_max):
+    raw = _raw(fn, x)
+    if raw.dtype not in _dt.CATEGORIES["real"]:
+        _dt.check_category(fn, "x", raw.dtype, "real numeric")
+    check_bool(fn, keepdims, "keepdims")
+    ax = None if axis is None else normalize_axis(fn, axis, raw.ndim)
+    size = math.prod(raw.shape) if ax is None else raw.shape[ax]
+    if size == 0:
+        fail(ValueError, fn, "a non-empty array along 'axis'", x)
+    out = call(_arg_kernel, raw, axis=ax, keepdims=keepdims and ax is not None,
+               find_max=find_max)
+    if keepdims and ax is None:
+        from laxarray.array_api.manipulation import reshape
+        out = reshape(out, (1,) * raw.ndim)
+    return out
+
+
+def argmax(x, /, *, axis=None, keepdims=False):
+    """Index of the maximum (first occurrence; flattened when ``axis=None``).
+    Array API: argmax. NumPy: numpy.argmax."""
+    return _arg("argmax", x, axis, keepdims, True)
+
+
+def argmin(x, /, *, axis=None, keepdims=False):
+    """Index of the minimum (first occurrence). Array API: argmin. NumPy: numpy.argmin."""
+    return _arg("argmin", x, axis, keepdims, False)
+
+
+@kernel(static=("size", "fill_value"))
+def _nonzero_kernel(x, *, size, fill_value):
+    flat = lax.reshape(x, (math.prod(x.shape),))
+    mask = flat if flat.dtype == np.bool_ else lax.ne(flat, lax.full_like(flat, 0))
+    n = flat.shape[0]
+    # stable sort of "is zero" keys puts the non-zero positions first, in order
+    key = lax.convert_element_type(lax.bitwise_not(mask), np.int8)
+    pos = lax.iota(np.int64, n)
+    _, order = lax.sort((key, pos), num_keys=1, is_stable=True)
+    count = lax.reduce_sum(lax.convert_element_type(mask, np.int64), (0,))
+    if size <= n:
+        order = lax.slice(order, (0,), (size,))
+    else:
+        order = lax.concatenate([order, lax.full((size - n,), 0, np.int64)], 0)
+    valid = lax.lt(lax.iota(np.int64, size), count)
+    outs = []
+    stride = 1
+    strides = []
+    for d in reversed(x.shape):
+        strides.append(stride)
+        stride *= d
+    strides = strides[::-1]
+    for d, st in zip(x.shape, strides):
+        coord = lax.rem(lax.div(order, lax.full_like(order, st)), lax.full_like(order, d))
+        outs.append(lax.select(valid, coord, lax.full_like(coord, fill_value)))
+    return tuple(outs)
+
+
+def nonzero(x, /, *, size=None, fill_value=0):
+    """Indices of the non-zero elements, one int64 array per axis.
+    Array API: nonzero. NumPy: numpy.nonzero.
+
+    Under ``jax.jit`` the number of non-zeros is unknown: pass ``size=`` (the result
+    length; extra slots hold ``fill_value``, surplus non-zeros are dropped)."""
+    raw = _raw("nonzero", x)
+    if raw.ndim == 0:
+        fail(ValueError, "nonzero", "an array of rank >= 1 (0-d input is ambiguous)", x)
+    fill_value = check_int("nonzero", fill_value, "fill_value")
+    if size is None:
+        if is_tracer(raw):
+            fail(ValueError, "nonzero", "size= under jax.jit/vmap (the number of non-zeros "
+                 "decides the output shape; pass size=N and optionally fill_value=)", size)
+        size = int(np.count_nonzero(np.asarray(raw)))
+    else:
+        size = check_int("nonzero", size, "size", minimum=0)
+    return call(_nonzero_kernel, raw, size=size, fill_value=fill_value)
+
+
+@kernel(static=("right",))
+def _searchsorted_kernel(sorted_x, v, sorter, *, right):
+    if sorter is not None:
+        sorted_x = lax.gather(
+            sorted_x, lax.expand_dims(lax.convert_element_type(sorter, np.int64), (1,)),
+            lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,),
+                                       start_index_map=(0,)), (1,),
+            mode=lax.GatherScatterMode.CLIP)
+    n = sorted_x.shape[0]
+    flat = lax.reshape(v, (math.prod(v.shape),))
+    # binary search with NaN-aware total order: count elements that sort before v
+    lo = lax.full(flat.shape, 0, np.int64)
+    hi = lax.full(flat.shape, n, np.int64)
+    steps = max(1, int(math.ceil(math.log2(n + 1))) + 1)
+    for _ in range(steps):
+        mid = lax.div(lax.add(lo, hi), lax.full_like(lo, 2))
+        safe = lax.min(mid, lax.full_like(mid, max(n - 1, 0)))
+        val = lax.gather(sorted_x, lax.expand_dims(safe, (1,)), lax.GatherDimensionNumbers(
+            offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,)), (1,),
+            mode=lax.GatherScatterMode.CLIP) if n else lax.full_like(flat, 0)
+        go_right = _before(val, flat, right)
+        active = lax.lt(lo, hi)
+        lo = lax.select(lax.bitwise_and(active, go_right), lax.add(mid, lax.full_like(mid, 1)),
+                        lo)
+        hi = lax.select(lax.bitwise_and(active, lax.bitwise_not(go_right)), mid, hi)
+    return lax.reshape(lo, v.shape)
+
+
+def _before(a, v, right):
+    """Whether sorted element ``a`` goes before ``v`` (``a < v``, or ``a <= v`` if right),
+    with NaN greater than everything."""
+    if a.dtype.kind == "f":
+        a_nan, v_nan = lax.ne(a, a), lax.ne(v, v)
+        lt = lax.bitwise_or(lax.lt(a, v), lax.bitwise_and(lax.bitwise_not(a_nan), v_nan))
+        if right:
+            eq = lax.bitwise_or(lax.eq(a, v), lax.bitwise_and(a_nan, v_nan))
+            return lax.bitwise_or(lt, eq)
+        return lt
+    return lax.le(a, v) if right else lax.lt(a, v)
+
+
+def searchsorted(x1, x2, /, *, side="left", sorter=None):
+    """Insertion points of ``x2`` in the sorted 1-D ``x1`` (int64).
+    Array API: searchsorted. NumPy: numpy.searchsorted. ``x2`` may be a Python scalar."""
+    raw = _raw("searchsorted", x1, "x1")
+    if raw.ndim != 1:
+        fail(ValueError, "searchsorted", "a 1-D array for 'x1'", x1)
+    check_choice("searchsorted", side, "side", ("left", "right"))
+    a, v, dt = binary_operands("searchsorted", raw, x2)
+    if dt.kind == "c":
+        fail(TypeError, "searchsorted", "real arrays", dt)
+    srt = None
+    if sorter is not None:
+        srt = _raw("searchsorted", sorter, "sorter")
+        if srt.dtype.kind not in "iu" or tuple(srt.shape) != tuple(raw.shape):
+            fail(ValueError, "searchsorted", "an integer 'sorter' of the shape of x1", sorter)
+    a = lax.convert_element_type(a, dt) if a.dtype != dt else a
+    v = lax.convert_element_type(v, dt) if v.dtype != dt else v
+    return call(_searchsorted_kernel, a, v, srt, right=side == "right")
+
+
+@kernel(static=("dtype", "shape"))
+def _where_kernel(c, a, b, *, dtype, shape):
+    nd = len(shape)
+
+    def bc(v):
+        return lax.broadcast_in_dim(v, shape, tuple(range(nd - v.ndim, nd)))
+    return lax.select(bc(c), bc(lax.convert_element_type(a, dtype)),
+                      bc(lax.convert_element_type(b, dtype)))
+
+
+def where(condition, x1, x2, /):
+    """Choose ``x1`` where ``condition`` else ``x2`` (broadcast; scalars are weak).
+    Array API: where. NumPy: numpy.where (three-argument form)."""
+    cond = _raw("where", condition, "condition")
+    if cond.dtype != np.bool_:
+        fail(TypeError, "where", "a bool array for 'condition'", condition)
+    a, b, dt = binary_operands("where", x1, x2)
+    shape = broadcast_shapes2("where", tuple(cond.shape),
+                              broadcast_shapes2("where", tuple(a.shape), tuple(b.shape)))
+    return call(_where_kernel, cond, a, b, dtype=dt, shape=shape)
+
+
+__all__ = ["argmax", "argmin", "nonzero", "searchsorted", "where"]
+_ = wrap

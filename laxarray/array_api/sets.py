@@ -1,0 +1,203 @@
+"""Set functions of the standard: unique_all, unique_counts, unique_inverse, unique_values, isin.
+
+Uniqueness is value equality (``equal``): every NaN (and every complex value with a NaN
+part) is its own unique value with a count of one; ``-0.0`` and ``+0.0`` are one value (the
+first occurring is returned).  Unique values come sorted as NumPy sorts (NaN last).
+
+The number of unique values is data-dependent: eagerly the results are exact; under
+``jax.jit``/``vmap`` pass ``size=N`` (static): the results then have length ``N``, the
+first ``min(N, n_unique)`` entries are exact, and the rest are padding -- ``values`` holds
+``fill_value`` (default: the smallest unique value, as jax), ``indices`` and ``counts`` hold
+0.  Without ``size`` a traced call raises ``ValueError`` saying to pass it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import namedtuple
+
+import numpy as np
+from jax import lax
+
+from laxarray._core import dtypes as _dt
+from laxarray._core.errors import fail
+from laxarray._core.jaxapi import is_tracer
+from laxarray._core.kernel import call, kernel
+from laxarray._core.validate import check_bool, check_int
+from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._convert import to_raw
+from laxarray.array_api._ufunc import binary_operands
+from laxarray.array_api.searching import _searchsorted_kernel
+from laxarray.array_api.sorting import _keys, _sort_kernel
+
+UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices",
+                                                 "counts"])
+UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
+UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
+
+_DROP = lax.GatherScatterMode.FILL_OR_DROP
+
+
+def _unsigned_zero(v):
+    """``-0.0`` -> ``+0.0`` (so signed zeros sort together, in input order)."""
+    if v.dtype.kind == "c":
+        return lax.complex(_unsigned_zero(lax.real(v)), _unsigned_zero(lax.imag(v)))
+    if v.dtype.kind == "f":
+        return lax.select(lax.eq(v, lax.full_like(v, 0)), lax.full_like(v, 0), v)
+    return v
+
+
+def _scatter_1d(size, dtype, idx, updates, add=False):
+    """A length-``size`` array with ``updates`` at ``idx`` (out-of-range dropped)."""
+    out = lax.full((size,), 0, dtype)
+    dnums = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
+                                        scatter_dims_to_operand_dims=(0,))
+    fn = lax.scatter_add if add else lax.scatter
+    return fn(out, lax.expand_dims(idx, (1,)), updates, dnums, mode=_DROP)
+
+
+@kernel(static=("size", "fill_value"))
+def _unique_kernel(x, *, size, fill_value):
+    shape = x.shape
+    n = math.prod(shape)
+    flat = lax.reshape(x, (n,))
+    keys = _keys(_unsigned_zero(flat), False)
+    iota = lax.iota(np.int64, n)
+    out = lax.sort(tuple(keys) + (flat, iota), is_stable=True, num_keys=len(keys))
+    sv, perm = out[-2], out[-1]
+    if n:
+        differs = lax.ne(lax.slice(sv, (1,), (n,)), lax.slice(sv, (0,), (n - 1,)))
+        new = lax.concatenate([lax.full((1,), True, np.bool_), differs], 0)
+    else:
+        new = lax.full((0,), True, np.bool_)
+    gid = lax.sub(lax.cumsum(lax.convert_element_type(new, np.int64), 0),
+                  lax.full((n,), 1, np.int64))
+    n_unique = lax.reduce_sum(lax.convert_element_type(new, np.int64), (0,))
+    head = lax.select(new, gid, lax.full_like(gid, size))
+    values = _scatter_1d(size, x.dtype, head, sv)
+    indices = _scatter_1d(size, np.int64, head, perm)
+    counts = _scatter_1d(size, np.int64, gid, lax.full((n,), 1, np.int64), add=True)
+    inverse = lax.reshape(_scatter_1d(n, np.int64, perm, gid), shape)
+    if size:
+        pad = lax.ge(lax.iota(np.int64, size), n_unique)
+        fill = (lax.full((size,), fill_value, x.dtype) if fill_value is not None else
+                lax.broadcast_in_dim(lax.slice(values, (0,), (1,)), (size,), (0,)))
+        values = lax.select(pad, fill, values)
+    return values, indices, inverse, counts, n_unique
+
+
+def _unique(fn, x, size, fill_value):
+    raw = x._value if type(x) is Array else to_raw(fn, x, "x")
+    if raw.dtype not in _dt.CATEGORIES["any"]:
+        _dt.check_category(fn, "x", raw.dtype, "any")
+    n = math.prod(raw.shape)
+    if size is None:
+        if is_tracer(raw):
+            fail(ValueError, fn, "size= under jax.jit/vmap (the number of unique values "
+                 "decides the output shape; pass size=N and optionally fill_value=)", size)
+        if fill_value is not None:
+            fail(ValueError, fn, "fill_value only together with size=", fill_value)
+        exact, size = True, n
+    else:
+        exact, size = False, check_int(fn, size, "size", minimum=0)
+    if fill_value is not None:
+        from laxarray.array_api._indexing_advanced import canonical_fill
+        fill_value = canonical_fill(fn, fill_value, raw.dtype)
+    values, indices, inverse, counts, k = call(_unique_kernel, raw, size=size,
+                                               fill_value=fill_value)
+    if exact:
+        k = int(k)
+        values, indices, counts = (wrap(lax.slice(a._value, (0,), (k,)))
+                                   for a in (values, indices, counts))
+    return values, indices, inverse, counts
+
+
+def unique_all(x, /, *, size=None, fill_value=None):
+    """Unique values, first-occurrence indices, inverse indices and counts.
+    Array API: unique_all. NumPy: numpy.unique_all.
+
+    ``size``/``fill_value`` (static; keyword-only extras) make it traceable: see the module
+    docstring.  Each NaN is distinct; ``-0.0`` equals ``+0.0``.
+
+    >>> import laxarray as lx
+    >>> lx.unique_all(lx.asarray([3, 1, 3])).counts
+    Array([1, 2])
+    """
+    values, indices, inverse, counts = _unique("unique_all", x, size, fill_value)
+    return UniqueAllResult(values, indices, inverse, counts)
+
+
+def unique_counts(x, /, *, size=None, fill_value=None):
+    """Unique values and their counts. Array API: unique_counts. NumPy: numpy.unique_counts.
+
+    ``size``/``fill_value``: see :func:`unique_all`."""
+    values, _, _, counts = _unique("unique_counts", x, size, fill_value)
+    return UniqueCountsResult(values, counts)
+
+
+def unique_inverse(x, /, *, size=None, fill_value=None):
+    """Unique values and the indices into them that rebuild ``x`` (shape of ``x``).
+    Array API: unique_inverse. NumPy: numpy.unique_inverse.
+
+    ``size``/``fill_value``: see :func:`unique_all`."""
+    values, _, inverse, _ = _unique("unique_inverse", x, size, fill_value)
+    return UniqueInverseResult(values, inverse)
+
+
+def unique_values(x, /, *, size=None, fill_value=None):
+    """The unique values of ``x``, sorted (NaN last).
+    Array API: unique_values. NumPy: numpy.unique_values.
+
+    ``size``/``fill_value``: see :func:`unique_all`.
+
+    >>> import laxarray as lx
+    >>> lx.unique_values(lx.asarray([2, 1, 2]))
+    Array([1, 2])
+    """
+    return _unique("unique_values", x, size, fill_value)[0]
+
+
+@kernel(static=("invert",))
+def _isin_kernel(a, b, *, invert):
+    flat = lax.reshape(b, (math.prod(b.shape),))
+    m = flat.shape[0]
+    if m == 0:
+        found = lax.full(a.shape, False, np.bool_)
+    elif a.dtype.kind == "c":
+        eq = lax.eq(lax.expand_dims(a, (a.ndim,)),
+                    lax.broadcast_in_dim(flat, a.shape + (m,), (a.ndim,)))
+        found = lax.reduce_or(eq, (a.ndim,))
+    else:
+        srt = _sort_kernel(flat, axis=0, descending=False, want_indices=False)
+        pos = _searchsorted_kernel(srt, a, None, right=False)
+        pos = lax.min(pos, lax.full_like(pos, m - 1))
+        dnums = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,),
+                                           start_index_map=(0,))
+        hit = lax.gather(srt, lax.expand_dims(pos, (pos.ndim,)), dnums, (1,),
+                         mode=lax.GatherScatterMode.CLIP)
+        found = lax.eq(hit, a)
+    return lax.bitwise_not(found) if invert else found
+
+
+def isin(x1, x2, /, *, invert=False):
+    """Whether each element of ``x1`` equals some element of ``x2`` (shape of ``x1``).
+    Array API: isin. NumPy: numpy.isin.
+
+    Equality is ``equal`` after promotion: NaN is in nothing, ``-0.0`` is in ``[0.0]``.
+    ``invert`` is static under ``jax.jit``.
+
+    >>> import laxarray as lx
+    >>> lx.isin(lx.asarray([1, 2, 3]), lx.asarray([3, 1]))
+    Array([ True, False,  True])
+    """
+    check_bool("isin", invert, "invert")
+    if not isinstance(x1, Array) and not isinstance(x2, Array) and \
+            _dt.scalar_pytype(x1) is not None and _dt.scalar_pytype(x2) is not None:
+        fail(TypeError, "isin", "at least one array among 'x1' and 'x2'", (x1, x2))
+    a, b, dt = binary_operands("isin", x1, x2)
+    a = lax.convert_element_type(a, dt) if a.dtype != dt else a
+    b = lax.convert_element_type(b, dt) if b.dtype != dt else b
+    return call(_isin_kernel, a, b, invert=invert)
+
+
+__all__ = ["unique_all", "unique_counts", "unique_inverse", "unique_values", "isin"]

@@ -1,0 +1,94 @@
+"""Sorting functions of the standard: sort and argsort (NaN last, as in NumPy).
+
+``axis``, ``descending`` and ``stable`` are static under ``jax.jit``.  Sorting uses
+``lax.sort`` with a total order on floats in which NaNs sort after +inf (complex:
+lexicographic on (real, imag), as NumPy).  ``descending`` reverses the order of distinct
+keys while keeping ties in their original order (stable), as the standard requires.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from jax import lax
+
+from laxarray._core import dtypes as _dt
+from laxarray._core.errors import fail
+from laxarray._core.kernel import call, kernel
+from laxarray._core.validate import check_bool, normalize_axis
+from laxarray.array_api._array import Array
+from laxarray.array_api._convert import to_raw
+
+
+def _keys(x, descending):
+    """Sort keys (tuple of operands) realising NumPy's order, negated for descending."""
+    if x.dtype.kind == "c":
+        parts = [lax.real(x), lax.imag(x)]
+    else:
+        parts = [x]
+    keys = []
+    for p in parts:
+        if p.dtype.kind == "f":
+            nan = lax.ne(p, p)
+            # NaN last ascending: a leading "is NaN" key; descending puts NaN last too
+            keys.append(lax.convert_element_type(nan, np.int8))
+            v = lax.select(nan, lax.full_like(p, 0), p)
+            keys.append(lax.neg(v) if descending else v)
+        elif p.dtype.kind == "b":
+            v = lax.convert_element_type(p, np.int8)
+            keys.append(lax.neg(v) if descending else v)
+        elif descending:
+            keys.append(lax.bitwise_not(p))  # order-reversing for signed and unsigned ints
+        else:
+            keys.append(p)
+    if x.dtype.kind == "c" and len(keys) == 4:
+        keys = [lax.bitwise_or(keys[0], keys[2])] + [keys[1], keys[3]]
+    return keys
+
+
+@kernel(static=("axis", "descending", "want_indices"))
+def _sort_kernel(x, *, axis, descending, want_indices):
+    last = x.ndim - 1
+    if axis != last:
+        x = lax.transpose(x, _swap(x.ndim, axis))
+    keys = _keys(x, descending)
+    iota = lax.broadcasted_iota(np.int64, x.shape, last)
+    out = lax.sort(tuple(keys) + (x, iota), dimension=last, is_stable=True,
+                   num_keys=len(keys))
+    res = out[-1] if want_indices else out[-2]
+    if axis != last:
+        res = lax.transpose(res, _swap(x.ndim, axis))
+    return res
+
+
+def _swap(ndim, axis):
+    perm = list(range(ndim))
+    perm[axis], perm[-1] = perm[-1], perm[axis]
+    return tuple(perm)
+
+
+def _prepare(fn, x, axis, descending, stable):
+    raw = x._value if type(x) is Array else to_raw(fn, x, "x")
+    if raw.ndim == 0:
+        fail(ValueError, fn, "an array of rank >= 1", x)
+    ax = normalize_axis(fn, axis, raw.ndim)
+    check_bool(fn, descending, "descending")
+    check_bool(fn, stable, "stable")
+    if raw.dtype not in _dt.CATEGORIES["any"]:
+        _dt.check_category(fn, "x", raw.dtype, "any")
+    return raw, ax
+
+
+def sort(x, /, *, axis=-1, descending=False, stable=True):
+    """Sorted copy along ``axis`` (NaN last). Array API: sort. NumPy: numpy.sort."""
+    raw, ax = _prepare("sort", x, axis, descending, stable)
+    return call(_sort_kernel, raw, axis=ax, descending=descending, want_indices=False)
+
+
+def argsort(x, /, *, axis=-1, descending=False, stable=True):
+    """Indices that sort along ``axis`` (int64; ties keep input order).
+    Array API: argsort. NumPy: numpy.argsort."""
+    raw, ax = _prepare("argsort", x, axis, descending, stable)
+    return call(_sort_kernel, raw, axis=ax, descending=descending, want_indices=True)
+
+
+__all__ = ["sort", "argsort"]

@@ -1,0 +1,298 @@
+"""Conformance specs of reductions, utility, searching and sorting functions (oracle: NumPy).
+
+Each draws a dtype, a shape (0-d and empty included), values with special values, and the
+keyword arguments (negative and tuple axes, keepdims), then compares dtype, shape and
+values with NumPy.  Sums are compared with a tolerance that scales with the number of
+terms (summation order differs); everything else is exact or ulp-bounded.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import assume, strategies as st
+
+from laxarray.conformance import strategies as S
+from laxarray.conformance.compare import (ConformanceError, assert_dtype, assert_shape,
+                                          assert_values, flush_subnormals, to_numpy)
+from laxarray.conformance.spec import Spec, as_xp, register, resolve
+
+
+def _either(fn, got, expected, alternative, **kwargs):
+    """Accept ``expected`` or, on a flush-to-zero platform, the oracle on flushed inputs."""
+    try:
+        assert_values(fn, got, expected, **kwargs)
+    except ConformanceError:
+        assert_values(fn, got, alternative, **kwargs)
+
+
+def _axes_count(shape, axis):
+    if axis is None:
+        return max(math.prod(shape), 1)
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    return max(math.prod(shape[a] for a in axes), 1)
+
+
+def _sum_dtype(name):
+    dt = np.dtype(name)
+    if dt.kind in "bi":
+        return np.promote_types(dt, np.int64).name
+    if dt.kind == "u":
+        return np.promote_types(dt, np.uint64).name
+    return dt.name
+
+
+def reduction(name, oracle, group, *, result=lambda d: d, finite=False, accumulate=False,
+              nonempty=False, ulps=0.0, oracle_kwargs=None):
+    """Spec of ``name(x, axis=..., keepdims=...)`` against ``oracle(x, axis=..., keepdims=...)``."""
+    def check(xp, data):
+        dtype = data.draw(S.dtypes(group), label="dtype")
+        shape = data.draw(S.shapes(min_side=1 if nonempty else 0), label="shape")
+        kwargs = {}
+        bounded = dict(min_value=-4, max_value=4) if np.dtype(dtype).kind in "iu" and \
+            name == "prod" else {}
+        x = data.draw(S.arrays(dtype, shape, finite=finite, **bounded), label="x")
+        axis = data.draw(S.axes(len(shape)), label="axis")
+        keepdims = data.draw(st.booleans(), label="keepdims")
+        if axis is not None:
+            kwargs["axis"] = axis
+        with np.errstate(all="ignore"):
+            expected = np.asarray(oracle(x, axis=axis, keepdims=keepdims,
+                                         **(oracle_kwargs or {})))
+        out = resolve(xp, name)(as_xp(xp, x), keepdims=keepdims, **kwargs)
+        assert_dtype(name, out, result(dtype))
+        assert_shape(name, out, expected.shape)
+        got = to_numpy(out)
+        n = _axes_count(shape, axis) if accumulate else 1
+        scale = None
+        if accumulate and np.dtype(dtype).kind in "fc" and x.size:
+            with np.errstate(all="ignore"):
+                scale = np.asarray(oracle(np.abs(x), axis=axis, keepdims=keepdims))
+        exp = expected.astype(got.dtype, copy=False) if expected.dtype.kind == got.dtype.kind \
+            else expected
+        if scale is not None:
+            # |sum - exact| <= 2 n eps sum(|x|): the summation-order error bound; results
+            # that are subnormal may be flushed to zero (XLA on CPU)
+            eps = np.finfo(got.real.dtype).eps
+            with np.errstate(all="ignore"):
+                tol = 2 * n * eps * np.abs(scale)
+                alt = flush_subnormals(np.asarray(oracle(flush_subnormals(x), axis=axis,
+                                                         keepdims=keepdims)))
+
+                def bad_part(g, e):
+                    bad = np.isfinite(e) & np.isfinite(tol) & ~(np.abs(g - e) <= tol)
+                    bad |= np.isnan(e) != np.isnan(g)
+                    bad |= np.isinf(e) & (g != e)
+                    return bad
+
+                def bad_vs(e):
+                    e = e.astype(got.dtype, copy=False)
+                    if got.dtype.kind == "c":  # part by part: inf+nanj is a valid result
+                        return bad_part(got.real, e.real) | bad_part(got.imag, e.imag)
+                    return bad_part(got, e)
+                bad = bad_vs(exp) & bad_vs(alt)
+            if bad.any():
+                raise ConformanceError(f"{name}: {got[bad][:3]!r}, expected {exp[bad][:3]!r}")
+            return
+        assert_values(name, got, exp, rtol_ulps=ulps, atol_ulps=0, signed_zeros=False)
+    return register(Spec(name, check, S.DTYPE_GROUPS[group], kind="reduction"))
+
+
+reduction("sum", np.sum, "numeric", result=_sum_dtype, accumulate=True)
+reduction("prod", np.prod, "numeric", result=_sum_dtype, accumulate=True, finite=True)
+reduction("max", np.max, "real numeric", nonempty=True)
+reduction("min", np.min, "real numeric", nonempty=True)
+reduction("all", np.all, "any", result=lambda d: "bool")
+reduction("any", np.any, "any", result=lambda d: "bool")
+reduction("count_nonzero", lambda x, axis, keepdims: np.asarray(
+    np.count_nonzero(x, axis=axis, keepdims=keepdims), dtype=np.int64), "any",
+    result=lambda d: "int64")
+def _mean_oracle(x, axis, keepdims):
+    """Sum divided by the (real) count; complex parts divided separately (NumPy divides by
+    a complex count, which turns ``0+inf*j`` into ``nan+inf*j``)."""
+    total = np.sum(x, axis=axis, keepdims=keepdims)
+    n = math.prod(x.shape) if axis is None else math.prod(
+        x.shape[a] for a in (axis if isinstance(axis, tuple) else (axis,)))
+    if x.dtype.kind != "c":
+        return total / np.asarray(n, dtype=x.dtype)
+    out = np.empty(np.shape(total), dtype=x.dtype)
+    out.real = np.real(total) / n
+    out.imag = np.imag(total) / n
+    return out
+
+
+reduction("mean", _mean_oracle, "floating-point", accumulate=True, nonempty=True)
+
+
+def _moments(name, oracle):
+    def check(xp, data):
+        dtype = data.draw(S.dtypes("real floating"), label="dtype")
+        shape = data.draw(S.shapes(min_dims=1, min_side=1), label="shape")
+        x = data.draw(S.arrays(dtype, shape, min_value=-100, max_value=100), label="x")
+        axis = data.draw(S.axes(len(shape)), label="axis")
+        correction = data.draw(st.sampled_from([0, 1, 0.5]), label="correction")
+        keepdims = data.draw(st.booleans(), label="keepdims")
+        n = _axes_count(shape, axis)
+        assume(n - correction > 0)
+        expected = np.asarray(oracle(x, axis=axis, ddof=correction, keepdims=keepdims))
+        out = resolve(xp, name)(as_xp(xp, x), axis=axis, correction=correction,
+                                keepdims=keepdims)
+        assert_dtype(name, out, dtype)
+        assert_shape(name, out, expected.shape)
+        got = to_numpy(out).astype(np.float64)
+        eps = np.finfo(dtype).eps
+        scale = np.max(np.abs(x)) ** (2 if name == "var" else 1) + 1e-300
+        bad = ~(np.abs(got - expected) <= 8 * n * eps * scale)
+        if bad.any():
+            raise ConformanceError(f"{name}: {got[bad][:3]!r}, expected {expected[bad][:3]!r}")
+    return register(Spec(name, check, S.REAL_FLOATING, kind="reduction"))
+
+
+_moments("var", np.var)
+_moments("std", np.std)
+
+
+def _cumulative(name, oracle):
+    def check(xp, data):
+        dtype = data.draw(S.dtypes("numeric"), label="dtype")
+        shape = data.draw(S.shapes(min_dims=1), label="shape")
+        bounded = dict(min_value=-3, max_value=3) if np.dtype(dtype).kind in "iu" else {}
+        x = data.draw(S.arrays(dtype, shape, finite=True, **bounded), label="x")
+        axis = data.draw(st.integers(-len(shape), len(shape) - 1), label="axis") \
+            if len(shape) > 1 or data.draw(st.booleans(), label="explicit axis") else None
+        include_initial = data.draw(st.booleans(), label="include_initial")
+        with np.errstate(all="ignore"):
+            expected = oracle(x, axis=axis, include_initial=include_initial)
+        out = resolve(xp, name)(as_xp(xp, x), axis=axis, include_initial=include_initial)
+        assert_dtype(name, out, _sum_dtype(dtype))
+        assert_shape(name, out, expected.shape)
+        got = to_numpy(out)
+        if got.dtype.kind in "fc":
+            n = shape[axis if axis is not None else 0] + 1
+            assert_values(name, got, expected.astype(got.dtype), rtol_ulps=4 * n,
+                          atol_ulps=4 * n, signed_zeros=False)
+        else:
+            assert_values(name, got, expected)
+    return register(Spec(name, check, S.NUMERIC, kind="reduction"))
+
+
+_cumulative("cumulative_sum", np.cumulative_sum)
+_cumulative("cumulative_prod", np.cumulative_prod)
+
+
+def _diff_check(xp, data):
+    dtype = data.draw(S.dtypes("real numeric"), label="dtype")
+    shape = data.draw(S.shapes(min_dims=1, min_side=1), label="shape")
+    x = data.draw(S.arrays(dtype, shape, finite=True), label="x")
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1), label="axis")
+    n = data.draw(st.integers(0, 2), label="n")
+    assume(shape[axis] > n or n == 0)
+    with np.errstate(all="ignore"):
+        expected = np.diff(x, n=n, axis=axis)
+    out = xp.diff(as_xp(xp, x), axis=axis, n=n)
+    assert_dtype("diff", out, expected.dtype.name)
+    with np.errstate(all="ignore"):
+        alt = flush_subnormals(np.diff(flush_subnormals(x), n=n, axis=axis))
+    _either("diff", to_numpy(out), expected, alt, signed_zeros=False)
+
+
+register(Spec("diff", _diff_check, S.REAL_NUMERIC, kind="utility"))
+
+
+def _arg_check(name, oracle):
+    def check(xp, data):
+        dtype = data.draw(S.dtypes("real numeric"), label="dtype")
+        shape = data.draw(S.shapes(min_side=1), label="shape")
+        x = data.draw(S.arrays(dtype, shape), label="x")
+        axis = data.draw(st.one_of(st.none(), st.integers(-len(shape), len(shape) - 1))
+                         if shape else st.none(), label="axis")
+        keepdims = data.draw(st.booleans(), label="keepdims")
+        expected = np.asarray(oracle(x, axis=axis, keepdims=keepdims))
+        out = resolve(xp, name)(as_xp(xp, x), axis=axis, keepdims=keepdims)
+        assert_dtype(name, out, "int64")
+        alt = np.asarray(oracle(flush_subnormals(x), axis=axis, keepdims=keepdims))
+        _either(name, to_numpy(out), expected, alt)
+    return register(Spec(name, check, S.REAL_NUMERIC, kind="searching"))
+
+
+_arg_check("argmax", np.argmax)
+_arg_check("argmin", np.argmin)
+
+
+def _nonzero_check(xp, data):
+    dtype = data.draw(S.dtypes("any"), label="dtype")
+    shape = data.draw(S.shapes(min_dims=1), label="shape")
+    x = data.draw(S.arrays(dtype, shape), label="x")
+    expected = np.nonzero(x)
+    out = xp.nonzero(as_xp(xp, x))
+    if len(out) != len(expected):
+        raise ConformanceError(f"nonzero: {len(out)} index arrays, expected {len(expected)}")
+    for o, e in zip(out, expected):
+        assert_dtype("nonzero", o, "int64")
+        assert_values("nonzero", to_numpy(o), e)
+
+
+register(Spec("nonzero", _nonzero_check, S.ALL, kind="searching"))
+
+
+def _searchsorted_check(xp, data):
+    dtype = data.draw(S.dtypes("real numeric"), label="dtype")
+    n = data.draw(st.integers(0, 6), label="n")
+    x1 = np.sort(data.draw(S.arrays(dtype, (n,)), label="x1"))
+    x2 = data.draw(S.arrays(dtype, data.draw(S.shapes(max_dims=2), label="shape")), label="x2")
+    side = data.draw(st.sampled_from(["left", "right"]), label="side")
+    expected = np.searchsorted(x1, x2, side=side)
+    out = xp.searchsorted(as_xp(xp, x1), as_xp(xp, x2), side=side)
+    alt = np.searchsorted(flush_subnormals(x1), flush_subnormals(x2), side=side)
+    _either("searchsorted", to_numpy(out), expected, alt)
+
+
+register(Spec("searchsorted", _searchsorted_check, S.REAL_NUMERIC, kind="searching"))
+
+
+def _where_check(xp, data):
+    d1, d2 = data.draw(st.sampled_from([("float64", "float32"), ("int8", "int16"),
+                                        ("bool", "bool"), ("complex64", "float64"),
+                                        ("uint8", "uint8")]), label="dtypes")
+    shape = data.draw(S.shapes(), label="shape")
+    cond = data.draw(S.arrays("bool", data.draw(S.broadcastable_shapes(shape))), label="c")
+    x1 = data.draw(S.arrays(d1, shape), label="x1")
+    x2 = data.draw(S.arrays(d2, data.draw(S.broadcastable_shapes(shape))), label="x2")
+    expected = np.where(cond, x1, x2)
+    out = xp.where(as_xp(xp, cond), as_xp(xp, x1), as_xp(xp, x2))
+    assert_dtype("where", out, expected.dtype.name)
+    # a cast to the result dtype may flush subnormals (XLA on CPU)
+    alt = flush_subnormals(np.where(cond, flush_subnormals(x1), flush_subnormals(x2)))
+    _either("where", to_numpy(out), expected, alt)
+
+
+register(Spec("where", _where_check, S.ALL, kind="searching"))
+
+
+def _sort_check(name):
+    def check(xp, data):
+        dtype = data.draw(S.dtypes("real numeric"), label="dtype")
+        shape = data.draw(S.shapes(min_dims=1), label="shape")
+        x = data.draw(S.arrays(dtype, shape), label="x")
+        axis = data.draw(st.integers(-len(shape), len(shape) - 1), label="axis")
+        descending = data.draw(st.booleans(), label="descending")
+        out = to_numpy(resolve(xp, name)(as_xp(xp, x), axis=axis, descending=descending,
+                                         stable=True))
+        if descending:
+            # the standard leaves NaN placement unspecified: check on NaN-free inputs
+            assume(not np.isnan(x.astype(np.float64)).any())
+
+        def oracle(keys):
+            if descending:
+                order = np.flip(np.argsort(np.flip(keys, axis), axis=axis, stable=True), axis)
+                order = keys.shape[axis] - 1 - order
+            else:
+                order = np.argsort(keys, axis=axis, stable=True)
+            return order if name == "argsort" else np.take_along_axis(x, order, axis)
+        _either(name, out, oracle(x), oracle(flush_subnormals(x)), signed_zeros=False)
+    return register(Spec(name, check, S.REAL_NUMERIC, kind="sorting"))
+
+
+_sort_check("sort")
+_sort_check("argsort")
