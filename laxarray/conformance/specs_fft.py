@@ -1,0 +1,151 @@
+"""Conformance specs of the fft extension (and numpy.fft's 2-d transforms) against numpy.fft.
+
+Namespace-generic (``xp.fft.<name>``).  Transforms draw complex input for the complex and
+Hermitian-input transforms and real input for ``rfft*``/``ihfft`` (what the standard
+requires), ``n``/``s`` that pad or truncate (``s`` entries of -1 included), negative axes
+and every ``norm``.  Oracles run on the input upcast to double precision; values compare
+normwise with ``TOLERANCES["fft"]`` (see :mod:`laxarray.conformance.specs_linalg`).  Inputs
+holding subnormals may be flushed to zero by the namespace (XLA on CPU): the oracle on the
+flushed input is accepted too.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+
+from laxarray.conformance import strategies as S
+from laxarray.conformance.compare import (ConformanceError, assert_dtype, assert_shape,
+                                          assert_values, flush_subnormals, to_numpy)
+from laxarray.conformance.spec import as_xp
+from laxarray.conformance.specs_linalg import (TOLERANCES, close, complex_name, draw_array,
+                                               real_name, spec, upcast)
+
+_NORMS = ["backward", "ortho", "forward", None]
+
+
+def _norm_kwargs(data):
+    norm = data.draw(st.sampled_from(_NORMS), label="norm")
+    return {} if norm is None else {"norm": norm}
+
+
+def _compare(name, out, x, oracle, result_dtype):
+    expected = oracle(upcast(x))
+    assert_dtype(name, out, result_dtype)
+    assert_shape(name, out, expected.shape)
+    got = to_numpy(out)
+    try:
+        close(name, got, expected, "fft")
+    except ConformanceError:
+        alt = flush_subnormals(oracle(upcast(flush_subnormals(x))).astype(got.dtype))
+        close(name, got, alt, "fft")
+
+
+def _one_d(name, real_input, half_output):
+    """``fft ifft rfft irfft hfft ihfft``: one axis, optional ``n``."""
+    def check(xp, data):
+        dtype = data.draw(S.dtypes("real floating" if real_input else "complex floating"),
+                          label="dtype")
+        shape = data.draw(S.shapes(min_dims=1, max_dims=3, min_side=1, max_side=4),
+                          label="shape")
+        axis = data.draw(st.integers(-len(shape), len(shape) - 1), label="axis")
+        x = draw_array(data, dtype, shape)
+        kwargs = _norm_kwargs(data)
+        n = data.draw(st.one_of(st.none(), st.integers(1, 8)), label="n")
+        if n is None and half_output and shape[axis] < 2:
+            n = 2
+        if n is not None:
+            kwargs["n"] = n
+        out = getattr(xp.fft, name)(as_xp(xp, x), axis=axis, **kwargs)
+        result = real_name(dtype) if half_output else complex_name(dtype)
+        _compare(f"fft.{name}", out, x,
+                 lambda a: getattr(np.fft, name)(a, axis=axis, **kwargs), result)
+    return check
+
+
+for _name, _real_in, _real_out in (("fft", False, False), ("ifft", False, False),
+                                   ("rfft", True, False), ("irfft", False, True),
+                                   ("hfft", False, True), ("ihfft", True, False)):
+    spec(f"fft.{_name}")(_one_d(_name, _real_in, _real_out))
+
+
+def _n_d(name, real_input, real_output, two_d):
+    """``fftn ifftn rfftn irfftn`` and the ``*2`` forms: ``s``/``axes`` with NumPy 2 rules."""
+    def check(xp, data):
+        dtype = data.draw(S.dtypes("real floating" if real_input else "complex floating"),
+                          label="dtype")
+        shape = data.draw(S.shapes(min_dims=2 if two_d else 1, max_dims=3, min_side=1,
+                                   max_side=4), label="shape")
+        nd = len(shape)
+        x = draw_array(data, dtype, shape)
+        kwargs = _norm_kwargs(data)
+        if two_d:
+            axes = tuple(data.draw(st.permutations(range(-nd, 0)), label="axes")[:2])
+            if data.draw(st.booleans(), label="default axes"):
+                axes = (-2, -1)
+            else:
+                kwargs["axes"] = axes
+        else:
+            axes = tuple(data.draw(st.lists(st.integers(-nd, nd - 1), min_size=1,
+                                            max_size=nd, unique_by=lambda a: a % nd),
+                                   label="axes"))
+            kwargs["axes"] = axes
+        if data.draw(st.booleans(), label="with s"):
+            s = data.draw(st.lists(st.sampled_from([-1, 1, 2, 3, 4, 5]), min_size=len(axes),
+                                   max_size=len(axes)), label="s")
+            kwargs["s"] = tuple(s)
+            kwargs["axes"] = axes
+        elif real_output and shape[axes[-1]] < 2:
+            kwargs["s"] = tuple(-1 for _ in axes[:-1]) + (2,)
+            kwargs["axes"] = axes
+        out = getattr(xp.fft, name)(as_xp(xp, x), **kwargs)
+        result = real_name(dtype) if real_output else complex_name(dtype)
+        _compare(f"fft.{name}", out, x, lambda a: getattr(np.fft, name)(a, **kwargs), result)
+    return check
+
+
+for _name, _real_in, _real_out, _two in (("fftn", False, False, False),
+                                         ("ifftn", False, False, False),
+                                         ("rfftn", True, False, False),
+                                         ("irfftn", False, True, False),
+                                         ("fft2", False, False, True),
+                                         ("ifft2", False, False, True),
+                                         ("rfft2", True, False, True),
+                                         ("irfft2", False, True, True)):
+    _notes = "NumPy extra" if _two else ""
+    spec(f"fft.{_name}", notes=_notes)(_n_d(_name, _real_in, _real_out, _two))
+
+
+def _freq(name):
+    def check(xp, data):
+        n = data.draw(st.integers(1, 10), label="n")
+        d = data.draw(st.sampled_from([1.0, 0.5, 2.5, -1.0, 3]), label="d")
+        dtype = data.draw(st.sampled_from([None, "float32", "float64"]), label="dtype")
+        kwargs = {} if dtype is None else {"dtype": getattr(xp, dtype)}
+        out = getattr(xp.fft, name)(n, d=d, **kwargs)
+        expected = getattr(np.fft, name)(n, d).astype(dtype or "float64")
+        assert_dtype(f"fft.{name}", out, dtype or "float64")
+        assert_shape(f"fft.{name}", out, expected.shape)
+        assert_values(f"fft.{name}", to_numpy(out), expected, rtol_ulps=TOLERANCES["exact"])
+    return check
+
+
+spec("fft.fftfreq", dtypes=S.REAL_FLOATING)(_freq("fftfreq"))
+spec("fft.rfftfreq", dtypes=S.REAL_FLOATING)(_freq("rfftfreq"))
+
+
+def _shift(name):
+    def check(xp, data):
+        dtype = data.draw(S.dtypes("numeric"), label="dtype")
+        shape = data.draw(S.shapes(min_dims=1, max_dims=3, max_side=5), label="shape")
+        x = data.draw(S.arrays(dtype, shape), label="x")
+        axes = data.draw(S.axes(len(shape)), label="axes")
+        kwargs = {} if axes is None else {"axes": axes}
+        out = getattr(xp.fft, name)(as_xp(xp, x), **kwargs)
+        assert_dtype(f"fft.{name}", out, dtype)
+        assert_values(f"fft.{name}", to_numpy(out), getattr(np.fft, name)(x, **kwargs))
+    return check
+
+
+spec("fft.fftshift", dtypes=S.NUMERIC)(_shift("fftshift"))
+spec("fft.ifftshift", dtypes=S.NUMERIC)(_shift("ifftshift"))

@@ -1,0 +1,762 @@
+"""Conformance specs of the linalg extension (and numpy.linalg's extras) against NumPy.
+
+Specs are namespace-generic: they call ``xp.linalg.<name>`` and read results through
+``__array__``/DLPack.  Oracles run NumPy on inputs upcast to float64/complex128 (so the
+oracle is the more accurate side), and the result is compared with the tolerance of the
+namespace's dtype.  Decompositions whose factors are unique only up to sign or phase (qr,
+svd, eigh, eig) are checked by reconstruction, orthonormality and triangularity, never
+factor by factor.  Inputs that need a well-conditioned matrix (inv, solve, det, eig ...)
+are drawn as such, so tolerances stay tight; the table below is the only place they live.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import strategies as st
+
+from laxarray.conformance import strategies as S
+from laxarray.conformance.compare import (ConformanceError, assert_dtype, assert_shape,
+                                          assert_values, to_numpy)
+from laxarray.conformance.spec import Spec, as_xp, promotable_pairs, register, resolve
+
+#: Tolerances, in units of ``eps`` of the result's real dtype, applied *normwise*: every
+#: element may differ from the oracle by ``TOLERANCES[kind] * eps * scale``, where ``scale``
+#: is the largest magnitude of the expected result (or of the input, for reconstructions).
+#: Matrices have sides <= 4 (6 for the tensor forms) and condition numbers <= ~10.
+TOLERANCES = {
+    "exact": 0,        # selections: diagonal, matrix_transpose, fftshift, frequencies
+    "product": 16,     # sums of <= 4 products: matmul, outer, cross, trace, vecdot, norms
+    "factor": 64,      # LU / Cholesky / QR based: solve, inv, det, cholesky, qr, lstsq
+    "spectral": 128,   # iterative eigen/SVD solvers: eigh, eig, svd, pinv, cond, 2-norms
+    "fft": 32,         # FFTs of length <= 8 (error ~ log2(n) eps relative to the input)
+}
+
+FLOATING = S.FLOATING
+_UPCAST = {"float32": np.float64, "float64": np.float64, "complex64": np.complex128,
+           "complex128": np.complex128}
+
+
+# ---- drawing ---------------------------------------------------------------------------------
+def draw_dtype(data, group="floating-point"):
+    return data.draw(S.dtypes(group), label="dtype")
+
+
+def draw_batch(data, max_dims=1, max_side=3):
+    return data.draw(S.shapes(max_dims=max_dims, max_side=max_side), label="batch")
+
+
+def draw_array(data, dtype, shape, lo=-1.0, hi=1.0, label="x"):
+    """Finite values in ``[lo, hi]`` (special finite values, subnormals included)."""
+    if np.dtype(dtype).kind in "iu":
+        lo = max(int(lo), np.iinfo(dtype).min)
+        return data.draw(S.arrays(dtype, shape, min_value=lo, max_value=int(hi)), label=label)
+    if np.dtype(dtype).kind == "b":
+        return data.draw(S.arrays(dtype, shape), label=label)
+    return data.draw(S.arrays(dtype, shape, finite=True, min_value=lo, max_value=hi),
+                     label=label)
+
+
+def _random(data, dtype, shape, label):
+    """A float64/complex128 array of standard-ish values from hypothesis' seed."""
+    seed = data.draw(st.integers(0, 2**32 - 1), label=label)
+    rng = np.random.default_rng(seed)
+    out = rng.uniform(-1, 1, shape)
+    if np.dtype(dtype).kind == "c":
+        out = out + 1j * rng.uniform(-1, 1, shape)
+    return out
+
+
+def well_conditioned(data, dtype, batch, n, label="x"):
+    """Strictly diagonally dominant matrices (condition number <= ~2n+1), random signs."""
+    x = draw_array(data, dtype, tuple(batch) + (n, n), label=label).astype(_UPCAST[dtype])
+    signs = np.asarray(data.draw(st.lists(st.sampled_from([1.0, -1.0]), min_size=n,
+                                          max_size=n), label="signs"))
+    return (x + (n + 1) * np.diag(signs)).astype(dtype)
+
+
+def positive_definite(data, dtype, batch, n, label="x"):
+    x = draw_array(data, dtype, tuple(batch) + (n, n), label=label).astype(_UPCAST[dtype])
+    a = x @ np.conj(np.swapaxes(x, -1, -2)) + n * np.eye(n) + np.eye(n)
+    return a.astype(dtype)
+
+
+def hermitian(data, dtype, batch, n, label="x"):
+    x = draw_array(data, dtype, tuple(batch) + (n, n), label=label).astype(_UPCAST[dtype])
+    return ((x + np.conj(np.swapaxes(x, -1, -2))) / 2).astype(dtype)
+
+
+def with_singular_values(data, dtype, batch, m, n, sigma=(0.5, 2.0), label="x"):
+    """``U diag(s) V^H`` with random orthonormal ``U``, ``V`` and ``s`` in ``sigma``."""
+    k = min(m, n)
+    u, _ = np.linalg.qr(_random(data, dtype, tuple(batch) + (m, m), label + ".u"))
+    v, _ = np.linalg.qr(_random(data, dtype, tuple(batch) + (n, n), label + ".v"))
+    s = np.asarray(data.draw(st.lists(st.floats(*sigma), min_size=k, max_size=k), label="s"))
+    a = (u[..., :, :k] * s) @ np.conj(np.swapaxes(v[..., :, :k], -1, -2))
+    return a.astype(dtype)
+
+
+# ---- comparing -------------------------------------------------------------------------------
+def upcast(x):
+    return x.astype(_UPCAST[x.dtype.name]) if x.dtype.name in _UPCAST else x
+
+
+def real_name(dtype):
+    dt = np.dtype(dtype)
+    return {"complex64": "float32", "complex128": "float64"}.get(dt.name, dt.name)
+
+
+def float_name(dtype):
+    dt = np.dtype(dtype)
+    return dt.name if dt.kind in "fc" else "float64"
+
+
+def complex_name(dtype):
+    return {"float32": "complex64", "float64": "complex128"}.get(np.dtype(dtype).name,
+                                                                  np.dtype(dtype).name)
+
+
+def close(name, got, expected, kind, scale=None, what="", dtype=None):
+    """Normwise comparison with ``TOLERANCES[kind]`` (see the table) in units of ``eps`` of
+    ``dtype`` (default: ``got``'s dtype; pass the namespace's dtype when ``got`` was upcast)."""
+    got = np.asarray(got)
+    ulps = TOLERANCES[kind]
+    if dtype is not None and got.dtype.kind in "fc":
+        ulps = ulps * (np.finfo(real_name(float_name(dtype))).eps / np.finfo(got.real.dtype).eps)
+    expected = np.asarray(expected)
+    if got.shape != expected.shape:
+        raise ConformanceError(f"{name}{what}: shape {got.shape}, expected {expected.shape}")
+    if scale is None:
+        finite = expected[np.isfinite(expected)] if expected.size else expected
+        scale = float(np.max(np.abs(finite))) if finite.size else 0.0
+    if expected.dtype.kind == got.dtype.kind:
+        expected = expected.astype(got.dtype)
+    assert_values(name + what, got, expected, rtol_ulps=ulps, atol_ulps=ulps * scale,
+                  signed_zeros=False)
+
+
+def ct(a):
+    return np.conj(np.swapaxes(a, -1, -2))
+
+
+def check_orthonormal_columns(name, q, kind, what, dtype):
+    k = q.shape[-1]
+    close(name, ct(q) @ q, np.broadcast_to(np.eye(k), q.shape[:-2] + (k, k)), kind, 1.0, what,
+          dtype)
+
+
+def call_or_raises(name, xp_fn, np_fn):
+    """``(got, expected)``; if the oracle raises ValueError/LinAlgError the namespace must
+    raise ValueError too (returns ``None``)."""
+    try:
+        with np.errstate(all="ignore"):
+            expected = np_fn()
+    except (ValueError, np.linalg.LinAlgError):
+        try:
+            xp_fn()
+        except ValueError:
+            return None
+        raise ConformanceError(f"{name}: NumPy raises ValueError here, the namespace did not")
+    return xp_fn(), expected
+
+
+def spec(name, *, dtypes=FLOATING, notes=""):
+    """Decorator registering ``check(xp, data)`` as the spec of ``name``."""
+    def deco(check):
+        return register(Spec(name, check, dtypes, extension=name.split(".")[0],
+                             kind=name.split(".")[0], notes=notes))
+    return deco
+
+
+def fn(xp, name):
+    return resolve(xp, name)
+
+
+# ---- decompositions --------------------------------------------------------------------------
+@spec("linalg.cholesky")
+def _cholesky(xp, data):
+    dtype, batch = draw_dtype(data), draw_batch(data)
+    n = data.draw(st.integers(0, 4), label="n")
+    a = positive_definite(data, dtype, batch, n)
+    upper = data.draw(st.booleans(), label="upper")
+    out = fn(xp, "linalg.cholesky")(as_xp(xp, a), upper=upper)
+    assert_dtype("linalg.cholesky", out, dtype)
+    got = to_numpy(out)
+    expected = np.linalg.cholesky(upcast(a), upper=upper)
+    tri = np.triu(got, 1) if not upper else np.tril(got, -1)
+    if np.any(tri != 0):
+        raise ConformanceError("linalg.cholesky: factor is not triangular")
+    close("linalg.cholesky", got, expected, "factor")
+
+
+@spec("linalg.qr")
+def _qr(xp, data):
+    dtype, batch = draw_dtype(data), draw_batch(data)
+    m, n = data.draw(st.integers(0, 4), label="m"), data.draw(st.integers(0, 4), label="n")
+    a = draw_array(data, dtype, tuple(batch) + (m, n))
+    mode = data.draw(st.sampled_from(["reduced", "complete"]), label="mode")
+    q, r = fn(xp, "linalg.qr")(as_xp(xp, a), mode=mode)
+    k = min(m, n) if mode == "reduced" else m
+    for label, arr, shape in (("Q", q, (m, k)), ("R", r, (k, n))):
+        assert_dtype(f"linalg.qr {label}", arr, dtype)
+        assert_shape(f"linalg.qr {label}", arr, tuple(batch) + shape)
+    q, r = upcast(to_numpy(q)), upcast(to_numpy(r))
+    if np.any(np.tril(r, -1) != 0):
+        raise ConformanceError("linalg.qr: R is not upper triangular")
+    if r.dtype.kind == "c" and np.any(np.diagonal(r, axis1=-2, axis2=-1).imag != 0):
+        raise ConformanceError("linalg.qr: the diagonal of R is not real (the standard)")
+    check_orthonormal_columns("linalg.qr", q, "factor", " Q^H Q", dtype)
+    close("linalg.qr", q @ r, upcast(a), "factor", max(1.0, np.abs(a).max(initial=0)), " QR",
+          dtype=dtype)
+
+
+@spec("linalg.svd")
+def _svd(xp, data):
+    dtype, batch = draw_dtype(data), draw_batch(data)
+    m, n = data.draw(st.integers(0, 4), label="m"), data.draw(st.integers(0, 4), label="n")
+    a = draw_array(data, dtype, tuple(batch) + (m, n))
+    full = data.draw(st.booleans(), label="full_matrices")
+    u, s, vh = fn(xp, "linalg.svd")(as_xp(xp, a), full_matrices=full)
+    k = min(m, n)
+    shapes = {"U": (m, m if full else k), "S": (k,), "Vh": (n if full else k, n)}
+    for label, arr in (("U", u), ("S", s), ("Vh", vh)):
+        assert_dtype(f"linalg.svd {label}", arr, real_name(dtype) if label == "S" else dtype)
+        assert_shape(f"linalg.svd {label}", arr, tuple(batch) + shapes[label])
+    u, s, vh = upcast(to_numpy(u)), upcast(to_numpy(s)), upcast(to_numpy(vh))
+    expected = np.linalg.svd(upcast(a), compute_uv=False)
+    scale = max(1.0, np.abs(a).max(initial=0))
+    close("linalg.svd", s, expected, "spectral", scale, " S", dtype=dtype)
+    check_orthonormal_columns("linalg.svd", u, "spectral", " U^H U", dtype)
+    check_orthonormal_columns("linalg.svd", ct(vh), "spectral", " Vh Vh^H", dtype)
+    close("linalg.svd", (u[..., :, :k] * s[..., None, :]) @ vh[..., :k, :], upcast(a),
+          "spectral", scale, " U S Vh", dtype=dtype)
+
+
+@spec("linalg.svdvals")
+def _svdvals(xp, data):
+    dtype, batch = draw_dtype(data), draw_batch(data)
+    m, n = data.draw(st.integers(0, 4), label="m"), data.draw(st.integers(0, 4), label="n")
+    a = draw_array(data, dtype, tuple(batch) + (m, n))
+    out = fn(xp, "linalg.svdvals")(as_xp(xp, a))
+    assert_dtype("linalg.svdvals", out, real_name(dtype))
+    close("linalg.svdvals", to_numpy(out), np.linalg.svd(upcast(a), compute_uv=False),
+          "spectral", max(1.0, np.abs(a).max(initial=0)))
+
+
+def _eigh_check(xp, data, name):
+    dtype, batch = draw_dtype(data), draw_batch(data)
+    n = data.draw(st.integers(0, 4), label="n")
+    a = hermitian(data, dtype, batch, n)
+    out = fn(xp, name)(as_xp(xp, a))
+    w = out[0] if name == "linalg.eigh" else out
+    assert_dtype(name, w, real_name(dtype))
+    assert_shape(name, w, tuple(batch) + (n,))
+    scale = max(1.0, np.abs(a).max(initial=0))
+    w = upcast(to_numpy(w))
+    close(name, np.sort(w, axis=-1), np.linalg.eigvalsh(upcast(a)), "spectral", scale,
+          " eigenvalues", dtype=dtype)
+    if name == "linalg.eigh":
+        v = out[1]
+        assert_dtype(name, v, dtype)
+        assert_shape(name, v, tuple(batch) + (n, n))
+        v = upcast(to_numpy(v))
+        check_orthonormal_columns(name, v, "spectral", " Q^H Q", dtype)
+        close(name, (v * w[..., None, :]) @ ct(v), upcast(a), "spectral", scale, " Q L Q^H",
+              dtype=dtype)
+
+
+@spec("linalg.eigh")
+def _eigh(xp, data):
+    _eigh_check(xp, data, "linalg.eigh")
+
+
+@spec("linalg.eigvalsh")
+def _eigvalsh(xp, data):
+    _eigh_check(xp, data, "linalg.eigvalsh")
+
+
+def diagonalizable(data, dtype, batch, n):
+    """``P diag(lam) P^-1`` with ``|lam_k| = k + 1`` (well separated) and cond(P) <= 3."""
+    p = np.eye(n) + _random(data, dtype, tuple(batch) + (n, n), "p") / (2 * max(n, 1))
+    if np.dtype(dtype).kind == "c":
+        theta = _random(data, "float64", tuple(batch) + (n,), "theta") * np.pi
+        lam = np.arange(1, n + 1) * np.exp(1j * theta)
+    else:
+        signs = np.sign(_random(data, "float64", tuple(batch) + (n,), "signs") + 1e-9)
+        lam = np.arange(1, n + 1) * signs
+    return ((p * lam[..., None, :]) @ np.linalg.inv(p)).astype(dtype)
+
+
+def _by_modulus(w):
+    idx = np.argsort(np.abs(w), axis=-1, kind="stable")
+    return np.take_along_axis(w, idx, axis=-1)
+
+
+def _eig_check(xp, data, name):
+    dtype, batch = draw_dtype(data), draw_batch(data)
+    n = data.draw(st.integers(0, 4), label="n")
+    a = diagonalizable(data, dtype, batch, n)
+    out = fn(xp, name)(as_xp(xp, a))
+    w = out[0] if name == "linalg.eig" else out
+    assert_dtype(name, w, complex_name(dtype))
+    assert_shape(name, w, tuple(batch) + (n,))
+    w = upcast(to_numpy(w))
+    scale = max(1.0, np.abs(a).max(initial=0))
+    close(name, _by_modulus(w), _by_modulus(np.linalg.eigvals(upcast(a)).astype(complex)),
+          "spectral", scale * 3, " eigenvalues", dtype=dtype)
+    if name == "linalg.eig":
+        v = out[1]
+        assert_dtype(name, v, complex_name(dtype))
+        assert_shape(name, v, tuple(batch) + (n, n))
+        v = upcast(to_numpy(v))
+        norms = np.linalg.norm(v, axis=-2)
+        close(name, norms, np.ones_like(norms), "spectral", 1.0, " |v|", dtype=dtype)
+        close(name, upcast(a) @ v, v * w[..., None, :], "spectral", scale * 3, " A v = w v",
+              dtype=dtype)
+
+
+@spec("linalg.eig")
+def _eig(xp, data):
+    _eig_check(xp, data, "linalg.eig")
+
+
+@spec("linalg.eigvals")
+def _eigvals(xp, data):
+    _eig_check(xp, data, "linalg.eigvals")
+
+
+# ---- solvers and determinants ----------------------------------------------------------------
+@spec("linalg.inv")
+def _inv(xp, data):
+    dtype, batch = draw_dtype(data), draw_batch(data)
+    n = data.draw(st.integers(0, 4), label="n")
+    a = well_conditioned(data, dtype, batch, n)
+    out = fn(xp, "linalg.inv")(as_xp(xp, a))
+    assert_dtype("linalg.inv", out, dtype)
+    close("linalg.inv", to_numpy(out), np.linalg.inv(upcast(a)), "factor")
+
+
+@spec("linalg.solve")
+def _solve(xp, data):
+    d1, d2 = data.draw(st.sampled_from(promotable_pairs("floating-point")), label="dtypes")
+    b1 = draw_batch(data)
+    n = data.draw(st.integers(1, 4), label="n")
+    a = well_conditioned(data, d1, b1, n)
+    if data.draw(st.booleans(), label="vector"):
+        b = draw_array(data, d2, (n,), label="x2")
+    else:
+        b2 = data.draw(S.broadcastable_shapes(tuple(b1)), label="batch2")
+        if data.draw(st.booleans(), label="swap"):
+            b1, b2 = b2, b1
+            a = well_conditioned(data, d1, b1, n)
+        k = data.draw(st.integers(0, 3), label="k")
+        b = draw_array(data, d2, tuple(b2) + (n, k), label="x2")
+    out = fn(xp, "linalg.solve")(as_xp(xp, a), as_xp(xp, b))
+    assert_dtype("linalg.solve", out, np.promote_types(d1, d2).name)
+    expected = np.linalg.solve(upcast(a), upcast(b))
+    assert_shape("linalg.solve", out, expected.shape)
+    close("linalg.solve", to_numpy(out), expected, "factor", max(1.0, np.abs(expected).max(
+        initial=0)))
+
+
+@spec("linalg.det")
+def _det(xp, data):
+    dtype, batch = draw_dtype(data), draw_batch(data)
+    n = data.draw(st.integers(0, 4), label="n")
+    a = well_conditioned(data, dtype, batch, n)
+    out = fn(xp, "linalg.det")(as_xp(xp, a))
+    assert_dtype("linalg.det", out, dtype)
+    assert_shape("linalg.det", out, tuple(batch))
+    expected = np.linalg.det(upcast(a))
+    got = upcast(to_numpy(out))
+    close("linalg.det", got / np.where(expected == 0, 1, expected),
+          np.ones_like(expected), "factor", 1.0, " (relative)", dtype=dtype)
+
+
+@spec("linalg.slogdet")
+def _slogdet(xp, data):
+    dtype, batch = draw_dtype(data), draw_batch(data)
+    n = data.draw(st.integers(0, 4), label="n")
+    a = well_conditioned(data, dtype, batch, n)
+    singular = n > 0 and data.draw(st.booleans(), label="singular")
+    if singular:
+        a[..., 0, :] = 0
+    sign, logabs = fn(xp, "linalg.slogdet")(as_xp(xp, a))
+    assert_dtype("linalg.slogdet sign", sign, dtype)
+    assert_dtype("linalg.slogdet logabsdet", logabs, real_name(dtype))
+    assert_shape("linalg.slogdet", sign, tuple(batch))
+    assert_shape("linalg.slogdet", logabs, tuple(batch))
+    es, el = np.linalg.slogdet(upcast(a))
+    close("linalg.slogdet", upcast(to_numpy(sign)), es, "factor", 1.0, " sign", dtype=dtype)
+    got = upcast(to_numpy(logabs))
+    if singular:
+        if not np.all(got == -np.inf):
+            raise ConformanceError("linalg.slogdet: logabsdet of a singular matrix is not -inf")
+    else:
+        close("linalg.slogdet", got, el, "factor", max(1.0, np.abs(el).max(initial=0)),
+              " logabsdet", dtype=dtype)
+
+
+@spec("linalg.matrix_power")
+def _matrix_power(xp, data):
+    dtype, batch = draw_dtype(data), draw_batch(data)
+    n = data.draw(st.integers(0, 4), label="n")
+    a = (well_conditioned(data, dtype, batch, n) / (n + 2)).astype(dtype)
+    p = data.draw(st.integers(-3, 5), label="power")
+    out = fn(xp, "linalg.matrix_power")(as_xp(xp, a), p)
+    assert_dtype("linalg.matrix_power", out, dtype)
+    expected = np.linalg.matrix_power(upcast(a), p)
+    close("linalg.matrix_power", to_numpy(out), expected, "factor",
+          max(1.0, np.abs(expected).max(initial=0)))
+
+
+def _rank_deficient(data, dtype, batch, m, n):
+    """Integer-valued ``B @ C`` of rank <= r: exactly representable in every float dtype."""
+    r = data.draw(st.integers(0, min(m, n)), label="rank")
+    b = data.draw(S.arrays("int8", tuple(batch) + (m, r), min_value=-2, max_value=2), label="b")
+    c = data.draw(S.arrays("int8", tuple(batch) + (r, n), min_value=-2, max_value=2), label="c")
+    return (b.astype(np.int64) @ c.astype(np.int64)).astype(dtype)
+
+
+@spec("linalg.matrix_rank")
+def _matrix_rank(xp, data):
+    dtype, batch = draw_dtype(data), draw_batch(data)
+    m, n = data.draw(st.integers(0, 4), label="m"), data.draw(st.integers(0, 4), label="n")
+    a = _rank_deficient(data, dtype, batch, m, n)
+    mode = data.draw(st.sampled_from(["default", "float", "array"]), label="rtol")
+    kwargs, rtol = {}, max(m, n) * np.finfo(real_name(dtype)).eps
+    if mode == "float":
+        rtol = kwargs["rtol"] = 0.01
+    elif mode == "array":
+        rtol = np.full(tuple(batch), 0.01, dtype=real_name(dtype))
+        kwargs["rtol"] = as_xp(xp, rtol)
+        rtol = rtol[..., None]
+    out = fn(xp, "linalg.matrix_rank")(as_xp(xp, a), **kwargs)
+    assert_dtype("linalg.matrix_rank", out, "int64")
+    assert_shape("linalg.matrix_rank", out, tuple(batch))
+    s = np.linalg.svd(upcast(a), compute_uv=False)
+    thr = s.max(axis=-1, keepdims=True, initial=0) * rtol
+    lo, hi = (s > thr * 100).sum(-1), (s > thr / 100).sum(-1)  # ambiguous within 100x
+    got = to_numpy(out)
+    if np.any(got < lo) or np.any(got > hi):
+        raise ConformanceError(f"linalg.matrix_rank: {got.tolist()} outside {lo.tolist()} .. "
+                               f"{hi.tolist()}")
+
+
+@spec("linalg.pinv")
+def _pinv(xp, data):
+    dtype, batch = draw_dtype(data), draw_batch(data)
+    m, n = data.draw(st.integers(0, 4), label="m"), data.draw(st.integers(0, 4), label="n")
+    a = with_singular_values(data, dtype, batch, m, n)
+    out = fn(xp, "linalg.pinv")(as_xp(xp, a))
+    assert_dtype("linalg.pinv", out, dtype)
+    assert_shape("linalg.pinv", out, tuple(batch) + (n, m))
+    expected = np.linalg.pinv(upcast(a)) if m and n else np.zeros(tuple(batch) + (n, m))
+    close("linalg.pinv", to_numpy(out), expected, "spectral", 2.0)
+
+
+@spec("linalg.lstsq", notes="NumPy extra; 2-D inputs as in NumPy")
+def _lstsq(xp, data):
+    dtype = draw_dtype(data)
+    n = data.draw(st.integers(1, 4), label="n")
+    m = data.draw(st.integers(n, 5), label="m")
+    a = with_singular_values(data, dtype, (), m, n)
+    vector = data.draw(st.booleans(), label="vector")
+    k = data.draw(st.integers(1, 3), label="k")
+    b = draw_array(data, dtype, (m,) if vector else (m, k), label="x2")
+    x, resid, rank, s = fn(xp, "linalg.lstsq")(as_xp(xp, a), as_xp(xp, b))
+    ex, eres, erank, es = np.linalg.lstsq(upcast(a), upcast(b))
+    assert_dtype("linalg.lstsq x", x, dtype)
+    assert_shape("linalg.lstsq x", x, ex.shape)
+    close("linalg.lstsq", to_numpy(x), ex, "factor", max(2.0, np.abs(ex).max(initial=0)), " x")
+    close("linalg.lstsq", to_numpy(resid), eres, "factor", max(1.0, eres.max(initial=0)),
+          " residuals")
+    if int(np.asarray(to_numpy(rank))) != int(erank):
+        raise ConformanceError(f"linalg.lstsq: rank {rank}, expected {erank}")
+    close("linalg.lstsq", to_numpy(s), es, "spectral", 2.0, " s")
+
+
+def _tensor_system(data, dtype):
+    size = data.draw(st.sampled_from([1, 2, 3, 4, 6]), label="size")
+    shapes = {1: [(1,)], 2: [(2,), (1, 2)], 3: [(3,)], 4: [(4,), (2, 2)], 6: [(6,), (2, 3)]}
+    left = data.draw(st.sampled_from(shapes[size]), label="left")
+    right = data.draw(st.sampled_from(shapes[size]), label="right")
+    a = well_conditioned(data, dtype, (), size).reshape(left + right)
+    return a, left, right
+
+
+@spec("linalg.tensorinv", notes="NumPy extra")
+def _tensorinv(xp, data):
+    dtype = draw_dtype(data)
+    a, left, right = _tensor_system(data, dtype)
+    out = fn(xp, "linalg.tensorinv")(as_xp(xp, a), ind=len(left))
+    assert_dtype("linalg.tensorinv", out, dtype)
+    close("linalg.tensorinv", to_numpy(out), np.linalg.tensorinv(upcast(a), ind=len(left)),
+          "factor", 1.0)
+
+
+@spec("linalg.tensorsolve", notes="NumPy extra")
+def _tensorsolve(xp, data):
+    dtype = draw_dtype(data)
+    a, left, right = _tensor_system(data, dtype)
+    b = draw_array(data, dtype, left, label="x2")
+    out = fn(xp, "linalg.tensorsolve")(as_xp(xp, a), as_xp(xp, b))
+    assert_dtype("linalg.tensorsolve", out, dtype)
+    expected = np.linalg.tensorsolve(upcast(a), upcast(b))
+    close("linalg.tensorsolve", to_numpy(out), expected, "factor", 1.0)
+
+
+# ---- norms -----------------------------------------------------------------------------------
+_VECTOR_ORDS = [1, 2, math.inf, -math.inf, 0, -1, -2, 3, 0.5]
+_MATRIX_ORDS = ["fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf]
+
+
+def _norm_compare(name, xp_fn, np_fn, dtype, kind):
+    res = call_or_raises(name, xp_fn, np_fn)
+    if res is None:
+        return
+    out, expected = res
+    assert_dtype(name, out, real_name(float_name(dtype)))
+    expected = np.asarray(expected)
+    assert_shape(name, out, expected.shape)
+    got = np.asarray(to_numpy(out), dtype=np.float64)
+    assert_values(name, got, expected.astype(np.float64), rtol_ulps=TOLERANCES[kind] * (
+        np.finfo(real_name(float_name(dtype))).eps / np.finfo(np.float64).eps),
+        atol_ulps=0, signed_zeros=False,
+        alternative=None)
+
+
+@spec("linalg.vector_norm")
+def _vector_norm(xp, data):
+    dtype = draw_dtype(data)
+    shape = data.draw(S.shapes(max_dims=3, max_side=4), label="shape")
+    x = draw_array(data, dtype, shape, lo=-4, hi=4)
+    x[np.abs(x) < 1e-3] = 0  # tiny values would underflow differently in float32/float64
+    axis = data.draw(S.axes(len(shape)), label="axis")
+    ord = data.draw(st.sampled_from(_VECTOR_ORDS), label="ord")
+    keepdims = data.draw(st.booleans(), label="keepdims")
+    _norm_compare("linalg.vector_norm",
+                  lambda: fn(xp, "linalg.vector_norm")(as_xp(xp, x), axis=axis,
+                                                       keepdims=keepdims, ord=ord),
+                  lambda: np.linalg.vector_norm(upcast(x), axis=axis, keepdims=keepdims,
+                                                ord=ord), dtype, "product")
+
+
+@spec("linalg.matrix_norm")
+def _matrix_norm(xp, data):
+    dtype, batch = draw_dtype(data), draw_batch(data)
+    m, n = data.draw(st.integers(0, 4), label="m"), data.draw(st.integers(0, 4), label="n")
+    x = draw_array(data, dtype, tuple(batch) + (m, n), lo=-4, hi=4)
+    x[np.abs(x) < 1e-3] = 0
+    ord = data.draw(st.sampled_from(_MATRIX_ORDS), label="ord")
+    keepdims = data.draw(st.booleans(), label="keepdims")
+    kind = "spectral" if ord in (2, -2, "nuc") else "product"
+    _norm_compare("linalg.matrix_norm",
+                  lambda: fn(xp, "linalg.matrix_norm")(as_xp(xp, x), keepdims=keepdims, ord=ord),
+                  lambda: np.linalg.matrix_norm(upcast(x), keepdims=keepdims, ord=ord),
+                  dtype, kind)
+
+
+@spec("linalg.norm", notes="NumPy extra")
+def _norm(xp, data):
+    dtype = draw_dtype(data)
+    shape = data.draw(S.shapes(min_dims=1, max_dims=3, max_side=4), label="shape")
+    x = draw_array(data, dtype, shape, lo=-4, hi=4)
+    x[np.abs(x) < 1e-3] = 0
+    nd = len(shape)
+    form = data.draw(st.sampled_from(["none", "vector", "matrix"]), label="form")
+    keepdims = data.draw(st.booleans(), label="keepdims")
+    if form == "none" or nd < 2 and form == "matrix":
+        axis, ord = None, data.draw(st.sampled_from([None, 2] if nd == 1 else [None]),
+                                    label="ord")
+        kind = "product"
+    elif form == "vector":
+        axis = data.draw(st.integers(-nd, nd - 1), label="axis")
+        ord = data.draw(st.sampled_from([None] + _VECTOR_ORDS), label="ord")
+        kind = "product"
+    else:
+        axis = tuple(data.draw(st.permutations(range(nd)), label="axes")[:2])
+        ord = data.draw(st.sampled_from([None] + _MATRIX_ORDS), label="ord")
+        kind = "spectral" if ord in (2, -2, "nuc") else "product"
+    _norm_compare("linalg.norm",
+                  lambda: fn(xp, "linalg.norm")(as_xp(xp, x), ord, axis, keepdims),
+                  lambda: np.linalg.norm(upcast(x), ord, axis, keepdims), dtype, kind)
+
+
+@spec("linalg.cond", notes="NumPy extra")
+def _cond(xp, data):
+    dtype, batch = draw_dtype(data), draw_batch(data)
+    n = data.draw(st.integers(1, 4), label="n")
+    a = well_conditioned(data, dtype, batch, n)
+    p = data.draw(st.sampled_from([None, 2, -2, 1, -1, math.inf, -math.inf, "fro", "nuc"]),
+                  label="p")
+    out = fn(xp, "linalg.cond")(as_xp(xp, a), p)
+    assert_dtype("linalg.cond", out, real_name(dtype))
+    expected = np.linalg.cond(upcast(a), p)
+    close("linalg.cond", to_numpy(out) / expected, np.ones_like(expected), "spectral", 1.0,
+          " (relative)", dtype=dtype)
+
+
+# ---- products and views ----------------------------------------------------------------------
+_SMALL = {"lo": -8, "hi": 8}
+
+
+def _pair(data, group="numeric"):
+    return data.draw(st.sampled_from(promotable_pairs(group)), label="dtypes")
+
+
+def _product_compare(name, out, expected, d1, d2):
+    dt = np.promote_types(d1, d2)
+    assert_dtype(name, out, dt.name)
+    assert_shape(name, out, np.shape(expected))
+    got = to_numpy(out)
+    if dt.kind in "iub":
+        assert_values(name, got, np.asarray(expected).astype(dt))
+    else:
+        close(name, got, expected, "product", max(1.0, np.abs(expected).max(initial=0)))
+
+
+@spec("linalg.matmul", dtypes=S.NUMERIC)
+def _matmul(xp, data):
+    d1, d2 = _pair(data)
+    m, k, n = (data.draw(st.integers(0, 4), label=lbl) for lbl in "mkn")
+    b1 = draw_batch(data)
+    b2 = data.draw(S.broadcastable_shapes(tuple(b1)), label="batch2")
+    s1 = (k,) if data.draw(st.booleans(), label="vec1") else tuple(b1) + (m, k)
+    s2 = (k,) if data.draw(st.booleans(), label="vec2") else tuple(b2) + (k, n)
+    x1, x2 = draw_array(data, d1, s1, **_SMALL), draw_array(data, d2, s2, **_SMALL, label="x2")
+    out = fn(xp, "linalg.matmul")(as_xp(xp, x1), as_xp(xp, x2))
+    dt = np.promote_types(d1, d2)
+    _product_compare("linalg.matmul", out, np.matmul(x1.astype(dt), x2.astype(dt)), d1, d2)
+
+
+@spec("linalg.tensordot", dtypes=S.NUMERIC)
+def _tensordot(xp, data):
+    d1, d2 = _pair(data)
+    a = data.draw(S.shapes(max_dims=2, max_side=3), label="free1")
+    c = data.draw(S.shapes(max_dims=2, max_side=3), label="contracted")
+    b = data.draw(S.shapes(max_dims=1, max_side=3), label="free2")
+    x1 = draw_array(data, d1, a + c, **_SMALL)
+    x2 = draw_array(data, d2, c + b, **_SMALL, label="x2")
+    out = fn(xp, "linalg.tensordot")(as_xp(xp, x1), as_xp(xp, x2), axes=len(c))
+    dt = np.promote_types(d1, d2)
+    _product_compare("linalg.tensordot", out,
+                     np.tensordot(x1.astype(dt), x2.astype(dt), axes=len(c)), d1, d2)
+
+
+@spec("linalg.vecdot", dtypes=S.NUMERIC)
+def _vecdot(xp, data):
+    d1, d2 = _pair(data)
+    batch = draw_batch(data, max_dims=2)
+    k = data.draw(st.integers(0, 4), label="k")
+    b2 = data.draw(S.broadcastable_shapes(tuple(batch)), label="batch2")
+    x1 = draw_array(data, d1, tuple(batch) + (k,), **_SMALL)
+    x2 = draw_array(data, d2, tuple(b2) + (k,), **_SMALL, label="x2")
+    out = fn(xp, "linalg.vecdot")(as_xp(xp, x1), as_xp(xp, x2), axis=-1)
+    dt = np.promote_types(d1, d2)
+    expected = np.sum(np.conj(x1.astype(dt)) * x2.astype(dt), axis=-1, dtype=dt)
+    _product_compare("linalg.vecdot", out, expected, d1, d2)
+
+
+@spec("linalg.outer", dtypes=S.NUMERIC)
+def _outer(xp, data):
+    d1, d2 = _pair(data)
+    x1 = draw_array(data, d1, (data.draw(st.integers(0, 4), label="n"),), **_SMALL)
+    x2 = draw_array(data, d2, (data.draw(st.integers(0, 4), label="m"),), **_SMALL, label="x2")
+    out = fn(xp, "linalg.outer")(as_xp(xp, x1), as_xp(xp, x2))
+    dt = np.promote_types(d1, d2)
+    _product_compare("linalg.outer", out, np.outer(x1.astype(dt), x2.astype(dt)), d1, d2)
+
+
+@spec("linalg.cross", dtypes=S.NUMERIC)
+def _cross(xp, data):
+    d1, d2 = _pair(data)
+    base = data.draw(S.shapes(max_dims=2, max_side=3), label="base")
+    pos = data.draw(st.integers(0, len(base)), label="position")
+    shape = tuple(base[:pos]) + (3,) + tuple(base[pos:])
+    axis = pos - len(shape)
+    shape2 = data.draw(S.broadcastable_shapes(shape), label="shape2")
+    if len(shape2) < -axis or shape2[axis] != 3:
+        shape2 = shape
+    x1 = draw_array(data, d1, shape, **_SMALL)
+    x2 = draw_array(data, d2, shape2, **_SMALL, label="x2")
+    out = fn(xp, "linalg.cross")(as_xp(xp, x1), as_xp(xp, x2), axis=axis)
+    dt = np.promote_types(d1, d2)
+    with np.errstate(all="ignore"):
+        expected = np.cross(x1.astype(dt), x2.astype(dt), axis=axis)
+    _product_compare("linalg.cross", out, expected, d1, d2)
+
+
+@spec("linalg.diagonal", dtypes=S.ALL)
+def _diagonal(xp, data):
+    dtype = draw_dtype(data, "any")
+    shape = tuple(draw_batch(data)) + data.draw(S.shapes(2, 2, 0, 4), label="matrix")
+    x = data.draw(S.arrays(dtype, shape), label="x")
+    offset = data.draw(st.integers(-5, 5), label="offset")
+    out = fn(xp, "linalg.diagonal")(as_xp(xp, x), offset=offset)
+    expected = np.diagonal(x, offset, axis1=-2, axis2=-1)
+    assert_dtype("linalg.diagonal", out, dtype)
+    assert_shape("linalg.diagonal", out, expected.shape)
+    assert_values("linalg.diagonal", to_numpy(out), expected)
+
+
+@spec("linalg.matrix_transpose", dtypes=S.ALL)
+def _matrix_transpose(xp, data):
+    dtype = draw_dtype(data, "any")
+    shape = tuple(draw_batch(data)) + data.draw(S.shapes(2, 2, 0, 4), label="matrix")
+    x = data.draw(S.arrays(dtype, shape), label="x")
+    out = fn(xp, "linalg.matrix_transpose")(as_xp(xp, x))
+    assert_dtype("linalg.matrix_transpose", out, dtype)
+    assert_values("linalg.matrix_transpose", to_numpy(out), np.swapaxes(x, -1, -2))
+
+
+def _sum_dtype(dtype):
+    dt = np.dtype(dtype)
+    if dt.kind == "i":
+        return np.promote_types(dt, np.int64)
+    if dt.kind == "u":
+        return np.promote_types(dt, np.uint64)
+    return dt
+
+
+@spec("linalg.trace", dtypes=S.NUMERIC)
+def _trace(xp, data):
+    dtype = draw_dtype(data, "numeric")
+    shape = tuple(draw_batch(data)) + data.draw(S.shapes(2, 2, 0, 4), label="matrix")
+    x = draw_array(data, dtype, shape, **_SMALL)
+    offset = data.draw(st.integers(-4, 4), label="offset")
+    out = fn(xp, "linalg.trace")(as_xp(xp, x), offset=offset)
+    rdt = _sum_dtype(dtype)
+    expected = np.trace(x.astype(rdt), offset, axis1=-2, axis2=-1).astype(rdt)
+    assert_dtype("linalg.trace", out, rdt.name)
+    assert_shape("linalg.trace", out, expected.shape)
+    if rdt.kind in "iu":
+        assert_values("linalg.trace", to_numpy(out), expected)
+    else:
+        close("linalg.trace", to_numpy(out), expected, "product", 8.0)
+
+
+@spec("linalg.multi_dot", notes="NumPy extra")
+def _multi_dot(xp, data):
+    dtype = draw_dtype(data)
+    count = data.draw(st.integers(2, 4), label="count")
+    dims = data.draw(st.lists(st.integers(1, 4), min_size=count + 1, max_size=count + 1),
+                     label="dims")
+    first_vec = data.draw(st.booleans(), label="first_vec")
+    last_vec = data.draw(st.booleans(), label="last_vec")
+    arrays = []
+    for i in range(count):
+        shape = (dims[i], dims[i + 1])
+        if i == 0 and first_vec:
+            shape = shape[1:]
+        if i == count - 1 and last_vec:
+            shape = shape[:1]
+        arrays.append(draw_array(data, dtype, shape, label=f"x{i}"))
+    out = fn(xp, "linalg.multi_dot")([as_xp(xp, a) for a in arrays])
+    expected = np.linalg.multi_dot([upcast(a) for a in arrays])
+    assert_dtype("linalg.multi_dot", out, dtype)
+    close("linalg.multi_dot", to_numpy(out), expected, "product", 4.0 ** (count - 1))
+
+
+__all__ = ["TOLERANCES", "close", "upcast", "draw_array", "well_conditioned"]

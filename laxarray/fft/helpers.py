@@ -1,0 +1,102 @@
+"""Frequency helpers: fftfreq, rfftfreq, fftshift, ifftshift.
+
+``n``, ``d``, ``dtype``, ``device`` and ``axes`` are static; the frequencies are computed
+as NumPy does (integer bins times ``1 / (n * d)`` in float64), then cast to ``dtype``.
+"""
+
+from __future__ import annotations
+
+import jax
+import numpy as np
+from jax import lax
+
+from laxarray._core import dtypes as _dt
+from laxarray._core.devices import check_device
+from laxarray._core.errors import fail
+from laxarray._core.kernel import call, kernel
+from laxarray._core.validate import normalize_axis
+from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._convert import to_raw
+from laxarray.fft._plan import check_n
+
+
+@kernel(static=("n", "scale", "dtype", "half"))
+def _freq_kernel(*, n, scale, dtype, half):
+    size = n // 2 + 1 if half else n
+    k = lax.iota(np.int64, size)
+    if not half:
+        k = lax.select(lax.le(k, lax.full_like(k, (n - 1) // 2)), k,
+                       lax.sub(k, lax.full_like(k, n)))
+    f = lax.mul(lax.convert_element_type(k, np.float64), lax.full((), scale, np.float64))
+    return lax.convert_element_type(f, dtype)
+
+
+def _freq(fn, n, d, dtype, device, half):
+    n = check_n(fn, n)
+    if isinstance(d, bool) or not isinstance(d, (int, float)):
+        fail(TypeError, fn, "a Python real number for 'd'", d)
+    if d == 0:
+        fail(ValueError, fn, "a non-zero sample spacing 'd'", d)
+    dt = _dt.DEFAULT_FLOAT if dtype is None else _dt.canonicalize_dtype(fn, dtype)
+    if dt not in _dt.CATEGORIES["real floating"]:
+        fail(TypeError, fn, "a real floating-point 'dtype'", dt)
+    dev = check_device(fn, device)
+    out = call(_freq_kernel, n=n, scale=1.0 / (n * float(d)), dtype=dt, half=half)
+    return out if dev is None else wrap(jax.device_put(out._value, dev))
+
+
+def fftfreq(n, /, d=1.0, *, dtype=None, device=None):
+    """Sample frequencies of an ``n``-point DFT: ``[0, 1, ..., -2, -1] / (d * n)``.
+
+    Array API: fft.fftfreq. NumPy: numpy.fft.fftfreq (which has no ``dtype``).
+    """
+    return _freq("fftfreq", n, d, dtype, device, half=False)
+
+
+def rfftfreq(n, /, d=1.0, *, dtype=None, device=None):
+    """Sample frequencies of :func:`rfft`: ``[0, 1, ..., n // 2] / (d * n)``.
+
+    Array API: fft.rfftfreq. NumPy: numpy.fft.rfftfreq (which has no ``dtype``).
+    """
+    return _freq("rfftfreq", n, d, dtype, device, half=True)
+
+
+@kernel(static=("shifts",))
+def _shift_kernel(x, *, shifts):
+    for axis, k in shifts:
+        n = x.shape[axis]
+        x = lax.concatenate([lax.slice_in_dim(x, n - k, n, axis=axis),
+                             lax.slice_in_dim(x, 0, n - k, axis=axis)], axis)
+    return x
+
+
+def _shift(fn, x, axes, inverse):
+    v = x._value if type(x) is Array else to_raw(fn, x, "x")
+    if axes is None:
+        axes = tuple(range(v.ndim))
+    elif isinstance(axes, (tuple, list)):
+        axes = tuple(normalize_axis(fn, a, v.ndim, "axes") for a in axes)
+    else:
+        axes = (normalize_axis(fn, axes, v.ndim, "axes"),)
+    total = {}
+    for a in axes:  # repeated axes shift repeatedly, as numpy.roll does
+        n = v.shape[a]
+        total[a] = total.get(a, 0) + (-(n // 2) if inverse else n // 2)
+    shifts = tuple((a, s % v.shape[a]) for a, s in sorted(total.items())
+                   if v.shape[a] and s % v.shape[a])
+    return call(_shift_kernel, v, shifts=shifts)
+
+
+def fftshift(x, /, axes=None):
+    """Move the zero frequency to the centre (roll by ``n // 2``). Array API: fft.fftshift.
+    NumPy: numpy.fft.fftshift. Any dtype; ``axes`` (int or sequence) is static."""
+    return _shift("fftshift", x, axes, inverse=False)
+
+
+def ifftshift(x, /, axes=None):
+    """Inverse of :func:`fftshift` (roll by ``-(n // 2)``). Array API: fft.ifftshift.
+    NumPy: numpy.fft.ifftshift."""
+    return _shift("ifftshift", x, axes, inverse=True)
+
+
+__all__ = ["fftfreq", "rfftfreq", "fftshift", "ifftshift"]

@@ -1,0 +1,135 @@
+"""Building blocks for linalg kernels, over raw jax values and written with jax.lax only.
+
+Every helper works on stacks of matrices ``(..., M, N)`` whose batch shapes already agree.
+"""
+
+from __future__ import annotations
+
+import jax
+import numpy as np
+from jax import lax
+from jax.lax import linalg as lax_linalg
+
+
+def mT(x):
+    """Swap the last two axes."""
+    nd = x.ndim
+    return lax.transpose(x, tuple(range(nd - 2)) + (nd - 1, nd - 2))
+
+
+def mH(x):
+    """Conjugate transpose of the last two axes."""
+    x = mT(x)
+    return lax.conj(x) if np.dtype(x.dtype).kind == "c" else x
+
+
+def mm(a, b):
+    """Batched matrix product of ``(..., M, K)`` and ``(..., K, N)`` with equal batch shapes."""
+    nb = a.ndim - 2
+    bd = tuple(range(nb))
+    return lax.dot_general(a, b, (((nb + 1,), (nb,)), (bd, bd)), precision=lax.Precision.HIGHEST)
+
+
+def broadcast_batch(x, batch):
+    """``x`` with its batch dimensions broadcast to ``batch``."""
+    shape = tuple(batch) + tuple(x.shape[-2:])
+    if tuple(x.shape) == shape:
+        return x
+    nd = len(shape)
+    return lax.broadcast_in_dim(x, shape, tuple(range(nd - x.ndim, nd)))
+
+
+def identity(batch, n, dtype):
+    """A stack of ``n x n`` identity matrices."""
+    rows = lax.broadcasted_iota(np.int32, (n, n), 0)
+    cols = lax.broadcasted_iota(np.int32, (n, n), 1)
+    eye = lax.convert_element_type(lax.eq(rows, cols), dtype)
+    return lax.broadcast_in_dim(eye, tuple(batch) + (n, n), (len(batch), len(batch) + 1))
+
+
+def diagonal(x, offset=0):
+    """The ``offset`` diagonal of the last two axes: ``(..., K)``; exact for every dtype
+    (a strided slice of the flattened matrices, so signed zeros and NaNs pass through)."""
+    m, n = x.shape[-2], x.shape[-1]
+    start_r, start_c = (0, offset) if offset >= 0 else (-offset, 0)
+    k = max(0, min(m - start_r, n - start_c))
+    batch = tuple(x.shape[:-2])
+    if k == 0:
+        return lax.full(batch + (0,), 0, x.dtype)
+    flat = lax.reshape(x, batch + (m * n,))
+    start = start_r * n + start_c
+    nb = len(batch)
+    return lax.slice(flat, (0,) * nb + (start,), batch + (start + (k - 1) * (n + 1) + 1,),
+                     (1,) * nb + (n + 1,))
+
+
+def tril(x, k=0):
+    """Zero the elements above the ``k``-th diagonal of the last two axes."""
+    m, n = x.shape[-2], x.shape[-1]
+    rows = lax.broadcasted_iota(np.int32, (m, n), 0)
+    cols = lax.broadcasted_iota(np.int32, (m, n), 1)
+    keep = lax.le(lax.sub(cols, rows), lax.full((), k, np.int32))
+    keep = lax.broadcast_in_dim(keep, x.shape, (x.ndim - 2, x.ndim - 1))
+    return lax.select(keep, x, lax.full_like(x, 0))
+
+
+def real(x):
+    """The real part (identity for real dtypes)."""
+    return lax.real(x) if np.dtype(x.dtype).kind == "c" else x
+
+
+def _permute_rows(b, perm):
+    """``b[..., perm, :]`` for per-matrix permutations ``perm`` of shape ``(..., M)``."""
+    dnums = lax.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,),
+                                       start_index_map=(0,))
+
+    def one(bb, pp):
+        return lax.gather(bb, lax.expand_dims(pp, (1,)), dnums, slice_sizes=(1, bb.shape[1]),
+                          mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS)
+
+    f = one
+    for _ in range(b.ndim - 2):
+        f = jax.vmap(f)
+    return f(b, perm)
+
+
+def lu_factor(a):
+    """``(lu, pivots, permutation)`` of ``jax.lax.linalg.lu``."""
+    return lax_linalg.lu(a)
+
+
+def lu_solve(lu, perm, b):
+    """Solve ``A X = B`` given ``A``'s LU factors; ``b`` is ``(..., M, K)`` with ``lu``'s batch."""
+    b = _permute_rows(b, perm)
+    y = lax_linalg.triangular_solve(lu, b, left_side=True, lower=True, unit_diagonal=True)
+    return lax_linalg.triangular_solve(lu, y, left_side=True, lower=False)
+
+
+def lu_sign_logabs(lu, pivots):
+    """``(sign, log|det|)`` from LU factors: sign in the input dtype, log in the real dtype."""
+    d = diagonal(lu)
+    n = lu.shape[-1]
+    idx = lax.broadcasted_iota(pivots.dtype, pivots.shape, pivots.ndim - 1)
+    swaps = lax.reduce_sum(lax.convert_element_type(lax.ne(pivots, idx), np.int32),
+                           (pivots.ndim - 1,))
+    parity = lax.convert_element_type(lax.rem(swaps, np.int32(2)), lu.dtype)
+    perm_sign = lax.sub(lax.full_like(parity, 1), lax.mul(parity, lax.full_like(parity, 2)))
+    mag = lax.abs(d)
+    zero = lax.eq(mag, lax.full_like(mag, 0))
+    unit = lax.div(d, lax.convert_element_type(lax.select(zero, lax.full_like(mag, 1), mag),
+                                               d.dtype))
+    unit = lax.select(zero, lax.full_like(unit, 0), unit)
+    axis = (d.ndim - 1,)
+    sign = lax.mul(perm_sign, lax.reduce_prod(unit, axis)) if n else lax.full_like(perm_sign, 1)
+    logabs = lax.reduce_sum(lax.log(mag), axis)
+    return sign, logabs
+
+
+def svd(x, full_matrices, compute_uv=True):
+    """``jax.lax.linalg.svd`` (singular values descending)."""
+    return lax_linalg.svd(x, full_matrices=full_matrices, compute_uv=compute_uv)
+
+
+def eps(dtype):
+    """Machine epsilon of the real dtype of ``dtype``."""
+    return float(np.finfo(np.dtype(dtype)).eps)

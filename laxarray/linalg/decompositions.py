@@ -1,0 +1,213 @@
+"""Matrix decompositions: cholesky, qr, svd, svdvals, eigh, eigvalsh, eig, eigvals.
+
+All take stacks of matrices ``(..., M, N)``; bool and integer input is promoted to float64,
+float32/complex64 stay single precision.  Decompositions whose factors are unique only up
+to sign or phase (qr, svd, eigh, eig) return some valid factorization -- compare them by
+reconstruction, not factor by factor.  Inputs that have no decomposition (a Cholesky factor
+of an indefinite matrix) give NaN, not an exception: values are not checked (use
+``laxarray.checkify``).  Differentiable with ``laxarray.grad`` (``svd`` with
+``full_matrices=False``; ``eig``/``eigvals`` forward-mode only, as in jax).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from jax import lax
+from jax.lax import linalg as lax_linalg
+
+from laxarray._core.errors import fail
+from laxarray._core.kernel import call, kernel
+from laxarray._core.validate import check_bool
+from laxarray.linalg import _matrix_ops as M
+from laxarray.linalg._operands import (EigResult, EighResult, QRResult, SVDResult,
+                                       matrix_operand)
+
+
+def _hermitian_from_lower(x):
+    """The Hermitian matrix whose lower triangle is ``x``'s (what LAPACK reads, UPLO='L')."""
+    strict = M.tril(x, -1)
+    n = x.shape[-1]
+    eye = M.identity(x.shape[:-2], n, x.dtype)
+    diag = lax.mul(lax.convert_element_type(M.real(x), x.dtype), eye)
+    return lax.add(lax.add(strict, M.mH(strict)), diag)
+
+
+@kernel(static=("dtype", "upper"))
+def _cholesky_kernel(x, *, dtype, upper):
+    x = _hermitian_from_lower(lax.convert_element_type(x, dtype))
+    low = lax_linalg.cholesky(x, symmetrize_input=False)
+    return M.mH(low) if upper else low
+
+
+def cholesky(x, /, *, upper=False):
+    """Cholesky factor of Hermitian positive-definite matrices.
+
+    Array API: linalg.cholesky. NumPy: numpy.linalg.cholesky.
+
+    Reads only the lower triangle of ``x`` (as NumPy/LAPACK do); a matrix that is not
+    positive definite gives NaN entries instead of raising ``LinAlgError``.  ``upper`` is
+    static under ``jax.jit``.
+
+    >>> import laxarray as xp
+    >>> xp.linalg.cholesky(xp.asarray([[4.0, 2.0], [2.0, 2.0]])).tolist()  # doctest: +SKIP
+    [[2.0, 0.0], [1.0, 1.0]]
+    """
+    v, dt = matrix_operand("cholesky", x, square=True)
+    upper = check_bool("cholesky", upper, "upper")
+    return call(_cholesky_kernel, v, dtype=dt, upper=upper)
+
+
+@kernel(static=("dtype", "vectors"))
+def _eigh_kernel(x, *, dtype, vectors):
+    x = _hermitian_from_lower(lax.convert_element_type(x, dtype))
+    v, w = lax_linalg.eigh(x, lower=True, symmetrize_input=False)
+    return (w, v) if vectors else w
+
+
+def eigh(x, /):
+    """Eigenvalues (ascending) and orthonormal eigenvectors of Hermitian matrices.
+
+    Array API: linalg.eigh. NumPy: numpy.linalg.eigh.
+
+    Returns ``EighResult(eigenvalues, eigenvectors)``; eigenvalues are real
+    (``float32`` for ``complex64``).  Reads the lower triangle only (NumPy's ``UPLO='L'``;
+    ``UPLO`` is not accepted).
+    """
+    v, dt = matrix_operand("eigh", x, square=True)
+    w, vec = call(_eigh_kernel, v, dtype=dt, vectors=True)
+    return EighResult(w, vec)
+
+
+def eigvalsh(x, /):
+    """Eigenvalues (ascending) of Hermitian matrices.
+
+    Array API: linalg.eigvalsh. NumPy: numpy.linalg.eigvalsh. Reads the lower triangle only.
+    """
+    v, dt = matrix_operand("eigvalsh", x, square=True)
+    return call(_eigh_kernel, v, dtype=dt, vectors=False)
+
+
+@kernel(static=("dtype", "vectors"))
+def _eig_kernel(x, *, dtype, vectors):
+    x = lax.convert_element_type(x, dtype)
+    out = lax_linalg.eig(x, compute_left_eigenvectors=False,
+                         compute_right_eigenvectors=vectors)
+    return (out[0], out[1]) if vectors else out[0]
+
+
+def eig(x, /):
+    """Eigenvalues and right eigenvectors of general square matrices.
+
+    Array API: linalg.eig. NumPy: numpy.linalg.eig.
+
+    Returns ``EigResult(eigenvalues, eigenvectors)``, both complex (``complex64`` for
+    ``float32`` input) even when the eigenvalues are real -- NumPy returns real arrays
+    then.  Eigenvectors have unit norm; their phase is unspecified.  Runs on the CPU
+    backend of ``jax.lax.linalg.eig``.
+    """
+    v, dt = matrix_operand("eig", x, square=True)
+    w, vec = call(_eig_kernel, v, dtype=dt, vectors=True)
+    return EigResult(w, vec)
+
+
+def eigvals(x, /):
+    """Eigenvalues of general square matrices, complex.
+
+    Array API: linalg.eigvals. NumPy: numpy.linalg.eigvals (which returns real arrays when
+    all eigenvalues are real; here the dtype is always complex, as the standard says).
+    """
+    v, dt = matrix_operand("eigvals", x, square=True)
+    return call(_eig_kernel, v, dtype=dt, vectors=False)
+
+
+@kernel(static=("dtype", "complete", "want_q"))
+def _qr_kernel(x, *, dtype, complete, want_q):
+    x = lax.convert_element_type(x, dtype)
+    q, r = lax_linalg.qr(x, full_matrices=complete)
+    k = min(x.shape[-2], x.shape[-1])
+    if x.dtype.kind == "c" and k:
+        # the standard asks for a real diagonal of R: move each diagonal phase into Q
+        d = M.diagonal(r)
+        mag = lax.abs(d)
+        zero = lax.eq(mag, lax.full_like(mag, 0))
+        phase = lax.div(d, lax.convert_element_type(lax.select(zero, lax.full_like(mag, 1),
+                                                               mag), d.dtype))
+        phase = lax.select(zero, lax.full_like(phase, 1), phase)
+        rows = r.shape[-2]
+        pr = _pad_last(phase, rows)
+        r = lax.mul(r, lax.expand_dims(lax.conj(pr), (pr.ndim,)))
+        pq = _pad_last(phase, q.shape[-1])
+        q = lax.mul(q, lax.expand_dims(pq, (pq.ndim - 1,)))
+        rr = lax.broadcasted_iota(np.int32, r.shape, r.ndim - 2)
+        cc = lax.broadcasted_iota(np.int32, r.shape, r.ndim - 1)
+        r = lax.select(lax.eq(rr, cc), lax.complex(lax.real(r), lax.full_like(lax.real(r), 0)), r)
+    return (q, r) if want_q else r
+
+
+def _pad_last(v, size):
+    """``v (..., k)`` padded with ones to ``(..., size)``."""
+    k = v.shape[-1]
+    if k == size:
+        return v
+    pad = [(0, 0, 0)] * (v.ndim - 1) + [(0, size - k, 0)]
+    return lax.pad(v, lax.full((), 1, v.dtype), pad)
+
+
+def qr(x, /, *, mode="reduced"):
+    """QR decomposition ``x = Q R`` of a stack of matrices.
+
+    Array API: linalg.qr. NumPy: numpy.linalg.qr.
+
+    ``mode`` is ``'reduced'`` (Q ``(..., M, K)``, R ``(..., K, N)``, ``K = min(M, N)``),
+    ``'complete'`` (Q ``(..., M, M)``, R ``(..., M, N)``) or NumPy's ``'r'`` (R only);
+    NumPy's ``'raw'`` is not supported.  Returns ``QRResult(Q, R)``.  For complex input the
+    diagonal of R is made real and non-negative (as the standard asks; NumPy/LAPACK leave
+    it complex); for real input its signs are LAPACK's.  ``mode`` is static under ``jax.jit``.
+    """
+    v, dt = matrix_operand("qr", x)
+    if mode not in ("reduced", "complete", "r"):
+        fail(ValueError, "qr", "'mode' to be one of ('reduced', 'complete', 'r')", mode)
+    if mode == "r":
+        return call(_qr_kernel, v, dtype=dt, complete=False, want_q=False)
+    q, r = call(_qr_kernel, v, dtype=dt, complete=mode == "complete", want_q=True)
+    return QRResult(q, r)
+
+
+@kernel(static=("dtype", "full_matrices", "compute_uv"))
+def _svd_kernel(x, *, dtype, full_matrices, compute_uv):
+    x = lax.convert_element_type(x, dtype)
+    if not compute_uv:
+        return lax_linalg.svd(x, full_matrices=False, compute_uv=False)
+    u, s, vh = lax_linalg.svd(x, full_matrices=full_matrices, compute_uv=True)
+    return u, s, vh
+
+
+def svd(x, /, *, full_matrices=True, compute_uv=True):
+    """Singular value decomposition ``x = U diag(S) Vh``, singular values descending.
+
+    Array API: linalg.svd. NumPy: numpy.linalg.svd.
+
+    Returns ``SVDResult(U, S, Vh)``, or only ``S`` when ``compute_uv=False`` (NumPy);
+    NumPy's ``hermitian`` is not accepted.  ``full_matrices`` and ``compute_uv`` are static
+    under ``jax.jit``.  Differentiate with ``full_matrices=False`` (jax has no derivative
+    for the complete non-square factors).
+    """
+    v, dt = matrix_operand("svd", x)
+    full_matrices = check_bool("svd", full_matrices, "full_matrices")
+    compute_uv = check_bool("svd", compute_uv, "compute_uv")
+    if not compute_uv:
+        return call(_svd_kernel, v, dtype=dt, full_matrices=False, compute_uv=False)
+    u, s, vh = call(_svd_kernel, v, dtype=dt, full_matrices=full_matrices, compute_uv=True)
+    return SVDResult(u, s, vh)
+
+
+def svdvals(x, /):
+    """Singular values, descending, in the real dtype of ``x``.
+
+    Array API: linalg.svdvals. NumPy: numpy.linalg.svdvals.
+    """
+    v, dt = matrix_operand("svdvals", x)
+    return call(_svd_kernel, v, dtype=dt, full_matrices=False, compute_uv=False)
+
+
+__all__ = ["cholesky", "eigh", "eigvalsh", "eig", "eigvals", "qr", "svd", "svdvals"]

@@ -1,0 +1,216 @@
+"""Norms and condition numbers: vector_norm, matrix_norm, norm (NumPy), cond (NumPy).
+
+Results are real: ``float32`` for float32/complex64 input, ``float64`` for float64,
+complex128 and (promoted) integer or bool input.  ``ord``, ``axis`` and ``keepdims`` are
+static under ``jax.jit``.  Reductions that NumPy refuses on empty input (a minimum over
+nothing, or a maximum without an initial value) raise ``ValueError`` here too.
+"""
+
+from __future__ import annotations
+
+import math
+
+from jax import lax
+
+from laxarray._core.errors import fail
+from laxarray._core.kernel import call, kernel
+from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
+from laxarray.linalg import _matrix_ops as M
+from laxarray.linalg._operands import float_operand, matrix_operand
+
+INF = math.inf
+_MATRIX_ORDS = (1, -1, 2, -2, INF, -INF, "fro", "nuc")
+
+
+def _check_number_ord(fn, ord):
+    if isinstance(ord, bool) or not isinstance(ord, (int, float)):
+        fail(ValueError if isinstance(ord, str) else TypeError, fn,
+             "a real number (or +-inf) for 'ord'", ord)
+    return float(ord)
+
+
+def _vector_norm_raw(x, axes, ord):
+    """The vector norm of ``x`` over ``axes`` (no keepdims) in the real dtype."""
+    a = lax.abs(x)
+    if ord == INF:
+        return lax.reduce_max(a, axes)
+    if ord == -INF:
+        return lax.reduce_min(a, axes)
+    if ord == 0:
+        return lax.reduce_sum(lax.convert_element_type(lax.ne(a, lax.full_like(a, 0)),
+                                                       a.dtype), axes)
+    if ord == 1:
+        return lax.reduce_sum(a, axes)
+    if ord == 2:
+        return lax.sqrt(lax.reduce_sum(lax.mul(a, a), axes))
+    p = lax.full((), ord, a.dtype)
+    return lax.pow(lax.reduce_sum(lax.pow(a, p), axes), lax.div(lax.full_like(p, 1), p))
+
+
+def _keep(y, axes, keepdims):
+    return lax.expand_dims(y, axes) if keepdims and axes else y
+
+
+@kernel(static=("dtype", "axes", "ord", "keepdims"))
+def _vector_norm_kernel(x, *, dtype, axes, ord, keepdims):
+    x = lax.convert_element_type(x, dtype)
+    return _keep(_vector_norm_raw(x, axes, ord), axes, keepdims)
+
+
+def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    """Vector p-norm over ``axis`` (all axes by default).
+
+    Array API: linalg.vector_norm. NumPy: numpy.linalg.vector_norm.
+
+    ``ord`` is any real number or ``+-inf`` (0: count of non-zeros; negative: the harmonic
+    forms of the standard's table).
+    """
+    v, dt = float_operand("vector_norm", x)
+    axes = normalize_axes("vector_norm", axis, v.ndim)
+    keepdims = check_bool("vector_norm", keepdims, "keepdims")
+    ord = _check_number_ord("vector_norm", ord)
+    if ord in (INF, -INF) and math.prod(v.shape[a] for a in axes) == 0:
+        fail(ValueError, "vector_norm", "a non-empty reduction for ord=+-inf", x)
+    return call(_vector_norm_kernel, v, dtype=dt, axes=axes, ord=ord, keepdims=keepdims)
+
+
+def _matrix_norm_raw(x, row, col, ord):
+    """The matrix norm over axes ``(row, col)`` (removed from the result), real dtype."""
+    if ord in ("fro", None):
+        a = lax.abs(x)
+        return lax.sqrt(lax.reduce_sum(lax.mul(a, a), (row, col)))
+    if ord in (2, -2, "nuc"):
+        rest = tuple(i for i in range(x.ndim) if i not in (row, col))
+        s = M.svd(lax.transpose(x, rest + (row, col)), full_matrices=False, compute_uv=False)
+        last = (s.ndim - 1,)
+        if ord == "nuc":
+            return lax.reduce_sum(s, last)
+        if s.shape[-1] == 0:  # only reached for ord=2 (NumPy's initial=0)
+            return lax.full(s.shape[:-1], 0, s.dtype)
+        return lax.reduce_max(s, last) if ord == 2 else lax.reduce_min(s, last)
+    a = lax.abs(x)
+    if ord in (1, -1):
+        sums, axis = lax.reduce_sum(a, (row,)), col - (col > row)
+    else:
+        sums, axis = lax.reduce_sum(a, (col,)), row - (row > col)
+    if ord > 0:
+        if sums.shape[axis] == 0:
+            return lax.full(tuple(d for i, d in enumerate(sums.shape) if i != axis), 0,
+                            sums.dtype)
+        return lax.reduce_max(sums, (axis,))
+    return lax.reduce_min(sums, (axis,))
+
+
+@kernel(static=("dtype", "row", "col", "ord", "keepdims"))
+def _matrix_norm_kernel(x, *, dtype, row, col, ord, keepdims):
+    x = lax.convert_element_type(x, dtype)
+    return _keep(_matrix_norm_raw(x, row, col, ord), tuple(sorted((row, col))), keepdims)
+
+
+def _check_matrix_ord(fn, ord, shape, row, col):
+    if isinstance(ord, str):
+        if ord not in ("fro", "nuc", "f"):
+            fail(ValueError, fn, "'ord' to be one of 1, -1, 2, -2, inf, -inf, 'fro', 'nuc'",
+                 ord)
+        return "fro" if ord == "f" else ord
+    if isinstance(ord, bool) or not isinstance(ord, (int, float)) or ord not in _MATRIX_ORDS:
+        fail(ValueError, fn, "'ord' to be one of 1, -1, 2, -2, inf, -inf, 'fro', 'nuc'", ord)
+    m, n = shape[row], shape[col]
+    empty = {-1: n == 0, -INF: m == 0, -2: min(m, n) == 0}.get(ord, False)
+    if empty:
+        fail(ValueError, fn, f"non-empty matrices for ord={ord}", shape)
+    return ord if ord in (INF, -INF) else int(ord)
+
+
+def matrix_norm(x, /, *, keepdims=False, ord="fro"):
+    """Matrix norm of the last two axes.
+
+    Array API: linalg.matrix_norm. NumPy: numpy.linalg.matrix_norm.
+
+    ``ord``: ``'fro'``, ``'nuc'``, ``1``/``-1`` (max/min column sum), ``2``/``-2``
+    (largest/smallest singular value), ``inf``/``-inf`` (max/min row sum).
+    """
+    v, dt = matrix_operand("matrix_norm", x)
+    keepdims = check_bool("matrix_norm", keepdims, "keepdims")
+    ord = _check_matrix_ord("matrix_norm", ord, v.shape, v.ndim - 2, v.ndim - 1)
+    return call(_matrix_norm_kernel, v, dtype=dt, row=v.ndim - 2, col=v.ndim - 1, ord=ord,
+                keepdims=keepdims)
+
+
+def norm(x, ord=None, axis=None, keepdims=False):
+    """Vector or matrix norm with NumPy's rules. Array API: (not in the standard; see
+    vector_norm / matrix_norm). NumPy: numpy.linalg.norm.
+
+    ``axis=None`` with ``ord=None`` is the 2-norm of the flattened array; an int ``axis``
+    is a vector norm, a pair of axes a matrix norm; with ``axis=None`` and a given ``ord``,
+    ``x`` must be 1-D or 2-D.  ``ord``, ``axis`` and ``keepdims`` are static.
+    """
+    v, dt = float_operand("norm", x)
+    keepdims = check_bool("norm", keepdims, "keepdims")
+    nd = v.ndim
+    if axis is None:
+        if ord is None or (ord in ("f", "fro") and nd == 2) or (ord == 2 and nd == 1):
+            axes = tuple(range(nd))
+            return call(_vector_norm_kernel, v, dtype=dt, axes=axes, ord=2.0,
+                        keepdims=keepdims)
+        axis = tuple(range(nd))
+    elif isinstance(axis, list):
+        axis = tuple(axis)
+    elif not isinstance(axis, tuple):
+        axis = (normalize_axis("norm", axis, nd),)
+    if len(axis) == 1:
+        ax = (normalize_axis("norm", axis[0], nd),)
+        if isinstance(ord, str):
+            fail(ValueError, "norm", "a number for 'ord' with vector norms", ord)
+        ord = 2.0 if ord is None else _check_number_ord("norm", ord)
+        if ord in (INF, -INF) and v.shape[ax[0]] == 0:
+            fail(ValueError, "norm", "a non-empty reduction for ord=+-inf", x)
+        return call(_vector_norm_kernel, v, dtype=dt, axes=ax, ord=ord, keepdims=keepdims)
+    if len(axis) == 2:
+        row = normalize_axis("norm", axis[0], nd)
+        col = normalize_axis("norm", axis[1], nd)
+        if row == col:
+            fail(ValueError, "norm", "two different axes for a matrix norm", axis)
+        ord = _check_matrix_ord("norm", "fro" if ord is None else ord, v.shape, row, col)
+        return call(_matrix_norm_kernel, v, dtype=dt, row=row, col=col, ord=ord,
+                    keepdims=keepdims)
+    fail(ValueError, "norm", "an 'axis' of one or two axes (or x of rank 1 or 2)", axis)
+
+
+@kernel(static=("dtype", "p"))
+def _cond_kernel(x, *, dtype, p):
+    x = lax.convert_element_type(x, dtype)
+    last = (x.ndim - 2, x.ndim - 1)
+    if p in (None, 2, -2):
+        s = M.svd(x, full_matrices=False, compute_uv=False)
+        hi, lo = lax.index_in_dim(s, 0, s.ndim - 1, False), lax.index_in_dim(s, -1, s.ndim - 1,
+                                                                              False)
+        r = lax.div(lo, hi) if p == -2 else lax.div(hi, lo)
+    else:
+        lu, _, perm = M.lu_factor(x)
+        xinv = M.lu_solve(lu, perm, M.identity(x.shape[:-2], x.shape[-1], dtype))
+        r = lax.mul(_matrix_norm_raw(x, *last, p), _matrix_norm_raw(xinv, *last, p))
+    # NumPy: a singular matrix has condition number inf (unless x itself holds NaN)
+    x_nan = lax.reduce_or(lax.ne(x, x), last)
+    inf = lax.full_like(r, math.inf)
+    return lax.select(lax.bitwise_and(lax.ne(r, r), lax.bitwise_not(x_nan)), inf, r)
+
+
+def cond(x, p=None):
+    """Condition number of matrices. Array API: (not in the standard). NumPy: numpy.linalg.cond.
+
+    ``p`` is ``None``/``2``/``-2`` (ratio of extreme singular values, any shape) or
+    ``1``, ``-1``, ``inf``, ``-inf``, ``'fro'``, ``'nuc'`` (``norm(x) * norm(inv(x))``,
+    square matrices); static under ``jax.jit``.  Singular matrices give ``inf``.
+    """
+    v, dt = matrix_operand("cond", x)
+    if v.shape[-1] == 0 or v.shape[-2] == 0:
+        fail(ValueError, "cond", "non-empty matrices", x)
+    if p is not None:
+        p = _check_matrix_ord("cond", p, v.shape, v.ndim - 2, v.ndim - 1)
+        if p not in (2, -2) and v.shape[-1] != v.shape[-2]:
+            fail(ValueError, "cond", f"square matrices for p={p!r}", x)
+    return call(_cond_kernel, v, dtype=dt, p=p)
+
+
+__all__ = ["vector_norm", "matrix_norm", "norm", "cond"]

@@ -1,0 +1,201 @@
+"""Products and matrix views: matmul, tensordot, vecdot, matrix_transpose (the main
+namespace's functions), outer, cross, diagonal, trace and NumPy's multi_dot.
+
+These keep integer dtypes (promotion follows the standard's table); nothing is converted
+to floating point.
+"""
+
+from __future__ import annotations
+
+from jax import lax
+
+from laxarray._core import dtypes as _dt
+from laxarray._core.errors import fail
+from laxarray._core.kernel import call, kernel
+from laxarray._core.validate import check_int
+from laxarray.array_api._ufunc import binary_operands, broadcast_shapes2
+from laxarray.array_api.linear_algebra import matmul, matrix_transpose, tensordot, vecdot
+from laxarray.array_api.statistical import accumulation_dtype
+from laxarray.linalg import _matrix_ops as M
+from laxarray.linalg._operands import raw
+
+
+def _numeric_pair(fn, x1, x2):
+    for name, x in (("x1", x1), ("x2", x2)):
+        if _dt.scalar_pytype(x) is not None:
+            fail(TypeError, fn, f"an array for '{name}' (not a scalar)", x)
+    v1, v2, dt = binary_operands(fn, x1, x2)
+    _dt.check_category(fn, "x1, x2", dt, "numeric")
+    return v1, v2, dt
+
+
+@kernel(static=("dtype",))
+def _outer_kernel(a, b, *, dtype):
+    a = lax.convert_element_type(a, dtype)
+    b = lax.convert_element_type(b, dtype)
+    return lax.mul(lax.expand_dims(a, (1,)), lax.expand_dims(b, (0,)))
+
+
+def outer(x1, x2, /):
+    """Outer product of two 1-D arrays. Array API: linalg.outer. NumPy: numpy.linalg.outer."""
+    v1, v2, dt = _numeric_pair("outer", x1, x2)
+    for name, v in (("x1", v1), ("x2", v2)):
+        if v.ndim != 1:
+            fail(ValueError, "outer", f"a 1-D array for '{name}'", v)
+    return call(_outer_kernel, v1, v2, dtype=dt)
+
+
+@kernel(static=("dtype", "axis", "shape"))
+def _cross_kernel(a, b, *, dtype, axis, shape):
+    nd = len(shape)
+    a = lax.broadcast_in_dim(lax.convert_element_type(a, dtype), shape,
+                             tuple(range(nd - a.ndim, nd)))
+    b = lax.broadcast_in_dim(lax.convert_element_type(b, dtype), shape,
+                             tuple(range(nd - b.ndim, nd)))
+    a0, a1, a2 = (lax.index_in_dim(a, i, axis) for i in range(3))
+    b0, b1, b2 = (lax.index_in_dim(b, i, axis) for i in range(3))
+    c0 = lax.sub(lax.mul(a1, b2), lax.mul(a2, b1))
+    c1 = lax.sub(lax.mul(a2, b0), lax.mul(a0, b2))
+    c2 = lax.sub(lax.mul(a0, b1), lax.mul(a1, b0))
+    return lax.concatenate([c0, c1, c2], axis)
+
+
+def cross(x1, x2, /, *, axis=-1):
+    """Cross product of 3-element vectors along ``axis``.
+
+    Array API: linalg.cross. NumPy: numpy.linalg.cross.
+
+    ``axis`` counts from the end (the standard); a non-negative ``axis`` is accepted only
+    when both inputs have the same rank.  The vector axis itself does not broadcast.
+    ``axis`` is static under ``jax.jit``.
+    """
+    v1, v2, dt = _numeric_pair("cross", x1, x2)
+    ax = check_int("cross", axis, "axis")
+    lo = min(v1.ndim, v2.ndim)
+    if ax >= 0 and v1.ndim != v2.ndim or not -lo <= ax < lo:
+        fail(ValueError, "cross", f"'axis' in [-{lo}, -1] (counted from the end)", axis)
+    neg = ax - v1.ndim if ax >= 0 else ax
+    if v1.shape[neg] != 3 or v2.shape[neg] != 3:
+        fail(ValueError, "cross", "both inputs of size 3 along 'axis'",
+             (tuple(v1.shape), tuple(v2.shape)))
+    shape = broadcast_shapes2("cross", tuple(v1.shape), tuple(v2.shape))
+    return call(_cross_kernel, v1, v2, dtype=dt, axis=len(shape) + neg, shape=shape)
+
+
+@kernel(static=("offset",))
+def _diagonal_kernel(x, *, offset):
+    return M.diagonal(x, offset)
+
+
+def diagonal(x, /, *, offset=0):
+    """Diagonals of the last two axes. Array API: linalg.diagonal. NumPy: numpy.linalg.diagonal.
+
+    ``offset`` (> 0 above, < 0 below the main diagonal) is static under ``jax.jit``.
+    """
+    v = raw("diagonal", x)
+    if v.ndim < 2:
+        fail(ValueError, "diagonal", "an array of rank >= 2 for 'x'", x)
+    offset = check_int("diagonal", offset, "offset")
+    return call(_diagonal_kernel, v, offset=offset)
+
+
+@kernel(static=("offset", "dtype"))
+def _trace_kernel(x, *, offset, dtype):
+    d = lax.convert_element_type(M.diagonal(x, offset), dtype)
+    return lax.reduce_sum(d, (d.ndim - 1,))
+
+
+def trace(x, /, *, offset=0, dtype=None):
+    """Sum of the ``offset`` diagonal of the last two axes.
+
+    Array API: linalg.trace. NumPy: numpy.linalg.trace.
+
+    Small integers accumulate in int64/uint64 unless ``dtype`` is given (as for ``sum``);
+    ``offset`` and ``dtype`` are static under ``jax.jit``.
+    """
+    v = raw("trace", x)
+    if v.ndim < 2:
+        fail(ValueError, "trace", "an array of rank >= 2 for 'x'", x)
+    _dt.check_category("trace", "x", v.dtype, "numeric")
+    offset = check_int("trace", offset, "offset")
+    dt = accumulation_dtype("trace", v.dtype, dtype)
+    return call(_trace_kernel, v, offset=offset, dtype=dt)
+
+
+def _chain_order(dims):
+    """Optimal parenthesization of a matrix chain with dimensions ``dims`` (classic DP)."""
+    n = len(dims) - 1
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = None
+            for k in range(i, j):
+                c = cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1]
+                if cost[i][j] is None or c < cost[i][j]:
+                    cost[i][j], split[i][j] = c, k
+
+    def build(i, j):
+        return i if i == j else (build(i, split[i][j]), build(split[i][j] + 1, j))
+    return build(0, n - 1)
+
+
+@kernel(static=("dtype", "order", "first_vec", "last_vec"))
+def _multi_dot_kernel(*arrays, dtype, order, first_vec, last_vec):
+    mats = [lax.convert_element_type(a, dtype) for a in arrays]
+    if first_vec:
+        mats[0] = lax.expand_dims(mats[0], (0,))
+    if last_vec:
+        mats[-1] = lax.expand_dims(mats[-1], (1,))
+
+    def run(node):
+        if isinstance(node, int):
+            return mats[node]
+        return lax.dot(run(node[0]), run(node[1]), precision=lax.Precision.HIGHEST)
+    out = run(order)
+    if last_vec:
+        out = lax.squeeze(out, (1,))
+    if first_vec:
+        out = lax.squeeze(out, (0,))
+    return out
+
+
+def multi_dot(arrays, /):
+    """Product of a chain of matrices in the cheapest order.
+
+    Array API: (not in the standard). NumPy: numpy.linalg.multi_dot.
+
+    The first array may be 1-D (a row vector) and the last 1-D (a column vector); the others
+    are 2-D.  The order is chosen from the static shapes (NumPy's ``out`` is not accepted).
+    """
+    if not isinstance(arrays, (list, tuple)):
+        fail(TypeError, "multi_dot", "a sequence of arrays for 'arrays'", arrays)
+    if len(arrays) < 2:
+        fail(ValueError, "multi_dot", "at least two arrays", len(arrays))
+    vs = [raw("multi_dot", a, "arrays") for a in arrays]
+    dt = vs[0].dtype
+    for v in vs[1:]:
+        dt = _dt.promote_types(dt, v.dtype)
+    first_vec, last_vec = vs[0].ndim == 1, vs[-1].ndim == 1
+    shapes = [tuple(v.shape) for v in vs]
+    if first_vec:
+        shapes[0] = (1,) + shapes[0]
+    if last_vec:
+        shapes[-1] = shapes[-1] + (1,)
+    for i, s in enumerate(shapes):
+        if len(s) != 2:
+            fail(ValueError, "multi_dot", f"2-D arrays (1-D allowed first and last); array {i}",
+                 vs[i])
+    for i in range(len(shapes) - 1):
+        if shapes[i][1] != shapes[i + 1][0]:
+            fail(ValueError, "multi_dot", f"aligned shapes at arrays {i} and {i + 1}",
+                 (shapes[i], shapes[i + 1]))
+    dims = [s[0] for s in shapes] + [shapes[-1][1]]
+    order = _chain_order(dims)
+    return call(_multi_dot_kernel, *vs, dtype=dt, order=order, first_vec=first_vec,
+                last_vec=last_vec)
+
+
+__all__ = ["matmul", "tensordot", "vecdot", "matrix_transpose", "outer", "cross", "diagonal",
+           "trace", "multi_dot"]
