@@ -410,9 +410,8 @@ def _mask_select_ok(lay):
 def update(x, entries, value, op, *, mode=None, sorted_=False, unique=False,
            fn="Array.__setitem__"):
     """The raw value of ``x`` after ``x[key] <op>= value`` for a classified key with arrays."""
-    from laxarray.array_api._indexing import broadcastable, value_operand
     lay = layout(fn, x.shape, entries, check_ints=mode is None)
-    v = value_operand(fn, value, x.dtype)
+    v = _basic.value_operand(fn, value, x.dtype)
     if _mask_select_ok(lay):
         return _mask_update(fn, x, lay, v, value, op)
     if any(g[0] == "mask" and is_tracer(g[1]) for g in lay.groups):
@@ -423,7 +422,7 @@ def update(x, entries, value, op, *, mode=None, sorted_=False, unique=False,
     bshape = _bshape(fn, comps)
     plan = _plan(lay, bshape)
     out_shape = plan[-1]
-    if not broadcastable(tuple(v.shape), out_shape):
+    if not _basic.broadcastable(tuple(v.shape), out_shape):
         fail(ValueError, fn, f"a value broadcastable to shape {out_shape}", value)
     if op in ("divide", "power"):
         current = call(_gather_kernel, x, *comps, plan=plan, mode=MODES[mode], fill_value=None,
@@ -450,8 +449,7 @@ def setitem_value(x, entries, value):
 # ---- boolean-mask updates as a select -------------------------------------------------------
 
 def _mask_update(fn, x, lay, v, value, op):
-    from laxarray.array_api._indexing import broadcastable
-    (mtag, mask, first, rank), = [g for g in lay.groups if g[0] == "mask"]
+    (_, mask, first, rank), = [g for g in lay.groups if g[0] == "mask"]
     ints = tuple((g[2], g[1] + lay.xshape[g[2]] if g[1] < 0 else g[1])
                  for g in lay.groups if g[0] == "int")
     conc = _concrete(mask)
@@ -468,7 +466,7 @@ def _mask_update(fn, x, lay, v, value, op):
     off = len(template) - len(vshape)
     length = vshape[b_at - off] if b_at >= off else 1
     target = tuple(length if d == -1 else d for d in template)
-    ok = broadcastable(vshape, target) and (length == 1 or count is None or length == count)
+    ok = _basic.broadcastable(vshape, target) and (length == 1 or count is None or length == count)
     if not ok or (count is None and length == 0):
         fail(ValueError, fn, f"a value broadcastable to shape {_shape_text(template, count)}",
              value)

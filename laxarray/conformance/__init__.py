@@ -10,6 +10,8 @@ from laxarray.conformance import specs_elementwise  # noqa: F401  (registers spe
 from laxarray.conformance import specs_fft, specs_linalg  # noqa: F401  (registers specs)
 from laxarray.conformance import specs_manipulation  # noqa: F401
 from laxarray.conformance import specs_statistical  # noqa: F401
+from laxarray.conformance import specs_indexing  # noqa: F401
+from laxarray.conformance import specs_sets  # noqa: F401
 from laxarray.conformance.compare import ConformanceError
 from laxarray.conformance.spec import SPECS, Spec
 
