@@ -1,8 +1,9 @@
 """Eager call time of common operations: laxarray vs jax.numpy vs NumPy, in one run.
 
 For each operation and size (100 and 10**7 float64 elements) every library is timed as
-the median over REPEATS runs of a loop of calls (results blocked on), after one warm-up
-call whose time (trace + compile for the jax-based libraries) is reported separately.
+the median over repeated runs of a loop of calls (results blocked on; the runs of the three
+libraries interleave), after one warm-up call whose time (trace + compile for the
+jax-based libraries) is reported separately.
 Prints a table and the median ratios laxarray/jax.numpy and laxarray/NumPy.
 
     .venv/bin/python benchmarks/dispatch.py [--quick]
@@ -94,11 +95,17 @@ def run(sizes, repeats_small=7, repeats_large=5):
         repeats = repeats_small if size <= 1000 else repeats_large
         for name, op in OPS.items():
             row = {"op": name, "size": size}
+            samples = {lib: [] for lib in inputs}
             for lib, (ns, x, y) in inputs.items():
                 t0 = time.perf_counter()
                 _block(op(ns, x, y))
                 row[f"{lib} first"] = time.perf_counter() - t0
-                row[lib] = _time_loop(lambda: op(ns, x, y), calls, repeats)
+            # repeats interleave the libraries, so load on the machine hits all alike
+            for _ in range(repeats):
+                for lib, (ns, x, y) in inputs.items():
+                    samples[lib].append(_time_loop(lambda: op(ns, x, y), calls, 1))
+            for lib in inputs:
+                row[lib] = statistics.median(samples[lib])
             rows.append(row)
     return rows
 

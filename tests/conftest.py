@@ -2,6 +2,10 @@
 
 import os
 
+# SciPy reads this once, on first import; set before any test module imports SciPy
+# (tests/clients needs it, and scikit-learn's array_api_dispatch requires it).
+os.environ.setdefault("SCIPY_ARRAY_API", "1")
+
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(

@@ -56,13 +56,16 @@ def to_float(dt):
 
 
 class _JitCache(dict):
-    """compute dtype -> jitted kernel, built on first use."""
+    """input dtype -> jitted kernel, validated and built on first use, so the eager path
+    is one dict lookup (the category check happens once per dtype)."""
 
-    def __init__(self, build):
+    def __init__(self, build, validate):
         super().__init__()
         self._build = build
+        self._validate = validate
 
     def __missing__(self, dtype):
+        self._validate(dtype)  # raises for a dtype outside the function's category
         fn = self[dtype] = self._build(dtype)
         return fn
 
@@ -76,20 +79,23 @@ def elementwise_unary(category="numeric", compute=_identity):
         name = body.__name__
 
         def build(dtype):
+            target = compute(dtype)
+
             def kern(x):
-                return body(lax.convert_element_type(x, dtype))
+                return body(lax.convert_element_type(x, target))
             kern.__name__ = f"_{name}_kernel"
             return jax.jit(kern, inline=True)
 
-        jitted = _JitCache(build)
+        def validate(dtype):
+            if dtype not in allowed:
+                _dt.check_category(name, "x", dtype, category)
+
+        jitted = _JitCache(build, validate)
 
         @functools.wraps(body)
         def public(x, /):
             v = x._value if type(x) is Array else to_raw(name, x, "x")
-            dt = v.dtype
-            if dt not in allowed:
-                _dt.check_category(name, "x", dt, category)
-            return wrap(jitted[compute(dt)](v))
+            return wrap(jitted[v.dtype](v))
 
         public._kernel_cache = jitted
         return public
@@ -131,25 +137,36 @@ def elementwise_binary(category="numeric", compute=_identity):
         name = body.__name__
 
         def build(dtype):
+            target = compute(dtype)
+
             def kern(a, b):
                 shape = a.shape if a.shape == b.shape else jax.lax.broadcast_shapes(
                     a.shape, b.shape)
-                return body(_bcast(lax.convert_element_type(a, dtype), shape),
-                            _bcast(lax.convert_element_type(b, dtype), shape))
+                return body(_bcast(lax.convert_element_type(a, target), shape),
+                            _bcast(lax.convert_element_type(b, target), shape))
             kern.__name__ = f"_{name}_kernel"
             return jax.jit(kern, inline=True)
 
-        jitted = _JitCache(build)
+        def validate(dtype):
+            if dtype not in allowed:
+                _dt.check_category(name, "x1, x2", dtype, category)
+
+        jitted = _JitCache(build, validate)
 
         @functools.wraps(body)
         def public(x1, x2, /):
-            v1, v2, dt = binary_operands(name, x1, x2)
-            if dt not in allowed:
-                _dt.check_category(name, "x1, x2", dt, category)
+            if type(x1) is Array and type(x2) is Array:  # the common case, inlined
+                v1, v2 = x1._value, x2._value
+                dt = v1.dtype
+                if dt != v2.dtype:
+                    dt = _dt.promote_types(dt, v2.dtype)
+            else:
+                v1, v2, dt = binary_operands(name, x1, x2)
+            fn = jitted[dt]
             s1, s2 = v1.shape, v2.shape
             if s1 != s2:
                 broadcast_shapes2(name, s1, s2)
-            return wrap(jitted[compute(dt)](v1, v2))
+            return wrap(fn(v1, v2))
 
         public._kernel_cache = jitted
         return public

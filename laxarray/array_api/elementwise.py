@@ -14,6 +14,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
+from laxarray.array_api._array import Array
 from laxarray.array_api._ufunc import elementwise_binary, elementwise_unary, to_float
 
 
@@ -114,12 +115,29 @@ def remainder(x1, x2, /):
     return _float_divmod(x1, x2)[1]
 
 
-@elementwise_binary("numeric")
-def pow(x1, x2, /):
-    """Power elementwise. Array API: pow. NumPy: numpy.power."""
+def _pow_body(x1, x2, /):
     if _is_int(x1):
         return _int_pow(x1, x2)
     return lax.pow(x1, x2)
+
+
+_pow_body.__name__ = "pow"  # error messages name the public function
+_pow_general = elementwise_binary("numeric")(_pow_body)
+
+
+@elementwise_unary("real floating")
+def _square_real(x, /):
+    return lax.mul(x, x)
+
+
+def pow(x1, x2, /):
+    """Power elementwise. Array API: pow. NumPy: numpy.power.
+
+    ``x ** 2`` on a real floating array is computed as ``x * x`` (exact, and far faster
+    than the general power kernel), as NumPy does."""
+    if type(x2) is int and x2 == 2 and type(x1) is Array and x1.dtype.kind == "f":
+        return _square_real(x1)
+    return _pow_general(x1, x2)
 
 
 def _int_pow(base, exp):
@@ -425,5 +443,6 @@ def nextafter(x1, x2, /):
 
 
 __all__ = [name for name in dir() if not name.startswith("_") and name not in
-           ("np", "lax", "annotations", "elementwise_binary", "elementwise_unary", "to_float")]
+           ("np", "lax", "annotations", "elementwise_binary", "elementwise_unary", "to_float",
+            "Array")]
 _ = _dt

@@ -1,0 +1,97 @@
+"""``python -m laxarray.conformance``: check an array namespace against the standard.
+
+Examples::
+
+    python -m laxarray.conformance --namespace laxarray
+    python -m laxarray.conformance --namespace array_api_compat.numpy --functions 'linalg.*'
+    python -m laxarray.conformance --compare laxarray,array_api_strict --html report.html
+
+A library that is not itself an Array API namespace is checked through its
+``array_api_compat`` wrapper (``--namespace array_api_compat.numpy``).  The exit status is 1
+when anything failed, 2 for bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+
+from laxarray.conformance import report, runner
+
+
+def build_parser():
+    """The command line's argument parser."""
+    p = argparse.ArgumentParser(prog="python -m laxarray.conformance",
+                                description="Property-based Array API conformance of a "
+                                            "namespace against NumPy/SciPy oracles.")
+    p.add_argument("--namespace", default="laxarray",
+                   help="importable module to check (default: laxarray)")
+    p.add_argument("--compare", default=None,
+                   help="comma-separated modules to check side by side (replaces --namespace)")
+    p.add_argument("--functions", default=None,
+                   help="comma-separated names or fnmatch globs to run (default: all)")
+    p.add_argument("--skip", default=None, help="comma-separated names or globs to leave out")
+    p.add_argument("--max-examples", type=int, default=25,
+                   help="hypothesis examples per function (default: 25)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="hypothesis seed (default: random, printed)")
+    p.add_argument("--json", default=None, metavar="PATH", help="write a JSON report")
+    p.add_argument("--html", default=None, metavar="PATH", help="write an HTML report")
+    p.add_argument("--version", default="2025.12", choices=runner.VERSIONS,
+                   help="revision of the standard (default: 2025.12)")
+    p.add_argument("--extensions", default=",".join(runner.EXTENSIONS),
+                   help="comma-separated extensions to check (default: linalg,fft; '' for none)")
+    p.add_argument("--no-shrink", action="store_true",
+                   help="report the first failing example, not a minimal one (faster)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    return p
+
+
+def main(argv=None, stdout=None):
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    out = sys.stdout if stdout is None else stdout
+    args = build_parser().parse_args(argv)
+    extensions = runner.split_names(args.extensions)
+    unknown = [e for e in extensions if e not in runner.EXTENSIONS]
+    if unknown:
+        print(f"unknown extension(s) {unknown}; expected some of {runner.EXTENSIONS}",
+              file=sys.stderr)
+        return 2
+    names = runner.split_names(args.compare) if args.compare else [args.namespace]
+    seed = args.seed if args.seed is not None else random.randrange(2**32)
+    specs, skipped = runner.select_specs(runner.split_names(args.functions) or None,
+                                         runner.split_names(args.skip), args.version, extensions)
+    if not specs and not skipped:
+        print("no spec matches --functions/--skip", file=sys.stderr)
+        return 2
+    runs = []
+    for name in names:
+        try:
+            xp = runner.load_namespace(name)
+        except ImportError as exc:
+            print(f"cannot import namespace {name!r}: {exc}", file=sys.stderr)
+            return 2
+        runs.append(runner.run_namespace(xp, specs, skipped, namespace_label=name,
+                                         version=args.version, max_examples=args.max_examples,
+                                         seed=seed, progress=not args.no_progress,
+                                         shrink=not args.no_shrink))
+    for run in runs:
+        failures = report.failures_text(run)
+        if failures:
+            print(failures, file=out)
+        print(report.text_table(run), file=out)
+    if len(runs) > 1:
+        print(report.compare_table(runs), file=out)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            f.write(report.to_json(runs))
+    if args.html:
+        with open(args.html, "w", encoding="utf-8") as f:
+            f.write(report.to_html(runs))
+    print(report.closing_line(runs), file=out)
+    return 1 if any(run.totals()[1] for run in runs) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
