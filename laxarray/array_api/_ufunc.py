@@ -46,6 +46,11 @@ def _bcast(v, shape):
     return lax.broadcast_in_dim(v, shape, tuple(range(nd - v.ndim, nd)))
 
 
+def cast_broadcast(v, dtype, shape):
+    """``v`` converted to ``dtype`` and broadcast (NumPy rules) to ``shape``, inside a kernel."""
+    return _bcast(lax.convert_element_type(v, dtype), shape)
+
+
 def _identity(dt):
     return dt
 
@@ -142,8 +147,7 @@ def elementwise_binary(category="numeric", compute=_identity):
             def kern(a, b):
                 shape = a.shape if a.shape == b.shape else jax.lax.broadcast_shapes(
                     a.shape, b.shape)
-                return body(_bcast(lax.convert_element_type(a, target), shape),
-                            _bcast(lax.convert_element_type(b, target), shape))
+                return body(cast_broadcast(a, target, shape), cast_broadcast(b, target, shape))
             kern.__name__ = f"_{name}_kernel"
             return jax.jit(kern, inline=True)
 

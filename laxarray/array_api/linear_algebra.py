@@ -7,7 +7,7 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.kernel import call, kernel
-from laxarray.array_api._ufunc import binary_operands, broadcast_shapes2
+from laxarray.array_api._ufunc import binary_operands, broadcast_shapes2, cast_broadcast
 
 
 @kernel(static=("dtype", "vec1", "vec2"))
@@ -105,11 +105,7 @@ def tensordot(x1, x2, /, *, axes=2):
 
 @kernel(static=("dtype", "axis", "shape"))
 def _vecdot_kernel(a, b, *, dtype, axis, shape):
-    nd = len(shape)
-    a = lax.broadcast_in_dim(lax.convert_element_type(a, dtype), shape,
-                             tuple(range(nd - a.ndim, nd)))
-    b = lax.broadcast_in_dim(lax.convert_element_type(b, dtype), shape,
-                             tuple(range(nd - b.ndim, nd)))
+    a, b = cast_broadcast(a, dtype, shape), cast_broadcast(b, dtype, shape)
     if dtype.kind == "c":
         a = lax.conj(a)
     return lax.reduce_sum(lax.mul(a, b), (axis,))

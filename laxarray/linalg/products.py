@@ -13,7 +13,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_int
-from laxarray.array_api._ufunc import binary_operands, broadcast_shapes2
+from laxarray.array_api._ufunc import binary_operands, broadcast_shapes2, cast_broadcast
 from laxarray.array_api.linear_algebra import matmul, matrix_transpose, tensordot, vecdot
 from laxarray.array_api.statistical import accumulation_dtype
 from laxarray.linalg import _matrix_ops as M
@@ -47,11 +47,7 @@ def outer(x1, x2, /):
 
 @kernel(static=("dtype", "axis", "shape"))
 def _cross_kernel(a, b, *, dtype, axis, shape):
-    nd = len(shape)
-    a = lax.broadcast_in_dim(lax.convert_element_type(a, dtype), shape,
-                             tuple(range(nd - a.ndim, nd)))
-    b = lax.broadcast_in_dim(lax.convert_element_type(b, dtype), shape,
-                             tuple(range(nd - b.ndim, nd)))
+    a, b = cast_broadcast(a, dtype, shape), cast_broadcast(b, dtype, shape)
     a0, a1, a2 = (lax.index_in_dim(a, i, axis) for i in range(3))
     b0, b1, b2 = (lax.index_in_dim(b, i, axis) for i in range(3))
     c0 = lax.sub(lax.mul(a1, b2), lax.mul(a2, b1))

@@ -6,11 +6,37 @@ local because the operation modules import the formats.
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
+
 
 class SparseOperators:
-    """Mixin: ``@ * / + - ** neg``, ``.T``, ``sum``, ``reshape``, ``astype``, ``[...]``."""
+    """Mixin: ``@ * / + - ** neg``, ``.T``, ``sum``, ``reshape``, ``astype``, ``[...]``, and
+    the attributes both formats derive from ``shape``/``data`` (``dtype ndim size`` and repr)."""
 
     __slots__ = ()
+
+    @property
+    def dtype(self):
+        """dtype of the stored values."""
+        return np.dtype(self.data.dtype)
+
+    @property
+    def ndim(self):
+        """Number of dimensions."""
+        return len(self.shape)
+
+    @property
+    def size(self):
+        """Number of elements of the dense equivalent."""
+        return math.prod(self.shape)
+
+    def __repr__(self):
+        extra = f", n_batch={self.n_batch}" if self.n_batch else ""
+        extra += f", n_dense={self.n_dense}" if self.n_dense else ""
+        dims = ", ".join(str(s) for s in self.shape)
+        return f"{type(self).__name__}({self.dtype}[{dims}], nse={self.nse}{extra})"
 
     # ---- contractions ----------------------------------------------------------------
     def __matmul__(self, other):

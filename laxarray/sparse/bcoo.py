@@ -106,30 +106,9 @@ class BCOO(SparseOperators):
         return tuple(batch) + tuple(self._tail_shape)
 
     @property
-    def dtype(self):
-        """dtype of the stored values."""
-        return np.dtype(self.data.dtype)
-
-    @property
-    def ndim(self):
-        """Number of dimensions."""
-        return len(self.shape)
-
-    @property
-    def size(self):
-        """Number of elements of the dense equivalent."""
-        return math.prod(self.shape)
-
-    @property
     def nse(self):
         """Number of stored entries per batch (padding included)."""
         return self.indices.shape[-2]
-
-    def __repr__(self):
-        extra = f", n_batch={self.n_batch}" if self.n_batch else ""
-        extra += f", n_dense={self.n_dense}" if self.n_dense else ""
-        dims = ", ".join(str(s) for s in self.shape)
-        return f"BCOO({self.dtype}[{dims}], nse={self.nse}{extra})"
 
     # ---- conversions ---------------------------------------------------------------------
     def todense(self):
@@ -263,7 +242,6 @@ def bcoo_fromdense(x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None):
     fn = "bcoo_fromdense"
     raw = to_raw(fn, x, "x")
     n_batch, n_dense = _layout_ints(fn, n_batch, n_dense, raw.ndim)
-    sparse_shape = tuple(raw.shape[n_batch:raw.ndim - n_dense])
     index_dtype = _index_dtype(fn, index_dtype, raw.shape)
     if nse is None:
         if is_tracer(raw):

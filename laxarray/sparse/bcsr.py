@@ -15,7 +15,6 @@ the flags are static.
 
 from __future__ import annotations
 
-import math
 
 import jax
 import numpy as np
@@ -94,30 +93,9 @@ class BCSR(SparseOperators):
         return tuple(self.indices.shape[:self.n_batch]) + tuple(self._tail_shape)
 
     @property
-    def dtype(self):
-        """dtype of the stored values."""
-        return np.dtype(self.data.dtype)
-
-    @property
-    def ndim(self):
-        """Number of dimensions."""
-        return len(self.shape)
-
-    @property
-    def size(self):
-        """Number of elements of the dense equivalent."""
-        return math.prod(self.shape)
-
-    @property
     def nse(self):
         """Number of stored entries per batch (padding included)."""
         return self.indices.shape[-1]
-
-    def __repr__(self):
-        extra = f", n_batch={self.n_batch}" if self.n_batch else ""
-        extra += f", n_dense={self.n_dense}" if self.n_dense else ""
-        dims = ", ".join(str(s) for s in self.shape)
-        return f"BCSR({self.dtype}[{dims}], nse={self.nse}{extra})"
 
     # ---- conversions ---------------------------------------------------------------------
     def _as_bcoo(self):
@@ -246,7 +224,7 @@ def bcsr_to_bcoo(mat):
 @kernel(static=("shape",))
 def _to_bcoo_kernel(indices, indptr, *, shape):
     nb = indices.ndim - 1
-    n_rows, n_cols = shape[nb], shape[nb + 1]
+    n_rows = shape[nb]
 
     def one(cols, ptr):
         nse = cols.shape[0]
