@@ -40,8 +40,9 @@ def build_parser():
     p.add_argument("--html", default=None, metavar="PATH", help="write an HTML report")
     p.add_argument("--version", default="2025.12", choices=runner.VERSIONS,
                    help="revision of the standard (default: 2025.12)")
-    p.add_argument("--extensions", default=",".join(runner.EXTENSIONS),
-                   help="comma-separated extensions to check (default: linalg,fft; '' for none)")
+    p.add_argument("--extensions", default=",".join(runner.DEFAULT_EXTENSIONS),
+                   help="comma-separated extensions to check (default: linalg,fft; also: numpy; "
+                        "'' for none)")
     p.add_argument("--no-shrink", action="store_true",
                    help="report the first failing example, not a minimal one (faster)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")

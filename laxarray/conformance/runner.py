@@ -30,7 +30,10 @@ ADDED_IN = {
     "2025.12": frozenset({"broadcast_shapes", "isin", "linalg.eig", "linalg.eigvals"}),
 }
 VERSIONS = ("2024.12", "2025.12")
-EXTENSIONS = ("linalg", "fft")
+#: extensions a spec may belong to; "numpy" is the NumPy surface beyond the standard.
+EXTENSIONS = ("linalg", "fft", "numpy")
+#: the extensions checked unless asked otherwise (the standard's own).
+DEFAULT_EXTENSIONS = ("linalg", "fft")
 
 #: outcomes, in the order reports list them.
 OUTCOMES = ("pass", "fail", "error", "unsupported", "skipped")
@@ -105,7 +108,7 @@ def split_names(text):
     return [p.strip() for p in text.split(",") if p.strip()] if text else []
 
 
-def select_specs(functions=None, skip=None, version="2025.12", extensions=EXTENSIONS):
+def select_specs(functions=None, skip=None, version="2025.12", extensions=DEFAULT_EXTENSIONS):
     """``(specs, skipped)``: the specs to run and ``{name: reason}`` of those left out.
 
     ``functions``/``skip`` are lists of names or fnmatch globs (``functions=None``: all);
