@@ -14,7 +14,7 @@ from laxarray._core.dtypes import (  # noqa: E402
 from laxarray._core.errors import AxisError  # noqa: E402
 from laxarray.array_api import *  # noqa: E402,F401,F403
 from laxarray.array_api import Array, __array_namespace_info__  # noqa: E402,F401
-from laxarray import fft, linalg  # noqa: E402,F401
+from laxarray import fft, linalg, optimize  # noqa: E402,F401
 from laxarray.numpy_api import *  # noqa: E402,F401,F403
 from laxarray.transforms import grad, jacfwd, jacrev, jit, value_and_grad, vmap  # noqa: E402,F401
 

@@ -26,6 +26,8 @@ from laxarray.sparse.ops.reshape import (  # noqa: F401
     broadcast_in_dim, broadcast_to, concatenate, reshape, squeeze, transpose)
 from laxarray.sparse.ops.sampled import dot_general_sampled, extract  # noqa: F401
 from laxarray.sparse.ops.slicing import dynamic_slice, getitem, slice  # noqa: F401,A004
+from laxarray.sparse.transform import sparsify  # noqa: F401
+from laxarray.sparse import linalg  # noqa: F401
 
 globals().update(_UNARY)
 

@@ -1,0 +1,1 @@
+"""Jittable minimizers (BFGS, L-BFGS) built on ``lax.while_loop``."""

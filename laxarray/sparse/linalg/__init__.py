@@ -1,0 +1,1 @@
+"""Iterative solvers on BCOO/BCSR matrices, dense arrays or linear-operator callables."""
