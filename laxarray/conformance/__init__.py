@@ -12,6 +12,7 @@ from laxarray.conformance import specs_manipulation  # noqa: F401
 from laxarray.conformance import specs_statistical  # noqa: F401
 from laxarray.conformance import specs_indexing  # noqa: F401
 from laxarray.conformance import specs_sets  # noqa: F401
+from laxarray.conformance import specs_numpy_editing  # noqa: F401
 from laxarray.conformance import specs_numpy_mathfuncs  # noqa: F401
 from laxarray.conformance import specs_numpy_shaping  # noqa: F401
 from laxarray.conformance import specs_numpy_statistics  # noqa: F401

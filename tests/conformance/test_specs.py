@@ -1,16 +1,33 @@
-"""Every conformance spec, run against laxarray under the active hypothesis profile."""
+"""Every conformance spec, run against laxarray under the active hypothesis profile.
+
+Specs of the NumPy surface (extension "numpy") run with at most ``NUMPY_SURFACE_EXAMPLES``
+examples under the ``ci`` profile, to keep the CI suite within its time budget; the ``dev``
+profile runs them as deep as the standard's.
+"""
+
+import os
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 import laxarray
 from laxarray.conformance import SPECS
+
+NUMPY_SURFACE_EXAMPLES = 10
+
+
+def _max_examples(spec):
+    default = settings.default.max_examples
+    if spec.extension == "numpy" and os.environ.get("HYPOTHESIS_PROFILE", "dev") == "ci":
+        return min(default, NUMPY_SURFACE_EXAMPLES)
+    return default
 
 
 @pytest.mark.parametrize("name", sorted(SPECS))
 def test_spec(name):
     spec = SPECS[name]
 
+    @settings(max_examples=_max_examples(spec))
     @given(data=st.data())
     def run(data):
         spec.check(laxarray, data)

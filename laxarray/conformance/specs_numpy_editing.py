@@ -1,0 +1,1 @@
+"""Conformance specs (extension "numpy") for laxarray.numpy_api.editing."""
