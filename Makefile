@@ -16,6 +16,7 @@ $(STAMP): $(PY) pyproject.toml
 
 demo: $(STAMP)
 	$(PY) examples/demo.py
+	$(PY) examples/sparse_logistic_regression.py
 
 test: $(STAMP)
 	$(PY) -m pytest

@@ -13,8 +13,9 @@ NumPy otherwise.  Prints a table and the ratios laxarray/peer (< 1: laxarray is 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 import statistics
-import time
 
 import jax
 import jax.numpy as jnp
@@ -23,26 +24,8 @@ import scipy.linalg as sla
 
 import laxarray as lx
 
-
-def _block(out):
-    for leaf in jax.tree_util.tree_leaves(out, is_leaf=lambda a: isinstance(a, lx.Array)):
-        if isinstance(leaf, lx.Array):
-            leaf._value.block_until_ready()
-        elif isinstance(leaf, jax.Array):
-            leaf.block_until_ready()
-    return out
-
-
-def _time(fn, repeats):
-    t0 = time.perf_counter()
-    _block(fn())
-    warm = time.perf_counter() - t0
-    runs = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        _block(fn())
-        runs.append(time.perf_counter() - t0)
-    return statistics.median(runs), warm
+sys.path.insert(0, os.path.dirname(__file__))
+from _timing import median_time as _time  # noqa: E402
 
 
 def _spd(rng, shape):

@@ -128,7 +128,7 @@ def main():
     row("column scaling A*y[None,:]", {
         "scipy": timeit(lambda: a1.multiply(y[None, :]).tocsr()),
         "ours-bcoo": timeit(lambda: (oa * yj[None, :]).data),
-        "jax-bcoo": timeit(lambda: jsp.bcoo_multiply_dense(ja, yj[None, :]).data)})
+        "jax-bcoo": timeit(lambda: jsp.bcoo_multiply_dense(ja, yj[None, :]))})
 
 
 if __name__ == "__main__":

@@ -2,9 +2,11 @@
 
 The stubs (../shared/spec, laid beside every checkout and CI clone) are parsed into
 parameter lists: names, kinds (positional-only before ``/``, keyword-only after ``*``)
-and defaults; laxarray's ``inspect.signature`` must match.  laxarray may add keyword-only
-parameters with defaults (``size=`` on data-dependent functions), and may let a
-keyword-only parameter also be passed by position (NumPy's ``fft(x, n)``), nothing else.
+and defaults; laxarray's ``inspect.signature`` must match.  laxarray may add parameters
+with defaults after the standard's positional ones (``size=`` on data-dependent functions),
+and may let a keyword-only parameter also be passed by position, in NumPy's order
+(``fft(x, n)``, ``diff(x, n, axis)``): every call the standard allows still binds the same
+way.  Nothing else.
 """
 
 import ast
@@ -26,6 +28,11 @@ EXTENSIONS = {"linalg": "linalg", "fft": "fft"}
 
 #: Names of the standard that laxarray does not provide yet (each is an open issue item).
 NOT_YET: set = set()
+
+#: Required parameters of the standard that laxarray makes optional for a NumPy form that
+#: the standard lacks (every call of the standard still binds the same way).
+NUMPY_OPTIONAL = {("where", "x1"): "where(condition) is NumPy's nonzero(condition)",
+                  ("where", "x2"): "where(condition) is NumPy's nonzero(condition)"}
 
 _HEADER = re.compile(r"^## `(\w+)\((.*)\)(?: -> .*)?`$")
 
@@ -96,24 +103,37 @@ def test_signature_matches_standard(name, params):
     assert fn is not None, f"laxarray.{name} is missing"
     sig = inspect.signature(fn)
     ours = list(sig.parameters.values())
-    for i, (pname, kind, default) in enumerate(params):
+    by_name = {p.name: p for p in ours}
+    positional = [q for q in params if q[1] != "KEYWORD_ONLY"]
+    for i, (pname, kind, default) in enumerate(positional):
         assert i < len(ours), f"{name}: missing parameter {pname}"
         p = ours[i]
         assert p.name == pname or kind == "POSITIONAL_ONLY", (name, p.name, pname)
+        assert p.kind.name == kind, f"{name}({pname}): kind {p.kind.name}, expected {kind}"
+        _check_default(name, p, kind, default)
+    for pname, kind, default in params[len(positional):]:
         # a keyword-only parameter of the standard may also be passed by position here
-        # (NumPy's signatures, e.g. fft(x, n)): every standard call still binds the same
-        superset = kind == "KEYWORD_ONLY" and p.kind.name == "POSITIONAL_OR_KEYWORD"
-        assert p.kind.name == kind or superset, (
+        # (NumPy's order): every keyword call of the standard still binds the same
+        p = by_name.get(pname)
+        assert p is not None, f"{name}: missing parameter {pname}"
+        assert ours.index(p) >= len(positional), f"{name}({pname}) shifts a positional one"
+        assert p.kind.name in ("KEYWORD_ONLY", "POSITIONAL_OR_KEYWORD"), (
             f"{name}({pname}): kind {p.kind.name}, expected {kind}")
-        if default is None:
-            if kind != "VAR_POSITIONAL":
-                assert p.default is inspect.Parameter.empty or kind == "KEYWORD_ONLY", (
-                    f"{name}({pname}) should have no default")
-        else:
-            assert p.default is not inspect.Parameter.empty, f"{name}({pname}) needs a default"
-            assert p.default == ast.literal_eval(default), (
-                f"{name}({pname}): default {p.default!r}, expected {default}")
-    for p in ours[len(params):]:
-        assert p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is not \
-            inspect.Parameter.empty, f"{name}: extra parameter {p.name} must be keyword-only " \
-                                     "with a default"
+        _check_default(name, p, kind, default)
+    std_names = {q[0] for q in params}
+    for p in ours[len(positional):]:
+        if p.name not in std_names:
+            assert p.kind.name in ("KEYWORD_ONLY", "POSITIONAL_OR_KEYWORD") and \
+                p.default is not inspect.Parameter.empty, \
+                f"{name}: extra parameter {p.name} must have a default"
+
+
+def _check_default(name, p, kind, default):
+    if default is None:
+        if kind != "VAR_POSITIONAL" and (name, p.name) not in NUMPY_OPTIONAL:
+            assert p.default is inspect.Parameter.empty or kind == "KEYWORD_ONLY", (
+                f"{name}({p.name}) should have no default")
+    else:
+        assert p.default is not inspect.Parameter.empty, f"{name}({p.name}) needs a default"
+        assert p.default == ast.literal_eval(default), (
+            f"{name}({p.name}): default {p.default!r}, expected {default}")

@@ -21,7 +21,7 @@ from laxarray._core.errors import fail
 bool_ = np.dtype("bool")
 int8, int16, int32, int64 = (np.dtype(n) for n in ("int8", "int16", "int32", "int64"))
 uint8, uint16, uint32, uint64 = (np.dtype(n) for n in ("uint8", "uint16", "uint32", "uint64"))
-float32, float64 = np.dtype("float32"), np.dtype("float64")
+float16, float32, float64 = np.dtype("float16"), np.dtype("float32"), np.dtype("float64")
 complex64, complex128 = np.dtype("complex64"), np.dtype("complex128")
 
 SIGNED = (int8, int16, int32, int64)
@@ -30,6 +30,10 @@ REAL_FLOATING = (float32, float64)
 COMPLEX_FLOATING = (complex64, complex128)
 #: The 13 data types of the standard, in the order the standard lists them.
 DTYPES = (bool_,) + SIGNED + UNSIGNED + REAL_FLOATING + COMPLEX_FLOATING
+#: NumPy's half precision, beyond the standard: a real floating dtype for every function
+#: (NumPy 2 promotion: ``float16 + int8 -> float16``, ``float16 + int16 -> float32``).
+EXTRA_FLOATING = (float16,)
+_REAL_FLOATING_ALL = EXTRA_FLOATING + REAL_FLOATING
 
 DEFAULT_FLOAT = float64
 DEFAULT_INT = int64
@@ -42,22 +46,22 @@ CATEGORIES: dict[str, frozenset] = {
     "signed integer": frozenset(SIGNED),
     "unsigned integer": frozenset(UNSIGNED),
     "integral": frozenset(SIGNED + UNSIGNED),
-    "real floating": frozenset(REAL_FLOATING),
+    "real floating": frozenset(_REAL_FLOATING_ALL),
     "complex floating": frozenset(COMPLEX_FLOATING),
-    "numeric": frozenset(SIGNED + UNSIGNED + REAL_FLOATING + COMPLEX_FLOATING),
+    "numeric": frozenset(SIGNED + UNSIGNED + _REAL_FLOATING_ALL + COMPLEX_FLOATING),
     # Library-internal unions used by function categories (not ``isdtype`` kinds).
     "integer or boolean": frozenset((bool_,) + SIGNED + UNSIGNED),
-    "floating-point": frozenset(REAL_FLOATING + COMPLEX_FLOATING),
-    "real numeric": frozenset(SIGNED + UNSIGNED + REAL_FLOATING),
-    "real": frozenset((bool_,) + SIGNED + UNSIGNED + REAL_FLOATING),
-    "any": frozenset(DTYPES),
+    "floating-point": frozenset(_REAL_FLOATING_ALL + COMPLEX_FLOATING),
+    "real numeric": frozenset(SIGNED + UNSIGNED + _REAL_FLOATING_ALL),
+    "real": frozenset((bool_,) + SIGNED + UNSIGNED + _REAL_FLOATING_ALL),
+    "any": frozenset(DTYPES + EXTRA_FLOATING),
 }
 ISDTYPE_KINDS = ("bool", "signed integer", "unsigned integer", "integral",
                  "real floating", "complex floating", "numeric")
 
-_SUPPORTED = frozenset(DTYPES)
+_SUPPORTED = frozenset(DTYPES + EXTRA_FLOATING)
 _REAL_OF = {complex64: float32, complex128: float64}
-_COMPLEX_OF = {float32: complex64, float64: complex128}
+_COMPLEX_OF = {float16: complex64, float32: complex64, float64: complex128}
 
 
 def real_dtype(dtype):
@@ -92,7 +96,7 @@ def canonicalize_dtype(fn: str, dtype, argname: str = "dtype"):
         dt = None
     if dt is None:
         fail(TypeError, fn, f"one of the supported dtypes for '{argname}' "
-             f"({', '.join(d.name for d in DTYPES)})", dtype)
+             f"({', '.join(d.name for d in DTYPES + EXTRA_FLOATING)})", dtype)
     return dt
 
 

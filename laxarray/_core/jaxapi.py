@@ -89,3 +89,8 @@ def is_staging_tracer(value) -> bool:
     """Whether ``value`` is a tracer of a staging trace (``jax.jit``, ``make_jaxpr``, loops)."""
     from jax.interpreters import partial_eval as _jpe
     return isinstance(value, _jpe.DynamicJaxprTracer)
+
+
+# --- tracing internals used by laxarray.sparse.transform (sparsify) --------------------------
+
+add_any_p = _jad.add_jaxvals_p   # the sum of cotangents that jax.grad's jaxprs contain

@@ -255,6 +255,8 @@ def cacosh(z):
     im = _keep_nan_copysign(im, b)
     fin_a = _isfinite(a)
     re, im = _nan_nan_where(_and(fin_a, lax.ne(a, _full(a, 0)), _isnan(b)), re, im)
+    # acosh(±0 + NaN j) = NaN + π/2 j (XLA gives NaN + NaN j)
+    im = lax.select(_and(lax.eq(a, _full(a, 0)), _isnan(b)), _full(im, np.pi / 2), im)
     return _c(re, im)
 
 
@@ -266,6 +268,8 @@ def cacos(z):
     im = _keep_nan_copysign(im, lax.neg(b))
     fin_a = _isfinite(a)
     re, im = _nan_nan_where(_and(fin_a, lax.ne(a, _full(a, 0)), _isnan(b)), re, im)
+    # acos(±0 + NaN j) = π/2 + NaN j (XLA gives NaN + NaN j)
+    re = lax.select(_and(lax.eq(a, _full(a, 0)), _isnan(b)), _full(re, np.pi / 2), re)
     return _c(re, im)
 
 
@@ -281,7 +285,11 @@ def ccos(z):
 
 
 def ctan(z):
-    """tan(z) = -1j * tanh(1j * z)."""
+    """tan(z) = -1j * tanh(1j * z); complex64 is computed in complex128 (XLA's complex64
+    tanh loses several ulps near the poles, where NumPy's is within one)."""
+    if z.dtype == np.complex64:
+        return lax.convert_element_type(ctan(lax.convert_element_type(z, np.complex128)),
+                                        np.complex64)
     return _mul_neg_i(ctanh(_mul_i(z)))
 
 
@@ -321,7 +329,7 @@ def cexpm1(z):
     return _c(re, im)
 
 
-def _flush_subnormal(x):
+def flush_subnormal(x):
     """Subnormals as signed zeros: XLA on CPU treats them as zero in arithmetic but not in
     every kernel (atan2), which would mix the two readings within one result."""
     tiny = _full(x, np.finfo(x.dtype).tiny)
@@ -331,13 +339,20 @@ def _flush_subnormal(x):
 def clog(z):
     """log (XLA's complex log agrees with the standard once subnormal parts read as 0)."""
     re, im = _parts(z)
-    return lax.log(_c(_flush_subnormal(re), _flush_subnormal(im)))
+    return _nan_inf_log(re, im, lax.log(_c(flush_subnormal(re), flush_subnormal(im))))
+
+
+def _nan_inf_log(a, b, w):
+    """The logarithms' case ``a`` NaN, ``b`` ±inf: ``+inf + NaN j`` (XLA gives NaN + NaN j)."""
+    case = _and(_isnan(a), _isinf(b))
+    re, im = _parts(w)
+    return _c(lax.select(case, _full(re, np.inf), re), im)
 
 
 def clog1p(z):
     """log1p: ``log(1 + z)`` with the real part from ``log1p`` near 0 (no cancellation)."""
     a, b = _parts(z)
-    a, b = _flush_subnormal(a), _flush_subnormal(b)
+    a, b = flush_subnormal(a), flush_subnormal(b)
     one = _full(a, 1)
     w = _c(lax.add(one, a), b)
     re, _ = _parts(lax.log(w))
@@ -347,7 +362,7 @@ def clog1p(z):
     near = lax.mul(half, lax.log1p(lax.add(lax.mul(a, lax.add(a, _full(a, 2))),
                                            lax.mul(b, b))))
     re = lax.select(small, near, re)
-    return _c(re, im)
+    return _nan_inf_log(a, b, _c(re, im))
 
 
 def csqrt(z):

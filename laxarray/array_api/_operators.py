@@ -100,12 +100,6 @@ def _inplace(fn, stem):
     return op
 
 
-def _unary(fn):
-    def op(self, /):
-        return fn(self)
-    return op
-
-
 def install() -> None:
     for stem, fn in BINARY_OPERATORS:
         setattr(Array, f"__{stem}__", _forward(fn))
@@ -113,8 +107,8 @@ def install() -> None:
         setattr(Array, f"__i{stem}__", _inplace(fn, stem))
     for stem, fn in COMPARISONS:
         setattr(Array, f"__{stem}__", _forward(fn))
-    for stem, fn in UNARY_OPERATORS:
-        setattr(Array, f"__{stem}__", _unary(fn))
+    for stem, fn in UNARY_OPERATORS:  # the function itself: x.__neg__() is negative(x)
+        setattr(Array, f"__{stem}__", fn)
 
 
 install()

@@ -14,6 +14,7 @@ import functools
 import jax
 from jax import lax
 
+from laxarray._core import config as _cfg
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray.array_api._array import Array, wrap
@@ -22,9 +23,16 @@ from laxarray.array_api._convert import scalar_operand, to_raw
 _PYTYPES = (bool, int, float, complex)
 
 
-@functools.lru_cache(maxsize=4096)
 def broadcast_shapes2(fn, s1, s2):
-    """Broadcast two shapes (NumPy rules) or raise ``ValueError`` naming ``fn``."""
+    """Broadcast two shapes (NumPy rules) or raise ``ValueError`` naming ``fn``; warns or
+    raises on implicit rank promotion when the rank-promotion guard is on."""
+    if _cfg.ACTIVE and len(s1) != len(s2):
+        _cfg.check_ranks(fn, s1, s2)
+    return _broadcast_shapes2(fn, s1, s2)
+
+
+@functools.lru_cache(maxsize=4096)
+def _broadcast_shapes2(fn, s1, s2):
     if len(s1) < len(s2):
         s1, s2 = s2, s1
     s2 = (1,) * (len(s1) - len(s2)) + s2
@@ -77,32 +85,31 @@ class _JitCache(dict):
 
 def elementwise_unary(category="numeric", compute=_identity):
     """Decorator for ``f(x) -> array``: ``category`` of accepted input dtypes and ``compute``
-    mapping the input dtype to the dtype the body sees (e.g. :func:`to_float`)."""
+    mapping the input dtype to the dtype the body sees (e.g. :func:`to_float`).
+
+    One jitted kernel serves every dtype: jax's own (C++) cache keys it by the input's
+    dtype, and the category check runs when a dtype is traced for the first time, so the
+    eager path is one attribute read, the jitted call and the wrap.
+    """
     allowed = _dt.CATEGORIES[category]
 
     def deco(body):
         name = body.__name__
 
-        def build(dtype):
-            target = compute(dtype)
-
-            def kern(x):
-                return body(lax.convert_element_type(x, target))
-            kern.__name__ = f"_{name}_kernel"
-            return jax.jit(kern, inline=True)
-
-        def validate(dtype):
+        def kern(x):
+            dtype = x.dtype
             if dtype not in allowed:
                 _dt.check_category(name, "x", dtype, category)
-
-        jitted = _JitCache(build, validate)
+            return body(lax.convert_element_type(x, compute(dtype)))
+        kern.__name__ = f"_{name}_kernel"
+        jitted = jax.jit(kern, inline=True)
 
         @functools.wraps(body)
         def public(x, /):
-            v = x._value if type(x) is Array else to_raw(name, x, "x")
-            return wrap(jitted[v.dtype](v))
+            if type(x) is Array:
+                return wrap(jitted(x._value))
+            return wrap(jitted(to_raw(name, x, "x")))
 
-        public._kernel_cache = jitted
         return public
     return deco
 
@@ -135,11 +142,21 @@ def binary_operands(fn, x1, x2):
 
 
 def elementwise_binary(category="numeric", compute=_identity):
-    """Decorator for ``f(x1, x2) -> array`` with promotion and broadcasting."""
+    """Decorator for ``f(x1, x2) -> array`` with promotion and broadcasting.
+
+    Two arrays go straight to one jitted kernel (jax's C++ cache keys it by the input
+    dtypes and shapes); promotion, the category check and the broadcast check run when a
+    combination is traced for the first time.  Python scalars and other operands take the
+    general path (weak scalars join by kind, NEP 50) through a per-dtype kernel.
+    """
     allowed = _dt.CATEGORIES[category]
 
     def deco(body):
         name = body.__name__
+
+        def validate(dtype):
+            if dtype not in allowed:
+                _dt.check_category(name, "x1, x2", dtype, category)
 
         def build(dtype):
             target = compute(dtype)
@@ -151,27 +168,31 @@ def elementwise_binary(category="numeric", compute=_identity):
             kern.__name__ = f"_{name}_kernel"
             return jax.jit(kern, inline=True)
 
-        def validate(dtype):
-            if dtype not in allowed:
-                _dt.check_category(name, "x1, x2", dtype, category)
-
         jitted = _JitCache(build, validate)
+
+        def arrays_kern(a, b):
+            d1, d2 = a.dtype, b.dtype
+            dtype = d1 if d1 == d2 else _dt.promote_types(d1, d2)
+            validate(dtype)
+            shape = a.shape if a.shape == b.shape else _broadcast_shapes2(name, a.shape,
+                                                                          b.shape)
+            target = compute(dtype)
+            return body(cast_broadcast(a, target, shape), cast_broadcast(b, target, shape))
+        arrays_kern.__name__ = f"_{name}_kernel"
+        arrays_jitted = jax.jit(arrays_kern, inline=True)
 
         @functools.wraps(body)
         def public(x1, x2, /):
-            if type(x1) is Array and type(x2) is Array:  # the common case, inlined
-                v1, v2 = x1._value, x2._value
-                dt = v1.dtype
-                if dt != v2.dtype:
-                    dt = _dt.promote_types(dt, v2.dtype)
-            else:
-                v1, v2, dt = binary_operands(name, x1, x2)
+            if type(x1) is Array and type(x2) is Array:  # the common case: all in the kernel
+                if _cfg.ACTIVE:
+                    _cfg.check_ranks(name, x1._value.shape, x2._value.shape)
+                return wrap(arrays_jitted(x1._value, x2._value))
+            v1, v2, dt = binary_operands(name, x1, x2)
             fn = jitted[dt]
             s1, s2 = v1.shape, v2.shape
             if s1 != s2:
                 broadcast_shapes2(name, s1, s2)
             return wrap(fn(v1, v2))
 
-        public._kernel_cache = jitted
         return public
     return deco

@@ -15,7 +15,7 @@ from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 
 
-_UINT_OF_WIDTH = {4: np.dtype("uint32"), 8: np.dtype("uint64")}
+_UINT_OF_WIDTH = {2: np.dtype("uint16"), 4: np.dtype("uint32"), 8: np.dtype("uint64")}
 
 
 def _nonzero(x):
@@ -29,12 +29,19 @@ def _nonzero(x):
     return lax.ne(lax.bitwise_and(bits, lax.full_like(bits, magnitude)), lax.full_like(bits, 0))
 
 
+def nonzero_mask(x):
+    """``x != 0`` inside a kernel for any dtype, exact for subnormals (see ``_nonzero``)."""
+    if x.dtype == np.bool_:
+        return x
+    if x.dtype.kind == "c":
+        return lax.bitwise_or(_nonzero(lax.real(x)), _nonzero(lax.imag(x)))
+    return _nonzero(x)
+
+
 @kernel(static=("dtype",))
 def _astype_kernel(x, *, dtype):
     if dtype.kind == "b":
-        if x.dtype.kind == "c":
-            return lax.bitwise_or(_nonzero(lax.real(x)), _nonzero(lax.imag(x)))
-        return _nonzero(x)
+        return nonzero_mask(x)
     if x.dtype.kind == "c" and dtype.kind != "c":
         x = lax.real(x)
     return lax.convert_element_type(x, dtype)

@@ -118,7 +118,50 @@ def remainder(x1, x2, /):
 def _pow_body(x1, x2, /):
     if _is_int(x1):
         return _int_pow(x1, x2)
-    return lax.pow(x1, x2)
+    out = lax.pow(x1, x2)
+    if _is_complex(x1):
+        from laxarray.array_api import _complex_math as _cm
+        # the standard's reading exp(x2 * log(x1)), with its special cases, where XLA's
+        # pow gives NaN (e.g. an overflow to inf + 0j)
+        alt = _cm.cexp(lax.mul(x2, _cm.clog(x1)))
+        parts = []
+        for o, w in ((lax.real(out), lax.real(alt)), (lax.imag(out), lax.imag(alt))):
+            parts.append(lax.select(lax.bitwise_and(lax.ne(o, o), lax.eq(w, w)), w, o))
+        out = lax.complex(*parts)
+        # a real integer exponent |n| < 100: binary powering by complex products, as
+        # NumPy does (exact for small n, and the same signs of zero)
+        out = lax.select(_small_int_exponent(x2), _complex_int_pow(x1, x2), out)
+        # 0 ** z = 0 for Re(z) > 0 (XLA's exp(z log 0) gives NaN + NaN j)
+        zero = _zeros(x1)
+        base0 = lax.eq(x1, zero)
+        re2 = lax.real(x2)
+        out = lax.select(lax.bitwise_and(base0, lax.gt(re2, lax.full_like(re2, 0))), zero, out)
+    return out
+
+
+def _small_int_exponent(x2):
+    n = lax.real(x2)
+    return lax.bitwise_and(lax.bitwise_and(lax.eq(lax.imag(x2), lax.full_like(n, 0)),
+                                           lax.eq(n, lax.floor(n))),
+                           lax.lt(lax.abs(n), lax.full_like(n, 100)))
+
+
+def _complex_int_pow(a, x2):
+    """``a ** n`` for the integer real parts ``n`` of ``x2`` (|n| < 100), NumPy's order of
+    complex products: n = 1, 2, 3 directly, else binary powering from 1; n < 0: 1 / r."""
+    n = lax.real(x2)
+    m = lax.convert_element_type(lax.abs(lax.select(lax.lt(lax.abs(n), lax.full_like(n, 100)),
+                                                    n, lax.full_like(n, 0))), np.int32)
+    one = lax.full_like(a, 1)
+    r, p = one, a
+    for bit in range(7):
+        set_ = lax.ne(lax.bitwise_and(m, lax.full_like(m, 1 << bit)), lax.full_like(m, 0))
+        r = lax.select(set_, lax.mul(r, p), r)
+        p = lax.mul(p, p)
+    a2 = lax.mul(a, a)
+    for k, direct in ((1, a), (2, a2), (3, lax.mul(a, a2))):
+        r = lax.select(lax.eq(m, lax.full_like(m, k)), direct, r)
+    return lax.select(lax.lt(n, lax.full_like(n, 0)), lax.div(one, r), r)
 
 
 _pow_body.__name__ = "pow"  # error messages name the public function

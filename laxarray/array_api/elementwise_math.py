@@ -86,7 +86,10 @@ log10 = _unary("log10", lambda x: _log_base(x, 10), "Base-10 logarithm. Array AP
 @elementwise_binary("real numeric", compute=to_float)
 def atan2(x1, x2, /):
     """Quadrant-aware inverse tangent of ``x1 / x2``. Array API: atan2. NumPy: numpy.arctan2."""
-    # the result always carries the sign of x1; XLA on CPU loses it for subnormal x1
+    # XLA on CPU flushes subnormals in its division but not in its comparisons, so a
+    # subnormal pair gives NaN: read them as signed zeros first (the flush-to-zero answer).
+    # The result always carries the sign of x1 (XLA loses it for subnormal x1).
+    x1, x2 = _cm.flush_subnormal(x1), _cm.flush_subnormal(x2)
     return _copysign(lax.atan2(x1, x2), x1)
 
 
@@ -105,7 +108,10 @@ def logaddexp(x1, x2, /):
     out = lax.add(big, lax.log1p(lax.exp(diff)))
     # equal infinities: log(e^inf + e^inf) = inf, log(0 + 0) = -inf (diff would be NaN)
     same = lax.eq(x1, x2)
-    return lax.select(same, lax.add(x1, lax.full_like(x1, math.log(2.0))), out)
+    # x1 + (x2 - x1) / 2 (= x1 there) keeps the gradient 1/2 for each argument
+    mid = lax.select(lax.is_finite(x1),
+                     lax.add(x1, lax.mul(lax.sub(x2, x1), lax.full_like(x1, 0.5))), x1)
+    return lax.select(same, lax.add(mid, lax.full_like(x1, math.log(2.0))), out)
 
 
 @elementwise_unary("numeric")

@@ -2,36 +2,48 @@
 
 from __future__ import annotations
 
+import jax
 from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.kernel import call, kernel
+from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._ufunc import binary_operands, broadcast_shapes2, cast_broadcast
 
 
-@kernel(static=("dtype", "vec1", "vec2"))
-def _matmul_kernel(a, b, *, dtype, vec1, vec2):
+def _matmul_raw(a, b):
+    """Checks (at trace time: shapes and dtypes are static) and one ``dot_general``."""
+    dtype = a.dtype if a.dtype == b.dtype else _dt.promote_types(a.dtype, b.dtype)
+    if dtype not in _dt.CATEGORIES["numeric"] and dtype != _dt.bool_:
+        _dt.check_category("matmul", "x1, x2", dtype, "numeric")
+    if a.ndim == 0 or b.ndim == 0:
+        fail(ValueError, "matmul", "arrays of rank >= 1", a.shape if a.ndim == 0 else b.shape)
+    k1 = a.shape[-1]
+    k2 = b.shape[0] if b.ndim == 1 else b.shape[-2]
+    if k1 != k2:
+        fail(ValueError, "matmul", f"matching contraction dimensions ({k1} != {k2})",
+             (tuple(a.shape), tuple(b.shape)))
+    batch = broadcast_shapes2("matmul", tuple(a.shape[:-2]), tuple(b.shape[:-2]))
     a = lax.convert_element_type(a, dtype)
     b = lax.convert_element_type(b, dtype)
-    if vec1:
-        a = lax.expand_dims(a, (0,))
-    if vec2:
-        b = lax.expand_dims(b, (1,))
-    batch = lax.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    a = lax.broadcast_in_dim(a, batch + a.shape[-2:],
-                             tuple(range(len(batch) - (a.ndim - 2), len(batch) + 2)))
-    b = lax.broadcast_in_dim(b, batch + b.shape[-2:],
-                             tuple(range(len(batch) - (b.ndim - 2), len(batch) + 2)))
+    prec = dict(precision=lax.Precision.HIGHEST, preferred_element_type=dtype)
+    if a.ndim == 1 or b.ndim == 1:  # a vector operand: contract directly, no batch dims
+        ca = (a.ndim - 1,)
+        cb = (0,) if b.ndim == 1 else (b.ndim - 2,)
+        return lax.dot_general(a, b, ((ca, cb), ((), ())), **prec)
     nb = len(batch)
+    if a.shape[:-2] != batch:
+        a = lax.broadcast_in_dim(a, batch + a.shape[-2:],
+                                 tuple(range(nb - (a.ndim - 2), nb + 2)))
+    if b.shape[:-2] != batch:
+        b = lax.broadcast_in_dim(b, batch + b.shape[-2:],
+                                 tuple(range(nb - (b.ndim - 2), nb + 2)))
     bdims = tuple(range(nb))
-    out = lax.dot_general(a, b, (((nb + 1,), (nb,)), (bdims, bdims)),
-                          precision=lax.Precision.HIGHEST, preferred_element_type=dtype)
-    if vec1:
-        out = lax.squeeze(out, (out.ndim - 2,))
-    if vec2:
-        out = lax.squeeze(out, (out.ndim - 1,))
-    return out
+    return lax.dot_general(a, b, (((nb + 1,), (nb,)), (bdims, bdims)), **prec)
+
+
+_matmul_jit = jax.jit(_matmul_raw, inline=True)
 
 
 def matmul(x1, x2, /):
@@ -39,22 +51,14 @@ def matmul(x1, x2, /):
 
     Under ``jax.jit`` traces to one ``dot_general``.
     """
+    if type(x1) is Array and type(x2) is Array:  # the common case: all checks in the kernel
+        return wrap(_matmul_jit(x1._value, x2._value))
     from laxarray._core.dtypes import scalar_pytype
     for name, x in (("x1", x1), ("x2", x2)):
         if scalar_pytype(x) is not None:
             fail(TypeError, "matmul", f"an array for '{name}' (not a scalar)", x)
-    v1, v2, dt = binary_operands("matmul", x1, x2)
-    if dt not in _dt.CATEGORIES["numeric"] and dt != _dt.bool_:
-        _dt.check_category("matmul", "x1, x2", dt, "numeric")
-    if v1.ndim == 0 or v2.ndim == 0:
-        fail(ValueError, "matmul", "arrays of rank >= 1", v1 if v1.ndim == 0 else v2)
-    k1 = v1.shape[-1]
-    k2 = v2.shape[0] if v2.ndim == 1 else v2.shape[-2]
-    if k1 != k2:
-        fail(ValueError, "matmul", f"matching contraction dimensions ({k1} != {k2})",
-             (tuple(v1.shape), tuple(v2.shape)))
-    broadcast_shapes2("matmul", tuple(v1.shape[:-2]), tuple(v2.shape[:-2]))
-    return call(_matmul_kernel, v1, v2, dtype=dt, vec1=v1.ndim == 1, vec2=v2.ndim == 1)
+    v1, v2, _ = binary_operands("matmul", x1, x2)
+    return wrap(_matmul_jit(v1, v2))
 
 
 __all__ = ["matmul"]

@@ -298,29 +298,65 @@ def _repeat_kernel(x, *, repeats, axis):
     return gather_axis(x, np.repeat(np.arange(n, dtype=np.int64), repeats), axis)
 
 
-def repeat(x, repeats, /, *, axis=None):
+@kernel(static=("axis", "length"))
+def _repeat_counts_kernel(x, counts, *, axis, length):
+    """``repeat`` with (possibly traced) counts and a static output ``length``."""
+    if axis is None:
+        x = lax.reshape(x, (math.prod(x.shape),))
+        axis = 0
+    n = x.shape[axis]
+    counts = lax.broadcast_in_dim(lax.convert_element_type(counts, np.int64), (n,),
+                                  () if counts.ndim == 0 else (0,))
+    ends = lax.cumsum(counts, axis=0)
+    # source of output slot i = #{j : ends[j] <= i}: add 1 at each end, then a running sum
+    marks = lax.scatter_add(
+        lax.full((length + 1,), 0, np.int64), lax.expand_dims(lax.min(ends, np.int64(length)),
+                                                               (1,)),
+        lax.full((n,), 1, np.int64),
+        lax.ScatterDimensionNumbers((), (0,), (0,)), mode=lax.GatherScatterMode.CLIP)
+    src = lax.cumsum(marks[:length], axis=0)
+    src = lax.min(src, np.int64(max(n - 1, 0)))  # past the total: the last element again
+    from laxarray.array_api.indexing_functions import gather_axis
+    return gather_axis(x, src, axis)
+
+
+def repeat(x, repeats, /, *, axis=None, total_repeat_length=None):
     """Repeat each element ``repeats`` times. Array API: repeat. NumPy: numpy.repeat.
 
-    ``repeats`` is an int or a concrete 1-D sequence/array of counts (static under
-    ``jax.jit``, since it decides the output shape)."""
+    ``repeats`` is an int or a 1-D sequence/array of counts.  The output length depends on
+    the counts, so under ``jax.jit`` either they are concrete (static) or
+    ``total_repeat_length=`` gives the length (jax.numpy's keyword): a shorter total
+    repeats the last element, a longer one is cut."""
     raw = _raw("repeat", x)
     ax = None if axis is None else normalize_axis("repeat", axis, raw.ndim)
     n = math.prod(raw.shape) if ax is None else raw.shape[ax]
+    if total_repeat_length is not None:
+        length = check_int("repeat", total_repeat_length, "total_repeat_length", minimum=0)
+        if n == 0 and length:
+            fail(ValueError, "repeat", "total_repeat_length=0 for an empty 'x'",
+                 total_repeat_length)
     if _dt.scalar_pytype(repeats) is int:
         reps = check_int("repeat", repeats, "repeats", minimum=0)
-    else:
-        rep_raw = _raw("repeat", repeats, "repeats")
-        if rep_raw.dtype.kind not in "iu":
-            fail(TypeError, "repeat", "integer 'repeats'", repeats)
-        if is_tracer(rep_raw):
-            fail(TypeError, "repeat", "concrete 'repeats' (the output shape depends on them)",
-                 repeats)
-        counts = np.asarray(rep_raw)
-        if counts.ndim > 1 or (counts.ndim == 1 and counts.shape[0] not in (1, n)):
-            fail(ValueError, "repeat", f"'repeats' of length 1 or {n}", repeats)
-        if (counts < 0).any():
-            fail(ValueError, "repeat", "non-negative 'repeats'", repeats)
-        reps = int(counts.reshape(-1)[0]) if counts.size == 1 else tuple(int(c) for c in counts)
+        if total_repeat_length is not None and length != n * reps:
+            return call(_repeat_counts_kernel, raw, np.int64(reps), axis=ax, length=length)
+        return call(_repeat_kernel, raw, repeats=reps, axis=ax)
+    rep_raw = _raw("repeat", repeats, "repeats")
+    if rep_raw.dtype.kind not in "iu":
+        fail(TypeError, "repeat", "integer 'repeats'", repeats)
+    if rep_raw.ndim > 1 or (rep_raw.ndim == 1 and rep_raw.shape[0] not in (1, n)):
+        fail(ValueError, "repeat", f"'repeats' of length 1 or {n}", repeats)
+    if is_tracer(rep_raw):
+        if total_repeat_length is None:
+            fail(TypeError, "repeat", "concrete 'repeats' or total_repeat_length= (the output "
+                                      "shape depends on the counts)", repeats)
+        return call(_repeat_counts_kernel, raw, rep_raw.reshape(-1) if rep_raw.ndim else
+                    rep_raw, axis=ax, length=length)
+    counts = np.asarray(rep_raw)
+    if (counts < 0).any():
+        fail(ValueError, "repeat", "non-negative 'repeats'", repeats)
+    if total_repeat_length is not None and length != int(np.broadcast_to(counts, (n,)).sum()):
+        return call(_repeat_counts_kernel, raw, rep_raw, axis=ax, length=length)
+    reps = int(counts.reshape(-1)[0]) if counts.size == 1 else tuple(int(c) for c in counts)
     return call(_repeat_kernel, raw, repeats=reps, axis=ax)
 
 

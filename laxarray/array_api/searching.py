@@ -14,7 +14,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
-from laxarray._core.errors import fail
+from laxarray._core.errors import fail, fail_text
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, check_choice, check_int, normalize_axis
@@ -82,7 +82,8 @@ def argmin(x, /, *, axis=None, keepdims=False):
 @kernel(static=("size", "fill_value"))
 def _nonzero_kernel(x, *, size, fill_value):
     flat = lax.reshape(x, (math.prod(x.shape),))
-    mask = flat if flat.dtype == np.bool_ else lax.ne(flat, lax.full_like(flat, 0))
+    from laxarray.array_api.data_types import nonzero_mask
+    mask = nonzero_mask(flat)  # exact for subnormals, as the eager count
     n = flat.shape[0]
     # stable sort of "is zero" keys puts the non-zero positions first, in order
     key = lax.convert_element_type(lax.bitwise_not(mask), np.int8)
@@ -198,9 +199,23 @@ def _where_kernel(c, a, b, *, dtype, shape):
                       bc(lax.convert_element_type(b, dtype)))
 
 
-def where(condition, x1, x2, /):
+_NOT_GIVEN = object()
+
+
+def where(condition, x1=_NOT_GIVEN, x2=_NOT_GIVEN, /, *, size=None, fill_value=0):
     """Choose ``x1`` where ``condition`` else ``x2`` (broadcast; scalars are weak).
-    Array API: where. NumPy: numpy.where (three-argument form)."""
+    Array API: where. NumPy: numpy.where.
+
+    ``where(condition)`` alone is NumPy's ``nonzero(condition)``: under ``jax.jit`` it
+    needs ``size=`` (and takes ``fill_value=``) as :func:`nonzero` does; ``size`` and
+    ``fill_value`` are for that form only."""
+    if x1 is _NOT_GIVEN and x2 is _NOT_GIVEN:
+        return nonzero(condition, size=size, fill_value=fill_value)
+    if x1 is _NOT_GIVEN or x2 is _NOT_GIVEN:
+        fail_text(TypeError, "where", "takes either 1 argument (condition) or 3 (condition, "
+                                      "x1, x2); got 2")
+    if size is not None:
+        fail_text(TypeError, "where", "'size' is for the one-argument form where(condition)")
     cond = _raw("where", condition, "condition")
     if cond.dtype != np.bool_:
         fail(TypeError, "where", "a bool array for 'condition'", condition)

@@ -248,9 +248,10 @@ def _diff_kernel(*parts, axis, n):
     return x
 
 
-def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
+def diff(x, /, n=1, axis=-1, prepend=None, append=None):
     """``n``-th discrete difference along ``axis`` (bool input gives ``!=``).
-    Array API: diff. NumPy: numpy.diff. ``n`` is static under ``jax.jit``."""
+    Array API: diff. NumPy: numpy.diff (``n`` and ``axis`` may be passed by position, in
+    NumPy's order). ``n`` is static under ``jax.jit``."""
     from laxarray.array_api.manipulation import broadcast_to
     raw = _raw("diff", x)
     if raw.ndim == 0:

@@ -37,6 +37,9 @@ def float_operand(fn, x, argname="x", *, min_rank=0):
 def matrix_operand(fn, x, argname="x", *, square=False):
     """``(raw, float dtype)`` for a stack of matrices ``(..., M, N)`` (``M == N`` if square)."""
     v, dt = float_operand(fn, x, argname, min_rank=2)
+    if v.dtype in _dt.EXTRA_FLOATING:  # LAPACK has no half precision (NumPy refuses too)
+        fail(TypeError, fn, f"a float32/float64/complex dtype for '{argname}' (no float16 "
+                            "in linalg, as in NumPy)", v.dtype)
     if square and v.shape[-1] != v.shape[-2]:
         fail(ValueError, fn, f"square matrices in the last two axes of '{argname}'", x)
     return v, dt

@@ -32,8 +32,9 @@ def _check_number_ord(fn, ord):
 def _vector_norm_raw(x, axes, ord):
     """The vector norm of ``x`` over ``axes`` (no keepdims) in the real dtype."""
     a = lax.abs(x)
-    if ord == INF:
-        return lax.reduce_max(a, axes)
+    if ord == INF:  # an empty reduction gives 0 (NumPy), not max's identity -inf
+        m = lax.reduce_max(a, axes)
+        return lax.max(m, lax.full_like(m, 0))
     if ord == -INF:
         return lax.reduce_min(a, axes)
     if ord == 0:
@@ -69,8 +70,8 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     axes = normalize_axes("vector_norm", axis, v.ndim)
     keepdims = check_bool("vector_norm", keepdims, "keepdims")
     ord = _check_number_ord("vector_norm", ord)
-    if ord in (INF, -INF) and math.prod(v.shape[a] for a in axes) == 0:
-        fail(ValueError, "vector_norm", "a non-empty reduction for ord=+-inf", x)
+    if ord == -INF and math.prod(v.shape[a] for a in axes) == 0:
+        fail(ValueError, "vector_norm", "a non-empty reduction for ord=-inf", x)
     return call(_vector_norm_kernel, v, dtype=dt, axes=axes, ord=ord, keepdims=keepdims)
 
 
@@ -163,8 +164,8 @@ def norm(x, ord=None, axis=None, keepdims=False):
         if isinstance(ord, str):
             fail(ValueError, "norm", "a number for 'ord' with vector norms", ord)
         ord = 2.0 if ord is None else _check_number_ord("norm", ord)
-        if ord in (INF, -INF) and v.shape[ax[0]] == 0:
-            fail(ValueError, "norm", "a non-empty reduction for ord=+-inf", x)
+        if ord == -INF and v.shape[ax[0]] == 0:
+            fail(ValueError, "norm", "a non-empty reduction for ord=-inf", x)
         return call(_vector_norm_kernel, v, dtype=dt, axes=ax, ord=ord, keepdims=keepdims)
     if len(axis) == 2:
         row = normalize_axis("norm", axis[0], nd)

@@ -3,11 +3,13 @@
 Each family module lists its public names in ``__all__``; ``laxarray`` re-exports them.
 """
 
+from laxarray.numpy_api.aliases import *  # noqa: F401,F403
 from laxarray.numpy_api.editing import *  # noqa: F401,F403
 from laxarray.numpy_api.mathfuncs import *  # noqa: F401,F403
 from laxarray.numpy_api.shaping import *  # noqa: F401,F403
 from laxarray.numpy_api.statistics import *  # noqa: F401,F403
-from laxarray.numpy_api import (editing as _e, mathfuncs as _m, shaping as _sh,
-                                statistics as _st)
+from laxarray.numpy_api.ufuncs import *  # noqa: F401,F403
+from laxarray.numpy_api import (aliases as _a, editing as _e, mathfuncs as _m, shaping as _sh,
+                                statistics as _st, ufuncs as _u)
 
-__all__ = [*_e.__all__, *_m.__all__, *_sh.__all__, *_st.__all__]
+__all__ = [*_a.__all__, *_e.__all__, *_m.__all__, *_sh.__all__, *_st.__all__, *_u.__all__]

@@ -1,3 +1,17 @@
-"""NumPy surface: NaN-aware reductions, order statistics (median/percentile/quantile), averages, cov/corrcoef, histograms, bincount/digitize, interp/gradient/trapezoid, partition/lexsort."""
+"""NumPy surface: statistics.
 
-__all__: list[str] = []
+NaN-aware reductions, order statistics (median/percentile/quantile), averages,
+cov/corrcoef, histograms, bincount/digitize, interp/gradient/trapezoid,
+partition/lexsort.  The functions live in private ``_stats_*`` modules by topic
+(``_stats_nan``, ``_stats_order``, ``_stats_hist``, ``_stats_calc``); this module
+gathers them.
+"""
+
+from laxarray.numpy_api._stats_nan import *  # noqa: F401,F403
+from laxarray.numpy_api._stats_order import *  # noqa: F401,F403
+from laxarray.numpy_api._stats_hist import *  # noqa: F401,F403
+from laxarray.numpy_api._stats_calc import *  # noqa: F401,F403
+from laxarray.numpy_api import _stats_calc, _stats_hist, _stats_nan, _stats_order
+
+__all__: list[str] = [*_stats_nan.__all__, *_stats_order.__all__, *_stats_hist.__all__,
+                      *_stats_calc.__all__]

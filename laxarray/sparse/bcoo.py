@@ -55,8 +55,10 @@ class BCOO(SparseOperators):
     BCOO(float64[3, 3], nse=2)
     """
 
+    # _plans: cached product layouts (ops/ell.py); _transpose_of: the array this one is the
+    # 2-D transpose of (lets products use that array's layouts); both unset by default.
     __slots__ = ("data", "indices", "_tail_shape", "indices_sorted", "unique_indices",
-                 "__weakref__")
+                 "_plans", "_transpose_of", "__weakref__")
     __array_priority__ = 200
     __array_ufunc__ = None
 
@@ -101,8 +103,11 @@ class BCOO(SparseOperators):
     @property
     def shape(self):
         """The full shape ``batch + sparse + dense``."""
-        nb = self.n_batch
-        batch = np.broadcast_shapes(tuple(self.data.shape[:nb]), tuple(self.indices.shape[:nb]))
+        nb = self.indices.ndim - 2
+        if nb == 0:
+            return self._tail_shape
+        dshape, ishape = tuple(self.data.shape[:nb]), tuple(self.indices.shape[:nb])
+        batch = dshape if dshape == ishape else np.broadcast_shapes(dshape, ishape)
         return tuple(batch) + tuple(self._tail_shape)
 
     @property
@@ -305,7 +310,7 @@ def _fromdense_kernel(x, *, nse, n_batch, n_dense, index_dtype):
         flat = lax.reshape(xb, (n,) + dense_shape)
         mask = _nonzero_mask(flat, n_dense)
         pos_dtype = np.dtype("int32") if n < 2**31 - 1 else np.dtype("int64")
-        pos = lax.sub(lax.cumsum(lax.convert_element_type(mask, pos_dtype), axis=0),
+        pos = lax.sub(K.cumsum(lax.convert_element_type(mask, pos_dtype)),
                       lax.full((), 1, pos_dtype))
         target = lax.select(mask, pos, lax.full(pos.shape, nse, pos_dtype))
         keys = _scatter_set_1d(nse, target, K.iota(K.KEY_DTYPE, n), fill=n)
@@ -465,7 +470,7 @@ def segments_by_key(keys, values, total, nse, sparse_shape, index_dtype, sorted_
     first = lax.concatenate([lax.full((1,), True),
                              lax.ne(skeys[1:], skeys[:-1])], 0)
     valid = lax.lt(skeys, lax.full((), total, K.KEY_DTYPE))
-    seg = lax.sub(lax.cumsum(lax.convert_element_type(first, np.int32), axis=0),
+    seg = lax.sub(K.cumsum(lax.convert_element_type(first, np.int32)),
                   lax.full((), 1, np.int32))
     seg = lax.select(valid, seg, lax.full(seg.shape, nse, np.int32))
     n_unique = lax.reduce_sum(lax.convert_element_type(lax.bitwise_and(first, valid), np.int64),

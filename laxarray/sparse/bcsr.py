@@ -44,7 +44,7 @@ class BCSR(SparseOperators):
     """
 
     __slots__ = ("data", "indices", "indptr", "_tail_shape", "indices_sorted",
-                 "unique_indices", "_bcoo_cache", "__weakref__")
+                 "unique_indices", "_bcoo_cache", "_plans", "_transpose_of", "__weakref__")
     __array_priority__ = 200
     __array_ufunc__ = None
 

@@ -1,6 +1,430 @@
-"""``sparsify``: run a dense function on sparse (BCOO/BCSR) inputs via a jaxpr interpreter."""
+"""``sparsify``: run a dense function on sparse (BCOO/BCSR) inputs via a jaxpr interpreter.
+
+``f`` is traced once per input signature on dense abstract values (the sparse inputs'
+shapes and dtypes) to a jaxpr; the jaxpr is then evaluated equation by equation.  Each
+value is dense (a raw jax value) or sparse (BCOO/BCSR).  An equation with only dense inputs
+is re-bound unchanged; one with a sparse input goes to the rule of its primitive
+(``_sparsify_rules.RULES``) or, for ``jit``, ``cond``, ``while``, ``scan``, ``remat``,
+``custom_jvp_call`` and ``custom_vjp_call``, to the structural rules below, which evaluate
+the sub-jaxprs with the same interpreter inside ``lax.switch`` / ``lax.while_loop`` /
+``lax.scan`` / ``jax.checkpoint`` (sparse values pass through them as pytrees).  All the
+work is ordinary lax primitives, so the interpretation costs trace time only under
+``jax.jit`` and the result can again be jitted, vmapped and differentiated.
+
+Loop carries and branch outputs must have one structure: sparse values are padded to the
+largest number of stored entries, and a value that is sparse on one side and dense on
+the other is made dense.  A loop body that grows a sparse carry raises (or densifies it with
+``densify=True``).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import numpy as np
+from jax import lax
+
+from laxarray._core.errors import fail
+from laxarray._core.jaxapi import (
+    Literal, bind_eqn, call_p, closed_call_p, cond_p, custom_jvp_call_p, custom_vjp_call_p,
+    is_tracer, jit_p, remat_p, scan_p, while_p)
+from laxarray.array_api._array import Array, wrap
+from laxarray.sparse import _sparsify_rules as R
+from laxarray.sparse.bcoo import BCOO
+from laxarray.sparse.bcsr import BCSR, bcsr_from_bcoo
+
+
+class _Context:
+    """Per-call options of the interpreter."""
+
+    __slots__ = ("densify",)
+
+    def __init__(self, densify):
+        self.densify = densify
+
+
+_KEEPS_ZERO = frozenset({lax.convert_element_type_p, lax.copy_p, lax.reshape_p, lax.squeeze_p,
+                         lax.neg_p, lax.transpose_p, lax.broadcast_in_dim_p})
+
+
+def _literal_fact(val):
+    return R.Fact(zero=True) if R.is_zero(val, None) else None
+
+
+def _dense_facts(eqn, invals, infacts):
+    """Facts about the outputs of a dense equation (zeros and broadcasts)."""
+    prim = eqn.primitive
+    if prim not in _KEEPS_ZERO:
+        return None
+    zero = infacts[0] is not None and infacts[0].zero
+    if prim is lax.broadcast_in_dim_p and len(invals) == 1:
+        p = eqn.params
+        return [R.Fact(zero, (invals[0], tuple(p["broadcast_dimensions"]), tuple(p["shape"])))]
+    return [R.Fact(True)] if zero else None
+
+
+def _coerce_out(x, aval):
+    dtype = getattr(aval, "dtype", None)
+    if dtype is None:
+        return x
+    if R.is_sparse(x):
+        if x.data.dtype != dtype:
+            x = x._with_data(lax.convert_element_type(x.data, dtype))
+        return x
+    if getattr(x, "dtype", dtype) != dtype:
+        return lax.convert_element_type(x, dtype)
+    return x
+
+
+def _no_rule(ctx, eqn, invals, reason):
+    name = eqn.primitive.name
+    if ctx.densify:
+        dense = [R.todense(x) if R.is_sparse(x) else x for x in invals]
+        return bind_eqn(eqn, dense)
+    if eqn.primitive in R.ZERO_DESTROYING_UNARY:
+        why = (f"'{name}' maps 0 to a non-zero value, so its result is dense anyway; "
+               "todense() on the sparse input would help")
+    elif reason:
+        why = f"{reason}; todense() on the sparse input would help"
+    else:
+        why = "todense() on the sparse input would help"
+    raise NotImplementedError(
+        f"sparsify: no sparse rule for primitive '{name}' with these inputs ({why}). Call "
+        ".todense() first, or use sparsify(f, densify=True) to densify such inputs "
+        "automatically.")
+
+
+def eval_sparse(ctx, jaxpr, consts, args, arg_facts=None, inline=False):
+    """Evaluate ``jaxpr`` on dense/sparse ``args``; returns ``(outputs, output facts)``.
+
+    ``inline``: evaluated in the caller's trace (a ``jit`` call inlined), so the caller's
+    memo of de-duplicated arrays stays valid; otherwise a fresh memo is used."""
+    if inline and R.MEMO:
+        return _eval_body(ctx, jaxpr, consts, args, arg_facts)
+    R.MEMO.append({})
+    try:
+        return _eval_body(ctx, jaxpr, consts, args, arg_facts)
+    finally:
+        R.MEMO.pop()
+
+
+def _eval_body(ctx, jaxpr, consts, args, arg_facts):
+    env, facts = {}, {}
+
+    def read(v):
+        return v.val if isinstance(v, Literal) else env[v]
+
+    def fact(v):
+        return _literal_fact(v.val) if isinstance(v, Literal) else facts.get(v)
+
+    env.update(zip(jaxpr.constvars, consts))
+    env.update(zip(jaxpr.invars, args))
+    if arg_facts:
+        facts.update((v, f) for v, f in zip(jaxpr.invars, arg_facts) if f is not None)
+    for eqn in jaxpr.eqns:
+        invals = [read(v) for v in eqn.invars]
+        infacts = [fact(v) for v in eqn.invars]
+        out_facts = None
+        if not any(R.is_sparse(x) for x in invals):
+            outs = bind_eqn(eqn, invals)
+            out_facts = _dense_facts(eqn, invals, infacts)
+        elif eqn.primitive in STRUCTURAL_RULES:
+            outs, out_facts = STRUCTURAL_RULES[eqn.primitive](ctx, eqn, invals, infacts)
+        else:
+            rule = R.RULES.get(eqn.primitive)
+            try:
+                if rule is None:
+                    raise R.NoSparseRule("")
+                outs = rule(eqn, invals, infacts)
+            except R.NoSparseRule as e:
+                outs = _no_rule(ctx, eqn, invals, str(e))
+        outs = [_coerce_out(x, v.aval) for x, v in zip(outs, eqn.outvars)]
+        env.update(zip(eqn.outvars, outs))
+        if out_facts:
+            facts.update((v, f) for v, f in zip(eqn.outvars, out_facts) if f is not None)
+    return [read(v) for v in jaxpr.outvars], [fact(v) for v in jaxpr.outvars]
+
+
+def _closed_fn(ctx, closed):
+    def fn(args):
+        return eval_sparse(ctx, closed.jaxpr, closed.consts, list(args))[0]
+    return fn
+
+
+# ---- one structure for branch outputs and loop carries ---------------------------------------
+def _layout(x):
+    return (type(x), tuple(x.shape), x.n_batch, x.n_dense, np.dtype(x.data.dtype),
+            np.dtype(x.indices.dtype))
+
+
+def _conform(x, template):
+    """``x`` in the structure ``template``: None (dense) or (nse, sorted, unique)."""
+    if template is None:
+        return R.todense(x) if R.is_sparse(x) else x
+    nse, sorted_, unique = template
+    x = R.pad_nse(x, nse)
+    return R.relabel(x, sorted_, unique)
+
+
+def _branch_templates(outs_per_branch):
+    templates = []
+    for vals in zip(*outs_per_branch):
+        if all(R.is_sparse(v) for v in vals) and len({_layout(v) for v in vals}) == 1:
+            templates.append((max(v.nse for v in vals),
+                              all(v.indices_sorted for v in vals),
+                              all(v.unique_indices for v in vals)))
+        else:
+            templates.append(None)
+    return templates
+
+
+def _fix_carry(ctx, init, probe, where):
+    """Initial carry and per-carry templates such that the body keeps the structure."""
+    init = list(init)
+    for _ in range(2 * len(init) + 2):
+        out = probe(init)
+        templates, changed = [], False
+        for i, (a, b) in enumerate(zip(init, out)):
+            if not R.is_sparse(a):
+                templates.append(None)
+                continue
+            if R.is_sparse(b) and _layout(a) == _layout(b) and b.nse <= a.nse:
+                s, u = a.indices_sorted and b.indices_sorted, a.unique_indices and b.unique_indices
+                if (s, u) != (a.indices_sorted, a.unique_indices):
+                    init[i], changed = R.relabel(a, s, u), True
+                templates.append((a.nse, s, u))
+                continue
+            if R.is_sparse(b) and not ctx.densify:
+                raise NotImplementedError(
+                    f"sparsify: the {where} body changes the structure of a sparse carry "
+                    f"({type(a).__name__} with nse={a.nse} becomes {type(b).__name__} with "
+                    f"nse={b.nse}); densify it with .todense() before the loop, or use "
+                    "sparsify(f, densify=True)")
+            init[i], changed = R.todense(a), True
+            templates.append(None)
+        if not changed:
+            return init, templates
+    return init, templates
+
+
+def _coerce_dense(vals, avars):
+    """Loop-carried dense initial values with the dtypes of the jaxpr (literals may differ)."""
+    return [x if R.is_sparse(x) or getattr(x, "dtype", None) == v.aval.dtype
+            else lax.convert_element_type(x, v.aval.dtype) for x, v in zip(vals, avars)]
+
+
+# ---- structural rules ---------------------------------------------------------------------------
+def _jit_sparse_rule(ctx, eqn, invals, infacts):
+    closed = eqn.params["jaxpr"]
+    return eval_sparse(ctx, closed.jaxpr, closed.consts, invals, infacts, inline=True)
+
+
+def _closed_call_sparse_rule(ctx, eqn, invals, infacts):
+    closed = eqn.params["call_jaxpr"]
+    return eval_sparse(ctx, closed.jaxpr, closed.consts, invals, infacts, inline=True)
+
+
+def _call_sparse_rule(ctx, eqn, invals, infacts):
+    return eval_sparse(ctx, eqn.params["call_jaxpr"], [], invals, infacts, inline=True)
+
+
+def _cond_sparse_rule(ctx, eqn, invals, infacts):
+    index, *ops = invals
+    if R.is_sparse(index):
+        index = R.todense(index)
+    fns = [_closed_fn(ctx, br) for br in eqn.params["branches"]]
+    templates = _branch_templates([jax.eval_shape(fn, ops) for fn in fns])
+
+    def conformed(fn):
+        return lambda args: [_conform(o, t) for o, t in zip(fn(args), templates)]
+
+    return list(lax.switch(index, [conformed(fn) for fn in fns], ops)), None
+
+
+def _dense_pred(x):
+    return R.todense(x) if R.is_sparse(x) else x
+
+
+def _while_sparse_rule(ctx, eqn, invals, infacts):
+    p = eqn.params
+    cn, bn = p["cond_nconsts"], p["body_nconsts"]
+    cconsts, bconsts, init = invals[:cn], invals[cn:cn + bn], invals[cn + bn:]
+    init = _coerce_dense(init, p["body_jaxpr"].jaxpr.invars[bn:])
+    cond_fn, body_fn = _closed_fn(ctx, p["cond_jaxpr"]), _closed_fn(ctx, p["body_jaxpr"])
+
+    def raw_body(carry):
+        return body_fn(list(bconsts) + list(carry))
+
+    init, templates = _fix_carry(ctx, init, lambda c: jax.eval_shape(raw_body, c),
+                                 "while_loop")
+
+    def cond(carry):
+        return _dense_pred(cond_fn(list(cconsts) + list(carry))[0])
+
+    def body(carry):
+        return [_conform(o, t) for o, t in zip(raw_body(carry), templates)]
+
+    return list(lax.while_loop(cond, body, list(init))), None
+
+
+def _step_abstract(x):
+    leaves, tree = jax.tree_util.tree_flatten(x)
+    return jax.tree_util.tree_unflatten(
+        tree, [jax.ShapeDtypeStruct(tuple(v.shape[1:]), v.dtype) for v in leaves])
+
+
+def _scan_sparse_rule(ctx, eqn, invals, infacts):
+    p = eqn.params
+    nc, ncarry = p["num_consts"], p["num_carry"]
+    consts, init, xs = invals[:nc], invals[nc:nc + ncarry], invals[nc + ncarry:]
+    init = _coerce_dense(init, p["jaxpr"].jaxpr.invars[nc:nc + ncarry])
+    xs = [R.scan_ready(x) if R.is_sparse(x) else x for x in xs]
+    fn = _closed_fn(ctx, p["jaxpr"])
+
+    def step(carry, x):
+        outs = fn(list(consts) + list(carry) + list(x))
+        return outs[:ncarry], outs[ncarry:]
+
+    x_abs = [_step_abstract(x) for x in xs]
+    init, templates = _fix_carry(
+        ctx, init, lambda c: jax.eval_shape(lambda cc, xx: step(cc, xx)[0], c, x_abs), "scan")
+
+    def body(carry, x):
+        c, y = step(carry, x)
+        return [_conform(o, t) for o, t in zip(c, templates)], y
+
+    carry, ys = lax.scan(body, list(init), xs, length=p["length"], reverse=p["reverse"],
+                         unroll=p["unroll"])
+    return list(carry) + list(ys), None
+
+
+def _remat_sparse_rule(ctx, eqn, invals, infacts):
+    p = eqn.params
+
+    def fn(args):
+        return eval_sparse(ctx, p["jaxpr"], [], list(args))[0]
+
+    outs = jax.checkpoint(fn, prevent_cse=p["prevent_cse"], policy=p["policy"])(list(invals))
+    return list(outs), None
+
+
+def _custom_call_sparse_rule(ctx, eqn, invals, infacts):
+    # the primal implementation, evaluated sparsely; jax differentiates that implementation
+    # (a custom derivative rule is defined for dense operands and is not used here)
+    closed = eqn.params["call_jaxpr"]
+    return eval_sparse(ctx, closed.jaxpr, closed.consts, invals, infacts, inline=True)
+
+
+STRUCTURAL_RULES = {
+    jit_p: _jit_sparse_rule,
+    closed_call_p: _closed_call_sparse_rule,
+    call_p: _call_sparse_rule,
+    cond_p: _cond_sparse_rule,
+    while_p: _while_sparse_rule,
+    scan_p: _scan_sparse_rule,
+    remat_p: _remat_sparse_rule,
+    custom_jvp_call_p: _custom_call_sparse_rule,
+    custom_vjp_call_p: _custom_call_sparse_rule,
+}
+
+
+# ---- the transformation ---------------------------------------------------------------------
+def _signature(leaf):
+    if R.is_sparse(leaf):
+        return ("sparse", tuple(leaf.shape), np.dtype(leaf.dtype).str)
+    return (tuple(np.shape(leaf)), str(getattr(leaf, "dtype", type(leaf).__name__)))
+
+
+def _placeholder(leaf):
+    return jax.ShapeDtypeStruct(tuple(leaf.shape), leaf.dtype) if R.is_sparse(leaf) else leaf
+
+
+def _bcoo_input(x, bcsr):
+    """Sparse inputs are evaluated as BCOO (every sparse operation works on the BCOO form;
+    intermediate results then need no conversion back); BCSR inputs are remembered by the
+    identity of their converted indices."""
+    if not isinstance(x, BCSR):
+        return x
+    a = x._as_bcoo()
+    bcsr[id(a.indices)] = (a.indices, x)
+    return a
+
+
+def _output(x, bcsr, all_bcsr):
+    """A sparse result in the format of the inputs: a result on the pattern of a BCSR input
+    reuses its ``indices``/``indptr``; other 2-D-sparse results of all-BCSR inputs are
+    converted."""
+    hit = bcsr.get(id(x.indices))
+    if hit is not None and hit[0] is x.indices and tuple(x.shape) == tuple(hit[1].shape) \
+            and tuple(x.data.shape) == tuple(hit[1].data.shape):
+        src = hit[1]
+        return BCSR._new(x.data, src.indices, src.indptr, src.shape, src.indices_sorted,
+                         src.unique_indices)
+    if all_bcsr and x.n_sparse == 2:
+        return bcsr_from_bcoo(x)
+    return x
 
 
 def sparsify(f, *, densify=False):
-    """Not yet implemented."""
-    raise NotImplementedError("sparsify: not yet implemented")
+    """Transform ``f`` (written for dense arrays) into a function that accepts sparse arrays.
+
+    jax: jax.experimental.sparse.sparsify.  BCOO/BCSR arrays may appear anywhere in the
+    arguments; ``f`` may be written with laxarray or with ``jax.numpy``.  ``f`` is traced on
+    dense abstract values of the same shapes (once per input signature) and the resulting
+    jaxpr is evaluated with sparse rules (see the module notes); results that stay sparse
+    are returned as BCOO/BCSR (BCSR where every sparse input was BCSR and the result is a
+    2-D-sparse array), dense ones as the type ``f`` returned.  A primitive with no sparse
+    rule raises ``NotImplementedError`` naming it; ``densify=True`` instead runs it on the
+    dense value of its sparse inputs.  Custom derivative rules (``custom_jvp``/``custom_vjp``)
+    applied to sparse operands are replaced by differentiation of their implementation.
+
+    Under ``jax.jit`` the interpretation happens at trace time only and the compiled program
+    is plain lax; eagerly each rule runs its own compiled kernels and data-dependent sizes
+    (``nse`` of sparse + sparse) are exact.  The result can be jitted, vmapped and
+    differentiated with respect to dense arguments.
+
+    >>> import laxarray as xp, laxarray.sparse as sp
+    >>> m = sp.BCOO.fromdense([[0.0, 1.0], [2.0, 0.0]])
+    >>> sparsify(lambda a, v: 2 * (a @ v) + 1)(m, xp.asarray([1.0, 1.0])).tolist()
+    [3.0, 5.0]
+    """
+    if not callable(f):
+        fail(TypeError, "sparsify", "a callable for 'f'", f)
+    if not isinstance(densify, (bool, np.bool_)):
+        fail(TypeError, "sparsify", "a bool for 'densify'", densify)
+    ctx = _Context(bool(densify))
+    cache = {}
+
+    @functools.wraps(f)
+    def sparsified(*args, **kwargs):
+        leaves, in_tree = jax.tree_util.tree_flatten((args, kwargs), is_leaf=R.is_sparse)
+        key = (in_tree, tuple(_signature(x) for x in leaves))
+        hit = cache.get(key)
+        if hit is None:
+            out_info = []
+
+            def flat_fun(*flat):
+                a, k = jax.tree_util.tree_unflatten(in_tree, flat)
+                outs, out_tree = jax.tree_util.tree_flatten(
+                    f(*a, **k), is_leaf=lambda x: isinstance(x, Array))
+                out_info.append((out_tree, [isinstance(o, Array) for o in outs]))
+                return [o._value if isinstance(o, Array) else o for o in outs]
+
+            closed = jax.make_jaxpr(flat_fun)(*[_placeholder(x) for x in leaves])
+            hit = (closed, out_info[-1])
+            if not any(is_tracer(c) for c in closed.consts):
+                cache[key] = hit
+        closed, (out_tree, was_array) = hit
+        bcsr = {}
+        inputs = [_bcoo_input(x, bcsr) for x in leaves]
+        all_bcsr = bool(bcsr) and not any(isinstance(x, BCOO) for x in leaves)
+        outs, _ = eval_sparse(ctx, closed.jaxpr, closed.consts, inputs)
+        outs = [_output(o, bcsr, all_bcsr) if R.is_sparse(o) else wrap(o) if w else o
+                for o, w in zip(outs, was_array)]
+        return jax.tree_util.tree_unflatten(out_tree, outs)
+
+    return sparsified
+
+
+__all__ = ["sparsify", "eval_sparse"]

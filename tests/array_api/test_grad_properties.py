@@ -138,3 +138,14 @@ def test_grad_matches_finite_differences(name):
         np.testing.assert_allclose(np.asarray(got), np.stack([expected, expected_neg]), **TOL)
 
     check()
+
+
+def test_logaddexp_gradient_is_half_each_where_the_arguments_are_equal():
+    # d/dz log(e^a + e^z) = e^z / (e^a + e^z): 1/2 at z == a (a select branch must keep it)
+    import laxarray as la
+    for a in (0.0, -3.0, 25.0):
+        g = la.grad(lambda z: la.logaddexp(la.asarray(a), z))(la.asarray(a))
+        assert abs(float(g) - 0.5) < 1e-12
+    big = la.asarray([1e308, -np.inf, np.inf])
+    np.testing.assert_array_equal(np.asarray(la.logaddexp(big, big)),
+                                  np.logaddexp(np.asarray(big), np.asarray(big)))

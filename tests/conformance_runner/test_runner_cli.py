@@ -176,6 +176,35 @@ def _expand_dims_negative_axis(x, /, *, axis=0):
     return cnp.expand_dims(x, axis=axis)
 
 
+def _clip_ignores_max(x, /, min=None, max=None):
+    return cnp.clip(x, min=min)
+
+
+def _roll_backwards(x, /, shift, *, axis=None):
+    back = tuple(-s for s in shift) if isinstance(shift, tuple) else -shift
+    return cnp.roll(x, back, axis=axis)
+
+
+def _vecdot_without_conjugate(x1, x2, /, *, axis=-1):
+    return cnp.sum(x1 * x2, axis=axis)
+
+
+def _searchsorted_ignores_side(x1, x2, /, *, side="left", sorter=None):
+    return cnp.searchsorted(x1, x2, side="left", sorter=sorter)
+
+
+def _linalg_det_abs(x, /):
+    return cnp.abs(cnp.linalg.det(x))
+
+
+def _with_linalg(**overrides):
+    ns = types.SimpleNamespace(**{k: getattr(cnp.linalg, k) for k in dir(cnp.linalg)
+                                  if not k.startswith("_")})
+    for name, fn in overrides.items():
+        setattr(ns, name, fn)
+    return ns
+
+
 BROKEN = {
     "wrong result dtype": ("add", {"add": _add_wrong_dtype}),
     "ignored keepdims": ("sum", {"sum": _sum_ignores_keepdims}),
@@ -202,6 +231,11 @@ BROKEN = {
     "sign of complex from the real part": ("sign", {"sign": _sign_of_real_part}),
     "expand_dims negative axis off by one": ("expand_dims",
                                              {"expand_dims": _expand_dims_negative_axis}),
+    "clip ignores max": ("clip", {"clip": _clip_ignores_max}),
+    "roll shifts backwards": ("roll", {"roll": _roll_backwards}),
+    "vecdot forgets to conjugate": ("vecdot", {"vecdot": _vecdot_without_conjugate}),
+    "searchsorted ignores side": ("searchsorted", {"searchsorted": _searchsorted_ignores_side}),
+    "linalg.det loses the sign": ("linalg.det", {"linalg": _with_linalg(det=_linalg_det_abs)}),
 }
 
 

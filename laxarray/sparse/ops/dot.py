@@ -25,6 +25,7 @@ from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
 from laxarray.sparse.bcoo import BCOO, _nse_int, segments_by_key
+from laxarray.sparse.ops import ell
 from laxarray.sparse.ops.layout import to_flat
 
 
@@ -82,6 +83,10 @@ def dot_general(lhs, rhs, dimension_numbers, *, nse=None, precision=None,
     ls, rs = is_sparse(lhs), is_sparse(rhs)
     if not (ls or rs):
         fail(TypeError, fn, "at least one sparse operand", lhs)
+    if ls != rs:
+        fast = _fast_2d(fn, lhs, rhs, dimension_numbers, ls)
+        if fast is not None:
+            return wrap(fast)
     if ls and rs:
         a, b = lhs._as_bcoo(), rhs._as_bcoo()
         dims = _norm_dims(fn, dimension_numbers, a.ndim, b.ndim)
@@ -106,6 +111,53 @@ def dot_general(lhs, rhs, dimension_numbers, *, nse=None, precision=None,
     perm = (tuple(range(nbat)) + tuple(range(nbat + n_rfree, nbat + n_rfree + n_lfree))
             + tuple(range(nbat, nbat + n_rfree)))
     return wrap(lax.transpose(out, perm) if perm != tuple(range(len(perm))) else out)
+
+
+def _untranspose(mat, contract):
+    """``(source, contract')`` when ``mat`` is the 2-D transpose of ``source``: the product
+    runs on ``source`` with the contracted dimension mirrored (no sort of ``mat``)."""
+    src = getattr(mat, "_transpose_of", None)
+    if src is None or len(contract) != 1:
+        return mat, contract
+    return src, (1 - contract[0],)
+
+
+def _fast_2d(fn, lhs, rhs, dimension_numbers, sparse_left):
+    """Raw result of a 2-D sparse · 1-D/2-D dense contraction over one dimension (either
+    order, no batch dimensions) through a cached hybrid layout (:mod:`.ell`) or, for a
+    transposed view, through its source; ``None`` when the general path applies."""
+    try:
+        (lc, rc), (lb, rb) = dimension_numbers
+        lc, rc = tuple(int(c) for c in lc), tuple(int(c) for c in rc)
+    except (TypeError, ValueError):
+        return None
+    if lb or rb or len(lc) != 1 or len(rc) != 1:
+        return None
+    mat, other = (lhs, rhs) if sparse_left else (rhs, lhs)
+    sc, dc = (lc, rc) if sparse_left else (rc, lc)
+    if mat.ndim != 2 or mat.n_batch or mat.n_dense:
+        return None
+    y = to_raw(fn, other, "rhs" if sparse_left else "lhs")
+    if y.ndim not in (1, 2) or not 0 <= dc[0] < y.ndim or not 0 <= sc[0] < 2:
+        return None
+    mat, sc = _untranspose(mat, sc)
+    if mat.shape[sc[0]] != y.shape[dc[0]]:
+        return None
+    p = ell.plan(mat, transposed=sc[0] == 0)
+    if p is None:
+        if mat is lhs or mat is rhs:
+            return None
+        # a transposed view without a layout: contract its (traced) source
+        a = mat._as_bcoo()
+        out = sparse_dense_raw(fn, a, y, ((sc, dc), ((), ())))
+        return out if sparse_left or out.ndim < 2 else lax.transpose(out, (1, 0))
+    dtype = _dt.result_type(mat.dtype, y.dtype)
+    moved = y.ndim == 2 and dc[0] == 1
+    out = ell.product(p, lax.transpose(y, (1, 0)) if moved else y, dtype)
+    # out: (sparse free, dense free); dense . sparse wants (dense free, sparse free)
+    if out.ndim == 2 and not sparse_left:
+        out = lax.transpose(out, (1, 0))
+    return out
 
 
 def sparse_dense_raw(fn, a, y, dims):

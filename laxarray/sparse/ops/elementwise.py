@@ -12,6 +12,8 @@ divisor is zero.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from jax import lax
 
@@ -23,7 +25,7 @@ from laxarray._core.kernel import kernel
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
-from laxarray.sparse.bcoo import BCOO, segments_by_key, todense_raw
+from laxarray.sparse.bcoo import BCOO, segment_sum_sorted, segments_by_key, todense_raw
 from laxarray.sparse.ops.dot import is_sparse
 from laxarray.sparse.ops.layout import check_same_shape, to_flat
 
@@ -258,9 +260,12 @@ def sparse_sparse(fn, x1, x2, lax_op, nse=None):
     exact = nse is None and not (is_tracer(a.indices) or is_tracer(b.indices))
     if nse is not None:
         out_nse = nse
-    data, indices, count = _union_kernel(a.data, a.indices, b.data, b.indices,
-                                         shape=a.shape, nse=out_nse, op=lax_op, dtype=dtype,
-                                         index_dtype=index_dtype)
+    static = dict(shape=a.shape, nse=out_nse, op=lax_op, dtype=dtype, index_dtype=index_dtype)
+    if a.n_sparse and all(m.indices_sorted and m.unique_indices for m in (a, b)):
+        data, indices, count = _merge_kernel(a.data, a.indices, b.data, b.indices,
+                                             steps=_merge_steps(a, b), **static)
+    else:
+        data, indices, count = _union_kernel(a.data, a.indices, b.data, b.indices, **static)
     if exact:
         n = int(count)
         data = lax.slice_in_dim(data, 0, n, axis=a.n_batch)
@@ -277,7 +282,6 @@ def _union_kernel(ad, ai, bd, bi, *, shape, nse, op, dtype, index_dtype):
     ad, ai = K.broadcast_batch(ad, batch), K.broadcast_batch(ai, batch)
     bd, bi = K.broadcast_batch(bd, batch), K.broadcast_batch(bi, batch)
     sparse_shape = tuple(shape[nb:nb + ns])
-    import math
     total = math.prod(sparse_shape)
 
     def one(ad, ai, bd, bi):
@@ -296,6 +300,126 @@ def _union_kernel(ad, ai, bd, bi, *, shape, nse, op, dtype, index_dtype):
         if slots != nse:
             out, idx = out[:nse], idx[:nse]
         return out, idx, count
+
+    d, i, c = K.batched(one, nb, in_axes=(0, 0, 0, 0))(ad, ai, bd, bi)
+    if nb:
+        c = lax.reduce_max(c, tuple(range(nb)))
+    return d, i, c
+
+
+def _lower_bound_in_rows(keys, row_start, queries, query_rows, steps):
+    """For each query, the first position in ``keys[row_start[r]:row_start[r + 1]]`` (``r``
+    its row) whose key is ``>= query``: ``steps`` rounds of a branch-free binary search
+    (enough for rows of ``2**steps - 1`` entries), one pass per round."""
+    n_rows = row_start.shape[0] - 1
+    ok = lax.lt(query_rows, lax.full((), n_rows, query_rows.dtype))
+    r = lax.select(ok, query_rows, lax.full(query_rows.shape, 0, query_rows.dtype))
+    lo = K.gather_1d(row_start, r, K.PROMISE)
+    hi = K.gather_1d(row_start, lax.add(r, lax.full((), 1, r.dtype)), K.PROMISE)
+    hi = lax.select(ok, hi, lo)
+    if keys.shape[0] == 0:
+        return lo
+    one = lax.full((), 1, lo.dtype)
+
+    def round_(_, state):
+        lo, hi = state
+        active = lax.lt(lo, hi)
+        mid = lax.shift_right_logical(lax.add(lo, hi), one)
+        # XLA clamps an out-of-range start index; inactive lanes ignore the value
+        less = lax.lt(K.gather_1d(keys, mid, K.PROMISE), queries)
+        lo = lax.select(lax.bitwise_and(active, less), lax.add(mid, one), lo)
+        hi = lax.select(lax.bitwise_and(active, lax.bitwise_not(less)), mid, hi)
+        return lo, hi
+
+    # a loop, not unrolled rounds: fused together, each round would recompute all earlier
+    # ones (the fusion duplicates its shared operands)
+    return lax.fori_loop(0, steps, round_, (lo, hi))[0]
+
+
+def _merge_steps(a, b):
+    """Binary-search rounds for :func:`_merge_kernel`: from the longest row of either
+    operand when concrete, else from the static bound on a row's length."""
+    sparse_shape = a.shape[a.n_batch:a.n_batch + a.n_sparse]
+    row_size = math.prod(sparse_shape[1:])
+    if any(is_tracer(m.indices) for m in (a, b)):
+        longest = min(max(a.nse, b.nse), row_size)
+    else:
+        longest = max(int(_longest_row_kernel(m.indices, shape=m.shape)) for m in (a, b))
+    return int(longest).bit_length()
+
+
+@kernel(static=("shape",))
+def _longest_row_kernel(indices, *, shape):
+    nb = indices.ndim - 2
+    n_rows = shape[nb]
+    nse = indices.shape[-2]
+    n_batch = math.prod(indices.shape[:nb])
+    if n_rows == 0 or nse == 0 or n_batch == 0:
+        return lax.full((), 0, np.int64)
+    rows = lax.convert_element_type(lax.reshape(indices[..., 0], (n_batch * nse,)), np.int64)
+    bad = lax.bitwise_or(lax.lt(rows, lax.full((), 0, np.int64)),
+                         lax.ge(rows, lax.full((), n_rows, np.int64)))
+    batch_of = lax.div(K.iota(np.int64, n_batch * nse), lax.full((), nse, np.int64))
+    slot = lax.add(rows, lax.mul(batch_of, lax.full((), n_rows, np.int64)))
+    slot = lax.select(bad, lax.full(slot.shape, n_batch * n_rows, np.int64), slot)
+    counts = K.scatter_add_1d(n_batch * n_rows, slot, lax.full(slot.shape, 1, np.int64))
+    return lax.reduce_max(counts, (0,))
+
+
+@kernel(static=("shape", "nse", "op", "dtype", "index_dtype", "steps"))
+def _merge_kernel(ad, ai, bd, bi, *, shape, nse, op, dtype, index_dtype, steps):
+    """Union of two sorted, duplicate-free entry lists by merging (no sort): each entry's
+    place in the result is its index plus the number of smaller keys in the other list
+    (a per-row binary search) minus the matched pairs before it."""
+    nb = ai.ndim - 2
+    ns = ai.shape[-1]
+    batch = tuple(shape[:nb])
+    ad, ai = K.broadcast_batch(ad, batch), K.broadcast_batch(ai, batch)
+    bd, bi = K.broadcast_batch(bd, batch), K.broadcast_batch(bi, batch)
+    sparse_shape = tuple(shape[nb:nb + ns])
+    total = math.prod(sparse_shape)
+    n_rows = sparse_shape[0]
+    pos_dtype = K.default_index_dtype(ai.shape[-2] + bi.shape[-2], nse)
+
+    def entry_rows(keys, idx):
+        valid = lax.lt(keys, lax.full((), total, keys.dtype))
+        rows = lax.convert_element_type(idx[:, 0], pos_dtype)
+        return lax.select(valid, rows, lax.full(rows.shape, n_rows, pos_dtype)), valid
+
+    def one(ad, ai, bd, bi):
+        ka, kb = K.linear_keys(ai, sparse_shape), K.linear_keys(bi, sparse_shape)
+        (ra, va), (rb, vb) = entry_rows(ka, ai), entry_rows(kb, bi)
+        starts = []
+        for rows in (ra, rb):
+            counts = K.scatter_add_1d(n_rows, rows, lax.full(rows.shape, 1, pos_dtype),
+                                      sorted_=True)
+            starts.append(K.exclusive_cumsum(counts))
+        out_idx = lax.broadcast_in_dim(
+            lax.convert_element_type(np.asarray(sparse_shape, np.int64), index_dtype),
+            (nse, ns), (1,))
+        idx_dnums = lax.ScatterDimensionNumbers(update_window_dims=(1,),
+                                                inserted_window_dims=(0,),
+                                                scatter_dims_to_operand_dims=(0,))
+        summed, n_valid = [], []
+        sides = ((ka, ra, va, ai, ad, kb, starts[1]), (kb, rb, vb, bi, bd, ka, starts[0]))
+        for keys, rows, valid, idx, vals, other, other_start in sides:
+            # lo: number of keys of the other operand smaller than each key
+            lo = _lower_bound_in_rows(other, other_start, keys, rows, steps)
+            hit = lax.bitwise_and(lax.eq(K.gather_1d(other, lo, K.PROMISE), keys),
+                                  lax.lt(lo, lax.full((), other.shape[0], lo.dtype)))
+            hit = lax.bitwise_and(hit, valid)
+            before = K.exclusive_cumsum(lax.convert_element_type(hit, pos_dtype))
+            n_match = before[-1]
+            pos = lax.sub(lax.add(K.iota(pos_dtype, keys.shape[0]), lo), before[:-1])
+            pos = lax.select(valid, pos, lax.full(pos.shape, nse, pos_dtype))
+            n_valid.append(lax.reduce_sum(lax.convert_element_type(valid, np.int64), (0,)))
+            out_idx = lax.scatter(out_idx, pos[:, None], lax.convert_element_type(
+                idx, index_dtype), idx_dnums, indices_are_sorted=True, unique_indices=True,
+                mode=K.GATHER_FILL)
+            summed.append(segment_sum_sorted(lax.convert_element_type(vals, dtype), pos, nse))
+        count = lax.sub(lax.add(n_valid[0], n_valid[1]),
+                        lax.convert_element_type(n_match, np.int64))
+        return op(summed[0], summed[1]), out_idx, count
 
     d, i, c = K.batched(one, nb, in_axes=(0, 0, 0, 0))(ad, ai, bd, bi)
     if nb:

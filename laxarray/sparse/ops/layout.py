@@ -128,7 +128,7 @@ def _from_flat_kernel(data, indices, *, shape, n_batch, n_dense, nse):
     else:
         first = lax.full((0,), True)
     first = lax.bitwise_and(first, valid)
-    g = lax.sub(lax.cumsum(lax.convert_element_type(first, np.int64), axis=0),
+    g = lax.sub(K.cumsum(lax.convert_element_type(first, np.int64)),
                 lax.full((), 1, np.int64))
     sb = lax.div(sg, lax.full((), max(nsp, 1), K.KEY_DTYPE))
     sb = lax.select(valid, sb, lax.full(sb.shape, nbt, K.KEY_DTYPE))

@@ -15,6 +15,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core.errors import AxisError, fail
+from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import kernel
 from laxarray.sparse import _keys as K
 from laxarray.sparse.bcoo import BCOO
@@ -50,6 +51,8 @@ def transpose(mat, axes=None):
         fail(ValueError, fn, f"a permutation of range({a.ndim})", axes)
     if perm == tuple(range(a.ndim)):
         return mat
+    if perm == (1, 0) and a.n_batch == 0 and a.n_dense == 0:
+        return _transpose_2d(mat, a)
     nb, ns = a.n_batch, a.n_sparse
     groups_kept = (all(p < nb for p in perm[:nb])
                    and all(nb <= p < nb + ns for p in perm[nb:nb + ns]))
@@ -59,6 +62,22 @@ def transpose(mat, axes=None):
     new_shape = tuple(a.shape[p] for p in perm)
     data, indices = _transpose_kernel(a.data, a.indices, perm=perm, nb=nb, ns=ns)
     return _restore(BCOO._new(data, indices, new_shape), mat)
+
+
+def _transpose_2d(mat, a):
+    """``mat.T`` of a 2-D matrix, marked as the transpose of ``mat`` so that products run on
+    ``mat`` (no sort; see ``dot._fast_2d``) and, for concrete arrays, cached on ``mat``."""
+    cache = getattr(mat, "_plans", None)
+    if cache is not None and "T" in cache:
+        return cache["T"]
+    data, indices = _transpose_kernel(a.data, a.indices, perm=(1, 0), nb=0, ns=2)
+    out = _restore(BCOO._new(data, indices, a.shape[::-1]), mat)
+    out._transpose_of = mat
+    if not any(is_tracer(leaf) for leaf in mat._leaves()):
+        if cache is None:
+            cache = mat._plans = {}
+        cache["T"] = out
+    return out
 
 
 @kernel(static=("perm", "nb", "ns"))

@@ -1,0 +1,34 @@
+"""Shared timing for the benchmark scripts: block on results, median of repeats."""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import jax
+
+import laxarray as lx
+
+
+def block(out):
+    """Wait for every laxarray/jax array in ``out`` (any pytree) to be computed."""
+    for leaf in jax.tree_util.tree_leaves(out, is_leaf=lambda a: isinstance(a, lx.Array)):
+        if isinstance(leaf, lx.Array):
+            leaf._value.block_until_ready()
+        elif isinstance(leaf, jax.Array):
+            leaf.block_until_ready()
+    return out
+
+
+def median_time(fn, repeats):
+    """``(median seconds of repeats, seconds of the first call)``; the first call includes
+    tracing and compiling for the jax-based libraries."""
+    t0 = time.perf_counter()
+    block(fn())
+    first = time.perf_counter() - t0
+    runs = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        block(fn())
+        runs.append(time.perf_counter() - t0)
+    return statistics.median(runs), first

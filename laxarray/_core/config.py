@@ -1,0 +1,74 @@
+"""Library settings: the rank-promotion guard (``allow`` / ``warn`` / ``raise``).
+
+Implicit rank promotion (broadcasting a rank-1 array against a rank-2 one, say) is
+NumPy's rule and a frequent source of silent bugs; as in jax
+(``jax_numpy_rank_promotion``), laxarray can warn or raise when an operation broadcasts
+operands of different non-zero ranks.  Set it with the environment variable
+``LAXARRAY_RANK_PROMOTION``, :func:`set_rank_promotion`, or the :func:`rank_promotion`
+context manager.  0-d operands never count as promotion.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import warnings
+
+from laxarray._core.errors import fail, fail_text
+
+MODES = ("allow", "warn", "raise")
+
+
+class RankPromotionWarning(UserWarning):
+    """An operation broadcast operands of different ranks (``rank_promotion('warn')``)."""
+
+
+def _valid(fn, mode):
+    if mode not in MODES:
+        fail(ValueError, fn, f"'mode' one of {MODES}", mode)
+    return mode
+
+
+MODE = _valid("LAXARRAY_RANK_PROMOTION", os.environ.get("LAXARRAY_RANK_PROMOTION", "allow"))
+#: ``MODE != "allow"``, read on the eager fast paths.
+ACTIVE = MODE != "allow"
+
+
+def get_rank_promotion():
+    """The current rank-promotion mode: ``'allow'``, ``'warn'`` or ``'raise'``."""
+    return MODE
+
+
+def set_rank_promotion(mode):
+    """Set the rank-promotion mode (``'allow'``, ``'warn'``, ``'raise'``) for the process.
+
+    Under ``jax.jit`` the check runs when a function is traced."""
+    global MODE, ACTIVE
+    MODE = _valid("set_rank_promotion", mode)
+    ACTIVE = MODE != "allow"
+
+
+@contextlib.contextmanager
+def rank_promotion(mode):
+    """Context manager: the rank-promotion mode inside the ``with`` block."""
+    previous = MODE
+    set_rank_promotion(mode)
+    try:
+        yield
+    finally:
+        set_rank_promotion(previous)
+
+
+def check_ranks(fn, *shapes):
+    """Warn or raise (per the mode) if ``shapes`` of different non-zero ranks broadcast."""
+    if not ACTIVE:
+        return
+    ranks = {len(s) for s in shapes if len(s)}
+    if len(ranks) <= 1:
+        return
+    text = (f"operands of shapes {', '.join(str(tuple(s)) for s in shapes)} would broadcast "
+            "by implicit rank promotion (rank_promotion is "
+            f"{MODE!r}); use expand_dims/reshape to make the ranks equal")
+    if MODE == "raise":
+        fail_text(ValueError, fn, text)
+    warnings.warn(f"{fn}: {text}", RankPromotionWarning, stacklevel=4)

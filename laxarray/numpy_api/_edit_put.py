@@ -1,0 +1,313 @@
+"""Writing and reading by position or mask: place, put, put_along_axis, extract, compress.
+
+NumPy's ``place``/``put``/``put_along_axis`` modify their first argument in place.
+laxarray arrays are values (see ``laxarray.Array``), so these return a **new** array and
+leave the input unchanged; as in jax.numpy they take ``inplace=`` and, so that NumPy code
+that relies on the mutation fails loudly instead of silently computing with the old
+values, ``inplace=True`` (the default, NumPy's behaviour) raises ``ValueError``: pass
+``inplace=False`` and use the result.  ``extract``/``compress`` have data-dependent output
+lengths: exact eagerly, ``size=``/``fill_value=`` under ``jax.jit``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from jax import lax
+
+from laxarray._core.errors import fail
+from laxarray._core.jaxapi import is_tracer
+from laxarray._core.kernel import call, kernel
+from laxarray._core.validate import check_bool, check_choice, normalize_axis
+from laxarray.array_api._array import wrap
+from laxarray.array_api.indexing_functions import gather_axis
+from laxarray.numpy_api._edit_insert import _D1, _DROP, _flat, _raw  # shared helpers
+
+
+def _check_inplace(fn, inplace):
+    check_bool(fn, inplace, "inplace")
+    if inplace:
+        fail(ValueError, fn, "inplace=False (laxarray arrays are values: the updated array "
+             "is returned and the input is unchanged; NumPy's in-place update cannot be "
+             "honoured)", inplace)
+
+
+def _cycle(vals, count):
+    """``vals`` (1-d, non-empty) repeated cyclically to length ``count``."""
+    m = vals.shape[0]
+    reps = -(-count // m)
+    out = lax.concatenate([vals] * reps, 0) if reps > 1 else vals
+    return lax.slice(out, (0,), (count,))
+
+
+@kernel(static=())
+def _place_kernel(x, mask, vals):
+    flat, m = _flat(x), _flat(mask)
+    n = flat.shape[0]
+    # the k-th True position (k = 0, 1, ...) takes vals[k % len(vals)]
+    k = lax.sub(lax.cumsum(lax.convert_element_type(m, np.int64), 0), lax.full((n,), 1,
+                                                                                 np.int64))
+    k = lax.rem(lax.max(k, lax.full_like(k, 0)), lax.full_like(k, vals.shape[0]))
+    dnums = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,),
+                                       start_index_map=(0,))
+    picked = lax.gather(vals, lax.expand_dims(k, (1,)), dnums, (1,),
+                        mode=lax.GatherScatterMode.CLIP)
+    return lax.reshape(lax.select(m, picked, flat), x.shape)
+
+
+def place(arr, mask, vals, *, inplace=True):
+    """``arr`` with the positions where ``mask`` is true set to ``vals`` (cycled), returned
+    as a new array. NumPy: numpy.place (which modifies ``arr``).
+
+    Pass ``inplace=False`` (see the module docstring).  ``mask`` may be traced.
+
+    >>> import laxarray as lx
+    >>> lx.place(lx.asarray([1, 2, 3, 4]), lx.asarray([True, False, True, True]), [0, 9],
+    ...          inplace=False)
+    Array([0, 2, 9, 0])
+    """
+    fn = "place"
+    _check_inplace(fn, inplace)
+    x = _raw(fn, arr, "arr")
+    m = _raw(fn, mask, "mask")
+    if math.prod(m.shape) != math.prod(x.shape):
+        fail(ValueError, fn, f"a 'mask' with {math.prod(x.shape)} elements like 'arr'", mask)
+    m = lax.ne(m, lax.full_like(m, 0)) if m.dtype != np.bool_ else m
+    v = _flat(lax.convert_element_type(_raw(fn, vals, "vals"), x.dtype))
+    if v.shape[0] == 0:
+        if is_tracer(m) or bool(np.asarray(m).any()):
+            fail(ValueError, fn, "non-empty 'vals' when 'mask' selects elements", vals)
+        return wrap(x)
+    return call(_place_kernel, x, m, v)
+
+
+def _last_wins(idx):
+    """``idx`` with every index that occurs again later replaced by -1 (dropped)."""
+    n = idx.shape[0]
+    srt, order = lax.sort((idx, lax.iota(np.int64, n)), num_keys=1, is_stable=True)
+    last = lax.concatenate([lax.ne(lax.slice(srt, (1,), (n,)), lax.slice(srt, (0,), (n - 1,))),
+                            lax.full((1,), True, np.bool_)], 0)
+    keep = lax.scatter(lax.full((n,), False, np.bool_), lax.expand_dims(order, (1,)), last,
+                       _D1, mode=_DROP)
+    return lax.select(keep, idx, lax.full_like(idx, -1))
+
+
+@kernel(static=("mode",))
+def _put_kernel(a, ind, v, *, mode):
+    flat = _flat(a)
+    n = flat.shape[0]
+    nn = lax.full_like(ind, n)
+    if mode == "wrap":
+        ind = lax.rem(lax.add(lax.rem(ind, nn), nn), nn)
+    elif mode == "clip":
+        ind = lax.clamp(lax.full_like(ind, 0), ind, lax.full_like(ind, n - 1))
+    else:  # raise: checked eagerly; negative indices count from the end, others dropped
+        ind = lax.select(lax.lt(ind, lax.full_like(ind, 0)), lax.add(ind, nn), ind)
+    ind = _last_wins(ind)
+    ind = lax.select(lax.lt(ind, lax.full_like(ind, 0)), lax.full_like(ind, n), ind)
+    out = lax.scatter(flat, lax.expand_dims(ind, (1,)), v, _D1, mode=_DROP)
+    return lax.reshape(out, a.shape)
+
+
+def put(a, ind, v, mode="raise", *, inplace=True):
+    """``a`` with the flat positions ``ind`` set to ``v`` (cycled), as a new array.
+    NumPy: numpy.put (which modifies ``a``).
+
+    Pass ``inplace=False`` (see the module docstring).  ``mode``: ``'raise'`` (eagerly an
+    out-of-range index raises ``IndexError``; traced, such an index is ignored), ``'wrap'``,
+    ``'clip'``; static.  With repeated indices the last value wins, as in NumPy.
+    """
+    fn = "put"
+    _check_inplace(fn, inplace)
+    check_choice(fn, mode, "mode", ("raise", "wrap", "clip"))
+    x = _raw(fn, a, "a")
+    idx = _raw(fn, ind, "ind")
+    if idx.dtype.kind not in "iu":
+        fail(TypeError, fn, "integer indices for 'ind'", ind)
+    idx = _flat(lax.convert_element_type(idx, np.int64))
+    n = math.prod(x.shape)
+    count = idx.shape[0]
+    if count == 0:
+        return wrap(x)
+    if n == 0:
+        fail(IndexError, fn, "a non-empty 'a' to put values into", a)
+    if mode == "raise" and not is_tracer(idx):
+        vals = np.asarray(idx)
+        if vals.min() < -n or vals.max() >= n:
+            fail(IndexError, fn, f"indices in [{-n}, {n}) for 'ind'", ind)
+    vv = _flat(lax.convert_element_type(_raw(fn, v, "v"), x.dtype))
+    if vv.shape[0] == 0:
+        return wrap(x)
+    return call(_put_kernel, x, idx, _cycle(vv, count), mode=mode)
+
+
+@kernel(static=("axis",))
+def _put_along_axis_kernel(x, idx, v, *, axis):
+    n = x.shape[axis]
+    idx = lax.convert_element_type(idx, np.int64)
+    idx = lax.select(lax.lt(idx, lax.full_like(idx, 0)), lax.add(idx, lax.full_like(idx, n)),
+                     idx)
+    batch = tuple(d for d in range(x.ndim) if d != axis)
+    dnums = lax.ScatterDimensionNumbers(
+        update_window_dims=(), inserted_window_dims=(axis,),
+        scatter_dims_to_operand_dims=(axis,), operand_batching_dims=batch,
+        scatter_indices_batching_dims=batch)
+    return lax.scatter(x, lax.expand_dims(idx, (idx.ndim,)), v, dnums, mode=_DROP)
+
+
+def put_along_axis(arr, indices, values, axis, inplace=True, *, mode=None):
+    """``arr`` with ``values`` written at ``indices`` along ``axis`` (the inverse of
+    ``take_along_axis``), as a new array. NumPy: numpy.put_along_axis (which modifies
+    ``arr``).
+
+    Pass ``inplace=False`` (see the module docstring).  ``axis=None`` works on the
+    flattened array, as in NumPy.  Out-of-range indices raise ``IndexError`` eagerly and
+    are dropped when traced (``mode`` is accepted for jax.numpy compatibility: only
+    ``None``/``'drop'``).
+
+    >>> import laxarray as lx
+    >>> lx.put_along_axis(lx.zeros((2, 2)), lx.asarray([[1], [0]]), 5.0, axis=1,
+    ...                   inplace=False)
+    Array([[0., 5.],
+           [5., 0.]])
+    """
+    fn = "put_along_axis"
+    _check_inplace(fn, inplace)
+    if mode not in (None, "drop"):
+        fail(ValueError, fn, "mode None or 'drop'", mode)
+    x = _raw(fn, arr, "arr")
+    idx = _raw(fn, indices, "indices")
+    if idx.dtype.kind not in "iu":
+        fail(TypeError, fn, "an integer array for 'indices'", indices)
+    shape = x.shape
+    if axis is None:
+        if idx.ndim != 1:
+            fail(ValueError, fn, "one-dimensional 'indices' when axis is None", indices)
+        x, ax = _flat(x), 0
+    else:
+        ax = normalize_axis(fn, axis, x.ndim)
+    if idx.ndim != x.ndim:
+        fail(ValueError, fn, f"'indices' of rank {x.ndim} like 'arr'", indices)
+    bshape = []
+    for d in range(x.ndim):
+        if d == ax:
+            bshape.append(idx.shape[d])
+            continue
+        s = {x.shape[d], idx.shape[d]} - {1}
+        if len(s) > 1 or (s and x.shape[d] not in s and x.shape[d] != 1):
+            fail(ValueError, fn, "'indices' broadcastable with 'arr' off 'axis'", indices)
+        if idx.shape[d] not in (1, x.shape[d]):
+            fail(ValueError, fn, "'indices' broadcastable to 'arr' off 'axis'", indices)
+        bshape.append(x.shape[d])
+    bshape = tuple(bshape)
+    n = x.shape[ax]
+    if not is_tracer(idx) and math.prod(idx.shape):
+        vals = np.asarray(idx)
+        if vals.min() < -n or vals.max() >= n:
+            fail(IndexError, fn, f"indices in [{-n}, {n}) along axis {ax}", indices)
+    v = lax.convert_element_type(_raw(fn, values, "values"), x.dtype)
+    try:
+        np.broadcast_shapes(tuple(v.shape), bshape)
+    except ValueError:
+        fail(ValueError, fn, f"'values' broadcastable to {bshape}", values)
+    if np.broadcast_shapes(tuple(v.shape), bshape) != bshape:
+        fail(ValueError, fn, f"'values' broadcastable to {bshape}", values)
+    nd = len(bshape)
+    idx = lax.broadcast_in_dim(idx, bshape, tuple(range(nd)))
+    v = lax.broadcast_in_dim(v, bshape, tuple(range(nd - v.ndim, nd)))
+    out = call(_put_along_axis_kernel, x, idx, v, axis=ax)
+    return wrap(lax.reshape(out._value, shape)) if axis is None else out
+
+
+def _mask_positions(fn, m, size, fill_value):
+    """Positions where the 1-d bool ``m`` is true: exact eagerly, else ``size`` of them."""
+    from laxarray.array_api.searching import nonzero
+    if size is None:
+        if is_tracer(m):
+            fail(ValueError, fn, "size= under jax.jit/vmap (the result length depends on "
+                 "the values; pass size=N and optionally fill_value=)", size)
+        return np.flatnonzero(np.asarray(m)), None
+    pos = nonzero(wrap(m), size=size, fill_value=0)[0]._value
+    count = lax.reduce_sum(lax.convert_element_type(m, np.int64), (0,))
+    return pos, count
+
+
+@kernel(static=("axis", "fill_value"))
+def _pick_kernel(x, pos, count, *, axis, fill_value):
+    out = gather_axis(x, pos, axis)
+    if count is None:
+        return out
+    k = lax.broadcasted_iota(np.int64, out.shape, axis)
+    fill = lax.full(out.shape, 0 if fill_value is None else fill_value, x.dtype)
+    return lax.select(lax.lt(k, lax.full_like(k, count)), out, fill)
+
+
+def _pick(fn, x, m, axis, size, fill_value):
+    if size is not None:
+        from laxarray._core.validate import check_int
+        size = check_int(fn, size, "size", minimum=0)
+    if fill_value is not None:
+        if size is None:
+            fail(ValueError, fn, "fill_value only together with size=", fill_value)
+        from laxarray.array_api._indexing_advanced import canonical_fill
+        fill_value = canonical_fill(fn, fill_value, x.dtype)
+    pos, count = _mask_positions(fn, m, size, fill_value)
+    if count is None and pos.size == 0:
+        shape = tuple(0 if d == axis else s for d, s in enumerate(x.shape))
+        return wrap(lax.full(shape, 0, x.dtype))
+    if x.shape[axis] == 0:
+        shape = tuple(size if d == axis else s for d, s in enumerate(x.shape))
+        return wrap(lax.full(shape, 0 if fill_value is None else fill_value, x.dtype))
+    return call(_pick_kernel, x, pos, count, axis=axis, fill_value=fill_value)
+
+
+def extract(condition, arr, *, size=None, fill_value=None):
+    """The elements of ``arr`` (flattened) where ``condition`` (flattened) is nonzero.
+    NumPy: numpy.extract.
+
+    ``size``/``fill_value`` (static) make it traceable: the result then has length
+    ``size``, padded with ``fill_value`` (default 0).
+    """
+    fn = "extract"
+    x = _flat(_raw(fn, arr, "arr"))
+    c = _flat(_raw(fn, condition, "condition"))
+    c = lax.ne(c, lax.full_like(c, 0)) if c.dtype != np.bool_ else c
+    n = x.shape[0]
+    if c.shape[0] > n:
+        if is_tracer(c) or bool(np.asarray(c)[n:].any()):
+            fail(IndexError, fn, f"'condition' true only within the {n} elements of 'arr'",
+                 condition)
+        c = lax.slice(c, (0,), (n,))
+    elif c.shape[0] < n:
+        c = lax.pad(c, False, [(0, n - c.shape[0], 0)])
+    return _pick(fn, x, c, 0, size, fill_value)
+
+
+def compress(condition, a, axis=None, *, size=None, fill_value=None):
+    """The slices of ``a`` along ``axis`` (flattened if None) where the 1-d ``condition`` is
+    true. NumPy: numpy.compress.
+
+    A ``condition`` shorter than the axis counts as False beyond its end.
+    ``size``/``fill_value`` (static) make it traceable (padded slices hold ``fill_value``,
+    default 0).
+    """
+    fn = "compress"
+    x = _raw(fn, a, "a")
+    c = _raw(fn, condition, "condition")
+    if c.ndim != 1:
+        fail(ValueError, fn, "a one-dimensional 'condition'", condition)
+    c = lax.ne(c, lax.full_like(c, 0)) if c.dtype != np.bool_ else c
+    if axis is None:
+        x, ax = _flat(x), 0
+    else:
+        ax = normalize_axis(fn, axis, x.ndim)
+    n = x.shape[ax]
+    if c.shape[0] > n:
+        if is_tracer(c) or bool(np.asarray(c)[n:].any()):
+            fail(IndexError, fn, f"'condition' true only within the length {n} of the axis",
+                 condition)
+        c = lax.slice(c, (0,), (n,))
+    elif c.shape[0] < n:
+        c = lax.pad(c, False, [(0, n - c.shape[0], 0)])
+    return _pick(fn, x, c, ax, size, fill_value)

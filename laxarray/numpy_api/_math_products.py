@@ -1,0 +1,341 @@
+"""NumPy's products: dot, inner, vdot, outer, kron, cross, trace, matvec, vecmat, and the
+1-D convolve/correlate.
+
+Contractions are one ``lax.dot_general`` each (HIGHEST precision for floating types);
+convolution is one ``lax.conv_general_dilated``.  Promotion is NumPy's for two arrays;
+booleans give booleans ("any of all", as NumPy).  Shapes and axes are static under
+``jax.jit``.
+"""
+
+from __future__ import annotations
+
+from jax import lax
+
+from laxarray._core import dtypes as _dt
+from laxarray._core.errors import fail
+from laxarray._core.kernel import call, kernel
+from laxarray._core.validate import check_choice, check_int, normalize_axis
+from laxarray.array_api._ufunc import broadcast_shapes2, cast_broadcast
+from laxarray.array_api.statistical import accumulation_dtype
+from laxarray.linalg import _matrix_ops as M
+from laxarray.linalg._operands import raw
+
+
+def _pair(fn, a, b, names=("a", "b")):
+    va, vb = raw(fn, a, names[0]), raw(fn, b, names[1])
+    return va, vb, _dt.promote_types(va.dtype, vb.dtype)
+
+
+def _compute(dtype):
+    return _dt.int32 if dtype.kind == "b" else dtype
+
+
+def _finish(x, dtype):
+    if dtype.kind == "b":
+        return lax.ne(x, lax.full_like(x, 0))
+    return lax.convert_element_type(x, dtype)
+
+
+def _dot(a, b, dims, dtype):
+    c = _compute(dtype)
+    prec = lax.Precision.HIGHEST if c.kind in "fc" else None
+    out = lax.dot_general(lax.convert_element_type(a, c), lax.convert_element_type(b, c),
+                          dims, precision=prec)
+    return _finish(out, dtype)
+
+
+def _mul(a, b, dtype):
+    if dtype.kind == "b":
+        return lax.bitwise_and(lax.convert_element_type(a, dtype),
+                               lax.convert_element_type(b, dtype))
+    return lax.mul(lax.convert_element_type(a, dtype), lax.convert_element_type(b, dtype))
+
+
+# ---- dot, inner, vdot, outer, kron -------------------------------------------------------
+@kernel(static=("dtype",))
+def _dot_kernel(a, b, *, dtype):
+    if a.ndim == 0 or b.ndim == 0:
+        shape = b.shape if a.ndim == 0 else a.shape
+        return _mul(cast_broadcast(a, a.dtype, shape), cast_broadcast(b, b.dtype, shape),
+                    dtype)
+    cb = 0 if b.ndim == 1 else b.ndim - 2
+    return _dot(a, b, (((a.ndim - 1,), (cb,)), ((), ())), dtype)
+
+
+def dot(a, b, out=None):
+    """Dot product with NumPy's N-D rule. NumPy: numpy.dot.
+
+    0-d operands multiply; otherwise the last axis of ``a`` is contracted with the only
+    axis of a 1-D ``b`` or the second-to-last axis of ``b``.  ``out`` is not supported.
+    """
+    if out is not None:
+        fail(TypeError, "dot", "out=None (laxarray arrays are immutable)", out)
+    va, vb, dt = _pair("dot", a, b)
+    if va.ndim and vb.ndim:
+        cb = 0 if vb.ndim == 1 else vb.ndim - 2
+        if va.shape[-1] != vb.shape[cb]:
+            fail(ValueError, "dot", "aligned shapes (last axis of 'a' and the contracted axis "
+                 "of 'b')", (tuple(va.shape), tuple(vb.shape)))
+    return call(_dot_kernel, va, vb, dtype=dt)
+
+
+@kernel(static=("dtype",))
+def _inner_kernel(a, b, *, dtype):
+    if a.ndim == 0 or b.ndim == 0:
+        return _dot_kernel.fn(a, b, dtype=dtype)
+    return _dot(a, b, (((a.ndim - 1,), (b.ndim - 1,)), ((), ())), dtype)
+
+
+def inner(a, b, /):
+    """Inner product over the last axes (0-d operands multiply). NumPy: numpy.inner."""
+    va, vb, dt = _pair("inner", a, b)
+    if va.ndim and vb.ndim and va.shape[-1] != vb.shape[-1]:
+        fail(ValueError, "inner", "equal last dimensions", (tuple(va.shape), tuple(vb.shape)))
+    return call(_inner_kernel, va, vb, dtype=dt)
+
+
+@kernel(static=("dtype",))
+def _vdot_kernel(a, b, *, dtype):
+    a = lax.reshape(a, (a.size,))
+    b = lax.reshape(b, (b.size,))
+    if a.dtype.kind == "c":
+        a = lax.conj(a)
+    return _dot(a, b, (((0,), (0,)), ((), ())), dtype)
+
+
+def vdot(a, b, /):
+    """Flattened dot product, conjugating ``a``. NumPy: numpy.vdot."""
+    va, vb, dt = _pair("vdot", a, b)
+    if va.size != vb.size:
+        fail(ValueError, "vdot", "arrays of the same size", (va.size, vb.size))
+    return call(_vdot_kernel, va, vb, dtype=dt)
+
+
+@kernel(static=("dtype",))
+def _outer_kernel(a, b, *, dtype):
+    a = lax.reshape(a, (a.size, 1))
+    b = lax.reshape(b, (1, b.size))
+    shape = (a.shape[0], b.shape[1])
+    return _mul(cast_broadcast(a, a.dtype, shape), cast_broadcast(b, b.dtype, shape), dtype)
+
+
+def outer(a, b, out=None):
+    """Outer product of the flattened inputs. NumPy: numpy.outer. ``out`` is not supported."""
+    if out is not None:
+        fail(TypeError, "outer", "out=None (laxarray arrays are immutable)", out)
+    va, vb, dt = _pair("outer", a, b)
+    return call(_outer_kernel, va, vb, dtype=dt)
+
+
+@kernel(static=("dtype",))
+def _kron_kernel(a, b, *, dtype):
+    nd = max(a.ndim, b.ndim)
+    a = lax.reshape(a, (1,) * (nd - a.ndim) + a.shape)
+    b = lax.reshape(b, (1,) * (nd - b.ndim) + b.shape)
+    shape = tuple(d for pair in zip(a.shape, b.shape) for d in pair)
+    ea = lax.broadcast_in_dim(a, shape, tuple(range(0, 2 * nd, 2)))
+    eb = lax.broadcast_in_dim(b, shape, tuple(range(1, 2 * nd, 2)))
+    out = _mul(ea, eb, dtype)
+    return lax.reshape(out, tuple(x * y for x, y in zip(a.shape, b.shape)))
+
+
+def kron(a, b, /):
+    """Kronecker product (blocks of ``a[i] * b``). NumPy: numpy.kron."""
+    va, vb, dt = _pair("kron", a, b)
+    return call(_kron_kernel, va, vb, dtype=dt)
+
+
+# ---- cross, trace, matvec, vecmat -----------------------------------------------------------
+@kernel(static=("dtype", "shape", "na", "nb", "axisc"))
+def _cross_kernel(a, b, *, dtype, shape, na, nb, axisc):
+    a = cast_broadcast(a, dtype, shape + (na,))
+    b = cast_broadcast(b, dtype, shape + (nb,))
+    nd = len(shape)
+    ac = [lax.index_in_dim(a, i, nd, keepdims=False) for i in range(na)]
+    bc = [lax.index_in_dim(b, i, nd, keepdims=False) for i in range(nb)]
+    zero = lax.full(shape, 0, dtype)
+    a0, a1, a2 = ac + [zero] * (3 - na)
+    b0, b1, b2 = bc + [zero] * (3 - nb)
+    z = lax.sub(lax.mul(a0, b1), lax.mul(a1, b0))
+    if na == 2 and nb == 2:
+        return z
+    x = lax.sub(lax.mul(a1, b2), lax.mul(a2, b1))
+    y = lax.sub(lax.mul(a2, b0), lax.mul(a0, b2))
+    out = lax.concatenate([lax.expand_dims(c, (nd,)) for c in (x, y, z)], nd)
+    if axisc != nd:
+        perm = list(range(nd))
+        perm.insert(axisc, nd)
+        out = lax.transpose(out, tuple(perm))
+    return out
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """Cross product of 2- or 3-element vectors. NumPy: numpy.cross.
+
+    ``axis`` (if given) overrides ``axisa``, ``axisb`` and ``axisc``; the other axes
+    broadcast.  Two 2-vectors give the scalar z component.  Axes are static under
+    ``jax.jit``.
+    """
+    fn = "cross"
+    va, vb, dt = _pair(fn, a, b)
+    if dt.kind == "b":
+        _dt.check_category(fn, "a, b", dt, "numeric")
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    if va.ndim == 0 or vb.ndim == 0:
+        fail(ValueError, fn, "arrays of rank >= 1", (va, vb))
+    axa = normalize_axis(fn, axisa, va.ndim, "axisa")
+    axb = normalize_axis(fn, axisb, vb.ndim, "axisb")
+    na, nb = va.shape[axa], vb.shape[axb]
+    if na not in (2, 3) or nb not in (2, 3):
+        fail(ValueError, fn, "vectors of dimension 2 or 3 along 'axisa' and 'axisb'",
+             (na, nb))
+    va = lax.transpose(va, tuple(i for i in range(va.ndim) if i != axa) + (axa,)) \
+        if axa != va.ndim - 1 else va
+    vb = lax.transpose(vb, tuple(i for i in range(vb.ndim) if i != axb) + (axb,)) \
+        if axb != vb.ndim - 1 else vb
+    shape = broadcast_shapes2(fn, tuple(va.shape[:-1]), tuple(vb.shape[:-1]))
+    axc = len(shape)
+    if not (na == 2 and nb == 2):
+        axc = normalize_axis(fn, axisc, len(shape) + 1, "axisc")
+    return call(_cross_kernel, va, vb, dtype=dt, shape=shape, na=na, nb=nb, axisc=axc)
+
+
+@kernel(static=("offset", "axes", "dtype"))
+def _trace_kernel(x, *, offset, axes, dtype):
+    rest = tuple(i for i in range(x.ndim) if i not in axes)
+    x = lax.transpose(x, rest + axes)
+    d = lax.convert_element_type(M.diagonal(x, offset), dtype)
+    return lax.reduce_sum(d, (d.ndim - 1,))
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    """Sum along a diagonal of ``axis1``/``axis2``. NumPy: numpy.trace.
+
+    Booleans and small integers accumulate in int64/uint64 unless ``dtype`` is given.
+    ``offset``, the axes and ``dtype`` are static under ``jax.jit``; ``out`` is not supported.
+    """
+    fn = "trace"
+    if out is not None:
+        fail(TypeError, fn, "out=None (laxarray arrays are immutable)", out)
+    v = raw(fn, a, "a")
+    if v.ndim < 2:
+        fail(ValueError, fn, "an array of rank >= 2 for 'a'", v)
+    ax1 = normalize_axis(fn, axis1, v.ndim, "axis1")
+    ax2 = normalize_axis(fn, axis2, v.ndim, "axis2")
+    if ax1 == ax2:
+        fail(ValueError, fn, "different 'axis1' and 'axis2'", (axis1, axis2))
+    offset = check_int(fn, offset, "offset")
+    if v.dtype.kind == "b":
+        dt = _dt.int64 if dtype is None else _dt.canonicalize_dtype(fn, dtype)
+    else:
+        dt = accumulation_dtype(fn, v.dtype, dtype)
+    return call(_trace_kernel, v, offset=offset, axes=(ax1, ax2), dtype=dt)
+
+
+@kernel(static=("dtype", "batch", "conj", "vec_first"))
+def _matvec_kernel(a, b, *, dtype, batch, conj, vec_first):
+    # vec_first: a is (..., n) and b is (..., n, m); otherwise a is (..., m, n), b (..., n)
+    nb = len(batch)
+    a = cast_broadcast(a, a.dtype, batch + a.shape[a.ndim - (1 if vec_first else 2):])
+    b = cast_broadcast(b, b.dtype, batch + b.shape[b.ndim - (2 if vec_first else 1):])
+    if conj and a.dtype.kind == "c":
+        a = lax.conj(a)
+    bdims = tuple(range(nb))
+    if vec_first:
+        return _dot(a, b, (((nb,), (nb,)), (bdims, bdims)), dtype)
+    return _dot(a, b, (((nb + 1,), (nb,)), (bdims, bdims)), dtype)
+
+
+def matvec(x1, x2, /):
+    """Matrix-vector product ``x1 @ x2`` over the last axes, batches broadcast.
+    NumPy: numpy.matvec."""
+    fn = "matvec"
+    v1, v2, dt = _pair(fn, x1, x2, ("x1", "x2"))
+    if v1.ndim < 2 or v2.ndim < 1:
+        fail(ValueError, fn, "'x1' of rank >= 2 and 'x2' of rank >= 1",
+             (tuple(v1.shape), tuple(v2.shape)))
+    if v1.shape[-1] != v2.shape[-1]:
+        fail(ValueError, fn, "matching core dimensions", (tuple(v1.shape), tuple(v2.shape)))
+    batch = broadcast_shapes2(fn, tuple(v1.shape[:-2]), tuple(v2.shape[:-1]))
+    return call(_matvec_kernel, v1, v2, dtype=dt, batch=batch, conj=False, vec_first=False)
+
+
+def vecmat(x1, x2, /):
+    """Vector-matrix product ``conj(x1) @ x2`` over the last axes, batches broadcast.
+    NumPy: numpy.vecmat."""
+    fn = "vecmat"
+    v1, v2, dt = _pair(fn, x1, x2, ("x1", "x2"))
+    if v1.ndim < 1 or v2.ndim < 2:
+        fail(ValueError, fn, "'x1' of rank >= 1 and 'x2' of rank >= 2",
+             (tuple(v1.shape), tuple(v2.shape)))
+    if v1.shape[-1] != v2.shape[-2]:
+        fail(ValueError, fn, "matching core dimensions", (tuple(v1.shape), tuple(v2.shape)))
+    batch = broadcast_shapes2(fn, tuple(v1.shape[:-1]), tuple(v2.shape[:-2]))
+    return call(_matvec_kernel, v1, v2, dtype=dt, batch=batch, conj=True, vec_first=True)
+
+
+# ---- convolve, correlate ----------------------------------------------------------------
+@kernel(static=("dtype", "mode", "conj", "flip"))
+def _correlate_kernel(a, v, *, dtype, mode, conj, flip):
+    c = _compute(dtype)
+    a = lax.convert_element_type(a, c)
+    v = lax.convert_element_type(v, c)
+    if conj and c.kind == "c":
+        v = lax.conj(v)
+    if flip:
+        v = lax.rev(v, (0,))
+    n, m = a.shape[0], v.shape[0]
+    prec = lax.Precision.HIGHEST if c.kind in "fc" else None
+    full = lax.conv_general_dilated(lax.reshape(a, (1, 1, n)), lax.reshape(v, (1, 1, m)),
+                                    (1,), [(m - 1, m - 1)], precision=prec)
+    full = lax.reshape(full, (n + m - 1,))
+    lo, hi = min(n, m), max(n, m)
+    if mode == "valid":
+        start, length = lo - 1, hi - lo + 1
+    elif mode == "same":
+        start, length = _same_start(n, m), hi
+    else:
+        start, length = 0, n + m - 1
+    return _finish(lax.slice_in_dim(full, start, start + length), dtype)
+
+
+def _same_start(n, m):
+    """Offset of NumPy's ``mode='same'`` window in the full correlation of lengths n, m."""
+    return (m - 1) // 2 if n >= m else n // 2
+
+
+def _conv_operands(fn, a, v):
+    va, vv, dt = _pair(fn, a, v, ("a", "v"))
+    for name, x in (("a", va), ("v", vv)):
+        if x.ndim > 1:
+            fail(ValueError, fn, f"a 1-D array (or scalar) for '{name}'", x)
+        if x.size == 0:
+            fail(ValueError, fn, f"a non-empty array for '{name}'", x)
+    return lax.reshape(va, (va.size,)), lax.reshape(vv, (vv.size,)), dt
+
+
+def correlate(a, v, mode="valid"):
+    """Cross-correlation of two 1-D sequences, conjugating ``v``. NumPy: numpy.correlate.
+
+    ``mode`` (``'valid'``, ``'same'``, ``'full'``) is static under ``jax.jit``.
+    """
+    mode = check_choice("correlate", mode, "mode", ("valid", "same", "full"))
+    va, vv, dt = _conv_operands("correlate", a, v)
+    return call(_correlate_kernel, va, vv, dtype=dt, mode=mode, conj=True, flip=False)
+
+
+def convolve(a, v, mode="full"):
+    """Discrete linear convolution of two 1-D sequences. NumPy: numpy.convolve.
+
+    ``mode`` (``'full'``, ``'same'``, ``'valid'``) is static under ``jax.jit``.
+    """
+    mode = check_choice("convolve", mode, "mode", ("valid", "same", "full"))
+    va, vv, dt = _conv_operands("convolve", a, v)
+    if vv.shape[0] > va.shape[0]:
+        va, vv = vv, va
+    return call(_correlate_kernel, va, vv, dtype=dt, mode=mode, conj=False, flip=True)
+
+
+__all__ = ["dot", "inner", "vdot", "outer", "kron", "cross", "trace", "matvec", "vecmat",
+           "convolve", "correlate"]

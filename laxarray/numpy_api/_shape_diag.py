@@ -1,0 +1,311 @@
+"""Diagonals and triangles: diag, diagflat, diagonal, tri, the *_indices helpers and
+fill_diagonal (which returns a new array), on lax.
+
+Sizes, offsets and axes are static under ``jax.jit``; the data arrays may be traced.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from jax import lax
+
+from laxarray._core import dtypes as _dt
+from laxarray._core.errors import fail
+from laxarray._core.kernel import call, kernel
+from laxarray._core.validate import check_bool, check_int, normalize_axis
+from laxarray.array_api._array import Array, wrap
+from laxarray.array_api.creation import arange, tril, triu
+from laxarray.array_api.searching import _nonzero_kernel, nonzero
+from laxarray.numpy_api._shape_split import raw_of
+
+
+def _diag_len(n, m, offset):
+    return max(0, min(n, m - offset) if offset >= 0 else min(n + offset, m))
+
+
+@kernel(static=("offset", "axis1", "axis2"))
+def _diagonal_kernel(x, *, offset, axis1, axis2):
+    perm = [i for i in range(x.ndim) if i not in (axis1, axis2)] + [axis1, axis2]
+    x = lax.transpose(x, tuple(perm))
+    batch, (n, m) = tuple(x.shape[:-2]), x.shape[-2:]
+    length = _diag_len(n, m, offset)
+    if length == 0:
+        return lax.full(batch + (0,), 0, x.dtype)
+    flat = lax.reshape(x, batch + (n * m,))
+    start = offset if offset >= 0 else -offset * m
+    nb = len(batch)
+    return lax.slice(flat, (0,) * nb + (start,), batch + (start + (length - 1) * (m + 1) + 1,),
+                     (1,) * nb + (m + 1,))
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """The ``offset``-th diagonal over ``axis1``/``axis2`` (appended as the last axis).
+    NumPy: numpy.diagonal.
+
+    This is NumPy's form (default axes 0 and 1); ``laxarray.linalg.diagonal`` is the
+    standard's (the last two axes).  All arguments but ``a`` are static.
+
+    >>> diagonal(eye(3)).shape
+    (3,)
+    """
+    raw = raw_of("diagonal", a, "a")
+    if raw.ndim < 2:
+        fail(ValueError, "diagonal", "an array of rank >= 2 for 'a'", a)
+    offset = check_int("diagonal", offset, "offset")
+    ax1 = normalize_axis("diagonal", axis1, raw.ndim, "axis1")
+    ax2 = normalize_axis("diagonal", axis2, raw.ndim, "axis2")
+    if ax1 == ax2:
+        fail(ValueError, "diagonal", "different axes for 'axis1' and 'axis2'", (axis1, axis2))
+    return call(_diagonal_kernel, raw, offset=offset, axis1=ax1, axis2=ax2)
+
+
+@kernel(static=("k",))
+def _diag_from_vector_kernel(v, *, k):
+    n = v.shape[0]
+    rows = lax.broadcasted_iota(np.int64, (n, n), 0)
+    cols = lax.broadcasted_iota(np.int64, (n, n), 1)
+    square = lax.select(lax.eq(rows, cols), lax.broadcast_in_dim(v, (n, n), (0,)),
+                        lax.full((n, n), 0, v.dtype))
+    a = abs(k)
+    pads = ((0, a, 0), (a, 0, 0)) if k >= 0 else ((a, 0, 0), (0, a, 0))
+    return lax.pad(square, lax.full((), 0, v.dtype), pads)
+
+
+def diag(v, k=0):
+    """A 2-D array with ``v`` on its ``k``-th diagonal (``v`` 1-D), or the ``k``-th diagonal
+    of a 2-D ``v``. NumPy: numpy.diag. ``k`` is static.
+
+    >>> diag([1, 2]).shape
+    (2, 2)
+    """
+    raw = raw_of("diag", v, "v")
+    k = check_int("diag", k, "k")
+    if raw.ndim == 1:
+        return call(_diag_from_vector_kernel, raw, k=k)
+    if raw.ndim == 2:
+        return call(_diagonal_kernel, raw, offset=k, axis1=0, axis2=1)
+    fail(ValueError, "diag", "a 1-D or 2-D array for 'v'", v)
+
+
+def diagflat(v, k=0):
+    """A 2-D array with the flattened ``v`` on its ``k``-th diagonal. NumPy: numpy.diagflat.
+
+    ``k`` is static.
+
+    >>> diagflat([[1, 2], [3, 4]]).shape
+    (4, 4)
+    """
+    raw = raw_of("diagflat", v, "v")
+    k = check_int("diagflat", k, "k")
+    flat = lax.reshape(raw, (math.prod(raw.shape),))
+    return call(_diag_from_vector_kernel, flat, k=k)
+
+
+def diag_indices(n, ndim=2):
+    """Indices of the main diagonal of an ``(n,) * ndim`` array (``ndim`` int64 arrays).
+    NumPy: numpy.diag_indices. All arguments static.
+
+    >>> [i.shape for i in diag_indices(3)]
+    [(3,), (3,)]
+    """
+    n = check_int("diag_indices", n, "n", minimum=0)
+    ndim = check_int("diag_indices", ndim, "ndim", minimum=0)
+    idx = arange(n, dtype=_dt.DEFAULT_INDEX)
+    return (idx,) * ndim
+
+
+def diag_indices_from(arr):
+    """Indices of the main diagonal of ``arr`` (rank >= 2, all sides equal).
+    NumPy: numpy.diag_indices_from. Only ``arr``'s shape is used.
+
+    >>> len(diag_indices_from(eye(3)))
+    2
+    """
+    shape = _shape_of("diag_indices_from", arr, "arr")
+    if len(shape) < 2:
+        fail(ValueError, "diag_indices_from", "an array of rank >= 2 for 'arr'", arr)
+    if len(set(shape)) != 1:
+        fail(ValueError, "diag_indices_from", "an array with all sides equal for 'arr'", arr)
+    return diag_indices(shape[0], len(shape))
+
+
+def _shape_of(fn, arr, argname):
+    if isinstance(arr, Array) or hasattr(arr, "shape") and hasattr(arr, "dtype"):
+        return tuple(arr.shape)
+    return tuple(raw_of(fn, arr, argname).shape)
+
+
+@kernel(static=("n", "m", "k", "dtype"))
+def _tri_kernel(*, n, m, k, dtype):
+    rows = lax.broadcasted_iota(np.int64, (n, m), 0)
+    cols = lax.broadcasted_iota(np.int64, (n, m), 1)
+    keep = lax.le(lax.sub(cols, rows), lax.full((), k, np.int64))
+    return lax.convert_element_type(keep, dtype)
+
+
+def tri(N, M=None, k=0, dtype=float):
+    """Ones at and below the ``k``-th diagonal of an ``N x M`` array. NumPy: numpy.tri.
+
+    All arguments are static.
+
+    >>> tri(3, dtype=int).dtype
+    dtype('int64')
+    """
+    n = check_int("tri", N, "N", minimum=0)
+    m = n if M is None else check_int("tri", M, "M", minimum=0)
+    k = check_int("tri", k, "k")
+    dt = _dt.canonicalize_dtype("tri", dtype)
+    return call(_tri_kernel, n=n, m=m, k=k, dtype=dt)
+
+
+@kernel(static=("n", "m", "k", "lower", "size"))
+def _tri_indices_kernel(*, n, m, k, lower, size):
+    keep = _tri_kernel.fn(n=n, m=m, k=k if lower else k - 1, dtype=_dt.bool_)
+    if not lower:
+        keep = lax.bitwise_not(keep)
+    if size == 0:
+        return lax.full((0,), 0, np.int64), lax.full((0,), 0, np.int64)
+    return _nonzero_kernel.fn(keep, size=size, fill_value=0)
+
+
+def _tri_indices(fn, n, k, m, lower):
+    n = check_int(fn, n, "n", minimum=0)
+    k = check_int(fn, k, "k")
+    m = n if m is None else check_int(fn, m, "m", minimum=0)
+    if lower:
+        size = sum(min(max(i + k + 1, 0), m) for i in range(n))
+    else:
+        size = sum(m - min(max(i + k, 0), m) for i in range(n))
+    return call(_tri_indices_kernel, n=n, m=m, k=k, lower=lower, size=size)
+
+
+def tril_indices(n, k=0, m=None):
+    """Row and column indices of the lower triangle of an ``n x m`` array (row-major order).
+    NumPy: numpy.tril_indices. All arguments are static (the result length follows).
+
+    >>> [i.shape for i in tril_indices(3)]
+    [(6,), (6,)]
+    """
+    return _tri_indices("tril_indices", n, k, m, True)
+
+
+def triu_indices(n, k=0, m=None):
+    """Row and column indices of the upper triangle of an ``n x m`` array (row-major order).
+    NumPy: numpy.triu_indices. All arguments are static.
+
+    >>> [i.shape for i in triu_indices(3, 1)]
+    [(3,), (3,)]
+    """
+    return _tri_indices("triu_indices", n, k, m, False)
+
+
+def _tri_indices_from(fn, arr, k, lower):
+    shape = _shape_of(fn, arr, "arr")
+    if len(shape) != 2:
+        fail(ValueError, fn, "a 2-D array for 'arr'", arr)
+    return _tri_indices(fn, shape[0], k, shape[1], lower)
+
+
+def tril_indices_from(arr, k=0):
+    """Indices of the lower triangle of the 2-D ``arr``. NumPy: numpy.tril_indices_from.
+
+    Only ``arr``'s shape is used; ``k`` is static.
+
+    >>> [i.shape for i in tril_indices_from(ones((2, 3)))]
+    [(3,), (3,)]
+    """
+    return _tri_indices_from("tril_indices_from", arr, k, True)
+
+
+def triu_indices_from(arr, k=0):
+    """Indices of the upper triangle of the 2-D ``arr``. NumPy: numpy.triu_indices_from.
+
+    Only ``arr``'s shape is used; ``k`` is static.
+
+    >>> [i.shape for i in triu_indices_from(ones((2, 3)))]
+    [(5,), (5,)]
+    """
+    return _tri_indices_from("triu_indices_from", arr, k, False)
+
+
+def mask_indices(n, mask_func, k=0):
+    """Indices where ``mask_func(ones((n, n)), k)`` is non-zero. NumPy: numpy.mask_indices.
+
+    ``mask_func`` is called on a concrete array (``laxarray.tril``/``triu`` get ``k`` by
+    keyword, as their standard signature requires); ``n`` and ``k`` are static.
+
+    >>> [i.shape for i in mask_indices(3, triu)]
+    [(6,), (6,)]
+    """
+    n = check_int("mask_indices", n, "n", minimum=0)
+    if not callable(mask_func):
+        fail(TypeError, "mask_indices", "a callable for 'mask_func'", mask_func)
+    m = call(_tri_kernel, n=n, m=n, k=n, dtype=_dt.DEFAULT_INT)  # all ones
+    a = mask_func(m, k=k) if mask_func in (tril, triu) else mask_func(m, k)
+    raw = raw_of("mask_indices", a, "mask_func(...)")
+    if raw.ndim != 2:
+        fail(ValueError, "mask_indices", "mask_func to return a 2-D array", a)
+    return nonzero(wrap(raw))
+
+
+@kernel(static=("step", "end", "count"))
+def _fill_diagonal_kernel(a, val, *, step, end, count):
+    size = math.prod(a.shape)
+    flat = lax.reshape(a, (size,))
+    if count == 0:
+        return a
+    v = lax.reshape(val, (math.prod(val.shape),))
+    if v.dtype.kind == "c" and a.dtype.kind != "c":
+        v = lax.real(v)
+    v = lax.convert_element_type(v, a.dtype)
+    nv = v.shape[0]
+    reps = -(-count // nv)
+    v = lax.reshape(lax.broadcast(v, (reps,)), (reps * nv,))[:count]
+    spread = lax.pad(lax.reshape(v, (count, 1)), lax.full((), 0, a.dtype),
+                     ((0, 0, 0), (0, step - 1, 0)))
+    spread = lax.reshape(spread, (count * step,))
+    if count * step >= size:
+        spread = spread[:size]
+    else:
+        spread = lax.pad(spread, lax.full((), 0, a.dtype), ((0, size - count * step, 0),))
+    pos = lax.iota(np.int64, size)
+    on = lax.bitwise_and(lax.eq(lax.rem(pos, lax.full_like(pos, step)), lax.full_like(pos, 0)),
+                         lax.lt(pos, lax.full_like(pos, end)))
+    return lax.reshape(lax.select(on, spread, flat), a.shape)
+
+
+def fill_diagonal(a, val, wrap=False):
+    """A copy of ``a`` with its main diagonal set to ``val``. NumPy: numpy.fill_diagonal.
+
+    Unlike NumPy (which writes in place and returns None) this returns the new array;
+    ``a`` is unchanged.  ``val`` is repeated cyclically along the diagonal and cast to
+    ``a``'s dtype; ``wrap`` (static) continues the diagonal below a tall 2-D matrix.
+
+    >>> float(fill_diagonal(zeros((2, 2)), 5.0)[1, 1])
+    5.0
+    """
+    raw = raw_of("fill_diagonal", a, "a")
+    val_raw = raw_of("fill_diagonal", val, "val")
+    check_bool("fill_diagonal", wrap, "wrap")
+    if raw.ndim < 2:
+        fail(ValueError, "fill_diagonal", "an array of rank >= 2 for 'a'", a)
+    size = math.prod(raw.shape)
+    if raw.ndim == 2:
+        step = raw.shape[1] + 1
+        end = size if wrap else min(size, raw.shape[1] * raw.shape[1])
+    else:
+        if len(set(raw.shape)) != 1:
+            fail(ValueError, "fill_diagonal", "an array with all sides equal for 'a'", a)
+        step = 1 + int(np.cumprod(raw.shape[:-1]).sum())
+        end = size
+    count = len(range(0, end, step))
+    if math.prod(val_raw.shape) == 0:
+        count = 0
+    return call(_fill_diagonal_kernel, raw, val_raw, step=step, end=end, count=count)
+
+
+__all__ = ["diag", "diag_indices", "diag_indices_from", "diagflat", "diagonal",
+           "fill_diagonal", "mask_indices", "tri", "tril_indices", "tril_indices_from",
+           "triu_indices", "triu_indices_from"]

@@ -1,0 +1,204 @@
+"""Flat <-> multi-dimensional indices and non-zero positions: ravel_multi_index,
+unravel_index, argwhere, flatnonzero, on lax.
+
+Out-of-range indices: eagerly, ``mode='raise'`` (and ``unravel_index``) raise
+``ValueError`` as NumPy does; under tracing the values cannot be checked, so they are
+clipped into range (``laxarray.checkify`` can still catch the indexing errors downstream).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from jax import lax
+
+from laxarray._core.errors import fail
+from laxarray._core.jaxapi import is_tracer
+from laxarray._core.kernel import call, kernel
+from laxarray._core.validate import check_choice, check_int, normalize_shape
+from laxarray.array_api._ufunc import broadcast_shapes2
+from laxarray.array_api.searching import _nonzero_kernel
+from laxarray.numpy_api._shape_split import raw_of
+
+_MODES = ("raise", "wrap", "clip")
+
+
+def _strides(dims, order):
+    if order == "C":
+        return tuple(math.prod(dims[i + 1:]) for i in range(len(dims)))
+    return tuple(math.prod(dims[:i]) for i in range(len(dims)))
+
+
+@kernel(static=("dims", "modes", "order", "shape"))
+def _ravel_multi_index_kernel(*idx, dims, modes, order, shape):
+    out = lax.full(shape, 0, np.int64)
+    for v, d, mode, stride in zip(idx, dims, modes, _strides(dims, order)):
+        v = lax.convert_element_type(v, np.int64)
+        v = lax.broadcast_in_dim(v, shape, tuple(range(len(shape) - v.ndim, len(shape))))
+        if mode == "wrap":
+            dd = lax.full(shape, max(d, 1), np.int64)
+            v = lax.rem(v, dd)
+            v = lax.select(lax.lt(v, lax.full_like(v, 0)), lax.add(v, dd), v)
+        else:
+            v = lax.clamp(np.int64(0), v, np.int64(max(d - 1, 0)))
+        out = lax.add(out, lax.mul(v, lax.full(shape, stride, np.int64)))
+    return out
+
+
+def _int_index_raw(fn, x, argname):
+    raw = raw_of(fn, x, argname)
+    if raw.dtype.kind not in "iu":
+        fail(TypeError, fn, f"integer indices for '{argname}'", x)
+    return raw
+
+
+def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    """Flat indices of the coordinate arrays ``multi_index`` in an array of shape ``dims``.
+    NumPy: numpy.ravel_multi_index.
+
+    ``dims``, ``mode`` (one or a tuple per axis of ``'raise'``, ``'wrap'``, ``'clip'``) and
+    ``order`` are static.  ``'raise'`` checks the values eagerly; under ``jax.jit`` it
+    clips, as ``'clip'`` does.  The result is int64.
+
+    >>> int(ravel_multi_index((1, 2), (3, 4)))
+    6
+    """
+    fn = "ravel_multi_index"
+    dims = normalize_shape(fn, dims, "dims")
+    if not isinstance(multi_index, (tuple, list)):
+        multi_index = tuple(multi_index) if hasattr(multi_index, "__len__") else None
+    if multi_index is None or len(multi_index) != len(dims):
+        fail(ValueError, fn, f"a sequence of {len(dims)} index arrays for 'multi_index'",
+             multi_index)
+    modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
+    if len(modes) != len(dims):
+        fail(ValueError, fn, f"one mode or {len(dims)} modes for 'mode'", mode)
+    for m in modes:
+        check_choice(fn, m, "mode", _MODES)
+    check_choice(fn, order, "order", ("C", "F"))
+    raws = [_int_index_raw(fn, v, "multi_index") for v in multi_index]
+    shape = ()
+    for r in raws:
+        shape = broadcast_shapes2(fn, shape, tuple(r.shape))
+    for r, d, m in zip(raws, dims, modes):
+        if m == "raise" and not is_tracer(r):
+            v = np.asarray(r)
+            if v.size and (v.min() < 0 or v.max() >= d):
+                fail(ValueError, fn, f"entries of 'multi_index' in [0, {d}) with "
+                     "mode='raise' (invalid entry in coordinates array)", multi_index)
+    return call(_ravel_multi_index_kernel, *raws, dims=dims, modes=modes, order=order,
+                shape=shape)
+
+
+@kernel(static=("dims", "order"))
+def _unravel_index_kernel(idx, *, dims, order):
+    size = math.prod(dims)
+    idx = lax.convert_element_type(idx, np.int64)
+    idx = lax.clamp(np.int64(0), idx, np.int64(max(size - 1, 0)))
+    outs = [None] * len(dims)
+    axes = range(len(dims) - 1, -1, -1) if order == "C" else range(len(dims))
+    for i in axes:
+        d = lax.full_like(idx, max(dims[i], 1))
+        outs[i] = lax.rem(idx, d)
+        idx = lax.div(idx, d)
+    return tuple(outs)
+
+
+def unravel_index(indices, shape, order="C"):
+    """Coordinate arrays of the flat ``indices`` in an array of ``shape``.
+    NumPy: numpy.unravel_index.
+
+    ``shape`` and ``order`` are static.  Eagerly, an index outside ``[0, prod(shape))``
+    raises ``ValueError``; under ``jax.jit`` it is clipped into range.  Results are int64.
+
+    >>> [int(i) for i in unravel_index(6, (3, 4))]
+    [1, 2]
+    """
+    fn = "unravel_index"
+    dims = normalize_shape(fn, shape, "shape")
+    check_choice(fn, order, "order", ("C", "F"))
+    raw = _int_index_raw(fn, indices, "indices")
+    size = math.prod(dims)
+    if not is_tracer(raw):
+        v = np.asarray(raw)
+        if v.size and (v.min() < 0 or v.max() >= size):
+            fail(ValueError, fn, f"indices in [0, {size}) for an array of shape {dims}",
+                 indices)
+    return call(_unravel_index_kernel, raw, dims=dims, order=order)
+
+
+def _nonzero_mask(x):
+    """``x != 0`` as NumPy sees it: floats are tested on their bits, so subnormals count
+    as non-zero even where the platform flushes them (XLA on CPU), and -0.0 as zero."""
+    if x.dtype == np.bool_:
+        return x
+    if x.dtype.kind == "c":
+        return lax.bitwise_or(_nonzero_mask(lax.real(x)), _nonzero_mask(lax.imag(x)))
+    if x.dtype.kind == "f":
+        ity = np.dtype(f"int{x.dtype.itemsize * 8}")
+        bits = lax.bitcast_convert_type(x, ity)
+        magnitude = lax.bitwise_and(bits, lax.full_like(bits, np.iinfo(ity).max))
+        return lax.ne(magnitude, lax.full_like(magnitude, 0))
+    return lax.ne(x, lax.full_like(x, 0))
+
+
+@kernel(static=())
+def _count_nonzero_kernel(x):
+    mask = _nonzero_mask(lax.reshape(x, (math.prod(x.shape),)))
+    return lax.reduce_sum(lax.convert_element_type(mask, np.int64), (0,))
+
+
+def _size_args(fn, raw, size, fill_value):
+    """Static (size, fill_value); eagerly ``size`` defaults to the number of non-zeros."""
+    fill = 0 if fill_value is None else check_int(fn, fill_value, "fill_value")
+    if size is not None:
+        return check_int(fn, size, "size", minimum=0), fill
+    if is_tracer(raw):
+        fail(ValueError, fn, "size= under jax.jit/vmap (the number of non-zeros decides the "
+             "output shape; pass size=N and optionally fill_value=)", size)
+    return int(_count_nonzero_kernel(raw)), fill
+
+
+@kernel(static=("size", "fill_value", "flat"))
+def _argwhere_kernel(x, *, size, fill_value, flat):
+    if flat:
+        x = lax.reshape(x, (math.prod(x.shape),))
+    elif x.ndim == 0:
+        return lax.full((size, 0), 0, np.int64)
+    coords = _nonzero_kernel.fn(_nonzero_mask(x), size=size, fill_value=fill_value)
+    if flat:
+        return coords[0]
+    return lax.concatenate([lax.expand_dims(c, (1,)) for c in coords], 1)
+
+
+def argwhere(a, *, size=None, fill_value=None):
+    """Indices of the non-zero elements, one row per element: shape ``(N, a.ndim)``.
+    NumPy: numpy.argwhere.
+
+    Under ``jax.jit`` pass ``size=`` (static): the result has ``size`` rows, padded with
+    ``fill_value`` (default 0) or truncated.
+
+    >>> argwhere([[0, 1], [1, 0]]).shape
+    (2, 2)
+    """
+    raw = raw_of("argwhere", a, "a")
+    size, fill = _size_args("argwhere", raw, size, fill_value)
+    return call(_argwhere_kernel, raw, size=size, fill_value=fill, flat=False)
+
+
+def flatnonzero(a, *, size=None, fill_value=0):
+    """Indices of the non-zero elements of the flattened ``a``. NumPy: numpy.flatnonzero.
+
+    Under ``jax.jit`` pass ``size=`` (static): the result has ``size`` entries, padded
+    with ``fill_value`` or truncated.
+
+    >>> flatnonzero([0, 3, 0, 4]).shape
+    (2,)
+    """
+    raw = raw_of("flatnonzero", a, "a")
+    size, fill = _size_args("flatnonzero", raw, size, fill_value)
+    return call(_argwhere_kernel, raw, size=size, fill_value=fill, flat=True)
+
+
+__all__ = ["argwhere", "flatnonzero", "ravel_multi_index", "unravel_index"]

@@ -1,0 +1,312 @@
+"""Splitting, stacking, ``block`` and ``atleast_*d`` (NumPy's shape_base), on lax.
+
+Split points and section counts are static (Python ints, or concrete arrays): they decide
+the number and the shapes of the results.  The arrays themselves may be traced.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from jax import lax
+
+from laxarray._core import dtypes as _dt
+from laxarray._core.errors import fail, fail_text
+from laxarray._core.jaxapi import is_tracer
+from laxarray._core.kernel import call, kernel
+from laxarray._core.validate import check_choice, check_int, normalize_axis
+from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._convert import to_raw
+from laxarray.array_api.manipulation import _concat_kernel, _reshape_kernel
+
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+
+
+def raw_of(fn, x, argname="x"):
+    """The raw jax value of an array-like argument of ``fn``."""
+    return x._value if type(x) is Array else to_raw(fn, x, argname)
+
+
+# ---- splitting ------------------------------------------------------------------------------
+@kernel(static=("axis", "bounds"))
+def _split_kernel(x, *, axis, bounds):
+    return tuple(lax.slice_in_dim(x, a, b, axis=axis) for a, b in bounds)
+
+
+def _split_points(fn, indices_or_sections, n, equal):
+    """``((start, stop), ...)`` of the pieces, following NumPy's array_split rules."""
+    ios = indices_or_sections
+    if isinstance(ios, Array) and is_tracer(ios._value) or is_tracer(ios):
+        fail(TypeError, fn, "concrete 'indices_or_sections' (they decide the result shapes)",
+             ios)
+    if isinstance(ios, (list, tuple)) or np.ndim(ios) > 0:
+        values = ios if isinstance(ios, (list, tuple)) else np.asarray(ios).tolist()
+        points = [check_int(fn, p, "indices_or_sections") for p in values]
+        edges = [0, *points, n]
+        out = []
+        for a, b in zip(edges[:-1], edges[1:]):
+            start, stop, _ = slice(a, b).indices(n)
+            out.append((start, max(start, stop)))
+        return tuple(out)
+    sections = check_int(fn, ios, "indices_or_sections")
+    if sections <= 0:
+        fail(ValueError, fn, "a number of sections larger than 0", ios)
+    if equal and n % sections:
+        fail(ValueError, fn, f"a number of sections that divides the axis length {n} "
+             "(array split does not result in an equal division)", ios)
+    each, extra = divmod(n, sections)
+    sizes = [each + 1] * extra + [each] * (sections - extra)
+    bounds, start = [], 0
+    for s in sizes:
+        bounds.append((start, start + s))
+        start += s
+    return tuple(bounds)
+
+
+def _split(fn, ary, indices_or_sections, axis, equal):
+    raw = raw_of(fn, ary, "ary")
+    if raw.ndim == 0:
+        fail(ValueError, fn, "an array of rank >= 1 for 'ary'", ary)
+    ax = normalize_axis(fn, axis, raw.ndim)
+    bounds = _split_points(fn, indices_or_sections, raw.shape[ax], equal)
+    return list(call(_split_kernel, raw, axis=ax, bounds=bounds))
+
+
+def split(ary, indices_or_sections, axis=0):
+    """Split into equal sections, or at the given indices. NumPy: numpy.split.
+
+    ``indices_or_sections`` is static under ``jax.jit`` (an int, or a sequence / concrete
+    array of split points); the result is a list of arrays.
+
+    >>> [a.shape for a in split(arange(6), 3)]
+    [(2,), (2,), (2,)]
+    """
+    return _split("split", ary, indices_or_sections, axis, True)
+
+
+def array_split(ary, indices_or_sections, axis=0):
+    """Split into sections of nearly equal size (or at indices). NumPy: numpy.array_split.
+
+    ``indices_or_sections`` is static under ``jax.jit``; the result is a list of arrays.
+
+    >>> [a.shape for a in array_split(arange(5), 2)]
+    [(3,), (2,)]
+    """
+    return _split("array_split", ary, indices_or_sections, axis, False)
+
+
+def _split_along(fn, ary, indices_or_sections, min_ndim, axis_for):
+    raw = raw_of(fn, ary, "ary")
+    if raw.ndim < min_ndim:
+        fail(ValueError, fn, f"an array of rank >= {min_ndim} for 'ary'", ary)
+    return _split(fn, raw, indices_or_sections, axis_for(raw.ndim), True)
+
+
+def hsplit(ary, indices_or_sections):
+    """Split horizontally (axis 1, or axis 0 of a 1-D array). NumPy: numpy.hsplit.
+
+    ``indices_or_sections`` is static under ``jax.jit``.
+
+    >>> [a.shape for a in hsplit(ones((2, 4)), 2)]
+    [(2, 2), (2, 2)]
+    """
+    return _split_along("hsplit", ary, indices_or_sections, 1, lambda nd: 1 if nd > 1 else 0)
+
+
+def vsplit(ary, indices_or_sections):
+    """Split vertically (along axis 0) an array of rank >= 2. NumPy: numpy.vsplit.
+
+    ``indices_or_sections`` is static under ``jax.jit``.
+
+    >>> [a.shape for a in vsplit(ones((4, 2)), 2)]
+    [(2, 2), (2, 2)]
+    """
+    return _split_along("vsplit", ary, indices_or_sections, 2, lambda nd: 0)
+
+
+def dsplit(ary, indices_or_sections):
+    """Split along the third axis an array of rank >= 3. NumPy: numpy.dsplit.
+
+    ``indices_or_sections`` is static under ``jax.jit``.
+
+    >>> [a.shape for a in dsplit(ones((1, 1, 4)), 2)]
+    [(1, 1, 2), (1, 1, 2)]
+    """
+    return _split_along("dsplit", ary, indices_or_sections, 3, lambda nd: 2)
+
+
+# ---- atleast_nd ----------------------------------------------------------------------------
+def _atleast(raw, ndim, where="front"):
+    """``raw`` reshaped to rank >= ``ndim`` (NumPy's placement of the new axes)."""
+    if raw.ndim >= ndim:
+        return raw
+    shape = tuple(raw.shape)
+    if where == "front":
+        new = (1,) * (ndim - raw.ndim) + shape
+    elif raw.ndim == 0:
+        new = (1,) * ndim
+    elif raw.ndim == 1:  # atleast_2d: (1, N); atleast_3d: (1, N, 1)
+        new = (1,) + shape + (1,) * (ndim - 2)
+    else:  # atleast_3d of (M, N): (M, N, 1)
+        new = shape + (1,)
+    return _reshape_kernel(raw, shape=new)
+
+
+def _atleast_public(fn, arys, ndim, where):
+    outs = tuple(wrap(_atleast(raw_of(fn, a, "arys"), ndim, where)) for a in arys)
+    return outs[0] if len(outs) == 1 else outs
+
+
+def atleast_1d(*arys):
+    """View inputs as arrays of rank >= 1 (a tuple for several inputs). NumPy: numpy.atleast_1d.
+
+    >>> atleast_1d(1.0).shape
+    (1,)
+    """
+    return _atleast_public("atleast_1d", arys, 1, "front")
+
+
+def atleast_2d(*arys):
+    """View inputs as arrays of rank >= 2 (``(N,)`` becomes ``(1, N)``). NumPy: numpy.atleast_2d.
+
+    >>> atleast_2d([1, 2]).shape
+    (1, 2)
+    """
+    return _atleast_public("atleast_2d", arys, 2, "front")
+
+
+def atleast_3d(*arys):
+    """View inputs as arrays of rank >= 3 (``(N,)`` -> ``(1, N, 1)``, ``(M, N)`` -> ``(M, N, 1)``).
+    NumPy: numpy.atleast_3d.
+
+    >>> atleast_3d([1, 2]).shape
+    (1, 2, 1)
+    """
+    return _atleast_public("atleast_3d", arys, 3, "middle")
+
+
+# ---- stacking -------------------------------------------------------------------------------
+def join(fn, raws, axis, dtype=None, casting="same_kind"):
+    """Concatenate raw values along ``axis`` with NumPy's checks, errors naming ``fn``."""
+    nd = raws[0].ndim
+    if any(r.ndim != nd for r in raws):
+        fail(ValueError, fn, "arrays of equal rank after promotion",
+             [tuple(r.shape) for r in raws])
+    ax = normalize_axis(fn, axis, nd)
+    ref = tuple(d for i, d in enumerate(raws[0].shape) if i != ax)
+    for r in raws:
+        if tuple(d for i, d in enumerate(r.shape) if i != ax) != ref:
+            fail(ValueError, fn, f"shapes that match except along axis {ax}",
+                 [tuple(r.shape) for r in raws])
+    check_choice(fn, casting, "casting", _CASTINGS)
+    if dtype is None:  # NumPy's n-ary promotion (int8, uint16, float32 -> float32)
+        dt = np.result_type(*[r.dtype for r in raws])
+    else:
+        dt = _dt.canonicalize_dtype(fn, dtype)
+        for r in raws:
+            if not np.can_cast(r.dtype, dt, casting=casting):
+                fail(TypeError, fn, f"arrays castable to {dt} under casting={casting!r}",
+                     r.dtype)
+    return call(_concat_kernel, *raws, axis=ax, dtype=dt)
+
+
+def sequence_of_raws(fn, tup, argname="tup"):
+    """Raw values of a non-empty list/tuple of array-likes."""
+    if isinstance(tup, (Array, np.ndarray)) and np.ndim(tup) > 0:
+        tup = list(tup)
+    if not isinstance(tup, (list, tuple)):
+        fail(TypeError, fn, f"a sequence of arrays for '{argname}'", tup)
+    if not tup:
+        fail(ValueError, fn, f"at least one array in '{argname}'", tup)
+    return [raw_of(fn, a, argname) for a in tup]
+
+
+def hstack(tup, *, dtype=None, casting="same_kind"):
+    """Stack horizontally (axis 1; axis 0 for 1-D inputs). NumPy: numpy.hstack.
+
+    >>> hstack([[1, 2], [3]]).shape
+    (3,)
+    """
+    raws = [_atleast(r, 1) for r in sequence_of_raws("hstack", tup)]
+    return join("hstack", raws, 0 if raws[0].ndim == 1 else 1, dtype, casting)
+
+
+def vstack(tup, *, dtype=None, casting="same_kind"):
+    """Stack vertically (axis 0 of the inputs made at least 2-D). NumPy: numpy.vstack.
+
+    >>> vstack([[1, 2], [3, 4]]).shape
+    (2, 2)
+    """
+    raws = [_atleast(r, 2) for r in sequence_of_raws("vstack", tup)]
+    return join("vstack", raws, 0, dtype, casting)
+
+
+def dstack(tup):
+    """Stack along the third axis (inputs made at least 3-D). NumPy: numpy.dstack.
+
+    >>> dstack([[1, 2], [3, 4]]).shape
+    (1, 2, 2)
+    """
+    raws = [_atleast(r, 3, "middle") for r in sequence_of_raws("dstack", tup)]
+    return join("dstack", raws, 2)
+
+
+def column_stack(tup):
+    """Stack 1-D arrays as columns (and 2-D arrays as they are). NumPy: numpy.column_stack.
+
+    >>> column_stack([[1, 2], [3, 4]]).shape
+    (2, 2)
+    """
+    raws = []
+    for r in sequence_of_raws("column_stack", tup):
+        if r.ndim == 1:
+            r = _reshape_kernel(r, shape=(r.shape[0], 1))
+        raws.append(_atleast(r, 2))
+    return join("column_stack", raws, 1)
+
+
+# ---- block ----------------------------------------------------------------------------------
+def _block_depth(arrays, index="arrays"):
+    """(list depth, leaves with their location) of a nested-list block layout."""
+    if isinstance(arrays, tuple):
+        fail_text(TypeError, "block", f"{index} is a tuple; only lists arrange blocks")
+    if not isinstance(arrays, list):
+        return 0, [arrays]
+    if not arrays:
+        fail_text(ValueError, "block", f"expected a non-empty list at {index}; got []")
+    depths, leaves = set(), []
+    for i, item in enumerate(arrays):
+        d, lv = _block_depth(item, f"{index}[{i}]")
+        depths.add(d)
+        leaves += lv
+    if len(depths) != 1:
+        fail_text(ValueError, "block", f"expected lists of equal depth at {index}; got "
+                  f"depths {sorted(depths)}")
+    return depths.pop() + 1, leaves
+
+
+def _block_build(arrays, depth, list_ndim, ndim):
+    if depth == list_ndim:
+        return _atleast(raw_of("block", arrays, "arrays"), ndim)
+    parts = [_block_build(a, depth + 1, list_ndim, ndim) for a in arrays]
+    return join("block", parts, -(list_ndim - depth))._value
+
+
+def block(arrays):
+    """Assemble an array from nested lists of blocks. NumPy: numpy.block.
+
+    The innermost lists join along the last axis, the next ones along the second last, and
+    so on; dtypes promote level by level, as NumPy's concatenations do.
+
+    >>> block([[ones((2, 2)), zeros((2, 1))]]).shape
+    (2, 3)
+    """
+    list_ndim, leaves = _block_depth(arrays)
+    raws = [raw_of("block", a, "arrays") for a in leaves]
+    ndim = max([list_ndim] + [r.ndim for r in raws])
+    if list_ndim == 0:
+        return wrap(raws[0])
+    return wrap(_block_build(arrays, 0, list_ndim, ndim))
+
+
+__all__ = ["array_split", "atleast_1d", "atleast_2d", "atleast_3d", "block", "column_stack",
+           "dsplit", "dstack", "hsplit", "hstack", "split", "vsplit", "vstack"]

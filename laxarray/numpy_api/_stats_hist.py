@@ -1,0 +1,404 @@
+"""Histograms and binning: histogram, histogram_bin_edges, histogram2d, histogramdd,
+bincount, digitize.
+
+Bin edges follow NumPy 2 exactly (its dtype rules and its ``linspace`` arithmetic); every
+sample is binned by a binary search on the edges (the result NumPy's fast path corrects
+its estimate to), with the last edge inclusive and NaN or out-of-range samples dropped.
+``bins`` (an int or a sequence), ``range`` and ``density`` are static under ``jax.jit``;
+edges from the data's min/max are computed on device, so the output shapes stay static.
+(Eagerly the edges equal NumPy's bit for bit; under an outer ``jax.jit`` XLA may fold the
+bin count into a reciprocal and move an interior edge by an ulp.)
+Value checks NumPy makes (non-finite autodetected range, non-monotonic bins, negative
+``bincount`` input) raise ``ValueError`` eagerly and are not made under tracing.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+
+import jax
+import numpy as np
+from jax import lax
+
+from laxarray._core import dtypes as _dt
+from laxarray._core.errors import fail, fail_text
+from laxarray._core.kernel import call, kernel
+from laxarray._core.validate import check_bool, check_int
+from laxarray.array_api._array import wrap
+from laxarray.array_api.searching import _searchsorted_kernel
+from laxarray.numpy_api._stats_base import concrete, count_dtype, raw, rounded_mul
+
+__all__ = ["histogram", "histogram_bin_edges", "histogram2d", "histogramdd", "bincount",
+           "digitize"]
+
+
+#: NumPy's string bin estimators (eager only: they make the bin count data-dependent).
+_ESTIMATORS = ("auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt")
+
+
+@kernel(static=("nbins", "lin", "out", "auto"))
+def _uniform_edges_kernel(x, lo, hi, nb, *, nbins, lin, out, auto):
+    if auto:
+        flat = lax.reshape(x, (math.prod(x.shape),))
+        lo = lax.convert_element_type(lax.reduce_min(flat, (0,)), lin)
+        hi = lax.convert_element_type(lax.reduce_max(flat, (0,)), lin)
+        same = lax.eq(lo, hi)
+        half = lax.full_like(lo, 0.5)
+        lo, hi = lax.select(same, lax.sub(lo, half), lo), lax.select(same, lax.add(hi, half), hi)
+    else:
+        lo, hi = lax.convert_element_type(lo, lin), lax.convert_element_type(hi, lin)
+    # numpy.linspace(lo, hi, nbins + 1) evaluated in ``lin``, then cast to ``out``
+    delta = lax.sub(hi, lo)
+    div = lax.convert_element_type(nb, lin)
+    # ``nb`` (= nbins) is an operand, not a constant: XLA divides by a constant through its
+    # reciprocal, which is not correctly rounded; in float64 and rounded once it is exact
+    step = lax.convert_element_type(lax.div(lax.convert_element_type(delta, np.float64), nb),
+                                    lin)
+    y = lax.iota(lin, nbins + 1)
+    scaled = lax.select(lax.eq(lax.broadcast(step, (nbins + 1,)), lax.full_like(y, 0)),
+                        rounded_mul(lax.div(y, lax.broadcast(div, (nbins + 1,))),
+                                    lax.broadcast(delta, (nbins + 1,))),
+                        rounded_mul(y, lax.broadcast(step, (nbins + 1,))))
+    y = lax.add(scaled, lax.broadcast(lo, (nbins + 1,)))
+    y = lax.concatenate([lax.slice(y, (0,), (nbins,)), lax.broadcast(hi, (1,))], 0)
+    return lax.convert_element_type(y, out)
+
+
+def _sample_1d(fn, x, argname):
+    if x.dtype.kind in "bc":
+        fail(TypeError, fn, f"a real numeric (not boolean or complex) '{argname}'", x)
+    return x
+
+
+def _range_pair(fn, rng, argname="range"):
+    try:
+        lo, hi = rng
+        lo, hi = float(lo), float(hi)
+    except (TypeError, ValueError):
+        fail(TypeError, fn, f"a pair of real numbers for '{argname}'", rng)
+    if lo > hi:
+        fail_text(ValueError, fn, "max must be larger than min in range parameter.")
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        fail_text(ValueError, fn, f"supplied range of [{lo}, {hi}] is not finite")
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    return lo, hi
+
+
+def _uniform_edges(fn, x, nbins, rng, *, numpy_histogram):
+    """Edges of ``nbins`` equal bins over ``rng`` or the data's [min, max]."""
+    xf = x.dtype.kind == "f"
+    bin_dtype = x.dtype if xf else np.dtype(np.float64)
+    auto = rng is None and math.prod(x.shape) > 0
+    if rng is not None:
+        lo, hi = _range_pair(fn, rng)
+        lin = np.dtype(np.float64)
+    elif not auto:
+        lo, hi, lin = 0.0, 1.0, np.dtype(np.float64)
+    else:
+        lo = hi = 0.0
+        lin = x.dtype if xf else np.dtype(np.float64)
+    out = bin_dtype if numpy_histogram else lin
+    edges = call(_uniform_edges_kernel, x, np.float64(lo), np.float64(hi), np.float64(nbins),
+                 nbins=nbins,
+                 lin=lin, out=out, auto=auto)
+    host = concrete(edges._value)
+    if host is not None:
+        if not np.isfinite(host).all():
+            fail_text(ValueError, fn, f"autodetected range of [{host[0]}, {host[-1]}] is not "
+                      "finite")
+        if numpy_histogram and (host[:-1] >= host[1:]).any():
+            fail_text(ValueError, fn, f"Too many bins for data range. Cannot create {nbins} "
+                      "finite-sized bins.")
+    return edges._value
+
+
+def _edges_for(fn, x, bins, rng, *, numpy_histogram, argname="bins"):
+    """Raw edges for one dimension from an int ``bins`` or a 1-D sequence of edges."""
+    if isinstance(bins, str):
+        if not numpy_histogram:
+            fail(TypeError, fn, f"an int or a sequence for '{argname}'", bins)
+        host = concrete(x)
+        if host is None:
+            fail(ValueError, fn, f"an int or a sequence for '{argname}' under jax.jit (the "
+                 f"estimator {bins!r} makes the number of bins depend on the data)", bins)
+        if bins not in _ESTIMATORS:
+            fail(ValueError, fn, f"a valid estimator for '{argname}' {_ESTIMATORS}", bins)
+        # the number of bins depends on the data: NumPy's estimator on the host values
+        return jax.device_put(np.histogram_bin_edges(host, bins=bins, range=rng))
+    if np.ndim(bins) == 0 and not hasattr(bins, "shape") or getattr(bins, "ndim", 1) == 0:
+        if isinstance(bins, (bool, np.bool_)):
+            fail(TypeError, fn, f"an integer '{argname}'", bins)
+        try:
+            n = operator.index(bins) if not hasattr(bins, "shape") else int(
+                operator.index(concrete(raw(fn, bins, argname)).item()))
+        except (TypeError, AttributeError):
+            fail(TypeError, fn, f"'{argname}' to be an integer, a string, or an array", bins)
+        if n < 1:
+            fail(ValueError, fn, f"a positive integer '{argname}'", bins)
+        return _uniform_edges(fn, x, n, rng, numpy_histogram=numpy_histogram)
+    e = raw(fn, bins, argname)
+    if e.ndim != 1:
+        fail(ValueError, fn, f"a 1-D '{argname}' when it is an array", bins)
+    if e.dtype.kind == "c":
+        fail(TypeError, fn, f"real '{argname}'", bins)
+    host = concrete(e)
+    if host is not None and (host[:-1] > host[1:]).any():
+        fail_text(ValueError, fn, f"`{argname}` must increase monotonically, when an array")
+    return e
+
+
+@kernel(static=("out_dtype", "density"))
+def _bin_count_kernel(sample, weights, *edges, out_dtype, density):
+    """Counts (or weight sums) of the (N, D) ``sample`` in the grid of ``edges``."""
+    n = sample.shape[0]
+    flat = lax.full((n,), 0, count_dtype)
+    nbin = []
+    for i, e in enumerate(edges):
+        v = lax.index_in_dim(sample, i, 1, keepdims=False)
+        ct = np.promote_types(v.dtype, e.dtype)
+        v, e = lax.convert_element_type(v, ct), lax.convert_element_type(e, ct)
+        c = _searchsorted_kernel(e, v, None, right=True)
+        m = e.shape[0]
+        if m:
+            on_edge = lax.eq(v, lax.broadcast(lax.index_in_dim(e, m - 1, 0, False), (n,)))
+            c = lax.sub(c, lax.convert_element_type(on_edge, count_dtype))
+        flat = lax.add(lax.mul(flat, lax.full_like(flat, m + 1)), c)
+        nbin.append(m + 1)
+    total = math.prod(nbin)
+    w = lax.full((n,), 1, out_dtype) if weights is None else \
+        lax.convert_element_type(weights, out_dtype)
+    hist = lax.scatter_add(
+        lax.full((total,), 0, out_dtype), lax.expand_dims(flat, (1,)), w,
+        lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
+                                    scatter_dims_to_operand_dims=(0,)),
+        mode=lax.GatherScatterMode.FILL_OR_DROP)
+    hist = lax.reshape(hist, tuple(nbin))
+    hist = lax.slice(hist, (1,) * len(nbin), tuple(b - 1 for b in nbin))
+    if density:
+        fdt = np.promote_types(out_dtype, np.float64)
+        hist = lax.convert_element_type(hist, fdt)
+        s = lax.reduce_sum(hist, tuple(range(hist.ndim)))
+        for i, e in enumerate(edges):
+            m = e.shape[0]
+            de = lax.sub(lax.slice(e, (1,), (m,)), lax.slice(e, (0,), (m - 1,)))
+            shape = [1] * len(edges)
+            shape[i] = m - 1
+            de = lax.convert_element_type(lax.reshape(de, tuple(shape)),
+                                          np.promote_types(de.dtype, fdt))
+            hist = lax.div(hist, lax.broadcast_in_dim(de, hist.shape, tuple(range(hist.ndim))))
+        hist = lax.div(hist, lax.full_like(hist, 0) + s) if hist.ndim else lax.div(hist, s)
+    return hist
+
+
+def _weights(fn, weights, n):
+    if weights is None:
+        return None
+    w = raw(fn, weights, "weights")
+    if math.prod(w.shape) != n:
+        fail(ValueError, fn, f"'weights' with the shape of the sample ({n} values)", weights)
+    return lax.reshape(w, (n,))
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):
+    """Counts (or weight sums) of ``a`` in ``bins``, and the bin edges.
+    NumPy: numpy.histogram (``bins``: an int, a sequence of edges, or -- eagerly only --
+    one of NumPy's estimator names such as ``'auto'``).
+
+    ``bins``, ``range`` and ``density`` are static under ``jax.jit``; the result dtype is
+    int64, the weights' dtype, or float64 with ``density=True``."""
+    x = _sample_1d("histogram", raw("histogram", a, "a"), "a")
+    x = lax.reshape(x, (math.prod(x.shape),))
+    if isinstance(bins, str) and weights is not None:
+        fail_text(TypeError, "histogram", "Automated estimation of the number of bins is not "
+                  "supported for weighted data")
+    edges = _edges_for("histogram", x, bins, range, numpy_histogram=True)
+    w = _weights("histogram", weights, x.shape[0])
+    out_dtype = np.dtype(count_dtype) if w is None else w.dtype
+    if w is not None and w.dtype.kind == "b":
+        out_dtype = np.dtype(count_dtype)
+    density = bool(density)
+    sample = lax.reshape(x, (x.shape[0], 1))
+    hist = call(_bin_count_kernel, sample, w, edges, out_dtype=out_dtype, density=density)
+    return hist, wrap(edges)
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):
+    """The bin edges :func:`histogram` would use. NumPy: numpy.histogram_bin_edges."""
+    x = _sample_1d("histogram_bin_edges", raw("histogram_bin_edges", a, "a"), "a")
+    x = lax.reshape(x, (math.prod(x.shape),))
+    if weights is not None:
+        _weights("histogram_bin_edges", weights, x.shape[0])
+    return wrap(_edges_for("histogram_bin_edges", x, bins, range, numpy_histogram=True))
+
+
+def _dd_sample(fn, sample):
+    if isinstance(sample, (list, tuple)):
+        cols = [raw(fn, s, "sample") for s in sample]
+        if not cols:
+            fail(ValueError, fn, "at least one coordinate array in 'sample'", sample)
+        dt = _dt.result_type(*[c.dtype for c in cols])
+        cols = [lax.reshape(lax.convert_element_type(c, dt), (math.prod(c.shape),))
+                for c in cols]
+        if len({c.shape for c in cols}) != 1:
+            fail(ValueError, fn, "coordinate arrays of one length in 'sample'", sample)
+        s = lax.concatenate([lax.expand_dims(c, (1,)) for c in cols], 1)
+    else:
+        s = raw(fn, sample, "sample")
+        if s.ndim == 1:
+            s = lax.expand_dims(s, (1,))
+        elif s.ndim != 2:
+            fail(ValueError, fn, "an (N, D) array or a sequence of D arrays for 'sample'",
+                 sample)
+    if s.dtype.kind in "bc":
+        fail(TypeError, fn, "a real numeric (not boolean or complex) 'sample'", sample)
+    return s
+
+
+def histogramdd(sample, bins=10, range=None, density=None, weights=None):
+    """D-dimensional histogram of an (N, D) sample (or a sequence of D arrays).
+    NumPy: numpy.histogramdd. Returns ``(hist, edges)``; ``hist`` is float64 as in NumPy.
+
+    ``bins`` (an int, a sequence of ints/edge arrays), ``range`` and ``density`` are
+    static under ``jax.jit``."""
+    s = _dd_sample("histogramdd", sample)
+    n, d = s.shape
+    if isinstance(bins, (list, tuple)) or (hasattr(bins, "ndim") and bins.ndim >= 1):
+        if len(bins) != d:
+            fail_text(ValueError, "histogramdd", "The dimension of bins must be equal to the "
+                      "dimension of the sample x.")
+        per_dim = list(bins)
+    else:
+        per_dim = [bins] * d
+    if range is None:
+        rngs = [None] * d
+    else:
+        if len(range) != d:
+            fail_text(ValueError, "histogramdd", "range argument must have one entry per "
+                      "dimension")
+        rngs = list(range)
+    edges = [_edges_for("histogramdd", lax.index_in_dim(s, i, 1, keepdims=False), per_dim[i],
+                        rngs[i], numpy_histogram=False, argname=f"bins[{i}]")
+             for i in builtins_range(d)]
+    w = _weights("histogramdd", weights, n)
+    if w is not None and w.dtype.kind == "c":
+        fail(TypeError, "histogramdd", "real 'weights'", weights)
+    hist = call(_bin_count_kernel, s, w, *edges, out_dtype=np.dtype(np.float64),
+                density=bool(density))
+    return hist, tuple(wrap(e) for e in edges)
+
+
+builtins_range = range
+
+
+def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
+    """2-D histogram of points ``(x, y)``. NumPy: numpy.histogram2d.
+
+    Returns ``(hist, xedges, yedges)``; static arguments as :func:`histogramdd`."""
+    try:
+        nb = len(bins)
+    except TypeError:
+        nb = 1
+    if nb not in (1, 2):
+        bins = [bins, bins]
+    hist, edges = histogramdd([x, y], bins, range, density, weights)
+    return hist, edges[0], edges[1]
+
+
+@kernel(static=("length", "weighted"))
+def _bincount_kernel(x, w, *, length, weighted):
+    x = lax.convert_element_type(x, count_dtype)
+    upd = lax.convert_element_type(w, np.float64) if weighted else lax.full(x.shape, 1,
+                                                                            count_dtype)
+    return lax.scatter_add(
+        lax.full((length,), 0, upd.dtype), lax.expand_dims(x, (1,)), upd,
+        lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
+                                    scatter_dims_to_operand_dims=(0,)),
+        mode=lax.GatherScatterMode.FILL_OR_DROP)
+
+
+def bincount(x, weights=None, minlength=0, *, length=None):
+    """Occurrences of each value in the non-negative integer array ``x``.
+    NumPy: numpy.bincount (int64 counts; float64 sums with ``weights``).
+
+    Eagerly the length is ``max(x.max() + 1, minlength)`` and a negative value raises
+    ``ValueError``. Under ``jax.jit`` pass the static ``length=`` (as jax.numpy); values
+    outside ``[0, length)`` are dropped."""
+    xr = raw("bincount", x, "x")
+    if xr.dtype.kind not in "biu":
+        fail(TypeError, "bincount", "an integer (or boolean) array for 'x'", x)
+    if xr.ndim != 1:
+        fail(ValueError, "bincount", "a 1-D array for 'x'", x)
+    minlength = check_int("bincount", minlength, "minlength", minimum=0)
+    w = None
+    if weights is not None:
+        w = raw("bincount", weights, "weights")
+        if w.dtype.kind == "c":
+            fail(TypeError, "bincount", "real 'weights'", weights)
+        if tuple(w.shape) != tuple(xr.shape):
+            fail(ValueError, "bincount", "'weights' of the shape of 'x'", weights)
+    host = concrete(xr)
+    if host is not None and host.size and host.min() < 0:
+        fail_text(ValueError, "bincount", "'x' must not contain negative values")
+    if length is None:
+        if host is None:
+            fail(ValueError, "bincount", "a static 'length=' under jax.jit (the largest value "
+                 "decides the output length)", length)
+        length = builtins_max(int(host.max()) + 1 if host.size else 0, minlength)
+    else:
+        length = check_int("bincount", length, "length", minimum=0)
+    return call(_bincount_kernel, xr, w if w is not None else xr, length=length,
+                weighted=w is not None)
+
+
+builtins_max = max
+
+
+@kernel(static=("right", "mode"))
+def _digitize_kernel(x, bins, *, right, mode):
+    n = bins.shape[0]
+    flat = lax.reshape(x, (math.prod(x.shape),))
+    if n == 0:
+        return lax.full(x.shape, 0, count_dtype)
+    inc = _searchsorted_kernel(bins, flat, None, right=not right)
+    rev = lax.rev(bins, (0,))
+    dec = lax.sub(lax.full_like(inc, n), _searchsorted_kernel(rev, flat, None, right=not right))
+    if mode == "inc":
+        out = inc
+    elif mode == "dec":
+        out = dec
+    else:
+        up = lax.ge(lax.index_in_dim(bins, n - 1, 0, False), lax.index_in_dim(bins, 0, 0, False))
+        out = lax.select(lax.broadcast(up, inc.shape), inc, dec)
+    return lax.reshape(out, x.shape)
+
+
+def digitize(x, bins, right=False):
+    """Index of the bin of ``bins`` (1-D, increasing or decreasing) each value falls in.
+    NumPy: numpy.digitize (int64). ``right`` is static under ``jax.jit``.
+
+    Eagerly non-monotonic ``bins`` raise ``ValueError``; under ``jax.jit`` the direction
+    is taken from ``bins[-1] >= bins[0]``."""
+    xr = raw("digitize", x, "x")
+    br = raw("digitize", bins, "bins")
+    check_bool("digitize", bool(right) if isinstance(right, (np.bool_, int)) else right,
+               "right")
+    if xr.dtype.kind == "c" or br.dtype.kind == "c":
+        fail(TypeError, "digitize", "real 'x' and 'bins' (x may not be complex)", x)
+    if br.ndim != 1:
+        fail(ValueError, "digitize", "a 1-D array for 'bins'", bins)
+    ct = np.promote_types(xr.dtype, br.dtype)
+    xr, br = lax.convert_element_type(xr, ct), lax.convert_element_type(br, ct)
+    mode = "auto"
+    host = concrete(br)
+    if host is not None:
+        if (host[1:] >= host[:-1]).all():
+            mode = "inc"
+        elif (host[1:] <= host[:-1]).all():
+            mode = "dec"
+        else:
+            fail_text(ValueError, "digitize", "bins must be monotonically increasing or "
+                      "decreasing")
+    return call(_digitize_kernel, xr, br, right=bool(right), mode=mode)
+

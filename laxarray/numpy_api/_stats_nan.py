@@ -1,0 +1,296 @@
+"""NaN-aware reductions and NumPy's cumulative sums: nansum ... nanstd, cumsum, ptp.
+
+NaN elements are treated as missing: replaced by the identity of the reduction (0 for sums,
+1 for products, -inf/+inf for max/min), or left out of the count (nanmean, nanvar).  An
+all-NaN slice gives NaN for nanmax/nanmin/nanmean/nanvar (NumPy also warns).  Integer and
+boolean inputs have no NaN and reduce as the plain functions do.  ``axis``, ``dtype``,
+``ddof`` and ``keepdims`` are static under ``jax.jit``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from jax import lax
+
+from laxarray._core import dtypes as _dt
+from laxarray._core.errors import fail, fail_text
+from laxarray._core.kernel import call, kernel
+from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
+from laxarray.array_api import statistical as _stat
+from laxarray.array_api._array import wrap
+from laxarray.array_api.manipulation import reshape
+from laxarray.array_api.searching import _arg_kernel
+from laxarray.numpy_api._stats_base import concrete, count_dtype, no_out, raw
+
+__all__ = ["nansum", "nanprod", "nanmax", "nanmin", "nanargmax", "nanargmin", "nanmean",
+           "nanvar", "nanstd", "nancumsum", "nancumprod", "cumsum", "cumprod", "ptp"]
+
+
+@kernel(static=("value",))
+def _nan_to_kernel(x, *, value):
+    return lax.select(lax.ne(x, x), lax.full_like(x, value), x)
+
+
+def _nan_to(x, value):
+    """``x`` (raw) with NaNs replaced by ``value`` (unchanged for non-float dtypes)."""
+    if x.dtype.kind not in "fc":
+        return x
+    return call(_nan_to_kernel, x, value=value)._value
+
+
+def _finish(y, axes, keepdims):
+    return lax.expand_dims(y, axes) if keepdims and axes else y
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
+    """Sum treating NaN as zero. NumPy: numpy.nansum. ``axis``/``dtype`` static under jit."""
+    no_out("nansum", out)
+    x = _nan_to(raw("nansum", a, "a"), 0)
+    axes = normalize_axes("nansum", axis, x.ndim)
+    return _stat.sum(wrap(x), axis=axes, dtype=dtype, keepdims=keepdims)
+
+
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
+    """Product treating NaN as one. NumPy: numpy.nanprod. ``axis``/``dtype`` static under jit."""
+    no_out("nanprod", out)
+    x = _nan_to(raw("nanprod", a, "a"), 1)
+    axes = normalize_axes("nanprod", axis, x.ndim)
+    return _stat.prod(wrap(x), axis=axes, dtype=dtype, keepdims=keepdims)
+
+
+@kernel(static=("axes", "keepdims", "find_max"))
+def _nan_extremum_kernel(x, *, axes, keepdims, find_max):
+    nan = lax.ne(x, x)
+    fill = lax.full_like(x, -np.inf if find_max else np.inf)
+    clean = lax.select(nan, fill, x)
+    y = lax.reduce_max(clean, axes) if find_max else lax.reduce_min(clean, axes)
+    y = lax.select(lax.reduce_and(nan, axes), lax.full_like(y, np.nan), y)
+    return _finish(y, axes, keepdims)
+
+
+def _nan_extremum(fn, a, axis, keepdims, find_max):
+    x = raw(fn, a, "a")
+    if x.dtype.kind == "c":
+        fail(TypeError, fn, "a real array for 'a' (complex ordering is not supported)", a)
+    axes = normalize_axes(fn, axis, x.ndim)
+    if x.dtype.kind != "f":
+        plain = _stat.max if find_max else _stat.min
+        return plain(wrap(x), axis=axes, keepdims=keepdims)
+    check_bool(fn, keepdims, "keepdims")
+    if any(x.shape[d] == 0 for d in axes):
+        fail(ValueError, fn, "non-empty reduction axes (zero-size array to reduction)", a)
+    return call(_nan_extremum_kernel, x, axes=axes, keepdims=keepdims, find_max=find_max)
+
+
+def nanmax(a, axis=None, out=None, keepdims=False):
+    """Maximum ignoring NaN (an all-NaN slice gives NaN). NumPy: numpy.nanmax.
+
+    Complex input is not supported (``TypeError``)."""
+    no_out("nanmax", out)
+    return _nan_extremum("nanmax", a, axis, keepdims, True)
+
+
+def nanmin(a, axis=None, out=None, keepdims=False):
+    """Minimum ignoring NaN (an all-NaN slice gives NaN). NumPy: numpy.nanmin.
+
+    Complex input is not supported (``TypeError``)."""
+    no_out("nanmin", out)
+    return _nan_extremum("nanmin", a, axis, keepdims, False)
+
+
+@kernel(static=("axis", "keepdims", "find_max"))
+def _nanarg_kernel(x, *, axis, keepdims, find_max):
+    nan = lax.ne(x, x)
+    clean = lax.select(nan, lax.full_like(x, -np.inf if find_max else np.inf), x)
+    idx = _arg_kernel(clean, axis=axis, keepdims=keepdims, find_max=find_max)
+    all_nan = _finish(lax.reduce_and(nan, (axis,)), (axis,), keepdims)
+    return lax.select(all_nan, lax.full_like(idx, -1), idx)
+
+
+def _nanarg(fn, a, axis, keepdims, find_max):
+    x = raw(fn, a, "a")
+    if x.dtype.kind == "c":
+        fail(TypeError, fn, "a real array for 'a'", a)
+    check_bool(fn, keepdims, "keepdims")
+    if x.dtype.kind != "f":
+        ax = None if axis is None else normalize_axis(fn, axis, x.ndim)
+        return (_stat_arg(find_max))(wrap(x), axis=ax, keepdims=keepdims)
+    flat = axis is None
+    ndim = x.ndim
+    if flat:
+        x = lax.reshape(x, (math.prod(x.shape),)) if x.ndim != 1 else x
+        ax = 0
+    else:
+        ax = normalize_axis(fn, axis, x.ndim)
+    if x.shape[ax] == 0:
+        fail(ValueError, fn, "a non-empty array along 'axis'", a)
+    out = call(_nanarg_kernel, x, axis=ax, keepdims=keepdims and not flat, find_max=find_max)
+    host = concrete(out._value)
+    if host is not None and (host < 0).any():
+        fail_text(ValueError, fn, "All-NaN slice encountered (under jax.jit such slices "
+                  "give -1)")
+    if flat and keepdims:
+        out = reshape(out, (1,) * ndim)
+    return out
+
+
+def _stat_arg(find_max):
+    from laxarray.array_api.searching import argmax, argmin
+    return argmax if find_max else argmin
+
+
+def nanargmax(a, axis=None, out=None, *, keepdims=False):
+    """Index of the maximum ignoring NaN. NumPy: numpy.nanargmax.
+
+    An all-NaN slice raises ``ValueError`` eagerly (as NumPy); under ``jax.jit`` the value
+    is not known while tracing and such slices give ``-1`` (as jax.numpy)."""
+    no_out("nanargmax", out)
+    return _nanarg("nanargmax", a, axis, keepdims, True)
+
+
+def nanargmin(a, axis=None, out=None, *, keepdims=False):
+    """Index of the minimum ignoring NaN. NumPy: numpy.nanargmin.
+
+    An all-NaN slice raises ``ValueError`` eagerly; under ``jax.jit`` it gives ``-1``."""
+    no_out("nanargmin", out)
+    return _nanarg("nanargmin", a, axis, keepdims, False)
+
+
+def _wide(dtype):
+    """The float64/complex128 dtype NumPy divides sums by counts in."""
+    return np.dtype(np.complex128) if dtype.kind == "c" else np.dtype(np.float64)
+
+
+def _divide(total, count):
+    """``total / count`` computed in double precision, cast back (NumPy's _divide_by_count)."""
+    wide = _wide(total.dtype)
+    q = lax.div(lax.convert_element_type(total, wide), lax.convert_element_type(count, wide))
+    return lax.convert_element_type(q, total.dtype)
+
+
+@kernel(static=("axes", "keepdims", "dtype", "ddof", "op"))
+def _nan_moment_kernel(x, *, axes, keepdims, dtype, ddof, op):
+    nan = lax.ne(x, x)
+    arr = lax.select(nan, lax.full_like(x, 0), x)
+    cnt = lax.reduce_sum(lax.convert_element_type(lax.bitwise_not(nan), count_dtype), axes)
+    avg = _divide(lax.reduce_sum(lax.convert_element_type(arr, dtype), axes), cnt)
+    if op == "mean":
+        return _finish(avg, axes, keepdims)
+    dev = lax.sub(lax.convert_element_type(arr, dtype), lax.expand_dims(avg, axes))
+    dev = lax.convert_element_type(dev, x.dtype)
+    dev = lax.select(nan, lax.full_like(dev, 0), dev)
+    if dev.dtype.kind == "c":
+        sq = lax.real(lax.mul(dev, lax.conj(dev)))
+    else:
+        sq = lax.mul(dev, dev)
+    var = lax.reduce_sum(lax.convert_element_type(sq, _dt.real_dtype(dtype)), axes)
+    dof = lax.sub(lax.convert_element_type(cnt, np.float64), lax.full(cnt.shape, ddof,
+                                                                       np.float64))
+    var = _divide(var, dof)
+    var = lax.select(lax.le(dof, lax.full_like(dof, 0)), lax.full_like(var, np.nan), var)
+    if op == "std":
+        var = lax.sqrt(var)
+    return _finish(var, axes, keepdims)
+
+
+def _nan_moment(fn, op, a, axis, dtype, ddof, keepdims):
+    x = raw(fn, a, "a")
+    axes = normalize_axes(fn, axis, x.ndim)
+    check_bool(fn, keepdims, "keepdims")
+    if dtype is not None:
+        dtype = _dt.canonicalize_dtype(fn, dtype)
+        if dtype.kind not in "fc":
+            fail(TypeError, fn, "an inexact (floating) 'dtype'", dtype)
+    if x.dtype.kind not in "fc":
+        x = lax.convert_element_type(x, np.float64)
+    dt = dtype if dtype is not None else x.dtype
+    if isinstance(ddof, bool) or not isinstance(ddof, (int, float, np.integer, np.floating)):
+        fail(TypeError, fn, "a real number for 'ddof'", ddof)
+    return call(_nan_moment_kernel, x, axes=axes, keepdims=keepdims, dtype=dt,
+                ddof=float(ddof), op=op)
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
+    """Mean ignoring NaN (all-NaN slice: NaN; integers give float64). NumPy: numpy.nanmean."""
+    no_out("nanmean", out)
+    return _nan_moment("nanmean", "mean", a, axis, dtype, 0.0, keepdims)
+
+
+def _ddof(fn, ddof, correction):
+    if correction is not None:
+        if ddof != 0:
+            fail_text(ValueError, fn, "ddof and correction can't be provided simultaneously")
+        return correction
+    return ddof
+
+
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+    """Variance ignoring NaN; slices with ``count - ddof <= 0`` give NaN.
+    NumPy: numpy.nanvar (complex input gives a real result)."""
+    no_out("nanvar", out)
+    return _nan_moment("nanvar", "var", a, axis, dtype, _ddof("nanvar", ddof, correction),
+                       keepdims)
+
+
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+    """Standard deviation ignoring NaN. NumPy: numpy.nanstd."""
+    no_out("nanstd", out)
+    return _nan_moment("nanstd", "std", a, axis, dtype, _ddof("nanstd", ddof, correction),
+                       keepdims)
+
+
+def _cumulative(fn, a, axis, dtype, nan_value, out=None):
+    no_out(fn, out)
+    x = raw(fn, a, "a")
+    if nan_value is not None:
+        x = _nan_to(x, nan_value)
+    if axis is not None:
+        axis = normalize_axis(fn, axis, max(x.ndim, 1))
+    if axis is None or x.ndim == 0:
+        x = lax.reshape(x, (math.prod(x.shape),))
+        axis = 0
+    op = _stat.cumulative_sum if fn in ("cumsum", "nancumsum") else _stat.cumulative_prod
+    return op(wrap(x), axis=axis, dtype=dtype)
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    """Cumulative sum (``axis=None``: of the flattened array). NumPy: numpy.cumsum."""
+    return _cumulative("cumsum", a, axis, dtype, None, out)
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    """Cumulative product (``axis=None``: flattened). NumPy: numpy.cumprod."""
+    return _cumulative("cumprod", a, axis, dtype, None, out)
+
+
+def nancumsum(a, axis=None, dtype=None, out=None):
+    """Cumulative sum treating NaN as zero. NumPy: numpy.nancumsum."""
+    return _cumulative("nancumsum", a, axis, dtype, 0, out)
+
+
+def nancumprod(a, axis=None, dtype=None, out=None):
+    """Cumulative product treating NaN as one. NumPy: numpy.nancumprod."""
+    return _cumulative("nancumprod", a, axis, dtype, 1, out)
+
+
+@kernel(static=("axes", "keepdims"))
+def _ptp_kernel(x, *, axes, keepdims):
+    return _finish(lax.sub(lax.reduce_max(x, axes), lax.reduce_min(x, axes)), axes, keepdims)
+
+
+def ptp(a, axis=None, out=None, keepdims=False):
+    """Range ``max - min`` along ``axis`` (integers wrap, as NumPy). NumPy: numpy.ptp.
+
+    Boolean and complex inputs raise ``TypeError``."""
+    no_out("ptp", out)
+    x = raw("ptp", a, "a")
+    if x.dtype.kind in "bc":
+        fail(TypeError, "ptp", "a real numeric (not boolean or complex) array for 'a'", a)
+    axes = normalize_axes("ptp", axis, x.ndim)
+    check_bool("ptp", keepdims, "keepdims")
+    if any(x.shape[d] == 0 for d in axes):
+        fail(ValueError, "ptp", "non-empty reduction axes", a)
+    return call(_ptp_kernel, x, axes=axes, keepdims=keepdims)
+

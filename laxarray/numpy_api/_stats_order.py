@@ -1,0 +1,414 @@
+"""Order statistics: quantile/percentile/median (and their NaN-ignoring forms), partition,
+argpartition, lexsort, sort_complex.
+
+Quantiles sort the reduced axes (NaN last) and follow NumPy 2's formulas exactly: the
+virtual index of each of the 13 ``method=`` values, the same clamping at the ends and the
+same two-sided linear interpolation, so results and dtypes match NumPy (a Python-scalar
+``q`` keeps float32 input in float32; an array ``q`` promotes with it; the discontinuous
+methods return the input dtype).  ``q`` may be an array (traced under ``jax.jit``);
+``axis``, ``method`` and ``keepdims`` are static.  ``q`` outside ``[0, 1]`` raises
+``ValueError`` eagerly; under ``jax.jit`` it is not checked.  A NaN in a slice makes its
+quantile NaN; the ``nan*`` forms leave NaNs out (an all-NaN slice gives NaN).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from jax import lax
+
+from laxarray._core.errors import fail, fail_text
+from laxarray._core.kernel import call, kernel
+from laxarray._core.validate import check_bool, check_choice, normalize_axes, normalize_axis
+from laxarray.array_api._array import Array
+from laxarray.array_api.indexing_functions import _take_along_axis_kernel
+from laxarray.array_api.sorting import _keys, _sort_kernel
+from laxarray.numpy_api._stats_base import concrete, count_dtype, no_out, raw, rounded_mul as _mul
+
+__all__ = ["quantile", "percentile", "median", "nanquantile", "nanpercentile", "nanmedian",
+           "partition", "argpartition", "lexsort", "sort_complex"]
+
+#: (alpha, beta) of the continuous methods written with NumPy's _compute_virtual_index.
+_ALPHA_BETA = {"interpolated_inverted_cdf": (0, 1), "hazen": (0.5, 0.5), "weibull": (0, 0),
+               "median_unbiased": (1 / 3.0, 1 / 3.0), "normal_unbiased": (3 / 8.0, 3 / 8.0)}
+_INDEX_METHODS = ("inverted_cdf", "closest_observation", "lower", "higher", "nearest")
+METHODS = ("linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf",
+           "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf",
+           "hazen", "weibull", "median_unbiased", "normal_unbiased")
+
+
+def _flat_sorted(x, axes):
+    """``x`` with ``axes`` moved last and merged: (rest_shape, sorted (B, n) array)."""
+    keep = tuple(d for d in range(x.ndim) if d not in axes)
+    rest = tuple(x.shape[d] for d in keep)
+    n = math.prod(x.shape[d] for d in axes)
+    xt = lax.transpose(x, keep + tuple(axes)) if keep + tuple(axes) != tuple(range(x.ndim)) \
+        else x
+    x2 = lax.reshape(xt, (math.prod(rest), n))
+    return rest, _sort_kernel(x2, axis=1, descending=False, want_indices=False)
+
+
+def _valid_count(srt, omit_nan):
+    """(B, 1) count of the values a quantile sees: all, or the non-NaN ones."""
+    b, n = srt.shape
+    if omit_nan and srt.dtype.kind == "f":
+        ok = lax.convert_element_type(lax.eq(srt, srt), count_dtype)
+        return lax.reduce_sum(ok, (1,)).reshape((b, 1))
+    return lax.full((b, 1), n, count_dtype)
+
+
+def _take(srt, idx):
+    """``srt[b, idx[b, j]]`` (indices clamped into range)."""
+    return _take_along_axis_kernel(srt, idx, axis=1)
+
+
+def _floor_mod2(v):
+    r = lax.rem(v, lax.full_like(v, 2))
+    return lax.select(lax.lt(r, lax.full_like(r, 0)), lax.add(r, lax.full_like(r, 2)), r)
+
+
+def _index_method(method, n, q):
+    """Integer positions of the discontinuous methods (NumPy's virtual indices)."""
+    one = lax.full_like(q, 1)
+    if method in ("lower", "higher", "nearest"):
+        v = _mul(lax.sub(n, one), q)
+        v = {"lower": lax.floor, "higher": lax.ceil}.get(
+            method, lambda t: lax.round(t, lax.RoundingMethod.TO_NEAREST_EVEN))(v)
+        return lax.convert_element_type(v, count_dtype)
+    idx = lax.sub(_mul(n, q), one)
+    if method == "closest_observation":
+        idx = lax.sub(idx, lax.full_like(q, 0.5))
+    prev = lax.floor(idx)
+    gamma = lax.sub(idx, prev)
+    cond = lax.eq(gamma, lax.full_like(gamma, 0))
+    if method == "closest_observation":
+        cond = lax.bitwise_and(cond, lax.eq(_floor_mod2(prev), one))
+    res = lax.select(cond, prev, lax.add(prev, one))
+    res = lax.convert_element_type(res, count_dtype)
+    return lax.max(res, lax.full_like(res, 0))
+
+
+def _virtual_index(method, n, q):
+    one = lax.full_like(q, 1)
+    if method == "linear":
+        return _mul(lax.sub(n, one), q)
+    if method == "averaged_inverted_cdf":
+        return lax.sub(_mul(n, q), one)
+    if method == "midpoint":
+        v = _mul(lax.sub(n, one), q)
+        return _mul(lax.full_like(q, 0.5), lax.add(lax.floor(v), lax.ceil(v)))
+    alpha, beta = _ALPHA_BETA[method]
+    c = lax.full_like(q, 1 - alpha - beta)
+    return lax.sub(lax.add(_mul(n, q), lax.add(lax.full_like(q, alpha), _mul(q, c))), one)
+
+
+@kernel(static=("axes", "keepdims", "method", "omit_nan", "vdtype", "rdtype", "weak"))
+def _quantile_kernel(x, q, *, axes, keepdims, method, omit_nan, vdtype, rdtype, weak):
+    rest, srt = _flat_sorted(x, axes)
+    b, n_all = srt.shape
+    qshape = q.shape
+    m = math.prod(qshape)
+    cnt = _valid_count(srt, omit_nan)                       # (b, 1) int
+    if q.dtype.kind in "fc":
+        qf = lax.convert_element_type(q, vdtype)
+    else:
+        qf = q
+    qf = lax.broadcast_in_dim(lax.reshape(qf, (m,)), (b, m), (1,))
+    last = lax.max(lax.sub(cnt, lax.full_like(cnt, 1)), lax.full_like(cnt, 0))
+    last = lax.broadcast_in_dim(last.reshape((b,)), (b, m), (0,))
+    if n_all == 0:      # nan* of an empty slice: NaN
+        res = lax.full((b, m), np.nan, rdtype)
+    elif method in _INDEX_METHODS or q.dtype.kind not in "fc":
+        nq = lax.convert_element_type(cnt, qf.dtype) if qf.dtype.kind == "f" else cnt
+        nq = lax.broadcast_in_dim(nq.reshape((b,)), (b, m), (0,))
+        if q.dtype.kind not in "fc":        # integer q, method linear: (n - 1) * q
+            idx = _mul(lax.sub(nq, lax.full_like(nq, 1)), lax.convert_element_type(
+                qf, nq.dtype))
+            idx = lax.convert_element_type(idx, count_dtype)
+        else:
+            idx = _index_method(method, nq, qf)
+        res = _take(srt, lax.min(idx, lax.full_like(idx, n_all - 1)))
+        res = lax.convert_element_type(res, rdtype)
+    else:
+        nq = lax.broadcast_in_dim(lax.convert_element_type(cnt, vdtype).reshape((b,)), (b, m),
+                                  (0,))
+        vi = _virtual_index(method, nq, qf)
+        fl = lax.floor(vi)
+        lastf = lax.convert_element_type(last, vdtype)
+        above = lax.ge(vi, lax.sub(nq, lax.full_like(nq, 1)))
+        below = lax.lt(vi, lax.full_like(vi, 0))
+        nan_vi = lax.ne(vi, vi)
+        top = lax.bitwise_or(above, nan_vi)
+        # NumPy's previous index is -1 above the end (that is what gamma is taken from)
+        prev_g = lax.select(below, lax.full_like(vi, 0),
+                            lax.select(top, lax.full_like(vi, -1), fl))
+        prev_i = lax.select(below, lax.full_like(vi, 0), lax.select(top, lastf, fl))
+        next_i = lax.select(below, lax.full_like(vi, 0),
+                            lax.select(top, lastf, lax.add(fl, lax.full_like(fl, 1))))
+        gamma = lax.sub(vi, prev_g)
+        if method == "averaged_inverted_cdf":
+            gamma = lax.select(lax.eq(gamma, lax.full_like(gamma, 0)),
+                               lax.full_like(gamma, 0.5), lax.full_like(gamma, 1.0))
+        elif method == "midpoint":
+            whole = lax.eq(_floor_mod1(vi), lax.full_like(vi, 0))
+            gamma = lax.select(whole, lax.full_like(gamma, 0), lax.full_like(gamma, 0.5))
+        a = _take(srt, lax.convert_element_type(prev_i, count_dtype))
+        bb = _take(srt, lax.convert_element_type(next_i, count_dtype))
+        res = _lerp(a, bb, gamma, rdtype)
+    if srt.dtype.kind == "f" and n_all:
+        if omit_nan:
+            bad = lax.eq(cnt, lax.full_like(cnt, 0))
+        else:
+            tail = lax.slice_in_dim(srt, n_all - 1, n_all, axis=1)
+            bad = lax.ne(tail, tail)
+        res = lax.select(lax.broadcast_in_dim(bad.reshape((b,)), (b, m), (0,)),
+                         lax.full_like(res, np.nan), res)
+    res = lax.transpose(res, (1, 0)).reshape(qshape + rest)
+    if keepdims:
+        res = lax.expand_dims(res, tuple(len(qshape) + d for d in axes))
+    return res
+
+
+def _floor_mod1(v):
+    return lax.sub(v, lax.floor(v))
+
+
+def _lerp(a, b, t, rdtype):
+    """NumPy's _lerp: ``a + (b-a)*t`` below t=0.5, ``b - (b-a)*(1-t)`` from 0.5 on."""
+    diff = lax.convert_element_type(lax.sub(b, a), rdtype)
+    tt = lax.convert_element_type(t, rdtype)
+    omt = lax.convert_element_type(lax.sub(lax.full_like(t, 1), t), rdtype)
+    lo = lax.add(lax.convert_element_type(a, rdtype), _mul(diff, tt))
+    hi = lax.sub(lax.convert_element_type(b, rdtype), _mul(diff, omt))
+    return lax.select(lax.ge(t, lax.full_like(t, 0.5)), hi, lo)
+
+
+def _q_operand(fn, q, scale):
+    """(raw q, weak?, dtype of the virtual indices) following NumPy's quantile/percentile."""
+    weak = type(q) in (int, float)
+    if weak and scale != 1:
+        q, scale = q / scale, 1     # Python's division is NumPy's (correctly rounded)
+    qr = raw(fn, q, "q")
+    if qr.dtype.kind in "cb":
+        fail(TypeError, fn, "a real (non-boolean) 'q'", q)
+    if qr.ndim > 2:
+        fail_text(ValueError, fn, "q must be a scalar or 1d")
+    if scale != 1:
+        if qr.dtype.kind != "f":
+            qr = lax.convert_element_type(qr, np.float64)
+        qr = lax.div(qr, lax.full_like(qr, scale))
+    host = concrete(qr)
+    if host is not None and host.size and not (host.min() >= 0 and host.max() <= 1):
+        what = "Percentiles must be in the range [0, 100]" if "percent" in fn else \
+            "Quantiles must be in the range [0, 1]"
+        fail_text(ValueError, fn, what)
+    vdtype = np.dtype(np.float64) if weak or qr.dtype.kind != "f" else qr.dtype
+    return qr, weak, vdtype
+
+
+def _quantile(fn, a, q, axis, method, keepdims, omit_nan, scale, out=None):
+    no_out(fn, out)
+    x = raw(fn, a, "a")
+    if x.dtype.kind == "c":
+        fail(TypeError, fn, "an array of real numbers for 'a'", a)
+    check_choice(fn, method, "method", METHODS)
+    check_bool(fn, keepdims, "keepdims")
+    axes = normalize_axes(fn, axis, x.ndim)
+    qr, weak, vdtype = _q_operand(fn, q, scale)
+    index_path = method in _INDEX_METHODS or qr.dtype.kind != "f"
+    if index_path:
+        rdtype = x.dtype
+    else:
+        if x.dtype.kind == "b":
+            fail(TypeError, fn, f"a numeric (non-boolean) 'a' with method={method!r}", a)
+        if weak:
+            rdtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
+        else:
+            rdtype = np.promote_types(x.dtype, vdtype)
+    n = math.prod(x.shape[d] for d in axes)
+    if n == 0:
+        if not omit_nan:
+            fail(ValueError, fn, "a non-empty reduction ('a' has no elements along 'axis')", a)
+        x = lax.convert_element_type(x, np.float64) if x.dtype.kind != "f" else x
+    return call(_quantile_kernel, x, qr, axes=axes, keepdims=keepdims, method=method,
+                omit_nan=omit_nan, vdtype=vdtype, rdtype=rdtype, weak=weak)
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+             keepdims=False):
+    """``q``-th quantiles along ``axis`` (result shape ``q.shape + reduced shape``).
+    NumPy: numpy.quantile (all 13 ``method=`` values; no ``weights=``; ``out`` must
+    be None and ``overwrite_input`` is ignored).
+
+    ``q`` may be traced; ``axis``/``method``/``keepdims`` are static under ``jax.jit``.
+    A slice containing NaN gives NaN."""
+    return _quantile("quantile", a, q, axis, method, keepdims, False, 1, out)
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+               keepdims=False):
+    """``q``-th percentiles (``q`` in [0, 100]). NumPy: numpy.percentile.
+
+    As :func:`quantile` with ``q / 100``."""
+    return _quantile("percentile", a, q, axis, method, keepdims, False, 100, out)
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                keepdims=False):
+    """Quantiles ignoring NaN (an all-NaN slice gives NaN). NumPy: numpy.nanquantile.
+
+    ``q`` may be traced; ``axis``/``method``/``keepdims`` are static under ``jax.jit``."""
+    return _quantile("nanquantile", a, q, axis, method, keepdims, True, 1, out)
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                  keepdims=False):
+    """Percentiles ignoring NaN. NumPy: numpy.nanpercentile."""
+    return _quantile("nanpercentile", a, q, axis, method, keepdims, True, 100, out)
+
+
+@kernel(static=("axes", "keepdims", "omit_nan", "rdtype"))
+def _median_kernel(x, *, axes, keepdims, omit_nan, rdtype):
+    rest, srt = _flat_sorted(x, axes)
+    b, n = srt.shape
+    if n == 0:
+        res = lax.full((b,), np.nan, rdtype)
+    else:
+        cnt = _valid_count(srt, omit_nan).reshape((b, 1))
+        one = lax.full_like(cnt, 1)
+        lo_i = lax.max(lax.div(lax.sub(cnt, one), lax.full_like(cnt, 2)), lax.full_like(cnt, 0))
+        hi_i = lax.div(cnt, lax.full_like(cnt, 2))
+        lo = lax.convert_element_type(_take(srt, lo_i), rdtype)
+        hi = lax.convert_element_type(_take(srt, lax.min(hi_i, lax.full_like(hi_i, n - 1))),
+                                      rdtype)
+        two = lax.full_like(lo, 2)
+        odd = lax.eq(lax.rem(cnt, lax.full_like(cnt, 2)), one)
+        res = lax.select(odd, lo, lax.div(lax.add(lo, hi), two)).reshape((b,))
+        if srt.dtype.kind == "f":
+            if omit_nan:
+                bad = lax.eq(cnt, lax.full_like(cnt, 0))
+            else:
+                tail = lax.slice_in_dim(srt, n - 1, n, axis=1)
+                bad = lax.ne(tail, tail)
+            res = lax.select(bad.reshape((b,)), lax.full_like(res, np.nan), res)
+    res = res.reshape(rest)
+    return lax.expand_dims(res, axes) if keepdims else res
+
+
+def _median(fn, a, axis, keepdims, omit_nan, out=None):
+    no_out(fn, out)
+    x = raw(fn, a, "a")
+    check_bool(fn, keepdims, "keepdims")
+    axes = normalize_axes(fn, axis, x.ndim)
+    rdtype = x.dtype if x.dtype.kind in "fc" else np.dtype(np.float64)
+    if x.dtype.kind == "c":
+        fail(TypeError, fn, "a real array for 'a' (complex ordering is not supported)", a)
+    return call(_median_kernel, x, axes=axes, keepdims=keepdims, omit_nan=omit_nan,
+                rdtype=rdtype)
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """Median along ``axis`` (mean of the two middle values; NaN in a slice gives NaN).
+    NumPy: numpy.median. Integers give float64; an empty slice gives NaN."""
+    return _median("median", a, axis, keepdims, False, out)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """Median ignoring NaN (an all-NaN slice gives NaN). NumPy: numpy.nanmedian."""
+    return _median("nanmedian", a, axis, keepdims, True, out)
+
+
+def _kth(fn, kth, n):
+    vals = kth if isinstance(kth, (list, tuple)) else [kth]
+    if isinstance(kth, Array) or hasattr(kth, "__array__"):
+        host = concrete(raw(fn, kth, "kth"))
+        if host is None:
+            fail(TypeError, fn, "a static (concrete) 'kth'", kth)
+        vals = np.ravel(host).tolist()
+    out = []
+    for k in vals:
+        if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
+            fail(TypeError, fn, "integer 'kth'", kth)
+        if not -n <= int(k) < n:
+            fail(ValueError, fn, f"'kth' in [{-n}, {n})", kth)
+        out.append(int(k))
+    return tuple(out)
+
+
+def _partition(fn, a, kth, axis, want_indices):
+    x = raw(fn, a, "a")
+    if axis is None:
+        x = lax.reshape(x, (math.prod(x.shape),))
+        axis = -1
+    if x.ndim == 0:
+        fail(ValueError, fn, "an array of rank >= 1 for 'a'", a)
+    ax = normalize_axis(fn, axis, x.ndim)
+    _kth(fn, kth, x.shape[ax])
+    return call(_sort_kernel, x, axis=ax, descending=False, want_indices=want_indices)
+
+
+def partition(a, kth, axis=-1):
+    """A copy with the ``kth`` element in sorted position, smaller ones before it and
+    larger ones after. NumPy: numpy.partition. ``kth`` is static under ``jax.jit``.
+
+    This implementation returns a fully sorted copy (NaN last), which satisfies the
+    partition property for every ``kth``."""
+    return _partition("partition", a, kth, axis, False)
+
+
+def argpartition(a, kth, axis=-1):
+    """Indices that partition ``a`` around ``kth`` (int64). NumPy: numpy.argpartition.
+
+    ``kth`` is static under ``jax.jit``; the indices fully sort ``a`` (stable)."""
+    return _partition("argpartition", a, kth, axis, True)
+
+
+@kernel(static=("axis",))
+def _lexsort_kernel(*keys, axis):
+    last = keys[0].ndim - 1
+    perm = list(range(last + 1))
+    perm[axis], perm[last] = perm[last], perm[axis]
+    ops = []
+    for k in reversed(keys):          # the last key is the primary one
+        k = lax.transpose(k, perm) if axis != last else k
+        ops.extend(_keys(k, False))
+    iota = lax.broadcasted_iota(count_dtype, ops[0].shape, last)
+    out = lax.sort(tuple(ops) + (iota,), dimension=last, is_stable=True, num_keys=len(ops))
+    res = out[-1]
+    return lax.transpose(res, perm) if axis != last else res
+
+
+def lexsort(keys, axis=-1):
+    """Indirect stable sort on several keys; the LAST key is the primary one (int64).
+    NumPy: numpy.lexsort. ``axis`` is static; keys are a sequence or a 2-D+ array."""
+    if isinstance(keys, (list, tuple)):
+        ks = [raw("lexsort", k, "keys") for k in keys]
+    else:
+        k = raw("lexsort", keys, "keys")
+        if k.ndim == 0:
+            fail(ValueError, "lexsort", "at least one key of rank >= 1", keys)
+        ks = [lax.index_in_dim(k, i, 0, keepdims=False) for i in range(k.shape[0])]
+    if not ks:
+        fail(TypeError, "lexsort", "at least one key in 'keys'", keys)
+    shape = tuple(ks[0].shape)
+    if any(tuple(k.shape) != shape for k in ks):
+        fail(ValueError, "lexsort", "keys of one shape", keys)
+    if len(shape) == 0:
+        fail(ValueError, "lexsort", "keys of rank >= 1", keys)
+    ax = normalize_axis("lexsort", axis, len(shape))
+    return call(_lexsort_kernel, *ks, axis=ax)
+
+
+def sort_complex(a):
+    """Sort along the last axis as complex numbers (real part first, then imaginary).
+    NumPy: numpy.sort_complex (int8/int16/uint8/uint16 give complex64, other real dtypes
+    complex128)."""
+    x = raw("sort_complex", a, "a")
+    if x.ndim == 0:
+        fail(ValueError, "sort_complex", "an array of rank >= 1 for 'a'", a)
+    if x.dtype.kind != "c":
+        small = x.dtype in (np.int8, np.int16, np.uint8, np.uint16)
+        x = lax.convert_element_type(x, np.complex64 if small else np.complex128)
+    return call(_sort_kernel, x, axis=x.ndim - 1, descending=False, want_indices=False)
+

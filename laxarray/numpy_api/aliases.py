@@ -1,0 +1,232 @@
+"""NumPy's names for functions the standard already has, NumPy's type objects and utilities.
+
+One table, ``ALIASES``, maps each NumPy spelling to the laxarray function it names
+(``arccos`` -> ``acos``, ``power`` -> ``pow`` ...); the functions whose NumPy signature
+differs from the standard's (``amax(a, axis, out, keepdims, initial, where)``,
+``concatenate(arrays, axis, dtype)``, ``transpose(a, axes=None)`` ...) are thin wrappers.
+The scalar types and abstract dtype classes are NumPy's own, so ``issubdtype`` and
+``dtype`` behave as in NumPy.  I/O and printing go through NumPy (eager only).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from laxarray._core import dtypes as _dt
+from laxarray._core.errors import fail, fail_text
+from laxarray._core.validate import check_int, normalize_axis
+import laxarray.array_api as _api
+from laxarray.array_api import elementwise as _ew
+from laxarray.array_api import manipulation as _mp
+from laxarray.array_api import statistical as _st
+from laxarray.array_api._array import Array
+from laxarray.array_api.creation import asarray
+
+#: NumPy name -> the standard's name of the same function in laxarray.
+ALIASES = {
+    "absolute": "abs", "arccos": "acos", "arccosh": "acosh", "arcsin": "asin",
+    "arcsinh": "asinh", "arctan": "atan", "arctan2": "atan2", "arctanh": "atanh",
+    "bitwise_not": "bitwise_invert", "invert": "bitwise_invert", "conjugate": "conj",
+    "left_shift": "bitwise_left_shift", "right_shift": "bitwise_right_shift",
+    "mod": "remainder", "power": "pow", "true_divide": "divide",
+}
+globals().update({alias: getattr(_api, name) for alias, name in ALIASES.items()})
+
+# NumPy's scalar types and abstract type hierarchy (laxarray dtypes are NumPy dtypes).
+bool_ = np.bool_
+int_, uint = np.int_, np.uint
+single, double, csingle, cdouble = np.single, np.double, np.csingle, np.cdouble
+generic, number, integer, signedinteger = np.generic, np.number, np.integer, np.signedinteger
+unsignedinteger, inexact, floating = np.unsignedinteger, np.inexact, np.floating
+complexfloating, character, flexible, object_ = (np.complexfloating, np.character,
+                                                  np.flexible, np.object_)
+dtype = np.dtype
+ndarray = Array
+euler_gamma = np.euler_gamma
+iterable = np.iterable
+get_printoptions, set_printoptions, printoptions = (np.get_printoptions, np.set_printoptions,
+                                                     np.printoptions)
+
+
+def _no_out(fn, out):
+    if out is not None:
+        fail_text(TypeError, fn, "'out' is not supported: laxarray arrays are immutable; use "
+                                 "the return value")
+
+
+def _reduce_extreme(fn, reduce, combine, a, axis, out, keepdims, initial, where):
+    _no_out(fn, out)
+    x = asarray(a)
+    if where is not None:
+        if initial is None:
+            fail_text(ValueError, fn, "'where' needs 'initial' (the value of masked-out "
+                                      "elements)")
+        x = _st_where(where, x, initial)
+    axis = tuple(axis) if isinstance(axis, list) else axis
+    res = reduce(x, axis=axis, keepdims=keepdims)
+    return res if initial is None else combine(res, initial)
+
+
+def _st_where(mask, x, fill):
+    from laxarray.array_api.searching import where
+    return where(asarray(mask, dtype=_dt.bool_), x, fill)
+
+
+def amax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    """Maximum along ``axis`` (NumPy's ``amax``/``max`` signature); ``out=`` is not supported.
+
+    ``where=`` needs ``initial=`` as in NumPy.  Static ``axis``/``keepdims`` under ``jax.jit``."""
+    return _reduce_extreme("amax", _st.max, _ew.maximum, a, axis, out, keepdims, initial, where)
+
+
+def amin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    """Minimum along ``axis`` (NumPy's ``amin``/``min`` signature); ``out=`` is not supported.
+
+    ``where=`` needs ``initial=`` as in NumPy.  Static ``axis``/``keepdims`` under ``jax.jit``."""
+    return _reduce_extreme("amin", _st.min, _ew.minimum, a, axis, out, keepdims, initial, where)
+
+
+def concatenate(arrays, axis=0, out=None, *, dtype=None):
+    """Join arrays along ``axis`` (``None``: flattened first); NumPy's ``concatenate``.
+
+    ``dtype=`` casts the result; ``out=`` is not supported.  Works under ``jax.jit``."""
+    _no_out("concatenate", out)
+    res = _mp.concat([asarray(a) for a in arrays], axis=axis)
+    if dtype is None:
+        return res
+    return _api.astype(res, _dt.canonicalize_dtype("concatenate", dtype))
+
+
+def transpose(a, axes=None):
+    """Permute the axes (reversed when ``axes`` is None); NumPy's ``transpose``."""
+    x = asarray(a)
+    return _mp.permute_dims(x, tuple(range(x.ndim))[::-1] if axes is None else tuple(axes))
+
+
+def swapaxes(a, axis1, axis2):
+    """Interchange two axes; NumPy's ``swapaxes``."""
+    x = asarray(a)
+    i = normalize_axis("swapaxes", axis1, x.ndim, "axis1")
+    j = normalize_axis("swapaxes", axis2, x.ndim, "axis2")
+    perm = list(range(x.ndim))
+    perm[i], perm[j] = j, i
+    return _mp.permute_dims(x, tuple(perm))
+
+
+def rollaxis(a, axis, start=0):
+    """Roll ``axis`` backwards until it lies before ``start``; NumPy's ``rollaxis``."""
+    x = asarray(a)
+    ax = normalize_axis("rollaxis", axis, x.ndim)
+    start = check_int("rollaxis", start, "start")
+    if not -x.ndim <= start <= x.ndim:
+        fail(ValueError, "rollaxis", f"'start' in [{-x.ndim}, {x.ndim}]", start)
+    start = start + x.ndim if start < 0 else start
+    if ax < start:
+        start -= 1
+    return _mp.moveaxis(x, ax, start)
+
+
+def ravel(a, order="C"):
+    """The flattened array (``order`` 'C', 'F', 'A' or 'K'; 'A'/'K' read as 'C')."""
+    x = asarray(a)
+    if order not in ("C", "F", "A", "K"):
+        fail(ValueError, "ravel", "'order' one of 'C', 'F', 'A', 'K'", order)
+    if order == "F":
+        x = transpose(x)
+    return _mp.reshape(x, (math.prod(x.shape),))
+
+
+def ndim(a):
+    """Number of dimensions of ``a`` (any array-like)."""
+    return a.ndim if isinstance(a, Array) else np.ndim(a)
+
+
+def shape(a):
+    """Shape of ``a`` (any array-like)."""
+    return tuple(a.shape) if isinstance(a, Array) else np.shape(a)
+
+
+def size(a, axis=None):
+    """Number of elements of ``a``, or along ``axis``."""
+    s = shape(a)
+    if axis is None:
+        return math.prod(s)
+    return s[normalize_axis("size", axis, len(s))]
+
+
+def isscalar(element):
+    """Whether ``element`` is a scalar: a Python/NumPy scalar or a 0-d laxarray array (as
+    ``jax.numpy.isscalar``)."""
+    if isinstance(element, Array):
+        return element.ndim == 0
+    return bool(np.isscalar(element))
+
+
+def issubdtype(arg1, arg2):
+    """NumPy's ``issubdtype`` (laxarray dtypes are NumPy dtypes)."""
+    return bool(np.issubdtype(arg1, arg2))
+
+
+def promote_types(a, b):
+    """The dtype both promote to (NumPy 2's rules, as laxarray's operators use)."""
+    return _dt.promote_types(np.dtype(a), np.dtype(b))
+
+
+def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):
+    """NumPy's ``array_repr`` of the array's values (eager only)."""
+    return np.array_repr(np.asarray(arr), max_line_width, precision, suppress_small)
+
+
+def array_str(a, max_line_width=None, precision=None, suppress_small=None):
+    """NumPy's ``array_str`` of the array's values (eager only)."""
+    return np.array_str(np.asarray(a), max_line_width, precision, suppress_small)
+
+
+def save(file, arr, allow_pickle=True):
+    """Save one array in NumPy's ``.npy`` format (eager only)."""
+    np.save(file, np.asarray(arr), allow_pickle=allow_pickle)
+
+
+def savez(file, *args, allow_pickle=True, **kwds):
+    """Save several arrays in NumPy's ``.npz`` format (eager only)."""
+    np.savez(file, *(np.asarray(a) for a in args), allow_pickle=allow_pickle,
+             **{k: np.asarray(v) for k, v in kwds.items()})
+
+
+def load(file, *args, **kwargs):
+    """Load a ``.npy`` file as a laxarray array (``.npz``: NumPy's lazy file of arrays)."""
+    out = np.load(file, *args, **kwargs)
+    return asarray(out) if isinstance(out, np.ndarray) else out
+
+
+def frombuffer(buffer, dtype=float, count=-1, offset=0):
+    """A 1-D array from a bytes-like buffer (a copy; eager only)."""
+    return asarray(np.frombuffer(buffer, dtype=dtype, count=count, offset=offset))
+
+
+def fromstring(string, dtype=float, count=-1, *, sep):
+    """A 1-D array from text data separated by ``sep`` (eager only)."""
+    return asarray(np.fromstring(string, dtype=dtype, count=count, sep=sep))
+
+
+def fromfile(file, dtype=float, count=-1, sep="", offset=0):
+    """A 1-D array from a binary or text file (eager only: it reads a file)."""
+    return asarray(np.fromfile(file, dtype=dtype, count=count, sep=sep, offset=offset))
+
+
+def fromiter(iter, dtype, count=-1):
+    """A 1-D array from an iterable (eager only: it consumes a Python iterator)."""
+    return asarray(np.fromiter(iter, dtype=dtype, count=count))
+
+
+__all__ = sorted([*ALIASES, "bool_", "int_", "uint", "single", "double", "csingle", "cdouble",
+                  "generic", "number", "integer", "signedinteger",
+                  "unsignedinteger", "inexact", "floating", "complexfloating", "character",
+                  "flexible", "object_", "dtype", "ndarray", "euler_gamma", "iterable",
+                  "get_printoptions", "set_printoptions", "printoptions", "amax", "amin",
+                  "concatenate", "transpose", "swapaxes", "rollaxis", "ravel", "ndim",
+                  "shape", "size", "isscalar", "issubdtype", "promote_types", "array_repr",
+                  "array_str", "save", "savez", "load", "frombuffer", "fromstring",
+                  "fromfile", "fromiter"])

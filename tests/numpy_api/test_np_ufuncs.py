@@ -1,0 +1,100 @@
+"""ufunc methods and NumPy's aliases/wrappers, against NumPy."""
+
+import jax
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import laxarray as la
+
+UFUNCS = ["add", "subtract", "multiply", "maximum", "minimum", "divide", "hypot"]
+NP_NAME = {"pow": "power"}
+
+
+def _data(seed, shape=(3, 4)):
+    return np.random.default_rng(seed).uniform(0.5, 2.0, size=shape)
+
+
+@settings(max_examples=10)
+@given(name=st.sampled_from(UFUNCS), axis=st.sampled_from([0, 1, -1]), seed=st.integers(0, 99),
+       keepdims=st.booleans())
+def test_reduce_and_accumulate_match_numpy(name, axis, seed, keepdims):
+    x = _data(seed)
+    ours, theirs = getattr(la, name), getattr(np, name)
+    np.testing.assert_allclose(np.asarray(ours.reduce(x, axis=axis, keepdims=keepdims)),
+                               theirs.reduce(x, axis=axis, keepdims=keepdims), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(ours.accumulate(x, axis=axis)),
+                               theirs.accumulate(x, axis=axis), rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", UFUNCS)
+def test_outer_matches_numpy(name):
+    a, b = _data(1, (3,)), _data(2, (2, 2))
+    np.testing.assert_allclose(np.asarray(getattr(la, name).outer(a, b)),
+                               getattr(np, name).outer(a, b), rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "maximum", "minimum"])
+def test_at_applies_repeated_indices_unbuffered(name):
+    a = _data(3, (5,))
+    idx = np.array([0, 0, 3, 4, 3])
+    expected = a.copy()
+    getattr(np, name).at(expected, idx, 1.5)
+    got = getattr(la, name).at(la.asarray(a), la.asarray(idx), 1.5)
+    np.testing.assert_allclose(np.asarray(got), expected, rtol=1e-12)
+
+
+def test_reduce_empty_and_initial_follow_numpy():
+    e = np.zeros((0, 3))
+    np.testing.assert_array_equal(np.asarray(la.add.reduce(e, axis=0)), np.add.reduce(e, axis=0))
+    np.testing.assert_array_equal(np.asarray(la.maximum.reduce(e, axis=0, initial=-1.0)),
+                                  np.maximum.reduce(e, axis=0, initial=-1.0))
+    with pytest.raises(ValueError, match="maximum.reduce"):
+        la.maximum.reduce(e, axis=0)
+    with pytest.raises(ValueError, match="add.at.*inplace"):
+        la.add.at(la.zeros(3), la.asarray([0]), 1.0, inplace=True)
+
+
+def test_ufunc_identity_and_isinstance():
+    for name in ["add", "multiply", "maximum", "logical_or"]:
+        assert isinstance(getattr(la, name), la.ufunc)
+        assert getattr(la, name).identity == getattr(np, name).identity
+    assert not isinstance(la.sin, la.ufunc)
+
+
+def test_frompyfunc_reduce_folds_in_order_under_jit():
+    f = la.frompyfunc(lambda a, b: a * b + 1, 2, 1)
+    g = np.frompyfunc(lambda a, b: a * b + 1, 2, 1)
+    x = _data(4)
+    got = jax.jit(lambda v: f.reduce(v, axis=1))(la.asarray(x))
+    np.testing.assert_allclose(np.asarray(got), g.reduce(x, axis=1).astype(float), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(f.accumulate(x, axis=0)),
+                               g.accumulate(x, axis=0).astype(float), rtol=1e-12)
+
+
+@pytest.mark.parametrize("alias,args", [
+    ("amax", dict(axis=1, keepdims=True)), ("amin", dict(axis=0, initial=0.7)),
+    ("transpose", dict(axes=(1, 0))), ("ravel", dict(order="F")),
+    ("rollaxis", dict(axis=1)), ("swapaxes", dict(axis1=0, axis2=1))])
+def test_numpy_signature_wrappers_match_numpy(alias, args):
+    x = _data(5)
+    np.testing.assert_array_equal(np.asarray(getattr(la, alias)(x, **args)),
+                                  getattr(np, alias)(x, **args))
+
+
+def test_concatenate_axis_none_and_dtype():
+    a, b = np.arange(4).reshape(2, 2), np.arange(3)
+    np.testing.assert_array_equal(np.asarray(la.concatenate([a, b], axis=None)),
+                                  np.concatenate([a, b], axis=None))
+    got = la.concatenate([a, a], axis=1, dtype="float32")
+    assert got.dtype == np.float32
+    with pytest.raises(TypeError, match="concatenate.*out"):
+        la.concatenate([a], out=np.empty(4))
+
+
+def test_save_load_round_trip(tmp_path):
+    x = la.asarray(_data(6))
+    la.save(tmp_path / "x.npy", x)
+    y = la.load(tmp_path / "x.npy")
+    assert isinstance(y, la.Array)
+    np.testing.assert_array_equal(np.asarray(y), np.asarray(x))
