@@ -349,6 +349,11 @@ def _todense_kernel(data, indices, *, shape, unique, sorted_):
     sparse_shape = tuple(shape[n_batch:n_batch + n_sparse])
     dense_shape = tuple(shape[n_batch + n_sparse:])
 
+    if data.dtype == np.bool_:  # scatter_add has no bool: count, then "any stored True"
+        counts = _todense_kernel.fn(lax.convert_element_type(data, np.int32), indices,
+                                    shape=shape, unique=unique, sorted_=sorted_)
+        return lax.ne(counts, lax.full_like(counts, 0))
+
     def one(d, i):
         dnums = lax.ScatterDimensionNumbers(
             update_window_dims=tuple(range(1, 1 + len(dense_shape))),

@@ -150,3 +150,20 @@ def test_padding_is_ignored_everywhere():
     np.testing.assert_array_equal(np.asarray(m.T @ np.ones(2)), dense.T @ np.ones(2))
     assert float(m.sum()) == 3.0
     assert sp.to_scipy_sparse(m).nnz == 2
+
+
+@pytest.mark.parametrize("fmt", ["bcoo", "bcsr"])
+def test_bool_todense_with_duplicates_and_under_jit(fmt):
+    rng = np.random.default_rng(3)
+    dense = rng.random((5, 4)) < 0.4
+    m = sp.fromdense(la.asarray(dense), format=fmt)
+    np.testing.assert_array_equal(np.asarray(m.todense()), dense)
+    np.testing.assert_array_equal(np.asarray(jax.jit(lambda a: a.todense())(m)), dense)
+    # duplicate coordinates: a stored True anywhere makes the element True (logical or)
+    idx = np.array([[0, 1], [0, 1], [2, 3], [4, 0]])
+    data = np.array([True, False, False, True])
+    dup = sp.BCOO((la.asarray(data), la.asarray(idx)), shape=(5, 4))
+    expected = np.zeros((5, 4), bool)
+    for (i, j), v in zip(idx, data):
+        expected[i, j] |= v
+    np.testing.assert_array_equal(np.asarray(dup.todense()), expected)
