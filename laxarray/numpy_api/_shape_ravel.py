@@ -20,6 +20,7 @@ from laxarray._core.validate import check_choice, check_int, normalize_shape
 from laxarray.array_api._ufunc import broadcast_shapes2
 from laxarray.array_api.searching import _nonzero_kernel
 from laxarray.numpy_api._shape_split import raw_of
+from laxarray.array_api.data_types import nonzero_mask  # exact for subnormals
 
 _MODES = ("raise", "wrap", "clip")
 
@@ -128,24 +129,9 @@ def unravel_index(indices, shape, order="C"):
     return call(_unravel_index_kernel, raw, dims=dims, order=order)
 
 
-def _nonzero_mask(x):
-    """``x != 0`` as NumPy sees it: floats are tested on their bits, so subnormals count
-    as non-zero even where the platform flushes them (XLA on CPU), and -0.0 as zero."""
-    if x.dtype == np.bool_:
-        return x
-    if x.dtype.kind == "c":
-        return lax.bitwise_or(_nonzero_mask(lax.real(x)), _nonzero_mask(lax.imag(x)))
-    if x.dtype.kind == "f":
-        ity = np.dtype(f"int{x.dtype.itemsize * 8}")
-        bits = lax.bitcast_convert_type(x, ity)
-        magnitude = lax.bitwise_and(bits, lax.full_like(bits, np.iinfo(ity).max))
-        return lax.ne(magnitude, lax.full_like(magnitude, 0))
-    return lax.ne(x, lax.full_like(x, 0))
-
-
 @kernel(static=())
 def _count_nonzero_kernel(x):
-    mask = _nonzero_mask(lax.reshape(x, (math.prod(x.shape),)))
+    mask = nonzero_mask(lax.reshape(x, (math.prod(x.shape),)))
     return lax.reduce_sum(lax.convert_element_type(mask, np.int64), (0,))
 
 
@@ -166,7 +152,7 @@ def _argwhere_kernel(x, *, size, fill_value, flat):
         x = lax.reshape(x, (math.prod(x.shape),))
     elif x.ndim == 0:
         return lax.full((size, 0), 0, np.int64)
-    coords = _nonzero_kernel.fn(_nonzero_mask(x), size=size, fill_value=fill_value)
+    coords = _nonzero_kernel.fn(nonzero_mask(x), size=size, fill_value=fill_value)
     if flat:
         return coords[0]
     return lax.concatenate([lax.expand_dims(c, (1,)) for c in coords], 1)
