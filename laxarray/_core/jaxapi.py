@@ -80,15 +80,16 @@ def define_jvp_rule(prim, rule) -> None:
     _jad.primitive_jvps[prim] = rule
 
 
+def keep_when_unused(prim) -> None:
+    """Never dead-code-eliminate ``prim`` (a check with no outputs: jax's DCE, e.g. inside
+    ``jax.checkpoint``, would otherwise drop it)."""
+    from jax.interpreters import partial_eval as _jpe
+    _jpe.dce_rules[prim] = lambda used_outputs, eqn: ([True] * len(eqn.invars), eqn)
+
+
 def define_lowering(prim, rule) -> None:
     """``rule(ctx, *args, **params) -> list of MLIR values`` (all platforms)."""
     _jmlir.register_lowering(prim, rule)
-
-
-def is_staging_tracer(value) -> bool:
-    """Whether ``value`` is a tracer of a staging trace (``jax.jit``, ``make_jaxpr``, loops)."""
-    from jax.interpreters import partial_eval as _jpe
-    return isinstance(value, _jpe.DynamicJaxprTracer)
 
 
 # --- tracing internals used by laxarray.sparse.transform (sparsify) --------------------------

@@ -4,7 +4,8 @@ Outside any trace, ``check`` raises at once and ``debug_check`` does nothing.  U
 bind ``check_p`` (one scalar predicate plus the format arguments); ``checkify`` turns that into an
 update of its ``Error`` value.  A ``check_p`` that reaches compilation without ``checkify`` (plain
 ``jax.jit``) raises an error saying to wrap the function in ``checkify``; a ``debug_check``
-compiles to nothing.
+compiles to nothing.  ``make_jaxpr`` shows the check, and jax's dead-code elimination (inside
+``jax.checkpoint``, say) never drops it, although it has no outputs.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from jax import lax
 
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import (
-    Primitive, define_batching_rule, define_jvp_rule, define_lowering, is_staging_tracer,
-    is_tracer)
+    Primitive, define_batching_rule, define_jvp_rule, define_lowering, is_tracer,
+    keep_when_unused)
 from laxarray.checkify.error import (
     Error, FailedCheckError, caller_frames, new_site, site, user_location)
 
@@ -56,9 +57,6 @@ class _CheckPrimitive(Primitive):
         """Bind unless checks are suppressed."""
         if _counter("suppress"):
             return []
-        if (_counter("depth") == 0 and not params.get("debug")
-                and any(is_staging_tracer(x) for x in args)):
-            _staged_without_checkify(self, params)
         return super().bind(*args, **params)
 
 
@@ -231,3 +229,5 @@ define_jvp_rule(check_p, _jvp_of(check_p))
 define_jvp_rule(check_error_p, _jvp_of(check_error_p))
 define_lowering(check_p, _check_lowering)
 define_lowering(check_error_p, _check_error_lowering)
+keep_when_unused(check_p)
+keep_when_unused(check_error_p)

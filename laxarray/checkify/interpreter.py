@@ -21,7 +21,8 @@ from jax import lax
 
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import (
-    Literal, bind_eqn, call_p, closed_call_p, cond_p, custom_jvp_call_p, custom_vjp_call_p,
+    Literal, Primitive, bind_eqn, call_p, closed_call_p, cond_p, custom_jvp_call_p,
+    custom_vjp_call_p, define_batching_rule, define_lowering,
     jaxprs_in_params, jit_p, remat_p, scan_p, while_p)
 from laxarray.checkify import rules
 from laxarray.checkify.checks import (
@@ -39,13 +40,16 @@ def _spec(x, n_batch=0):
 class Context:
     """Per-trace facts: enabled categories, payload slots, memoised sites and sub-jaxpr needs."""
 
-    def __init__(self, errors, jaxpr, fallback):
+    def __init__(self, errors, jaxpr, fallback, fast=False):
         self.errors = errors
         self.fallback = fallback     # where a site with no user frame of its own is reported
+        self.fast = fast             # flag pass: only "may have failed" (see ``checkify``)
         self.specs = {}
         self._sites = {}
         self._needs = {}
-        self._collect(jaxpr)
+        self._sinks = {}
+        if not fast:
+            self._collect(jaxpr)
         self.keys = tuple(self.specs)
 
     def _collect(self, jaxpr):
@@ -83,11 +87,23 @@ class Context:
                 for eqn in jaxpr.eqns)
         return self._needs[k]
 
+    def sinks(self, jaxpr):
+        """The variables of ``jaxpr`` whose non-finite elements the flag pass tests.
+
+        Every NaN or inf that a checked primitive produces shows in at least one of them (see
+        ``rules.sink_vars``), so testing only these gives a conservative "may have failed".
+        """
+        k = id(jaxpr)
+        if k not in self._sinks:
+            self._sinks[k] = rules.sink_vars(jaxpr, self.errors)
+        return self._sinks[k]
+
     def initial_state(self):
         """No error; every payload slot zero."""
         payloads = {k: tuple(lax.full(shape, 0, np.dtype(dt)) for shape, dt in spec)
                     for k, spec in self.specs.items()}
-        return State(lax.full((), 0, np.int32), lax.full((3,), 0, np.int64), payloads)
+        cls = FlagState if self.fast else State
+        return cls(lax.full((), 0, np.int32), lax.full((3,), 0, np.int64), payloads)
 
     def from_leaves(self, leaves):
         """Rebuild a state from :meth:`State.leaves`."""
@@ -96,7 +112,8 @@ class Context:
             n = len(self.specs[k])
             payloads[k] = tuple(leaves[pos:pos + n])
             pos += n
-        return State(leaves[0], leaves[1], payloads)
+        cls = FlagState if self.fast else State
+        return cls(leaves[0], leaves[1], payloads)
 
 
 class State:
@@ -161,6 +178,38 @@ class State:
         return Error(self.code, self.index, [self.payloads[k] for k in ctx.keys], ctx.keys)
 
 
+class FlagState(State):
+    """The state of the flag pass: ``code`` is 1 when some check *may* have failed.
+
+    Checks are or-ed in any order (no payloads, no ranks); deferred elementwise tests are
+    or-ed per shape and reduced once per region, as in :class:`State`.
+    """
+
+    __slots__ = ()
+
+    def add(self, fail_pred, code, key=None, payload=None, index=None):
+        """Set the flag if ``fail_pred`` holds (``code``, ``payload`` and ``index`` are unused)."""
+        fail = lax.convert_element_type(fail_pred, np.int32)
+        return FlagState(lax.bitwise_or(self.code, fail), self.index, self.payloads,
+                         self.pending)
+
+    def defer(self, bad, code):
+        """Set the flag if ``bad`` holds anywhere, reducing later."""
+        shape = tuple(np.shape(bad))
+        pending = dict(self.pending)
+        pending[shape] = bad if shape not in pending else lax.bitwise_or(pending[shape], bad)
+        return FlagState(self.code, self.index, self.payloads, pending)
+
+    def flush(self):
+        """Fold the deferred tests into the flag."""
+        if not self.pending:
+            return self
+        anys = [lax.reduce_or(b, tuple(range(b.ndim))) if b.ndim else b
+                for b in self.pending.values()]
+        return FlagState(self.code, self.index, self.payloads).add(
+            functools.reduce(lax.bitwise_or, anys), 1)
+
+
 _NONE = 2 ** 30
 
 
@@ -187,6 +236,7 @@ def eval_checked(ctx, jaxpr, consts, state, args):
 
     env.update(zip(jaxpr.constvars, consts))
     env.update(zip(jaxpr.invars, args))
+    sinks = ctx.sinks(jaxpr) if ctx.fast else ()
     for eqn in jaxpr.eqns:
         invals = [read(v) for v in eqn.invars]
         structural = STRUCTURAL_RULES.get(eqn.primitive)
@@ -196,8 +246,11 @@ def eval_checked(ctx, jaxpr, consts, state, args):
         else:
             outs = bind_eqn(eqn, invals)
             for category, rule in rules.CHECK_RULES.get(eqn.primitive, ()):
-                if category in ctx.errors:
+                if category in ctx.errors and not (ctx.fast and category in rules.SINK_CATEGORIES):
                     state = rule(ctx, eqn, state, invals, outs)
+        for v, x in zip(eqn.outvars, outs):
+            if v in sinks:
+                state = state.defer(rules.sink_test(x, ctx.errors), 1)
         env.update(zip(eqn.outvars, outs))
     return state.flush(), [read(v) for v in jaxpr.outvars]
 
@@ -248,20 +301,40 @@ def _while_check_rule(ctx, eqn, state, invals):
     init = _coerce(init, p["body_jaxpr"].jaxpr.invars[bn:])
     cond_fn, body_fn = _closed_fn(ctx, p["cond_jaxpr"]), _closed_fn(ctx, p["body_jaxpr"])
     leaves, (pred,) = cond_fn(state.leaves(ctx), cconsts + init)
-    batched = np.ndim(pred) > 0   # a while loop batched by vmap: lanes stop one by one
+    if np.ndim(pred) > 0:
+        return _batched_while(ctx, leaves, init, pred, cond_fn, body_fn, cconsts, bconsts)
 
     def body(carry):
         leaves, vals, pred = carry
         leaves, new_vals = body_fn(leaves, bconsts + list(vals))
-        if batched:   # finished lanes keep their carry (the semantics of a batched while_p)
-            new_vals = [_select(pred, n, v) for n, v in zip(new_vals, vals)]
         leaves, (pred,) = cond_fn(leaves, cconsts + list(new_vals))
         return leaves, new_vals, pred
 
-    def cond(carry):
-        return lax.reduce_or(carry[2], tuple(range(np.ndim(pred)))) if batched else carry[2]
+    leaves, vals, _ = lax.while_loop(lambda carry: carry[2], body, (leaves, init, pred))
+    return ctx.from_leaves(leaves), list(vals)
 
-    leaves, vals, _ = lax.while_loop(cond, body, (leaves, init, pred))
+
+def _batched_while(ctx, leaves, init, pred, cond_fn, body_fn, cconsts, bconsts):
+    """A while loop batched by ``vmap`` (``pred`` has the batch shape): lanes stop one by one.
+
+    The batched loop runs its body on every lane until all have stopped; a stopped lane keeps
+    its carry.  So that the checks of the body see only what the unbatched loop would have
+    computed, a stopped lane's body is fed the input of its own last iteration again (the
+    same values, so the same checks, already recorded) rather than its final carry.  A lane
+    that stops before its first iteration has no such input and is fed its initial carry.
+    """
+    axes = tuple(range(np.ndim(pred)))
+
+    def body(carry):
+        leaves, vals, prev, pred = carry
+        inputs = [_select(pred, v, p) for v, p in zip(vals, prev)]
+        leaves, new_vals = body_fn(leaves, bconsts + inputs)
+        new_vals = [_select(pred, n, v) for n, v in zip(new_vals, vals)]
+        leaves, (new_pred,) = cond_fn(leaves, cconsts + new_vals)
+        return leaves, new_vals, inputs, lax.bitwise_and(pred, new_pred)
+
+    leaves, vals, _, _ = lax.while_loop(lambda carry: lax.reduce_or(carry[3], axes), body,
+                                        (leaves, init, list(init), pred))
     return ctx.from_leaves(leaves), list(vals)
 
 
@@ -356,6 +429,10 @@ def _check_check_rule(ctx, eqn, state, invals):
 def _check_error_check_rule(ctx, eqn, state, invals):
     nb = eqn.params["n_batch"]
     code, index, *rest = invals
+    if ctx.fast:
+        failed = lax.ne(code, np.int32(0))
+        return state.add(lax.reduce_or(failed, tuple(range(failed.ndim))) if failed.ndim
+                         else failed, 1), []
     if nb:
         n = int(np.prod(code.shape))
         pos = lax.argmax(lax.ne(lax.reshape(code, (n,)), np.int32(0)), 0, np.int64)
@@ -391,6 +468,38 @@ STRUCTURAL_RULES = {
 
 
 # --- the transformation ---------------------------------------------------------------------
+#
+# With NaN or inf checks, checking every primitive precisely costs several passes over every
+# value.  ``checkify`` then evaluates the function twice over: a *flag pass* computes the outputs
+# and one boolean, "some check may have failed" (user, division and index checks exactly; NaN and
+# inf production conservatively, by testing only the sink values of ``Context.sinks``); only when
+# it is set does a ``lax.cond`` run the *precise pass*, which re-evaluates the function with
+# every check in execution order to find the first failure and its message.  The result is the
+# same as the precise pass alone; the cost when nothing fails is close to the unchecked function
+# (and when the inputs already hold NaNs, the precise pass always runs).
+
+def _two_pass(ctx, closed) -> bool:
+    """Whether to use the flag pass + precise pass scheme for this function."""
+    return (bool(ctx.errors & rules.SINK_CATEGORIES) and not closed.jaxpr.effects
+            and ctx.needs(closed.jaxpr))
+
+
+def _any_lane_batch(args, dims):
+    (flag,), (d,) = args, dims
+    if d is None:
+        return flag, None
+    return lax.reduce_or(flag, (d,)), None
+
+
+# ``any_lane(flag)``: the flag itself, and under ``vmap`` the "or" of all lanes (unbatched), so
+# the cond of the two-pass scheme stays a cond (not a select running both passes) when a
+# checkified function is vmapped.
+any_lane_p = Primitive("checkify_any_lane")
+any_lane_p.def_impl(lambda flag: flag)
+any_lane_p.def_abstract_eval(lambda flag: flag)
+define_batching_rule(any_lane_p, _any_lane_batch)
+define_lowering(any_lane_p, lambda ctx, flag: [flag])
+
 
 def _validate_errors(errors):
     if not isinstance(errors, (set, frozenset)):
@@ -409,7 +518,10 @@ def checkify(f, errors=user_checks):
     jax: jax.experimental.checkify.checkify.  ``errors`` is a set of categories
     (``user_checks``, ``nan_checks``, ``div_checks``, ``index_checks``, ``float_checks``,
     ``float_div_checks``, ``automatic_checks``, ``all_checks`` and their unions).  The checked
-    function can be jitted, vmapped and differentiated; all its arguments are traced.
+    function can be jitted, vmapped and differentiated; all its arguments are traced.  With
+    NaN or inf checks it runs once with cheap "may have failed" flags and, only when one is
+    set, again inside a ``lax.cond`` with every check, to find the first failure (so inputs
+    that already hold NaN/inf pay for both passes).
 
     >>> import laxarray as xp
     >>> from laxarray.checkify import nan_checks
@@ -433,9 +545,27 @@ def checkify(f, errors=user_checks):
 
         with tracing_checkify():
             closed = jax.make_jaxpr(flat_fun)(*flat)
-        ctx = Context(errors, closed.jaxpr, user_location(caller_frames(0)))
-        state, outs = eval_checked(ctx, closed.jaxpr, closed.consts, ctx.initial_state(), flat)
-        return state.to_error(ctx), jax.tree_util.tree_unflatten(out_trees[-1], outs)
+        fallback = user_location(caller_frames(0))
+        ctx = Context(errors, closed.jaxpr, fallback)
+        if not _two_pass(ctx, closed):
+            state, outs = eval_checked(ctx, closed.jaxpr, closed.consts, ctx.initial_state(), flat)
+            return state.to_error(ctx), jax.tree_util.tree_unflatten(out_trees[-1], outs)
+        flag_ctx = Context(errors, closed.jaxpr, fallback, fast=True)
+        flag, outs = eval_checked(flag_ctx, closed.jaxpr, closed.consts,
+                                  flag_ctx.initial_state(), flat)
+
+        def precise(args):
+            state, _ = eval_checked(ctx, closed.jaxpr, closed.consts, ctx.initial_state(),
+                                    list(args))
+            return state.leaves(ctx)
+
+        def clean(args):
+            return ctx.initial_state().leaves(ctx)
+
+        failed = any_lane_p.bind(lax.ne(flag.code, np.int32(0)))
+        leaves = lax.cond(failed, precise, clean, flat)
+        return (ctx.from_leaves(leaves).to_error(ctx),
+                jax.tree_util.tree_unflatten(out_trees[-1], outs))
 
     jitted = jax.jit(run, inline=True)
 

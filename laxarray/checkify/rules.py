@@ -34,6 +34,8 @@ def check_rule(category, *prims):
 
 
 def _site_code(ctx, eqn, category) -> int:
+    if ctx.fast:   # the flag pass only needs "failed"; sites are made by the precise pass
+        return 1
     return ctx.site(eqn, category, lambda: new_site(
         category, eqn.primitive.name, user_location(source_frames(eqn), ctx.fallback))).code
 
@@ -199,6 +201,25 @@ def _index_error(ctx, eqn, state, mins, maxs, upper, axes, sizes):
     return state.add(fail, _site_code(ctx, eqn, OOBError), index=info)
 
 
+def _defer_out_of_bounds(state, indices, upper):
+    """Flag pass: defer the per-index test ``index < 0 or index > upper`` (one or-reduction
+    shared with the region's other deferred tests, instead of a min and a max)."""
+    upper = np.asarray(upper, np.int64)
+    dt = _dtype(indices)
+    if upper.size and upper.max() > np.iinfo(dt).max:
+        indices, dt = lax.convert_element_type(indices, np.int64), np.dtype(np.int64)
+    k = indices.shape[-1] if indices.ndim else 1
+    if not k:
+        return state
+    hi = lax.broadcast_in_dim(upper.astype(dt), indices.shape, (indices.ndim - 1,))
+    bad = lax.bitwise_or(lax.lt(indices, lax.full_like(indices, 0)), lax.gt(indices, hi))
+    if indices.ndim == 0:
+        return state.defer(bad, 1)
+    bad = (lax.reduce_or(bad, (indices.ndim - 1,)) if k > 1
+           else lax.reshape(bad, indices.shape[:-1]))
+    return state.defer(bad, 1)
+
+
 def _extremes(indices):
     """Per-component min and max (int64[K]) of ``indices[..., K]``."""
     idx = lax.convert_element_type(indices, np.int64)
@@ -216,6 +237,8 @@ def _gather_check_rule(ctx, eqn, state, invals, outs):
     operand, indices = invals[:2]
     dn, sizes = eqn.params["dimension_numbers"], eqn.params["slice_sizes"]
     axes = dn.start_index_map
+    if ctx.fast:
+        return _defer_out_of_bounds(state, indices, [operand.shape[d] - sizes[d] for d in axes])
     mins, maxs = _extremes(indices)
     return _index_error(ctx, eqn, state, mins, maxs,
                         [operand.shape[d] - sizes[d] for d in axes], axes,
@@ -238,6 +261,8 @@ def _scatter_check_rule(ctx, eqn, state, invals, outs):
     for d, u in zip([d for d in range(operand.ndim) if d not in skipped], dn.update_window_dims):
         window[d] = updates.shape[u]
     axes = dn.scatter_dims_to_operand_dims
+    if ctx.fast:
+        return _defer_out_of_bounds(state, indices, [operand.shape[d] - window[d] for d in axes])
     mins, maxs = _extremes(indices)
     return _index_error(ctx, eqn, state, mins, maxs,
                         [operand.shape[d] - window[d] for d in axes], axes,
@@ -271,3 +296,88 @@ def _dynamic_update_slice_check_rule(ctx, eqn, state, invals, outs):
     shape = operand.shape
     return _index_error(ctx, eqn, state, idx, idx,
                         [n - u for n, u in zip(shape, update.shape)], range(len(shape)), shape)
+
+
+# --- the flag pass: sinks of non-finite values ----------------------------------------------
+
+SINK_CATEGORIES = frozenset({NaNError, FloatError})
+
+# Primitives whose every output element is non-finite (NaN or +-inf) when an input element it
+# depends on is non-finite, for real floating inputs and outputs: inf - inf and 0 * inf give
+# NaN, sin/cos/tan(inf) give NaN, sqrt/log/log1p(-inf) give NaN, sums and contractions keep a
+# non-finite term non-finite.  ``div`` keeps only its numerator's (x / inf == 0).
+NONFINITE_PROPAGATING = (
+    lax.add_p, lax.sub_p, lax.mul_p, lax.neg_p, lax.abs_p, lax.sin_p, lax.cos_p, lax.tan_p,
+    lax.sqrt_p, lax.log_p, lax.log1p_p, lax.square_p, lax.reduce_sum_p, lax.cumsum_p,
+    lax.dot_general_p, lax.copy_p, lax.reshape_p, lax.broadcast_in_dim_p, lax.transpose_p,
+    lax.squeeze_p, lax.concatenate_p, lax.rev_p, lax.convert_element_type_p)
+# NaN alone also survives these (exp(-inf) == 0 and tanh(inf) == 1 drop only infinities).
+NAN_PROPAGATING = NONFINITE_PROPAGATING + (
+    lax.exp_p, lax.exp2_p, lax.expm1_p, lax.tanh_p, lax.logistic_p, lax.atan_p, lax.asin_p,
+    lax.acos_p, lax.sinh_p, lax.cosh_p, lax.asinh_p, lax.acosh_p, lax.atanh_p, lax.erf_p,
+    lax.rsqrt_p, lax.cbrt_p)
+
+
+def propagates(eqn, position, nonfinite) -> bool:
+    """Whether ``eqn`` keeps a non-finite (``nonfinite``) or NaN element of input ``position``:
+    some output element is then non-finite (NaN) too."""
+    prim = eqn.primitive
+    if prim not in (NONFINITE_PROPAGATING if nonfinite else NAN_PROPAGATING):
+        if prim is lax.div_p:
+            ok = position == 0 or not nonfinite
+        elif prim is lax.integer_pow_p:
+            ok = eqn.params["y"] > 0
+        else:
+            return False
+        if not ok:
+            return False
+    outs = [v.aval for v in eqn.outvars]
+    return (all(np.issubdtype(a.dtype, np.floating) and a.size > 0 for a in outs)
+            and np.issubdtype(eqn.invars[position].aval.dtype, np.floating))
+
+
+def sink_vars(jaxpr, errors) -> frozenset:
+    """The variables of ``jaxpr`` that the flag pass tests (see ``Context.sinks``).
+
+    Each value gets the set of *sources* (outputs of primitives with a NaN/inf check rule) whose
+    non-finite elements it is guaranteed to show, following ``propagates``.  The tested values
+    are the outputs of ``jaxpr`` holding a source, plus, for each source not yet covered, the
+    latest value that shows it (so a chain of elementwise primitives is tested once, at its end,
+    and an intermediate value is tested only where a consumer such as ``exp`` or a comparison
+    may drop a non-finite element).
+    """
+    nonfinite = FloatError in errors
+    checked = set()
+    if NaNError in errors:
+        checked.update(NAN_ELEMENTWISE + NAN_REDUCING)
+    if nonfinite:
+        checked.update(FLOAT_ELEMENTWISE + FLOAT_REDUCING)
+    shows, order = {}, []
+    for eqn in jaxpr.eqns:
+        carried = set()
+        for i, v in enumerate(eqn.invars):
+            if not isinstance(v, Literal) and v in shows and propagates(eqn, i, nonfinite):
+                carried |= shows[v]
+        source = eqn.primitive in checked
+        for o in eqn.outvars:
+            if not np.issubdtype(o.aval.dtype, np.inexact) or not (source or carried):
+                continue
+            shows[o] = frozenset(carried | {o} if source else carried)
+            order.append(o)
+    tested = {v for v in jaxpr.outvars if not isinstance(v, Literal) and v in shows}
+    covered = set().union(*(shows[v] for v in tested))
+    for v in reversed(order):
+        if not shows[v] <= covered:
+            tested.add(v)
+            covered |= shows[v]
+    return frozenset(tested)
+
+
+def sink_test(x, errors):
+    """Per element: ``x`` is NaN (or non-finite, with ``float_checks``)."""
+    if FloatError not in errors:
+        return _isnan(x)
+    if np.issubdtype(_dtype(x), np.complexfloating):
+        return lax.bitwise_not(lax.bitwise_and(lax.is_finite(lax.real(x)),
+                                               lax.is_finite(lax.imag(x))))
+    return _not_finite(x)
