@@ -91,12 +91,21 @@ def _matrix(run):
     rows = ["<table><tr><th>function</th><th>outcome</th><th>examples</th><th>time</th>"
             + "".join(f'<th class="v">{html.escape(c)}</th>' for c in cols) + "</tr>"]
     for r in run.results:
+        if r.status == "skipped":
+            continue
         cells = "".join(_cell(r.dtypes[c]) if c in r.dtypes else "<td></td>" for c in cols)
         rows.append(f'<tr><td class="n"><a href="#{html.escape(run.namespace)}-'
                     f'{html.escape(r.name)}">{html.escape(r.name)}</a></td>'
                     f"{_cell(r.status, r.message)}<td>{r.examples}</td>"
                     f"<td>{r.seconds:.2f}s</td>{cells}</tr>")
     rows.append("</table>")
+    by_reason = {}
+    for r in run.results:
+        if r.status == "skipped":
+            by_reason.setdefault(r.message, []).append(r.name)
+    for reason, names in sorted(by_reason.items()):
+        rows.append(f"<p><b>skipped ({len(names)}, {html.escape(reason)}):</b> "
+                    f"{html.escape(', '.join(names))}</p>")
     return "\n".join(rows)
 
 

@@ -155,8 +155,8 @@ class _RecordingData:
 def _dtype_keys(drawn):
     """The dtype names an example drew (both of a binary spec's pair), or ``["-"]``."""
     for label, value in drawn:
-        if label in ("dtype", "dtypes"):
-            values = value if isinstance(value, tuple) else (value,)
+        if label in ("dtype", "dtypes") and value is not None:
+            values = value if isinstance(value, (tuple, list)) else (value,)
             return sorted({str(v) for v in values})
     return ["-"]
 
