@@ -32,8 +32,13 @@ def text_table(run):
     lines = [f"== {run.namespace} (standard {run.version}, seed {run.seed}, "
              f"max_examples {run.max_examples}, {run.seconds:.1f} s) ==",
              f"{'function':<{width}}  {'outcome':<11}  {'examples':>8}  {'time':>7}"]
+    reasons = {}
     for r in run.results:
+        if r.status == "skipped":
+            reasons[r.message] = reasons.get(r.message, 0) + 1
+            continue
         lines.append(f"{r.name:<{width}}  {r.status:<11}  {r.examples:>8}  {r.seconds:>6.2f}s")
+    lines += [f"({n} skipped: {reason})" for reason, n in sorted(reasons.items())]
     c = run.counts()
     lines.append(", ".join(f"{c[o]} {o}" for o in OUTCOMES if c[o]))
     return "\n".join(lines)
@@ -52,8 +57,10 @@ def failures_text(run):
 
 def compare_table(runs):
     """Function x namespace outcomes of several runs, side by side."""
-    names = sorted({r.name for run in runs for r in run.results})
     by_run = [{r.name: r.status for r in run.results} for run in runs]
+    # a spec skipped by every run (an extension not selected, say) is not a row
+    names = sorted({r.name for run in runs for r in run.results
+                    if any(b.get(r.name, "skipped") != "skipped" for b in by_run)})
     width = max([len(n) for n in names] + [8])
     cols = [max(len(run.namespace), 11) for run in runs]
     lines = [f"{'function':<{width}}  " + "  ".join(f"{run.namespace:<{w}}"
@@ -61,9 +68,9 @@ def compare_table(runs):
     for n in names:
         lines.append(f"{n:<{width}}  " + "  ".join(f"{b.get(n, '-'):<{w}}"
                                                   for b, w in zip(by_run, cols)))
+    ran = [sum(b.get(n) != "skipped" for n in names) for b in by_run]
     lines.append(f"{'summary':<{width}}  " + "  ".join(
-        f"{'%d/%d pass' % (run.counts()['pass'], len(run.results)):<{w}}"
-        for run, w in zip(runs, cols)))
+        f"{'%d/%d pass' % (run.counts()['pass'], n):<{w}}" for run, n, w in zip(runs, ran, cols)))
     return "\n".join(lines)
 
 

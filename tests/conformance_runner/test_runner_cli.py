@@ -63,6 +63,21 @@ def test_json_and_html(tmp_path):
     assert "float32" in page and "</html>" in page
 
 
+def test_specs_skipped_everywhere_are_listed_not_tabulated(tmp_path):
+    hpath = tmp_path / "r.html"
+    status, text = run_cli(["--compare", "array_api_compat.numpy,numpy", "--functions",
+                            "abs,linalg.det", "--extensions", "fft", "--max-examples", "3",
+                            "--seed", "0", "--html", str(hpath)])
+    assert status == 0
+    summary = [line for line in text.splitlines() if line.startswith("summary")]
+    assert summary and summary[-1].split()[1:] == ["1/1", "pass", "1/1", "pass"]
+    assert not any(line.startswith("linalg.det ") for line in text.splitlines())
+    assert text.count("(1 skipped: extension 'linalg' not selected)") == 2
+    page = hpath.read_text()
+    assert "skipped (1, extension &#x27;linalg&#x27; not selected):</b> linalg.det" in page
+    assert "<td>linalg.det" not in page and ">linalg.det</a>" not in page
+
+
 # ---- the runner judges itself ----------------------------------------------------------------
 def broken(**overrides):
     """array_api_compat.numpy with the functions in ``overrides`` replaced."""
