@@ -469,8 +469,8 @@ STRUCTURAL_RULES = {
 
 # --- the transformation ---------------------------------------------------------------------
 #
-# With NaN or inf checks, checking every primitive precisely costs several passes over every
-# value.  ``checkify`` then evaluates the function twice over: a *flag pass* computes the outputs
+# With automatic checks, checking every primitive precisely costs several passes over every
+# value (and an index check a min, a max and a payload per gather).  ``checkify`` then evaluates the function twice over: a *flag pass* computes the outputs
 # and one boolean, "some check may have failed" (user, division and index checks exactly; NaN and
 # inf production conservatively, by testing only the sink values of ``Context.sinks``); only when
 # it is set does a ``lax.cond`` run the *precise pass*, which re-evaluates the function with
@@ -480,7 +480,7 @@ STRUCTURAL_RULES = {
 
 def _two_pass(ctx, closed) -> bool:
     """Whether to use the flag pass + precise pass scheme for this function."""
-    return (bool(ctx.errors & rules.SINK_CATEGORIES) and not closed.jaxpr.effects
+    return (bool(ctx.errors - user_checks) and not closed.jaxpr.effects
             and ctx.needs(closed.jaxpr))
 
 
@@ -519,7 +519,7 @@ def checkify(f, errors=user_checks):
     (``user_checks``, ``nan_checks``, ``div_checks``, ``index_checks``, ``float_checks``,
     ``float_div_checks``, ``automatic_checks``, ``all_checks`` and their unions).  The checked
     function can be jitted, vmapped and differentiated; all its arguments are traced.  With
-    NaN or inf checks it runs once with cheap "may have failed" flags and, only when one is
+    automatic checks it runs once with cheap "may have failed" flags and, only when one is
     set, again inside a ``lax.cond`` with every check, to find the first failure (so inputs
     that already hold NaN/inf pay for both passes).
 
