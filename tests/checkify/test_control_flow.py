@@ -6,18 +6,14 @@ import numpy as np
 import pytest
 from jax import lax
 
+from checkify_markers import marked_line
 from laxarray import checkify as ck
 
 HERE = __file__
 
 
 def line_of(marker):
-    """1-based line in this file that contains ``marker``."""
-    with open(HERE) as fh:
-        for n, text in enumerate(fh, 1):
-            if marker in text and "line_of(" not in text:
-                return n
-    raise AssertionError(marker)
+    return marked_line(HERE, marker)
 
 
 def where(marker):

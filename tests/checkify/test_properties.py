@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jax import lax
 
+from checkify_markers import marked_line
 from laxarray import checkify as ck
 
 HERE = __file__
@@ -181,11 +182,7 @@ def test_vmapped_checkify_keeps_one_conditional_precise_pass():
 
 
 def _mark(marker):
-    with open(HERE) as fh:
-        for n, text in enumerate(fh, 1):
-            if marker in text and "_mark(" not in text:
-                return f"{HERE}:{n}"
-    raise AssertionError(marker)
+    return f"{HERE}:{marked_line(HERE, marker)}"
 
 
 def test_effects_run_once_even_when_a_check_fails(capfd):

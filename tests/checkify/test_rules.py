@@ -7,17 +7,14 @@ import pytest
 from jax import lax
 
 import laxarray as xp
+from checkify_markers import marked_line
 from laxarray import checkify as ck
 
 HERE = __file__
 
 
 def at(marker):
-    with open(HERE) as fh:
-        for n, text in enumerate(fh, 1):
-            if marker in text and "at(" not in text.split("#")[0]:
-                return f"{HERE}:{n}"
-    raise AssertionError(marker)
+    return f"{HERE}:{marked_line(HERE, marker)}"
 
 
 # --- NaN -----------------------------------------------------------------------------------

@@ -6,17 +6,14 @@ import numpy as np
 import pytest
 from jax import lax
 
+from checkify_markers import marked_line
 from laxarray import checkify as ck
 
 HERE = __file__
 
 
 def where(marker):
-    with open(HERE) as fh:
-        for n, text in enumerate(fh, 1):
-            if marker in text and "where(" not in text:
-                return f"{HERE}:{n}"
-    raise AssertionError(marker)
+    return f"{HERE}:{marked_line(HERE, marker)}"
 
 
 def positive(x):
