@@ -627,3 +627,10 @@ def relabel(x, sorted_, unique):
 
 __all__ = ["RULES", "Fact", "NoSparseRule", "ZERO_DESTROYING_UNARY", "is_sparse", "raw",
            "todense", "scan_ready", "pad_nse", "relabel"]
+
+
+@sparse_rule(lax.optimization_barrier_p)
+def _optimization_barrier_sparse_rule(eqn, invals, facts):
+    """The barrier over every array of the operands (a sparse one: its data and indices)."""
+    leaves, tree = jax.tree_util.tree_flatten(list(invals))
+    return jax.tree_util.tree_unflatten(tree, list(lax.optimization_barrier(leaves)))

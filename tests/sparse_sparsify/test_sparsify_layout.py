@@ -127,3 +127,15 @@ def test_split_unstack_tile(fmt):
                            jnp.tile(x, (2, 1)), jnp.tile(x, (1, 2, 1))), [x], {0}, fmt, rng)
     assert all(hasattr(o, "todense") for o in jax.tree_util.tree_leaves(
         got, is_leaf=lambda o: hasattr(o, "todense")))
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_optimization_barrier_passes_sparse_operands_through(fmt):
+    rng = np.random.default_rng(40)
+    x, v = random_dense(rng, SHAPE), rng.standard_normal(4)
+
+    def f(x, v):
+        y, w = lax.optimization_barrier((x * 2.0, v))
+        return y, y @ w
+    got = check(f, [x, v], {0}, fmt, rng)
+    assert hasattr(got[0], "todense")           # still sparse after the barrier
