@@ -9,8 +9,8 @@ from laxarray._core.jaxapi import enable_x64 as _enable_x64
 _enable_x64()
 
 from laxarray._core.dtypes import (  # noqa: E402
-    bool_ as bool, complex64, complex128, float16, float32, float64, int8, int16, int32, int64,
-    uint8, uint16, uint32, uint64, finfo_object, iinfo_object)
+    bfloat16, bool_ as bool, complex64, complex128, float16, float32, float64, int8, int16,
+    int32, int64, uint8, uint16, uint32, uint64, finfo_object, iinfo_object)
 from laxarray._core.config import (  # noqa: E402,F401
     RankPromotionWarning, get_rank_promotion, rank_promotion, set_rank_promotion)
 from laxarray._core.errors import AxisError  # noqa: E402

@@ -6,6 +6,12 @@ table wherever the standard defines a result (and extends it to mixed kinds as N
 ``int64 + float32 -> float64``, ``int64 + uint64 -> float64``).  Python scalars are *weak*
 (NEP 50): they take the dtype of the array operand when their kind allows it.
 
+``bfloat16`` (ml_dtypes' type, as in jax) is a real floating dtype beyond NumPy.  NumPy reports
+its ``kind`` as ``'V'``, so library code never reads ``dtype.kind`` directly: it asks
+:func:`kind_of`, and the promotion, category and ``finfo`` tables below are the one place that
+knows what bfloat16 is.  Its promotion is jax's: any integer or bool with bfloat16 gives
+bfloat16, float16 with bfloat16 gives float32, wider floats and complex types win.
+
 Everything here is plain data plus small cached functions, so tests can read the tables.
 """
 
@@ -14,6 +20,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+import ml_dtypes
 import numpy as np
 
 from laxarray._core.errors import fail
@@ -22,6 +29,7 @@ bool_ = np.dtype("bool")
 int8, int16, int32, int64 = (np.dtype(n) for n in ("int8", "int16", "int32", "int64"))
 uint8, uint16, uint32, uint64 = (np.dtype(n) for n in ("uint8", "uint16", "uint32", "uint64"))
 float16, float32, float64 = np.dtype("float16"), np.dtype("float32"), np.dtype("float64")
+bfloat16 = np.dtype(ml_dtypes.bfloat16)
 complex64, complex128 = np.dtype("complex64"), np.dtype("complex128")
 
 SIGNED = (int8, int16, int32, int64)
@@ -30,9 +38,10 @@ REAL_FLOATING = (float32, float64)
 COMPLEX_FLOATING = (complex64, complex128)
 #: The 13 data types of the standard, in the order the standard lists them.
 DTYPES = (bool_,) + SIGNED + UNSIGNED + REAL_FLOATING + COMPLEX_FLOATING
-#: NumPy's half precision, beyond the standard: a real floating dtype for every function
-#: (NumPy 2 promotion: ``float16 + int8 -> float16``, ``float16 + int16 -> float32``).
-EXTRA_FLOATING = (float16,)
+#: NumPy's half precision and jax's bfloat16, beyond the standard: real floating dtypes for
+#: every function (NumPy 2 promotion for float16: ``float16 + int8 -> float16``,
+#: ``float16 + int16 -> float32``; jax's for bfloat16: ``bfloat16 + int64 -> bfloat16``).
+EXTRA_FLOATING = (float16, bfloat16)
 _REAL_FLOATING_ALL = EXTRA_FLOATING + REAL_FLOATING
 
 DEFAULT_FLOAT = float64
@@ -61,7 +70,24 @@ ISDTYPE_KINDS = ("bool", "signed integer", "unsigned integer", "integral",
 
 _SUPPORTED = frozenset(DTYPES + EXTRA_FLOATING)
 _REAL_OF = {complex64: float32, complex128: float64}
-_COMPLEX_OF = {float16: complex64, float32: complex64, float64: complex128}
+_COMPLEX_OF = {float16: complex64, bfloat16: complex64, float32: complex64, float64: complex128}
+#: NumPy kind letters where NumPy's own is wrong for laxarray (bfloat16 reports ``'V'``).
+_KIND_OF = {bfloat16: "f"}
+
+
+def kind_of(dtype) -> str:
+    """The NumPy kind letter of ``dtype`` (``'b' 'i' 'u' 'f' 'c'``), with bfloat16 as ``'f'``.
+
+    Library code dispatches on this, never on ``dtype.kind``, so bfloat16 is a real floating
+    type everywhere.
+    """
+    dt = dtype if isinstance(dtype, np.dtype) else np.dtype(dtype)
+    return _KIND_OF.get(dt, dt.kind)
+
+
+def machine_limits(dtype):
+    """NumPy's ``finfo`` for a real or complex floating dtype, bfloat16 included (ml_dtypes')."""
+    return ml_dtypes.finfo(dtype) if np.dtype(dtype) == bfloat16 else np.finfo(dtype)
 
 
 def real_dtype(dtype):
@@ -117,7 +143,19 @@ def isdtype(dtype, kind):
 
 @functools.lru_cache(maxsize=None)
 def promote_types(d1, d2):
-    """Result dtype of two array operands (the standard's table, NumPy 2 for mixed kinds)."""
+    """Result dtype of two array operands (the standard's table, NumPy 2 for mixed kinds).
+
+    bfloat16 follows jax: it absorbs bool and every integer, meets float16 at float32, and
+    yields to float32/float64 and the complex types.
+    """
+    d1, d2 = np.dtype(d1), np.dtype(d2)
+    if bfloat16 in (d1, d2):
+        other = d2 if d1 == bfloat16 else d1
+        if other == bfloat16 or other.kind in "biu":
+            return bfloat16
+        if other == float16:
+            return float32
+        return other
     return np.promote_types(d1, d2)
 
 
@@ -130,7 +168,7 @@ _DEFAULT_FOR_KIND = (bool_, DEFAULT_INT, DEFAULT_FLOAT, DEFAULT_COMPLEX)
 @functools.lru_cache(maxsize=None)
 def weak_promote(dtype, pytype):
     """Result dtype of an array of ``dtype`` with a Python scalar of ``pytype`` (NEP 50)."""
-    skind, dkind = _PY_KIND[pytype], _DTYPE_KIND[dtype.kind]
+    skind, dkind = _PY_KIND[pytype], _DTYPE_KIND[kind_of(dtype)]
     if skind <= dkind:
         return dtype
     if skind == 3 and dkind == 2:
@@ -221,7 +259,7 @@ def finfo(type, /):
     dt = _dtype_of("finfo", type)
     if dt not in CATEGORIES["floating-point"]:
         fail(TypeError, "finfo", "a floating-point dtype for 'type'", dt)
-    info = np.finfo(dt)
+    info = machine_limits(dt)
     return finfo_object(int(info.bits), float(info.eps), float(info.max), float(info.min),
                         float(info.smallest_normal), real_dtype(dt))
 
@@ -246,4 +284,4 @@ def _article(word):
 
 
 __all__ = ["DTYPES", "CATEGORIES", "result_type", "can_cast", "finfo", "iinfo", "isdtype",
-           "promote_types", "weak_promote", "canonicalize_dtype"]
+           "promote_types", "weak_promote", "canonicalize_dtype", "kind_of", "machine_limits"]

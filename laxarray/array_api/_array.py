@@ -20,6 +20,7 @@ import math
 import jax
 import numpy as np
 
+from laxarray._core import dtypes as _dt
 from laxarray._core import kernel as _kernel
 from laxarray._core.devices import check_device, default_device
 from laxarray._core.errors import fail, fail_text, tracer_conversion
@@ -104,13 +105,13 @@ class Array:
 
     def __int__(self):
         v = self._scalar("__int__")
-        if v.dtype.kind == "c":
+        if _dt.kind_of(v.dtype) == "c":
             fail(TypeError, "Array.__int__", "a real array", self)
         return int(v)
 
     def __float__(self):
         v = self._scalar("__float__")
-        if v.dtype.kind == "c":
+        if _dt.kind_of(v.dtype) == "c":
             fail(TypeError, "Array.__float__", "a real array", self)
         return float(v)
 
@@ -118,7 +119,7 @@ class Array:
         return complex(self._scalar("__complex__"))
 
     def __index__(self):
-        if self.dtype.kind not in "iu":
+        if _dt.kind_of(self.dtype) not in "iu":
             fail(TypeError, "Array.__index__", "an integer array", self)
         return int(self._scalar("__index__"))
 

@@ -15,6 +15,8 @@ import math
 import numpy as np
 from jax import lax
 
+from laxarray._core import dtypes as _dt
+
 
 def _parts(z):
     return lax.real(z), lax.imag(z)
@@ -41,7 +43,7 @@ def _isfinite(x):
 
 
 def _signbit(x):
-    itype = {4: np.int32, 8: np.int64}[np.dtype(x.dtype).itemsize]
+    itype = {2: np.int16, 4: np.int32, 8: np.int64}[np.dtype(x.dtype).itemsize]
     bits = lax.bitcast_convert_type(x, itype)
     return lax.lt(bits, lax.full_like(bits, 0))
 
@@ -332,7 +334,7 @@ def cexpm1(z):
 def flush_subnormal(x):
     """Subnormals as signed zeros: XLA on CPU treats them as zero in arithmetic but not in
     every kernel (atan2), which would mix the two readings within one result."""
-    tiny = _full(x, np.finfo(x.dtype).tiny)
+    tiny = _full(x, _dt.machine_limits(x.dtype).tiny)
     return lax.select(lax.lt(lax.abs(x), tiny), _copysign(_full(x, 0), x), x)
 
 

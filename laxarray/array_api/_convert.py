@@ -43,7 +43,7 @@ def scalar_operand(fn: str, value, dtype, argname: str = "x"):
         return _SCALAR_CACHE[key]
     except (KeyError, TypeError):
         pass
-    kind = dtype.kind
+    kind = _dt.kind_of(dtype)
     if kind in "iu" and not isinstance(value, bool):
         if not isinstance(value, int):
             fail(TypeError, fn, f"a Python int for '{argname}' with an integer array", value)
@@ -134,15 +134,15 @@ def operand_for_dtype(fn: str, value, dtype, argname: str):
     """
     pytype = _dt.scalar_pytype(value)
     if pytype is not None:
-        if pytype is float and dtype.kind in "iu":
+        if pytype is float and _dt.kind_of(dtype) in "iu":
             return jax.device_put(np.asarray(value)).astype(dtype)
-        if pytype is int and dtype.kind == "b":
+        if pytype is int and _dt.kind_of(dtype) == "b":
             fail(TypeError, fn, f"a bool for '{argname}' with a bool array", value)
-        if pytype is not bool and dtype.kind == "b":
+        if pytype is not bool and _dt.kind_of(dtype) == "b":
             fail(TypeError, fn, f"a bool for '{argname}' with a bool array", value)
         return scalar_operand(fn, value, dtype, argname)
     raw = to_raw(fn, value, argname)
-    if raw.dtype.kind == "c" and dtype.kind != "c":
+    if _dt.kind_of(raw.dtype) == "c" and _dt.kind_of(dtype) != "c":
         fail(TypeError, fn, f"a real '{argname}' for an array of {dtype} (the imaginary part "
              "would be lost)", value)
     return raw

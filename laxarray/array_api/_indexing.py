@@ -15,6 +15,7 @@ import operator
 import numpy as np
 from jax import lax
 
+from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.kernel import call, kernel
 
@@ -25,7 +26,7 @@ _NAME_SET = "Array.__setitem__"
 def _index_int(fn, k):
     if isinstance(k, bool):
         fail(IndexError, fn, "integers, slices, ellipsis or None in the index key", k)
-    if hasattr(k, "_value") and getattr(k, "ndim", None) == 0 and k.dtype.kind in "iu":
+    if hasattr(k, "_value") and getattr(k, "ndim", None) == 0 and _dt.kind_of(k.dtype) in "iu":
         return operator.index(k)  # concrete 0-d integer array (raises clearly when traced)
     try:
         return operator.index(k)
@@ -214,12 +215,12 @@ def value_operand(fn, value, dtype, argname="value"):
             arr = np.asarray(value)
         except (ValueError, TypeError) as exc:
             fail(TypeError, fn, f"an array-like for '{argname}' ({exc})", value)
-        if arr.dtype.kind not in _KIND_ORDER:
+        if _dt.kind_of(arr.dtype) not in _KIND_ORDER:
             fail(TypeError, fn, f"numbers for '{argname}'", value)
-        if arr.size and _KIND_ORDER[arr.dtype.kind] > _KIND_ORDER[dtype.kind]:
+        if arr.size and _KIND_ORDER[_dt.kind_of(arr.dtype)] > _KIND_ORDER[_dt.kind_of(dtype)]:
             fail(TypeError, fn, f"values of a kind storable in {dtype} for '{argname}'",
                  value)
-        if arr.dtype.kind in "iu" and dtype.kind in "iu" and arr.size:
+        if _dt.kind_of(arr.dtype) in "iu" and _dt.kind_of(dtype) in "iu" and arr.size:
             info = np.iinfo(dtype)
             if arr.min() < info.min or arr.max() > info.max:
                 fail(ValueError, fn, f"values within the range of {dtype} for '{argname}'",

@@ -35,6 +35,7 @@ import jax
 import numpy as np
 from jax import lax
 
+from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import Tracer, is_tracer
 from laxarray._core.kernel import call, kernel
@@ -92,14 +93,14 @@ def _classify(fn, k):
                 raw = np.asarray(k)
             except (ValueError, TypeError):
                 fail(IndexError, fn, _KEY_KINDS, k)
-            if raw.size == 0 and raw.dtype.kind == "f":
+            if raw.size == 0 and _dt.kind_of(raw.dtype) == "f":
                 raw = raw.astype(np.int64)  # NumPy reads an empty list as an integer index
     else:
         try:
             return ("int", operator.index(k))
         except TypeError:
             fail(IndexError, fn, _KEY_KINDS, k)
-    kind = raw.dtype.kind
+    kind = _dt.kind_of(raw.dtype)
     if kind == "b":
         return ("mask", raw)
     if kind not in "iu":

@@ -71,7 +71,7 @@ def _static_inplace_check(name, stem, self, other):
         dtype = _dt.promote_types(self.dtype, o_dtype)
         shape = self.shape if stem == "matmul" else broadcast_shapes2(
             name, self.shape, tuple(o_shape))
-    if stem == "truediv" and dtype.kind not in "fc":
+    if stem == "truediv" and _dt.kind_of(dtype) not in "fc":
         dtype = _dt.DEFAULT_FLOAT
     if dtype != self.dtype:
         fail(TypeError, name, f"a result of dtype {self.dtype} (in-place operations keep "

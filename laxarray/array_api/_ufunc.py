@@ -65,7 +65,7 @@ def _identity(dt):
 
 def to_float(dt):
     """Compute dtype of a floating-only function: integers and bool become float64."""
-    return dt if dt.kind in "fc" else _dt.DEFAULT_FLOAT
+    return dt if _dt.kind_of(dt) in "fc" else _dt.DEFAULT_FLOAT
 
 
 class _JitCache(dict):

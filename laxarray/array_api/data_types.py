@@ -21,7 +21,7 @@ _UINT_OF_WIDTH = {2: np.dtype("uint16"), 4: np.dtype("uint32"), 8: np.dtype("uin
 def _nonzero(x):
     """``x != 0`` for a real array, exact for subnormal floats (which XLA on CPU compares
     as zero): a float is non-zero when any bit other than the sign bit is set."""
-    if x.dtype.kind != "f":
+    if _dt.kind_of(x.dtype) != "f":
         return lax.ne(x, lax.full_like(x, 0))
     utype = _UINT_OF_WIDTH[x.dtype.itemsize]
     bits = lax.bitcast_convert_type(x, utype)
@@ -33,16 +33,16 @@ def nonzero_mask(x):
     """``x != 0`` inside a kernel for any dtype, exact for subnormals (see ``_nonzero``)."""
     if x.dtype == np.bool_:
         return x
-    if x.dtype.kind == "c":
+    if _dt.kind_of(x.dtype) == "c":
         return lax.bitwise_or(_nonzero(lax.real(x)), _nonzero(lax.imag(x)))
     return _nonzero(x)
 
 
 @kernel(static=("dtype",))
 def _astype_kernel(x, *, dtype):
-    if dtype.kind == "b":
+    if _dt.kind_of(dtype) == "b":
         return nonzero_mask(x)
-    if x.dtype.kind == "c" and dtype.kind != "c":
+    if _dt.kind_of(x.dtype) == "c" and _dt.kind_of(dtype) != "c":
         x = lax.real(x)
     return lax.convert_element_type(x, dtype)
 
@@ -57,7 +57,7 @@ def astype(x, dtype, /, *, copy=True, device=None):
     """
     raw = x._value if type(x) is Array else to_raw("astype", x, "x")
     dt = _dt.canonicalize_dtype("astype", dtype)
-    if raw.dtype.kind == "c" and dt.kind in "iuf":
+    if _dt.kind_of(raw.dtype) == "c" and _dt.kind_of(dt) in "iuf":
         fail(TypeError, "astype", "a complex or bool 'dtype' for a complex array (the "
              "imaginary part would be lost; take real(x) or abs(x) first)", dt)
     check_bool("astype", copy, "copy")

@@ -23,11 +23,11 @@ def _zeros(x):
 
 
 def _is_int(x):
-    return np.dtype(x.dtype).kind in "iu"
+    return _dt.kind_of(x.dtype) in "iu"
 
 
 def _is_complex(x):
-    return np.dtype(x.dtype).kind == "c"
+    return _dt.kind_of(x.dtype) == "c"
 
 
 def _to_bool(x):
@@ -65,7 +65,7 @@ def _int_floor_divide(x1, x2):
     zero = _zeros(x2)
     safe = lax.select(lax.eq(x2, zero), lax.full_like(x2, 1), x2)
     q = lax.div(x1, safe)
-    if np.dtype(x1.dtype).kind == "i":
+    if _dt.kind_of(x1.dtype) == "i":
         r = lax.rem(x1, safe)
         adjust = lax.bitwise_and(lax.ne(r, _zeros(r)), lax.ne(lax.lt(r, _zeros(r)),
                                                              lax.lt(safe, zero)))
@@ -108,7 +108,7 @@ def remainder(x1, x2, /):
         zero = _zeros(x2)
         safe = lax.select(lax.eq(x2, zero), lax.full_like(x2, 1), x2)
         r = lax.rem(x1, safe)
-        if np.dtype(x1.dtype).kind == "i":
+        if _dt.kind_of(x1.dtype) == "i":
             fix = lax.bitwise_and(lax.ne(r, zero), lax.ne(lax.lt(r, zero), lax.lt(safe, zero)))
             r = lax.select(fix, lax.add(r, safe), r)
         return lax.select(lax.eq(x2, zero), zero, r)
@@ -178,7 +178,7 @@ def pow(x1, x2, /):
 
     ``x ** 2`` on a real floating array is computed as ``x * x`` (exact, and far faster
     than the general power kernel), as NumPy does."""
-    if type(x2) is int and x2 == 2 and type(x1) is Array and x1.dtype.kind == "f":
+    if type(x2) is int and x2 == 2 and type(x1) is Array and _dt.kind_of(x1.dtype) == "f":
         return _square_real(x1)
     return _pow_general(x1, x2)
 
@@ -196,7 +196,7 @@ def _int_pow(base, exp):
         result = lax.select(bit, lax.mul(result, b), result)
         b = lax.mul(b, b)
         e = lax.shift_right_logical(e, lax.full_like(e, 1))
-    if np.dtype(base.dtype).kind == "i":
+    if _dt.kind_of(base.dtype) == "i":
         neg = lax.lt(exp, _zeros(exp))
         minus_one = lax.neg(one)
         odd = lax.ne(lax.bitwise_and(exp, lax.full_like(exp, 1)), _zeros(exp))
@@ -226,7 +226,7 @@ def abs(x, /):
         inf = lax.bitwise_or(_isinf_real(lax.real(x)), _isinf_real(lax.imag(x)))
         mag = lax.abs(x)
         return lax.select(inf, lax.full_like(mag, np.inf), mag)
-    if np.dtype(x.dtype).kind == "u":
+    if _dt.kind_of(x.dtype) == "u":
         return x
     return lax.abs(x)
 
@@ -259,9 +259,9 @@ def sign(x, /):
         # part by part (a complex division would lose signed zeros)
         out = lax.complex(lax.div(lax.real(x), safe), lax.div(lax.imag(x), safe))
         return lax.select(lax.eq(mag, zero), _zeros(x), out)
-    if np.dtype(x.dtype).kind == "u":
+    if _dt.kind_of(x.dtype) == "u":
         return lax.convert_element_type(lax.ne(x, _zeros(x)), x.dtype)
-    if np.dtype(x.dtype).kind == "f":  # sign(-0.0) is +0.0, as in NumPy
+    if _dt.kind_of(x.dtype) == "f":  # sign(-0.0) is +0.0, as in NumPy
         return lax.select(lax.eq(x, _zeros(x)), _zeros(x), lax.sign(x))
     return lax.sign(x)
 
@@ -389,7 +389,7 @@ def bitwise_right_shift(x1, x2, /):
     """Shift bits right (arithmetic for signed; past the width gives 0 or -1).
     Array API: bitwise_right_shift. NumPy: numpy.right_shift."""
     bits = np.dtype(x1.dtype).itemsize * 8
-    if np.dtype(x1.dtype).kind == "i":
+    if _dt.kind_of(x1.dtype) == "i":
         clamped = lax.min(lax.max(x2, _zeros(x2)), lax.full_like(x2, bits - 1))
         return lax.shift_right_arithmetic(x1, clamped)
     return lax.select(_shift_amount_ok(x2, bits), lax.shift_right_logical(x1, x2), _zeros(x1))
@@ -455,7 +455,7 @@ def isfinite(x, /):
 
 
 def _signbit_real(x):
-    itype = {4: np.int32, 8: np.int64}[np.dtype(x.dtype).itemsize]
+    itype = {2: np.int16, 4: np.int32, 8: np.int64}[np.dtype(x.dtype).itemsize]
     bits = lax.bitcast_convert_type(x, itype)
     return lax.lt(bits, lax.full_like(bits, 0))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from jax import lax
 
+from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import call, kernel
@@ -64,7 +65,7 @@ def take(x, indices, /, *, axis=None):
     for rank > 1)."""
     raw = _raw("take", x)
     idx = _raw("take", indices, "indices")
-    if idx.dtype.kind not in "iu":
+    if _dt.kind_of(idx.dtype) not in "iu":
         fail(TypeError, "take", "an integer array for 'indices'", indices)
     ax = None if axis is None else normalize_axis("take", axis, raw.ndim)
     size = int(np.prod(raw.shape)) if ax is None else raw.shape[ax]
@@ -101,7 +102,7 @@ def take_along_axis(x, indices, /, *, axis=-1):
     Array API: take_along_axis. NumPy: numpy.take_along_axis."""
     raw = _raw("take_along_axis", x)
     idx = _raw("take_along_axis", indices, "indices")
-    if idx.dtype.kind not in "iu":
+    if _dt.kind_of(idx.dtype) not in "iu":
         fail(TypeError, "take_along_axis", "an integer array for 'indices'", indices)
     if idx.ndim != raw.ndim:
         fail(ValueError, "take_along_axis", f"'indices' of rank {raw.ndim}", indices)

@@ -110,7 +110,7 @@ def tensordot(x1, x2, /, *, axes=2):
 @kernel(static=("dtype", "axis", "shape"))
 def _vecdot_kernel(a, b, *, dtype, axis, shape):
     a, b = cast_broadcast(a, dtype, shape), cast_broadcast(b, dtype, shape)
-    if dtype.kind == "c":
+    if _dt.kind_of(dtype) == "c":
         a = lax.conj(a)
     return lax.reduce_sum(lax.mul(a, b), (axis,))
 

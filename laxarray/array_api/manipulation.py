@@ -341,7 +341,7 @@ def repeat(x, repeats, /, *, axis=None, total_repeat_length=None):
             return call(_repeat_counts_kernel, raw, np.int64(reps), axis=ax, length=length)
         return call(_repeat_kernel, raw, repeats=reps, axis=ax)
     rep_raw = _raw("repeat", repeats, "repeats")
-    if rep_raw.dtype.kind not in "iu":
+    if _dt.kind_of(rep_raw.dtype) not in "iu":
         fail(TypeError, "repeat", "integer 'repeats'", repeats)
     if rep_raw.ndim > 1 or (rep_raw.ndim == 1 and rep_raw.shape[0] not in (1, n)):
         fail(ValueError, "repeat", f"'repeats' of length 1 or {n}", repeats)

@@ -34,7 +34,7 @@ def _arg_kernel(x, *, axis, keepdims, find_max):
         ax = 0
     else:
         ax = axis
-    if x.dtype.kind == "f":
+    if _dt.kind_of(x.dtype) == "f":
         # NaN wins (first NaN index), as in NumPy
         nan = lax.ne(x, x)
         big = lax.full_like(x, np.inf if find_max else -np.inf)
@@ -43,7 +43,7 @@ def _arg_kernel(x, *, axis, keepdims, find_max):
         x_clean = lax.select(nan, big, x)
         res = (lax.argmax if find_max else lax.argmin)(x_clean, ax, np.int64)
         res = lax.select(any_nan, first_nan, res)
-    elif x.dtype.kind == "b":
+    elif _dt.kind_of(x.dtype) == "b":
         xi = lax.convert_element_type(x, np.int8)
         res = (lax.argmax if find_max else lax.argmin)(xi, ax, np.int64)
     else:
@@ -159,7 +159,7 @@ def _searchsorted_kernel(sorted_x, v, sorter, *, right):
 def _before(a, v, right):
     """Whether sorted element ``a`` goes before ``v`` (``a < v``, or ``a <= v`` if right),
     with NaN greater than everything."""
-    if a.dtype.kind == "f":
+    if _dt.kind_of(a.dtype) == "f":
         a_nan, v_nan = lax.ne(a, a), lax.ne(v, v)
         lt = lax.bitwise_or(lax.lt(a, v), lax.bitwise_and(lax.bitwise_not(a_nan), v_nan))
         if right:
@@ -177,12 +177,12 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
         fail(ValueError, "searchsorted", "a 1-D array for 'x1'", x1)
     check_choice("searchsorted", side, "side", ("left", "right"))
     a, v, dt = binary_operands("searchsorted", raw, x2)
-    if dt.kind == "c":
+    if _dt.kind_of(dt) == "c":
         fail(TypeError, "searchsorted", "real arrays", dt)
     srt = None
     if sorter is not None:
         srt = _raw("searchsorted", sorter, "sorter")
-        if srt.dtype.kind not in "iu" or tuple(srt.shape) != tuple(raw.shape):
+        if _dt.kind_of(srt.dtype) not in "iu" or tuple(srt.shape) != tuple(raw.shape):
             fail(ValueError, "searchsorted", "an integer 'sorter' of the shape of x1", sorter)
     a = lax.convert_element_type(a, dt) if a.dtype != dt else a
     v = lax.convert_element_type(v, dt) if v.dtype != dt else v

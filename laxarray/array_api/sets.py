@@ -40,9 +40,9 @@ _DROP = lax.GatherScatterMode.FILL_OR_DROP
 
 def _unsigned_zero(v):
     """``-0.0`` -> ``+0.0`` (so signed zeros sort together, in input order)."""
-    if v.dtype.kind == "c":
+    if _dt.kind_of(v.dtype) == "c":
         return lax.complex(_unsigned_zero(lax.real(v)), _unsigned_zero(lax.imag(v)))
-    if v.dtype.kind == "f":
+    if _dt.kind_of(v.dtype) == "f":
         return lax.select(lax.eq(v, lax.full_like(v, 0)), lax.full_like(v, 0), v)
     return v
 
@@ -163,7 +163,7 @@ def _isin_kernel(a, b, *, invert):
     m = flat.shape[0]
     if m == 0:
         found = lax.full(a.shape, False, np.bool_)
-    elif a.dtype.kind == "c":
+    elif _dt.kind_of(a.dtype) == "c":
         eq = lax.eq(lax.expand_dims(a, (a.ndim,)),
                     lax.broadcast_in_dim(flat, a.shape + (m,), (a.ndim,)))
         found = lax.reduce_or(eq, (a.ndim,))

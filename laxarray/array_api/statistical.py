@@ -30,12 +30,12 @@ def accumulation_dtype(fn, x_dtype, dtype):
     """Result dtype of sum/prod/cumulative_*: ``dtype`` if given, else widened integers."""
     if dtype is not None:
         dt = _dt.canonicalize_dtype(fn, dtype)
-        if x_dtype.kind == "c" and dt.kind != "c":
+        if _dt.kind_of(x_dtype) == "c" and _dt.kind_of(dt) != "c":
             fail(TypeError, fn, f"a complex 'dtype' for complex input of {x_dtype}", dt)
         return dt
-    if x_dtype.kind == "b" or x_dtype.kind == "i":
+    if _dt.kind_of(x_dtype) == "b" or _dt.kind_of(x_dtype) == "i":
         return _dt.promote_types(x_dtype, _dt.int64)
-    if x_dtype.kind == "u":
+    if _dt.kind_of(x_dtype) == "u":
         return _dt.promote_types(x_dtype, _dt.uint64)
     return x_dtype
 
@@ -132,7 +132,7 @@ def count_nonzero(x, /, *, axis=None, keepdims=False):
 @kernel(static=("axes", "keepdims", "count", "correction", "op"))
 def _moment_kernel(x, *, axes, keepdims, count, correction, op):
     total = lax.reduce_sum(x, axes)
-    if x.dtype.kind == "c":  # divide each part by the real count
+    if _dt.kind_of(x.dtype) == "c":  # divide each part by the real count
         n = lax.full_like(lax.real(total), count)
         mean = lax.complex(lax.div(lax.real(total), n), lax.div(lax.imag(total), n))
     else:
@@ -140,7 +140,7 @@ def _moment_kernel(x, *, axes, keepdims, count, correction, op):
     if op == "mean":
         return _finish(mean, axes, keepdims)
     centred = lax.sub(x, lax.expand_dims(mean, axes))
-    sq = lax.real(lax.mul(centred, lax.conj(centred))) if x.dtype.kind == "c" else lax.mul(
+    sq = lax.real(lax.mul(centred, lax.conj(centred))) if _dt.kind_of(x.dtype) == "c" else lax.mul(
         centred, centred)
     denom = builtins.max(count - correction, 0)
     var = lax.div(lax.reduce_sum(sq, axes), lax.full_like(lax.reduce_sum(sq, axes), denom))
@@ -151,7 +151,7 @@ def _moment_kernel(x, *, axes, keepdims, count, correction, op):
 
 def _float_input(fn, x):
     raw = _raw(fn, x)
-    if raw.dtype.kind not in "fc":
+    if _dt.kind_of(raw.dtype) not in "fc":
         if raw.dtype not in _dt.CATEGORIES["real"]:
             _dt.check_category(fn, "x", raw.dtype, "floating-point")
         raw = lax.convert_element_type(raw, _dt.DEFAULT_FLOAT)

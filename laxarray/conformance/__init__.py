@@ -16,6 +16,7 @@ from laxarray.conformance import specs_numpy_editing  # noqa: F401
 from laxarray.conformance import specs_numpy_mathfuncs  # noqa: F401
 from laxarray.conformance import specs_numpy_shaping  # noqa: F401
 from laxarray.conformance import specs_numpy_statistics  # noqa: F401
+from laxarray.conformance import specs_numpy_ufuncs  # noqa: F401
 from laxarray.conformance.compare import ConformanceError
 from laxarray.conformance.spec import SPECS, Spec
 

@@ -99,10 +99,10 @@ def _operand(fn, x, real_input):
     v = x._value if type(x) is Array else to_raw(fn, x, "x")
     dt = v.dtype
     if real_input:
-        if dt.kind == "c":
+        if _dt.kind_of(dt) == "c":
             fail(TypeError, fn, "a real-valued array for 'x'", dt)
         return v, dt if dt in _dt.CATEGORIES["real floating"] else _dt.DEFAULT_FLOAT
-    return v, _dt.complex_dtype(dt if dt.kind in "fc" else _dt.DEFAULT_FLOAT)
+    return v, _dt.complex_dtype(dt if _dt.kind_of(dt) in "fc" else _dt.DEFAULT_FLOAT)
 
 
 def _run(fn, x, steps, norm, real_input=False, conj_in=False, conj_out=False, v=None):

@@ -9,6 +9,7 @@ import jax
 import numpy as np
 from jax import lax
 from jax.lax import linalg as lax_linalg
+from laxarray._core import dtypes as _dt
 
 
 def mT(x):
@@ -20,7 +21,7 @@ def mT(x):
 def mH(x):
     """Conjugate transpose of the last two axes."""
     x = mT(x)
-    return lax.conj(x) if np.dtype(x.dtype).kind == "c" else x
+    return lax.conj(x) if _dt.kind_of(x.dtype) == "c" else x
 
 
 def mm(a, b):
@@ -75,7 +76,7 @@ def tril(x, k=0):
 
 def real(x):
     """The real part (identity for real dtypes)."""
-    return lax.real(x) if np.dtype(x.dtype).kind == "c" else x
+    return lax.real(x) if _dt.kind_of(x.dtype) == "c" else x
 
 
 def _permute_rows(b, perm):
@@ -132,4 +133,4 @@ def svd(x, full_matrices, compute_uv=True):
 
 def eps(dtype):
     """Machine epsilon of the real dtype of ``dtype``."""
-    return float(np.finfo(np.dtype(dtype)).eps)
+    return float(_dt.machine_limits(dtype).eps)

@@ -39,7 +39,7 @@ def matrix_operand(fn, x, argname="x", *, square=False):
     v, dt = float_operand(fn, x, argname, min_rank=2)
     if v.dtype in _dt.EXTRA_FLOATING:  # LAPACK has no half precision (NumPy refuses too)
         fail(TypeError, fn, f"a float32/float64/complex dtype for '{argname}' (no float16 "
-                            "in linalg, as in NumPy)", v.dtype)
+                            "or bfloat16 in linalg, as in NumPy)", v.dtype)
     if square and v.shape[-1] != v.shape[-2]:
         fail(ValueError, fn, f"square matrices in the last two axes of '{argname}'", x)
     return v, dt
@@ -63,7 +63,7 @@ def check_rtol(fn, rtol, batch_shape, argname="rtol"):
     if isinstance(rtol, (int, float)) and not isinstance(rtol, bool):
         return float(rtol), None
     v = raw(fn, rtol, argname)
-    if v.dtype not in _dt.CATEGORIES["real floating"] and v.dtype.kind not in "iu":
+    if v.dtype not in _dt.CATEGORIES["real floating"] and _dt.kind_of(v.dtype) not in "iu":
         fail(TypeError, fn, f"a real floating-point array for '{argname}'", v.dtype)
     nd = max(v.ndim, len(batch_shape))
     a = (1,) * (nd - v.ndim) + tuple(v.shape)

@@ -15,6 +15,7 @@ import numpy as np
 from jax import lax
 from jax.lax import linalg as lax_linalg
 
+from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool
@@ -125,7 +126,7 @@ def _qr_kernel(x, *, dtype, complete, want_q):
     x = lax.convert_element_type(x, dtype)
     q, r = lax_linalg.qr(x, full_matrices=complete)
     k = min(x.shape[-2], x.shape[-1])
-    if x.dtype.kind == "c" and k:
+    if _dt.kind_of(x.dtype) == "c" and k:
         # the standard asks for a real diagonal of R: move each diagonal phase into Q
         d = M.diagonal(r)
         mag = lax.abs(d)

@@ -286,7 +286,7 @@ def choose(a, choices, mode="raise"):
     fn = "choose"
     check_choice(fn, mode, "mode", ("raise", "wrap", "clip"))
     idx = _raw(fn, a, "a")
-    if idx.dtype.kind not in "iu":
+    if _dt.kind_of(idx.dtype) not in "iu":
         fail(TypeError, fn, "an integer array for 'a'", a)
     if isinstance(choices, (Array, np.ndarray)) or is_tracer(choices):
         raw = _raw(fn, choices, "choices")

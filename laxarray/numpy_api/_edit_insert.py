@@ -13,6 +13,7 @@ import math
 import numpy as np
 from jax import lax
 
+from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import call, kernel
@@ -49,7 +50,7 @@ def _index_obj(fn, obj, n):
     if isinstance(obj, Array) or is_tracer(obj):
         raw = obj._value if isinstance(obj, Array) else obj
         if is_tracer(raw):
-            if raw.dtype.kind not in "iu":
+            if _dt.kind_of(raw.dtype) not in "iu":
                 fail(TypeError, fn, "an integer array for 'obj' under jax.jit (a boolean "
                      "'obj' decides the output length)", obj)
             return lax.convert_element_type(raw, np.int64), None, raw.ndim
@@ -57,9 +58,9 @@ def _index_obj(fn, obj, n):
     arr = np.asarray(obj)
     if arr.size == 0 and not isinstance(obj, np.ndarray):
         arr = arr.astype(np.int64)
-    if arr.dtype.kind == "b":
+    if _dt.kind_of(arr.dtype) == "b":
         return None, arr, arr.ndim
-    if arr.dtype.kind not in "iu":
+    if _dt.kind_of(arr.dtype) not in "iu":
         fail(TypeError, fn, "integers, a slice or a boolean array for 'obj'", obj)
     return None, arr.astype(np.int64), arr.ndim
 
@@ -105,7 +106,7 @@ def insert(arr, obj, values, axis=None):
     raw, ax = _axis_or_flat(fn, _raw(fn, arr, "arr"), axis)
     n = raw.shape[ax]
     traced_idx, idx, obj_ndim = _index_obj(fn, obj, n)
-    if idx is not None and idx.dtype.kind == "b":
+    if idx is not None and _dt.kind_of(idx.dtype) == "b":
         if idx.ndim != 1:
             fail(ValueError, fn, "a one-dimensional boolean 'obj'", obj)
         idx = np.flatnonzero(idx).astype(np.int64)
@@ -177,7 +178,7 @@ def delete(arr, obj, axis=None, *, assume_unique_indices=False):
             fail(ValueError, fn, "a scalar or one-dimensional 'obj'", obj)
         idx_raw = lax.reshape(traced_idx, (math.prod(traced_idx.shape),))
         return call(_delete_kernel, raw, idx_raw, axis=ax, keep=n - idx_raw.shape[0])
-    if idx.dtype.kind == "b":
+    if _dt.kind_of(idx.dtype) == "b":
         if idx.shape != (n,):
             fail(ValueError, fn, f"a boolean 'obj' of shape ({n},)", obj)
         keep = np.flatnonzero(~idx)

@@ -40,7 +40,7 @@ def _pairs(fn, value, ndim, argname, as_index):
         return ((None, None),) * ndim
     arr = np.asarray(value)
     if as_index:
-        if arr.dtype.kind not in "iuf":
+        if _dt.kind_of(arr.dtype) not in "iuf":
             fail(TypeError, fn, f"integers for '{argname}'", value)
         arr = np.round(arr).astype(np.int64)
     if arr.ndim < 3 and arr.size == 1:
@@ -72,7 +72,7 @@ def _widths(fn, pad_width, ndim):
         arr = np.asarray(pad_width)
     except (TypeError, ValueError):
         fail(TypeError, fn, "integers for 'pad_width'", pad_width)
-    if arr.dtype.kind != "i":
+    if _dt.kind_of(arr.dtype) != "i":
         fail(TypeError, fn, "integers for 'pad_width'", pad_width)
     return _pairs(fn, arr, ndim, "pad_width", True)
 
@@ -130,8 +130,8 @@ def _ramp(x, axis, edge, end, width, reverse):
     """NumPy's ``linspace(end, edge, width, endpoint=False, dtype=x.dtype)`` along ``axis``."""
     if not width:
         return None
-    dt = x.dtype if x.dtype.kind in "fc" else np.dtype(np.float64)
-    if end.dtype.kind == "c" and dt.kind != "c":
+    dt = x.dtype if _dt.kind_of(x.dtype) in "fc" else np.dtype(np.float64)
+    if _dt.kind_of(end.dtype) == "c" and _dt.kind_of(dt) != "c":
         dt = _dt.complex_dtype(dt)
     shape = tuple(width if d == axis else s for d, s in enumerate(x.shape))
     start = lax.broadcast_in_dim(_cast(end, dt), shape, ())
@@ -145,21 +145,21 @@ def _ramp(x, axis, edge, end, width, reverse):
     y = lax.cond(any_zero, lambda k, d, dl, s: lax.mul(lax.div(k, d), dl),
                  lambda k, d, dl, s: lax.mul(k, s), k, div, delta, step)
     y = lax.add(y, start)
-    if x.dtype.kind in "iu":
+    if _dt.kind_of(x.dtype) in "iu":
         y = lax.floor(y)
     y = _cast(y, x.dtype)
     return lax.rev(y, (axis,)) if reverse else y
 
 
 def _nan_any(chunk, axis):
-    if chunk.dtype.kind not in "fc":
+    if _dt.kind_of(chunk.dtype) not in "fc":
         return None
     return lax.reduce_or(lax.ne(chunk, chunk), (axis,))
 
 
 def _stat(chunk, axis, mode, dtype):
     """The statistic of ``chunk`` along ``axis`` (kept as size 1), cast as NumPy assigns it."""
-    kind = chunk.dtype.kind
+    kind = _dt.kind_of(chunk.dtype)
     if mode in ("maximum", "minimum"):
         if kind == "c":
             srt = _sort_kernel(chunk, axis=axis, descending=mode == "maximum",
@@ -196,14 +196,14 @@ def _stat(chunk, axis, mode, dtype):
             if nan is not None:
                 out = lax.select(lax.expand_dims(nan, (axis,)),
                                  lax.full_like(out, np.nan), out)
-    if dtype.kind in "iu":
+    if _dt.kind_of(dtype) in "iu":
         out = lax.round(out, lax.RoundingMethod.TO_NEAREST_EVEN)
     return _cast(out, dtype)
 
 
 def _odd(edge, chunk):
     """``2 * edge - chunk`` as NumPy computes it (bool through int64, then != 0)."""
-    if chunk.dtype.kind == "b":
+    if _dt.kind_of(chunk.dtype) == "b":
         e = _cast(edge, np.int64)
         v = lax.sub(lax.add(e, e), _cast(chunk, np.int64))
         return lax.ne(v, lax.full_like(v, 0))

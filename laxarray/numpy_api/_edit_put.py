@@ -16,6 +16,7 @@ import math
 import numpy as np
 from jax import lax
 
+from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import call, kernel
@@ -123,7 +124,7 @@ def put(a, ind, v, mode="raise", *, inplace=True):
     check_choice(fn, mode, "mode", ("raise", "wrap", "clip"))
     x = _raw(fn, a, "a")
     idx = _raw(fn, ind, "ind")
-    if idx.dtype.kind not in "iu":
+    if _dt.kind_of(idx.dtype) not in "iu":
         fail(TypeError, fn, "integer indices for 'ind'", ind)
     idx = _flat(lax.convert_element_type(idx, np.int64))
     n = math.prod(x.shape)
@@ -178,7 +179,7 @@ def put_along_axis(arr, indices, values, axis, inplace=True, *, mode=None):
         fail(ValueError, fn, "mode None or 'drop'", mode)
     x = _raw(fn, arr, "arr")
     idx = _raw(fn, indices, "indices")
-    if idx.dtype.kind not in "iu":
+    if _dt.kind_of(idx.dtype) not in "iu":
         fail(TypeError, fn, "an integer array for 'indices'", indices)
     shape = x.shape
     if axis is None:

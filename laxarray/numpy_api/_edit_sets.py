@@ -73,7 +73,7 @@ def _pad_values(values, k, size, fill_value):
 def _unique_np_kernel(x, *, size, fill_value, equal_nan):
     n = math.prod(x.shape)
     values, indices, inverse, counts, k = _unique_kernel(x, size=n, fill_value=None)
-    if equal_nan and x.dtype.kind in "fc":
+    if equal_nan and _dt.kind_of(x.dtype) in "fc":
         pos = lax.iota(np.int64, n)
         isn = lax.bitwise_and(lax.lt(pos, lax.full_like(pos, k)), lax.ne(values, values))
         n_nan = lax.reduce_sum(lax.convert_element_type(isn, np.int64), (0,))

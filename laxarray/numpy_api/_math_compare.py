@@ -56,7 +56,7 @@ def _close(x, y, yb, rtol, atol, equal_nan):
     common = _dt.promote_types(np.dtype(ax.dtype), np.dtype(bound.dtype))
     within = lax.le(lax.convert_element_type(ax, common),
                     lax.convert_element_type(bound, common))
-    if yb.dtype.kind == "c":
+    if _dt.kind_of(yb.dtype) == "c":
         finite = lax.bitwise_and(lax.is_finite(lax.real(yb)), lax.is_finite(lax.imag(yb)))
     else:
         finite = lax.is_finite(yb)
@@ -100,7 +100,7 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 def _equal_kernel(a, b, *, dtype, shape, equal_nan):
     a, b = cast_broadcast(a, dtype, shape), cast_broadcast(b, dtype, shape)
     eq = lax.eq(a, b)
-    if equal_nan and dtype.kind in "fc":
+    if equal_nan and _dt.kind_of(dtype) in "fc":
         eq = lax.bitwise_or(eq, lax.bitwise_and(lax.ne(a, a), lax.ne(b, b)))
     return lax.reduce_and(eq, tuple(range(eq.ndim)))
 

@@ -360,7 +360,7 @@ def _transpose_to(x, labels, target):
 @kernel(static=("inputs", "output", "steps", "sizes", "dtype", "compute", "precision"))
 def _einsum_kernel(*ops, inputs, output, steps, sizes, dtype, compute, precision):
     sizes = dict(sizes)
-    if precision is None and np.dtype(compute).kind in "fc":
+    if precision is None and _dt.kind_of(compute) in "fc":
         precision = lax.Precision.HIGHEST
     terms = [(lax.convert_element_type(x, compute), t) for x, t in zip(ops, inputs)]
     for pos, result in steps:
@@ -385,7 +385,7 @@ def _einsum_kernel(*ops, inputs, output, steps, sizes, dtype, compute, precision
         terms.append((x, t))  # intermediates keep dot_general's axis order (no transposes)
     (x, t), = terms
     x = _broadcast_out(x, t, output, sizes)
-    if np.dtype(dtype).kind == "b":
+    if _dt.kind_of(dtype) == "b":
         return lax.ne(x, lax.full_like(x, 0))
     return lax.convert_element_type(x, dtype)
 
@@ -439,7 +439,7 @@ def einsum(*operands, out=None, optimize="greedy", dtype=None, casting="safe",
             if not np.can_cast(v.dtype, out_dt, casting=casting):
                 fail(TypeError, fn, f"operands castable to {out_dt} under casting="
                      f"{casting!r}", v)
-    compute = _dt.int32 if out_dt.kind == "b" else out_dt
+    compute = _dt.int32 if _dt.kind_of(out_dt) == "b" else out_dt
     path = _choose_path(fn, optimize, inputs, output, sizes)
     steps, _ = _plan(inputs, output, path, sizes)
     return call(_einsum_kernel, *raws, inputs=inputs, output=output, steps=steps,

@@ -28,11 +28,11 @@ from laxarray.linalg._operands import raw
 
 
 def _is_complex(x):
-    return np.dtype(x.dtype).kind == "c"
+    return _dt.kind_of(x.dtype) == "c"
 
 
 def _is_int(x):
-    return np.dtype(x.dtype).kind in "iub"
+    return _dt.kind_of(x.dtype) in "iub"
 
 
 def _full(x, value):
@@ -45,7 +45,7 @@ def _isnan(x):
 
 def _to_double(dt):
     """float_power's compute dtype: float64, or complex128 for complex inputs."""
-    return _dt.complex128 if dt.kind == "c" else _dt.float64
+    return _dt.complex128 if _dt.kind_of(dt) == "c" else _dt.float64
 
 
 # ---- binary ---------------------------------------------------------------------------
@@ -199,7 +199,7 @@ def bitwise_count(x, /):
     """Number of 1-bits in ``|x|``, as uint8. NumPy: numpy.bitwise_count."""
     if x.dtype == np.bool_:
         return lax.convert_element_type(x, np.uint8)
-    if np.dtype(x.dtype).kind == "i":
+    if _dt.kind_of(x.dtype) == "i":
         x = lax.abs(x)
     bits = lax.bitcast_convert_type(x, _UINT_OF[np.dtype(x.dtype).itemsize])
     return lax.convert_element_type(lax.population_count(bits), np.uint8)
@@ -330,12 +330,12 @@ def _dtype_of(fn, x):
 def iscomplexobj(x):
     """Whether ``x`` has a complex dtype (a Python bool; no values read).
     NumPy: numpy.iscomplexobj."""
-    return _dtype_of("iscomplexobj", x).kind == "c"
+    return _dt.kind_of(_dtype_of("iscomplexobj", x)) == "c"
 
 
 def isrealobj(x):
     """Whether ``x`` has a non-complex dtype (a Python bool). NumPy: numpy.isrealobj."""
-    return _dtype_of("isrealobj", x).kind != "c"
+    return _dt.kind_of(_dtype_of("isrealobj", x)) != "c"
 
 
 # ---- several outputs, integer arguments -------------------------------------------------
@@ -347,9 +347,9 @@ _FLOAT_LAYOUT = {  # dtype: (int type, fraction bits, exponent bias)
 
 def _float_arg(fn, x, argname="x", *, complex_ok=False):
     v = raw(fn, x, argname)
-    if v.dtype.kind == "c" and not complex_ok:
+    if _dt.kind_of(v.dtype) == "c" and not complex_ok:
         _dt.check_category(fn, argname, v.dtype, "real numeric")
-    return v, (v.dtype if v.dtype.kind in "fc" else _dt.float64)
+    return v, (v.dtype if _dt.kind_of(v.dtype) in "fc" else _dt.float64)
 
 
 @kernel(static=("dtype",))
@@ -426,7 +426,7 @@ def ldexp(x1, x2, /):
     fn = "ldexp"
     v1, dt = _float_arg(fn, x1, "x1")
     v2 = raw(fn, x2, "x2")
-    if v2.dtype.kind not in "iu":
+    if _dt.kind_of(v2.dtype) not in "iu":
         fail(TypeError, fn, "an integer array for 'x2'", v2.dtype)
     if v2.dtype == _dt.uint64:  # clamp before the int64 conversion inside the kernel
         v2 = call(_clamp_u64_kernel, v2)
@@ -466,7 +466,7 @@ def _gcd_loop(a, b):
 
 def _abs_int(x):
     """``|x|`` as the unsigned type of the same width (``|-128|`` fits in uint8)."""
-    if np.dtype(x.dtype).kind == "u":
+    if _dt.kind_of(x.dtype) == "u":
         return x
     return lax.convert_element_type(lax.abs(x), _UINT_OF[np.dtype(x.dtype).itemsize])
 
@@ -500,7 +500,7 @@ def _nan_to_num_kernel(x, *, nan, posinf, neginf):
         return lax.complex(re, im)
     if _is_int(x):
         return x
-    info = np.finfo(x.dtype)
+    info = _dt.machine_limits(x.dtype)
     big = float(info.max) if posinf is None else posinf
     small = float(-info.max) if neginf is None else neginf
     out = lax.select(_isnan(x), _full(x, nan), x)
@@ -596,7 +596,7 @@ def _unwrap_kernel(p, *, axis, dtype, period, discont, high, ambiguous):
         fix = lax.bitwise_and(lax.eq(ddmod, low), lax.gt(dd, _full(dd, 0)))
         ddmod = lax.select(fix, _full(dd, high), ddmod)
     correct = lax.sub(ddmod, dd)
-    mag = dd if np.dtype(dtype).kind == "u" else lax.abs(dd)
+    mag = dd if _dt.kind_of(dtype) == "u" else lax.abs(dd)
     small = lax.lt(lax.convert_element_type(mag, np.float64), lax.full((), float(discont)))
     correct = lax.select(small, _full(correct, 0), correct)
     return lax.concatenate([head, lax.add(rest, lax.cumsum(correct, axis))], axis)
@@ -611,7 +611,7 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * np.pi):
     """
     fn = "unwrap"
     v = raw(fn, p, "p")
-    if v.dtype.kind in "bc":
+    if _dt.kind_of(v.dtype) in "bc":
         _dt.check_category(fn, "p", v.dtype, "real numeric")
     if v.ndim == 0:
         fail(ValueError, fn, "an array of rank >= 1 for 'p'", v)
@@ -624,7 +624,7 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * np.pi):
     dtype = _dt.weak_promote(v.dtype, int if int_period else float)
     if discont is None:
         discont = period / 2
-    if dtype.kind in "iu":
+    if _dt.kind_of(dtype) in "iu":
         high, rem = builtins.divmod(int(period), 2)
         ambiguous = rem == 0
     else:

@@ -35,7 +35,7 @@ def _poly1d(fn, p, argname="p"):
 
 
 def _inexact(dtype):
-    return dtype if dtype.kind in "fc" else _dt.float64
+    return dtype if _dt.kind_of(dtype) in "fc" else _dt.float64
 
 
 # ---- evaluation and arithmetic -----------------------------------------------------------
@@ -67,7 +67,7 @@ def _polyadd_kernel(a, b, *, dtype, n, subtract):
                 [(n - a.shape[0], 0, 0)])
     b = lax.pad(lax.convert_element_type(b, dtype), np.zeros((), dtype),
                 [(n - b.shape[0], 0, 0)])
-    if dtype.kind == "b":
+    if _dt.kind_of(dtype) == "b":
         return lax.bitwise_xor(a, b) if subtract else lax.bitwise_or(a, b)
     return lax.sub(a, b) if subtract else lax.add(a, b)
 
@@ -75,7 +75,7 @@ def _polyadd_kernel(a, b, *, dtype, n, subtract):
 def _polyadd(fn, a1, a2, subtract):
     va, vb = _poly1d(fn, a1, "a1"), _poly1d(fn, a2, "a2")
     dt = _dt.promote_types(va.dtype, vb.dtype)
-    if subtract and dt.kind == "b":
+    if subtract and _dt.kind_of(dt) == "b":
         _dt.check_category(fn, "a1, a2", dt, "numeric")
     n = max(va.shape[0], vb.shape[0])
     return call(_polyadd_kernel, va, vb, dtype=dt, n=n, subtract=subtract)
@@ -264,7 +264,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     dt = _inexact(_dt.promote_types(vx.dtype, vy.dtype))
     xs, ys = xa.astype(wrap(vx), _inexact(vx.dtype)), xa.astype(wrap(vy), dt)
     if rcond is None:
-        rcond = vx.shape[0] * float(np.finfo(_dt.real_dtype(xs.dtype)).eps)
+        rcond = vx.shape[0] * float(_dt.machine_limits(_dt.real_dtype(xs.dtype)).eps)
     lhs = vander(xs, order)
     rhs = ys
     if w is not None:
@@ -391,7 +391,7 @@ def poly(seq_of_zeros):
     if v.shape[0] == 0:  # NumPy: the empty product, a 0-d 1.0
         return wrap(lax.full((), 1.0, _dt.real_dtype(dt)))
     out = call(_poly_kernel, v, dtype=dt)
-    if dt.kind == "c" and not is_tracer(out._value):
+    if _dt.kind_of(dt) == "c" and not is_tracer(out._value):
         roots_np = np.asarray(v)
         if np.all(np.sort(roots_np) == np.sort(roots_np.conjugate())):
             return wrap(lax.real(out._value))
@@ -469,7 +469,7 @@ def kaiser(M, beta):
     fn = "kaiser"
     M = _window_len(fn, M)
     vb = raw(fn, beta, "beta")
-    if vb.ndim != 0 or vb.dtype.kind == "c":
+    if vb.ndim != 0 or _dt.kind_of(vb.dtype) == "c":
         fail(TypeError, fn, "a real scalar for 'beta'", vb)
     if M < 1:
         return wrap(lax.full((0,), 0.0, np.float64))

@@ -27,25 +27,25 @@ def _pair(fn, a, b, names=("a", "b")):
 
 
 def _compute(dtype):
-    return _dt.int32 if dtype.kind == "b" else dtype
+    return _dt.int32 if _dt.kind_of(dtype) == "b" else dtype
 
 
 def _finish(x, dtype):
-    if dtype.kind == "b":
+    if _dt.kind_of(dtype) == "b":
         return lax.ne(x, lax.full_like(x, 0))
     return lax.convert_element_type(x, dtype)
 
 
 def _dot(a, b, dims, dtype):
     c = _compute(dtype)
-    prec = lax.Precision.HIGHEST if c.kind in "fc" else None
+    prec = lax.Precision.HIGHEST if _dt.kind_of(c) in "fc" else None
     out = lax.dot_general(lax.convert_element_type(a, c), lax.convert_element_type(b, c),
                           dims, precision=prec)
     return _finish(out, dtype)
 
 
 def _mul(a, b, dtype):
-    if dtype.kind == "b":
+    if _dt.kind_of(dtype) == "b":
         return lax.bitwise_and(lax.convert_element_type(a, dtype),
                                lax.convert_element_type(b, dtype))
     return lax.mul(lax.convert_element_type(a, dtype), lax.convert_element_type(b, dtype))
@@ -98,7 +98,7 @@ def inner(a, b, /):
 def _vdot_kernel(a, b, *, dtype):
     a = lax.reshape(a, (a.size,))
     b = lax.reshape(b, (b.size,))
-    if a.dtype.kind == "c":
+    if _dt.kind_of(a.dtype) == "c":
         a = lax.conj(a)
     return _dot(a, b, (((0,), (0,)), ((), ())), dtype)
 
@@ -178,7 +178,7 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """
     fn = "cross"
     va, vb, dt = _pair(fn, a, b)
-    if dt.kind == "b":
+    if _dt.kind_of(dt) == "b":
         _dt.check_category(fn, "a, b", dt, "numeric")
     if axis is not None:
         axisa = axisb = axisc = axis
@@ -226,7 +226,7 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     if ax1 == ax2:
         fail(ValueError, fn, "different 'axis1' and 'axis2'", (axis1, axis2))
     offset = check_int(fn, offset, "offset")
-    if v.dtype.kind == "b":
+    if _dt.kind_of(v.dtype) == "b":
         dt = _dt.int64 if dtype is None else _dt.canonicalize_dtype(fn, dtype)
     else:
         dt = accumulation_dtype(fn, v.dtype, dtype)
@@ -239,7 +239,7 @@ def _matvec_kernel(a, b, *, dtype, batch, conj, vec_first):
     nb = len(batch)
     a = cast_broadcast(a, a.dtype, batch + a.shape[a.ndim - (1 if vec_first else 2):])
     b = cast_broadcast(b, b.dtype, batch + b.shape[b.ndim - (2 if vec_first else 1):])
-    if conj and a.dtype.kind == "c":
+    if conj and _dt.kind_of(a.dtype) == "c":
         a = lax.conj(a)
     bdims = tuple(range(nb))
     if vec_first:
@@ -281,12 +281,12 @@ def _correlate_kernel(a, v, *, dtype, mode, conj, flip):
     c = _compute(dtype)
     a = lax.convert_element_type(a, c)
     v = lax.convert_element_type(v, c)
-    if conj and c.kind == "c":
+    if conj and _dt.kind_of(c) == "c":
         v = lax.conj(v)
     if flip:
         v = lax.rev(v, (0,))
     n, m = a.shape[0], v.shape[0]
-    prec = lax.Precision.HIGHEST if c.kind in "fc" else None
+    prec = lax.Precision.HIGHEST if _dt.kind_of(c) in "fc" else None
     full = lax.conv_general_dilated(lax.reshape(a, (1, 1, n)), lax.reshape(v, (1, 1, m)),
                                     (1,), [(m - 1, m - 1)], precision=prec)
     full = lax.reshape(full, (n + m - 1,))

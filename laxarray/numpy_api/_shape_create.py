@@ -81,7 +81,7 @@ def _lin(start, stop, num, endpoint, shape, dtype):
                                  tuple(range(1 + nd - start.ndim, 1 + nd)))
     stop = lax.broadcast_in_dim(lax.convert_element_type(stop, dtype), (num,) + shape,
                                 tuple(range(1 + nd - stop.ndim, 1 + nd)))
-    real = _dt.real_dtype(dtype) if dtype.kind == "c" else dtype
+    real = _dt.real_dtype(dtype) if _dt.kind_of(dtype) == "c" else dtype
     i = lax.convert_element_type(lax.broadcasted_iota(real, (num,) + shape, 0), dtype)
     div = num - 1 if endpoint else num
     delta = lax.sub(stop, start)
@@ -121,7 +121,7 @@ def _weak(value, raw):
 
 def _float_operand(fn, x, argname):
     raw = raw_of(fn, x, argname)
-    if raw.dtype.kind in "biu":
+    if _dt.kind_of(raw.dtype) in "biu":
         raw = lax.convert_element_type(raw, _dt.DEFAULT_FLOAT)
     return raw
 
@@ -152,7 +152,7 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     # NumPy: linspace's dtype has Python-scalar endpoints weak; a scalar base is weak too
     lin_dt = _dt.result_type(_weak(start, s), _weak(stop, e), 1.0)
     work = _dt.result_type(lin_dt, _weak(base, b))
-    if work.kind in "biu":
+    if _dt.kind_of(work) in "biu":
         work = _dt.DEFAULT_FLOAT
     dt = work if dtype is None else _dt.canonicalize_dtype(fn, dtype)
     return call(_logspace_kernel, s, e, b, num=num, endpoint=endpoint, shape=shape,
@@ -168,8 +168,8 @@ def _geomspace_kernel(start, stop, *, num, endpoint, shape, work, dtype, axis):
                                 tuple(range(nd - stop.ndim, nd)))
     sign = lax.sign(start)
     start, stop = lax.div(start, sign), lax.div(stop, sign)
-    ln10 = lax.log(lax.full((), 10.0, _dt.real_dtype(work) if work.kind == "c" else work))
-    if work.kind == "c":
+    ln10 = lax.log(lax.full((), 10.0, _dt.real_dtype(work) if _dt.kind_of(work) == "c" else work))
+    if _dt.kind_of(work) == "c":
         ln10 = lax.convert_element_type(ln10, work)
     log_start = lax.div(lax.log(start), lax.broadcast(ln10, shape))
     log_stop = lax.div(lax.log(stop), lax.broadcast(ln10, shape))
@@ -184,7 +184,7 @@ def _geomspace_kernel(start, stop, *, num, endpoint, shape, work, dtype, axis):
         out = lax.select(idx == num - 1, lax.broadcast_in_dim(stop, big, dims), out)
     out = lax.mul(out, lax.broadcast_in_dim(sign, big, dims))
     out = _move_first(out, axis)
-    if out.dtype.kind == "c" and dtype.kind != "c":
+    if _dt.kind_of(out.dtype) == "c" and _dt.kind_of(dtype) != "c":
         out = lax.real(out)
     return lax.convert_element_type(out, dtype)
 
@@ -209,7 +209,7 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
                  "include zero)", r)
     dt = None if dtype is None else _dt.canonicalize_dtype(fn, dtype)
     work = _dt.result_type(s.dtype, e.dtype, dt or _dt.DEFAULT_FLOAT)
-    if work.kind in "biu":
+    if _dt.kind_of(work) in "biu":
         work = _dt.DEFAULT_FLOAT
     return call(_geomspace_kernel, s, e, num=num, endpoint=endpoint, shape=shape, work=work,
                 dtype=dt or work, axis=axis)

@@ -257,7 +257,7 @@ def _fill_diagonal_kernel(a, val, *, step, end, count):
     if count == 0:
         return a
     v = lax.reshape(val, (math.prod(val.shape),))
-    if v.dtype.kind == "c" and a.dtype.kind != "c":
+    if _dt.kind_of(v.dtype) == "c" and _dt.kind_of(a.dtype) != "c":
         v = lax.real(v)
     v = lax.convert_element_type(v, a.dtype)
     nv = v.shape[0]

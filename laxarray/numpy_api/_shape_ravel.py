@@ -13,6 +13,7 @@ import math
 import numpy as np
 from jax import lax
 
+from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import call, kernel
@@ -49,7 +50,7 @@ def _ravel_multi_index_kernel(*idx, dims, modes, order, shape):
 
 def _int_index_raw(fn, x, argname):
     raw = raw_of(fn, x, argname)
-    if raw.dtype.kind not in "iu":
+    if _dt.kind_of(raw.dtype) not in "iu":
         fail(TypeError, fn, f"integer indices for '{argname}'", x)
     return raw
 

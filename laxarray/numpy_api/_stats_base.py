@@ -37,7 +37,7 @@ def rounded_mul(a, b):
     """``a * b`` rounded as NumPy rounds it: the select keeps XLA from contracting the
     product with a following add into a fused multiply-add (which moves ties by an ulp)."""
     p = lax.mul(a, b)
-    if p.dtype.kind not in "fc":
+    if _dt.kind_of(p.dtype) not in "fc":
         return p
     return lax.select(lax.ne(p, p), lax.full_like(p, np.nan), p)
 

@@ -74,7 +74,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
                       "of a along specified axis.")
         w = lax.transpose(w, tuple(int(i) for i in np.argsort(order)))
         w = lax.broadcast_in_dim(w, x.shape, tuple(sorted(order)))
-    if x.dtype.kind in "biu":
+    if _dt.kind_of(x.dtype) in "biu":
         rdtype = np.result_type(x.dtype, w.dtype, np.float64)
     else:
         rdtype = np.result_type(x.dtype, w.dtype)
@@ -98,10 +98,10 @@ def _cov_kernel(x, w, aw, *, ddof, weighted, has_aweights):
         avg = lax.div(lax.reduce_sum(x, (1,)), lax.full((x.shape[0],), n, x.dtype))
         fact = float(n - ddof)
         xc = lax.sub(x, lax.broadcast_in_dim(avg, x.shape, (0,)))
-        c = _hdot(xc, lax.transpose(lax.conj(xc) if x.dtype.kind == "c" else xc, (1, 0)))
+        c = _hdot(xc, lax.transpose(lax.conj(xc) if _dt.kind_of(x.dtype) == "c" else xc, (1, 0)))
         inv = 1.0 / fact if fact > 0 else np.inf
         return lax.mul(c, lax.full_like(c, inv))
-    rd = np.promote_types(x.dtype, np.float64)
+    rd = _dt.promote_types(x.dtype, np.float64)
     wr = lax.convert_element_type(w, rd)
     xw = lax.mul(lax.convert_element_type(x, rd), lax.broadcast_in_dim(wr, x.shape, (1,)))
     w_sum = lax.reduce_sum(wr, (0,))
@@ -115,13 +115,13 @@ def _cov_kernel(x, w, aw, *, ddof, weighted, has_aweights):
         corr = lax.div(lax.mul(lax.full_like(w_sum, ddof), lax.reduce_sum(lax.mul(wr, awr),
                                                                          (0,))), w_sum)
         fact = lax.sub(w_sum, corr)
-    fact = lax.real(fact) if fact.dtype.kind == "c" else fact
+    fact = lax.real(fact) if _dt.kind_of(fact.dtype) == "c" else fact
     fact = lax.select(lax.le(fact, lax.full_like(fact, 0)), lax.full_like(fact, 0), fact)
     xc = lax.convert_element_type(
         lax.sub(lax.convert_element_type(x, rd), lax.broadcast_in_dim(avg, x.shape, (0,))),
         x.dtype)
     xcw = lax.mul(lax.convert_element_type(xc, rd), lax.broadcast_in_dim(wr, x.shape, (1,)))
-    rhs = lax.transpose(lax.conj(xcw) if rd.kind == "c" else xcw, (1, 0))
+    rhs = lax.transpose(lax.conj(xcw) if _dt.kind_of(rd) == "c" else xcw, (1, 0))
     c = _hdot(lax.convert_element_type(xc, rd), rhs)
     inv = lax.div(lax.full_like(fact, 1), fact)
     return lax.mul(c, lax.convert_element_type(inv, c.dtype))
@@ -134,7 +134,7 @@ def _as_2d(x, dtype):
 
 def _freq_weights(fn, v, argname, nobs):
     w = raw(fn, v, argname)
-    if w.dtype.kind == "c":
+    if _dt.kind_of(w.dtype) == "c":
         fail(TypeError, fn, f"real '{argname}'", v)
     w = lax.convert_element_type(w, np.float64)
     if w.ndim > 1:
@@ -216,11 +216,11 @@ def _corr_kernel(c):
     eye = lax.eq(lax.broadcasted_iota(np.int32, (n, n), 0), lax.broadcasted_iota(np.int32,
                                                                                  (n, n), 1))
     d = lax.reduce_sum(lax.select(eye, c, lax.full_like(c, 0)), (1,))
-    sd = lax.sqrt(lax.real(d) if d.dtype.kind == "c" else d)
+    sd = lax.sqrt(lax.real(d) if _dt.kind_of(d.dtype) == "c" else d)
     sd = lax.convert_element_type(sd, c.dtype)
     c = lax.div(c, lax.broadcast_in_dim(sd, c.shape, (0,)))
     c = lax.div(c, lax.broadcast_in_dim(sd, c.shape, (1,)))
-    if c.dtype.kind == "c":
+    if _dt.kind_of(c.dtype) == "c":
         re = lax.clamp(lax.full_like(lax.real(c), -1), lax.real(c), lax.full_like(lax.real(c), 1))
         im = lax.clamp(lax.full_like(lax.imag(c), -1), lax.imag(c), lax.full_like(lax.imag(c), 1))
         return lax.complex(re, im)
@@ -280,7 +280,7 @@ def _interp_kernel(x, xp, fp, left, right, *, period):
                                               lax.ne(lax.lt(r, lax.full_like(r, 0)), p < 0)),
                               lax.add(r, lax.full_like(r, p)), r)
         x, xp = fmod(x), fmod(xp)
-        if fp.dtype.kind == "c":
+        if _dt.kind_of(fp.dtype) == "c":
             xp, fre, fim = lax.sort((xp, lax.real(fp), lax.imag(fp)), num_keys=1)
             fp = lax.complex(fre, fim)
         else:
@@ -292,7 +292,7 @@ def _interp_kernel(x, xp, fp, left, right, *, period):
         fp = lax.concatenate([lax.slice(fp, (m - 1,), (m,)), fp, lax.slice(fp, (0,), (1,))], 0)
         left = lax.index_in_dim(fp, 0, 0, False)
         right = lax.index_in_dim(fp, fp.shape[0] - 1, 0, False)
-    if fp.dtype.kind == "c":
+    if _dt.kind_of(fp.dtype) == "c":
         re = _interp_real(x, xp, lax.real(fp), lax.real(left), lax.real(right))
         im = _interp_real(x, xp, lax.imag(fp), lax.imag(left), lax.imag(right))
         im = lax.select(lax.ne(x, x), lax.full_like(im, 0), im)
@@ -308,7 +308,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     (not checked, as in NumPy) unless ``period`` is given."""
     fn = "interp"
     xr, xpr, fpr = raw(fn, x, "x"), raw(fn, xp, "xp"), raw(fn, fp, "fp")
-    if xr.dtype.kind == "c" or xpr.dtype.kind == "c":
+    if _dt.kind_of(xr.dtype) == "c" or _dt.kind_of(xpr.dtype) == "c":
         fail(TypeError, fn, "real 'x' and 'xp'", x)
     if xpr.ndim != 1 or fpr.ndim != 1:
         fail_text(ValueError, fn, "data points must be 1-D sequences")
@@ -316,7 +316,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         fail_text(ValueError, fn, "fp and xp are not of the same length")
     if xpr.shape[0] == 0:
         fail_text(ValueError, fn, "array of sample points is empty")
-    odt = np.dtype(np.complex128) if fpr.dtype.kind == "c" else np.dtype(np.float64)
+    odt = np.dtype(np.complex128) if _dt.kind_of(fpr.dtype) == "c" else np.dtype(np.float64)
     f64 = np.dtype(np.float64)
     xr, xpr = lax.convert_element_type(xr, f64), lax.convert_element_type(xpr, f64)
     fpr = lax.convert_element_type(fpr, odt)
@@ -338,7 +338,7 @@ def _interp_scalar(fn, v, argname, odt):
     r = raw(fn, v, argname)
     if r.ndim != 0:
         fail(ValueError, fn, f"a scalar '{argname}'", v)
-    if r.dtype.kind == "c" and odt.kind != "c":
+    if _dt.kind_of(r.dtype) == "c" and _dt.kind_of(odt) != "c":
         fail(TypeError, fn, f"a real '{argname}' for real 'fp'", v)
     return lax.convert_element_type(r, odt)
 
@@ -350,7 +350,7 @@ def _sl(f, a, b, axis):
 
 @kernel(static=("axis", "edge_order", "uniform", "otype"))
 def _gradient_kernel(f, dx, *, axis, edge_order, uniform, otype):
-    wt = np.promote_types(otype, dx.dtype)
+    wt = _dt.promote_types(otype, dx.dtype)
     f = lax.convert_element_type(f, wt)
     dx = lax.convert_element_type(dx, wt)
     n = f.shape[axis]
@@ -419,13 +419,13 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     used even for evenly spaced coordinates)."""
     fn = "gradient"
     fr = raw(fn, f, "f")
-    if fr.dtype.kind == "b":
+    if _dt.kind_of(fr.dtype) == "b":
         fail(TypeError, fn, "a numeric (not boolean) 'f'", f)
     axes = tuple(range(fr.ndim)) if axis is None else normalize_axes_ordered(fn, axis,
                                                                              fr.ndim)
     if edge_order not in (1, 2) or isinstance(edge_order, bool):
         fail_text(ValueError, fn, "'edge_order' greater than 2 not supported")
-    otype = fr.dtype if fr.dtype.kind in "fc" else np.dtype(np.float64)
+    otype = fr.dtype if _dt.kind_of(fr.dtype) in "fc" else np.dtype(np.float64)
     fr = lax.convert_element_type(fr, otype)
     nv = len(varargs)
     if nv == 0:
@@ -455,7 +455,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
                 fail_text(ValueError, fn, "when 1d, distances must match the length of the "
                           "corresponding dimension")
             else:
-                if d.dtype.kind in "biu":
+                if _dt.kind_of(d.dtype) in "biu":
                     d = lax.convert_element_type(d, np.float64)
                 d = lax.sub(lax.slice(d, (1,), (n,)), lax.slice(d, (0,), (n - 1,)))
                 host = concrete(d)
@@ -526,7 +526,7 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
                 fail(ValueError, fn, "'x' of the shape of 'y' (or 1-D)", x)
             d = _diff(xr, ax)
         pdtype = np.result_type(yr.dtype, d.dtype)
-    if pdtype.kind == "b":
+    if _dt.kind_of(pdtype) == "b":
         pdtype = np.dtype(np.int64)
     rdtype = np.result_type(pdtype, 2.0)
     return call(_trapezoid_kernel, yr, d, axis=ax, pdtype=pdtype, rdtype=rdtype)
@@ -557,7 +557,7 @@ def ediff1d(ary, to_end=None, to_begin=None):
     values prepended/appended. NumPy: numpy.ediff1d (result dtype: ``ary``'s)."""
     fn = "ediff1d"
     x = raw(fn, ary, "ary")
-    if x.dtype.kind == "b":
+    if _dt.kind_of(x.dtype) == "b":
         fail(TypeError, fn, "a numeric (not boolean) 'ary'", ary)
     x = lax.reshape(x, (math.prod(x.shape),))
     extra = []

@@ -35,7 +35,7 @@ def _nan_to_kernel(x, *, value):
 
 def _nan_to(x, value):
     """``x`` (raw) with NaNs replaced by ``value`` (unchanged for non-float dtypes)."""
-    if x.dtype.kind not in "fc":
+    if _dt.kind_of(x.dtype) not in "fc":
         return x
     return call(_nan_to_kernel, x, value=value)._value
 
@@ -72,10 +72,10 @@ def _nan_extremum_kernel(x, *, axes, keepdims, find_max):
 
 def _nan_extremum(fn, a, axis, keepdims, find_max):
     x = raw(fn, a, "a")
-    if x.dtype.kind == "c":
+    if _dt.kind_of(x.dtype) == "c":
         fail(TypeError, fn, "a real array for 'a' (complex ordering is not supported)", a)
     axes = normalize_axes(fn, axis, x.ndim)
-    if x.dtype.kind != "f":
+    if _dt.kind_of(x.dtype) != "f":
         plain = _stat.max if find_max else _stat.min
         return plain(wrap(x), axis=axes, keepdims=keepdims)
     check_bool(fn, keepdims, "keepdims")
@@ -111,10 +111,10 @@ def _nanarg_kernel(x, *, axis, keepdims, find_max):
 
 def _nanarg(fn, a, axis, keepdims, find_max):
     x = raw(fn, a, "a")
-    if x.dtype.kind == "c":
+    if _dt.kind_of(x.dtype) == "c":
         fail(TypeError, fn, "a real array for 'a'", a)
     check_bool(fn, keepdims, "keepdims")
-    if x.dtype.kind != "f":
+    if _dt.kind_of(x.dtype) != "f":
         ax = None if axis is None else normalize_axis(fn, axis, x.ndim)
         return (_stat_arg(find_max))(wrap(x), axis=ax, keepdims=keepdims)
     flat = axis is None
@@ -160,7 +160,7 @@ def nanargmin(a, axis=None, out=None, *, keepdims=False):
 
 def _wide(dtype):
     """The float64/complex128 dtype NumPy divides sums by counts in."""
-    return np.dtype(np.complex128) if dtype.kind == "c" else np.dtype(np.float64)
+    return np.dtype(np.complex128) if _dt.kind_of(dtype) == "c" else np.dtype(np.float64)
 
 
 def _divide(total, count):
@@ -181,7 +181,7 @@ def _nan_moment_kernel(x, *, axes, keepdims, dtype, ddof, op):
     dev = lax.sub(lax.convert_element_type(arr, dtype), lax.expand_dims(avg, axes))
     dev = lax.convert_element_type(dev, x.dtype)
     dev = lax.select(nan, lax.full_like(dev, 0), dev)
-    if dev.dtype.kind == "c":
+    if _dt.kind_of(dev.dtype) == "c":
         sq = lax.real(lax.mul(dev, lax.conj(dev)))
     else:
         sq = lax.mul(dev, dev)
@@ -201,9 +201,9 @@ def _nan_moment(fn, op, a, axis, dtype, ddof, keepdims):
     check_bool(fn, keepdims, "keepdims")
     if dtype is not None:
         dtype = _dt.canonicalize_dtype(fn, dtype)
-        if dtype.kind not in "fc":
+        if _dt.kind_of(dtype) not in "fc":
             fail(TypeError, fn, "an inexact (floating) 'dtype'", dtype)
-    if x.dtype.kind not in "fc":
+    if _dt.kind_of(x.dtype) not in "fc":
         x = lax.convert_element_type(x, np.float64)
     dt = dtype if dtype is not None else x.dtype
     if isinstance(ddof, bool) or not isinstance(ddof, (int, float, np.integer, np.floating)):
@@ -286,7 +286,7 @@ def ptp(a, axis=None, out=None, keepdims=False):
     Boolean and complex inputs raise ``TypeError``."""
     no_out("ptp", out)
     x = raw("ptp", a, "a")
-    if x.dtype.kind in "bc":
+    if _dt.kind_of(x.dtype) in "bc":
         fail(TypeError, "ptp", "a real numeric (not boolean or complex) array for 'a'", a)
     axes = normalize_axes("ptp", axis, x.ndim)
     check_bool("ptp", keepdims, "keepdims")

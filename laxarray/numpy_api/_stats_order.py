@@ -18,6 +18,7 @@ import math
 import numpy as np
 from jax import lax
 
+from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, check_choice, normalize_axes, normalize_axis
@@ -52,7 +53,7 @@ def _flat_sorted(x, axes):
 def _valid_count(srt, omit_nan):
     """(B, 1) count of the values a quantile sees: all, or the non-NaN ones."""
     b, n = srt.shape
-    if omit_nan and srt.dtype.kind == "f":
+    if omit_nan and _dt.kind_of(srt.dtype) == "f":
         ok = lax.convert_element_type(lax.eq(srt, srt), count_dtype)
         return lax.reduce_sum(ok, (1,)).reshape((b, 1))
     return lax.full((b, 1), n, count_dtype)
@@ -110,7 +111,7 @@ def _quantile_kernel(x, q, *, axes, keepdims, method, omit_nan, vdtype, rdtype, 
     qshape = q.shape
     m = math.prod(qshape)
     cnt = _valid_count(srt, omit_nan)                       # (b, 1) int
-    if q.dtype.kind in "fc":
+    if _dt.kind_of(q.dtype) in "fc":
         qf = lax.convert_element_type(q, vdtype)
     else:
         qf = q
@@ -119,10 +120,10 @@ def _quantile_kernel(x, q, *, axes, keepdims, method, omit_nan, vdtype, rdtype, 
     last = lax.broadcast_in_dim(last.reshape((b,)), (b, m), (0,))
     if n_all == 0:      # nan* of an empty slice: NaN
         res = lax.full((b, m), np.nan, rdtype)
-    elif method in _INDEX_METHODS or q.dtype.kind not in "fc":
-        nq = lax.convert_element_type(cnt, qf.dtype) if qf.dtype.kind == "f" else cnt
+    elif method in _INDEX_METHODS or _dt.kind_of(q.dtype) not in "fc":
+        nq = lax.convert_element_type(cnt, qf.dtype) if _dt.kind_of(qf.dtype) == "f" else cnt
         nq = lax.broadcast_in_dim(nq.reshape((b,)), (b, m), (0,))
-        if q.dtype.kind not in "fc":        # integer q, method linear: (n - 1) * q
+        if _dt.kind_of(q.dtype) not in "fc":        # integer q, method linear: (n - 1) * q
             idx = _mul(lax.sub(nq, lax.full_like(nq, 1)), lax.convert_element_type(
                 qf, nq.dtype))
             idx = lax.convert_element_type(idx, count_dtype)
@@ -156,7 +157,7 @@ def _quantile_kernel(x, q, *, axes, keepdims, method, omit_nan, vdtype, rdtype, 
         a = _take(srt, lax.convert_element_type(prev_i, count_dtype))
         bb = _take(srt, lax.convert_element_type(next_i, count_dtype))
         res = _lerp(a, bb, gamma, rdtype)
-    if srt.dtype.kind == "f" and n_all:
+    if _dt.kind_of(srt.dtype) == "f" and n_all:
         if omit_nan:
             bad = lax.eq(cnt, lax.full_like(cnt, 0))
         else:
@@ -190,12 +191,12 @@ def _q_operand(fn, q, scale):
     if weak and scale != 1:
         q, scale = q / scale, 1     # Python's division is NumPy's (correctly rounded)
     qr = raw(fn, q, "q")
-    if qr.dtype.kind in "cb":
+    if _dt.kind_of(qr.dtype) in "cb":
         fail(TypeError, fn, "a real (non-boolean) 'q'", q)
     if qr.ndim > 2:
         fail_text(ValueError, fn, "q must be a scalar or 1d")
     if scale != 1:
-        if qr.dtype.kind != "f":
+        if _dt.kind_of(qr.dtype) != "f":
             qr = lax.convert_element_type(qr, np.float64)
         qr = lax.div(qr, lax.full_like(qr, scale))
     host = concrete(qr)
@@ -203,34 +204,34 @@ def _q_operand(fn, q, scale):
         what = "Percentiles must be in the range [0, 100]" if "percent" in fn else \
             "Quantiles must be in the range [0, 1]"
         fail_text(ValueError, fn, what)
-    vdtype = np.dtype(np.float64) if weak or qr.dtype.kind != "f" else qr.dtype
+    vdtype = np.dtype(np.float64) if weak or _dt.kind_of(qr.dtype) != "f" else qr.dtype
     return qr, weak, vdtype
 
 
 def _quantile(fn, a, q, axis, method, keepdims, omit_nan, scale, out=None):
     no_out(fn, out)
     x = raw(fn, a, "a")
-    if x.dtype.kind == "c":
+    if _dt.kind_of(x.dtype) == "c":
         fail(TypeError, fn, "an array of real numbers for 'a'", a)
     check_choice(fn, method, "method", METHODS)
     check_bool(fn, keepdims, "keepdims")
     axes = normalize_axes(fn, axis, x.ndim)
     qr, weak, vdtype = _q_operand(fn, q, scale)
-    index_path = method in _INDEX_METHODS or qr.dtype.kind != "f"
+    index_path = method in _INDEX_METHODS or _dt.kind_of(qr.dtype) != "f"
     if index_path:
         rdtype = x.dtype
     else:
-        if x.dtype.kind == "b":
+        if _dt.kind_of(x.dtype) == "b":
             fail(TypeError, fn, f"a numeric (non-boolean) 'a' with method={method!r}", a)
         if weak:
-            rdtype = x.dtype if x.dtype.kind == "f" else np.dtype(np.float64)
+            rdtype = x.dtype if _dt.kind_of(x.dtype) == "f" else np.dtype(np.float64)
         else:
-            rdtype = np.promote_types(x.dtype, vdtype)
+            rdtype = _dt.promote_types(x.dtype, vdtype)
     n = math.prod(x.shape[d] for d in axes)
     if n == 0:
         if not omit_nan:
             fail(ValueError, fn, "a non-empty reduction ('a' has no elements along 'axis')", a)
-        x = lax.convert_element_type(x, np.float64) if x.dtype.kind != "f" else x
+        x = lax.convert_element_type(x, np.float64) if _dt.kind_of(x.dtype) != "f" else x
     return call(_quantile_kernel, x, qr, axes=axes, keepdims=keepdims, method=method,
                 omit_nan=omit_nan, vdtype=vdtype, rdtype=rdtype, weak=weak)
 
@@ -285,7 +286,7 @@ def _median_kernel(x, *, axes, keepdims, omit_nan, rdtype):
         two = lax.full_like(lo, 2)
         odd = lax.eq(lax.rem(cnt, lax.full_like(cnt, 2)), one)
         res = lax.select(odd, lo, lax.div(lax.add(lo, hi), two)).reshape((b,))
-        if srt.dtype.kind == "f":
+        if _dt.kind_of(srt.dtype) == "f":
             if omit_nan:
                 bad = lax.eq(cnt, lax.full_like(cnt, 0))
             else:
@@ -301,8 +302,8 @@ def _median(fn, a, axis, keepdims, omit_nan, out=None):
     x = raw(fn, a, "a")
     check_bool(fn, keepdims, "keepdims")
     axes = normalize_axes(fn, axis, x.ndim)
-    rdtype = x.dtype if x.dtype.kind in "fc" else np.dtype(np.float64)
-    if x.dtype.kind == "c":
+    rdtype = x.dtype if _dt.kind_of(x.dtype) in "fc" else np.dtype(np.float64)
+    if _dt.kind_of(x.dtype) == "c":
         fail(TypeError, fn, "a real array for 'a' (complex ordering is not supported)", a)
     return call(_median_kernel, x, axes=axes, keepdims=keepdims, omit_nan=omit_nan,
                 rdtype=rdtype)
@@ -407,7 +408,7 @@ def sort_complex(a):
     x = raw("sort_complex", a, "a")
     if x.ndim == 0:
         fail(ValueError, "sort_complex", "an array of rank >= 1 for 'a'", a)
-    if x.dtype.kind != "c":
+    if _dt.kind_of(x.dtype) != "c":
         small = x.dtype in (np.int8, np.int16, np.uint8, np.uint16)
         x = lax.convert_element_type(x, np.complex64 if small else np.complex128)
     return call(_sort_kernel, x, axis=x.ndim - 1, descending=False, want_indices=False)

@@ -165,7 +165,16 @@ def isscalar(element):
 
 
 def issubdtype(arg1, arg2):
-    """NumPy's ``issubdtype`` (laxarray dtypes are NumPy dtypes)."""
+    """NumPy's ``issubdtype`` (laxarray dtypes are NumPy dtypes); bfloat16 is a ``floating``.
+
+    NumPy: numpy.issubdtype.
+    """
+    if isinstance(arg2, type) and arg2 in (np.floating, np.inexact, np.number):
+        try:
+            if _dt.kind_of(arg1) == "f":
+                return True
+        except TypeError:  # not a dtype (e.g. a Python scalar type NumPy knows): NumPy decides
+            pass
     return bool(np.issubdtype(arg1, arg2))
 
 

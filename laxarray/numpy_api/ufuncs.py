@@ -9,12 +9,17 @@ matching reduction; others fold in order with ``lax.scan`` (as NumPy's loop does
 
 from __future__ import annotations
 
+import functools
+import math
+
 import jax
 
 import laxarray.array_api as _api
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
-from laxarray._core.validate import check_int, normalize_axis
+from laxarray._core.kernel import call, kernel
+from laxarray._core.validate import check_bool, check_int, normalize_axes, normalize_axis
+from laxarray.array_api._array import wrap
 from laxarray.array_api.creation import asarray
 
 
@@ -24,14 +29,6 @@ class _UfuncMeta(type):
             return True
         attached = getattr(obj, "_ufunc", None)
         return attached is not None and type.__instancecheck__(cls, attached)
-
-
-def _subtract_reduce(x, axis, keepdims):
-    first = _api.take(x, asarray([0]), axis=axis)
-    rest = _api.sum(_api.take(x, _api.arange(1, x.shape[axis]), axis=axis), axis=axis,
-                    keepdims=True)
-    out = _api.subtract(first, rest)
-    return out if keepdims else _api.squeeze(out, axis=axis)
 
 
 #: standard function name -> (identity, reduction, accumulation, x.at[...] method)
@@ -50,12 +47,43 @@ _KNOWN = {
     "bitwise_xor": (0, None, None, None),
     "logical_xor": (False, None, None, None),
     "hypot": (0, None, None, None),
-    "logaddexp": (None, None, None, None),
+    "logaddexp": (-math.inf, None, None, None),
     "copysign": (None, None, None, None),
     "atan2": (None, None, None, None),
     "remainder": (None, None, None, None),
     "floor_divide": (None, None, None, None),
 }
+
+
+@functools.lru_cache(maxsize=None)
+def _fold_dtype(func, dtype):
+    """The dtype ``func`` gives for two operands of ``dtype`` (``divide``: int -> float64)."""
+    one = _api.ones((), dtype=dtype)
+    return func(one, one).dtype
+
+
+@kernel(static=("func", "accumulate"))
+def _fold_kernel(xs, *, func, accumulate):
+    """Fold the leading axis of ``xs`` in order with the binary ``func`` of laxarray arrays
+    (``lax.scan``, as NumPy's loop); ``accumulate``: every partial result, else the last."""
+    def step(carry, v):
+        new = func(wrap(carry), wrap(v))._value
+        return new, (new if accumulate else None)
+    last, every = jax.lax.scan(step, xs[0], xs[1:])
+    return jax.lax.concatenate([xs[:1], every], 0) if accumulate else last
+
+
+def _initial(value, dtype):
+    """``initial`` (or an identity) as a 0-d array of ``dtype``, cast as NumPy casts it."""
+    return _api.astype(asarray(value), dtype)
+
+
+#: ufuncs whose reductions may run over several axes at once (NumPy's "reorderable").
+_REORDERABLE = frozenset({"add", "multiply", "maximum", "minimum", "logical_and", "logical_or",
+                          "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "hypot",
+                          "logaddexp"})
+#: reductions that take a ``dtype`` (the others keep the input's)
+_TYPED = (_api.sum, _api.prod)
 
 
 class ufunc(metaclass=_UfuncMeta):
@@ -71,6 +99,7 @@ class ufunc(metaclass=_UfuncMeta):
         known = _KNOWN.get(self.__name__) if func is getattr(_api, self.__name__, None) \
             else None
         self._reducer, self._accumulator, self._at = (known or (None,) * 4)[1:]
+        self._known = known is not None
 
     def __call__(self, *args, **kwargs):
         return self._func(*args, **kwargs)
@@ -85,59 +114,82 @@ class ufunc(metaclass=_UfuncMeta):
 
     def reduce(self, a, axis=0, dtype=None, out=None, keepdims=False, initial=None,
                where=None):
-        """Fold ``a`` along ``axis`` (``None``: all axes) with the binary function."""
+        """Fold ``a`` along ``axis`` with the binary function. NumPy: numpy.ufunc.reduce.
+
+        ``axis`` may be ``None`` (all axes) or a tuple only for reorderable ufuncs (``add``,
+        ``multiply``, ``maximum``, ``logical_and``, ``bitwise_or``, ...), as in NumPy;
+        ``initial`` is the first operand of the fold.  ``axis``, ``dtype`` and ``keepdims`` are
+        static under ``jax.jit``.
+        """
         fn = f"{self.__name__}.reduce"
         self._binary("reduce")
         if out is not None or where is not None:
             fail_text(TypeError, fn, "'out' and 'where' are not supported")
-        x = asarray(a)
-        if dtype is not None:
-            x = _api.astype(x, _dt.canonicalize_dtype(fn, dtype))
-        if axis is None:
-            x, axis = _api.reshape(x, (-1,)), 0
-            if keepdims:
-                fail_text(ValueError, fn, "keepdims=True needs an integer 'axis'")
-        axis = normalize_axis(fn, axis, x.ndim)
-        if initial is not None:
-            shape = list(x.shape)
-            shape[axis] = 1
-            x = _api.concat([_api.full(tuple(shape), initial, dtype=x.dtype), x], axis=axis)
-        if x.shape[axis] == 0:
-            if self.identity is None:
+        keepdims = check_bool(fn, keepdims, "keepdims")
+        x, dt = self._operand(fn, a, dtype)
+        axes = normalize_axes(fn, axis, x.ndim)
+        if len(axes) > 1 and self.__name__ not in _REORDERABLE:
+            fail_text(ValueError, fn, f"reduction operation '{self.__name__}' is not "
+                                      "reorderable, so at most one axis may be specified")
+        if initial is None and self._reducer is None and self.identity is not None:
+            initial = self.identity  # NumPy folds from the identity: hypot.reduce([-1.]) == 1
+        if not axes and self._reducer is None:
+            return x if initial is None else self._func(_initial(initial, x.dtype), x)
+        kept = tuple(1 if i in axes else n for i, n in enumerate(x.shape))
+        out_shape = kept if keepdims else tuple(n for i, n in enumerate(x.shape)
+                                                if i not in axes)
+        if self._reducer is not None and (x.size or self.identity is not None):
+            kwargs = {"dtype": dt} if dt is not None and self._reducer in _TYPED else {}
+            res = self._reducer(x, axis=axes, keepdims=keepdims, **kwargs)
+            return res if initial is None else self._func(res, _initial(initial, res.dtype))
+        if math.prod(x.shape[i] for i in axes) == 0:
+            fill = self.identity if initial is None else initial
+            if fill is None:
                 fail_text(ValueError, fn, "an empty reduction of a ufunc without identity "
                                           "needs 'initial'")
-            shape = list(x.shape)
-            shape[axis] = 1
-            x = _api.full(tuple(shape), self.identity, dtype=x.dtype)
-        if self._reducer is not None:
-            return self._reducer(x, axis=axis, keepdims=keepdims)
+            return _api.broadcast_to(_initial(fill, x.dtype), out_shape)
+        # one folded axis in front: the reduced axes, in order (reorderable ufuncs only if > 1)
+        rest = tuple(i for i in range(x.ndim) if i not in axes)
+        folded = (math.prod(x.shape[i] for i in axes),) + tuple(x.shape[i] for i in rest)
+        xs = _api.reshape(_api.permute_dims(x, axes + rest), folded)
+        if initial is not None:
+            first = _api.broadcast_to(_initial(initial, x.dtype), (1,) + tuple(xs.shape[1:]))
+            xs = _api.concat([first, xs])
         if self.__name__ == "subtract":
-            return _subtract_reduce(x, axis, keepdims)
-        xs = _api.moveaxis(x, axis, 0)
-        res, _ = jax.lax.scan(lambda c, v: (self._func(c, v), None), xs[0], xs[1:])
-        return _api.expand_dims(res, axis=axis) if keepdims else res
+            res = _api.subtract(xs[0], _api.sum(xs[1:], axis=0, dtype=x.dtype))
+        else:
+            res = call(_fold_kernel, xs, func=self._func, accumulate=False)
+        return _api.reshape(res, out_shape)
+
+    def _operand(self, fn, a, dtype):
+        """``(array, dtype or None)``: ``a`` cast to ``dtype`` (if given) and to the dtype the
+        function computes in (``divide`` of integers folds in float64, logical ufuncs in bool)."""
+        x = asarray(a)
+        dt = None if dtype is None else _dt.canonicalize_dtype(fn, dtype)
+        if dt is not None:
+            x = _api.astype(x, dt, copy=False)
+        if self.__name__.startswith("logical_"):
+            return _api.astype(x, _dt.bool_, copy=False), dt
+        if self._reducer is None and self._known:  # a fold carries the function's result dtype
+            x = _api.astype(x, _fold_dtype(self._func, x.dtype), copy=False)
+        return x, dt
 
     def accumulate(self, a, axis=0, dtype=None, out=None):
-        """Running fold of ``a`` along ``axis`` (same shape as ``a``)."""
+        """Running fold of ``a`` along ``axis`` (same shape as ``a``).
+        NumPy: numpy.ufunc.accumulate. ``axis`` and ``dtype`` are static under ``jax.jit``."""
         fn = f"{self.__name__}.accumulate"
         self._binary("accumulate")
         if out is not None:
             fail_text(TypeError, fn, "'out' is not supported")
-        x = asarray(a)
-        if dtype is not None:
-            x = _api.astype(x, _dt.canonicalize_dtype(fn, dtype))
+        x, dt = self._operand(fn, a, dtype)
         axis = normalize_axis(fn, axis, x.ndim)
         if self._accumulator is not None:
-            return self._accumulator(x, axis=axis, dtype=x.dtype)
+            return self._accumulator(x, axis=axis, dtype=dt)
         if x.shape[axis] == 0:
             return x
         xs = _api.moveaxis(x, axis, 0)
-
-        def step(c, v):
-            n = self._func(c, v)
-            return n, n
-        _, rest = jax.lax.scan(step, xs[0], xs[1:])
-        return _api.moveaxis(_api.concat([xs[:1], rest], axis=0), 0, axis)
+        out = call(_fold_kernel, xs, func=self._func, accumulate=True)
+        return _api.moveaxis(out, 0, axis)
 
     def outer(self, A, B, /):
         """``f(A[i, j, ...], B[k, l, ...])`` over all pairs: shape ``A.shape + B.shape``."""
@@ -157,8 +209,10 @@ class ufunc(metaclass=_UfuncMeta):
                                                "minimum have 'at'")
         x = asarray(a)
         ref = x.at[indices]
-        if self._at == "subtract":
-            return ref.add(_api.negative(asarray(b)))
+        if self._at == "subtract":  # a Python scalar b takes x's dtype first (NEP 50)
+            weak = _dt.scalar_pytype(b) is not None
+            vb = asarray(b, dtype=_dt.result_type(x.dtype, b)) if weak else asarray(b)
+            return ref.add(_api.negative(vb))
         return getattr(ref, self._at)(b)
 
 

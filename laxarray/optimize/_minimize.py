@@ -89,8 +89,8 @@ def minimize(fun, x0, args=(), *, method, tol=None, options=None):
         fail(TypeError, fn, "a tuple for 'args'", args)
     is_array = type(x0) is Array
     x = to_raw(fn, x0, "x0")
-    if x.dtype.kind not in "f":
-        if x.dtype.kind in "biu":
+    if _dt.kind_of(x.dtype) not in "f":
+        if _dt.kind_of(x.dtype) in "biu":
             x = x.astype(_dt.default_dtype_for_pytype(float))
         else:
             fail(TypeError, fn, "a real floating-point 'x0'", x0)
@@ -149,7 +149,7 @@ def _value_and_grad(fun, args, shape, is_array):
         xs = lax.reshape(xf, shape) if shape != (xf.size,) else xf
         out = fun(wrap(xs) if is_array else xs, *args)
         val = to_raw("minimize", out, "fun(x)")
-        if val.shape != () or val.dtype.kind != "f":
+        if val.shape != () or _dt.kind_of(val.dtype) != "f":
             fail(TypeError, "minimize", "'fun' to return a real floating-point scalar", out)
         return val
     vg = jax.value_and_grad(scalar)

@@ -55,6 +55,33 @@ def test_reduce_empty_and_initial_follow_numpy():
         la.add.at(la.zeros(3), la.asarray([0]), 1.0, inplace=True)
 
 
+def test_reduce_axes_follow_numpy():
+    x = _data(5, (2, 3, 2))
+    for name in ["add", "maximum", "hypot", "logaddexp"]:
+        for axis, keepdims in [((0, 2), False), (None, True), ((), False)]:
+            np.testing.assert_allclose(
+                np.asarray(getattr(la, name).reduce(x, axis=axis, keepdims=keepdims)),
+                getattr(np, name).reduce(x, axis=axis, keepdims=keepdims), rtol=1e-12)
+    with pytest.raises(ValueError):
+        np.subtract.reduce(x, axis=(0, 1))
+    with pytest.raises(ValueError, match="subtract.reduce.*reorderable"):
+        la.subtract.reduce(x, axis=(0, 1))
+    # a fold with an identity starts from it, as NumPy's: hypot.reduce([-1.]) is 1
+    np.testing.assert_array_equal(np.asarray(la.hypot.reduce(la.asarray([-1.0]))),
+                                  np.hypot.reduce(np.asarray([-1.0])))
+
+
+def test_divide_reduce_of_integers_and_subtract_at_of_int8():
+    v = np.asarray([64, 2, 4])
+    np.testing.assert_array_equal(np.asarray(la.divide.reduce(v)), np.divide.reduce(v))
+    a = np.asarray([-4, 5], np.int8)
+    expected = a.copy()
+    np.subtract.at(expected, [0, 0, 1], np.int8(3))
+    got = la.subtract.at(la.asarray(a), la.asarray([0, 0, 1]), 3)
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(np.asarray(got), expected)
+
+
 def test_ufunc_identity_and_isinstance():
     for name in ["add", "multiply", "maximum", "logical_or"]:
         assert isinstance(getattr(la, name), la.ufunc)
