@@ -66,7 +66,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
             raw = from_dlpack(obj)._value
         else:
             raw = to_raw("asarray", obj, "obj")
-        if raw.dtype.kind == "c" and dt.kind != "c":
+        if _dt.kind_of(raw.dtype) == "c" and _dt.kind_of(dt) != "c":
             fail(TypeError, "asarray", f"a real 'obj' for dtype {dt}", obj)
         return wrap(_place(lax.convert_element_type(raw, dt), dev))
     if hasattr(obj, "__dlpack__") and not hasattr(obj, "__array__"):
@@ -177,14 +177,19 @@ def _arange_kernel(start, step, *, num, dtype):
     # constant with the wrong zero sign; integer arithmetic is modular, so iota and
     # products may wrap while every result (checked in range) comes out exact
     i = lax.iota(dtype, num)
-    return lax.add(lax.mul(i, lax.broadcast(step, (num,))), lax.broadcast(start, (num,)))
+    first = lax.broadcast(start, (num,))
+    out = lax.add(lax.mul(i, lax.broadcast(step, (num,))), first)
+    if _dt.kind_of(dtype) in "iu":
+        return out
+    # as NumPy, the first value is ``start`` itself (0 * step + -0.0 would be +0.0)
+    return lax.select(lax.eq(i, lax.full_like(i, 0)), first, out)
 
 
 def _wrap_int(value, dtype):
     """``value`` reduced into ``dtype``'s range modulo 2**bits (two's complement)."""
     bits = dtype.itemsize * 8
     value %= 1 << bits
-    if dtype.kind == "i" and value >= 1 << (bits - 1):
+    if _dt.kind_of(dtype) == "i" and value >= 1 << (bits - 1):
         value -= 1 << bits
     return value
 
@@ -211,19 +216,19 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
             dt = _dt.DEFAULT_INT
     dev = check_device("arange", device)
     num = max(0, math.ceil((stop - start) / step))
-    if dt.kind in "iu":
+    if _dt.kind_of(dt) in "iu":
         delta = int(step)
         start_v = int(start)
         info = np.iinfo(dt)
         if num and not (info.min <= start_v <= info.max and
                         info.min <= start_v + (num - 1) * delta <= info.max):
             fail(ValueError, "arange", f"values representable in {dt}", (start, stop, step))
-    elif dt.kind == "b":
+    elif _dt.kind_of(dt) == "b":
         fail(TypeError, "arange", "a numeric 'dtype'", dt)
     else:
         start_v = float(start)
         delta = float((start + step) - start)
-    if dt.kind in "iu":
+    if _dt.kind_of(dt) in "iu":
         start_v, delta = _wrap_int(start_v, dt), _wrap_int(delta, dt)
     out = call(_arange_kernel, scalar_operand("arange", start_v, dt, "start"),
                scalar_operand("arange", delta, dt, "step"), num=num, dtype=dt)
@@ -234,7 +239,7 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
 def _linspace_kernel(start_a, stop_a, *, num, dtype, endpoint):
     # start/stop are runtime scalars (no constant folding of "0 * step + start")
     div = (num - 1) if endpoint else num
-    i = lax.iota(_dt.real_dtype(dtype) if dtype.kind == "c" else dtype, num)
+    i = lax.iota(_dt.real_dtype(dtype) if _dt.kind_of(dtype) == "c" else dtype, num)
     i = lax.convert_element_type(i, dtype)
     delta = lax.sub(stop_a, start_a)
     if div > 0:
@@ -258,12 +263,12 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
     is_complex = isinstance(start, complex) or isinstance(stop, complex)
     if dt is None:
         dt = _dt.DEFAULT_COMPLEX if is_complex else _dt.DEFAULT_FLOAT
-    elif dt.kind not in "fc":
+    elif _dt.kind_of(dt) not in "fc":
         fail(TypeError, "linspace", "a floating-point 'dtype'", dt)
-    elif is_complex and dt.kind != "c":
+    elif is_complex and _dt.kind_of(dt) != "c":
         fail(TypeError, "linspace", "a complex 'dtype' for complex start/stop", dt)
     dev = check_device("linspace", device)
-    cast = complex if dt.kind == "c" else float
+    cast = complex if _dt.kind_of(dt) == "c" else float
     out = call(_linspace_kernel, scalar_operand("linspace", cast(start), dt, "start"),
                scalar_operand("linspace", cast(stop), dt, "stop"), num=num, dtype=dt,
                endpoint=endpoint)

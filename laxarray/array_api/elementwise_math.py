@@ -133,11 +133,23 @@ def conj(x, /):
 
 
 def _clip_kernel_body(x, lo, hi):
-    if lo is not None:
-        x = lax.max(x, lo)
+    if _dt.kind_of(x.dtype) != "f":
+        x = x if lo is None else lax.max(x, lo)
+        return x if hi is None else lax.min(x, hi)
+
+    # the standard's maximum(minimum(x, max), min) with NumPy's minimum/maximum: a tie (signed
+    # zeros) gives the bound, a NaN anywhere gives NaN; for min > max the result is max (or a
+    # NaN x), as NumPy's clip gives (the standard leaves it unspecified)
+    def isnan(v):
+        return lax.ne(v, v)
+    out = x
     if hi is not None:
-        x = lax.min(x, hi)
-    return x
+        out = lax.select(lax.bitwise_or(lax.lt(out, hi), isnan(out)), out, hi)
+    if lo is not None:
+        out = lax.select(lax.bitwise_or(lax.gt(out, lo), isnan(out)), out, lo)
+    if lo is not None and hi is not None:
+        out = lax.select(lax.bitwise_and(lax.gt(lo, hi), lax.eq(x, x)), hi, out)
+    return out
 
 
 _CLIP_CACHE: dict = {}
@@ -159,18 +171,19 @@ def clip(x, /, min=None, max=None):
             continue
         pytype = _dt.scalar_pytype(bound)
         if pytype is not None:
-            if pytype is complex or (pytype is float and dt.kind in "iub"):
+            if pytype is complex or (pytype is float and _dt.kind_of(dt) in "iub"):
                 fail(TypeError, "clip", f"'{argname}' of the same kind as x ({dt})", bound)
-            if dt.kind == "b":
+            if _dt.kind_of(dt) == "b":
                 raw = scalar_operand("clip", builtins.bool(bound), dt, argname)
             else:  # cached device scalars keep the eager path fast
-                if dt.kind in "iu" and pytype is not bool:
+                if _dt.kind_of(dt) in "iu" and pytype is not bool:
                     info = np.iinfo(dt)
                     bound = builtins.min(builtins.max(bound, int(info.min)), int(info.max))
                 raw = scalar_operand("clip", bound, dt, argname)
         else:
             raw = to_raw("clip", bound, argname)
-            if raw.dtype.kind != dt.kind and not (raw.dtype.kind in "iu" and dt.kind in "iu"):
+            rk, xk = _dt.kind_of(raw.dtype), _dt.kind_of(dt)
+            if rk != xk and not (rk in "iu" and xk in "iu"):
                 fail(TypeError, "clip", f"'{argname}' of the same kind as x ({dt})", bound)
         shape = broadcast_shapes2("clip", shape, tuple(raw.shape))
         bounds.append(raw)

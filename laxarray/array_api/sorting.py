@@ -1,8 +1,8 @@
 """Sorting functions of the standard: sort and argsort (NaN last, as in NumPy).
 
 ``axis``, ``descending`` and ``stable`` are static under ``jax.jit``.  Sorting uses
-``lax.sort`` with a total order on floats in which NaNs sort after +inf (complex:
-lexicographic on (real, imag), as NumPy).  ``descending`` reverses the order of distinct
+``lax.sort``, whose float comparison is NumPy's order (-0.0 == 0.0, NaNs equal and after
++inf; complex: lexicographic on (real, imag), NaN last, as NumPy).  ``descending`` reverses the order of distinct
 keys while keeping ties in their original order (stable), as the standard requires.
 """
 
@@ -21,26 +21,30 @@ from laxarray.array_api._convert import to_raw
 
 def _keys(x, descending):
     """Sort keys (tuple of operands) realising NumPy's order, negated for descending."""
-    if x.dtype.kind == "c":
+    if _dt.kind_of(x.dtype) == "c":
         parts = [lax.real(x), lax.imag(x)]
     else:
         parts = [x]
     keys = []
     for p in parts:
-        if p.dtype.kind == "f":
+        if _dt.kind_of(p.dtype) == "f" and len(parts) == 1:
+            # lax.sort compares floats as NumPy orders them: -0.0 == 0.0, every NaN equal
+            # and after +inf; negation keeps NaNs last, so descending needs no extra key
+            keys.append(lax.neg(p) if descending else p)
+        elif _dt.kind_of(p.dtype) == "f":
             nan = lax.ne(p, p)
-            # NaN last ascending: a leading "is NaN" key; descending puts NaN last too
+            # complex: a NaN in either part sorts the value last (the "is NaN" keys, merged)
             keys.append(lax.convert_element_type(nan, np.int8))
             v = lax.select(nan, lax.full_like(p, 0), p)
             keys.append(lax.neg(v) if descending else v)
-        elif p.dtype.kind == "b":
+        elif _dt.kind_of(p.dtype) == "b":
             v = lax.convert_element_type(p, np.int8)
             keys.append(lax.neg(v) if descending else v)
         elif descending:
             keys.append(lax.bitwise_not(p))  # order-reversing for signed and unsigned ints
         else:
             keys.append(p)
-    if x.dtype.kind == "c" and len(keys) == 4:
+    if _dt.kind_of(x.dtype) == "c" and len(keys) == 4:
         keys = [lax.bitwise_or(keys[0], keys[2])] + [keys[1], keys[3]]
     return keys
 
@@ -51,10 +55,12 @@ def _sort_kernel(x, *, axis, descending, want_indices):
     if axis != last:
         x = lax.transpose(x, _swap(x.ndim, axis))
     keys = _keys(x, descending)
-    iota = lax.broadcasted_iota(np.int64, x.shape, last)
-    out = lax.sort(tuple(keys) + (x, iota), dimension=last, is_stable=True,
-                   num_keys=len(keys))
-    res = out[-1] if want_indices else out[-2]
+    if want_indices:
+        payload = (lax.broadcasted_iota(np.int64, x.shape, last),)
+    else:   # a key that is x itself sorts x (ties keep their order: the sort is stable)
+        payload = () if len(keys) == 1 and keys[0] is x else (x,)
+    out = lax.sort(tuple(keys) + payload, dimension=last, is_stable=True, num_keys=len(keys))
+    res = out[-1]
     if axis != last:
         res = lax.transpose(res, _swap(x.ndim, axis))
     return res

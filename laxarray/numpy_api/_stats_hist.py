@@ -15,6 +15,7 @@ Value checks NumPy makes (non-finite autodetected range, non-monotonic bins, neg
 from __future__ import annotations
 
 import math
+import numbers
 import operator
 
 import jax
@@ -66,7 +67,7 @@ def _uniform_edges_kernel(x, lo, hi, nb, *, nbins, lin, out, auto):
 
 
 def _sample_1d(fn, x, argname):
-    if x.dtype.kind in "bc":
+    if _dt.kind_of(x.dtype) in "bc":
         fail(TypeError, fn, f"a real numeric (not boolean or complex) '{argname}'", x)
     return x
 
@@ -88,7 +89,7 @@ def _range_pair(fn, rng, argname="range"):
 
 def _uniform_edges(fn, x, nbins, rng, *, numpy_histogram):
     """Edges of ``nbins`` equal bins over ``rng`` or the data's [min, max]."""
-    xf = x.dtype.kind == "f"
+    xf = _dt.kind_of(x.dtype) == "f"
     bin_dtype = x.dtype if xf else np.dtype(np.float64)
     auto = rng is None and math.prod(x.shape) > 0
     if rng is not None:
@@ -141,7 +142,7 @@ def _edges_for(fn, x, bins, rng, *, numpy_histogram, argname="bins"):
     e = raw(fn, bins, argname)
     if e.ndim != 1:
         fail(ValueError, fn, f"a 1-D '{argname}' when it is an array", bins)
-    if e.dtype.kind == "c":
+    if _dt.kind_of(e.dtype) == "c":
         fail(TypeError, fn, f"real '{argname}'", bins)
     host = concrete(e)
     if host is not None and (host[:-1] > host[1:]).any():
@@ -149,18 +150,52 @@ def _edges_for(fn, x, bins, rng, *, numpy_histogram, argname="bins"):
     return e
 
 
-@kernel(static=("out_dtype", "density"))
-def _bin_count_kernel(sample, weights, *edges, out_dtype, density):
-    """Counts (or weight sums) of the (N, D) ``sample`` in the grid of ``edges``."""
+def _uniform_bin(e, v):
+    """``searchsorted(e, v, right=True)`` for equally spaced edges ``e`` (two or more) without
+    a binary search: NumPy's estimate ``(v - e[0]) * bins / (e[-1] - e[0])`` corrected by one
+    either way against the edges themselves.  Values outside ``[e[0], e[-1]]`` (and NaN) get 0
+    or ``len(e)``; ``e[-1]`` itself gets ``len(e)`` as the binary search gives."""
+    m = e.shape[0]
+    n = v.shape[0]
+    lo, hi = lax.index_in_dim(e, 0, 0, False), lax.index_in_dim(e, m - 1, 0, False)
+    f = lax.mul(lax.sub(v, lax.broadcast(lo, (n,))),
+                lax.broadcast(lax.div(lax.full((), m - 1, e.dtype), lax.sub(hi, lo)), (n,)))
+    inside = lax.bitwise_and(lax.ge(v, lax.broadcast(lo, (n,))),
+                             lax.le(v, lax.broadcast(hi, (n,))))
+    f = lax.select(inside, f, lax.full_like(f, 0))
+    k = lax.clamp(np.int64(0), lax.convert_element_type(f, np.int64), np.int64(m - 2))
+
+    def edge(i):
+        return lax.gather(e, lax.expand_dims(i, (1,)), lax.GatherDimensionNumbers(
+            offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,)), (1,),
+            mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS)
+    k = lax.sub(k, lax.convert_element_type(lax.lt(v, edge(k)), np.int64))
+    up = lax.bitwise_and(lax.ge(v, edge(lax.add(k, lax.full_like(k, 1)))),
+                         lax.ne(k, lax.full_like(k, m - 2)))
+    k = lax.add(k, lax.convert_element_type(up, np.int64))
+    below = lax.lt(v, lax.broadcast(lo, (n,)))
+    c = lax.select(inside, lax.add(k, lax.full_like(k, 1)),
+                   lax.select(below, lax.full_like(k, 0), lax.full_like(k, m)))
+    return lax.convert_element_type(c, count_dtype)
+
+
+@kernel(static=("out_dtype", "density", "uniform"))
+def _bin_count_kernel(sample, weights, *edges, out_dtype, density, uniform=()):
+    """Counts (or weight sums) of the (N, D) ``sample`` in the grid of ``edges``
+    (``uniform[i]``: the edges of dimension ``i`` are equally spaced)."""
     n = sample.shape[0]
     flat = lax.full((n,), 0, count_dtype)
     nbin = []
     for i, e in enumerate(edges):
         v = lax.index_in_dim(sample, i, 1, keepdims=False)
-        ct = np.promote_types(v.dtype, e.dtype)
+        ct = _dt.promote_types(v.dtype, e.dtype)
         v, e = lax.convert_element_type(v, ct), lax.convert_element_type(e, ct)
-        c = _searchsorted_kernel(e, v, None, right=True)
         m = e.shape[0]
+        if i < len(uniform) and uniform[i] and m >= 2 and n:
+            flat = lax.add(lax.mul(flat, lax.full_like(flat, m + 1)), _uniform_bin(e, v))
+            nbin.append(m + 1)
+            continue
+        c = _searchsorted_kernel(e, v, None, right=True)
         if m:
             on_edge = lax.eq(v, lax.broadcast(lax.index_in_dim(e, m - 1, 0, False), (n,)))
             c = lax.sub(c, lax.convert_element_type(on_edge, count_dtype))
@@ -177,7 +212,7 @@ def _bin_count_kernel(sample, weights, *edges, out_dtype, density):
     hist = lax.reshape(hist, tuple(nbin))
     hist = lax.slice(hist, (1,) * len(nbin), tuple(b - 1 for b in nbin))
     if density:
-        fdt = np.promote_types(out_dtype, np.float64)
+        fdt = _dt.promote_types(out_dtype, np.float64)
         hist = lax.convert_element_type(hist, fdt)
         s = lax.reduce_sum(hist, tuple(range(hist.ndim)))
         for i, e in enumerate(edges):
@@ -186,7 +221,7 @@ def _bin_count_kernel(sample, weights, *edges, out_dtype, density):
             shape = [1] * len(edges)
             shape[i] = m - 1
             de = lax.convert_element_type(lax.reshape(de, tuple(shape)),
-                                          np.promote_types(de.dtype, fdt))
+                                          _dt.promote_types(de.dtype, fdt))
             hist = lax.div(hist, lax.broadcast_in_dim(de, hist.shape, tuple(range(hist.ndim))))
         hist = lax.div(hist, lax.full_like(hist, 0) + s) if hist.ndim else lax.div(hist, s)
     return hist
@@ -216,11 +251,13 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     edges = _edges_for("histogram", x, bins, range, numpy_histogram=True)
     w = _weights("histogram", weights, x.shape[0])
     out_dtype = np.dtype(count_dtype) if w is None else w.dtype
-    if w is not None and w.dtype.kind == "b":
+    if w is not None and _dt.kind_of(w.dtype) == "b":
         out_dtype = np.dtype(count_dtype)
     density = bool(density)
     sample = lax.reshape(x, (x.shape[0], 1))
-    hist = call(_bin_count_kernel, sample, w, edges, out_dtype=out_dtype, density=density)
+    uniform = isinstance(bins, numbers.Integral) and not isinstance(bins, bool)
+    hist = call(_bin_count_kernel, sample, w, edges, out_dtype=out_dtype, density=density,
+                uniform=(uniform,))
     return hist, wrap(edges)
 
 
@@ -251,7 +288,7 @@ def _dd_sample(fn, sample):
         elif s.ndim != 2:
             fail(ValueError, fn, "an (N, D) array or a sequence of D arrays for 'sample'",
                  sample)
-    if s.dtype.kind in "bc":
+    if _dt.kind_of(s.dtype) in "bc":
         fail(TypeError, fn, "a real numeric (not boolean or complex) 'sample'", sample)
     return s
 
@@ -282,10 +319,12 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
                         rngs[i], numpy_histogram=False, argname=f"bins[{i}]")
              for i in builtins_range(d)]
     w = _weights("histogramdd", weights, n)
-    if w is not None and w.dtype.kind == "c":
+    if w is not None and _dt.kind_of(w.dtype) == "c":
         fail(TypeError, "histogramdd", "real 'weights'", weights)
+    uniform = tuple(isinstance(b, numbers.Integral) and not isinstance(b, bool)
+                    for b in per_dim)
     hist = call(_bin_count_kernel, s, w, *edges, out_dtype=np.dtype(np.float64),
-                density=bool(density))
+                density=bool(density), uniform=uniform)
     return hist, tuple(wrap(e) for e in edges)
 
 
@@ -326,7 +365,7 @@ def bincount(x, weights=None, minlength=0, *, length=None):
     ``ValueError``. Under ``jax.jit`` pass the static ``length=`` (as jax.numpy); values
     outside ``[0, length)`` are dropped."""
     xr = raw("bincount", x, "x")
-    if xr.dtype.kind not in "biu":
+    if _dt.kind_of(xr.dtype) not in "biu":
         fail(TypeError, "bincount", "an integer (or boolean) array for 'x'", x)
     if xr.ndim != 1:
         fail(ValueError, "bincount", "a 1-D array for 'x'", x)
@@ -334,7 +373,7 @@ def bincount(x, weights=None, minlength=0, *, length=None):
     w = None
     if weights is not None:
         w = raw("bincount", weights, "weights")
-        if w.dtype.kind == "c":
+        if _dt.kind_of(w.dtype) == "c":
             fail(TypeError, "bincount", "real 'weights'", weights)
         if tuple(w.shape) != tuple(xr.shape):
             fail(ValueError, "bincount", "'weights' of the shape of 'x'", weights)
@@ -384,11 +423,11 @@ def digitize(x, bins, right=False):
     br = raw("digitize", bins, "bins")
     check_bool("digitize", bool(right) if isinstance(right, (np.bool_, int)) else right,
                "right")
-    if xr.dtype.kind == "c" or br.dtype.kind == "c":
+    if _dt.kind_of(xr.dtype) == "c" or _dt.kind_of(br.dtype) == "c":
         fail(TypeError, "digitize", "real 'x' and 'bins' (x may not be complex)", x)
     if br.ndim != 1:
         fail(ValueError, "digitize", "a 1-D array for 'bins'", bins)
-    ct = np.promote_types(xr.dtype, br.dtype)
+    ct = _dt.promote_types(xr.dtype, br.dtype)
     xr, br = lax.convert_element_type(xr, ct), lax.convert_element_type(br, ct)
     mode = "auto"
     host = concrete(br)

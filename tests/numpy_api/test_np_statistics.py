@@ -265,3 +265,29 @@ def test_average_zero_weights_and_returned():
     eavg, escl = np.average(X, axis=0, returned=True)
     _same(avg, eavg)
     _same(scl, escl)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+def test_histogram_equal_bins_on_edges_and_outside(dtype):
+    # the equal-bin path computes the bin arithmetically and corrects it against the
+    # edges: values exactly on every edge, just beside them, outside the range and NaN
+    for bins, rng in [(10, (0.0, 1.0)), (7, (-3.0, 4.0)), (3, (0, 9)), (100, None)]:
+        lo, hi = rng if rng is not None else (-2.0, 3.0)
+        edges = np.linspace(lo, hi, bins + 1)
+        x = np.concatenate([edges, np.nextafter(edges, np.inf), np.nextafter(edges, -np.inf),
+                            [lo - 1, hi + 1], np.linspace(lo, hi, 997)])
+        if np.dtype(dtype).kind == "f":
+            x = x.astype(dtype)
+            # XLA on CPU compares subnormals as zero (nextafter(0, -inf) would count as 0)
+            x = x[(x == 0) | ~(np.abs(x) < np.finfo(dtype).tiny)]
+            if rng is not None:
+                x = np.concatenate([x, np.array([np.nan], dtype)])
+        else:
+            x = np.round(x).astype(dtype)
+        h, e = np.histogram(x, bins, rng)
+        got, got_e = la.histogram(la.asarray(x), bins, rng)
+        np.testing.assert_array_equal(np.asarray(got), h)
+        np.testing.assert_allclose(np.asarray(got_e), e, rtol=1e-6 if dtype == np.float32 else 0)
+        hd, _ = np.histogramdd(x[:, None], bins, None if rng is None else [rng])
+        got_d, _ = la.histogramdd(la.asarray(x[:, None]), bins, None if rng is None else [rng])
+        np.testing.assert_array_equal(np.asarray(got_d), hd)
