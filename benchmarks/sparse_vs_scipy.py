@@ -1,7 +1,9 @@
 """laxarray.sparse vs scipy.sparse (csr_array) and jax.experimental.sparse on CPU.
 
 Prints, per case, median times (ms) and ratios to scipy, plus first-call (compile) time
-separately.  Run: ``.venv/bin/python benchmarks/sparse_vs_scipy.py [--quick]``.
+separately.  The libraries of a case are timed round-robin (one call of each per round),
+so load from other processes affects them alike.
+Run: ``.venv/bin/python benchmarks/sparse_vs_scipy.py [--quick]``.
 """
 
 from __future__ import annotations
@@ -20,17 +22,29 @@ QUICK = "--quick" in sys.argv
 REPS = 5 if QUICK else 15
 
 
-def timeit(f):
-    t0 = time.perf_counter()
-    jax.block_until_ready(f())
-    first = time.perf_counter() - t0
-    ts = []
-    for _ in range(REPS):
+def measure(fns):
+    """``{name: (median ms, compile ms)}`` of the callables in ``fns``, timed round-robin
+    (one call of each per round) so that load from other processes hits every library
+    alike; compile = first call minus median."""
+    first = {}
+    for k, f in fns.items():
         t0 = time.perf_counter()
         jax.block_until_ready(f())
-        ts.append(time.perf_counter() - t0)
-    med = float(np.median(ts))
-    return med * 1e3, max(first - med, 0.0) * 1e3
+        first[k] = time.perf_counter() - t0
+    ts = {k: [] for k in fns}
+    names = list(fns)
+    for r in range(REPS):
+        # rotate the order each round: no library always runs right after the same one
+        for k in names[r % len(names):] + names[:r % len(names)]:
+            f = fns[k]
+            t0 = time.perf_counter()
+            jax.block_until_ready(f())
+            ts[k].append(time.perf_counter() - t0)
+    out = {}
+    for k in fns:
+        med = float(np.median(ts[k]))
+        out[k] = (med * 1e3, max(first[k] - med, 0.0) * 1e3)
+    return out
 
 
 def _ready(x):
@@ -73,17 +87,17 @@ def bench_matvec(name, a, rng, cols=None, transpose=False):
     j_csr = jsp.BCSR.from_scipy_sparse(a)
     xj = jax.device_put(x)
     if transpose:
-        res = {"scipy": timeit(lambda: a.T @ x),
-               "ours-bcoo": timeit(lambda: _ready(ours_coo.T @ xj)),
-               "ours-bcsr": timeit(lambda: _ready(ours_csr.T @ xj)),
-               "jax-bcoo": timeit(lambda: j_coo.T @ xj)}
+        fns = {"scipy": lambda: a.T @ x,
+               "ours-bcoo": lambda: _ready(ours_coo.T @ xj),
+               "ours-bcsr": lambda: _ready(ours_csr.T @ xj),
+               "jax-bcoo": lambda: j_coo.T @ xj}
     else:
-        res = {"scipy": timeit(lambda: a @ x),
-               "ours-bcoo": timeit(lambda: _ready(ours_coo @ xj)),
-               "ours-bcsr": timeit(lambda: _ready(ours_csr @ xj)),
-               "jax-bcoo": timeit(lambda: j_coo @ xj),
-               "jax-bcsr": timeit(lambda: j_csr @ xj)}
-    row(name, res)
+        fns = {"scipy": lambda: a @ x,
+               "ours-bcoo": lambda: _ready(ours_coo @ xj),
+               "ours-bcsr": lambda: _ready(ours_csr @ xj),
+               "jax-bcoo": lambda: j_coo @ xj,
+               "jax-bcsr": lambda: j_csr @ xj}
+    row(name, measure(fns))
 
 
 def main():
@@ -103,32 +117,32 @@ def main():
     d = sps.random_array((m, m), density=0.01, rng=rng).toarray()
     dj = jax.device_put(d)
     nnz = int(np.count_nonzero(d))
-    row(f"fromdense {m}x{m} 1%", {
-        "scipy": timeit(lambda: sps.csr_array(d)),
-        "ours-bcoo": timeit(lambda: lsp.bcoo_fromdense(dj, nse=nnz).data),
-        "jax-bcoo": timeit(lambda: jsp.BCOO.fromdense(dj, nse=nnz).data)})
+    row(f"fromdense {m}x{m} 1%", measure({
+        "scipy": lambda: sps.csr_array(d),
+        "ours-bcoo": lambda: lsp.bcoo_fromdense(dj, nse=nnz).data,
+        "jax-bcoo": lambda: jsp.BCOO.fromdense(dj, nse=nnz).data}))
     s = sps.csr_array(d)
     oc = lsp.BCOO.from_scipy_sparse(s)
     jc = jsp.BCOO.from_scipy_sparse(s)
-    row(f"todense {m}x{m} 1%", {
-        "scipy": timeit(lambda: s.toarray()),
-        "ours-bcoo": timeit(lambda: _ready(oc.todense())),
-        "jax-bcoo": timeit(lambda: jc.todense())})
+    row(f"todense {m}x{m} 1%", measure({
+        "scipy": lambda: s.toarray(),
+        "ours-bcoo": lambda: _ready(oc.todense()),
+        "jax-bcoo": lambda: jc.todense()}))
 
     b1 = uniform_csr(n, 10 * n, rng)
     oa, ob = lsp.BCOO.from_scipy_sparse(a1), lsp.BCOO.from_scipy_sparse(b1)
     ja, jb = jsp.BCOO.from_scipy_sparse(a1), jsp.BCOO.from_scipy_sparse(b1)
-    row("sparse+sparse (canonical)", {
-        "scipy": timeit(lambda: a1 + b1),
-        "ours-bcoo": timeit(lambda: (oa + ob).data),
-        "jax-bcoo": timeit(lambda: (ja + jb).sum_duplicates().data)})
+    row("sparse+sparse (canonical)", measure({
+        "scipy": lambda: a1 + b1,
+        "ours-bcoo": lambda: (oa + ob).data,
+        "jax-bcoo": lambda: (ja + jb).sum_duplicates().data}))
 
     y = rng.standard_normal(n)
     yj = jax.device_put(y)
-    row("column scaling A*y[None,:]", {
-        "scipy": timeit(lambda: a1.multiply(y[None, :]).tocsr()),
-        "ours-bcoo": timeit(lambda: (oa * yj[None, :]).data),
-        "jax-bcoo": timeit(lambda: jsp.bcoo_multiply_dense(ja, yj[None, :]))})
+    row("column scaling A*y[None,:]", measure({
+        "scipy": lambda: a1.multiply(y[None, :]).tocsr(),
+        "ours-bcoo": lambda: (oa * yj[None, :]).data,
+        "jax-bcoo": lambda: jsp.bcoo_multiply_dense(ja, yj[None, :])}))
 
 
 if __name__ == "__main__":

@@ -102,9 +102,13 @@ class BCSR(SparseOperators):
         cached = self._bcoo_cache
         if cached is not None:
             return cached
-        out = bcsr_to_bcoo(self)
-        if not (is_tracer(self.indptr) or is_tracer(self.indices)):
-            self._bcoo_cache = out
+        if is_tracer(self.indptr) or is_tracer(self.indices):
+            return bcsr_to_bcoo(self)
+        # concrete structure: expand the row ids eagerly even inside a jax.jit trace, so
+        # the cache never holds tracers of the trace that first needed it
+        with jax.ensure_compile_time_eval():
+            out = bcsr_to_bcoo(self)
+        self._bcoo_cache = out
         return out
 
     def _with_data(self, data):

@@ -143,7 +143,7 @@ def _fast_2d(fn, lhs, rhs, dimension_numbers, sparse_left):
     mat, sc = _untranspose(mat, sc)
     if mat.shape[sc[0]] != y.shape[dc[0]]:
         return None
-    p = ell.plan(mat, transposed=sc[0] == 0)
+    p = ell.plan(mat, transposed=sc[0] == 0, matrix_operand=y.ndim == 2)
     if p is None:
         if mat is lhs or mat is rhs:
             return None

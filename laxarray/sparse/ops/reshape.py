@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+import jax
 import numpy as np
 from jax import lax
 
@@ -70,10 +71,18 @@ def _transpose_2d(mat, a):
     cache = getattr(mat, "_plans", None)
     if cache is not None and "T" in cache:
         return cache["T"]
-    data, indices = _transpose_kernel(a.data, a.indices, perm=(1, 0), nb=0, ns=2)
-    out = _restore(BCOO._new(data, indices, a.shape[::-1]), mat)
+    concrete = not any(is_tracer(leaf) for leaf in mat._leaves())
+    if concrete:
+        # computed eagerly even inside a jax.jit trace: the cached view must hold concrete
+        # arrays, never tracers of the trace that first needed it
+        with jax.ensure_compile_time_eval():
+            data, indices = _transpose_kernel(a.data, a.indices, perm=(1, 0), nb=0, ns=2)
+            out = _restore(BCOO._new(data, indices, a.shape[::-1]), mat)
+    else:
+        data, indices = _transpose_kernel(a.data, a.indices, perm=(1, 0), nb=0, ns=2)
+        out = _restore(BCOO._new(data, indices, a.shape[::-1]), mat)
     out._transpose_of = mat
-    if not any(is_tracer(leaf) for leaf in mat._leaves()):
+    if concrete:
         if cache is None:
             cache = mat._plans = {}
         cache["T"] = out
