@@ -48,6 +48,7 @@ class Context:
         self._sites = {}
         self._needs = {}
         self._sinks = {}
+        self._deferred = {}          # id(loop body jaxpr) -> carry outputs tested after the loop
         if not fast:
             self._collect(jaxpr)
         self.keys = tuple(self.specs)
@@ -95,8 +96,25 @@ class Context:
         """
         k = id(jaxpr)
         if k not in self._sinks:
-            self._sinks[k] = rules.sink_vars(jaxpr, self.errors)
+            self._sinks[k] = rules.sink_vars(jaxpr, self.errors, self._deferred.get(k, ()),
+                                             self._loop_sources)
         return self._sinks[k]
+
+    def _loop_sources(self, eqn):
+        """Flag pass: outputs of a loop ``eqn`` whose carry its body keeps non-finite once it
+        is; the body does not test them (``deferred``), the loop's result is a source here."""
+        p = eqn.params
+        if eqn.primitive is while_p:
+            body, first, count = p["body_jaxpr"].jaxpr, p["body_nconsts"], len(eqn.outvars)
+        elif eqn.primitive is scan_p:
+            body, first, count = p["jaxpr"].jaxpr, p["num_consts"], p["num_carry"]
+        else:
+            return ()
+        if not any(self.needs(j) for j in jaxprs_in_params(p)):
+            return ()
+        positions = rules.carried_positions(body, self.errors, first, count)
+        self._deferred[id(body)] = positions
+        return positions
 
     def initial_state(self):
         """No error; every payload slot zero."""

@@ -336,7 +336,39 @@ def propagates(eqn, position, nonfinite) -> bool:
             and np.issubdtype(eqn.invars[position].aval.dtype, np.floating))
 
 
-def sink_vars(jaxpr, errors) -> frozenset:
+def _checked_primitives(errors):
+    checked = set()
+    if NaNError in errors:
+        checked.update(NAN_ELEMENTWISE + NAN_REDUCING)
+    if FloatError in errors:
+        checked.update(FLOAT_ELEMENTWISE + FLOAT_REDUCING)
+    return checked
+
+
+def _shows(jaxpr, errors, seeds, extra_sources):
+    """``(shows, order)``: for each value, the sources whose non-finite elements it is sure to
+    show (``seeds``: such sets for input variables; ``extra_sources(eqn)``: output positions
+    of ``eqn`` that are sources although its primitive has no rule), in definition order."""
+    nonfinite = FloatError in errors
+    checked = _checked_primitives(errors)
+    shows, order = dict(seeds), []
+    for eqn in jaxpr.eqns:
+        carried = set()
+        for i, v in enumerate(eqn.invars):
+            if not isinstance(v, Literal) and v in shows and propagates(eqn, i, nonfinite):
+                carried |= shows[v]
+        source = eqn.primitive in checked
+        extra = extra_sources(eqn)
+        for k, o in enumerate(eqn.outvars):
+            own = source or k in extra
+            if not np.issubdtype(o.aval.dtype, np.inexact) or not (own or carried):
+                continue
+            shows[o] = frozenset(carried | {o} if own else carried)
+            order.append(o)
+    return shows, order
+
+
+def sink_vars(jaxpr, errors, deferred=(), extra_sources=lambda eqn: ()) -> frozenset:
     """The variables of ``jaxpr`` that the flag pass tests (see ``Context.sinks``).
 
     Each value gets the set of *sources* (outputs of primitives with a NaN/inf check rule) whose
@@ -344,33 +376,40 @@ def sink_vars(jaxpr, errors) -> frozenset:
     are the outputs of ``jaxpr`` holding a source, plus, for each source not yet covered, the
     latest value that shows it (so a chain of elementwise primitives is tested once, at its end,
     and an intermediate value is tested only where a consumer such as ``exp`` or a comparison
-    may drop a non-finite element).
+    may drop a non-finite element).  Outputs at the positions ``deferred`` are not tested but
+    count as covering what they show: a loop body's carry that its next step keeps non-finite
+    is tested once, after the loop (``extra_sources`` marks such loop outputs as sources).
     """
-    nonfinite = FloatError in errors
-    checked = set()
-    if NaNError in errors:
-        checked.update(NAN_ELEMENTWISE + NAN_REDUCING)
-    if nonfinite:
-        checked.update(FLOAT_ELEMENTWISE + FLOAT_REDUCING)
-    shows, order = {}, []
-    for eqn in jaxpr.eqns:
-        carried = set()
-        for i, v in enumerate(eqn.invars):
-            if not isinstance(v, Literal) and v in shows and propagates(eqn, i, nonfinite):
-                carried |= shows[v]
-        source = eqn.primitive in checked
-        for o in eqn.outvars:
-            if not np.issubdtype(o.aval.dtype, np.inexact) or not (source or carried):
-                continue
-            shows[o] = frozenset(carried | {o} if source else carried)
-            order.append(o)
-    tested = {v for v in jaxpr.outvars if not isinstance(v, Literal) and v in shows}
-    covered = set().union(*(shows[v] for v in tested))
+    shows, order = _shows(jaxpr, errors, {}, extra_sources)
+    tested, covered = set(), set()
+    for k, v in enumerate(jaxpr.outvars):
+        if isinstance(v, Literal) or v not in shows:
+            continue
+        covered |= shows[v]
+        if k not in deferred:
+            tested.add(v)
     for v in reversed(order):
         if not shows[v] <= covered:
             tested.add(v)
             covered |= shows[v]
     return frozenset(tested)
+
+
+def carried_positions(jaxpr, errors, first, count) -> frozenset:
+    """Positions ``k < count`` of ``jaxpr``'s outputs that show every non-finite element of
+    input ``first + k`` (a loop carry that stays non-finite once it is)."""
+    seeds = {}
+    for k in range(count):
+        v = jaxpr.invars[first + k]
+        if np.issubdtype(v.aval.dtype, np.floating) and v.aval.size:
+            seeds[v] = frozenset({("carry", k)})
+    shows, _ = _shows(jaxpr, errors, seeds, lambda eqn: ())
+    out = set()
+    for k in range(count):
+        v = jaxpr.outvars[k]
+        if not isinstance(v, Literal) and ("carry", k) in shows.get(v, ()):
+            out.add(k)
+    return frozenset(out)
 
 
 def sink_test(x, errors):
