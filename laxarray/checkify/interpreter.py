@@ -104,6 +104,8 @@ class Context:
         """Flag pass: outputs of a loop ``eqn`` whose carry its body keeps non-finite once it
         is; the body does not test them (``deferred``), the loop's result is a source here."""
         p = eqn.params
+        if not self.errors & rules.SINK_CATEGORIES:
+            return ()
         if eqn.primitive is while_p:
             body, first, count = p["body_jaxpr"].jaxpr, p["body_nconsts"], len(eqn.outvars)
         elif eqn.primitive is scan_p:
