@@ -141,15 +141,27 @@ def binary_operands(fn, x1, x2):
     return scalar_operand(fn, x1, dt, "x1"), scalar_operand(fn, x2, dt, "x2"), dt
 
 
-def elementwise_binary(category="numeric", compute=_identity):
+def _exact_divisor(v, dtype, shape):
+    """``cast_broadcast`` for a divisor: XLA rewrites ``a / broadcast(b)`` into
+    ``a * broadcast(1 / b)``, off by one ulp for a third of the quotients; an optimization
+    barrier on the broadcast keeps the division correctly rounded."""
+    out = cast_broadcast(v, dtype, shape)
+    if tuple(v.shape) != tuple(shape) and _dt.kind_of(dtype) in "fc":
+        out = lax.optimization_barrier(out)
+    return out
+
+
+def elementwise_binary(category="numeric", compute=_identity, divisor=False):
     """Decorator for ``f(x1, x2) -> array`` with promotion and broadcasting.
 
     Two arrays go straight to one jitted kernel (jax's C++ cache keys it by the input
     dtypes and shapes); promotion, the category check and the broadcast check run when a
     combination is traced for the first time.  Python scalars and other operands take the
     general path (weak scalars join by kind, NEP 50) through a per-dtype kernel.
+    ``divisor``: ``x2`` divides (a broadcast ``x2`` must not become a reciprocal).
     """
     allowed = _dt.CATEGORIES[category]
+    second = _exact_divisor if divisor else cast_broadcast
 
     def deco(body):
         name = body.__name__
@@ -164,7 +176,7 @@ def elementwise_binary(category="numeric", compute=_identity):
             def kern(a, b):
                 shape = a.shape if a.shape == b.shape else jax.lax.broadcast_shapes(
                     a.shape, b.shape)
-                return body(cast_broadcast(a, target, shape), cast_broadcast(b, target, shape))
+                return body(cast_broadcast(a, target, shape), second(b, target, shape))
             kern.__name__ = f"_{name}_kernel"
             return jax.jit(kern, inline=True)
 
@@ -177,7 +189,7 @@ def elementwise_binary(category="numeric", compute=_identity):
             shape = a.shape if a.shape == b.shape else _broadcast_shapes2(name, a.shape,
                                                                           b.shape)
             target = compute(dtype)
-            return body(cast_broadcast(a, target, shape), cast_broadcast(b, target, shape))
+            return body(cast_broadcast(a, target, shape), second(b, target, shape))
         arrays_kern.__name__ = f"_{name}_kernel"
         arrays_jitted = jax.jit(arrays_kern, inline=True)
 

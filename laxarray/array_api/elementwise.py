@@ -55,7 +55,7 @@ def multiply(x1, x2, /):
     return lax.mul(x1, x2)
 
 
-@elementwise_binary("numeric", compute=to_float)
+@elementwise_binary("numeric", compute=to_float, divisor=True)
 def divide(x1, x2, /):
     """True division; integer inputs give float64. Array API: divide. NumPy: numpy.divide."""
     return lax.div(x1, x2)
