@@ -685,3 +685,25 @@ def _window_spec(name):
 
 for _name in ("bartlett", "blackman", "hamming", "hanning", "kaiser"):
     _window_spec(_name)
+
+
+# ---- real_if_close -----------------------------------------------------------------------
+def _real_if_close_check(xp, data):
+    dtype = data.draw(S.dtypes("numeric"), label="dtype")
+    shape = data.draw(S.shapes(max_dims=2), label="shape")
+    x = _small(data, dtype, shape)
+    if np.dtype(dtype).kind == "c":
+        # imaginary parts around the threshold (tol machine epsilons) or plainly nonzero
+        eps = np.finfo(dtype).eps
+        scale = data.draw(st.sampled_from((0.0, 10 * eps, 99 * eps, 101 * eps, 1e3 * eps, 1.0)),
+                          label="imaginary scale")
+        imag = data.draw(S.arrays(np.dtype(np.float64), shape), label="imag")
+        imag = np.clip(np.nan_to_num(imag), -1, 1)
+        x = (x.real + 1j * (imag * scale)).astype(dtype)
+    tol = data.draw(st.sampled_from((100, 1000, 1e-3)), label="tol")
+    expected = np.real_if_close(x, tol=tol)
+    out = resolve(xp, "real_if_close")(as_xp(xp, x), tol=tol)
+    _check("real_if_close", out, expected)
+
+
+_reg("real_if_close", _real_if_close_check, "numeric")

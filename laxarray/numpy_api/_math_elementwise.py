@@ -17,8 +17,10 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
+from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_int, normalize_axis
+from laxarray.array_api._array import wrap
 from laxarray.array_api._complex_math import cexp
 from laxarray.array_api._ufunc import (broadcast_shapes2, cast_broadcast, elementwise_binary,
                                        elementwise_unary, to_float)
@@ -529,6 +531,35 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     return call(_nan_to_num_kernel, v, nan=vals[0], posinf=vals[1], neginf=vals[2])
 
 
+@kernel(static=("bound",))
+def _imag_within_kernel(x, *, bound):
+    small = lax.lt(lax.abs(lax.imag(x)), lax.full((), bound, _dt.real_dtype(x.dtype)))
+    return lax.reduce_and(small, tuple(range(small.ndim))) if small.ndim else small
+
+
+def real_if_close(a, tol=100):
+    """The real part of ``a`` if every imaginary part is below ``tol`` machine epsilons
+    (``tol <= 1``: below ``tol`` itself); otherwise ``a``. NumPy: numpy.real_if_close.
+
+    The result's dtype depends on the values, so under ``jax.jit`` a complex ``a`` raises
+    a ``ValueError``; real input is returned as it is.
+    """
+    fn = "real_if_close"
+    v = raw(fn, a)
+    if isinstance(tol, (bool, np.bool_)) or not isinstance(tol, (int, float, np.number)) \
+            or isinstance(tol, (complex, np.complexfloating)):
+        fail(TypeError, fn, "a real Python scalar for 'tol'", tol)
+    if _dt.kind_of(v.dtype) != "c":
+        return wrap(v)
+    if is_tracer(v):
+        fail(ValueError, fn, "a concrete 'a' (the result dtype depends on its values; under "
+             "jax.jit test the imaginary part and call real explicitly)", a)
+    bound = float(tol) * float(np.finfo(v.dtype).eps) if tol > 1 else float(tol)
+    if bool(call(_imag_within_kernel, v, bound=bound)._value):
+        return wrap(lax.real(v))
+    return wrap(v)
+
+
 
 
 # ---- around, unwrap ---------------------------------------------------------------------
@@ -637,4 +668,4 @@ __all__ = ["fmax", "fmin", "fmod", "float_power", "logaddexp2", "heaviside", "di
            "cbrt", "fabs", "rint", "deg2rad", "rad2deg", "radians", "degrees", "spacing",
            "bitwise_count", "sinc", "i0", "angle", "isposinf", "isneginf", "iscomplex",
            "isreal", "iscomplexobj", "isrealobj", "frexp", "ldexp", "modf", "gcd", "lcm",
-           "nan_to_num", "around", "unwrap"]
+           "nan_to_num", "real_if_close", "around", "unwrap"]
