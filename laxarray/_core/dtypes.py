@@ -195,17 +195,25 @@ def default_dtype_for_pytype(pytype):
 def result_type(*arrays_and_dtypes):
     """Result dtype of promoting the arguments. Array API: result_type. NumPy: numpy.result_type.
 
-    Arrays and dtypes are strong; Python scalars are weak and only join by kind.
+    Arrays and dtypes are strong; Python scalars are weak and only join by kind.  Strong
+    dtypes of mixed kinds promote all at once as in NumPy (``int8, uint16, float32 ->
+    float32``, where folding pairwise would give float64); with bfloat16, jax's pairwise rule.
     """
-    strong, weak = None, []
+    strongs, weak = [], []
     for a in arrays_and_dtypes:
         pytype = scalar_pytype(a)
         if pytype is not None:
             weak.append(pytype)
             continue
-        dt = getattr(a, "dtype", None)
-        dt = canonicalize_dtype("result_type", a if dt is None else dt, "arrays_and_dtypes")
-        strong = dt if strong is None else promote_types(strong, dt)
+        dt = None if isinstance(a, type) else getattr(a, "dtype", None)
+        strongs.append(canonicalize_dtype("result_type", a if dt is None else dt,
+                                          "arrays_and_dtypes"))
+    strong = None
+    if strongs and bfloat16 not in strongs:
+        strong = np.result_type(*strongs) if len(strongs) > 2 else functools.reduce(
+            promote_types, strongs)
+    elif strongs:
+        strong = functools.reduce(promote_types, strongs)
     if strong is None:
         if not weak:
             fail(ValueError, "result_type", "at least one array or dtype", "no arguments")

@@ -15,12 +15,8 @@ from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import normalize_axis
-from laxarray.array_api._array import Array
 from laxarray.array_api._convert import to_raw
 
-
-def _raw(fn, x, argname="x"):
-    return x._value if type(x) is Array else to_raw(fn, x, argname)
 
 
 def gather_axis(x, idx, axis):
@@ -63,8 +59,8 @@ def take(x, indices, /, *, axis=None):
 
     ``axis=None`` indexes the flattened array (NumPy's rule; the standard requires ``axis``
     for rank > 1)."""
-    raw = _raw("take", x)
-    idx = _raw("take", indices, "indices")
+    raw = to_raw("take", x)
+    idx = to_raw("take", indices, "indices")
     if _dt.kind_of(idx.dtype) not in "iu":
         fail(TypeError, "take", "an integer array for 'indices'", indices)
     ax = None if axis is None else normalize_axis("take", axis, raw.ndim)
@@ -100,8 +96,8 @@ def _take_along_axis_kernel(x, idx, *, axis):
 def take_along_axis(x, indices, /, *, axis=-1):
     """Pick values along ``axis`` with an index array of the same rank.
     Array API: take_along_axis. NumPy: numpy.take_along_axis."""
-    raw = _raw("take_along_axis", x)
-    idx = _raw("take_along_axis", indices, "indices")
+    raw = to_raw("take_along_axis", x)
+    idx = to_raw("take_along_axis", indices, "indices")
     if _dt.kind_of(idx.dtype) not in "iu":
         fail(TypeError, "take_along_axis", "an integer array for 'indices'", indices)
     if idx.ndim != raw.ndim:

@@ -9,6 +9,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.kernel import call, kernel
 from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._convert import to_raw
 from laxarray.array_api._ufunc import binary_operands, broadcast_shapes2, cast_broadcast
 
 
@@ -66,8 +67,8 @@ __all__ = ["matmul"]
 
 def matrix_transpose(x, /):
     """Transpose the last two axes. Array API: matrix_transpose. NumPy: numpy.matrix_transpose."""
-    from laxarray.array_api.manipulation import _raw, permute_dims
-    raw = _raw("matrix_transpose", x)
+    from laxarray.array_api.manipulation import permute_dims
+    raw = to_raw("matrix_transpose", x)
     if raw.ndim < 2:
         fail(ValueError, "matrix_transpose", "an array of rank >= 2", x)
     return permute_dims(raw, tuple(range(raw.ndim - 2)) + (raw.ndim - 1, raw.ndim - 2))

@@ -38,9 +38,6 @@ def permute_dims(x, /, axes):
 
 
 
-def _raw(fn, x, argname="x"):
-    return x._value if type(x) is Array else to_raw(fn, x, argname)
-
 
 def broadcast_shapes(*shapes):
     """The broadcast of several shapes. Array API: broadcast_shapes. NumPy: numpy.broadcast_shapes."""
@@ -59,7 +56,7 @@ def _broadcast_to_kernel(x, *, shape):
 
 def broadcast_to(x, /, shape):
     """Broadcast to ``shape`` (a copy). Array API: broadcast_to. NumPy: numpy.broadcast_to."""
-    raw = _raw("broadcast_to", x)
+    raw = to_raw("broadcast_to", x)
     shape = normalize_shape("broadcast_to", shape)
     if len(shape) < raw.ndim or broadcast_shapes2("broadcast_to", tuple(raw.shape),
                                                   shape) != shape:
@@ -69,7 +66,7 @@ def broadcast_to(x, /, shape):
 
 def broadcast_arrays(*arrays):
     """Broadcast arrays against each other. Array API: broadcast_arrays. NumPy: numpy.broadcast_arrays."""
-    raws = [_raw("broadcast_arrays", a, "arrays") for a in arrays]
+    raws = [to_raw("broadcast_arrays", a, "arrays") for a in arrays]
     shape = broadcast_shapes(*[tuple(r.shape) for r in raws])
     return tuple(call(_broadcast_to_kernel, r, shape=shape) for r in raws)
 
@@ -102,7 +99,7 @@ def reshape(x, /, shape, *, copy=None):
     The result is always a new value (laxarray has no views); ``copy=False`` is accepted
     since no data is shared mutably.
     """
-    raw = _raw("reshape", x)
+    raw = to_raw("reshape", x)
     if copy is not None:
         check_bool("reshape", copy, "copy")
     dims = _resolve_shape("reshape", math.prod(raw.shape), shape)
@@ -112,7 +109,7 @@ def reshape(x, /, shape, *, copy=None):
 def expand_dims(x, /, axis):
     """Insert size-1 axes at ``axis`` (an int or a tuple, positions in the result).
     Array API: expand_dims. NumPy: numpy.expand_dims."""
-    raw = _raw("expand_dims", x)
+    raw = to_raw("expand_dims", x)
     axes = axis if isinstance(axis, (tuple, list)) else (axis,)
     out_ndim = raw.ndim + len(axes)
     norm = normalize_axes("expand_dims", tuple(axes), out_ndim)
@@ -124,7 +121,7 @@ def expand_dims(x, /, axis):
 
 def squeeze(x, /, axis):
     """Remove size-1 axes. Array API: squeeze. NumPy: numpy.squeeze."""
-    raw = _raw("squeeze", x)
+    raw = to_raw("squeeze", x)
     axes = normalize_axes("squeeze", axis, raw.ndim)
     for a in axes:
         if raw.shape[a] != 1:
@@ -140,13 +137,13 @@ def _flip_kernel(x, *, axes):
 
 def flip(x, /, *, axis=None):
     """Reverse along ``axis`` (all axes by default). Array API: flip. NumPy: numpy.flip."""
-    raw = _raw("flip", x)
+    raw = to_raw("flip", x)
     return call(_flip_kernel, raw, axes=normalize_axes("flip", axis, raw.ndim))
 
 
 def moveaxis(x, source, destination, /):
     """Move axes to new positions. Array API: moveaxis. NumPy: numpy.moveaxis."""
-    raw = _raw("moveaxis", x)
+    raw = to_raw("moveaxis", x)
     src = source if isinstance(source, (tuple, list)) else (source,)
     dst = destination if isinstance(destination, (tuple, list)) else (destination,)
     src = [normalize_axis("moveaxis", a, raw.ndim, "source") for a in src]
@@ -173,7 +170,7 @@ def _sequence(fn, arrays):
     if not isinstance(arrays, (tuple, list)) or not arrays:
         fail(TypeError if not isinstance(arrays, (tuple, list)) else ValueError, fn,
              "a non-empty tuple or list of arrays for 'arrays'", arrays)
-    raws = [_raw(fn, a, "arrays") for a in arrays]
+    raws = [to_raw(fn, a, "arrays") for a in arrays]
     return raws, _dt.result_type(*[r.dtype for r in raws])
 
 
@@ -215,7 +212,7 @@ def _take_slice_kernel(x, *, axis, index):
 
 def unstack(x, /, *, axis=0):
     """Split into a tuple of arrays along ``axis``. Array API: unstack."""
-    raw = _raw("unstack", x)
+    raw = to_raw("unstack", x)
     if raw.ndim == 0:
         fail(ValueError, "unstack", "an array of rank >= 1", x)
     ax = normalize_axis("unstack", axis, raw.ndim)
@@ -242,7 +239,7 @@ def roll(x, /, shift, *, axis=None):
     """Roll elements along axes (flattened when ``axis=None``). Array API: roll. NumPy: numpy.roll.
 
     ``shift`` is static under ``jax.jit``."""
-    raw = _raw("roll", x)
+    raw = to_raw("roll", x)
     shifts = shift if isinstance(shift, (tuple, list)) else (shift,)
     shifts = tuple(check_int("roll", s, "shift") for s in shifts)
     if axis is None:
@@ -274,7 +271,7 @@ def _tile_kernel(x, *, reps):
 
 def tile(x, repetitions, /):
     """Repeat the whole array ``repetitions`` times per axis. Array API: tile. NumPy: numpy.tile."""
-    raw = _raw("tile", x)
+    raw = to_raw("tile", x)
     if not isinstance(repetitions, (tuple, list)):
         fail(TypeError, "tile", "a tuple of ints for 'repetitions'", repetitions)
     reps = tuple(check_int("tile", r, "repetitions", minimum=0) for r in repetitions)
@@ -327,7 +324,7 @@ def repeat(x, repeats, /, *, axis=None, total_repeat_length=None):
     the counts, so under ``jax.jit`` either they are concrete (static) or
     ``total_repeat_length=`` gives the length (jax.numpy's keyword): a shorter total
     repeats the last element, a longer one is cut."""
-    raw = _raw("repeat", x)
+    raw = to_raw("repeat", x)
     ax = None if axis is None else normalize_axis("repeat", axis, raw.ndim)
     n = math.prod(raw.shape) if ax is None else raw.shape[ax]
     if total_repeat_length is not None:
@@ -340,7 +337,7 @@ def repeat(x, repeats, /, *, axis=None, total_repeat_length=None):
         if total_repeat_length is not None and length != n * reps:
             return call(_repeat_counts_kernel, raw, np.int64(reps), axis=ax, length=length)
         return call(_repeat_kernel, raw, repeats=reps, axis=ax)
-    rep_raw = _raw("repeat", repeats, "repeats")
+    rep_raw = to_raw("repeat", repeats, "repeats")
     if _dt.kind_of(rep_raw.dtype) not in "iu":
         fail(TypeError, "repeat", "integer 'repeats'", repeats)
     if rep_raw.ndim > 1 or (rep_raw.ndim == 1 and rep_raw.shape[0] not in (1, n)):

@@ -18,13 +18,10 @@ from laxarray._core.errors import fail, fail_text
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, check_choice, check_int, normalize_axis
-from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.array_api._ufunc import binary_operands, broadcast_shapes2
 
-
-def _raw(fn, x, argname="x"):
-    return x._value if type(x) is Array else to_raw(fn, x, argname)
 
 
 @kernel(static=("axis", "keepdims", "find_max"))
@@ -52,7 +49,7 @@ def _arg_kernel(x, *, axis, keepdims, find_max):
 
 
 def _arg(fn, x, axis, keepdims, find_max):
-    raw = _raw(fn, x)
+    raw = to_raw(fn, x)
     if raw.dtype not in _dt.CATEGORIES["real"]:
         _dt.check_category(fn, "x", raw.dtype, "real numeric")
     check_bool(fn, keepdims, "keepdims")
@@ -114,7 +111,7 @@ def nonzero(x, /, *, size=None, fill_value=0):
 
     Under ``jax.jit`` the number of non-zeros is unknown: pass ``size=`` (the result
     length; extra slots hold ``fill_value``, surplus non-zeros are dropped)."""
-    raw = _raw("nonzero", x)
+    raw = to_raw("nonzero", x)
     if raw.ndim == 0:
         fail(ValueError, "nonzero", "an array of rank >= 1 (0-d input is ambiguous)", x)
     fill_value = check_int("nonzero", fill_value, "fill_value")
@@ -172,7 +169,7 @@ def _before(a, v, right):
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
     """Insertion points of ``x2`` in the sorted 1-D ``x1`` (int64).
     Array API: searchsorted. NumPy: numpy.searchsorted. ``x2`` may be a Python scalar."""
-    raw = _raw("searchsorted", x1, "x1")
+    raw = to_raw("searchsorted", x1, "x1")
     if raw.ndim != 1:
         fail(ValueError, "searchsorted", "a 1-D array for 'x1'", x1)
     check_choice("searchsorted", side, "side", ("left", "right"))
@@ -181,7 +178,7 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
         fail(TypeError, "searchsorted", "real arrays", dt)
     srt = None
     if sorter is not None:
-        srt = _raw("searchsorted", sorter, "sorter")
+        srt = to_raw("searchsorted", sorter, "sorter")
         if _dt.kind_of(srt.dtype) not in "iu" or tuple(srt.shape) != tuple(raw.shape):
             fail(ValueError, "searchsorted", "an integer 'sorter' of the shape of x1", sorter)
     a = lax.convert_element_type(a, dt) if a.dtype != dt else a
@@ -216,7 +213,7 @@ def where(condition, x1=_NOT_GIVEN, x2=_NOT_GIVEN, /, *, size=None, fill_value=0
                                       "x1, x2); got 2")
     if size is not None:
         fail_text(TypeError, "where", "'size' is for the one-argument form where(condition)")
-    cond = _raw("where", condition, "condition")
+    cond = to_raw("where", condition, "condition")
     if cond.dtype != np.bool_:
         fail(TypeError, "where", "a bool array for 'condition'", condition)
     a, b, dt = binary_operands("where", x1, x2)

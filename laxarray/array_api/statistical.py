@@ -18,12 +18,9 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
-from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import to_raw
 
-
-def _raw(fn, x, argname="x"):
-    return x._value if type(x) is Array else to_raw(fn, x, argname)
 
 
 def accumulation_dtype(fn, x_dtype, dtype):
@@ -72,7 +69,7 @@ def _truthy(x):
 
 
 def _reduction(fn, x, axis, keepdims, category):
-    raw = _raw(fn, x)
+    raw = to_raw(fn, x)
     if raw.dtype not in _dt.CATEGORIES[category]:
         _dt.check_category(fn, "x", raw.dtype, category)
     axes = normalize_axes(fn, axis, raw.ndim)
@@ -150,7 +147,7 @@ def _moment_kernel(x, *, axes, keepdims, count, correction, op):
 
 
 def _float_input(fn, x):
-    raw = _raw(fn, x)
+    raw = to_raw(fn, x)
     if _dt.kind_of(raw.dtype) not in "fc":
         if raw.dtype not in _dt.CATEGORIES["real"]:
             _dt.check_category(fn, "x", raw.dtype, "floating-point")
@@ -209,7 +206,7 @@ def _cumulative_kernel(x, *, axis, dtype, include_initial, op):
 
 
 def _cumulative(fn, op, x, axis, dtype, include_initial):
-    raw = _raw(fn, x)
+    raw = to_raw(fn, x)
     if raw.ndim == 0:
         fail(ValueError, fn, "an array of rank >= 1", x)
     if axis is None:
@@ -253,7 +250,7 @@ def diff(x, /, n=1, axis=-1, prepend=None, append=None):
     Array API: diff. NumPy: numpy.diff (``n`` and ``axis`` may be passed by position, in
     NumPy's order). ``n`` is static under ``jax.jit``."""
     from laxarray.array_api.manipulation import broadcast_to
-    raw = _raw("diff", x)
+    raw = to_raw("diff", x)
     if raw.ndim == 0:
         fail(ValueError, "diff", "an array of rank >= 1", x)
     ax = normalize_axis("diff", axis, raw.ndim)
@@ -263,7 +260,7 @@ def diff(x, /, n=1, axis=-1, prepend=None, append=None):
     for name, extra in (("prepend", prepend), ("append", append)):
         if extra is None:
             continue
-        e = _raw("diff", extra, name)
+        e = to_raw("diff", extra, name)
         if e.ndim == 0:
             shape = list(raw.shape)
             shape[ax] = 1

@@ -16,9 +16,8 @@ from laxarray.array_api._array import Array
 from laxarray.array_api._convert import to_raw
 
 
-def raw(fn, x, argname="x"):
-    """The raw jax value of an array-like argument (``TypeError`` naming ``fn`` if unusable)."""
-    return x._value if type(x) is Array else to_raw(fn, x, argname)
+#: the raw jax value of an array-like argument (``TypeError`` naming ``fn`` if unusable)
+raw = to_raw
 
 
 def float_dtype(dtype):

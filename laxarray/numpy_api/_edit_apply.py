@@ -25,15 +25,12 @@ from laxarray.array_api._convert import to_raw
 from laxarray.array_api._ufunc import cast_broadcast
 
 
-def _raw(fn, x, argname):
-    return x._value if type(x) is Array else to_raw(fn, x, argname)
-
 
 def _as_raw_tree(fn, out):
     """A user function's result as raw jax values (tuples kept)."""
     if isinstance(out, tuple):
         return tuple(_as_raw_tree(fn, o) for o in out)
-    return _raw(fn, out, "the function's result")
+    return to_raw(fn, out, "the function's result")
 
 
 def _wrap_tree(out):
@@ -56,7 +53,7 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     fn = "apply_along_axis"
     if not callable(func1d):
         fail(TypeError, fn, "a callable for 'func1d'", func1d)
-    raw = _raw(fn, arr, "arr")
+    raw = to_raw(fn, arr, "arr")
     ax = normalize_axis(fn, axis, raw.ndim)
     moved = lax.transpose(raw, tuple(d for d in range(raw.ndim) if d != ax) + (ax,))
 
@@ -85,12 +82,12 @@ def apply_over_axes(func, a, axes):
     Array([[6.]])
     """
     fn = "apply_over_axes"
-    val = wrap(_raw(fn, a, "a"))
+    val = wrap(to_raw(fn, a, "a"))
     n = val.ndim
     for axis in (axes if isinstance(axes, (tuple, list)) else (axes,)):
         ax = normalize_axis(fn, axis, n, "axes")
         res = func(val, ax)
-        res = res if isinstance(res, Array) else wrap(_raw(fn, res, "func's result"))
+        res = res if isinstance(res, Array) else wrap(to_raw(fn, res, "func's result"))
         if res.ndim == val.ndim:
             val = res
         elif res.ndim == val.ndim - 1:
@@ -149,7 +146,7 @@ def vectorize(pyfunc, otypes=None, doc=None, excluded=None, cache=False, signatu
         names = [k for k in kwargs if k not in excluded]
         mapped = [a for i, a in enumerate(args) if i not in excluded]
         mapped += [kwargs[k] for k in names]
-        raws = [_raw(fn, a, "args") for a in mapped]
+        raws = [to_raw(fn, a, "args") for a in mapped]
         in_core = core[0] if core is not None else [()] * len(raws)
         if len(in_core) != len(raws):
             fail(TypeError, fn, f"{len(in_core)} array arguments for signature "
@@ -230,7 +227,7 @@ def select(condlist, choicelist, default=0):
         fail(ValueError, fn, "a non-empty 'condlist'", condlist)
     conds = []
     for i, c in enumerate(condlist):
-        raw = _raw(fn, c, "condlist")
+        raw = to_raw(fn, c, "condlist")
         if raw.dtype != np.bool_:
             fail(TypeError, fn, f"a boolean array for entry {i} of 'condlist'", c)
         conds.append(raw)
@@ -285,17 +282,17 @@ def choose(a, choices, mode="raise"):
     """
     fn = "choose"
     check_choice(fn, mode, "mode", ("raise", "wrap", "clip"))
-    idx = _raw(fn, a, "a")
+    idx = to_raw(fn, a, "a")
     if _dt.kind_of(idx.dtype) not in "iu":
         fail(TypeError, fn, "an integer array for 'a'", a)
     if isinstance(choices, (Array, np.ndarray)) or is_tracer(choices):
-        raw = _raw(fn, choices, "choices")
+        raw = to_raw(fn, choices, "choices")
         if raw.ndim == 0:
             fail(ValueError, fn, "a sequence of choices (rank >= 1)", choices)
         choices = [lax.index_in_dim(raw, i, keepdims=False) for i in range(raw.shape[0])]
     if not isinstance(choices, (list, tuple)) or not choices:
         fail(ValueError, fn, "a non-empty sequence for 'choices'", choices)
-    raws = [_raw(fn, c, "choices") for c in choices]
+    raws = [to_raw(fn, c, "choices") for c in choices]
     dtype = _dt.result_type(*[r.dtype for r in raws])
     try:
         shape = np.broadcast_shapes(tuple(idx.shape), *[tuple(r.shape) for r in raws])
@@ -323,7 +320,7 @@ def piecewise(x, condlist, funclist, *args, **kw):
     Array([ 1., 20.])
     """
     fn = "piecewise"
-    raw = _raw(fn, x, "x")
+    raw = to_raw(fn, x, "x")
     if not isinstance(funclist, (list, tuple)):
         fail(TypeError, fn, "a list for 'funclist'", funclist)
     if isinstance(condlist, (list, tuple)) and condlist and (
@@ -342,16 +339,16 @@ def piecewise(x, condlist, funclist, *args, **kw):
     out = lax.full(raw.shape, 0, raw.dtype)
     for c, f in zip(conds, funclist):
         if callable(f):
-            val = _raw(fn, f(wrap(raw), *args, **kw), "funclist")
+            val = to_raw(fn, f(wrap(raw), *args, **kw), "funclist")
         else:
-            val = _raw(fn, f, "funclist")
+            val = to_raw(fn, f, "funclist")
         val = cast_broadcast(val, raw.dtype, tuple(raw.shape))
         out = lax.select(c, val, out)
     return wrap(out)
 
 
 def _cond(fn, c):
-    raw = _raw(fn, c, "condlist")
+    raw = to_raw(fn, c, "condlist")
     if raw.dtype != np.bool_:
         raw = lax.ne(raw, lax.full_like(raw, 0))
     return raw

@@ -27,9 +27,6 @@ _D1 = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0
                                   scatter_dims_to_operand_dims=(0,))
 
 
-def _raw(fn, x, argname):
-    return x._value if type(x) is Array else to_raw(fn, x, argname)
-
 
 def _flat(x):
     return lax.reshape(x, (math.prod(x.shape),))
@@ -103,7 +100,7 @@ def insert(arr, obj, values, axis=None):
     Array([1, 9, 2, 3])
     """
     fn = "insert"
-    raw, ax = _axis_or_flat(fn, _raw(fn, arr, "arr"), axis)
+    raw, ax = _axis_or_flat(fn, to_raw(fn, arr, "arr"), axis)
     n = raw.shape[ax]
     traced_idx, idx, obj_ndim = _index_obj(fn, obj, n)
     if idx is not None and _dt.kind_of(idx.dtype) == "b":
@@ -115,7 +112,7 @@ def insert(arr, obj, values, axis=None):
     if idx is not None and idx.size and (idx.min() < -n or idx.max() > n):
         fail(IndexError, fn, f"indices in [{-n}, {n}] for 'obj' (axis {ax} has size {n})",
              obj)
-    vals = lax.convert_element_type(_raw(fn, values, "values"), raw.dtype)
+    vals = lax.convert_element_type(to_raw(fn, values, "values"), raw.dtype)
     count = math.prod((traced_idx if idx is None else idx).shape)
     shape = list(raw.shape)
     if count == 1:  # NumPy: values gain leading axes; a scalar obj moves the first to axis
@@ -167,7 +164,7 @@ def delete(arr, obj, axis=None, *, assume_unique_indices=False):
     Array([2, 4])
     """
     fn = "delete"
-    raw, ax = _axis_or_flat(fn, _raw(fn, arr, "arr"), axis)
+    raw, ax = _axis_or_flat(fn, to_raw(fn, arr, "arr"), axis)
     n = raw.shape[ax]
     traced_idx, idx, _ = _index_obj(fn, obj, n)
     if traced_idx is not None:
@@ -205,7 +202,7 @@ def append(arr, values, axis=None):
     """``arr`` and ``values`` joined along ``axis`` (both flattened if None).
     NumPy: numpy.append. The dtype is the promotion of both (scalars become arrays)."""
     fn = "append"
-    a, v = _raw(fn, arr, "arr"), _raw(fn, values, "values")
+    a, v = to_raw(fn, arr, "arr"), to_raw(fn, values, "values")
     from laxarray.array_api.manipulation import concat
     if axis is None:
         return concat([wrap(_flat(a)), wrap(_flat(v))], axis=0)
@@ -231,7 +228,7 @@ def _resize_kernel(x, *, shape):
 def resize(a, new_shape):
     """``a`` flattened, repeated cyclically and reshaped to ``new_shape`` (zeros if ``a`` is
     empty). NumPy: numpy.resize. ``new_shape`` is static."""
-    raw = _raw("resize", a, "a")
+    raw = to_raw("resize", a, "a")
     shape = normalize_shape("resize", new_shape, "new_shape")
     return call(_resize_kernel, raw, shape=shape)
 
@@ -254,7 +251,7 @@ def rot90(m, k=1, axes=(0, 1)):
     """Rotate by 90 degrees ``k`` times in the plane of ``axes`` (from the first axis
     towards the second). NumPy: numpy.rot90. ``k`` and ``axes`` are static."""
     fn = "rot90"
-    raw = _raw(fn, m, "m")
+    raw = to_raw(fn, m, "m")
     k = check_int(fn, k, "k") % 4
     if not isinstance(axes, (tuple, list)) or len(axes) != 2:
         fail(ValueError, fn, "two axes for 'axes'", axes)
@@ -268,7 +265,7 @@ def rot90(m, k=1, axes=(0, 1)):
 
 def fliplr(m):
     """Reverse the second axis (columns). NumPy: numpy.fliplr. Needs rank >= 2."""
-    raw = _raw("fliplr", m, "m")
+    raw = to_raw("fliplr", m, "m")
     if raw.ndim < 2:
         fail(ValueError, "fliplr", "an array of rank >= 2", m)
     return _flip(raw, 1)
@@ -276,7 +273,7 @@ def fliplr(m):
 
 def flipud(m):
     """Reverse the first axis (rows). NumPy: numpy.flipud. Needs rank >= 1."""
-    raw = _raw("flipud", m, "m")
+    raw = to_raw("flipud", m, "m")
     if raw.ndim < 1:
         fail(ValueError, "flipud", "an array of rank >= 1", m)
     return _flip(raw, 0)
@@ -296,7 +293,7 @@ def trim_zeros(filt, trim="fb", axis=None):
     ``laxarray.nonzero(..., size=)`` and slicing with static bounds instead).
     """
     fn = "trim_zeros"
-    raw = _raw(fn, filt, "filt")
+    raw = to_raw(fn, filt, "filt")
     if not isinstance(trim, str) or not set(trim.lower()) <= set("fb"):
         fail(ValueError, fn, "'trim' made of 'f' and/or 'b'", trim)
     if is_tracer(raw):

@@ -23,7 +23,8 @@ from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, check_choice, normalize_axis
 from laxarray.array_api._array import wrap
 from laxarray.array_api.indexing_functions import gather_axis
-from laxarray.numpy_api._edit_insert import _D1, _DROP, _flat, _raw  # shared helpers
+from laxarray.array_api._convert import to_raw
+from laxarray.numpy_api._edit_insert import _D1, _DROP, _flat  # shared helpers
 
 
 def _check_inplace(fn, inplace):
@@ -70,12 +71,12 @@ def place(arr, mask, vals, *, inplace=True):
     """
     fn = "place"
     _check_inplace(fn, inplace)
-    x = _raw(fn, arr, "arr")
-    m = _raw(fn, mask, "mask")
+    x = to_raw(fn, arr, "arr")
+    m = to_raw(fn, mask, "mask")
     if math.prod(m.shape) != math.prod(x.shape):
         fail(ValueError, fn, f"a 'mask' with {math.prod(x.shape)} elements like 'arr'", mask)
     m = lax.ne(m, lax.full_like(m, 0)) if m.dtype != np.bool_ else m
-    v = _flat(lax.convert_element_type(_raw(fn, vals, "vals"), x.dtype))
+    v = _flat(lax.convert_element_type(to_raw(fn, vals, "vals"), x.dtype))
     if v.shape[0] == 0:
         if is_tracer(m) or bool(np.asarray(m).any()):
             fail(ValueError, fn, "non-empty 'vals' when 'mask' selects elements", vals)
@@ -122,8 +123,8 @@ def put(a, ind, v, mode="raise", *, inplace=True):
     fn = "put"
     _check_inplace(fn, inplace)
     check_choice(fn, mode, "mode", ("raise", "wrap", "clip"))
-    x = _raw(fn, a, "a")
-    idx = _raw(fn, ind, "ind")
+    x = to_raw(fn, a, "a")
+    idx = to_raw(fn, ind, "ind")
     if _dt.kind_of(idx.dtype) not in "iu":
         fail(TypeError, fn, "integer indices for 'ind'", ind)
     idx = _flat(lax.convert_element_type(idx, np.int64))
@@ -137,7 +138,7 @@ def put(a, ind, v, mode="raise", *, inplace=True):
         vals = np.asarray(idx)
         if vals.min() < -n or vals.max() >= n:
             fail(IndexError, fn, f"indices in [{-n}, {n}) for 'ind'", ind)
-    vv = _flat(lax.convert_element_type(_raw(fn, v, "v"), x.dtype))
+    vv = _flat(lax.convert_element_type(to_raw(fn, v, "v"), x.dtype))
     if vv.shape[0] == 0:
         return wrap(x)
     return call(_put_kernel, x, idx, _cycle(vv, count), mode=mode)
@@ -177,8 +178,8 @@ def put_along_axis(arr, indices, values, axis, inplace=True, *, mode=None):
     _check_inplace(fn, inplace)
     if mode not in (None, "drop"):
         fail(ValueError, fn, "mode None or 'drop'", mode)
-    x = _raw(fn, arr, "arr")
-    idx = _raw(fn, indices, "indices")
+    x = to_raw(fn, arr, "arr")
+    idx = to_raw(fn, indices, "indices")
     if _dt.kind_of(idx.dtype) not in "iu":
         fail(TypeError, fn, "an integer array for 'indices'", indices)
     shape = x.shape
@@ -207,7 +208,7 @@ def put_along_axis(arr, indices, values, axis, inplace=True, *, mode=None):
         vals = np.asarray(idx)
         if vals.min() < -n or vals.max() >= n:
             fail(IndexError, fn, f"indices in [{-n}, {n}) along axis {ax}", indices)
-    v = lax.convert_element_type(_raw(fn, values, "values"), x.dtype)
+    v = lax.convert_element_type(to_raw(fn, values, "values"), x.dtype)
     try:
         np.broadcast_shapes(tuple(v.shape), bshape)
     except ValueError:
@@ -271,8 +272,8 @@ def extract(condition, arr, *, size=None, fill_value=None):
     ``size``, padded with ``fill_value`` (default 0).
     """
     fn = "extract"
-    x = _flat(_raw(fn, arr, "arr"))
-    c = _flat(_raw(fn, condition, "condition"))
+    x = _flat(to_raw(fn, arr, "arr"))
+    c = _flat(to_raw(fn, condition, "condition"))
     c = lax.ne(c, lax.full_like(c, 0)) if c.dtype != np.bool_ else c
     n = x.shape[0]
     if c.shape[0] > n:
@@ -294,8 +295,8 @@ def compress(condition, a, axis=None, *, size=None, fill_value=None):
     default 0).
     """
     fn = "compress"
-    x = _raw(fn, a, "a")
-    c = _raw(fn, condition, "condition")
+    x = to_raw(fn, a, "a")
+    c = to_raw(fn, condition, "condition")
     if c.ndim != 1:
         fail(ValueError, fn, "a one-dimensional 'condition'", condition)
     c = lax.ne(c, lax.full_like(c, 0)) if c.dtype != np.bool_ else c

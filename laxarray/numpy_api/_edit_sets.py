@@ -19,16 +19,13 @@ from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, check_int, normalize_axis
-from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.array_api.sets import _unique_kernel
 from laxarray.array_api.sorting import _keys
 
 _DROP = lax.GatherScatterMode.FILL_OR_DROP
 
-
-def _raw(fn, x, argname):
-    return x._value if type(x) is Array else to_raw(fn, x, argname)
 
 
 def _size_args(fn, traced, size, fill_value, dtype):
@@ -153,7 +150,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     (Array([1, 3]), Array([1, 2]))
     """
     fn = "unique"
-    raw = _raw(fn, ar, "ar")
+    raw = to_raw(fn, ar, "ar")
     for flag, name in ((return_index, "return_index"), (return_inverse, "return_inverse"),
                        (return_counts, "return_counts"), (equal_nan, "equal_nan"),
                        (sorted, "sorted")):
@@ -207,7 +204,7 @@ def _compact_kernel(values, mask, *, size, fill_value):
 
 
 def _flat(fn, x, argname):
-    raw = _raw(fn, x, argname)
+    raw = to_raw(fn, x, argname)
     return lax.reshape(raw, (math.prod(raw.shape),))
 
 

@@ -137,7 +137,7 @@ class AxisConcatenator:
             objs.append(obj)
         if not objs:
             fail(ValueError, fn, "at least one item to concatenate", key)
-        dt = np.result_type(*types)  # NumPy's n-ary promotion; Python scalars are weak
+        dt = _dt.result_type(*types)  # n-ary promotion as NumPy; Python scalars are weak
         raws = []
         for obj in objs:
             if _dt.scalar_pytype(obj) is not None:

@@ -199,7 +199,7 @@ def join(fn, raws, axis, dtype=None, casting="same_kind"):
                  [tuple(r.shape) for r in raws])
     check_choice(fn, casting, "casting", _CASTINGS)
     if dtype is None:  # NumPy's n-ary promotion (int8, uint16, float32 -> float32)
-        dt = np.result_type(*[r.dtype for r in raws])
+        dt = _dt.result_type(*[r.dtype for r in raws])
     else:
         dt = _dt.canonicalize_dtype(fn, dtype)
         for r in raws:

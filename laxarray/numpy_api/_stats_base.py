@@ -21,9 +21,8 @@ __all__ = ["raw", "concrete", "count_dtype", "rounded_mul", "no_out"]
 count_dtype = _dt.DEFAULT_INDEX
 
 
-def raw(fn, x, argname="x"):
-    """The raw jax value of array-like ``x`` (``TypeError`` naming ``fn`` if impossible)."""
-    return to_raw(fn, x, argname)
+#: the raw jax value of an array-like argument (``TypeError`` naming ``fn`` if unusable)
+raw = to_raw
 
 
 def concrete(value):

@@ -75,9 +75,9 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         w = lax.transpose(w, tuple(int(i) for i in np.argsort(order)))
         w = lax.broadcast_in_dim(w, x.shape, tuple(sorted(order)))
     if _dt.kind_of(x.dtype) in "biu":
-        rdtype = np.result_type(x.dtype, w.dtype, np.float64)
+        rdtype = _dt.result_type(x.dtype, w.dtype, np.float64)
     else:
-        rdtype = np.result_type(x.dtype, w.dtype)
+        rdtype = _dt.result_type(x.dtype, w.dtype)
     avg, scl = call(_wavg_kernel, x, w, axes=axes, keepdims=keepdims, rdtype=rdtype)
     host = concrete(scl._value)
     if host is not None and (host == 0).any():
@@ -176,7 +176,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         ddof = int(ddof)
     if dtype is None:
         parts = [mr.dtype] + ([yr.dtype] if yr is not None else [])
-        dt = np.result_type(*parts, np.float64)
+        dt = _dt.result_type(*parts, np.float64)
     else:
         dt = _dt.canonicalize_dtype(fn, dtype)
     x = _as_2d(mr, dt)
@@ -507,11 +507,11 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     ax = normalize_axis(fn, axis, yr.ndim)
     if x is None:
         if _pyscalar(dx):
-            pdtype = np.result_type(yr.dtype, dx)
+            pdtype = _dt.result_type(yr.dtype, dx)
             d = lax.full((), dx, pdtype)
         else:
             d = raw(fn, dx, "dx")
-            pdtype = np.result_type(yr.dtype, d.dtype)
+            pdtype = _dt.result_type(yr.dtype, d.dtype)
             if d.ndim not in (0,) and tuple(d.shape) != tuple(yr.shape[:ax]) + (
                     max(yr.shape[ax] - 1, 0),) + tuple(yr.shape[ax + 1:]):
                 fail(ValueError, fn, "a scalar 'dx' (or one per interval)", dx)
@@ -525,10 +525,10 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
             if tuple(xr.shape) != tuple(yr.shape):
                 fail(ValueError, fn, "'x' of the shape of 'y' (or 1-D)", x)
             d = _diff(xr, ax)
-        pdtype = np.result_type(yr.dtype, d.dtype)
+        pdtype = _dt.result_type(yr.dtype, d.dtype)
     if _dt.kind_of(pdtype) == "b":
         pdtype = np.dtype(np.int64)
-    rdtype = np.result_type(pdtype, 2.0)
+    rdtype = _dt.result_type(pdtype, 2.0)
     return call(_trapezoid_kernel, yr, d, axis=ax, pdtype=pdtype, rdtype=rdtype)
 
 
