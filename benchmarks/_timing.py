@@ -32,3 +32,23 @@ def median_time(fn, repeats):
         block(fn())
         runs.append(time.perf_counter() - t0)
     return statistics.median(runs), first
+
+
+def round_robin(fns, repeats):
+    """``{name: (median ms, compile ms)}`` of the callables in ``fns``, timed round-robin
+    (one call of each per round, the order rotated every round) so that load from other
+    processes hits every library alike; compile = first call minus median."""
+    first = {}
+    for k, f in fns.items():
+        t0 = time.perf_counter()
+        block(f())
+        first[k] = time.perf_counter() - t0
+    runs = {k: [] for k in fns}
+    names = list(fns)
+    for r in range(repeats):
+        for k in names[r % len(names):] + names[:r % len(names)]:
+            t0 = time.perf_counter()
+            block(fns[k]())
+            runs[k].append(time.perf_counter() - t0)
+    return {k: (statistics.median(runs[k]) * 1e3,
+                max(first[k] - statistics.median(runs[k]), 0.0) * 1e3) for k in fns}

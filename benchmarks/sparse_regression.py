@@ -30,7 +30,7 @@ import laxarray as xp
 import laxarray.sparse as lsp
 from laxarray.optimize import minimize
 
-from _timing import block, median_time  # benchmarks/_timing.py (the script's directory)
+from _timing import median_time, round_robin  # benchmarks/_timing.py (the script's directory)
 
 QUICK = "--quick" in sys.argv
 BFGS = "--full" in sys.argv or "--bfgs" in sys.argv
@@ -47,24 +47,8 @@ def timeit(f, reps=REPS):
 
 
 def measure_round_robin(fns, reps=REPS):
-    """``{name: (median ms, compile ms)}``, the callables timed round-robin (one call of
-    each per round) so that load from other processes hits every library alike."""
-    first = {}
-    for k, f in fns.items():
-        t0 = time.perf_counter()
-        block(f())
-        first[k] = time.perf_counter() - t0
-    runs = {k: [] for k in fns}
-    names = list(fns)
-    for r in range(reps):
-        # rotate the order each round: no library always runs right after the same one
-        for k in names[r % len(names):] + names[:r % len(names)]:
-            f = fns[k]
-            t0 = time.perf_counter()
-            block(f())
-            runs[k].append(time.perf_counter() - t0)
-    return {k: (float(np.median(runs[k])) * 1e3,
-                max(first[k] - float(np.median(runs[k])), 0.0) * 1e3) for k in fns}
+    """``{name: (median ms, compile ms)}`` of ``fns``, timed round-robin (see _timing)."""
+    return round_robin(fns, reps)
 
 
 def row(name, results, base_key="scipy"):

@@ -9,7 +9,6 @@ Run: ``.venv/bin/python benchmarks/sparse_vs_scipy.py [--quick]``.
 from __future__ import annotations
 
 import sys
-import time
 
 import jax
 import numpy as np
@@ -18,33 +17,16 @@ import scipy.sparse as sps
 import laxarray.sparse as lsp
 from jax.experimental import sparse as jsp
 
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from _timing import round_robin  # noqa: E402
+
 QUICK = "--quick" in sys.argv
 REPS = 5 if QUICK else 15
 
 
 def measure(fns):
-    """``{name: (median ms, compile ms)}`` of the callables in ``fns``, timed round-robin
-    (one call of each per round) so that load from other processes hits every library
-    alike; compile = first call minus median."""
-    first = {}
-    for k, f in fns.items():
-        t0 = time.perf_counter()
-        jax.block_until_ready(f())
-        first[k] = time.perf_counter() - t0
-    ts = {k: [] for k in fns}
-    names = list(fns)
-    for r in range(REPS):
-        # rotate the order each round: no library always runs right after the same one
-        for k in names[r % len(names):] + names[:r % len(names)]:
-            f = fns[k]
-            t0 = time.perf_counter()
-            jax.block_until_ready(f())
-            ts[k].append(time.perf_counter() - t0)
-    out = {}
-    for k in fns:
-        med = float(np.median(ts[k]))
-        out[k] = (med * 1e3, max(first[k] - med, 0.0) * 1e3)
-    return out
+    """``{name: (median ms, compile ms)}`` of ``fns``, timed round-robin (see _timing)."""
+    return round_robin(fns, REPS)
 
 
 def _ready(x):

@@ -30,11 +30,16 @@ def _skewed(rng, n_rows, n_cols, long_rows=3, long_len=120):
     return sps.csr_array(dense), dense
 
 
+def _from_scipy(fmt, a):
+    """``a`` as laxarray's BCOO or BCSR."""
+    return sp.BCOO.from_scipy_sparse(a) if fmt == "bcoo" else sp.BCSR.from_scipy_sparse(a)
+
+
 @pytest.mark.parametrize("fmt", ["bcoo", "bcsr"])
 def test_hybrid_layout_products(fmt):
     rng = np.random.default_rng(0)
     a, dense = _skewed(rng, 90, 150)
-    m = sp.BCOO.from_scipy_sparse(a) if fmt == "bcoo" else sp.BCSR.from_scipy_sparse(a)
+    m = _from_scipy(fmt, a)
     p = ell.plan(m, transposed=False)
     assert p is not None and p[4].shape[0] > 0          # long rows went to chunks
     x, X = rng.standard_normal(150), rng.standard_normal((150, 5))
@@ -88,7 +93,7 @@ def test_layout_first_built_inside_jit_is_reusable(fmt):
     # that trace (which would leak into the next one)
     rng = np.random.default_rng(4)
     a, dense = _skewed(rng, 30, 40, long_rows=2, long_len=30)
-    m = sp.BCOO.from_scipy_sparse(a) if fmt == "bcoo" else sp.BCSR.from_scipy_sparse(a)
+    m = _from_scipy(fmt, a)
     x = rng.standard_normal(40)
     f1 = jax.jit(lambda v: (m @ v)._value)
     f2 = jax.jit(lambda v: (m @ v)._value * 2.0)
@@ -103,12 +108,12 @@ def test_cached_views_first_built_inside_jit_are_reusable(fmt):
     # needed inside a trace must not hold that trace's tracers
     rng = np.random.default_rng(6)
     a, dense = _skewed(rng, 12, 17, long_rows=1, long_len=15)
-    m = sp.BCOO.from_scipy_sparse(a) if fmt == "bcoo" else sp.BCSR.from_scipy_sparse(a)
+    m = _from_scipy(fmt, a)
     y = rng.standard_normal(12)
     np.testing.assert_allclose(np.asarray(jax.jit(lambda v: (m.T @ v)._value)(y)),
                                dense.T @ y, rtol=1e-12)
     np.testing.assert_array_equal(np.asarray(m.T.todense()), dense.T)
-    m2 = sp.BCOO.from_scipy_sparse(a) if fmt == "bcoo" else sp.BCSR.from_scipy_sparse(a)
+    m2 = _from_scipy(fmt, a)
     jax.jit(lambda: m2.todense()._value)()
     np.testing.assert_array_equal(np.asarray(m2.todense()), dense)
     np.testing.assert_array_equal(np.asarray(jax.jit(lambda: (m2 * 2.0).todense()._value)()),
@@ -121,7 +126,7 @@ def test_layout_products_differentiate_and_vmap(fmt):
     # mode in the dense operand, and vmap over a stack of vectors
     rng = np.random.default_rng(5)
     a, dense = _skewed(rng, 25, 35, long_rows=2, long_len=30)
-    m = sp.BCOO.from_scipy_sparse(a) if fmt == "bcoo" else sp.BCSR.from_scipy_sparse(a)
+    m = _from_scipy(fmt, a)
     x, t, r = rng.standard_normal(35), rng.standard_normal(35), rng.standard_normal(25)
     loss = jax.jit(lambda v: jnp.sum(jnp.tanh((m @ v)._value) * r))
     g = jax.grad(loss)(x)
@@ -140,7 +145,7 @@ def test_layout_products_differentiate_and_vmap(fmt):
 def test_transpose_contracts_its_source_under_jit_and_grad(fmt):
     rng = np.random.default_rng(1)
     a, dense = _skewed(rng, 20, 30, long_rows=1, long_len=25)
-    m = sp.BCOO.from_scipy_sparse(a) if fmt == "bcoo" else sp.BCSR.from_scipy_sparse(a)
+    m = _from_scipy(fmt, a)
     assert m.T is m.T                                  # cached for a concrete array
     y = rng.standard_normal(20)
     f = jax.jit(lambda mat, v: (mat.T @ v)._value)
