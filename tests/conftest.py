@@ -9,7 +9,7 @@ os.environ.setdefault("SCIPY_ARRAY_API", "1")
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
-    "ci", max_examples=25, derandomize=True, deadline=None, print_blob=True,
+    "ci", max_examples=20, derandomize=True, deadline=None, print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.register_profile(
     "dev", max_examples=200, deadline=None, print_blob=True,

@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 import laxarray
 from laxarray.conformance import SPECS
 
-NUMPY_SURFACE_EXAMPLES = 10
+NUMPY_SURFACE_EXAMPLES = 6
 
 
 def _max_examples(spec):
