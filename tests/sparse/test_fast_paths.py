@@ -180,6 +180,20 @@ def test_merge_union_matches_dense(shape, densities):
     np.testing.assert_allclose(np.asarray(f(a, b)), da + db, rtol=1e-14)
 
 
+@pytest.mark.parametrize("shape", [(3000, 2), (9,), (4, 3, 5), (2000, 1, 3)])
+def test_merge_union_other_sparse_ranks_and_tall_shapes(shape):
+    # tall shapes (more rows than entries) merge over linear keys instead of row by row
+    rng = np.random.default_rng(len(shape))
+    (a, da), (b, db) = (_canonical(rng, shape, d) for d in (0.002 if shape[0] > 100 else 0.4,
+                                                            0.003 if shape[0] > 100 else 0.5))
+    for got, want in [(a + b, da + db), (a - b, da - db), (sp.maximum(a, b), np.maximum(da, db))]:
+        np.testing.assert_allclose(np.asarray(got.todense()), want, rtol=1e-14)
+    s = a + b
+    assert s.nse == np.count_nonzero((da != 0) | (db != 0))
+    f = jax.jit(lambda x, y: (x - y).todense()._value)
+    np.testing.assert_allclose(np.asarray(f(a, b)), da - db, rtol=1e-14)
+
+
 def test_merge_union_batched_dense_blocks_and_padding():
     rng = np.random.default_rng(3)
     x = rng.standard_normal((3, 5, 6)) * (rng.random((3, 5, 6)) < 0.4)

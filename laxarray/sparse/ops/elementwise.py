@@ -260,16 +260,23 @@ def sparse_sparse(fn, x1, x2, lax_op, nse=None):
     exact = nse is None and not (is_tracer(a.indices) or is_tracer(b.indices))
     if nse is not None:
         out_nse = nse
-    static = dict(shape=a.shape, nse=out_nse, op=lax_op, dtype=dtype, index_dtype=index_dtype)
     if a.n_sparse and all(m.indices_sorted and m.unique_indices for m in (a, b)):
-        data, indices, count = _merge_kernel(a.data, a.indices, b.data, b.indices,
-                                             steps=_merge_steps(a, b), **static)
+        by_rows = _merge_plan(a)
+        pos_a, pos_b, count = _merge_positions_kernel(a.indices, b.indices, shape=a.shape,
+                                                      by_rows=by_rows)
+        if exact:
+            out_nse = int(count)
+        data, indices = _merge_values_kernel(a.data, a.indices, b.data, b.indices, pos_a,
+                                             pos_b, shape=a.shape, nse=out_nse, op=lax_op,
+                                             dtype=dtype, index_dtype=index_dtype)
     else:
-        data, indices, count = _union_kernel(a.data, a.indices, b.data, b.indices, **static)
-    if exact:
-        n = int(count)
-        data = lax.slice_in_dim(data, 0, n, axis=a.n_batch)
-        indices = lax.slice_in_dim(indices, 0, n, axis=a.n_batch)
+        data, indices, count = _union_kernel(a.data, a.indices, b.data, b.indices,
+                                             shape=a.shape, nse=out_nse, op=lax_op,
+                                             dtype=dtype, index_dtype=index_dtype)
+        if exact:
+            n = int(count)
+            data = lax.slice_in_dim(data, 0, n, axis=a.n_batch)
+            indices = lax.slice_in_dim(indices, 0, n, axis=a.n_batch)
     out = BCOO._new(data, indices, a.shape, indices_sorted=True, unique_indices=True)
     return _restore(out, x1, x2)
 
@@ -307,124 +314,155 @@ def _union_kernel(ad, ai, bd, bi, *, shape, nse, op, dtype, index_dtype):
     return d, i, c
 
 
-def _lower_bound_in_rows(keys, row_start, queries, query_rows, steps):
-    """For each query, the first position in ``keys[row_start[r]:row_start[r + 1]]`` (``r``
-    its row) whose key is ``>= query``: ``steps`` rounds of a branch-free binary search
-    (enough for rows of ``2**steps - 1`` entries), one pass per round."""
-    n_rows = row_start.shape[0] - 1
-    ok = lax.lt(query_rows, lax.full((), n_rows, query_rows.dtype))
-    r = lax.select(ok, query_rows, lax.full(query_rows.shape, 0, query_rows.dtype))
-    lo = K.gather_1d(row_start, r, K.PROMISE)
-    hi = K.gather_1d(row_start, lax.add(r, lax.full((), 1, r.dtype)), K.PROMISE)
-    hi = lax.select(ok, hi, lo)
-    if keys.shape[0] == 0:
-        return lo
-    one = lax.full((), 1, lo.dtype)
-
-    def round_(_, state):
-        lo, hi = state
-        active = lax.lt(lo, hi)
-        mid = lax.shift_right_logical(lax.add(lo, hi), one)
-        # XLA clamps an out-of-range start index; inactive lanes ignore the value
-        less = lax.lt(K.gather_1d(keys, mid, K.PROMISE), queries)
-        lo = lax.select(lax.bitwise_and(active, less), lax.add(mid, one), lo)
-        hi = lax.select(lax.bitwise_and(active, lax.bitwise_not(less)), mid, hi)
-        return lo, hi
-
-    # a loop, not unrolled rounds: fused together, each round would recompute all earlier
-    # ones (the fusion duplicates its shared operands)
-    return lax.fori_loop(0, steps, round_, (lo, hi))[0]
-
-
-def _merge_steps(a, b):
-    """Binary-search rounds for :func:`_merge_kernel`: from the longest row of either
-    operand when concrete, else from the static bound on a row's length."""
+def _merge_plan(a):
+    """Whether a merge searches entries within their row (first sparse index): when a
+    row-start table (one slot per row) is not much larger than the entries themselves;
+    otherwise all entries form one row, keyed by their linear key."""
     sparse_shape = a.shape[a.n_batch:a.n_batch + a.n_sparse]
-    row_size = math.prod(sparse_shape[1:])
-    if any(is_tracer(m.indices) for m in (a, b)):
-        longest = min(max(a.nse, b.nse), row_size)
+    return sparse_shape[0] <= 4 * a.nse + 1024
+
+
+def _merge_split(idx, sparse_shape, by_rows, row_dtype):
+    """``(rows, keys, valid)`` of sorted entries: the row of each entry (padding -> the
+    row count) and its key within the row (the linear key over all sparse dimensions when
+    not ``by_rows``)."""
+    pad = K.pad_mask(idx, sparse_shape)
+    if not by_rows:
+        keys = K.linear_keys(idx, sparse_shape)
+        rows = lax.convert_element_type(pad, row_dtype)  # padding -> row 1 (of 1)
+        return rows, keys, lax.bitwise_not(pad)
+    n_rows = sparse_shape[0]
+    rows = lax.convert_element_type(idx[:, 0], row_dtype)
+    rows = lax.select(pad, lax.full(rows.shape, n_rows, row_dtype), rows)
+    inner = tuple(sparse_shape[1:])
+    key_dtype = K.default_index_dtype(math.prod(inner))
+    if len(inner) == 1:
+        keys = lax.convert_element_type(idx[:, 1], key_dtype)
     else:
-        longest = max(int(_longest_row_kernel(m.indices, shape=m.shape)) for m in (a, b))
-    return int(longest).bit_length()
+        keys = lax.convert_element_type(K.linear_keys(idx[:, 1:], inner), key_dtype)
+    return rows, keys, lax.bitwise_not(pad)
 
 
-@kernel(static=("shape",))
-def _longest_row_kernel(indices, *, shape):
-    nb = indices.ndim - 2
-    n_rows = shape[nb]
-    nse = indices.shape[-2]
-    n_batch = math.prod(indices.shape[:nb])
-    if n_rows == 0 or nse == 0 or n_batch == 0:
-        return lax.full((), 0, np.int64)
-    rows = lax.convert_element_type(lax.reshape(indices[..., 0], (n_batch * nse,)), np.int64)
-    bad = lax.bitwise_or(lax.lt(rows, lax.full((), 0, np.int64)),
-                         lax.ge(rows, lax.full((), n_rows, np.int64)))
-    batch_of = lax.div(K.iota(np.int64, n_batch * nse), lax.full((), nse, np.int64))
-    slot = lax.add(rows, lax.mul(batch_of, lax.full((), n_rows, np.int64)))
-    slot = lax.select(bad, lax.full(slot.shape, n_batch * n_rows, np.int64), slot)
-    counts = K.scatter_add_1d(n_batch * n_rows, slot, lax.full(slot.shape, 1, np.int64))
-    return lax.reduce_max(counts, (0,))
+def _search_rows(keys, start, queries, query_rows, longest):
+    """For each query, the first position ``p`` in ``keys[start[r]:start[r + 1]]`` (``r`` its
+    row) with ``keys[p] >= query``, and whether ``keys[p] == query``.
+
+    A branch-free binary search with one state per lane (``base`` moves by halving powers
+    of two), so each round is a single gather-compare-select pass; the number of rounds,
+    ``bit_length(longest)``, is computed in the kernel (no host round trip)."""
+    dt = start.dtype
+    n_rows = start.shape[0] - 1
+    ok = lax.lt(query_rows, lax.full((), n_rows, dt))
+    r = lax.select(ok, query_rows, lax.full(query_rows.shape, 0, dt))
+    lo = K.gather_1d(start, r, K.PROMISE)
+    hi = lax.select(ok, K.gather_1d(start, lax.add(r, lax.full((), 1, dt)), K.PROMISE), lo)
+    if keys.shape[0] == 0:
+        return lo, lax.full(lo.shape, False)
+    one = lax.full((), 1, dt)
+    bits = lax.full((), 8 * dt.itemsize, dt)
+    steps = lax.sub(bits, lax.clz(lax.convert_element_type(longest, dt)))
+
+    def round_(k, base):
+        probe = lax.add(base, lax.shift_left(one, lax.sub(lax.sub(steps, one), k)))
+        # XLA clamps an out-of-range gather index; such lanes fail ``probe <= hi``
+        below = lax.lt(K.gather_1d(keys, lax.sub(probe, one), K.PROMISE), queries)
+        return lax.select(lax.bitwise_and(lax.le(probe, hi), below), probe, base)
+
+    base = lax.fori_loop(lax.full((), 0, dt), steps, round_, lo)
+    hit = lax.bitwise_and(lax.lt(base, hi),
+                          lax.eq(K.gather_1d(keys, base, K.PROMISE), queries))
+    return base, hit
 
 
-@kernel(static=("shape", "nse", "op", "dtype", "index_dtype", "steps"))
-def _merge_kernel(ad, ai, bd, bi, *, shape, nse, op, dtype, index_dtype, steps):
-    """Union of two sorted, duplicate-free entry lists by merging (no sort): each entry's
-    place in the result is its index plus the number of smaller keys in the other list
-    (a per-row binary search) minus the matched pairs before it."""
-    nb = ai.ndim - 2
+@kernel(static=("shape", "by_rows"))
+def _merge_positions_kernel(ai, bi, *, shape, by_rows):
+    """Where each entry of two sorted, duplicate-free entry lists lands in their sorted
+    union: ``(pos_a, pos_b, count)``, padding at the largest position value (dropped by
+    any scatter).  No sort: ``a``'s entries are searched in ``b``'s rows (``lo_a``, the
+    number of smaller ``b`` keys; ``pos_a = i + lo_a - matches before i``), and one
+    histogram of ``lo_a`` gives every ``b`` entry the number of unmatched ``a`` keys at or
+    below it (``pos_b = j + that``)."""
+    nb_ = ai.ndim - 2
     ns = ai.shape[-1]
-    batch = tuple(shape[:nb])
+    batch = tuple(shape[:nb_])
+    ai, bi = K.broadcast_batch(ai, batch), K.broadcast_batch(bi, batch)
+    sparse_shape = tuple(shape[nb_:nb_ + ns])
+    na, nb = ai.shape[-2], bi.shape[-2]
+    n_rows = sparse_shape[0] if by_rows else 1
+    dt = K.default_index_dtype(na + nb, n_rows)
+    drop = np.iinfo(dt).max
+
+    def one(ai, bi):
+        ra, ka, va = _merge_split(ai, sparse_shape, by_rows, dt)
+        rb, kb, vb = _merge_split(bi, sparse_shape, by_rows, dt)
+        counts = K.scatter_add_1d(n_rows, rb, lax.full(rb.shape, 1, dt), sorted_=True)
+        start = K.exclusive_cumsum(counts)
+        longest = lax.reduce_max(counts, (0,)) if n_rows else lax.full((), 0, dt)
+        lo_a, hit_a = _search_rows(kb, start, ka, ra, longest)
+        hit_a = lax.bitwise_and(hit_a, va)
+        ha = lax.convert_element_type(hit_a, dt)
+        matched_before = lax.sub(K.cumsum(ha), ha)
+        pos_a = lax.sub(lax.add(K.iota(dt, na), lo_a), matched_before)
+        # pos_b[j] = j + (unmatched a keys <= kb[j]): one histogram of lo_a over nb + 1
+        # slots (the last: a entries past every b entry), summed.  A matched b entry lands
+        # on its partner's slot.
+        unmatched = lax.convert_element_type(lax.bitwise_and(va, lax.bitwise_not(hit_a)), dt)
+        at = lax.select(va, lo_a, lax.full(lo_a.shape, drop, dt))
+        d = K.cumsum(K.scatter_add_1d(nb + 1, at, unmatched, sorted_=True))
+        pos_b = lax.add(K.iota(dt, nb), lax.slice_in_dim(d, 0, nb))
+        pos_a = lax.select(va, pos_a, lax.full(pos_a.shape, drop, dt))
+        pos_b = lax.select(vb, pos_b, lax.full(pos_b.shape, drop, dt))
+        count = lax.add(lax.index_in_dim(d, nb, keepdims=False),
+                        lax.index_in_dim(start, n_rows, keepdims=False))
+        return pos_a, pos_b, lax.convert_element_type(count, np.int64)
+
+    pa, pb, c = K.batched(one, nb_, in_axes=(0, 0))(ai, bi)
+    if nb_:
+        c = lax.reduce_max(c, tuple(range(nb_)))
+    return pa, pb, c
+
+
+@kernel(static=("shape", "nse", "op", "dtype", "index_dtype"))
+def _merge_values_kernel(ad, ai, bd, bi, pos_a, pos_b, *, shape, nse, op, dtype, index_dtype):
+    """The union's ``(data, indices)`` from :func:`_merge_positions_kernel`'s positions:
+    sorted scatters (matched entries land on the same slot; ``+``/``-`` accumulate in one
+    buffer)."""
+    nb_ = ai.ndim - 2
+    ns = ai.shape[-1]
+    batch = tuple(shape[:nb_])
     ad, ai = K.broadcast_batch(ad, batch), K.broadcast_batch(ai, batch)
     bd, bi = K.broadcast_batch(bd, batch), K.broadcast_batch(bi, batch)
-    sparse_shape = tuple(shape[nb:nb + ns])
-    total = math.prod(sparse_shape)
-    n_rows = sparse_shape[0]
-    pos_dtype = K.default_index_dtype(ai.shape[-2] + bi.shape[-2], nse)
+    sparse_shape = tuple(shape[nb_:nb_ + ns])
+    idx_dnums = lax.ScatterDimensionNumbers(update_window_dims=(1,), inserted_window_dims=(0,),
+                                            scatter_dims_to_operand_dims=(0,))
 
-    def entry_rows(keys, idx):
-        valid = lax.lt(keys, lax.full((), total, keys.dtype))
-        rows = lax.convert_element_type(idx[:, 0], pos_dtype)
-        return lax.select(valid, rows, lax.full(rows.shape, n_rows, pos_dtype)), valid
-
-    def one(ad, ai, bd, bi):
-        ka, kb = K.linear_keys(ai, sparse_shape), K.linear_keys(bi, sparse_shape)
-        (ra, va), (rb, vb) = entry_rows(ka, ai), entry_rows(kb, bi)
-        starts = []
-        for rows in (ra, rb):
-            counts = K.scatter_add_1d(n_rows, rows, lax.full(rows.shape, 1, pos_dtype),
-                                      sorted_=True)
-            starts.append(K.exclusive_cumsum(counts))
-        out_idx = lax.broadcast_in_dim(
-            lax.convert_element_type(np.asarray(sparse_shape, np.int64), index_dtype),
-            (nse, ns), (1,))
-        idx_dnums = lax.ScatterDimensionNumbers(update_window_dims=(1,),
-                                                inserted_window_dims=(0,),
-                                                scatter_dims_to_operand_dims=(0,))
-        summed, n_valid = [], []
-        sides = ((ka, ra, va, ai, ad, kb, starts[1]), (kb, rb, vb, bi, bd, ka, starts[0]))
-        for keys, rows, valid, idx, vals, other, other_start in sides:
-            # lo: number of keys of the other operand smaller than each key
-            lo = _lower_bound_in_rows(other, other_start, keys, rows, steps)
-            hit = lax.bitwise_and(lax.eq(K.gather_1d(other, lo, K.PROMISE), keys),
-                                  lax.lt(lo, lax.full((), other.shape[0], lo.dtype)))
-            hit = lax.bitwise_and(hit, valid)
-            before = K.exclusive_cumsum(lax.convert_element_type(hit, pos_dtype))
-            n_match = before[-1]
-            pos = lax.sub(lax.add(K.iota(pos_dtype, keys.shape[0]), lo), before[:-1])
-            pos = lax.select(valid, pos, lax.full(pos.shape, nse, pos_dtype))
-            n_valid.append(lax.reduce_sum(lax.convert_element_type(valid, np.int64), (0,)))
+    def one(ad, ai, bd, bi, pa, pb):
+        # slots no entry reaches (only when nse exceeds the union) stay padding
+        out_idx = lax.broadcast_in_dim(lax.convert_element_type(
+            np.asarray(sparse_shape, np.int64), index_dtype), (nse, ns), (1,))
+        for pos, idx in ((pa, ai), (pb, bi)):
             out_idx = lax.scatter(out_idx, pos[:, None], lax.convert_element_type(
                 idx, index_dtype), idx_dnums, indices_are_sorted=True, unique_indices=True,
                 mode=K.GATHER_FILL)
-            summed.append(segment_sum_sorted(lax.convert_element_type(vals, dtype), pos, nse))
-        count = lax.sub(lax.add(n_valid[0], n_valid[1]),
-                        lax.convert_element_type(n_match, np.int64))
-        return op(summed[0], summed[1]), out_idx, count
+        va = lax.convert_element_type(ad, dtype)
+        vb = lax.convert_element_type(bd, dtype)
+        if op in (lax.add, lax.sub):
+            vb = vb if op is lax.add else lax.neg(vb)
+            summed = segment_sum_sorted(va, pa, nse)
+            return _scatter_add_sorted(summed, pb, vb), out_idx
+        return op(segment_sum_sorted(va, pa, nse), segment_sum_sorted(vb, pb, nse)), out_idx
 
-    d, i, c = K.batched(one, nb, in_axes=(0, 0, 0, 0))(ad, ai, bd, bi)
-    if nb:
-        c = lax.reduce_max(c, tuple(range(nb)))
-    return d, i, c
+    d, i = K.batched(one, nb_, in_axes=(0,) * 6)(ad, ai, bd, bi, pos_a, pos_b)
+    return d, i
+
+
+def _scatter_add_sorted(out, seg, values):
+    """``out`` with ``values`` added at sorted positions ``seg`` (out of range dropped)."""
+    dnums = lax.ScatterDimensionNumbers(update_window_dims=tuple(range(1, values.ndim)),
+                                        inserted_window_dims=(0,),
+                                        scatter_dims_to_operand_dims=(0,))
+    return lax.scatter_add(out, seg[:, None], values, dnums, indices_are_sorted=True,
+                           mode=K.GATHER_FILL)
 
 
 __all__ = ["map_values", "astype", "multiply", "divide", "add", "subtract", "maximum",
