@@ -210,8 +210,7 @@ def result_type(*arrays_and_dtypes):
                                           "arrays_and_dtypes"))
     strong = None
     if strongs and bfloat16 not in strongs:
-        strong = np.result_type(*strongs) if len(strongs) > 2 else functools.reduce(
-            promote_types, strongs)
+        strong = np.result_type(*strongs)
     elif strongs:
         strong = functools.reduce(promote_types, strongs)
     if strong is None:

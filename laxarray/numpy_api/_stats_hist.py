@@ -15,7 +15,6 @@ Value checks NumPy makes (non-finite autodetected range, non-monotonic bins, neg
 from __future__ import annotations
 
 import math
-import numbers
 import operator
 
 import jax
@@ -116,7 +115,9 @@ def _uniform_edges(fn, x, nbins, rng, *, numpy_histogram):
 
 
 def _edges_for(fn, x, bins, rng, *, numpy_histogram, argname="bins"):
-    """Raw edges for one dimension from an int ``bins`` or a 1-D sequence of edges."""
+    """``(raw edges, uniform)`` for one dimension from an int ``bins`` or a 1-D sequence of
+    edges; ``uniform``: the edges are equally spaced (``bins`` was a count), so a value's
+    bin is computed arithmetically (:func:`_uniform_bin`) instead of by binary search."""
     if isinstance(bins, str):
         if not numpy_histogram:
             fail(TypeError, fn, f"an int or a sequence for '{argname}'", bins)
@@ -127,7 +128,7 @@ def _edges_for(fn, x, bins, rng, *, numpy_histogram, argname="bins"):
         if bins not in _ESTIMATORS:
             fail(ValueError, fn, f"a valid estimator for '{argname}' {_ESTIMATORS}", bins)
         # the number of bins depends on the data: NumPy's estimator on the host values
-        return jax.device_put(np.histogram_bin_edges(host, bins=bins, range=rng))
+        return jax.device_put(np.histogram_bin_edges(host, bins=bins, range=rng)), False
     if np.ndim(bins) == 0 and not hasattr(bins, "shape") or getattr(bins, "ndim", 1) == 0:
         if isinstance(bins, (bool, np.bool_)):
             fail(TypeError, fn, f"an integer '{argname}'", bins)
@@ -138,7 +139,7 @@ def _edges_for(fn, x, bins, rng, *, numpy_histogram, argname="bins"):
             fail(TypeError, fn, f"'{argname}' to be an integer, a string, or an array", bins)
         if n < 1:
             fail(ValueError, fn, f"a positive integer '{argname}'", bins)
-        return _uniform_edges(fn, x, n, rng, numpy_histogram=numpy_histogram)
+        return _uniform_edges(fn, x, n, rng, numpy_histogram=numpy_histogram), True
     e = raw(fn, bins, argname)
     if e.ndim != 1:
         fail(ValueError, fn, f"a 1-D '{argname}' when it is an array", bins)
@@ -147,7 +148,7 @@ def _edges_for(fn, x, bins, rng, *, numpy_histogram, argname="bins"):
     host = concrete(e)
     if host is not None and (host[:-1] > host[1:]).any():
         fail_text(ValueError, fn, f"`{argname}` must increase monotonically, when an array")
-    return e
+    return e, False
 
 
 def _uniform_bin(e, v):
@@ -248,14 +249,13 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     if isinstance(bins, str) and weights is not None:
         fail_text(TypeError, "histogram", "Automated estimation of the number of bins is not "
                   "supported for weighted data")
-    edges = _edges_for("histogram", x, bins, range, numpy_histogram=True)
+    edges, uniform = _edges_for("histogram", x, bins, range, numpy_histogram=True)
     w = _weights("histogram", weights, x.shape[0])
     out_dtype = np.dtype(count_dtype) if w is None else w.dtype
     if w is not None and _dt.kind_of(w.dtype) == "b":
         out_dtype = np.dtype(count_dtype)
     density = bool(density)
     sample = lax.reshape(x, (x.shape[0], 1))
-    uniform = isinstance(bins, numbers.Integral) and not isinstance(bins, bool)
     hist = call(_bin_count_kernel, sample, w, edges, out_dtype=out_dtype, density=density,
                 uniform=(uniform,))
     return hist, wrap(edges)
@@ -267,7 +267,7 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
     x = lax.reshape(x, (math.prod(x.shape),))
     if weights is not None:
         _weights("histogram_bin_edges", weights, x.shape[0])
-    return wrap(_edges_for("histogram_bin_edges", x, bins, range, numpy_histogram=True))
+    return wrap(_edges_for("histogram_bin_edges", x, bins, range, numpy_histogram=True)[0])
 
 
 def _dd_sample(fn, sample):
@@ -315,14 +315,12 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
             fail_text(ValueError, "histogramdd", "range argument must have one entry per "
                       "dimension")
         rngs = list(range)
-    edges = [_edges_for("histogramdd", lax.index_in_dim(s, i, 1, keepdims=False), per_dim[i],
-                        rngs[i], numpy_histogram=False, argname=f"bins[{i}]")
-             for i in builtins_range(d)]
+    edges, uniform = zip(*[_edges_for("histogramdd", lax.index_in_dim(s, i, 1, keepdims=False),
+                                      per_dim[i], rngs[i], numpy_histogram=False,
+                                      argname=f"bins[{i}]") for i in builtins_range(d)])
     w = _weights("histogramdd", weights, n)
     if w is not None and _dt.kind_of(w.dtype) == "c":
         fail(TypeError, "histogramdd", "real 'weights'", weights)
-    uniform = tuple(isinstance(b, numbers.Integral) and not isinstance(b, bool)
-                    for b in per_dim)
     hist = call(_bin_count_kernel, s, w, *edges, out_dtype=np.dtype(np.float64),
                 density=bool(density), uniform=uniform)
     return hist, tuple(wrap(e) for e in edges)
