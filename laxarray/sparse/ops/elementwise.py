@@ -347,9 +347,11 @@ def _search_rows(keys, start, queries, query_rows, longest):
     """For each query, the first position ``p`` in ``keys[start[r]:start[r + 1]]`` (``r`` its
     row) with ``keys[p] >= query``, and whether ``keys[p] == query``.
 
-    A branch-free binary search with one state per lane (``base`` moves by halving powers
-    of two), so each round is a single gather-compare-select pass; the number of rounds,
-    ``bit_length(longest)``, is computed in the kernel (no host round trip)."""
+    A branch-free radix-4 search with one state per lane (``base`` moves by ``0..3``
+    times a shrinking power of four), so each round is a single pass (three gathers, no
+    intermediates) and there are half as many rounds as a binary search's; the number of
+    rounds, ``ceil(bit_length(longest) / 2)``, is computed in the kernel (no host round
+    trip)."""
     dt = start.dtype
     n_rows = start.shape[0] - 1
     ok = lax.lt(query_rows, lax.full((), n_rows, dt))
@@ -359,14 +361,23 @@ def _search_rows(keys, start, queries, query_rows, longest):
     if keys.shape[0] == 0:
         return lo, lax.full(lo.shape, False)
     one = lax.full((), 1, dt)
-    bits = lax.full((), 8 * dt.itemsize, dt)
-    steps = lax.sub(bits, lax.clz(lax.convert_element_type(longest, dt)))
+    bits = lax.sub(lax.full((), 8 * dt.itemsize, dt),
+                   lax.clz(lax.convert_element_type(longest, dt)))
+    steps = lax.shift_right_logical(lax.add(bits, one), one)
 
     def round_(k, base):
-        probe = lax.add(base, lax.shift_left(one, lax.sub(lax.sub(steps, one), k)))
-        # XLA clamps an out-of-range gather index; such lanes fail ``probe <= hi``
-        below = lax.lt(K.gather_1d(keys, lax.sub(probe, one), K.PROMISE), queries)
-        return lax.select(lax.bitwise_and(lax.le(probe, hi), below), probe, base)
+        # step 4**(steps - 1 - k); keys below the query are a prefix of the row, so the
+        # three tests are nested and their count is the digit
+        shift = lax.shift_left(lax.sub(lax.sub(steps, one), k), one)
+        step = lax.shift_left(one, shift)
+        digit = lax.full(base.shape, 0, dt)
+        for t in (1, 2, 3):
+            probe = lax.add(base, lax.mul(lax.full((), t, dt), step))
+            # XLA clamps an out-of-range gather index; such lanes fail ``probe <= hi``
+            below = lax.lt(K.gather_1d(keys, lax.sub(probe, one), K.PROMISE), queries)
+            digit = lax.add(digit, lax.convert_element_type(
+                lax.bitwise_and(lax.le(probe, hi), below), dt))
+        return lax.add(base, lax.shift_left(digit, shift))
 
     base = lax.fori_loop(lax.full((), 0, dt), steps, round_, lo)
     hit = lax.bitwise_and(lax.lt(base, hi),
@@ -389,7 +400,8 @@ def _merge_positions_kernel(ai, bi, *, shape, by_rows):
     sparse_shape = tuple(shape[nb_:nb_ + ns])
     na, nb = ai.shape[-2], bi.shape[-2]
     n_rows = sparse_shape[0] if by_rows else 1
-    dt = K.default_index_dtype(na + nb, n_rows)
+    # positions, and the search's probes (up to base + 3 * longest row)
+    dt = K.default_index_dtype(4 * (na + nb), n_rows)
     drop = np.iinfo(dt).max
 
     def one(ai, bi):
