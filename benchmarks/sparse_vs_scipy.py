@@ -2,22 +2,28 @@
 
 Prints, per case, median times (ms) and ratios to scipy, plus first-call (compile) time
 separately.  The libraries of a case are timed round-robin (one call of each per round),
-so load from other processes affects them alike.
-Run: ``.venv/bin/python benchmarks/sparse_vs_scipy.py [--quick]``.
+so load from other processes affects them alike.  The run re-executes itself with XLA's
+large buffers on huge pages, as NumPy's are (see ``_memory.py``; ``--no-hugepages`` keeps
+glibc's defaults).
+Run: ``.venv/bin/python benchmarks/sparse_vs_scipy.py [--quick] [--no-hugepages]``.
 """
 
 from __future__ import annotations
 
 import sys
 
-import jax
-import numpy as np
-import scipy.sparse as sps
-
-import laxarray.sparse as lsp
-from jax.experimental import sparse as jsp
-
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from _memory import use_huge_pages  # noqa: E402
+
+use_huge_pages()
+
+import jax  # noqa: E402
+import numpy as np  # noqa: E402
+import scipy.sparse as sps  # noqa: E402
+
+import laxarray.sparse as lsp  # noqa: E402
+from jax.experimental import sparse as jsp  # noqa: E402
+
 from _timing import round_robin  # noqa: E402
 
 QUICK = "--quick" in sys.argv
