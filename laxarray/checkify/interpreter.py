@@ -48,7 +48,7 @@ class Context:
         self._sites = {}
         self._needs = {}
         self._sinks = {}
-        self._deferred = {}          # id(loop body jaxpr) -> carry outputs tested after the loop
+        self._deferred = {}          # id(loop eqn) -> carry outputs tested after the loop
         if not fast:
             self._collect(jaxpr)
         self.keys = tuple(self.specs)
@@ -88,35 +88,40 @@ class Context:
                 for eqn in jaxpr.eqns)
         return self._needs[k]
 
-    def sinks(self, jaxpr):
+    def sinks(self, jaxpr, deferred=()):
         """The variables of ``jaxpr`` whose non-finite elements the flag pass tests.
 
         Every NaN or inf that a checked primitive produces shows in at least one of them (see
         ``rules.sink_vars``), so testing only these gives a conservative "may have failed".
+        ``deferred``: for a loop body, :meth:`deferred` of its loop.
         """
-        k = id(jaxpr)
+        k = (id(jaxpr), deferred)
         if k not in self._sinks:
-            self._sinks[k] = rules.sink_vars(jaxpr, self.errors, self._deferred.get(k, ()),
-                                             self._loop_sources)
+            self._sinks[k] = rules.sink_vars(jaxpr, self.errors, deferred, self.deferred)
         return self._sinks[k]
 
-    def _loop_sources(self, eqn):
-        """Flag pass: outputs of a loop ``eqn`` whose carry its body keeps non-finite once it
-        is; the body does not test them (``deferred``), the loop's result is a source here."""
+    def deferred(self, eqn) -> frozenset:
+        """Flag pass: the carry positions of a loop ``eqn`` that its body keeps non-finite once
+        they are.  The body does not test them; the loop's outputs there are tested after
+        the loop instead (they are sources of the enclosing jaxpr's sink analysis)."""
+        k = id(eqn)
+        if k not in self._deferred:
+            self._deferred[k] = self._carried(eqn)
+        return self._deferred[k]
+
+    def _carried(self, eqn):
         p = eqn.params
-        if not self.errors & rules.SINK_CATEGORIES:
-            return ()
+        if not self.fast or not self.errors & rules.SINK_CATEGORIES:
+            return frozenset()
         if eqn.primitive is while_p:
             body, first, count = p["body_jaxpr"].jaxpr, p["body_nconsts"], len(eqn.outvars)
         elif eqn.primitive is scan_p:
             body, first, count = p["jaxpr"].jaxpr, p["num_consts"], p["num_carry"]
         else:
-            return ()
+            return frozenset()
         if not any(self.needs(j) for j in jaxprs_in_params(p)):
-            return ()
-        positions = rules.carried_positions(body, self.errors, first, count)
-        self._deferred[id(body)] = positions
-        return positions
+            return frozenset()
+        return rules.carried_positions(body, self.errors, first, count)
 
     def initial_state(self):
         """No error; every payload slot zero."""
@@ -247,8 +252,9 @@ def _check_key(eqn):
 
 # --- the interpreter ------------------------------------------------------------------------
 
-def eval_checked(ctx, jaxpr, consts, state, args):
-    """Evaluate ``jaxpr`` on ``args``, threading ``state``; returns ``(state, outputs)``."""
+def eval_checked(ctx, jaxpr, consts, state, args, deferred=()):
+    """Evaluate ``jaxpr`` on ``args``, threading ``state``; returns ``(state, outputs)``.
+    ``deferred``: for a loop body, the carry outputs its loop tests instead."""
     env = {}
 
     def read(v):
@@ -256,7 +262,7 @@ def eval_checked(ctx, jaxpr, consts, state, args):
 
     env.update(zip(jaxpr.constvars, consts))
     env.update(zip(jaxpr.invars, args))
-    sinks = ctx.sinks(jaxpr) if ctx.fast else ()
+    sinks = ctx.sinks(jaxpr, deferred) if ctx.fast else ()
     for eqn in jaxpr.eqns:
         invals = [read(v) for v in eqn.invars]
         structural = STRUCTURAL_RULES.get(eqn.primitive)
@@ -275,16 +281,17 @@ def eval_checked(ctx, jaxpr, consts, state, args):
     return state.flush(), [read(v) for v in jaxpr.outvars]
 
 
-def _fn(ctx, jaxpr, consts):
+def _fn(ctx, jaxpr, consts, deferred=()):
     """``(state_leaves, args) -> (state_leaves, outs)`` evaluating ``jaxpr`` with checks."""
     def fn(leaves, args):
-        state, outs = eval_checked(ctx, jaxpr, consts, ctx.from_leaves(list(leaves)), list(args))
+        state, outs = eval_checked(ctx, jaxpr, consts, ctx.from_leaves(list(leaves)),
+                                   list(args), deferred)
         return state.leaves(ctx), outs
     return fn
 
 
-def _closed_fn(ctx, closed):
-    return _fn(ctx, closed.jaxpr, closed.consts)
+def _closed_fn(ctx, closed, deferred=()):
+    return _fn(ctx, closed.jaxpr, closed.consts, deferred)
 
 
 def _coerce(vals, avars):
@@ -319,7 +326,8 @@ def _while_check_rule(ctx, eqn, state, invals):
     cn, bn = p["cond_nconsts"], p["body_nconsts"]
     cconsts, bconsts, init = invals[:cn], invals[cn:cn + bn], invals[cn + bn:]
     init = _coerce(init, p["body_jaxpr"].jaxpr.invars[bn:])
-    cond_fn, body_fn = _closed_fn(ctx, p["cond_jaxpr"]), _closed_fn(ctx, p["body_jaxpr"])
+    cond_fn = _closed_fn(ctx, p["cond_jaxpr"])
+    body_fn = _closed_fn(ctx, p["body_jaxpr"], ctx.deferred(eqn))
     leaves, (pred,) = cond_fn(state.leaves(ctx), cconsts + init)
     if np.ndim(pred) > 0:
         return _batched_while(ctx, leaves, init, pred, cond_fn, body_fn, cconsts, bconsts)
@@ -363,7 +371,7 @@ def _scan_check_rule(ctx, eqn, state, invals):
     nc, ncarry = p["num_consts"], p["num_carry"]
     consts, init, xs = invals[:nc], invals[nc:nc + ncarry], invals[nc + ncarry:]
     init = _coerce(init, p["jaxpr"].jaxpr.invars[nc:nc + ncarry])
-    fn = _closed_fn(ctx, p["jaxpr"])
+    fn = _closed_fn(ctx, p["jaxpr"], ctx.deferred(eqn))
 
     def body(carry, x):
         leaves, c = carry
