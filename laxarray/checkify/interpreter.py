@@ -180,23 +180,33 @@ class State:
 
     def defer(self, bad, code):
         """Record ``code`` for the elements where ``bad`` holds, reducing later (see ``flush``)."""
-        rank = len(self.ranked)
         shape = tuple(np.shape(bad))
-        mine = lax.select(bad, lax.full(shape, rank, np.int32), lax.full(shape, _NONE, np.int32))
+        mark = self._mark(bad, len(self.ranked))
         pending = dict(self.pending)
-        pending[shape] = mine if shape not in pending else lax.min(pending[shape], mine)
-        return State(self.code, self.index, self.payloads, pending, self.ranked + (code,))
+        pending[shape] = mark if shape not in pending else self._merge(pending[shape], mark)
+        return type(self)(self.code, self.index, self.payloads, pending, self.ranked + (code,))
 
     def flush(self):
         """Fold the deferred checks into ``code`` (first failing in execution order)."""
         if not self.pending:
             return self
-        firsts = [lax.reduce_min(r, tuple(range(r.ndim))) if r.ndim else r
-                  for r in self.pending.values()]
+        fail, code = self._fold(list(self.pending.values()))
+        return type(self)(self.code, self.index, self.payloads).add(fail, code)
+
+    # how deferred checks are held: per element, the rank of the first failing check
+    @staticmethod
+    def _mark(bad, rank):
+        shape = tuple(np.shape(bad))
+        return lax.select(bad, lax.full(shape, rank, np.int32), lax.full(shape, _NONE, np.int32))
+
+    _merge = staticmethod(lax.min)
+
+    def _fold(self, marks):
+        firsts = [lax.reduce_min(r, tuple(range(r.ndim))) if r.ndim else r for r in marks]
         rank = functools.reduce(lax.min, firsts)
         codes = np.asarray(self.ranked + (0,), np.int32)
         code = lax.dynamic_index_in_dim(codes, lax.min(rank, np.int32(len(self.ranked))), 0, False)
-        return State(self.code, self.index, self.payloads).add(lax.lt(rank, np.int32(_NONE)), code)
+        return lax.lt(rank, np.int32(_NONE)), code
 
     def to_error(self, ctx):
         """The public ``Error`` value."""
@@ -216,23 +226,18 @@ class FlagState(State):
         """Set the flag if ``fail_pred`` holds (``code``, ``payload`` and ``index`` are unused)."""
         fail = lax.convert_element_type(fail_pred, np.int32)
         return FlagState(lax.bitwise_or(self.code, fail), self.index, self.payloads,
-                         self.pending)
+                         self.pending, self.ranked)
 
-    def defer(self, bad, code):
-        """Set the flag if ``bad`` holds anywhere, reducing later."""
-        shape = tuple(np.shape(bad))
-        pending = dict(self.pending)
-        pending[shape] = bad if shape not in pending else lax.bitwise_or(pending[shape], bad)
-        return FlagState(self.code, self.index, self.payloads, pending)
+    # deferred tests are held as the boolean itself, or-ed per shape
+    @staticmethod
+    def _mark(bad, rank):
+        return bad
 
-    def flush(self):
-        """Fold the deferred tests into the flag."""
-        if not self.pending:
-            return self
-        anys = [lax.reduce_or(b, tuple(range(b.ndim))) if b.ndim else b
-                for b in self.pending.values()]
-        return FlagState(self.code, self.index, self.payloads).add(
-            functools.reduce(lax.bitwise_or, anys), 1)
+    _merge = staticmethod(lax.bitwise_or)
+
+    def _fold(self, marks):
+        anys = [lax.reduce_or(b, tuple(range(b.ndim))) if b.ndim else b for b in marks]
+        return functools.reduce(lax.bitwise_or, anys), 1
 
 
 _NONE = 2 ** 30
