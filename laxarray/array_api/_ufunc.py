@@ -142,13 +142,24 @@ def binary_operands(fn, x1, x2):
 
 
 def _exact_divisor(v, dtype, shape):
-    """``cast_broadcast`` for a divisor: XLA rewrites ``a / broadcast(b)`` into
-    ``a * broadcast(1 / b)``, off by one ulp for a third of the quotients; an optimization
-    barrier on the broadcast keeps the division correctly rounded."""
+    """``cast_broadcast`` for a divisor that stays a divisor (see :func:`exact_div`)."""
     out = cast_broadcast(v, dtype, shape)
-    if tuple(v.shape) != tuple(shape) and _dt.kind_of(dtype) in "fc":
-        out = lax.optimization_barrier(out)
+    if tuple(v.shape) != tuple(shape):
+        out = _keep_divisor(out)
     return out
+
+
+def _keep_divisor(d):
+    if _dt.kind_of(d.dtype) in "fc":
+        d = lax.optimization_barrier(d)
+    return d
+
+
+def exact_div(x, d):
+    """``x / d``, correctly rounded also where ``d`` is a constant or a broadcast: XLA
+    rewrites ``a / broadcast(b)`` into ``a * broadcast(1 / b)``, off by one ulp for about a
+    third of the quotients; an optimization barrier on the divisor keeps the division."""
+    return lax.div(x, _keep_divisor(d))
 
 
 def elementwise_binary(category="numeric", compute=_identity, divisor=False):

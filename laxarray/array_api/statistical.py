@@ -20,6 +20,7 @@ from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
 from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import to_raw
+from laxarray.array_api._ufunc import exact_div
 
 
 
@@ -131,16 +132,17 @@ def _moment_kernel(x, *, axes, keepdims, count, correction, op):
     total = lax.reduce_sum(x, axes)
     if _dt.kind_of(x.dtype) == "c":  # divide each part by the real count
         n = lax.full_like(lax.real(total), count)
-        mean = lax.complex(lax.div(lax.real(total), n), lax.div(lax.imag(total), n))
+        mean = lax.complex(exact_div(lax.real(total), n), exact_div(lax.imag(total), n))
     else:
-        mean = lax.div(total, lax.full_like(total, count))
+        mean = exact_div(total, lax.full_like(total, count))
     if op == "mean":
         return _finish(mean, axes, keepdims)
     centred = lax.sub(x, lax.expand_dims(mean, axes))
     sq = lax.real(lax.mul(centred, lax.conj(centred))) if _dt.kind_of(x.dtype) == "c" else lax.mul(
         centred, centred)
     denom = builtins.max(count - correction, 0)
-    var = lax.div(lax.reduce_sum(sq, axes), lax.full_like(lax.reduce_sum(sq, axes), denom))
+    ss = lax.reduce_sum(sq, axes)
+    var = exact_div(ss, lax.full_like(ss, denom))
     if op == "std":
         var = lax.sqrt(var)
     return _finish(var, axes, keepdims)

@@ -23,6 +23,7 @@ from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
 from laxarray.array_api import statistical as _stat
 from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._ufunc import exact_div
 from laxarray.array_api.searching import _searchsorted_kernel
 from laxarray.numpy_api._stats_base import concrete, count_dtype, raw, rounded_mul
 
@@ -95,7 +96,7 @@ def _hdot(a, b):
 def _cov_kernel(x, w, aw, *, ddof, weighted, has_aweights):
     n = x.shape[1]
     if not weighted:
-        avg = lax.div(lax.reduce_sum(x, (1,)), lax.full((x.shape[0],), n, x.dtype))
+        avg = exact_div(lax.reduce_sum(x, (1,)), lax.full((x.shape[0],), n, x.dtype))
         fact = float(n - ddof)
         xc = lax.sub(x, lax.broadcast_in_dim(avg, x.shape, (0,)))
         c = _hdot(xc, lax.transpose(lax.conj(xc) if _dt.kind_of(x.dtype) == "c" else xc, (1, 0)))
