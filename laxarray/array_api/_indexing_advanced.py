@@ -279,9 +279,9 @@ def components(fn, lay, size=None, checked=True):
                 fail(ValueError, fn, "a concrete boolean mask; under jax.jit/vmap the number "
                      "of True elements decides the result shape: use "
                      "x.at[mask].get(size=N, fill_value=...)", val)
-            from laxarray.array_api.searching import _nonzero_kernel
+            from laxarray.array_api.searching import nonzero_kernel
             sentinel = max(max(val.shape), 1)
-            comps.extend(_nonzero_kernel(val, size=size, fill_value=sentinel))
+            comps.extend(nonzero_kernel(val, size=size, fill_value=sentinel))
             padded = True
     return comps, padded
 

@@ -72,7 +72,7 @@ def take(x, indices, /, *, axis=None):
 
 
 @kernel(static=("axis",))
-def _take_along_axis_kernel(x, idx, *, axis):
+def take_along_axis_kernel(x, idx, *, axis):
     n = x.shape[axis]
     shape = lax.broadcast_shapes(
         tuple(1 if d == axis else s for d, s in enumerate(x.shape)),
@@ -108,7 +108,7 @@ def take_along_axis(x, indices, /, *, axis=-1):
             fail(ValueError, "take_along_axis", "'indices' broadcastable with 'x' off 'axis'",
                  indices)
     _check_in_range("take_along_axis", idx, raw.shape[ax])
-    return call(_take_along_axis_kernel, raw, idx, axis=ax)
+    return call(take_along_axis_kernel, raw, idx, axis=ax)
 
 
 __all__ = ["take", "take_along_axis"]

@@ -21,7 +21,7 @@ from laxarray.array_api._ufunc import broadcast_shapes2
 
 
 @kernel(static=("axes",))
-def _permute_dims_kernel(x, *, axes):
+def permute_dims_kernel(x, *, axes):
     return lax.transpose(x, axes)
 
 
@@ -33,7 +33,7 @@ def permute_dims(x, /, axes):
     norm = tuple(normalize_axis("permute_dims", a, raw.ndim, "axes") for a in axes)
     if sorted(norm) != list(range(raw.ndim)):
         fail(ValueError, "permute_dims", f"a permutation of range({raw.ndim}) for 'axes'", axes)
-    return call(_permute_dims_kernel, raw, axes=norm)
+    return call(permute_dims_kernel, raw, axes=norm)
 
 
 
@@ -72,7 +72,7 @@ def broadcast_arrays(*arrays):
 
 
 @kernel(static=("shape",))
-def _reshape_kernel(x, *, shape):
+def reshape_kernel(x, *, shape):
     return lax.reshape(x, shape)
 
 
@@ -103,7 +103,7 @@ def reshape(x, /, shape, *, copy=None):
     if copy is not None:
         check_bool("reshape", copy, "copy")
     dims = _resolve_shape("reshape", math.prod(raw.shape), shape)
-    return call(_reshape_kernel, raw, shape=dims)
+    return call(reshape_kernel, raw, shape=dims)
 
 
 def expand_dims(x, /, axis):
@@ -116,7 +116,7 @@ def expand_dims(x, /, axis):
     shape = list(raw.shape)
     for a in norm:
         shape.insert(a, 1)
-    return call(_reshape_kernel, raw, shape=tuple(shape))
+    return call(reshape_kernel, raw, shape=tuple(shape))
 
 
 def squeeze(x, /, axis):
@@ -127,18 +127,18 @@ def squeeze(x, /, axis):
         if raw.shape[a] != 1:
             fail(ValueError, "squeeze", f"axis {a} to have size 1", x)
     shape = tuple(d for i, d in enumerate(raw.shape) if i not in axes)
-    return call(_reshape_kernel, raw, shape=shape)
+    return call(reshape_kernel, raw, shape=shape)
 
 
 @kernel(static=("axes",))
-def _flip_kernel(x, *, axes):
+def flip_kernel(x, *, axes):
     return lax.rev(x, axes) if axes else x
 
 
 def flip(x, /, *, axis=None):
     """Reverse along ``axis`` (all axes by default). Array API: flip. NumPy: numpy.flip."""
     raw = to_raw("flip", x)
-    return call(_flip_kernel, raw, axes=normalize_axes("flip", axis, raw.ndim))
+    return call(flip_kernel, raw, axes=normalize_axes("flip", axis, raw.ndim))
 
 
 def moveaxis(x, source, destination, /):
@@ -154,11 +154,11 @@ def moveaxis(x, source, destination, /):
     order = [a for a in range(raw.ndim) if a not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
-    return call(_permute_dims_kernel, raw, axes=tuple(order))
+    return call(permute_dims_kernel, raw, axes=tuple(order))
 
 
 @kernel(static=("axis", "dtype"))
-def _concat_kernel(*xs, axis, dtype):
+def concat_kernel(*xs, axis, dtype):
     xs = [lax.convert_element_type(v, dtype) for v in xs]
     if axis is None:
         xs = [lax.reshape(v, (math.prod(v.shape),)) for v in xs]
@@ -190,7 +190,7 @@ def concat(arrays, /, *, axis=0):
                     d for i, d in enumerate(raws[0].shape) if i != axis):
                 fail(ValueError, "concat", "shapes that match except along 'axis'",
                      [tuple(v.shape) for v in raws])
-    return call(_concat_kernel, *raws, axis=axis, dtype=dt)
+    return call(concat_kernel, *raws, axis=axis, dtype=dt)
 
 
 def stack(arrays, /, *, axis=0):
@@ -201,8 +201,8 @@ def stack(arrays, /, *, axis=0):
         fail(ValueError, "stack", "arrays of equal shape", [tuple(r.shape) for r in raws])
     ax = normalize_axis("stack", axis, len(shape) + 1)
     new_shape = shape[:ax] + (1,) + shape[ax:]
-    expanded = [_reshape_kernel(r, shape=new_shape) for r in raws]
-    return call(_concat_kernel, *expanded, axis=ax, dtype=dt)
+    expanded = [reshape_kernel(r, shape=new_shape) for r in raws]
+    return call(concat_kernel, *expanded, axis=ax, dtype=dt)
 
 
 @kernel(static=("axis", "index"))

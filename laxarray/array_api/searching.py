@@ -25,7 +25,7 @@ from laxarray.array_api._ufunc import binary_operands, broadcast_shapes2
 
 
 @kernel(static=("axis", "keepdims", "find_max"))
-def _arg_kernel(x, *, axis, keepdims, find_max):
+def arg_kernel(x, *, axis, keepdims, find_max):
     if axis is None:
         x = lax.reshape(x, (math.prod(x.shape),))
         ax = 0
@@ -57,7 +57,7 @@ def _arg(fn, x, axis, keepdims, find_max):
     size = math.prod(raw.shape) if ax is None else raw.shape[ax]
     if size == 0:
         fail(ValueError, fn, "a non-empty array along 'axis'", x)
-    out = call(_arg_kernel, raw, axis=ax, keepdims=keepdims and ax is not None,
+    out = call(arg_kernel, raw, axis=ax, keepdims=keepdims and ax is not None,
                find_max=find_max)
     if keepdims and ax is None:
         from laxarray.array_api.manipulation import reshape
@@ -77,7 +77,7 @@ def argmin(x, /, *, axis=None, keepdims=False):
 
 
 @kernel(static=("size", "fill_value"))
-def _nonzero_kernel(x, *, size, fill_value):
+def nonzero_kernel(x, *, size, fill_value):
     flat = lax.reshape(x, (math.prod(x.shape),))
     from laxarray.array_api.data_types import nonzero_mask
     mask = nonzero_mask(flat)  # exact for subnormals, as the eager count
@@ -122,11 +122,11 @@ def nonzero(x, /, *, size=None, fill_value=0):
         size = int(np.count_nonzero(np.asarray(raw)))
     else:
         size = check_int("nonzero", size, "size", minimum=0)
-    return call(_nonzero_kernel, raw, size=size, fill_value=fill_value)
+    return call(nonzero_kernel, raw, size=size, fill_value=fill_value)
 
 
 @kernel(static=("right",))
-def _searchsorted_kernel(sorted_x, v, sorter, *, right):
+def searchsorted_kernel(sorted_x, v, sorter, *, right):
     if sorter is not None:
         sorted_x = lax.gather(
             sorted_x, lax.expand_dims(lax.convert_element_type(sorter, np.int64), (1,)),
@@ -183,7 +183,7 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
             fail(ValueError, "searchsorted", "an integer 'sorter' of the shape of x1", sorter)
     a = lax.convert_element_type(a, dt) if a.dtype != dt else a
     v = lax.convert_element_type(v, dt) if v.dtype != dt else v
-    return call(_searchsorted_kernel, a, v, srt, right=side == "right")
+    return call(searchsorted_kernel, a, v, srt, right=side == "right")
 
 
 @kernel(static=("dtype", "shape"))

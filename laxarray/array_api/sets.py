@@ -27,8 +27,8 @@ from laxarray._core.validate import check_bool, check_int
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.array_api._ufunc import binary_operands
-from laxarray.array_api.searching import _searchsorted_kernel
-from laxarray.array_api.sorting import _keys, _sort_kernel
+from laxarray.array_api.searching import searchsorted_kernel
+from laxarray.array_api.sorting import sort_keys, sort_kernel
 
 UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices",
                                                  "counts"])
@@ -57,11 +57,11 @@ def _scatter_1d(size, dtype, idx, updates, add=False):
 
 
 @kernel(static=("size", "fill_value"))
-def _unique_kernel(x, *, size, fill_value):
+def unique_kernel(x, *, size, fill_value):
     shape = x.shape
     n = math.prod(shape)
     flat = lax.reshape(x, (n,))
-    keys = _keys(_unsigned_zero(flat), False)
+    keys = sort_keys(_unsigned_zero(flat), False)
     iota = lax.iota(np.int64, n)
     out = lax.sort(tuple(keys) + (flat, iota), is_stable=True, num_keys=len(keys))
     sv, perm = out[-2], out[-1]
@@ -103,7 +103,7 @@ def _unique(fn, x, size, fill_value):
     if fill_value is not None:
         from laxarray.array_api._indexing_advanced import canonical_fill
         fill_value = canonical_fill(fn, fill_value, raw.dtype)
-    values, indices, inverse, counts, k = call(_unique_kernel, raw, size=size,
+    values, indices, inverse, counts, k = call(unique_kernel, raw, size=size,
                                                fill_value=fill_value)
     if exact:
         k = int(k)
@@ -168,8 +168,8 @@ def _isin_kernel(a, b, *, invert):
                     lax.broadcast_in_dim(flat, a.shape + (m,), (a.ndim,)))
         found = lax.reduce_or(eq, (a.ndim,))
     else:
-        srt = _sort_kernel(flat, axis=0, descending=False, want_indices=False)
-        pos = _searchsorted_kernel(srt, a, None, right=False)
+        srt = sort_kernel(flat, axis=0, descending=False, want_indices=False)
+        pos = searchsorted_kernel(srt, a, None, right=False)
         pos = lax.min(pos, lax.full_like(pos, m - 1))
         dnums = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,),
                                            start_index_map=(0,))

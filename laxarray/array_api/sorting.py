@@ -19,7 +19,7 @@ from laxarray.array_api._array import Array
 from laxarray.array_api._convert import to_raw
 
 
-def _keys(x, descending):
+def sort_keys(x, descending):
     """Sort keys (tuple of operands) realising NumPy's order, negated for descending."""
     if _dt.kind_of(x.dtype) == "c":
         parts = [lax.real(x), lax.imag(x)]
@@ -50,11 +50,11 @@ def _keys(x, descending):
 
 
 @kernel(static=("axis", "descending", "want_indices"))
-def _sort_kernel(x, *, axis, descending, want_indices):
+def sort_kernel(x, *, axis, descending, want_indices):
     last = x.ndim - 1
     if axis != last:
         x = lax.transpose(x, _swap(x.ndim, axis))
-    keys = _keys(x, descending)
+    keys = sort_keys(x, descending)
     if want_indices:
         payload = (lax.broadcasted_iota(np.int64, x.shape, last),)
     else:   # a key that is x itself sorts x (ties keep their order: the sort is stable)
@@ -87,14 +87,14 @@ def _prepare(fn, x, axis, descending, stable):
 def sort(x, /, *, axis=-1, descending=False, stable=True):
     """Sorted copy along ``axis`` (NaN last). Array API: sort. NumPy: numpy.sort."""
     raw, ax = _prepare("sort", x, axis, descending, stable)
-    return call(_sort_kernel, raw, axis=ax, descending=descending, want_indices=False)
+    return call(sort_kernel, raw, axis=ax, descending=descending, want_indices=False)
 
 
 def argsort(x, /, *, axis=-1, descending=False, stable=True):
     """Indices that sort along ``axis`` (int64; ties keep input order).
     Array API: argsort. NumPy: numpy.argsort."""
     raw, ax = _prepare("argsort", x, axis, descending, stable)
-    return call(_sort_kernel, raw, axis=ax, descending=descending, want_indices=True)
+    return call(sort_kernel, raw, axis=ax, descending=descending, want_indices=True)
 
 
 __all__ = ["sort", "argsort"]

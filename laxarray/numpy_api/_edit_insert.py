@@ -280,8 +280,8 @@ def flipud(m):
 
 
 def _flip(raw, axis):
-    from laxarray.array_api.manipulation import _flip_kernel
-    return call(_flip_kernel, raw, axes=(axis,))
+    from laxarray.array_api.manipulation import flip_kernel
+    return call(flip_kernel, raw, axes=(axis,))
 
 
 def trim_zeros(filt, trim="fb", axis=None):

@@ -24,7 +24,7 @@ from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_choice
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
-from laxarray.array_api.sorting import _sort_kernel
+from laxarray.array_api.sorting import sort_kernel
 
 _ALLOWED = {"empty": (), "edge": (), "wrap": (), "constant": ("constant_values",),
             "linear_ramp": ("end_values",), "maximum": ("stat_length",),
@@ -162,7 +162,7 @@ def _stat(chunk, axis, mode, dtype):
     kind = _dt.kind_of(chunk.dtype)
     if mode in ("maximum", "minimum"):
         if kind == "c":
-            srt = _sort_kernel(chunk, axis=axis, descending=mode == "maximum",
+            srt = sort_kernel(chunk, axis=axis, descending=mode == "maximum",
                                want_indices=False)
             out = _at(srt, axis, 0, 1)
             nan = _nan_any(chunk, axis)
@@ -188,7 +188,7 @@ def _stat(chunk, axis, mode, dtype):
             out = lax.full(tuple(1 if d == axis else s for d, s in enumerate(c.shape)), np.nan,
                            ftype)
         else:
-            srt = _sort_kernel(c, axis=axis, descending=False, want_indices=False)
+            srt = sort_kernel(c, axis=axis, descending=False, want_indices=False)
             lo, hi = _at(srt, axis, (n - 1) // 2, (n - 1) // 2 + 1), _at(srt, axis, n // 2,
                                                                          n // 2 + 1)
             out = lo if n % 2 else lax.div(lax.add(lo, hi), lax.full_like(lo, 2))

@@ -21,8 +21,8 @@ from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, check_int, normalize_axis
 from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import to_raw
-from laxarray.array_api.sets import _unique_kernel
-from laxarray.array_api.sorting import _keys
+from laxarray.array_api.sets import unique_kernel
+from laxarray.array_api.sorting import sort_keys
 
 _DROP = lax.GatherScatterMode.FILL_OR_DROP
 
@@ -69,7 +69,7 @@ def _pad_values(values, k, size, fill_value):
 @kernel(static=("size", "fill_value", "equal_nan"))
 def _unique_np_kernel(x, *, size, fill_value, equal_nan):
     n = math.prod(x.shape)
-    values, indices, inverse, counts, k = _unique_kernel(x, size=n, fill_value=None)
+    values, indices, inverse, counts, k = unique_kernel(x, size=n, fill_value=None)
     if equal_nan and _dt.kind_of(x.dtype) in "fc":
         pos = lax.iota(np.int64, n)
         isn = lax.bitwise_and(lax.lt(pos, lax.full_like(pos, k)), lax.ne(values, values))
@@ -100,7 +100,7 @@ def _unique_rows_kernel(x, *, size, fill_value):
     iota = lax.iota(np.int64, n)
     keys = []
     for j in range(m):
-        keys.extend(_keys(lax.index_in_dim(x, j, 1, keepdims=False), False))
+        keys.extend(sort_keys(lax.index_in_dim(x, j, 1, keepdims=False), False))
     perm = lax.sort(tuple(keys) + (iota,), is_stable=True, num_keys=len(keys))[-1] \
         if keys else iota
     dnums = lax.GatherDimensionNumbers(offset_dims=(1,), collapsed_slice_dims=(0,),
@@ -228,7 +228,7 @@ def _common(fn, ar1, ar2):
 
 def _sort_pairs(aux):
     """Stable sort of ``aux`` by value (NaN last): (sorted, perm)."""
-    keys = _keys(aux, False)
+    keys = sort_keys(aux, False)
     out = lax.sort(tuple(keys) + (aux, lax.iota(np.int64, aux.shape[0])), is_stable=True,
                    num_keys=len(keys))
     return out[-2], out[-1]
@@ -297,7 +297,7 @@ def _gather1(v, idx):
 
 def _sort_masked(aux, live):
     """Stable sort of ``aux`` by value with dead (padding) entries last: (sorted, perm)."""
-    keys = [lax.convert_element_type(lax.bitwise_not(live), np.int32)] + list(_keys(aux, False))
+    keys = [lax.convert_element_type(lax.bitwise_not(live), np.int32)] + list(sort_keys(aux, False))
     out = lax.sort(tuple(keys) + (aux, lax.iota(np.int64, aux.shape[0])), is_stable=True,
                    num_keys=len(keys))
     return out[-2], out[-1]

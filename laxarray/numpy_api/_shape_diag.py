@@ -17,7 +17,7 @@ from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, check_int, normalize_axis
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api.creation import arange, tril, triu
-from laxarray.array_api.searching import _nonzero_kernel, nonzero
+from laxarray.array_api.searching import nonzero_kernel, nonzero
 from laxarray.numpy_api._shape_split import raw_of
 
 
@@ -167,7 +167,7 @@ def _tri_indices_kernel(*, n, m, k, lower, size):
         keep = lax.bitwise_not(keep)
     if size == 0:
         return lax.full((0,), 0, np.int64), lax.full((0,), 0, np.int64)
-    return _nonzero_kernel.fn(keep, size=size, fill_value=0)
+    return nonzero_kernel.fn(keep, size=size, fill_value=0)
 
 
 def _tri_indices(fn, n, k, m, lower):

@@ -21,7 +21,7 @@ from laxarray._core.validate import check_bool, normalize_shape
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import scalar_operand, to_raw
 from laxarray.array_api.creation import arange, linspace
-from laxarray.array_api.manipulation import _permute_dims_kernel, _reshape_kernel
+from laxarray.array_api.manipulation import permute_dims_kernel, reshape_kernel
 from laxarray.array_api.searching import nonzero
 from laxarray.numpy_api._shape_split import _atleast, join, raw_of
 
@@ -97,7 +97,7 @@ class AxisConcatenator:
                 perm = list(range(ndmin))
                 t = trans1d % ndmin
                 perm[-1], perm[t] = perm[t], perm[-1]
-                obj = _permute_dims_kernel(obj, axes=tuple(perm))
+                obj = permute_dims_kernel(obj, axes=tuple(perm))
         return obj
 
     def __getitem__(self, key):
@@ -132,7 +132,7 @@ class AxisConcatenator:
                     k1 = trans1d + k2 + 1 if trans1d < 0 else trans1d
                     axes = list(range(ndmin))
                     perm = axes[:k1] + axes[k2:] + axes[k1:k2]
-                    obj = _permute_dims_kernel(obj, axes=tuple(perm))
+                    obj = permute_dims_kernel(obj, axes=tuple(perm))
                 types.append(obj.dtype)
             objs.append(obj)
         if not objs:
@@ -151,7 +151,7 @@ class AxisConcatenator:
                 fail(ValueError, fn, "a result of rank <= 2 with the 'r'/'c' directive", res)
             if res.ndim == 1:
                 n = res.shape[0]
-                res = wrap(_reshape_kernel(res._value, shape=(n, 1) if state["col"] else
+                res = wrap(reshape_kernel(res._value, shape=(n, 1) if state["col"] else
                                            (1, n)))
         return res
 
@@ -321,7 +321,7 @@ def ix_(*args):
                      "depends on their values)", new)
             raw = nonzero(wrap(raw))[0]._value
         shape = (1,) * k + (raw.shape[0],) + (1,) * (nd - k - 1)
-        out.append(wrap(_reshape_kernel(raw, shape=shape)))
+        out.append(wrap(reshape_kernel(raw, shape=shape)))
     return tuple(out)
 
 

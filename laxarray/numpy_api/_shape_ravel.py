@@ -19,7 +19,7 @@ from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_choice, check_int, normalize_shape
 from laxarray.array_api._ufunc import broadcast_shapes2
-from laxarray.array_api.searching import _nonzero_kernel
+from laxarray.array_api.searching import nonzero_kernel
 from laxarray.numpy_api._shape_split import raw_of
 from laxarray.array_api.data_types import nonzero_mask  # exact for subnormals
 
@@ -153,7 +153,7 @@ def _argwhere_kernel(x, *, size, fill_value, flat):
         x = lax.reshape(x, (math.prod(x.shape),))
     elif x.ndim == 0:
         return lax.full((size, 0), 0, np.int64)
-    coords = _nonzero_kernel.fn(nonzero_mask(x), size=size, fill_value=fill_value)
+    coords = nonzero_kernel.fn(nonzero_mask(x), size=size, fill_value=fill_value)
     if flat:
         return coords[0]
     return lax.concatenate([lax.expand_dims(c, (1,)) for c in coords], 1)

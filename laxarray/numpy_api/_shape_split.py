@@ -16,7 +16,7 @@ from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_choice, check_int, normalize_axis
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
-from laxarray.array_api.manipulation import _concat_kernel, _reshape_kernel
+from laxarray.array_api.manipulation import concat_kernel, reshape_kernel
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
@@ -148,7 +148,7 @@ def _atleast(raw, ndim, where="front"):
         new = (1,) + shape + (1,) * (ndim - 2)
     else:  # atleast_3d of (M, N): (M, N, 1)
         new = shape + (1,)
-    return _reshape_kernel(raw, shape=new)
+    return reshape_kernel(raw, shape=new)
 
 
 def _atleast_public(fn, arys, ndim, where):
@@ -206,7 +206,7 @@ def join(fn, raws, axis, dtype=None, casting="same_kind"):
             if not np.can_cast(r.dtype, dt, casting=casting):
                 fail(TypeError, fn, f"arrays castable to {dt} under casting={casting!r}",
                      r.dtype)
-    return call(_concat_kernel, *raws, axis=ax, dtype=dt)
+    return call(concat_kernel, *raws, axis=ax, dtype=dt)
 
 
 def sequence_of_raws(fn, tup, argname="tup"):
@@ -259,7 +259,7 @@ def column_stack(tup):
     raws = []
     for r in sequence_of_raws("column_stack", tup):
         if r.ndim == 1:
-            r = _reshape_kernel(r, shape=(r.shape[0], 1))
+            r = reshape_kernel(r, shape=(r.shape[0], 1))
         raws.append(_atleast(r, 2))
     return join("column_stack", raws, 1)
 

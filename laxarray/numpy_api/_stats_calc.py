@@ -24,7 +24,7 @@ from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
 from laxarray.array_api import statistical as _stat
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._ufunc import exact_div
-from laxarray.array_api.searching import _searchsorted_kernel
+from laxarray.array_api.searching import searchsorted_kernel
 from laxarray.numpy_api._stats_base import concrete, count_dtype, raw, rounded_mul
 
 __all__ = ["average", "cov", "corrcoef", "interp", "gradient", "trapezoid", "ediff1d"]
@@ -242,7 +242,7 @@ def _interp_real(x, xp, fp, left, right):
         x0, y0 = lax.broadcast(xp[0], x.shape), lax.broadcast(fp[0], x.shape)
         r = lax.select(lax.gt(x, x0), lax.broadcast(right, x.shape), y0)
         return lax.select(lax.lt(x, x0), lax.broadcast(left, x.shape), r)
-    j = lax.sub(_searchsorted_kernel(xp, x, None, right=True), lax.full(x.shape, 1,
+    j = lax.sub(searchsorted_kernel(xp, x, None, right=True), lax.full(x.shape, 1,
                                                                         count_dtype))
     hi_n = max(n - 2, 0)
     jc = lax.clamp(lax.full_like(j, 0), j, lax.full_like(j, hi_n))

@@ -26,7 +26,7 @@ from laxarray._core.errors import fail, fail_text
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, check_int
 from laxarray.array_api._array import wrap
-from laxarray.array_api.searching import _searchsorted_kernel
+from laxarray.array_api.searching import searchsorted_kernel
 from laxarray.numpy_api._stats_base import concrete, count_dtype, raw, rounded_mul
 
 __all__ = ["histogram", "histogram_bin_edges", "histogram2d", "histogramdd", "bincount",
@@ -196,7 +196,7 @@ def _bin_count_kernel(sample, weights, *edges, out_dtype, density, uniform=()):
             flat = lax.add(lax.mul(flat, lax.full_like(flat, m + 1)), _uniform_bin(e, v))
             nbin.append(m + 1)
             continue
-        c = _searchsorted_kernel(e, v, None, right=True)
+        c = searchsorted_kernel(e, v, None, right=True)
         if m:
             on_edge = lax.eq(v, lax.broadcast(lax.index_in_dim(e, m - 1, 0, False), (n,)))
             c = lax.sub(c, lax.convert_element_type(on_edge, count_dtype))
@@ -398,9 +398,9 @@ def _digitize_kernel(x, bins, *, right, mode):
     flat = lax.reshape(x, (math.prod(x.shape),))
     if n == 0:
         return lax.full(x.shape, 0, count_dtype)
-    inc = _searchsorted_kernel(bins, flat, None, right=not right)
+    inc = searchsorted_kernel(bins, flat, None, right=not right)
     rev = lax.rev(bins, (0,))
-    dec = lax.sub(lax.full_like(inc, n), _searchsorted_kernel(rev, flat, None, right=not right))
+    dec = lax.sub(lax.full_like(inc, n), searchsorted_kernel(rev, flat, None, right=not right))
     if mode == "inc":
         out = inc
     elif mode == "dec":

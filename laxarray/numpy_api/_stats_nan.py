@@ -21,7 +21,7 @@ from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
 from laxarray.array_api import statistical as _stat
 from laxarray.array_api._array import wrap
 from laxarray.array_api.manipulation import reshape
-from laxarray.array_api.searching import _arg_kernel
+from laxarray.array_api.searching import arg_kernel
 from laxarray.numpy_api._stats_base import concrete, count_dtype, no_out, raw
 
 __all__ = ["nansum", "nanprod", "nanmax", "nanmin", "nanargmax", "nanargmin", "nanmean",
@@ -104,7 +104,7 @@ def nanmin(a, axis=None, out=None, keepdims=False):
 def _nanarg_kernel(x, *, axis, keepdims, find_max):
     nan = lax.ne(x, x)
     clean = lax.select(nan, lax.full_like(x, -np.inf if find_max else np.inf), x)
-    idx = _arg_kernel(clean, axis=axis, keepdims=keepdims, find_max=find_max)
+    idx = arg_kernel(clean, axis=axis, keepdims=keepdims, find_max=find_max)
     all_nan = _finish(lax.reduce_and(nan, (axis,)), (axis,), keepdims)
     return lax.select(all_nan, lax.full_like(idx, -1), idx)
 

@@ -23,8 +23,8 @@ from laxarray._core.errors import fail, fail_text
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, check_choice, normalize_axes, normalize_axis
 from laxarray.array_api._array import Array
-from laxarray.array_api.indexing_functions import _take_along_axis_kernel
-from laxarray.array_api.sorting import _keys, _sort_kernel
+from laxarray.array_api.indexing_functions import take_along_axis_kernel
+from laxarray.array_api.sorting import sort_keys, sort_kernel
 from laxarray.numpy_api._stats_base import concrete, count_dtype, no_out, raw, rounded_mul as _mul
 
 __all__ = ["quantile", "percentile", "median", "nanquantile", "nanpercentile", "nanmedian",
@@ -47,7 +47,7 @@ def _flat_sorted(x, axes):
     xt = lax.transpose(x, keep + tuple(axes)) if keep + tuple(axes) != tuple(range(x.ndim)) \
         else x
     x2 = lax.reshape(xt, (math.prod(rest), n))
-    return rest, _sort_kernel(x2, axis=1, descending=False, want_indices=False)
+    return rest, sort_kernel(x2, axis=1, descending=False, want_indices=False)
 
 
 def _valid_count(srt, omit_nan):
@@ -61,7 +61,7 @@ def _valid_count(srt, omit_nan):
 
 def _take(srt, idx):
     """``srt[b, idx[b, j]]`` (indices clamped into range)."""
-    return _take_along_axis_kernel(srt, idx, axis=1)
+    return take_along_axis_kernel(srt, idx, axis=1)
 
 
 def _floor_mod2(v):
@@ -346,7 +346,7 @@ def _partition(fn, a, kth, axis, want_indices):
         fail(ValueError, fn, "an array of rank >= 1 for 'a'", a)
     ax = normalize_axis(fn, axis, x.ndim)
     _kth(fn, kth, x.shape[ax])
-    return call(_sort_kernel, x, axis=ax, descending=False, want_indices=want_indices)
+    return call(sort_kernel, x, axis=ax, descending=False, want_indices=want_indices)
 
 
 def partition(a, kth, axis=-1):
@@ -373,7 +373,7 @@ def _lexsort_kernel(*keys, axis):
     ops = []
     for k in reversed(keys):          # the last key is the primary one
         k = lax.transpose(k, perm) if axis != last else k
-        ops.extend(_keys(k, False))
+        ops.extend(sort_keys(k, False))
     iota = lax.broadcasted_iota(count_dtype, ops[0].shape, last)
     out = lax.sort(tuple(ops) + (iota,), dimension=last, is_stable=True, num_keys=len(ops))
     res = out[-1]
@@ -411,5 +411,5 @@ def sort_complex(a):
     if _dt.kind_of(x.dtype) != "c":
         small = x.dtype in (np.int8, np.int16, np.uint8, np.uint16)
         x = lax.convert_element_type(x, np.complex64 if small else np.complex128)
-    return call(_sort_kernel, x, axis=x.ndim - 1, descending=False, want_indices=False)
+    return call(sort_kernel, x, axis=x.ndim - 1, descending=False, want_indices=False)
 
