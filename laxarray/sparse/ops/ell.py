@@ -36,8 +36,10 @@ from laxarray.sparse import _keys as K
 #: columns) per slot; measured on 10^5-10^6-entry products, 6-8 slots plus narrow chunks
 #: beat 10-48 slots (1.3-2x): many concurrent streams defeat the prefetchers
 MAX_SLOTS = 8
-#: widths tried for the chunks that hold the rest of long rows (wider ones lost: padding)
-CHUNK_WIDTHS = (4, 8, 16)
+#: widths tried for the chunks that hold the rest of long rows (wider ones lost: padding;
+#: 16 was the model's pick for 50-entry rows, (2, 16), and measured 15 ms where (2, 8) took
+#: 8 ms on 5e6 entries: 16 concurrent streams per chunk defeat the prefetchers too)
+CHUNK_WIDTHS = (4, 8)
 #: relative cost of scattering one chunk sum (sorted) to one fused ELL slot (measured)
 _SCATTER_COST = 0.5
 #: the same three for a matrix operand (rows of the dense operand are gathered whole, so
