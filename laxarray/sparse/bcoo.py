@@ -491,10 +491,15 @@ def segments_by_key(keys, values, total, nse, sparse_shape, index_dtype, sorted_
 
 def segment_sum_sorted(values, seg, nse):
     """``out[s] = sum(values[seg == s])`` for sorted ``seg``; ids ``>= nse`` dropped."""
+    return scatter_add_sorted(lax.full((nse,) + tuple(values.shape[1:]), 0, values.dtype),
+                              seg, values)
+
+
+def scatter_add_sorted(out, seg, values):
+    """``out`` with ``values`` added at sorted positions ``seg`` (out of range dropped)."""
     dnums = lax.ScatterDimensionNumbers(update_window_dims=tuple(range(1, values.ndim)),
                                         inserted_window_dims=(0,),
                                         scatter_dims_to_operand_dims=(0,))
-    out = lax.full((nse,) + tuple(values.shape[1:]), 0, values.dtype)
     return lax.scatter_add(out, seg[:, None], values, dnums, indices_are_sorted=True,
                            mode=K.GATHER_FILL)
 

@@ -25,7 +25,8 @@ from laxarray._core.kernel import kernel
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
-from laxarray.sparse.bcoo import BCOO, segment_sum_sorted, segments_by_key, todense_raw
+from laxarray.sparse.bcoo import (BCOO, scatter_add_sorted, segment_sum_sorted,
+                                  segments_by_key, todense_raw)
 from laxarray.sparse.ops.dot import is_sparse
 from laxarray.sparse.ops.layout import check_same_shape, to_flat
 
@@ -461,20 +462,11 @@ def _merge_values_kernel(ad, ai, bd, bi, pos_a, pos_b, *, shape, nse, op, dtype,
         if op in (lax.add, lax.sub):
             vb = vb if op is lax.add else lax.neg(vb)
             summed = segment_sum_sorted(va, pa, nse)
-            return _scatter_add_sorted(summed, pb, vb), out_idx
+            return scatter_add_sorted(summed, pb, vb), out_idx
         return op(segment_sum_sorted(va, pa, nse), segment_sum_sorted(vb, pb, nse)), out_idx
 
     d, i = K.batched(one, nb_, in_axes=(0,) * 6)(ad, ai, bd, bi, pos_a, pos_b)
     return d, i
-
-
-def _scatter_add_sorted(out, seg, values):
-    """``out`` with ``values`` added at sorted positions ``seg`` (out of range dropped)."""
-    dnums = lax.ScatterDimensionNumbers(update_window_dims=tuple(range(1, values.ndim)),
-                                        inserted_window_dims=(0,),
-                                        scatter_dims_to_operand_dims=(0,))
-    return lax.scatter_add(out, seg[:, None], values, dnums, indices_are_sorted=True,
-                           mode=K.GATHER_FILL)
 
 
 __all__ = ["map_values", "astype", "multiply", "divide", "add", "subtract", "maximum",
