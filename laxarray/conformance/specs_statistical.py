@@ -95,7 +95,13 @@ def reduction(name, oracle, group, *, result=lambda d: d, finite=False, accumula
             if bad.any():
                 raise ConformanceError(f"{name}: {got[bad][:3]!r}, expected {exp[bad][:3]!r}")
             return
-        assert_values(name, got, exp, rtol_ulps=ulps, atol_ulps=0, signed_zeros=False)
+        # XLA on CPU reads subnormal inputs as zeros (all(1e-45) is False there)
+        with np.errstate(all="ignore"):
+            alt = np.asarray(oracle(flush_subnormals(x), axis=axis, keepdims=keepdims,
+                                    **(oracle_kwargs or {})))
+        alt = alt.astype(got.dtype, copy=False) if alt.dtype.kind == got.dtype.kind else alt
+        assert_values(name, got, exp, rtol_ulps=ulps, atol_ulps=0, signed_zeros=False,
+                      alternative=alt)
     return register(Spec(name, check, S.DTYPE_GROUPS[group], kind="reduction"))
 
 
