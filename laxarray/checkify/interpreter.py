@@ -19,6 +19,7 @@ import jax
 import numpy as np
 from jax import lax
 
+from laxarray._core.dtypes import kind_of
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import (
     Literal, Primitive, bind_eqn, call_p, closed_call_p, cond_p, custom_jvp_call_p,
@@ -396,7 +397,7 @@ def _remat_check_rule(ctx, eqn, state, invals):
 
 
 def _zero_tangent(x):
-    if np.issubdtype(x.dtype, np.inexact):
+    if kind_of(x.dtype) in "fc":
         return lax.full_like(x, 0)
     return np.zeros(x.shape, jax.dtypes.float0)
 
@@ -429,7 +430,7 @@ def _custom_vjp_call_check_rule(ctx, eqn, state, invals):
         return (leaves_out, outs), vjp_fn
 
     def bwd(vjp_fn, cts):
-        zeros = [_zero_tangent(np.zeros(s, d) if not np.issubdtype(d, np.inexact)
+        zeros = [_zero_tangent(np.zeros(s, d) if kind_of(d) not in "fc"
                                else lax.full(s, 0, d)) for s, d in leaf_avals]
         return zeros, list(vjp_fn(list(cts[1])))
 

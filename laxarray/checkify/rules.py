@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from jax import lax
 
+from laxarray._core.dtypes import kind_of
 from laxarray._core.jaxapi import Literal, source_frames
 from laxarray.checkify.error import (
     DivisionByZeroError, FloatDivisionByZeroError, FloatError, NaNError, OOBError, new_site,
@@ -47,7 +48,7 @@ def _dtype(x):
 
 
 def _inexact(x) -> bool:
-    return np.issubdtype(_dtype(x), np.inexact)
+    return kind_of(_dtype(x)) in "fc"
 
 
 def _any(b):
@@ -131,7 +132,7 @@ def _not_finite(x):
 
 
 def _real_floating(x) -> bool:
-    return np.issubdtype(_dtype(x), np.floating)
+    return kind_of(_dtype(x)) == "f"
 
 
 @check_rule(FloatError, *FLOAT_ELEMENTWISE)
@@ -332,8 +333,8 @@ def propagates(eqn, position, nonfinite) -> bool:
         if not ok:
             return False
     outs = [v.aval for v in eqn.outvars]
-    return (all(np.issubdtype(a.dtype, np.floating) and a.size > 0 for a in outs)
-            and np.issubdtype(eqn.invars[position].aval.dtype, np.floating))
+    return (all(kind_of(a.dtype) == "f" and a.size > 0 for a in outs)
+            and kind_of(eqn.invars[position].aval.dtype) == "f")
 
 
 def _checked_primitives(errors):
@@ -361,7 +362,7 @@ def _shows(jaxpr, errors, seeds, extra_sources):
         extra = extra_sources(eqn)
         for k, o in enumerate(eqn.outvars):
             own = source or k in extra
-            if not np.issubdtype(o.aval.dtype, np.inexact) or not (own or carried):
+            if kind_of(o.aval.dtype) not in "fc" or not (own or carried):
                 continue
             shows[o] = frozenset(carried | {o} if own else carried)
             order.append(o)
@@ -401,7 +402,7 @@ def carried_positions(jaxpr, errors, first, count) -> frozenset:
     seeds = {}
     for k in range(count):
         v = jaxpr.invars[first + k]
-        if np.issubdtype(v.aval.dtype, np.floating) and v.aval.size:
+        if kind_of(v.aval.dtype) == "f" and v.aval.size:
             seeds[v] = frozenset({("carry", k)})
     shows, _ = _shows(jaxpr, errors, seeds, lambda eqn: ())
     out = set()
@@ -416,7 +417,7 @@ def sink_test(x, errors):
     """Per element: ``x`` is NaN (or non-finite, with ``float_checks``)."""
     if FloatError not in errors:
         return _isnan(x)
-    if np.issubdtype(_dtype(x), np.complexfloating):
+    if kind_of(_dtype(x)) == "c":
         return lax.bitwise_not(lax.bitwise_and(lax.is_finite(lax.real(x)),
                                                lax.is_finite(lax.imag(x))))
     return _not_finite(x)
