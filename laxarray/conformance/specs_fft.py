@@ -4,9 +4,9 @@ Namespace-generic (``xp.fft.<name>``).  Transforms draw complex input for the co
 Hermitian-input transforms and real input for ``rfft*``/``ihfft`` (what the standard
 requires), ``n``/``s`` that pad or truncate (``s`` entries of -1 included), negative axes
 and every ``norm``.  Oracles run on the input upcast to double precision; values compare
-normwise with ``TOLERANCES["fft"]`` (see :mod:`laxarray.conformance.specs_linalg`).  Inputs
-holding subnormals may be flushed to zero by the namespace (XLA on CPU): the oracle on the
-flushed input is accepted too.
+normwise with ``TOLERANCES["fft"]`` (see :mod:`laxarray.conformance.specs_linalg`).  A
+namespace that flushes subnormals (XLA on CPU) passes by the rule of
+:mod:`laxarray.conformance.flushing`.
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from laxarray.conformance import strategies as S
-from laxarray.conformance.compare import (ConformanceError, assert_dtype, assert_shape,
-                                          assert_values, flush_subnormals, to_numpy)
+from laxarray.conformance.compare import assert_dtype, assert_shape, assert_values, to_numpy
 from laxarray.conformance.spec import as_xp
 from laxarray.conformance.specs_linalg import (TOLERANCES, close, complex_name, draw_array,
                                                real_name, spec, upcast)
@@ -33,12 +32,7 @@ def _compare(name, out, x, oracle, result_dtype):
     expected = oracle(upcast(x))
     assert_dtype(name, out, result_dtype)
     assert_shape(name, out, expected.shape)
-    got = to_numpy(out)
-    try:
-        close(name, got, expected, "fft")
-    except ConformanceError:
-        alt = flush_subnormals(oracle(upcast(flush_subnormals(x))).astype(got.dtype))
-        close(name, got, alt, "fft")
+    close(name, to_numpy(out), expected, "fft")
 
 
 def _one_d(name, real_input, half_output):

@@ -523,8 +523,7 @@ def _norm_compare(name, xp_fn, np_fn, dtype, kind):
     got = np.asarray(to_numpy(out), dtype=np.float64)
     assert_values(name, got, expected.astype(np.float64), rtol_ulps=TOLERANCES[kind] * (
         np.finfo(real_name(float_name(dtype))).eps / np.finfo(np.float64).eps),
-        atol_ulps=0, signed_zeros=False,
-        alternative=None)
+        atol_ulps=0, signed_zeros=False)
 
 
 @spec("linalg.vector_norm")

@@ -1,0 +1,145 @@
+"""Flush-to-zero platforms: one rule for every spec, applied when an example fails.
+
+XLA on CPU reads subnormal floats as zeros of the same sign and writes zeros where a result
+would be subnormal (so do GPUs by default).  Rather than each spec computing a second,
+"flushed" expectation, :func:`passes_flushed` gives every spec the same second chance: the
+failing example runs again on the same draws with every subnormal replaced by a zero of its
+sign, comparing with the oracle's subnormal results flushed too
+(:func:`~laxarray.conformance.compare.flushed_results`).  The example passes only if that
+replay passes **and** every namespace call of the replay returned, up to flushing, what it
+returned on the original draws -- so a namespace that mishandles subnormals otherwise than by
+reading them as zeros still fails.
+"""
+
+from __future__ import annotations
+
+import copy
+import types
+
+import numpy as np
+
+from laxarray.conformance.compare import flush_subnormals, flushed_results, to_numpy
+
+
+class Draws:
+    """A proxy of hypothesis' ``data`` object that keeps a copy of every value drawn."""
+
+    def __init__(self, data):
+        self._data = data
+        self.values = []
+
+    def draw(self, strategy, label=None):
+        """Draw through the real ``data`` object and record a copy of the value."""
+        value = self._data.draw(strategy, label=label)
+        self.values.append(_copy(value))
+        return value
+
+
+class _Diverged(Exception):
+    """The replay asked for a draw the original example did not make."""
+
+
+class _Replay:
+    """A stand-in for ``data`` that returns recorded draws, subnormals flushed."""
+
+    def __init__(self, values):
+        self._values = [flush_value(v) for v in values]
+        self._next = 0
+
+    def draw(self, strategy, label=None):
+        if self._next >= len(self._values):
+            raise _Diverged(label)
+        value = self._values[self._next]
+        self._next += 1
+        return _copy(value)
+
+
+class Calls:
+    """A proxy of a namespace (or of a function's attributes) that records every result.
+
+    Modules (``linalg``, ``fft``) and callables other than classes are wrapped, one wrapper
+    per object (so aliases stay identical); dtypes, constants and classes are returned as
+    they are, so ``isinstance`` checks still work.  A wrapped function passed back to the
+    namespace (``mask_indices(n, xp.tril)``) is passed unwrapped.
+    """
+
+    def __init__(self, target, results, wrappers=None):
+        self._target = target
+        self._results = results
+        self._wrappers = {} if wrappers is None else wrappers
+
+    def __getattr__(self, name):
+        attr = getattr(self._target, name)
+        if isinstance(attr, types.ModuleType) or (callable(attr) and not isinstance(attr, type)):
+            wrapper = self._wrappers.get(id(attr))
+            if wrapper is None or wrapper._target is not attr:
+                wrapper = self._wrappers[id(attr)] = Calls(attr, self._results, self._wrappers)
+            return wrapper
+        return attr
+
+    def __call__(self, *args, **kwargs):
+        out = self._target(*[_unwrap(a) for a in args],
+                           **{k: _unwrap(v) for k, v in kwargs.items()})
+        self._results.append(out)
+        return out
+
+
+def _unwrap(value):
+    if isinstance(value, Calls):
+        return value._target
+    if isinstance(value, (list, tuple)) and any(isinstance(v, Calls) for v in value):
+        return type(value)(_unwrap(v) for v in value)
+    return value
+
+
+def passes_flushed(body, xp, values, results):
+    """Whether ``body(xp, data)`` passes on the draws ``values`` with subnormals flushed, its
+    namespace calls returning what ``results`` (the original example's calls) held, flushed."""
+    replayed = []
+    try:
+        with flushed_results(), np.errstate(all="ignore"):
+            body(Calls(xp, replayed), _Replay(values))
+    except Exception:  # noqa: BLE001 -- any failure of the replay keeps the original error
+        return False
+    if len(replayed) < len(results):
+        return False
+    return all(_same_flushed(a, b) for a, b in zip(results, replayed))
+
+
+def flush_value(value):
+    """``value`` (an array, NumPy or Python scalar, or a tuple/list/dict of them) with
+    subnormal floating values replaced by zeros of the same sign."""
+    if isinstance(value, np.ndarray):
+        return flush_subnormals(value) if value.dtype.kind in "fc" else value
+    if isinstance(value, (np.floating, np.complexfloating)):
+        return flush_subnormals(np.asarray(value))[()]
+    if isinstance(value, (float, complex)) and not isinstance(value, bool):
+        return type(value)(flush_subnormals(np.asarray(value))[()])
+    if isinstance(value, (tuple, list)) and not hasattr(value, "_fields"):
+        return type(value)(flush_value(v) for v in value)
+    if isinstance(value, dict):
+        return {k: flush_value(v) for k, v in value.items()}
+    return value
+
+
+def _copy(value):
+    try:
+        return copy.deepcopy(value)
+    except Exception:  # noqa: BLE001 -- an uncopyable draw is kept as it is
+        return value
+
+
+def _same_flushed(a, b):
+    """Whether two call results agree once subnormals are flushed (NaN equals NaN)."""
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return len(a) == len(b) and all(_same_flushed(x, y) for x, y in zip(a, b))
+    if not (hasattr(a, "shape") and hasattr(a, "dtype")):
+        return True  # not an array (a dtype, an info object, a Python value): not compared
+    try:
+        x, y = np.asarray(to_numpy(a)), np.asarray(to_numpy(b))
+    except Exception:  # noqa: BLE001 -- not convertible to NumPy: not compared
+        return True
+    if x.shape != y.shape or x.dtype != y.dtype:
+        return False
+    x, y = flush_subnormals(x), flush_subnormals(y)
+    return bool(np.array_equal(x, y, equal_nan=x.dtype.kind in "fc"))

@@ -1,0 +1,92 @@
+"""The flush-to-zero rule every spec gets (laxarray.conformance.flushing): a namespace that
+reads subnormals as zeros passes; one that mishandles them otherwise still fails."""
+
+import types
+
+import numpy as np
+import pytest
+
+from laxarray.conformance import ConformanceError, Spec
+from laxarray.conformance.compare import assert_values, flush_subnormals, to_numpy
+from laxarray.conformance.flushing import flush_value
+
+TINY32 = np.float32(1e-45)  # the smallest float32 subnormal
+
+
+class _Fixed:
+    """A ``data`` stand-in whose draws return the given values in order."""
+
+    def __init__(self, *values):
+        self._values = list(values)
+
+    def draw(self, strategy, label=None):
+        return self._values.pop(0)
+
+
+def _spec(oracle, fn_name, rtol=0.0):
+    def body(xp, data):
+        x = data.draw(None, label="x")
+        y = data.draw(None, label="y")
+        got = to_numpy(getattr(xp, fn_name)(xp.asarray(x), xp.asarray(y)))
+        with np.errstate(all="ignore"):
+            expected = oracle(x, y)
+        assert_values(fn_name, got, expected, rtol_ulps=rtol)
+    return Spec(fn_name, body)
+
+
+def _namespace(fn_name, fn):
+    return types.SimpleNamespace(asarray=np.asarray, **{fn_name: fn})
+
+
+def _ftz(fn):
+    """``fn`` as a flush-to-zero platform computes it: inputs and result flushed."""
+    return lambda *args: flush_subnormals(fn(*[flush_subnormals(a) for a in args]))
+
+
+# x holds a subnormal; x * y is then the inputs' product with the subnormal read as zero
+X = np.array([TINY32, -TINY32, 2.0, 3.0], np.float32)
+Y = np.array([np.inf, 1.0, 1e-38, 5.0], np.float32)  # 2 * 1e-38 is normal; inf * tiny is inf
+
+
+def test_numpy_passes_without_flushing():
+    _spec(np.multiply, "multiply").check(np, _Fixed(X, Y))
+
+
+def test_flush_to_zero_namespace_passes():
+    xp = _namespace("multiply", _ftz(np.multiply))
+    # sanity: the flushing namespace really differs from NumPy here (inf * 0 is NaN)
+    assert np.isnan(xp.multiply(X, Y)[0]) and np.multiply(X, Y)[0] == np.inf
+    _spec(np.multiply, "multiply").check(xp, _Fixed(X, Y))
+
+
+def test_subnormal_results_flushed_from_normal_inputs_pass():
+    x = np.array([1e-20, 1.0], np.float32)  # 1e-20 ** 2 is subnormal in float32
+    xp = _namespace("multiply", _ftz(np.multiply))
+    assert xp.multiply(x, x)[0] == 0 and np.multiply(x, x)[0] != 0
+    _spec(np.multiply, "multiply").check(xp, _Fixed(x, x))
+
+
+def test_namespace_mishandling_subnormals_fails():
+    def nan_on_subnormal(a, b):  # right on zeros, NaN (not zero's answer) on subnormals
+        a, b = np.asarray(a), np.asarray(b)
+        out = np.multiply(flush_subnormals(a), b)
+        return np.where(flush_subnormals(a) != a, np.float32(np.nan), out)
+    xp = _namespace("multiply", nan_on_subnormal)
+    with pytest.raises(ConformanceError):
+        _spec(np.multiply, "multiply").check(xp, _Fixed(X, Y))
+
+
+def test_wrong_namespace_still_fails():
+    xp = _namespace("multiply", _ftz(np.add))
+    with pytest.raises(ConformanceError):
+        _spec(np.multiply, "multiply").check(xp, _Fixed(X, Y))
+
+
+def test_flush_value_keeps_types_and_signs():
+    value = (X, [np.float64(-5e-324), 1.5], {"k": np.complex64(complex(TINY32, 1.0))}, 3)
+    got = flush_value(value)
+    assert type(got) is tuple and type(got[1]) is list and got[3] == 3
+    assert got[0].dtype == np.float32 and np.array_equal(np.signbit(got[0]), np.signbit(X))
+    assert got[0][0] == 0 and got[0][2] == 2.0
+    assert got[1][0] == 0 and np.signbit(got[1][0]) and got[1][1] == 1.5
+    assert got[2]["k"] == np.complex64(1j) and got[2]["k"].dtype == np.complex64
