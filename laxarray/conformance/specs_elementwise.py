@@ -96,6 +96,23 @@ def _complex_arith_2(x1, x2, expected):
     return ~_complex_special(x1, x2)
 
 
+def _complex_pow(x1, x2, expected):
+    """Complex ``pow``: also drop the elements where the standard's ``exp(x2*log(x1))`` meets
+    its special cases: a zero base unless the exponent is a positive real (``log(0)`` is
+    infinite: ``0j ** -1`` is ``inf + nanj`` by them, NumPy gives ``nan + nanj``), and
+    ``x2*log(x1)`` overflowing in the result's precision (``exp(-inf + inf j)`` has zero
+    parts of unspecified sign)."""
+    keep = _complex_arith_2(x1, x2, expected)
+    dtype = np.result_type(x1, x2)
+    if dtype.kind != "c":
+        return keep
+    x1, x2 = np.asarray(x1, dtype), np.asarray(x2, dtype)
+    with np.errstate(all="ignore"):
+        w = x2 * np.log(x1)
+    zero_base = (x1 == 0) & ~((x2.real > 0) & (x2.imag == 0))
+    return keep & ~zero_base & (zero_base | (np.isfinite(w.real) & np.isfinite(w.imag)))
+
+
 def _complex_division(x1, x2, expected):
     """Complex division: also drop division by a complex zero (the standard has no case:
     textbook gives NaN, C99 a complex infinity), subnormal divisors included (a zero once
@@ -151,7 +168,7 @@ binary("divide", np.divide, "floating-point", postfilter=_complex_division, ctol
 binary("floor_divide", np.floor_divide, "real numeric", postfilter=_int_nonzero_divisor)
 binary("remainder", np.remainder, "real numeric", postfilter=_int_nonzero_divisor)
 binary("pow", np.power, "numeric", domain2=_nonneg_int, rtol=_T[0], atol=_T[1], ctol=_C,
-       postfilter=_complex_arith_2)
+       postfilter=_complex_pow)
 
 # ---- rounding ------------------------------------------------------------------------------
 unary("ceil", np.ceil, "real numeric")
