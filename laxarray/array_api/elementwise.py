@@ -115,9 +115,26 @@ def remainder(x1, x2, /):
     return _float_divmod(x1, x2)[1]
 
 
+def real_pow(x1, x2):
+    """``lax.pow`` of real floats with subnormal operands read as zeros of their sign, as
+    every other operation of a flush-to-zero platform reads them: XLA's CPU pow reads a
+    subnormal base as ``2**-1075`` (``pow(1e-310, -0.5)`` gave 6.4e161) and
+    ``pow(0, 1e-45)`` as 0, not ``0 ** 0 = 1``."""
+    return lax.pow(_flush(x1), _flush(x2))
+
+
+def _flush(x):
+    """Subnormal values of a real float array replaced by zeros of their sign."""
+    tiny = _dt.machine_limits(x.dtype).tiny
+    sub = lax.lt(lax.abs(x), lax.full_like(x, tiny))  # zeros too: they are unchanged
+    return lax.select(sub, _copysign(_zeros(x), x), x)
+
+
 def _pow_body(x1, x2, /):
     if _is_int(x1):
         return _int_pow(x1, x2)
+    if not _is_complex(x1):
+        return real_pow(x1, x2)
     out = lax.pow(x1, x2)
     if _is_complex(x1):
         from laxarray.array_api import _complex_math as _cm

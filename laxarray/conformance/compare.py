@@ -144,4 +144,5 @@ def assert_values(fn, actual, expected, *, rtol_ulps=0.0, atol_ulps=0.0, signed_
         idx = tuple(np.argwhere(bad)[0]) if bad.ndim else ()
         raise ConformanceError(
             f"{fn}: value {a[idx]!r} at index {idx}, expected {e[idx]!r} "
-            f"(rtol={rtol:.3g}, atol={atol:.3g}); {int(bad.sum())} of {bad.size} differ")
+            f"(rtol={np.max(rtol):.3g}, atol={np.max(atol):.3g}); "
+            f"{int(bad.sum())} of {bad.size} differ")

@@ -184,7 +184,8 @@ def binary(name, oracle, group, *, result=same_dtype, domain=None, domain2=None,
     """Spec of ``name(x1, x2)`` with broadcasting and (if ``scalars``) Python-scalar operands.
 
     ``domain2`` restricts ``x2`` (default: ``domain``); ``postfilter(x1, x2, expected)``
-    gets the operands broadcast to the result shape; other arguments as for :func:`unary`.
+    gets the operands broadcast to the result shape; ``ctol`` may be a function of them
+    too, returning per-element ulps; other arguments as for :func:`unary`.
     """
     pairs = pairs or promotable_pairs(group)
     domain2 = domain2 or domain
@@ -214,11 +215,14 @@ def binary(name, oracle, group, *, result=same_dtype, domain=None, domain2=None,
         assert_dtype(name, out, result(d1, d2))
         assert_shape(name, out, np.broadcast_shapes(x1.shape, x2.shape))
         got = to_numpy(out)
-        if postfilter is not None:
-            keep = postfilter(np.broadcast_to(x1, expected.shape),
-                              np.broadcast_to(x2, expected.shape), expected)
-            got, expected = got[keep], expected[keep]
+        b1, b2 = np.broadcast_to(x1, expected.shape), np.broadcast_to(x2, expected.shape)
         tols = _tols(np.result_type(x1.dtype, x2.dtype), rtol, atol, ctol)
+        if callable(tols):
+            tols = [np.broadcast_to(t, expected.shape) for t in tols(b1, b2)]
+        if postfilter is not None:
+            keep = postfilter(b1, b2, expected)
+            got, expected = got[keep], expected[keep]
+            tols = [t[keep] if np.ndim(t) else t for t in tols]
         _compare(name, got, expected, *tols, signed_zeros)
     return register(Spec(name, check, S.DTYPE_GROUPS[group], kind="elementwise"))
 

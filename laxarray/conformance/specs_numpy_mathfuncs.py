@@ -19,6 +19,7 @@ from laxarray.conformance import strategies as S
 from laxarray.conformance.compare import (ConformanceError, assert_dtype, assert_shape,
                                           assert_values, flush_subnormals, to_numpy)
 from laxarray.conformance.spec import SPECS, Spec, as_xp, binary, register, resolve, unary
+from laxarray.conformance.specs_elementwise import complex_pow_oracle, complex_pow_tolerance
 
 
 def _numpy_ext(name):
@@ -140,10 +141,11 @@ def _off_branch_cut(x1, x2, expected):
     return ~((x1.real < 0) & (np.abs(x1.imag) < np.finfo(np.float64).tiny))
 
 
-binary("float_power", _on_f64(np.float_power), "numeric", postfilter=_off_branch_cut,
+binary("float_power", _on_f64(complex_pow_oracle(np.float_power)), "numeric",
+       postfilter=_off_branch_cut,
        result=lambda *d: "complex128" if np.result_type(*d).kind == "c" else "float64",
        domain=lambda dt: dict(finite=True, min_value=-4, max_value=4)
-       if np.dtype(dt).kind != "b" else {}, rtol=8, atol=8, ctol=(64, 64),
+       if np.dtype(dt).kind != "b" else {}, rtol=8, atol=8, ctol=complex_pow_tolerance(64, 64),
        signed_zeros=False)
 _numpy_ext("float_power")
 binary("logaddexp2", _on_f64(np.logaddexp2), "real numeric", result=_float_result, rtol=4,
