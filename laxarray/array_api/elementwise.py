@@ -135,24 +135,23 @@ def _pow_body(x1, x2, /):
         return _int_pow(x1, x2)
     if not _is_complex(x1):
         return real_pow(x1, x2)
+    from laxarray.array_api import _complex_math as _cm
     out = lax.pow(x1, x2)
-    if _is_complex(x1):
-        from laxarray.array_api import _complex_math as _cm
-        # the standard's reading exp(x2 * log(x1)), with its special cases, where XLA's
-        # pow gives NaN (e.g. an overflow to inf + 0j)
-        alt = _cm.cexp(lax.mul(x2, _cm.clog(x1)))
-        parts = []
-        for o, w in ((lax.real(out), lax.real(alt)), (lax.imag(out), lax.imag(alt))):
-            parts.append(lax.select(lax.bitwise_and(lax.ne(o, o), lax.eq(w, w)), w, o))
-        out = lax.complex(*parts)
-        # a real integer exponent |n| < 100: binary powering by complex products, as
-        # NumPy does (exact for small n, and the same signs of zero)
-        out = lax.select(_small_int_exponent(x2), _complex_int_pow(x1, x2), out)
-        # 0 ** z = 0 for Re(z) > 0 (XLA's exp(z log 0) gives NaN + NaN j)
-        zero = _zeros(x1)
-        base0 = lax.eq(x1, zero)
-        re2 = lax.real(x2)
-        out = lax.select(lax.bitwise_and(base0, lax.gt(re2, lax.full_like(re2, 0))), zero, out)
+    # the standard's reading exp(x2 * log(x1)), with its special cases, where XLA's
+    # pow gives NaN (e.g. an overflow to inf + 0j)
+    alt = _cm.cexp(lax.mul(x2, _cm.clog(x1)))
+    parts = []
+    for o, w in ((lax.real(out), lax.real(alt)), (lax.imag(out), lax.imag(alt))):
+        parts.append(lax.select(lax.bitwise_and(lax.ne(o, o), lax.eq(w, w)), w, o))
+    out = lax.complex(*parts)
+    # a real integer exponent |n| < 100: binary powering by complex products, as
+    # NumPy does (exact for small n, and the same signs of zero)
+    out = lax.select(_small_int_exponent(x2), _complex_int_pow(x1, x2), out)
+    # 0 ** z = 0 for Re(z) > 0 (XLA's exp(z log 0) gives NaN + NaN j)
+    zero = _zeros(x1)
+    base0 = lax.eq(x1, zero)
+    re2 = lax.real(x2)
+    out = lax.select(lax.bitwise_and(base0, lax.gt(re2, lax.full_like(re2, 0))), zero, out)
     return out
 
 
