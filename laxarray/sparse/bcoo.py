@@ -297,7 +297,10 @@ def _nonzero_mask(x, n_dense):
 def _count_nonzero_kernel(x, *, n_batch, n_dense):
     mask = lax.convert_element_type(_nonzero_mask(x, n_dense), np.int64)
     counts = lax.reduce_sum(mask, tuple(range(n_batch, mask.ndim)))
-    return lax.reduce_max(counts, tuple(range(n_batch))) if n_batch else counts
+    if not n_batch:
+        return counts
+    # an empty batch holds no entries (reduce_max of nothing is the dtype's minimum)
+    return lax.max(lax.reduce_max(counts, tuple(range(n_batch))), lax.full((), 0, np.int64))
 
 
 @kernel(static=("nse", "n_batch", "n_dense", "index_dtype"))
@@ -308,14 +311,10 @@ def _fromdense_kernel(x, *, nse, n_batch, n_dense, index_dtype):
     def one(xb):
         n = math.prod(sparse_shape)
         flat = lax.reshape(xb, (n,) + dense_shape)
-        mask = _nonzero_mask(flat, n_dense)
-        pos_dtype = np.dtype("int32") if n < 2**31 - 1 else np.dtype("int64")
-        pos = lax.sub(K.cumsum(lax.convert_element_type(mask, pos_dtype)),
-                      lax.full((), 1, pos_dtype))
-        target = lax.select(mask, pos, lax.full(pos.shape, nse, pos_dtype))
-        keys = _scatter_set_1d(nse, target, K.iota(K.KEY_DTYPE, n), fill=n)
-        data = K.gather_1d(flat, lax.convert_element_type(keys, pos_dtype)
-                           if n < 2**31 - 1 else keys)
+        # positions up to n rounded up to whole 32-bit words must fit
+        pos_dtype = np.dtype("int32") if n < 2**31 - 64 else np.dtype("int64")
+        keys = K.true_positions(_nonzero_mask(flat, n_dense), nse, pos_dtype)
+        data = K.gather_1d(flat, keys)
         return data, K.unravel_keys(keys, sparse_shape, index_dtype)
 
     return K.batched(one, n_batch, in_axes=0)(x)

@@ -67,6 +67,35 @@ def test_fromdense_layouts(seed, n_batch, n_dense, density):
         np.testing.assert_array_equal(np.asarray(c.todense()), x)
 
 
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**31), rows=st.integers(0, 9), cols=st.integers(0, 70),
+       density=st.sampled_from([0.0, 0.05, 0.5, 0.97, 1.0]), extra=st.integers(-6, 6))
+def test_fromdense_entries_match_numpy_nonzero(seed, rows, cols, density, extra):
+    # many 32-entry words, a partial last word, and nse below, at and above the count:
+    # the first nse nonzeros in row-major order (np.nonzero's), then padding
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((rows, cols)) * (rng.uniform(size=(rows, cols)) < density)
+    nz = np.flatnonzero(x)
+    nse = max(0, nz.size + extra)
+    m = sp.bcoo_fromdense(x, nse=nse)
+    keep = nz[:nse]
+    idx, data = np.asarray(m.indices), np.asarray(m.data)
+    assert idx.shape == (nse, 2) and data.shape == (nse,)
+    np.testing.assert_array_equal(idx[:keep.size],
+                                  np.stack(np.unravel_index(keep, x.shape), axis=1))
+    np.testing.assert_array_equal(data[:keep.size], x.ravel()[keep])
+    np.testing.assert_array_equal(idx[keep.size:], np.tile([rows, cols], (nse - keep.size, 1)))
+    np.testing.assert_array_equal(data[keep.size:], 0)
+
+
+def test_fromdense_empty_batch():
+    # no batch holds an entry, so nse is 0 (not the minimum of an empty max)
+    for x in (np.zeros((0, 3)), np.zeros((2, 0, 3))):
+        m = sp.bcoo_fromdense(x, n_batch=x.ndim - 1)
+        assert m.nse == 0 and m.shape == x.shape
+        np.testing.assert_array_equal(np.asarray(m.todense()), x)
+
+
 @pytest.mark.parametrize("kind", ["csr_array", "csc_array", "coo_array", "csr_matrix",
                                   "csc_matrix", "coo_matrix"])
 def test_scipy_inputs(kind):
