@@ -135,6 +135,13 @@ def _pow_body(x1, x2, /):
         return _int_pow(x1, x2)
     if not _is_complex(x1):
         return real_pow(x1, x2)
+    return complex_pow(x1, x2)
+
+
+def complex_pow(x1, x2):
+    """Complex ``x1 ** x2`` as NumPy's ``cpow`` (pow and float_power): the standard's
+    ``exp(x2 * log(x1))`` where XLA's pow gives NaN, binary powering for small integer
+    exponents, ``0 ** z = 0`` for ``Re(z) > 0``."""
     from laxarray.array_api import _complex_math as _cm
     out = lax.pow(x1, x2)
     # the standard's reading exp(x2 * log(x1)), with its special cases, where XLA's

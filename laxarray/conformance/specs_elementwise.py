@@ -123,14 +123,14 @@ def complex_pow_tolerance(rtol, atol):
 def _pow_cases(x1, x2, expected):
     """``pow``: drop ``(-0) ** 0.5``: the standard says +0; NumPy's power of a 0-d
     exponent 0.5 takes a ``sqrt`` shortcut, which gives -0."""
-    keep = _complex_pow(x1, x2, expected)
+    keep = complex_pow_cases(x1, x2, expected)
     if x1.dtype.kind != "f":
         return keep
     return keep & ~(np.signbit(x1) & (x1 == 0) & (x2 == 0.5))
 
 
-def _complex_pow(x1, x2, expected):
-    """Complex ``pow``: also drop the elements where the standard's ``exp(x2*log(x1))`` meets
+def complex_pow_cases(x1, x2, expected):
+    """Complex ``pow`` (and ``float_power``, the same kernel): also drop the elements where the standard's ``exp(x2*log(x1))`` meets
     its special cases: a zero base unless the exponent is a positive real (``log(0)`` is
     infinite: ``0j ** -1`` is ``inf + nanj`` by them, NumPy gives ``nan + nanj``), and
     results that overflow or underflow (``|Re x2*log(x1)|`` beyond the dtype's range; the

@@ -19,7 +19,8 @@ from laxarray.conformance import strategies as S
 from laxarray.conformance.compare import (ConformanceError, assert_dtype, assert_shape,
                                           assert_values, flush_subnormals, to_numpy)
 from laxarray.conformance.spec import SPECS, Spec, as_xp, binary, register, resolve, unary
-from laxarray.conformance.specs_elementwise import complex_pow_oracle, complex_pow_tolerance
+from laxarray.conformance.specs_elementwise import (complex_pow_cases, complex_pow_oracle,
+                                                    complex_pow_tolerance)
 
 
 def _numpy_ext(name):
@@ -141,8 +142,18 @@ def _off_branch_cut(x1, x2, expected):
     return ~((x1.real < 0) & (np.abs(x1.imag) < np.finfo(np.float64).tiny))
 
 
+def _float_power_cases(x1, x2, expected):
+    """float_power: pow's complex cases (one kernel computes both), in complex128 where
+    float_power computes, and bases off the branch cut."""
+    keep = _off_branch_cut(x1, x2, expected)
+    if np.result_type(x1, x2).kind != "c":
+        return keep
+    wide = (np.asarray(x, np.complex128) for x in (x1, x2))
+    return keep & complex_pow_cases(*wide, expected)
+
+
 binary("float_power", _on_f64(complex_pow_oracle(np.float_power)), "numeric",
-       postfilter=_off_branch_cut,
+       postfilter=_float_power_cases,
        result=lambda *d: "complex128" if np.result_type(*d).kind == "c" else "float64",
        domain=lambda dt: dict(finite=True, min_value=-4, max_value=4)
        if np.dtype(dt).kind != "b" else {}, rtol=8, atol=8, ctol=complex_pow_tolerance(64, 64),

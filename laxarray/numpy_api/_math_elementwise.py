@@ -24,7 +24,7 @@ from laxarray.array_api._array import wrap
 from laxarray.array_api._complex_math import cexp
 from laxarray.array_api._ufunc import (broadcast_shapes2, cast_broadcast, elementwise_binary,
                                        elementwise_unary, to_float)
-from laxarray.array_api.elementwise import (_copysign, floor_divide, real_pow,
+from laxarray.array_api.elementwise import (_copysign, complex_pow, floor_divide, real_pow,
                                             remainder)
 from laxarray.linalg._operands import raw
 
@@ -83,14 +83,7 @@ def fmod(x1, x2, /):
 @elementwise_binary("numeric", compute=_to_double)
 def float_power(x1, x2, /):
     """Power computed in float64 (complex128 for complex inputs). NumPy: numpy.float_power."""
-    out = lax.pow(x1, x2) if _is_complex(x1) else real_pow(x1, x2)
-    if _is_complex(x1):  # 0 ** y: 0 for Re(y) > 0, 1 for y == 0 (C's cpow), not NaN
-        zero_base = lax.eq(x1, _full(x1, 0))
-        out = lax.select(lax.bitwise_and(zero_base, lax.gt(lax.real(x2), lax.real(
-            _full(x2, 0)))), _full(out, 0), out)
-        out = lax.select(lax.bitwise_and(zero_base, lax.eq(x2, _full(x2, 0))),
-                         _full(out, 1), out)
-    return out
+    return complex_pow(x1, x2) if _is_complex(x1) else real_pow(x1, x2)
 
 
 @elementwise_binary("real numeric", compute=to_float)

@@ -338,3 +338,16 @@ def test_elementwise_edge_cases():
     for f in (la.bartlett, la.blackman, la.hamming, la.hanning):
         assert f(0).shape == (0,) and f(0).dtype == la.float64
         _close(jax.jit(lambda: f(5))(), f(5))
+
+
+def test_float_power_complex_is_pow_in_complex128():
+    # one complex kernel for both: small integer exponents by products (exact, as NumPy's
+    # cpow), zero bases, everything else as pow does in complex128
+    x = np.array([1 + 2j, 3 - 1j, -3 + 0.5j, 0j, 0j, 2 - 1j], np.complex64)
+    y = np.array([3, 5, -2, 2 + 0j, 0j, 0.5 + 0.25j])
+    got = np.asarray(la.float_power(x, y))
+    assert got.dtype == np.complex128
+    wide = [la.asarray(v.astype(np.complex128)) for v in (x, y)]
+    np.testing.assert_array_equal(got, np.asarray(la.pow(*wide)))
+    np.testing.assert_array_equal(got[:2], np.float_power(x[:2], y[:2]))
+    np.testing.assert_allclose(got[2:], np.float_power(x[2:], y[2:]), rtol=1e-15, atol=0)
