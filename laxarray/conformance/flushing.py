@@ -22,17 +22,23 @@ from laxarray.conformance.compare import flush_subnormals, flushed_results, to_n
 
 
 class Draws:
-    """A proxy of hypothesis' ``data`` object that keeps a copy of every value drawn."""
+    """A proxy of hypothesis' ``data`` object that keeps a copy of every value drawn, as
+    ``(label, value)`` pairs in ``drawn`` (the runner's report reads the same list)."""
 
-    def __init__(self, data):
+    def __init__(self, data, drawn=None):
         self._data = data
-        self.values = []
+        self.drawn = [] if drawn is None else drawn
 
     def draw(self, strategy, label=None):
         """Draw through the real ``data`` object and record a copy of the value."""
         value = self._data.draw(strategy, label=label)
-        self.values.append(_copy(value))
+        self.drawn.append((label or f"draw {len(self.drawn) + 1}", _copy(value)))
         return value
+
+    @property
+    def values(self):
+        """The values drawn so far, in order."""
+        return [value for _, value in self.drawn]
 
 
 class _Diverged(Exception):

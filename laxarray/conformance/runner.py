@@ -138,20 +138,6 @@ def select_specs(functions=None, skip=None, version="2025.12", extensions=DEFAUL
     return chosen, skipped
 
 
-class _RecordingData:
-    """A proxy of hypothesis' ``data`` object that records what each example drew."""
-
-    def __init__(self, data, drawn):
-        self._data = data
-        self._drawn = drawn
-
-    def draw(self, strategy, label=None):
-        """Draw from ``strategy`` through the real ``data`` object and record the value."""
-        value = self._data.draw(strategy, label=label)
-        self._drawn.append((label or f"draw {len(self._drawn) + 1}", value))
-        return value
-
-
 def _dtype_keys(drawn):
     """The dtype names an example drew (both of a binary spec's pair), or ``["-"]``."""
     for label, value in drawn:
@@ -230,7 +216,7 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
         last[0] = drawn
         outcome = "pass"
         try:
-            spec.check(xp, _RecordingData(data, drawn))
+            spec.check(xp, data, drawn)
         except HypothesisException:
             raise
         except AssertionError:

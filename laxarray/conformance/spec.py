@@ -36,13 +36,14 @@ class Spec:
     notes: str = ""
     tags: tuple = field(default_factory=tuple)
 
-    def check(self, xp, data):
-        """Check one example drawn from hypothesis' ``data`` on namespace ``xp``.
+    def check(self, xp, data, drawn=None):
+        """Check one example drawn from hypothesis' ``data`` on namespace ``xp``; the
+        ``(label, value)`` of each draw is appended to the list ``drawn`` when given.
 
         A failing example passes if the namespace computes as a flush-to-zero platform
         does: see :mod:`laxarray.conformance.flushing` (one rule for every spec).
         """
-        draws, results = Draws(data), []
+        draws, results = Draws(data, drawn), []
         try:
             self.body(Calls(xp, results), draws)
         except AssertionError:
