@@ -119,6 +119,37 @@ def _values_bad(a, e, rtol, atol, signed_zeros):
     return _real_bad(a, e, rtol, atol, signed_zeros)
 
 
+def far(actual, expected, atol, rtol=0.0):
+    """Where ``actual`` is not within the absolute tolerance ``atol + rtol * |expected|``
+    (arrays broadcast) of ``expected``, real and imaginary parts separately: NaN must meet
+    NaN and an infinity itself; signs of zero are free.  For hand-derived error bounds
+    (summation orders, fits); :func:`assert_values` takes tolerances in ulps."""
+    a, e = np.asarray(actual), np.asarray(expected)
+    if a.dtype.kind == "c" or e.dtype.kind == "c":
+        return far(np.real(a), np.real(e), atol, rtol) | far(np.imag(a), np.imag(e), atol, rtol)
+    return _real_bad(a, e, rtol, atol, signed_zeros=False)
+
+
+def assert_sum_bound(fn, actual, expected, n, scale):
+    """Inexact values within the summation-order bound ``2 n eps scale + 4 tiny`` of
+    ``expected`` (``scale``: the same computation on magnitudes; complex values by the
+    modulus of the error); NaN where ``expected`` is NaN, equal values (infinities) pass.
+    Inside :func:`flushed_results` the flushed expectation is accepted too."""
+    a, e = np.asarray(actual), np.asarray(expected)
+    eps = float(np.finfo(a.real.dtype).eps)
+    tol = 2 * max(n, 1) * eps * np.abs(np.asarray(scale)).astype(np.float64) + \
+        4 * float(np.finfo(a.real.dtype).tiny)
+
+    def bad_vs(option):
+        with np.errstate(invalid="ignore", over="ignore"):
+            diff = np.abs(a.astype(np.complex128) - option.astype(np.complex128))
+            return ~(diff <= tol) & ~(np.isnan(a) & np.isnan(option)) & ~(a == option)
+    bad = np.logical_and.reduce([bad_vs(option) for option in accepted(e)])
+    if bad.any():
+        raise ConformanceError(f"{fn}: {a[bad][:3]!r}, expected {e[bad][:3]!r} "
+                               f"(tolerance {np.broadcast_to(tol, bad.shape)[bad][:3]!r})")
+
+
 def assert_values(fn, actual, expected, *, rtol_ulps=0.0, atol_ulps=0.0, signed_zeros=True):
     """Values of ``actual`` (NumPy) against ``expected`` (NumPy) with dtype-aware tolerance.
 

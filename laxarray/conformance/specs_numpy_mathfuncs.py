@@ -17,7 +17,8 @@ from hypothesis import assume, strategies as st
 
 from laxarray.conformance import strategies as S
 from laxarray.conformance.compare import (ConformanceError, assert_dtype, assert_shape,
-                                          assert_values, flush_subnormals, to_numpy)
+                                          assert_sum_bound, assert_values, flush_subnormals,
+                                          to_numpy)
 from laxarray.conformance.spec import SPECS, Spec, as_xp, binary, register, resolve, unary
 from laxarray.conformance.specs_elementwise import (complex_pow_cases, complex_pow_oracle,
                                                     complex_pow_tolerance)
@@ -72,13 +73,7 @@ def _check_sum(name, out, expected, scale, nterms, dtype=True):
     if expected.dtype.kind in "biu":
         assert_values(name, got, expected)
         return
-    eps = np.finfo(got.real.dtype).eps
-    tol = 2 * max(nterms, 1) * eps * np.abs(np.asarray(scale)).astype(np.float64) + \
-        np.finfo(got.real.dtype).tiny * 4
-    with np.errstate(invalid="ignore"):
-        bad = ~(np.abs(got.astype(np.complex128) - expected.astype(np.complex128)) <= tol)
-    if bad.any():
-        raise ConformanceError(f"{name}: {got[bad][:3]!r}, expected {expected[bad][:3]!r}")
+    assert_sum_bound(name, got, expected, nterms, scale)
 
 
 def _small(data, dtype, shape, label="x", lo=-8, hi=8):
@@ -87,8 +82,8 @@ def _small(data, dtype, shape, label="x", lo=-8, hi=8):
         lo = 0
     if np.dtype(dtype).kind == "b":
         return data.draw(S.arrays(dtype, shape), label=label)
-    return flush_subnormals(data.draw(S.arrays(dtype, shape, finite=True, min_value=lo,
-                                               max_value=hi), label=label))
+    return data.draw(S.arrays(dtype, shape, finite=True, min_value=lo, max_value=hi),
+                     label=label)
 
 
 _PRODUCT_DTYPES = ("int8", "int32", "int64", "uint8", "float32", "float64", "complex64",
@@ -552,7 +547,10 @@ def _coeffs(data, label, min_size=1, dtypes=_POLY_DTYPES):
     d = data.draw(st.sampled_from(dtypes), label=f"{label} dtype")
     n = data.draw(st.sampled_from((1, 2, 4) if min_size <= 1 else (2, 4)),
                   label=f"{label} size")
-    return _small(data, d, (n,), label, -5, 5)
+    # flushed when drawn: polymul, polydiv and roots trim zero coefficients by their exact
+    # values (as NumPy) and then compute as the platform does, so a subnormal coefficient
+    # changes the result's shape, which the flush rule's replay cannot match
+    return flush_subnormals(_small(data, d, (n,), label, -5, 5))
 
 
 def _polyval_check(xp, data):

@@ -18,7 +18,7 @@ from hypothesis import assume, strategies as st
 
 from laxarray.conformance import strategies as S
 from laxarray.conformance.compare import (ConformanceError, accepted, assert_dtype,
-                                          assert_shape, assert_values, to_numpy)
+                                          assert_shape, assert_values, far, to_numpy)
 from laxarray.conformance.spec import Spec, as_xp, register, resolve
 
 METHODS = ("linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf",
@@ -74,25 +74,11 @@ def _close(name, got, exp, *, atol=0.0, rtol=0.0, dtype=True):
         assert_values(name, g, exp)
         return
     atol = np.asarray(atol, dtype=np.float64)
-    bad = np.logical_and.reduce([_far(g, e, atol, rtol) for e in accepted(exp)])
+    bad = np.logical_and.reduce([far(g, e, atol, rtol) for e in accepted(exp)])
     if bad.any():
         idx = tuple(np.argwhere(bad)[0]) if bad.ndim else ()
         raise ConformanceError(f"{name}: value {g[idx]!r} at {idx}, expected {exp[idx]!r} "
                                f"({int(bad.sum())} of {bad.size} differ)")
-
-
-def _far(got, exp, atol, rtol):
-    """Where ``got`` is not within ``atol + rtol*|exp|`` of ``exp``, part by part."""
-    parts = [(got.real, exp.real), (got.imag, exp.imag)] if exp.dtype.kind == "c" \
-        else [(got, exp)]
-    bad = np.zeros(np.shape(exp), bool)
-    for a, e in parts:
-        a, e = a.astype(np.float64), e.astype(np.float64)
-        with np.errstate(all="ignore"):
-            bad |= np.isnan(a) != np.isnan(e)
-            bad |= np.isinf(e) & (a != e)
-            bad |= np.isfinite(e) & ~(np.abs(a - e) <= atol + rtol * np.abs(e))
-    return bad
 
 
 def _eps(dtype):
