@@ -82,6 +82,16 @@ def flushed_results():
         _FLUSHED.reset(token)
 
 
+_VALUE_CHECKS = [0]
+
+
+def value_checks_passed():
+    """How many value checks (:func:`assert_values`, :func:`assert_sum_bound`) have passed
+    in this process: the flush rule takes a namespace call that a passing value check
+    followed as verified on its own draws."""
+    return _VALUE_CHECKS[0]
+
+
 def accepted(expected):
     """The expectations a result may match: ``expected``, and inside
     :func:`flushed_results` also ``expected`` with its subnormals flushed."""
@@ -148,6 +158,7 @@ def assert_sum_bound(fn, actual, expected, n, scale):
     if bad.any():
         raise ConformanceError(f"{fn}: {a[bad][:3]!r}, expected {e[bad][:3]!r} "
                                f"(tolerance {np.broadcast_to(tol, bad.shape)[bad][:3]!r})")
+    _VALUE_CHECKS[0] += 1
 
 
 def assert_values(fn, actual, expected, *, rtol_ulps=0.0, atol_ulps=0.0, signed_zeros=True):
@@ -165,6 +176,7 @@ def assert_values(fn, actual, expected, *, rtol_ulps=0.0, atol_ulps=0.0, signed_
         if np.any(bad):
             idx = tuple(np.argwhere(bad)[0]) if a.ndim else ()
             raise ConformanceError(f"{fn}: value {a[idx]!r} at index {idx}, expected {e[idx]!r}")
+        _VALUE_CHECKS[0] += 1
         return
     real_dt = a.real.dtype if a.dtype.kind in "fc" else np.dtype(np.float64)
     eps = float(np.finfo(real_dt).eps)
@@ -177,3 +189,4 @@ def assert_values(fn, actual, expected, *, rtol_ulps=0.0, atol_ulps=0.0, signed_
             f"{fn}: value {a[idx]!r} at index {idx}, expected {e[idx]!r} "
             f"(rtol={np.max(rtol):.3g}, atol={np.max(atol):.3g}); "
             f"{int(bad.sum())} of {bad.size} differ")
+    _VALUE_CHECKS[0] += 1

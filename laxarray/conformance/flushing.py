@@ -7,8 +7,10 @@ failing example runs again on the same draws with every subnormal replaced by a 
 sign, comparing with the oracle's subnormal results flushed too
 (:func:`~laxarray.conformance.compare.flushed_results`).  The example passes only if that
 replay passes **and** every namespace call of the replay returned, up to flushing, what it
-returned on the original draws -- so a namespace that mishandles subnormals otherwise than by
-reading them as zeros still fails.
+returned on the original draws (calls whose results a passing value check verified there
+excepted) -- so a namespace that mishandles subnormals otherwise than by reading them as zeros
+still fails.  A spec that checks several things in turn (``astype`` to
+every dtype) stops at the first failure; its replay goes on past it with fresh draws, flushed.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ import types
 
 import numpy as np
 
-from laxarray.conformance.compare import flush_subnormals, flushed_results, to_numpy
+from laxarray.conformance.compare import (flush_subnormals, flushed_results, to_numpy,
+                                          value_checks_passed)
 
 
 class Draws:
@@ -41,20 +44,19 @@ class Draws:
         return [value for _, value in self.drawn]
 
 
-class _Diverged(Exception):
-    """The replay asked for a draw the original example did not make."""
-
-
 class _Replay:
-    """A stand-in for ``data`` that returns recorded draws, subnormals flushed."""
+    """A stand-in for ``data`` that returns the recorded draws, subnormals flushed; past
+    them (the original example stopped at its failure) it draws afresh from ``data``,
+    flushed too."""
 
-    def __init__(self, values):
+    def __init__(self, values, data):
         self._values = [flush_value(v) for v in values]
         self._next = 0
+        self._data = data
 
     def draw(self, strategy, label=None):
         if self._next >= len(self._values):
-            raise _Diverged(label)
+            return flush_value(self._data.draw(strategy, label=label))
         value = self._values[self._next]
         self._next += 1
         return _copy(value)
@@ -86,7 +88,7 @@ class Calls:
     def __call__(self, *args, **kwargs):
         out = self._target(*[_unwrap(a) for a in args],
                            **{k: _unwrap(v) for k, v in kwargs.items()})
-        self._results.append(out)
+        self._results.append((value_checks_passed(), out))
         return out
 
 
@@ -98,18 +100,27 @@ def _unwrap(value):
     return value
 
 
-def passes_flushed(body, xp, values, results):
+def passes_flushed(body, xp, values, results, data):
     """Whether ``body(xp, data)`` passes on the draws ``values`` with subnormals flushed, its
-    namespace calls returning what ``results`` (the original example's calls) held, flushed."""
+    namespace calls returning what ``results`` (the original example's calls, as recorded by
+    :class:`Calls`; call this right after the failure) held, flushed.
+
+    Draws past ``values`` come from ``data``, flushed: a spec checking several things in
+    turn goes on past the check the original example failed.  A call that a passing value
+    check followed in the original was verified on the original draws (``astype`` of a
+    subnormal to bool: True, as NumPy), so only the calls after the last passing check must
+    agree with the replay."""
+    failed_at = value_checks_passed()
     replayed = []
     try:
         with flushed_results(), np.errstate(all="ignore"):
-            body(Calls(xp, replayed), _Replay(values))
+            body(Calls(xp, replayed), _Replay(values, data))
     except Exception:  # noqa: BLE001 -- any failure of the replay keeps the original error
         return False
     if len(replayed) < len(results):
         return False
-    return all(_same_flushed(a, b) for a, b in zip(results, replayed))
+    return all(_same_flushed(a, b) for (mark, a), (_, b) in zip(results, replayed)
+               if mark == failed_at)
 
 
 def flush_value(value):

@@ -47,7 +47,7 @@ class Spec:
         try:
             self.body(Calls(xp, results), draws)
         except AssertionError:
-            if not passes_flushed(self.body, xp, draws.values, results):
+            if not passes_flushed(self.body, xp, draws.values, results, data):
                 raise
 
 

@@ -66,6 +66,52 @@ def test_subnormal_results_flushed_from_normal_inputs_pass():
     _spec(np.multiply, "multiply").check(xp, _Fixed(x, x))
 
 
+def test_replay_goes_on_past_the_failed_check():
+    # a spec checking two things in turn fails the first only by flushing; the original
+    # example stopped there, so the replay draws the second check's values afresh -- and
+    # still checks them
+    def body(xp, data):
+        x = data.draw(None, label="x")
+        assert_values("multiply", to_numpy(xp.multiply(xp.asarray(x), xp.asarray(x))),
+                      np.multiply(x, x))
+        z = data.draw(None, label="z")
+        assert_values("add", to_numpy(xp.add(xp.asarray(z), xp.asarray(z))), np.add(z, z))
+    x = np.array([1e-20, 1.0], np.float32)  # x * x is subnormal in float32: flushed
+    z = np.array([2.0, 3.0], np.float32)
+    right = types.SimpleNamespace(asarray=np.asarray, multiply=_ftz(np.multiply), add=np.add)
+    Spec("two", body).check(right, _Fixed(x, z))
+    wrong = types.SimpleNamespace(asarray=np.asarray, multiply=_ftz(np.multiply),
+                                  add=np.subtract)
+    with pytest.raises(ConformanceError, match="multiply"):  # the original failure
+        Spec("two", body).check(wrong, _Fixed(x, z))
+
+
+def test_calls_verified_by_a_passing_check_may_read_subnormals_exactly():
+    # astype of a subnormal to bool is True on XLA, as in NumPy (exact), while its
+    # arithmetic flushes: the exact call passed its own check on the original draws, so
+    # the replay (where it gives False) need not agree with it
+    def body(xp, data):
+        x = data.draw(None, label="x")
+        nonzero = to_numpy(xp.not_equal(xp.asarray(x), 0))
+        assert_values("not_equal", nonzero, np.not_equal(x, 0))
+        y = data.draw(None, label="y")
+        assert_values("multiply", to_numpy(xp.multiply(xp.asarray(x), xp.asarray(y))),
+                      np.multiply(x, y))
+    exact_ne = types.SimpleNamespace(asarray=np.asarray, not_equal=np.not_equal,
+                                     multiply=_ftz(np.multiply))
+    Spec("mixed", body).check(exact_ne, _Fixed(X, Y))
+    # a call no passing check verified must still agree: not_equal checked only after
+    def late(xp, data):
+        x = data.draw(None, label="x")
+        nonzero = to_numpy(xp.not_equal(xp.asarray(x), 0))
+        y = data.draw(None, label="y")
+        assert_values("multiply", to_numpy(xp.multiply(xp.asarray(x), xp.asarray(y))),
+                      np.multiply(x, y))
+        assert_values("not_equal", nonzero, np.not_equal(x, 0))
+    with pytest.raises(ConformanceError, match="multiply"):
+        Spec("late", late).check(exact_ne, _Fixed(X, Y))
+
+
 def test_namespace_mishandling_subnormals_fails():
     def nan_on_subnormal(a, b):  # right on zeros, NaN (not zero's answer) on subnormals
         a, b = np.asarray(a), np.asarray(b)
