@@ -1,30 +1,30 @@
-"""Every function of the 2025.12 stubs exists with the standard's signature.
+"""Every function of the 2025.12 standard exists with the standard's signature.
 
-The stubs (../shared/spec, laid beside every checkout and CI clone) are parsed into
-parameter lists: names, kinds (positional-only before ``/``, keyword-only after ``*``)
-and defaults; laxarray's ``inspect.signature`` must match.  laxarray may add parameters
+The oracle is ``tests/data/array_api_2025_12_signatures.json``: the standard's stubs parsed
+by ``tools/gen_signatures.py`` into parameter lists (names, kinds: positional-only before
+``/``, keyword-only after ``*``, and defaults), kept in the repository so that a plain clone
+tests itself; laxarray's ``inspect.signature`` must match.  laxarray may add parameters
 with defaults after the standard's positional ones (``size=`` on data-dependent functions),
 and may let a keyword-only parameter also be passed by position, in NumPy's order
 (``fft(x, n)``, ``diff(x, n, axis)``): every call the standard allows still binds the same
-way.  Nothing else.
+way.  Nothing else.  The table itself is checked against array_api_strict's signatures and,
+where the stubs lie beside the checkout, against a fresh run of the generator.
 """
 
 import ast
+import importlib.util
 import inspect
+import json
 import pathlib
-import re
 
+import array_api_strict
 import pytest
 
 import laxarray
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-STUBS = ROOT.parent / "shared" / "spec" / "array-api-2025.12" / "stubs"
-MAIN_FILES = ("creation_functions", "data_type_functions", "elementwise_functions",
-              "indexing_functions", "linear_algebra_functions", "manipulation_functions",
-              "searching_functions", "set_functions", "sorting_functions",
-              "statistical_functions", "utility_functions")
-EXTENSIONS = {"linalg": "linalg", "fft": "fft"}
+TABLE_PATH = ROOT / "tests" / "data" / "array_api_2025_12_signatures.json"
+TABLE = json.loads(TABLE_PATH.read_text())
 
 #: Names of the standard that laxarray does not provide yet (each is an open issue item).
 NOT_YET: set = set()
@@ -34,53 +34,18 @@ NOT_YET: set = set()
 NUMPY_OPTIONAL = {("where", "x1"): "where(condition) is NumPy's nonzero(condition)",
                   ("where", "x2"): "where(condition) is NumPy's nonzero(condition)"}
 
-_HEADER = re.compile(r"^## `(\w+)\((.*)\)(?: -> .*)?`$")
 
-
-def _parse(sig_text):
-    """Parameter list of a stub signature: (name, kind, default-source-or-None)."""
-    fn = ast.parse(f"def f({sig_text}): pass").body[0]
-    args = fn.args
-    params = []
-    pos = args.posonlyargs + args.args
-    defaults = [None] * (len(pos) - len(args.defaults)) + [ast.unparse(d) for d in
-                                                           args.defaults]
-    for i, (a, d) in enumerate(zip(pos, defaults)):
-        kind = "POSITIONAL_ONLY" if i < len(args.posonlyargs) else "POSITIONAL_OR_KEYWORD"
-        params.append((a.arg, kind, d))
-    if args.vararg:
-        params.append((args.vararg.arg, "VAR_POSITIONAL", None))
-    for a, d in zip(args.kwonlyargs, args.kw_defaults):
-        params.append((a.arg, "KEYWORD_ONLY", None if d is None else ast.unparse(d)))
-    return params
-
-
-def _stub_signatures():
-    if not STUBS.exists():
-        return []
-    out = []
-    for path in sorted(STUBS.glob("*.md")):
-        prefix = EXTENSIONS.get(path.stem)
-        if path.stem not in MAIN_FILES and prefix is None:
-            continue
-        for line in path.read_text().splitlines():
-            m = _HEADER.match(line.strip())
-            if m:
-                name = f"{prefix}.{m.group(1)}" if prefix else m.group(1)
-                out.append((name, _parse(m.group(2))))
-    return out
-
-
-def _extension_present(name):
-    return "." not in name or hasattr(laxarray, name.split(".")[0])
+def _extension_present(namespace):
+    return namespace == "main" or hasattr(laxarray, namespace)
 
 
 #: Extensions (linalg, fft) are checked once the package provides them.
-SIGNATURES = [(n, p) for n, p in _stub_signatures() if _extension_present(n)]
+SIGNATURES = [(n, [tuple(q) for q in e["params"]]) for n, e in TABLE["functions"].items()
+              if _extension_present(e["namespace"])]
 
 
-def _resolve(name):
-    obj = laxarray
+def _resolve(name, module=laxarray):
+    obj = module
     for part in name.split("."):
         obj = getattr(obj, part, None)
         if obj is None:
@@ -89,7 +54,7 @@ def _resolve(name):
 
 
 def test_stub_parsing_finds_the_whole_standard():
-    assert STUBS.exists(), f"the spec stubs are expected at {STUBS}"
+    assert TABLE["about"]["standard"] == laxarray.__array_api_version__
     main = [n for n, _ in SIGNATURES if "." not in n]
     assert len(main) >= 130
 
@@ -137,3 +102,70 @@ def _check_default(name, p, kind, default):
         assert p.default is not inspect.Parameter.empty, f"{name}({p.name}) needs a default"
         assert p.default == ast.literal_eval(default), (
             f"{name}({p.name}): default {p.default!r}, expected {default}")
+
+
+#: Parameters whose default array_api_strict writes differently from the standard: a
+#: private sentinel standing for None, so that it can reject the keyword under an older
+#: api_version flag, before the keyword existed.
+STRICT_DEFAULTS = {("astype", "device"): "device= is new in 2023.12",
+                   ("from_dlpack", "device"): "device= is new in 2023.12",
+                   ("from_dlpack", "copy"): "copy= is new in 2023.12"}
+
+#: Functions array_api_strict exports that the table does not list.
+STRICT_ONLY = {
+    "__array_namespace_info__": "the standard's inspection chapter (info.md), not a "
+                                "function chapter the table is generated from",
+    "get_array_api_strict_flags": "array_api_strict's own flags, not the standard's",
+    "set_array_api_strict_flags": "array_api_strict's own flags, not the standard's",
+    "reset_array_api_strict_flags": "array_api_strict's own flags, not the standard's"}
+
+
+@pytest.fixture(scope="module")
+def strict():
+    """array_api_strict set to the table's version of the standard, extensions enabled."""
+    with array_api_strict.ArrayAPIStrictFlags(api_version=TABLE["about"]["standard"],
+                                              enabled_extensions=("linalg", "fft")):
+        yield array_api_strict
+
+
+@pytest.mark.parametrize("name", sorted(TABLE["functions"]))
+def test_table_matches_array_api_strict(strict, name):
+    """Names, kinds and defaults (value and type) agree but for STRICT_DEFAULTS."""
+    fn = _resolve(name, strict)
+    assert fn is not None, f"array_api_strict.{name} is missing"
+    theirs = list(inspect.signature(fn).parameters.values())
+    params = TABLE["functions"][name]["params"]
+    assert [(p.name, p.kind.name) for p in theirs] == [(n, k) for n, k, _ in params]
+    for p, (pname, _, default) in zip(theirs, params):
+        if (name, pname) in STRICT_DEFAULTS:
+            assert default == "None", f"{name}({pname}): the standard's default changed"
+            assert p.default not in (None, inspect.Parameter.empty), (
+                f"{name}({pname}) now agrees: remove it from STRICT_DEFAULTS")
+        elif default is None:
+            assert p.default is inspect.Parameter.empty, f"{name}({pname}) has a default"
+        else:
+            value = ast.literal_eval(default)
+            assert type(p.default) is type(value) and p.default == value, (
+                f"{name}({pname}): array_api_strict {p.default!r}, table {default}")
+
+
+def test_array_api_strict_functions_are_in_the_table(strict):
+    """The table misses no function of the standard that array_api_strict provides."""
+    exported = [(ns, n, getattr(mod, n)) for ns, mod in
+                (("main", strict), ("linalg", strict.linalg), ("fft", strict.fft))
+                for n in mod.__all__]
+    names = {n if ns == "main" else f"{ns}.{n}" for ns, n, obj in exported
+             if callable(obj) and not isinstance(obj, type)}
+    assert sorted(names - set(TABLE["functions"])) == sorted(STRICT_ONLY)
+
+
+def test_table_is_up_to_date_with_the_stubs():
+    """The one place the stubs are read, when they lie beside the checkout."""
+    spec = importlib.util.spec_from_file_location("gen_signatures",
+                                                  ROOT / "tools" / "gen_signatures.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    if not gen.DEFAULT_STUBS.is_dir():
+        pytest.skip("standard's stubs not beside the checkout")
+    assert gen.render(gen.table(gen.DEFAULT_STUBS)) == TABLE_PATH.read_text(), (
+        "run tools/gen_signatures.py")
