@@ -14,7 +14,7 @@ def block(out):
     """Wait for every laxarray/jax array in ``out`` (any pytree) to be computed."""
     for leaf in jax.tree_util.tree_leaves(out, is_leaf=lambda a: isinstance(a, lx.Array)):
         if isinstance(leaf, lx.Array):
-            leaf._value.block_until_ready()
+            leaf.block_until_ready()
         elif isinstance(leaf, jax.Array):
             leaf.block_until_ready()
     return out

@@ -24,7 +24,7 @@ import laxarray as lx
 
 def _block(out):
     if isinstance(out, lx.Array):
-        out._value.block_until_ready()
+        out.block_until_ready()
     elif isinstance(out, jax.Array):
         out.block_until_ready()
     return out

@@ -4,9 +4,11 @@ Importing laxarray turns on jax's 64-bit mode (default dtypes are float64/int64/
 as in NumPy).  Arrays are immutable values behind handles; see ``laxarray.Array``.
 """
 
+from laxarray._core.compile_cache import configure as _configure_cache
 from laxarray._core.jaxapi import enable_x64 as _enable_x64
 
 _enable_x64()
+_configure_cache()
 
 from laxarray._core.dtypes import (  # noqa: E402
     bfloat16, bool_ as bool, complex64, complex128, float16, float32, float64, int8, int16,

@@ -12,6 +12,7 @@ import functools
 
 import jax
 
+from laxarray._core.kernel import jit_function
 from laxarray.array_api._array import Array, wrap
 
 
@@ -84,7 +85,7 @@ vmap = _adapt(jax.vmap, "Vectorising map. jax: jax.vmap, for laxarray arrays "
 def jit(fun, **jit_kwargs):
     """Compile with XLA. jax: jax.jit (``static_argnums``/``static_argnames`` as in jax);
     laxarray arrays pass through as pytrees."""
-    return jax.jit(fun, **jit_kwargs)
+    return jit_function(fun, **jit_kwargs)
 
 
 __all__ = ["grad", "value_and_grad", "jacfwd", "jacrev", "vmap", "jit"]

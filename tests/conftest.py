@@ -19,20 +19,15 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
 @pytest.fixture
-def kernels_run(monkeypatch):
-    """Spy on laxarray's ``@kernel`` kernels (``_core.kernel.Kernel``; the elementwise
-    decorators jit theirs directly) for one test: returns ``ran(prefix="laxarray")``, the
-    names of the kernels that ran so far whose defining module starts with ``prefix``."""
+def kernels_run():
+    """Spy on every laxarray kernel run (``_core.kernel``'s one spy hook) for one test:
+    returns ``ran(prefix="laxarray")``, the names of the kernels that ran so far whose
+    defining module starts with ``prefix``."""
     from laxarray._core import kernel as _kernel
     ran = []
-    original = _kernel.Kernel.bind
-
-    def bind(self, static_items):  # record a kernel when it runs, not when it is looked up
-        jitted = original(self, static_items)
-
-        def run(*args):
-            ran.append((self.fn.__module__, self.__name__))
-            return jitted(*args)
-        return run
-    monkeypatch.setattr(_kernel.Kernel, "bind", bind)
-    return lambda prefix="laxarray": [name for module, name in ran if module.startswith(prefix)]
+    previous, _kernel._SPY[0] = _kernel._SPY[0], ran
+    try:
+        yield lambda prefix="laxarray": [name for module, name in ran
+                                         if module.startswith(prefix)]
+    finally:
+        _kernel._SPY[0] = previous

@@ -64,3 +64,24 @@ def test_public_callables_have_a_summary_docstring(name):
 
 def test_array_api_version():
     assert laxarray.__array_api_version__ == "2025.12"
+
+
+def _jit_calls(path):
+    """Line numbers in ``path`` that call or import ``jax.jit`` (``jax.jit(...)``,
+    ``@jax.jit``, ``partial(jax.jit, ...)``, ``from jax import jit``)."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and node.attr == "jit"
+                and isinstance(node.value, ast.Name) and node.value.id == "jax"):
+            yield node.lineno
+        elif isinstance(node, ast.ImportFrom) and node.module == "jax" and any(
+                a.name == "jit" for a in node.names):
+            yield node.lineno
+
+
+def test_only_the_kernel_helper_calls_jax_jit():
+    allowed = {PACKAGE / "_core" / "kernel.py"}
+    bad = [f"{p.relative_to(PACKAGE)}:{line}" for p in _library_files() if p not in allowed
+           for line in _jit_calls(p)]
+    assert bad == []
+    assert list(_jit_calls(PACKAGE / "_core" / "kernel.py")), "the helper itself must jit"

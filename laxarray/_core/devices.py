@@ -7,6 +7,7 @@ import functools
 import jax
 
 from laxarray._core.errors import fail
+from laxarray._core.jaxapi import Tracer
 
 
 @functools.lru_cache(maxsize=None)
@@ -18,6 +19,17 @@ def all_devices() -> tuple:
 def default_device():
     """The device new arrays go to when ``device=None``."""
     return all_devices()[0]
+
+
+def place(value, device):
+    """``value`` (a jax value) on ``device``.  With one device there is nothing to choose:
+    the value stays as it is, uncommitted (committed and uncommitted arguments are separate
+    jax cache entries, so committing would compile every kernel twice)."""
+    if device is None or isinstance(value, Tracer):
+        return value
+    if len(all_devices()) == 1 and isinstance(value, jax.Array):
+        return value
+    return jax.device_put(value, device)
 
 
 def check_device(fn: str, device, argname: str = "device"):

@@ -9,8 +9,12 @@ Semantics, stated once:
   the handle to a functionally updated value.  Every other handle to the same ``Array``
   object sees the new value (as with NumPy), but slices and reshapes are **copies, never
   views**: writing into ``y = x[1:]`` never changes ``x``, and vice versa.
-* Arrays are created only through :func:`wrap` (``Array(...)`` raises); user code calls
-  ``laxarray.asarray``.
+* A small concrete array may also (or only) be held *padded* to its bucket shape (see
+  ``laxarray._core.kernel``): ``_pad`` is then the padded device value and ``_lshape`` the
+  logical shape; the exact value ``_value`` is cut from it when first needed and kept.
+  ``_pad is False`` records that the array is not bucketed.  Rebinding sets both.
+* Arrays are created only through :func:`wrap` / :func:`wrap_padded` (``Array(...)``
+  raises); user code calls ``laxarray.asarray``.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import numpy as np
 
 from laxarray._core import dtypes as _dt
 from laxarray._core import kernel as _kernel
-from laxarray._core.devices import check_device, default_device
+from laxarray._core.devices import check_device, default_device, place
 from laxarray._core.errors import fail, fail_text, tracer_conversion
 from laxarray._core.jaxapi import Tracer
 
@@ -36,7 +40,7 @@ class Array:
     of ``__setitem__`` and in-place operators (rebinding, copies not views).
     """
 
-    __slots__ = ("_value", "__weakref__")
+    __slots__ = ("_v", "_pad", "_lshape", "__weakref__")
     __array_priority__ = 100
     __array_ufunc__ = None  # NumPy binary ops defer to our reflected operators
     __hash__ = None
@@ -44,31 +48,62 @@ class Array:
     def __init__(self, *args, **kwargs):
         raise TypeError("Array: arrays are not built directly; use laxarray.asarray(obj)")
 
+    # ---- the value: exact, or padded to a bucket shape -----------------------------------
+    @property
+    def _value(self):
+        """The exact raw value (cut from the padded one, once, if only that is held)."""
+        v = self._v
+        if v is None:
+            v = self._v = _kernel.unpad_raw(self._pad, self._lshape)
+        return v
+
+    @_value.setter
+    def _value(self, value):
+        self._v = value
+        self._pad = None
+
+    def _padded(self):
+        """The bucket-shaped raw value (made on first use and kept), or ``False``."""
+        p = self._pad
+        if p is None:
+            p = _kernel.pad_raw(self._v)
+            self._pad = p = False if p is None else p
+        return p
+
+    def block_until_ready(self):
+        """Wait until the value is computed; returns ``self``. jax: block_until_ready."""
+        v = self._v if self._v is not None else self._pad
+        if not isinstance(v, Tracer):
+            v.block_until_ready()
+        return self
+
     # ---- attributes -------------------------------------------------------------------
     @property
     def dtype(self):
         """Data type of the elements (a NumPy dtype object)."""
-        return self._value.dtype
+        v = self._v
+        return (v if v is not None else self._pad).dtype
 
     @property
     def shape(self):
         """Tuple of dimensions."""
-        return self._value.shape
+        v = self._v
+        return v.shape if v is not None else self._lshape
 
     @property
     def ndim(self):
         """Number of dimensions."""
-        return self._value.ndim
+        return len(self.shape)
 
     @property
     def size(self):
         """Number of elements."""
-        return math.prod(self._value.shape)
+        return math.prod(self.shape)
 
     @property
     def device(self):
         """The device holding the array (the default device while tracing)."""
-        value = self._value
+        value = self._v if self._v is not None else self._pad
         if isinstance(value, Tracer):
             return default_device()
         return next(iter(value.devices()))
@@ -90,15 +125,16 @@ class Array:
 
     # ---- conversions to Python scalars ------------------------------------------------
     def _scalar(self, op):
-        value = self._value
+        value = self._v if self._v is not None else self._pad
         if isinstance(value, Tracer):
             tracer_conversion(f"Array.{op}")
-        if value.ndim != 0:
-            if op == "__bool__" and math.prod(value.shape) != 1:
+        shape = self.shape
+        if len(shape) != 0:
+            if op == "__bool__" and math.prod(shape) != 1:
                 fail_text(ValueError, "Array.__bool__", "the truth value of an array with "
                           "other than one element is ambiguous; use laxarray.any or laxarray.all")
             fail(TypeError, f"Array.{op}", "a 0-d array", self)
-        return np.asarray(value)[()]
+        return self._host()[()]
 
     def __bool__(self):
         return bool(self._scalar("__bool__"))
@@ -132,17 +168,26 @@ class Array:
         import laxarray
         return laxarray
 
+    def _host(self):
+        """The exact value as a (read-only) NumPy array, without a device round trip."""
+        v = self._v
+        if v is None:
+            if isinstance(self._pad, Tracer):
+                tracer_conversion("Array.__array__")
+            return np.asarray(self._pad)[tuple(slice(0, n) for n in self._lshape)]
+        if isinstance(v, Tracer):
+            tracer_conversion("Array.__array__")
+        return np.asarray(v)
+
     def __array__(self, dtype=None, copy=None):
         """A NumPy array with the same values (writable unless ``copy=False``)."""
-        if isinstance(self._value, Tracer):
-            tracer_conversion("Array.__array__")
+        host = self._host()
         if copy is False:
-            out = np.asarray(self._value)
-            if dtype is not None and out.dtype != dtype:
+            if dtype is not None and host.dtype != dtype:
                 fail(ValueError, "Array.__array__", "no copy to be needed with copy=False",
                      dtype)
-            return out
-        return np.array(self._value, dtype=dtype, copy=True)
+            return host
+        return np.array(host, dtype=dtype, copy=True)
 
     def __jax_array__(self):
         return self._value
@@ -167,7 +212,7 @@ class Array:
             fail(ValueError, "Array.to_device", "stream=None (jax manages streams)", stream)
         if isinstance(self._value, Tracer):
             return self
-        return wrap(jax.device_put(self._value, dev))
+        return wrap(place(self._value, dev))
 
     def __len__(self):
         if self.ndim == 0:
@@ -180,38 +225,44 @@ class Array:
         return (self[i] for i in range(self.shape[0]))
 
     def __repr__(self):
-        value = self._value
-        if isinstance(value, Tracer):
-            return f"Array({value!r})"
+        if isinstance(self._v, Tracer) or isinstance(self._pad, Tracer):
+            return f"Array({self._value!r})"
         # NumPy's repr with the class name swapped ("array(" and "Array(" have one length,
         # so continuation lines stay aligned): shape= for empty arrays, dtype= as NumPy.
-        return "Array" + np.array_repr(np.asarray(value))[len("array"):]
+        return "Array" + np.array_repr(self._host())[len("array"):]
 
     def __str__(self):
-        if isinstance(self._value, Tracer):
+        if isinstance(self._v, Tracer) or isinstance(self._pad, Tracer):
             return repr(self)
-        return str(np.asarray(self._value))
+        return str(self._host())
 
     def __format__(self, spec):
-        if self.ndim == 0 and not isinstance(self._value, Tracer):
-            return format(np.asarray(self._value)[()], spec)
+        if self.ndim == 0 and not isinstance(self._v if self._v is not None else self._pad,
+                                             Tracer):
+            return format(self._host()[()], spec)
         return format(str(self), spec)
 
     def __reduce__(self):
-        return (_from_numpy, (np.asarray(self._value),))
+        return (_from_numpy, (np.array(self._host()),))
 
     def __copy__(self):
-        return wrap(self._value)
+        return _copy_handle(self)
 
     def __deepcopy__(self, memo):
-        return wrap(self._value)
+        return _copy_handle(self)
 
     # ---- indexing (defined in laxarray.array_api._indexing) ---------------------------
     def __getitem__(self, key, /):
         return _indexing.getitem(self, key)
 
     def __setitem__(self, key, value, /):
-        self._value = _indexing.setitem_value(self, key, value)
+        _indexing.setitem(self, key, value)
+
+    def _rebind(self, other):
+        """Point this handle at ``other``'s value (``x[key] = v``, in-place operators)."""
+        self._v, self._pad = other._v, other._pad
+        if other._v is None:
+            self._lshape = other._lshape
 
     @property
     def at(self):
@@ -227,7 +278,25 @@ _new = object.__new__
 def wrap(value) -> Array:
     """The one constructor: an ``Array`` handle on a raw jax value (no checks, no copy)."""
     out = _new(Array)
-    out._value = value
+    out._v = value
+    out._pad = None
+    return out
+
+
+def wrap_padded(padded, shape) -> Array:
+    """An ``Array`` of logical ``shape`` held as the bucket-shaped raw value ``padded``."""
+    out = _new(Array)
+    out._pad = padded
+    out._lshape = shape
+    out._v = padded if padded.shape == shape else None
+    return out
+
+
+def _copy_handle(x):
+    out = _new(Array)
+    out._v, out._pad = x._v, x._pad
+    if x._v is None:
+        out._lshape = x._lshape
     return out
 
 
@@ -237,6 +306,6 @@ def _from_numpy(arr):
 
 jax.tree_util.register_pytree_node(
     Array, lambda a: ((a._value,), None), lambda _, children: wrap(children[0]))
-_kernel.register_array_type(Array, wrap)
+_kernel.register_array_type(Array, wrap, wrap_padded)
 
 from laxarray.array_api import _indexing  # noqa: E402  (needs Array and wrap)

@@ -100,6 +100,15 @@ def to_raw(fn: str, obj, argname: str = "x"):
     return jax.device_put(arr)
 
 
+def as_array(fn: str, obj, argname: str = "x") -> Array:
+    """``obj`` itself if it is an Array, else an Array of :func:`to_raw`'s value (so kernels
+    that may run bucketed see the padded form of a laxarray input)."""
+    if type(obj) is Array:
+        return obj
+    from laxarray.array_api._array import wrap
+    return wrap(to_raw(fn, obj, argname))
+
+
 def _check_supported(fn, dtype, obj, argname):
     if dtype not in _dt.CATEGORIES["any"]:
         fail(TypeError, fn, f"an array-like of a supported dtype for '{argname}'", obj)
@@ -135,7 +144,7 @@ def operand_for_dtype(fn: str, value, dtype, argname: str):
     pytype = _dt.scalar_pytype(value)
     if pytype is not None:
         if pytype is float and _dt.kind_of(dtype) in "iu":
-            return jax.device_put(np.asarray(value)).astype(dtype)
+            return jax.device_put(np.asarray(value).astype(dtype))
         if pytype is int and _dt.kind_of(dtype) == "b":
             fail(TypeError, fn, f"a bool for '{argname}' with a bool array", value)
         if pytype is not bool and _dt.kind_of(dtype) == "b":
@@ -148,4 +157,4 @@ def operand_for_dtype(fn: str, value, dtype, argname: str):
     return raw
 
 
-__all__ = ["to_raw", "scalar_operand", "operand_for_dtype", "ScalarOverflowError", "describe"]
+__all__ = ["as_array", "to_raw", "scalar_operand", "operand_for_dtype", "ScalarOverflowError", "describe"]

@@ -1,15 +1,22 @@
 """``Array.__getitem__`` / ``__setitem__``: dispatch, and the fast path for basic keys.
 
-A basic key (integers, slices, ``...``, ``None``) is turned into a static *plan* (hashable),
-so the kernels are cached per plan and trace to ``slice``/``rev``/``reshape`` (get) or
-``dynamic_update_slice``/``scatter`` (set).  Out-of-range integers raise ``IndexError``
-(the key is static, so this is always checked).  Keys with integer arrays or boolean masks
-go to :mod:`laxarray.array_api._indexing_advanced` (which documents the tracing rule).
-Results are copies: writing into them never changes the indexed array.
+A basic key (integers, slices, ``...``, ``None``) is split into a static *plan* -- per axis
+the step, the number of elements taken and whether it is an integer, i.e. the key's
+structure and the result's shape -- and the *dynamic* start of every axis, an int64 vector
+passed to the kernel.  So ``x[i]``, ``x[i, j]``, ``x[i:i+k]`` and ``x[i] = v`` compile once
+per shape and key structure, whatever the values of ``i``, ``j``.  Exact arrays trace to
+``dynamic_slice``/``slice``/``rev`` (get) or ``dynamic_update_slice``/``scatter`` (set);
+bucketed (padded) arrays to a gather/scatter per axis whose positions ``start + k * step``
+are dynamic too, so one executable serves every logical shape of a bucket.  Out-of-range
+integers raise ``IndexError`` (indices are Python values here, so this is always checked).
+Keys with integer arrays or boolean masks go to :mod:`laxarray.array_api._indexing_advanced`
+(which documents the tracing rule).  Results are copies: writing into them never changes
+the indexed array.
 """
 
 from __future__ import annotations
 
+import math
 import operator
 
 import numpy as np
@@ -17,7 +24,8 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.kernel import call, kernel
+from laxarray._core.jaxapi import put_like
+from laxarray._core.kernel import bucket_dim, bucket_shape, call, call_padded, kernel
 
 _NAME_GET = "Array.__getitem__"
 _NAME_SET = "Array.__setitem__"
@@ -135,9 +143,76 @@ def broadcast_value(value, out_shape):
     return lax.broadcast_in_dim(value, out_shape, tuple(range(offset, len(out_shape))))
 
 
-@kernel(static=("axes", "out_shape"))
-def _getitem_kernel(x, *, axes, out_shape):
-    return lax.reshape(slice_region(x, axes), out_shape)
+def _at(v, i):
+    """Element ``i`` (a Python int) of the traced vector ``v`` (lax only)."""
+    return lax.reshape(lax.slice(v, (i,), (i + 1,)), ())
+
+
+def dynamic_plan(axes, shape):
+    """``(plan, starts)`` for exact arrays: per axis ``(step, count, is_int, full)`` (static)
+    and the lowest index taken per axis (an int64 vector: dynamic)."""
+    plan, starts = [], []
+    for (start, step, count, is_int), n in zip(axes, shape):
+        low = start + (count - 1) * step if step < 0 and count > 0 else start
+        plan.append((step, count, is_int, start == 0 and step == 1 and count == n))
+        starts.append(low)
+    return tuple(plan), np.array(starts, np.int64)
+
+
+def _region(x, starts, plan):
+    """The elements of ``x`` a dynamic plan selects, every axis kept (in key order)."""
+    if all(full for *_, full in plan):
+        return x
+    sizes = [(c - 1) * abs(st) + 1 if c else 0 for st, c, _, _ in plan]
+    y = lax.dynamic_slice(x, [_at(starts, i) for i in range(x.ndim)], sizes)
+    if any(abs(st) != 1 for st, c, _, _ in plan if c > 1):
+        y = lax.slice(y, [0] * x.ndim, sizes, [abs(st) if c > 1 else 1
+                                                for st, c, _, _ in plan])
+    flips = tuple(a for a, (st, c, _, _) in enumerate(plan) if st < 0 and c > 1)
+    return lax.rev(y, flips) if flips else y
+
+
+@kernel(static=("plan", "out_shape"))
+def _getitem_kernel(x, starts, *, plan, out_shape):
+    return lax.reshape(_region(x, starts, plan), out_shape)
+
+
+def padded_plan(axes, out_shape):
+    """``(plan, params, bucket)`` for padded arrays: per axis ``(is_int, length taken in the
+    bucket)`` (static), ``[start, step, count]`` per axis (dynamic) and the result's bucket."""
+    plan, params = [], []
+    for start, step, count, is_int in axes:
+        plan.append((is_int, 1 if is_int else bucket_dim(count)))
+        params.extend((start, step, count))
+    return tuple(plan), np.array(params, np.int64), bucket_shape(out_shape)
+
+
+def _positions(x, params, plan):
+    """Per axis: the int64 positions ``start + k * step`` of the bucket's ``k`` and whether
+    ``k`` is within the logical count."""
+    out = []
+    for axis, (is_int, m) in enumerate(plan):
+        start, step, count = (_at(params, 3 * axis + j) for j in range(3))
+        k = lax.iota(np.int64, m)
+        pos = lax.add(lax.broadcast(start, (m,)), lax.mul(k, lax.broadcast(step, (m,))))
+        out.append((pos, lax.lt(k, lax.broadcast(count, (m,)))))
+    return out
+
+
+def _take_axis(x, axis, pos):
+    dnums = lax.GatherDimensionNumbers(
+        offset_dims=tuple(d for d in range(x.ndim) if d != axis),
+        collapsed_slice_dims=(axis,), start_index_map=(axis,))
+    sizes = tuple(1 if d == axis else n for d, n in enumerate(x.shape))
+    return lax.gather(x, lax.expand_dims(pos, (1,)), dnums, sizes,
+                      mode=lax.GatherScatterMode.CLIP)
+
+
+@kernel(static=("plan", "bucket"))
+def _getitem_padded_kernel(x, params, *, plan, bucket):
+    for axis, (pos, _) in enumerate(_positions(x, params, plan)):
+        x = _take_axis(x, axis, pos)
+    return lax.reshape(x, bucket)
 
 
 def _is_basic(key):
@@ -151,6 +226,22 @@ def _is_basic(key):
     return t is int or t is slice or key is None or key is Ellipsis
 
 
+def getitem_basic(x, key, fn=_NAME_GET):
+    """``x[key]`` for a basic key (a copy): padded arrays stay padded."""
+    axes, out_shape = basic_plan(fn, x.shape, key)
+    p = x._pad
+    if p is None:
+        p = x._padded()
+    if p is not False:
+        bucket = bucket_shape(out_shape)
+        if bucket is not None:
+            plan, params, bucket = padded_plan(axes, out_shape)
+            return call_padded(_getitem_padded_kernel, [x, params], out_shape, plan=plan,
+                               bucket=bucket)
+    plan, starts = dynamic_plan(axes, x.shape)
+    return call(_getitem_kernel, x._value, starts, plan=plan, out_shape=out_shape)
+
+
 def getitem(x, key):
     """``x[key]`` (a copy): basic keys take a static plan; others go to the advanced path."""
     if not _is_basic(key):
@@ -159,48 +250,119 @@ def getitem(x, key):
             key = _adv.basic_key(key)
         else:
             return _adv.getitem(x, key)
-    axes, out_shape = basic_plan(_NAME_GET, x.shape, key)
-    return call(_getitem_kernel, x, axes=axes, out_shape=out_shape)
+    return getitem_basic(x, key)
 
 
-@kernel(static=("axes", "out_shape", "dtype"))
-def _setitem_kernel(x, value, *, axes, out_shape, dtype):
-    pos, _ = _positive(axes, x.shape)
-    if any(c == 0 for _, _, c in pos):
+_UPDATES = {"set": lambda a, b: b, "add": lax.add, "subtract": lax.sub, "multiply": lax.mul,
+            "divide": lax.div, "min": lax.min, "max": lax.max, "power": lax.pow}
+
+
+@kernel(static=("plan", "out_shape", "dtype", "op"))
+def _setitem_kernel(x, value, starts, *, plan, out_shape, dtype, op):
+    if any(c == 0 for _, c, _, _ in plan):
         return x
     # broadcast the value to x[key]'s shape (NumPy's rule), then lay it out on the region:
     # both have the same elements in the same order (int axes are 1 in the region, None
     # axes are 1 in x[key]), so a reshape does it
     value = broadcast_value(lax.convert_element_type(value, dtype), out_shape)
-    return write_region(x, axes, lax.reshape(value, tuple(c for _, _, c in pos)))
+    region = lax.reshape(value, tuple(c for _, c, _, _ in plan))
+    if op != "set":
+        region = _UPDATES[op](_region(x, starts, plan), region)
+    if all(full for *_, full in plan):
+        return region
+    flips = tuple(a for a, (st, c, _, _) in enumerate(plan) if st < 0 and c > 1)
+    if flips:
+        region = lax.rev(region, flips)
+    lows = [_at(starts, i) for i in range(x.ndim)]
+    if all(abs(st) == 1 or c <= 1 for st, c, _, _ in plan):
+        return lax.dynamic_update_slice(x, region, lows)
+    grids = []
+    for axis, (st, c, _, _) in enumerate(plan):
+        pos = lax.add(lax.broadcast(lows[axis], (c,)),
+                      lax.mul(lax.iota(np.int64, c), lax.full((c,), abs(st), np.int64)))
+        grids.append(lax.broadcast_in_dim(pos, region.shape, (axis,)))
+    idx = lax.concatenate([lax.expand_dims(g, (x.ndim,)) for g in grids], x.ndim)
+    dnums = lax.ScatterDimensionNumbers(
+        update_window_dims=(), inserted_window_dims=tuple(range(x.ndim)),
+        scatter_dims_to_operand_dims=tuple(range(x.ndim)))
+    return lax.scatter(x, idx, region, dnums, indices_are_sorted=True, unique_indices=True)
 
 
-def setitem_value(x, key, value):
-    """The raw value of ``x`` after ``x[key] = value`` (the caller rebinds the handle).
+@kernel(static=("plan", "bucket", "dtype", "op"))
+def _setitem_padded_kernel(x, value, params, *, plan, bucket, dtype, op):
+    value = broadcast_value(lax.convert_element_type(value, dtype), bucket)
+    region_shape = tuple(m for _, m in plan)
+    region = lax.reshape(value, region_shape)
+    if x.ndim == 0:
+        return _UPDATES[op](x, region)
+    grids, keep = [], None
+    for axis, (pos, ok) in enumerate(_positions(x, params, plan)):
+        grids.append(lax.broadcast_in_dim(pos, region_shape, (axis,)))
+        ok = lax.broadcast_in_dim(ok, region_shape, (axis,))
+        keep = ok if keep is None else lax.bitwise_and(keep, ok)
+    if op != "set":
+        current = x
+        for axis, (pos, _) in enumerate(_positions(x, params, plan)):
+            current = _take_axis(current, axis, pos)
+        region = _UPDATES[op](current, region)
+    # positions past the logical count go out of bounds and are dropped
+    grids = [lax.select(keep, g, lax.full_like(g, n)) for g, n in zip(grids, x.shape)]
+    idx = lax.concatenate([lax.expand_dims(g, (x.ndim,)) for g in grids], x.ndim)
+    dnums = lax.ScatterDimensionNumbers(
+        update_window_dims=(), inserted_window_dims=tuple(range(x.ndim)),
+        scatter_dims_to_operand_dims=tuple(range(x.ndim)))
+    return lax.scatter(x, idx, region, dnums, mode=lax.GatherScatterMode.FILL_OR_DROP)
+
+
+def update_basic(x, key, value, op, fn):
+    """``x`` after ``x[key] <op>= value`` for a basic key, as a new Array (padded arrays
+    stay padded); ``value`` is checked by ``__setitem__``'s rule first."""
+    axes, out_shape = basic_plan(fn, x.shape, key)
+    v = value_operand(fn, value, x.dtype)
+    if not broadcastable(tuple(v.shape), out_shape):
+        fail(ValueError, fn, f"a value broadcastable to shape {out_shape}", value)
+    if math.prod(out_shape) and math.prod(x.shape):
+        p = x._pad
+        if p is None:
+            p = x._padded()
+        if p is not False and bucket_shape(out_shape) is not None:
+            if type(v) is np.ndarray and v.ndim:
+                v = wrap(put_like(v, p))  # a small sequence value: pad it like an array
+            plan, params, bucket = padded_plan(axes, out_shape)
+            out = call_padded(_setitem_padded_kernel, [x, v, params], x.shape,
+                              plan=plan, bucket=bucket, dtype=x.dtype, op=op)
+            if out is not None:
+                return out
+    plan, starts = dynamic_plan(axes, x.shape)
+    return call(_setitem_kernel, x._value, _raw(v), starts, plan=plan, out_shape=out_shape,
+                dtype=x.dtype, op=op)
+
+
+def _raw(v):
+    return v._value if type(v) is Array else v
+
+
+def setitem(x, key, value):
+    """``x[key] = value``: rebinds the handle ``x`` to the updated value.
 
     ``value`` must broadcast to ``x[key].shape`` (``None`` axes included), as in NumPy, and
     an array value's dtype must promote to ``x.dtype`` (the 2025.12 rule); Python scalars
     and sequences of them are weak.
     """
     if not _is_basic(key):
-        key = _adv.classify_key(_NAME_SET, key)
-        if not _adv.is_advanced(key):
-            key = _adv.basic_key(key)
-        else:
-            return _adv.setitem_value(x, key, value)
-    axes, out_shape = basic_plan(_NAME_SET, x.shape, key)
-    v = value_operand(_NAME_SET, value, x.dtype)
-    if not broadcastable(tuple(v.shape), out_shape):
-        fail(ValueError, _NAME_SET, f"a value broadcastable to shape {out_shape}", value)
-    return _setitem_kernel.bind((("axes", axes), ("out_shape", out_shape),
-                                 ("dtype", x.dtype)))(x._value, v)
+        entries = _adv.classify_key(_NAME_SET, key)
+        if _adv.is_advanced(entries):
+            x._value = _adv.setitem_value(x, entries, value)
+            return
+        key = _adv.basic_key(entries)
+    x._rebind(update_basic(x, key, value, "set", _NAME_SET))
 
 
 _KIND_ORDER = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
 
 
 def value_operand(fn, value, dtype, argname="value"):
-    """A raw value to store into an array of ``dtype``.
+    """A raw value (or the laxarray Array itself) to store into an array of ``dtype``.
 
     Python scalars and (untraced) nested sequences of them are weak: they may not be of a
     higher kind than ``dtype`` (bool < int < float < complex; a Python float into an integer
@@ -226,7 +388,7 @@ def value_operand(fn, value, dtype, argname="value"):
                 fail(ValueError, fn, f"values within the range of {dtype} for '{argname}'",
                      value)
         return arr.astype(dtype)
-    raw = to_raw(fn, value, argname)
+    raw = value if type(value) is Array else to_raw(fn, value, argname)
     if raw.dtype != dtype and _dt.promote_types(raw.dtype, dtype) != dtype:
         fail(TypeError, fn, f"a '{argname}' whose dtype promotes to {dtype} (the 2025.12 "
              f"__setitem__ rule; use astype to cast)", value)
@@ -241,4 +403,5 @@ def broadcastable(src, dst):
     return all(s in (1, d) for s, d in zip(src[::-1], dst[::-1]))
 
 
+from laxarray.array_api._array import Array, wrap  # noqa: E402
 from laxarray.array_api import _indexing_advanced as _adv  # noqa: E402  (uses the helpers)

@@ -413,6 +413,8 @@ def update(x, entries, value, op, *, mode=None, sorted_=False, unique=False,
     """The raw value of ``x`` after ``x[key] <op>= value`` for a classified key with arrays."""
     lay = layout(fn, x.shape, entries, check_ints=mode is None)
     v = _basic.value_operand(fn, value, x.dtype)
+    if type(v) is Array:
+        v = v._value
     if _mask_select_ok(lay):
         return _mask_update(fn, x, lay, v, value, op)
     if any(g[0] == "mask" and is_tracer(g[1]) for g in lay.groups):

@@ -25,11 +25,9 @@ holds the first ``N`` selected elements, padded with ``fill_value`` (mode ``'fil
 
 from __future__ import annotations
 
-from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.kernel import call
 from laxarray._core.validate import check_bool, check_int
 from laxarray.array_api import _indexing as _basic
 from laxarray.array_api import _indexing_advanced as _adv
@@ -78,7 +76,7 @@ class IndexUpdateRef:
         if size is not None and not any(t == "mask" for t, _ in entries):
             fail(ValueError, fn, "size= only with a boolean mask in the key", size)
         if not _needs_gather(entries, mode):
-            return _basic.getitem(x, _adv.basic_key(entries))
+            return _basic.getitem_basic(x, _adv.basic_key(entries), fn)
         return _adv.getitem(x, entries, mode=mode, fill_value=fill_value, size=size,
                             sorted_=indices_are_sorted, unique=unique_indices, fn=fn)
 
@@ -127,17 +125,7 @@ class IndexUpdateRef:
         if _needs_gather(entries, mode):
             return wrap(_adv.update(x, entries, values, op, mode=mode,
                                     sorted_=indices_are_sorted, unique=unique_indices, fn=fn))
-        key = _adv.basic_key(entries)
-        axes, out_shape = _basic.basic_plan(fn, x.shape, key)
-        v = _basic.value_operand(fn, values, x.dtype)
-        if not _basic.broadcastable(tuple(v.shape), out_shape):
-            fail(ValueError, fn, f"a value broadcastable to shape {out_shape}", values)
-        if op != "set":
-            current = call(_basic._getitem_kernel, x, axes=axes, out_shape=out_shape)._value
-            v = _adv._apply(op, current, _basic.broadcast_value(
-                lax.convert_element_type(v, x.dtype), out_shape))
-        return wrap(_basic._setitem_kernel.bind((("axes", axes), ("out_shape", out_shape),
-                                                 ("dtype", x.dtype)))(x._value, v))
+        return _basic.update_basic(x, _adv.basic_key(entries), values, op, fn)
 
 
 def _needs_gather(entries, mode):

@@ -95,7 +95,7 @@ def _inplace(fn, stem):
         if out.shape != self.shape:
             fail(ValueError, name, f"a result of shape {self.shape} (in-place operations "
                  "keep the shape)", out)
-        self._value = out._value
+        self._rebind(out)
         return self
     return op
 

@@ -17,10 +17,25 @@ from jax import lax
 from laxarray._core import config as _cfg
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray.array_api._array import Array, wrap
+from laxarray._core.kernel import Kernel
+from laxarray.array_api._array import Array, wrap, wrap_padded
 from laxarray.array_api._convert import scalar_operand, to_raw
 
 _PYTYPES = (bool, int, float, complex)
+
+
+def broadcast_rule(*shapes, **_):
+    """The logical result shape of a broadcasting kernel (its bucket ``shape`` rule)."""
+    out = shapes[0]
+    for s in shapes[1:]:
+        if s != out:
+            out = _broadcast_shapes2("broadcast", out, s)
+    return out
+
+
+def same_shape_rule(shape, *_, **__):
+    """The logical result shape of a kernel whose result has its first input's shape."""
+    return shape
 
 
 def broadcast_shapes2(fn, s1, s2):
@@ -68,8 +83,8 @@ def to_float(dt):
     return dt if _dt.kind_of(dt) in "fc" else _dt.DEFAULT_FLOAT
 
 
-class _JitCache(dict):
-    """input dtype -> jitted kernel, validated and built on first use, so the eager path
+class _KernelCache(dict):
+    """compute dtype -> bound kernel, validated and built on first use, so the eager path
     is one dict lookup (the category check happens once per dtype)."""
 
     def __init__(self, build, validate):
@@ -83,13 +98,19 @@ class _JitCache(dict):
         return fn
 
 
+def _bound(kern, name, module):
+    kern.__name__ = f"_{name}_kernel"
+    kern.__module__ = module
+    return Kernel(kern, ()).bind(())
+
+
 def elementwise_unary(category="numeric", compute=_identity):
     """Decorator for ``f(x) -> array``: ``category`` of accepted input dtypes and ``compute``
     mapping the input dtype to the dtype the body sees (e.g. :func:`to_float`).
 
-    One jitted kernel serves every dtype: jax's own (C++) cache keys it by the input's
-    dtype, and the category check runs when a dtype is traced for the first time, so the
-    eager path is one attribute read, the jitted call and the wrap.
+    One kernel serves every dtype (jax's cache keys it by the input's dtype; the category
+    check runs when a dtype is traced for the first time).  A bucketed input runs padded
+    (elementwise bodies need no masking) and gives a padded result.
     """
     allowed = _dt.CATEGORIES[category]
 
@@ -101,29 +122,36 @@ def elementwise_unary(category="numeric", compute=_identity):
             if dtype not in allowed:
                 _dt.check_category(name, "x", dtype, category)
             return body(lax.convert_element_type(x, compute(dtype)))
-        kern.__name__ = f"_{name}_kernel"
-        jitted = jax.jit(kern, inline=True)
+        bound = _bound(kern, name, body.__module__)
 
         @functools.wraps(body)
         def public(x, /):
-            if type(x) is Array:
-                return wrap(jitted(x._value))
-            return wrap(jitted(to_raw(name, x, "x")))
+            if type(x) is not Array:
+                x = wrap(to_raw(name, x, "x"))
+            p = x._pad
+            if p is None:
+                p = x._padded()
+            if p is not False:
+                return wrap_padded(bound.padded((p,)), x.shape)
+            return wrap(bound(x._v))
 
         return public
     return deco
 
 
-def binary_operands(fn, x1, x2):
-    """Raw values of two operands and their common dtype (weak Python scalars join by kind)."""
+def binary_operands(fn, x1, x2, keep_arrays=False):
+    """Raw values of two operands and their common dtype (weak Python scalars join by kind).
+
+    ``keep_arrays``: laxarray arrays are returned as they are (for :func:`kernel.call`,
+    which runs bucketed kernels on their padded form)."""
     if type(x1) is Array:
-        v1 = x1._value
+        v1 = x1 if keep_arrays else x1._value
     elif type(x1) in _PYTYPES:
         v1 = None
     else:
         v1 = None if _dt.scalar_pytype(x1) else to_raw(fn, x1, "x1")
     if type(x2) is Array:
-        v2 = x2._value
+        v2 = x2 if keep_arrays else x2._value
     elif type(x2) in _PYTYPES:
         v2 = None
     else:
@@ -162,13 +190,19 @@ def exact_div(x, d):
     return lax.div(x, _keep_divisor(d))
 
 
+def _padded(x):
+    p = x._pad
+    return x._padded() if p is None else p
+
+
 def elementwise_binary(category="numeric", compute=_identity, divisor=False):
     """Decorator for ``f(x1, x2) -> array`` with promotion and broadcasting.
 
-    Two arrays go straight to one jitted kernel (jax's C++ cache keys it by the input
-    dtypes and shapes); promotion, the category check and the broadcast check run when a
-    combination is traced for the first time.  Python scalars and other operands take the
-    general path (weak scalars join by kind, NEP 50) through a per-dtype kernel.
+    Two arrays go straight to one kernel (jax's cache keys it by the input dtypes and
+    shapes); promotion, the category check and the broadcast check run when a combination
+    is traced for the first time (bucketed: the broadcast check runs on the logical shapes
+    first).  An array with a Python scalar takes a per-dtype kernel (weak scalars join by
+    kind, NEP 50); other operands take the general path.  Bucketed arrays run padded.
     ``divisor``: ``x2`` divides (a broadcast ``x2`` must not become a reciprocal).
     """
     allowed = _dt.CATEGORIES[category]
@@ -176,6 +210,7 @@ def elementwise_binary(category="numeric", compute=_identity, divisor=False):
 
     def deco(body):
         name = body.__name__
+        module = body.__module__
 
         def validate(dtype):
             if dtype not in allowed:
@@ -188,10 +223,9 @@ def elementwise_binary(category="numeric", compute=_identity, divisor=False):
                 shape = a.shape if a.shape == b.shape else jax.lax.broadcast_shapes(
                     a.shape, b.shape)
                 return body(cast_broadcast(a, target, shape), second(b, target, shape))
-            kern.__name__ = f"_{name}_kernel"
-            return jax.jit(kern, inline=True)
+            return _bound(kern, name, module)
 
-        jitted = _JitCache(build, validate)
+        by_dtype = _KernelCache(build, validate)
 
         def arrays_kern(a, b):
             d1, d2 = a.dtype, b.dtype
@@ -201,21 +235,40 @@ def elementwise_binary(category="numeric", compute=_identity, divisor=False):
                                                                           b.shape)
             target = compute(dtype)
             return body(cast_broadcast(a, target, shape), second(b, target, shape))
-        arrays_kern.__name__ = f"_{name}_kernel"
-        arrays_jitted = jax.jit(arrays_kern, inline=True)
+        arrays_bound = _bound(arrays_kern, name, module)
+
+        def with_scalar(x, scalar, scalar_first):
+            dt = _dt.weak_promote(x.dtype, type(scalar))
+            s = scalar_operand(name, scalar, dt, "x1" if scalar_first else "x2")
+            bound = by_dtype[dt]
+            p = _padded(x)
+            if p is not False:
+                args = (s, p) if scalar_first else (p, s)
+                return wrap_padded(bound.padded(args), x.shape)
+            return wrap(bound(s, x._v) if scalar_first else bound(x._v, s))
 
         @functools.wraps(body)
         def public(x1, x2, /):
-            if type(x1) is Array and type(x2) is Array:  # the common case: all in the kernel
+            t1, t2 = type(x1), type(x2)
+            if t1 is Array and t2 is Array:  # the common case: all in the kernel
+                s1, s2 = x1.shape, x2.shape
                 if _cfg.ACTIVE:
-                    _cfg.check_ranks(name, x1._value.shape, x2._value.shape)
-                return wrap(arrays_jitted(x1._value, x2._value))
+                    _cfg.check_ranks(name, s1, s2)
+                p1, p2 = _padded(x1), _padded(x2)
+                if p1 is not False and p2 is not False:
+                    shape = s1 if s1 == s2 else _broadcast_shapes2(name, s1, s2)
+                    return wrap_padded(arrays_bound.padded((p1, p2)), shape)
+                return wrap(arrays_bound(x1._value, x2._value))
+            if t1 is Array and t2 in _PYTYPES:
+                return with_scalar(x1, x2, False)
+            if t2 is Array and t1 in _PYTYPES:
+                return with_scalar(x2, x1, True)
             v1, v2, dt = binary_operands(name, x1, x2)
-            fn = jitted[dt]
+            bound = by_dtype[dt]
             s1, s2 = v1.shape, v2.shape
             if s1 != s2:
                 broadcast_shapes2(name, s1, s2)
-            return wrap(fn(v1, v2))
+            return wrap(bound(v1, v2))
 
         return public
     return deco

@@ -16,19 +16,22 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
-from laxarray._core.devices import all_devices, check_device, default_device
+from laxarray._core.devices import all_devices, check_device, default_device, place
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import Tracer
-from laxarray._core.kernel import call, kernel
+from laxarray._core.kernel import bucket_dim, bucket_shape, call, call_padded, kernel
 from laxarray._core.validate import check_bool, check_choice, check_int, normalize_shape
-from laxarray.array_api._array import Array, wrap
-from laxarray.array_api._convert import operand_for_dtype, scalar_operand, to_raw
+from laxarray.array_api._array import Array, _copy_handle, wrap
+from laxarray.array_api._convert import as_array, operand_for_dtype, scalar_operand, to_raw
 
 
-def _place(value, device):
-    if device is None or isinstance(value, Tracer):
-        return value
-    return jax.device_put(value, device)
+_place = place
+
+
+def _convert(x, dtype):
+    """``x`` converted to ``dtype`` by astype's kernel (one kernel, bucketed when small)."""
+    from laxarray.array_api.data_types import _astype_kernel
+    return call(_astype_kernel, x, dtype=dtype)
 
 
 def _dtype_or_none(fn, dtype):
@@ -47,14 +50,17 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
     if copy is not None:
         check_bool("asarray", copy, "copy")
     if isinstance(obj, Array) or isinstance(obj, (jax.Array, Tracer)):
-        raw = to_raw("asarray", obj, "obj")
-        if dt is not None and raw.dtype != dt:
+        x = as_array("asarray", obj, "obj")
+        if dt is not None and x.dtype != dt:
             if copy is False:
                 fail(ValueError, "asarray", "no copy to be needed with copy=False", dt)
-            raw = lax.convert_element_type(raw, dt)
-        if isinstance(obj, Array) and copy is not True and raw is obj._value and dev is None:
+            out = _convert(x, dt)
+            return out if dev is None else wrap(_place(out._value, dev))
+        if isinstance(obj, Array) and copy is not True and dev is None:
             return obj
-        return wrap(_place(raw, dev))
+        if isinstance(obj, Array) and dev is None:
+            return _copy_handle(obj)
+        return wrap(_place(x._value, dev))
     if copy is False:
         fail(ValueError, "asarray", "an Array or jax array (a copy is needed) with copy=False",
              obj)
@@ -68,7 +74,8 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
             raw = to_raw("asarray", obj, "obj")
         if _dt.kind_of(raw.dtype) == "c" and _dt.kind_of(dt) != "c":
             fail(TypeError, "asarray", f"a real 'obj' for dtype {dt}", obj)
-        return wrap(_place(lax.convert_element_type(raw, dt), dev))
+        out = _convert(wrap(raw), dt)
+        return out if dev is None else wrap(_place(out._value, dev))
     if hasattr(obj, "__dlpack__") and not hasattr(obj, "__array__"):
         return from_dlpack(obj, device=device)
     return wrap(_place(to_raw("asarray", obj, "obj"), dev))
@@ -98,6 +105,12 @@ def _full(fn, shape, fill_value, dtype, device):
     else:
         _fill_dtype(fn, fill_value)
         fill = operand_for_dtype(fn, fill_value, dt, "fill_value")
+    if dev is None:
+        bucket = bucket_shape(dims)
+        if bucket is not None:
+            out = call_padded(_full_kernel, [fill], dims, shape=bucket, dtype=dt)
+            if out is not None:
+                return out
     out = call(_full_kernel, fill, shape=dims, dtype=dt)
     return out if dev is None else wrap(_place(out._value, dev))
 
@@ -127,14 +140,14 @@ def empty(shape, *, dtype=None, device=None):
 
 
 def _like(fn, x, dtype, device):
-    raw = x._value if type(x) is Array else to_raw(fn, x, "x")
-    dt = _dtype_or_none(fn, dtype) or raw.dtype
+    x = as_array(fn, x)
+    dt = _dtype_or_none(fn, dtype) or x.dtype
     dev = check_device(fn, device)
-    if dev is None and len(all_devices()) > 1 and not isinstance(raw, Tracer):
-        dev = next(iter(raw.devices()))  # the standard: the result goes to x's device
+    if dev is None and len(all_devices()) > 1:
+        dev = x.device  # the standard: the result goes to x's device (default when traced)
         if dev == default_device():
             dev = None
-    return tuple(raw.shape), dt, dev
+    return tuple(x.shape), dt, dev
 
 
 def full_like(x, /, fill_value, *, dtype=None, device=None):
@@ -230,8 +243,13 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
         delta = float((start + step) - start)
     if _dt.kind_of(dt) in "iu":
         start_v, delta = _wrap_int(start_v, dt), _wrap_int(delta, dt)
-    out = call(_arange_kernel, scalar_operand("arange", start_v, dt, "start"),
-               scalar_operand("arange", delta, dt, "step"), num=num, dtype=dt)
+    operands = (scalar_operand("arange", start_v, dt, "start"),
+                scalar_operand("arange", delta, dt, "step"))
+    if dev is None and bucket_shape((num,)) is not None:
+        out = call_padded(_arange_kernel, operands, (num,), num=bucket_dim(num), dtype=dt)
+        if out is not None:
+            return out
+    out = call(_arange_kernel, *operands, num=num, dtype=dt)
     return out if dev is None else wrap(_place(out._value, dev))
 
 

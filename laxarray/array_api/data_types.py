@@ -12,7 +12,8 @@ from laxarray._core.errors import fail
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool
 from laxarray.array_api._array import Array, wrap
-from laxarray.array_api._convert import to_raw
+from laxarray.array_api._convert import as_array
+from laxarray.array_api._ufunc import same_shape_rule
 
 
 _UINT_OF_WIDTH = {2: np.dtype("uint16"), 4: np.dtype("uint32"), 8: np.dtype("uint64")}
@@ -38,7 +39,7 @@ def nonzero_mask(x):
     return _nonzero(x)
 
 
-@kernel(static=("dtype",))
+@kernel(static=("dtype",), shape=same_shape_rule)
 def _astype_kernel(x, *, dtype):
     if _dt.kind_of(dtype) == "b":
         return nonzero_mask(x)
@@ -55,7 +56,7 @@ def astype(x, dtype, /, *, copy=True, device=None):
     ``x != 0``.  ``copy=False`` returns ``x`` itself when no cast is needed.  ``dtype`` is
     static under ``jax.jit``.
     """
-    raw = x._value if type(x) is Array else to_raw("astype", x, "x")
+    raw = as_array("astype", x)
     dt = _dt.canonicalize_dtype("astype", dtype)
     if _dt.kind_of(raw.dtype) == "c" and _dt.kind_of(dt) in "iuf":
         fail(TypeError, "astype", "a complex or bool 'dtype' for a complex array (the "

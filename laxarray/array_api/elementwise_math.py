@@ -14,12 +14,12 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray.array_api._array import Array, wrap
-from laxarray.array_api._convert import scalar_operand, to_raw
-from laxarray.array_api._ufunc import (binary_operands, broadcast_shapes2, elementwise_binary,
-                                       elementwise_unary, to_float)
+from laxarray._core.kernel import call, kernel
+from laxarray.array_api._convert import as_array, scalar_operand
+from laxarray.array_api._ufunc import (binary_operands, broadcast_rule, broadcast_shapes2,
+                                       elementwise_binary, elementwise_unary, to_float)
 from laxarray.array_api import _complex_math as _cm
-from laxarray.array_api.elementwise import _copysign, _is_complex, _isinf_real, _zeros
+from laxarray.array_api.elementwise import _copysign, _is_complex, _zeros
 
 _FLOATING = "numeric"  # ints and bool are accepted and computed in float64
 
@@ -152,14 +152,24 @@ def _clip_kernel_body(x, lo, hi):
     return out
 
 
-_CLIP_CACHE: dict = {}
+@kernel(static=("dtype", "has_lo", "has_hi"), shape=broadcast_rule)
+def _clip_kernel(x, *bounds, dtype, has_lo, has_hi):
+    shape = lax.broadcast_shapes(x.shape, *(b.shape for b in bounds))
+    nd = len(shape)
+
+    def bcast(v):
+        v = lax.convert_element_type(v, dtype)
+        return lax.broadcast_in_dim(v, shape, tuple(range(nd - v.ndim, nd)))
+    bounds = list(bounds)
+    lo = bcast(bounds.pop(0)) if has_lo else None
+    hi = bcast(bounds.pop(0)) if has_hi else None
+    return _clip_kernel_body(bcast(x), lo, hi)
 
 
 def clip(x, /, min=None, max=None):
     """Clamp to ``[min, max]``; the result has ``x``'s dtype and the broadcast shape.
     Array API: clip. NumPy: numpy.clip. NaN in any argument gives NaN."""
-    import jax
-    v = x._value if type(x) is Array else to_raw("clip", x, "x")
+    v = as_array("clip", x)
     dt = v.dtype
     if dt not in _dt.CATEGORIES["real"]:
         _dt.check_category("clip", "x", dt, "real numeric")
@@ -181,31 +191,14 @@ def clip(x, /, min=None, max=None):
                     bound = builtins.min(builtins.max(bound, int(info.min)), int(info.max))
                 raw = scalar_operand("clip", bound, dt, argname)
         else:
-            raw = to_raw("clip", bound, argname)
+            raw = as_array("clip", bound, argname)
             rk, xk = _dt.kind_of(raw.dtype), _dt.kind_of(dt)
             if rk != xk and not (rk in "iu" and xk in "iu"):
                 fail(TypeError, "clip", f"'{argname}' of the same kind as x ({dt})", bound)
         shape = broadcast_shapes2("clip", shape, tuple(raw.shape))
         bounds.append(raw)
-    key = (dt, shape, bounds[0] is None, bounds[1] is None)
-    fn = _CLIP_CACHE.get(key)
-    if fn is None:
-        fn = _CLIP_CACHE[key] = _build_clip(dt, shape, bounds[0] is None, bounds[1] is None)
-    return wrap(fn(v, bounds[0], bounds[1]))
-
-
-def _build_clip(dt, shape, no_lo, no_hi):
-    import jax
-
-    def bcast(v):
-        v = lax.convert_element_type(v, dt)
-        nd = len(shape)
-        return lax.broadcast_in_dim(v, shape, tuple(range(nd - v.ndim, nd)))
-
-    def kern(x, lo, hi):
-        return _clip_kernel_body(bcast(x), None if no_lo else bcast(lo),
-                                 None if no_hi else bcast(hi))
-    return jax.jit(kern, inline=True)
+    return call(_clip_kernel, v, *(b for b in bounds if b is not None), dtype=dt,
+                has_lo=bounds[0] is not None, has_hi=bounds[1] is not None)
 
 
 __all__ = ["exp", "expm1", "log", "log1p", "log2", "log10", "sqrt", "sin", "cos", "tan",

@@ -15,16 +15,17 @@ from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import normalize_axis
-from laxarray.array_api._convert import to_raw
+from laxarray.array_api._convert import as_array, to_raw
 
 
 
-def gather_axis(x, idx, axis):
+def gather_axis(x, idx, axis, n=None):
     """``x`` indexed by the integer array ``idx`` along ``axis`` (idx dims replace ``axis``).
 
-    Negative indices wrap once; indices are clamped into range (lax clip mode).
+    Negative indices wrap once (by ``n``, the axis length, which may be dynamic: the true
+    length of a padded ``x``); indices are clamped into range (lax clip mode).
     """
-    n = x.shape[axis]
+    n = x.shape[axis] if n is None else n
     idx = lax.convert_element_type(idx, np.int64)
     idx = lax.select(lax.lt(idx, lax.full_like(idx, 0)), lax.add(idx, lax.full_like(idx, n)),
                      idx)
@@ -38,7 +39,7 @@ def gather_axis(x, idx, axis):
 
 
 def _check_in_range(fn, idx_raw, size, argname="indices"):
-    if is_tracer(idx_raw):
+    if is_tracer(getattr(idx_raw, "_v", idx_raw)) or is_tracer(getattr(idx_raw, "_pad", None)):
         return
     idx = np.asarray(idx_raw)
     if idx.size and (idx.min() < -size or idx.max() >= size):
@@ -46,12 +47,22 @@ def _check_in_range(fn, idx_raw, size, argname="indices"):
         fail(IndexError, fn, f"'{argname}' in [{-size}, {size})", int(bad))
 
 
-@kernel(static=("axis",))
-def _take_kernel(x, idx, *, axis):
+def _take_shape(shape, idx_shape, *, axis):
+    if axis is None:  # a flat index into padded data would not be the logical one
+        return idx_shape if len(shape) <= 1 else None
+    return shape[:axis] + idx_shape + shape[axis + 1:]
+
+
+@kernel(static=("axis",), shape=_take_shape, extents=True)
+def _take_kernel(x, idx, exts, *, axis):
     if axis is None:
         x = lax.reshape(x, (int(np.prod(x.shape)),))
         axis = 0
-    return gather_axis(x, idx, axis)
+    n = None
+    if exts is not None:  # bucketed: negative indices wrap by the true length
+        n = lax.convert_element_type(lax.reshape(lax.slice(exts[0], (axis,), (axis + 1,)), ()),
+                                     np.int64)
+    return gather_axis(x, idx, axis, n)
 
 
 def take(x, indices, /, *, axis=None):
@@ -59,8 +70,8 @@ def take(x, indices, /, *, axis=None):
 
     ``axis=None`` indexes the flattened array (NumPy's rule; the standard requires ``axis``
     for rank > 1)."""
-    raw = to_raw("take", x)
-    idx = to_raw("take", indices, "indices")
+    raw = as_array("take", x)
+    idx = as_array("take", indices, "indices")
     if _dt.kind_of(idx.dtype) not in "iu":
         fail(TypeError, "take", "an integer array for 'indices'", indices)
     ax = None if axis is None else normalize_axis("take", axis, raw.ndim)

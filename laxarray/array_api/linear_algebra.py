@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import jax
 from jax import lax
 
 from laxarray._core import dtypes as _dt
@@ -13,7 +12,29 @@ from laxarray.array_api._convert import to_raw
 from laxarray.array_api._ufunc import binary_operands, broadcast_shapes2, cast_broadcast
 
 
-def _matmul_raw(a, b):
+def _zero_fill(dtype, static):
+    return 0
+
+
+def _matmul_shape(s1, s2):
+    """matmul's result shape, with its shape checks (bucketed calls run these first)."""
+    if len(s1) == 0 or len(s2) == 0:
+        fail(ValueError, "matmul", "arrays of rank >= 1", s1 if len(s1) == 0 else s2)
+    k1 = s1[-1]
+    k2 = s2[0] if len(s2) == 1 else s2[-2]
+    if k1 != k2:
+        fail(ValueError, "matmul", f"matching contraction dimensions ({k1} != {k2})",
+             (tuple(s1), tuple(s2)))
+    if len(s1) == 1:
+        return tuple(s2[:-2]) + tuple(s2[-1:]) if len(s2) > 1 else ()
+    if len(s2) == 1:
+        return tuple(s1[:-1])
+    batch = broadcast_shapes2("matmul", tuple(s1[:-2]), tuple(s2[:-2]))
+    return batch + (s1[-2], s2[-1])
+
+
+@kernel(fills=(_zero_fill, _zero_fill), shape=_matmul_shape)
+def _matmul_kernel(a, b):
     """Checks (at trace time: shapes and dtypes are static) and one ``dot_general``."""
     dtype = a.dtype if a.dtype == b.dtype else _dt.promote_types(a.dtype, b.dtype)
     if dtype not in _dt.CATEGORIES["numeric"] and dtype != _dt.bool_:
@@ -44,7 +65,7 @@ def _matmul_raw(a, b):
     return lax.dot_general(a, b, (((nb + 1,), (nb,)), (bdims, bdims)), **prec)
 
 
-_matmul_jit = jax.jit(_matmul_raw, inline=True)
+_matmul_exact = _matmul_kernel.bind(())
 
 
 def matmul(x1, x2, /):
@@ -52,14 +73,16 @@ def matmul(x1, x2, /):
 
     Under ``jax.jit`` traces to one ``dot_general``.
     """
-    if type(x1) is Array and type(x2) is Array:  # the common case: all checks in the kernel
-        return wrap(_matmul_jit(x1._value, x2._value))
+    if type(x1) is Array and type(x2) is Array:
+        if x1._pad is False or x2._pad is False:  # not bucketed: all checks in the kernel
+            return wrap(_matmul_exact(x1._value, x2._value))
+        return call(_matmul_kernel, x1, x2)
     from laxarray._core.dtypes import scalar_pytype
     for name, x in (("x1", x1), ("x2", x2)):
         if scalar_pytype(x) is not None:
             fail(TypeError, "matmul", f"an array for '{name}' (not a scalar)", x)
-    v1, v2, _ = binary_operands("matmul", x1, x2)
-    return wrap(_matmul_jit(v1, v2))
+    v1, v2, _ = binary_operands("matmul", x1, x2, keep_arrays=True)
+    return call(_matmul_kernel, v1, v2)
 
 
 __all__ = ["matmul"]

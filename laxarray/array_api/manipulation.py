@@ -12,22 +12,25 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
-from laxarray._core.kernel import call, kernel
+from laxarray._core.kernel import bucket_shape, call, call_padded, kernel
 from laxarray._core.validate import (check_bool, check_int, normalize_axes, normalize_axis,
                                      normalize_shape)
-from laxarray.array_api._array import Array
-from laxarray.array_api._convert import to_raw
+from laxarray.array_api._convert import as_array, to_raw
 from laxarray.array_api._ufunc import broadcast_shapes2
 
 
-@kernel(static=("axes",))
+def _permuted_shape(shape, *, axes):
+    return tuple(shape[a] for a in axes)
+
+
+@kernel(static=("axes",), shape=_permuted_shape)
 def permute_dims_kernel(x, *, axes):
     return lax.transpose(x, axes)
 
 
 def permute_dims(x, /, axes):
     """Permute the axes (negative axes allowed). Array API: permute_dims. NumPy: numpy.transpose."""
-    raw = x._value if isinstance(x, Array) else to_raw("permute_dims", x, "x")
+    raw = as_array("permute_dims", x)
     if not isinstance(axes, (tuple, list)):
         fail(TypeError, "permute_dims", "a tuple of axes for 'axes'", axes)
     norm = tuple(normalize_axis("permute_dims", a, raw.ndim, "axes") for a in axes)
@@ -56,11 +59,16 @@ def _broadcast_to_kernel(x, *, shape):
 
 def broadcast_to(x, /, shape):
     """Broadcast to ``shape`` (a copy). Array API: broadcast_to. NumPy: numpy.broadcast_to."""
-    raw = to_raw("broadcast_to", x)
+    raw = as_array("broadcast_to", x)
     shape = normalize_shape("broadcast_to", shape)
     if len(shape) < raw.ndim or broadcast_shapes2("broadcast_to", tuple(raw.shape),
                                                   shape) != shape:
         fail(ValueError, "broadcast_to", f"an array broadcastable to {shape}", x)
+    bucket = bucket_shape(shape)
+    if bucket is not None:
+        out = call_padded(_broadcast_to_kernel, [raw], shape, shape=bucket)
+        if out is not None:
+            return out
     return call(_broadcast_to_kernel, raw, shape=shape)
 
 
@@ -93,41 +101,53 @@ def _resolve_shape(fn, size, shape):
     return tuple(dims)
 
 
+def _reshaped(x, dims):
+    """``x`` reshaped to ``dims``: padded when only axes of length 1 come or go (the padded
+    value then reshapes to the bucket of ``dims``), else exact."""
+    if tuple(n for n in x.shape if n != 1) == tuple(n for n in dims if n != 1):
+        bucket = bucket_shape(dims)
+        if bucket is not None:
+            out = call_padded(reshape_kernel, [x], dims, shape=bucket)
+            if out is not None:
+                return out
+    return call(reshape_kernel, x, shape=dims)
+
+
 def reshape(x, /, shape, *, copy=None):
     """Reshape (C order; one -1 allowed). Array API: reshape. NumPy: numpy.reshape.
 
     The result is always a new value (laxarray has no views); ``copy=False`` is accepted
     since no data is shared mutably.
     """
-    raw = to_raw("reshape", x)
+    raw = as_array("reshape", x)
     if copy is not None:
         check_bool("reshape", copy, "copy")
     dims = _resolve_shape("reshape", math.prod(raw.shape), shape)
-    return call(reshape_kernel, raw, shape=dims)
+    return _reshaped(raw, dims)
 
 
 def expand_dims(x, /, axis):
     """Insert size-1 axes at ``axis`` (an int or a tuple, positions in the result).
     Array API: expand_dims. NumPy: numpy.expand_dims."""
-    raw = to_raw("expand_dims", x)
+    raw = as_array("expand_dims", x)
     axes = axis if isinstance(axis, (tuple, list)) else (axis,)
     out_ndim = raw.ndim + len(axes)
     norm = normalize_axes("expand_dims", tuple(axes), out_ndim)
     shape = list(raw.shape)
     for a in norm:
         shape.insert(a, 1)
-    return call(reshape_kernel, raw, shape=tuple(shape))
+    return _reshaped(raw, tuple(shape))
 
 
 def squeeze(x, /, axis):
     """Remove size-1 axes. Array API: squeeze. NumPy: numpy.squeeze."""
-    raw = to_raw("squeeze", x)
+    raw = as_array("squeeze", x)
     axes = normalize_axes("squeeze", axis, raw.ndim)
     for a in axes:
         if raw.shape[a] != 1:
             fail(ValueError, "squeeze", f"axis {a} to have size 1", x)
     shape = tuple(d for i, d in enumerate(raw.shape) if i not in axes)
-    return call(reshape_kernel, raw, shape=shape)
+    return _reshaped(raw, shape)
 
 
 @kernel(static=("axes",))
@@ -143,7 +163,7 @@ def flip(x, /, *, axis=None):
 
 def moveaxis(x, source, destination, /):
     """Move axes to new positions. Array API: moveaxis. NumPy: numpy.moveaxis."""
-    raw = to_raw("moveaxis", x)
+    raw = as_array("moveaxis", x)
     src = source if isinstance(source, (tuple, list)) else (source,)
     dst = destination if isinstance(destination, (tuple, list)) else (destination,)
     src = [normalize_axis("moveaxis", a, raw.ndim, "source") for a in src]

@@ -19,12 +19,31 @@ from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, check_choice, check_int, normalize_axis
 from laxarray.array_api._array import wrap
-from laxarray.array_api._convert import to_raw
-from laxarray.array_api._ufunc import binary_operands, broadcast_shapes2
+from laxarray.array_api._convert import as_array, to_raw
+from laxarray.array_api._ufunc import binary_operands, broadcast_rule, broadcast_shapes2
 
 
 
-@kernel(static=("axis", "keepdims", "find_max"))
+def _arg_fill(dtype, static):
+    """Padding loses every comparison (NaN handling in the body sees none)."""
+    find_max = static["find_max"]
+    kind = _dt.kind_of(dtype)
+    if kind == "b":
+        return not find_max
+    if kind in "iu":
+        info = np.iinfo(dtype)
+        return info.min if find_max else info.max
+    return -np.inf if find_max else np.inf
+
+
+def _arg_shape(shape, *, axis, keepdims, **_):
+    if axis is None:  # a flat index of padded data would not be the logical one
+        return None if len(shape) > 1 else ()
+    return tuple(1 if i == axis else n for i, n in enumerate(shape)) if keepdims else (
+        tuple(n for i, n in enumerate(shape) if i != axis))
+
+
+@kernel(static=("axis", "keepdims", "find_max"), fills=(_arg_fill,), shape=_arg_shape)
 def arg_kernel(x, *, axis, keepdims, find_max):
     if axis is None:
         x = lax.reshape(x, (math.prod(x.shape),))
@@ -49,7 +68,7 @@ def arg_kernel(x, *, axis, keepdims, find_max):
 
 
 def _arg(fn, x, axis, keepdims, find_max):
-    raw = to_raw(fn, x)
+    raw = as_array(fn, x)
     if raw.dtype not in _dt.CATEGORIES["real"]:
         _dt.check_category(fn, "x", raw.dtype, "real numeric")
     check_bool(fn, keepdims, "keepdims")
@@ -186,8 +205,9 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     return call(searchsorted_kernel, a, v, srt, right=side == "right")
 
 
-@kernel(static=("dtype", "shape"))
-def _where_kernel(c, a, b, *, dtype, shape):
+@kernel(static=("dtype",), shape=broadcast_rule)
+def _where_kernel(c, a, b, *, dtype):
+    shape = lax.broadcast_shapes(c.shape, a.shape, b.shape)
     nd = len(shape)
 
     def bc(v):
@@ -213,13 +233,13 @@ def where(condition, x1=_NOT_GIVEN, x2=_NOT_GIVEN, /, *, size=None, fill_value=0
                                       "x1, x2); got 2")
     if size is not None:
         fail_text(TypeError, "where", "'size' is for the one-argument form where(condition)")
-    cond = to_raw("where", condition, "condition")
+    cond = as_array("where", condition, "condition")
     if cond.dtype != np.bool_:
         fail(TypeError, "where", "a bool array for 'condition'", condition)
-    a, b, dt = binary_operands("where", x1, x2)
-    shape = broadcast_shapes2("where", tuple(cond.shape),
-                              broadcast_shapes2("where", tuple(a.shape), tuple(b.shape)))
-    return call(_where_kernel, cond, a, b, dtype=dt, shape=shape)
+    a, b, dt = binary_operands("where", x1, x2, keep_arrays=True)
+    broadcast_shapes2("where", tuple(cond.shape),
+                      broadcast_shapes2("where", tuple(a.shape), tuple(b.shape)))
+    return call(_where_kernel, cond, a, b, dtype=dt)
 
 
 __all__ = ["argmax", "argmin", "nonzero", "searchsorted", "where"]

@@ -16,10 +16,10 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.kernel import call, kernel
+from laxarray._core.kernel import call, kernel, mask_padding
 from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
 from laxarray.array_api._array import wrap
-from laxarray.array_api._convert import to_raw
+from laxarray.array_api._convert import as_array, to_raw
 from laxarray.array_api._ufunc import exact_div
 
 
@@ -42,11 +42,51 @@ def _finish(y, axes, keepdims):
     return lax.expand_dims(y, axes) if keepdims and axes else y
 
 
-@kernel(static=("axes", "dtype", "keepdims", "op"))
+_HALF = (np.dtype(np.float16), _dt.bfloat16)
+
+
+def _lowest(dtype):
+    kind = _dt.kind_of(dtype)
+    if kind == "b":
+        return False
+    return -np.inf if kind in "fc" else np.iinfo(dtype).min
+
+
+def _highest(dtype):
+    kind = _dt.kind_of(dtype)
+    if kind == "b":
+        return True
+    return np.inf if kind in "fc" else np.iinfo(dtype).max
+
+
+def _reduce_fill(dtype, static):
+    """What padding reads as in a bucketed reduction: the operation's identity."""
+    op = static["op"]
+    if op in ("prod", "all"):
+        return 1
+    if op == "max":
+        return _lowest(dtype)
+    if op == "min":
+        return _highest(dtype)
+    return 0
+
+
+def reduced_shape(shape, *, axes, keepdims, **_):
+    """The logical shape of a reduction of ``shape`` over ``axes``."""
+    if keepdims:
+        return tuple(1 if i in axes else n for i, n in enumerate(shape))
+    return tuple(n for i, n in enumerate(shape) if i not in axes)
+
+
+@kernel(static=("axes", "dtype", "keepdims", "op"), fills=(_reduce_fill,), shape=reduced_shape)
 def _reduce_kernel(x, *, axes, dtype, keepdims, op):
     if dtype is not None:
         x = lax.convert_element_type(x, dtype)
-    if op == "sum":
+    if op in ("sum", "prod") and x.dtype in _HALF:  # accumulate in float32, as NumPy
+        wide = lax.convert_element_type(x, np.float32)
+        y = lax.reduce_sum(wide, axes) if op == "sum" else lax.reduce_prod(wide, axes)
+        y = lax.convert_element_type(y, x.dtype)
+    elif op == "sum":
         y = lax.reduce_sum(x, axes)
     elif op == "prod":
         y = lax.reduce_prod(x, axes)
@@ -70,12 +110,12 @@ def _truthy(x):
 
 
 def _reduction(fn, x, axis, keepdims, category):
-    raw = to_raw(fn, x)
-    if raw.dtype not in _dt.CATEGORIES[category]:
-        _dt.check_category(fn, "x", raw.dtype, category)
-    axes = normalize_axes(fn, axis, raw.ndim)
+    x = as_array(fn, x)
+    if x.dtype not in _dt.CATEGORIES[category]:
+        _dt.check_category(fn, "x", x.dtype, category)
+    axes = normalize_axes(fn, axis, x.ndim)
     check_bool(fn, keepdims, "keepdims")
-    return raw, axes
+    return x, axes
 
 
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):
@@ -127,58 +167,74 @@ def count_nonzero(x, /, *, axis=None, keepdims=False):
     return call(_reduce_kernel, raw, axes=axes, dtype=None, keepdims=keepdims, op="count")
 
 
-@kernel(static=("axes", "keepdims", "count", "correction", "op"))
-def _moment_kernel(x, *, axes, keepdims, count, correction, op):
+def _moment_shape(shape, count_shape, *, axes, keepdims, **_):
+    return reduced_shape(shape, axes=axes, keepdims=keepdims)
+
+
+@kernel(static=("axes", "keepdims", "correction", "op", "dtype"), shape=_moment_shape,
+        extents=True)
+def _moment_kernel(x, count, exts, *, axes, keepdims, correction, op, dtype):
+    """Mean, variance or standard deviation of ``x`` (converted to ``dtype``) over ``axes``
+    of ``count`` elements (dynamic: one executable serves every length)."""
+    x = lax.convert_element_type(x, dtype)
+    if dtype in _HALF:  # float32 intermediates, as NumPy
+        x = lax.convert_element_type(x, np.float32)
+    if exts is not None:
+        x = mask_padding(x, exts[0], 0)
     total = lax.reduce_sum(x, axes)
-    if _dt.kind_of(x.dtype) == "c":  # divide each part by the real count
-        n = lax.full_like(lax.real(total), count)
+    real = lax.real(total).dtype if _dt.kind_of(dtype) == "c" else total.dtype
+    n = lax.broadcast(lax.convert_element_type(count, real), total.shape)
+    if _dt.kind_of(dtype) == "c":  # divide each part by the real count
         mean = lax.complex(exact_div(lax.real(total), n), exact_div(lax.imag(total), n))
     else:
-        mean = exact_div(total, lax.full_like(total, count))
+        mean = exact_div(total, n)
     if op == "mean":
-        return _finish(mean, axes, keepdims)
+        return _finish(lax.convert_element_type(mean, dtype), axes, keepdims)
     centred = lax.sub(x, lax.expand_dims(mean, axes))
-    sq = lax.real(lax.mul(centred, lax.conj(centred))) if _dt.kind_of(x.dtype) == "c" else lax.mul(
+    if exts is not None:
+        centred = mask_padding(centred, exts[0], 0)
+    sq = lax.real(lax.mul(centred, lax.conj(centred))) if _dt.kind_of(dtype) == "c" else lax.mul(
         centred, centred)
-    denom = builtins.max(count - correction, 0)
     ss = lax.reduce_sum(sq, axes)
-    var = exact_div(ss, lax.full_like(ss, denom))
+    denom = lax.max(lax.sub(n, lax.full_like(n, correction)), lax.full_like(n, 0))
+    var = exact_div(ss, denom)
     if op == "std":
         var = lax.sqrt(var)
-    return _finish(var, axes, keepdims)
+    return _finish(lax.convert_element_type(var, _dt.real_dtype(dtype)), axes, keepdims)
 
 
 def _float_input(fn, x):
-    raw = to_raw(fn, x)
-    if _dt.kind_of(raw.dtype) not in "fc":
-        if raw.dtype not in _dt.CATEGORIES["real"]:
-            _dt.check_category(fn, "x", raw.dtype, "floating-point")
-        raw = lax.convert_element_type(raw, _dt.DEFAULT_FLOAT)
-    return raw
+    """``x`` as an Array and the float dtype its moments are computed in."""
+    x = as_array(fn, x)
+    dtype = x.dtype
+    if _dt.kind_of(dtype) not in "fc":
+        if dtype not in _dt.CATEGORIES["real"]:
+            _dt.check_category(fn, "x", dtype, "floating-point")
+        dtype = _dt.DEFAULT_FLOAT
+    return x, dtype
+
+
+def _moment(fn, op, x, axis, correction, keepdims):
+    x, dtype = _float_input(fn, x)
+    axes = normalize_axes(fn, axis, x.ndim)
+    check_bool(fn, keepdims, "keepdims")
+    count = float(math.prod(x.shape[a] for a in axes))
+    return call(_moment_kernel, x, count, axes=axes, keepdims=keepdims,
+                correction=correction, op=op, dtype=dtype)
 
 
 def mean(x, /, *, axis=None, keepdims=False):
     """Arithmetic mean (complex allowed; integers averaged in float64; empty gives NaN).
     Array API: mean. NumPy: numpy.mean."""
-    raw = _float_input("mean", x)
-    axes = normalize_axes("mean", axis, raw.ndim)
-    check_bool("mean", keepdims, "keepdims")
-    count = math.prod(raw.shape[a] for a in axes)
-    return call(_moment_kernel, raw, axes=axes, keepdims=keepdims, count=count,
-                correction=0.0, op="mean")
+    return _moment("mean", "mean", x, axis, 0.0, keepdims)
 
 
 def _spread(fn, op, x, axis, correction, keepdims):
-    raw = _float_input(fn, x)
-    axes = normalize_axes(fn, axis, raw.ndim)
-    check_bool(fn, keepdims, "keepdims")
     if isinstance(correction, bool) or not isinstance(correction, (int, float)):
         fail(TypeError, fn, "a real number for 'correction'", correction)
     if correction < 0:
         fail(ValueError, fn, "a non-negative 'correction'", correction)
-    count = math.prod(raw.shape[a] for a in axes)
-    return call(_moment_kernel, raw, axes=axes, keepdims=keepdims, count=count,
-                correction=float(correction), op=op)
+    return _moment(fn, op, x, axis, float(correction), keepdims)
 
 
 def var(x, /, *, axis=None, correction=0.0, keepdims=False):
@@ -192,7 +248,13 @@ def std(x, /, *, axis=None, correction=0.0, keepdims=False):
     return _spread("std", "std", x, axis, correction, keepdims)
 
 
-@kernel(static=("axis", "dtype", "include_initial", "op"))
+def _cumulative_shape(shape, *, include_initial, **_):
+    # padding follows the data along the axis, so prefixes never see it; an initial element
+    # would shift the result off its bucket
+    return None if include_initial else shape
+
+
+@kernel(static=("axis", "dtype", "include_initial", "op"), shape=_cumulative_shape)
 def _cumulative_kernel(x, *, axis, dtype, include_initial, op):
     x = lax.convert_element_type(x, dtype)
     if x.shape[axis] > 0:
@@ -208,7 +270,7 @@ def _cumulative_kernel(x, *, axis, dtype, include_initial, op):
 
 
 def _cumulative(fn, op, x, axis, dtype, include_initial):
-    raw = to_raw(fn, x)
+    raw = as_array(fn, x)
     if raw.ndim == 0:
         fail(ValueError, fn, "an array of rank >= 1", x)
     if axis is None:

@@ -25,6 +25,7 @@ from laxarray._core.jaxapi import (
     Literal, Primitive, bind_eqn, call_p, closed_call_p, cond_p, custom_jvp_call_p,
     custom_vjp_call_p, define_batching_rule, define_lowering,
     jaxprs_in_params, jit_p, remat_p, scan_p, while_p)
+from laxarray._core.kernel import jit_function
 from laxarray.checkify import rules
 from laxarray.checkify.checks import (
     check_error_p, check_p, first_failing, suppress_checks, tracing_checkify)
@@ -601,7 +602,7 @@ def checkify(f, errors=user_checks):
         return (ctx.from_leaves(leaves).to_error(ctx),
                 jax.tree_util.tree_unflatten(out_trees[-1], outs))
 
-    jitted = jax.jit(run, inline=True)
+    jitted = jit_function(run, inline=True)
 
     @functools.wraps(f)
     def checked(*args, **kwargs):

@@ -6,12 +6,11 @@ as NumPy does (integer bins times ``1 / (n * d)`` in float64), then cast to ``dt
 
 from __future__ import annotations
 
-import jax
 import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
-from laxarray._core.devices import check_device
+from laxarray._core.devices import check_device, place
 from laxarray._core.errors import fail
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import normalize_axis
@@ -42,7 +41,7 @@ def _freq(fn, n, d, dtype, device, half):
         fail(TypeError, fn, "a real floating-point 'dtype'", dt)
     dev = check_device(fn, device)
     out = call(_freq_kernel, n=n, scale=1.0 / (n * float(d)), dtype=dt, half=half)
-    return out if dev is None else wrap(jax.device_put(out._value, dev))
+    return out if dev is None else wrap(place(out._value, dev))
 
 
 def fftfreq(n, /, d=1.0, *, dtype=None, device=None):

@@ -153,7 +153,7 @@ def cumsum(self, axis=None, dtype=None, out=None):
 def sort(self, axis=-1, kind=None, order=None, *, stable=None):
     """Sort in place along ``axis`` as NumPy does: the handle is rebound to the sorted value
     (other references to this ``Array`` see it); returns None."""
-    self._value = _api.sort(self, axis=axis, stable=True)._value
+    self._rebind(_api.sort(self, axis=axis, stable=True))
 
 
 def argsort(self, axis=-1, kind=None, order=None, *, stable=None):

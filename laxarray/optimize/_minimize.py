@@ -16,6 +16,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
+from laxarray._core.kernel import jit_function
 from laxarray._core.validate import check_choice, check_int
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
@@ -175,7 +176,8 @@ def _solve(x, args, opts, *, fun, method, maxcor, shape, is_array):
     return r._replace(x=xs, jac=jac)
 
 
-_solve_jit = jax.jit(_solve, static_argnames=("fun", "method", "maxcor", "shape", "is_array"))
+_solve_jit = jit_function(_solve, static_argnames=("fun", "method", "maxcor", "shape",
+                                                   "is_array"))
 
 
 class _Iter(NamedTuple):

@@ -15,6 +15,7 @@ import jax
 from jax import lax
 
 from laxarray._core.errors import fail, fail_text
+from laxarray._core.kernel import jit_function
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse.ops.dot import matmul
@@ -112,7 +113,7 @@ def check_square(fn, op, n, argname):
 
 def jitted(impl, static_argnames):
     """``jax.jit(impl)``, plus an unjitted fallback used when a static argument is unhashable."""
-    jit = jax.jit(impl, static_argnames=static_argnames)
+    jit = jit_function(impl, static_argnames=static_argnames)
 
     def run(*args, **kwargs):
         try:

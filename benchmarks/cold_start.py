@@ -1,0 +1,462 @@
+"""Cold start (issue 17): what a new user feels on the first calls of a fresh process.
+
+Every measurement runs in fresh subprocesses (this script, ``--child KIND``), each printing
+one JSON line that the parent collects; times are medians over ``--repeats`` child runs
+(``--quick``: 1 repeat, fewer cases).  In a child the clock starts after the imports (import
+time is reported apart) and after the inputs exist; results are blocked on.  Compilations are
+counted apart from wall time with ``jax.monitoring``: each ``.../backend_compile_duration``
+event is one executable asked of XLA, each ``...cache_hits`` event one the persistent cache
+served, so "compiles" = events - hits; "compile" sums those events' seconds (cache reads
+included), "trace" the seconds of jax's tracing and lowering events.  laxarray children also
+report ``laxarray._core.kernel.compile_count()`` (kernels' executables) where it exists.
+
+Persistent cache: laxarray children get ``LAXARRAY_COMPILATION_CACHE=<dir>``, a fresh
+``tempfile.mkdtemp`` directory for "empty cache" runs, the directory of an earlier child for
+"cache warm" runs.  jax.numpy children have no persistent cache except in the cache-warm runs,
+which get jax's own ``JAX_COMPILATION_CACHE_DIR`` with ``JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_
+SECS=0`` and ``JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES=-1`` (laxarray's settings; an unmeasured
+child fills that directory first), so both libraries cache every executable.  All children get
+``SCIPY_ARRAY_API=1``, ``JAX_ENABLE_X64=1`` and, unless set, ``OPENBLAS_NUM_THREADS=1`` (on a
+loaded 2-core machine OpenBLAS's threads stalled ~90 ms per workflow; jaxlib's CPU LAPACK is
+scipy's OpenBLAS too); jax.numpy children ``LAXARRAY_COMPILATION_CACHE=0`` (the op table imports
+``dispatch.py``, which imports laxarray).
+
+1. indexing loops, one process each: reads ``float(a[i, j])`` over a 50x4 float64 array;
+   writes ``x[i] = c`` (jax.numpy: ``x = x.at[i].set(c)``; array_api_strict, which wants every
+   axis indexed: ``x[i, ...]``) for 20 rows; slices ``x[i:i+2]`` for 20 i;
+2. scikit-learn workflow (array_api_dispatch; StandardScaler, PCA, Ridge, LDA) on 500x20:
+   (a) first run, empty cache; (b) next, a new shape 400x20 in the same process; (c) a fresh
+   process on the cache (a) filled; (d) median of R more runs in the process of (c);
+3. first-call time of each of the first 30 operations of ``dispatch.OPS`` on 8 new 1-D
+   lengths, one process per library, empty cache (``--quick``: 10 ops, 4 lengths);
+4. RSS growth over 400 new shapes (lengths 1..400) of ``x * 2.0 + 1.0`` (``--quick``:
+   jax.numpy 100 shapes, ~80 ms each).
+Ends with the issue's targets, measured value, PASS/FAIL.
+
+    .venv/bin/python benchmarks/cold_start.py [--quick] [--repeats N] [--json FILE]
+        [--debug-events]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import importlib
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+LIBS = ("laxarray", "jax.numpy", "array_api_strict", "numpy")
+JAX_LIBS = ("laxarray", "jax.numpy")
+MARK = "@@cold_start@@ "
+LENGTHS = (37, 53, 101, 130, 211, 257, 400, 777)
+TARGETS = {"reads": 2.0, "writes": 1.0, "slices": 2.0}
+WF_TARGETS = {"a": 30.0, "b": 3.0, "c": 10.0, "d": 1.5}
+PHASES = {"import": "import (library + sklearn)", "a": "(a) first run, empty cache",
+          "b": "(b) then new shape 400x20", "c": "(c) fresh process, cache warm",
+          "d": "(d) warm repeat (median)"}
+
+
+# ---- child side ---------------------------------------------------------------------------
+
+class _Monitor:
+    """Counts jax.monitoring events (compilations, persistent-cache hits) in this process."""
+
+    def __init__(self, lib, debug):
+        self.events, self.lib, self.debug = collections.Counter(), lib, debug
+        self.compile_s = self.trace_s = 0.0
+        if lib in JAX_LIBS:
+            import jax.monitoring as mon
+            mon.register_event_listener(lambda name, **kw: self.events.update([name]))
+            mon.register_event_duration_secs_listener(self._duration)
+
+    def _duration(self, name, secs, **kw):
+        self.events[name] += 1
+        self.compile_s += secs if name.endswith("backend_compile_duration") else 0.0
+        self.trace_s += secs if name.startswith("/jax/core/compile/jaxpr_") else 0.0
+
+    def snap(self):
+        n = sum(v for k, v in self.events.items() if k.endswith("backend_compile_duration"))
+        hits = sum(v for k, v in self.events.items() if "cache_hits" in k)
+        count = None                # laxarray's own count, on versions that have it
+        if self.lib == "laxarray":
+            count = getattr(importlib.import_module("laxarray._core.kernel"), "compile_count",
+                            None)
+        return {"compiles": n - hits, "hits": hits, "compile_s": self.compile_s,
+                "trace_s": self.trace_s, "lx": count() if count else None}
+
+    def delta(self, before, wall, **extra):
+        after = self.snap()
+        out = {k: (after[k] - before[k] if after[k] is not None else None) for k in after}
+        out.update(wall=wall, **extra)
+        if self.debug:
+            out["events"] = dict(self.events)
+        return out
+
+
+def _block(x):
+    if hasattr(x, "block_until_ready"):
+        x.block_until_ready()
+    return x
+
+
+def _child_indexing(xp, lib, mon, loop):
+    import numpy as np
+    a = xp.asarray(np.arange(200.0).reshape(50, 4))
+    rest = (Ellipsis,) if lib == "array_api_strict" else ()   # strict wants every axis
+    t0, before = time.perf_counter(), mon.snap()
+    if loop == "reads":
+        for i in range(50):
+            for j in range(4):
+                float(a[i, j])
+    elif loop == "writes":
+        for i in range(20):
+            if lib == "jax.numpy":
+                a = a.at[i].set(0.5)
+            else:
+                a[(i, *rest)] = 0.5
+            _block(a)
+    else:
+        for i in range(20):
+            _block(a[(slice(i, i + 2), *rest)])
+    return mon.delta(before, time.perf_counter() - t0)
+
+
+def _sklearn():
+    import sklearn
+    from sklearn.decomposition import PCA
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis as LDA
+    from sklearn.linear_model import Ridge
+    from sklearn.preprocessing import StandardScaler
+    sklearn.set_config(array_api_dispatch=True)
+    return StandardScaler, PCA, Ridge, LDA
+
+
+def _workflow(xp, n):
+    import numpy as np
+    StandardScaler, PCA, Ridge, LDA = _sklearn()
+    rng = np.random.default_rng(0)
+    Xn = rng.standard_normal((n, 20))
+    yn = Xn @ rng.standard_normal(20) + 0.1 * rng.standard_normal(n)
+    X, y, yc = xp.asarray(Xn), xp.asarray(yn), xp.asarray((yn > 0).astype(np.int64))
+    outs = [StandardScaler().fit_transform(X), PCA(n_components=5).fit_transform(X),
+            Ridge(solver="svd").fit(X, y).predict(X),
+            LDA().fit(X, yc).predict(X)]
+    for o in outs:
+        _block(o)
+    return float(outs[2][0])
+
+
+def _child_workflow(xp, lib, mon, sizes):
+    runs = []
+    for n in sizes:
+        t0, before = time.perf_counter(), mon.snap()
+        _workflow(xp, n)
+        runs.append(mon.delta(before, time.perf_counter() - t0, n=n))
+    return {"runs": runs}
+
+
+def _child_ops(xp, lib, mon, n_ops, lengths):
+    import numpy as np
+    from dispatch import OPS         # (imports laxarray too: see the module docstring)
+    out, before = {}, mon.snap()
+    for name in list(OPS)[:n_ops]:
+        times = []
+        for n in lengths:
+            rng = np.random.default_rng(n)
+            x, y = xp.asarray(rng.standard_normal(n)), xp.asarray(rng.uniform(0.5, 2.0, n))
+            t0 = time.perf_counter()
+            _block(OPS[name](xp, x, y))
+            times.append(time.perf_counter() - t0)
+        out[name] = statistics.median(times)
+    return {"ops": out, **mon.delta(before, 0.0)}
+
+
+def _rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _child_memory(xp, lib, mon, count):
+    import gc
+    import numpy as np
+    gc.collect()
+    rss0, t0, before = _rss(), time.perf_counter(), mon.snap()
+    for n in range(1, count + 1):
+        _block(xp.asarray(np.arange(float(n))) * 2.0 + 1.0)
+    wall = time.perf_counter() - t0
+    gc.collect()
+    return mon.delta(before, wall, rss_before=rss0, rss_after=_rss())
+
+
+def _child(kind, params):
+    """Run one measurement in this (fresh) process; print its JSON line."""
+    t0 = time.perf_counter()
+    lib = params.pop("lib")
+    try:
+        mon = _Monitor(lib, params.pop("debug", False))
+        xp = importlib.import_module(lib)
+        if kind == "workflow":
+            _sklearn()
+        import_s = time.perf_counter() - t0
+        import warnings
+        warnings.simplefilter("ignore")
+        fn = {"indexing": _child_indexing, "workflow": _child_workflow,
+              "ops": _child_ops, "memory": _child_memory}[kind]
+        result = {"import_s": import_s, **fn(xp, lib, mon, **params)}
+    except Exception:
+        result = {"error": traceback.format_exc()}
+    print(MARK + json.dumps(result), flush=True)
+
+
+# ---- parent side --------------------------------------------------------------------------
+
+def _env(lib, cache=None, jax_cache=False):
+    """The child's environment: the parent's without its cache settings, plus ours."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(
+        ("JAX_COMPILATION_CACHE", "JAX_PERSISTENT_CACHE", "LAXARRAY_COMPILATION_CACHE"))}
+    env.setdefault("OPENBLAS_NUM_THREADS", "1")    # see the module docstring
+    env.update(SCIPY_ARRAY_API="1", JAX_ENABLE_X64="1",
+               LAXARRAY_COMPILATION_CACHE=(cache if lib == "laxarray" and cache else "0"))
+    if lib == "jax.numpy" and jax_cache and cache:
+        env.update(JAX_COMPILATION_CACHE_DIR=cache,
+                   JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS="0",
+                   JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES="-1")
+    return env
+
+
+def spawn(kind, lib, debug, cache=None, jax_cache=False, **params):
+    """Run ``--child kind`` in a fresh interpreter; its result dict (``error`` on failure)."""
+    params.update(lib=lib, debug=debug)
+    proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", kind,
+                           json.dumps(params)], env=_env(lib, cache, jax_cache),
+                          capture_output=True, text=True, timeout=1800)
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith(MARK)]
+    if not lines:
+        return {"error": f"child exited {proc.returncode}:\n{proc.stderr[-3000:]}"}
+    result = json.loads(lines[-1][len(MARK):])
+    if debug:
+        events = result.get("events") or (result.get("runs") or [{}])[-1].get("events", {})
+        print(f"  [debug] {kind} {lib}: {json.dumps(events, sort_keys=True)}")
+    return result
+
+
+def spawn_warm(kind, lib, debug, cache, **params):
+    """A cache-warm child on ``cache``; for jax.numpy (whose empty-cache child ran without a
+    cache) an unmeasured child with the cache on fills ``cache`` first."""
+    if lib == "jax.numpy":
+        spawn(kind, lib, False, cache, jax_cache=True, **params)
+    return spawn(kind, lib, debug, cache, jax_cache=True, **params)
+
+
+def _med(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def _ok(results, where):
+    """The results without errors; prints the first error (laxarray: whole traceback)."""
+    for e in [r["error"] for r in results if "error" in r][:1]:
+        print(f"!! {where} failed: " + (e if "laxarray" in where else e.strip().splitlines()[-1]))
+    return [r for r in results if "error" not in r]
+
+
+def _fmt(x, width=10, scale=1e3, unit="ms"):
+    return f"{'-':>{width}}" if x is None else f"{x * scale:>{width - len(unit)}.1f}{unit}"
+
+
+def _int(x, width):
+    return f"{'-' if x is None else int(x):>{width}}"
+
+
+def _ratio(a, b):
+    return None if a is None or not b else a / b
+
+
+def _r(x):
+    return "-" if x is None else f"{x:.2f}x"
+
+
+def measure_indexing(args, mk):
+    print("\n== 1. indexing loops, one fresh process each (loop time; XLA compiles and their "
+          "time; laxarray kernels built; persistent-cache hits) ==")
+    print(f"{'loop':<8}{'library':<18}{'empty cache':>12}{'compiles':>9}{'compile':>9}"
+          f"{'lx kern':>8}{'cache warm':>12}{'compiles':>9}{'hits':>6}")
+    cold = {(loop, lib): [] for loop in TARGETS for lib in LIBS}
+    warm = {k: [] for k in cold}
+    for loop in TARGETS:
+        for _ in range(args.repeats):       # libraries interleave, so load hits all alike
+            for lib in LIBS:
+                d = mk()
+                cold[loop, lib].append(spawn("indexing", lib, args.debug_events, d, loop=loop))
+                if lib in JAX_LIBS:
+                    warm[loop, lib].append(spawn_warm("indexing", lib, args.debug_events, d,
+                                                      loop=loop))
+    res = {}
+    for (loop, lib), runs in cold.items():
+        pairs = (("cold", _ok(runs, f"{loop}/{lib}")),
+                 ("warm", _ok(warm[loop, lib], f"{loop}/{lib} (cache warm)")))
+        r = res[loop, lib] = {f"{p}_{k}": _med(x[k] for x in rs) for p, rs in pairs
+                              for k in ("wall", "compiles", "hits", "compile_s", "lx")}
+        print(f"{loop:<8}{lib:<18}{_fmt(r['cold_wall'], 12)}{_int(r['cold_compiles'], 9)}"
+              f"{_fmt(r['cold_compile_s'], 9)}{_int(r['cold_lx'], 8)}{_fmt(r['warm_wall'], 12)}"
+              f"{_int(r['warm_compiles'], 9)}{_int(r['warm_hits'], 6)}")
+    out = {}
+    for loop, limit in TARGETS.items():
+        lx, jn, st = (res[loop, lib] for lib in LIBS[:3])
+        o = out[loop] = {"lx/jnp": _ratio(lx["cold_wall"], jn["cold_wall"]),
+                         "lx/jnp warm": _ratio(lx["warm_wall"], jn["warm_wall"]),
+                         "lx/strict": _ratio(lx["cold_wall"], st["cold_wall"])}
+        print(f"{loop}: laxarray/jax.numpy first pass = {_r(o['lx/jnp'])} (target <= "
+              f"{limit:g}x), cache warm = {_r(o['lx/jnp warm'])}; "
+              f"laxarray/array_api_strict = {_r(o['lx/strict'])}")
+    return {"table": {f"{k[0]}/{k[1]}": v for k, v in res.items()}, "ratios": out}
+
+
+def measure_workflow(args, mk):
+    R = 2 if args.quick else 5
+    print(f"\n== 2. scikit-learn workflow on 500x20 (wall time; laxarray's XLA compiles, "
+          f"compile and trace seconds, cache hits; medians of {args.repeats} children; R={R}) ==")
+    first, second, failed = {lib: [] for lib in LIBS}, {lib: [] for lib in LIBS}, set()
+    for _ in range(args.repeats):
+        for lib in LIBS:
+            if lib in failed:
+                continue
+            d = mk()
+            first[lib].append(spawn("workflow", lib, args.debug_events, d, sizes=[500, 400]))
+            if "error" in first[lib][-1]:
+                failed.add(lib)             # said below; no point repeating
+                continue
+            second[lib].append(spawn_warm("workflow", lib, args.debug_events, d,
+                                          sizes=[500] * (1 + R)))
+    res, keys = {}, ("wall", "compiles", "hits", "compile_s", "trace_s", "lx")
+    for lib in LIBS:
+        f, s = _ok(first[lib], f"workflow/{lib}"), _ok(second[lib], f"workflow/{lib} (c)")
+        if not f or not s:
+            res[lib] = None
+            continue
+        ph = {"a": [r["runs"][0] for r in f], "b": [r["runs"][1] for r in f],
+              "c": [r["runs"][0] for r in s]}
+        ph = {k: {m: _med(x[m] for x in v) for m in keys} for k, v in ph.items()}
+        ph["d"] = {m: _med(statistics.median(x[m] for x in r["runs"][1:]) for r in s)
+                   for m in keys if m != "lx"}
+        ph["import"] = {"wall": _med(r["import_s"] for r in f + s)}
+        res[lib] = ph
+    lx, st, ratios = res["laxarray"], res["array_api_strict"], {}
+    print(f"{'phase':<29}{'laxarray':>10}{'compiles':>9}{'compile':>8}{'trace':>7}{'hits':>6}"
+          f"{'jax.numpy':>11}{'api_strict':>11}{'numpy':>11}{'lx/strict':>10}  target")
+    for p, text in PHASES.items():
+        cells = [_fmt((res[lib] or {}).get(p, {}).get("wall"), 11) for lib in LIBS[1:]]
+        d = (lx or {}).get(p, {})
+        ratios[p] = _ratio(d.get("wall"), (st or {}).get(p, {}).get("wall"))
+        print(f"{text:<29}{_fmt(d.get('wall'))}{_int(d.get('compiles'), 9)}"
+              f"{_fmt(d.get('compile_s'), 8, 1, 's')}{_fmt(d.get('trace_s'), 7, 1, 's')}"
+              f"{_int(d.get('hits'), 6)}" + "".join(cells)
+              + f"{_r(ratios[p]):>10}  " + (f"<= {WF_TARGETS[p]:g}x" if p in WF_TARGETS else ""))
+    if lx:
+        print(f"(a) laxarray: {_int(lx['a']['compiles'], 0)} XLA compilations (target <= 60), "
+              f"{_int(lx['a']['lx'], 0)} executables built by laxarray kernels; compile: s in "
+              f"backend_compile events (cache reads included), trace: s tracing + lowering")
+    if res["jax.numpy"] is None:
+        print("jax.numpy: scikit-learn's array_api_dispatch does not run on jax arrays "
+              "(error above)")
+    return {"phases": res, "ratios": ratios}
+
+
+def measure_ops(args, mk):
+    n_ops, lengths = (10, LENGTHS[::2]) if args.quick else (30, LENGTHS)
+    print(f"\n== 3. first call of each of the first {n_ops} ops of dispatch.OPS, median over "
+          f"{len(lengths)} new lengths {lengths} (one process per library, empty cache) ==")
+    got = {lib: spawn("ops", lib, args.debug_events, mk(), n_ops=n_ops, lengths=list(lengths))
+           for lib in JAX_LIBS}
+    if len(_ok([got[lib] for lib in JAX_LIBS], "op table (laxarray / jax.numpy)")) < 2:
+        return None
+    print(f"{'op':<14}{'laxarray':>11}{'jax.numpy':>11}{'lx/jnp':>8}")
+    ratios = {}
+    for name, lx in got["laxarray"]["ops"].items():
+        jn = got["jax.numpy"]["ops"][name]
+        ratios[name] = lx / jn
+        print(f"{name:<14}{_fmt(lx, 11)}{_fmt(jn, 11)}{lx / jn:>8.2f}")
+    med, worst = statistics.median(ratios.values()), max(ratios, key=ratios.get)
+    lx, jn = got["laxarray"], got["jax.numpy"]
+    print(f"XLA compiles: laxarray {lx['compiles']} ({lx['compile_s']:.2f} s; kernels built "
+          f"{lx['lx']}), jax.numpy {jn['compiles']} ({jn['compile_s']:.2f} s)")
+    print(f"median ratio laxarray/jax.numpy = {med:.2f} (target <= 0.5); max = "
+          f"{ratios[worst]:.2f} ({worst}; target: none above 1.0)")
+    return {"ratios": ratios, "median": med, "max": ratios[worst], "raw": got}
+
+
+def measure_memory(args, mk):
+    print("\n== 4. memory: new shapes (lengths 1..N) of x * 2.0 + 1.0, one fresh process ==")
+    print(f"{'library':<12}{'N':>5}{'RSS before':>12}{'after':>10}{'growth':>10}{'time':>10}"
+          f"{'compiles':>9}{'compile':>9}")
+    res = {}
+    for lib in JAX_LIBS:
+        count = 100 if args.quick and lib == "jax.numpy" else 400   # jax.numpy: ~80 ms each
+        r = spawn("memory", lib, args.debug_events, mk(), count=count)
+        if _ok([r], f"memory/{lib}"):
+            r.update(count=count, growth_mb=(r["rss_after"] - r["rss_before"]) / 2**20)
+            res[lib] = r
+            print(f"{lib:<12}{count:>5}{_fmt(r['rss_before'], 12, 2**-20, 'MB')}"
+                  f"{_fmt(r['rss_after'], 10, 2**-20, 'MB')}{_fmt(r['growth_mb'], 10, 1, 'MB')}"
+                  f"{_fmt(r['wall'])}{r['compiles']:>9}{_fmt(r['compile_s'], 9, 1, 's')}")
+    return res
+
+
+def summary(res):
+    print("\n== targets (issue 17) ==")
+    ix, wf, ops = res["indexing"]["ratios"], res["workflow"], res["ops"] or {}
+    lx = wf["phases"].get("laxarray") or {}
+    rows = [(f"indexing {loop}: laxarray/jax.numpy first pass <= {limit:g}x",
+             ix[loop]["lx/jnp"], limit, "x") for loop, limit in TARGETS.items()]
+    rows += [(f"workflow ({p}): laxarray/array_api_strict <= {limit:g}x", wf["ratios"].get(p),
+              limit, "x") for p, limit in WF_TARGETS.items()]
+    rows += [("workflow (a): laxarray XLA compilations <= 60",
+              (lx.get("a") or {}).get("compiles"), 60, ""),
+             ("op table: median laxarray/jax.numpy <= 0.5", ops.get("median"), 0.5, "x"),
+             ("op table: max laxarray/jax.numpy <= 1.0", ops.get("max"), 1.0, "x"),
+             ("memory: laxarray RSS growth, 400 shapes <= 150 MB",
+              (res["memory"].get("laxarray") or {}).get("growth_mb"), 150, "MB")]
+    for text, value, limit, unit in rows:
+        shown = "-" if value is None else f"{value:.2f}x" if unit == "x" else f"{value:.0f}{unit}"
+        verdict = "n/a" if value is None else "PASS" if value <= limit else "FAIL"
+        print(f"{text:<56}{shown:>9}  {verdict}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="1 repeat, fewer cases")
+    parser.add_argument("--repeats", type=int, default=3, help="child runs per case")
+    parser.add_argument("--json", metavar="FILE", help="dump every number collected")
+    parser.add_argument("--debug-events", action="store_true",
+                        help="print the jax.monitoring events each child saw")
+    parser.add_argument("--child", nargs=2, metavar=("KIND", "PARAMS"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        return _child(args.child[0], json.loads(args.child[1]))
+    if args.quick:
+        args.repeats = 1
+    root = tempfile.mkdtemp(prefix="cold_start-")
+    mk = lambda: tempfile.mkdtemp(dir=root)
+    t0 = time.perf_counter()
+    try:
+        res = {"indexing": measure_indexing(args, mk), "workflow": measure_workflow(args, mk),
+               "ops": measure_ops(args, mk), "memory": measure_memory(args, mk)}
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    summary(res)
+    print(f"\n({time.perf_counter() - t0:.0f} s; {os.cpu_count()} cores; load average "
+          f"{os.getloadavg()[0]:.2f} at the end)")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(res, f, indent=1, default=str)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,249 @@
+"""Bucketed execution gives the results of exact-shape execution (laxarray._core.kernel).
+
+Every operation that may run on padded inputs is run twice on the same values: once with
+bucketing off (exact shapes; the oracle) and once bucketed with the host-side padding
+poisoned (NaN / the dtype's maximum), so a kernel that lets padding reach a result shows a
+wrong value.  Inputs carry NaN, infinities and signed zeros, often on the last element of
+an axis, right beside the padding.  Elementwise and data-movement results must agree bit
+for bit; sums and products to rounding (padding changes the summation tree).
+"""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+import laxarray as xp
+from laxarray._core import kernel as K
+
+SPECIAL = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1e300, -1e-300]
+
+
+@st.composite
+def arrays(draw, dtype, min_rank=0, max_rank=3, shape=None):
+    """An array of ``dtype`` (small shape) with special values, some beside the padding."""
+    if shape is None:
+        rank = draw(st.integers(min_rank, max_rank))
+        shape = tuple(draw(st.lists(st.integers(1, 9), min_size=rank, max_size=rank)))
+    n = math.prod(shape)
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    kind = np.dtype(dtype).kind
+    if kind == "b":
+        return rng.random(shape) < 0.5
+    if kind in "iu":
+        info = np.iinfo(dtype)
+        lo, hi = (max(info.min, -1000), min(info.max, 1000)) if draw(st.booleans()) else (
+            info.min, info.max)
+        return rng.integers(lo, hi, size=shape, dtype=dtype, endpoint=True)
+    out = (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 4, n)).astype(dtype)
+    if kind == "c":
+        out = out + 1j * rng.standard_normal(n).astype(dtype)
+    out = out.reshape(shape)
+    with np.errstate(over="ignore"):  # 1e300 into float32 is inf: one more special value
+        _specials(draw, out)
+    return out
+
+
+def _specials(draw, out):
+    n = out.size
+    if n and draw(st.booleans()):
+        flat = out.reshape(-1)
+        for i in draw(st.lists(st.integers(0, n - 1), max_size=4)):
+            flat[i] = draw(st.sampled_from(SPECIAL))
+    if out.ndim and draw(st.booleans()):  # a special value on the last element of an axis
+        axis = draw(st.integers(0, out.ndim - 1))
+        index = [slice(None)] * out.ndim
+        index[axis] = -1
+        out[tuple(index)] = draw(st.sampled_from(SPECIAL))
+
+
+def _run(fn, inputs, bucketed):
+    """``fn`` on laxarray copies of ``inputs``, bucketed (poisoned padding) or exact."""
+    previous = K.set_bucket_limit(K.BUCKET_LIMIT if bucketed else 0)
+    poison, K.POISON = K.POISON, bucketed
+    try:
+        args = [xp.asarray(a) if isinstance(a, np.ndarray) else a for a in inputs]
+        if bucketed:
+            assert all(a._padded() is not False for a in args if isinstance(a, xp.Array)), \
+                "inputs of this test must be bucketed"
+        out = fn(*args)
+        return [np.asarray(o) for o in (out if isinstance(out, tuple) else (out,))]
+    finally:
+        K.POISON = poison
+        K.set_bucket_limit(previous)
+
+
+def _bits(a):
+    a = np.ascontiguousarray(a)
+    if a.dtype.kind in "fc":
+        return a.view(np.uint8).reshape(a.shape + (-1,)), np.isnan(a)
+    return a, np.zeros(a.shape, bool)
+
+
+def _same(got, want, exact):
+    assert got.shape == want.shape and got.dtype == want.dtype, (got, want)
+    if exact or got.dtype.kind not in "fc":
+        gb, gn = _bits(got)
+        wb, wn = _bits(want)
+        assert np.array_equal(gn, wn), (got, want)
+        keep = ~gn
+        assert np.array_equal(gb[keep], wb[keep]), (got, want)
+    else:
+        np.testing.assert_allclose(got, want, rtol=1e-12 if got.dtype.itemsize >= 8 else 1e-5,
+                                   atol=0, equal_nan=True)
+
+
+def check(fn, *inputs, exact=True):
+    want = _run(fn, inputs, bucketed=False)
+    got = _run(fn, inputs, bucketed=True)
+    for g, w in zip(got, want):
+        _same(g, w, exact)
+
+
+UNARY = ["sin", "sqrt", "abs", "negative", "isnan", "isfinite", "floor", "exp", "log",
+         "square", "sign", "tanh", "expm1", "log1p"]
+BINARY = ["add", "subtract", "multiply", "divide", "pow", "maximum", "minimum", "equal",
+          "less", "atan2", "logaddexp", "remainder", "floor_divide", "hypot"]
+
+
+@pytest.mark.parametrize("name", UNARY)
+@given(data=st.data())
+def test_unary_elementwise(name, data):
+    a = data.draw(arrays(data.draw(st.sampled_from(["float64", "float32"]))))
+    check(getattr(xp, name), a)
+
+
+@pytest.mark.parametrize("name", BINARY)
+@given(data=st.data())
+def test_binary_elementwise_with_broadcasting(name, data):
+    dtype = data.draw(st.sampled_from(["float64", "float32"]))
+    a = data.draw(arrays(dtype, min_rank=1))
+    # b broadcasts against a: a's trailing shape with some axes set to 1, maybe fewer axes
+    tail = list(a.shape[data.draw(st.integers(0, a.ndim)):])
+    tail = [1 if data.draw(st.booleans()) else n for n in tail]
+    b = data.draw(arrays(dtype, shape=tuple(tail)))
+    fn = getattr(xp, name)
+    check(fn, a, b)
+    check(fn, b, a)
+
+
+@given(data=st.data())
+def test_python_scalar_operands(data):
+    a = data.draw(arrays(data.draw(st.sampled_from(["float64", "int64", "int32"])), 1))
+    check(lambda x: x * 2 + 1, a)
+    check(lambda x: 3 - x, a)
+    check(lambda x: x > 0, a)
+
+
+REDUCTIONS = ["sum", "prod", "max", "min", "any", "all", "count_nonzero", "mean", "var",
+              "std"]
+
+
+@pytest.mark.parametrize("name", REDUCTIONS)
+@given(data=st.data())
+def test_reductions_mask_the_padding(name, data):
+    dtype = data.draw(st.sampled_from(
+        ["float64", "float32"] + (["int64", "int32"] if name not in ("mean", "var", "std")
+                                  else [])))
+    a = data.draw(arrays(dtype, min_rank=1))
+    axes = data.draw(st.sets(st.integers(-a.ndim, a.ndim - 1).map(lambda i: i % a.ndim)))
+    axis = None if not axes or data.draw(st.booleans()) else tuple(sorted(axes))
+    keepdims = data.draw(st.booleans())
+    kwargs = {"axis": axis, "keepdims": keepdims}
+    if name in ("var", "std"):
+        kwargs["correction"] = data.draw(st.sampled_from([0, 1]))
+    check(lambda x: getattr(xp, name)(x, **kwargs), a, exact=name in (
+        "max", "min", "any", "all", "count_nonzero") or dtype.startswith("int"))
+
+
+@pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
+@given(data=st.data())
+def test_cumulative(name, data):
+    a = data.draw(arrays(data.draw(st.sampled_from(["float64", "int64"])), 1))
+    axis = data.draw(st.integers(0, a.ndim - 1))
+    initial = data.draw(st.booleans())
+    check(lambda x: getattr(xp, name)(x, axis=axis, include_initial=initial), a,
+          exact=a.dtype.kind == "i")
+
+
+@given(data=st.data())
+def test_take(data):
+    a = data.draw(arrays("float64", 1))
+    axis = data.draw(st.integers(0, a.ndim - 1))
+    n = a.shape[axis]
+    idx = np.asarray(data.draw(st.lists(st.integers(-n, n - 1), min_size=1, max_size=7)))
+    check(lambda x, i: xp.take(x, i, axis=axis), a, idx)
+
+
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+@given(data=st.data())
+def test_arg_reductions(name, data):
+    a = data.draw(arrays(data.draw(st.sampled_from(["float64", "int32", "bool"])), 1))
+    axis = data.draw(st.integers(0, a.ndim - 1)) if a.ndim > 1 else data.draw(
+        st.sampled_from([None, 0]))
+    keepdims = data.draw(st.booleans())
+    check(lambda x: getattr(xp, name)(x, axis=axis, keepdims=keepdims), a)
+
+
+@given(data=st.data())
+def test_matmul(data):
+    dtype = data.draw(st.sampled_from(["float64", "float32", "int64"]))
+    m, k, n = (data.draw(st.integers(1, 9)) for _ in range(3))
+    batch = tuple(data.draw(st.lists(st.integers(1, 3), max_size=1)))
+    a = data.draw(arrays(dtype, shape=batch + (m, k)))
+    b = data.draw(arrays(dtype, shape=(k, n)))
+    v = data.draw(arrays(dtype, shape=(k,)))
+    exact = dtype == "int64"
+    check(xp.matmul, a, b, exact=exact)
+    check(xp.matmul, a, v, exact=exact)
+    check(lambda x, y: y @ x, b, data.draw(arrays(dtype, shape=(m, k)))[0], exact=exact)
+
+
+@given(data=st.data())
+def test_shape_and_creation_functions(data):
+    a = data.draw(arrays(data.draw(st.sampled_from(["float64", "int32", "bool"])), 1))
+    perm = tuple(data.draw(st.permutations(range(a.ndim))))
+    check(lambda x: xp.permute_dims(x, perm), a)
+    check(lambda x: xp.expand_dims(x, axis=0), a)
+    check(lambda x: xp.reshape(x, (1,) + x.shape + (1,)), a)
+    check(lambda x: xp.squeeze(xp.expand_dims(x, axis=-1), axis=-1), a)
+    check(lambda x: xp.broadcast_to(x[..., :1], x.shape[:-1] + (5,)), a)
+    check(lambda x: xp.astype(x, xp.float32), a)
+    check(lambda x: xp.where(x == x, x, xp.zeros_like(x)), a)
+    check(lambda x: xp.where(x == x, xp.zeros_like(x), xp.ones(x.shape, dtype=x.dtype)), a)
+    check(lambda x: xp.arange(x.shape[0]) * 3, a)
+    if a.dtype.kind == "f":
+        check(lambda x: xp.clip(x, -1.0, 2.5), a)
+
+
+@given(data=st.data())
+def test_basic_getitem_and_setitem(data):
+    a = data.draw(arrays("float64", min_rank=1))
+    key = []
+    for n in a.shape:
+        if data.draw(st.booleans()):
+            key.append(data.draw(st.integers(-n, n - 1)))
+        else:
+            start = data.draw(st.one_of(st.none(), st.integers(-n - 2, n + 2)))
+            stop = data.draw(st.one_of(st.none(), st.integers(-n - 2, n + 2)))
+            step = data.draw(st.sampled_from([None, 1, 2, -1, -3]))
+            key.append(slice(start, stop, step))
+    if data.draw(st.booleans()):
+        key.insert(data.draw(st.integers(0, len(key))), None)
+    key = tuple(key)
+    expected = a[key]
+    if expected.size == 0:
+        return
+    check(lambda x: x[key], a)
+
+    def write(x):
+        x[key] = -7.5
+        return x
+    check(write, a)
+
+    def add(x):
+        x[key] += x[key] * 2.0
+        return x
+    check(add, a)
+    check(lambda x: x.at[key].add(1.0), a)
