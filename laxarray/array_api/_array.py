@@ -20,6 +20,7 @@ Semantics, stated once:
 from __future__ import annotations
 
 import math
+import threading
 
 import jax
 import numpy as np
@@ -54,20 +55,26 @@ class Array:
         """The exact raw value (cut from the padded one, once, if only that is held)."""
         v = self._v
         if v is None:
-            v = self._v = _kernel.unpad_raw(self._pad, self._lshape)
+            p = self._pad
+            v = _kernel.unpad_raw(p, self._lshape)
+            if self._pad is p:  # kept unless another thread rebound the handle meanwhile
+                self._v = v
         return v
 
     @_value.setter
     def _value(self, value):
-        self._v = value
         self._pad = None
+        self._v = value
 
     def _padded(self):
         """The bucket-shaped raw value (made on first use and kept), or ``False``."""
         p = self._pad
         if p is None:
-            p = _kernel.pad_raw(self._v)
-            self._pad = p = False if p is None else p
+            v = self._v
+            p = _kernel.pad_raw(v)
+            p = False if p is None else p
+            if self._v is v:  # kept unless another thread rebound the handle meanwhile
+                self._pad = p
         return p
 
     def block_until_ready(self):
@@ -256,13 +263,17 @@ class Array:
         return _indexing.getitem(self, key)
 
     def __setitem__(self, key, value, /):
-        _indexing.setitem(self, key, value)
+        with WRITE_LOCK:  # read-modify-write: threads writing one array must not lose updates
+            _indexing.setitem(self, key, value)
 
     def _rebind(self, other):
-        """Point this handle at ``other``'s value (``x[key] = v``, in-place operators)."""
-        self._v, self._pad = other._v, other._pad
+        """Point this handle at ``other``'s value (``x[key] = v``, in-place operators).
+        Every intermediate state is consistent (an exact value, a padded one, or both)."""
         if other._v is None:
             self._lshape = other._lshape
+        self._pad = None
+        self._v = other._v
+        self._pad = other._pad
 
     @property
     def at(self):
@@ -273,6 +284,10 @@ class Array:
 
 
 _new = object.__new__
+
+#: Serialises the read-modify-write of ``x[key] = v`` and in-place operators, so threads
+#: writing into one array (scikit-learn's threaded ``pairwise_distances``) lose no update.
+WRITE_LOCK = threading.RLock()
 
 
 def wrap(value) -> Array:

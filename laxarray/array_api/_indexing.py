@@ -352,7 +352,7 @@ def setitem(x, key, value):
     if not _is_basic(key):
         entries = _adv.classify_key(_NAME_SET, key)
         if _adv.is_advanced(entries):
-            x._value = _adv.setitem_value(x, entries, value)
+            x._rebind(_adv.updated(_adv.setitem_value(x, entries, value)))
             return
         key = _adv.basic_key(entries)
     x._rebind(update_basic(x, key, value, "set", _NAME_SET))

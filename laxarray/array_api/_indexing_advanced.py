@@ -38,9 +38,9 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import Tracer, is_tracer
-from laxarray._core.kernel import call, kernel
+from laxarray._core.kernel import bucket_shape, call, call_padded, kernel
 from laxarray.array_api import _indexing as _basic
-from laxarray.array_api._array import Array
+from laxarray.array_api._array import Array, wrap
 
 MODES = {None: lax.GatherScatterMode.PROMISE_IN_BOUNDS,
          "promise_in_bounds": lax.GatherScatterMode.PROMISE_IN_BOUNDS,
@@ -364,10 +364,47 @@ def getitem(x, entries, *, mode=None, fill_value=None, size=None, sorted_=False,
         mode = "fill"
     bshape = _bshape(fn, comps)
     plan = _plan(lay, bshape)
+    if mode is None:
+        out = _bucketed_gather(x, lay, comps, bshape, plan, sorted_, unique)
+        if out is not None:
+            return out
     return call(_gather_kernel, x, *comps, plan=plan, mode=MODES[mode],
                 fill_value=(canonical_fill(fn, fill_value, x.dtype) if mode in ("fill", "drop")
                             else None),
                 sorted_=sorted_, unique=unique)
+
+
+def _bucketed_gather(x, lay, comps, bshape, plan, sorted_, unique):
+    """``x[key]`` on the padded ``x`` when every index is concrete and every other axis is
+    taken whole: the index arrays are padded on the host (negative ones wrapped by the true
+    length first), so one executable serves every index count of a bucket; else ``None``."""
+    out_shape = plan[-1]
+    bucket_out, bucket_b = bucket_shape(out_shape), bucket_shape(tuple(bshape))
+    if (bucket_out is None or bucket_b is None or lay.xshape != tuple(x.shape)
+            or any(isinstance(c, Tracer) or not isinstance(c, np.ndarray) for c in comps)
+            or any(lay.axes[a] != (0, 1, lay.xshape[a], False) for a in _window_axes(lay))):
+        return None
+    p = x._pad if type(x) is Array else None
+    if p is None and type(x) is Array:
+        p = x._padded()
+    if p is None or p is False:
+        return None
+    padded_comps = []
+    for c, a in zip(comps, _adv_axes(lay)):
+        n = lay.xshape[a]
+        c = np.broadcast_to(np.where(c < 0, c + n, c), bshape)
+        buf = np.zeros(bucket_b, np.int64)
+        buf[tuple(slice(0, k) for k in bshape)] = c
+        padded_comps.append(buf)
+    padded_lay = Layout()
+    padded_lay.xshape = tuple(p.shape)
+    padded_lay.axes = tuple((0, 1, n, False) for n in p.shape)
+    padded_lay.groups, padded_lay.adjacent, padded_lay.order = lay.groups, lay.adjacent, lay.order
+    padded_plan = _plan(padded_lay, bucket_b)
+    if padded_plan[-1] != bucket_out:
+        return None
+    return call_padded(_gather_kernel, [x, *padded_comps], out_shape, plan=padded_plan,
+                       mode=MODES[None], fill_value=None, sorted_=sorted_, unique=unique)
 
 
 # ---- set and update ops -------------------------------------------------------------------
@@ -445,8 +482,14 @@ def _apply(op, a, b):
 
 
 def setitem_value(x, entries, value):
-    """The raw value of ``x`` after ``x[key] = value`` for a classified key with arrays."""
+    """``x`` after ``x[key] = value`` for a classified key with arrays: a raw value, or an
+    Array where the update ran bucketed (see :func:`updated`)."""
     return update(x, entries, value, "set")
+
+
+def updated(out):
+    """An :func:`update` result as an Array."""
+    return out if type(out) is Array else wrap(out)
 
 
 # ---- boolean-mask updates as a select -------------------------------------------------------
@@ -475,8 +518,36 @@ def _mask_update(fn, x, lay, v, value, op):
              value)
     if count == 0 or math.prod(lay.xshape) == 0:
         return x._value
+    if conc is not None and length == 1 and math.prod(vshape) == 1:
+        out = _bucketed_mask_update(x, lay, conc, first, rank, ints, b_at, v, op)
+        if out is not None:
+            return out
     plan = (lay.xshape, lay.axes, first, rank, ints, _positions(lay)[0], b_at, target)
     return _mask_update_kernel.bind((("plan", plan), ("op", op)))(x._value, v, mask)
+
+
+def _bucketed_mask_update(x, lay, mask, first, rank, ints, b_at, v, op):
+    """``x[mask] <op>= v`` (one value) on the padded ``x``: the concrete mask is padded with
+    False on the host, so one executable serves every array of a bucket; else ``None``."""
+    if lay.xshape != tuple(x.shape) or any(a != (0, 1, n, False) for a, n in
+                                           zip(lay.axes, lay.xshape)):
+        return None
+    p = x._pad
+    if p is None:
+        p = x._padded()
+    if p is False or bucket_shape(tuple(x.shape)) is None:
+        return None
+    window = tuple(p.shape[first:first + rank])
+    buf = np.zeros(window, np.bool_)
+    buf[tuple(slice(0, k) for k in mask.shape)] = mask
+    padded_lay = Layout()
+    padded_lay.xshape = tuple(p.shape)
+    padded_lay.axes = tuple((0, 1, n, False) for n in p.shape)
+    padded_lay.groups, padded_lay.adjacent, padded_lay.order = lay.groups, lay.adjacent, lay.order
+    target = tuple(1 if d == -1 else d for d in _final_shape(padded_lay, (-1,)))
+    plan = (padded_lay.xshape, padded_lay.axes, first, rank, ints, _positions(padded_lay)[0],
+            b_at, target)
+    return call_padded(_mask_update_kernel, [x, v, buf], tuple(x.shape), plan=plan, op=op)
 
 
 def _shape_text(template, count):

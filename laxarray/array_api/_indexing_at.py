@@ -123,7 +123,7 @@ class IndexUpdateRef:
             _dt.check_category(fn, "x", x.dtype, category)
         entries = _adv.classify_key(fn, self._key)
         if _needs_gather(entries, mode):
-            return wrap(_adv.update(x, entries, values, op, mode=mode,
+            return _adv.updated(_adv.update(x, entries, values, op, mode=mode,
                                     sorted_=indices_are_sorted, unique=unique_indices, fn=fn))
         return _basic.update_basic(x, _adv.basic_key(entries), values, op, fn)
 

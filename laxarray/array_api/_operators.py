@@ -13,7 +13,7 @@ import numpy as np
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray.array_api import elementwise as _ew
-from laxarray.array_api._array import Array
+from laxarray.array_api._array import WRITE_LOCK, Array
 from laxarray.array_api._ufunc import broadcast_shapes2
 from laxarray.array_api.linear_algebra import matmul
 
@@ -87,6 +87,10 @@ def _inplace(fn, stem):
     def op(self, other, /):
         if type(other) is not Array and not _accepts(other):
             return NotImplemented
+        with WRITE_LOCK:
+            return _update_in_place(self, other)
+
+    def _update_in_place(self, other):
         _static_inplace_check(name, stem, self, other)
         out = fn(self, other)
         if out.dtype != self.dtype:

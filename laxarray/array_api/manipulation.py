@@ -12,7 +12,7 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
-from laxarray._core.kernel import bucket_shape, call, call_padded, kernel
+from laxarray._core.kernel import bucket_shape, call, call_padded, extents, kernel
 from laxarray._core.validate import (check_bool, check_int, normalize_axes, normalize_axis,
                                      normalize_shape)
 from laxarray.array_api._convert import as_array, to_raw
@@ -186,11 +186,30 @@ def concat_kernel(*xs, axis, dtype):
     return lax.concatenate(xs, axis)
 
 
+@kernel(static=("axis", "dtype", "length"))
+def _concat_padded_kernel(*args, axis, dtype, length):
+    """Bucketed concat: each padded input is written at the running sum of the true lengths
+    before it (``args``: the inputs, then their int32 extents), in order, so each one's
+    padding is overwritten by the next; ``length`` is the result's bucketed length."""
+    n = len(args) // 2
+    xs, exts = args[:n], args[n:]
+    shape = list(xs[0].shape)
+    shape[axis] = length + max(x.shape[axis] for x in xs)  # room for the last padding
+    out = lax.full(tuple(shape), 0, dtype)
+    offset = lax.full((), 0, np.int32)
+    zero = lax.full((), 0, np.int32)
+    for x, e in zip(xs, exts):
+        starts = [offset if d == axis else zero for d in range(len(shape))]
+        out = lax.dynamic_update_slice(out, lax.convert_element_type(x, dtype), starts)
+        offset = lax.add(offset, lax.reshape(lax.slice(e, (axis,), (axis + 1,)), ()))
+    return lax.slice_in_dim(out, 0, length, axis=axis)
+
+
 def _sequence(fn, arrays):
     if not isinstance(arrays, (tuple, list)) or not arrays:
         fail(TypeError if not isinstance(arrays, (tuple, list)) else ValueError, fn,
              "a non-empty tuple or list of arrays for 'arrays'", arrays)
-    raws = [to_raw(fn, a, "arrays") for a in arrays]
+    raws = [as_array(fn, a, "arrays") for a in arrays]
     return raws, _dt.result_type(*[r.dtype for r in raws])
 
 
@@ -210,6 +229,16 @@ def concat(arrays, /, *, axis=0):
                     d for i, d in enumerate(raws[0].shape) if i != axis):
                 fail(ValueError, "concat", "shapes that match except along 'axis'",
                      [tuple(v.shape) for v in raws])
+        shape = list(raws[0].shape)
+        shape[axis] = builtins.sum(r.shape[axis] for r in raws)
+        shape = tuple(shape)
+        bucket = bucket_shape(shape)
+        if bucket is not None and len(raws) <= 32:
+            out = call_padded(_concat_padded_kernel,
+                              raws + [extents(tuple(r.shape)) for r in raws], shape,
+                              axis=axis, dtype=dt, length=bucket[axis])
+            if out is not None:
+                return out
     return call(concat_kernel, *raws, axis=axis, dtype=dt)
 
 
@@ -221,22 +250,19 @@ def stack(arrays, /, *, axis=0):
         fail(ValueError, "stack", "arrays of equal shape", [tuple(r.shape) for r in raws])
     ax = normalize_axis("stack", axis, len(shape) + 1)
     new_shape = shape[:ax] + (1,) + shape[ax:]
-    expanded = [reshape_kernel(r, shape=new_shape) for r in raws]
-    return call(concat_kernel, *expanded, axis=ax, dtype=dt)
-
-
-@kernel(static=("axis", "index"))
-def _take_slice_kernel(x, *, axis, index):
-    return lax.index_in_dim(x, index, axis, keepdims=False)
+    return concat([_reshaped(r, new_shape) for r in raws], axis=ax)
 
 
 def unstack(x, /, *, axis=0):
     """Split into a tuple of arrays along ``axis``. Array API: unstack."""
-    raw = to_raw("unstack", x)
+    from laxarray.array_api._indexing import getitem_basic
+    raw = as_array("unstack", x)
     if raw.ndim == 0:
         fail(ValueError, "unstack", "an array of rank >= 1", x)
     ax = normalize_axis("unstack", axis, raw.ndim)
-    return tuple(call(_take_slice_kernel, raw, axis=ax, index=i) for i in range(raw.shape[ax]))
+    # the index is a dynamic start: one kernel for every slice
+    return tuple(getitem_basic(raw, (slice(None),) * ax + (i,), "unstack")
+                 for i in range(raw.shape[ax]))
 
 
 @kernel(static=("shifts", "axes"))

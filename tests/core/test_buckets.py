@@ -247,3 +247,36 @@ def test_basic_getitem_and_setitem(data):
         return x
     check(add, a)
     check(lambda x: x.at[key].add(1.0), a)
+
+
+@given(data=st.data())
+def test_advanced_getitem_and_mask_update(data):
+    a = data.draw(arrays("float64", min_rank=1))
+    axis = data.draw(st.integers(0, a.ndim - 1))
+    n = a.shape[axis]
+    idx = np.asarray(data.draw(st.lists(st.integers(-n, n - 1), min_size=1, max_size=9)))
+    key = (slice(None),) * axis + (idx,)
+    check(lambda x, i: x[(slice(None),) * axis + (i,)], a, idx)
+    mask = a > 0
+    if mask.any():
+        check(lambda x, m: x[m], a, mask)
+
+    def write(x, m):
+        x[m] = -2.5
+        return x
+    check(write, a, mask)
+    check(lambda x, m: x.at[m].add(1.0), a, mask)
+    del key
+
+
+@given(data=st.data())
+def test_concat_stack_unstack(data):
+    a = data.draw(arrays("float64", min_rank=1))
+    axis = data.draw(st.integers(0, a.ndim - 1))
+    other = list(a.shape)
+    other[axis] = data.draw(st.integers(1, 9))
+    b = data.draw(arrays("float32", shape=tuple(other)))
+    c = data.draw(arrays("float64", shape=tuple(other[:axis] + [1] + other[axis + 1:])))
+    check(lambda x, y, z: xp.concat([x, y, z], axis=axis), a, b, c)
+    check(lambda x, y: xp.stack([x, y * 2.0], axis=axis), a, a)
+    check(lambda x: xp.unstack(x, axis=axis), a)

@@ -1,0 +1,35 @@
+"""pytest plugin: scikit-learn's own array-API tests, run on laxarray (or another namespace).
+
+scikit-learn parametrizes its array-API tests over a hard-coded list of namespaces
+(``sklearn.utils._array_api.yield_namespaces`` and ``yield_namespace_device_dtype_combinations``:
+numpy, array_api_strict, cupy, torch, dpnp).  This plugin replaces both before the test
+modules are collected, so that every such test runs on ``laxarray`` in float64 and float32
+(``SKLEARN_ARRAY_NAMESPACE=array_api_strict`` runs the same selection on array_api_strict,
+for comparison).  Used by ``make test-sklearn``:
+
+    SCIPY_ARRAY_API=1 PYTHONPATH=tests/peers python -m pytest -p sklearn_plugin \\
+        --pyargs sklearn -k "array_api or array_namespace"
+"""
+
+import os
+
+import sklearn.utils._array_api as _array_api
+
+NAMESPACE = os.environ.get("SKLEARN_ARRAY_NAMESPACE", "laxarray")
+
+
+def _namespaces(include_numpy_namespaces=True):
+    yield NAMESPACE
+
+
+def _combinations(include_numpy_namespaces=True):
+    if NAMESPACE == "array_api_strict":  # scikit-learn's own pairs for it
+        yield NAMESPACE, "CPU_DEVICE", "float64"
+        yield NAMESPACE, "device1", "float32"
+    else:
+        yield NAMESPACE, None, "float64"
+        yield NAMESPACE, None, "float32"
+
+
+_array_api.yield_namespaces = _namespaces
+_array_api.yield_namespace_device_dtype_combinations = _combinations
