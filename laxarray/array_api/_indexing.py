@@ -364,12 +364,17 @@ _KIND_ORDER = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
 def value_operand(fn, value, dtype, argname="value"):
     """A raw value (or the laxarray Array itself) to store into an array of ``dtype``.
 
-    Python scalars and (untraced) nested sequences of them are weak: they may not be of a
-    higher kind than ``dtype`` (bool < int < float < complex; a Python float into an integer
-    array truncates, as NumPy).  Arrays are strong: their dtype must promote to ``dtype``.
+    Python scalars, NumPy scalars (read as the Python scalar they hold) and (untraced)
+    nested sequences of them are weak: they may not be of a higher kind than ``dtype``
+    (bool < int < float < complex; a float into an integer array truncates, as NumPy).
+    An array's dtype must promote to ``dtype`` (the standard's rule) or be of the same or a
+    lower kind: then it is cast, as NumPy casts (``complex128`` values into a ``complex64``
+    array; the standard leaves this case to the implementation).
     """
     from laxarray._core import dtypes as _dt
     from laxarray.array_api._convert import operand_for_dtype, to_raw
+    if isinstance(value, np.generic) and value.dtype.kind in "biufc":
+        value = value.item()
     if _dt.scalar_pytype(value) is not None:
         return operand_for_dtype(fn, value, dtype, argname)
     if isinstance(value, (list, tuple)) and not _adv.has_traced(value):
@@ -389,9 +394,11 @@ def value_operand(fn, value, dtype, argname="value"):
                      value)
         return arr.astype(dtype)
     raw = value if type(value) is Array else to_raw(fn, value, argname)
-    if raw.dtype != dtype and _dt.promote_types(raw.dtype, dtype) != dtype:
-        fail(TypeError, fn, f"a '{argname}' whose dtype promotes to {dtype} (the 2025.12 "
-             f"__setitem__ rule; use astype to cast)", value)
+    if (raw.dtype != dtype and _dt.promote_types(raw.dtype, dtype) != dtype
+            and _KIND_ORDER[_dt.kind_of(raw.dtype)] > _KIND_ORDER[_dt.kind_of(dtype)]):
+        fail(TypeError, fn, f"a '{argname}' of a kind storable in {dtype} (complex into "
+             f"real or float into integer loses more than rounding; use astype to cast)",
+             value)
     return raw
 
 

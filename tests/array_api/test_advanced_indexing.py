@@ -172,15 +172,21 @@ def test_traced_zero_d_bool_and_index():
     same(jax.jit(lambda x, i: x[i, :, 1])(x, xp.asarray(-1)), A[-1, :, 1])
 
 
-def test_setitem_value_promotion_rule_and_no_change_on_error():
+def test_setitem_value_casting_rule_and_no_change_on_error():
     x = xp.asarray(np.arange(4, dtype=np.float32))
     with pytest.raises(TypeError, match="__setitem__"):
-        x[[0, 1]] = xp.asarray(np.array([1.0, 2.0]))         # float64 -> float32: no
-    with pytest.raises(TypeError, match="__setitem__"):
-        x[:2] = xp.asarray(np.array([1, 2], dtype=np.int64))   # int64 -> float32: no
+        x[[0, 1]] = xp.asarray(np.array([1j, 2.0]))          # complex -> float32: no
     with pytest.raises(ValueError, match="__setitem__"):
         x[[0, 1]] = xp.asarray(np.ones(3, np.float32))
     same(x, np.arange(4, dtype=np.float32))
+    wide = np.array([1.1, 2.2])                                # float64 -> float32: cast,
+    x[[0, 1]] = xp.asarray(wide)                               # as NumPy casts
+    x[2:] = xp.asarray(np.array([3, 4], dtype=np.int64))       # int64 -> float32 too
+    expected = np.arange(4, dtype=np.float32)
+    expected[[0, 1]] = wide
+    expected[2:] = np.array([3, 4], dtype=np.int64)
+    same(x, expected)
+    x = xp.asarray(np.arange(4, dtype=np.float32))
     x[[0, 1]] = xp.asarray(np.array([7, 8], dtype=np.int8))  # int8 promotes to float32
     x[x > 2.5] = 1                                             # Python scalars are weak
     x[[3]] = [2.5]                                             # so are lists of them
@@ -190,6 +196,11 @@ def test_setitem_value_promotion_rule_and_no_change_on_error():
     same(i, np.array([5, 1, 2], np.int16))
     with pytest.raises(TypeError, match="__setitem__"):
         i[[0]] = [1.5]
+    with pytest.raises(TypeError, match="__setitem__"):
+        i[:1] = xp.asarray(np.array([1.5]))                   # float -> int16: no
+    same(i, np.array([5, 1, 2], np.int16))
+    i[1] = np.float64(7.9)                                     # a NumPy scalar is weak
+    same(i, np.array([5, 7, 2], np.int16))
 
 
 UFUNCS = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply,
