@@ -15,7 +15,7 @@ import math
 import numpy as np
 from jax import lax
 
-from laxarray._core import dtypes as _dt
+from laxarray._core.kernel import flush_subnormals
 
 
 def _parts(z):
@@ -331,17 +331,10 @@ def cexpm1(z):
     return _c(re, im)
 
 
-def flush_subnormal(x):
-    """Subnormals as signed zeros: XLA on CPU treats them as zero in arithmetic but not in
-    every kernel (atan2), which would mix the two readings within one result."""
-    tiny = _full(x, _dt.machine_limits(x.dtype).tiny)
-    return lax.select(lax.lt(lax.abs(x), tiny), _copysign(_full(x, 0), x), x)
-
-
 def clog(z):
     """log (XLA's complex log agrees with the standard once subnormal parts read as 0)."""
     re, im = _parts(z)
-    return _nan_inf_log(re, im, lax.log(_c(flush_subnormal(re), flush_subnormal(im))))
+    return _nan_inf_log(re, im, lax.log(_c(flush_subnormals(re), flush_subnormals(im))))
 
 
 def _nan_inf_log(a, b, w):
@@ -354,7 +347,7 @@ def _nan_inf_log(a, b, w):
 def clog1p(z):
     """log1p: ``log(1 + z)`` with the real part from ``log1p`` near 0 (no cancellation)."""
     a, b = _parts(z)
-    a, b = flush_subnormal(a), flush_subnormal(b)
+    a, b = flush_subnormals(a), flush_subnormals(b)
     one = _full(a, 1)
     w = _c(lax.add(one, a), b)
     re, _ = _parts(lax.log(w))

@@ -31,7 +31,6 @@ from laxarray._core.errors import fail
 from laxarray._core.validate import check_bool, check_int
 from laxarray.array_api import _indexing as _basic
 from laxarray.array_api import _indexing_advanced as _adv
-from laxarray.array_api._array import wrap
 
 _OPS_CATEGORY = {"set": "any", "add": "numeric", "subtract": "numeric", "multiply": "numeric",
                  "divide": "floating-point", "min": "real", "max": "real", "power": "numeric"}

@@ -17,7 +17,7 @@ from jax import lax
 from laxarray._core import config as _cfg
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.kernel import Kernel
+from laxarray._core.kernel import Kernel, flush_subnormals, keep_divisor
 from laxarray.array_api._array import Array, wrap, wrap_padded
 from laxarray.array_api._convert import scalar_operand, to_raw
 
@@ -104,9 +104,10 @@ def _bound(kern, name, module):
     return Kernel(kern, ()).bind(())
 
 
-def elementwise_unary(category="numeric", compute=_identity):
+def elementwise_unary(category="numeric", compute=_identity, flush_subnormals=False):
     """Decorator for ``f(x) -> array``: ``category`` of accepted input dtypes and ``compute``
-    mapping the input dtype to the dtype the body sees (e.g. :func:`to_float`).
+    mapping the input dtype to the dtype the body sees (e.g. :func:`to_float`);
+    ``flush_subnormals``: the body sees subnormal floats as signed zeros.
 
     One kernel serves every dtype (jax's cache keys it by the input's dtype; the category
     check runs when a dtype is traced for the first time).  A bucketed input runs padded
@@ -116,12 +117,13 @@ def elementwise_unary(category="numeric", compute=_identity):
 
     def deco(body):
         name = body.__name__
+        inner = _flushed(body) if flush_subnormals else body
 
         def kern(x):
             dtype = x.dtype
             if dtype not in allowed:
                 _dt.check_category(name, "x", dtype, category)
-            return body(lax.convert_element_type(x, compute(dtype)))
+            return inner(lax.convert_element_type(x, compute(dtype)))
         bound = _bound(kern, name, body.__module__)
 
         @functools.wraps(body)
@@ -170,24 +172,19 @@ def binary_operands(fn, x1, x2, keep_arrays=False):
 
 
 def _exact_divisor(v, dtype, shape):
-    """``cast_broadcast`` for a divisor that stays a divisor (see :func:`exact_div`)."""
+    """``cast_broadcast`` for a divisor that stays a divisor (see ``kernel.exact_div``)."""
     out = cast_broadcast(v, dtype, shape)
     if tuple(v.shape) != tuple(shape):
-        out = _keep_divisor(out)
+        out = keep_divisor(out)
     return out
 
 
-def _keep_divisor(d):
-    if _dt.kind_of(d.dtype) in "fc":
-        d = lax.optimization_barrier(d)
-    return d
-
-
-def exact_div(x, d):
-    """``x / d``, correctly rounded also where ``d`` is a constant or a broadcast: XLA
-    rewrites ``a / broadcast(b)`` into ``a * broadcast(1 / b)``, off by one ulp for about a
-    third of the quotients; an optimization barrier on the divisor keeps the division."""
-    return lax.div(x, _keep_divisor(d))
+def _flushed(body):
+    """``body`` with its float operands' subnormals read as zeros (``kernel.flush_subnormals``)."""
+    @functools.wraps(body)
+    def flushed(*args):
+        return body(*[flush_subnormals(a) for a in args])
+    return flushed
 
 
 def _padded(x):
@@ -195,7 +192,8 @@ def _padded(x):
     return x._padded() if p is None else p
 
 
-def elementwise_binary(category="numeric", compute=_identity, divisor=False):
+def elementwise_binary(category="numeric", compute=_identity, exact_divisor=False,
+                       flush_subnormals=False):
     """Decorator for ``f(x1, x2) -> array`` with promotion and broadcasting.
 
     Two arrays go straight to one kernel (jax's cache keys it by the input dtypes and
@@ -203,14 +201,17 @@ def elementwise_binary(category="numeric", compute=_identity, divisor=False):
     is traced for the first time (bucketed: the broadcast check runs on the logical shapes
     first).  An array with a Python scalar takes a per-dtype kernel (weak scalars join by
     kind, NEP 50); other operands take the general path.  Bucketed arrays run padded.
-    ``divisor``: ``x2`` divides (a broadcast ``x2`` must not become a reciprocal).
+    ``exact_divisor``: ``x2`` divides (a broadcast ``x2`` must not become a reciprocal);
+    ``flush_subnormals``: the body sees subnormal floats as signed zeros.  Both are the
+    numerics policy of ``laxarray._core.kernel`` (XLA-on-CPU workarounds, declared here).
     """
     allowed = _dt.CATEGORIES[category]
-    second = _exact_divisor if divisor else cast_broadcast
+    second = _exact_divisor if exact_divisor else cast_broadcast
 
-    def deco(body):
-        name = body.__name__
-        module = body.__module__
+    def deco(outer):
+        name = outer.__name__
+        module = outer.__module__
+        body = _flushed(outer) if flush_subnormals else outer
 
         def validate(dtype):
             if dtype not in allowed:
@@ -247,7 +248,7 @@ def elementwise_binary(category="numeric", compute=_identity, divisor=False):
                 return wrap_padded(bound.padded(args), x.shape)
             return wrap(bound(s, x._v) if scalar_first else bound(x._v, s))
 
-        @functools.wraps(body)
+        @functools.wraps(outer)
         def public(x1, x2, /):
             t1, t2 = type(x1), type(x2)
             if t1 is Array and t2 is Array:  # the common case: all in the kernel

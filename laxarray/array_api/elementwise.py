@@ -14,6 +14,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
+from laxarray._core.kernel import flush_subnormals
 from laxarray.array_api._array import Array
 from laxarray.array_api._ufunc import elementwise_binary, elementwise_unary, to_float
 
@@ -55,7 +56,7 @@ def multiply(x1, x2, /):
     return lax.mul(x1, x2)
 
 
-@elementwise_binary("numeric", compute=to_float, divisor=True)
+@elementwise_binary("numeric", compute=to_float, exact_divisor=True)
 def divide(x1, x2, /):
     """True division; integer inputs give float64. Array API: divide. NumPy: numpy.divide."""
     return lax.div(x1, x2)
@@ -120,14 +121,7 @@ def real_pow(x1, x2):
     every other operation of a flush-to-zero platform reads them: XLA's CPU pow reads a
     subnormal base as ``2**-1075`` (``pow(1e-310, -0.5)`` gave 6.4e161) and
     ``pow(0, 1e-45)`` as 0, not ``0 ** 0 = 1``."""
-    return lax.pow(_flush(x1), _flush(x2))
-
-
-def _flush(x):
-    """Subnormal values of a real float array replaced by zeros of their sign."""
-    tiny = _dt.machine_limits(x.dtype).tiny
-    sub = lax.lt(lax.abs(x), lax.full_like(x, tiny))  # zeros too: they are unchanged
-    return lax.select(sub, _copysign(_zeros(x), x), x)
+    return lax.pow(flush_subnormals(x1), flush_subnormals(x2))
 
 
 def _pow_body(x1, x2, /):

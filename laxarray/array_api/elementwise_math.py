@@ -83,13 +83,12 @@ log10 = _unary("log10", lambda x: _log_base(x, 10), "Base-10 logarithm. Array AP
                "NumPy: numpy.log10.")
 
 
-@elementwise_binary("real numeric", compute=to_float)
+@elementwise_binary("real numeric", compute=to_float, flush_subnormals=True)
 def atan2(x1, x2, /):
     """Quadrant-aware inverse tangent of ``x1 / x2``. Array API: atan2. NumPy: numpy.arctan2."""
     # XLA on CPU flushes subnormals in its division but not in its comparisons, so a
-    # subnormal pair gives NaN: read them as signed zeros first (the flush-to-zero answer).
+    # subnormal pair gives NaN: they are read as signed zeros (the flush-to-zero answer).
     # The result always carries the sign of x1 (XLA loses it for subnormal x1).
-    x1, x2 = _cm.flush_subnormal(x1), _cm.flush_subnormal(x2)
     return _copysign(lax.atan2(x1, x2), x1)
 
 

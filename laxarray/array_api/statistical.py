@@ -16,11 +16,10 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.kernel import call, kernel, mask_padding
+from laxarray._core.kernel import call, exact_div, kernel, mask_padding
 from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
 from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import as_array, to_raw
-from laxarray.array_api._ufunc import exact_div
 
 
 

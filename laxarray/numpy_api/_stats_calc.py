@@ -23,7 +23,7 @@ from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
 from laxarray.array_api import statistical as _stat
 from laxarray.array_api._array import Array, wrap
-from laxarray.array_api._ufunc import exact_div
+from laxarray._core.kernel import exact_div
 from laxarray.array_api.searching import searchsorted_kernel
 from laxarray.numpy_api._stats_base import concrete, count_dtype, raw, rounded_mul
 
