@@ -41,7 +41,7 @@ class Array:
     of ``__setitem__`` and in-place operators (rebinding, copies not views).
     """
 
-    __slots__ = ("_v", "_pad", "_lshape", "__weakref__")
+    __slots__ = ("_v", "_pad", "_lshape", "_view", "__weakref__")
     __array_priority__ = 100
     __array_ufunc__ = None  # NumPy binary ops defer to our reflected operators
     __hash__ = None
@@ -55,6 +55,8 @@ class Array:
         """The exact raw value (cut from the padded one, once, if only that is held)."""
         v = self._v
         if v is None:
+            if self._view is not None:  # a view: its current value (_views)
+                return self._view.value(self)._value
             p = self._pad
             v = _kernel.unpad_raw(p, self._lshape)
             if self._pad is p:  # kept unless another thread rebound the handle meanwhile
@@ -70,6 +72,8 @@ class Array:
         """The bucket-shaped raw value (made on first use and kept), or ``False``."""
         p = self._pad
         if p is None:
+            if self._view is not None:
+                return self._view.value(self)._padded()
             v = self._v
             p = _kernel.pad_raw(v)
             p = False if p is None else p
@@ -80,6 +84,8 @@ class Array:
     def block_until_ready(self):
         """Wait until the value is computed; returns ``self``. jax: block_until_ready."""
         v = self._v if self._v is not None else self._pad
+        if v is None:
+            v = self._value
         if not isinstance(v, Tracer):
             v.block_until_ready()
         return self
@@ -89,7 +95,11 @@ class Array:
     def dtype(self):
         """Data type of the elements (a NumPy dtype object)."""
         v = self._v
-        return (v if v is not None else self._pad).dtype
+        if v is None:
+            v = self._pad
+            if v is None:
+                return self._view.dtype
+        return v.dtype
 
     @property
     def shape(self):
@@ -111,9 +121,16 @@ class Array:
     def device(self):
         """The device holding the array (the default device while tracing)."""
         value = self._v if self._v is not None else self._pad
+        if value is None:
+            value = self._value
         if isinstance(value, Tracer):
             return default_device()
         return next(iter(value.devices()))
+
+    @property
+    def base(self):
+        """The array whose data this view shares (NumPy's ``ndarray.base``), or ``None``."""
+        return None if self._view is None else self._view.root
 
     @property
     def T(self):
@@ -179,6 +196,8 @@ class Array:
         """The exact value as a (read-only) NumPy array, without a device round trip."""
         v = self._v
         if v is None:
+            if self._view is not None:
+                return self._view.value(self)._host()
             if isinstance(self._pad, Tracer):
                 tracer_conversion("Array.__array__")
             return np.asarray(self._pad)[tuple(slice(0, n) for n in self._lshape)]
@@ -267,8 +286,14 @@ class Array:
             _indexing.setitem(self, key, value)
 
     def _rebind(self, other):
-        """Point this handle at ``other``'s value (``x[key] = v``, in-place operators).
-        Every intermediate state is consistent (an exact value, a padded one, or both)."""
+        """Point this handle at ``other``'s value (``x[key] = v``, in-place operators); a
+        view writes it through to its root (``_views``).  Every intermediate state is
+        consistent (an exact value, a padded one, or both)."""
+        if self._view is not None:
+            _views.write_view(self, other)
+            return
+        if other._view is not None:
+            other = wrap(other._value)
         if other._v is None:
             self._lshape = other._lshape
         self._pad = None
@@ -295,6 +320,7 @@ def wrap(value) -> Array:
     out = _new(Array)
     out._v = value
     out._pad = None
+    out._view = None
     return out
 
 
@@ -304,12 +330,16 @@ def wrap_padded(padded, shape) -> Array:
     out._pad = padded
     out._lshape = shape
     out._v = padded if padded.shape == shape else None
+    out._view = None
     return out
 
 
 def _copy_handle(x):
+    """A new, independent handle on ``x``'s current value (a copy: values are immutable)."""
+    if x._view is not None:
+        return wrap(x._value)
     out = _new(Array)
-    out._v, out._pad = x._v, x._pad
+    out._v, out._pad, out._view = x._v, x._pad, None
     if x._v is None:
         out._lshape = x._lshape
     return out
@@ -324,3 +354,4 @@ jax.tree_util.register_pytree_node(
 _kernel.register_array_type(Array, wrap, wrap_padded)
 
 from laxarray.array_api import _indexing  # noqa: E402  (needs Array and wrap)
+from laxarray.array_api import _views  # noqa: E402

@@ -226,24 +226,35 @@ def _is_basic(key):
     return t is int or t is slice or key is None or key is Ellipsis
 
 
-def getitem_basic(x, key, fn=_NAME_GET):
-    """``x[key]`` for a basic key (a copy): padded arrays stay padded."""
+def getitem_basic(x, key, fn=_NAME_GET, view=True):
+    """``x[key]`` for a basic key: a view of ``x`` (NumPy's rule), except where every index
+    is an integer (NumPy returns a scalar, a copy, then) or ``view`` is false; padded arrays
+    stay padded."""
     axes, out_shape = basic_plan(fn, x.shape, key)
+    plan, starts = dynamic_plan(axes, x.shape)
+    out = None
     p = x._pad
     if p is None:
         p = x._padded()
-    if p is not False:
-        bucket = bucket_shape(out_shape)
-        if bucket is not None:
-            plan, params, bucket = padded_plan(axes, out_shape)
-            return call_padded(_getitem_padded_kernel, [x, params], out_shape, plan=plan,
-                               bucket=bucket)
-    plan, starts = dynamic_plan(axes, x.shape)
-    return call(_getitem_kernel, x._value, starts, plan=plan, out_shape=out_shape)
+    if p is not False and bucket_shape(out_shape) is not None:
+        padded, params, bucket = padded_plan(axes, out_shape)
+        out = call_padded(_getitem_padded_kernel, [x, params], out_shape, plan=padded,
+                          bucket=bucket)
+    if out is None:
+        out = call(_getitem_kernel, x._value, starts, plan=plan, out_shape=out_shape)
+    if not view or (not out_shape and _only_integers(key)):
+        return out
+    return _views.make_view(x, ("index", plan, out_shape), starts, out,
+                            _views.index_layout(x, _views.key_sources(key, x.ndim), axes))
+
+
+def _only_integers(key):
+    """Whether a basic key indexes with integers alone (NumPy returns a scalar: a copy)."""
+    return all(type(k) is int for k in key) if type(key) is tuple else type(key) is int
 
 
 def getitem(x, key):
-    """``x[key]`` (a copy): basic keys take a static plan; others go to the advanced path."""
+    """``x[key]``: basic keys take a static plan; others go to the advanced path."""
     if not _is_basic(key):
         key = _adv.classify_key(_NAME_GET, key)
         if not _adv.is_advanced(key):
@@ -343,12 +354,14 @@ def _raw(v):
 
 
 def setitem(x, key, value):
-    """``x[key] = value``: rebinds the handle ``x`` to the updated value.
+    """``x[key] = value``: rebinds the handle ``x`` to the updated value (a view writes
+    through to its root, ``_views``).
 
     ``value`` must broadcast to ``x[key].shape`` (``None`` axes included), as in NumPy, and
     an array value's dtype must promote to ``x.dtype`` (the 2025.12 rule); Python scalars
     and sequences of them are weak.
     """
+    _views.check_writable(_NAME_SET, x)
     if not _is_basic(key):
         entries = _adv.classify_key(_NAME_SET, key)
         if _adv.is_advanced(entries):
@@ -411,4 +424,5 @@ def broadcastable(src, dst):
 
 
 from laxarray.array_api._array import Array, wrap  # noqa: E402
+from laxarray.array_api import _views  # noqa: E402
 from laxarray.array_api import _indexing_advanced as _adv  # noqa: E402  (uses the helpers)

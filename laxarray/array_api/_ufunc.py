@@ -135,7 +135,7 @@ def elementwise_unary(category="numeric", compute=_identity, flush_subnormals=Fa
                 p = x._padded()
             if p is not False:
                 return wrap_padded(bound.padded((p,)), x.shape)
-            return wrap(bound(x._v))
+            return wrap(bound(x._value))
 
         return public
     return deco
@@ -246,7 +246,8 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
             if p is not False:
                 args = (s, p) if scalar_first else (p, s)
                 return wrap_padded(bound.padded(args), x.shape)
-            return wrap(bound(s, x._v) if scalar_first else bound(x._v, s))
+            v = x._value
+            return wrap(bound(s, v) if scalar_first else bound(v, s))
 
         @functools.wraps(outer)
         def public(x1, x2, /):

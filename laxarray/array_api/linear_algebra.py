@@ -90,8 +90,9 @@ __all__ = ["matmul"]
 
 def matrix_transpose(x, /):
     """Transpose the last two axes. Array API: matrix_transpose. NumPy: numpy.matrix_transpose."""
+    from laxarray.array_api._convert import as_array
     from laxarray.array_api.manipulation import permute_dims
-    raw = to_raw("matrix_transpose", x)
+    raw = as_array("matrix_transpose", x)
     if raw.ndim < 2:
         fail(ValueError, "matrix_transpose", "an array of rank >= 2", x)
     return permute_dims(raw, tuple(range(raw.ndim - 2)) + (raw.ndim - 1, raw.ndim - 2))

@@ -15,6 +15,7 @@ from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import bucket_shape, call, call_padded, extents, kernel
 from laxarray._core.validate import (check_bool, check_int, normalize_axes, normalize_axis,
                                      normalize_shape)
+from laxarray.array_api import _views
 from laxarray.array_api._convert import as_array, to_raw
 from laxarray.array_api._ufunc import broadcast_shapes2
 
@@ -36,7 +37,15 @@ def permute_dims(x, /, axes):
     norm = tuple(normalize_axis("permute_dims", a, raw.ndim, "axes") for a in axes)
     if sorted(norm) != list(range(raw.ndim)):
         fail(ValueError, "permute_dims", f"a permutation of range({raw.ndim}) for 'axes'", axes)
-    return call(permute_dims_kernel, raw, axes=norm)
+    return transposed(raw, norm)
+
+
+def transposed(x, perm):
+    """``x`` with its axes permuted by ``perm``: a view of ``x`` (NumPy's rule)."""
+    out = call(permute_dims_kernel, x, axes=perm)
+    offset, strides = _views.layout_of(x)
+    return _views.make_view(x, ("transpose", perm), None, out,
+                            (offset, tuple(strides[a] for a in perm)))
 
 
 
@@ -58,18 +67,25 @@ def _broadcast_to_kernel(x, *, shape):
 
 
 def broadcast_to(x, /, shape):
-    """Broadcast to ``shape`` (a copy). Array API: broadcast_to. NumPy: numpy.broadcast_to."""
+    """Broadcast to ``shape``: a read-only view, as NumPy's (writing into it raises
+    ``ValueError``). Array API: broadcast_to. NumPy: numpy.broadcast_to."""
     raw = as_array("broadcast_to", x)
     shape = normalize_shape("broadcast_to", shape)
     if len(shape) < raw.ndim or broadcast_shapes2("broadcast_to", tuple(raw.shape),
                                                   shape) != shape:
         fail(ValueError, "broadcast_to", f"an array broadcastable to {shape}", x)
+    out = None
     bucket = bucket_shape(shape)
     if bucket is not None:
         out = call_padded(_broadcast_to_kernel, [raw], shape, shape=bucket)
-        if out is not None:
-            return out
-    return call(_broadcast_to_kernel, raw, shape=shape)
+    if out is None:
+        out = call(_broadcast_to_kernel, raw, shape=shape)
+    offset, strides = _views.layout_of(raw)
+    lead = len(shape) - raw.ndim
+    strides = (0,) * lead + tuple(0 if n == 1 and m != 1 else s for n, m, s in
+                                  zip(raw.shape, shape[lead:], strides))
+    return _views.make_view(raw, ("broadcast", shape), None, out, (offset, strides),
+                            readonly=True)
 
 
 def broadcast_arrays(*arrays):
@@ -101,9 +117,9 @@ def _resolve_shape(fn, size, shape):
     return tuple(dims)
 
 
-def _reshaped(x, dims):
-    """``x`` reshaped to ``dims``: padded when only axes of length 1 come or go (the padded
-    value then reshapes to the bucket of ``dims``), else exact."""
+def _reshape_value(x, dims):
+    """``x``'s value reshaped to ``dims`` (a new array): padded when only axes of length 1
+    come or go (the padded value then reshapes to the bucket of ``dims``), else exact."""
     if tuple(n for n in x.shape if n != 1) == tuple(n for n in dims if n != 1):
         bucket = bucket_shape(dims)
         if bucket is not None:
@@ -113,17 +129,33 @@ def _reshaped(x, dims):
     return call(reshape_kernel, x, shape=dims)
 
 
+def _reshaped(x, dims, copy=None, fn="reshape"):
+    """``x`` reshaped to ``dims``: a view where NumPy gives one (the data can be laid out
+    in the new shape without moving: always for an array that is not a strided view), a
+    copy where it cannot or ``copy`` is true; ``copy=False`` then raises ``ValueError``."""
+    offset, strides = _views.layout_of(x)
+    new_strides = None if copy else _views.reshape_strides(tuple(x.shape), strides, dims)
+    if new_strides is None and copy is False:
+        fail(ValueError, fn, "a shape this array can take without a copy (copy=False); "
+             "it is a strided view", dims)
+    out = _reshape_value(x, dims)
+    if new_strides is None:
+        return out
+    return _views.make_view(x, ("reshape", dims), None, out, (offset, new_strides))
+
+
 def reshape(x, /, shape, *, copy=None):
     """Reshape (C order; one -1 allowed). Array API: reshape. NumPy: numpy.reshape.
 
-    The result is always a new value (laxarray has no views); ``copy=False`` is accepted
-    since no data is shared mutably.
+    Returns a view of ``x`` where NumPy does (writes through it change ``x``); a copy where
+    the data would have to move (``x`` a strided view) or ``copy=True``; ``copy=False``
+    raises ``ValueError`` where a copy is needed.
     """
     raw = as_array("reshape", x)
     if copy is not None:
         check_bool("reshape", copy, "copy")
     dims = _resolve_shape("reshape", math.prod(raw.shape), shape)
-    return _reshaped(raw, dims)
+    return _reshaped(raw, dims, copy)
 
 
 def expand_dims(x, /, axis):
@@ -174,7 +206,7 @@ def moveaxis(x, source, destination, /):
     order = [a for a in range(raw.ndim) if a not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
-    return call(permute_dims_kernel, raw, axes=tuple(order))
+    return transposed(raw, tuple(order))
 
 
 @kernel(static=("axis", "dtype"))
@@ -250,7 +282,7 @@ def stack(arrays, /, *, axis=0):
         fail(ValueError, "stack", "arrays of equal shape", [tuple(r.shape) for r in raws])
     ax = normalize_axis("stack", axis, len(shape) + 1)
     new_shape = shape[:ax] + (1,) + shape[ax:]
-    return concat([_reshaped(r, new_shape) for r in raws], axis=ax)
+    return concat([_reshape_value(r, new_shape) for r in raws], axis=ax)
 
 
 def unstack(x, /, *, axis=0):

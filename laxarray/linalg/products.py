@@ -13,6 +13,8 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_int
+from laxarray.array_api import _views
+from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._ufunc import binary_operands, broadcast_shapes2, cast_broadcast
 from laxarray.array_api.linear_algebra import matmul, matrix_transpose, tensordot, vecdot
 from laxarray.array_api.statistical import accumulation_dtype
@@ -86,13 +88,16 @@ def _diagonal_kernel(x, *, offset):
 def diagonal(x, /, *, offset=0):
     """Diagonals of the last two axes. Array API: linalg.diagonal. NumPy: numpy.linalg.diagonal.
 
-    ``offset`` (> 0 above, < 0 below the main diagonal) is static under ``jax.jit``.
+    ``offset`` (> 0 above, < 0 below the main diagonal) is static under ``jax.jit``.  A
+    read-only view, as NumPy's.
     """
     v = raw("diagonal", x)
     if v.ndim < 2:
         fail(ValueError, "diagonal", "an array of rank >= 2 for 'x'", x)
     offset = check_int("diagonal", offset, "offset")
-    return call(_diagonal_kernel, v, offset=offset)
+    out = call(_diagonal_kernel, v, offset=offset)
+    return _views.diagonal_view(x if isinstance(x, Array) else wrap(v), out, offset,
+                                v.ndim - 2, v.ndim - 1)
 
 
 @kernel(static=("offset", "dtype"))

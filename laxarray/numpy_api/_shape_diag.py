@@ -15,6 +15,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, check_int, normalize_axis
+from laxarray.array_api import _views
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api.creation import arange, tril, triu
 from laxarray.array_api.searching import nonzero_kernel, nonzero
@@ -45,7 +46,8 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     NumPy: numpy.diagonal.
 
     This is NumPy's form (default axes 0 and 1); ``laxarray.linalg.diagonal`` is the
-    standard's (the last two axes).  All arguments but ``a`` are static.
+    standard's (the last two axes).  All arguments but ``a`` are static.  The result is a
+    read-only view, as NumPy's (writing into it raises ``ValueError``).
 
     >>> diagonal(eye(3)).shape
     (3,)
@@ -58,7 +60,9 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     ax2 = normalize_axis("diagonal", axis2, raw.ndim, "axis2")
     if ax1 == ax2:
         fail(ValueError, "diagonal", "different axes for 'axis1' and 'axis2'", (axis1, axis2))
-    return call(_diagonal_kernel, raw, offset=offset, axis1=ax1, axis2=ax2)
+    x = a if isinstance(a, Array) else wrap(raw)
+    out = call(_diagonal_kernel, raw, offset=offset, axis1=ax1, axis2=ax2)
+    return _views.diagonal_view(x, out, offset, ax1, ax2)
 
 
 @kernel(static=("k",))

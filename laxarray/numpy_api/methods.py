@@ -11,6 +11,7 @@ import numpy as np
 
 import laxarray.array_api as _api
 from laxarray._core.errors import fail_text
+from laxarray.array_api import _views
 from laxarray.array_api._array import Array, wrap
 
 
@@ -96,11 +97,12 @@ def reshape(self, *shape, order="C"):
 
 def flatten(self, order="C"):
     """A flattened copy (NumPy's ``ndarray.flatten``)."""
-    return _np("ravel")(self, order=order)
+    out = _np("ravel")(self, order=order)
+    return wrap(out._value) if out._view is not None else out
 
 
 def ravel(self, order="C"):
-    """The flattened array (NumPy's ``ndarray.ravel``; a copy, as every laxarray result)."""
+    """The flattened array (NumPy's ``ndarray.ravel``: a view where the data need not move)."""
     return _np("ravel")(self, order=order)
 
 
@@ -128,8 +130,15 @@ def conj(self):
 
 
 def copy(self, order="C"):
-    """A copy (the same immutable value behind a new handle)."""
+    """An independent copy (NumPy's ``ndarray.copy``; never a view)."""
     return wrap(self._value)
+
+
+def _part(name):
+    def part(self):
+        return _views.part_view(self, name)
+    part.__name__ = name
+    return part
 
 
 def round(self, decimals=0, out=None):
@@ -182,7 +191,7 @@ METHODS = {
     "all": _extreme("all"), "any": _extreme("any"), "std": _moment("std"),
     "var": _moment("var"), "argmax": _arg("argmax"), "argmin": _arg("argmin"),
 }
-PROPERTIES = {"real": _api.real, "imag": _api.imag}
+PROPERTIES = {"real": _part("real"), "imag": _part("imag")}
 
 
 def install():
@@ -192,7 +201,8 @@ def install():
             setattr(Array, name, fn)
     for name, fn in PROPERTIES.items():
         if name not in Array.__dict__:
-            setattr(Array, name, property(fn, doc=f"NumPy's ``ndarray.{name}``."))
+            setattr(Array, name, property(fn, doc=f"NumPy's ``ndarray.{name}``: a view of a "
+                                                  "complex array's part (writes go through)."))
 
 
 install()

@@ -1,0 +1,299 @@
+"""Views: handles that share data with a base array, as NumPy's views do.
+
+What NumPy returns as a view is a view here: basic indexing (unless every index is an
+integer -- NumPy returns a scalar, a copy, then), ``reshape``/``ravel`` where NumPy needs no
+copy, ``permute_dims`` and the transposes, ``squeeze``/``expand_dims``, ``.real``/``.imag``
+of complex arrays; ``broadcast_to`` and ``diagonal`` are read-only views (writing raises
+``ValueError``, as NumPy).  Copies (``copy=True``, advanced indexing, ``flatten``) stay
+independent.
+
+A view is an ``Array`` whose ``_view`` is a :class:`ViewInfo`: its *root* (the array that
+owns the data; never a view: views of views compose), the chain of view operations from the
+root (static, hashable) with their dynamic arguments (index starts), the view's cached value
+and the root value it was computed from.  A view's own ``_v``/``_pad`` slots stay ``None``,
+so every read takes this module's path:
+
+* **read**: if the root still holds the value the cache was computed from (identity), the
+  cache is the answer; otherwise one kernel recomputes the view from the root;
+* **write** (``v[key] = w``, ``v += w``, ``v.sort()``): the view's new value is computed as
+  for any array, then one kernel writes it back into the root -- each operation of the chain
+  inverted, in reverse -- and the root is rebound; every other view of the root sees the new
+  value on its next read.
+
+The layout of a view over its root's memory (byte offset and strides, as NumPy's) is kept
+too: it decides whether a reshape can be a view (NumPy's rule) and what ``Array.base`` is.
+Plain arrays that never take part in a view keep their fast paths (``_view is None``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from jax import lax
+
+from laxarray._core.errors import fail, fail_text
+from laxarray._core.kernel import kernel
+from laxarray.array_api._array import WRITE_LOCK, Array, wrap
+
+
+class ViewInfo:
+    """What makes an Array a view (see the module docstring)."""
+
+    __slots__ = ("root", "chain", "dyn", "dtype", "cache", "seen", "offset", "strides",
+                 "readonly")
+
+    def value(self, view):
+        """The view's current cached Array (recomputed if the root was rebound)."""
+        root = self.root
+        seen_v, seen_pad = self.seen
+        v, pad = root._v, root._pad
+        if v is not seen_v or pad is not seen_pad:
+            # the root only filling its other cache slot is no change (a padded root cut to
+            # its exact value, an exact one padded); a rebind replaces the slots' objects
+            unchanged = (v is seen_v and seen_pad is None) or (pad is seen_pad and seen_v is None)
+            if not unchanged:
+                out = _view_read_kernel.bind((("chain", self.chain),))(root._value, *self.dyn)
+                self.cache = wrap(out)
+            self.seen = (root._v, root._pad)
+        return self.cache
+
+
+def c_strides(shape, itemsize):
+    """Byte strides of a C-contiguous array of ``shape``."""
+    out, step = [], itemsize
+    for n in reversed(shape):
+        out.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(out))
+
+
+def layout_of(x):
+    """``(byte offset, byte strides)`` of ``x`` over its root's memory."""
+    info = x._view
+    if info is None:
+        return 0, c_strides(tuple(x.shape), x.dtype.itemsize)
+    return info.offset, info.strides
+
+
+def root_of(x):
+    """The array that owns ``x``'s data (``x`` itself unless it is a view)."""
+    info = x._view
+    return x if info is None else info.root
+
+
+def make_view(parent, op, dyn, result, layout, readonly=False):
+    """A view Array of ``parent`` by one more operation ``op`` (static; ``dyn``: its dynamic
+    argument or ``None``), whose current value is the Array ``result``."""
+    info = ViewInfo()
+    pinfo = parent._view
+    if pinfo is None:
+        info.root, info.chain, info.dyn = parent, (op,), ((dyn,) if dyn is not None else ())
+        info.readonly = readonly
+    else:
+        info.root, info.chain = pinfo.root, pinfo.chain + (op,)
+        info.dyn = pinfo.dyn + ((dyn,) if dyn is not None else ())
+        info.readonly = readonly or pinfo.readonly
+    root = info.root
+    info.dtype = result.dtype
+    info.cache = result
+    info.seen = (root._v, root._pad)
+    info.offset, info.strides = layout
+    out = object.__new__(Array)
+    out._v = None
+    out._pad = None
+    out._lshape = tuple(result.shape)
+    out._view = info
+    return out
+
+
+def part_view(x, part):
+    """``x.real`` / ``x.imag``: a view of a complex array's part (NumPy's); of a real array,
+    ``.real`` is a view of ``x`` and ``.imag`` new zeros (as NumPy, whose zeros are
+    read-only)."""
+    from laxarray.array_api import elementwise_math as _em
+    offset, strides = layout_of(x)
+    if x.dtype.kind != "c":
+        if part == "imag":
+            return _em.imag(x)
+        return make_view(x, ("reshape", tuple(x.shape)), None, wrap(x._value),
+                         (offset, strides))
+    out = _em.real(x) if part == "real" else _em.imag(x)
+    if part == "imag":
+        offset += x.dtype.itemsize // 2
+    return make_view(x, (part,), None, out, (offset, strides))
+
+
+def diagonal_view(x, out, offset, axis1, axis2):
+    """``out`` (the diagonal of ``x`` over ``axis1``/``axis2``, appended last) as NumPy's
+    read-only view of ``x``."""
+    start, strides = layout_of(x)
+    s1, s2 = strides[axis1], strides[axis2]
+    start += offset * s2 if offset >= 0 else -offset * s1
+    rest = tuple(s for i, s in enumerate(strides) if i not in (axis1, axis2))
+    return make_view(x, ("diagonal", offset, axis1, axis2), None, out,
+                     (start, rest + (s1 + s2,)), readonly=True)
+
+
+# ---- layouts --------------------------------------------------------------------------
+
+def index_layout(x, key_sources, axes):
+    """The layout of ``x[key]``: ``axes`` from ``basic_plan``, ``key_sources`` one entry per
+    result axis (the axis of ``x`` it comes from, or ``None`` for a new axis)."""
+    offset, strides = layout_of(x)
+    region = []
+    for (start, step, count, is_int), s in zip(axes, strides):
+        offset += start * s if count else 0
+        region.append(s * step)
+    return offset, tuple(0 if a is None else region[a] for a in key_sources)
+
+
+def key_sources(key, ndim):
+    """For a basic key: per result axis, the source axis of ``x`` (``None`` for ``None``)."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    used = sum(1 for k in key if k is not None and k is not Ellipsis)
+    if not any(k is Ellipsis for k in key):
+        key = key + (Ellipsis,)
+    out, axis = [], 0
+    for k in key:
+        if k is None:
+            out.append(None)
+        elif k is Ellipsis:
+            for _ in range(ndim - used):
+                out.append(axis)
+                axis += 1
+        elif isinstance(k, slice):
+            out.append(axis)
+            axis += 1
+        else:
+            axis += 1
+    return tuple(out)
+
+
+def reshape_strides(shape, strides, new_shape):
+    """Strides that lay ``new_shape`` over the memory of (``shape``, ``strides``) in C order,
+    or ``None`` where NumPy would need a copy (its no-copy reshape rule)."""
+    if math.prod(shape) == 0:
+        return c_strides(new_shape, 1) if not new_shape else tuple(0 for _ in new_shape)
+    old = [(n, s) for n, s in zip(shape, strides) if n != 1]
+    new = [n for n in new_shape]
+    out = [0] * len(new)
+    oi, ni = 0, 0
+    while oi < len(old) and ni < len(new):
+        if new[ni] == 1:
+            ni += 1
+            continue
+        # grow a group of old axes and one of new axes until their sizes agree
+        o_end, n_end = oi + 1, ni + 1
+        o_size, n_size = old[oi][0], new[ni]
+        while o_size != n_size:
+            if o_size < n_size:
+                o_size *= old[o_end][0]
+                o_end += 1
+            else:
+                n_size *= new[n_end]
+                n_end += 1
+        for k in range(oi, o_end - 1):  # the old group must be contiguous in C order
+            if old[k][1] != old[k + 1][1] * old[k + 1][0]:
+                return None
+        step = old[o_end - 1][1]
+        for k in range(n_end - 1, ni - 1, -1):
+            out[k] = step
+            step *= new[k]
+        oi, ni = o_end, n_end
+    for k in range(len(new)):
+        if new[k] == 1:
+            out[k] = out[k + 1] * new[k + 1] if k + 1 < len(new) else (
+                strides[-1] if strides else 1)
+    return tuple(out)
+
+
+# ---- the read and write kernels --------------------------------------------------------
+
+def _forward(op, x, dyn):
+    kind = op[0]
+    if kind == "index":
+        from laxarray.array_api._indexing import _getitem_kernel
+        return _getitem_kernel.fn(x, dyn, plan=op[1], out_shape=op[2])
+    if kind == "reshape":
+        return lax.reshape(x, op[1])
+    if kind == "transpose":
+        return lax.transpose(x, op[1])
+    if kind == "real":
+        return lax.real(x)
+    if kind == "imag":
+        return lax.imag(x)
+    if kind == "broadcast":
+        nd = len(op[1])
+        return lax.broadcast_in_dim(x, op[1], tuple(range(nd - x.ndim, nd)))
+    # diagonal (a read-only view: forward only)
+    from laxarray.linalg._matrix_ops import diagonal
+    _, offset, a1, a2 = op
+    rest = tuple(i for i in range(x.ndim) if i not in (a1, a2))
+    return diagonal(lax.transpose(x, rest + (a1, a2)), offset)
+
+
+def _backward(op, parent, new, dyn):
+    kind = op[0]
+    if kind == "index":
+        from laxarray.array_api._indexing import _setitem_kernel
+        return _setitem_kernel.fn(parent, new, dyn, plan=op[1], out_shape=op[2],
+                                  dtype=parent.dtype, op="set")
+    if kind == "reshape":
+        return lax.reshape(new, parent.shape)
+    if kind == "transpose":
+        return lax.transpose(new, tuple(int(i) for i in np.argsort(op[1])))
+    new = lax.convert_element_type(new, lax.real(parent).dtype)
+    if kind == "real":
+        return lax.complex(new, lax.imag(parent))
+    return lax.complex(lax.real(parent), new)
+
+
+def _split(chain, dyn):
+    it = iter(dyn)
+    return [next(it) if op[0] == "index" else None for op in chain]
+
+
+@kernel(static=("chain",))
+def _view_read_kernel(root, *dyn, chain):
+    x = root
+    for op, d in zip(chain, _split(chain, dyn)):
+        x = _forward(op, x, d)
+    return x
+
+
+@kernel(static=("chain",))
+def _view_write_kernel(root, new, *dyn, chain):
+    ds = _split(chain, dyn)
+    values = [root]
+    for op, d in zip(chain[:-1], ds[:-1]):
+        values.append(_forward(op, values[-1], d))
+    for op, parent, d in zip(reversed(chain), reversed(values), reversed(ds)):
+        new = _backward(op, parent, new, d)
+    return new
+
+
+def check_writable(fn, x):
+    """``ValueError`` (NumPy's) for a write into a read-only view, before any work."""
+    info = x._view
+    if info is not None and info.readonly:
+        fail_text(ValueError, fn, "assignment destination is read-only (a view made by "
+                  "broadcast_to or diagonal; write into a copy)")
+
+
+def write_view(view, new):
+    """Rebind the view ``view`` to the Array ``new`` (its shape and dtype): one kernel writes
+    it back into the root, which is rebound; the view caches ``new``."""
+    info = view._view
+    check_writable("Array.__setitem__", view)
+    with WRITE_LOCK:
+        root = info.root
+        value = new._value
+        if value.dtype != info.dtype:
+            fail(TypeError, "Array.__setitem__", f"a value of dtype {info.dtype}", new)
+        out = _view_write_kernel.bind((("chain", info.chain),))(root._value, value,
+                                                                  *info.dyn)
+        root._rebind(wrap(out))
+        info.cache = new
+        info.seen = (root._v, root._pad)
