@@ -24,8 +24,11 @@ def normalize_axis(fn: str, axis, ndim: int, argname: str = "axis") -> int:
     """One axis in ``[-ndim, ndim)`` -> a non-negative int; ``AxisError`` if out of range."""
     ax = _as_int(fn, axis, argname)
     if not -ndim <= ax < ndim:
+        # NumPy's wording too ("axis 3 is out of bounds for array of dimension 2"): SciPy's
+        # and scikit-learn's tests match it
         raise AxisError(message(fn, f"'{argname}' in [{-ndim}, {ndim}) for an array of "
-                                f"rank {ndim}", ax))
+                                f"rank {ndim}", ax)
+                        + f" (axis {ax} is out of bounds for array of dimension {ndim})")
     return ax + ndim if ax < 0 else ax
 
 

@@ -154,7 +154,9 @@ class Array:
             tracer_conversion(f"Array.{op}")
         shape = self.shape
         if len(shape) != 0:
-            if op == "__bool__" and math.prod(shape) != 1:
+            if op == "__bool__":  # NumPy: any one-element array has a truth value
+                if math.prod(shape) == 1:
+                    return self._host().reshape(())[()]
                 fail_text(ValueError, "Array.__bool__", "the truth value of an array with "
                           "other than one element is ambiguous; use laxarray.any or laxarray.all")
             fail(TypeError, f"Array.{op}", "a 0-d array", self)

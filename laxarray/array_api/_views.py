@@ -124,6 +124,53 @@ def part_view(x, part):
     return make_view(x, (part,), None, out, (offset, strides))
 
 
+def dtype_view(x, dtype):
+    """``x.view(dtype)``: the same bytes read as ``dtype`` (NumPy's ``ndarray.view``); with a
+    different item size the last axis (contiguous) grows or shrinks by the ratio."""
+    from laxarray._core import dtypes as _dt
+    dtype = _dt.canonicalize_dtype("Array.view", dtype, "dtype")
+    old, new = x.dtype.itemsize, dtype.itemsize
+    offset, strides = layout_of(x)
+    shape = tuple(x.shape)
+    if old != new:
+        if not shape or (strides[-1] != old and shape[-1] != 1):
+            fail_text(ValueError, "Array.view", "to change the item size, the last axis must "
+                      "be contiguous")
+        if (shape[-1] * old) % new:
+            fail_text(ValueError, "Array.view", f"the last axis ({shape[-1]} x {old} bytes) "
+                      f"must divide into items of {new} bytes")
+        shape = shape[:-1] + (shape[-1] * old // new,)
+        strides = strides[:-1] + (new,)
+    op = ("bitcast", x.dtype, dtype, shape)
+    out = wrap(_view_read_kernel.bind((("chain", (op,)),))(x._value))
+    return make_view(x, op, None, out, (offset, strides))
+
+
+def _bitcast(x, to, shape):
+    """``x``'s bytes as ``to`` in ``shape`` (the last axis rescaled by the item sizes)."""
+    src = x.dtype
+    if src == to:
+        return x
+    if src.kind == "c" and to.itemsize * 2 == src.itemsize and to.kind == "f":
+        parts = lax.concatenate([lax.expand_dims(lax.real(x), (x.ndim,)),
+                                 lax.expand_dims(lax.imag(x), (x.ndim,))], x.ndim)
+        return lax.reshape(parts, shape)
+    if to.kind == "c" and src.itemsize * 2 == to.itemsize and src.kind == "f":
+        pairs = lax.reshape(x, shape + (2,))
+        return lax.complex(lax.index_in_dim(pairs, 0, -1, False),
+                           lax.index_in_dim(pairs, 1, -1, False))
+    if src == np.bool_ or to == np.bool_:
+        mid = lax.convert_element_type(x, np.uint8) if src == np.bool_ else x
+        out = _bitcast(mid, np.dtype(np.uint8) if to == np.bool_ else to, shape)
+        return lax.ne(out, lax.full_like(out, 0)) if to == np.bool_ else out
+    if src.itemsize > to.itemsize:  # lax adds a trailing axis of the ratio
+        return lax.reshape(lax.bitcast_convert_type(x, to), shape)
+    if src.itemsize < to.itemsize:
+        ratio = to.itemsize // src.itemsize
+        return lax.bitcast_convert_type(lax.reshape(x, shape + (ratio,)), to)
+    return lax.bitcast_convert_type(x, to)
+
+
 def diagonal_view(x, out, offset, axis1, axis2):
     """``out`` (the diagonal of ``x`` over ``axis1``/``axis2``, appended last) as NumPy's
     read-only view of ``x``."""
@@ -227,6 +274,8 @@ def _forward(op, x, dyn):
     if kind == "broadcast":
         nd = len(op[1])
         return lax.broadcast_in_dim(x, op[1], tuple(range(nd - x.ndim, nd)))
+    if kind == "bitcast":
+        return _bitcast(x, op[2], op[3])
     # diagonal (a read-only view: forward only)
     from laxarray.linalg._matrix_ops import diagonal
     _, offset, a1, a2 = op
@@ -244,6 +293,8 @@ def _backward(op, parent, new, dyn):
         return lax.reshape(new, parent.shape)
     if kind == "transpose":
         return lax.transpose(new, tuple(int(i) for i in np.argsort(op[1])))
+    if kind == "bitcast":
+        return _bitcast(new, op[1], tuple(parent.shape))
     new = lax.convert_element_type(new, lax.real(parent).dtype)
     if kind == "real":
         return lax.complex(new, lax.imag(parent))

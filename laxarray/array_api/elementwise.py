@@ -38,9 +38,11 @@ def _to_bool(x):
 
 
 # ---- arithmetic ---------------------------------------------------------------------------
-@elementwise_binary("numeric")
+@elementwise_binary("any")
 def add(x1, x2, /):
-    """Add elementwise. Array API: add. NumPy: numpy.add."""
+    """Add elementwise (bool + bool is logical or, as NumPy). Array API: add. NumPy: numpy.add."""
+    if x1.dtype == np.bool_:
+        return lax.bitwise_or(x1, x2)
     return lax.add(x1, x2)
 
 
@@ -50,9 +52,12 @@ def subtract(x1, x2, /):
     return lax.sub(x1, x2)
 
 
-@elementwise_binary("numeric")
+@elementwise_binary("any")
 def multiply(x1, x2, /):
-    """Multiply elementwise. Array API: multiply. NumPy: numpy.multiply."""
+    """Multiply elementwise (bool * bool is logical and, as NumPy).
+    Array API: multiply. NumPy: numpy.multiply."""
+    if x1.dtype == np.bool_:
+        return lax.bitwise_and(x1, x2)
     return lax.mul(x1, x2)
 
 

@@ -1,12 +1,13 @@
-"""Writing and reading by position or mask: place, put, put_along_axis, extract, compress.
+"""Writing and reading by position or mask: place, put, put_along_axis, putmask, copyto,
+extract, compress.
 
-NumPy's ``place``/``put``/``put_along_axis`` modify their first argument in place.
-laxarray arrays are values (see ``laxarray.Array``), so these return a **new** array and
-leave the input unchanged; as in jax.numpy they take ``inplace=`` and, so that NumPy code
-that relies on the mutation fails loudly instead of silently computing with the old
-values, ``inplace=True`` (the default, NumPy's behaviour) raises ``ValueError``: pass
-``inplace=False`` and use the result.  ``extract``/``compress`` have data-dependent output
-lengths: exact eagerly, ``size=``/``fill_value=`` under ``jax.jit``.
+As in NumPy, ``place``/``put``/``put_along_axis``/``putmask``/``copyto`` (and
+``fill_diagonal``, ``ufunc.at``) modify their first argument in place and return None:
+a laxarray Array is rebound (a view writes through to the array it views), a NumPy array
+is written into; a jax array is immutable (``ValueError``).  ``inplace=False`` (jax.numpy's
+keyword) returns the updated array instead and leaves the input unchanged.
+``extract``/``compress`` have data-dependent output lengths: exact eagerly,
+``size=``/``fill_value=`` under ``jax.jit``.
 """
 
 from __future__ import annotations
@@ -21,18 +22,37 @@ from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, check_choice, normalize_axis
-from laxarray.array_api._array import wrap
+from laxarray.array_api._array import WRITE_LOCK, Array, wrap
+from laxarray.array_api._indexing import value_operand
+from laxarray.array_api._views import check_writable
 from laxarray.array_api.indexing_functions import gather_axis
 from laxarray.array_api._convert import to_raw
 from laxarray.numpy_api._edit_insert import _D1, _DROP, _flat  # shared helpers
 
 
-def _check_inplace(fn, inplace):
+def _check_inplace(fn, inplace, target=None, argname="arr"):
+    """Validate ``inplace``; with it true, ``target`` must be writable (before any work)."""
     check_bool(fn, inplace, "inplace")
-    if inplace:
-        fail(ValueError, fn, "inplace=False (laxarray arrays are values: the updated array "
-             "is returned and the input is unchanged; NumPy's in-place update cannot be "
-             "honoured)", inplace)
+    if inplace and target is not None:
+        if isinstance(target, Array):
+            check_writable(fn, target)
+        elif not (isinstance(target, np.ndarray) and target.flags.writeable):
+            fail(ValueError, fn, f"a laxarray or writable NumPy array for '{argname}' to "
+                 "update in place (jax arrays are immutable: pass inplace=False and use "
+                 "the result)", target)
+
+
+def finish_in_place(inplace, target, out):
+    """NumPy's in-place update of ``target`` by the new Array ``out`` (returns None), or
+    ``out`` itself when ``inplace`` is false."""
+    if not inplace:
+        return out
+    if isinstance(target, Array):
+        with WRITE_LOCK:
+            target._rebind(out)
+    else:
+        target[...] = np.asarray(out)
+    return None
 
 
 def _cycle(vals, count):
@@ -59,10 +79,11 @@ def _place_kernel(x, mask, vals):
 
 
 def place(arr, mask, vals, *, inplace=True):
-    """``arr`` with the positions where ``mask`` is true set to ``vals`` (cycled), returned
-    as a new array. NumPy: numpy.place (which modifies ``arr``).
+    """Set the positions where ``mask`` is true to ``vals`` (cycled), in place.
+    NumPy: numpy.place.
 
-    Pass ``inplace=False`` (see the module docstring).  ``mask`` may be traced.
+    In place as NumPy (returns None), or ``inplace=False``: the new array (see the module
+    docstring).  ``mask`` may be traced.
 
     >>> import laxarray as lx
     >>> lx.place(lx.asarray([1, 2, 3, 4]), lx.asarray([True, False, True, True]), [0, 9],
@@ -70,7 +91,7 @@ def place(arr, mask, vals, *, inplace=True):
     Array([0, 2, 9, 0])
     """
     fn = "place"
-    _check_inplace(fn, inplace)
+    _check_inplace(fn, inplace, arr)
     x = to_raw(fn, arr, "arr")
     m = to_raw(fn, mask, "mask")
     if math.prod(m.shape) != math.prod(x.shape):
@@ -80,8 +101,8 @@ def place(arr, mask, vals, *, inplace=True):
     if v.shape[0] == 0:
         if is_tracer(m) or bool(np.asarray(m).any()):
             fail(ValueError, fn, "non-empty 'vals' when 'mask' selects elements", vals)
-        return wrap(x)
-    return call(_place_kernel, x, m, v)
+        return finish_in_place(inplace, arr, wrap(x))
+    return finish_in_place(inplace, arr, call(_place_kernel, x, m, v))
 
 
 def _last_wins(idx):
@@ -113,15 +134,15 @@ def _put_kernel(a, ind, v, *, mode):
 
 
 def put(a, ind, v, mode="raise", *, inplace=True):
-    """``a`` with the flat positions ``ind`` set to ``v`` (cycled), as a new array.
-    NumPy: numpy.put (which modifies ``a``).
+    """Set the flat positions ``ind`` of ``a`` to ``v`` (cycled), in place. NumPy: numpy.put.
 
-    Pass ``inplace=False`` (see the module docstring).  ``mode``: ``'raise'`` (eagerly an
+    In place as NumPy (returns None), or ``inplace=False``: the new array (see the module
+    docstring).  ``mode``: ``'raise'`` (eagerly an
     out-of-range index raises ``IndexError``; traced, such an index is ignored), ``'wrap'``,
     ``'clip'``; static.  With repeated indices the last value wins, as in NumPy.
     """
     fn = "put"
-    _check_inplace(fn, inplace)
+    _check_inplace(fn, inplace, a, "a")
     check_choice(fn, mode, "mode", ("raise", "wrap", "clip"))
     x = to_raw(fn, a, "a")
     idx = to_raw(fn, ind, "ind")
@@ -131,7 +152,7 @@ def put(a, ind, v, mode="raise", *, inplace=True):
     n = math.prod(x.shape)
     count = idx.shape[0]
     if count == 0:
-        return wrap(x)
+        return finish_in_place(inplace, a, wrap(x))
     if n == 0:
         fail(IndexError, fn, "a non-empty 'a' to put values into", a)
     if mode == "raise" and not is_tracer(idx):
@@ -140,8 +161,8 @@ def put(a, ind, v, mode="raise", *, inplace=True):
             fail(IndexError, fn, f"indices in [{-n}, {n}) for 'ind'", ind)
     vv = _flat(lax.convert_element_type(to_raw(fn, v, "v"), x.dtype))
     if vv.shape[0] == 0:
-        return wrap(x)
-    return call(_put_kernel, x, idx, _cycle(vv, count), mode=mode)
+        return finish_in_place(inplace, a, wrap(x))
+    return finish_in_place(inplace, a, call(_put_kernel, x, idx, _cycle(vv, count), mode=mode))
 
 
 @kernel(static=("axis",))
@@ -159,11 +180,11 @@ def _put_along_axis_kernel(x, idx, v, *, axis):
 
 
 def put_along_axis(arr, indices, values, axis, inplace=True, *, mode=None):
-    """``arr`` with ``values`` written at ``indices`` along ``axis`` (the inverse of
-    ``take_along_axis``), as a new array. NumPy: numpy.put_along_axis (which modifies
-    ``arr``).
+    """Write ``values`` at ``indices`` along ``axis`` of ``arr`` (the inverse of
+    ``take_along_axis``), in place. NumPy: numpy.put_along_axis.
 
-    Pass ``inplace=False`` (see the module docstring).  ``axis=None`` works on the
+    In place as NumPy (returns None), or ``inplace=False``: the new array (see the module
+    docstring).  ``axis=None`` works on the
     flattened array, as in NumPy.  Out-of-range indices raise ``IndexError`` eagerly and
     are dropped when traced (``mode`` is accepted for jax.numpy compatibility: only
     ``None``/``'drop'``).
@@ -175,7 +196,7 @@ def put_along_axis(arr, indices, values, axis, inplace=True, *, mode=None):
            [5., 0.]])
     """
     fn = "put_along_axis"
-    _check_inplace(fn, inplace)
+    _check_inplace(fn, inplace, arr)
     if mode not in (None, "drop"):
         fail(ValueError, fn, "mode None or 'drop'", mode)
     x = to_raw(fn, arr, "arr")
@@ -219,7 +240,85 @@ def put_along_axis(arr, indices, values, axis, inplace=True, *, mode=None):
     idx = lax.broadcast_in_dim(idx, bshape, tuple(range(nd)))
     v = lax.broadcast_in_dim(v, bshape, tuple(range(nd - v.ndim, nd)))
     out = call(_put_along_axis_kernel, x, idx, v, axis=ax)
-    return wrap(lax.reshape(out._value, shape)) if axis is None else out
+    out = wrap(lax.reshape(out._value, shape)) if axis is None else out
+    return finish_in_place(inplace, arr, out)
+
+
+@kernel(static=())
+def _putmask_kernel(x, mask, vals):
+    flat, m = _flat(x), _flat(mask)
+    n = flat.shape[0]
+    # NumPy's rule: position i takes values[i % len(values)] (not the k-th selected one)
+    k = lax.rem(lax.iota(np.int64, n), lax.full((n,), vals.shape[0], np.int64))
+    dnums = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,),
+                                       start_index_map=(0,))
+    picked = lax.gather(vals, lax.expand_dims(k, (1,)), dnums, (1,),
+                        mode=lax.GatherScatterMode.CLIP)
+    return lax.reshape(lax.select(m, picked, flat), x.shape)
+
+
+def putmask(a, mask, values):
+    """Set ``a`` to ``values`` where ``mask`` is true, in place (position ``i`` takes
+    ``values[i % len(values)]``); returns None. NumPy: numpy.putmask.
+
+    ``a`` is a laxarray Array (rebound; a view writes through) or a NumPy array."""
+    fn = "putmask"
+    _check_inplace(fn, True, a, "a")
+    x = to_raw(fn, a, "a")
+    m = to_raw(fn, mask, "mask")
+    if tuple(m.shape) != tuple(x.shape):
+        fail(ValueError, fn, f"a 'mask' of the shape of 'a' {tuple(x.shape)}", mask)
+    m = lax.ne(m, lax.full_like(m, 0)) if m.dtype != np.bool_ else m
+    v = _flat(to_raw(fn, values, "values"))
+    if v.shape[0] == 0:
+        if is_tracer(m) or bool(np.asarray(m).any()):
+            fail(ValueError, fn, "non-empty 'values' when 'mask' selects elements", values)
+        return None
+    v = lax.convert_element_type(v, x.dtype)
+    return finish_in_place(True, a, call(_putmask_kernel, x, m, v))
+
+
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+
+
+@kernel(static=("dtype",))
+def _copyto_kernel(dst, src, where, *, dtype):
+    shape = dst.shape
+    nd = len(shape)
+
+    def bcast(v):
+        return lax.broadcast_in_dim(v, shape, tuple(range(nd - v.ndim, nd)))
+    return lax.select(bcast(where), bcast(lax.convert_element_type(src, dtype)), dst)
+
+
+def copyto(dst, src, casting="same_kind", where=True):
+    """Copy ``src`` (broadcast) into ``dst`` where ``where`` is true, in place; returns
+    None. NumPy: numpy.copyto.
+
+    ``dst`` is a laxarray Array (rebound; a view writes through) or a NumPy array;
+    ``casting`` as NumPy's (Python scalars are weak, NEP 50)."""
+    fn = "copyto"
+    check_choice(fn, casting, "casting", _CASTINGS)
+    _check_inplace(fn, True, dst, "dst")
+    d = to_raw(fn, dst, "dst")
+    if _dt.scalar_pytype(src) is not None:
+        s = value_operand(fn, src, d.dtype, "src")
+    else:
+        s = to_raw(fn, src, "src")
+        if not np.can_cast(s.dtype, d.dtype, casting=casting):
+            fail(TypeError, fn, f"'src' castable to {d.dtype} under casting={casting!r}",
+                 s.dtype)
+    w = to_raw(fn, where, "where")
+    if w.dtype != np.bool_:
+        fail(TypeError, fn, "a bool 'where'", where)
+    for name, v in (("src", s), ("where", w)):
+        try:
+            if np.broadcast_shapes(tuple(v.shape), tuple(d.shape)) != tuple(d.shape):
+                raise ValueError
+        except ValueError:
+            fail(ValueError, fn, f"'{name}' broadcastable to the shape of 'dst' "
+                 f"{tuple(d.shape)}", v.shape)
+    return finish_in_place(True, dst, call(_copyto_kernel, d, s, w, dtype=d.dtype))
 
 
 def _mask_positions(fn, m, size, fill_value):

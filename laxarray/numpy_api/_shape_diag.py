@@ -280,16 +280,20 @@ def _fill_diagonal_kernel(a, val, *, step, end, count):
     return lax.reshape(lax.select(on, spread, flat), a.shape)
 
 
-def fill_diagonal(a, val, wrap=False):
-    """A copy of ``a`` with its main diagonal set to ``val``. NumPy: numpy.fill_diagonal.
+def fill_diagonal(a, val, wrap=False, *, inplace=True):
+    """Set the main diagonal of ``a`` to ``val``, in place (returns None), as NumPy.
+    NumPy: numpy.fill_diagonal.
 
-    Unlike NumPy (which writes in place and returns None) this returns the new array;
-    ``a`` is unchanged.  ``val`` is repeated cyclically along the diagonal and cast to
-    ``a``'s dtype; ``wrap`` (static) continues the diagonal below a tall 2-D matrix.
+    ``a`` is a laxarray Array (rebound; a view writes through) or a NumPy array;
+    ``inplace=False`` (jax.numpy's keyword) returns the new array and leaves ``a``.  ``val``
+    is repeated cyclically along the diagonal and cast to ``a``'s dtype; ``wrap`` (static)
+    continues the diagonal below a tall 2-D matrix.
 
-    >>> float(fill_diagonal(zeros((2, 2)), 5.0)[1, 1])
+    >>> float(fill_diagonal(zeros((2, 2)), 5.0, inplace=False)[1, 1])
     5.0
     """
+    from laxarray.numpy_api._edit_put import _check_inplace, finish_in_place
+    _check_inplace("fill_diagonal", inplace, a, "a")
     raw = raw_of("fill_diagonal", a, "a")
     val_raw = raw_of("fill_diagonal", val, "val")
     check_bool("fill_diagonal", wrap, "wrap")
@@ -307,7 +311,8 @@ def fill_diagonal(a, val, wrap=False):
     count = len(range(0, end, step))
     if math.prod(val_raw.shape) == 0:
         count = 0
-    return call(_fill_diagonal_kernel, raw, val_raw, step=step, end=end, count=count)
+    out = call(_fill_diagonal_kernel, raw, val_raw, step=step, end=end, count=count)
+    return finish_in_place(inplace, a, out)
 
 
 __all__ = ["diag", "diag_indices", "diag_indices_from", "diagflat", "diagonal",

@@ -134,6 +134,17 @@ def copy(self, order="C"):
     return wrap(self._value)
 
 
+def view(self, dtype=None, type=None):
+    """A view of the same data, read as ``dtype`` if given (NumPy's ``ndarray.view``: the
+    bytes reinterpreted; writes through the view change this array)."""
+    if type is not None:
+        fail_text(TypeError, "Array.view", "type= (ndarray subclasses) has no laxarray form")
+    if dtype is None:
+        return _views.make_view(self, ("reshape", tuple(self.shape)), None,
+                                wrap(self._value), _views.layout_of(self))
+    return _views.dtype_view(self, dtype)
+
+
 def _part(name):
     def part(self):
         return _views.part_view(self, name)
@@ -186,6 +197,7 @@ METHODS = {
     "ravel": ravel, "squeeze": squeeze, "transpose": transpose, "swapaxes": swapaxes,
     "conj": conj, "conjugate": conj, "copy": copy, "round": round, "clip": clip,
     "cumsum": cumsum, "sort": sort, "argsort": argsort, "dot": dot, "nonzero": nonzero,
+    "view": view,
     "sum": _reduction("sum", "sum"), "prod": _reduction("prod", "prod"),
     "mean": _reduction("mean", "mean"), "max": _extreme("max"), "min": _extreme("min"),
     "all": _extreme("all"), "any": _extreme("any"), "std": _moment("std"),

@@ -197,13 +197,13 @@ class ufunc(metaclass=_UfuncMeta):
         a, b = asarray(A), asarray(B)
         return self._func(_api.reshape(a, tuple(a.shape) + (1,) * b.ndim), b)
 
-    def at(self, a, indices, b=None, /, *, inplace=False):
-        """``a`` with ``f(a[indices], b)`` applied at ``indices``, repeated indices applied
-        repeatedly (unbuffered, as NumPy); returns a new array (``inplace`` must be False)."""
+    def at(self, a, indices, b=None, /, *, inplace=True):
+        """Apply ``f(a[indices], b)`` at ``indices`` in place, repeated indices applied
+        repeatedly (unbuffered, as NumPy); returns None.  ``inplace=False`` (jax.numpy's
+        keyword) returns the new array and leaves ``a``."""
+        from laxarray.numpy_api._edit_put import _check_inplace, finish_in_place
         fn = f"{self.__name__}.at"
-        if inplace:
-            fail_text(ValueError, fn, "inplace=True is impossible: laxarray arrays are "
-                                      "immutable; use the returned array")
+        _check_inplace(fn, inplace, a, "a")
         if self._at is None or b is None:
             fail_text(NotImplementedError, fn, "only add, subtract, multiply, maximum and "
                                                "minimum have 'at'")
@@ -212,8 +212,8 @@ class ufunc(metaclass=_UfuncMeta):
         if self._at == "subtract":  # a Python scalar b takes x's dtype first (NEP 50)
             weak = _dt.scalar_pytype(b) is not None
             vb = asarray(b, dtype=_dt.result_type(x.dtype, b)) if weak else asarray(b)
-            return ref.add(_api.negative(vb))
-        return getattr(ref, self._at)(b)
+            return finish_in_place(inplace, a, ref.add(_api.negative(vb)))
+        return finish_in_place(inplace, a, getattr(ref, self._at)(b))
 
 
 def frompyfunc(func, /, nin, nout, *, identity=None):

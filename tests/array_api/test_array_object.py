@@ -372,3 +372,27 @@ def test_pytree_round_trips():
     pair = jax.jit(lambda d: {"s": d["a"] + d["b"], "t": d["a"]})({"a": x, "b": x})
     same(pair["s"], A + A)
     same(pair["t"], A)
+
+
+def test_numpy_behaviours_scipy_relies_on():
+    one = xp.asarray([[2.5]])
+    assert bool(one) is True and bool(xp.asarray([0.0])) is False   # one element: NumPy's
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(xp.asarray([1.0, 2.0]))
+    a, b = np.array([True, False, True]), np.array([True, True, False])
+    same(xp.asarray(a) + xp.asarray(b), a + b)                      # logical or
+    same(xp.asarray(a) * xp.asarray(b), a * b)                      # logical and
+    with pytest.raises(TypeError, match="subtract"):
+        xp.asarray(a) - xp.asarray(b)                                # NumPy refuses too
+    with pytest.raises(xp.AxisError, match="is out of bounds for array of dimension 1"):
+        xp.sum(xp.ones(3), axis=2)
+    for dtype in (np.int64, np.int32, np.uint8, np.float32):
+        x = np.array([[1.5, -2.0], [0.25, 8.0]])
+        same(xp.asarray(x).view(dtype), x.view(dtype))
+    z = np.array([[1 + 2j, 3 - 4j]])
+    v = xp.asarray(z)
+    parts = v.view(np.float64)
+    same(parts, z.view(np.float64))
+    parts[0, 3] = 9.0                                                # writes reach v
+    z.view(np.float64)[0, 3] = 9.0
+    same(v, z)

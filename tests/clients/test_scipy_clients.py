@@ -9,9 +9,12 @@ import numpy as np
 import pytest
 
 import array_api_compat
+import scipy.differentiate
 import scipy.fft
+import scipy.interpolate
 import scipy.special
 import scipy.stats
+from scipy.optimize import elementwise
 from scipy._lib import _array_api as scipy_array_api
 
 import laxarray as la
@@ -53,6 +56,17 @@ CASES = {
     "fft.ifft": lambda x: scipy.fft.ifft(x, norm="ortho"),
     "fft.fftshift": lambda x: scipy.fft.fftshift(x, axes=1),
     "fft.dct": lambda x: scipy.fft.dct(x, type=2),
+    # NumPy behaviour SciPy relies on: Array.view (RBFInterpolator), an in-place
+    # put_along_axis (false_discovery_control), bool() of one-element arrays (find_root),
+    # + and * of bool arrays (derivative)
+    "interpolate.RBFInterpolator": lambda x: scipy.interpolate.RBFInterpolator(
+        x[:, :2], x[:, 2])(x[:3, :2] * 0.5),
+    "stats.false_discovery_control": lambda x: scipy.stats.false_discovery_control(
+        scipy.special.expit(x[0])),
+    "optimize.find_root": lambda x: elementwise.find_root(
+        lambda t, c: t * t * t - c, (x[0] * 0 - 100, x[0] * 0 + 100), args=(x[0],)).x,
+    "differentiate.derivative": lambda x: scipy.differentiate.derivative(
+        lambda t: t * t * t, x[0]).df,
 }
 
 

@@ -278,17 +278,23 @@ BAD = [
     ("choose", ValueError, lambda: lx.choose(np.array([0]), [A], mode="bad")),
     ("choose", TypeError, lambda: lx.choose(np.array([0.5]), [A])),
     ("piecewise", ValueError, lambda: lx.piecewise(A, [A > 1], [1, 2, 3])),
-    ("place", ValueError, lambda: lx.place(A, A > 1, [1])),
+    ("place", ValueError, lambda: lx.place(jax.device_put(A), A > 1, [1])),  # immutable
     ("place", ValueError, lambda: lx.place(A, A > 1, [], inplace=False)),
     ("place", ValueError, lambda: lx.place(A, np.ones(3, bool), [1], inplace=False)),
-    ("put", ValueError, lambda: lx.put(A, [0], [1])),
+    ("put", ValueError, lambda: lx.put(jax.device_put(A), [0], [1])),
     ("put", IndexError, lambda: lx.put(A, [12], [1], inplace=False)),
     ("put", ValueError, lambda: lx.put(A, [0], [1], mode="nope", inplace=False)),
     ("put_along_axis", TypeError, lambda: lx.put_along_axis(
         A, np.zeros((3, 1)), 1, axis=1, inplace=False)),
     ("put_along_axis", IndexError, lambda: lx.put_along_axis(
         A, np.full((3, 1), 4), 1, axis=1, inplace=False)),
-    ("put_along_axis", ValueError, lambda: lx.put_along_axis(A, np.zeros((3, 1), int), 1, 1)),
+    ("put_along_axis", ValueError, lambda: lx.put_along_axis(
+        jax.device_put(A), np.zeros((3, 1), int), 1, 1)),
+    ("putmask", ValueError, lambda: lx.putmask(jax.device_put(A), A > 1, 1)),
+    ("putmask", ValueError, lambda: lx.putmask(lx.asarray(A), np.ones(3, bool), 1)),
+    ("copyto", TypeError, lambda: lx.copyto(lx.asarray(A), np.ones(4))),  # float -> int
+    ("copyto", ValueError, lambda: lx.copyto(lx.asarray(A), np.ones(5, np.int64))),
+    ("copyto", ValueError, lambda: lx.copyto(lx.asarray(A), 1, casting="nope")),
     ("extract", ValueError, _traced(lambda x: lx.extract(x > 1, x))),
     ("extract", IndexError, lambda: lx.extract(np.ones(13, bool), A)),
     ("compress", ValueError, lambda: lx.compress(A > 1, A)),
@@ -300,3 +306,35 @@ BAD = [
 def test_bad_input_names_the_function(name, exc, call):
     with pytest.raises(exc, match=rf"^{name}: "):
         call()
+
+
+@pytest.mark.parametrize("name", ["place", "put", "put_along_axis", "putmask", "copyto",
+                                  "fill_diagonal"])
+def test_in_place_functions_update_arrays_and_views_as_numpy(name):
+    """NumPy's in-place functions change their first argument (a laxarray Array, a view of
+    one -- then its base too --, or a NumPy array) and return None."""
+    calls = {
+        "place": lambda a, m: (lx if m else np).place(a, a > 4, [-1, -2]),
+        "put": lambda a, m: (lx if m else np).put(a, [0, 5, -1], [7, 8, 9]),
+        "put_along_axis": lambda a, m: (lx if m else np).put_along_axis(
+            a, np.array([[1], [0], [3]]), -5, axis=1),
+        "putmask": lambda a, m: (lx if m else np).putmask(a, a % 3 == 0, [10, 20]),
+        "copyto": lambda a, m: (lx if m else np).copyto(a, np.array([1, 2, 3, 4]),
+                                                        where=np.array([True, False, True,
+                                                                        False])),
+        "fill_diagonal": lambda a, m: (lx if m else np).fill_diagonal(a, [6, 7]),
+    }
+    expected = A.copy()
+    assert calls[name](expected, False) is None
+    got = lx.asarray(A)
+    assert calls[name](got, True) is None
+    np.testing.assert_array_equal(np.asarray(got), expected)
+    base = lx.asarray(np.arange(24, dtype=np.int64).reshape(2, 3, 4))
+    view = base[1]                                   # a view: writes reach the base
+    assert calls[name](view, True) is None
+    whole = np.arange(24, dtype=np.int64).reshape(2, 3, 4)
+    calls[name](whole[1], False)
+    np.testing.assert_array_equal(np.asarray(base), whole)
+    host = A.copy()
+    assert calls[name](host, True) is None          # a NumPy array is written into
+    np.testing.assert_array_equal(host, expected)

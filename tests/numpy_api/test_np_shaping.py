@@ -59,7 +59,7 @@ JIT_CASES = {
                           lambda a: np.diag_indices_from(a[0, :, :3])),
     "triu_indices_from": (lambda a: lx.triu_indices_from(a[0], 1),
                           lambda a: np.triu_indices_from(a[0], 1)),
-    "fill_diagonal": (lambda a: lx.fill_diagonal(a[0], a[1, 0, :2]),
+    "fill_diagonal": (lambda a: lx.fill_diagonal(a[0], a[1, 0, :2], inplace=False),
                       lambda a: _np_fill(a[0], a[1, 0, :2])),
     "argwhere": (lambda a: lx.argwhere(a > 20, size=3), lambda a: np.argwhere(a > 20)),
     "flatnonzero": (lambda a: lx.flatnonzero(a > 20, size=3),
@@ -273,17 +273,19 @@ def test_indices_and_fromfunction():
           np.fromfunction(f, (2, 3, 2), dtype=np.int32, scale=3))
 
 
-def test_fill_diagonal_returns_new_array_and_leaves_input():
+def test_fill_diagonal_in_place_or_as_a_new_array():
     a = lx.zeros((3, 3), dtype=lx.int16)
-    out = lx.fill_diagonal(a, [1, 2])
+    out = lx.fill_diagonal(a, [1, 2], inplace=False)
     _same(a, np.zeros((3, 3), np.int16))
     _same(out, _np_fill(np.zeros((3, 3), np.int16), [1, 2]))
+    assert lx.fill_diagonal(a, [1, 2]) is None        # NumPy's default: in place
+    _same(a, _np_fill(np.zeros((3, 3), np.int16), [1, 2]))
     for shape, wrap in [((7, 3), True), ((7, 3), False), ((3, 6), True), ((3, 3, 3), False)]:
         expected = np.zeros(shape)
         np.fill_diagonal(expected, [5.0, 6.0, 7.0, 8.0], wrap=wrap)
-        _same(lx.fill_diagonal(lx.zeros(shape), lx.asarray([5.0, 6.0, 7.0, 8.0]), wrap=wrap),
-              expected)
-    _same(lx.fill_diagonal(lx.ones((2, 2)), []), np.ones((2, 2)))
+        _same(lx.fill_diagonal(lx.zeros(shape), lx.asarray([5.0, 6.0, 7.0, 8.0]), wrap=wrap,
+                               inplace=False), expected)
+    _same(lx.fill_diagonal(lx.ones((2, 2)), [], inplace=False), np.ones((2, 2)))
 
 
 def test_diag_family_and_triangles():
