@@ -349,6 +349,34 @@ def update_basic(x, key, value, op, fn):
                 dtype=x.dtype, op=op)
 
 
+def check_out(fn, out):
+    """An ``out=`` argument must be a laxarray Array or a NumPy array (checked first)."""
+    if out is not None and not isinstance(out, (Array, np.ndarray)):
+        fail(TypeError, fn, "a laxarray or NumPy array for 'out' (jax arrays are immutable)",
+             out)
+
+
+def finish_out(fn, out, result):
+    """NumPy's ``out=``: ``result`` written into ``out`` (same shape; a result dtype that
+    casts to ``out``'s by ``same_kind``), then ``out`` returned; ``result`` if ``out`` is None."""
+    if out is None:
+        return result
+    check_out(fn, out)
+    if tuple(out.shape) != tuple(result.shape):
+        fail(ValueError, fn, f"an 'out' of the result's shape {tuple(result.shape)}", out)
+    if not np.can_cast(result.dtype, out.dtype, casting="same_kind"):
+        fail(TypeError, fn, f"an 'out' whose dtype the result ({result.dtype}) casts to "
+             "(same_kind)", out)
+    if isinstance(out, np.ndarray):
+        out[...] = np.asarray(result)
+        return out
+    from laxarray.array_api.data_types import astype
+    _views.check_writable(fn, out)
+    with WRITE_LOCK:
+        out._rebind(astype(result, out.dtype) if result.dtype != out.dtype else result)
+    return out
+
+
 def _raw(v):
     return v._value if type(v) is Array else v
 
@@ -423,6 +451,6 @@ def broadcastable(src, dst):
     return all(s in (1, d) for s, d in zip(src[::-1], dst[::-1]))
 
 
-from laxarray.array_api._array import Array, wrap  # noqa: E402
+from laxarray.array_api._array import WRITE_LOCK, Array, wrap  # noqa: E402
 from laxarray.array_api import _views  # noqa: E402
 from laxarray.array_api import _indexing_advanced as _adv  # noqa: E402  (uses the helpers)

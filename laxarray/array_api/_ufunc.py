@@ -21,6 +21,16 @@ from laxarray._core.kernel import Kernel, flush_subnormals, keep_divisor
 from laxarray.array_api._array import Array, wrap, wrap_padded
 from laxarray.array_api._convert import scalar_operand, to_raw
 
+
+def check_out(fn, out):
+    from laxarray.array_api._indexing import check_out as check
+    check(fn, out)
+
+
+def finish_out(fn, out, result):
+    from laxarray.array_api._indexing import finish_out as finish
+    return finish(fn, out, result)
+
 _PYTYPES = (bool, int, float, complex)
 
 
@@ -127,7 +137,10 @@ def elementwise_unary(category="numeric", compute=_identity, flush_subnormals=Fa
         bound = _bound(kern, name, body.__module__)
 
         @functools.wraps(body)
-        def public(x, /):
+        def public(x, /, *, out=None):
+            if out is not None:  # NumPy's out=: the result written into ``out``
+                check_out(name, out)
+                return finish_out(name, out, public(x))
             if type(x) is not Array:
                 x = wrap(to_raw(name, x, "x"))
             p = x._pad
@@ -250,7 +263,10 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
             return wrap(bound(s, v) if scalar_first else bound(v, s))
 
         @functools.wraps(outer)
-        def public(x1, x2, /):
+        def public(x1, x2, /, *, out=None):
+            if out is not None:  # NumPy's out=: the result written into ``out``
+                check_out(name, out)
+                return finish_out(name, out, public(x1, x2))
             t1, t2 = type(x1), type(x2)
             if t1 is Array and t2 is Array:  # the common case: all in the kernel
                 s1, s2 = x1.shape, x2.shape

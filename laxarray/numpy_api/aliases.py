@@ -23,6 +23,7 @@ from laxarray.array_api import manipulation as _mp
 from laxarray.array_api import statistical as _st
 from laxarray.array_api._array import Array
 from laxarray.array_api.creation import asarray
+from laxarray.array_api._indexing import check_out, finish_out
 
 #: NumPy name -> the standard's name of the same function in laxarray.
 ALIASES = {
@@ -50,14 +51,8 @@ get_printoptions, set_printoptions, printoptions = (np.get_printoptions, np.set_
                                                      np.printoptions)
 
 
-def _no_out(fn, out):
-    if out is not None:
-        fail_text(TypeError, fn, "'out' is not supported: laxarray arrays are immutable; use "
-                                 "the return value")
-
-
 def _reduce_extreme(fn, reduce, combine, a, axis, out, keepdims, initial, where):
-    _no_out(fn, out)
+    check_out(fn, out)
     x = asarray(a)
     if where is not None:
         if initial is None:
@@ -66,7 +61,7 @@ def _reduce_extreme(fn, reduce, combine, a, axis, out, keepdims, initial, where)
         x = _st_where(where, x, initial)
     axis = tuple(axis) if isinstance(axis, list) else axis
     res = reduce(x, axis=axis, keepdims=keepdims)
-    return res if initial is None else combine(res, initial)
+    return finish_out(fn, out, res if initial is None else combine(res, initial))
 
 
 def _st_where(mask, x, fill):
@@ -75,14 +70,14 @@ def _st_where(mask, x, fill):
 
 
 def amax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
-    """Maximum along ``axis`` (NumPy's ``amax``/``max`` signature); ``out=`` is not supported.
+    """Maximum along ``axis`` (NumPy's ``amax``/``max`` signature, ``out=`` included).
 
     ``where=`` needs ``initial=`` as in NumPy.  Static ``axis``/``keepdims`` under ``jax.jit``."""
     return _reduce_extreme("amax", _st.max, _ew.maximum, a, axis, out, keepdims, initial, where)
 
 
 def amin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
-    """Minimum along ``axis`` (NumPy's ``amin``/``min`` signature); ``out=`` is not supported.
+    """Minimum along ``axis`` (NumPy's ``amin``/``min`` signature, ``out=`` included).
 
     ``where=`` needs ``initial=`` as in NumPy.  Static ``axis``/``keepdims`` under ``jax.jit``."""
     return _reduce_extreme("amin", _st.min, _ew.minimum, a, axis, out, keepdims, initial, where)
@@ -91,12 +86,12 @@ def amin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
 def concatenate(arrays, axis=0, out=None, *, dtype=None):
     """Join arrays along ``axis`` (``None``: flattened first); NumPy's ``concatenate``.
 
-    ``dtype=`` casts the result; ``out=`` is not supported.  Works under ``jax.jit``."""
-    _no_out("concatenate", out)
+    ``dtype=`` casts the result; ``out=`` receives it as NumPy's.  Works under ``jax.jit``."""
+    check_out("concatenate", out)
     res = _mp.concat([asarray(a) for a in arrays], axis=axis)
-    if dtype is None:
-        return res
-    return _api.astype(res, _dt.canonicalize_dtype("concatenate", dtype))
+    if dtype is not None:
+        res = _api.astype(res, _dt.canonicalize_dtype("concatenate", dtype))
+    return finish_out("concatenate", out, res)
 
 
 def transpose(a, axes=None):

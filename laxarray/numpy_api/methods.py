@@ -13,12 +13,13 @@ import laxarray.array_api as _api
 from laxarray._core.errors import fail_text
 from laxarray.array_api import _views
 from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._indexing import check_out, finish_out
 
 
-def _no_out(name, out):
-    if out is not None:
-        fail_text(TypeError, f"Array.{name}", "'out' is not supported: laxarray arrays are "
-                                              "immutable; use the return value")
+def _out(name, out, compute):
+    """NumPy's ``out=``: ``compute()`` written into ``out`` (checked first), or returned."""
+    check_out(f"Array.{name}", out)
+    return finish_out(f"Array.{name}", out, compute())
 
 
 def _np(name):
@@ -32,13 +33,13 @@ def _shape_args(shape):
 
 def _reduction(name, fn_name):
     def method(self, axis=None, dtype=None, out=None, keepdims=False):
-        _no_out(name, out)
         x, kwargs = self, {}
         if dtype is not None and fn_name == "mean":  # the standard's mean has no dtype=
             x = _api.astype(self, dtype)
         elif dtype is not None:
             kwargs["dtype"] = dtype
-        return getattr(_api, fn_name)(x, axis=axis, keepdims=keepdims, **kwargs)
+        return _out(name, out, lambda: getattr(_api, fn_name)(x, axis=axis, keepdims=keepdims,
+                                                              **kwargs))
     method.__name__ = name
     method.__doc__ = f"NumPy's ``ndarray.{name}``: ``laxarray.{fn_name}`` of this array."
     return method
@@ -46,8 +47,7 @@ def _reduction(name, fn_name):
 
 def _extreme(name):
     def method(self, axis=None, out=None, keepdims=False):
-        _no_out(name, out)
-        return getattr(_api, name)(self, axis=axis, keepdims=keepdims)
+        return _out(name, out, lambda: getattr(_api, name)(self, axis=axis, keepdims=keepdims))
     method.__name__ = name
     method.__doc__ = f"NumPy's ``ndarray.{name}``: ``laxarray.{name}`` of this array."
     return method
@@ -55,9 +55,9 @@ def _extreme(name):
 
 def _moment(name):
     def method(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        _no_out(name, out)
         x = self if dtype is None else _api.astype(self, dtype)
-        return getattr(_api, name)(x, axis=axis, correction=ddof, keepdims=keepdims)
+        return _out(name, out, lambda: getattr(_api, name)(x, axis=axis, correction=ddof,
+                                                           keepdims=keepdims))
     method.__name__ = name
     method.__doc__ = f"NumPy's ``ndarray.{name}`` (``ddof`` is the standard's ``correction``)."
     return method
@@ -65,8 +65,7 @@ def _moment(name):
 
 def _arg(name):
     def method(self, axis=None, out=None, *, keepdims=False):
-        _no_out(name, out)
-        return getattr(_api, name)(self, axis=axis, keepdims=keepdims)
+        return _out(name, out, lambda: getattr(_api, name)(self, axis=axis, keepdims=keepdims))
     method.__name__ = name
     method.__doc__ = f"NumPy's ``ndarray.{name}``."
     return method
@@ -154,20 +153,18 @@ def _part(name):
 
 def round(self, decimals=0, out=None):
     """NumPy's ``ndarray.round`` (half to even)."""
-    _no_out("round", out)
-    return _api.round(self) if decimals == 0 else _np("around")(self, decimals)
+    return _out("round", out, lambda: _api.round(self) if decimals == 0 else
+                _np("around")(self, decimals))
 
 
 def clip(self, min=None, max=None, out=None):
     """NumPy's ``ndarray.clip``."""
-    _no_out("clip", out)
-    return _api.clip(self, min, max)
+    return _out("clip", out, lambda: _api.clip(self, min, max))
 
 
 def cumsum(self, axis=None, dtype=None, out=None):
     """NumPy's ``ndarray.cumsum`` (flattened when ``axis`` is None)."""
-    _no_out("cumsum", out)
-    return _np("cumsum")(self, axis=axis, dtype=dtype)
+    return _out("cumsum", out, lambda: _np("cumsum")(self, axis=axis, dtype=dtype))
 
 
 def sort(self, axis=-1, kind=None, order=None, *, stable=None):
@@ -183,8 +180,7 @@ def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
 
 def dot(self, b, out=None):
     """NumPy's ``ndarray.dot``."""
-    _no_out("dot", out)
-    return _np("dot")(self, b)
+    return _out("dot", out, lambda: _np("dot")(self, b))
 
 
 def nonzero(self):

@@ -50,8 +50,17 @@ def test_sort_is_in_place_like_numpy():
     np.testing.assert_array_equal(np.asarray(alias), np.sort(X, axis=0))
 
 
-def test_methods_under_jit_and_out_refused():
+def test_methods_under_jit_and_out_as_numpy():
     got = jax.jit(lambda a: a.sum(axis=0) + a.mean())(la.asarray(X))
     np.testing.assert_allclose(np.asarray(got), X.sum(axis=0) + X.mean(), rtol=1e-12)
+    with pytest.raises(ValueError, match="Array.sum.*out"):
+        la.asarray(X).sum(out=np.empty(4))                 # NumPy: ValueError too
     with pytest.raises(TypeError, match="Array.sum.*out"):
-        la.asarray(X).sum(out=np.empty(4))
+        la.asarray(X).sum(axis=0, out=np.empty(4, np.int64))  # float into int: no
+    out, expected = la.zeros(4), np.zeros(4)
+    assert la.asarray(X).max(axis=0, out=out) is out
+    X.max(axis=0, out=expected)
+    np.testing.assert_array_equal(np.asarray(out), expected)
+    host = np.zeros(3)
+    assert la.asarray(X).mean(axis=1, out=host) is host
+    np.testing.assert_allclose(host, X.mean(axis=1), rtol=1e-12)

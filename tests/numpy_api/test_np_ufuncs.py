@@ -119,8 +119,13 @@ def test_concatenate_axis_none_and_dtype():
                                   np.concatenate([a, b], axis=None))
     got = la.concatenate([a, a], axis=1, dtype="float32")
     assert got.dtype == np.float32
-    with pytest.raises(TypeError, match="concatenate.*out"):
+    with pytest.raises(ValueError, match="concatenate.*out"):
         la.concatenate([a], out=np.empty(4))
+    out = la.zeros((2, 4), dtype=la.int64)
+    assert la.concatenate([a, a], axis=1, out=out) is out
+    np.testing.assert_array_equal(np.asarray(out), np.concatenate([a, a], axis=1))
+    with pytest.raises(TypeError, match="add.*out"):
+        la.add(a, a, out=jax.device_put(np.zeros((2, 2), np.int64)))  # jax: immutable
 
 
 def test_save_load_round_trip(tmp_path):
