@@ -342,11 +342,23 @@ class Bound:
         return self._run(jitted, self._fn, args)
 
     def padded(self, args):
-        """Run on bucket-shaped ``args`` whose padding needs no masking (elementwise)."""
+        """Run on bucket-shaped ``args`` whose padding needs no masking (elementwise).
+        (``_run`` inlined: this is the eager hot path of every small elementwise call.)"""
         jitted = self._plain
         if jitted is None:
             jitted = self._plain = self._jit(self._fn)
-        return self._run(jitted, self._fn, args)
+        self.used = True
+        _EAGER[0] = self
+        try:
+            out = jitted(*args)
+        except ValueError as exc:
+            if "compiler_options" not in str(exc):
+                raise
+            _unregister(jitted)
+            return self._traced(args)
+        if _SPY[0] is not None:
+            self._spy()
+        return out
 
     def masked(self, args, exts):
         """Run on bucket-shaped ``args`` after masking the padding of each input ``i`` whose

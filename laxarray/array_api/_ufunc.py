@@ -19,6 +19,8 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.kernel import Kernel, flush_subnormals, keep_divisor
 from laxarray.array_api._array import Array, wrap, wrap_padded
+
+_new = object.__new__
 from laxarray.array_api._convert import scalar_operand, to_raw
 
 
@@ -146,8 +148,13 @@ def elementwise_unary(category="numeric", compute=_identity, flush_subnormals=Fa
             p = x._pad
             if p is None:
                 p = x._padded()
-            if p is not False:
-                return wrap_padded(bound.padded((p,)), x.shape)
+            if p is not False:  # the hot path: the padded result, wrapped in place
+                r = _new(Array)
+                r._pad = bound.padded((p,))
+                v = x._v
+                r._lshape = x._lshape if v is None else v.shape
+                r._v = r._view = None
+                return r
             return wrap(bound(x._value))
 
         return public
