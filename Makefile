@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test test-sklearn bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,11 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest
+
+# scikit-learn's own array-API tests on laxarray (tests/peers/sklearn_plugin.py); minutes
+test-sklearn: $(STAMP)
+	SCIPY_ARRAY_API=1 PYTHONPATH=tests/peers $(PY) -m pytest -p sklearn_plugin -p no:cacheprovider -o addopts= \
+		--pyargs sklearn -k "array_api or array_namespace" -q -rfE
 
 bench: $(STAMP)
 	$(PY) benchmarks/dispatch.py

@@ -38,6 +38,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import threading
 
 import jax
 import numpy as np
@@ -215,6 +216,7 @@ _TOTAL = [0]
 _COMPILES = [0]         # executables built by laxarray kernels since start-up
 _EAGER = [None]         # the Bound whose eager call is running (a trace then is a compile)
 _SPY = [None]           # tests: a list that records (module, kernel name) of every run
+_LOCK = threading.RLock()  # the accounting above, shared by threads
 
 
 def compile_count() -> int:
@@ -229,44 +231,54 @@ def live_executables() -> int:
 
 
 def _register(bound, jitted):
-    _COMPILES[0] += 1
-    entry = _LIVE.get(jitted)
-    if entry is None:
-        _LIVE[jitted] = [bound, 1]
-    else:
-        entry[1] += 1
-    _TOTAL[0] += 1
-    if _TOTAL[0] > _MAX_EXECUTABLES[0]:
-        _evict()
+    with _LOCK:
+        _COMPILES[0] += 1
+        entry = _LIVE.get(jitted)
+        if entry is None:
+            _LIVE[jitted] = [bound, 1]
+        else:
+            entry[1] += 1
+        _TOTAL[0] += 1
+        if _TOTAL[0] > _MAX_EXECUTABLES[0]:
+            _evict()
 
 
 def _unregister(jitted):
-    entry = _LIVE.get(jitted)
-    if entry is not None and entry[1] > 0:
-        entry[1] -= 1
-        _TOTAL[0] -= 1
-        _COMPILES[0] -= 1
+    with _LOCK:
+        entry = _LIVE.get(jitted)
+        if entry is not None and entry[1] > 0:
+            entry[1] -= 1
+            _TOTAL[0] -= 1
+            _COMPILES[0] -= 1
 
 
 def _evict():
     """Drop executables until a quarter of the bound is free: bindings not used since the
-    previous sweep go first (oldest registration first), then the rest in that order."""
+    previous sweep go first (oldest registration first), then the rest in that order.
+
+    A binding drops its jitted callable (the next call makes a new one); the executables go
+    with the callable once no thread is still running it -- clearing jax's cache instead
+    would pull it from under a concurrent call."""
     limit = _MAX_EXECUTABLES[0]
-    if _TOTAL[0] <= limit:
-        return
-    target = limit - max(limit // 4, 1) if limit > 1 else 0
-    entries = list(_LIVE.items())  # registration order
-    for pass_ in (0, 1):
-        for jitted, (bound, count) in entries:
-            if _TOTAL[0] <= target:
-                break
-            if jitted not in _LIVE or (pass_ == 0 and bound.used):
-                continue
-            jitted.clear_cache()
-            del _LIVE[jitted]
-            _TOTAL[0] -= count
-    for bound, _ in _LIVE.values():
-        bound.used = False
+    with _LOCK:
+        if _TOTAL[0] <= limit:
+            return
+        target = limit - max(limit // 4, 1) if limit > 1 else 0
+        entries = list(_LIVE.items())  # registration order
+        for pass_ in (0, 1):
+            for jitted, (bound, count) in entries:
+                if _TOTAL[0] <= target:
+                    break
+                if jitted not in _LIVE or (pass_ == 0 and bound.used):
+                    continue
+                if bound._plain is jitted:
+                    bound._plain = None
+                if bound._masked is jitted:
+                    bound._masked = None
+                del _LIVE[jitted]
+                _TOTAL[0] -= count
+        for bound, _ in _LIVE.values():
+            bound.used = False
 
 
 # ---- kernels -----------------------------------------------------------------------------

@@ -189,3 +189,31 @@ def test_two_processes_starting_at_once_share_an_empty_cache(tmp_path):
 def test_cache_off():
     off = _result(_child({"LAXARRAY_COMPILATION_CACHE": "0"}))
     assert off["dir"] is None and off["hits"] == 0
+
+
+def test_eviction_is_safe_while_other_threads_run_kernels():
+    """Threads compiling and running many kernels while the bound evicts: every result
+    right, no error (eviction drops a binding's jitted callable; a running call keeps it)."""
+    import threading
+    limit, previous = K.executable_limit(), K.set_bucket_limit(0)
+    errors = []
+
+    def work(seed):
+        try:
+            for n in range(seed, seed + 30):
+                x = xp.asarray(np.arange(n + 500, dtype=np.float64))
+                got = float(xp.sum(xp.sin(x) * 2.0))
+                assert abs(got - float(np.sum(np.sin(np.arange(n + 500)) * 2.0))) < 1e-9
+        except Exception as exc:  # noqa: BLE001  (reported below)
+            errors.append(exc)
+    try:
+        K.set_executable_limit(6)
+        threads = [threading.Thread(target=work, args=(s * 40,)) for s in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        K.set_executable_limit(limit)
+        K.set_bucket_limit(previous)
+    assert errors == []
