@@ -6,9 +6,9 @@ Semantics, stated once:
   It is a pytree with that one leaf, so ``jax.jit``/``jax.vmap``/``jax.lax.scan`` take and
   return laxarray arrays unchanged.
 * Values are immutable; the Python object is a handle.  ``x[i] = v`` and ``x += y`` *rebind*
-  the handle to a functionally updated value.  Every other handle to the same ``Array``
-  object sees the new value (as with NumPy), but slices and reshapes are **copies, never
-  views**: writing into ``y = x[1:]`` never changes ``x``, and vice versa.
+  the handle to a functionally updated value (under :data:`WRITE_LOCK`).  What NumPy
+  returns as a view is a view (``_view``, see ``laxarray.array_api._views``): writing into
+  ``y = x[1:]`` changes ``x`` and every other view of it, as in NumPy.
 * A small concrete array may also (or only) be held *padded* to its bucket shape (see
   ``laxarray._core.kernel``): ``_pad`` is then the padded device value and ``_lshape`` the
   logical shape; the exact value ``_value`` is cut from it when first needed and kept.
@@ -38,7 +38,7 @@ class Array:
     """An n-dimensional array backed by one jax value. Array API: the array object.
 
     Build one with ``laxarray.asarray``; see the module docstring for the handle semantics
-    of ``__setitem__`` and in-place operators (rebinding, copies not views).
+    of ``__setitem__`` and in-place operators (rebinding, NumPy's views).
     """
 
     __slots__ = ("_v", "_pad", "_lshape", "_view", "__weakref__")
