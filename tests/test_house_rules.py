@@ -85,3 +85,35 @@ def test_only_the_kernel_helper_calls_jax_jit():
            for line in _jit_calls(p)]
     assert bad == []
     assert list(_jit_calls(PACKAGE / "_core" / "kernel.py")), "the helper itself must jit"
+
+
+#: laxarray's own public names: neither the standard's nor NumPy's (a short, reasoned list).
+OWN_NAMES = {
+    "Array": "the array object (the standard names no class)",
+    "AxisError": "NumPy's exceptions.AxisError, exported at the top as jax.numpy does",
+    "RankPromotionWarning": "the rank-promotion guard (jax's jax_numpy_rank_promotion)",
+    "get_rank_promotion": "the rank-promotion guard", "set_rank_promotion": "the guard",
+    "rank_promotion": "the guard, as a context manager",
+    "bfloat16": "jax's (ml_dtypes') bfloat16, a dtype NumPy lacks",
+    "finfo_object": "the type finfo returns", "iinfo_object": "the type iinfo returns",
+    "grad": "jax transformations for Array-valued functions", "value_and_grad": "same",
+    "jacfwd": "same", "jacrev": "same", "vmap": "same", "jit": "same",
+    "optimize": "the minimize subpackage",
+    "array_api": "subpackage: the standard's namespace", "numpy_api": "subpackage: NumPy's",
+    "transforms": "module behind grad/vmap/jit",
+}
+
+
+def test_public_namespace_is_the_standard_numpy_or_documented():
+    import json
+    table = json.loads((PACKAGE.parent / "tests" / "data" /
+                        "array_api_2025_12_signatures.json").read_text())["functions"]
+    import numpy as np
+    names = {n for n in dir(laxarray) if not n.startswith("_")}
+    stray = sorted(n for n in names if n not in table and not hasattr(np, n)
+                   and n not in OWN_NAMES)
+    assert stray == [], f"public names that are neither the standard's nor NumPy's: {stray}"
+    assert not (set(OWN_NAMES) - names), "OWN_NAMES lists names laxarray no longer has"
+    init = (PACKAGE / "__init__.py").read_text() + (PACKAGE / "array_api" /
+                                                    "__init__.py").read_text()
+    assert "globals().update" not in init and "dir()" not in init

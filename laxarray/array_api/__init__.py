@@ -15,3 +15,14 @@ from laxarray.array_api.statistical import *  # noqa: F401,F403
 from laxarray.array_api.sorting import *  # noqa: F401,F403
 from laxarray.array_api.searching import *  # noqa: F401,F403
 from laxarray.array_api.sets import *  # noqa: F401,F403
+
+from laxarray.array_api import (constants as _c, creation as _cr, data_types as _d,  # noqa: E402
+                                elementwise as _e, elementwise_math as _em,
+                                indexing_functions as _i, linear_algebra as _la,
+                                manipulation as _ma, searching as _se, sets as _s,
+                                sorting as _so, statistical as _st)
+
+#: The standard's names only (``laxarray`` re-exports them): no helpers, no submodules.
+__all__ = ["Array", "__array_namespace_info__",
+           *(n for m in (_c, _cr, _d, _e, _em, _i, _la, _ma, _se, _s, _so, _st)
+             for n in m.__all__)]

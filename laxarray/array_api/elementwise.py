@@ -507,7 +507,10 @@ def nextafter(x1, x2, /):
     return lax.nextafter(x1, x2)
 
 
-__all__ = [name for name in dir() if not name.startswith("_") and name not in
-           ("np", "lax", "annotations", "elementwise_binary", "elementwise_unary", "to_float",
-            "Array")]
+__all__ = ["abs", "add", "bitwise_and", "bitwise_invert", "bitwise_left_shift", "bitwise_or",
+           "bitwise_right_shift", "bitwise_xor", "ceil", "copysign", "divide", "equal", "floor",
+           "floor_divide", "greater", "greater_equal", "isfinite", "isinf", "isnan", "less",
+           "less_equal", "logical_and", "logical_not", "logical_or", "logical_xor", "maximum",
+           "minimum", "multiply", "negative", "nextafter", "not_equal", "positive", "pow",
+           "reciprocal", "remainder", "round", "sign", "signbit", "square", "subtract", "trunc"]
 _ = _dt
