@@ -33,7 +33,12 @@ ALIASES = {
     "left_shift": "bitwise_left_shift", "right_shift": "bitwise_right_shift",
     "mod": "remainder", "power": "pow", "true_divide": "divide",
 }
-globals().update({alias: getattr(_api, name) for alias, name in ALIASES.items()})
+absolute, arccos, arccosh, arcsin = _api.abs, _api.acos, _api.acosh, _api.asin
+arcsinh, arctan, arctan2, arctanh = _api.asinh, _api.atan, _api.atan2, _api.atanh
+bitwise_not = invert = _api.bitwise_invert
+conjugate = _api.conj
+left_shift, right_shift = _api.bitwise_left_shift, _api.bitwise_right_shift
+mod, power, true_divide = _api.remainder, _api.pow, _api.divide
 
 # NumPy's scalar types and abstract type hierarchy (laxarray dtypes are NumPy dtypes).
 bool_ = np.bool_
