@@ -348,14 +348,11 @@ class Bound:
         for a in args:
             if isinstance(a, Tracer):  # inlined into an outer trace: compiles nothing
                 return self._traced(args)
-        jitted = self._plain
-        if jitted is None:
-            jitted = self._plain = self._jit(self._fn)
-        return self._run(jitted, self._fn, args)
+        return self.padded(args)
 
     def padded(self, args):
-        """Run on bucket-shaped ``args`` whose padding needs no masking (elementwise).
-        (``_run`` inlined: this is the eager hot path of every small elementwise call.)"""
+        """Run eagerly on concrete ``args``: exact ones, or bucket-shaped ones whose padding
+        needs no masking (elementwise).  (``_run`` inlined: the eager hot path.)"""
         jitted = self._plain
         if jitted is None:
             jitted = self._plain = self._jit(self._fn)

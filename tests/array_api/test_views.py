@@ -131,12 +131,15 @@ def _apply_lx(a, kind, arg):
     return None
 
 
+def _base(shape, dtype):
+    n0 = np.arange(np.prod(shape), dtype=dtype).reshape(shape)
+    return n0 + 1j * n0[::-1].reshape(shape) if dtype == "complex128" else n0
+
+
 def _run(shape, dtype, steps, base, lx_apply, check=None):
     """The program on NumPy and on laxarray (``base``: laxarray's base); ``check(step,
     numpy aliases, laxarray aliases)`` after every step; returns laxarray's aliases."""
-    n0 = np.arange(np.prod(shape), dtype=dtype).reshape(shape)
-    if dtype == "complex128":
-        n0 = n0 + 1j * n0[::-1].reshape(shape)
+    n0 = _base(shape, dtype)
     np_aliases, lx_aliases = [n0.copy()], [base]
     for step, (i, kind, arg) in enumerate(steps):
         if kind in ("set", "setadd", "iadd") and np_aliases[i].size == 0:
@@ -163,18 +166,14 @@ def _compare(step, np_aliases, lx_aliases):
 @given(programs())
 def test_views_match_numpy_step_by_step(program):
     shape, dtype, steps = program
-    n0 = np.arange(np.prod(shape), dtype=dtype).reshape(shape)
-    if dtype == "complex128":
-        n0 = n0 + 1j * n0[::-1].reshape(shape)
+    n0 = _base(shape, dtype)
     _run(shape, dtype, steps, xp.asarray(n0), _apply_lx, _compare)
 
 
 @given(programs())
 def test_views_match_numpy_under_jit(program):
     shape, dtype, steps = program
-    n0 = np.arange(np.prod(shape), dtype=dtype).reshape(shape)
-    if dtype == "complex128":
-        n0 = n0 + 1j * n0[::-1].reshape(shape)
+    n0 = _base(shape, dtype)
 
     @jax.jit
     def f(base):
