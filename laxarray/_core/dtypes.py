@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import ml_dtypes
 import numpy as np
 
-from laxarray._core.errors import fail
+from laxarray._core.errors import DtypeValueError, fail
 
 bool_ = np.dtype("bool")
 int8, int16, int32, int64 = (np.dtype(n) for n in ("int8", "int16", "int32", "int64"))
@@ -254,7 +254,7 @@ class iinfo_object:
 
 
 def _dtype_of(fn, value):
-    dt = getattr(value, "dtype", None)
+    dt = None if isinstance(value, type) else getattr(value, "dtype", None)
     return canonicalize_dtype(fn, value if dt is None else dt, "type")
 
 
@@ -265,7 +265,7 @@ def finfo(type, /):
     """
     dt = _dtype_of("finfo", type)
     if dt not in CATEGORIES["floating-point"]:
-        fail(TypeError, "finfo", "a floating-point dtype for 'type'", dt)
+        fail(DtypeValueError, "finfo", "a floating-point dtype for 'type'", dt)
     info = machine_limits(dt)
     return finfo_object(int(info.bits), float(info.eps), float(info.max), float(info.min),
                         float(info.smallest_normal), real_dtype(dt))
@@ -275,7 +275,7 @@ def iinfo(type, /):
     """Limits of an integer dtype. Array API: iinfo. NumPy: numpy.iinfo."""
     dt = _dtype_of("iinfo", type)
     if dt not in CATEGORIES["integral"]:
-        fail(TypeError, "iinfo", "an integer dtype for 'type'", dt)
+        fail(DtypeValueError, "iinfo", "an integer dtype for 'type'", dt)
     info = np.iinfo(dt)
     return iinfo_object(int(info.bits), int(info.max), int(info.min), dt)
 

@@ -8,8 +8,54 @@ from __future__ import annotations
 import numpy as np
 
 
-class AxisError(ValueError, IndexError):
-    """An axis argument out of range for the array's rank (NumPy's ``AxisError``)."""
+class AxisError(np.exceptions.AxisError):
+    """An axis argument out of range for the array's rank: NumPy's ``AxisError`` (a
+    ``ValueError`` and an ``IndexError``), so code catching NumPy's catches it."""
+
+
+class LinAlgError(np.linalg.LinAlgError):
+    """A matrix argument of the wrong shape for a linalg function: NumPy's ``LinAlgError``
+    (a ``ValueError``)."""
+
+
+class DtypeValueError(TypeError, ValueError):
+    """A dtype outside a function's category where NumPy raises ``ValueError`` (finfo of an
+    integer type, iinfo of a float)."""
+
+
+# Where the standard's class and NumPy's differ, the error is both (NumPy code catching
+# NumPy's class and array-API code catching the standard's both work).
+
+class IndexTypeError(IndexError, TypeError):
+    """A slice bound or step that is not an integer (NumPy raises ``TypeError``)."""
+
+
+class IndexValueError(IndexError, ValueError):
+    """A slice step of zero (NumPy raises ``ValueError``)."""
+
+
+class ZeroStepError(ValueError, ZeroDivisionError):
+    """``arange`` with a zero step (NumPy raises ``ZeroDivisionError``)."""
+
+
+class OperandValueError(TypeError, ValueError):
+    """A scalar operand where an array of rank >= 1 is needed (NumPy: ``ValueError``)."""
+
+
+def slice_error(fn: str, key):
+    """The error for a slice ``key`` that ``slice.indices`` refused (NumPy's classes)."""
+    step = key.step
+    if step is not None and not isinstance(step, bool) and _is_integer(step) and step == 0:
+        raise IndexValueError(message(fn, "a slice with a nonzero step", key))
+    raise IndexTypeError(message(fn, "a slice of integers or None (static under jax.jit)",
+                                 key))
+
+
+def _is_integer(v):
+    try:
+        return int(v) == v and not isinstance(v, float)
+    except (TypeError, ValueError):
+        return False
 
 
 def describe(value) -> str:

@@ -90,8 +90,9 @@ def to_raw(fn: str, obj, argname: str = "x"):
         return _stack_traced(fn, obj, argname)
     try:
         arr = np.asarray(obj)
-    except (ValueError, TypeError, OverflowError) as exc:
-        fail(TypeError, fn, f"an array-like for '{argname}' ({exc})", obj)
+    except (ValueError, TypeError, OverflowError) as exc:  # NumPy's class (ragged: ValueError)
+        fail(ValueError if isinstance(exc, ValueError) else TypeError, fn,
+             f"an array-like for '{argname}' ({exc})", obj)
     _check_supported(fn, arr.dtype, obj, argname)
     if arr is obj or arr.base is not None:
         # jax may read a NumPy buffer after device_put returns (or alias it on CPU), so a

@@ -23,7 +23,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
-from laxarray._core.errors import fail
+from laxarray._core.errors import fail, slice_error
 from laxarray._core.jaxapi import put_like
 from laxarray._core.kernel import bucket_dim, bucket_shape, call, call_padded, kernel
 
@@ -72,8 +72,7 @@ def basic_plan(fn, shape, key):
             try:
                 start, stop, step = k.indices(shape[dim])
             except (TypeError, ValueError):
-                fail(IndexError, fn, "a slice of Python integers or None (static under "
-                     "jax.jit) with a nonzero step", k)
+                slice_error(fn, k)
             count = len(range(start, stop, step))
             axes.append((start if count else 0, step, count, False))
             out_shape.append(count)

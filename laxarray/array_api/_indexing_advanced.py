@@ -36,7 +36,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
-from laxarray._core.errors import fail
+from laxarray._core.errors import fail, slice_error
 from laxarray._core.jaxapi import Tracer, is_tracer
 from laxarray._core.kernel import bucket_shape, call, call_padded, kernel
 from laxarray.array_api import _indexing as _basic
@@ -175,8 +175,7 @@ def layout(fn, shape, entries, check_ints=True) -> Layout:
             try:
                 start, stop, step = val.indices(n)
             except (TypeError, ValueError):
-                fail(IndexError, fn, "a slice of Python integers or None (static under "
-                     "jax.jit) with a nonzero step", val)
+                slice_error(fn, val)
             count = len(range(start, stop, step))
             xshape.append(n)
             axes.append((start if count else 0, step, count, False))

@@ -17,7 +17,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.devices import all_devices, check_device, default_device, place
-from laxarray._core.errors import fail
+from laxarray._core.errors import ZeroStepError, fail
 from laxarray._core.jaxapi import Tracer
 from laxarray._core.kernel import bucket_dim, bucket_shape, call, call_padded, kernel
 from laxarray._core.validate import check_bool, check_choice, check_int, normalize_shape
@@ -174,6 +174,10 @@ def empty_like(x, /, *, dtype=None, device=None):
     return _full("empty_like", shape, False, dt, dev)
 
 
+#: The most elements an array may have (NumPy's limit: the largest intp).
+_MAX_ELEMENTS = np.iinfo(np.intp).max
+
+
 def _static_number(fn, value, argname):
     if isinstance(value, (Array, np.ndarray, np.generic, jax.Array)) and np.ndim(value) == 0:
         if isinstance(getattr(value, "_value", value), Tracer):
@@ -221,7 +225,7 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
         if isinstance(v, complex):
             fail(TypeError, "arange", f"a real number for '{name}'", v)
     if step == 0:
-        fail(ValueError, "arange", "a non-zero 'step'", step)
+        fail(ZeroStepError, "arange", "a non-zero 'step'", step)
     dt = _dtype_or_none("arange", dtype)
     if dt is None:
         dt = _dt.result_type(start, stop, step)
@@ -229,6 +233,9 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
             dt = _dt.DEFAULT_INT
     dev = check_device("arange", device)
     num = max(0, math.ceil((stop - start) / step))
+    if num > _MAX_ELEMENTS:
+        fail(ValueError, "arange", f"at most {_MAX_ELEMENTS} elements (NumPy: maximum allowed "
+             "size exceeded)", num)
     if _dt.kind_of(dt) in "iu":
         delta = int(step)
         start_v = int(start)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from jax import lax
 
 from laxarray._core import dtypes as _dt
-from laxarray._core.errors import fail
+from laxarray._core.errors import AxisError, OperandValueError, fail
 from laxarray._core.kernel import call, kernel
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
@@ -80,7 +80,7 @@ def matmul(x1, x2, /):
     from laxarray._core.dtypes import scalar_pytype
     for name, x in (("x1", x1), ("x2", x2)):
         if scalar_pytype(x) is not None:
-            fail(TypeError, "matmul", f"an array for '{name}' (not a scalar)", x)
+            fail(OperandValueError, "matmul", f"an array for '{name}' (not a scalar)", x)
     v1, v2, _ = binary_operands("matmul", x1, x2, keep_arrays=True)
     return call(_matmul_kernel, v1, v2)
 
@@ -113,7 +113,7 @@ def tensordot(x1, x2, /, *, axes=2):
     v1, v2, dt = binary_operands("tensordot", x1, x2)
     if isinstance(axes, int) and not isinstance(axes, bool):
         if axes < 0 or axes > min(v1.ndim, v2.ndim):
-            fail(ValueError, "tensordot", "0 <= axes <= the smaller rank", axes)
+            fail(AxisError, "tensordot", "0 <= axes <= the smaller rank", axes)
         a1 = tuple(range(v1.ndim - axes, v1.ndim))
         a2 = tuple(range(axes))
     elif isinstance(axes, (tuple, list)) and len(axes) == 2:

@@ -348,8 +348,11 @@ def _tile_kernel(x, *, reps):
 
 
 def tile(x, repetitions, /):
-    """Repeat the whole array ``repetitions`` times per axis. Array API: tile. NumPy: numpy.tile."""
+    """Repeat the whole array ``repetitions`` times per axis (an int too, as NumPy).
+    Array API: tile. NumPy: numpy.tile."""
     raw = to_raw("tile", x)
+    if isinstance(repetitions, int) and not isinstance(repetitions, bool):
+        repetitions = (repetitions,)  # NumPy's form
     if not isinstance(repetitions, (tuple, list)):
         fail(TypeError, "tile", "a tuple of ints for 'repetitions'", repetitions)
     reps = tuple(check_int("tile", r, "repetitions", minimum=0) for r in repetitions)

@@ -3,10 +3,12 @@
 Built on ``jax.lax.linalg`` (LU, Cholesky, QR, SVD, eigh, eig) and plain lax products.
 Every function takes stacks of matrices ``(..., M, N)``, real and complex, float32 and
 float64; bool/integer input to a function that needs floating point becomes float64.
-Shape and argument errors raise ``TypeError``/``ValueError`` naming the function; values are
-never checked (a singular or indefinite matrix gives inf/NaN, not ``LinAlgError``).
+Shape and argument errors raise ``TypeError``/``ValueError`` naming the function (a matrix
+of the wrong shape: ``LinAlgError``, NumPy's class); values are never checked (a singular or
+indefinite matrix gives inf/NaN, not ``LinAlgError``).
 """
 
+from laxarray._core.errors import LinAlgError
 from laxarray.linalg._operands import (EigResult, EighResult, LstsqResult, QRResult,
                                        SlogdetResult, SVDResult)
 from laxarray.linalg.decompositions import (cholesky, eig, eigh, eigvals, eigvalsh, qr, svd,
@@ -21,4 +23,5 @@ __all__ = ["cholesky", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "ei
            "matmul", "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "outer",
            "pinv", "qr", "slogdet", "solve", "svd", "svdvals", "tensordot", "trace", "vecdot",
            "vector_norm", "norm", "cond", "lstsq", "multi_dot", "tensorinv", "tensorsolve",
-           "EigResult", "EighResult", "LstsqResult", "QRResult", "SlogdetResult", "SVDResult"]
+           "EigResult", "EighResult", "LstsqResult", "QRResult", "SlogdetResult", "SVDResult",
+           "LinAlgError"]

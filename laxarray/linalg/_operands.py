@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from laxarray._core import dtypes as _dt
-from laxarray._core.errors import fail
+from laxarray._core.errors import LinAlgError, fail
 from laxarray.array_api._array import Array
 from laxarray.array_api._convert import to_raw
 
@@ -29,7 +29,7 @@ def float_operand(fn, x, argname="x", *, min_rank=0):
     """``(raw, float dtype)`` for an argument of rank >= ``min_rank``."""
     v = raw(fn, x, argname)
     if v.ndim < min_rank:
-        fail(ValueError, fn, f"an array of rank >= {min_rank} for '{argname}'", x)
+        fail(LinAlgError, fn, f"an array of rank >= {min_rank} for '{argname}'", x)
     return v, float_dtype(v.dtype)
 
 
@@ -40,7 +40,7 @@ def matrix_operand(fn, x, argname="x", *, square=False):
         fail(TypeError, fn, f"a float32/float64/complex dtype for '{argname}' (no float16 "
                             "or bfloat16 in linalg, as in NumPy)", v.dtype)
     if square and v.shape[-1] != v.shape[-2]:
-        fail(ValueError, fn, f"square matrices in the last two axes of '{argname}'", x)
+        fail(LinAlgError, fn, f"square matrices in the last two axes of '{argname}'", x)
     return v, dt
 
 

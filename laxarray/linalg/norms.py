@@ -12,7 +12,7 @@ import math
 
 from jax import lax
 
-from laxarray._core.errors import fail
+from laxarray._core.errors import LinAlgError, fail
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
 from laxarray.linalg import _matrix_ops as M
@@ -210,7 +210,7 @@ def cond(x, p=None):
     if p is not None:
         p = _check_matrix_ord("cond", p, v.shape, v.ndim - 2, v.ndim - 1)
         if p not in (2, -2) and v.shape[-1] != v.shape[-2]:
-            fail(ValueError, "cond", f"square matrices for p={p!r}", x)
+            fail(LinAlgError, "cond", f"square matrices for p={p!r}", x)
     return call(_cond_kernel, v, dtype=dt, p=p)
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
-from laxarray._core.errors import fail
+from laxarray._core.errors import LinAlgError, fail
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_int
@@ -161,7 +161,7 @@ def matrix_power(x, n, /):
     """
     v = raw("matrix_power", x)
     if v.ndim < 2 or v.shape[-1] != v.shape[-2]:
-        fail(ValueError, "matrix_power", "square matrices in the last two axes of 'x'", x)
+        fail(LinAlgError, "matrix_power", "square matrices in the last two axes of 'x'", x)
     if isinstance(n, bool):
         fail(TypeError, "matrix_power", "an integer for 'n'", n)
     try:
