@@ -49,6 +49,7 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     standard's (the last two axes).  All arguments but ``a`` are static.  The result is a
     read-only view, as NumPy's (writing into it raises ``ValueError``).
 
+    >>> from laxarray import arange, eye, ones, zeros
     >>> diagonal(eye(3)).shape
     (3,)
     """
@@ -124,6 +125,7 @@ def diag_indices_from(arr):
     """Indices of the main diagonal of ``arr`` (rank >= 2, all sides equal).
     NumPy: numpy.diag_indices_from. Only ``arr``'s shape is used.
 
+    >>> from laxarray import arange, eye, ones, zeros
     >>> len(diag_indices_from(eye(3)))
     2
     """
@@ -217,6 +219,7 @@ def tril_indices_from(arr, k=0):
 
     Only ``arr``'s shape is used; ``k`` is static.
 
+    >>> from laxarray import arange, eye, ones, zeros
     >>> [i.shape for i in tril_indices_from(ones((2, 3)))]
     [(3,), (3,)]
     """
@@ -228,6 +231,7 @@ def triu_indices_from(arr, k=0):
 
     Only ``arr``'s shape is used; ``k`` is static.
 
+    >>> from laxarray import arange, eye, ones, zeros
     >>> [i.shape for i in triu_indices_from(ones((2, 3)))]
     [(5,), (5,)]
     """
@@ -289,6 +293,7 @@ def fill_diagonal(a, val, wrap=False, *, inplace=True):
     is repeated cyclically along the diagonal and cast to ``a``'s dtype; ``wrap`` (static)
     continues the diagonal below a tall 2-D matrix.
 
+    >>> from laxarray import arange, eye, ones, zeros
     >>> float(fill_diagonal(zeros((2, 2)), 5.0, inplace=False)[1, 1])
     5.0
     """

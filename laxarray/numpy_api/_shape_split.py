@@ -77,6 +77,7 @@ def split(ary, indices_or_sections, axis=0):
     ``indices_or_sections`` is static under ``jax.jit`` (an int, or a sequence / concrete
     array of split points); the result is a list of arrays.
 
+    >>> from laxarray import arange, eye, ones, zeros
     >>> [a.shape for a in split(arange(6), 3)]
     [(2,), (2,), (2,)]
     """
@@ -88,6 +89,7 @@ def array_split(ary, indices_or_sections, axis=0):
 
     ``indices_or_sections`` is static under ``jax.jit``; the result is a list of arrays.
 
+    >>> from laxarray import arange, eye, ones, zeros
     >>> [a.shape for a in array_split(arange(5), 2)]
     [(3,), (2,)]
     """
@@ -106,6 +108,7 @@ def hsplit(ary, indices_or_sections):
 
     ``indices_or_sections`` is static under ``jax.jit``.
 
+    >>> from laxarray import arange, eye, ones, zeros
     >>> [a.shape for a in hsplit(ones((2, 4)), 2)]
     [(2, 2), (2, 2)]
     """
@@ -117,6 +120,7 @@ def vsplit(ary, indices_or_sections):
 
     ``indices_or_sections`` is static under ``jax.jit``.
 
+    >>> from laxarray import arange, eye, ones, zeros
     >>> [a.shape for a in vsplit(ones((4, 2)), 2)]
     [(2, 2), (2, 2)]
     """
@@ -128,6 +132,7 @@ def dsplit(ary, indices_or_sections):
 
     ``indices_or_sections`` is static under ``jax.jit``.
 
+    >>> from laxarray import arange, eye, ones, zeros
     >>> [a.shape for a in dsplit(ones((1, 1, 4)), 2)]
     [(1, 1, 2), (1, 1, 2)]
     """
@@ -297,6 +302,7 @@ def block(arrays):
     The innermost lists join along the last axis, the next ones along the second last, and
     so on; dtypes promote level by level, as NumPy's concatenations do.
 
+    >>> from laxarray import arange, eye, ones, zeros
     >>> block([[ones((2, 2)), zeros((2, 1))]]).shape
     (2, 3)
     """
