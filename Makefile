@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-sklearn bench clean
+.PHONY: demo test test-deep lint format test-sklearn bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -18,8 +18,22 @@ demo: $(STAMP)
 	$(PY) examples/demo.py
 	$(PY) examples/sparse_logistic_regression.py
 
-test: $(STAMP)
+test: lint
 	$(PY) -m pytest
+
+# Deeper hypothesis profile (more examples, random seeds); minutes to hours.
+test-deep: lint
+	HYPOTHESIS_PROFILE=deep $(PY) -m pytest
+
+# ruff (rules in pyproject.toml) and mypy on typical user code (tests/typing/usage.py); seconds
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy tests/typing/usage.py
+	$(PY) tests/typing/usage.py
+
+# ruff's automatic fixes (unused imports and the like); layout is by hand (STYLE)
+format: $(STAMP)
+	$(VENV)/bin/ruff check --fix .
 
 # scikit-learn's own array-API tests on laxarray (tests/peers/sklearn_plugin.py); minutes
 test-sklearn: $(STAMP)

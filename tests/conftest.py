@@ -1,4 +1,5 @@
-"""Hypothesis profiles: "ci" (derandomized, bounded; used by .ci/run) and "dev" (deeper)."""
+"""Hypothesis profiles: "ci" (derandomized, bounded; .ci/run), "dev" (the default for local
+runs) and "deep" (make test-deep)."""
 
 import os
 
@@ -11,6 +12,9 @@ from hypothesis import HealthCheck, settings
 
 settings.register_profile(
     "ci", max_examples=20, derandomize=True, deadline=None, print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile(
+    "deep", max_examples=1000, deadline=None, print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.register_profile(
     "dev", max_examples=200, deadline=None, print_blob=True,

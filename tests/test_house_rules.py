@@ -117,3 +117,59 @@ def test_public_namespace_is_the_standard_numpy_or_documented():
     init = (PACKAGE / "__init__.py").read_text() + (PACKAGE / "array_api" /
                                                     "__init__.py").read_text()
     assert "globals().update" not in init and "dir()" not in init
+
+
+#: The layer order, lowest first: a module may import its own layer and the ones before it.
+#: ``laxarray/__init__.py`` assembles the namespace; ``conformance`` tests any namespace and
+#: imports nothing of laxarray outside itself.
+LAYERS = (
+    ("_core",),
+    ("array_api",),
+    ("linalg", "fft", "numpy_api", "transforms", "typing"),
+    ("sparse",),
+    ("checkify", "optimize"),
+)
+_LAYER_OF = {name: i for i, names in enumerate(LAYERS) for name in names}
+
+
+def _part(path):
+    """The top-level part of laxarray that ``path`` belongs to (``None``: the package file)."""
+    rel = path.relative_to(PACKAGE).with_suffix("").parts
+    return None if rel == ("__init__",) else rel[0]
+
+
+def _layer_violations(path):
+    here = _part(path)
+    tree = ast.parse(path.read_text(), filename=str(path))
+    for node in ast.walk(tree):  # every import, function-local ones included
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            targets = [node.module]
+        else:
+            continue
+        for target in targets:
+            parts = target.split(".")
+            if parts[0] != "laxarray":
+                continue
+            if len(parts) == 1:
+                yield node.lineno, target, "imports the top-level package"
+            elif here == "conformance" and parts[1] != "conformance":
+                yield node.lineno, target, "conformance imports nothing of laxarray"
+            elif here != "conformance" and parts[1] == "conformance":
+                yield node.lineno, target, "the library does not import the runner"
+            elif (here in _LAYER_OF and parts[1] in _LAYER_OF
+                  and _LAYER_OF[parts[1]] > _LAYER_OF[here]):
+                yield node.lineno, target, f"{here} is below {parts[1]}"
+
+
+def test_every_part_of_the_package_has_a_layer():
+    parts = {_part(p) for p in _library_files()} - {None, "conformance"}
+    assert parts <= set(_LAYER_OF), parts - set(_LAYER_OF)
+
+
+def test_imports_flow_one_way():
+    bad = [f"{p.relative_to(PACKAGE)}:{line}: {target} ({why})"
+           for p in _library_files() if _part(p) is not None
+           for line, target, why in _layer_violations(p)]
+    assert bad == []

@@ -1,6 +1,7 @@
 """The Array API standard's namespace, one module per chapter of the spec."""
 
-from laxarray.array_api import _operators  # noqa: F401  (installs Array operators)
+import typing as _typing
+
 from laxarray.array_api._array import Array
 from laxarray.array_api.constants import *  # noqa: F401,F403
 from laxarray.array_api.creation import *  # noqa: F401,F403
@@ -23,6 +24,9 @@ from laxarray.array_api import (constants as _c, creation as _cr, data_types as 
                                 sorting as _so, statistical as _st)
 
 #: The standard's names only (``laxarray`` re-exports them): no helpers, no submodules.
-__all__ = ["Array", "__array_namespace_info__",
-           *(n for m in (_c, _cr, _d, _e, _em, _i, _la, _ma, _se, _s, _so, _st)
-             for n in m.__all__)]
+# Hidden from type checkers, which read only literal lists: without it they see every public
+# name here, which are exactly the star-imported ones.
+if not _typing.TYPE_CHECKING:
+    __all__ = ["Array", "__array_namespace_info__",
+               *(n for m in (_c, _cr, _d, _e, _em, _i, _la, _ma, _se, _s, _so, _st)
+                 for n in m.__all__)]

@@ -20,7 +20,9 @@ Semantics, stated once:
 from __future__ import annotations
 
 import math
+import sys
 import threading
+from typing import Callable, Union
 
 import jax
 import numpy as np
@@ -32,6 +34,57 @@ from laxarray._core.errors import fail, fail_text, tracer_conversion
 from laxarray._core.jaxapi import Tracer
 
 _API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
+
+#: What an operator accepts besides an Array (anything else: ``NotImplemented``).
+Operand = Union["Array", bool, int, float, complex, np.ndarray, np.generic, jax.Array,
+                list, tuple]
+_BinaryOp = Callable[["Array", Operand], "Array"]
+_UnaryOp = Callable[["Array"], "Array"]
+
+#: The standard's functions the operators call, by name (filled from ``elementwise`` and
+#: ``linear_algebra`` at the end of this module, which import ``Array`` themselves).
+_FUNCTIONS: dict[str, Callable] = {}
+
+
+def _binary(fname: str, stem: str | None = None) -> tuple[_BinaryOp, _BinaryOp, _BinaryOp]:
+    """``__op__``, ``__rop__`` and ``__iop__`` calling the standard's function ``fname``."""
+    stem = stem or fname
+
+    def forward(self, other, /):
+        if type(other) is not Array and not _accepts(other):
+            return NotImplemented
+        return _FUNCTIONS[fname](self, other)
+
+    def reflected(self, other, /):
+        if not _accepts(other):
+            return NotImplemented
+        return _FUNCTIONS[fname](other, self)
+
+    def inplace(self, other, /):
+        if type(other) is not Array and not _accepts(other):
+            return NotImplemented
+        with WRITE_LOCK:  # read-modify-write, as __setitem__
+            return _operators.update_in_place(self, other, _FUNCTIONS[fname], stem)
+
+    for fn, name in ((forward, f"__{stem}__"), (reflected, f"__r{stem}__"),
+                     (inplace, f"__i{stem}__")):
+        fn.__name__ = fn.__qualname__ = name
+        fn.__doc__ = f"``{fname}`` as an operator (Array API: {name})."
+    return forward, reflected, inplace
+
+
+def _comparison(fname: str, stem: str) -> _BinaryOp:
+    """The elementwise comparison ``__{stem}__`` calling ``fname``."""
+    return _binary(fname, stem)[0]
+
+
+def _unary(fname: str, stem: str) -> _UnaryOp:
+    """The unary ``__{stem}__``: ``x.__neg__()`` is ``negative(x)``."""
+    def op(self, /):
+        return _FUNCTIONS[fname](self)
+    op.__name__ = op.__qualname__ = f"__{stem}__"
+    op.__doc__ = f"``{fname}`` as an operator (Array API: __{stem}__)."
+    return op
 
 
 class Array:
@@ -81,7 +134,7 @@ class Array:
                 self._pad = p
         return p
 
-    def block_until_ready(self):
+    def block_until_ready(self) -> Array:
         """Wait until the value is computed; returns ``self``. jax: block_until_ready."""
         v = self._v if self._v is not None else self._pad
         if v is None:
@@ -92,7 +145,7 @@ class Array:
 
     # ---- attributes -------------------------------------------------------------------
     @property
-    def dtype(self):
+    def dtype(self) -> np.dtype:
         """Data type of the elements (a NumPy dtype object)."""
         v = self._v
         if v is None:
@@ -102,18 +155,18 @@ class Array:
         return v.dtype
 
     @property
-    def shape(self):
+    def shape(self) -> tuple[int, ...]:
         """Tuple of dimensions."""
         v = self._v
         return v.shape if v is not None else self._lshape
 
     @property
-    def ndim(self):
+    def ndim(self) -> int:
         """Number of dimensions."""
         return len(self.shape)
 
     @property
-    def size(self):
+    def size(self) -> int:
         """Number of elements."""
         return math.prod(self.shape)
 
@@ -128,18 +181,18 @@ class Array:
         return next(iter(value.devices()))
 
     @property
-    def base(self):
+    def base(self) -> Array | None:
         """The array whose data this view shares (NumPy's ``ndarray.base``), or ``None``."""
         return None if self._view is None else self._view.root
 
     @property
-    def T(self):
+    def T(self) -> Array:
         """Transpose of a matrix (axes reversed, as NumPy does for any rank)."""
         from laxarray.array_api.manipulation import permute_dims
         return permute_dims(self, tuple(range(self.ndim - 1, -1, -1)))
 
     @property
-    def mT(self):
+    def mT(self) -> Array:
         """Transpose of the last two axes (a stack of matrices). Array API: mT."""
         if self.ndim < 2:
             fail(ValueError, "Array.mT", "an array of rank >= 2", self)
@@ -162,25 +215,25 @@ class Array:
             fail(TypeError, f"Array.{op}", "a 0-d array", self)
         return self._host()[()]
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         return bool(self._scalar("__bool__"))
 
-    def __int__(self):
+    def __int__(self) -> int:
         v = self._scalar("__int__")
         if _dt.kind_of(v.dtype) == "c":
             fail(TypeError, "Array.__int__", "a real array", self)
         return int(v)
 
-    def __float__(self):
+    def __float__(self) -> float:
         v = self._scalar("__float__")
         if _dt.kind_of(v.dtype) == "c":
             fail(TypeError, "Array.__float__", "a real array", self)
         return float(v)
 
-    def __complex__(self):
+    def __complex__(self) -> complex:
         return complex(self._scalar("__complex__"))
 
-    def __index__(self):
+    def __index__(self) -> int:
         if _dt.kind_of(self.dtype) not in "iu":
             fail(TypeError, "Array.__index__", "an integer array", self)
         return int(self._scalar("__index__"))
@@ -191,8 +244,7 @@ class Array:
         if api_version is not None and api_version not in _API_VERSIONS:
             fail(ValueError, "Array.__array_namespace__",
                  f"'api_version' None or one of {_API_VERSIONS}", api_version)
-        import laxarray
-        return laxarray
+        return sys.modules["laxarray"]  # loaded first, as the parent of this module
 
     def _host(self):
         """The exact value as a (read-only) NumPy array, without a device round trip."""
@@ -231,7 +283,7 @@ class Array:
         """``(device type, device id)`` for DLPack. Array API: __dlpack_device__."""
         return self._value.__dlpack_device__()
 
-    def to_device(self, device, /, *, stream=None):
+    def to_device(self, device, /, *, stream=None) -> Array:
         """Copy to ``device`` (a jax Device). Array API: to_device. Not traceable."""
         dev = check_device("Array.to_device", device)
         if dev is None:
@@ -242,7 +294,7 @@ class Array:
             return self
         return wrap(place(self._value, dev))
 
-    def __len__(self):
+    def __len__(self) -> int:
         if self.ndim == 0:
             fail(TypeError, "Array.__len__", "an array of rank >= 1", self)
         return self.shape[0]
@@ -252,14 +304,14 @@ class Array:
             fail(TypeError, "Array.__iter__", "an array of rank >= 1", self)
         return (self[i] for i in range(self.shape[0]))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if isinstance(self._v, Tracer) or isinstance(self._pad, Tracer):
             return f"Array({self._value!r})"
         # NumPy's repr with the class name swapped ("array(" and "Array(" have one length,
         # so continuation lines stay aligned): shape= for empty arrays, dtype= as NumPy.
         return "Array" + np.array_repr(self._host())[len("array"):]
 
-    def __str__(self):
+    def __str__(self) -> str:
         if isinstance(self._v, Tracer) or isinstance(self._pad, Tracer):
             return repr(self)
         return str(self._host())
@@ -279,11 +331,38 @@ class Array:
     def __deepcopy__(self, memo):
         return _copy_handle(self)
 
+    # ---- operators: one table, one row per operator (bodies in _operators) ---------------
+    # Each binary row gives the forward, reflected and in-place forms of one standard
+    # function; the in-place form keeps the dtype and shape (NumPy's same-kind casting).
+    __add__, __radd__, __iadd__ = _binary("add")
+    __sub__, __rsub__, __isub__ = _binary("subtract", "sub")
+    __mul__, __rmul__, __imul__ = _binary("multiply", "mul")
+    __truediv__, __rtruediv__, __itruediv__ = _binary("divide", "truediv")
+    __floordiv__, __rfloordiv__, __ifloordiv__ = _binary("floor_divide", "floordiv")
+    __mod__, __rmod__, __imod__ = _binary("remainder", "mod")
+    __pow__, __rpow__, __ipow__ = _binary("pow")
+    __matmul__, __rmatmul__, __imatmul__ = _binary("matmul")
+    __and__, __rand__, __iand__ = _binary("bitwise_and", "and")
+    __or__, __ror__, __ior__ = _binary("bitwise_or", "or")
+    __xor__, __rxor__, __ixor__ = _binary("bitwise_xor", "xor")
+    __lshift__, __rlshift__, __ilshift__ = _binary("bitwise_left_shift", "lshift")
+    __rshift__, __rrshift__, __irshift__ = _binary("bitwise_right_shift", "rshift")
+    __eq__ = _comparison("equal", "eq")  # type: ignore[assignment]  # elementwise, as NumPy's
+    __ne__ = _comparison("not_equal", "ne")  # type: ignore[assignment]
+    __lt__ = _comparison("less", "lt")
+    __le__ = _comparison("less_equal", "le")
+    __gt__ = _comparison("greater", "gt")
+    __ge__ = _comparison("greater_equal", "ge")
+    __neg__ = _unary("negative", "neg")
+    __pos__ = _unary("positive", "pos")
+    __abs__ = _unary("abs", "abs")
+    __invert__ = _unary("bitwise_invert", "invert")
+
     # ---- indexing (defined in laxarray.array_api._indexing) ---------------------------
-    def __getitem__(self, key, /):
+    def __getitem__(self, key, /) -> Array:
         return _indexing.getitem(self, key)
 
-    def __setitem__(self, key, value, /):
+    def __setitem__(self, key, value, /) -> None:
         with WRITE_LOCK:  # read-modify-write: threads writing one array must not lose updates
             _indexing.setitem(self, key, value)
 
@@ -355,5 +434,23 @@ jax.tree_util.register_pytree_node(
     Array, lambda a: ((a._value,), None), lambda _, children: wrap(children[0]))
 _kernel.register_array_type(Array, wrap, wrap_padded)
 
+_OPERAND_TYPES = (Array, bool, int, float, complex, np.ndarray, np.generic, list, tuple,
+                  jax.Array)
+_EXACT_TYPES = frozenset((Array, float, int, bool, complex))
+
+
+def _accepts(other):
+    return type(other) in _EXACT_TYPES or isinstance(other, _OPERAND_TYPES)
+
+
 from laxarray.array_api import _indexing  # noqa: E402  (needs Array and wrap)
 from laxarray.array_api import _views  # noqa: E402
+from laxarray.array_api import _operators  # noqa: E402
+from laxarray.array_api import elementwise as _ew  # noqa: E402
+from laxarray.array_api.linear_algebra import matmul as _matmul  # noqa: E402
+
+_FUNCTIONS.update({name: getattr(_ew, name) for name in (
+    "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "pow", "bitwise_and",
+    "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "equal",
+    "not_equal", "less", "less_equal", "greater", "greater_equal", "negative", "positive", "abs",
+    "bitwise_invert")}, matmul=_matmul)

@@ -91,7 +91,7 @@ def basic_plan(fn, shape, key):
 def _positive(axes, shape):
     """Rewrite negative-step axes as positive ranges over the same elements."""
     out, flips = [], []
-    for ax, ((start, step, count, _), size) in enumerate(zip(axes, shape)):
+    for ax, (start, step, count, _) in enumerate(axes[:len(shape)]):
         if step < 0 and count > 0:
             out.append((start + (count - 1) * step, -step, count))
             flips.append(ax)
@@ -190,7 +190,7 @@ def _positions(x, params, plan):
     """Per axis: the int64 positions ``start + k * step`` of the bucket's ``k`` and whether
     ``k`` is within the logical count."""
     out = []
-    for axis, (is_int, m) in enumerate(plan):
+    for axis, (_is_int, m) in enumerate(plan):
         start, step, count = (_at(params, 3 * axis + j) for j in range(3))
         k = lax.iota(np.int64, m)
         pos = lax.add(lax.broadcast(start, (m,)), lax.mul(k, lax.broadcast(step, (m,))))

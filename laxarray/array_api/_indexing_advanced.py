@@ -261,7 +261,7 @@ def components(fn, lay, size=None, checked=True):
     tracing only with ``size`` (padding is out of range, for ``mode='fill'``).
     """
     comps, padded = [], False
-    for tag, val, first, rank in lay.groups:
+    for tag, val, first, _rank in lay.groups:
         if tag == "int":
             comps.append(np.asarray(val, np.int64))
         elif tag == "array":

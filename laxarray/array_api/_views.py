@@ -189,7 +189,7 @@ def index_layout(x, key_sources, axes):
     result axis (the axis of ``x`` it comes from, or ``None`` for a new axis)."""
     offset, strides = layout_of(x)
     region = []
-    for (start, step, count, is_int), s in zip(axes, strides):
+    for (start, step, count, _is_int), s in zip(axes, strides):
         offset += start * s if count else 0
         region.append(s * step)
     return offset, tuple(0 if a is None else region[a] for a in key_sources)
@@ -277,7 +277,6 @@ def _forward(op, x, dyn):
     if kind == "bitcast":
         return _bitcast(x, op[2], op[3])
     # diagonal (a read-only view: forward only)
-    from laxarray.linalg._matrix_ops import diagonal
     _, offset, a1, a2 = op
     rest = tuple(i for i in range(x.ndim) if i not in (a1, a2))
     return diagonal(lax.transpose(x, rest + (a1, a2)), offset)
@@ -348,3 +347,19 @@ def write_view(view, new):
         root._rebind(wrap(out))
         info.cache = new
         info.seen = (root._v, root._pad)
+
+
+def diagonal(x, offset=0):
+    """The ``offset`` diagonal of the last two axes: ``(..., K)``; exact for every dtype
+    (a strided slice of the flattened matrices, so signed zeros and NaNs pass through)."""
+    m, n = x.shape[-2], x.shape[-1]
+    start_r, start_c = (0, offset) if offset >= 0 else (-offset, 0)
+    k = max(0, min(m - start_r, n - start_c))
+    batch = tuple(x.shape[:-2])
+    if k == 0:
+        return lax.full(batch + (0,), 0, x.dtype)
+    flat = lax.reshape(x, batch + (m * n,))
+    start = start_r * n + start_c
+    nb = len(batch)
+    return lax.slice(flat, (0,) * nb + (start,), batch + (start + (k - 1) * (n + 1) + 1,),
+                     (1,) * nb + (n + 1,))

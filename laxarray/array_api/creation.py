@@ -38,7 +38,7 @@ def _dtype_or_none(fn, dtype):
     return None if dtype is None else _dt.canonicalize_dtype(fn, dtype)
 
 
-def asarray(obj, /, *, dtype=None, device=None, copy=None):
+def asarray(obj, /, *, dtype=None, device=None, copy=None) -> Array:
     """Convert to an Array. Array API: asarray. NumPy: numpy.asarray.
 
     ``copy=False`` raises ``ValueError`` when a copy is needed (any conversion from NumPy or
@@ -115,7 +115,7 @@ def _full(fn, shape, fill_value, dtype, device):
     return out if dev is None else wrap(_place(out._value, dev))
 
 
-def full(shape, fill_value, *, dtype=None, device=None):
+def full(shape, fill_value, *, dtype=None, device=None) -> Array:
     """Array of ``shape`` filled with ``fill_value``. Array API: full. NumPy: numpy.full.
 
     Without ``dtype`` the dtype follows the Python type of ``fill_value`` (bool, int64,
@@ -124,17 +124,17 @@ def full(shape, fill_value, *, dtype=None, device=None):
     return _full("full", shape, fill_value, dtype, device)
 
 
-def zeros(shape, *, dtype=None, device=None):
+def zeros(shape, *, dtype=None, device=None) -> Array:
     """Array of zeros (float64 by default). Array API: zeros. NumPy: numpy.zeros."""
     return _full("zeros", shape, False, dtype or _dt.DEFAULT_FLOAT, device)
 
 
-def ones(shape, *, dtype=None, device=None):
+def ones(shape, *, dtype=None, device=None) -> Array:
     """Array of ones (float64 by default). Array API: ones. NumPy: numpy.ones."""
     return _full("ones", shape, True, dtype or _dt.DEFAULT_FLOAT, device)
 
 
-def empty(shape, *, dtype=None, device=None):
+def empty(shape, *, dtype=None, device=None) -> Array:
     """Uninitialised array; laxarray fills it with zeros. Array API: empty. NumPy: numpy.empty."""
     return _full("empty", shape, False, dtype or _dt.DEFAULT_FLOAT, device)
 
@@ -150,25 +150,25 @@ def _like(fn, x, dtype, device):
     return tuple(x.shape), dt, dev
 
 
-def full_like(x, /, fill_value, *, dtype=None, device=None):
+def full_like(x, /, fill_value, *, dtype=None, device=None) -> Array:
     """Array like ``x`` filled with ``fill_value``. Array API: full_like. NumPy: numpy.full_like."""
     shape, dt, dev = _like("full_like", x, dtype, device)
     return _full("full_like", shape, fill_value, dt, dev)
 
 
-def zeros_like(x, /, *, dtype=None, device=None):
+def zeros_like(x, /, *, dtype=None, device=None) -> Array:
     """Zeros like ``x``. Array API: zeros_like. NumPy: numpy.zeros_like."""
     shape, dt, dev = _like("zeros_like", x, dtype, device)
     return _full("zeros_like", shape, False, dt, dev)
 
 
-def ones_like(x, /, *, dtype=None, device=None):
+def ones_like(x, /, *, dtype=None, device=None) -> Array:
     """Ones like ``x``. Array API: ones_like. NumPy: numpy.ones_like."""
     shape, dt, dev = _like("ones_like", x, dtype, device)
     return _full("ones_like", shape, True, dt, dev)
 
 
-def empty_like(x, /, *, dtype=None, device=None):
+def empty_like(x, /, *, dtype=None, device=None) -> Array:
     """Uninitialised (zero-filled) array like ``x``. Array API: empty_like. NumPy: numpy.empty_like."""
     shape, dt, dev = _like("empty_like", x, dtype, device)
     return _full("empty_like", shape, False, dt, dev)
@@ -211,7 +211,7 @@ def _wrap_int(value, dtype):
     return value
 
 
-def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
+def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
     """Evenly spaced values in ``[start, stop)``. Array API: arange. NumPy: numpy.arange.
 
     All of ``start``, ``stop`` and ``step`` are static (Python numbers) under ``jax.jit``.
@@ -277,7 +277,7 @@ def _linspace_kernel(start_a, stop_a, *, num, dtype, endpoint):
     return y
 
 
-def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
+def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> Array:
     """``num`` evenly spaced values from ``start`` to ``stop``.
     Array API: linspace. NumPy: numpy.linspace. ``start``/``stop``/``num`` are static."""
     start = _static_number("linspace", start, "start")
@@ -308,7 +308,7 @@ def _eye_kernel(*, n_rows, n_cols, k, dtype):
                                     dtype)
 
 
-def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
+def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None) -> Array:
     """Ones on the ``k``-th diagonal. Array API: eye. NumPy: numpy.eye. All arguments static."""
     n_rows = check_int("eye", n_rows, "n_rows", minimum=0)
     n_cols = n_rows if n_cols is None else check_int("eye", n_cols, "n_cols", minimum=0)
@@ -339,12 +339,12 @@ def _tri(fn, x, k, lower):
     return call(_tri_kernel, v, k=k, lower=lower)
 
 
-def tril(x, /, *, k=0):
+def tril(x, /, *, k=0) -> Array:
     """Lower triangle (elements above the ``k``-th diagonal zeroed). Array API: tril. NumPy: numpy.tril."""
     return _tri("tril", x, k, True)
 
 
-def triu(x, /, *, k=0):
+def triu(x, /, *, k=0) -> Array:
     """Upper triangle (elements below the ``k``-th diagonal zeroed). Array API: triu. NumPy: numpy.triu."""
     return _tri("triu", x, k, False)
 
@@ -379,7 +379,7 @@ def _dlpack_on_host(x):
         return False
 
 
-def from_dlpack(x, /, *, device=None, copy=None):
+def from_dlpack(x, /, *, device=None, copy=None) -> Array:
     """Array from an object implementing DLPack. Array API: from_dlpack. NumPy: numpy.from_dlpack.
 
     ``copy=None`` lets jax import the buffer without a copy where it can (a CPU buffer

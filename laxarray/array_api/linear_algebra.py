@@ -8,7 +8,6 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import AxisError, OperandValueError, fail
 from laxarray._core.kernel import call, kernel
 from laxarray.array_api._array import Array, wrap
-from laxarray.array_api._convert import to_raw
 from laxarray.array_api._ufunc import binary_operands, broadcast_shapes2, cast_broadcast
 
 

@@ -285,7 +285,7 @@ def _closeness_check(name):
                     except ValueError:
                         return
                     raise ConformanceError(f"{name}: no error for shapes {a.shape}, "
-                                           f"{b.shape}")
+                                           f"{b.shape}") from None  # the oracle's error is expected here
                 out = resolve(xp, name)(as_xp(xp, a), as_xp(xp, b), equal_nan=equal_nan)
             elif name == "array_equal":
                 expected = np.array_equal(a, b, equal_nan=equal_nan)

@@ -10,6 +10,7 @@ import numpy as np
 from jax import lax
 from jax.lax import linalg as lax_linalg
 from laxarray._core import dtypes as _dt
+from laxarray.array_api._views import diagonal  # noqa: F401  (M.diagonal, shared with the view)
 
 
 def mT(x):
@@ -46,22 +47,6 @@ def identity(batch, n, dtype):
     cols = lax.broadcasted_iota(np.int32, (n, n), 1)
     eye = lax.convert_element_type(lax.eq(rows, cols), dtype)
     return lax.broadcast_in_dim(eye, tuple(batch) + (n, n), (len(batch), len(batch) + 1))
-
-
-def diagonal(x, offset=0):
-    """The ``offset`` diagonal of the last two axes: ``(..., K)``; exact for every dtype
-    (a strided slice of the flattened matrices, so signed zeros and NaNs pass through)."""
-    m, n = x.shape[-2], x.shape[-1]
-    start_r, start_c = (0, offset) if offset >= 0 else (-offset, 0)
-    k = max(0, min(m - start_r, n - start_c))
-    batch = tuple(x.shape[:-2])
-    if k == 0:
-        return lax.full(batch + (0,), 0, x.dtype)
-    flat = lax.reshape(x, batch + (m * n,))
-    start = start_r * n + start_c
-    nb = len(batch)
-    return lax.slice(flat, (0,) * nb + (start,), batch + (start + (k - 1) * (n + 1) + 1,),
-                     (1,) * nb + (n + 1,))
 
 
 def tril(x, k=0):

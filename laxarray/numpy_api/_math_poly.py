@@ -18,6 +18,8 @@ from laxarray._core.errors import fail, fail_text
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, check_int
+import laxarray.array_api as xa
+import laxarray.linalg as linalg
 from laxarray.array_api._array import wrap
 from laxarray.array_api._ufunc import binary_operands
 from laxarray.linalg._operands import raw
@@ -250,8 +252,6 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     ``(coefficients, residuals, rank, singular values, rcond)`` with residuals as
     ``linalg.lstsq`` gives them.  NumPy's RankWarning is not issued.
     """
-    import laxarray.array_api as xa
-    from laxarray import linalg
     fn = "polyfit"
     order = check_int(fn, deg, "deg", minimum=0) + 1
     vx, vy = raw(fn, x, "x"), raw(fn, y, "y")
@@ -336,8 +336,6 @@ def roots(p, *, strip_zeros=True):
     concrete values: under ``jax.jit`` pass ``strip_zeros=False`` (then the first
     coefficient must be non-zero).
     """
-    from laxarray import linalg
-    import laxarray.array_api as xa
     fn = "roots"
     check_bool(fn, strip_zeros, "strip_zeros")
     v = _poly1d(fn, p)
@@ -378,7 +376,6 @@ def poly(seq_of_zeros):
     As NumPy, complex roots that come in conjugate pairs give a real result; that check
     needs concrete values, so under ``jax.jit`` complex input gives a complex result.
     """
-    from laxarray import linalg
     fn = "poly"
     v = raw(fn, seq_of_zeros, "seq_of_zeros")
     if v.ndim == 2 and v.shape[0] == v.shape[1] and v.shape[0] != 0:

@@ -14,17 +14,18 @@ from laxarray._core.errors import fail_text
 from laxarray.array_api import _views
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._indexing import check_out, finish_out
+from laxarray.numpy_api._math_elementwise import around
+from laxarray.numpy_api._math_products import dot as _dot
+from laxarray.numpy_api._stats_nan import cumsum as _cumsum
+from laxarray.numpy_api.aliases import ravel as _ravel
+from laxarray.numpy_api.aliases import swapaxes as _swapaxes
+from laxarray.numpy_api.aliases import transpose as _transpose
 
 
 def _out(name, out, compute):
     """NumPy's ``out=``: ``compute()`` written into ``out`` (checked first), or returned."""
     check_out(f"Array.{name}", out)
     return finish_out(f"Array.{name}", out, compute())
-
-
-def _np(name):
-    import laxarray
-    return getattr(laxarray, name)
 
 
 def _shape_args(shape):
@@ -96,13 +97,13 @@ def reshape(self, *shape, order="C"):
 
 def flatten(self, order="C"):
     """A flattened copy (NumPy's ``ndarray.flatten``)."""
-    out = _np("ravel")(self, order=order)
+    out = _ravel(self, order=order)
     return wrap(out._value) if out._view is not None else out
 
 
 def ravel(self, order="C"):
     """The flattened array (NumPy's ``ndarray.ravel``: a view where the data need not move)."""
-    return _np("ravel")(self, order=order)
+    return _ravel(self, order=order)
 
 
 def squeeze(self, axis=None):
@@ -115,12 +116,12 @@ def squeeze(self, axis=None):
 def transpose(self, *axes):
     """NumPy's ``ndarray.transpose`` (axes as a tuple, separate ints, or none: reversed)."""
     axes = _shape_args(axes)
-    return _np("transpose")(self, axes if axes else None)
+    return _transpose(self, axes if axes else None)
 
 
 def swapaxes(self, axis1, axis2):
     """NumPy's ``ndarray.swapaxes``."""
-    return _np("swapaxes")(self, axis1, axis2)
+    return _swapaxes(self, axis1, axis2)
 
 
 def conj(self):
@@ -154,7 +155,7 @@ def _part(name):
 def round(self, decimals=0, out=None):
     """NumPy's ``ndarray.round`` (half to even)."""
     return _out("round", out, lambda: _api.round(self) if decimals == 0 else
-                _np("around")(self, decimals))
+                around(self, decimals))
 
 
 def clip(self, min=None, max=None, out=None):
@@ -164,7 +165,7 @@ def clip(self, min=None, max=None, out=None):
 
 def cumsum(self, axis=None, dtype=None, out=None):
     """NumPy's ``ndarray.cumsum`` (flattened when ``axis`` is None)."""
-    return _out("cumsum", out, lambda: _np("cumsum")(self, axis=axis, dtype=dtype))
+    return _out("cumsum", out, lambda: _cumsum(self, axis=axis, dtype=dtype))
 
 
 def sort(self, axis=-1, kind=None, order=None, *, stable=None):
@@ -180,7 +181,7 @@ def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
 
 def dot(self, b, out=None):
     """NumPy's ``ndarray.dot``."""
-    return _out("dot", out, lambda: _np("dot")(self, b))
+    return _out("dot", out, lambda: _dot(self, b))
 
 
 def nonzero(self):

@@ -127,7 +127,7 @@ def scatter_add_1d(n, positions, values, *, sorted_=False, dtype=None):
                            indices_are_sorted=sorted_, mode=GATHER_FILL)
 
 
-def segment_ids(counts, total, dtype=np.dtype("int32")):
+def segment_ids(counts, total, dtype=np.int32):
     """For positions ``0..total-1`` laid out as consecutive segments of ``counts``, the id of
     the segment each position belongs to.  Positions past ``sum(counts)`` get ``len(counts)``.
     """

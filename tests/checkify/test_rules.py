@@ -1,6 +1,5 @@
 """Automatic checks: NaN production, division, indices (mode-aware), infinities."""
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest

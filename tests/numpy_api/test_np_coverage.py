@@ -40,3 +40,9 @@ def test_excluded_names_are_really_absent():
 def test_aliases_are_the_standard_functions(alias):
     assert getattr(la, alias) is getattr(la, ALIASES[alias])
     assert getattr(np, alias) is not None  # a NumPy spelling, not an invented one
+
+
+def test_alias_names_are_exported_once():
+    from laxarray.numpy_api import aliases
+    assert len(aliases.__all__) == len(set(aliases.__all__))
+    assert set(ALIASES) <= set(aliases.__all__)

@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 import laxarray as la
 import laxarray.sparse as sp
-from sparse_cases import DTYPES, SHAPES_2D, make, random_coo, tol
+from sparse_cases import DTYPES, SHAPES_2D, make, tol
 
 FORMATS = ["bcoo", "bcsr"]
 

@@ -163,7 +163,7 @@ def _fast_2d(fn, lhs, rhs, dimension_numbers, sparse_left):
 def sparse_dense_raw(fn, a, y, dims):
     """Raw dense result of ``dot_general(a (BCOO), y (raw dense), dims)``."""
     (lc, rc), (lb, rb) = dims
-    nb, ns = a.n_batch, a.n_sparse
+    nb = a.n_batch
     for d in lb:
         if d >= nb:
             fail_text(NotImplementedError, fn, f"lhs dimension {d} is a dot batch dimension "
@@ -243,7 +243,6 @@ def _spmm_core(data, indices, y, sparse_shape, dense_shape, lc, rc, sorted_):
     else:
         g = lax.broadcast_in_dim(yt, (nse,) + tuple(yt.shape), tuple(range(1, yt.ndim + 1)))
     # g: (nse, *rdc dims, *rfree dims); data: (nse, *dense)
-    n_rfree = len(rfree)
     nd = len(dense_shape)
     if not dc and nd == 0:
         prod = lax.mul(lax.broadcast_in_dim(data, g.shape, (0,)), g)

@@ -17,7 +17,7 @@ import math
 import numpy as np
 from jax import lax
 
-import laxarray as _la
+import laxarray.array_api as _la
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer

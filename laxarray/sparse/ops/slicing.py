@@ -14,7 +14,6 @@ from jax import lax
 from laxarray._core.errors import fail
 from laxarray._core.kernel import kernel
 from laxarray.array_api._convert import to_raw
-from laxarray.sparse import _keys as K
 from laxarray.sparse.bcoo import BCOO
 from laxarray.sparse.ops.dot import _restore
 from laxarray.sparse.ops.reshape import _as, squeeze
