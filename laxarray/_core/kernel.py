@@ -452,6 +452,21 @@ def jit_function(fn, **jit_kwargs):
     return jax.jit(fn, **jit_kwargs)
 
 
+def jit_static(fn, static_argnames):
+    """``jit_function(fn, static_argnames=...)`` for solver loops whose static arguments
+    (operators, callables) may be unhashable: such a call runs ``fn`` unjitted instead of
+    letting jax raise."""
+    jitted = jit_function(fn, static_argnames=static_argnames)
+
+    def run(*args, **kwargs):
+        try:
+            hash(tuple(kwargs[k] for k in static_argnames))
+        except TypeError:
+            return fn(*args, **kwargs)
+        return jitted(*args, **kwargs)
+    return run
+
+
 # ---- calling kernels on Arrays -----------------------------------------------------------
 
 # The Array type registers its helpers here on import (imports flow core -> Array).

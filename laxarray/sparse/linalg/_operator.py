@@ -15,7 +15,6 @@ import jax
 from jax import lax
 
 from laxarray._core.errors import fail, fail_text
-from laxarray._core.kernel import jit_function
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse.ops.dot import matmul
@@ -109,16 +108,3 @@ def check_square(fn, op, n, argname):
     """A known operator shape must be ``(n, n)``."""
     if op.shape is not None and tuple(op.shape) != (n, n):
         fail(ValueError, fn, f"'{argname}' of shape ({n}, {n}) to match b", op.shape)
-
-
-def jitted(impl, static_argnames):
-    """``jax.jit(impl)``, plus an unjitted fallback used when a static argument is unhashable."""
-    jit = jit_function(impl, static_argnames=static_argnames)
-
-    def run(*args, **kwargs):
-        try:
-            hash(tuple(kwargs[k] for k in static_argnames))
-        except TypeError:
-            return impl(*args, **kwargs)
-        return jit(*args, **kwargs)
-    return run

@@ -17,7 +17,8 @@ from laxarray._core.errors import fail
 from laxarray._core.validate import check_int
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
-from laxarray.sparse.linalg._operator import as_operator, check_square, jitted, matvec
+from laxarray._core.kernel import jit_static
+from laxarray.sparse.linalg._operator import as_operator, check_square, matvec
 
 
 def _conj(x):
@@ -140,7 +141,7 @@ def _cg_impl(pA, pM, b, x, tol, atol, maxiter, *, opA, opM):
     return x, lax.select(converged, lax.full_like(k, 0), k)
 
 
-_cg_run = jitted(_cg_impl, ("opA", "opM"))
+_cg_run = jit_static(_cg_impl, ("opA", "opM"))
 
 
 def bicgstab(A, b, x0=None, *, tol=1e-5, atol=0.0, maxiter=None, M=None):
@@ -206,7 +207,7 @@ def _bicgstab_impl(pA, pM, b, x, tol, atol, maxiter, *, opA, opM):
     return x, info
 
 
-_bicgstab_run = jitted(_bicgstab_impl, ("opA", "opM"))
+_bicgstab_run = jit_static(_bicgstab_impl, ("opA", "opM"))
 
 
 def gmres(A, b, x0=None, *, tol=1e-5, atol=0.0, restart=20, maxiter=None, M=None):
@@ -315,4 +316,4 @@ def _gmres_impl(pA, pM, b, x, tol, atol, maxiter, *, opA, opM, restart):
     return x, lax.select(converged, i32, lax.max(k, lax.full_like(k, 1)))
 
 
-_gmres_run = jitted(_gmres_impl, ("opA", "opM", "restart"))
+_gmres_run = jit_static(_gmres_impl, ("opA", "opM", "restart"))

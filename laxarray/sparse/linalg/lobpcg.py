@@ -17,7 +17,8 @@ from laxarray._core.errors import fail
 from laxarray._core.validate import check_int
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
-from laxarray.sparse.linalg._operator import as_operator, check_square, jitted, matvec
+from laxarray._core.kernel import jit_static
+from laxarray.sparse.linalg._operator import as_operator, check_square, matvec
 from laxarray.sparse.linalg.krylov import tolerance
 
 
@@ -156,4 +157,4 @@ def _lobpcg_impl(pA, X, tol, m, *, opA):
     return theta, X, i
 
 
-_lobpcg_run = jitted(_lobpcg_impl, ("opA",))
+_lobpcg_run = jit_static(_lobpcg_impl, ("opA",))

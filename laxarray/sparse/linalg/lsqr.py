@@ -14,7 +14,8 @@ from jax import lax
 
 from laxarray._core.errors import fail
 from laxarray.array_api._array import wrap
-from laxarray.sparse.linalg._operator import jitted, matvec_rect, rmatvec
+from laxarray._core.kernel import jit_static
+from laxarray.sparse.linalg._operator import matvec_rect, rmatvec
 from laxarray.sparse.linalg.krylov import norm2, prepare, tolerance
 
 
@@ -188,4 +189,4 @@ def _lsqr_impl(pA, pM, b, x0, damp, atol, btol, conlim, maxiter, *, opA, opM):
         arnorm, xnorm
 
 
-_lsqr_run = jitted(_lsqr_impl, ("opA", "opM"))
+_lsqr_run = jit_static(_lsqr_impl, ("opA", "opM"))
