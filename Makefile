@@ -18,12 +18,17 @@ demo: $(STAMP)
 	$(PY) examples/demo.py
 	$(PY) examples/sparse_logistic_regression.py
 
+# tests/multidevice needs 8 (host) devices: its own process, with the flag set before jax starts
+MULTIDEVICE := XLA_FLAGS=--xla_force_host_platform_device_count=8
+
 test: lint
 	$(PY) -m pytest
+	$(MULTIDEVICE) $(PY) -m pytest tests/multidevice
 
 # Deeper hypothesis profile (more examples, random seeds); minutes to hours.
 test-deep: lint
 	HYPOTHESIS_PROFILE=deep $(PY) -m pytest
+	HYPOTHESIS_PROFILE=deep $(MULTIDEVICE) $(PY) -m pytest tests/multidevice
 
 # ruff (rules in pyproject.toml) and mypy on typical user code (tests/typing/usage.py); seconds
 lint: $(STAMP)

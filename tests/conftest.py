@@ -21,6 +21,10 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
+# tests/multidevice runs in its own process, on 8 host devices (make test starts it)
+if "xla_force_host_platform_device_count" not in os.environ.get("XLA_FLAGS", ""):
+    collect_ignore = ["multidevice"]
+
 
 @pytest.fixture
 def kernels_run():

@@ -1,4 +1,5 @@
-"""Devices: laxarray places arrays on jax devices; ``device=`` arguments take jax Device objects."""
+"""Devices: laxarray places arrays on jax devices; ``device=`` arguments take a jax Device or a
+``jax.sharding.Sharding`` (a sharded array: XLA's SPMD partitioner runs every kernel on it)."""
 
 from __future__ import annotations
 
@@ -27,19 +28,37 @@ def place(value, device):
     jax cache entries, so committing would compile every kernel twice)."""
     if device is None or isinstance(value, Tracer):
         return value
+    if isinstance(device, jax.sharding.Sharding):
+        return jax.device_put(value, device)
     if len(all_devices()) == 1 and isinstance(value, jax.Array):
         return value
     return jax.device_put(value, device)
 
 
+def device_of(value):
+    """The device of a concrete jax array, or its sharding when it spans several devices
+    (what ``jax.Array.device`` reports)."""
+    sharding = value.sharding
+    if len(sharding.device_set) > 1:
+        return sharding
+    return next(iter(sharding.device_set))
+
+
 def check_device(fn: str, device, argname: str = "device"):
-    """``None`` or one of :func:`all_devices` (also accepted: ``"cpu"``); else ``ValueError``."""
+    """``None``, one of :func:`all_devices` (also accepted: ``"cpu"``), or a
+    ``jax.sharding.Sharding`` over them; else ``ValueError``."""
     if device is None:
         return None
+    if isinstance(device, jax.sharding.Sharding):
+        if device.device_set <= set(all_devices()):
+            return device
+        fail(ValueError, fn, f"a sharding over the devices {all_devices()} for '{argname}'",
+             device)
     if isinstance(device, str):
         matches = [d for d in all_devices() if d.platform == device]
         if matches:
             return matches[0]
     elif device in all_devices():
         return device
-    fail(ValueError, fn, f"'{argname}' to be None or one of {all_devices()}", device)
+    fail(ValueError, fn, f"'{argname}' to be None, a jax.sharding.Sharding or one of "
+         f"{all_devices()}", device)

@@ -45,6 +45,8 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
+from laxarray._core.devices import device_of
+from laxarray._core.errors import fail
 from laxarray._core.jaxapi import ConcreteArray, Tracer, put_like
 
 # ---- policy settings ---------------------------------------------------------------------
@@ -334,12 +336,23 @@ class Bound:
             out = jitted(*args)
         except ValueError as exc:
             if "compiler_options" not in str(exc):
+                self._check_devices(exc, args)
                 raise
             _unregister(jitted)
             return self._traced(args, None if body is self._fn else body)
         if _SPY[0] is not None:  # recorded once it ran: a check at trace time runs nothing
             self._spy()
         return out
+
+    def _check_devices(self, exc, args):
+        """jax refused arguments committed to different devices: say so as the public
+        function (the kernel's name without ``_`` and ``_kernel``), not as jax's jit."""
+        if "incompatible devices" not in str(exc):
+            return
+        name = self.kernel.__name__.strip("_").removesuffix("_kernel")
+        places = sorted({str(device_of(a)) for a in args if isinstance(a, jax.Array)})
+        fail(ValueError, name, "arrays on one device (move them with to_device)",
+             ", ".join(places))
 
     def _spy(self):
         _SPY[0].append((self.kernel.fn.__module__, self.kernel.__name__))
@@ -362,6 +375,7 @@ class Bound:
             out = jitted(*args)
         except ValueError as exc:
             if "compiler_options" not in str(exc):
+                self._check_devices(exc, args)
                 raise
             _unregister(jitted)
             return self._traced(args)

@@ -29,7 +29,7 @@ import numpy as np
 
 from laxarray._core import dtypes as _dt
 from laxarray._core import kernel as _kernel
-from laxarray._core.devices import check_device, default_device, place
+from laxarray._core.devices import check_device, default_device, device_of, place
 from laxarray._core.errors import fail, fail_text, tracer_conversion
 from laxarray._core.jaxapi import Tracer
 
@@ -172,13 +172,26 @@ class Array:
 
     @property
     def device(self):
-        """The device holding the array (the default device while tracing)."""
+        """The device holding the array: a jax Device, or the array's ``jax.sharding.Sharding``
+        when it spans several devices (as ``jax.Array.device``); the default device while
+        tracing."""
         value = self._v if self._v is not None else self._pad
         if value is None:
             value = self._value
         if isinstance(value, Tracer):
             return default_device()
-        return next(iter(value.devices()))
+        return device_of(value)
+
+    @property
+    def sharding(self):
+        """The ``jax.sharding.Sharding`` of the array's data (``None`` while tracing: the
+        partitioner decides it at compile time)."""
+        value = self._v if self._v is not None else self._pad
+        if value is None:
+            value = self._value
+        if isinstance(value, Tracer):
+            return None
+        return value.sharding
 
     @property
     def base(self) -> Array | None:
@@ -284,7 +297,10 @@ class Array:
         return self._value.__dlpack_device__()
 
     def to_device(self, device, /, *, stream=None) -> Array:
-        """Copy to ``device`` (a jax Device). Array API: to_device. Not traceable."""
+        """Copy to ``device`` (a jax Device or a ``jax.sharding.Sharding``). Array API: to_device.
+
+        Under ``jax.jit`` the array is returned as it is (placement is the jit's).
+        """
         dev = check_device("Array.to_device", device)
         if dev is None:
             fail(ValueError, "Array.to_device", "a device", device)
