@@ -159,3 +159,16 @@ def test_two_axis_mesh(mesh):
     assert same_sharding(out, s, 2)
     np.testing.assert_allclose(np.asarray(out), np.tanh(X) + X, rtol=1e-12)
     np.testing.assert_allclose(np.asarray(la.sum(x, axis=0)), X.sum(axis=0), rtol=1e-12)
+
+
+def test_three_axis_mesh_matmul_and_reductions():
+    from jax.sharding import Mesh
+    cube = Mesh(np.array(jax.devices()[:8]).reshape(2, 2, 2), ("a", "b", "c"))
+    s = NamedSharding(cube, PartitionSpec(("a", "b"), "c"))
+    x = la.asarray(X, device=s)
+    assert same_sharding(x, s, 2)
+    out = jax.jit(lambda a: la.exp(-a) * a)(x)
+    assert same_sharding(out, s, 2)
+    np.testing.assert_allclose(np.asarray(out), np.exp(-X) * X, rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(la.max(x, axis=1)), X.max(axis=1))
+    np.testing.assert_allclose(np.asarray(x @ x.mT), X @ X.T, rtol=1e-12)
