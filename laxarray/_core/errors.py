@@ -98,4 +98,4 @@ def tracer_conversion(op: str):
         f"{op}: cannot convert a traced array to a Python value inside jax.jit/vmap/grad, "
         "because its value is not known while tracing. Use laxarray.where(...) for a "
         "value choice, or jax.lax.cond / jax.lax.while_loop for control flow, or mark the "
-        "argument static (jax.jit(..., static_argnames=...)).")
+        "argument static (the static_argnames= option of jax.jit).")

@@ -170,28 +170,26 @@ class Array:
         """Number of elements."""
         return math.prod(self.shape)
 
+    def _held(self):
+        """The jax value that holds the data as it is (unpadded, padded or materialised),
+        without materialising anything."""
+        value = self._v if self._v is not None else self._pad
+        return self._value if value is None else value
+
     @property
     def device(self):
         """The device holding the array: a jax Device, or the array's ``jax.sharding.Sharding``
         when it spans several devices (as ``jax.Array.device``); the default device while
         tracing."""
-        value = self._v if self._v is not None else self._pad
-        if value is None:
-            value = self._value
-        if isinstance(value, Tracer):
-            return default_device()
-        return device_of(value)
+        value = self._held()
+        return default_device() if isinstance(value, Tracer) else device_of(value)
 
     @property
     def sharding(self):
         """The ``jax.sharding.Sharding`` of the array's data (``None`` while tracing: the
         partitioner decides it at compile time)."""
-        value = self._v if self._v is not None else self._pad
-        if value is None:
-            value = self._value
-        if isinstance(value, Tracer):
-            return None
-        return value.sharding
+        value = self._held()
+        return None if isinstance(value, Tracer) else value.sharding
 
     @property
     def base(self) -> Array | None:
