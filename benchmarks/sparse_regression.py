@@ -124,6 +124,7 @@ def bench_loss_grad(a, y):
     cases = {"ours-bcsr": (ours_value_and_grad(o_csr), o_csr),
              "ours-bcoo": (ours_value_and_grad(o_coo), o_coo),
              "ours-bcsr-arg": (ours_value_and_grad(), o_csr),
+             "ours-bcoo-arg": (ours_value_and_grad(), o_coo),
              "jax-bcoo": (jnp_vg, j_coo), "dense-jnp": (jnp_vg, dense)}
     ref_f, ref_g = f_sc(p)
     for name, (vg, X) in cases.items():

@@ -1,7 +1,8 @@
 """laxarray.sparse vs scipy.sparse (csr_array) and jax.experimental.sparse on CPU.
 
 Prints, per case, median times (ms) and ratios to scipy, plus first-call (compile) time
-separately.  The libraries of a case are timed round-robin (one call of each per round),
+separately.  Every case is timed eagerly on a concrete matrix and with the matrix as a
+``jax.jit`` argument (``[jit arg]``: the path of a jitted loss, solver or scan step).  The libraries of a case are timed round-robin (one call of each per round),
 so load from other processes affects them alike.  The run re-executes itself with XLA's
 large buffers on huge pages, as NumPy's are (see ``_memory.py``; ``--no-hugepages`` keeps
 glibc's defaults).
@@ -59,11 +60,12 @@ def powerlaw_csr(n, nnz, rng):
 
 
 def row(name, results):
+    """One line per library: median ms, ratio to scipy, compile ms."""
     base = results["scipy"][0]
-    cells = []
+    print(name, flush=True)
     for k, (t, c) in results.items():
-        cells.append(f"{k} {t:8.2f}ms x{t / base:5.2f} (compile {c:6.0f}ms)")
-    print(f"{name:28s} | " + " | ".join(cells), flush=True)
+        print(f"    {k:20s} {t:9.2f} ms  x{t / base:6.2f}   (compile {c:6.0f} ms)",
+              flush=True)
 
 
 def bench_matvec(name, a, rng, cols=None, transpose=False):
@@ -75,16 +77,25 @@ def bench_matvec(name, a, rng, cols=None, transpose=False):
     j_csr = jsp.BCSR.from_scipy_sparse(a)
     xj = jax.device_put(x)
     if transpose:
+        op = jax.jit(lambda m, v: _ready(m.T @ v))
         fns = {"scipy": lambda: a.T @ x,
                "ours-bcoo": lambda: _ready(ours_coo.T @ xj),
                "ours-bcsr": lambda: _ready(ours_csr.T @ xj),
                "jax-bcoo": lambda: j_coo.T @ xj}
     else:
+        op = jax.jit(lambda m, v: _ready(m @ v))
         fns = {"scipy": lambda: a @ x,
                "ours-bcoo": lambda: _ready(ours_coo @ xj),
                "ours-bcsr": lambda: _ready(ours_csr @ xj),
                "jax-bcoo": lambda: j_coo @ xj,
                "jax-bcsr": lambda: j_csr @ xj}
+    # the matrix as a jax.jit argument (a traced matrix: the path of a jitted loss or
+    # solver), for every format that has the operation
+    fns.update({"ours-bcoo[jit arg]": lambda: op(ours_coo, xj),
+                "ours-bcsr[jit arg]": lambda: op(ours_csr, xj),
+                "jax-bcoo[jit arg]": lambda: op(j_coo, xj)})
+    if not transpose:
+        fns["jax-bcsr[jit arg]"] = lambda: op(j_csr, xj)
     row(name, measure(fns))
 
 
@@ -105,32 +116,49 @@ def main():
     d = sps.random_array((m, m), density=0.01, rng=rng).toarray()
     dj = jax.device_put(d)
     nnz = int(np.count_nonzero(d))
+    ours_fd = jax.jit(lambda v: lsp.bcoo_fromdense(v, nse=nnz).data)
+    jax_fd = jax.jit(lambda v: jsp.BCOO.fromdense(v, nse=nnz).data)
     row(f"fromdense {m}x{m} 1%", measure({
         "scipy": lambda: sps.csr_array(d),
         "ours-bcoo": lambda: lsp.bcoo_fromdense(dj, nse=nnz).data,
-        "jax-bcoo": lambda: jsp.BCOO.fromdense(dj, nse=nnz).data}))
+        "jax-bcoo": lambda: jsp.BCOO.fromdense(dj, nse=nnz).data,
+        "ours-bcoo[jit arg]": lambda: ours_fd(dj),
+        "jax-bcoo[jit arg]": lambda: jax_fd(dj)}))
     s = sps.csr_array(d)
+    todense = jax.jit(lambda mat: _ready(mat.todense()))
     oc = lsp.BCOO.from_scipy_sparse(s)
     jc = jsp.BCOO.from_scipy_sparse(s)
     row(f"todense {m}x{m} 1%", measure({
         "scipy": lambda: s.toarray(),
         "ours-bcoo": lambda: _ready(oc.todense()),
-        "jax-bcoo": lambda: jc.todense()}))
+        "jax-bcoo": lambda: jc.todense(),
+        "ours-bcoo[jit arg]": lambda: todense(oc),
+        "jax-bcoo[jit arg]": lambda: todense(jc)}))
 
     b1 = uniform_csr(n, 10 * n, rng)
     oa, ob = lsp.BCOO.from_scipy_sparse(a1), lsp.BCOO.from_scipy_sparse(b1)
     ja, jb = jsp.BCOO.from_scipy_sparse(a1), jsp.BCOO.from_scipy_sparse(b1)
+    # under jit the sum keeps every entry of both operands (nse = nse(A) + nse(B)): the
+    # canonical form needs the count of distinct coordinates, which is data-dependent
+    ours_add = jax.jit(lambda p, q: (p + q).data)
+    jax_add = jax.jit(lambda p, q: (p + q).data)
     row("sparse+sparse (canonical)", measure({
         "scipy": lambda: a1 + b1,
         "ours-bcoo": lambda: (oa + ob).data,
-        "jax-bcoo": lambda: (ja + jb).sum_duplicates().data}))
+        "jax-bcoo": lambda: (ja + jb).sum_duplicates().data,
+        "ours-bcoo[jit arg]": lambda: ours_add(oa, ob),
+        "jax-bcoo[jit arg]": lambda: jax_add(ja, jb)}))
 
     y = rng.standard_normal(n)
     yj = jax.device_put(y)
+    ours_scale = jax.jit(lambda p, v: (p * v[None, :]).data)
+    jax_scale = jax.jit(lambda p, v: jsp.bcoo_multiply_dense(p, v[None, :]))
     row("column scaling A*y[None,:]", measure({
         "scipy": lambda: a1.multiply(y[None, :]).tocsr(),
         "ours-bcoo": lambda: (oa * yj[None, :]).data,
-        "jax-bcoo": lambda: jsp.bcoo_multiply_dense(ja, yj[None, :])}))
+        "jax-bcoo": lambda: jsp.bcoo_multiply_dense(ja, yj[None, :]),
+        "ours-bcoo[jit arg]": lambda: ours_scale(oa, yj),
+        "jax-bcoo[jit arg]": lambda: jax_scale(ja, yj)}))
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
 from laxarray.sparse._operators import SparseOperators
+from laxarray.sparse.ops import ell
 
 _PADDING_NOTE = "indices in [0, size] (size marks padding)"
 
@@ -55,10 +56,12 @@ class BCOO(SparseOperators):
     BCOO(float64[3, 3], nse=2)
     """
 
-    # _plans: cached product layouts (ops/ell.py); _transpose_of: the array this one is the
-    # 2-D transpose of (lets products use that array's layouts); both unset by default.
+    # _layouts: the (forward, transposed) product layouts (ops/ell.py; pytree leaves), or
+    # ell.PENDING (built on first need), or None (fixed at creation); _transpose_of: the
+    # array this one is the 2-D transpose of, in the same trace (its products run on that
+    # array); _transposed: a concrete array's memo of ``.T``.
     __slots__ = ("data", "indices", "_tail_shape", "indices_sorted", "unique_indices",
-                 "_plans", "_transpose_of", "__weakref__")
+                 "_layouts", "_transpose_of", "_transposed", "__weakref__")
     __array_priority__ = 200
     __array_ufunc__ = None
 
@@ -75,6 +78,7 @@ class BCOO(SparseOperators):
         self._tail_shape = shape[n_batch:]
         self.indices_sorted = bool(indices_sorted)
         self.unique_indices = bool(unique_indices)
+        self._layouts = ell.initial(self)
 
     @classmethod
     def _new(cls, data, indices, shape, indices_sorted=False, unique_indices=False):
@@ -82,6 +86,7 @@ class BCOO(SparseOperators):
         obj.data, obj.indices = data, indices
         obj._tail_shape = tuple(shape)[indices.ndim - 2:]
         obj.indices_sorted, obj.unique_indices = indices_sorted, unique_indices
+        obj._layouts = ell.initial(obj)
         return obj
 
     # ---- attributes --------------------------------------------------------------------
@@ -160,22 +165,58 @@ class BCOO(SparseOperators):
         return self
 
     def _with_data(self, data):
-        return BCOO._new(data, self.indices, self.shape, self.indices_sorted,
-                         self.unique_indices)
+        out = BCOO._new(data, self.indices, self.shape, self.indices_sorted,
+                        self.unique_indices)
+        if self._layouts is not None and getattr(data, "shape", None) == self.data.shape:
+            out._layouts = ell.for_new_data(self._layouts, data)  # same pattern: same places
+        return out
 
     def _leaves(self):
         return (self.data, self.indices)
 
+    def with_layout(self):
+        """This matrix, or a copy of it, with its product layouts built.
+
+        A 2-D matrix created with concrete indices has them (built on first use) and
+        carries them in its pytree: passed to ``jax.jit``, through ``lax.scan`` or
+        ``cond``, its products run the fast kernels.  A matrix returned by a jitted
+        function without them (made inside the trace) has none, and neither has one made
+        from traced indices: call this for a copy that has them.  The indices must be
+        concrete; traced ones (inside ``jax.jit``) raise ``ValueError``."""
+        return with_layout(self)
+
+
+def with_layout(mat):
+    """``mat``, or a copy of it, with product layouts; see ``BCOO.with_layout``."""
+    if not ell.qualifies(mat):
+        fail_text(ValueError, "with_layout", "product layouts exist for 2-D matrices "
+                  f"without batch or dense dimensions; got shape {mat.shape} with "
+                  f"n_batch={mat.n_batch}, n_dense={mat.n_dense}")
+    if ell.layouts_of(mat) is not None:
+        return mat
+    out = mat._with_data(mat.data)            # a new matrix: born with them if it can be
+    if ell.layouts_of(out) is None:
+        fail_text(ValueError, "with_layout", "the matrix's indices are traced (built inside "
+                  "a jax transformation); build it from concrete indices, or close over it")
+    return out
+
 
 # ---- pytree ----------------------------------------------------------------------------
 def _flatten(m):
-    return (m.data, m.indices), (m._tail_shape, m.indices_sorted, m.unique_indices)
+    return (m.data, m.indices, flatten_layouts(m)), (m._tail_shape, m.indices_sorted,
+                                                     m.unique_indices)
+
+
+def flatten_layouts(m):
+    """The layouts a matrix's pytree carries (built now if pending, once), or ``None``."""
+    return ell.layouts_of(m)
 
 
 def _unflatten(aux, children):
     obj = object.__new__(BCOO)
-    obj.data, obj.indices = children
+    obj.data, obj.indices, layouts = children
     obj._tail_shape, obj.indices_sorted, obj.unique_indices = aux
+    obj._layouts = layouts
     return obj
 
 
@@ -211,7 +252,8 @@ def validate_bcoo(fn, data, indices, shape):
              data)
     if not is_tracer(indices) and indices.size:
         sparse_shape = shape[n_batch:n_batch + n_sparse]
-        lo, ok = _range_check_kernel(indices, sparse_shape=sparse_shape)
+        with jax.ensure_compile_time_eval():     # concrete indices inside a trace too
+            lo, ok = _range_check_kernel(indices, sparse_shape=sparse_shape)
         if int(lo) < 0 or not bool(ok):
             fail_text(ValueError, fn, f"expected {_PADDING_NOTE} for sparse shape "
                       f"{sparse_shape}; got an index out of range")

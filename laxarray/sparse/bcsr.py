@@ -28,8 +28,10 @@ from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
 from laxarray.sparse.bcoo import (BCOO, _index_dtype, _shape_tuple, as_sparse_input,
                                   bcoo_fromdense, bcoo_sort_indices, bcoo_sum_duplicates,
-                                  bcoo_eliminate_zeros, bcoo_to_scipy_sparse, todense_raw)
+                                  bcoo_eliminate_zeros, bcoo_to_scipy_sparse,
+                                  flatten_layouts, todense_raw, with_layout)
 from laxarray.sparse._operators import SparseOperators
+from laxarray.sparse.ops import ell
 
 
 class BCSR(SparseOperators):
@@ -44,7 +46,7 @@ class BCSR(SparseOperators):
     """
 
     __slots__ = ("data", "indices", "indptr", "_tail_shape", "indices_sorted",
-                 "unique_indices", "_bcoo_cache", "_plans", "_transpose_of", "__weakref__")
+                 "unique_indices", "_layouts", "_transpose_of", "_transposed", "__weakref__")
     __array_priority__ = 200
     __array_ufunc__ = None
 
@@ -61,7 +63,7 @@ class BCSR(SparseOperators):
         self._tail_shape = shape[indices.ndim - 1:]
         self.indices_sorted = bool(indices_sorted)
         self.unique_indices = bool(unique_indices)
-        self._bcoo_cache = None
+        self._layouts = ell.initial(self)
 
     @classmethod
     def _new(cls, data, indices, indptr, shape, indices_sorted=False, unique_indices=False):
@@ -69,7 +71,7 @@ class BCSR(SparseOperators):
         obj.data, obj.indices, obj.indptr = data, indices, indptr
         obj._tail_shape = tuple(shape)[indices.ndim - 1:]
         obj.indices_sorted, obj.unique_indices = indices_sorted, unique_indices
-        obj._bcoo_cache = None
+        obj._layouts = ell.initial(obj)
         return obj
 
     @property
@@ -99,21 +101,18 @@ class BCSR(SparseOperators):
 
     # ---- conversions ---------------------------------------------------------------------
     def _as_bcoo(self):
-        cached = self._bcoo_cache
-        if cached is not None:
-            return cached
-        if is_tracer(self.indptr) or is_tracer(self.indices):
-            return bcsr_to_bcoo(self)
-        # concrete structure: expand the row ids eagerly even inside a jax.jit trace, so
-        # the cache never holds tracers of the trace that first needed it
-        with jax.ensure_compile_time_eval():
-            out = bcsr_to_bcoo(self)
-        self._bcoo_cache = out
-        return out
+        return bcsr_to_bcoo(self)
 
     def _with_data(self, data):
-        return BCSR._new(data, self.indices, self.indptr, self.shape, self.indices_sorted,
-                         self.unique_indices)
+        out = BCSR._new(data, self.indices, self.indptr, self.shape, self.indices_sorted,
+                        self.unique_indices)
+        if self._layouts is not None and getattr(data, "shape", None) == self.data.shape:
+            out._layouts = ell.for_new_data(self._layouts, data)  # same pattern: same places
+        return out
+
+    def with_layout(self):
+        """This matrix with its product layouts built; see ``BCOO.with_layout``."""
+        return with_layout(self)
 
     def _leaves(self):
         return (self.data, self.indices, self.indptr)
@@ -160,14 +159,15 @@ class BCSR(SparseOperators):
 
 
 def _flatten(m):
-    return (m.data, m.indices, m.indptr), (m._tail_shape, m.indices_sorted, m.unique_indices)
+    return ((m.data, m.indices, m.indptr, flatten_layouts(m)),
+            (m._tail_shape, m.indices_sorted, m.unique_indices))
 
 
 def _unflatten(aux, children):
     obj = object.__new__(BCSR)
-    obj.data, obj.indices, obj.indptr = children
+    obj.data, obj.indices, obj.indptr, layouts = children
     obj._tail_shape, obj.indices_sorted, obj.unique_indices = aux
-    obj._bcoo_cache = None
+    obj._layouts = layouts
     return obj
 
 
@@ -193,7 +193,8 @@ def _validate(fn, data, indices, indptr, shape):
     if data.ndim != nb + 1 + nd or tuple(data.shape) != want:
         fail(ValueError, fn, f"'data' of shape {want}", data)
     if not (is_tracer(indices) or is_tracer(indptr)):
-        ok = _check_kernel(indices, indptr, n_cols=shape[nb + 1])
+        with jax.ensure_compile_time_eval():     # concrete indices inside a trace too
+            ok = _check_kernel(indices, indptr, n_cols=shape[nb + 1])
         if not bool(ok):
             fail(ValueError, fn, f"indptr non-decreasing from 0 to <= nse and column indices "
                  f"in [0, {shape[nb + 1]}]", indptr)
@@ -252,11 +253,8 @@ def bcsr_from_bcoo(mat):
     batch = tuple(mat.shape[:mat.n_batch])
     data = K.broadcast_batch(srt.data, batch)
     cols, indptr = _from_bcoo_kernel(srt.indices, shape=mat.shape)
-    out = BCSR._new(data, cols, indptr, mat.shape, indices_sorted=True,
-                    unique_indices=mat.unique_indices)
-    out._bcoo_cache = None if is_tracer(data) else BCOO._new(
-        data, K.broadcast_batch(srt.indices, batch), mat.shape, True, mat.unique_indices)
-    return out
+    return BCSR._new(data, cols, indptr, mat.shape, indices_sorted=True,
+                     unique_indices=mat.unique_indices)
 
 
 @kernel(static=("shape",))

@@ -192,7 +192,10 @@ def _fix_carry(ctx, init, probe, where):
             if R.is_sparse(b) and _layout(a) == _layout(b) and b.nse <= a.nse:
                 s, u = a.indices_sorted and b.indices_sorted, a.unique_indices and b.unique_indices
                 if (s, u) != (a.indices_sorted, a.unique_indices):
-                    init[i], changed = R.relabel(a, s, u), True
+                    changed = True
+                # relabelled, hence without product layouts, like the body's conformed
+                # outputs: the carry keeps one pytree structure
+                init[i] = R.relabel(a, s, u)
                 templates.append((a.nse, s, u))
                 continue
             if R.is_sparse(b) and not ctx.densify:

@@ -41,7 +41,7 @@ def test_hybrid_layout_products(fmt):
     a, dense = _skewed(rng, 90, 150)
     m = _from_scipy(fmt, a)
     p = ell.plan(m, transposed=False)
-    assert p is not None and p[4].shape[0] > 0          # long rows went to chunks
+    assert p is not None and p.chunk_rows.shape[0] > 0          # long rows went to chunks
     x, X = rng.standard_normal(150), rng.standard_normal((150, 5))
     y, Y = rng.standard_normal(90), rng.standard_normal((4, 90))
     t = dict(rtol=1e-12, atol=1e-12)
@@ -79,7 +79,7 @@ def test_padding_slots_in_chunks_do_not_read_infinities():
     rng = np.random.default_rng(3)
     a, dense = _skewed(rng, 40, 60, long_rows=2, long_len=37)
     m = sp.BCSR.from_scipy_sparse(a)
-    assert ell.plan(m, transposed=False)[4].shape[0] > 0
+    assert ell.plan(m, transposed=False).chunk_rows.shape[0] > 0
     unused = np.flatnonzero(~dense.any(axis=0))
     x = rng.standard_normal(60)
     x[unused] = np.inf                     # columns no entry reads

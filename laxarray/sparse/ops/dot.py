@@ -143,7 +143,7 @@ def _fast_2d(fn, lhs, rhs, dimension_numbers, sparse_left):
     mat, sc = _untranspose(mat, sc)
     if mat.shape[sc[0]] != y.shape[dc[0]]:
         return None
-    p = ell.plan(mat, transposed=sc[0] == 0, matrix_operand=y.ndim == 2)
+    p = ell.plan(mat, transposed=sc[0] == 0)
     if p is None:
         if mat is lhs or mat is rhs:
             return None
@@ -153,7 +153,7 @@ def _fast_2d(fn, lhs, rhs, dimension_numbers, sparse_left):
         return out if sparse_left or out.ndim < 2 else lax.transpose(out, (1, 0))
     dtype = _dt.result_type(mat.dtype, y.dtype)
     moved = y.ndim == 2 and dc[0] == 1
-    out = ell.product(p, lax.transpose(y, (1, 0)) if moved else y, dtype)
+    out = ell.product(p, mat.data, lax.transpose(y, (1, 0)) if moved else y, dtype)
     # out: (sparse free, dense free); dense . sparse wants (dense free, sparse free)
     if out.ndim == 2 and not sparse_left:
         out = lax.transpose(out, (1, 0))

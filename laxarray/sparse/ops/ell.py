@@ -1,30 +1,48 @@
-"""Row-padded (ELL + chunked remainder) layouts for fast 2-D products of concrete matrices.
+"""Row-padded (ELL + chunked remainder) layouts for fast 2-D sparse · dense products.
 
 XLA on CPU runs a sparse·dense product written as "gather, multiply, scatter-add" as two
 or three separate passes over the entries, each with its own loop and intermediate.  For a
-2-D matrix whose entries are concrete (not traced) we therefore build once, on the host, a
-*hybrid* layout of the matrix (or of its transpose) and cache it on the array object:
+2-D matrix whose *structure* (indices, indptr) is concrete we therefore build once, on the
+host, a :class:`Layout` of the matrix (or of its transpose): **positions into the matrix's
+own** ``data`` **and their columns**, row-padded,
 
-* an ELL part: ``K`` column-major slots per row, ``ell_data[K, n_rows]`` and
-  ``ell_cols[K, n_rows]`` (unused slots hold column ``n_cols``, which reads a zero);
-* the rest of each long row in chunks of ``W`` slots (``chunk_data[W, n_chunks]``,
+* an ELL part: ``K`` slots per row, ``pos[n_rows, K]`` and ``cols[n_rows, K]`` (unused
+  slots hold position ``nse``, which reads a zero appended to ``data``, and column
+  ``n_cols``);
+* the rest of each long row in chunks of ``W`` slots (``chunk_pos[n_chunks, W]``,
   ``chunk_cols``) with the row of each chunk (``chunk_rows``, sorted).
 
 ``K`` (at most :data:`MAX_SLOTS`) and ``W`` minimise an estimate of the work, so short
 uniform rows are pure ELL and longer or power-law rows put their tails in chunks.  The
-product is one fused loop over the ``K`` slots (gather of the dense operand, multiply,
-add; no intermediates), one over the chunk slots, and a sorted segment sum of the chunk
-sums.  For a vector operand, unused slots point at a zero appended to it, so every gather
-is in bounds (no per-element test).  The transpose layout makes
-``A.T @ y`` as fast as ``A @ x`` without sorting on each call.
+product is one fused loop over the ``K`` slots (gather of the value and of the dense
+operand, multiply, add; no intermediates), one over the chunk slots, and a sorted segment
+sum of the chunk sums.
 
-Traced matrices (inside ``jax.jit`` with the matrix as an argument, ``vmap`` over stacks,
-gradients with respect to ``data``) take the general path of :mod:`.dot`; a layout is only
-built from concrete leaves, so it never captures a tracer.
+The positions stay valid for any ``data`` of the same pattern (``A * 2``,
+``A._with_data(w)``).  A layout built from concrete ``data`` also holds the values in
+layout order (``vals``): reading them in order beats gathering ``data`` through positions,
+most for the transposed layout, whose positions are scattered (measured 3-4x on
+``A.T @ y``).  ``vals`` is a copy of ``data``, so it is never differentiated on its own:
+the product's derivative rule (``custom_jvp``) takes the tangent of ``data`` through the
+positions, so a gradient with respect to ``data`` (or to the whole matrix) is exact.  A
+new ``data`` under a trace recomputes ``vals`` from it (one gather); an eager one defers
+that to the next need.
+
+The layouts are part of the matrix's pytree (``BCOO``/``BCSR`` flatten them as extra
+leaves), so a matrix passed to ``jax.jit`` as an argument, carried through
+``lax.scan``/``while_loop``/``cond`` or closed over runs the same kernel as an eager call.
+Whether a matrix has layouts (and ``vals``) is fixed when it is created, because jax
+caches the pytree structures of the values it returns: a matrix created with concrete
+structure has them (built on first flatten or product), one created with traced
+structure, or returned by a jitted function without them, has none and takes the general
+path of :mod:`.dot`; ``with_layout()`` gives a copy with them.
 """
 
 from __future__ import annotations
 
+import functools
+
+import jax
 import numpy as np
 from jax import lax
 
@@ -32,9 +50,9 @@ from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import kernel
 from laxarray.sparse import _keys as K
 
-#: most ELL slots per row for a vector operand.  The fused loop reads 2 streams (values,
-#: columns) per slot; measured on 10^5-10^6-entry products, 6-8 slots plus narrow chunks
-#: beat 10-48 slots (1.3-2x): many concurrent streams defeat the prefetchers
+#: most ELL slots per row.  The fused loop reads 3 streams (positions, columns, values)
+#: per slot; measured on 10^5-10^6-entry products, 6-8 slots plus narrow chunks beat
+#: 10-48 slots (1.3-2x): many concurrent streams defeat the prefetchers
 MAX_SLOTS = 8
 #: widths tried for the chunks that hold the rest of long rows (wider ones lost: padding;
 #: 16 was the model's pick for 50-entry rows, (2, 16), and measured 15 ms where (2, 8) took
@@ -42,39 +60,113 @@ MAX_SLOTS = 8
 CHUNK_WIDTHS = (4, 8)
 #: relative cost of scattering one chunk sum (sorted) to one fused ELL slot (measured)
 _SCATTER_COST = 0.5
-#: the same three for a matrix operand (rows of the dense operand are gathered whole, so
-#: streams matter less and each scattered chunk sum is a whole row: wide ELL wins)
-MATRIX_LAYOUT = (48, (4, 8, 16, 32), 3.0)
 
 
-def _concrete(mat):
-    return not any(is_tracer(leaf) for leaf in mat._leaves())
+#: ``mat._layouts`` of a matrix born with concrete structure whose layouts are not built
+#: yet, or ``Layout.vals`` to be gathered (its pytree has them all the same: flattening
+#: builds them)
+PENDING = "pending"
 
 
-def plan(mat, transposed, matrix_operand=False):
-    """The cached hybrid layout of a 2-D unbatched dense-free sparse ``mat`` (or of
-    ``mat.T`` when ``transposed``), or ``None`` when ``mat`` does not qualify.
-    ``matrix_operand``: the layout for products with a 2-D dense operand (tuned apart)."""
-    if mat.ndim != 2 or mat.n_batch or mat.n_dense or not _concrete(mat):
+class Layout:
+    """The row-padded layout of a 2-D matrix ``M`` (or of ``M.T``): int arrays ``pos``,
+    ``cols`` (``[n_rows, K]``), ``chunk_pos``, ``chunk_cols`` (``[n_chunks, W]``) and
+    ``chunk_rows`` (``[n_chunks]``), where ``n_rows`` is the product's output length, and
+    ``vals``: ``None``, ``M``'s values at ``pos`` and ``chunk_pos`` (a pair), or
+    :data:`PENDING` (to be gathered; its matrix resolves it before flattening).  A pytree
+    of those leaves."""
+
+    __slots__ = ("pos", "cols", "chunk_pos", "chunk_cols", "chunk_rows", "vals")
+
+    def __init__(self, pos, cols, chunk_pos, chunk_cols, chunk_rows, vals=None):
+        self.pos, self.cols = pos, cols
+        self.chunk_pos, self.chunk_cols, self.chunk_rows = chunk_pos, chunk_cols, chunk_rows
+        self.vals = vals
+
+    def structure(self):
+        return (self.pos, self.cols, self.chunk_pos, self.chunk_cols, self.chunk_rows)
+
+    def with_vals(self, vals):
+        return Layout(*self.structure(), vals)
+
+    def __repr__(self):
+        k = getattr(self.pos, "shape", (0, 0))
+        return f"Layout(n_rows={k[0]}, slots={k[1]}, vals={self.vals is not None})"
+
+
+jax.tree_util.register_pytree_node(
+    Layout, lambda p: (p.structure() + (p.vals,), None), lambda _, leaves: Layout(*leaves))
+
+
+def _concrete_array(x):
+    return isinstance(x, (np.ndarray, jax.Array)) and not is_tracer(x)
+
+
+def qualifies(mat):
+    """Whether ``mat`` can have a layout: 2-D, unbatched, no dense dimensions, numeric."""
+    return (mat.ndim == 2 and not mat.n_batch and not mat.n_dense
+            and np.dtype(mat.dtype).kind in "biufc")
+
+
+def initial(mat):
+    """The ``_layouts`` a new matrix is born with: :data:`PENDING` when it qualifies and its
+    structure is concrete, else ``None`` (never: a matrix's pytree structure is fixed at
+    birth, because jax caches the structures of the values it returns)."""
+    structure = mat._leaves()[1:]
+    if all(_concrete_array(s) for s in structure) and qualifies(mat):
+        return PENDING
+    return None
+
+
+def layouts_of(mat):
+    """``(forward, transposed)`` layouts of ``mat`` (built now if pending, stored on it), or
+    ``None`` when it has none.  Pending ``vals`` (an eager new ``data``) are gathered
+    here."""
+    got = getattr(mat, "_layouts", None)
+    if got is None:
         return None
-    if np.dtype(mat.dtype).kind not in "biufc":
-        return None
-    cache = getattr(mat, "_plans", None)
-    if cache is None:
-        cache = {}
-        try:
-            mat._plans = cache
-        except AttributeError:
-            return None
-    key = (bool(transposed), bool(matrix_operand))
-    if key not in cache:
-        cache[key] = _build(mat, *key)
-    return cache[key]
+    if got is PENDING:
+        got = build(mat)
+    elif got[0].vals is PENDING:
+        with jax.ensure_compile_time_eval():
+            got = tuple(p.with_vals(gather_vals(p, mat.data)) for p in got)
+    else:
+        return got
+    mat._layouts = got
+    return got
 
 
-def _host_coo(mat):
-    """Host ``(rows, cols, data)`` of the valid entries, in storage order."""
-    data = np.asarray(mat.data)
+def for_new_data(layouts, data):
+    """The layouts of a matrix of the same pattern with values ``data``: ``vals``
+    recomputed from a traced ``data`` (the pytree keeps its structure: scan carries,
+    ``cond`` branches), pending for a concrete one (gathered when next needed)."""
+    if layouts is None or layouts is PENDING or layouts[0].vals is None:
+        return layouts
+    if _concrete_array(data):
+        return tuple(p.with_vals(PENDING) for p in layouts)
+    return tuple(p.with_vals(gather_vals(p, data)) for p in layouts)
+
+
+def gather_vals(p, data):
+    """``(data_ext[p.pos], data_ext[p.chunk_pos])``, ``data_ext`` = ``data`` + one zero."""
+    return _vals_kernel(data, p.pos, p.chunk_pos)
+
+
+@kernel()
+def _vals_kernel(data, pos, chunk_pos):
+    data = lax.pad(data, lax.full((), 0, data.dtype), [(0, 1, 0)])
+    return (K.gather_1d(data, pos.reshape(-1), K.PROMISE).reshape(pos.shape),
+            K.gather_1d(data, chunk_pos.reshape(-1), K.PROMISE).reshape(chunk_pos.shape))
+
+
+def plan(mat, transposed):
+    """The layout of ``mat`` (``transposed``: of ``mat.T``), or ``None`` (general path)."""
+    got = layouts_of(mat)
+    return None if got is None else got[bool(transposed)]
+
+
+def _host_structure(mat):
+    """Host ``(rows, cols, positions)`` of the valid entries, in storage order."""
     n_rows, n_cols = mat.shape
     if hasattr(mat, "indptr"):
         indptr = np.asarray(mat.indptr).astype(np.int64)
@@ -85,52 +177,61 @@ def _host_coo(mat):
     else:
         idx = np.asarray(mat.indices).astype(np.int64)
         rows, cols = idx[:, 0], idx[:, 1]
+    positions = np.arange(rows.size, dtype=np.int64)
     keep = (rows >= 0) & (rows < n_rows) & (cols >= 0) & (cols < n_cols)
     if not keep.all():
-        rows, cols, data = rows[keep], cols[keep], data[keep]
-    return rows, cols, data
+        rows, cols, positions = rows[keep], cols[keep], positions[keep]
+    return rows, cols, positions
 
 
-def _choose_layout(counts, n_rows, matrix_operand=False):
+def _choose_layout(counts, n_rows):
     """``(K, W)``: ELL slots per row and chunk width of the remainder, minimising the
     estimated work ``n_rows * K + sum_r ceil(max(c_r - K, 0) / W) * (W + scatter)``."""
     if counts.size == 0 or n_rows == 0 or counts.max() == 0:
         return 0, 1
-    max_slots, widths, scatter_cost = MATRIX_LAYOUT if matrix_operand else (
-        MAX_SLOTS, CHUNK_WIDTHS, _SCATTER_COST)
-    top = int(min(counts.max(), max_slots))
+    top = int(min(counts.max(), MAX_SLOTS))
     ks = np.arange(top + 1)
     long_rows = counts[counts > 0]
     best = None
-    for w in widths:
+    for w in CHUNK_WIDTHS:
         rest = np.maximum(long_rows[None, :] - ks[:, None], 0)
         chunks = (-(-rest // w)).sum(axis=1)
-        cost = n_rows * ks + chunks * (w + scatter_cost)
+        cost = n_rows * ks + chunks * (w + _SCATTER_COST)
         i = int(np.argmin(cost))
         if best is None or cost[i] < best[0]:
             best = (cost[i], int(ks[i]), w)
     return best[1], best[2]
 
 
-def _build(mat, transposed, matrix_operand):
-    import jax
-    rows, cols, data = _host_coo(mat)
+def build(mat):
+    """``(forward, transposed)`` layouts of a qualifying ``mat`` with concrete structure."""
+    rows, cols, positions = _host_structure(mat)
     n_rows, n_cols = mat.shape
-    if transposed:
-        rows, cols, n_rows, n_cols = cols, rows, n_cols, n_rows
+    nse = mat.nse
+    data = np.asarray(mat.data) if _concrete_array(mat.data) else None
+    # concrete device arrays even when first needed inside a jax.jit trace (a traced
+    # device_put would be stored on the matrix and leak into later traces)
+    with jax.ensure_compile_time_eval():
+        forward = _build_one(rows, cols, positions, n_rows, n_cols, nse, data)
+        transposed = _build_one(cols, rows, positions, n_cols, n_rows, nse, data)
+    return forward, transposed
+
+
+def _build_one(rows, cols, positions, n_rows, n_cols, nse, data):
     if rows.size > 1 and not np.all(rows[1:] >= rows[:-1]):
         order = np.argsort(rows, kind="stable")
-        rows, cols, data = rows[order], cols[order], data[order]
+        rows, cols, positions = rows[order], cols[order], positions[order]
     counts = np.bincount(rows, minlength=n_rows)
-    slots, width = _choose_layout(counts, n_rows, matrix_operand)
+    slots, width = _choose_layout(counts, n_rows)
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
     j = np.arange(rows.size) - starts[rows] if rows.size else np.zeros(0, np.int64)
-    index_dtype = K.default_index_dtype(n_rows, n_cols)
+    col_dtype = K.default_index_dtype(n_rows, n_cols)
+    pos_dtype = K.default_index_dtype(nse + 1)
     in_ell = j < slots
-    ell_data = np.zeros((slots, n_rows), data.dtype)
-    ell_cols = np.full((slots, n_rows), n_cols, index_dtype)
-    ell_data[j[in_ell], rows[in_ell]] = data[in_ell]
-    ell_cols[j[in_ell], rows[in_ell]] = cols[in_ell]
+    pos = np.full((n_rows, slots), nse, pos_dtype)
+    ell_cols = np.full((n_rows, slots), n_cols, col_dtype)
+    pos[rows[in_ell], j[in_ell]] = positions[in_ell]
+    ell_cols[rows[in_ell], j[in_ell]] = cols[in_ell]
     # the rest of each long row, in chunks of `width` (one chunk sum per row piece)
     rest = ~in_ell
     r_rows, r_j = rows[rest], j[rest] - slots
@@ -138,59 +239,114 @@ def _build(mat, transposed, matrix_operand):
     chunk_start = np.concatenate([[0], np.cumsum(per_row)[:-1]]).astype(np.int64)
     n_chunks = int(per_row.sum())
     chunk = chunk_start[r_rows] + r_j // width
-    chunk_data = np.zeros((width, n_chunks), data.dtype)
-    chunk_cols = np.full((width, n_chunks), n_cols, index_dtype)
-    chunk_data[r_j % width, chunk] = data[rest]
-    chunk_cols[r_j % width, chunk] = cols[rest]
-    chunk_rows = np.repeat(np.arange(n_rows), per_row).astype(index_dtype)
-    # concrete device arrays even when the plan is first needed inside a jax.jit trace
-    # (a traced device_put would be cached here and leak into later traces)
-    with jax.ensure_compile_time_eval():
-        put = jax.device_put
-        return (put(ell_data), put(ell_cols), put(chunk_data), put(chunk_cols),
-                put(chunk_rows), n_rows)
+    chunk_pos = np.full((n_chunks, width), nse, pos_dtype)
+    chunk_cols = np.full((n_chunks, width), n_cols, col_dtype)
+    chunk_pos[chunk, r_j % width] = positions[rest]
+    chunk_cols[chunk, r_j % width] = cols[rest]
+    chunk_rows = np.repeat(np.arange(n_rows), per_row).astype(col_dtype)
+    put = jax.device_put
+    vals = None
+    if data is not None:
+        ext = np.concatenate([data, np.zeros(1, data.dtype)])
+        vals = (put(ext[pos]), put(ext[chunk_pos]))
+    return Layout(put(pos), put(ell_cols), put(chunk_pos), put(chunk_cols), put(chunk_rows),
+                  vals)
 
 
-def product(p, x, dtype):
-    """Raw ``M @ x`` for a layout ``p`` of ``M`` and raw dense ``x`` (1-D or 2-D)."""
-    ell_data, ell_cols, chunk_data, chunk_cols, chunk_rows, n_rows = p
-    return _hybrid_kernel(ell_data, ell_cols, chunk_data, chunk_cols, chunk_rows, x,
-                          n_rows=n_rows, dtype=dtype)
+def product(p, data, x, dtype):
+    """Raw ``M @ x`` for a layout ``p`` of ``M``, ``M``'s raw ``data`` and raw dense ``x``
+    (1-D or 2-D): from ``p.vals`` when it has them, else gathering ``data``."""
+    if p.vals is None:
+        return _positions_kernel(data, *p.structure(), x, dtype=dtype)
+    if not (is_tracer(data) or is_tracer(x) or is_tracer(p.vals[0])):
+        # eager: nothing to differentiate, so the kernel without the derivative wrapper
+        # (which jax re-traces on every eager call)
+        _, cols, _, chunk_cols, chunk_rows = p.structure()
+        return _vals_product_kernel(*p.vals, cols, chunk_cols, chunk_rows, x, dtype=dtype)
+    return _product_with_vals(dtype, data, p.vals, p.structure(), x)
 
 
-def _slot_sum(slot_data, slot_cols, x_ext, dtype, mode):
-    """``sum_k slot_data[k] * x_ext[slot_cols[k]]`` as one fused loop.  For a vector,
-    ``x_ext`` is ``x`` with a zero appended, so unused slots (column ``n_cols``) read that
-    zero and every gather is in bounds (``mode`` PROMISE): no per-element bounds test and
-    select (measured ~1.4x faster per entry when ``x`` is cache resident), and the result
-    stays exact for non-finite ``x``.  For a matrix the copy costs more than the test, so
-    ``x_ext`` is ``x`` and ``mode`` FILL_OR_DROP reads column ``n_cols`` as 0."""
-    n = slot_data.shape[1]
+@functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
+def _product_with_vals(dtype, data, vals, structure, x):
+    _, cols, _, chunk_cols, chunk_rows = structure
+    return _vals_product_kernel(*vals, cols, chunk_cols, chunk_rows, x, dtype=dtype)
+
+
+def _perturbed(t):
+    """Whether a tangent is a real one (not a symbolic zero, not integer's float0)."""
+    return (not isinstance(t, jax.custom_derivatives.SymbolicZero)
+            and t.dtype != jax.dtypes.float0)
+
+
+def _product_with_vals_jvp(dtype, primals, tangents):
+    # vals is a copy of data: data's tangent flows through the positions, vals' is unused;
+    # an unperturbed operand (a matrix held fixed, as in grad with respect to weights)
+    # costs nothing
+    data, vals, structure, x = primals
+    t_data, _, _, t_x = tangents
+    out = _product_with_vals(dtype, data, vals, structure, x)
+    t_out = None
+    if _perturbed(t_data):
+        t_out = _positions_kernel(t_data, *structure, x, dtype=dtype)
+    if _perturbed(t_x):
+        t = _product_with_vals(dtype, data, vals, structure, t_x)
+        t_out = t if t_out is None else lax.add(t_out, t)
+    return out, lax.full(out.shape, 0, dtype) if t_out is None else t_out
+
+
+_product_with_vals.defjvp(_product_with_vals_jvp, symbolic_zeros=True)
+
+
+def _slot_sum(slot_vals, slot_cols, x_ext, dtype, mode):
+    """``sum_k slot_vals(k) * x_ext[slot_cols[:, k]]`` as one fused loop; ``slot_vals(k)``
+    gives slot ``k``'s values.  For a vector, ``x_ext`` is ``x`` with a zero appended
+    (column ``n_cols``), so unused slots read that zero and every gather is in bounds
+    (``mode`` PROMISE): no per-element bounds test and select (measured ~1.4x faster per
+    entry when ``x`` is cache resident), and the result stays exact for non-finite ``x``.
+    For a matrix the copy costs more than the test, so ``x_ext`` is ``x`` and ``mode``
+    FILL_OR_DROP reads column ``n_cols`` as 0."""
+    n = slot_cols.shape[0]
     out_shape = (n,) + tuple(x_ext.shape[1:])
     y = lax.full(out_shape, 0, dtype)
-    for k in range(slot_data.shape[0]):
-        g = K.gather_prefix(x_ext, slot_cols[k][:, None], mode)
-        v = lax.broadcast_in_dim(lax.convert_element_type(slot_data[k], dtype), out_shape,
+    for k in range(slot_cols.shape[1]):
+        g = K.gather_prefix(x_ext, slot_cols[:, k:k + 1], mode)
+        v = lax.broadcast_in_dim(lax.convert_element_type(slot_vals(k), dtype), out_shape,
                                  (0,))
         y = lax.add(y, lax.mul(v, g))
     return y
 
 
-@kernel(static=("n_rows", "dtype"))
-def _hybrid_kernel(ell_data, ell_cols, chunk_data, chunk_cols, chunk_rows, x, *, n_rows,
-                   dtype):
+def _products(ell_vals, cols, chunk_vals, chunk_cols, chunk_rows, x, dtype):
+    """The ELL slot sums plus the scattered chunk sums (``*_vals``: per-slot value
+    getters)."""
+    zero = lax.full((), 0, dtype)
     x = lax.convert_element_type(x, dtype)
     mode = K.GATHER_FILL
     if x.ndim == 1:
         # one zero past the end: the target of every unused slot (column n_cols)
-        x = lax.pad(x, lax.full((), 0, dtype), [(0, 1, 0)])
+        x = lax.pad(x, zero, [(0, 1, 0)])
         mode = K.PROMISE
-    y = _slot_sum(ell_data, ell_cols, x, dtype, mode)
+    y = _slot_sum(ell_vals, cols, x, dtype, mode)
     if chunk_rows.shape[0]:
-        sums = _slot_sum(chunk_data, chunk_cols, x, dtype, mode)
+        sums = _slot_sum(chunk_vals, chunk_cols, x, dtype, mode)
         dnums = lax.ScatterDimensionNumbers(update_window_dims=tuple(range(1, sums.ndim)),
                                             inserted_window_dims=(0,),
                                             scatter_dims_to_operand_dims=(0,))
         y = lax.scatter_add(y, chunk_rows[:, None], sums, dnums, indices_are_sorted=True,
                             mode=K.GATHER_FILL)
     return y
+
+
+@kernel(static=("dtype",))
+def _vals_product_kernel(ell_vals, chunk_vals, cols, chunk_cols, chunk_rows, x, *, dtype):
+    return _products(lambda k: ell_vals[:, k], cols, lambda k: chunk_vals[:, k], chunk_cols,
+                     chunk_rows, x, dtype)
+
+
+@kernel(static=("dtype",))
+def _positions_kernel(data, pos, cols, chunk_pos, chunk_cols, chunk_rows, x, *, dtype):
+    # data_ext: position nse (every unused slot) reads a zero, so every gather is in bounds
+    data = lax.pad(data, lax.full((), 0, data.dtype), [(0, 1, 0)])
+    return _products(lambda k: K.gather_1d(data, pos[:, k], K.PROMISE), cols,
+                     lambda k: K.gather_1d(data, chunk_pos[:, k], K.PROMISE), chunk_cols,
+                     chunk_rows, x, dtype)

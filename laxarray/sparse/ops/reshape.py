@@ -20,6 +20,7 @@ from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import kernel
 from laxarray.sparse import _keys as K
 from laxarray.sparse.bcoo import BCOO
+from laxarray.sparse.ops import ell
 from laxarray.sparse.ops.dot import _restore, is_sparse
 from laxarray.sparse.ops.layout import to_flat
 
@@ -46,6 +47,9 @@ def _axes(fn, axes, ndim):
 def transpose(mat, axes=None):
     """Permute dimensions (``lax.transpose``); default reverses them. NumPy: transpose."""
     fn = "transpose"
+    memo = getattr(mat, "_transposed", None)
+    if memo is not None and axes is None:
+        return memo
     a = _as(fn, mat)
     perm = tuple(range(a.ndim - 1, -1, -1)) if axes is None else _axes(fn, axes, a.ndim)
     if sorted(perm) != list(range(a.ndim)):
@@ -66,27 +70,57 @@ def transpose(mat, axes=None):
 
 
 def _transpose_2d(mat, a):
-    """``mat.T`` of a 2-D matrix, marked as the transpose of ``mat`` so that products run on
-    ``mat`` (no sort; see ``dot._fast_2d``) and, for concrete arrays, cached on ``mat``."""
-    cache = getattr(mat, "_plans", None)
-    if cache is not None and "T" in cache:
-        return cache["T"]
+    """``mat.T`` of a 2-D matrix, marked as the transpose of ``mat`` so that products in
+    the same trace run on ``mat`` (no sort; see ``dot._fast_2d``).  A BCOO result keeps the
+    order of ``mat``'s entries, so it carries ``mat``'s layouts swapped (in its pytree);
+    a concrete ``mat`` memoizes the result."""
+    memo = getattr(mat, "_transposed", None)
+    if memo is not None:
+        return memo
+    layouts = ell.layouts_of(mat)
     concrete = not any(is_tracer(leaf) for leaf in mat._leaves())
-    if concrete:
-        # computed eagerly even inside a jax.jit trace: the cached view must hold concrete
+    if concrete and hasattr(mat, "indptr"):
+        out = _bcsr_transpose_on_host(mat)
+    elif concrete:
+        # computed eagerly even inside a jax.jit trace: the memo must hold concrete
         # arrays, never tracers of the trace that first needed it
         with jax.ensure_compile_time_eval():
             data, indices = _transpose_kernel(a.data, a.indices, perm=(1, 0), nb=0, ns=2)
-            out = _restore(BCOO._new(data, indices, a.shape[::-1]), mat)
+            out = BCOO._new(data, indices, a.shape[::-1])
     else:
         data, indices = _transpose_kernel(a.data, a.indices, perm=(1, 0), nb=0, ns=2)
         out = _restore(BCOO._new(data, indices, a.shape[::-1]), mat)
+    if isinstance(out, BCOO) and layouts is not None:
+        out._layouts = (layouts[1], layouts[0])
     out._transpose_of = mat
     if concrete:
-        if cache is None:
-            cache = mat._plans = {}
-        cache["T"] = out
+        mat._transposed = out
     return out
+
+
+def _bcsr_transpose_on_host(mat):
+    """The BCSR transpose of a concrete 2-D BCSR, by a stable host sort of its entries by
+    column (a counting-sort's result; no sort kernel to compile).  Padding stays last."""
+    from laxarray.sparse.bcsr import BCSR
+    n_rows, n_cols = mat.shape
+    indptr = np.asarray(mat.indptr).astype(np.int64)
+    cols = np.asarray(mat.indices).astype(np.int64)
+    data = np.asarray(mat.data)
+    nse = cols.shape[0]
+    rows = np.full(nse, n_rows, np.int64)
+    rows[:indptr[-1]] = np.repeat(np.arange(n_rows), np.diff(indptr))
+    keep = np.flatnonzero((rows < n_rows) & (cols >= 0) & (cols < n_cols))
+    order = keep[np.argsort(cols[keep], kind="stable")]    # rows ascend within a column
+    t_data = np.zeros(nse, data.dtype)
+    t_data[:order.size] = data[order]
+    t_idx = np.full(nse, n_rows, mat.indices.dtype)
+    t_idx[:order.size] = rows[order]
+    t_ptr = np.zeros(n_cols + 1, mat.indptr.dtype)
+    np.cumsum(np.bincount(cols[keep], minlength=n_cols), out=t_ptr[1:])
+    put = jax.device_put
+    with jax.ensure_compile_time_eval():
+        return BCSR._new(put(t_data), put(t_idx), put(t_ptr), (n_cols, n_rows),
+                         indices_sorted=True, unique_indices=mat.unique_indices)
 
 
 @kernel(static=("perm", "nb", "ns"))
