@@ -231,3 +231,16 @@ def test_pytree_structure_is_fixed_at_creation(fmt, kernels_run):
     np.testing.assert_allclose(np.asarray(jax.jit(lambda a: (a @ x)._value)(fast)),
                                2 * dense @ x, **TOL)
     assert _layout_ran(kernels_run()[before:])
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_eager_products_build_only_the_layout_they_use(fmt):
+    from laxarray.sparse.ops import ell
+    m, dense = _matrix(fmt, seed=9)
+    x, y = np.arange(40.0), np.arange(30.0)
+    np.testing.assert_allclose(np.asarray(m @ x), dense @ x, **TOL)
+    assert m._layouts[1] is ell.PENDING                  # A.T's layout not sorted for yet
+    np.testing.assert_allclose(np.asarray(y @ m), y @ dense, **TOL)
+    assert all(isinstance(p, ell.Layout) for p in m._layouts)
+    fresh, _ = _matrix(fmt, seed=9)
+    assert len(jax.tree_util.tree_leaves(fresh)) == len(fresh._leaves()) + 14  # both built

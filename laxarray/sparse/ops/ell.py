@@ -118,33 +118,60 @@ def initial(mat):
     return None
 
 
-def layouts_of(mat):
-    """``(forward, transposed)`` layouts of ``mat`` (built now if pending, stored on it), or
-    ``None`` when it has none.  Pending ``vals`` (an eager new ``data``) are gathered
-    here."""
+def _states(mat):
     got = getattr(mat, "_layouts", None)
-    if got is None:
-        return None
-    if got is PENDING:
-        got = build(mat)
-    elif got[0].vals is PENDING:
+    return (PENDING, PENDING) if got is PENDING else got
+
+
+def _resolve(mat, states, i):
+    """Layout ``i`` (0 forward, 1 transposed) of ``mat``, built or its ``vals`` gathered
+    now if pending."""
+    p = states[i]
+    if p is PENDING:
+        p = build(mat, transposed=bool(i))
+    elif p.vals is PENDING:
         with jax.ensure_compile_time_eval():
-            got = tuple(p.with_vals(gather_vals(p, mat.data)) for p in got)
-    else:
-        return got
-    mat._layouts = got
+            p = p.with_vals(gather_vals(p, mat.data))
+    return p
+
+
+def layouts_of(mat):
+    """``(forward, transposed)`` layouts of ``mat`` (built now where pending, stored on
+    it), or ``None`` when it has none."""
+    states = _states(mat)
+    if states is None:
+        return None
+    got = (_resolve(mat, states, 0), _resolve(mat, states, 1))
+    if got != states:
+        mat._layouts = got
     return got
+
+
+def plan(mat, transposed):
+    """The layout of ``mat`` (``transposed``: of ``mat.T``), or ``None`` (general path);
+    only that one is built if pending (an eager ``A @ x`` never sorts for ``A.T``)."""
+    states = _states(mat)
+    if states is None:
+        return None
+    i = int(bool(transposed))
+    p = _resolve(mat, states, i)
+    if p is not states[i]:
+        mat._layouts = (p, states[1]) if i == 0 else (states[0], p)
+    return p
 
 
 def for_new_data(layouts, data):
     """The layouts of a matrix of the same pattern with values ``data``: ``vals``
     recomputed from a traced ``data`` (the pytree keeps its structure: scan carries,
     ``cond`` branches), pending for a concrete one (gathered when next needed)."""
-    if layouts is None or layouts is PENDING or layouts[0].vals is None:
+    if layouts is None or layouts is PENDING:
         return layouts
-    if _concrete_array(data):
-        return tuple(p.with_vals(PENDING) for p in layouts)
-    return tuple(p.with_vals(gather_vals(p, data)) for p in layouts)
+
+    def one(p):
+        if p is PENDING or p.vals is None:
+            return p
+        return p.with_vals(PENDING if _concrete_array(data) else gather_vals(p, data))
+    return (one(layouts[0]), one(layouts[1]))
 
 
 def gather_vals(p, data):
@@ -157,12 +184,6 @@ def _vals_kernel(data, pos, chunk_pos):
     data = lax.pad(data, lax.full((), 0, data.dtype), [(0, 1, 0)])
     return (K.gather_1d(data, pos.reshape(-1), K.PROMISE).reshape(pos.shape),
             K.gather_1d(data, chunk_pos.reshape(-1), K.PROMISE).reshape(chunk_pos.shape))
-
-
-def plan(mat, transposed):
-    """The layout of ``mat`` (``transposed``: of ``mat.T``), or ``None`` (general path)."""
-    got = layouts_of(mat)
-    return None if got is None else got[bool(transposed)]
 
 
 def _host_structure(mat):
@@ -203,18 +224,18 @@ def _choose_layout(counts, n_rows):
     return best[1], best[2]
 
 
-def build(mat):
-    """``(forward, transposed)`` layouts of a qualifying ``mat`` with concrete structure."""
+def build(mat, transposed):
+    """The layout of a qualifying ``mat`` with concrete structure (``transposed``: of
+    ``mat.T``), with ``vals`` when ``mat.data`` is concrete."""
     rows, cols, positions = _host_structure(mat)
     n_rows, n_cols = mat.shape
-    nse = mat.nse
+    if transposed:
+        rows, cols, n_rows, n_cols = cols, rows, n_cols, n_rows
     data = np.asarray(mat.data) if _concrete_array(mat.data) else None
     # concrete device arrays even when first needed inside a jax.jit trace (a traced
     # device_put would be stored on the matrix and leak into later traces)
     with jax.ensure_compile_time_eval():
-        forward = _build_one(rows, cols, positions, n_rows, n_cols, nse, data)
-        transposed = _build_one(cols, rows, positions, n_cols, n_rows, nse, data)
-    return forward, transposed
+        return _build_one(rows, cols, positions, n_rows, n_cols, mat.nse, data)
 
 
 def _build_one(rows, cols, positions, n_rows, n_cols, nse, data):

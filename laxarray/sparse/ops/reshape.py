@@ -20,7 +20,6 @@ from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import kernel
 from laxarray.sparse import _keys as K
 from laxarray.sparse.bcoo import BCOO
-from laxarray.sparse.ops import ell
 from laxarray.sparse.ops.dot import _restore, is_sparse
 from laxarray.sparse.ops.layout import to_flat
 
@@ -77,7 +76,7 @@ def _transpose_2d(mat, a):
     memo = getattr(mat, "_transposed", None)
     if memo is not None:
         return memo
-    layouts = ell.layouts_of(mat)
+    layouts = getattr(mat, "_layouts", None)
     concrete = not any(is_tracer(leaf) for leaf in mat._leaves())
     if concrete and hasattr(mat, "indptr"):
         out = _bcsr_transpose_on_host(mat)
@@ -90,7 +89,9 @@ def _transpose_2d(mat, a):
     else:
         data, indices = _transpose_kernel(a.data, a.indices, perm=(1, 0), nb=0, ns=2)
         out = _restore(BCOO._new(data, indices, a.shape[::-1]), mat)
-    if isinstance(out, BCOO) and layouts is not None:
+    if isinstance(out, BCOO) and isinstance(layouts, tuple):
+        # the same entries in the same order: mat's layouts, swapped (a pending one is what
+        # out would build from its own indices)
         out._layouts = (layouts[1], layouts[0])
     out._transpose_of = mat
     if concrete:
