@@ -13,7 +13,13 @@ The 5-point Laplacian on a k x k grid (k = 500: 250,000 unknowns, ~1.25e6 nonzer
   and is checked with ``--quick`` only: on the full grid GMRES(20) needs thousands of
   cycles, minutes per solve).
 
-Run: ``.venv/bin/python benchmarks/sparse_solvers.py [--quick]``.
+Then the direct solves on a K_DIRECT x K_DIRECT grid: ``spsolve`` (eager, and with the
+matrix as a ``jax.jit`` argument) vs ``scipy.sparse.linalg.spsolve``, and a new right-hand
+side through a reused factorisation (``splu(A).solve``, eager and inside ``jax.jit``) vs
+SuperLU's ``solve``.
+
+Run: ``.venv/bin/python benchmarks/sparse_solvers.py [--quick] [--direct]`` (``--direct``:
+the direct solves only).
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ K = 150 if QUICK else 500
 ITERS = 50 if QUICK else 100
 REPS = 5 if QUICK else 9
 TOL = 1e-6
+K_DIRECT = 60 if QUICK else 200
 
 
 def poisson(k):
@@ -109,5 +116,36 @@ def main():
               flush=True)
 
 
+def direct():
+    a = poisson(K_DIRECT)
+    n = a.shape[0]
+    b = np.random.default_rng(0).standard_normal(n)
+    bj = jax.device_put(b)
+    csc = sps.csc_array(a)
+    print(f"direct solves, 2-D Poisson {K_DIRECT}x{K_DIRECT}: n={n}, nnz={a.nnz}", flush=True)
+    t_sc = _median(lambda: spla.spsolve(csc, b))
+    cells = [f"scipy {t_sc * 1e3:8.2f} ms"]
+    for fmt, mat in (("bcoo", lsp.BCOO.from_scipy_sparse(a)),
+                     ("bcsr", lsp.BCSR.from_scipy_sparse(a))):
+        arg = jax.jit(lambda m, v: lsp.linalg.spsolve(m, v)._value)
+        for label, fn in ((fmt, lambda mat=mat: lsp.linalg.spsolve(mat, bj).block_until_ready()),
+                          (f"{fmt}[jit arg]", lambda mat=mat, arg=arg:
+                           arg(mat, bj).block_until_ready())):
+            t = _median(fn)
+            cells.append(f"{label} {t * 1e3:8.2f} ms x{t / t_sc:5.2f}")
+    print("spsolve   | " + " | ".join(cells), flush=True)
+    ref = spla.splu(csc)
+    lu = lsp.linalg.splu(lsp.BCSR.from_scipy_sparse(a))
+    inside = jax.jit(lambda v: lu.solve(v)._value)
+    t_ref = _median(lambda: ref.solve(b))
+    t_lu = _median(lambda: lu.solve(bj).block_until_ready())
+    t_in = _median(lambda: inside(bj).block_until_ready())
+    print(f"reuse LU  | SuperLU solve {t_ref * 1e3:8.2f} ms | splu(A).solve "
+          f"{t_lu * 1e3:8.2f} ms x{t_lu / t_ref:5.2f} | inside jax.jit {t_in * 1e3:8.2f} ms "
+          f"x{t_in / t_ref:5.2f}", flush=True)
+
+
 if __name__ == "__main__":
-    main()
+    if "--direct" not in sys.argv:
+        main()
+    direct()

@@ -1,0 +1,264 @@
+"""Direct sparse solves: ``spsolve`` and a reusable LU factorisation (``splu``/``factorized``).
+
+XLA has no sparse LU, so the factorisation runs on the host: SciPy's SuperLU (COLAMD
+column ordering, as ``scipy.sparse.linalg.spsolve`` and ``splu`` use by default), reached
+through ``jax.pure_callback``.  So these work eagerly and under ``jax.jit`` (the matrix and
+the right-hand side may be traced; the solve is a host call inside the compiled program)
+and under ``jax.vmap`` (one host solve per mapped element).  On a GPU the matrix and the
+right-hand side are copied to the host and the solution back; the solve itself runs on
+the CPU.
+
+Derivatives (reverse mode, ``jax.grad``/``jax.vjp``): ``spsolve`` with respect to
+``A.data`` and ``b``, ``SparseLU.solve`` with respect to ``b``, by the adjoint solve
+``A^T y = g`` (with the same factorisation for ``SparseLU``; ``spsolve`` refactorises).
+An exactly singular matrix raises ``LinAlgError`` eagerly; under ``jax.jit`` (where no
+error can be raised from the host) the solution is all NaN.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import numpy as np
+from jax import lax
+
+from laxarray._core import dtypes as _dt
+from laxarray._core.errors import LinAlgError, fail, fail_text
+from laxarray._core.jaxapi import is_tracer
+from laxarray.array_api._array import wrap
+from laxarray.array_api._convert import to_raw
+from laxarray.sparse import _keys as K
+
+
+def _solve_dtype(*dtypes):
+    """float64/float32/complex128/complex64 of the operands (integers and bools -> float64;
+    SuperLU has no other types)."""
+    dt = np.dtype(_dt.result_type(*dtypes))
+    if dt.kind in "biu":
+        return np.dtype(_dt.default_dtype_for_pytype(float))
+    if dt == np.float16:
+        return np.dtype(np.float32)
+    return dt
+
+
+def _square_matrix(fn, A):
+    if not hasattr(A, "_as_bcoo"):
+        fail(TypeError, fn, "a BCOO or BCSR matrix for 'A'", A)
+    if A.ndim != 2 or A.n_batch or A.n_dense or A.shape[0] != A.shape[1]:
+        fail(ValueError, fn, "a square 2-D sparse matrix for 'A' (no batch or dense "
+             "dimensions)", A)
+    if np.dtype(A.dtype).kind not in "biufc":
+        fail(TypeError, fn, "a numeric 'A'", A)
+    return A
+
+
+def _rhs(fn, b, n):
+    raw = to_raw(fn, b, "b")
+    if raw.ndim not in (1, 2) or raw.shape[0] != n:
+        fail(ValueError, fn, f"'b' of shape ({n},) or ({n}, k) for A of shape ({n}, {n})",
+             b)
+    if np.dtype(raw.dtype).kind not in "biufc":
+        fail(TypeError, fn, "a numeric 'b'", b)
+    return raw
+
+
+def _coo(A):
+    """Raw ``(data, rows, cols)`` of a 2-D matrix (padding entries have ``row == n``)."""
+    a = A._as_bcoo()
+    return a.data, a.indices[:, 0], a.indices[:, 1]
+
+
+# ---- host side ------------------------------------------------------------------------
+def _host_matrix(data, rows, cols, n):
+    import scipy.sparse as sps
+    data, rows, cols = np.asarray(data), np.asarray(rows), np.asarray(cols)
+    keep = (rows >= 0) & (rows < n) & (cols >= 0) & (cols < n)
+    return sps.csc_array((data[keep], (rows[keep], cols[keep])), shape=(n, n))
+
+
+def _host_lu(data, rows, cols, n):
+    """SuperLU of the matrix, or ``None`` when it is exactly singular."""
+    import scipy.sparse.linalg as spla
+    try:
+        return spla.splu(_host_matrix(data, rows, cols, n))
+    except RuntimeError:            # SuperLU: "Factor is exactly singular"
+        return None
+
+
+def _host_solve(lu, b, trans, dtype):
+    """``lu``'s solve of ``b`` (``trans``: SuperLU's 'N', 'T' or 'H'), in ``dtype``."""
+    b = np.asarray(b, dtype)
+    if lu is None:
+        return np.full(b.shape, np.nan, dtype)
+    if b.size == 0:
+        return np.zeros(b.shape, dtype)
+    return np.asarray(lu.solve(b, trans=trans), dtype)
+
+
+def _singular(fn):
+    fail_text(LinAlgError, fn, "'A' is exactly singular (SuperLU found a zero pivot)")
+
+
+# ---- spsolve ------------------------------------------------------------------------------
+def spsolve(A, b):
+    """Solve ``A x = b`` for a square BCOO/BCSR ``A`` and ``b`` of shape ``(n,)`` or
+    ``(n, k)``.
+
+    SciPy: scipy.sparse.linalg.spsolve (the result is always dense).  Factorises with
+    SuperLU on the host (see the module notes): works under ``jax.jit`` and ``jax.vmap``,
+    and ``jax.grad`` flows to ``A.data`` and ``b``.  A singular ``A`` raises
+    ``LinAlgError`` eagerly and gives NaN under ``jax.jit``.  For many right-hand sides
+    with one matrix, factorise once with :func:`splu`.
+
+    >>> import laxarray as xp, laxarray.sparse as sp
+    >>> A = sp.BCSR.fromdense(xp.asarray([[4.0, 1.0], [1.0, 3.0]]))
+    >>> [round(v, 6) for v in sp.linalg.spsolve(A, xp.asarray([1.0, 2.0])).tolist()]
+    [0.090909, 0.636364]
+    """
+    fn = "spsolve"
+    A = _square_matrix(fn, A)
+    n = A.shape[0]
+    raw_b = _rhs(fn, b, n)
+    dtype = _solve_dtype(A.dtype, raw_b.dtype)
+    data, rows, cols = _coo(A)
+    if not any(is_tracer(v) for v in (data, rows, cols, raw_b)):
+        lu = _host_lu(np.asarray(data).astype(dtype), rows, cols, n)
+        if lu is None:
+            _singular(fn)
+        return wrap(jax.device_put(_host_solve(lu, raw_b, "N", dtype)))
+    data = lax.convert_element_type(data, dtype)
+    return wrap(_spsolve(n, data, rows, cols, lax.convert_element_type(raw_b, dtype)))
+
+
+def _spsolve_callback(n, data, rows, cols, b, trans):
+    def host(data, rows, cols, b):
+        return _host_solve(_host_lu(data, rows, cols, n), b, "T" if trans else "N", b.dtype)
+    return jax.pure_callback(host, jax.ShapeDtypeStruct(b.shape, b.dtype), data, rows, cols,
+                             b, vmap_method="sequential")
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(0,))
+def _spsolve(n, data, rows, cols, b):
+    return _spsolve_callback(n, data, rows, cols, b, False)
+
+
+def _spsolve_fwd(n, data, rows, cols, b):
+    x = _spsolve_callback(n, data, rows, cols, b, False)
+    return x, (data, rows, cols, x)
+
+
+def _spsolve_bwd(n, res, g):
+    data, rows, cols, x = res
+    y = _spsolve_callback(n, data, rows, cols, g, True)      # A^T y = g
+    return (_data_cotangent(y, x, rows, cols), None, None, y)
+
+
+def _data_cotangent(y, x, rows, cols):
+    """``-y[rows] * x[cols]`` per stored entry (summed over right-hand sides); padding
+    entries (index ``n``, out of range) get 0."""
+    prod = lax.mul(K.gather_1d(y, rows), K.gather_1d(x, cols))
+    if prod.ndim == 2:
+        prod = lax.reduce_sum(prod, (1,))
+    return lax.neg(prod)
+
+
+_spsolve.defvjp(_spsolve_fwd, _spsolve_bwd)
+
+
+# ---- a reusable factorisation ----------------------------------------------------------
+class SparseLU:
+    """The LU factorisation of a concrete square sparse matrix (SciPy's SuperLU object on
+    the host), made by :func:`splu`; ``solve(b, trans="N")`` reuses it for any number of
+    right-hand sides, eagerly or under ``jax.jit``/``jax.vmap``, differentiable in ``b``.
+
+    ``shape`` and ``dtype`` are the matrix's; ``nnz`` counts the stored entries of L and U.
+    """
+
+    __slots__ = ("_lu", "shape", "dtype")
+
+    def __init__(self, lu, shape, dtype):
+        self._lu, self.shape, self.dtype = lu, shape, dtype
+
+    @property
+    def nnz(self):
+        """Stored entries of the L and U factors."""
+        return int(self._lu.L.nnz + self._lu.U.nnz)
+
+    def solve(self, b, trans="N"):
+        """``x`` with ``A x = b`` (``trans="T"``: ``A^T x = b``; ``"H"``: ``A^H x = b``).
+
+        ``b`` of shape ``(n,)`` or ``(n, k)``; may be traced (a host call in the compiled
+        program); ``jax.grad`` flows to ``b`` through the adjoint solve."""
+        fn = "SparseLU.solve"
+        if trans not in ("N", "T", "H"):
+            fail(ValueError, fn, "trans 'N', 'T' or 'H'", trans)
+        n = self.shape[0]
+        raw = _rhs(fn, b, n)
+        dtype = _solve_dtype(self.dtype, raw.dtype)
+        if not is_tracer(raw):
+            return wrap(jax.device_put(_host_solve(self._lu, raw, trans, dtype)))
+        raw = lax.convert_element_type(raw, dtype)
+        if trans == "H":                 # A^H x = b  <=>  A^T conj(x) = conj(b)
+            if dtype.kind == "c":
+                return wrap(lax.conj(_lu_solve(self, "T", lax.conj(raw))))
+            trans = "T"
+        return wrap(_lu_solve(self, trans, raw))
+
+    def __repr__(self):
+        return f"SparseLU(shape={self.shape}, dtype={np.dtype(self.dtype).name})"
+
+
+def _lu_callback(lu, trans, b):
+    return jax.pure_callback(
+        lambda v: _host_solve(lu._lu, v, trans, v.dtype),
+        jax.ShapeDtypeStruct(b.shape, b.dtype), b, vmap_method="sequential")
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(0, 1))
+def _lu_solve(lu, trans, b):
+    return _lu_callback(lu, trans, b)
+
+
+def _lu_solve_fwd(lu, trans, b):
+    return _lu_callback(lu, trans, b), None
+
+
+def _lu_solve_bwd(lu, trans, _, g):
+    return (_lu_callback(lu, "N" if trans == "T" else "T", g),)
+
+
+_lu_solve.defvjp(_lu_solve_fwd, _lu_solve_bwd)
+
+
+def splu(A):
+    """The LU factorisation of a square sparse ``A`` for repeated solves: a
+    :class:`SparseLU`.
+
+    SciPy: scipy.sparse.linalg.splu (COLAMD ordering).  ``A`` must be concrete (the
+    factorisation is computed now, on the host); inside ``jax.jit`` factorise outside and
+    close over the result, or use :func:`spsolve`.  A singular ``A`` raises
+    ``LinAlgError``.
+    """
+    fn = "splu"
+    A = _square_matrix(fn, A)
+    data, rows, cols = _coo(A)
+    if any(is_tracer(v) for v in (data, rows, cols)):
+        fail_text(TypeError, fn, "'A' is traced (inside jax.jit or another transformation); "
+                  "the factorisation is computed on the host from a concrete matrix: "
+                  "factorise outside and close over the result, or use spsolve")
+    dtype = _solve_dtype(A.dtype)
+    lu = _host_lu(np.asarray(data).astype(dtype), rows, cols, A.shape[0])
+    if lu is None:
+        _singular(fn)
+    return SparseLU(lu, tuple(A.shape), dtype)
+
+
+def factorized(A):
+    """A function ``solve(b)`` that solves ``A x = b`` with one factorisation of ``A``.
+
+    SciPy: scipy.sparse.linalg.factorized; ``splu(A).solve`` (see :func:`splu`)."""
+    return splu(A).solve
+
+
+__all__ = ["spsolve", "splu", "factorized", "SparseLU"]
