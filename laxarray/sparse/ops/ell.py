@@ -239,39 +239,45 @@ def build(mat, transposed):
 
 
 def _build_one(rows, cols, positions, n_rows, n_cols, nse, data):
-    if rows.size > 1 and not np.all(rows[1:] >= rows[:-1]):
+    """One layout on the host (vectorised NumPy: one pass per array, flat writes)."""
+    if rows.size > 1 and np.any(rows[1:] < rows[:-1]):
         order = np.argsort(rows, kind="stable")
         rows, cols, positions = rows[order], cols[order], positions[order]
     counts = np.bincount(rows, minlength=n_rows)
     slots, width = _choose_layout(counts, n_rows)
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
-    j = np.arange(rows.size) - starts[rows] if rows.size else np.zeros(0, np.int64)
+    starts = np.zeros(n_rows + 1, np.int64)
+    np.cumsum(counts, out=starts[1:])
+    j = np.arange(rows.size, dtype=np.int64) - starts[rows]
     col_dtype = K.default_index_dtype(n_rows, n_cols)
     pos_dtype = K.default_index_dtype(nse + 1)
     in_ell = j < slots
-    pos = np.full((n_rows, slots), nse, pos_dtype)
-    ell_cols = np.full((n_rows, slots), n_cols, col_dtype)
-    pos[rows[in_ell], j[in_ell]] = positions[in_ell]
-    ell_cols[rows[in_ell], j[in_ell]] = cols[in_ell]
+    flat = rows[in_ell] * slots + j[in_ell]
+    pos = np.full(n_rows * slots, nse, pos_dtype)
+    ell_cols = np.full(n_rows * slots, n_cols, col_dtype)
+    pos[flat] = positions[in_ell]
+    ell_cols[flat] = cols[in_ell]
     # the rest of each long row, in chunks of `width` (one chunk sum per row piece)
     rest = ~in_ell
     r_rows, r_j = rows[rest], j[rest] - slots
     per_row = -(-np.maximum(counts - slots, 0) // width)
-    chunk_start = np.concatenate([[0], np.cumsum(per_row)[:-1]]).astype(np.int64)
-    n_chunks = int(per_row.sum())
-    chunk = chunk_start[r_rows] + r_j // width
-    chunk_pos = np.full((n_chunks, width), nse, pos_dtype)
-    chunk_cols = np.full((n_chunks, width), n_cols, col_dtype)
-    chunk_pos[chunk, r_j % width] = positions[rest]
-    chunk_cols[chunk, r_j % width] = cols[rest]
-    chunk_rows = np.repeat(np.arange(n_rows), per_row).astype(col_dtype)
+    chunk_start = np.zeros(n_rows + 1, np.int64)
+    np.cumsum(per_row, out=chunk_start[1:])
+    n_chunks = int(chunk_start[-1])
+    flat = (chunk_start[r_rows] + r_j // width) * width + r_j % width
+    chunk_pos = np.full(n_chunks * width, nse, pos_dtype)
+    chunk_cols = np.full(n_chunks * width, n_cols, col_dtype)
+    chunk_pos[flat] = positions[rest]
+    chunk_cols[flat] = cols[rest]
+    chunk_rows = np.repeat(np.arange(n_rows, dtype=col_dtype), per_row)
     put = jax.device_put
     vals = None
     if data is not None:
         ext = np.concatenate([data, np.zeros(1, data.dtype)])
-        vals = (put(ext[pos]), put(ext[chunk_pos]))
-    return Layout(put(pos), put(ell_cols), put(chunk_pos), put(chunk_cols), put(chunk_rows),
-                  vals)
+        vals = (put(ext[pos].reshape(n_rows, slots)),
+                put(ext[chunk_pos].reshape(n_chunks, width)))
+    return Layout(put(pos.reshape(n_rows, slots)), put(ell_cols.reshape(n_rows, slots)),
+                  put(chunk_pos.reshape(n_chunks, width)),
+                  put(chunk_cols.reshape(n_chunks, width)), put(chunk_rows), vals)
 
 
 def product(p, data, x, dtype):
