@@ -23,10 +23,18 @@ The policy, stated once:
 * **Compiler options.**  On CPU every kernel compiles with :data:`COMPILER_OPTIONS` (LLVM at
   ``-O1``, one LLVM module instead of a split for parallel code generation): about 35%
   shorter compiles of small kernels together, measured with the same results bit for bit
-  and the same speed on large inputs.  Cheaper settings were measured and rejected: ``-O0``
-  (about 2x shorter compiles) changes ``atan2``/``sinh`` results and runs long elementwise
-  chains 1.6x slower; turning off the fusion emitters changes ``tan``/``atan``/``cbrt``.  One
-  setting for every size keeps a bucketed small array and an exact large one bit-identical.
+  and the same speed on large inputs.  A kernel whose traced program uses only
+  :data:`EMITTER_NEUTRAL` primitives on real 32/64-bit and integer/bool values also turns
+  off XLA's fusion emitters (:data:`NEUTRAL_OPTIONS`): XLA's older emitters compile an
+  elementwise kernel in about half the time, and for these primitives and dtypes they give
+  the same bits (``tests/core/test_compiler_options.py`` compares both settings for each)
+  at the same speed on large inputs.  The fusion emitters stay for the rest (``tan``,
+  ``atan``, ``cbrt``, products, complex and 16-bit values differ in the last bit or in a
+  NaN's sign).  Cheaper settings were measured and rejected: ``-O0`` (about 2x shorter
+  compiles) changes ``a * b + c``, ``atan2`` and ``sinh`` results and runs comparisons
+  and long elementwise chains up to 2x slower.  Results never depend on the input's size:
+  the choice is made per traced program, so a bucketed small array and an exact large one
+  stay bit-identical.
 * **Bounded memory.**  Every executable is counted; beyond :func:`executable_limit` the least
   recently used bindings drop theirs (``LAXARRAY_KERNEL_CACHE``, default 256; XLA keeps about
   1.5 MB of code per CPU executable).  The persistent cache (``compile_cache``) makes a
@@ -47,7 +55,7 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.devices import device_of
 from laxarray._core.errors import fail
-from laxarray._core.jaxapi import ConcreteArray, Tracer, put_like
+from laxarray._core.jaxapi import ConcreteArray, Tracer, put_like, traced_program
 
 # ---- policy settings ---------------------------------------------------------------------
 
@@ -69,6 +77,55 @@ def set_bucket_limit(n: int) -> int:
 COMPILER_OPTIONS = {"xla_backend_optimization_level": 1,
                     "xla_cpu_parallel_codegen_split_count": 1}
 
+#: The options for kernels whose programs are emitter-neutral (see the module docstring).
+NEUTRAL_OPTIONS = dict(COMPILER_OPTIONS, xla_cpu_use_fusion_emitters=False)
+
+#: Primitives whose CPU code gives the same bits with XLA's fusion emitters and without them,
+#: on real float32/float64, integer and bool values (each is compared in
+#: ``tests/core/test_compiler_options.py``; a primitive not listed keeps the fusion emitters).
+EMITTER_NEUTRAL = frozenset({
+    # arithmetic, comparisons, rounding
+    "add", "sub", "mul", "div", "rem", "neg", "abs", "sign", "max", "min", "clamp",
+    "square", "integer_pow", "sqrt", "floor", "ceil", "round", "nextafter", "is_finite",
+    "eq", "ne", "lt", "le", "gt", "ge", "select_n",
+    "and", "or", "not", "xor", "shift_left", "shift_right_arithmetic",
+    "shift_right_logical", "population_count", "clz",
+    "convert_element_type", "bitcast_convert_type", "reduce_precision",
+    # transcendental functions that XLA expands the same way in both
+    "exp", "expm1", "log", "log1p", "sin", "cos", "tanh", "logistic", "atan2", "pow",
+    "erf", "rsqrt", "sinh", "cosh", "asin", "acos",
+    # data movement
+    "broadcast_in_dim", "reshape", "squeeze", "transpose", "rev", "pad",
+    "concatenate", "slice", "dynamic_slice", "dynamic_update_slice", "gather", "scatter",
+    "scatter-add", "scatter-max", "scatter-min", "iota", "copy",
+    "optimization_barrier",
+    # reductions, scans, products, sorting
+    "reduce_sum", "reduce_max", "reduce_min", "reduce_and", "reduce_or", "argmax",
+    "argmin", "cumsum", "cummax", "cummin", "dot_general", "sort",
+    # LAPACK calls (the same library routine either way)
+    "svd", "eigh", "cholesky", "qr", "lu", "triangular_solve",
+    # nested programs (their contents are checked too)
+    "jit", "cond", "while", "scan",
+})
+
+
+def _neutral_dtype(dtype) -> bool:
+    return dtype is not None and (dtype.kind in "biu" or
+                                  (dtype.kind == "f" and dtype.itemsize >= 4))
+
+
+@functools.lru_cache(maxsize=None)
+def _options(neutral=False):
+    if jax.default_backend() != "cpu":
+        return None
+    return NEUTRAL_OPTIONS if neutral else COMPILER_OPTIONS
+
+
+class _FusionEmittersNeeded(Exception):
+    """Raised while tracing a kernel compiled with :data:`NEUTRAL_OPTIONS` whose program is
+    not emitter-neutral: the call is run again with :data:`COMPILER_OPTIONS`."""
+
+
 #: Debugging aid for tests: fill host-side padding with NaN / the dtype's maximum instead of
 #: zeros, so a bucket rule that forgets to mask shows up as a wrong value.
 POISON = os.environ.get("LAXARRAY_BUCKET_POISON", "") not in ("", "0")
@@ -87,11 +144,6 @@ def set_executable_limit(n: int) -> None:
         raise ValueError(f"set_executable_limit: expected an int >= 1 for 'n'; got {n!r}")
     _MAX_EXECUTABLES[0] = n
     _evict()
-
-
-@functools.lru_cache(maxsize=None)
-def _options():
-    return COMPILER_OPTIONS if jax.default_backend() == "cpu" else None
 
 
 # ---- buckets -----------------------------------------------------------------------------
@@ -273,10 +325,9 @@ def _evict():
                     break
                 if jitted not in _LIVE or (pass_ == 0 and bound.used):
                     continue
-                if bound._plain is jitted:
-                    bound._plain = None
-                if bound._masked is jitted:
-                    bound._masked = None
+                for slot in ("_plain", "_masked", "_plain_f", "_masked_f"):
+                    if getattr(bound, slot) is jitted:
+                        setattr(bound, slot, None)
                 del _LIVE[jitted]
                 _TOTAL[0] -= count
         for bound, _ in _LIVE.values():
@@ -286,30 +337,46 @@ def _evict():
 # ---- kernels -----------------------------------------------------------------------------
 
 class Bound:
-    """One kernel with its static arguments fixed: its jitted callable (exact and padded
-    inputs alike), the masked variant for bucketed inputs, and whether it ran since the last
-    eviction sweep (``used``: a second-chance LRU, cheaper than a clock per call)."""
+    """One kernel with its static arguments fixed: its jitted callables (exact and padded
+    inputs alike; the masked variant for bucketed inputs; each compiled with
+    :data:`NEUTRAL_OPTIONS` where the program allows and with :data:`COMPILER_OPTIONS`
+    where not), and whether it ran since the last eviction sweep (``used``: a second-chance
+    LRU, cheaper than a clock per call).  ``_fused``: the argument dtypes whose programs
+    needed the fusion emitters (``None`` while there are none), sent straight there."""
 
-    __slots__ = ("kernel", "items", "_fn", "_plain", "_masked", "_inline", "used")
+    __slots__ = ("kernel", "items", "_fn", "_plain", "_masked", "_plain_f", "_masked_f",
+                 "_fused", "_inline", "used")
 
     def __init__(self, kern, items):
         self.kernel = kern
         self.items = items
         self._fn = functools.partial(kern.fn, **dict(items)) if items else kern.fn
-        self._plain = self._masked = self._inline = None
+        self._plain = self._masked = self._plain_f = self._masked_f = None
+        self._fused = self._inline = None
         self.used = True
 
-    def _jit(self, body):
+    def _jit(self, body, neutral=True):
+        """``body`` jitted for eager calls.  ``neutral``: with :data:`NEUTRAL_OPTIONS`; then
+        each new program is traced once, checked and replayed, and one that is not
+        emitter-neutral raises :class:`_FusionEmittersNeeded` before anything compiles."""
         bound = self
+        options = _options(neutral)
+        check = neutral and options is not None
 
         def entry(*args):
             if _EAGER[0] is bound:  # traced for an eager call: a new executable
                 _EAGER[0] = None
+                if check:
+                    names, dtypes, replay = traced_program(body, args)
+                    if not (names <= EMITTER_NEUTRAL and all(map(_neutral_dtype, dtypes))):
+                        raise _FusionEmittersNeeded
+                    _register(bound, jitted)
+                    return replay()
                 _register(bound, jitted)
             return body(*args)
         entry.__name__ = self.kernel.__name__
         entry.__qualname__ = self.kernel.__name__
-        jitted = jax.jit(entry, inline=True, compiler_options=_options())
+        jitted = jax.jit(entry, inline=True, compiler_options=options)
         return jitted
 
     def _traced(self, args, body=None):
@@ -340,9 +407,28 @@ class Bound:
                 raise
             _unregister(jitted)
             return self._traced(args, None if body is self._fn else body)
+        except _FusionEmittersNeeded:
+            return self._run_fused(body, args)
         if _SPY[0] is not None:  # recorded once it ran: a check at trace time runs nothing
             self._spy()
         return out
+
+    def _run_fused(self, body, args):
+        """Run ``body`` (the kernel's or the masked variant's) with the fusion emitters, and
+        send later calls on these argument dtypes straight there."""
+        if self._fused is None:
+            self._fused = set()
+        self._fused.add(_dtypes_key(args))
+        if body is self._fn:
+            jitted = self._plain_f
+            if jitted is None:
+                jitted = self._plain_f = self._jit(body, neutral=False)
+        else:
+            jitted = self._masked_f
+            if jitted is None:
+                jitted = self._masked_f = self._jit(body, neutral=False)
+                jitted.body = body
+        return self._run(jitted, body, args)
 
     def _check_devices(self, exc, args):
         """jax refused arguments committed to different devices: say so as the public
@@ -366,6 +452,8 @@ class Bound:
     def padded(self, args):
         """Run eagerly on concrete ``args``: exact ones, or bucket-shaped ones whose padding
         needs no masking (elementwise).  (``_run`` inlined: the eager hot path.)"""
+        if self._fused is not None and _dtypes_key(args) in self._fused:
+            return self._run_fused(self._fn, args)
         jitted = self._plain
         if jitted is None:
             jitted = self._plain = self._jit(self._fn)
@@ -379,6 +467,8 @@ class Bound:
                 raise
             _unregister(jitted)
             return self._traced(args)
+        except _FusionEmittersNeeded:
+            return self._run_fused(self._fn, args)
         if _SPY[0] is not None:
             self._spy()
         return out
@@ -402,7 +492,15 @@ class Bound:
             jitted = self._masked = self._jit(body)
             body.inline = jax.jit(body, inline=True)
             jitted.body = body
-        return self._run(jitted, jitted.body, tuple(args) + tuple(exts))
+        args = tuple(args) + tuple(exts)
+        if self._fused is not None and _dtypes_key(args) in self._fused:
+            return self._run_fused(jitted.body, args)
+        return self._run(jitted, jitted.body, args)
+
+
+def _dtypes_key(args):
+    """What decides whether a kernel's program is emitter-neutral, besides its statics."""
+    return tuple(type(a) if getattr(a, "dtype", None) is None else a.dtype for a in args)
 
 
 class Kernel:

@@ -11,7 +11,7 @@ from laxarray._core.dtypes import can_cast, finfo, iinfo, isdtype, result_type
 from laxarray._core.errors import fail
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool
-from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._array import Array, _copy_handle, wrap
 from laxarray.array_api._convert import as_array
 from laxarray.array_api._ufunc import same_shape_rule
 
@@ -54,7 +54,8 @@ def astype(x, dtype, /, *, copy=True, device=None):
     Complex to a real numeric dtype raises ``TypeError``, as the standard asks (NumPy would
     drop the imaginary part): take ``real(x)`` or ``abs(x)`` first.  Complex to bool is
     ``x != 0``.  ``copy=False`` returns ``x`` itself when no cast is needed.  ``dtype`` is
-    static under ``jax.jit``.
+    static under ``jax.jit``.  A copy without a cast shares the
+    immutable value under a new handle: writes to either never reach the other.
     """
     raw = as_array("astype", x)
     dt = _dt.canonicalize_dtype("astype", dtype)
@@ -63,8 +64,9 @@ def astype(x, dtype, /, *, copy=True, device=None):
              "imaginary part would be lost; take real(x) or abs(x) first)", dt)
     check_bool("astype", copy, "copy")
     dev = check_device("astype", device)
-    if raw.dtype == dt and not copy and dev is None and isinstance(x, Array):
-        return x
+    if raw.dtype == dt and dev is None and isinstance(x, Array):
+        # values are immutable: a copy is a new handle on the same value (no kernel)
+        return _copy_handle(x) if copy else x
     out = call(_astype_kernel, raw, dtype=dt)
     if dev is not None:
         out = out.to_device(dev)
