@@ -72,8 +72,8 @@ def _idx(a):
     return np.arange(0, a.shape[0], 7)[::-1]
 
 
-#: name -> (program, input kind): "f" real floats, "i" integers, "fi" both.  Every
-#: primitive of ``EMITTER_NEUTRAL`` has an entry whose program binds it.
+#: name -> (program, input kind): "f" real floats, "i" integers, "fi" both: one entry for
+#: each primitive of ``EMITTER_NEUTRAL``, whose program binds it.
 PROGRAMS = {
     "add": (lax.add, "fi"), "sub": (lax.sub, "fi"), "mul": (lax.mul, "fi"),
     "div": (lambda a, b: lax.div(a, lax.select(lax.eq(b, lax.full_like(b, 0)),
@@ -112,10 +112,8 @@ PROGRAMS = {
     "bitcast_convert_type": (lambda a, b: lax.bitcast_convert_type(
         a, {4: np.int32, 8: np.int64}[a.dtype.itemsize]), "fi"),
     "reduce_precision": (lambda a, b: lax.reduce_precision(a, 8, 7), "f"),
-    "exp": (lambda a, b: lax.exp(a), "f"), "expm1": (lambda a, b: lax.expm1(a), "f"),
-    "log": (lambda a, b: lax.log(a), "f"), "log1p": (lambda a, b: lax.log1p(a), "f"),
     "sin": (lambda a, b: lax.sin(a), "f"), "cos": (lambda a, b: lax.cos(a), "f"),
-    "tanh": (lambda a, b: lax.tanh(a), "f"), "logistic": (lambda a, b: lax.logistic(a), "f"),
+    "logistic": (lambda a, b: lax.logistic(a), "f"),
     "atan2": (lax.atan2, "f"), "pow": (lax.pow, "f"), "erf": (lambda a, b: lax.erf(a), "f"),
     "rsqrt": (lambda a, b: lax.rsqrt(a), "f"), "sinh": (lambda a, b: lax.sinh(a), "f"),
     "cosh": (lambda a, b: lax.cosh(a), "f"), "asin": (lambda a, b: lax.asin(_bounded(a)), "f"),
@@ -148,8 +146,6 @@ PROGRAMS = {
     "reduce_min": (lambda a, b: lax.reduce_min(_square(a), (1,)), "fi"),
     "reduce_and": (lambda a, b: lax.reduce_and(_square(lax.lt(a, b)), (0,)), "fi"),
     "reduce_or": (lambda a, b: lax.reduce_or(_square(lax.lt(a, b)), (1,)), "fi"),
-    "argmax": (lambda a, b: lax.argmax(a, 0, np.int64), "fi"),
-    "argmin": (lambda a, b: lax.argmin(_square(a), 1, np.int32), "fi"),
     "cumsum": (lambda a, b: lax.cumsum(a, 0), "fi"), "cummax": (lambda a, b: lax.cummax(a, 0), "fi"),
     "cummin": (lambda a, b: lax.cummin(a, 0), "fi"),
     "dot_general": (lambda a, b: (lax.dot_general(_square(a), _square(b),
@@ -192,7 +188,7 @@ def _compiled(fn, args, options):
 
 
 def test_every_neutral_primitive_is_compared():
-    assert K.EMITTER_NEUTRAL <= set(PROGRAMS), sorted(K.EMITTER_NEUTRAL - set(PROGRAMS))
+    assert K.EMITTER_NEUTRAL == set(PROGRAMS), sorted(K.EMITTER_NEUTRAL ^ set(PROGRAMS))
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
