@@ -284,9 +284,19 @@ class Array:
         return self._value
 
     def __dlpack__(self, /, *, stream=None, max_version=None, dl_device=None, copy=None):
-        """Export through DLPack. Array API: __dlpack__."""
+        """Export through DLPack. Array API: __dlpack__.
+
+        The capsule is jax's (an unversioned DLPack 0.x ``"dltensor"``, which every
+        consumer reads): for any ``max_version`` -- also one below jax's own, such as
+        ``(0, 0)``, where the standard asks for the older format rather than an error.
+        """
+        if max_version is not None and not (
+                isinstance(max_version, tuple) and len(max_version) == 2
+                and all(type(v) is int for v in max_version)):
+            fail(TypeError, "Array.__dlpack__", "a (major, minor) tuple of ints or None for "
+                 "'max_version'", max_version)
         kwargs = {"stream": stream, "copy": copy, "dl_device": dl_device}
-        if max_version is not None:
+        if max_version is not None and max_version[0] >= 1:
             kwargs["max_version"] = max_version
         return self._value.__dlpack__(**kwargs)
 

@@ -322,12 +322,19 @@ def cexp(z):
 
 
 def cexpm1(z):
-    """expm1 with ``b == ±0`` giving ``expm1(a) ± 0j`` exactly (XLA's value otherwise)."""
+    """expm1 with ``b == ±0`` giving ``expm1(a) ± 0j`` exactly (XLA's value otherwise), and
+    the standard's cases for an infinite ``a`` with ``b`` infinite or NaN: ``+inf`` gives
+    ``inf + NaN j``, ``-inf`` gives ``-1 + 0j`` (XLA gives NaN + NaN j)."""
     a, b = _parts(z)
     re, im = _parts(lax.expm1(z))
     zero_b = lax.eq(b, _full(b, 0))
     re = lax.select(zero_b, lax.expm1(a), re)
     im = lax.select(zero_b, b, im)
+    bad_b = _not(_isfinite(b))
+    pinf = _and(lax.eq(a, _full(a, np.inf)), bad_b)
+    ninf = _and(lax.eq(a, _full(a, -np.inf)), bad_b)
+    re = lax.select(pinf, a, lax.select(ninf, _full(a, -1), re))
+    im = lax.select(pinf, _full(b, np.nan), lax.select(ninf, _full(b, 0), im))
     return _c(re, im)
 
 
@@ -338,8 +345,9 @@ def clog(z):
 
 
 def _nan_inf_log(a, b, w):
-    """The logarithms' case ``a`` NaN, ``b`` ±inf: ``+inf + NaN j`` (XLA gives NaN + NaN j)."""
-    case = _and(_isnan(a), _isinf(b))
+    """The logarithms' cases ``a`` NaN with ``b`` ±inf, and ``a`` ±inf with ``b`` NaN:
+    ``+inf + NaN j`` (XLA gives NaN + NaN j)."""
+    case = _or(_and(_isnan(a), _isinf(b)), _and(_isinf(a), _isnan(b)))
     re, im = _parts(w)
     return _c(lax.select(case, _full(re, np.inf), re), im)
 
@@ -361,12 +369,18 @@ def clog1p(z):
 
 
 def csqrt(z):
-    """sqrt: XLA's value with the imaginary part signed like ``b`` and ``b = ±inf`` giving
-    ``+inf ± inf j`` (even for NaN ``a``)."""
+    """sqrt: XLA's value with the imaginary part signed like ``b``, ``b = ±inf`` giving
+    ``+inf ± inf j`` (even for NaN ``a``), and for NaN ``b`` an ``a`` of ``+inf`` giving
+    ``+inf + NaN j`` and of ``-inf`` giving ``NaN + inf j`` (XLA gives NaN + NaN j)."""
     a, b = _parts(z)
     re, im = _parts(lax.sqrt(z))
     im = _keep_nan_copysign(im, b)
     inf_b = _isinf(b)
     re = lax.select(inf_b, _full(re, np.inf), re)
     im = lax.select(inf_b, b, im)
+    nan_b = _isnan(b)
+    pinf = _and(lax.eq(a, _full(a, np.inf)), nan_b)
+    ninf = _and(lax.eq(a, _full(a, -np.inf)), nan_b)
+    re = lax.select(pinf, a, lax.select(ninf, _full(re, np.nan), re))
+    im = lax.select(pinf, b, lax.select(ninf, _full(im, np.inf), im))
     return _c(re, im)

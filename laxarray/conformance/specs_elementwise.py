@@ -24,7 +24,8 @@ standard; each patch says why:
 - ``log1p`` of complex64: NumPy overflows near the top of the range; the oracle evaluates
   in complex128 (see ``_log1p_oracle``).
 - ``expm1`` of complex ``a ± 0j``: the standard gives ``expm1(a) ± 0j``; NumPy returns a
-  NaN imaginary part for infinite/NaN ``a`` (see ``_expm1_oracle``).
+  NaN imaginary part for infinite/NaN ``a``; and of ``±inf`` with an infinite or NaN
+  imaginary part, where NumPy gives ``NaN + NaN j`` (see ``_expm1_oracle``).
 
 Complex result parts whose sign the standard leaves unspecified compare by magnitude
 (``SIGN_FREE``).
@@ -292,13 +293,20 @@ SIGN_FREE = {
 def _expm1_oracle(x):
     """np.expm1, patched: for complex ``x`` with ``imag(x) == ±0`` the standard gives
     ``expm1(real(x)) ± 0j`` (e.g. ``+inf + 0j``, ``NaN + 0j``); NumPy computes the imaginary
-    part as ``exp(a) * sin(b)`` and returns NaN for infinite or NaN ``a``."""
+    part as ``exp(a) * sin(b)`` and returns NaN for infinite or NaN ``a``.  For an infinite
+    ``a`` with ``b`` infinite or NaN the standard gives ``inf + NaN j`` (``a = +inf``) and
+    ``-1 + 0j`` (``a = -inf``); NumPy gives ``NaN + NaN j``."""
     out = np.asarray(np.expm1(x))
     if x.dtype.kind == "c":
-        zero = x.imag == 0
+        a, b = x.real, x.imag
+        zero = b == 0
         out = out.copy()
-        out.real = np.where(zero, np.expm1(x.real), out.real)
-        out.imag = np.where(zero, x.imag, out.imag)
+        out.real = np.where(zero, np.expm1(a), out.real)
+        out.imag = np.where(zero, b, out.imag)
+        bad_b = ~np.isfinite(b)
+        pinf, ninf = (a == np.inf) & bad_b, (a == -np.inf) & bad_b
+        out.real = np.where(pinf, np.inf, np.where(ninf, -1.0, out.real))
+        out.imag = np.where(pinf, np.nan, np.where(ninf, 0.0, out.imag))
     return out
 
 

@@ -66,3 +66,31 @@ def test_dlpack_round_trip_non_contiguous():
     ref = np.arange(24.0).reshape(4, 6)[:, ::2].T
     y = la.from_dlpack(np.ascontiguousarray(ref))
     np.testing.assert_array_equal(np.from_dlpack(y), ref)
+
+
+class _Fixed:
+    """A DLPack producer that always exports ``x`` with one ``max_version``."""
+
+    def __init__(self, x, max_version):
+        self.x, self.max_version = x, max_version
+
+    def __dlpack__(self, **kwargs):
+        return self.x.__dlpack__(max_version=self.max_version)
+
+    def __dlpack_device__(self):
+        return self.x.__dlpack_device__()
+
+
+@pytest.mark.parametrize("max_version", [(0, 0), (0, 5), (1, 0), (1, 5), None])
+def test_dlpack_any_max_version_gives_a_readable_capsule(max_version):
+    """A consumer of DLPack 0.x passes a max_version below jax's own: the standard asks
+    for the older (unversioned) capsule, not jax's BufferError."""
+    ref = np.arange(6.0).reshape(2, 3)
+    got = np.from_dlpack(_Fixed(la.asarray(ref), max_version))
+    np.testing.assert_array_equal(got, ref)
+
+
+@pytest.mark.parametrize("bad", [1, (1,), (1, 0, 0), (1.0, 0), "1.0"])
+def test_dlpack_bad_max_version_is_a_type_error(bad):
+    with pytest.raises(TypeError, match="__dlpack__.*max_version"):
+        la.asarray([1.0]).__dlpack__(max_version=bad)
