@@ -7,10 +7,10 @@ computed eagerly and must be given (static ``nse``) under ``jax.jit``.  To apply
 function to the stored values only, use :func:`map_values`.
 
 A 2-D matrix with concrete indices carries its product layouts in its pytree (built once,
-on first product or first flatten), so ``jax.jit(f)(A, x)``, ``lax.scan`` carries and
-gradients with respect to ``A.data`` run the same fast kernels as eager calls;
-``A.with_layout()`` builds them up front.  Matrices built inside a trace from traced
-indices use the general path.
+on first product or first flatten), so a matrix passed as an argument of a jitted
+function, carried by ``lax.scan`` or differentiated with respect to ``A.data`` runs the
+same fast kernels as eager calls; ``A.with_layout()`` builds them up front.  Matrices
+built inside a trace from traced indices use the general path.
 
 >>> import laxarray.sparse as sp
 >>> m = sp.BCOO.fromdense([[0.0, 1.0], [2.0, 0.0]])
