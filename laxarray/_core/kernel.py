@@ -413,17 +413,21 @@ class Bound:
             _unregister(jitted)
             return self._traced(args, None if body is self._fn else body)
         except _FusionEmittersNeeded:
-            return self._run_fused(body, args)
+            return self._first_fused(body, args)
         if _SPY[0] is not None:  # recorded once it ran: a check at trace time runs nothing
             self._spy()
         return out
 
-    def _run_fused(self, body, args):
-        """Run ``body`` (the kernel's or the masked variant's) with the fusion emitters, and
-        send later calls on these argument dtypes straight there."""
+    def _first_fused(self, body, args):
+        """A program that needs the fusion emitters: send later calls on these argument
+        dtypes straight there, and run this one there."""
         if self._fused is None:
             self._fused = set()
         self._fused.add(_dtypes_key(args))
+        return self._run_fused(body, args)
+
+    def _run_fused(self, body, args):
+        """Run ``body`` (the kernel's or the masked variant's) with the fusion emitters."""
         if body is self._fn:
             jitted = self._plain_f
             if jitted is None:
@@ -432,7 +436,6 @@ class Bound:
             jitted = self._masked_f
             if jitted is None:
                 jitted = self._masked_f = self._jit(body, neutral=False)
-                jitted.body = body
         return self._run(jitted, body, args)
 
     def _check_devices(self, exc, args):
@@ -473,7 +476,7 @@ class Bound:
             _unregister(jitted)
             return self._traced(args)
         except _FusionEmittersNeeded:
-            return self._run_fused(self._fn, args)
+            return self._first_fused(self._fn, args)
         if _SPY[0] is not None:
             self._spy()
         return out

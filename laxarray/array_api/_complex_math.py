@@ -312,11 +312,17 @@ def cexp(z):
     re, im = _parts(lax.exp(z))
     zero_b = lax.eq(b, _full(b, 0))
     re, im = lax.select(zero_b, lax.exp(a), re), lax.select(zero_b, b, im)
-    # a = +inf, b inf or NaN: inf + NaN j ; a = -inf: 0 + 0j (signs unspecified)
+    return _infinite_a_nonfinite_b(a, b, re, im, 0)
+
+
+def _infinite_a_nonfinite_b(a, b, re, im, at_minus_inf):
+    """``re + im j`` with exp's and expm1's cases for ``a`` infinite and ``b`` infinite or
+    NaN: ``+inf`` gives ``inf + NaN j``, ``-inf`` gives ``at_minus_inf + 0j`` (the signs
+    the standard leaves unspecified: those of ``a`` and of zero)."""
     bad_b = _not(_isfinite(b))
     pinf = _and(lax.eq(a, _full(a, np.inf)), bad_b)
     ninf = _and(lax.eq(a, _full(a, -np.inf)), bad_b)
-    re = lax.select(pinf, a, lax.select(ninf, _full(a, 0), re))
+    re = lax.select(pinf, a, lax.select(ninf, _full(a, at_minus_inf), re))
     im = lax.select(pinf, _full(b, np.nan), lax.select(ninf, _full(b, 0), im))
     return _c(re, im)
 
@@ -330,12 +336,7 @@ def cexpm1(z):
     zero_b = lax.eq(b, _full(b, 0))
     re = lax.select(zero_b, lax.expm1(a), re)
     im = lax.select(zero_b, b, im)
-    bad_b = _not(_isfinite(b))
-    pinf = _and(lax.eq(a, _full(a, np.inf)), bad_b)
-    ninf = _and(lax.eq(a, _full(a, -np.inf)), bad_b)
-    re = lax.select(pinf, a, lax.select(ninf, _full(a, -1), re))
-    im = lax.select(pinf, _full(b, np.nan), lax.select(ninf, _full(b, 0), im))
-    return _c(re, im)
+    return _infinite_a_nonfinite_b(a, b, re, im, -1)
 
 
 def clog(z):
