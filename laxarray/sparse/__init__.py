@@ -34,6 +34,16 @@ from laxarray.sparse.ops.sampled import dot_general_sampled, extract  # noqa: F4
 from laxarray.sparse.ops.slicing import dynamic_slice, getitem, slice  # noqa: F401,A004
 from laxarray.sparse.transform import sparsify  # noqa: F401
 from laxarray.sparse import linalg  # noqa: F401
+from laxarray.sparse._operators import OPS as _OPS
+from laxarray.sparse.ops import layout as _layout
+
+# The formats' methods (A @ B, A + B, A.T, A.sum(), A.tobcsr() ...) call operations whose
+# modules import the formats, so they look them up in this table, filled here.
+vars(_OPS).update(
+    matmul=matmul, multiply=multiply, divide=divide, add=add, subtract=subtract,
+    unary=_UNARY, astype=astype, map_values=map_values, transpose=transpose,
+    reshape=reshape, sum=sum, max=max, min=min, getitem=getitem,
+    bcsr_from_bcoo=bcsr_from_bcoo, update_layout=_layout.update_layout)
 
 globals().update(_UNARY)
 

@@ -1,14 +1,20 @@
 """Python operators and array-like methods shared by BCOO and BCSR.
 
-Each method forwards to the operation family in :mod:`laxarray.sparse.ops`; the imports are
-local because the operation modules import the formats.
+Each method forwards to the operation family in :mod:`laxarray.sparse.ops`.
 """
 
 from __future__ import annotations
 
 import math
+import types
 
 import numpy as np
+
+#: The operations the methods forward to (and that ``BCOO.tobcsr``/``bcoo_update_layout``
+#: call), by name.  Their modules import the formats, which inherit this mixin, so this
+#: module cannot import them: ``laxarray/sparse/__init__.py`` fills the table once they are
+#: all imported.
+OPS = types.SimpleNamespace()
 
 
 class SparseOperators:
@@ -40,117 +46,94 @@ class SparseOperators:
 
     # ---- contractions ----------------------------------------------------------------
     def __matmul__(self, other):
-        from laxarray.sparse.ops.dot import matmul
-        return matmul(self, other)
+        return OPS.matmul(self, other)
 
     def __rmatmul__(self, other):
-        from laxarray.sparse.ops.dot import matmul
-        return matmul(other, self)
+        return OPS.matmul(other, self)
 
     # ---- elementwise -------------------------------------------------------------------
     def __mul__(self, other):
-        from laxarray.sparse.ops.elementwise import multiply
-        return multiply(self, other)
+        return OPS.multiply(self, other)
 
     def __rmul__(self, other):
-        from laxarray.sparse.ops.elementwise import multiply
-        return multiply(other, self)
+        return OPS.multiply(other, self)
 
     def __truediv__(self, other):
-        from laxarray.sparse.ops.elementwise import divide
-        return divide(self, other)
+        return OPS.divide(self, other)
 
     def __add__(self, other):
-        from laxarray.sparse.ops.elementwise import add
-        return add(self, other)
+        return OPS.add(self, other)
 
     def __radd__(self, other):
-        from laxarray.sparse.ops.elementwise import add
-        return add(other, self)
+        return OPS.add(other, self)
 
     def __sub__(self, other):
-        from laxarray.sparse.ops.elementwise import subtract
-        return subtract(self, other)
+        return OPS.subtract(self, other)
 
     def __rsub__(self, other):
-        from laxarray.sparse.ops.elementwise import subtract
-        return subtract(other, self)
+        return OPS.subtract(other, self)
 
     def __neg__(self):
-        from laxarray.sparse.ops.elementwise import UNARY
-        return UNARY["negative"](self)
+        return OPS.unary["negative"](self)
 
     def __pos__(self):
         return self
 
     def __abs__(self):
-        from laxarray.sparse.ops.elementwise import UNARY
-        return UNARY["abs"](self)
+        return OPS.unary["abs"](self)
 
     def conj(self):
         """Complex conjugate of the stored values."""
-        from laxarray.sparse.ops.elementwise import UNARY
-        return UNARY["conj"](self)
+        return OPS.unary["conj"](self)
 
     @property
     def real(self):
         """Real part (sparse)."""
-        from laxarray.sparse.ops.elementwise import UNARY
-        return UNARY["real"](self)
+        return OPS.unary["real"](self)
 
     @property
     def imag(self):
         """Imaginary part (sparse)."""
-        from laxarray.sparse.ops.elementwise import UNARY
-        return UNARY["imag"](self)
+        return OPS.unary["imag"](self)
 
     def astype(self, dtype):
         """Values cast to ``dtype``."""
-        from laxarray.sparse.ops.elementwise import astype
-        return astype(self, dtype)
+        return OPS.astype(self, dtype)
 
     def map_values(self, fn):
         """``fn`` applied to the stored values only; see ``laxarray.sparse.map_values``."""
-        from laxarray.sparse.ops.elementwise import map_values
-        return map_values(fn, self)
+        return OPS.map_values(fn, self)
 
     # ---- shape -------------------------------------------------------------------------
     @property
     def T(self):
         """Transpose (dimensions reversed)."""
-        from laxarray.sparse.ops.reshape import transpose
-        return transpose(self)
+        return OPS.transpose(self)
 
     def transpose(self, axes=None):
         """Permute dimensions; see ``laxarray.sparse.transpose``."""
-        from laxarray.sparse.ops.reshape import transpose
-        return transpose(self, axes)
+        return OPS.transpose(self, axes)
 
     def reshape(self, *shape):
         """Reshape; see ``laxarray.sparse.reshape``."""
-        from laxarray.sparse.ops.reshape import reshape
         if len(shape) == 1 and not isinstance(shape[0], int):
             shape = shape[0]
-        return reshape(self, shape)
+        return OPS.reshape(self, shape)
 
     def sum(self, axis=None):
         """Sum over ``axis``; see ``laxarray.sparse.sum``."""
-        from laxarray.sparse.ops.reduce import sum as sum_
-        return sum_(self, axis)
+        return OPS.sum(self, axis)
 
     def max(self, axis=None):
         """Maximum (implicit zeros count); dense result."""
-        from laxarray.sparse.ops.reduce import max as max_
-        return max_(self, axis)
+        return OPS.max(self, axis)
 
     def min(self, axis=None):
         """Minimum (implicit zeros count); dense result."""
-        from laxarray.sparse.ops.reduce import min as min_
-        return min_(self, axis)
+        return OPS.min(self, axis)
 
     def __getitem__(self, key):
-        from laxarray.sparse.ops.slicing import getitem
-        return getitem(self, key)
+        return OPS.getitem(self, key)
 
     def __len__(self):
         return self.shape[0]

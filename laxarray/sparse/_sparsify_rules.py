@@ -20,6 +20,7 @@ from jax import lax
 from laxarray._core.jaxapi import add_any_p, is_tracer
 from laxarray.array_api._array import Array
 from laxarray.sparse import _keys as K
+from laxarray.sparse._base import _restore, is_sparse
 from laxarray.sparse.bcoo import BCOO, todense_raw, bcoo_update_layout
 from laxarray.sparse.bcsr import BCSR
 from laxarray.sparse.ops import dot as _dot
@@ -27,7 +28,6 @@ from laxarray.sparse.ops import elementwise as _ew
 from laxarray.sparse.ops import reduce as _red
 from laxarray.sparse.ops import reshape as _rs
 from laxarray.sparse.ops import slicing as _sl
-from laxarray.sparse.ops.dot import is_sparse
 
 
 class NoSparseRule(Exception):
@@ -533,7 +533,7 @@ def _rev_sparse_rule(eqn, invals, facts):
         indices = lax.concatenate(cols, indices.ndim - 1)
     out = BCOO._new(data, indices, a.shape, a.indices_sorted and not sdims and not bdims,
                     a.unique_indices)
-    return [_dot._restore(out, x)]
+    return [_restore(out, x)]
 
 
 # ---- 1-D convolution -------------------------------------------------------------------------

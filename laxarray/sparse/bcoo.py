@@ -28,7 +28,7 @@ from laxarray._core.kernel import kernel
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
-from laxarray.sparse._operators import SparseOperators
+from laxarray.sparse._operators import OPS, SparseOperators
 from laxarray.sparse.ops import ell
 
 _PADDING_NOTE = "indices in [0, size] (size marks padding)"
@@ -158,8 +158,7 @@ class BCOO(SparseOperators):
 
     def tobcsr(self):
         """The same array as a BCSR (needs two sparse dimensions)."""
-        from laxarray.sparse.bcsr import bcsr_from_bcoo
-        return bcsr_from_bcoo(self)
+        return OPS.bcsr_from_bcoo(self)
 
     def _as_bcoo(self):
         return self
@@ -603,8 +602,7 @@ def bcoo_update_layout(mat, *, n_batch=None, n_dense=None, nse=None):
     eagerly, the input's total ``nse`` under ``jax.jit`` (or pass ``nse``).
     """
     fn = "bcoo_update_layout"
-    from laxarray.sparse.ops.layout import update_layout
-    return update_layout(fn, as_sparse_input(fn, mat), n_batch, n_dense, nse)
+    return OPS.update_layout(fn, as_sparse_input(fn, mat), n_batch, n_dense, nse)
 
 
 __all__ = ["BCOO", "bcoo_fromdense", "bcoo_todense", "bcoo_from_scipy_sparse",

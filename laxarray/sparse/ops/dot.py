@@ -24,23 +24,11 @@ from laxarray._core.kernel import kernel
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
+from laxarray.sparse._base import _restore, is_sparse
 from laxarray.sparse.bcoo import BCOO, _nse_int, segments_by_key
 from laxarray.sparse.ops import ell
 from laxarray.sparse.ops.layout import to_flat
-
-
-def is_sparse(x):
-    """Whether ``x`` is a BCOO or BCSR."""
-    return hasattr(x, "_as_bcoo")
-
-
-def _restore(result, *inputs):
-    """Return a sparse result in BCSR when every sparse input was BCSR and it fits."""
-    from laxarray.sparse.bcsr import BCSR, bcsr_from_bcoo
-    if isinstance(result, BCOO) and inputs and all(isinstance(i, BCSR) for i in inputs
-                                                    if is_sparse(i)) and result.n_sparse == 2:
-        return bcsr_from_bcoo(result)
-    return result
+from laxarray.sparse.ops.reshape import transpose
 
 
 def _norm_dims(fn, dimension_numbers, lhs_ndim, rhs_ndim):
@@ -306,7 +294,6 @@ def _move_stack_front(out, n1, n2):
     if n1 == 1:
         return out
     perm = tuple(range(1, 1 + nst)) + (0, out.ndim - 1)
-    from laxarray.sparse.ops.reshape import transpose
     if is_sparse(out):
         return transpose(out, perm)
     return wrap(lax.transpose(out._value, perm))

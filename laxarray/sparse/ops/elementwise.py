@@ -25,10 +25,11 @@ from laxarray._core.kernel import kernel
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
+from laxarray.sparse._base import _restore, is_sparse
 from laxarray.sparse.bcoo import (BCOO, scatter_add_sorted, segment_sum_sorted,
                                   segments_by_key, todense_raw)
-from laxarray.sparse.ops.dot import is_sparse
 from laxarray.sparse.ops.layout import check_same_shape, to_flat
+from laxarray.sparse.ops.reshape import broadcast_to
 
 
 def with_data(mat, data):
@@ -170,7 +171,6 @@ def _pattern_binary(fn, op, mat, other, swap=False):
     else:
         out_shape = tuple(np.broadcast_shapes(a.shape, other.shape))
         if out_shape != tuple(a.shape):
-            from laxarray.sparse.ops.reshape import broadcast_to
             return _pattern_binary(fn, op, broadcast_to(mat, out_shape), other, swap)
         vals = wrap(dense_at_pattern(a, other))
     d = wrap(a.data) if a.data.shape == mat.data.shape else wrap(mat.data)
@@ -250,7 +250,6 @@ def minimum(x1, x2, /):
 # ---- sparse (op) sparse on the union of patterns ------------------------------------------
 def sparse_sparse(fn, x1, x2, lax_op, nse=None):
     """``lax_op`` of two same-shape sparse arrays over the union of their patterns."""
-    from laxarray.sparse.ops.dot import _restore
     a, b = x1._as_bcoo(), x2._as_bcoo()
     check_same_shape(fn, a, b)
     if (a.n_batch, a.n_dense) != (b.n_batch, b.n_dense):

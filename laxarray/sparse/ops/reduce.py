@@ -19,8 +19,8 @@ from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import kernel
 from laxarray.array_api._array import wrap
 from laxarray.sparse import _keys as K
+from laxarray.sparse._base import _restore
 from laxarray.sparse.bcoo import BCOO, bcoo_sum_duplicates, todense_raw
-from laxarray.sparse.ops.dot import _restore
 from laxarray.sparse.ops.layout import to_flat
 from laxarray.sparse.ops.reshape import _as, _axes
 

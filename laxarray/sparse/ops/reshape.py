@@ -19,8 +19,9 @@ from laxarray._core.errors import AxisError, fail
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import kernel
 from laxarray.sparse import _keys as K
+from laxarray.sparse._base import _restore, is_sparse
 from laxarray.sparse.bcoo import BCOO
-from laxarray.sparse.ops.dot import _restore, is_sparse
+from laxarray.sparse.bcsr import BCSR
 from laxarray.sparse.ops.layout import to_flat
 
 
@@ -102,7 +103,6 @@ def _transpose_2d(mat, a):
 def _bcsr_transpose_on_host(mat):
     """The BCSR transpose of a concrete 2-D BCSR, by a stable host sort of its entries by
     column (a counting-sort's result; no sort kernel to compile).  Padding stays last."""
-    from laxarray.sparse.bcsr import BCSR
     n_rows, n_cols = mat.shape
     indptr = np.asarray(mat.indptr).astype(np.int64)
     cols = np.asarray(mat.indices).astype(np.int64)

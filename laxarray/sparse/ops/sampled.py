@@ -14,7 +14,8 @@ from laxarray._core.errors import fail
 from laxarray._core.kernel import kernel
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
-from laxarray.sparse.ops.dot import _check_sizes, _norm_dims, is_sparse
+from laxarray.sparse._base import _restore, is_sparse
+from laxarray.sparse.ops.dot import _check_sizes, _norm_dims
 from laxarray.sparse.ops.elementwise import dense_at_pattern, with_data
 from laxarray.sparse.ops.layout import to_flat
 
@@ -70,7 +71,6 @@ def dot_general_sampled(lhs, rhs, indices_of, dimension_numbers):
                            dtype=dtype)
     if flat is s:
         return with_data(indices_of, vals)
-    from laxarray.sparse.ops.dot import _restore
     return _restore(flat._with_data(vals), indices_of)
 
 

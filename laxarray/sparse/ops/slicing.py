@@ -14,8 +14,8 @@ from jax import lax
 from laxarray._core.errors import fail
 from laxarray._core.kernel import kernel
 from laxarray.array_api._convert import to_raw
+from laxarray.sparse._base import _restore
 from laxarray.sparse.bcoo import BCOO
-from laxarray.sparse.ops.dot import _restore
 from laxarray.sparse.ops.reshape import _as, squeeze
 
 
