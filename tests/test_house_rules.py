@@ -99,6 +99,8 @@ OWN_NAMES = {
     "RankPromotionWarning": "the rank-promotion guard (jax's jax_numpy_rank_promotion)",
     "get_rank_promotion": "the rank-promotion guard", "set_rank_promotion": "the guard",
     "rank_promotion": "the guard, as a context manager",
+    "get_host_sort": "the host (NumPy) sorting path on CPU", "set_host_sort": "the same",
+    "host_sort": "the same, as a context manager",
     "bfloat16": "jax's (ml_dtypes') bfloat16, a dtype NumPy lacks",
     "finfo_object": "the type finfo returns", "iinfo_object": "the type iinfo returns",
     "grad": "jax transformations for Array-valued functions", "value_and_grad": "same",

@@ -72,3 +72,46 @@ def check_ranks(fn, *shapes):
     if MODE == "raise":
         fail_text(ValueError, fn, text)
     warnings.warn(f"{fn}: {text}", RankPromotionWarning, stacklevel=4)
+
+
+# ---- host sorting ------------------------------------------------------------------------
+#
+# XLA's CPU sort is a comparison sort with a general comparator: on 10**6 float64 values it
+# takes 10-30x NumPy's time.  On the CPU backend laxarray therefore sorts and selects with
+# NumPy in a host callback (``jax.pure_callback``), eagerly and under ``jax.jit``/``vmap``,
+# and differentiates through the permutation.  The lax path stays for other backends, for
+# arrays sharded over several devices, and when this switch is off -- which ``jax.export``
+# needs, since a program with a host callback cannot be serialized.
+
+def _valid_flag(fn, value):
+    if not isinstance(value, bool):
+        fail(TypeError, fn, "a bool for 'enabled'", value)
+    return value
+
+
+HOST_SORT = os.environ.get("LAXARRAY_HOST_SORT", "1") not in ("0", "", "false", "False")
+
+
+def get_host_sort():
+    """Whether sorting and selection on the CPU backend run NumPy in a host callback."""
+    return HOST_SORT
+
+
+def set_host_sort(enabled):
+    """Turn the host (NumPy) path of sorting and selection on or off for the process.
+
+    Off, every sort is ``lax.sort`` compiled by XLA (what ``jax.export`` needs).  Under
+    ``jax.jit`` the setting is read when a function is traced."""
+    global HOST_SORT
+    HOST_SORT = _valid_flag("set_host_sort", enabled)
+
+
+@contextlib.contextmanager
+def host_sort(enabled):
+    """Context manager: the host sorting path on or off inside the ``with`` block."""
+    previous = HOST_SORT
+    set_host_sort(enabled)
+    try:
+        yield
+    finally:
+        set_host_sort(previous)

@@ -278,9 +278,11 @@ def components(fn, lay, size=None, checked=True):
                 fail(ValueError, fn, "a concrete boolean mask; under jax.jit/vmap the number "
                      "of True elements decides the result shape: use "
                      "x.at[mask].get(size=N, fill_value=...)", val)
+            from laxarray.array_api import _host_order
             from laxarray.array_api.searching import nonzero_kernel
             sentinel = max(max(val.shape), 1)
-            comps.extend(nonzero_kernel(val, size=size, fill_value=sentinel))
+            comps.extend(nonzero_kernel(val, size=size, fill_value=sentinel,
+                                        host=_host_order.placed(val)))
             padded = True
     return comps, padded
 

@@ -18,6 +18,7 @@ from laxarray._core.errors import fail, fail_text
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, check_choice, check_int, normalize_axis
+from laxarray.array_api import _host_order
 from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import as_array, to_raw
 from laxarray.array_api._ufunc import binary_operands, broadcast_rule, broadcast_shapes2
@@ -95,18 +96,22 @@ def argmin(x, /, *, axis=None, keepdims=False):
     return _arg("argmin", x, axis, keepdims, False)
 
 
-@kernel(static=("size", "fill_value"))
-def nonzero_kernel(x, *, size, fill_value):
+@kernel(static=("size", "fill_value", "host"))
+def nonzero_kernel(x, *, size, fill_value, host=False):
     flat = lax.reshape(x, (math.prod(x.shape),))
     from laxarray.array_api.data_types import nonzero_mask
     mask = nonzero_mask(flat)  # exact for subnormals, as the eager count
     n = flat.shape[0]
-    # stable sort of "is zero" keys puts the non-zero positions first, in order
-    key = lax.convert_element_type(lax.bitwise_not(mask), np.int8)
-    pos = lax.iota(np.int64, n)
-    _, order = lax.sort((key, pos), num_keys=1, is_stable=True)
+    if n == 0:      # every slot is padding (and an empty axis must not be divided by)
+        return tuple(lax.full((size,), fill_value, np.int64) for _ in x.shape)
     count = lax.reduce_sum(lax.convert_element_type(mask, np.int64), (0,))
-    if size <= n:
+    if host:      # NumPy's flatnonzero on the host (CPU)
+        order = _host_order.flatnonzero(mask, size)
+    else:   # a stable sort of "is zero" keys puts the non-zero positions first, in order
+        key = lax.convert_element_type(lax.bitwise_not(mask), np.int8)
+        pos = lax.iota(np.int64, n)
+        _, order = lax.sort((key, pos), num_keys=1, is_stable=True)
+    if order.shape[0] >= size:
         order = lax.slice(order, (0,), (size,))
     else:
         order = lax.concatenate([order, lax.full((size - n,), 0, np.int64)], 0)
@@ -141,7 +146,8 @@ def nonzero(x, /, *, size=None, fill_value=0):
         size = int(np.count_nonzero(np.asarray(raw)))
     else:
         size = check_int("nonzero", size, "size", minimum=0)
-    return call(nonzero_kernel, raw, size=size, fill_value=fill_value)
+    return call(nonzero_kernel, raw, size=size, fill_value=fill_value,
+                host=_host_order.placed(raw))
 
 
 @kernel(static=("right",))
@@ -154,21 +160,28 @@ def searchsorted_kernel(sorted_x, v, sorter, *, right):
             mode=lax.GatherScatterMode.CLIP)
     n = sorted_x.shape[0]
     flat = lax.reshape(v, (math.prod(v.shape),))
-    # binary search with NaN-aware total order: count elements that sort before v
-    lo = lax.full(flat.shape, 0, np.int64)
-    hi = lax.full(flat.shape, n, np.int64)
-    steps = max(1, int(math.ceil(math.log2(n + 1))) + 1)
-    for _ in range(steps):
-        mid = lax.div(lax.add(lo, hi), lax.full_like(lo, 2))
-        safe = lax.min(mid, lax.full_like(mid, max(n - 1, 0)))
-        val = lax.gather(sorted_x, lax.expand_dims(safe, (1,)), lax.GatherDimensionNumbers(
-            offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,)), (1,),
-            mode=lax.GatherScatterMode.CLIP) if n else lax.full_like(flat, 0)
-        go_right = _before(val, flat, right)
-        active = lax.lt(lo, hi)
-        lo = lax.select(lax.bitwise_and(active, go_right), lax.add(mid, lax.full_like(mid, 1)),
-                        lo)
-        hi = lax.select(lax.bitwise_and(active, lax.bitwise_not(go_right)), mid, hi)
+    if n == 0:
+        return lax.full(v.shape, 0, np.int64)
+    # branchless binary search (NaN-aware total order): ``lo`` counts the elements that
+    # sort before each query; a loop of halving static-size steps (one gather each)
+    # rather than an unrolled chain, which XLA would materialize step by step
+    dnums = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,),
+                                       start_index_map=(0,))
+
+    def step(_, carry):
+        lo, width = carry
+        cand = lax.add(lo, width)
+        inside = lax.le(cand, lax.full_like(cand, n))
+        at = lax.max(lax.sub(lax.min(cand, lax.full_like(cand, n)), lax.full_like(cand, 1)),
+                     lax.full_like(cand, 0))
+        val = lax.gather(sorted_x, lax.expand_dims(at, (1,)), dnums, (1,),
+                         mode=lax.GatherScatterMode.CLIP)
+        take = lax.bitwise_and(inside, _before(val, flat, right))
+        return lax.select(take, cand, lo), lax.div(width, np.int64(2))
+
+    levels = n.bit_length()
+    lo, _ = lax.fori_loop(0, levels, step, (lax.full(flat.shape, 0, np.int64),
+                                            np.int64(1 << (levels - 1))))
     return lax.reshape(lo, v.shape)
 
 

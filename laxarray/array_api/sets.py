@@ -24,6 +24,7 @@ from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import call, kernel, unpad_raw
 from laxarray._core.validate import check_bool, check_int
+from laxarray.array_api import _host_order
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.array_api._ufunc import binary_operands
@@ -56,11 +57,28 @@ def _scatter_1d(size, dtype, idx, updates, add=False):
     return fn(out, lax.expand_dims(idx, (1,)), updates, dnums, mode=_DROP)
 
 
-@kernel(static=("size", "fill_value"))
-def unique_kernel(x, *, size, fill_value):
+@kernel(static=("size", "fill_value", "want", "host"))
+def unique_kernel(x, *, size, fill_value, want="all", host=False):
+    """The results ``_host_order.UNIQUE_RESULTS[want]`` (length ``size``), then the count."""
     shape = x.shape
     n = math.prod(shape)
     flat = lax.reshape(x, (n,))
+    if host and n:
+        *res, n_unique = _host_order.unique(flat, want)
+        res = dict(zip(_host_order.UNIQUE_RESULTS[want], res))
+        for name in ("values", "indices", "counts"):
+            if name in res:
+                res[name] = _fit(res[name], size)
+        if "inverse" in res:
+            res["inverse"] = lax.reshape(res["inverse"], shape)
+    else:
+        res, n_unique = _unique_lax(x, flat, size, want)
+    res["values"] = _fill(res["values"], size, n_unique, fill_value)
+    return tuple(res[name] for name in _host_order.UNIQUE_RESULTS[want]) + (n_unique,)
+
+
+def _unique_lax(x, flat, size, want):
+    n = flat.shape[0]
     keys = sort_keys(_unsigned_zero(flat), False)
     iota = lax.iota(np.int64, n)
     out = lax.sort(tuple(keys) + (flat, iota), is_stable=True, num_keys=len(keys))
@@ -74,19 +92,34 @@ def unique_kernel(x, *, size, fill_value):
                   lax.full((n,), 1, np.int64))
     n_unique = lax.reduce_sum(lax.convert_element_type(new, np.int64), (0,))
     head = lax.select(new, gid, lax.full_like(gid, size))
-    values = _scatter_1d(size, x.dtype, head, sv)
-    indices = _scatter_1d(size, np.int64, head, perm)
-    counts = _scatter_1d(size, np.int64, gid, lax.full((n,), 1, np.int64), add=True)
-    inverse = lax.reshape(_scatter_1d(n, np.int64, perm, gid), shape)
-    if size:
-        pad = lax.ge(lax.iota(np.int64, size), n_unique)
-        fill = (lax.full((size,), fill_value, x.dtype) if fill_value is not None else
-                lax.broadcast_in_dim(lax.slice(values, (0,), (1,)), (size,), (0,)))
-        values = lax.select(pad, fill, values)
-    return values, indices, inverse, counts, n_unique
+    res = {"values": _scatter_1d(size, x.dtype, head, sv)}
+    if want != "values":
+        res["counts"] = _scatter_1d(size, np.int64, gid, lax.full((n,), 1, np.int64), add=True)
+    if want == "all":
+        res["indices"] = _scatter_1d(size, np.int64, head, perm)
+        res["inverse"] = lax.reshape(_scatter_1d(n, np.int64, perm, gid), x.shape)
+    return res, n_unique
 
 
-def _unique(fn, x, size, fill_value):
+def _fit(v, size):
+    """The 1-D ``v`` cut or zero-padded to length ``size``."""
+    n = v.shape[0]
+    if size <= n:
+        return lax.slice(v, (0,), (size,))
+    return lax.pad(v, lax.full((), 0, v.dtype), ((0, size - n, 0),))
+
+
+def _fill(values, size, n_unique, fill_value):
+    """``values`` past the ``n_unique`` found ones set to ``fill_value`` (or the first)."""
+    if not size:
+        return values
+    pad = lax.ge(lax.iota(np.int64, size), n_unique)
+    fill = (lax.full((size,), fill_value, values.dtype) if fill_value is not None else
+            lax.broadcast_in_dim(lax.slice(values, (0,), (1,)), (size,), (0,)))
+    return lax.select(pad, fill, values)
+
+
+def _unique(fn, x, size, fill_value, want):
     raw = x._value if type(x) is Array else to_raw(fn, x, "x")
     if raw.dtype not in _dt.CATEGORIES["any"]:
         _dt.check_category(fn, "x", raw.dtype, "any")
@@ -103,13 +136,15 @@ def _unique(fn, x, size, fill_value):
     if fill_value is not None:
         from laxarray.array_api._indexing_advanced import canonical_fill
         fill_value = canonical_fill(fn, fill_value, raw.dtype)
-    values, indices, inverse, counts, k = call(unique_kernel, raw, size=size,
-                                               fill_value=fill_value)
+    *res, k = call(unique_kernel, raw, size=size, fill_value=fill_value, want=want,
+                   host=_host_order.usable(raw))
+    res = dict(zip(_host_order.UNIQUE_RESULTS[want], res))
     if exact:
         k = int(k)
-        values, indices, counts = (wrap(unpad_raw(a._value, (k,)))  # a cut, no compile
-                                   for a in (values, indices, counts))
-    return values, indices, inverse, counts
+        for name in ("values", "indices", "counts"):
+            if name in res:         # a cut, no compile
+                res[name] = wrap(unpad_raw(res[name]._value, (k,)))
+    return res
 
 
 def unique_all(x, /, *, size=None, fill_value=None):
@@ -123,16 +158,16 @@ def unique_all(x, /, *, size=None, fill_value=None):
     >>> lx.unique_all(lx.asarray([3, 1, 3])).counts
     Array([1, 2])
     """
-    values, indices, inverse, counts = _unique("unique_all", x, size, fill_value)
-    return UniqueAllResult(values, indices, inverse, counts)
+    r = _unique("unique_all", x, size, fill_value, "all")
+    return UniqueAllResult(r["values"], r["indices"], r["inverse"], r["counts"])
 
 
 def unique_counts(x, /, *, size=None, fill_value=None):
     """Unique values and their counts. Array API: unique_counts. NumPy: numpy.unique_counts.
 
     ``size``/``fill_value``: see :func:`unique_all`."""
-    values, _, _, counts = _unique("unique_counts", x, size, fill_value)
-    return UniqueCountsResult(values, counts)
+    r = _unique("unique_counts", x, size, fill_value, "counts")
+    return UniqueCountsResult(r["values"], r["counts"])
 
 
 def unique_inverse(x, /, *, size=None, fill_value=None):
@@ -140,8 +175,8 @@ def unique_inverse(x, /, *, size=None, fill_value=None):
     Array API: unique_inverse. NumPy: numpy.unique_inverse.
 
     ``size``/``fill_value``: see :func:`unique_all`."""
-    values, _, inverse, _ = _unique("unique_inverse", x, size, fill_value)
-    return UniqueInverseResult(values, inverse)
+    r = _unique("unique_inverse", x, size, fill_value, "all")
+    return UniqueInverseResult(r["values"], r["inverse"])
 
 
 def unique_values(x, /, *, size=None, fill_value=None):
@@ -154,11 +189,11 @@ def unique_values(x, /, *, size=None, fill_value=None):
     >>> lx.unique_values(lx.asarray([2, 1, 2]))
     Array([1, 2])
     """
-    return _unique("unique_values", x, size, fill_value)[0]
+    return _unique("unique_values", x, size, fill_value, "values")["values"]
 
 
-@kernel(static=("invert",))
-def _isin_kernel(a, b, *, invert):
+@kernel(static=("invert", "host"))
+def _isin_kernel(a, b, *, invert, host):
     flat = lax.reshape(b, (math.prod(b.shape),))
     m = flat.shape[0]
     if m == 0:
@@ -168,7 +203,7 @@ def _isin_kernel(a, b, *, invert):
                     lax.broadcast_in_dim(flat, a.shape + (m,), (a.ndim,)))
         found = lax.reduce_or(eq, (a.ndim,))
     else:
-        srt = sort_kernel(flat, axis=0, descending=False, want_indices=False)
+        srt = sort_kernel(flat, axis=0, descending=False, want_indices=False, host=host)
         pos = searchsorted_kernel(srt, a, None, right=False)
         pos = lax.min(pos, lax.full_like(pos, m - 1))
         dnums = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,),
@@ -197,7 +232,7 @@ def isin(x1, x2, /, *, invert=False):
     a, b, dt = binary_operands("isin", x1, x2)
     a = lax.convert_element_type(a, dt) if a.dtype != dt else a
     b = lax.convert_element_type(b, dt) if b.dtype != dt else b
-    return call(_isin_kernel, a, b, invert=invert)
+    return call(_isin_kernel, a, b, invert=invert, host=_host_order.usable(b))
 
 
 __all__ = ["unique_all", "unique_counts", "unique_inverse", "unique_values", "isin"]

@@ -1,7 +1,9 @@
 """Sorting functions of the standard: sort and argsort (NaN last, as in NumPy).
 
-``axis``, ``descending`` and ``stable`` are static under ``jax.jit``.  Sorting uses
-``lax.sort``, whose float comparison is NumPy's order (-0.0 == 0.0, NaNs equal and after
+``axis``, ``descending`` and ``stable`` are static under ``jax.jit``.  On the CPU backend
+the sort runs in NumPy through a host callback (``_host_order``: 10-30x faster than XLA's
+CPU sort, the same order, differentiable); elsewhere, and with ``set_host_sort(False)``,
+it uses ``lax.sort``, whose float comparison is NumPy's order (-0.0 == 0.0, NaNs equal and after
 +inf; complex: lexicographic on (real, imag), NaN last, as NumPy).  ``descending`` reverses the order of distinct
 keys while keeping ties in their original order (stable), as the standard requires.
 """
@@ -15,6 +17,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, normalize_axis
+from laxarray.array_api import _host_order
 from laxarray.array_api._array import Array
 from laxarray.array_api._convert import to_raw
 
@@ -49,11 +52,15 @@ def sort_keys(x, descending):
     return keys
 
 
-@kernel(static=("axis", "descending", "want_indices"))
-def sort_kernel(x, *, axis, descending, want_indices):
+@kernel(static=("axis", "descending", "want_indices", "host"))
+def sort_kernel(x, *, axis, descending, want_indices, host=False):
     last = x.ndim - 1
     if axis != last:
         x = lax.transpose(x, _swap(x.ndim, axis))
+    if host:
+        res = (_host_order.argsort_last if want_indices else _host_order.sort_last)(
+            x, descending)
+        return lax.transpose(res, _swap(x.ndim, axis)) if axis != last else res
     keys = sort_keys(x, descending)
     if want_indices:
         payload = (lax.broadcasted_iota(np.int64, x.shape, last),)
@@ -87,14 +94,16 @@ def _prepare(fn, x, axis, descending, stable):
 def sort(x, /, *, axis=-1, descending=False, stable=True):
     """Sorted copy along ``axis`` (NaN last). Array API: sort. NumPy: numpy.sort."""
     raw, ax = _prepare("sort", x, axis, descending, stable)
-    return call(sort_kernel, raw, axis=ax, descending=descending, want_indices=False)
+    return call(sort_kernel, raw, axis=ax, descending=descending, want_indices=False,
+                host=_host_order.usable(raw))
 
 
 def argsort(x, /, *, axis=-1, descending=False, stable=True):
     """Indices that sort along ``axis`` (int64; ties keep input order).
     Array API: argsort. NumPy: numpy.argsort."""
     raw, ax = _prepare("argsort", x, axis, descending, stable)
-    return call(sort_kernel, raw, axis=ax, descending=descending, want_indices=True)
+    return call(sort_kernel, raw, axis=ax, descending=descending, want_indices=True,
+                host=_host_order.usable(raw))
 
 
 __all__ = ["sort", "argsort"]

@@ -163,7 +163,7 @@ def _stat(chunk, axis, mode, dtype):
     if mode in ("maximum", "minimum"):
         if kind == "c":
             srt = sort_kernel(chunk, axis=axis, descending=mode == "maximum",
-                               want_indices=False)
+                              want_indices=False, host=False)
             out = _at(srt, axis, 0, 1)
             nan = _nan_any(chunk, axis)
             nan_v = lax.full_like(out, complex(np.nan, np.nan))
@@ -188,7 +188,7 @@ def _stat(chunk, axis, mode, dtype):
             out = lax.full(tuple(1 if d == axis else s for d, s in enumerate(c.shape)), np.nan,
                            ftype)
         else:
-            srt = sort_kernel(c, axis=axis, descending=False, want_indices=False)
+            srt = sort_kernel(c, axis=axis, descending=False, want_indices=False, host=False)
             lo, hi = _at(srt, axis, (n - 1) // 2, (n - 1) // 2 + 1), _at(srt, axis, n // 2,
                                                                          n // 2 + 1)
             out = lo if n % 2 else lax.div(lax.add(lo, hi), lax.full_like(lo, 2))

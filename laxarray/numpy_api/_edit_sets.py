@@ -21,6 +21,7 @@ from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, check_int, normalize_axis
 from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import to_raw
+from laxarray.array_api import _host_order
 from laxarray.array_api.sets import unique_kernel
 from laxarray.array_api.sorting import sort_keys
 
@@ -66,10 +67,11 @@ def _pad_values(values, k, size, fill_value):
     return lax.select(lax.lt(pos, lax.full_like(pos, k)), values, fill)
 
 
-@kernel(static=("size", "fill_value", "equal_nan"))
-def _unique_np_kernel(x, *, size, fill_value, equal_nan):
+@kernel(static=("size", "fill_value", "equal_nan", "host"))
+def _unique_np_kernel(x, *, size, fill_value, equal_nan, host):
     n = math.prod(x.shape)
-    values, indices, inverse, counts, k = unique_kernel(x, size=n, fill_value=None)
+    values, indices, inverse, counts, k = unique_kernel(x, size=n, fill_value=None,
+                                                        want="all", host=host)
     if equal_nan and _dt.kind_of(x.dtype) in "fc":
         pos = lax.iota(np.int64, n)
         isn = lax.bitwise_and(lax.lt(pos, lax.full_like(pos, k)), lax.ne(values, values))
@@ -157,7 +159,8 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
         check_bool(fn, flag, name)
     exact, size, fill = _size_args(fn, is_tracer(raw), size, fill_value, raw.dtype)
     if axis is None:
-        out = call(_unique_np_kernel, raw, size=size, fill_value=fill, equal_nan=equal_nan)
+        out = call(_unique_np_kernel, raw, size=size, fill_value=fill, equal_nan=equal_nan,
+                   host=_host_order.usable(raw))
         values, indices, inverse, counts, k = out
     else:
         ax = normalize_axis(fn, axis, raw.ndim)
@@ -211,7 +214,8 @@ def _flat(fn, x, argname):
 def _uniq(fn, raw, traced):
     """Unique values of a flat raw array (exact eagerly; padded to full length traced)."""
     size = raw.shape[0] if traced else None
-    out = call(_unique_np_kernel, raw, size=size, fill_value=None, equal_nan=True)
+    out = call(_unique_np_kernel, raw, size=size, fill_value=None, equal_nan=True,
+               host=_host_order.usable(raw))
     values, indices, _, _, k = out
     if not traced:
         k = int(k)

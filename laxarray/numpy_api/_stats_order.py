@@ -1,7 +1,9 @@
 """Order statistics: quantile/percentile/median (and their NaN-ignoring forms), partition,
 argpartition, lexsort, sort_complex.
 
-Quantiles sort the reduced axes (NaN last) and follow NumPy 2's formulas exactly: the
+Quantiles read order statistics of the reduced axes (NaN last) -- on the CPU backend by
+partitioning in NumPy on the host (``_host_order.select_last``: selection, not a full
+sort), elsewhere from a full ``lax.sort`` -- and follow NumPy 2's formulas exactly: the
 virtual index of each of the 13 ``method=`` values, the same clamping at the ends and the
 same two-sided linear interpolation, so results and dtypes match NumPy (a Python-scalar
 ``q`` keeps float32 input in float32; an array ``q`` promotes with it; the discontinuous
@@ -22,6 +24,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, check_choice, normalize_axes, normalize_axis
+from laxarray.array_api import _host_order
 from laxarray.array_api._array import Array
 from laxarray.array_api.indexing_functions import take_along_axis_kernel
 from laxarray.array_api.sorting import sort_keys, sort_kernel
@@ -39,29 +42,44 @@ METHODS = ("linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf",
            "hazen", "weibull", "median_unbiased", "normal_unbiased")
 
 
-def _flat_sorted(x, axes):
-    """``x`` with ``axes`` moved last and merged: (rest_shape, sorted (B, n) array)."""
+def _flat(x, axes):
+    """``x`` with ``axes`` moved last and merged: (rest_shape, (B, n) array)."""
     keep = tuple(d for d in range(x.ndim) if d not in axes)
     rest = tuple(x.shape[d] for d in keep)
     n = math.prod(x.shape[d] for d in axes)
     xt = lax.transpose(x, keep + tuple(axes)) if keep + tuple(axes) != tuple(range(x.ndim)) \
         else x
-    x2 = lax.reshape(xt, (math.prod(rest), n))
-    return rest, sort_kernel(x2, axis=1, descending=False, want_indices=False)
+    return rest, lax.reshape(xt, (math.prod(rest), n))
 
 
-def _valid_count(srt, omit_nan):
+def _order_stats(x2, idxs, host):
+    """``sort(x2, axis=1)[b, i[b, j]]`` for each (B, k) position array ``i`` of ``idxs``
+    (positions clamped into range): one host selection for all of them, or a full sort."""
+    n = x2.shape[1]
+    idxs = [lax.clamp(lax.full_like(i, 0), i, lax.full_like(i, n - 1)) for i in idxs]
+    if host:
+        vals = _host_order.select_last(x2, lax.concatenate(idxs, 1))
+        out, at = [], 0
+        for i in idxs:
+            out.append(lax.slice_in_dim(vals, at, at + i.shape[1], axis=1))
+            at += i.shape[1]
+        return out
+    srt = sort_kernel(x2, axis=1, descending=False, want_indices=False, host=False)
+    return [take_along_axis_kernel(srt, i, axis=1) for i in idxs]
+
+
+def _valid_count(x2, omit_nan):
     """(B, 1) count of the values a quantile sees: all, or the non-NaN ones."""
-    b, n = srt.shape
-    if omit_nan and _dt.kind_of(srt.dtype) == "f":
-        ok = lax.convert_element_type(lax.eq(srt, srt), count_dtype)
+    b, n = x2.shape
+    if omit_nan and _dt.kind_of(x2.dtype) == "f":
+        ok = lax.convert_element_type(lax.eq(x2, x2), count_dtype)
         return lax.reduce_sum(ok, (1,)).reshape((b, 1))
     return lax.full((b, 1), n, count_dtype)
 
 
-def _take(srt, idx):
-    """``srt[b, idx[b, j]]`` (indices clamped into range)."""
-    return take_along_axis_kernel(srt, idx, axis=1)
+def _nan_rows(x2):
+    """(B, 1) bool: whether a row holds a NaN (whose quantiles are then NaN)."""
+    return lax.reduce_or(lax.ne(x2, x2), (1,)).reshape((x2.shape[0], 1))
 
 
 def _floor_mod2(v):
@@ -104,13 +122,13 @@ def _virtual_index(method, n, q):
     return lax.sub(lax.add(_mul(n, q), lax.add(lax.full_like(q, alpha), _mul(q, c))), one)
 
 
-@kernel(static=("axes", "keepdims", "method", "omit_nan", "vdtype", "rdtype", "weak"))
-def _quantile_kernel(x, q, *, axes, keepdims, method, omit_nan, vdtype, rdtype, weak):
-    rest, srt = _flat_sorted(x, axes)
-    b, n_all = srt.shape
+@kernel(static=("axes", "keepdims", "method", "omit_nan", "vdtype", "rdtype", "weak", "host"))
+def _quantile_kernel(x, q, *, axes, keepdims, method, omit_nan, vdtype, rdtype, weak, host):
+    rest, x2 = _flat(x, axes)
+    b, n_all = x2.shape
     qshape = q.shape
     m = math.prod(qshape)
-    cnt = _valid_count(srt, omit_nan)                       # (b, 1) int
+    cnt = _valid_count(x2, omit_nan)                       # (b, 1) int
     if _dt.kind_of(q.dtype) in "fc":
         qf = lax.convert_element_type(q, vdtype)
     else:
@@ -129,7 +147,7 @@ def _quantile_kernel(x, q, *, axes, keepdims, method, omit_nan, vdtype, rdtype, 
             idx = lax.convert_element_type(idx, count_dtype)
         else:
             idx = _index_method(method, nq, qf)
-        res = _take(srt, lax.min(idx, lax.full_like(idx, n_all - 1)))
+        res, = _order_stats(x2, [idx], host)
         res = lax.convert_element_type(res, rdtype)
     else:
         nq = lax.broadcast_in_dim(lax.convert_element_type(cnt, vdtype).reshape((b,)), (b, m),
@@ -154,15 +172,11 @@ def _quantile_kernel(x, q, *, axes, keepdims, method, omit_nan, vdtype, rdtype, 
         elif method == "midpoint":
             whole = lax.eq(_floor_mod1(vi), lax.full_like(vi, 0))
             gamma = lax.select(whole, lax.full_like(gamma, 0), lax.full_like(gamma, 0.5))
-        a = _take(srt, lax.convert_element_type(prev_i, count_dtype))
-        bb = _take(srt, lax.convert_element_type(next_i, count_dtype))
+        a, bb = _order_stats(x2, [lax.convert_element_type(prev_i, count_dtype),
+                                   lax.convert_element_type(next_i, count_dtype)], host)
         res = _lerp(a, bb, gamma, rdtype)
-    if _dt.kind_of(srt.dtype) == "f" and n_all:
-        if omit_nan:
-            bad = lax.eq(cnt, lax.full_like(cnt, 0))
-        else:
-            tail = lax.slice_in_dim(srt, n_all - 1, n_all, axis=1)
-            bad = lax.ne(tail, tail)
+    if _dt.kind_of(x2.dtype) == "f" and n_all:
+        bad = lax.eq(cnt, lax.full_like(cnt, 0)) if omit_nan else _nan_rows(x2)
         res = lax.select(lax.broadcast_in_dim(bad.reshape((b,)), (b, m), (0,)),
                          lax.full_like(res, np.nan), res)
     res = lax.transpose(res, (1, 0)).reshape(qshape + rest)
@@ -233,7 +247,8 @@ def _quantile(fn, a, q, axis, method, keepdims, omit_nan, scale, out=None):
             fail(ValueError, fn, "a non-empty reduction ('a' has no elements along 'axis')", a)
         x = lax.convert_element_type(x, np.float64) if _dt.kind_of(x.dtype) != "f" else x
     return call(_quantile_kernel, x, qr, axes=axes, keepdims=keepdims, method=method,
-                omit_nan=omit_nan, vdtype=vdtype, rdtype=rdtype, weak=weak)
+                omit_nan=omit_nan, vdtype=vdtype, rdtype=rdtype, weak=weak,
+                host=_host_order.usable(x))
 
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
@@ -269,29 +284,24 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
     return _quantile("nanpercentile", a, q, axis, method, keepdims, True, 100, out)
 
 
-@kernel(static=("axes", "keepdims", "omit_nan", "rdtype"))
-def _median_kernel(x, *, axes, keepdims, omit_nan, rdtype):
-    rest, srt = _flat_sorted(x, axes)
-    b, n = srt.shape
+@kernel(static=("axes", "keepdims", "omit_nan", "rdtype", "host"))
+def _median_kernel(x, *, axes, keepdims, omit_nan, rdtype, host):
+    rest, x2 = _flat(x, axes)
+    b, n = x2.shape
     if n == 0:
         res = lax.full((b,), np.nan, rdtype)
     else:
-        cnt = _valid_count(srt, omit_nan).reshape((b, 1))
+        cnt = _valid_count(x2, omit_nan).reshape((b, 1))
         one = lax.full_like(cnt, 1)
         lo_i = lax.max(lax.div(lax.sub(cnt, one), lax.full_like(cnt, 2)), lax.full_like(cnt, 0))
         hi_i = lax.div(cnt, lax.full_like(cnt, 2))
-        lo = lax.convert_element_type(_take(srt, lo_i), rdtype)
-        hi = lax.convert_element_type(_take(srt, lax.min(hi_i, lax.full_like(hi_i, n - 1))),
-                                      rdtype)
+        lo, hi = (lax.convert_element_type(v, rdtype)
+                  for v in _order_stats(x2, [lo_i, hi_i], host))
         two = lax.full_like(lo, 2)
         odd = lax.eq(lax.rem(cnt, lax.full_like(cnt, 2)), one)
         res = lax.select(odd, lo, lax.div(lax.add(lo, hi), two)).reshape((b,))
-        if _dt.kind_of(srt.dtype) == "f":
-            if omit_nan:
-                bad = lax.eq(cnt, lax.full_like(cnt, 0))
-            else:
-                tail = lax.slice_in_dim(srt, n - 1, n, axis=1)
-                bad = lax.ne(tail, tail)
+        if _dt.kind_of(x2.dtype) == "f":
+            bad = lax.eq(cnt, lax.full_like(cnt, 0)) if omit_nan else _nan_rows(x2)
             res = lax.select(bad.reshape((b,)), lax.full_like(res, np.nan), res)
     res = res.reshape(rest)
     return lax.expand_dims(res, axes) if keepdims else res
@@ -306,7 +316,7 @@ def _median(fn, a, axis, keepdims, omit_nan, out=None):
     if _dt.kind_of(x.dtype) == "c":
         fail(TypeError, fn, "a real array for 'a' (complex ordering is not supported)", a)
     return call(_median_kernel, x, axes=axes, keepdims=keepdims, omit_nan=omit_nan,
-                rdtype=rdtype)
+                rdtype=rdtype, host=_host_order.usable(x))
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
@@ -345,23 +355,39 @@ def _partition(fn, a, kth, axis, want_indices):
     if x.ndim == 0:
         fail(ValueError, fn, "an array of rank >= 1 for 'a'", a)
     ax = normalize_axis(fn, axis, x.ndim)
-    _kth(fn, kth, x.shape[ax])
-    return call(sort_kernel, x, axis=ax, descending=False, want_indices=want_indices)
+    kths = tuple(k % x.shape[ax] for k in _kth(fn, kth, x.shape[ax]))
+    return call(_partition_kernel, x, axis=ax, kth=kths, want_indices=want_indices,
+                host=_host_order.usable(x))
+
+
+@kernel(static=("axis", "kth", "want_indices", "host"))
+def _partition_kernel(x, *, axis, kth, want_indices, host):
+    if not host:    # a full sort satisfies the partition property for every kth
+        return sort_kernel(x, axis=axis, descending=False, want_indices=want_indices,
+                           host=False)
+    last = x.ndim - 1
+    perm = tuple(range(axis)) + tuple(range(axis + 1, x.ndim)) + (axis,)
+    xt = lax.transpose(x, perm) if axis != last else x
+    res = _host_order.partition_last(xt, kth, want_indices)
+    back = tuple(range(axis)) + (last,) + tuple(range(axis, last))
+    return lax.transpose(res, back) if axis != last else res
 
 
 def partition(a, kth, axis=-1):
     """A copy with the ``kth`` element in sorted position, smaller ones before it and
     larger ones after. NumPy: numpy.partition. ``kth`` is static under ``jax.jit``.
 
-    This implementation returns a fully sorted copy (NaN last), which satisfies the
-    partition property for every ``kth``."""
+    On the CPU backend this is NumPy's own partition (introselect, run on the host);
+    elsewhere a fully sorted copy (NaN last), which satisfies the partition property for
+    every ``kth``."""
     return _partition("partition", a, kth, axis, False)
 
 
 def argpartition(a, kth, axis=-1):
     """Indices that partition ``a`` around ``kth`` (int64). NumPy: numpy.argpartition.
 
-    ``kth`` is static under ``jax.jit``; the indices fully sort ``a`` (stable)."""
+    ``kth`` is static under ``jax.jit``.  On the CPU backend these are NumPy's own
+    indices (introselect on the host); elsewhere indices that fully sort ``a`` (stable)."""
     return _partition("argpartition", a, kth, axis, True)
 
 
@@ -411,5 +437,6 @@ def sort_complex(a):
     if _dt.kind_of(x.dtype) != "c":
         small = x.dtype in (np.int8, np.int16, np.uint8, np.uint16)
         x = lax.convert_element_type(x, np.complex64 if small else np.complex128)
-    return call(sort_kernel, x, axis=x.ndim - 1, descending=False, want_indices=False)
+    return call(sort_kernel, x, axis=x.ndim - 1, descending=False, want_indices=False,
+                host=False)
 

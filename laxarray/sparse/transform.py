@@ -120,6 +120,10 @@ def _eval_body(ctx, jaxpr, consts, args, arg_facts):
 
     env.update(zip(jaxpr.constvars, consts))
     env.update(zip(jaxpr.invars, args))
+    # a concrete scalar the trace captured as a constant (an array, not a literal) is as
+    # known as a literal: a zero among them keeps a select or an add sparse
+    facts.update((v, f) for v, c in zip(jaxpr.constvars, consts)
+                 if (f := _literal_fact(c)) is not None)
     if arg_facts:
         facts.update((v, f) for v, f in zip(jaxpr.invars, arg_facts) if f is not None)
     for eqn in jaxpr.eqns:

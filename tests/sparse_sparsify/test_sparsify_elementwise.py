@@ -120,3 +120,14 @@ def test_integer_and_bool_values(fmt):
     rng = np.random.default_rng(8)
     x = (random_dense(rng, SHAPE) * 10).astype(np.int64)
     check(lambda x: (x * 3, -x, jnp.abs(x), x ** 2, x > 2), [x], {0}, fmt, rng)
+
+
+def test_a_zero_captured_as_a_constant_keeps_where_sparse():
+    # an eager where(..., 0.0) first makes the scalar a cached device array, which a later
+    # trace captures as a constant rather than a literal: it is still a known zero
+    xp = la
+    m = np.array([[1.0, 0.0, 2.0], [0.0, 0.0, 3.0], [4.0, 0.0, 0.0]])
+    xp.where(xp.asarray([True, False]), xp.asarray([1.0, 2.0]), 0.0)
+    out = sp.sparsify(lambda a: xp.where(a > 1.0, a, 0.0))(sp.BCOO.fromdense(xp.asarray(m)))
+    assert isinstance(out, sp.BCOO)
+    np.testing.assert_array_equal(np.asarray(out.todense()), np.where(m > 1.0, m, 0.0))

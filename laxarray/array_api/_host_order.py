@@ -1,0 +1,260 @@
+"""Sorting and selection in NumPy on the host: the CPU backend's fast path.
+
+XLA's CPU sort is a comparison sort with a general comparator; on 10**6 float64 values it
+takes 10-30x NumPy's time (and a key transform to integers still 5x).  So on the CPU
+backend laxarray's kernels call NumPy through ``jax.pure_callback``: the same call eagerly
+and under ``jax.jit``, batched under ``vmap`` (the callback sorts along the last axis, so a
+leading batch axis is just more rows), and differentiable -- a sort's derivative gathers the
+tangent with the permutation that sorts the primal.  :func:`usable` decides: the CPU
+backend, one device, a real dtype NumPy sorts natively (bool, integers, float32, float64),
+and ``laxarray.set_host_sort`` not turned off (``jax.export`` cannot serialize a callback).
+
+Every function here works along the LAST axis of raw jax values inside a kernel body.
+The order is NumPy's and the standard's: NaN last, -0.0 == 0.0, ties in input order;
+``descending`` maps values through an order-reversing involution (negation for floats,
+bitwise not for integers and bools), so ties keep their input order and NaN stays last.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import jax
+import numpy as np
+from jax import lax
+
+from laxarray._core import config
+from laxarray._core.jaxapi import is_tracer
+from laxarray.array_api.indexing_functions import take_along_axis_kernel
+
+_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def usable(raw) -> bool:
+    """Whether sorts and selections of the raw value ``raw`` take the host path."""
+    dt = raw.dtype
+    return (dt.kind in "biu" or dt in _FLOATS) and placed(raw)
+
+
+def placed(raw) -> bool:
+    """Whether the host path is on and ``raw`` lives on (or is traced for) one CPU device:
+    the condition without the dtype (for callbacks that take a mask or indices)."""
+    if not config.HOST_SORT:
+        return False
+    if is_tracer(raw):
+        return jax.default_backend() == "cpu"
+    devices = raw.sharding.device_set
+    return len(devices) == 1 and next(iter(devices)).platform == "cpu"
+
+
+# ---- NumPy side (along the last axis) -----------------------------------------------------
+
+def _key(a, descending):
+    """``a`` itself, or its image under an order-reversing involution."""
+    if not descending:
+        return a
+    return np.negative(a) if a.dtype.kind == "f" else np.invert(a)
+
+
+def _restore_ties(out, k):
+    """Put the values of ``k`` that compare equal but differ in their bits -- signed zeros,
+    NaNs with different payloads -- back into input order in its sorted ``out``, as a
+    stable sort leaves them.  Each such run is contiguous in a sorted row and holds the same
+    values as the row of ``k``, so row-major boolean indexing moves them row by row."""
+    for pick in (lambda v: v == 0, np.isnan):
+        m = pick(k)
+        if m.any():
+            out[pick(out)] = k[m]
+    return out
+
+
+def _np_sort(a, *, descending):
+    k = _key(np.asarray(a), descending)
+    out = np.sort(k, axis=-1)   # NumPy's fastest sort; only ties that show are restored
+    if k.dtype.kind == "f":
+        out = _restore_ties(out, k)
+    return _key(out, descending)
+
+
+def _np_argsort(a, *, descending):
+    return np.argsort(_key(np.asarray(a), descending), axis=-1, kind="stable").astype(np.int64)
+
+
+def _np_select(a, idx):
+    """``sort(a)[..., idx]`` row by row, by partitioning on the positions asked for."""
+    a, idx = np.asarray(a), np.asarray(idx)
+    kth = np.unique(idx)
+    part = np.partition(a, kth, axis=-1) if kth.size <= 16 else np.sort(a, axis=-1)
+    return np.take_along_axis(part, np.broadcast_to(idx, a.shape[:-1] + idx.shape[-1:]), -1)
+
+
+def _np_argselect(a, idx):
+    a, idx = np.asarray(a), np.asarray(idx)
+    kth = np.unique(idx)
+    perm = (np.argpartition(a, kth, axis=-1) if kth.size <= 16
+            else np.argsort(a, axis=-1, kind="stable"))
+    sel = np.take_along_axis(perm, np.broadcast_to(idx, a.shape[:-1] + idx.shape[-1:]), -1)
+    return sel.astype(np.int64)
+
+
+# ---- jax side ----------------------------------------------------------------------------
+
+def _callback(fn, shape, dtype, *args, vmap_method="broadcast_all"):
+    """``fn(*args)`` on the host; ``shape``/``dtype`` may be tuples (several results).
+    ``fn`` works along the last axis, so under ``vmap`` it takes the batch as more rows
+    unless ``vmap_method`` says otherwise."""
+    if type(dtype) is tuple:
+        out = tuple(jax.ShapeDtypeStruct(s, d) for s, d in zip(shape, dtype))
+    else:
+        out = jax.ShapeDtypeStruct(shape, dtype)
+    return jax.pure_callback(fn, out, *args, vmap_method=vmap_method)
+
+
+def _take_last(x, idx):
+    return take_along_axis_kernel(x, idx, axis=x.ndim - 1)
+
+
+def argsort_last(x, descending=False):
+    """Stable argsort along the last axis (int64); no derivative flows through indices."""
+    if x.size == 0:
+        return lax.full(x.shape, 0, np.int64)
+    fn = functools.partial(_np_argsort, descending=descending)
+    return _callback(fn, x.shape, np.int64, lax.stop_gradient(x))
+
+
+def sort_last(x, descending=False):
+    """Sorted values along the last axis (differentiable for floats)."""
+    if x.size == 0:
+        return x
+    if x.dtype.kind == "f":
+        return _sorted_values(x, descending)
+    return _callback(functools.partial(_np_sort, descending=descending), x.shape, x.dtype, x)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(1,))
+def _sorted_values(x, descending):
+    return _callback(functools.partial(_np_sort, descending=descending), x.shape, x.dtype, x)
+
+
+@_sorted_values.defjvp
+def _sorted_values_jvp(descending, primals, tangents):
+    (x,), (t,) = primals, tangents
+    perm = argsort_last(x, descending)
+    return _take_last(x, perm), _take_last(t, perm)
+
+
+def _np_unique(a, *, want):
+    n = a.size
+    if want == "all":
+        perm = _np_argsort(a, descending=False)
+        s = a[perm]
+    else:
+        s = _np_sort(a, descending=False)
+    new = np.empty(n, np.bool_)
+    new[:1] = True
+    np.not_equal(s[1:], s[:-1], out=new[1:])    # each NaN is distinct (NaN != NaN)
+    heads = np.flatnonzero(new)
+    k = heads.size
+
+    def padded(v, dtype):
+        out = np.zeros(n, dtype)
+        out[:k] = v
+        return out
+    out = [padded(s[heads], a.dtype)]
+    if want == "all":
+        out.append(padded(perm[heads], np.int64))
+        inverse = np.empty(n, np.int64)
+        inverse[perm] = np.cumsum(new) - 1
+        out.append(inverse)
+    if want != "values":
+        out.append(padded(np.diff(heads, append=n), np.int64))
+    return (*out, np.int64(k))
+
+
+#: The results of :func:`unique` for each ``want``.
+UNIQUE_RESULTS = {"values": ("values",), "counts": ("values", "counts"),
+                  "all": ("values", "indices", "inverse", "counts")}
+
+
+def unique(flat, want):
+    """The distinct values of the non-empty 1-D ``flat`` in NumPy on the host: sorted (NaN
+    last, each NaN distinct, a run of equal signed zeros represented by its first element
+    in input order), with first-occurrence indices, inverse indices and counts as ``want``
+    asks (:data:`UNIQUE_RESULTS`); each padded to ``flat``'s length, then the count."""
+    n = flat.shape[0]
+    names = UNIQUE_RESULTS[want]
+    dtypes = tuple(flat.dtype if r == "values" else np.dtype(np.int64) for r in names)
+    return _callback(functools.partial(_np_unique, want=want),
+                     ((n,),) * len(names) + ((),), dtypes + (np.dtype(np.int64),),
+                     lax.stop_gradient(flat), vmap_method="sequential")
+
+
+def _np_flatnonzero(mask, *, size):
+    idx = np.flatnonzero(mask)[:size]
+    out = np.zeros(size, np.int64)
+    out[:idx.size] = idx
+    return out
+
+
+def flatnonzero(mask, size):
+    """The first ``size`` flat positions where the 1-D bool ``mask`` is True, in order,
+    padded with zeros (the caller masks the padding with the count)."""
+    return _callback(functools.partial(_np_flatnonzero, size=size), (size,), np.int64,
+                     lax.stop_gradient(mask), vmap_method="sequential")
+
+
+def select_last(x, idx):
+    """``sort(x)[..., idx]``: order statistics along the last axis at the positions ``idx``
+    (int, shape ``x.shape[:-1] + (m,)`` or ``(m,)``, in range), by partitioning on the host;
+    differentiable for floats (the derivative gathers at the selected elements)."""
+    shape = x.shape[:-1] + idx.shape[-1:]
+    if x.dtype.kind == "f":
+        return _selected_values(x, idx)
+    return _callback(_np_select, shape, x.dtype, x, idx)
+
+
+@jax.custom_jvp
+def _selected_values(x, idx):
+    return _callback(_np_select, x.shape[:-1] + idx.shape[-1:], x.dtype, x, idx)
+
+
+@_selected_values.defjvp
+def _selected_values_jvp(primals, tangents):
+    x, idx = primals
+    t = tangents[0]
+    where = _callback(_np_argselect, x.shape[:-1] + idx.shape[-1:], np.int64,
+                      lax.stop_gradient(x), idx)
+    return _take_last(x, where), _take_last(t, where)
+
+
+def _np_partition(a, *, kth):
+    return np.partition(np.asarray(a), kth, axis=-1)
+
+
+def _np_argpartition(a, *, kth):
+    return np.argpartition(np.asarray(a), kth, axis=-1).astype(np.int64)
+
+
+def partition_last(x, kth, want_indices=False):
+    """NumPy's ``partition``/``argpartition`` along the last axis around the static ``kth``
+    (a tuple of positions); the values are differentiable for floats."""
+    if x.size == 0:
+        return lax.full(x.shape, 0, np.int64) if want_indices else x
+    if want_indices:
+        fn = functools.partial(_np_argpartition, kth=kth)
+        return _callback(fn, x.shape, np.int64, lax.stop_gradient(x))
+    if x.dtype.kind == "f":
+        return _partitioned_values(x, kth)
+    return _callback(functools.partial(_np_partition, kth=kth), x.shape, x.dtype, x)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(1,))
+def _partitioned_values(x, kth):
+    return _callback(functools.partial(_np_partition, kth=kth), x.shape, x.dtype, x)
+
+
+@_partitioned_values.defjvp
+def _partitioned_values_jvp(kth, primals, tangents):
+    (x,), (t,) = primals, tangents
+    perm = partition_last(x, kth, want_indices=True)
+    return _take_last(x, perm), _take_last(t, perm)

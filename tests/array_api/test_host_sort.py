@@ -1,0 +1,211 @@
+"""The CPU host path of sorting, selection and counting (``_host_order``).
+
+Oracles: NumPy's stable sort and its quantile/partition/nonzero, and, where NumPy has no
+counterpart (descending order, the standard's unique_* with distinct NaNs), the lax path,
+which is separate code (``lax.sort`` with its own keys): the two paths must agree bit for
+bit.  Inputs carry NaN, +-inf, signed zeros and ties.
+"""
+
+import jax
+import numpy as np
+import pytest
+
+import laxarray as lx
+
+DTYPES = [np.float64, np.float32, np.int64, np.int32, np.uint8, np.bool_]
+
+
+def _data(dtype, shape, seed=0):
+    rng = np.random.default_rng(seed)
+    x = np.round(rng.standard_normal(shape) * 3, 0)
+    if np.dtype(dtype).kind == "f" and x.size >= 6:
+        flat = x.reshape(-1)
+        flat[0], flat[1], flat[2], flat[3] = np.nan, -0.0, np.inf, -np.inf
+        flat[4], flat[5] = 0.0, np.nan
+        flat[-1] = -0.0
+    if np.dtype(dtype).kind == "u":
+        x = np.abs(x)
+    return x.astype(dtype)
+
+
+def _both(fn):
+    """``fn()`` on the host path and on the lax path, as NumPy arrays."""
+    def host(v):
+        return [np.asarray(t) for t in (v if isinstance(v, tuple) else (v,))]
+    with lx.host_sort(True):
+        a = host(fn())
+    with lx.host_sort(False):
+        b = host(fn())
+    return a, b
+
+
+def _same_bits(a, b):
+    assert len(a) == len(b)
+    for u, v in zip(a, b):
+        assert u.dtype == v.dtype and u.shape == v.shape
+        assert u.tobytes() == v.tobytes(), (u, v)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,axis", [((17,), -1), ((5, 7), 0), ((5, 7), 1),
+                                        ((3, 4, 6), 1), ((0,), 0), ((4, 0), 1)])
+def test_sort_is_numpys_stable_sort(dtype, shape, axis):
+    x = _data(dtype, shape)
+    got = np.asarray(lx.sort(lx.asarray(x), axis=axis))
+    want = np.sort(x, axis=axis, kind="stable")
+    assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+    idx = np.asarray(lx.argsort(lx.asarray(x), axis=axis))
+    assert idx.dtype == np.int64
+    np.testing.assert_array_equal(idx, np.argsort(x, axis=axis, kind="stable"))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("descending", [False, True])
+@pytest.mark.parametrize("axis", [0, -1])
+def test_host_and_lax_paths_agree(dtype, descending, axis):
+    x = lx.asarray(_data(dtype, (9, 8), seed=1))
+    _same_bits(*_both(lambda: lx.sort(x, axis=axis, descending=descending)))
+    _same_bits(*_both(lambda: lx.argsort(x, axis=axis, descending=descending)))
+
+
+def test_signed_zeros_and_nan_payloads_keep_input_order():
+    # equal keys whose bits differ: a stable sort leaves them in input order
+    nan2 = np.frombuffer(np.array([0x7FF8000000000001], np.uint64).tobytes(), np.float64)[0]
+    x = np.array([0.0, np.nan, -0.0, 1.0, nan2, -0.0, 0.0, -np.nan])
+    for descending in (False, True):
+        a, b = _both(lambda: lx.sort(lx.asarray(x), descending=descending))
+        _same_bits(a, b)
+    got = np.asarray(lx.sort(lx.asarray(x)))
+    assert got.tobytes() == np.sort(x, kind="stable").tobytes()
+
+
+def test_jit_vmap_and_grad_through_the_host_sort():
+    x = _data(np.float64, (4, 6), seed=2)
+    x = np.where(np.isnan(x), 1.5, x) + np.arange(24).reshape(4, 6) * 1e-3  # no ties
+    w = lx.asarray(np.arange(6.0))
+
+    def loss(v):
+        return lx.sum(lx.sort(v, axis=-1, descending=True) * w)
+
+    with lx.host_sort(True):
+        jitted = np.asarray(jax.jit(lambda v: lx.sort(v, axis=0))(lx.asarray(x)))
+        vmapped = np.asarray(lx.vmap(lambda r: lx.argsort(r))(lx.asarray(x)))
+        g_host = np.asarray(lx.grad(loss)(lx.asarray(x)))
+    np.testing.assert_array_equal(jitted, np.sort(x, axis=0))
+    np.testing.assert_array_equal(vmapped, np.argsort(x, axis=-1, kind="stable"))
+    # d/dx sum(sort_desc(x) * w): each element gets the weight of the place it sorts to
+    order = np.argsort(-x, axis=-1, kind="stable")
+    want = np.zeros_like(x)
+    np.put_along_axis(want, order, np.broadcast_to(np.arange(6.0), x.shape), axis=-1)
+    np.testing.assert_array_equal(g_host, want)
+
+
+def test_gradient_flows_past_argsort_indices():
+    x = lx.asarray(np.array([3.0, 1.0, 2.0, 0.5]))
+
+    def top2(v):
+        return lx.sum(lx.take(v, lx.argsort(v)[2:]))
+
+    np.testing.assert_array_equal(np.asarray(lx.grad(top2)(x)), [1.0, 0.0, 1.0, 0.0])
+
+
+@pytest.mark.parametrize("method", ["linear", "lower", "higher", "midpoint", "nearest",
+                                    "inverted_cdf", "averaged_inverted_cdf", "hazen",
+                                    "weibull", "median_unbiased", "normal_unbiased",
+                                    "closest_observation", "interpolated_inverted_cdf"])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_quantile_selection_matches_numpy(method, axis):
+    x = np.random.default_rng(3).standard_normal((11, 8))
+    q = np.array([0.0, 0.1, 0.5, 0.77, 1.0])
+    got = np.asarray(lx.quantile(lx.asarray(x), lx.asarray(q), axis=axis, method=method))
+    np.testing.assert_array_equal(got, np.quantile(x, q, axis=axis, method=method))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+@pytest.mark.parametrize("axis", [None, 0, (0, 1)])
+def test_median_and_nan_forms_match_numpy(dtype, axis):
+    x = _data(dtype, (7, 6, 2), seed=4)
+    a = lx.asarray(x)
+    for ours, theirs in ((lx.median, np.median), (lx.nanmedian, np.nanmedian)):
+        want = theirs(x, axis=axis)
+        got = np.asarray(ours(a, axis=axis))
+        np.testing.assert_array_equal(got, want)
+    if np.dtype(dtype).kind == "f":
+        q = np.array([0.25, 0.5])
+        np.testing.assert_array_equal(np.asarray(lx.nanquantile(a, lx.asarray(q), axis=axis)),
+                                      np.nanquantile(x, q, axis=axis))
+
+
+def test_quantile_gradient_on_the_host_path():
+    x = np.array([4.0, 1.0, 3.0, 2.0, 5.0])
+    with lx.host_sort(True):
+        g = np.asarray(lx.grad(lambda v: lx.quantile(v, 0.3))(lx.asarray(x)))
+    # linear method: index (n-1)*q = 1.2 between the 2nd and 3rd smallest (2.0 and 3.0)
+    want = np.zeros(5)
+    want[3], want[2] = 0.8, 0.2
+    np.testing.assert_allclose(g, want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64])
+@pytest.mark.parametrize("kth", [0, 5, -1, (2, 9)])
+def test_partition_is_numpys(dtype, kth):
+    x = _data(dtype, (3, 12), seed=5)
+    got = np.asarray(lx.partition(lx.asarray(x), kth, axis=1))
+    np.testing.assert_array_equal(got, np.partition(x, kth, axis=1))
+    idx = np.asarray(lx.argpartition(lx.asarray(x), kth, axis=1))
+    part = np.take_along_axis(x, idx, axis=1)
+    srt = np.sort(x, axis=1)
+    for k in np.atleast_1d(kth):
+        np.testing.assert_array_equal(part[:, k], srt[:, k])
+        assert np.all((part[:, :k % 12] <= part[:, [k]]) | np.isnan(part[:, [k]]))
+
+
+@pytest.mark.parametrize("dtype", DTYPES + [np.complex128, np.float16])
+@pytest.mark.parametrize("shape", [(0,), (1,), (13,), (3, 5)])
+def test_unique_family_host_and_lax_agree(dtype, shape):
+    x = lx.asarray(_data(dtype, shape, seed=6))
+    n = int(np.prod(shape))
+
+    def every():
+        out = (lx.unique_values(x),) + tuple(lx.unique_counts(x)) + \
+            tuple(lx.unique_inverse(x)) + tuple(lx.unique_all(x))
+        if n:
+            out += tuple(lx.unique_all(x, size=n + 2, fill_value=0)) + \
+                tuple(lx.unique_counts(x, size=max(n // 2, 1)))
+        return out
+    _same_bits(*_both(every))
+
+
+def test_unique_values_counts_match_numpy_without_nan():
+    x = _data(np.int64, (50,), seed=7)
+    vals, counts = lx.unique_counts(lx.asarray(x))
+    want_v, want_c = np.unique(x, return_counts=True)
+    np.testing.assert_array_equal(np.asarray(vals), want_v)
+    np.testing.assert_array_equal(np.asarray(counts), want_c)
+
+
+@pytest.mark.parametrize("shape", [(0,), (9,), (3, 4), (2, 0), (2, 3, 4)])
+@pytest.mark.parametrize("size", [None, 0, 3, 40])
+def test_nonzero_host_and_lax_agree_and_match_numpy(shape, size):
+    x = (np.random.default_rng(8).random(shape) > 0.5).astype(np.int64)
+    a = lx.asarray(x)
+    if size is None:
+        got = [np.asarray(t) for t in lx.nonzero(a)] if x.ndim else None
+        for g, w in zip(got, np.nonzero(x)):
+            np.testing.assert_array_equal(g, w)
+        return
+    _same_bits(*_both(lambda: lx.nonzero(a, size=size, fill_value=-1)))
+
+
+def test_the_switch_picks_the_program():
+    x = lx.asarray(np.arange(5.0))
+    with lx.host_sort(False):
+        off = str(jax.make_jaxpr(lambda v: lx.sort(v))(x))
+    with lx.host_sort(True):
+        on = str(jax.make_jaxpr(lambda v: lx.sort(v))(x))
+    assert "callback" not in off and "sort" in off    # exportable: no host callback
+    assert "callback" in on
+    assert lx.get_host_sort() is True
+    with pytest.raises(TypeError, match="set_host_sort"):
+        lx.set_host_sort("yes")
+    assert lx.get_host_sort() is True
