@@ -124,22 +124,32 @@ def argsort_last(x, descending=False):
 
 def sort_last(x, descending=False):
     """Sorted values along the last axis (differentiable for floats)."""
-    if x.size == 0:
-        return x
-    if x.dtype.kind == "f":
-        return _sorted_values(x, descending)
-    return _callback(functools.partial(_np_sort, descending=descending), x.shape, x.dtype, x)
+    return x if x.size == 0 else _values(x, "sort", descending)
 
 
-@functools.partial(jax.custom_jvp, nondiff_argnums=(1,))
-def _sorted_values(x, descending):
-    return _callback(functools.partial(_np_sort, descending=descending), x.shape, x.dtype, x)
+#: The host functions of the value-returning permutations, by kind, given their parameter.
+_VALUES = {"sort": lambda p: functools.partial(_np_sort, descending=p),
+           "partition": lambda p: functools.partial(_np_partition, kth=p)}
 
 
-@_sorted_values.defjvp
-def _sorted_values_jvp(descending, primals, tangents):
+def _values(x, kind, param):
+    fn = _VALUES[kind](param)
+    if x.dtype.kind != "f":
+        return _callback(fn, x.shape, x.dtype, x)
+    return _permuted_values(x, kind, param)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(1, 2))
+def _permuted_values(x, kind, param):
+    return _callback(_VALUES[kind](param), x.shape, x.dtype, x)
+
+
+@_permuted_values.defjvp
+def _permuted_values_jvp(kind, param, primals, tangents):
+    """The tangent goes where its element went: gathered with the permutation itself."""
     (x,), (t,) = primals, tangents
-    perm = argsort_last(x, descending)
+    perm = (argsort_last(x, param) if kind == "sort"
+            else partition_last(x, param, want_indices=True))
     return _take_last(x, perm), _take_last(t, perm)
 
 
@@ -243,18 +253,5 @@ def partition_last(x, kth, want_indices=False):
     if want_indices:
         fn = functools.partial(_np_argpartition, kth=kth)
         return _callback(fn, x.shape, np.int64, lax.stop_gradient(x))
-    if x.dtype.kind == "f":
-        return _partitioned_values(x, kth)
-    return _callback(functools.partial(_np_partition, kth=kth), x.shape, x.dtype, x)
+    return _values(x, "partition", kth)
 
-
-@functools.partial(jax.custom_jvp, nondiff_argnums=(1,))
-def _partitioned_values(x, kth):
-    return _callback(functools.partial(_np_partition, kth=kth), x.shape, x.dtype, x)
-
-
-@_partitioned_values.defjvp
-def _partitioned_values_jvp(kth, primals, tangents):
-    (x,), (t,) = primals, tangents
-    perm = partition_last(x, kth, want_indices=True)
-    return _take_last(x, perm), _take_last(t, perm)

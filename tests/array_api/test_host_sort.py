@@ -209,3 +209,10 @@ def test_the_switch_picks_the_program():
     with pytest.raises(TypeError, match="set_host_sort"):
         lx.set_host_sort("yes")
     assert lx.get_host_sort() is True
+
+
+def test_partition_gradient_lands_on_the_kth_element():
+    x = np.array([4.0, 1.0, 3.0, 2.0, 5.0])
+    with lx.host_sort(True):
+        g = np.asarray(lx.grad(lambda v: lx.partition(v, 3)[3])(lx.asarray(x)))
+    np.testing.assert_array_equal(g, (x == np.sort(x)[3]).astype(float))
