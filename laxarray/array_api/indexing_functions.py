@@ -15,6 +15,7 @@ from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import normalize_axis
+from laxarray.array_api._array import Array
 from laxarray.array_api._convert import as_array, to_raw
 
 
@@ -41,7 +42,8 @@ def gather_axis(x, idx, axis, n=None):
 def _check_in_range(fn, idx_raw, size, argname="indices"):
     if is_tracer(getattr(idx_raw, "_v", idx_raw)) or is_tracer(getattr(idx_raw, "_pad", None)):
         return
-    idx = np.asarray(idx_raw)
+    # the host view of an Array (read-only, no copy); NumPy values as they are
+    idx = idx_raw._host() if type(idx_raw) is Array else np.asarray(idx_raw)
     if idx.size and (idx.min() < -size or idx.max() >= size):
         bad = idx[(idx < -size) | (idx >= size)].flat[0]
         fail(IndexError, fn, f"'{argname}' in [{-size}, {size})", int(bad))

@@ -198,6 +198,8 @@ def _isin_kernel(a, b, *, invert, host):
     m = flat.shape[0]
     if m == 0:
         found = lax.full(a.shape, False, np.bool_)
+    elif host and _dt.kind_of(a.dtype) in "biu":
+        found = _host_order.isin(a, b)
     elif _dt.kind_of(a.dtype) == "c":
         eq = lax.eq(lax.expand_dims(a, (a.ndim,)),
                     lax.broadcast_in_dim(flat, a.shape + (m,), (a.ndim,)))

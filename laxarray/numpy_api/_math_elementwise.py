@@ -24,6 +24,7 @@ from laxarray.array_api._array import wrap
 from laxarray.array_api._complex_math import cexp
 from laxarray.array_api._ufunc import (broadcast_shapes2, cast_broadcast, elementwise_binary,
                                        elementwise_unary, to_float)
+from laxarray.array_api.elementwise import round as _api_round
 from laxarray.array_api.elementwise import (_copysign, complex_pow, floor_divide, real_pow,
                                             remainder)
 from laxarray.linalg._operands import raw
@@ -580,7 +581,9 @@ def _around_kernel(x, *, decimals):
         q = lax.select(up, lax.add(q, _full(q, 1)), q)
         return lax.mul(q, fx)
     even = lax.RoundingMethod.TO_NEAREST_EVEN
-    scale = _full(x, 10.0 ** abs(decimals))
+    # behind a barrier XLA cannot turn the division by the constant into a multiplication
+    # by its (inexact) reciprocal: NumPy divides, round(1.25, 1) is 1.2, not 1.2000000000000002
+    scale = lax.optimization_barrier(_full(x, 10.0 ** abs(decimals)))
     if decimals >= 0:
         return lax.div(lax.round(lax.mul(x, scale), even), scale)
     return lax.mul(lax.round(lax.div(x, scale), even), scale)
@@ -594,7 +597,20 @@ def around(a, decimals=0, out=None):
     ``rint(x * 10**d) / 10**d`` as NumPy does.  ``decimals`` is static under ``jax.jit``;
     ``out`` is not supported.
     """
-    fn = "around"
+    return _around("around", a, decimals, out)
+
+
+def round(x, /, decimals=0, out=None):  # noqa: A001 -- the standard's and NumPy's name
+    """Round half to even; complex rounds both parts. Array API: round. NumPy: numpy.round.
+
+    ``decimals`` (NumPy's extra, static under ``jax.jit``) rounds to that many decimals as
+    :func:`around` does; ``out`` is not supported."""
+    if out is None and type(decimals) is int and decimals == 0:
+        return _api_round(x)
+    return _around("round", x, decimals, out)
+
+
+def _around(fn, a, decimals, out):
     if out is not None:
         fail(TypeError, fn, "out=None (laxarray arrays are immutable)", out)
     v = raw(fn, a, "a")
@@ -661,4 +677,4 @@ __all__ = ["fmax", "fmin", "fmod", "float_power", "logaddexp2", "heaviside", "di
            "cbrt", "fabs", "rint", "deg2rad", "rad2deg", "radians", "degrees", "spacing",
            "bitwise_count", "sinc", "i0", "angle", "isposinf", "isneginf", "iscomplex",
            "isreal", "iscomplexobj", "isrealobj", "frexp", "ldexp", "modf", "gcd", "lcm",
-           "nan_to_num", "real_if_close", "around", "unwrap"]
+           "nan_to_num", "real_if_close", "around", "round", "unwrap"]

@@ -14,6 +14,7 @@ Value checks NumPy makes (non-finite autodetected range, non-monotonic bins, neg
 
 from __future__ import annotations
 
+import functools
 import math
 import operator
 
@@ -25,6 +26,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, check_int
+from laxarray.array_api import _host_order
 from laxarray.array_api._array import wrap
 from laxarray.array_api.searching import searchsorted_kernel
 from laxarray.numpy_api._stats_base import concrete, count_dtype, raw, rounded_mul
@@ -343,11 +345,31 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
     return hist, edges[0], edges[1]
 
 
-@kernel(static=("length", "weighted"))
-def _bincount_kernel(x, w, *, length, weighted):
-    x = lax.convert_element_type(x, count_dtype)
+@kernel(static=("length", "weighted", "host"))
+def _bincount_kernel(x, w, *, length, weighted, host):
+    if host:    # NumPy's bincount on the host (CPU): 2-3x faster than XLA's scatter-add
+        if weighted:
+            return _host_weighted_bincount(x, lax.convert_element_type(w, np.float64), length)
+        return _host_order.bincount(x, None, length)
     upd = lax.convert_element_type(w, np.float64) if weighted else lax.full(x.shape, 1,
                                                                             count_dtype)
+    return _scatter_bincount(x, upd, length)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(2,))
+def _host_weighted_bincount(x, w, length):
+    return _host_order.bincount(x, w, length)
+
+
+@_host_weighted_bincount.defjvp
+def _host_weighted_bincount_jvp(length, primals, tangents):
+    """Linear in the weights: the tangent is the lax scatter-add (transposable for grad)."""
+    x, w = primals
+    return _host_weighted_bincount(x, w, length), _scatter_bincount(x, tangents[1], length)
+
+
+def _scatter_bincount(x, upd, length):
+    x = lax.convert_element_type(x, count_dtype)
     return lax.scatter_add(
         lax.full((length,), 0, upd.dtype), lax.expand_dims(x, (1,)), upd,
         lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
@@ -386,7 +408,7 @@ def bincount(x, weights=None, minlength=0, *, length=None):
     else:
         length = check_int("bincount", length, "length", minimum=0)
     return call(_bincount_kernel, xr, w if w is not None else xr, length=length,
-                weighted=w is not None)
+                weighted=w is not None, host=_host_order.placed(xr))
 
 
 builtins_max = max

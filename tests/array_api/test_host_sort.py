@@ -216,3 +216,41 @@ def test_partition_gradient_lands_on_the_kth_element():
     with lx.host_sort(True):
         g = np.asarray(lx.grad(lambda v: lx.partition(v, 3)[3])(lx.asarray(x)))
     np.testing.assert_array_equal(g, (x == np.sort(x)[3]).astype(float))
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int8, np.uint16, np.bool_])
+def test_bincount_and_isin_on_the_host_are_numpys(dtype):
+    rng = np.random.default_rng(9)
+    x = rng.integers(0, 7, 40).astype(dtype)
+    w = rng.standard_normal(40)
+    a = lx.asarray(x)
+    np.testing.assert_array_equal(np.asarray(lx.bincount(a)), np.bincount(x))
+    np.testing.assert_array_equal(np.asarray(lx.bincount(a, lx.asarray(w), minlength=9)),
+                                  np.bincount(x, w, minlength=9))
+    b = rng.integers(0, 4, (2, 3)).astype(dtype)
+    for invert in (False, True):
+        np.testing.assert_array_equal(
+            np.asarray(lx.isin(lx.asarray(x.reshape(5, 8)), lx.asarray(b), invert=invert)),
+            np.isin(x.reshape(5, 8), b, invert=invert))
+
+
+def test_bincount_under_jit_drops_out_of_range_and_differentiates_weights():
+    x = np.array([0, 3, 3, 9, 1, 3])
+    w = np.array([0.5, 1.0, 2.0, 4.0, 8.0, 16.0])
+    got = jax.jit(lambda v, ww: lx.bincount(v, ww, length=4))(lx.asarray(x), lx.asarray(w))
+    np.testing.assert_array_equal(np.asarray(got), np.bincount(x[x < 4], w[x < 4], minlength=4))
+    g = lx.grad(lambda ww: lx.sum(lx.bincount(lx.asarray(x), ww) ** 2))(lx.asarray(w))
+    np.testing.assert_allclose(np.asarray(g), 2 * np.bincount(x, w)[x], rtol=1e-15)
+    rows = np.array([[0, 1, 1], [2, 2, 2]])
+    np.testing.assert_array_equal(
+        np.asarray(lx.vmap(lambda r: lx.bincount(r, length=3))(lx.asarray(rows))),
+        [np.bincount(r, minlength=3) for r in rows])
+
+
+def test_round_takes_numpys_decimals():
+    x = np.array([1.25, -2.55, 3.5, 2.5, 1234.5, -0.04])
+    for d in (0, 1, 2, -1, -2):
+        np.testing.assert_array_equal(np.asarray(lx.round(lx.asarray(x), d)), np.round(x, d))
+    assert lx.round(lx.asarray(x)).dtype == lx.float64
+    with pytest.raises(TypeError, match="round"):
+        lx.round(lx.asarray(x), 1.5)
