@@ -221,25 +221,6 @@ def flatnonzero(mask, size):
                      lax.stop_gradient(mask), vmap_method="sequential")
 
 
-def _np_bincount(x, *w, length):
-    x = np.asarray(x).astype(np.int64, copy=False)
-    ok = (x >= 0) & (x < length)            # under jax.jit values out of range are dropped
-    weights = np.asarray(w[0], np.float64) if w else None
-    if not ok.all():
-        x = x[ok]
-        weights = weights[ok] if w else None
-    return np.bincount(x, weights=weights, minlength=length)
-
-
-def bincount(x, w, length):
-    """NumPy's ``bincount`` of the 1-D integer ``x`` (``w``: float64 weights or ``None``)
-    with ``length`` bins, values outside ``[0, length)`` dropped; no derivative."""
-    args = (x,) if w is None else (x, lax.stop_gradient(w))
-    return _callback(functools.partial(_np_bincount, length=length), (length,),
-                     np.int64 if w is None else np.float64, *args,
-                     vmap_method="sequential")
-
-
 def _np_isin(a, b):
     return np.isin(np.asarray(a), np.asarray(b))
 

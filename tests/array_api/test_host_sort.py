@@ -254,3 +254,9 @@ def test_round_takes_numpys_decimals():
     assert lx.round(lx.asarray(x)).dtype == lx.float64
     with pytest.raises(TypeError, match="round"):
         lx.round(lx.asarray(x), 1.5)
+
+
+def test_eager_bincount_with_a_short_length_drops_the_rest():
+    x = np.array([0, 5, 1, 1, 7])
+    np.testing.assert_array_equal(np.asarray(lx.bincount(lx.asarray(x), length=3)),
+                                  np.bincount(x[x < 3], minlength=3))
