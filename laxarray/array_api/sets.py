@@ -9,6 +9,10 @@ The number of unique values is data-dependent: eagerly the results are exact; un
 first ``min(N, n_unique)`` entries are exact, and the rest are padding -- ``values`` holds
 ``fill_value`` (default: the smallest unique value, as jax), ``indices`` and ``counts`` hold
 0.  Without ``size`` a traced call raises ``ValueError`` saying to pass it.
+
+On CPU the sorting and counting run in NumPy through a host callback (``_host_order``),
+eagerly and under ``jax.jit``, with the same results as the lax path; ``isin`` of integers
+uses NumPy's ``isin`` (a lookup table), of floats a sort and a binary search.
 """
 
 from __future__ import annotations

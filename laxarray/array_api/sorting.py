@@ -92,7 +92,10 @@ def _prepare(fn, x, axis, descending, stable):
 
 
 def sort(x, /, *, axis=-1, descending=False, stable=True):
-    """Sorted copy along ``axis`` (NaN last). Array API: sort. NumPy: numpy.sort."""
+    """Sorted copy along ``axis`` (NaN last). Array API: sort. NumPy: numpy.sort.
+
+    ``axis``, ``descending`` and ``stable`` are static under ``jax.jit``; on CPU the sort
+    runs NumPy's in a host callback there too (see the module docstring)."""
     raw, ax = _prepare("sort", x, axis, descending, stable)
     return call(sort_kernel, raw, axis=ax, descending=descending, want_indices=False,
                 host=_host_order.usable(raw))
@@ -100,7 +103,10 @@ def sort(x, /, *, axis=-1, descending=False, stable=True):
 
 def argsort(x, /, *, axis=-1, descending=False, stable=True):
     """Indices that sort along ``axis`` (int64; ties keep input order).
-    Array API: argsort. NumPy: numpy.argsort."""
+    Array API: argsort. NumPy: numpy.argsort.
+
+    ``axis``, ``descending`` and ``stable`` are static under ``jax.jit``; on CPU the sort
+    runs NumPy's stable argsort in a host callback there too (see the module docstring)."""
     raw, ax = _prepare("argsort", x, axis, descending, stable)
     return call(sort_kernel, raw, axis=ax, descending=descending, want_indices=True,
                 host=_host_order.usable(raw))
