@@ -15,7 +15,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import is_tracer, put_like
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, check_choice, check_int, normalize_axis
 from laxarray.array_api import _host_order
@@ -143,7 +143,11 @@ def nonzero(x, /, *, size=None, fill_value=0):
         if is_tracer(raw):
             fail(ValueError, "nonzero", "size= under jax.jit/vmap (the number of non-zeros "
                  "decides the output shape; pass size=N and optionally fill_value=)", size)
-        size = int(np.count_nonzero(np.asarray(raw)))
+        host = np.asarray(raw)      # the host view of a CPU array: no copy
+        if _host_order.placed(raw):  # eager on CPU: NumPy's own nonzero, no kernel
+            return tuple(wrap(put_like(i.astype(np.int64, copy=False), raw))
+                         for i in np.nonzero(host))
+        size = int(np.count_nonzero(host))
     else:
         size = check_int("nonzero", size, "size", minimum=0)
     return call(nonzero_kernel, raw, size=size, fill_value=fill_value,
