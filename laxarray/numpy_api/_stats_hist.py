@@ -396,7 +396,9 @@ def bincount(x, weights=None, minlength=0, *, length=None):
                               else length)
         except ValueError:
             fail_text(ValueError, "bincount", "'x' must not contain negative values")
-        return wrap(put_like(out, xr))
+        # (NumPy gives int64 for an empty x even with weights: float64 sums here, always)
+        return wrap(put_like(out.astype(np.int64 if w is None else np.float64, copy=False),
+                             xr))
     if host is not None and host.size and host.min() < 0:
         fail_text(ValueError, "bincount", "'x' must not contain negative values")
     if length is None:

@@ -260,3 +260,8 @@ def test_eager_bincount_with_a_short_length_drops_the_rest():
     x = np.array([0, 5, 1, 1, 7])
     np.testing.assert_array_equal(np.asarray(lx.bincount(lx.asarray(x), length=3)),
                                   np.bincount(x[x < 3], minlength=3))
+
+
+def test_weighted_bincount_of_nothing_is_float64():
+    out = lx.bincount(lx.asarray(np.array([], np.int64)), lx.asarray(np.array([])))
+    assert out.dtype == lx.float64 and out.shape == (0,)
