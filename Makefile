@@ -21,13 +21,16 @@ demo: $(STAMP)
 # tests/multidevice needs 8 (host) devices: its own process, with the flag set before jax starts
 MULTIDEVICE := XLA_FLAGS=--xla_force_host_platform_device_count=8
 
+# the main suite runs in $(WORKERS) processes (pytest-xdist): 619 -> 350 s on the 2-core CI
+WORKERS ?= 2
+
 test: lint
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(WORKERS)
 	$(MULTIDEVICE) $(PY) -m pytest tests/multidevice
 
 # Deeper hypothesis profile (more examples, random seeds); minutes to hours.
 test-deep: lint
-	HYPOTHESIS_PROFILE=deep $(PY) -m pytest
+	HYPOTHESIS_PROFILE=deep $(PY) -m pytest -n $(WORKERS)
 	HYPOTHESIS_PROFILE=deep $(MULTIDEVICE) $(PY) -m pytest tests/multidevice
 
 # ruff (rules in pyproject.toml) and mypy on typical user code (tests/typing/usage.py); seconds
