@@ -15,6 +15,7 @@ import os
 import warnings
 
 from laxarray._core.errors import fail, fail_text
+from laxarray._core.validate import check_bool
 
 MODES = ("allow", "warn", "raise")
 
@@ -83,12 +84,6 @@ def check_ranks(fn, *shapes):
 # arrays sharded over several devices, and when this switch is off -- which ``jax.export``
 # needs, since a program with a host callback cannot be serialized.
 
-def _valid_flag(fn, value):
-    if not isinstance(value, bool):
-        fail(TypeError, fn, "a bool for 'enabled'", value)
-    return value
-
-
 HOST_SORT = os.environ.get("LAXARRAY_HOST_SORT", "1") not in ("0", "", "false", "False")
 
 
@@ -103,7 +98,7 @@ def set_host_sort(enabled):
     Off, every sort is ``lax.sort`` compiled by XLA (what ``jax.export`` needs).  Under
     ``jax.jit`` the setting is read when a function is traced."""
     global HOST_SORT
-    HOST_SORT = _valid_flag("set_host_sort", enabled)
+    HOST_SORT = check_bool("set_host_sort", enabled, "enabled")
 
 
 @contextlib.contextmanager

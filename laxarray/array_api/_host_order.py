@@ -82,19 +82,22 @@ def _np_argsort(a, *, descending):
 
 def _np_select(a, idx):
     """``sort(a)[..., idx]`` row by row, by partitioning on the positions asked for."""
-    a, idx = np.asarray(a), np.asarray(idx)
-    kth = np.unique(idx)
-    part = np.partition(a, kth, axis=-1) if kth.size <= 16 else np.sort(a, axis=-1)
-    return np.take_along_axis(part, np.broadcast_to(idx, a.shape[:-1] + idx.shape[-1:]), -1)
+    return _np_at_positions(a, idx, indices=False)
 
 
 def _np_argselect(a, idx):
+    """Where in ``a`` the elements of :func:`_np_select` come from (int64)."""
+    return _np_at_positions(a, idx, indices=True).astype(np.int64)
+
+
+def _np_at_positions(a, idx, indices):
     a, idx = np.asarray(a), np.asarray(idx)
     kth = np.unique(idx)
-    perm = (np.argpartition(a, kth, axis=-1) if kth.size <= 16
-            else np.argsort(a, axis=-1, kind="stable"))
-    sel = np.take_along_axis(perm, np.broadcast_to(idx, a.shape[:-1] + idx.shape[-1:]), -1)
-    return sel.astype(np.int64)
+    if kth.size <= 16:      # a partition per position; more of them cost more than a sort
+        part = (np.argpartition if indices else np.partition)(a, kth, axis=-1)
+    else:
+        part = np.argsort(a, axis=-1, kind="stable") if indices else np.sort(a, axis=-1)
+    return np.take_along_axis(part, np.broadcast_to(idx, a.shape[:-1] + idx.shape[-1:]), -1)
 
 
 # ---- jax side ----------------------------------------------------------------------------

@@ -72,12 +72,12 @@ def unique_kernel(x, *, size, fill_value, want="all", host=False):
         res = dict(zip(_host_order.UNIQUE_RESULTS[want], res))
         for name in ("values", "indices", "counts"):
             if name in res:
-                res[name] = _fit(res[name], size)
+                res[name] = fit_length(res[name], size)
         if "inverse" in res:
             res["inverse"] = lax.reshape(res["inverse"], shape)
     else:
         res, n_unique = _unique_lax(x, flat, size, want)
-    res["values"] = _fill(res["values"], size, n_unique, fill_value)
+    res["values"] = fill_past(res["values"], n_unique, fill_value)
     return tuple(res[name] for name in _host_order.UNIQUE_RESULTS[want]) + (n_unique,)
 
 
@@ -105,22 +105,27 @@ def _unique_lax(x, flat, size, want):
     return res, n_unique
 
 
-def _fit(v, size):
-    """The 1-D ``v`` cut or zero-padded to length ``size``."""
+def fit_length(v, size):
+    """``v`` cut or zero-padded to length ``size`` along axis 0."""
     n = v.shape[0]
     if size <= n:
-        return lax.slice(v, (0,), (size,))
-    return lax.pad(v, lax.full((), 0, v.dtype), ((0, size - n, 0),))
+        return lax.slice_in_dim(v, 0, size, axis=0)
+    cfg = [(0, size - n, 0)] + [(0, 0, 0)] * (v.ndim - 1)
+    return lax.pad(v, lax.full((), 0, v.dtype), cfg)
 
 
-def _fill(values, size, n_unique, fill_value):
-    """``values`` past the ``n_unique`` found ones set to ``fill_value`` (or the first)."""
-    if not size:
-        return values
-    pad = lax.ge(lax.iota(np.int64, size), n_unique)
-    fill = (lax.full((size,), fill_value, values.dtype) if fill_value is not None else
-            lax.broadcast_in_dim(lax.slice(values, (0,), (1,)), (size,), (0,)))
-    return lax.select(pad, fill, values)
+def fill_past(values, k, fill_value):
+    """Entries of ``values`` at positions >= ``k`` along axis 0 set to ``fill_value``
+    (``None``: the first entry)."""
+    pos = lax.broadcasted_iota(np.int64, values.shape, 0)
+    if fill_value is not None:
+        fill = lax.full(values.shape, fill_value, values.dtype)
+    elif values.shape[0]:
+        fill = lax.broadcast_in_dim(lax.slice_in_dim(values, 0, 1, axis=0), values.shape,
+                                    tuple(range(values.ndim)))
+    else:
+        fill = values
+    return lax.select(lax.lt(pos, lax.full_like(pos, k)), values, fill)
 
 
 def _unique(fn, x, size, fill_value, want):

@@ -54,23 +54,28 @@ def sort_keys(x, descending):
 
 @kernel(static=("axis", "descending", "want_indices", "host"))
 def sort_kernel(x, *, axis, descending, want_indices, host=False):
-    last = x.ndim - 1
-    if axis != last:
-        x = lax.transpose(x, _swap(x.ndim, axis))
+    return along_last(x, axis, lambda v: _sort_last(v, descending, want_indices, host))
+
+
+def _sort_last(x, descending, want_indices, host):
     if host:
-        res = (_host_order.argsort_last if want_indices else _host_order.sort_last)(
+        return (_host_order.argsort_last if want_indices else _host_order.sort_last)(
             x, descending)
-        return lax.transpose(res, _swap(x.ndim, axis)) if axis != last else res
+    last = x.ndim - 1
     keys = sort_keys(x, descending)
     if want_indices:
         payload = (lax.broadcasted_iota(np.int64, x.shape, last),)
     else:   # a key that is x itself sorts x (ties keep their order: the sort is stable)
         payload = () if len(keys) == 1 and keys[0] is x else (x,)
     out = lax.sort(tuple(keys) + payload, dimension=last, is_stable=True, num_keys=len(keys))
-    res = out[-1]
-    if axis != last:
-        res = lax.transpose(res, _swap(x.ndim, axis))
-    return res
+    return out[-1]
+
+
+def along_last(x, axis, fn):
+    """``fn`` (which works along the last axis, row by row) applied along ``axis``."""
+    if axis == x.ndim - 1:
+        return fn(x)
+    return lax.transpose(fn(lax.transpose(x, _swap(x.ndim, axis))), _swap(x.ndim, axis))
 
 
 def _swap(ndim, axis):

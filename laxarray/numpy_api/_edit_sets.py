@@ -22,7 +22,7 @@ from laxarray._core.validate import check_bool, check_int, normalize_axis
 from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.array_api import _host_order
-from laxarray.array_api.sets import unique_kernel
+from laxarray.array_api.sets import fill_past, fit_length, unique_kernel
 from laxarray.array_api.sorting import sort_keys
 
 _DROP = lax.GatherScatterMode.FILL_OR_DROP
@@ -43,28 +43,6 @@ def _size_args(fn, traced, size, fill_value, dtype):
         from laxarray.array_api._indexing_advanced import canonical_fill
         fill_value = canonical_fill(fn, fill_value, dtype)
     return False, size, fill_value
-
-
-def _fit(v, size):
-    """``v`` cut or zero-padded to length ``size`` along axis 0."""
-    n = v.shape[0]
-    if size <= n:
-        return lax.slice_in_dim(v, 0, size, axis=0)
-    cfg = [(0, size - n, 0)] + [(0, 0, 0)] * (v.ndim - 1)
-    return lax.pad(v, lax.full((), 0, v.dtype), cfg)
-
-
-def _pad_values(values, k, size, fill_value):
-    """Entries of ``values`` (length ``size``) at positions >= ``k`` set to the fill."""
-    pos = lax.broadcasted_iota(np.int64, values.shape, 0)
-    if fill_value is not None:
-        fill = lax.full(values.shape, fill_value, values.dtype)
-    elif values.shape[0]:
-        fill = lax.broadcast_in_dim(lax.slice_in_dim(values, 0, 1, axis=0), values.shape,
-                                    tuple(range(values.ndim)))
-    else:
-        fill = values
-    return lax.select(lax.lt(pos, lax.full_like(pos, k)), values, fill)
 
 
 @kernel(static=("size", "fill_value", "equal_nan", "host"))
@@ -89,9 +67,9 @@ def _unique_np_kernel(x, *, size, fill_value, equal_nan, host):
         size = n
     pos = lax.iota(np.int64, size)
     live = lax.lt(pos, lax.full_like(pos, k))
-    values = _pad_values(_fit(values, size), k, size, fill_value)
-    indices = lax.select(live, _fit(indices, size), lax.full((size,), 0, np.int64))
-    counts = lax.select(live, _fit(counts, size), lax.full((size,), 0, np.int64))
+    values = fill_past(fit_length(values, size), k, fill_value)
+    indices = lax.select(live, fit_length(indices, size), lax.full((size,), 0, np.int64))
+    counts = lax.select(live, fit_length(counts, size), lax.full((size,), 0, np.int64))
     return values, indices, inverse, counts, k
 
 
@@ -132,7 +110,7 @@ def _unique_rows_kernel(x, *, size, fill_value):
                              lax.full((n,), 1, np.int64), d1, mode=_DROP)
     inverse = lax.scatter(lax.full((n,), 0, np.int64), lax.expand_dims(perm, (1,)), gid, d1,
                           mode=_DROP)
-    values = _pad_values(values, k, size, fill_value)
+    values = fill_past(values, k, fill_value)
     return values, indices, inverse, counts, k
 
 
@@ -203,7 +181,7 @@ def _compact_kernel(values, mask, *, size, fill_value):
                                        start_index_map=(0,))
     picked = lax.gather(values, lax.expand_dims(order, (1,)), dnums, (1,),
                         mode=lax.GatherScatterMode.CLIP) if n else values
-    return _pad_values(_fit(picked, size), k, size, fill_value)
+    return fill_past(fit_length(picked, size), k, fill_value)
 
 
 def _flat(fn, x, argname):

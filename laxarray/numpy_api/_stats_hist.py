@@ -347,13 +347,9 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
 
 @kernel(static=("length", "weighted"))
 def _bincount_kernel(x, w, *, length, weighted):
+    x = lax.convert_element_type(x, count_dtype)
     upd = lax.convert_element_type(w, np.float64) if weighted else lax.full(x.shape, 1,
                                                                             count_dtype)
-    return _scatter_bincount(x, upd, length)
-
-
-def _scatter_bincount(x, upd, length):
-    x = lax.convert_element_type(x, count_dtype)
     return lax.scatter_add(
         lax.full((length,), 0, upd.dtype), lax.expand_dims(x, (1,)), upd,
         lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
@@ -390,7 +386,8 @@ def bincount(x, weights=None, minlength=0, *, length=None):
         # twice as fast as XLA's scatter-add, the same sums; it finds the negatives and
         # the length in its one pass over x
         if length is not None and host.size and host.max() >= length:
-            host, wv = host[host < length], (None if wv is None else wv[host < length])
+            keep = host < length
+            host, wv = host[keep], (None if wv is None else wv[keep])
         try:
             out = np.bincount(host, weights=wv, minlength=minlength if length is None
                               else length)

@@ -27,7 +27,7 @@ from laxarray._core.validate import check_bool, check_choice, normalize_axes, no
 from laxarray.array_api import _host_order
 from laxarray.array_api._array import Array
 from laxarray.array_api.indexing_functions import take_along_axis_kernel
-from laxarray.array_api.sorting import sort_keys, sort_kernel
+from laxarray.array_api.sorting import along_last, sort_keys, sort_kernel
 from laxarray.numpy_api._stats_base import concrete, count_dtype, no_out, raw, rounded_mul as _mul
 
 __all__ = ["quantile", "percentile", "median", "nanquantile", "nanpercentile", "nanmedian",
@@ -374,12 +374,7 @@ def _partition_kernel(x, *, axis, kth, want_indices, host):
     if not host:    # a full sort satisfies the partition property for every kth
         return sort_kernel(x, axis=axis, descending=False, want_indices=want_indices,
                            host=False)
-    last = x.ndim - 1
-    perm = tuple(range(axis)) + tuple(range(axis + 1, x.ndim)) + (axis,)
-    xt = lax.transpose(x, perm) if axis != last else x
-    res = _host_order.partition_last(xt, kth, want_indices)
-    back = tuple(range(axis)) + (last,) + tuple(range(axis, last))
-    return lax.transpose(res, back) if axis != last else res
+    return along_last(x, axis, lambda v: _host_order.partition_last(v, kth, want_indices))
 
 
 def partition(a, kth, axis=-1):
