@@ -507,8 +507,13 @@ class Bound:
 
 
 def _dtypes_key(args):
-    """What decides whether a kernel's program is emitter-neutral, besides its statics."""
-    return tuple(type(a) if getattr(a, "dtype", None) is None else a.dtype for a in args)
+    """What decides whether a kernel's program is emitter-neutral, besides its statics.
+    (Read on every eager call of a kernel with a fused program: the common case, arrays
+    only, is one list comprehension.)"""
+    try:
+        return tuple([a.dtype for a in args])
+    except AttributeError:  # a Python scalar among them
+        return tuple(type(a) if getattr(a, "dtype", None) is None else a.dtype for a in args)
 
 
 class Kernel:

@@ -15,6 +15,7 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.kernel import call, kernel
+from laxarray.array_api._array import Array, wrap_padded
 from laxarray.array_api._convert import as_array, scalar_operand
 from laxarray.array_api._ufunc import (binary_operands, broadcast_rule, broadcast_shapes2,
                                        elementwise_binary, elementwise_unary, to_float)
@@ -165,9 +166,43 @@ def _clip_kernel(x, *bounds, dtype, has_lo, has_hi):
     return _clip_kernel_body(bcast(x), lo, hi)
 
 
+#: (dtype, has_lo, has_hi) -> the bound clip kernel of the eager fast path
+_CLIP_BOUND: dict = {}
+_REAL_BOUND = (int, float, type(None))
+
+
+def _clip_fast(x, lo, hi):
+    """``clip`` of a bucketed floating Array between Python real scalars (or None): the
+    padded kernel called directly, as an elementwise function's hot path is; ``None``
+    where the general path must run (it validates and promotes everything else)."""
+    p = x._pad
+    if p is None:
+        p = x._padded()
+    if p is False:
+        return None
+    dt = p.dtype
+    if dt.kind != "f":
+        return None
+    key = (dt, lo is not None, hi is not None)
+    bound = _CLIP_BOUND.get(key)
+    if bound is None:
+        bound = _CLIP_BOUND[key] = _clip_kernel.bind(
+            (("dtype", dt), ("has_lo", key[1]), ("has_hi", key[2])))
+    args = [p]
+    if lo is not None:
+        args.append(scalar_operand("clip", lo, dt, "min"))
+    if hi is not None:
+        args.append(scalar_operand("clip", hi, dt, "max"))
+    return wrap_padded(bound.padded(args), x.shape)
+
+
 def clip(x, /, min=None, max=None):
     """Clamp to ``[min, max]``; the result has ``x``'s dtype and the broadcast shape.
     Array API: clip. NumPy: numpy.clip. NaN in any argument gives NaN."""
+    if type(x) is Array and type(min) in _REAL_BOUND and type(max) in _REAL_BOUND:
+        out = _clip_fast(x, min, max)
+        if out is not None:
+            return out
     v = as_array("clip", x)
     dt = v.dtype
     if dt not in _dt.CATEGORIES["real"]:

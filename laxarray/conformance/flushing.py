@@ -16,6 +16,7 @@ every dtype) stops at the first failure; its replay goes on past it with fresh d
 from __future__ import annotations
 
 import copy
+import math
 import types
 
 import numpy as np
@@ -50,13 +51,14 @@ class _Replay:
     flushed too."""
 
     def __init__(self, values, data):
-        self._values = [flush_value(v) for v in values]
+        self._tiny = scalar_tiny(values)
+        self._values = [flush_value(v, self._tiny) for v in values]
         self._next = 0
         self._data = data
 
     def draw(self, strategy, label=None):
         if self._next >= len(self._values):
-            return flush_value(self._data.draw(strategy, label=label))
+            return flush_value(self._data.draw(strategy, label=label), self._tiny)
         value = self._values[self._next]
         self._next += 1
         return _copy(value)
@@ -123,19 +125,45 @@ def passes_flushed(body, xp, values, results, data):
                if mark == failed_at)
 
 
-def flush_value(value):
+def scalar_tiny(values):
+    """The smallest normal magnitude with which the Python floats among ``values`` are read:
+    float32's where a drawn array is float32 or complex64 (a Python scalar takes the dtype
+    of the array it meets, so a float normal in float64 can be a float32 subnormal there),
+    else float64's."""
+    def single(v):
+        if isinstance(v, np.ndarray):
+            return v.dtype in (np.float32, np.complex64)
+        if isinstance(v, (tuple, list)):
+            return any(map(single, v))
+        if isinstance(v, dict):
+            return any(map(single, v.values()))
+        return False
+    return float(np.finfo(np.float32 if any(map(single, values)) else np.float64).tiny)
+
+
+def _flush_float(v, tiny):
+    return math.copysign(0.0, v) if 0 < abs(v) < tiny else v
+
+
+def flush_value(value, tiny=None):
     """``value`` (an array, NumPy or Python scalar, or a tuple/list/dict of them) with
-    subnormal floating values replaced by zeros of the same sign."""
+    subnormal floating values replaced by zeros of the same sign.  ``tiny``: the smallest
+    normal magnitude for Python floats (:func:`scalar_tiny`; float64's when None)."""
     if isinstance(value, np.ndarray):
         return flush_subnormals(value) if value.dtype.kind in "fc" else value
     if isinstance(value, (np.floating, np.complexfloating)):
         return flush_subnormals(np.asarray(value))[()]
     if isinstance(value, (float, complex)) and not isinstance(value, bool):
-        return type(value)(flush_subnormals(np.asarray(value))[()])
+        value = type(value)(flush_subnormals(np.asarray(value))[()])
+        if tiny is None:
+            return value
+        if isinstance(value, complex):
+            return complex(_flush_float(value.real, tiny), _flush_float(value.imag, tiny))
+        return _flush_float(value, tiny)
     if isinstance(value, (tuple, list)) and not hasattr(value, "_fields"):
-        return type(value)(flush_value(v) for v in value)
+        return type(value)(flush_value(v, tiny) for v in value)
     if isinstance(value, dict):
-        return {k: flush_value(v) for k, v in value.items()}
+        return {k: flush_value(v, tiny) for k, v in value.items()}
     return value
 
 

@@ -136,3 +136,33 @@ def test_flush_value_keeps_types_and_signs():
     assert got[0][0] == 0 and got[0][2] == 2.0
     assert got[1][0] == 0 and np.signbit(got[1][0]) and got[1][1] == 1.5
     assert got[2]["k"] == np.complex64(1j) and got[2]["k"].dtype == np.complex64
+
+
+
+def _scalar_spec():
+    def body(xp, data):
+        x = data.draw(None, label="x")
+        s = data.draw(None, label="s")  # a Python float: it takes x's dtype
+        got = to_numpy(xp.add(xp.asarray(x), s))
+        assert_values("add", got, np.add(x, np.asarray(s, x.dtype)))
+    return Spec("add", body)
+
+
+def test_python_float_subnormal_in_the_arrays_dtype_is_flushed():
+    # -1e-44 is a normal float64 but a float32 subnormal: next to a float32 array a
+    # flush-to-zero platform reads it as -0.0, so 0.0 + s is +0.0 there (NumPy: -1e-44,
+    # which flushed is -0.0: only reading s as -0.0 explains the sign)
+    x = np.array([0.0, 1.0], np.float32)
+    xp = _namespace("add", lambda a, s: _ftz(np.add)(a, np.asarray(s, np.float32)))
+    assert np.signbit(flush_subnormals(np.add(x, np.float32(-1e-44)))[0])
+    assert not np.signbit(xp.add(x, -1e-44)[0])
+    _scalar_spec().check(xp, _Fixed(x, -1e-44))
+
+
+def test_python_float_normal_in_the_arrays_dtype_is_not_flushed():
+    # next to a float64 array -1e-44 is normal: reading it as zero is a bug there
+    x = np.array([0.0, 1.0])
+    xp = _namespace("add", lambda a, s: np.add(a, np.float64(0.0) * s))
+    assert xp.add(x, -1e-44)[0] != np.add(x, -1e-44)[0]
+    with pytest.raises(ConformanceError):
+        _scalar_spec().check(xp, _Fixed(x, -1e-44))
