@@ -180,3 +180,27 @@ def test_imports_flow_one_way():
            for p in _library_files() if _part(p) is not None
            for line, target, why in _layer_violations(p)]
     assert bad == []
+
+
+def test_array_methods_are_declared_in_its_class_body():
+    # no module attaches attributes to Array after its definition (setattr / Array.x = ...):
+    # NumPy's methods are declared in the class body and looked up in NUMPY_METHODS
+    bad = []
+    for path in _library_files():
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id == "setattr" and node.args
+                    and isinstance(node.args[0], ast.Name) and node.args[0].id == "Array"):
+                bad.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+            if isinstance(node, ast.Assign) and any(
+                    isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+                    and t.value.id == "Array" for t in node.targets):
+                bad.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+    assert bad == []
+    from laxarray.array_api._array import NUMPY_METHODS, Array, _NumpyMethod, _NumpyProperty
+    declared = {n for n, v in vars(Array).items()
+                if isinstance(v, (_NumpyMethod, _NumpyProperty))}
+    assert declared == set(NUMPY_METHODS)  # every declared name has a body, and back
+    import numpy as np
+    assert all(hasattr(np.ndarray, n) for n in declared)

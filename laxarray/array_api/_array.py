@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import sys
 import threading
-from typing import Callable, Union
+from typing import Any, Callable, Union
 
 import jax
 import numpy as np
@@ -71,6 +71,48 @@ def _binary(fname: str, stem: str | None = None) -> tuple[_BinaryOp, _BinaryOp, 
         fn.__name__ = fn.__qualname__ = name
         fn.__doc__ = f"``{fname}`` as an operator (Array API: {name})."
     return forward, reflected, inplace
+
+
+#: NumPy's ``ndarray`` methods and properties by name, implemented in
+#: ``laxarray.numpy_api.methods`` (they call the NumPy surface, a layer above this module),
+#: which fills this table on import; the class body below declares which names exist.
+NUMPY_METHODS: dict[str, Callable] = {}
+
+
+class _NumpyMethod:
+    """A NumPy ``ndarray`` method declared on ``Array``: the function of that name in
+    :data:`NUMPY_METHODS`, bound to the array (``Array.sum`` is the function itself, with
+    its signature and docstring)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __get__(self, obj, objtype=None) -> Callable[..., Any]:
+        fn = NUMPY_METHODS[self.name]
+        return fn if obj is None else fn.__get__(obj, objtype)
+
+
+class _NumpyProperty:
+    """A NumPy ``ndarray`` property declared on ``Array`` (``x.real``, ``x.imag``): the
+    function of that name in :data:`NUMPY_METHODS` applied to the array; assigning to it
+    writes through it, as NumPy's ``x.real = v`` does."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __get__(self, obj, objtype=None) -> Any:
+        fn = NUMPY_METHODS[self.name]
+        return self if obj is None else fn(obj)
+
+    def __set__(self, obj, value):
+        # NumPy's ``x.real = v``: a write through the part's view
+        if self.name == "imag" and _dt.kind_of(obj.dtype) != "c":
+            fail_text(TypeError, "Array.imag", "array does not have imaginary part to set")
+        self.__get__(obj)[...] = value
 
 
 def _comparison(fname: str, stem: str) -> _BinaryOp:
@@ -381,6 +423,41 @@ class Array:
     __pos__ = _unary("positive", "pos")
     __abs__ = _unary("abs", "abs")
     __invert__ = _unary("bitwise_invert", "invert")
+
+    # ---- NumPy's ndarray methods: one table (bodies in laxarray.numpy_api.methods) ------
+    tolist = _NumpyMethod("tolist")
+    item = _NumpyMethod("item")
+    astype = _NumpyMethod("astype")
+    reshape = _NumpyMethod("reshape")
+    flatten = _NumpyMethod("flatten")
+    ravel = _NumpyMethod("ravel")
+    squeeze = _NumpyMethod("squeeze")
+    transpose = _NumpyMethod("transpose")
+    swapaxes = _NumpyMethod("swapaxes")
+    conj = _NumpyMethod("conj")
+    conjugate = _NumpyMethod("conjugate")
+    copy = _NumpyMethod("copy")
+    view = _NumpyMethod("view")
+    round = _NumpyMethod("round")
+    clip = _NumpyMethod("clip")
+    cumsum = _NumpyMethod("cumsum")
+    sort = _NumpyMethod("sort")
+    argsort = _NumpyMethod("argsort")
+    dot = _NumpyMethod("dot")
+    nonzero = _NumpyMethod("nonzero")
+    sum = _NumpyMethod("sum")
+    prod = _NumpyMethod("prod")
+    mean = _NumpyMethod("mean")
+    max = _NumpyMethod("max")
+    min = _NumpyMethod("min")
+    all = _NumpyMethod("all")
+    any = _NumpyMethod("any")
+    std = _NumpyMethod("std")
+    var = _NumpyMethod("var")
+    argmax = _NumpyMethod("argmax")
+    argmin = _NumpyMethod("argmin")
+    real = _NumpyProperty("real")
+    imag = _NumpyProperty("imag")
 
     # ---- indexing (defined in laxarray.array_api._indexing) ---------------------------
     def __getitem__(self, key, /) -> Array:

@@ -114,8 +114,9 @@ def part_view(x, part):
     from laxarray.array_api import elementwise_math as _em
     offset, strides = layout_of(x)
     if x.dtype.kind != "c":
-        if part == "imag":
-            return _em.imag(x)
+        if part == "imag":  # read-only zeros, as NumPy's
+            return make_view(x, ("zeros",), None, _em.imag(x), (offset, strides),
+                             readonly=True)
         return make_view(x, ("reshape", tuple(x.shape)), None, wrap(x._value),
                          (offset, strides))
     out = _em.real(x) if part == "real" else _em.imag(x)
@@ -276,6 +277,8 @@ def _forward(op, x, dyn):
         return lax.broadcast_in_dim(x, op[1], tuple(range(nd - x.ndim, nd)))
     if kind == "bitcast":
         return _bitcast(x, op[2], op[3])
+    if kind == "zeros":  # a real array's .imag (a read-only view: forward only)
+        return lax.full_like(x, 0)
     # diagonal (a read-only view: forward only)
     _, offset, a1, a2 = op
     rest = tuple(i for i in range(x.ndim) if i not in (a1, a2))
@@ -329,7 +332,7 @@ def check_writable(fn, x):
     info = x._view
     if info is not None and info.readonly:
         fail_text(ValueError, fn, "assignment destination is read-only (a view made by "
-                  "broadcast_to or diagonal; write into a copy)")
+                  "broadcast_to, diagonal or a real array's .imag; write into a copy)")
 
 
 def write_view(view, new):

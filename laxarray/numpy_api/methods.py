@@ -12,7 +12,7 @@ import numpy as np
 import laxarray.array_api as _api
 from laxarray._core.errors import fail_text
 from laxarray.array_api import _views
-from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._array import NUMPY_METHODS, wrap
 from laxarray.array_api._indexing import check_out, finish_out
 from laxarray.numpy_api._math_elementwise import around
 from laxarray.numpy_api._math_products import dot as _dot
@@ -200,19 +200,11 @@ METHODS = {
     "all": _extreme("all"), "any": _extreme("any"), "std": _moment("std"),
     "var": _moment("var"), "argmax": _arg("argmax"), "argmin": _arg("argmin"),
 }
+#: NumPy's ``real``/``imag``: a view of a complex array's part (writes go through).
 PROPERTIES = {"real": _part("real"), "imag": _part("imag")}
 
 
-def install():
-    """Put NumPy's methods on ``Array`` (never over one the standard defines)."""
-    for name, fn in METHODS.items():
-        if name not in Array.__dict__:
-            setattr(Array, name, fn)
-    for name, fn in PROPERTIES.items():
-        if name not in Array.__dict__:
-            setattr(Array, name, property(fn, doc=f"NumPy's ``ndarray.{name}``: a view of a "
-                                                  "complex array's part (writes go through)."))
-
-
-install()
+# Array declares these names in its class body and looks them up here (imports flow one way).
+NUMPY_METHODS.update(METHODS)
+NUMPY_METHODS.update(PROPERTIES)
 __all__: list[str] = []

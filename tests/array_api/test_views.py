@@ -214,3 +214,29 @@ def test_copies_stay_independent():
         assert float(xp.max(c)) == 5.0
     with pytest.raises(ValueError, match="reshape"):
         xp.reshape(x.T, (6,), copy=False)   # a transposed view cannot be flattened in place
+
+
+@pytest.mark.parametrize("dtype", ["complex128", "float64", "int32"])
+@pytest.mark.parametrize("part", ["real", "imag"])
+def test_assigning_to_real_and_imag_is_numpys(dtype, part):
+    # NumPy: x.real = v and x.imag = v write the part; a real array's .imag is read-only
+    # zeros and assigning to it is a TypeError
+    values = np.array([1 + 2j, -3 + 0.5j, 0j]).astype(dtype) if dtype.startswith(
+        "complex") else np.array([1, -3, 0]).astype(dtype)
+    outcomes = []
+    for ns in (np, xp):
+        x = ns.asarray(values.copy())
+        try:
+            setattr(x, part, 7)
+            outcomes.append(("set", np.asarray(x).tolist()))
+        except (TypeError, ValueError) as exc:
+            outcomes.append((type(exc), np.asarray(x).tolist()))
+        y = ns.asarray(values.copy())
+        view = getattr(y, part)
+        outcomes.append((np.asarray(view).tolist(), np.asarray(view).dtype))
+        try:
+            view[...] = 5
+            outcomes.append(("write", np.asarray(y).tolist()))
+        except (TypeError, ValueError) as exc:
+            outcomes.append((type(exc), np.asarray(y).tolist()))
+    assert outcomes[:3] == outcomes[3:]
