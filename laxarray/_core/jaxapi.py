@@ -81,6 +81,17 @@ custom_vjp_call_p = _jprims.custom_vjp_call_p
 jaxprs_in_params = _jex.core.jaxprs_in_params
 
 
+def shard_map_params(eqn):
+    """For a ``jax.shard_map`` equation (jax exports no name for its primitive; it is known
+    by its name): ``(body Jaxpr, mesh, in_specs, out_specs, manual axes, check_vma)`` in the
+    mesh's axis order; ``None`` for any other equation."""
+    if eqn.primitive.name != "shard_map":
+        return None
+    p = eqn.params
+    manual = tuple(a for a in p["mesh"].axis_names if a in p["newly_manual_axes"])
+    return p["jaxpr"], p["mesh"], p["in_specs"], p["out_specs"], manual, p["check_vma"]
+
+
 def bind_eqn(eqn, invals):
     """Re-bind one jaxpr equation on ``invals`` (as ``jax.core.eval_jaxpr`` does); a list of outputs."""
     params = eqn.primitive.get_bind_params(eqn.params)

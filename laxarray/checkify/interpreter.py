@@ -3,7 +3,8 @@
 Every equation is re-bound as it is (so the result can again be jitted, vmapped and
 differentiated); the rules of ``rules.py`` add checks after the primitives they know, and the
 structural rules here recurse into the sub-jaxprs of ``jit``, ``cond``, ``while``, ``scan``,
-``remat``, ``custom_jvp_call`` and ``custom_vjp_call``, carrying the error state through them.
+``remat``, ``shard_map``, ``custom_jvp_call`` and ``custom_vjp_call``, carrying the error state
+through them.
 
 The error state is ``code`` (int32, 0 = no error), ``index`` (int64[3]: the offending index, its
 axis and size, shared by all index checks) and one payload per user-check site that has format
@@ -18,13 +19,14 @@ import functools
 import jax
 import numpy as np
 from jax import lax
+from jax.sharding import PartitionSpec
 
 from laxarray._core.dtypes import kind_of
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import (
     Literal, Primitive, bind_eqn, call_p, closed_call_p, cond_p, custom_jvp_call_p,
     custom_vjp_call_p, define_batching_rule, define_lowering,
-    jaxprs_in_params, jit_p, remat_p, scan_p, while_p)
+    jaxprs_in_params, jit_p, remat_p, scan_p, shard_map_params, while_p)
 from laxarray._core.kernel import jit_function
 from laxarray.checkify import rules
 from laxarray.checkify.checks import (
@@ -273,6 +275,8 @@ def eval_checked(ctx, jaxpr, consts, state, args, deferred=()):
     for eqn in jaxpr.eqns:
         invals = [read(v) for v in eqn.invars]
         structural = STRUCTURAL_RULES.get(eqn.primitive)
+        if structural is None and shard_map_params(eqn) is not None:
+            structural = _shard_map_check_rule
         if structural is not None and (eqn.primitive in (check_p, check_error_p)
                                        or any(ctx.needs(j) for j in jaxprs_in_params(eqn.params))):
             state, outs = structural(ctx, eqn, state.flush(), invals)
@@ -395,6 +399,32 @@ def _remat_check_rule(ctx, eqn, state, invals):
     fn = jax.checkpoint(_fn(ctx, p["jaxpr"], []), prevent_cse=p["prevent_cse"], policy=p["policy"])
     leaves, outs = fn(state.leaves(ctx), invals)
     return ctx.from_leaves(leaves), outs
+
+
+def _shard_map_check_rule(ctx, eqn, state, invals):
+    """``jax.shard_map``: the body runs with checks on every device, each starting from the
+    state that reaches the ``shard_map`` (passed in replicated); each device's state comes
+    back stacked along the manual axes, and the first device in mesh order whose state
+    holds an error gives the result -- the first failing shard, which on one device is
+    the first failing block of the data.  (jax's own checkify fails on a check before or
+    inside a ``shard_map``: jax issues 26890, 40907.)"""
+    body, mesh, in_specs, out_specs, manual, check_vma = shard_map_params(eqn)
+    fn = _fn(ctx, body, [])
+    leaves = state.leaves(ctx)
+    n = len(leaves)
+
+    def local(*args):
+        out_leaves, outs = fn(list(args[:n]), list(args[n:]))
+        return (*[lax.expand_dims(x, (0,)) for x in out_leaves], *outs)
+
+    stacked = PartitionSpec(manual)
+    outs = jax.shard_map(local, mesh=mesh, in_specs=(PartitionSpec(),) * n + tuple(in_specs),
+                         out_specs=(stacked,) * n + tuple(out_specs), axis_names=set(manual),
+                         check_vma=check_vma)(*leaves, *invals)
+    per_device, outs = outs[:n], outs[n:]
+    first = lax.argmax(lax.ne(per_device[0], np.int32(0)), 0, np.int32)
+    leaves = [lax.dynamic_index_in_dim(x, first, 0, keepdims=False) for x in per_device]
+    return ctx.from_leaves(leaves), list(outs)
 
 
 def _zero_tangent(x):
