@@ -1,0 +1,387 @@
+"""The runner judges itself, continued: more namespaces with one deliberately injected bug
+each (NaN propagation, ties, result dtypes, keepdims, negative axes, empty inputs, signed
+zeros, complex conjugation, norm modes, creation arguments, ...), which the runner must
+flag on the right function.  (tests/conformance_runner/test_runner_cli.py holds the first
+set; together they are the project's set of broken namespaces.)"""
+
+import types
+
+import numpy as np
+import pytest
+
+from laxarray.conformance import SPECS, runner
+
+cnp = pytest.importorskip("array_api_compat.numpy")
+
+
+def _namespace(overrides, linalg=None):
+    """array_api_compat.numpy with the functions in ``overrides`` replaced (and those of
+    its ``linalg`` in ``linalg``)."""
+    ns = types.SimpleNamespace(**{k: getattr(cnp, k) for k in dir(cnp)
+                                  if not k.startswith("_") or k == "__array_namespace_info__"})
+    for name, fn in overrides.items():
+        setattr(ns, name, fn)
+    if linalg:
+        la = types.SimpleNamespace(**{k: getattr(cnp.linalg, k) for k in dir(cnp.linalg)
+                                      if not k.startswith("_")})
+        for name, fn in linalg.items():
+            setattr(la, name, fn)
+        ns.linalg = la
+    return ns
+
+
+def _a(x):
+    return np.asarray(x)
+
+
+# ---- NaN propagation ------------------------------------------------------------------------
+def _maximum_fmax(x1, x2, /):
+    return np.fmax(x1, x2)
+
+
+def _minimum_fmin(x1, x2, /):
+    return np.fmin(x1, x2)
+
+
+def _min_skips_nan(x, /, *, axis=None, keepdims=False):
+    if x.dtype.kind == "f" and x.size:
+        return _a(np.fmin.reduce(x, axis=axis, keepdims=keepdims))
+    return cnp.min(x, axis=axis, keepdims=keepdims)
+
+
+def _sum_skips_nan(x, /, *, axis=None, dtype=None, keepdims=False):
+    if x.dtype.kind == "f":
+        return _a(np.nansum(x, axis=axis, dtype=dtype, keepdims=keepdims))
+    return cnp.sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def _isfinite_nan(x, /):
+    return _a(~cnp.isinf(x))
+
+
+def _log_zero_nan(x, /):
+    out = cnp.log(x)
+    return _a(np.where(_a(x) == 0, np.nan, out)) if _a(x).dtype.kind == "f" else out
+
+
+# ---- ties and order -------------------------------------------------------------------------
+def _argmin_last(x, /, *, axis=None, keepdims=False):
+    flipped = np.flip(x, axis=axis)
+    idx = np.argmin(flipped, axis=axis, keepdims=keepdims)
+    size = x.size if axis is None else x.shape[axis]
+    return _a(size - 1 - idx)
+
+
+def _argsort_unstable(x, /, *, axis=-1, descending=False, stable=True):
+    # equal keys come out in reverse input order
+    flipped = np.flip(x, axis=axis)
+    order = np.argsort(-flipped if descending else flipped, axis=axis, kind="stable")
+    return _a(x.shape[axis] - 1 - order) if x.ndim else _a(order)
+
+
+def _nonzero_reversed(x, /):
+    return tuple(i[::-1] for i in cnp.nonzero(x))
+
+
+def _where_swapped(condition, x1, x2, /):
+    return cnp.where(condition, x2, x1)
+
+
+# ---- result dtypes --------------------------------------------------------------------------
+def _multiply_keeps_x1_dtype(x1, x2, /):
+    out = cnp.multiply(x1, x2)
+    return out.astype(_a(x1).dtype) if hasattr(x1, "dtype") else out
+
+
+def _equal_returns_int(x1, x2, /):
+    return _a(cnp.equal(x1, x2)).astype(np.int8)
+
+
+def _floor_of_int_float(x, /):
+    return _a(np.floor(x)).astype(np.float64)
+
+
+def _full_like_ignores_dtype(x, /, fill_value, *, dtype=None, device=None):
+    return cnp.full_like(x, fill_value)
+
+
+def _zeros_float32(shape, *, dtype=None, device=None):
+    return cnp.zeros(shape, dtype=dtype or np.float32)
+
+
+# ---- keepdims, axes, negative axes ----------------------------------------------------------
+def _var_ignores_keepdims(x, /, *, axis=None, correction=0.0, keepdims=False):
+    return cnp.var(x, axis=axis, correction=correction)
+
+
+def _prod_ignores_axis(x, /, *, axis=None, dtype=None, keepdims=False):
+    return cnp.prod(x, dtype=dtype, keepdims=keepdims)
+
+
+def _concat_ignores_axis(arrays, /, *, axis=0):
+    return cnp.concat(arrays, axis=0 if axis is not None else None)
+
+
+def _stack_negative_axis(arrays, /, *, axis=0):
+    if axis < 0:
+        axis = axis + arrays[0].ndim  # off by one: the new axis counts in the length
+    return cnp.stack(arrays, axis=axis)
+
+
+def _permute_dims_inverse(x, /, axes):
+    return cnp.permute_dims(x, tuple(int(i) for i in np.argsort(axes)))
+
+
+def _squeeze_all(x, /, axis):
+    return _a(np.squeeze(x))
+
+
+def _take_ignores_axis(x, indices, /, *, axis=None):
+    return cnp.take(x, indices, axis=None if x.ndim == 1 else 0)
+
+
+def _moveaxis_swapped(x, source, destination, /):
+    return cnp.moveaxis(x, destination, source)
+
+
+# ---- empty inputs ---------------------------------------------------------------------------
+def _all_empty_false(x, /, *, axis=None, keepdims=False):
+    out = cnp.all(x, axis=axis, keepdims=keepdims)
+    return _a(out & (_a(x).size > 0))
+
+
+def _any_empty_true(x, /, *, axis=None, keepdims=False):
+    out = cnp.any(x, axis=axis, keepdims=keepdims)
+    return _a(out | (_a(x).size == 0))
+
+
+def _max_empty_axis_zero(x, /, *, axis=None, keepdims=False):
+    if _a(x).size == 0 and axis is not None:
+        shape = list(x.shape)
+        axes = axis if isinstance(axis, tuple) else (axis,)
+        for a in axes:
+            shape[a] = 1
+        out = np.zeros(shape, x.dtype)
+        return out if keepdims else np.squeeze(out, axis=axes)
+    return cnp.max(x, axis=axis, keepdims=keepdims)
+
+
+# ---- signed zeros and special values --------------------------------------------------------
+def _sqrt_loses_zero_sign(x, /):
+    out = cnp.sqrt(x)
+    return _a(out + 0) if _a(out).dtype.kind == "f" else out
+
+
+def _ceil_loses_zero_sign(x, /):
+    out = cnp.ceil(x)
+    return _a(out + 0) if _a(out).dtype.kind == "f" else out
+
+
+def _signbit_of_value(x, /):
+    return _a(_a(x) < 0)
+
+
+def _copysign_ignores_zero(x1, x2, /):
+    return _a(np.where(_a(x2) == 0, np.abs(x1), np.copysign(x1, x2)))
+
+
+def _exp_minus_inf_nan(x, /):
+    out = cnp.exp(x)
+    return _a(np.where(np.isneginf(x), np.nan, out)) if _a(x).dtype.kind == "f" else out
+
+
+# ---- complex --------------------------------------------------------------------------------
+def _conj_identity(x, /):
+    return x
+
+
+def _real_is_abs(x, /):
+    return _a(np.abs(x)) if _a(x).dtype.kind == "c" else cnp.real(x)
+
+
+def _square_of_complex_is_abs2(x, /):
+    if _a(x).dtype.kind == "c":
+        return _a(np.abs(x) ** 2).astype(x.dtype)
+    return cnp.square(x)
+
+
+def _linalg_vecdot_no_conj(x1, x2, /, *, axis=-1):
+    return cnp.sum(x1 * x2, axis=axis)
+
+
+# ---- arithmetic -----------------------------------------------------------------------------
+def _atan2_swapped(x1, x2, /):
+    return cnp.atan2(x2, x1)
+
+
+def _expm1_naive(x, /):
+    return _a(np.exp(x) - np.asarray(1, dtype=_a(x).dtype))
+
+
+def _logaddexp_naive(x1, x2, /):
+    return _a(np.log(np.exp(x1) + np.exp(x2)))
+
+
+def _less_equal_is_less(x1, x2, /):
+    return cnp.less(x1, x2)
+
+
+def _logical_xor_is_or(x1, x2, /):
+    return cnp.logical_or(x1, x2)
+
+
+def _trunc_is_floor(x, /):
+    return cnp.floor(x)
+
+
+def _count_nonzero_counts_zeros(x, /, *, axis=None, keepdims=False):
+    return _a(np.sum(_a(x) == 0, axis=axis, keepdims=keepdims))
+
+
+def _std_ignores_correction(x, /, *, axis=None, correction=0.0, keepdims=False):
+    return cnp.std(x, axis=axis, keepdims=keepdims)
+
+
+def _cumulative_prod_off_by_one(x, /, *, axis=None, dtype=None, include_initial=False):
+    return cnp.cumulative_prod(x, axis=axis, dtype=dtype, include_initial=not include_initial)
+
+
+# ---- creation -------------------------------------------------------------------------------
+def _linspace_no_endpoint(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
+    return cnp.linspace(start, stop, num, dtype=dtype, endpoint=False)
+
+
+def _eye_ignores_k(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
+    return cnp.eye(n_rows, n_cols, dtype=dtype)
+
+
+def _arange_inclusive(start, /, stop=None, step=1, *, dtype=None, device=None):
+    out = cnp.arange(start, stop, step, dtype=dtype)
+    return _a(out[:-1]) if out.size > 1 else out
+
+
+def _triu_off_by_one(x, /, *, k=0):
+    return cnp.triu(x, k=k - 1)
+
+
+# ---- linalg: norm modes and friends ---------------------------------------------------------
+def _vector_norm_ignores_ord(x, /, *, axis=None, keepdims=False, ord=2):
+    return cnp.linalg.vector_norm(x, axis=axis, keepdims=keepdims)
+
+
+def _matrix_norm_nuc_is_fro(x, /, *, keepdims=False, ord="fro"):
+    return cnp.linalg.matrix_norm(x, keepdims=keepdims, ord="fro" if ord == "nuc" else ord)
+
+
+def _inv_transposed(x, /):
+    return _a(np.swapaxes(cnp.linalg.inv(x), -1, -2))
+
+
+def _trace_ignores_offset(x, /, *, offset=0, dtype=None):
+    return cnp.linalg.trace(x, dtype=dtype)
+
+
+def _cross_negated(x1, x2, /, *, axis=-1):
+    return _a(-np.asarray(cnp.linalg.cross(x1, x2, axis=axis)))
+
+
+def _outer_swapped(x1, x2, /):
+    return cnp.linalg.outer(x2, x1)
+
+
+BROKEN_MORE = {
+    # NaN propagation
+    "maximum drops NaN (fmax)": ("maximum", {"maximum": _maximum_fmax}, 100, 2),
+    "minimum drops NaN (fmin)": ("minimum", {"minimum": _minimum_fmin}, 100, 2),
+    "min skips NaN": ("min", {"min": _min_skips_nan}, 100, 1),
+    "sum skips NaN": ("sum", {"sum": _sum_skips_nan}, 100, 2),
+    "isfinite of NaN": ("isfinite", {"isfinite": _isfinite_nan}, 100, 2),
+    "log(0) is NaN": ("log", {"log": _log_zero_nan}),
+    # ties and order
+    "argmin returns the last minimum": ("argmin", {"argmin": _argmin_last}, 60),
+    "stable argsort reverses ties": ("argsort", {"argsort": _argsort_unstable}),
+    "nonzero in reverse order": ("nonzero", {"nonzero": _nonzero_reversed}),
+    "where swaps its branches": ("where", {"where": _where_swapped}),
+    # result dtypes
+    "multiply without promotion": ("multiply", {"multiply": _multiply_keeps_x1_dtype}),
+    "equal returns integers": ("equal", {"equal": _equal_returns_int}),
+    "floor of integers is float": ("floor", {"floor": _floor_of_int_float}),
+    "full_like ignores dtype": ("full_like", {"full_like": _full_like_ignores_dtype}),
+    "zeros defaults to float32": ("zeros", {"zeros": _zeros_float32}),
+    # keepdims and axes
+    "var ignores keepdims": ("var", {"var": _var_ignores_keepdims}),
+    "prod ignores axis": ("prod", {"prod": _prod_ignores_axis}),
+    "concat ignores axis": ("concat", {"concat": _concat_ignores_axis}),
+    "stack negative axis off by one": ("stack", {"stack": _stack_negative_axis}),
+    "permute_dims applies the inverse": ("permute_dims",
+                                         {"permute_dims": _permute_dims_inverse}),
+    "squeeze drops every unit axis": ("squeeze", {"squeeze": _squeeze_all}),
+    "take ignores axis": ("take", {"take": _take_ignores_axis}),
+    "moveaxis swaps source and destination": ("moveaxis", {"moveaxis": _moveaxis_swapped}),
+    # empty inputs
+    "all of nothing is False": ("all", {"all": _all_empty_false}),
+    "any of nothing is True": ("any", {"any": _any_empty_true}),
+    # signed zeros and special values
+    "sqrt(-0.0) loses its sign": ("sqrt", {"sqrt": _sqrt_loses_zero_sign}, 60),
+    "ceil(-0.5) loses the zero's sign": ("ceil", {"ceil": _ceil_loses_zero_sign}, 60),
+    "signbit of -0.0 is False": ("signbit", {"signbit": _signbit_of_value}),
+    "copysign ignores a zero's sign": ("copysign", {"copysign": _copysign_ignores_zero}, 60),
+    "exp(-inf) is NaN": ("exp", {"exp": _exp_minus_inf_nan}),
+    # complex
+    "conj is the identity": ("conj", {"conj": _conj_identity}),
+    "real of complex is abs": ("real", {"real": _real_is_abs}),
+    "square of complex is |x|**2": ("square", {"square": _square_of_complex_is_abs2}),
+    "linalg.vecdot forgets to conjugate": ("linalg.vecdot", {},
+                                           {"vecdot": _linalg_vecdot_no_conj}),
+    # arithmetic
+    "atan2 arguments swapped": ("atan2", {"atan2": _atan2_swapped}),
+    "expm1 loses precision": ("expm1", {"expm1": _expm1_naive}),
+    "logaddexp overflows": ("logaddexp", {"logaddexp": _logaddexp_naive}),
+    "less_equal is less": ("less_equal", {"less_equal": _less_equal_is_less}),
+    "logical_xor is or": ("logical_xor", {"logical_xor": _logical_xor_is_or}),
+    "trunc is floor": ("trunc", {"trunc": _trunc_is_floor}),
+    "count_nonzero counts zeros": ("count_nonzero",
+                                   {"count_nonzero": _count_nonzero_counts_zeros}),
+    "std ignores correction": ("std", {"std": _std_ignores_correction}),
+    "off-by-one cumulative_prod": ("cumulative_prod",
+                                   {"cumulative_prod": _cumulative_prod_off_by_one}),
+    # creation
+    "linspace drops the endpoint": ("linspace", {"linspace": _linspace_no_endpoint}),
+    "eye ignores k": ("eye", {"eye": _eye_ignores_k}),
+    "arange stops one short": ("arange", {"arange": _arange_inclusive}),
+    "triu off by one diagonal": ("triu", {"triu": _triu_off_by_one}),
+    # linalg: norm modes and friends
+    "vector_norm ignores ord": ("linalg.vector_norm", {},
+                                {"vector_norm": _vector_norm_ignores_ord}),
+    "matrix_norm nuc is fro": ("linalg.matrix_norm", {},
+                               {"matrix_norm": _matrix_norm_nuc_is_fro}, 60),
+    "linalg.inv transposed": ("linalg.inv", {}, {"inv": _inv_transposed}),
+    "linalg.trace ignores offset": ("linalg.trace", {}, {"trace": _trace_ignores_offset}),
+    "linalg.cross negated": ("linalg.cross", {}, {"cross": _cross_negated}),
+    "linalg.outer swapped": ("linalg.outer", {}, {"outer": _outer_swapped}),
+}
+
+
+def _case(bug):
+    name, overrides, *rest = BROKEN_MORE[bug]
+    linalg = rest.pop(0) if rest and isinstance(rest[0], dict) else None
+    n = rest[0] if rest else 25
+    seed = rest[1] if len(rest) > 1 else 0
+    return name, _namespace(overrides, linalg), n, seed
+
+
+@pytest.mark.parametrize("bug", sorted(BROKEN_MORE))
+def test_runner_flags_injected_bug(bug):
+    name, ns, n, seed = _case(bug)
+    spec = SPECS[name]
+    base = runner.run_spec(cnp, spec, max_examples=n, seed=seed)
+    assert base.status == "pass", base.message  # the spec passes on the unbroken namespace
+    result = runner.run_spec(ns, spec, max_examples=n, seed=seed, namespace_label="broken",
+                             shrink=False)
+    assert result.status in ("fail", "error"), (result.status, result.message)
+
+
+def test_the_project_has_at_least_60_kinds_of_bug():
+    from tests.conformance_runner.test_runner_cli import BROKEN
+    assert len(BROKEN) + len(BROKEN_MORE) >= 60
+    assert not set(BROKEN) & set(BROKEN_MORE)
