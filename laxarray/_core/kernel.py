@@ -34,9 +34,11 @@ The policy, stated once:
   ``log1p``, ``tanh``, ``argmax`` and ``argmin`` run slower without them.  Cheaper
   settings were measured and rejected: ``-O0`` (about 2x shorter compiles) changes
   ``a * b + c``, ``atan2`` and ``sinh`` results and runs comparisons and long
-  elementwise chains up to 2x slower.  Results never depend on the input's size:
-  the choice is made per traced program, so a bucketed small array and an exact large one
-  stay bit-identical.
+  elementwise chains up to 2x slower.  The choice is made per traced program, never by
+  the input's size, so a bucketed small array and an exact large one get the same code --
+  up to XLA's own size dependence: float32 ``exp`` and ``log`` differ by 1 ulp between the
+  vectorized loop and the scalar remainder loop (jax.numpy's too; see
+  ``tests/core/test_buckets.py``).
 * **Bounded memory.**  Every executable is counted; beyond :func:`executable_limit` the least
   recently used bindings drop theirs (``LAXARRAY_KERNEL_CACHE``, default 256; XLA keeps about
   1.5 MB of code per CPU executable).  The persistent cache (``compile_cache``) makes a

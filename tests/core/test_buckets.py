@@ -94,11 +94,35 @@ def _same(got, want, exact):
                                    atol=0, equal_nan=True)
 
 
-def check(fn, *inputs, exact=True):
+def check(fn, *inputs, exact=True, ulps=0):
     want = _run(fn, inputs, bucketed=False)
     got = _run(fn, inputs, bucketed=True)
     for g, w in zip(got, want):
-        _same(g, w, exact)
+        if ulps:
+            _within_ulps(g, w, ulps)
+        else:
+            _same(g, w, exact)
+
+
+def _within_ulps(got, want, ulps):
+    """Same shape, dtype, NaNs and infinities; finite values at most ``ulps`` apart."""
+    assert got.shape == want.shape and got.dtype == want.dtype, (got, want)
+    assert np.array_equal(np.isnan(got), np.isnan(want)), (got, want)
+    ints = np.dtype(f"int{got.dtype.itemsize * 8}")
+    g, w = got.view(ints).astype(np.int64), want.view(ints).astype(np.int64)
+    keep = ~np.isnan(got)
+    # IEEE bits of one sign are ordered like the values; differing signs must be exact
+    same_sign = np.signbit(got) == np.signbit(want)
+    assert np.all(same_sign[keep] | (got[keep] == want[keep])), (got, want)
+    assert np.all(np.abs(g - w)[keep & same_sign] <= ulps), (got, want)
+
+
+#: XLA on CPU computes float32 exp and log with its vectorized loop over whole vectors and
+#: a scalar loop over the rest, and the two differ in the last bit (jax.numpy's exp of the
+#: same 5 values alone and inside 8 or 20 differs in the same way): a 5-element array runs
+#: exactly in the scalar loop and bucketed (8) in the vector one.  Measured for every
+#: function of UNARY: only these, only in float32, by at most 1 ulp.
+SIZE_DEPENDENT_FLOAT32 = {"exp": 1, "log": 1}
 
 
 UNARY = ["sin", "sqrt", "abs", "negative", "isnan", "isfinite", "floor", "exp", "log",
@@ -111,7 +135,8 @@ BINARY = ["add", "subtract", "multiply", "divide", "pow", "maximum", "minimum", 
 @given(data=st.data())
 def test_unary_elementwise(name, data):
     a = data.draw(arrays(data.draw(st.sampled_from(["float64", "float32"]))))
-    check(getattr(xp, name), a)
+    ulps = SIZE_DEPENDENT_FLOAT32.get(name, 0) if a.dtype == np.float32 else 0
+    check(getattr(xp, name), a, ulps=ulps)
 
 
 @pytest.mark.parametrize("name", BINARY)
