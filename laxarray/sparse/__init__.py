@@ -12,6 +12,11 @@ function, carried by ``lax.scan`` or differentiated with respect to ``A.data`` r
 same fast kernels as eager calls; ``A.with_layout()`` builds them up front.  Matrices
 built inside a trace from traced indices use the general path.
 
+Over several devices, :func:`shard_rows` partitions a 2-D BCOO/BCSR by row blocks over a
+mesh axis (a :class:`RowSharded` pytree; the conversions' ``device=`` takes such a
+sharding too): ``A @ x``, ``A.T @ y``, the solvers of :mod:`.linalg` and products inside
+:func:`sparsify` run on it as ``jax.shard_map`` programs.
+
 >>> import laxarray.sparse as sp
 >>> m = sp.BCOO.fromdense([[0.0, 1.0], [2.0, 0.0]])
 >>> (m @ [1.0, 1.0]).tolist()
@@ -32,6 +37,9 @@ from laxarray.sparse.ops.reshape import (  # noqa: F401
     broadcast_in_dim, broadcast_to, concatenate, reshape, squeeze, transpose)
 from laxarray.sparse.ops.sampled import dot_general_sampled, extract  # noqa: F401
 from laxarray.sparse.ops.slicing import dynamic_slice, getitem, slice  # noqa: F401,A004
+from laxarray.sparse.sharded import (  # noqa: F401
+    RowSharded, place_matrix as _place_matrix, row_sharding_axis as _row_sharding_axis,
+    shard_rows)
 from laxarray.sparse.transform import sparsify  # noqa: F401
 from laxarray.sparse import linalg  # noqa: F401
 from laxarray.sparse._operators import OPS as _OPS
@@ -43,20 +51,25 @@ vars(_OPS).update(
     matmul=matmul, multiply=multiply, divide=divide, add=add, subtract=subtract,
     unary=_UNARY, astype=astype, map_values=map_values, transpose=transpose,
     reshape=reshape, sum=sum, max=max, min=min, getitem=getitem,
-    bcsr_from_bcoo=bcsr_from_bcoo, update_layout=_layout.update_layout)
+    bcsr_from_bcoo=bcsr_from_bcoo, update_layout=_layout.update_layout,
+    place_matrix=_place_matrix, row_sharding_axis=_row_sharding_axis)
 
 globals().update(_UNARY)
 
 
-def fromdense(x, *, format="bcoo", nse=None, n_batch=0, n_dense=0, index_dtype=None):
-    """Sparse array of the nonzeros of dense ``x`` in ``format`` ('bcoo' or 'bcsr')."""
+def fromdense(x, *, format="bcoo", nse=None, n_batch=0, n_dense=0, index_dtype=None,
+              device=None):
+    """Sparse array of the nonzeros of dense ``x`` in ``format`` ('bcoo' or 'bcsr').
+
+    ``device``: ``None``, or a ``NamedSharding`` partitioning rows only, for a
+    :class:`RowSharded` result (:func:`shard_rows`; eager only)."""
     from laxarray._core.errors import fail
     if format == "bcoo":
         return bcoo_fromdense(x, nse=nse, n_batch=n_batch, n_dense=n_dense,
-                              index_dtype=index_dtype)
+                              index_dtype=index_dtype, device=device)
     if format == "bcsr":
         return bcsr_fromdense(x, nse=nse, n_batch=n_batch, n_dense=n_dense,
-                              index_dtype=index_dtype)
+                              index_dtype=index_dtype, device=device)
     fail(ValueError, "fromdense", "format 'bcoo' or 'bcsr'", format)
 
 
@@ -65,11 +78,14 @@ def todense(mat):
     return bcoo_todense(mat)
 
 
-def from_scipy_sparse(mat, *, format="bcoo", index_dtype=None):
-    """A BCOO (or BCSR with ``format='bcsr'``) from a ``scipy.sparse`` array or matrix."""
+def from_scipy_sparse(mat, *, format="bcoo", index_dtype=None, device=None):
+    """A BCOO (or BCSR with ``format='bcsr'``) from a ``scipy.sparse`` array or matrix.
+
+    ``device``: ``None``, or a ``NamedSharding`` partitioning rows only, for a
+    :class:`RowSharded` result (:func:`shard_rows`)."""
     if format == "bcsr":
-        return bcsr_from_scipy_sparse(mat, index_dtype=index_dtype)
-    return bcoo_from_scipy_sparse(mat, index_dtype=index_dtype)
+        return bcsr_from_scipy_sparse(mat, index_dtype=index_dtype, device=device)
+    return bcoo_from_scipy_sparse(mat, index_dtype=index_dtype, device=device)
 
 
 def to_scipy_sparse(mat, format="csr"):

@@ -28,6 +28,7 @@ from laxarray.sparse.ops import elementwise as _ew
 from laxarray.sparse.ops import reduce as _red
 from laxarray.sparse.ops import reshape as _rs
 from laxarray.sparse.ops import slicing as _sl
+from laxarray.sparse import sharded as _sh
 
 
 class NoSparseRule(Exception):
@@ -63,7 +64,10 @@ def raw(x):
 
 
 def todense(x):
-    """The raw dense value of a sparse ``x`` (booleans: duplicates combined with ``or``)."""
+    """The raw dense value of a sparse ``x`` (booleans: duplicates combined with ``or``); of
+    a row-sharded matrix, computed block by block."""
+    if _sh.is_sharded(x):
+        return _sh.todense_raw(x)
     a = x._as_bcoo()
     if a.data.dtype == np.bool_:
         a = a._with_data(lax.convert_element_type(a.data, np.int32))
@@ -308,6 +312,37 @@ def _select_n_sparse_rule(eqn, invals, facts):
     if np.ndim(p) and p.shape != pattern.data.shape:
         p = lax.broadcast_in_dim(p, pattern.data.shape, tuple(range(p.ndim)))
     return [pattern._with_data(lax.select_n(p, *datas))]
+
+
+# ---- row-sharded matrices ------------------------------------------------------------------------
+_SHARDED_ONLY = ("a row-sharded matrix (shard_rows) has sparse rules for products "
+                 "(dot_general with a dense operand of rank 1 or 2) and its transpose only")
+
+
+def sharded_rule(eqn, invals, facts):
+    """The rule of any equation with a :class:`~laxarray.sparse.sharded.RowSharded` input:
+    ``dot_general`` with one dense operand of rank 1 or 2 (one contracted dimension, no batch
+    dimensions) runs the ``shard_map`` products, ``transpose`` gives ``A.T``; anything else
+    raises ``NoSparseRule``."""
+    prim = eqn.primitive
+    if prim is lax.transpose_p and tuple(eqn.params["permutation"]) == (1, 0):
+        return [invals[0].T]
+    if prim is not lax.dot_general_p:
+        raise NoSparseRule(_SHARDED_ONLY)
+    lhs, rhs = invals
+    left = _sh.is_sharded(lhs)
+    m, other = (lhs, rhs) if left else (rhs, lhs)
+    (lc, rc), (lb, rb) = eqn.params["dimension_numbers"]
+    if is_sparse(other) or _sh.is_sharded(other) or lb or rb or len(lc) != 1:
+        raise NoSparseRule(_SHARDED_ONLY)
+    o = lax.convert_element_type(raw(other), np.dtype(other.dtype))
+    sc, dc = (lc[0], rc[0]) if left else (rc[0], lc[0])
+    if o.ndim not in (1, 2):
+        raise NoSparseRule(_SHARDED_ONLY)
+    if dc == 1:
+        o = lax.transpose(o, (1, 0))
+    out = _sh.apply_raw(m if sc == 1 else m.T, o)        # (m free, other free)
+    return [out if left or out.ndim == 1 else lax.transpose(out, (1, 0))]
 
 
 # ---- contractions and reductions --------------------------------------------------------------

@@ -126,15 +126,15 @@ class BCOO(SparseOperators):
         return bcoo_todense(self)
 
     @classmethod
-    def fromdense(cls, x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None):
+    def fromdense(cls, x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None, device=None):
         """``bcoo_fromdense`` as a constructor."""
         return bcoo_fromdense(x, nse=nse, n_batch=n_batch, n_dense=n_dense,
-                              index_dtype=index_dtype)
+                              index_dtype=index_dtype, device=device)
 
     @classmethod
-    def from_scipy_sparse(cls, mat, *, index_dtype=None):
+    def from_scipy_sparse(cls, mat, *, index_dtype=None, device=None):
         """``bcoo_from_scipy_sparse`` as a constructor."""
-        return bcoo_from_scipy_sparse(mat, index_dtype=index_dtype)
+        return bcoo_from_scipy_sparse(mat, index_dtype=index_dtype, device=device)
 
     def to_scipy_sparse(self, format="coo"):
         """A ``scipy.sparse`` array (``coo``/``csr``/``csc``) of a 2-D, unbatched BCOO."""
@@ -278,14 +278,17 @@ def as_sparse_input(fn, mat, argname="mat"):
 
 
 # ---- dense <-> BCOO ------------------------------------------------------------------------
-def bcoo_fromdense(x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None):
+def bcoo_fromdense(x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None, device=None):
     """A BCOO holding the nonzeros of dense ``x``, sorted and unique.
 
     ``nse`` (entries per batch) is computed from the data when omitted; under ``jax.jit``
     it is required (static).  A too-small ``nse`` keeps the first entries in row-major order.
-    ``index_dtype`` defaults to int32 (int64 for dimensions beyond its range).
+    ``index_dtype`` defaults to int32 (int64 for dimensions beyond its range).  ``device``:
+    ``None``, or a ``NamedSharding`` whose spec partitions rows only (``PartitionSpec(axis)``)
+    for a :class:`~laxarray.sparse.sharded.RowSharded` result (``shard_rows``; eager only).
     """
     fn = "bcoo_fromdense"
+    check_placement(fn, device)
     raw = to_raw(fn, x, "x")
     n_batch, n_dense = _layout_ints(fn, n_batch, n_dense, raw.ndim)
     index_dtype = _index_dtype(fn, index_dtype, raw.shape)
@@ -297,7 +300,20 @@ def bcoo_fromdense(x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None):
     nse = _nse_int(fn, nse)
     data, indices = _fromdense_kernel(raw, nse=nse, n_batch=n_batch, n_dense=n_dense,
                                       index_dtype=index_dtype)
-    return BCOO._new(data, indices, raw.shape, indices_sorted=True, unique_indices=True)
+    out = BCOO._new(data, indices, raw.shape, indices_sorted=True, unique_indices=True)
+    return placed(fn, out, device)
+
+
+def check_placement(fn, device):
+    """A ``device=`` of the conversions: ``None`` or a row-partitioning ``NamedSharding``
+    (checked before any computation)."""
+    if device is not None:
+        OPS.row_sharding_axis(fn, device)
+
+
+def placed(fn, mat, device):
+    """``mat``, or ``shard_rows(mat, ...)`` over the rows axis of ``device``'s sharding."""
+    return mat if device is None else OPS.place_matrix(fn, mat, device)
 
 
 def _layout_ints(fn, n_batch, n_dense, ndim):
@@ -409,9 +425,13 @@ def _todense_kernel(data, indices, *, shape, unique, sorted_):
 
 
 # ---- scipy ---------------------------------------------------------------------------------
-def bcoo_from_scipy_sparse(mat, *, index_dtype=None):
-    """A 2-D BCOO from any ``scipy.sparse`` array or matrix (entries kept as stored)."""
+def bcoo_from_scipy_sparse(mat, *, index_dtype=None, device=None):
+    """A 2-D BCOO from any ``scipy.sparse`` array or matrix (entries kept as stored).
+
+    ``device``: ``None``, or a row-partitioning ``NamedSharding`` (as in
+    :func:`bcoo_fromdense`) for a :class:`~laxarray.sparse.sharded.RowSharded` result."""
     fn = "bcoo_from_scipy_sparse"
+    check_placement(fn, device)
     import scipy.sparse as sps
     if not sps.issparse(mat):
         fail(TypeError, fn, "a scipy.sparse array or matrix for 'mat'", mat)
@@ -421,8 +441,9 @@ def bcoo_from_scipy_sparse(mat, *, index_dtype=None):
     sorted_ = mat.format == "csr" and bool(getattr(mat, "has_sorted_indices", False))
     unique = bool(getattr(mat, "has_canonical_format", False))
     data = np.asarray(coo.data)
-    return BCOO._new(jax.device_put(data), jax.device_put(idx), tuple(coo.shape),
-                     indices_sorted=sorted_ and unique, unique_indices=unique)
+    out = BCOO._new(jax.device_put(data), jax.device_put(idx), tuple(coo.shape),
+                    indices_sorted=sorted_ and unique, unique_indices=unique)
+    return placed(fn, out, device)
 
 
 def bcoo_to_scipy_sparse(mat, format="coo"):

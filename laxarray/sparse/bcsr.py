@@ -27,7 +27,7 @@ from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
 from laxarray.sparse.bcoo import (BCOO, _index_dtype, _shape_tuple, as_sparse_input,
-                                  bcoo_fromdense, bcoo_sort_indices, bcoo_sum_duplicates,
+                                  bcoo_fromdense, check_placement, placed, bcoo_sort_indices, bcoo_sum_duplicates,
                                   bcoo_eliminate_zeros, bcoo_to_scipy_sparse,
                                   flatten_layouts, todense_raw, with_layout)
 from laxarray.sparse._operators import SparseOperators
@@ -126,10 +126,10 @@ class BCSR(SparseOperators):
         return bcsr_to_bcoo(self)
 
     @classmethod
-    def fromdense(cls, x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None):
+    def fromdense(cls, x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None, device=None):
         """``bcsr_fromdense`` as a constructor."""
         return bcsr_fromdense(x, nse=nse, n_batch=n_batch, n_dense=n_dense,
-                              index_dtype=index_dtype)
+                              index_dtype=index_dtype, device=device)
 
     @classmethod
     def from_bcoo(cls, mat):
@@ -137,9 +137,9 @@ class BCSR(SparseOperators):
         return bcsr_from_bcoo(mat)
 
     @classmethod
-    def from_scipy_sparse(cls, mat, *, index_dtype=None):
+    def from_scipy_sparse(cls, mat, *, index_dtype=None, device=None):
         """``bcsr_from_scipy_sparse`` as a constructor."""
-        return bcsr_from_scipy_sparse(mat, index_dtype=index_dtype)
+        return bcsr_from_scipy_sparse(mat, index_dtype=index_dtype, device=device)
 
     def to_scipy_sparse(self, format="csr"):
         """A ``scipy.sparse`` array (default ``csr``) of a 2-D unbatched BCSR."""
@@ -274,18 +274,22 @@ def _from_bcoo_kernel(indices, *, shape):
     return K.batched(one, nb, in_axes=0)(indices)
 
 
-def bcsr_fromdense(x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None):
+def bcsr_fromdense(x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None, device=None):
     """A BCSR of the nonzeros of dense ``x`` (``x.ndim - n_batch - n_dense`` must be 2).
 
-    ``nse`` is computed eagerly when omitted and required under ``jax.jit``.
+    ``nse`` is computed eagerly when omitted and required under ``jax.jit``.  ``device``:
+    ``None``, or a row-partitioning ``NamedSharding`` for a
+    :class:`~laxarray.sparse.sharded.RowSharded` result (see ``bcoo_fromdense``).
     """
     fn = "bcsr_fromdense"
+    check_placement(fn, device)
     raw = to_raw(fn, x, "x")
     if raw.ndim - n_batch - n_dense != 2:
         fail(ValueError, fn, "exactly two sparse dimensions (ndim - n_batch - n_dense == 2)",
              raw)
-    return bcsr_from_bcoo(bcoo_fromdense(raw, nse=nse, n_batch=n_batch, n_dense=n_dense,
-                                         index_dtype=index_dtype))
+    out = bcsr_from_bcoo(bcoo_fromdense(raw, nse=nse, n_batch=n_batch, n_dense=n_dense,
+                                        index_dtype=index_dtype))
+    return placed(fn, out, device)
 
 
 def bcsr_todense(mat):
@@ -295,9 +299,13 @@ def bcsr_todense(mat):
     return mat.todense()
 
 
-def bcsr_from_scipy_sparse(mat, *, index_dtype=None):
-    """A 2-D BCSR from any ``scipy.sparse`` array or matrix (CSR kept as stored)."""
+def bcsr_from_scipy_sparse(mat, *, index_dtype=None, device=None):
+    """A 2-D BCSR from any ``scipy.sparse`` array or matrix (CSR kept as stored).
+
+    ``device``: ``None``, or a row-partitioning ``NamedSharding`` for a
+    :class:`~laxarray.sparse.sharded.RowSharded` result (see ``bcoo_fromdense``)."""
     fn = "bcsr_from_scipy_sparse"
+    check_placement(fn, device)
     import scipy.sparse as sps
     if not sps.issparse(mat):
         fail(TypeError, fn, "a scipy.sparse array or matrix for 'mat'", mat)
@@ -305,10 +313,11 @@ def bcsr_from_scipy_sparse(mat, *, index_dtype=None):
     index_dtype = _index_dtype(fn, index_dtype, csr.shape + (csr.nnz,))
     sorted_ = bool(csr.has_sorted_indices)
     unique = bool(csr.has_canonical_format)
-    return BCSR._new(jax.device_put(np.asarray(csr.data)),
-                     jax.device_put(np.asarray(csr.indices).astype(index_dtype)),
-                     jax.device_put(np.asarray(csr.indptr).astype(index_dtype)),
-                     tuple(csr.shape), indices_sorted=sorted_, unique_indices=unique)
+    out = BCSR._new(jax.device_put(np.asarray(csr.data)),
+                    jax.device_put(np.asarray(csr.indices).astype(index_dtype)),
+                    jax.device_put(np.asarray(csr.indptr).astype(index_dtype)),
+                    tuple(csr.shape), indices_sorted=sorted_, unique_indices=unique)
+    return placed(fn, out, device)
 
 
 def bcsr_to_scipy_sparse(mat, format="csr"):

@@ -2,11 +2,12 @@
 
 ``f`` is traced once per input signature on dense abstract values (the sparse inputs'
 shapes and dtypes) to a jaxpr; the jaxpr is then evaluated equation by equation.  Each
-value is dense (a raw jax value) or sparse (BCOO/BCSR).  An equation with only dense inputs
-is re-bound unchanged; one with a sparse input goes to the rule of its primitive
-(``_sparsify_rules.RULES``) or, for ``jit``, ``cond``, ``while``, ``scan``, ``remat``,
-``custom_jvp_call`` and ``custom_vjp_call``, to the structural rules below, which evaluate
-the sub-jaxprs with the same interpreter inside ``lax.switch`` / ``lax.while_loop`` /
+value is dense (a raw jax value) or sparse (BCOO/BCSR, or a row-sharded matrix, which has
+rules for products and its transpose only: ``_sparsify_rules.sharded_rule``).  An equation
+with only dense inputs is re-bound unchanged; one with a sparse input goes to the rule of
+its primitive (``_sparsify_rules.RULES``) or, for ``jit``, ``cond``, ``while``, ``scan``,
+``remat``, ``custom_jvp_call`` and ``custom_vjp_call``, to the structural rules below, which
+evaluate the sub-jaxprs with the same interpreter inside ``lax.switch`` / ``lax.while_loop`` /
 ``lax.scan`` / ``jax.checkpoint`` (sparse values pass through them as pytrees).  All the
 work is ordinary lax primitives, so the interpretation costs trace time only under
 ``jax.jit`` and the result can again be jitted, vmapped and differentiated.
@@ -33,6 +34,13 @@ from laxarray.array_api._array import Array, wrap
 from laxarray.sparse import _sparsify_rules as R
 from laxarray.sparse.bcoo import BCOO
 from laxarray.sparse.bcsr import BCSR, bcsr_from_bcoo
+from laxarray.sparse.sharded import is_sharded
+
+
+def _is_input(x):
+    """Whether ``x`` is evaluated by the sparse rules: a BCOO, a BCSR or a row-sharded
+    matrix (the latter only by products and transposes, :func:`R.sharded_rule`)."""
+    return R.is_sparse(x) or is_sharded(x)
 
 
 class _Context:
@@ -80,7 +88,7 @@ def _coerce_out(x, aval):
 def _no_rule(ctx, eqn, invals, reason):
     name = eqn.primitive.name
     if ctx.densify:
-        dense = [R.todense(x) if R.is_sparse(x) else x for x in invals]
+        dense = [R.todense(x) if _is_input(x) else x for x in invals]
         return bind_eqn(eqn, dense)
     if eqn.primitive in R.ZERO_DESTROYING_UNARY:
         why = (f"'{name}' maps 0 to a non-zero value, so its result is dense anyway; "
@@ -130,13 +138,14 @@ def _eval_body(ctx, jaxpr, consts, args, arg_facts):
         invals = [read(v) for v in eqn.invars]
         infacts = [fact(v) for v in eqn.invars]
         out_facts = None
-        if not any(R.is_sparse(x) for x in invals):
+        if not any(_is_input(x) for x in invals):
             outs = bind_eqn(eqn, invals)
             out_facts = _dense_facts(eqn, invals, infacts)
         elif eqn.primitive in STRUCTURAL_RULES:
             outs, out_facts = STRUCTURAL_RULES[eqn.primitive](ctx, eqn, invals, infacts)
         else:
-            rule = R.RULES.get(eqn.primitive)
+            rule = R.sharded_rule if any(is_sharded(x) for x in invals) else \
+                R.RULES.get(eqn.primitive)
             try:
                 if rule is None:
                     raise R.NoSparseRule("")
@@ -338,13 +347,13 @@ STRUCTURAL_RULES = {
 
 # ---- the transformation ---------------------------------------------------------------------
 def _signature(leaf):
-    if R.is_sparse(leaf):
+    if _is_input(leaf):
         return ("sparse", tuple(leaf.shape), np.dtype(leaf.dtype).str)
     return (tuple(np.shape(leaf)), str(getattr(leaf, "dtype", type(leaf).__name__)))
 
 
 def _placeholder(leaf):
-    return jax.ShapeDtypeStruct(tuple(leaf.shape), leaf.dtype) if R.is_sparse(leaf) else leaf
+    return jax.ShapeDtypeStruct(tuple(leaf.shape), leaf.dtype) if _is_input(leaf) else leaf
 
 
 def _bcoo_input(x, bcsr):
@@ -385,6 +394,10 @@ def sparsify(f, *, densify=False):
     rule raises ``NotImplementedError`` naming it; ``densify=True`` instead runs it on the
     dense value of its sparse inputs.  Custom derivative rules (``custom_jvp``/``custom_vjp``)
     applied to sparse operands are replaced by differentiation of their implementation.
+    A row-sharded matrix (``shard_rows``) is an input too, seen by ``f`` as a dense array:
+    only its products with a dense operand of rank 1 or 2 and its transpose have rules
+    (``shard_map`` kernels); any other operation on it raises ``NotImplementedError`` (or,
+    with ``densify=True``, runs on its dense value).
 
     Under ``jax.jit`` the interpretation happens at trace time only and the compiled program
     is plain lax; eagerly each rule runs its own compiled kernels and data-dependent sizes
@@ -405,7 +418,7 @@ def sparsify(f, *, densify=False):
 
     @functools.wraps(f)
     def sparsified(*args, **kwargs):
-        leaves, in_tree = jax.tree_util.tree_flatten((args, kwargs), is_leaf=R.is_sparse)
+        leaves, in_tree = jax.tree_util.tree_flatten((args, kwargs), is_leaf=_is_input)
         key = (in_tree, tuple(_signature(x) for x in leaves))
         hit = cache.get(key)
         if hit is None:

@@ -1,4 +1,5 @@
-"""Linear operators for the solvers: a BCOO/BCSR matrix, a dense matrix, or a callable.
+"""Linear operators for the solvers: a BCOO/BCSR matrix, a row-sharded matrix
+(:class:`~laxarray.sparse.sharded.RowSharded`), a dense matrix, or a callable.
 
 :func:`as_operator` validates an operator argument with static facts only and splits it into
 a hashable static part (the kind, the callable) and a pytree of arrays (the matrix), so one
@@ -18,11 +19,13 @@ from laxarray._core.errors import fail, fail_text
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse.ops.dot import matmul
+from laxarray.sparse.sharded import RowSharded, apply_raw
 
 
 class Operator(NamedTuple):
-    """Static description of an operator: ``kind`` ('sparse', 'dense', 'callable', 'none'),
-    the callable (or None), the shape when known, and whether a callable takes ``Array``."""
+    """Static description of an operator: ``kind`` ('sparse', 'sharded', 'dense',
+    'callable', 'none'), the callable (or None), the shape when known, and whether a
+    callable takes ``Array``."""
 
     kind: str
     fn: object
@@ -40,6 +43,9 @@ def as_operator(fn, A, argname, *, wrap_arrays, allow_none=False):
         if allow_none:
             return Operator("none", None, None, wrap_arrays), None
         fail(TypeError, fn, f"a matrix or linear operator for '{argname}'", A)
+    if isinstance(A, RowSharded):
+        _check_dtype(fn, A.dtype, A, argname)
+        return Operator("sharded", None, tuple(A.shape), wrap_arrays), A
     if _is_sparse(A):
         if A.ndim != 2 or A.n_batch or A.n_dense:
             fail(ValueError, fn, f"a 2-D unbatched sparse matrix for '{argname}'", A)
@@ -68,6 +74,8 @@ def matvec(op, payload, v):
                        v.astype(_common(payload.dtype, v.dtype)))
     if op.kind == "sparse":
         return to_raw("matvec", matmul(payload, v)).astype(_common(payload.dtype, v.dtype))
+    if op.kind == "sharded":
+        return apply_raw(payload, v).astype(_common(payload.dtype, v.dtype))
     out = op.fn(wrap(v) if op.wrap_arrays else v)
     raw = to_raw("linear operator", out, "A(x)")
     if raw.shape != v.shape:
@@ -86,6 +94,8 @@ def rmatvec(op, payload, u, n):
         return lax.dot(u.astype(dt), payload.astype(dt))
     if op.kind == "sparse":
         return to_raw("rmatvec", matmul(u, payload)).astype(_common(payload.dtype, u.dtype))
+    if op.kind == "sharded":
+        return apply_raw(payload, u, left=True).astype(_common(payload.dtype, u.dtype))
     probe = jax.ShapeDtypeStruct((n,), u.dtype)
     transpose = jax.linear_transpose(lambda x: matvec_rect(op, payload, x), probe)
     return transpose(u)[0]
