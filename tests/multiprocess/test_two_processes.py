@@ -1,6 +1,7 @@
 """Two processes on the loopback interface (issue 23, item 4): ``jax.distributed`` with a
 127.0.0.1 coordinator and CPU (gloo) collectives; each process holds half the rows of
-global sharded arrays; dense operations and CG across both equal the one-process result.
+global sharded arrays and of a row-sharded sparse matrix; dense and sparse products and CG
+across both equal the one-process result.
 The workers stop by themselves: jax's initialization timeout and the subprocess timeout
 bound the test."""
 
@@ -71,3 +72,15 @@ def test_cg_across_processes_equals_one_process(results):
     for r in results:
         assert r["cg_info"] == 0
         np.testing.assert_allclose(r["cg"], want, rtol=1e-10)
+
+
+def test_row_sharded_sparse_across_processes_equals_one_process(results):
+    K = poisson()
+    want = np.linalg.solve(K, np.ones(K.shape[0]))
+    for r in results:
+        assert r["sparse_local_blocks"] == 2  # each process holds two of the four blocks
+        np.testing.assert_allclose(r["spmv"], K @ np.ones(K.shape[1]), rtol=1e-13)
+        np.testing.assert_allclose(r["spmv_t"], K.T @ np.arange(float(K.shape[0])),
+                                   rtol=1e-13)
+        assert r["sparse_cg_info"] == 0
+        np.testing.assert_allclose(r["sparse_cg"], want, rtol=1e-10)

@@ -1,8 +1,9 @@
 """One process of tests/multiprocess/test_two_processes.py: ``worker.py PROCESS_ID PORT``.
 
 Joins a two-process jax cluster on the loopback interface (two CPU devices per process,
-gloo collectives), builds global sharded laxarray arrays -- each process holds only its
-rows -- runs dense operations and a conjugate-gradient solve across both processes, and
+gloo collectives), builds global sharded laxarray arrays and a row-sharded sparse matrix -- each process holds only
+its rows -- runs dense and sparse products and conjugate-gradient solves across both
+processes, and
 prints the gathered results as one JSON line for the parent test to check.
 """
 
@@ -20,6 +21,7 @@ jax.distributed.initialize(coordinator_address=f"127.0.0.1:{port}", num_processe
                            process_id=process_id, initialization_timeout=60)
 
 import numpy as np  # noqa: E402
+import scipy.sparse  # noqa: E402
 from jax.experimental import multihost_utils  # noqa: E402
 from jax.sharding import Mesh, NamedSharding, PartitionSpec as P  # noqa: E402
 
@@ -54,5 +56,12 @@ b = xp.asarray(np.ones(K.shape[0]), device=rows)
 sol, info = sp.linalg.cg(K, b, tol=1e-12)
 out["cg"] = gathered(sol)
 out["cg_info"] = int(info)
+S = sp.shard_rows(sp.BCSR.from_scipy_sparse(scipy.sparse.csr_matrix(poisson())), mesh, "x")
+out["sparse_local_blocks"] = len(S.leaves[0].addressable_shards)
+out["spmv"] = gathered(S @ xp.ones(S.shape[1]))
+out["spmv_t"] = gathered(S.T @ xp.arange(float(S.shape[0])))
+sol, info = sp.linalg.cg(S, xp.ones(S.shape[0]), tol=1e-12)
+out["sparse_cg"] = gathered(sol)
+out["sparse_cg_info"] = int(info)
 print("RESULT " + json.dumps(out), flush=True)
 jax.distributed.shutdown()
