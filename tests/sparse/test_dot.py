@@ -60,6 +60,35 @@ def test_sparse_sparse_under_jit_needs_nse():
     np.testing.assert_allclose(np.asarray(f(a)), da @ da, rtol=1e-12)
 
 
+def _products(da, db):
+    """The number of products sparse @ sparse forms: pairs of stored entries that meet."""
+    return int(((da != 0).astype(np.int64).sum(0) * (db != 0).astype(np.int64).sum(1)).sum())
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_sparse_sparse_nse_bound_is_checked(fmt):
+    from laxarray import checkify as ck
+    rng = np.random.default_rng(11)
+    a, da = make(fmt, rng, (6, 6), padding=False, duplicates=False)
+    b, db = make(fmt, rng, (6, 6), padding=False, duplicates=False)
+    need = _products(da, db)
+    assert need > 2
+    # enough: the same product as eagerly, under jit and inside checkify
+    f = jax.jit(lambda p, q: sp.matmul(p, q, nse=need).todense())
+    np.testing.assert_allclose(np.asarray(f(a, b)), da @ db, rtol=1e-12, atol=1e-12)
+    err, out = jax.jit(ck.checkify(lambda p, q: sp.matmul(p, q, nse=need).todense()))(a, b)
+    assert err.get() is None
+    # too small: checkify names the count, plain jit gives NaN values (never a silently
+    # partial product), and eagerly it is a ValueError before any work
+    small = lambda p, q: sp.matmul(p, q, nse=need - 1).todense()  # noqa: E731
+    err, out = jax.jit(ck.checkify(small))(a, b)
+    assert err.get().startswith(f"sparse @ sparse: the operands make {need} products, "
+                                f"more than the nse={need - 1} given")
+    assert np.isnan(np.asarray(jax.jit(small)(a, b))).any()
+    with pytest.raises(ValueError, match=f"at least {need}"):
+        sp.matmul(a, b, nse=need - 1)
+
+
 def test_batched_dot_general():
     rng = np.random.default_rng(4)
     x = rng.standard_normal((3, 4, 5)) * (rng.uniform(size=(3, 4, 5)) < 0.5)

@@ -21,6 +21,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import kernel
+from laxarray._core.runtime_checks import report
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
@@ -254,11 +255,16 @@ def _spmm_core(data, indices, y, sparse_shape, dense_shape, lc, rc, sorted_):
 
 
 # ---- matmul ---------------------------------------------------------------------------------
-def matmul(x1, x2):
+def matmul(x1, x2, *, nse=None):
     """``x1 @ x2`` with at least one sparse operand (NumPy matmul rules for 1-D/2-D/N-D).
 
-    Sparse @ dense and dense @ sparse give a dense ``Array``; sparse @ sparse is sparse.
-    Stacks (rank > 2) contract the last two dimensions with equal leading dimensions.
+    Sparse @ dense and dense @ sparse give a dense ``Array``; sparse @ sparse is sparse,
+    with exactly its distinct coordinates stored when computed eagerly.  ``nse`` (sparse @
+    sparse): a static bound on the number of products, required under ``jax.jit``/``vmap``/
+    ``grad``, where the result's storage is that bound; if the data make more products,
+    ``laxarray.checkify`` reports it and the stored values of a floating result are NaN
+    (eagerly a bound that is too small raises ``ValueError``).  Stacks (rank > 2) contract
+    the last two dimensions with equal leading dimensions.
     """
     fn = "matmul"
     s1, s2 = is_sparse(x1), is_sparse(x2)
@@ -280,12 +286,12 @@ def matmul(x1, x2):
             pass
         elif n2 > 2 and n1 <= 2:
             # dense/sparse x1 (n, k) with a stack x2 (..., k, m): contract then move axes
-            out = dot_general(x1, x2, dims)
+            out = dot_general(x1, x2, dims, nse=nse)
             return _move_stack_front(out, n1, n2)
     if shape1[c1] != shape2[c2]:
         fail(ValueError, fn, f"matching contracted sizes ({shape1[c1]} and {shape2[c2]})",
              (shape1, shape2))
-    return dot_general(x1, x2, dims)
+    return dot_general(x1, x2, dims, nse=nse)
 
 
 def _move_stack_front(out, n1, n2):
@@ -311,8 +317,9 @@ def _spsp_dot(fn, a, b, dims, nse):
     index_dtype = np.promote_types(np.promote_types(fa.indices.dtype, fb.indices.dtype),
                                    K.default_index_dtype(*out_shape))
     static = dict(ashape=a.shape, bshape=b.shape, lc=lc, rc=rc, lb=lb, rb=rb)
+    traced = is_tracer(fa.indices) or is_tracer(fb.indices)
     if nse is None:
-        if is_tracer(fa.indices) or is_tracer(fb.indices):
+        if traced:
             fail_text(ValueError, fn, "expected a static 'nse' (a bound on the number of "
                       "products) for sparse @ sparse under jax.jit/vmap/grad; got None")
         n_products = int(_count_products_kernel(fa.indices, fb.indices, **static))
@@ -320,6 +327,11 @@ def _spsp_dot(fn, a, b, dims, nse):
     else:
         n_products = _nse_int(fn, nse)
         exact = False
+        if not traced:  # eagerly a bound the data exceed is an error, before the product
+            needed = int(_count_products_kernel(fa.indices, fb.indices, **static))
+            if needed > n_products:
+                fail(ValueError, fn, f"an 'nse' of at least {needed} (the number of "
+                     "products of these operands)", nse)
     data, indices, count = _spsp_kernel(fa.data, fa.indices, fb.data, fb.indices,
                                         n_products=n_products, out_shape=out_shape,
                                         dtype=dtype, index_dtype=index_dtype, **static)
@@ -388,6 +400,14 @@ def _spsp_kernel(a_data, a_idx, b_data, b_idx, *, ashape, bshape, lc, rc, lb, rb
     total = math.prod(out_shape)
     keys = lax.select(in_range, keys, lax.full(keys.shape, total, K.KEY_DTYPE))
     d, i, n = segments_by_key(keys, (vals,), total, p, out_shape, index_dtype)
+    # under jax.jit the products may outnumber the bound the caller gave: checkify reports
+    # it, and the values of a truncated floating result are NaN, never silently partial
+    needed = lax.reduce_sum(cnt, (0,))
+    fits = lax.le(needed, lax.full((), p, needed.dtype))
+    report(fits, "sparse @ sparse: the operands make {needed} products, more than the "
+           f"nse={p} given (the result is truncated; pass a larger nse)", needed=needed)
+    if _dt.kind_of(d.dtype) in "fc":
+        d = lax.select(lax.broadcast(fits, d.shape), d, lax.full_like(d, np.nan))
     return d, i, n
 
 
