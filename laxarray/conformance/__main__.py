@@ -7,8 +7,10 @@ Examples::
     python -m laxarray.conformance --compare laxarray,array_api_strict --html report.html
 
 A library that is not itself an Array API namespace is checked through its
-``array_api_compat`` wrapper (``--namespace array_api_compat.numpy``).  The exit status is 1
-when anything failed, 2 for bad arguments.
+``array_api_compat`` wrapper (``--namespace array_api_compat.numpy``).  ``--xfails FILE`` and
+``--skips FILE`` read the official array-api-tests suite's expectation files
+(:mod:`laxarray.conformance.expectations`).  The exit status is 1 when anything failed
+(expected failures excepted), 2 for bad arguments (a file that cannot be read, too).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import argparse
 import random
 import sys
 
-from laxarray.conformance import report, runner
+from laxarray.conformance import expectations, report, runner
+from laxarray.conformance.spec import SPECS
 
 
 def build_parser():
@@ -32,6 +35,11 @@ def build_parser():
     p.add_argument("--functions", default=None,
                    help="comma-separated names or fnmatch globs to run (default: all)")
     p.add_argument("--skip", default=None, help="comma-separated names or globs to leave out")
+    p.add_argument("--xfails", default=None, metavar="FILE",
+                   help="expected failures: an array-api-tests xfails file (node ids, test "
+                        "names or spec globs, one a line); reported xfail/xpass")
+    p.add_argument("--skips", default=None, metavar="FILE",
+                   help="specs to skip, in the same format; reported 'skipped by FILE:LINE'")
     p.add_argument("--max-examples", type=int, default=25,
                    help="hypothesis examples per function (default: 25)")
     p.add_argument("--seed", type=int, default=None,
@@ -61,11 +69,26 @@ def main(argv=None, stdout=None):
         return 2
     names = runner.split_names(args.compare) if args.compare else [args.namespace]
     seed = args.seed if args.seed is not None else random.randrange(2**32)
+    files = {}
+    for option, path in (("--xfails", args.xfails), ("--skips", args.skips)):
+        if path is None:
+            continue
+        try:
+            files[option] = expectations.load(path, SPECS)
+        except OSError as exc:
+            print(f"cannot read {option} file {path!r}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+    xfails, unmapped = files.get("--xfails", ({}, []))
+    skip_file, skip_unmapped = files.get("--skips", ({}, []))
+    unmapped = unmapped + skip_unmapped
     specs, skipped = runner.select_specs(runner.split_names(args.functions) or None,
                                          runner.split_names(args.skip), args.version, extensions)
     if not specs and not skipped:
         print("no spec matches --functions/--skip", file=sys.stderr)
         return 2
+    for spec in [s for s in specs if s.name in skip_file]:
+        specs.remove(spec)
+        skipped[spec.name] = f"skipped by {skip_file[spec.name]}"
     runs = []
     for name in names:
         try:
@@ -76,7 +99,8 @@ def main(argv=None, stdout=None):
         runs.append(runner.run_namespace(xp, specs, skipped, namespace_label=name,
                                          version=args.version, max_examples=args.max_examples,
                                          seed=seed, progress=not args.no_progress,
-                                         shrink=not args.no_shrink))
+                                         shrink=not args.no_shrink, xfails=xfails,
+                                         unmapped=unmapped))
     for run in runs:
         failures = report.failures_text(run)
         if failures:

@@ -18,7 +18,26 @@ import numpy as np
 
 
 class ConformanceError(AssertionError):
-    """A namespace result differs from the oracle."""
+    """A namespace result differs from the oracle.
+
+    Besides the message, the failing check leaves what it compared, for the runner's
+    self-contained reproduction (:mod:`laxarray.conformance.snippets`): ``check`` names
+    the rule (``"values"``, ``"sum_bound"``, ``"dtype"``, ``"shape"``; None for the checks
+    a spec writes itself), ``actual`` the value compared (NumPy for value checks, the
+    namespace's array for dtype and shape checks), ``expected`` the oracle's value (an
+    array, a dtype name, a shape), ``details`` the rule's parameters (absolute ``rtol`` and
+    ``atol``, ``signed_zeros``; ``tol`` of a summation bound) and ``where`` the boolean
+    selection of the result the spec compared, when it compared a selection.
+    """
+
+    def __init__(self, message="", *, check=None, actual=None, expected=None, details=None,
+                 where=None):
+        super().__init__(message)
+        self.check = check
+        self.actual = actual
+        self.expected = expected
+        self.details = dict(details or {})
+        self.where = where
 
 
 def to_numpy(x):
@@ -41,15 +60,20 @@ def dtype_name(x):
 
 
 def assert_dtype(fn, actual, expected_name):
+    """The dtype of ``actual`` (any namespace's array) must be named ``expected_name``."""
     got = dtype_name(actual)
     if got != expected_name:
-        raise ConformanceError(f"{fn}: result dtype {got}, expected {expected_name}")
+        raise ConformanceError(f"{fn}: result dtype {got}, expected {expected_name}",
+                               check="dtype", actual=actual, expected=str(expected_name))
 
 
 def assert_shape(fn, actual, expected_shape):
+    """The shape of ``actual`` (any namespace's array) must be ``expected_shape``."""
     got = tuple(actual.shape)
     if got != tuple(expected_shape):
-        raise ConformanceError(f"{fn}: result shape {got}, expected {tuple(expected_shape)}")
+        raise ConformanceError(f"{fn}: result shape {got}, expected {tuple(expected_shape)}",
+                               check="shape", actual=actual,
+                               expected=tuple(int(n) for n in expected_shape))
 
 
 def flush_subnormals(x):
@@ -99,6 +123,8 @@ def accepted(expected):
     return [expected, flush_subnormals(expected)] if _FLUSHED.get() else [expected]
 
 
+# snippets.HELPERS["values_bad"] pastes this rule into reproductions: keep the two alike
+# (tests/conformance_runner/test_snippets.py checks that they agree)
 def _real_bad(a, e, rtol, atol, signed_zeros, mag=None):
     a = a.astype(np.float64, copy=False) if a.dtype != np.float64 else a
     e = e.astype(np.float64, copy=False) if e.dtype != np.float64 else e
@@ -157,7 +183,9 @@ def assert_sum_bound(fn, actual, expected, n, scale):
     bad = np.logical_and.reduce([bad_vs(option) for option in accepted(e)])
     if bad.any():
         raise ConformanceError(f"{fn}: {a[bad][:3]!r}, expected {e[bad][:3]!r} "
-                               f"(tolerance {np.broadcast_to(tol, bad.shape)[bad][:3]!r})")
+                               f"(tolerance {np.broadcast_to(tol, bad.shape)[bad][:3]!r})",
+                               check="sum_bound", actual=a, expected=e,
+                               details={"tol": np.asarray(tol, np.float64)})
     _VALUE_CHECKS[0] += 1
 
 
@@ -168,19 +196,27 @@ def assert_values(fn, actual, expected, *, rtol_ulps=0.0, atol_ulps=0.0, signed_
     element by element.
     """
     a, e = np.asarray(actual), np.asarray(expected)
+    exact = e.dtype.kind in "biu" and a.dtype.kind in "biu"
+    if exact:
+        rtol = atol = 0.0
+    else:
+        real_dt = a.real.dtype if a.dtype.kind in "fc" else np.dtype(np.float64)
+        eps = float(np.finfo(real_dt).eps)
+        rtol, atol = rtol_ulps * eps, atol_ulps * eps
+    record = {"check": "values", "actual": a, "expected": e,
+              "details": {"rtol": rtol, "atol": atol, "signed_zeros": bool(signed_zeros),
+                          "exact": exact}}
     if a.shape != e.shape:
-        raise ConformanceError(f"{fn}: result shape {a.shape}, expected {e.shape}")
+        raise ConformanceError(f"{fn}: result shape {a.shape}, expected {e.shape}", **record)
     options = accepted(e)
-    if e.dtype.kind in "biu" and a.dtype.kind in "biu":
+    if exact:
         bad = np.logical_and.reduce([a != option for option in options])
         if np.any(bad):
             idx = tuple(np.argwhere(bad)[0]) if a.ndim else ()
-            raise ConformanceError(f"{fn}: value {a[idx]!r} at index {idx}, expected {e[idx]!r}")
+            raise ConformanceError(f"{fn}: value {a[idx]!r} at index {idx}, expected {e[idx]!r}",
+                                   **record)
         _VALUE_CHECKS[0] += 1
         return
-    real_dt = a.real.dtype if a.dtype.kind in "fc" else np.dtype(np.float64)
-    eps = float(np.finfo(real_dt).eps)
-    rtol, atol = rtol_ulps * eps, atol_ulps * eps
     bad = np.logical_and.reduce([_values_bad(a, option, rtol, atol, signed_zeros)
                                  for option in options])
     if bad.any():
@@ -188,5 +224,5 @@ def assert_values(fn, actual, expected, *, rtol_ulps=0.0, atol_ulps=0.0, signed_
         raise ConformanceError(
             f"{fn}: value {a[idx]!r} at index {idx}, expected {e[idx]!r} "
             f"(rtol={np.max(rtol):.3g}, atol={np.max(atol):.3g}); "
-            f"{int(bad.sum())} of {bad.size} differ")
+            f"{int(bad.sum())} of {bad.size} differ", **record)
     _VALUE_CHECKS[0] += 1

@@ -64,33 +64,69 @@ class _Replay:
         return _copy(value)
 
 
+class Call:
+    """One recorded namespace call: ``path`` (``"linalg.solve"``, ``"add.at"``), the
+    arguments as passed (wrapped functions as :class:`Calls`), and ``out`` -- or ``error``,
+    the exception it raised.  Arguments are kept by reference, not copied: an argument the
+    spec writes to after the call (``x[...] = v``) is seen with the written values."""
+
+    __slots__ = ("path", "args", "kwargs", "out", "error")
+
+    def __init__(self, path, args, kwargs, out=None, error=None):
+        self.path, self.args, self.kwargs, self.out, self.error = path, args, kwargs, out, error
+
+    def __repr__(self):
+        return f"Call({self.path!r}, {len(self.args)} args, {sorted(self.kwargs)})"
+
+
 class Calls:
     """A proxy of a namespace (or of a function's attributes) that records every result.
 
-    Modules (``linalg``, ``fft``) and callables other than classes are wrapped, one wrapper
-    per object (so aliases stay identical); dtypes, constants and classes are returned as
-    they are, so ``isinstance`` checks still work.  A wrapped function passed back to the
-    namespace (``mask_indices(n, xp.tril)``) is passed unwrapped.
+    Modules (``linalg``, ``fft``; ``types.SimpleNamespace`` too) and callables other than
+    classes are wrapped, one wrapper per object (so aliases stay identical); dtypes,
+    constants and classes are returned as they are, so ``isinstance`` checks still work.
+    A wrapped function passed back to the namespace (``mask_indices(n, xp.tril)``) is
+    passed unwrapped.
+
+    With a list ``log``, each call is also recorded there as a :class:`Call` with its
+    dotted ``path`` from the namespace (the name it was first reached by), its arguments and
+    its result or exception: the runner builds self-contained reproductions from it.  Only
+    what is reached through the namespace is recorded: functions, ``linalg.*``/``fft.*``,
+    methods of namespace attributes (``add.at``).  Operators and methods of the arrays
+    (``x + y``, ``x[k]``, ``x[k] = v``, ``x.T``), and methods of returned objects
+    (``info.dtypes()``) are not calls of the namespace and are not recorded.
     """
 
-    def __init__(self, target, results, wrappers=None):
+    def __init__(self, target, results, wrappers=None, *, log=None, path=""):
         self._target = target
         self._results = results
         self._wrappers = {} if wrappers is None else wrappers
+        self._log = log
+        self._path = path
 
     def __getattr__(self, name):
         attr = getattr(self._target, name)
-        if isinstance(attr, types.ModuleType) or (callable(attr) and not isinstance(attr, type)):
+        if isinstance(attr, (types.ModuleType, types.SimpleNamespace)) or (
+                callable(attr) and not isinstance(attr, type)):
             wrapper = self._wrappers.get(id(attr))
             if wrapper is None or wrapper._target is not attr:
-                wrapper = self._wrappers[id(attr)] = Calls(attr, self._results, self._wrappers)
+                path = f"{self._path}.{name}" if self._path else name
+                wrapper = self._wrappers[id(attr)] = Calls(attr, self._results, self._wrappers,
+                                                           log=self._log, path=path)
             return wrapper
         return attr
 
     def __call__(self, *args, **kwargs):
-        out = self._target(*[_unwrap(a) for a in args],
-                           **{k: _unwrap(v) for k, v in kwargs.items()})
+        try:
+            out = self._target(*[_unwrap(a) for a in args],
+                               **{k: _unwrap(v) for k, v in kwargs.items()})
+        except Exception as exc:
+            if self._log is not None:
+                self._log.append(Call(self._path, args, kwargs, error=exc))
+            raise
         self._results.append((value_checks_passed(), out))
+        if self._log is not None:
+            self._log.append(Call(self._path, args, kwargs, out))
         return out
 
 

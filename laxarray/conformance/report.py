@@ -13,17 +13,29 @@ from laxarray.conformance import strategies as S
 from laxarray.conformance.runner import OUTCOMES
 
 _COLOURS = {"pass": "#8fd18f", "fail": "#f08080", "error": "#f4b266",
-            "unsupported": "#c8c8c8", "skipped": "#eeeeee"}
+            "unsupported": "#c8c8c8", "xfail": "#e8d0a0", "xpass": "#c4e8a0",
+            "skipped": "#eeeeee"}
 
 
 def closing_line(runs):
-    """``"N passed, N failed"`` (``", N skipped"`` when any) over all ``runs``."""
-    passed = failed = skipped = 0
+    """``"N passed, N failed"`` (``", N skipped"``, ``", N xfailed"``, ``", N xpassed"``
+    when any) over all ``runs``."""
+    passed = failed = skipped = xfailed = xpassed = 0
     for run in runs:
         p, f, s = run.totals()
+        c = run.counts()
         passed, failed, skipped = passed + p, failed + f, skipped + s
+        xfailed, xpassed = xfailed + c["xfail"], xpassed + c["xpass"]
     line = f"{passed} passed, {failed} failed"
-    return line + (f", {skipped} skipped" if skipped else "")
+    for n, word in ((skipped, "skipped"), (xfailed, "xfailed"), (xpassed, "xpassed")):
+        if n:
+            line += f", {n} {word}"
+    return line
+
+
+def unmapped_text(run):
+    """The lines of ``--xfails``/``--skips`` files that name no spec, one per line."""
+    return "\n".join(f"unmapped: {entry}" for entry in run.unmapped)
 
 
 def text_table(run):
@@ -39,6 +51,8 @@ def text_table(run):
             continue
         lines.append(f"{r.name:<{width}}  {r.status:<11}  {r.examples:>8}  {r.seconds:>6.2f}s")
     lines += [f"({n} skipped: {reason})" for reason, n in sorted(reasons.items())]
+    if run.unmapped:
+        lines.append(unmapped_text(run))
     c = run.counts()
     lines.append(", ".join(f"{c[o]} {o}" for o in OUTCOMES if c[o]))
     return "\n".join(lines)
@@ -131,12 +145,16 @@ def to_html(runs):
                      + "".join(f"<td>{c[o]}</td>" for o in OUTCOMES)
                      + f"<td>{run.seconds:.1f}s</td></tr>")
     parts.append("</table>")
+    unmapped = sorted({entry for run in runs for entry in run.unmapped})
+    if unmapped:
+        parts.append("<h2>Unmapped expectation entries</h2><pre>"
+                     + html.escape("\n".join(unmapped)) + "</pre>")
     if len(runs) > 1:
         parts.append(f"<h2>Side by side</h2><pre>{html.escape(compare_table(runs))}</pre>")
     for run in runs:
         parts.append(f"<h2>{html.escape(run.namespace)}: function &times; dtype</h2>")
         parts.append(_matrix(run))
-        failed = [r for r in run.results if r.status in ("fail", "error")]
+        failed = [r for r in run.results if r.status in ("fail", "error", "xfail")]
         if failed:
             parts.append(f"<h2>{html.escape(run.namespace)}: failures</h2>")
         for r in failed:

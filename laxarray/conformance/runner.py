@@ -4,16 +4,27 @@
 standard's version, the extensions); :func:`run_spec` runs one spec under explicit
 hypothesis settings and a fixed seed and returns a :class:`Result` with the outcome, the
 dtypes each example drew (for the function x dtype matrix), and -- on failure -- the
-minimal example hypothesis found as a reproducible snippet; :func:`run_namespace` runs a
+minimal example hypothesis found as a snippet: a self-contained reproduction (NumPy and
+the namespace only, :mod:`laxarray.conformance.snippets`) where the failing call can be
+written out, followed by hypothesis' replay of the example; :func:`run_namespace` runs a
 selection with a plain-text progress bar.
+
+On a namespace whose arrays are immutable (:func:`arrays_are_mutable`), specs that write
+into arrays (``Spec.needs_mutation``) are reported ``"unsupported"`` with the message
+``"unsupported: immutable arrays"`` -- the standard allows such namespaces, so these do not
+count as failures.  Specs expected to fail (``xfails``, see
+:mod:`laxarray.conformance.expectations`) report ``"xfail"`` when they fail and
+``"xpass"`` when they pass; neither counts as a failure.
 """
 
 from __future__ import annotations
 
+import collections
 import fnmatch
 import importlib
 import re
 import sys
+import textwrap
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -23,7 +34,8 @@ from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 from hypothesis.errors import HypothesisException
 import numpy as np
 
-from laxarray.conformance.spec import SPECS, resolve
+from laxarray.conformance import snippets
+from laxarray.conformance.spec import SPECS, mutable_arrays, resolve
 
 #: names each revision of the standard added, for ``--version`` (only names with specs).
 ADDED_IN = {
@@ -36,7 +48,9 @@ EXTENSIONS = ("linalg", "fft", "numpy")
 DEFAULT_EXTENSIONS = ("linalg", "fft")
 
 #: outcomes, in the order reports list them.
-OUTCOMES = ("pass", "fail", "error", "unsupported", "skipped")
+OUTCOMES = ("pass", "fail", "error", "unsupported", "xfail", "xpass", "skipped")
+#: the message of specs left out because they write into arrays of an immutable namespace.
+IMMUTABLE = "unsupported: immutable arrays"
 
 
 @dataclass
@@ -48,7 +62,10 @@ class Result:
     examples: int = 0  # calls of the spec's check, shrinking included
     seconds: float = 0.0
     message: str = ""
-    snippet: str = ""
+    snippet: str = ""  # reproduction of a failure (see the module docstring)
+    #: whether ``snippet`` begins with a self-contained reproduction (NumPy and the
+    #: namespace only), not just hypothesis' replay
+    standalone: bool = False
     drawn: str = ""
     #: dtype name -> "pass" / "fail" / "error": the worst outcome of the examples that drew
     #: it (a binary spec's example counts for both dtypes of its pair; "-": no dtype drawn)
@@ -58,7 +75,8 @@ class Result:
         """A JSON-ready dict of this result."""
         return {"name": self.name, "status": self.status, "examples": self.examples,
                 "seconds": round(self.seconds, 4), "message": self.message,
-                "snippet": self.snippet, "drawn": self.drawn, "dtypes": dict(self.dtypes)}
+                "snippet": self.snippet, "standalone": self.standalone, "drawn": self.drawn,
+                "dtypes": dict(self.dtypes)}
 
 
 @dataclass
@@ -71,6 +89,8 @@ class Run:
     max_examples: int
     results: list = field(default_factory=list)
     seconds: float = 0.0
+    #: entries of ``--xfails``/``--skips`` files that name no spec (``"FILE:LINE: why"``)
+    unmapped: list = field(default_factory=list)
 
     def counts(self):
         """``{outcome: count}`` over the results."""
@@ -80,9 +100,15 @@ class Run:
         return out
 
     def totals(self):
-        """``(passed, failed, skipped)``: errors and unsupported names count as failed."""
+        """``(passed, failed, skipped)``: errors and unsupported names count as failed,
+        except specs left out for immutable arrays (which the standard allows): those
+        count as skipped.  Expected failures (xfail) and unexpected passes (xpass) count
+        in none of the three (see :meth:`counts`)."""
         c = self.counts()
-        return c["pass"], c["fail"] + c["error"] + c["unsupported"], c["skipped"]
+        immutable = sum(r.status == "unsupported" and r.message == IMMUTABLE
+                        for r in self.results)
+        return (c["pass"], c["fail"] + c["error"] + c["unsupported"] - immutable,
+                c["skipped"] + immutable)
 
     def as_dict(self):
         """A JSON-ready dict of this run."""
@@ -91,12 +117,28 @@ class Run:
                 "max_examples": self.max_examples, "seconds": round(self.seconds, 3),
                 "summary": {"passed": passed, "failed": failed, "skipped": skipped,
                             **self.counts()},
+                "unmapped": list(self.unmapped),
                 "results": [r.as_dict() for r in self.results]}
 
 
 def load_namespace(name):
     """The module ``name`` (``"numpy"``, ``"array_api_compat.numpy"``, ``"jax.numpy"`` ...)."""
     return importlib.import_module(name)
+
+
+def arrays_are_mutable(xp):
+    """Whether ``x[0] = 1`` works on an array of ``xp`` (``xp.asarray([0, 1])``); False
+    where it raises (jax.numpy's TypeError), True where the probe array cannot be built
+    (the specs then report what is wrong).  :func:`run_namespace` probes once per run."""
+    try:
+        a = xp.asarray([0, 1])
+    except Exception:  # noqa: BLE001 -- not this probe's business
+        return True
+    try:
+        a[0] = 1
+    except Exception:  # noqa: BLE001 -- TypeError, ValueError, NotImplementedError...
+        return False
+    return True
 
 
 def _matches(name, patterns):
@@ -165,23 +207,17 @@ def _first_error(exc):
 _BLOB = re.compile(r"@reproduce_failure\([^\n]*\)")
 
 
-def _snippet(namespace_label, name, seed, max_examples, exc, drawn, shrink):
-    """Python source that replays the failing example (hypothesis' ``reproduce_failure``
-    blob when it printed one, else the same seed and settings), with the drawn values."""
+def _replay(name, seed, max_examples, exc):
+    """Lines replaying the example with hypothesis (its ``reproduce_failure`` blob when it
+    printed one, else the same seed and settings); needs hypothesis and this package."""
     notes = []
     for e in (exc, _first_error(exc)):
         notes.extend(getattr(e, "__notes__", []) or [])
     blob = next((m.group(0) for n in notes for m in [_BLOB.search(n)] if m), None)
-    what = "minimal failing example" if shrink else "failing example (not shrunk)"
-    lines = [f"# {name} on {namespace_label}: {what} (seed {seed})"]
-    lines += [f"#   {label} = {value!r}" for label, value in drawn]
-    lines += ["import importlib",
-              "from hypothesis import given, seed, settings, strategies as st"]
+    lines = ["from hypothesis import given, seed, settings, strategies as st"]
     if blob:
         lines[-1] += ", reproduce_failure"
-    lines += ["from laxarray.conformance import SPECS",
-              f"xp = importlib.import_module({namespace_label!r})",
-              ""]
+    lines += ["from laxarray.conformance import SPECS", ""]
     if blob:
         lines.append(blob)
     lines += [f"@seed({seed})",
@@ -191,14 +227,45 @@ def _snippet(namespace_label, name, seed, max_examples, exc, drawn, shrink):
               f"    SPECS[{name!r}].check(xp, data)",
               "",
               "test()"]
-    return "\n".join(lines)
+    return lines
 
 
-def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=True):
+def _snippet(namespace_label, name, seed, max_examples, exc, drawn, shrink, standalone=None,
+             why=""):
+    """Python source reproducing a failure: the self-contained reproduction ``standalone``
+    (see :mod:`laxarray.conformance.snippets`) when there is one, then hypothesis' replay
+    of the example (behind ``REPLAY = False`` after a self-contained part, so the snippet
+    needs only NumPy and the namespace), with the drawn values as comments."""
+    what = "minimal failing example" if shrink else "failing example (not shrunk)"
+    lines = [f"# {name} on {namespace_label}: {what} (seed {seed})"]
+    for label, value in drawn:  # (a multi-line repr stays a comment)
+        lines += [f"#   {text}" for text in f"{label} = {value!r}".splitlines()]
+    replay = _replay(name, seed, max_examples, exc)
+    if standalone:
+        lines += ["# Self-contained reproduction (needs NumPy and the namespace only):",
+                  standalone, "",
+                  "# The same example replayed by hypothesis (needs hypothesis and "
+                  "laxarray.conformance):",
+                  "REPLAY = False",
+                  "if REPLAY:",
+                  textwrap.indent("\n".join(replay), "    ")]
+        return "\n".join(lines)
+    if why:
+        lines.append(f"# No self-contained reproduction: {why}.")
+    lines += ["# Replay of the example by hypothesis (needs hypothesis and "
+              "laxarray.conformance):",
+              "import importlib", f"xp = importlib.import_module({namespace_label!r})", ""]
+    return "\n".join(lines + replay)
+
+
+def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=True,
+             mutable=None):
     """Run ``spec`` on namespace ``xp``: a :class:`Result`, never raises for the spec's sake.
 
     ``shrink=False`` reports the first failing example found instead of a minimal one
-    (faster; the snippet still reproduces it).
+    (faster; the snippet still reproduces it).  ``mutable``: whether ``xp``'s arrays can be
+    written to (default: probed, :func:`arrays_are_mutable`); a spec that needs writes is
+    ``"unsupported"`` (:data:`IMMUTABLE`) where they cannot.
     """
     start = time.perf_counter()
     name = spec.name
@@ -207,23 +274,30 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
             resolve(xp, name)
         except AttributeError:
             return Result(name, "unsupported", message=f"{name} is not in the namespace")
+    if mutable is None:
+        mutable = arrays_are_mutable(xp)
+    if spec.needs_mutation and not mutable:
+        return Result(name, "unsupported", message=IMMUTABLE)
     dtypes = {}
     examples = [0]
     last = [[]]
+    failures = collections.deque(maxlen=64)  # (exception, drawn, calls) of failing examples
 
     def body(data):
-        drawn = []
+        drawn, calls = [], []
         last[0] = drawn
         outcome = "pass"
         try:
-            spec.check(xp, data, drawn)
+            spec.check(xp, data, drawn, calls)
         except HypothesisException:
             raise
-        except AssertionError:
+        except AssertionError as exc:
             outcome = "fail"
+            failures.append((exc, drawn, calls))
             raise
-        except Exception:
+        except Exception as exc:
             outcome = "error"
+            failures.append((exc, drawn, calls))
             raise
         finally:
             if drawn or outcome != "pass":
@@ -241,7 +315,7 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
                     suppress_health_check=list(HealthCheck))(test)
     test = hypothesis.seed(seed)(test)
     try:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
+        with warnings.catch_warnings(), np.errstate(all="ignore"), mutable_arrays(mutable):
             warnings.simplefilter("ignore")
             test()
     except BaseException as exc:  # noqa: BLE001 -- any failure is a reported outcome
@@ -250,9 +324,21 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
         err = _first_error(exc)
         status = "fail" if isinstance(err, AssertionError) else "error"
         message = f"{type(err).__name__}: {err}".strip().splitlines()[0][:500]
-        drawn = last[0]
+        drawn, calls = last[0], None
+        for e, d, c in reversed(failures):
+            if e is err:
+                drawn, calls = d, c
+                break
+        standalone, why = None, "the failing example's namespace calls were not recorded"
+        if calls is not None:
+            try:
+                standalone, why = snippets.reproduction(xp, namespace_label, name, err, calls)
+            except Exception as bug:  # noqa: BLE001 -- a reproduction must not hide the result
+                standalone, why = None, f"writing it failed ({type(bug).__name__}: {bug})"
         return Result(name, status, examples[0], time.perf_counter() - start, message,
-                      _snippet(namespace_label, name, seed, max_examples, exc, drawn, shrink),
+                      _snippet(namespace_label, name, seed, max_examples, exc, drawn, shrink,
+                               standalone, why),
+                      standalone is not None,
                       "\n".join(f"{label} = {value!r}" for label, value in drawn), dtypes)
     return Result(name, "pass", examples[0], time.perf_counter() - start, dtypes=dtypes)
 
@@ -280,14 +366,32 @@ class Progress:
 
 
 def run_namespace(xp, specs, skipped=None, *, namespace_label="xp", version="2025.12",
-                  max_examples=25, seed=0, progress=True, shrink=True):
-    """Run ``specs`` on ``xp``: a :class:`Run` (``skipped``: ``{name: reason}`` to record)."""
-    run = Run(namespace_label, version, seed, max_examples)
+                  max_examples=25, seed=0, progress=True, shrink=True, xfails=None,
+                  unmapped=()):
+    """Run ``specs`` on ``xp``: a :class:`Run` (``skipped``: ``{name: reason}`` to record).
+
+    ``xfails``: ``{name: reason}`` of specs expected to fail: a failure (or an error, or a
+    missing function) is reported ``"xfail"`` with the reason before its message, a pass
+    ``"xpass"``.  ``unmapped``: lines of expectation files naming no spec, kept on the run
+    for the reports.  Whether ``xp``'s arrays are mutable is probed once, for all specs.
+    """
+    run = Run(namespace_label, version, seed, max_examples, unmapped=list(unmapped))
+    xfails = xfails or {}
     start = time.perf_counter()
+    mutable = arrays_are_mutable(xp)
     bar = Progress(len(specs), namespace_label) if progress else None
     for spec in specs:
-        run.results.append(run_spec(xp, spec, max_examples=max_examples, seed=seed,
-                                    namespace_label=namespace_label, shrink=shrink))
+        result = run_spec(xp, spec, max_examples=max_examples, seed=seed,
+                          namespace_label=namespace_label, shrink=shrink, mutable=mutable)
+        reason = xfails.get(spec.name)
+        if reason is not None and result.message != IMMUTABLE:
+            if result.status in ("fail", "error", "unsupported"):
+                result.status = "xfail"
+                result.message = f"expected to fail ({reason}): {result.message}"
+            elif result.status == "pass":
+                result.status = "xpass"
+                result.message = f"expected to fail ({reason}) but passed"
+        run.results.append(result)
         if bar:
             bar.update(spec.name)
     if bar:

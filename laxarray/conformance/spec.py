@@ -11,6 +11,8 @@ the expected result dtype rule.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -35,23 +37,48 @@ class Spec:
     kind: str = "function"
     notes: str = ""
     tags: tuple = field(default_factory=tuple)
+    #: the spec writes into arrays of the namespace (``x[k] = v``): on a namespace whose
+    #: arrays are immutable the runner reports it "unsupported" instead of running it
+    needs_mutation: bool = False
 
-    def check(self, xp, data, drawn=None):
+    def check(self, xp, data, drawn=None, calls=None):
         """Check one example drawn from hypothesis' ``data`` on namespace ``xp``; the
-        ``(label, value)`` of each draw is appended to the list ``drawn`` when given.
+        ``(label, value)`` of each draw is appended to the list ``drawn`` when given, and
+        each namespace call, as a :class:`~laxarray.conformance.flushing.Call`, to the list
+        ``calls`` when given.
 
         A failing example passes if the namespace computes as a flush-to-zero platform
         does: see :mod:`laxarray.conformance.flushing` (one rule for every spec).
         """
         draws, results = Draws(data, drawn), []
         try:
-            self.body(Calls(xp, results), draws)
+            self.body(Calls(xp, results, log=calls), draws)
         except AssertionError:
             if not passes_flushed(self.body, xp, draws.values, results, data):
                 raise
 
 
 SPECS: dict[str, Spec] = {}
+
+_MUTABLE = contextvars.ContextVar("laxarray_conformance_mutable", default=True)
+
+
+def arrays_mutable():
+    """Whether the namespace being checked writes into its arrays (``x[k] = v``); the
+    runner sets it per namespace (:func:`mutable_arrays`).  Checks that observe copies by
+    writing into a namespace array (``asarray(copy=True)``) are left out where it is
+    False: without writes, a copy and a view cannot be told apart."""
+    return _MUTABLE.get()
+
+
+@contextlib.contextmanager
+def mutable_arrays(flag):
+    """Within this block :func:`arrays_mutable` returns ``flag``."""
+    token = _MUTABLE.set(bool(flag))
+    try:
+        yield
+    finally:
+        _MUTABLE.reset(token)
 
 
 def register(spec: Spec) -> Spec:
@@ -166,18 +193,26 @@ def unary(name, oracle, group, *, result=same_dtype, domain=None, rtol=0.0, atol
         got = to_numpy(out)
         if sign_free is not None and x.dtype.kind == "c":
             got, expected = _free_signs(sign_free(x), got, expected)
+        keep = None
         if postfilter is not None:
             keep = postfilter(x, expected)
             got, expected = got[keep], expected[keep]
-        _compare(name, got, expected, *_tols(dtype, rtol, atol, ctol), signed_zeros)
+        _compare(name, got, expected, *_tols(dtype, rtol, atol, ctol), signed_zeros, keep)
     return register(Spec(name, check, S.DTYPE_GROUPS[group], kind="elementwise"))
 
 
-def _compare(name, got, expected, rtol, atol, signed_zeros):
+def _compare(name, got, expected, rtol, atol, signed_zeros, keep=None):
+    """``assert_values``; ``keep``: the boolean selection of the result that ``got`` and
+    ``expected`` hold, recorded on a failure (for the runner's reproduction)."""
     if expected.dtype.kind == got.dtype.kind:
         expected = expected.astype(got.dtype, copy=False)
-    assert_values(name, got, expected, rtol_ulps=rtol, atol_ulps=atol,
-                  signed_zeros=signed_zeros)
+    try:
+        assert_values(name, got, expected, rtol_ulps=rtol, atol_ulps=atol,
+                      signed_zeros=signed_zeros)
+    except ConformanceError as exc:
+        if keep is not None and exc.where is None:
+            exc.where = np.array(keep, dtype=bool)
+        raise
 
 
 def binary(name, oracle, group, *, result=same_dtype, domain=None, domain2=None, rtol=0.0,
@@ -220,13 +255,15 @@ def binary(name, oracle, group, *, result=same_dtype, domain=None, domain2=None,
         tols = _tols(np.result_type(x1.dtype, x2.dtype), rtol, atol, ctol)
         if callable(tols):
             tols = [np.broadcast_to(t, expected.shape) for t in tols(b1, b2)]
+        keep = None
         if postfilter is not None:
             keep = postfilter(b1, b2, expected)
             got, expected = got[keep], expected[keep]
             tols = [t[keep] if np.ndim(t) else t for t in tols]
-        _compare(name, got, expected, *tols, signed_zeros)
+        _compare(name, got, expected, *tols, signed_zeros, keep)
     return register(Spec(name, check, S.DTYPE_GROUPS[group], kind="elementwise"))
 
 
-__all__ = ["Spec", "SPECS", "register", "unary", "binary", "ConformanceError", "resolve",
-           "as_xp", "same_dtype", "bool_result", "real_of", "promotable_pairs"]
+__all__ = ["Spec", "SPECS", "register", "arrays_mutable", "mutable_arrays", "unary", "binary",
+           "ConformanceError", "resolve", "as_xp", "same_dtype", "bool_result", "real_of",
+           "promotable_pairs"]

@@ -140,4 +140,4 @@ def _setitem(xp, data):
 
 
 register(Spec("__getitem__", _getitem, S.ALL, kind="array object"))
-register(Spec("__setitem__", _setitem, S.ALL, kind="array object"))
+register(Spec("__setitem__", _setitem, S.ALL, kind="array object", needs_mutation=True))
