@@ -40,9 +40,56 @@ def _bump(name: str):
         setattr(_LOCAL, name, _counter(name) - 1)
 
 
+@contextlib.contextmanager
 def tracing_checkify():
-    """Context: ``checkify`` is tracing the user's function (checks bind even on constants)."""
-    return _bump("depth")
+    """Context: ``checkify`` is tracing the user's function (checks bind even on constants;
+    the primal functions of ``jax.custom_vjp`` bind theirs even where jax runs only the
+    forward rule, see :func:`_vjp_call_with_primal_checks`)."""
+    with _bump("depth"), _primal_checks():
+        yield
+
+
+# --- checks in the primal of a jax.custom_vjp ---------------------------------------------
+#
+# Under differentiation jax runs a custom_vjp's forward rule, never its primal function, so
+# a check written in the primal is not traced at all (jax's own checkify drops it too: jax
+# PR 35871).  While checkify traces, jax.custom_vjp calls are routed through the wrapper
+# below, which also traces the primal on the same (gradient-stopped) arguments for its
+# checks only: its outputs are unused (XLA removes the duplicate work), and outside
+# checkify's trace -- other threads included -- the call is jax's unchanged.  jax exposes no
+# hook for this, so the wrapper is installed on the class for the duration of the trace.
+
+_VJP_CALL = jax.custom_vjp.__call__
+_PATCH_LOCK = threading.Lock()
+_PATCH_USERS = [0]
+
+
+def _stop(x):
+    return lax.stop_gradient(x) if isinstance(x, (jax.Array, np.ndarray)) or is_tracer(x) \
+        else x
+
+
+def _vjp_call_with_primal_checks(self, *args, **kwargs):
+    out = _VJP_CALL(self, *args, **kwargs)
+    if _counter("depth") and not _counter("primal") and not _counter("suppress"):
+        with _bump("primal"):  # the primal's own custom_vjp calls run as jax's
+            self.fun(*jax.tree_util.tree_map(_stop, args),
+                     **jax.tree_util.tree_map(_stop, kwargs))
+    return out
+
+
+@contextlib.contextmanager
+def _primal_checks():
+    with _PATCH_LOCK:
+        _PATCH_USERS[0] += 1
+        jax.custom_vjp.__call__ = _vjp_call_with_primal_checks
+    try:
+        yield
+    finally:
+        with _PATCH_LOCK:
+            _PATCH_USERS[0] -= 1
+            if not _PATCH_USERS[0]:
+                jax.custom_vjp.__call__ = _VJP_CALL
 
 
 def suppress_checks():

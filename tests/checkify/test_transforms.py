@@ -202,3 +202,37 @@ def test_jitted_function_traced_inside_checkify_still_asks_for_checkify_outside(
         jitted(-1.0)
     with pytest.raises(ValueError, match="without checkify"):
         jitted(2.0)
+
+
+def _custom_vjp_with_check(fwd_calls_primal):
+    @jax.custom_vjp
+    def g(v):
+        ck.check(v > 0, "g needs a positive v, got {v}", v=v)
+        return lax.sin(v)
+
+    def fwd(v):
+        return (g(v) if fwd_calls_primal else lax.sin(v)), v
+
+    def bwd(v, ct):
+        return (ct * lax.cos(v),)
+    g.defvjp(fwd, bwd)
+    return g
+
+
+@pytest.mark.parametrize("fwd_calls_primal", [False, True])
+@pytest.mark.parametrize("jitted", [False, True])
+def test_check_in_custom_vjp_primal_is_reported_under_grad(fwd_calls_primal, jitted):
+    # jax runs only the forward rule under grad; the primal's check is reported anyway
+    g = _custom_vjp_with_check(fwd_calls_primal)
+    f = ck.checkify(jax.grad(g))
+    if jitted:
+        f = jax.jit(f)
+    err, d = f(-1.0)
+    assert err.get().startswith("g needs a positive v, got -1.0")
+    np.testing.assert_allclose(float(d), np.cos(-1.0))
+    err, d = f(0.5)
+    assert err.get() is None
+    np.testing.assert_allclose(float(d), np.cos(0.5))
+    # the primal itself, and custom_vjp outside checkify, as before
+    assert ck.checkify(g)(-1.0)[0].get().startswith("g needs a positive v")
+    assert jax.custom_vjp.__call__.__name__ == "__call__"
