@@ -198,9 +198,28 @@ def gather_1d(x, positions, mode=GATHER_FILL):
                       fill_value=0 if mode == GATHER_FILL else None)
 
 
-def sort_by_keys(keys):
-    """Stable sort of ``keys`` (1-D); returns ``(sorted_keys, permutation)``."""
-    perm = iota(np.dtype("int32") if keys.shape[0] < 2**31 else np.dtype("int64"), keys.shape[0])
+def sort_by_keys(keys, bound=None):
+    """Stable sort of ``keys`` (1-D); returns ``(sorted_keys, permutation)``.
+
+    ``bound``: the largest key (keys are in ``[0, bound]``; a static int).  When its bits
+    and the positions' bits fit in 63, the keys are sorted as one int64 operand,
+    ``key << bits | position``, and split again: XLA sorts one operand several times
+    faster than a key with a payload (measured on CPU, 2.9e6 keys: 126 vs 790 ms), and
+    the positions make equal keys keep their order."""
+    n = keys.shape[0]
+    pdt = np.dtype("int32") if n < 2**31 else np.dtype("int64")
+    if bound is not None and n > 1:
+        bits = (n - 1).bit_length()
+        if int(bound).bit_length() + bits <= 63:
+            packed = lax.bitwise_or(
+                lax.shift_left(lax.convert_element_type(keys, np.int64),
+                               lax.full((), bits, np.int64)), iota(np.dtype("int64"), n))
+            s = lax.sort(packed)
+            perm = lax.convert_element_type(
+                lax.bitwise_and(s, lax.full((), (1 << bits) - 1, np.int64)), pdt)
+            skeys = lax.shift_right_arithmetic(s, lax.full((), bits, np.int64))
+            return lax.convert_element_type(skeys, keys.dtype), perm
+    perm = iota(pdt, n)
     return lax.sort((keys, perm), num_keys=1, is_stable=True)
 
 

@@ -487,7 +487,7 @@ def _sort_kernel(data, indices, *, shape):
     sparse_shape = tuple(shape[n_batch:n_batch + indices.shape[-1]])
 
     def one(d, i):
-        _, perm = K.sort_by_keys(K.linear_keys(i, sparse_shape))
+        _, perm = K.sort_by_keys(K.linear_keys(i, sparse_shape), math.prod(sparse_shape))
         return K.gather_1d(d, perm, K.PROMISE), K.gather_1d(i, perm, K.PROMISE)
 
     return K.batched(one, n_batch, in_axes=(0, 0))(data, indices)
@@ -527,7 +527,7 @@ def segments_by_key(keys, values, total, nse, sparse_shape, index_dtype, sorted_
     if sorted_input:
         skeys, perm = keys, None
     else:
-        skeys, perm = K.sort_by_keys(keys)
+        skeys, perm = K.sort_by_keys(keys, total)
     if n == 0:
         out_keys = lax.full((nse,), total, K.KEY_DTYPE)
         outs = tuple(lax.full((nse,) + tuple(v.shape[1:]), 0, v.dtype) for v in values)

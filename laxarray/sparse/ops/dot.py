@@ -354,7 +354,7 @@ def _row_keys(idx, shape, batch_dims, contract_dims):
 
 def _b_rows(b_idx, bshape, rb, rc):
     keys, total = _row_keys(b_idx, bshape, rb, rc)
-    skeys, perm = K.sort_by_keys(keys)
+    skeys, perm = K.sort_by_keys(keys, total)
     counts = K.scatter_add_1d(total, skeys, lax.full(skeys.shape, 1, K.KEY_DTYPE),
                               sorted_=True)
     return perm, counts, K.exclusive_cumsum(counts), total

@@ -100,7 +100,7 @@ def _group_keys(indices, shape, n_batch, n_dense):
 def _group_count_kernel(indices, *, shape, n_batch, n_dense):
     pad, bkey, _, _, gkey = _group_keys(indices, shape, n_batch, n_dense)
     nbt = math.prod(shape[:n_batch])
-    skeys, _ = K.sort_by_keys(gkey)
+    skeys, _ = K.sort_by_keys(gkey, nbt * math.prod(shape[n_batch:len(shape) - n_dense]))
     if skeys.shape[0] == 0:
         return lax.full((), 0, np.int64)
     first = lax.concatenate([lax.full((1,), True), lax.ne(skeys[1:], skeys[:-1])], 0)
@@ -121,7 +121,7 @@ def _from_flat_kernel(data, indices, *, shape, n_batch, n_dense, nse):
     nbt, nsp = math.prod(bshape), math.prod(sshape)
     pad, bkey, skey, dkey, gkey = _group_keys(indices, shape, n_batch, n_dense)
     n = gkey.shape[0]
-    sg, perm = K.sort_by_keys(gkey)
+    sg, perm = K.sort_by_keys(gkey, nbt * nsp)
     valid = lax.lt(sg, lax.full((), nbt * nsp, K.KEY_DTYPE))
     if n:
         first = lax.concatenate([lax.full((1,), True), lax.ne(sg[1:], sg[:-1])], 0)
