@@ -38,11 +38,16 @@ def usable(raw) -> bool:
 
 def placed(raw) -> bool:
     """Whether the host path is on and ``raw`` lives on (or is traced for) one CPU device:
-    the condition without the dtype (for callbacks that take a mask or indices)."""
+    the condition without the dtype (for callbacks that take a mask or indices).
+
+    A traced value does not say where it will live, and a host callback in a program
+    that XLA partitions runs on one device, so every operand is gathered there (measured:
+    ``sort`` along an unsharded axis of a row-sharded array all-gathered it).  So traced
+    values take the host path only in a process with one device."""
     if not config.HOST_SORT:
         return False
     if is_tracer(raw):
-        return jax.default_backend() == "cpu"
+        return jax.default_backend() == "cpu" and jax.device_count() == 1
     devices = raw.sharding.device_set
     return len(devices) == 1 and next(iter(devices)).platform == "cpu"
 

@@ -117,6 +117,13 @@ NO_GATHER = [
     ("matmul-replicated-rhs", lambda x: x @ la.asarray(W)),
     ("sum-all", lambda x: la.sum(x)),
     ("where", lambda x: la.where(la.isnan(x), 0.0, x)),
+    # along the unsharded axis, sorting and selection stay on each device's rows (with
+    # several devices laxarray uses lax.sort under jit, never a host callback, which XLA
+    # would run on one device after gathering everything there)
+    ("sort-rows", lambda x: la.sort(x, axis=1)),
+    ("argsort-rows", lambda x: la.argsort(x, axis=1)),
+    ("median-rows", lambda x: la.median(x, axis=1)),
+    ("quantile-rows", lambda x: la.quantile(x, 0.3, axis=1)),
 ]
 
 
