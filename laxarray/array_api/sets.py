@@ -243,7 +243,9 @@ def isin(x1, x2, /, *, invert=False):
     a, b, dt = binary_operands("isin", x1, x2)
     a = lax.convert_element_type(a, dt) if a.dtype != dt else a
     b = lax.convert_element_type(b, dt) if b.dtype != dt else b
-    return call(_isin_kernel, a, b, invert=invert, host=_host_order.usable(b))
+    # both operands on one CPU device: a sharded x1 stays on lax (a callback would gather it)
+    host = _host_order.usable(b) and _host_order.placed(a)
+    return call(_isin_kernel, a, b, invert=invert, host=host)
 
 
 __all__ = ["unique_all", "unique_counts", "unique_inverse", "unique_values", "isin"]

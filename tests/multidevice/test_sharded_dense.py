@@ -124,6 +124,7 @@ NO_GATHER = [
     ("argsort-rows", lambda x: la.argsort(x, axis=1)),
     ("median-rows", lambda x: la.median(x, axis=1)),
     ("quantile-rows", lambda x: la.quantile(x, 0.3, axis=1)),
+    ("isin", lambda x: la.isin(x, la.asarray([0.5, -1.0]))),
 ]
 
 
@@ -133,6 +134,15 @@ def test_compiled_kernels_do_not_gather_a_sharded_operand(rows, name, f):
     hlo = jax.jit(f).lower(x).compile().as_text()
     assert "all-gather" not in hlo
     assert "all-to-all" not in hlo
+
+
+def test_isin_of_a_sharded_array_stays_sharded(rows):
+    # eagerly too: x1's rows stay where they are (no host callback, which would gather
+    # them onto one device)
+    x = la.asarray(np.round(X), device=rows)
+    out = la.isin(x, la.asarray([0.0, 1.0]))
+    assert out.sharding.spec == PartitionSpec("x")
+    np.testing.assert_array_equal(np.asarray(out), np.isin(np.round(X), [0.0, 1.0]))
 
 
 def test_writes_through_views_of_a_sharded_array(rows):
