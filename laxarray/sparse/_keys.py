@@ -89,8 +89,11 @@ def cumsum(x):
     """Inclusive cumulative sum along axis 0 of an *integer* array (exact).
 
     ``lax.cumsum`` lowers to an associative scan that XLA on CPU runs at ~10-25 ns per
-    element; this blocked form (rows of 16 summed by an unrolled chain of adds in one fused
-    loop, then the same over the block totals) measures 2-5x faster on 10^5-10^7 elements.
+    element.  Blocked instead: rows of 16 are summed by one small matrix product with an
+    upper-triangular matrix of ones (exact in integers), then the same over the block
+    totals.  Measured on 2e6 int32: 4-5 ms against 17 ms for ``lax.cumsum`` and 6 ms for
+    NumPy, and it compiles in 0.17 s, where an unrolled chain of 16 adds per block (the
+    previous form, as fast) took 1.9 s: a sparse sum or product holds several of these.
     """
     n = x.shape[0]
     if n <= 4 * _SCAN_BLOCK or np.dtype(x.dtype).kind not in "iu":
@@ -100,11 +103,12 @@ def cumsum(x):
     tail = tuple(x.shape[1:])
     xp = lax.pad(x, lax.full((), 0, x.dtype), [(0, m * b - n, 0)] + [(0, 0, 0)] * len(tail))
     xp = lax.reshape(xp, (m, b) + tail)
-    cols = [xp[:, 0]]
-    for j in range(1, b):
-        cols.append(lax.add(cols[-1], xp[:, j]))
-    within = lax.concatenate([lax.expand_dims(c, (1,)) for c in cols], 1)
-    totals = cols[-1]
+    upper = np.triu(np.ones((b, b), x.dtype))
+    # (m, b, *tail) . (b, b) over the block axis -> (m, *tail, b), then the block axis back
+    within = lax.dot_general(xp, upper, (((1,), (0,)), ((), ())))
+    if tail:
+        within = lax.transpose(within, (0, within.ndim - 1) + tuple(range(1, within.ndim - 1)))
+    totals = within[:, b - 1]
     offsets = lax.sub(cumsum(totals), totals)
     out = lax.add(within, lax.broadcast_in_dim(offsets, within.shape,
                                                (0,) + tuple(range(2, within.ndim))))
