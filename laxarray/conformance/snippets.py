@@ -42,11 +42,14 @@ runner falls back to hypothesis' replay) -- is said in the snippet.
 
 from __future__ import annotations
 
+import inspect
 import math
+import textwrap
 import warnings
 
 import numpy as np
 
+from laxarray.conformance import compare
 from laxarray.conformance.compare import ConformanceError, to_numpy
 from laxarray.conformance.flushing import Calls
 
@@ -54,40 +57,21 @@ from laxarray.conformance.flushing import Calls
 DTYPE_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                "uint64", "float16", "float32", "float64", "complex64", "complex128")
 
-#: the checking helpers pasted into snippets (plain NumPy; mirrors of compare.py's rules).
-HELPERS = {
-    "to_numpy": '''
-def to_numpy(x):
-    try:
-        return np.asarray(x)
-    except Exception:
-        return np.from_dlpack(x)
-''',
-    "values_bad": '''
-def real_bad(a, e, rtol, atol, signed_zeros, mag=None):
-    a, e = a.astype(np.float64), e.astype(np.float64)
-    mag = np.abs(e) if mag is None else mag
-    bad = np.isnan(a) != np.isnan(e)
-    bad |= np.isinf(e) & (a != e)
-    finite = ~np.isnan(e) & ~np.isinf(e)
-    with np.errstate(invalid="ignore", over="ignore"):
-        bad |= finite & ~(np.abs(a - e) <= atol + rtol * mag)
-    if signed_zeros:
-        bad |= finite & (e == 0) & (a == 0) & (np.signbit(a) != np.signbit(e))
-    return bad
+def _source(*functions):
+    """The source of ``functions`` as a snippet defines them (their own text, so the
+    snippet's check is the runner's, never a copy that could drift from it)."""
+    return "\n\n" + "\n\n".join(textwrap.dedent(inspect.getsource(f)) for f in functions)
 
+
+#: the checking helpers pasted into snippets: compare.py's own rules, in plain NumPy.
+HELPERS = {
+    "to_numpy": _source(compare.to_numpy),
+    "values_bad": _source(compare._real_bad, compare._values_bad) + '''
 
 def values_bad(a, e, rtol, atol, signed_zeros):
     if a.dtype.kind in "biu" and e.dtype.kind in "biu":
         return a != e
-    if a.dtype.kind == "c" or e.dtype.kind == "c":  # part by part, normwise tolerance
-        er, ei = np.real(e).astype(np.float64), np.imag(e).astype(np.float64)
-        with np.errstate(invalid="ignore"):
-            mag = np.maximum(np.where(np.isfinite(er), np.abs(er), 0.0),
-                             np.where(np.isfinite(ei), np.abs(ei), 0.0))
-        return (real_bad(np.real(a), er, rtol, atol, signed_zeros, mag)
-                | real_bad(np.imag(a), ei, rtol, atol, signed_zeros, mag))
-    return real_bad(a, e, rtol, atol, signed_zeros)
+    return _values_bad(a, e, rtol, atol, signed_zeros)
 ''',
     "sum_bad": '''
 def sum_bad(a, e, tol):
@@ -95,11 +79,7 @@ def sum_bad(a, e, tol):
         diff = np.abs(a.astype(np.complex128) - e.astype(np.complex128))
         return ~(diff <= tol) & ~(np.isnan(a) & np.isnan(e)) & ~(a == e)
 ''',
-    "dtype_name": '''
-def dtype_name(x):
-    dt = getattr(x, "dtype", x)
-    return str(getattr(dt, "name", None) or str(dt).split(".")[-1])
-''',
+    "dtype_name": _source(compare.dtype_name),
 }
 
 
