@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import math
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -215,6 +216,74 @@ def _compare(name, got, expected, rtol, atol, signed_zeros, keep=None):
         raise
 
 
+#: how the second operand of a binary elementwise spec meets the first one's special values
+#: (floating operands): "off" leaves it as drawn; "same" puts x1's special values (NaN,
+#: infinities, zeros) at the same positions of x2, "negated" their negations (inf meets -inf,
+#: +0 meets -0).
+MIRRORS = ("off", "same", "negated")
+
+
+def _draw_mirror(data, d1, d2):
+    """A :data:`MIRRORS` mode for floating operands, None otherwise (nothing drawn)."""
+    if np.dtype(d1).kind not in "fc" or np.dtype(d2).kind not in "fc":
+        return None
+    mode = data.draw(st.sampled_from(MIRRORS), label="mirror specials")
+    return None if mode == "off" else mode
+
+
+def _allowed(values, kwargs):
+    """Where ``values`` (real) lie in the domain ``kwargs`` (``finite``, ``min_value``,
+    ``max_value``) of :func:`~laxarray.conformance.strategies.arrays`."""
+    ok = np.ones(values.shape, bool)
+    with np.errstate(invalid="ignore"):
+        if kwargs.get("finite"):
+            ok &= np.isfinite(values)
+        if kwargs.get("min_value") is not None:
+            ok &= values >= kwargs["min_value"]
+        if kwargs.get("max_value") is not None:
+            ok &= values <= kwargs["max_value"]
+    return ok
+
+
+def _mirror_specials(x1, x2, mode, domain2):
+    """``x2`` with the special values (NaN, infinities, zeros) of ``x1`` -- negated if
+    ``mode`` is ``"negated"`` -- at the positions of the broadcast result where ``x1`` has
+    them: NaN meets NaN, inf meets inf (or -inf), +0 meets +0 (or -0).  Values outside
+    ``x2``'s domain are left as drawn.  A 0-d ``x2`` takes ``x1``'s first special value."""
+    out_shape = np.broadcast_shapes(x1.shape, x2.shape)
+    if not math.prod(out_shape) or not x1.size:
+        return x2
+    if x2.ndim == 0:
+        view = x1.reshape(-1)
+        specials = _is_special(view)
+        if not specials.any():
+            return x2
+        view = view[np.argmax(specials)].reshape(())
+    else:
+        # the elements of x1 that meet x2's elements (index 0 along x2's broadcast axes)
+        b1 = np.broadcast_to(x1, out_shape)
+        lead = len(out_shape) - x2.ndim
+        sel = (0,) * lead + tuple(slice(0, 1) if n2 == 1 else slice(None)
+                                  for n2 in x2.shape)
+        view = b1[sel]
+    if mode == "negated":
+        view = -view
+    if x2.dtype.kind != "c" and view.dtype.kind == "c":
+        view = view.real
+    with np.errstate(all="ignore"):
+        cast = view.astype(x2.dtype)
+    parts = [cast.real, cast.imag] if cast.dtype.kind == "c" else [cast]
+    kwargs = domain2(x2.dtype.name) if domain2 else {}
+    ok = _is_special(view) & np.logical_and.reduce([_allowed(p, kwargs) for p in parts])
+    return np.where(ok, cast, x2)
+
+
+def _is_special(x):
+    """Where ``x`` (floating) is NaN, infinite or zero (complex: in either part)."""
+    with np.errstate(invalid="ignore"):
+        return ~np.isfinite(x) | (x.real == 0) | (x.imag == 0 if x.dtype.kind == "c" else False)
+
+
 def binary(name, oracle, group, *, result=same_dtype, domain=None, domain2=None, rtol=0.0,
            atol=0.0, ctol=None, signed_zeros=True, scalars=True, postfilter=None, pairs=None):
     """Spec of ``name(x1, x2)`` with broadcasting and (if ``scalars``) Python-scalar operands.
@@ -227,16 +296,20 @@ def binary(name, oracle, group, *, result=same_dtype, domain=None, domain2=None,
     domain2 = domain2 or domain
 
     def check(xp, data):
-        d1, d2 = data.draw(st.sampled_from(pairs), label="dtypes")
+        d1, d2 = data.draw(S.by_kind(pairs, key=lambda p: S.kind_class(p[0])),
+                           label="dtypes")
         shape1 = data.draw(S.shapes(), label="shape1")
         shape2 = data.draw(S.broadcastable_shapes(shape1), label="shape2")
         if data.draw(st.booleans(), label="swap"):
             shape1, shape2 = shape2, shape1
         x1 = _draw_array(data, d1, shape1, domain)
         use_scalar = scalars and data.draw(st.booleans(), label="scalar x2")
+        mirror = _draw_mirror(data, d1, d1 if use_scalar else d2)
         if use_scalar:
             d2 = d1
             x2 = _draw_array(data, d2, (), domain2, "x2")[()]
+            if mirror:
+                x2 = _mirror_specials(x1, np.asarray(x2), mirror, domain2)[()]
             pyscalar = x2.item()
             arg2 = pyscalar
             x2 = np.asarray(pyscalar, dtype=d1)
@@ -244,6 +317,8 @@ def binary(name, oracle, group, *, result=same_dtype, domain=None, domain2=None,
                 arg2 = int(pyscalar)
         else:
             x2 = _draw_array(data, d2, shape2, domain2, "x2")
+            if mirror:
+                x2 = _mirror_specials(x1, x2, mirror, domain2)
             arg2 = as_xp(xp, x2)
         with np.errstate(all="ignore"):
             expected = np.asarray(oracle(x1, x2))

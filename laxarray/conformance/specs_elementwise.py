@@ -196,7 +196,17 @@ def _sign_oracle(x):
     return out
 
 
-unary("sign", _sign_oracle, "numeric", postfilter=_sign_filter, ctol=(2.0, 0.0))
+def _sign_zero_parts(x):
+    """The standard defines complex ``sign(x)`` as ``x / |x|`` by the rules of complex
+    division, which leave the sign of a zero result part to the implementation (dividing
+    by ``|x|`` as a real or as ``|x| + 0j`` differs there: ``(-1 - 0j) / (1 + 0j)`` is
+    ``-1 + 0j``): parts of ``x`` that are zero give parts whose sign is free."""
+    with np.errstate(invalid="ignore"):
+        return x.real == 0, x.imag == 0
+
+
+unary("sign", _sign_oracle, "numeric", postfilter=_sign_filter, ctol=(2.0, 0.0),
+      sign_free=_sign_zero_parts)
 binary("add", np.add, "numeric")
 binary("subtract", np.subtract, "numeric")
 binary("multiply", np.multiply, "numeric", postfilter=_complex_arith_2, ctol=(2.0, 0.0))

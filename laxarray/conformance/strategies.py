@@ -94,18 +94,97 @@ def scalars(dtype, *, finite=False, min_value=None, max_value=None):
     return real
 
 
+#: the special set of the dense draw mode: NaN (twice: the value most often mishandled),
+#: infinities and signed zeros, with a few ordinary values so that specials meet ordinary
+#: numbers too (-1.5 and 0.5 tell the rounding modes apart); the constant mode draws from
+#: its first six (the specials proper).
+DENSE_FLOATS = (np.nan, np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 0.5, -1.5, 2.0)
+
+#: per-array draw modes of :func:`arrays` for floating dtypes, each entry as likely:
+#: elements one by one from :func:`scalars`; elements densely from the special set; the
+#: whole array one special value.  Finite draws (no NaN or infinity allowed, where only
+#: zeros are left for the constant mode) use ``FINITE_MODES``.
+MODES = ("mixed", "dense", "dense", "constant")
+FINITE_MODES = ("mixed", "mixed", "dense", "constant")
+
+
+def dense_floats(*, finite=False, min_value=None, max_value=None, constant=False):
+    """The special set (:data:`DENSE_FLOATS`; its first six if ``constant``) restricted
+    like :func:`scalars`: the finite ones only if ``finite``, those within ``[min_value,
+    max_value]`` if given."""
+    vals = DENSE_FLOATS[:6] if constant else DENSE_FLOATS
+    vals = [v for v in vals if not finite or np.isfinite(v)]
+    if min_value is not None or max_value is not None:
+        lo = -np.inf if min_value is None else min_value
+        hi = np.inf if max_value is None else max_value
+        vals = [v for v in vals if lo <= v <= hi]
+    return vals
+
+
+def _specials(dtype, constant=False, **bounds):
+    """Elements from the special set for ``dtype`` (complex: both parts from it), or None
+    where the dtype has none (integers, booleans) or the bounds leave none."""
+    dt = np.dtype(dtype)
+    if dt.kind not in "fc":
+        return None
+    vals = dense_floats(constant=constant, **bounds)
+    if not vals:
+        return None
+    real = st.sampled_from(vals)
+    return st.builds(complex, real, real) if dt.kind == "c" else real
+
+
 def arrays(dtype, shape, *, finite=False, min_value=None, max_value=None):
-    """NumPy arrays of ``dtype`` and ``shape`` with elements from :func:`scalars`."""
+    """NumPy arrays of ``dtype`` and ``shape``.
+
+    For floating dtypes a draw mode is drawn first (:data:`MODES`): ``"mixed"`` takes each
+    element from :func:`scalars` (special values now and then), ``"dense"`` each from the
+    special set (:func:`dense_floats`: NaN, +-inf, +-0 and a few ordinary values, so that
+    specials meet each other and land at every position), ``"constant"`` one special value
+    (NaN, +-inf, +-0) for the whole array (an all-NaN or all-inf reduction, a zero everywhere).
+    The bounds restrict every mode alike.  Other dtypes: elements from :func:`scalars`.
+    """
     dt = np.dtype(dtype)
     n = int(np.prod(shape)) if shape else 1
-    elems = scalars(dtype, finite=finite, min_value=min_value, max_value=max_value)
-    return st.lists(elems, min_size=n, max_size=n).map(
-        lambda vals: np.asarray(vals, dtype=dt).reshape(shape))
+    bounds = dict(finite=finite, min_value=min_value, max_value=max_value)
+    elems = scalars(dtype, **bounds)
+    build = lambda vals: np.asarray(vals, dtype=dt).reshape(shape)  # noqa: E731
+    mixed = st.lists(elems, min_size=n, max_size=n).map(build)
+    special = _specials(dtype, **bounds)
+    if special is None:
+        return mixed
+    dense = st.lists(special, min_size=n, max_size=n).map(build)
+    one = _specials(dtype, constant=True, **bounds) or special
+    constant = one.map(lambda v: np.full(shape, v, dtype=dt))
+    by_mode = {"mixed": mixed, "dense": dense, "constant": constant}
+    nonfinite = any(not np.isfinite(v) for v in dense_floats(**bounds))
+    return st.sampled_from(MODES if nonfinite else FINITE_MODES).flatmap(by_mode.__getitem__)
+
+
+def kind_class(dtype):
+    """The class of a dtype that draws are balanced over: ``"bool"``, ``"integer"``
+    (signed and unsigned), ``"real floating"``, ``"complex floating"``."""
+    return {"b": "bool", "i": "integer", "u": "integer", "f": "real floating",
+            "c": "complex floating"}[np.dtype(dtype).kind]
+
+
+def by_kind(options, key=kind_class):
+    """One of ``options``, its class (``key``, default :func:`kind_class`) drawn first,
+    uniformly: the eight integer dtypes do not crowd out the floating ones, where special
+    values live (NaN, infinities, signed zeros)."""
+    classes = {}
+    for option in options:
+        classes.setdefault(key(option), []).append(option)
+    groups = [tuple(members) for members in classes.values()]
+    if len(groups) == 1:
+        return st.sampled_from(groups[0])
+    return st.sampled_from(groups).flatmap(st.sampled_from)
 
 
 def dtypes(group):
-    """dtype names of a group (``"numeric"``, ``"real floating"`` ...)."""
-    return st.sampled_from(DTYPE_GROUPS[group])
+    """dtype names of a group (``"numeric"``, ``"real floating"`` ...), each class of
+    dtype (:func:`kind_class`) as likely as another."""
+    return by_kind(DTYPE_GROUPS[group])
 
 
 def axes(ndim, *, allow_none=True, allow_tuple=True):

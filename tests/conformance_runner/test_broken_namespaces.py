@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from laxarray.conformance import SPECS, runner
+from laxarray.conformance.specs_elementwise import _expm1_oracle
 
 cnp = pytest.importorskip("array_api_compat.numpy")
 
@@ -57,6 +58,14 @@ def _sum_skips_nan(x, /, *, axis=None, dtype=None, keepdims=False):
 
 def _isfinite_nan(x, /):
     return _a(~cnp.isinf(x))
+
+
+def _equal_nan_is_nan(x1, x2, /):
+    out = _a(cnp.equal(x1, x2))
+    a1, a2 = _a(x1), _a(x2)
+    if a1.dtype.kind in "fc" or a2.dtype.kind in "fc":
+        return _a(out | (np.isnan(a1) & np.isnan(a2)))
+    return out
 
 
 def _log_zero_nan(x, /):
@@ -214,8 +223,16 @@ def _atan2_swapped(x1, x2, /):
     return cnp.atan2(x2, x1)
 
 
+def _expm1_standard(x, /):
+    # NumPy's complex expm1 is off the standard at infinities and NaN (expm1(inf+nanj) is
+    # nan+nanj, the standard says inf+nanj), which the special-value draws find: the
+    # unbroken namespace of this bug takes the standard's special cases from the oracle
+    return _a(_expm1_oracle(_a(x)))
+
+
 def _expm1_naive(x, /):
-    return _a(np.exp(x) - np.asarray(1, dtype=_a(x).dtype))
+    naive = _a(np.exp(x) - np.asarray(1, dtype=_a(x).dtype))
+    return _a(np.where(np.isfinite(_a(x)), naive, _expm1_standard(x)))
 
 
 def _logaddexp_naive(x1, x2, /):
@@ -291,14 +308,17 @@ def _outer_swapped(x1, x2, /):
 
 BROKEN_MORE = {
     # NaN propagation
-    "maximum drops NaN (fmax)": ("maximum", {"maximum": _maximum_fmax}, 100, 2),
-    "minimum drops NaN (fmin)": ("minimum", {"minimum": _minimum_fmin}, 100, 2),
-    "min skips NaN": ("min", {"min": _min_skips_nan}, 100, 1),
-    "sum skips NaN": ("sum", {"sum": _sum_skips_nan}, 100, 2),
-    "isfinite of NaN": ("isfinite", {"isfinite": _isfinite_nan}, 100, 2),
+    "maximum drops NaN (fmax)": ("maximum", {"maximum": _maximum_fmax}),
+    "minimum drops NaN (fmin)": ("minimum", {"minimum": _minimum_fmin}),
+    # caught at 25 examples by 6 of seeds 0-7; seed 0's few float arrays of two or more
+    # elements happen to hold no NaN beside another value
+    "min skips NaN": ("min", {"min": _min_skips_nan}, 25, 1),
+    "sum skips NaN": ("sum", {"sum": _sum_skips_nan}),
+    "isfinite of NaN": ("isfinite", {"isfinite": _isfinite_nan}),
+    "NaN == NaN": ("equal", {"equal": _equal_nan_is_nan}),
     "log(0) is NaN": ("log", {"log": _log_zero_nan}),
     # ties and order
-    "argmin returns the last minimum": ("argmin", {"argmin": _argmin_last}, 60),
+    "argmin returns the last minimum": ("argmin", {"argmin": _argmin_last}),
     "stable argsort reverses ties": ("argsort", {"argsort": _argsort_unstable}),
     "nonzero in reverse order": ("nonzero", {"nonzero": _nonzero_reversed}),
     "where swaps its branches": ("where", {"where": _where_swapped}),
@@ -322,10 +342,10 @@ BROKEN_MORE = {
     "all of nothing is False": ("all", {"all": _all_empty_false}),
     "any of nothing is True": ("any", {"any": _any_empty_true}),
     # signed zeros and special values
-    "sqrt(-0.0) loses its sign": ("sqrt", {"sqrt": _sqrt_loses_zero_sign}, 60),
-    "ceil(-0.5) loses the zero's sign": ("ceil", {"ceil": _ceil_loses_zero_sign}, 60),
+    "sqrt(-0.0) loses its sign": ("sqrt", {"sqrt": _sqrt_loses_zero_sign}),
+    "ceil(-0.5) loses the zero's sign": ("ceil", {"ceil": _ceil_loses_zero_sign}),
     "signbit of -0.0 is False": ("signbit", {"signbit": _signbit_of_value}),
-    "copysign ignores a zero's sign": ("copysign", {"copysign": _copysign_ignores_zero}, 60),
+    "copysign ignores a zero's sign": ("copysign", {"copysign": _copysign_ignores_zero}),
     "exp(-inf) is NaN": ("exp", {"exp": _exp_minus_inf_nan}),
     # complex
     "conj is the identity": ("conj", {"conj": _conj_identity}),
@@ -354,6 +374,8 @@ BROKEN_MORE = {
     "vector_norm ignores ord": ("linalg.vector_norm", {},
                                 {"vector_norm": _vector_norm_ignores_ord}),
     "matrix_norm nuc is fro": ("linalg.matrix_norm", {},
+                               # the nuclear and Frobenius norms differ only for
+                               # matrices of rank 2 or more, which 25 draws rarely hold
                                {"matrix_norm": _matrix_norm_nuc_is_fro}, 60),
     "linalg.inv transposed": ("linalg.inv", {}, {"inv": _inv_transposed}),
     "linalg.trace ignores offset": ("linalg.trace", {}, {"trace": _trace_ignores_offset}),
@@ -362,19 +384,25 @@ BROKEN_MORE = {
 }
 
 
+#: the unbroken namespace of a bug, where it is not array_api_compat.numpy itself: the
+#: functions NumPy gets wrong by the standard, replaced by conforming ones
+BASES = {"expm1 loses precision": {"expm1": _expm1_standard}}
+
+
 def _case(bug):
     name, overrides, *rest = BROKEN_MORE[bug]
     linalg = rest.pop(0) if rest and isinstance(rest[0], dict) else None
     n = rest[0] if rest else 25
     seed = rest[1] if len(rest) > 1 else 0
-    return name, _namespace(overrides, linalg), n, seed
+    return name, _namespace({**BASES.get(bug, {}), **overrides}, linalg), n, seed
 
 
 @pytest.mark.parametrize("bug", sorted(BROKEN_MORE))
 def test_runner_flags_injected_bug(bug):
     name, ns, n, seed = _case(bug)
     spec = SPECS[name]
-    base = runner.run_spec(cnp, spec, max_examples=n, seed=seed)
+    base = runner.run_spec(_namespace(BASES[bug]) if bug in BASES else cnp, spec,
+                           max_examples=n, seed=seed)
     assert base.status == "pass", base.message  # the spec passes on the unbroken namespace
     result = runner.run_spec(ns, spec, max_examples=n, seed=seed, namespace_label="broken",
                              shrink=False)
