@@ -24,6 +24,7 @@ from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_choice
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
+from laxarray.array_api.indexing_functions import take_along_axis_kernel
 from laxarray.array_api.sorting import sort_kernel
 
 _ALLOWED = {"empty": (), "edge": (), "wrap": (), "constant": ("constant_values",),
@@ -165,8 +166,12 @@ def _stat(chunk, axis, mode, dtype):
             srt = sort_kernel(chunk, axis=axis, descending=mode == "maximum",
                               want_indices=False, host=False)
             out = _at(srt, axis, 0, 1)
-            nan = _nan_any(chunk, axis)
-            nan_v = lax.full_like(out, complex(np.nan, np.nan))
+            # a NaN propagates as the element itself, the first along the axis (NumPy's
+            # maximum keeps its NaN operand: amax([nan+infj]) is nan+infj, not nan+nanj)
+            isnan = lax.ne(chunk, chunk)
+            first = lax.argmax(lax.convert_element_type(isnan, np.int32), axis, np.int32)
+            nan_v = take_along_axis_kernel(chunk, lax.expand_dims(first, (axis,)), axis=axis)
+            nan = lax.reduce_or(isnan, (axis,))
             return lax.select(lax.expand_dims(nan, (axis,)), nan_v, out)
         if kind == "b":
             red = lax.reduce_or if mode == "maximum" else lax.reduce_and

@@ -338,3 +338,19 @@ def test_in_place_functions_update_arrays_and_views_as_numpy(name):
     host = A.copy()
     assert calls[name](host, True) is None          # a NumPy array is written into
     np.testing.assert_array_equal(host, expected)
+
+
+@pytest.mark.parametrize("mode", ["maximum", "minimum"])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_pad_statistic_of_complex_nan_is_the_nan_element(mode, dtype):
+    # NumPy's maximum keeps its NaN operand, so the statistic is the first NaN element
+    # itself (nan+infj stays nan+infj, nan-0j keeps its zero's sign)
+    a = np.array([[1 + 1j, complex(np.nan, np.inf), complex(3, np.nan)],
+                  [complex(np.nan, -0.0), 2j, 5.0],
+                  [1.0, 2.0, 3.0]], dtype)
+    want = np.pad(a, 1, mode=mode)
+    got = np.asarray(lx.pad(lx.asarray(a), 1, mode=mode))
+    real = np.float32 if dtype == "complex64" else np.float64
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(np.signbit(got.view(real)), np.signbit(want.view(real)))
+    np.testing.assert_array_equal(got.view(real), want.view(real))
