@@ -163,12 +163,17 @@ def passes_flushed(body, xp, values, results, data):
 
 def scalar_tiny(values):
     """The smallest normal magnitude with which the Python floats among ``values`` are read:
-    float32's where a drawn array is float32 or complex64 (a Python scalar takes the dtype
-    of the array it meets, so a float normal in float64 can be a float32 subnormal there),
-    else float64's."""
+    float32's where a drawn array or a drawn dtype is float32 or complex64 (a Python scalar
+    takes the dtype of the array it meets, or the one a function is asked for, so a float
+    normal in float64 can be a float32 subnormal there), else float64's."""
     def single(v):
         if isinstance(v, np.ndarray):
             return v.dtype in (np.float32, np.complex64)
+        if isinstance(v, (str, np.dtype)):  # a drawn dtype: the result's, which a
+            try:                             # Python scalar argument is read in
+                return np.dtype(v) in (np.float32, np.complex64)
+            except TypeError:
+                return False
         if isinstance(v, (tuple, list)):
             return any(map(single, v))
         if isinstance(v, dict):

@@ -166,3 +166,22 @@ def test_python_float_normal_in_the_arrays_dtype_is_not_flushed():
     assert xp.add(x, -1e-44)[0] != np.add(x, -1e-44)[0]
     with pytest.raises(ConformanceError):
         _scalar_spec().check(xp, _Fixed(x, -1e-44))
+
+
+def test_a_drawn_float32_dtype_reads_python_floats_in_float32():
+    # linspace(start, stop, num=1, dtype="float32") with a start normal in float64 but
+    # subnormal in float32: a flush-to-zero platform returns 0.0 (the rule's replay
+    # flushes start in float32, as the dtype drawn says), a wrong one something else
+    def body(xp, data):
+        start = data.draw(None, label="start")
+        dtype = data.draw(None, label="dtype")
+        got = to_numpy(xp.linspace(start, 1.0, 1, dtype=dtype))
+        if got[0] != np.asarray(start, dtype):  # a check of the spec's own, as linspace's
+            raise ConformanceError(f"linspace: first value {got[0]!r}, expected {start!r}")
+    ftz = types.SimpleNamespace(linspace=lambda a, b, n, dtype: flush_subnormals(
+        np.linspace(np.float32(a), b, n, dtype=dtype)))
+    assert ftz.linspace(5.4e-42, 1.0, 1, dtype="float32")[0] == 0
+    Spec("linspace", body).check(ftz, _Fixed(5.4e-42, "float32"))
+    wrong = types.SimpleNamespace(linspace=lambda a, b, n, dtype: np.full(n, 1.0, dtype))
+    with pytest.raises(ConformanceError):
+        Spec("linspace", body).check(wrong, _Fixed(5.4e-42, "float32"))
