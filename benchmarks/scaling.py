@@ -33,9 +33,9 @@ from jax.sharding import Mesh, NamedSharding, PartitionSpec  # noqa: E402
 
 import laxarray as lx  # noqa: E402
 import laxarray.sparse as sp  # noqa: E402
-import scipy.sparse  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(__file__))
+from _matrices import poisson  # noqa: E402
 from _timing import round_robin  # noqa: E402
 
 jax.config.update("jax_enable_x64", True)
@@ -76,13 +76,6 @@ def total_lx(a):
 
 def total_jnp(a):
     return jnp.sum(a * a)
-
-
-def poisson(m):
-    """The 2-D Poisson matrix on an m x m grid (scipy CSR, m*m unknowns)."""
-    t = scipy.sparse.diags([-1.0, 2.0, -1.0], [-1, 0, 1], shape=(m, m))
-    eye = scipy.sparse.identity(m)
-    return (scipy.sparse.kron(t, eye) + scipy.sparse.kron(eye, t)).tocsr()
 
 
 CG_ITERS = 50

@@ -29,18 +29,11 @@ REPS = 5 if QUICK else 9
 def cases():
     """``{name: scipy CSR matrix}`` of the two cases."""
     import numpy as np
-    import scipy.sparse as sps
+    from _matrices import poisson, uniform_csr
     n = 20_000 if QUICK else 100_000
-    rng = np.random.default_rng(0)
-    rows = np.repeat(np.arange(n), 10)
-    cols = rng.integers(0, n, rows.size)
-    a = sps.csr_array((rng.standard_normal(rows.size), (rows, cols)), shape=(n, n))
-    a.sum_duplicates()
     k = 100 if QUICK else 300
-    t = sps.diags_array([-1.0, 2.0, -1.0], offsets=[-1, 0, 1], shape=(k, k))
-    eye = sps.identity(k, format="csr")
-    p = (sps.kron(t, eye) + sps.kron(eye, t)).tocsr()
-    return {f"random {n}x{n}, 10/row": a, f"Poisson {k}x{k} grid": p}
+    return {f"random {n}x{n}, 10/row": uniform_csr(n, 10 * n, np.random.default_rng(0)),
+            f"Poisson {k}x{k} grid": poisson(k)}
 
 
 def _products(a):

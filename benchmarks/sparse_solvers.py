@@ -36,18 +36,15 @@ import scipy.sparse.linalg as spla
 
 import laxarray.sparse as lsp
 
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from _matrices import poisson  # noqa: E402
+
 QUICK = "--quick" in sys.argv
 K = 150 if QUICK else 500
 ITERS = 50 if QUICK else 100
 REPS = 5 if QUICK else 9
 TOL = 1e-6
 K_DIRECT = 60 if QUICK else 200
-
-
-def poisson(k):
-    t = sps.diags([-1.0, 2.0, -1.0], [-1, 0, 1], shape=(k, k))
-    eye = sps.eye(k)
-    return sps.csr_array(sps.kron(eye, t) + sps.kron(t, eye))
 
 
 def _median(fn):

@@ -33,6 +33,7 @@ import scipy.sparse as sps  # noqa: E402
 import laxarray.sparse as lsp  # noqa: E402
 from jax.experimental import sparse as jsp  # noqa: E402
 
+from _matrices import uniform_csr  # noqa: E402
 from _timing import round_robin  # noqa: E402
 
 QUICK = "--quick" in sys.argv
@@ -46,14 +47,6 @@ def measure(fns):
 
 def _ready(x):
     return getattr(x, "_value", x)
-
-
-def uniform_csr(n, nnz, rng):
-    rows = np.repeat(np.arange(n), nnz // n)
-    cols = rng.integers(0, n, size=rows.size)
-    a = sps.csr_array((rng.standard_normal(rows.size), (rows, cols)), shape=(n, n))
-    a.sum_duplicates()
-    return a
 
 
 def powerlaw_csr(n, nnz, rng):
