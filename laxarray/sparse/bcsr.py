@@ -27,7 +27,8 @@ from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
 from laxarray.sparse.bcoo import (BCOO, _index_dtype, _shape_tuple, as_sparse_input,
-                                  bcoo_fromdense, check_placement, placed, bcoo_sort_indices, bcoo_sum_duplicates,
+                                  bcoo_fromdense, check_placement, placed, bcoo_sort_indices,
+                                  bcoo_sum_duplicates,
                                   bcoo_eliminate_zeros, bcoo_to_scipy_sparse,
                                   flatten_layouts, todense_raw, with_layout)
 from laxarray.sparse._operators import SparseOperators

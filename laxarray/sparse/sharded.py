@@ -37,6 +37,7 @@ from laxarray.sparse import _keys as K
 from laxarray.sparse.bcoo import BCOO, _todense_kernel
 from laxarray.sparse.bcsr import BCSR, _to_bcoo_kernel
 from laxarray.sparse.ops.dot import _spmm_core
+from laxarray.sparse.ops.ell import _host_structure
 
 
 class RowSharded:
@@ -182,24 +183,6 @@ def _axis_size(fn, mesh, axis_name):
     return (names if isinstance(axis_name, tuple) else names[0]), size
 
 
-def _host_entries(A):
-    """Host ``(rows, cols, data)`` of ``A``'s valid entries in storage order (padding
-    dropped)."""
-    n_rows, n_cols = A.shape
-    data = np.asarray(A.data)
-    if isinstance(A, BCSR):
-        ptr = np.asarray(A.indptr).astype(np.int64)
-        cols = np.asarray(A.indices).astype(np.int64)
-        end = int(ptr[-1])
-        rows = np.full(cols.shape, n_rows, np.int64)
-        rows[:end] = np.repeat(np.arange(n_rows, dtype=np.int64), np.diff(ptr))
-    else:
-        idx = np.asarray(A.indices).astype(np.int64)
-        rows, cols = idx[:, 0], idx[:, 1]
-    keep = (rows < n_rows) & (cols < n_cols)
-    return rows[keep], cols[keep], data[keep]
-
-
 def shard_rows(A, mesh, axis_name):
     """``A`` (a 2-D BCOO or BCSR) partitioned by row blocks over ``mesh``'s ``axis_name``.
 
@@ -231,7 +214,8 @@ def shard_rows(A, mesh, axis_name):
                   "transformation and pass the result in as an argument")
     n_rows, n_cols = A.shape
     rpb = max(1, -(-n_rows // P))
-    rows, cols, data = _host_entries(A)
+    rows, cols, positions = _host_structure(A)   # valid entries, storage order
+    data = np.asarray(A.data)[positions]
     block = rows // rpb
     order = np.argsort(block, kind="stable")       # storage order kept within a block
     rows, cols, data, block = rows[order], cols[order], data[order], block[order]
@@ -335,10 +319,6 @@ def _local_coo(fmt, leaves, rpb, n_cols):
     return leaves[0][0], leaves[1][0]
 
 
-def _spec(axis_name):
-    return PartitionSpec(axis_name)
-
-
 @kernel(static=("mesh", "axis_name", "fmt", "shape", "rpb", "sorted_", "dtype"))
 def _matvec_kernel(x, *leaves, mesh, axis_name, fmt, shape, rpb, sorted_, dtype):
     n_rows, n_cols = shape
@@ -349,7 +329,7 @@ def _matvec_kernel(x, *leaves, mesh, axis_name, fmt, shape, rpb, sorted_, dtype)
         data = lax.convert_element_type(data, dtype)
         return _spmm_core(data, idx, x, (rpb, n_cols), (), (1,), (0,), sorted_)
 
-    spec = _spec(axis_name)
+    spec = PartitionSpec(axis_name)
     out = jax.shard_map(local, mesh=mesh, in_specs=(PartitionSpec(),) + (spec,) * len(leaves),
                         out_specs=spec)(x, *leaves)
     if out.shape[0] != n_rows:
@@ -372,7 +352,7 @@ def _rmatvec_kernel(y, *leaves, mesh, axis_name, fmt, shape, rpb, dtype):
         part = _spmm_core(data, idx, y, (rpb, n_cols), (), (0,), (0,), False)
         return lax.psum(part, axis_name)
 
-    spec = _spec(axis_name)
+    spec = PartitionSpec(axis_name)
     return jax.shard_map(local, mesh=mesh, in_specs=(spec,) * (1 + len(leaves)),
                          out_specs=PartitionSpec())(y, *leaves)
 
@@ -386,7 +366,7 @@ def _todense_sharded_kernel(*leaves, mesh, axis_name, fmt, shape, rpb, sorted_, 
         return _todense_kernel.fn(data, idx, shape=(rpb, n_cols), unique=unique,
                                   sorted_=sorted_)
 
-    spec = _spec(axis_name)
+    spec = PartitionSpec(axis_name)
     out = jax.shard_map(local, mesh=mesh, in_specs=(spec,) * len(leaves),
                         out_specs=spec)(*leaves)
     if out.shape[0] != n_rows:
