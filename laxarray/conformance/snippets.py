@@ -73,12 +73,7 @@ def values_bad(a, e, rtol, atol, signed_zeros):
         return a != e
     return _values_bad(a, e, rtol, atol, signed_zeros)
 ''',
-    "sum_bad": '''
-def sum_bad(a, e, tol):
-    with np.errstate(invalid="ignore", over="ignore"):
-        diff = np.abs(a.astype(np.complex128) - e.astype(np.complex128))
-        return ~(diff <= tol) & ~(np.isnan(a) & np.isnan(e)) & ~(a == e)
-''',
+    "sum_bad": _source(compare.sum_bad),
     "dtype_name": _source(compare.dtype_name),
 }
 
