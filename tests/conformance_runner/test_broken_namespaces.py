@@ -4,8 +4,6 @@ zeros, complex conjugation, norm modes, creation arguments, ...), which the runn
 flag on the right function.  (tests/conformance_runner/test_runner_cli.py holds the first
 set; together they are the project's set of broken namespaces.)"""
 
-import types
-
 import numpy as np
 import pytest
 
@@ -14,21 +12,14 @@ from laxarray.conformance.specs_elementwise import _expm1_oracle
 
 cnp = pytest.importorskip("array_api_compat.numpy")
 
+# the first set's factories (this folder is on sys.path: it has no __init__.py)
+from test_runner_cli import BROKEN, _with_linalg, broken  # noqa: E402
+
 
 def _namespace(overrides, linalg=None):
-    """array_api_compat.numpy with the functions in ``overrides`` replaced (and those of
-    its ``linalg`` in ``linalg``)."""
-    ns = types.SimpleNamespace(**{k: getattr(cnp, k) for k in dir(cnp)
-                                  if not k.startswith("_") or k == "__array_namespace_info__"})
-    for name, fn in overrides.items():
-        setattr(ns, name, fn)
-    if linalg:
-        la = types.SimpleNamespace(**{k: getattr(cnp.linalg, k) for k in dir(cnp.linalg)
-                                      if not k.startswith("_")})
-        for name, fn in linalg.items():
-            setattr(la, name, fn)
-        ns.linalg = la
-    return ns
+    """``broken`` of test_runner_cli, with ``linalg`` (a dict) replacing functions of its
+    ``linalg`` too."""
+    return broken(**overrides, **({"linalg": _with_linalg(**linalg)} if linalg else {}))
 
 
 def _a(x):
@@ -410,6 +401,5 @@ def test_runner_flags_injected_bug(bug):
 
 
 def test_the_project_has_at_least_60_kinds_of_bug():
-    from test_runner_cli import BROKEN  # this folder is on sys.path (no __init__.py)
     assert len(BROKEN) + len(BROKEN_MORE) >= 60
     assert not set(BROKEN) & set(BROKEN_MORE)
