@@ -171,8 +171,7 @@ def _stat(chunk, axis, mode, dtype):
             isnan = lax.ne(chunk, chunk)
             first = lax.argmax(lax.convert_element_type(isnan, np.int32), axis, np.int32)
             nan_v = take_along_axis_kernel(chunk, lax.expand_dims(first, (axis,)), axis=axis)
-            nan = lax.reduce_or(isnan, (axis,))
-            return lax.select(lax.expand_dims(nan, (axis,)), nan_v, out)
+            return lax.select(lax.expand_dims(_nan_any(chunk, axis), (axis,)), nan_v, out)
         if kind == "b":
             red = lax.reduce_or if mode == "maximum" else lax.reduce_and
             return lax.expand_dims(red(chunk, (axis,)), (axis,))
