@@ -276,25 +276,13 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
                 return finish_out(name, out, public(x1, x2))
             t1, t2 = type(x1), type(x2)
             if t1 is Array and t2 is Array:  # the common case: all in the kernel
-                # (Array.shape and wrap_padded inlined: the eager hot path)
-                v1, v2 = x1._v, x2._v
-                s1 = x1._lshape if v1 is None else v1.shape
-                s2 = x2._lshape if v2 is None else v2.shape
+                s1, s2 = x1.shape, x2.shape
                 if _cfg.ACTIVE:
                     _cfg.check_ranks(name, s1, s2)
-                p1, p2 = x1._pad, x2._pad
-                if p1 is None:
-                    p1 = x1._padded()
-                if p2 is None:
-                    p2 = x2._padded()
+                p1, p2 = _padded(x1), _padded(x2)
                 if p1 is not False and p2 is not False:
                     shape = s1 if s1 == s2 else _broadcast_shapes2(name, s1, s2)
-                    r = _new(Array)
-                    r._pad = p = arrays_bound.padded((p1, p2))
-                    r._lshape = shape
-                    r._v = p if p.shape == shape else None
-                    r._view = None
-                    return r
+                    return wrap_padded(arrays_bound.padded((p1, p2)), shape)
                 return wrap(arrays_bound(x1._value, x2._value))
             if t1 is Array and t2 in _PYTYPES:
                 return with_scalar(x1, x2, False)
