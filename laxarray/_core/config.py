@@ -88,14 +88,17 @@ HOST_SORT = os.environ.get("LAXARRAY_HOST_SORT", "1") not in ("0", "", "false", 
 
 
 def get_host_sort():
-    """Whether sorting and selection on the CPU backend run NumPy in a host callback."""
+    """Whether sorting and selection (NumPy) and sparse @ sparse (SciPy) on the CPU backend
+    run on the host, in a callback under ``jax.jit``."""
     return HOST_SORT
 
 
 def set_host_sort(enabled):
-    """Turn the host (NumPy) path of sorting and selection on or off for the process.
+    """Turn the host path of sorting and selection (NumPy) and of sparse @ sparse (SciPy)
+    on or off for the process.
 
-    Off, every sort is ``lax.sort`` compiled by XLA (what ``jax.export`` needs).  Under
+    Off, every sort is ``lax.sort`` and every sparse product the lax kernel, compiled by XLA
+    (what ``jax.export`` needs).  Under
     ``jax.jit`` the setting is read when a function is traced."""
     global HOST_SORT
     HOST_SORT = check_bool("set_host_sort", enabled, "enabled")

@@ -7,13 +7,15 @@ by row that scatter runs with ``indices_are_sorted`` (a sorted segment sum).  Ba
 dimensions of the sparse operand are mapped with ``jax.vmap``.  dense·sparse is the
 transposed problem.  sparse·sparse expands only the products that exist (for each entry
 of the left operand, the matching row of the right one), then sums duplicates: memory
-grows with the number of products, never with ``nse(A) * nse(B)``.
+grows with the number of products, never with ``nse(A) * nse(B)``; on the CPU backend a
+2-D product runs SciPy's SpGEMM on the host instead (:mod:`.spgemm_host`).
 """
 
 from __future__ import annotations
 
 import math
 
+import jax
 import numpy as np
 from jax import lax
 
@@ -27,8 +29,10 @@ from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
 from laxarray.sparse._base import _restore, is_sparse
 from laxarray.sparse.bcoo import BCOO, _nse_int, segments_by_key
+from laxarray.sparse.bcsr import BCSR, bcsr_from_bcoo
 from laxarray.sparse.ops import ell
 from laxarray.sparse.ops.layout import to_flat
+from laxarray.sparse.ops import spgemm_host as _host
 from laxarray.sparse.ops.reshape import transpose
 
 
@@ -77,9 +81,11 @@ def dot_general(lhs, rhs, dimension_numbers, *, nse=None, precision=None,
         if fast is not None:
             return wrap(fast)
     if ls and rs:
+        dims = _norm_dims(fn, dimension_numbers, lhs.ndim, rhs.ndim)
+        _check_sizes(fn, lhs.shape, rhs.shape, dims)
+        if _host.usable(lhs, rhs, dims, _dt.result_type(lhs.dtype, rhs.dtype)):
+            return _spsp_host(fn, lhs, rhs, dims, nse)
         a, b = lhs._as_bcoo(), rhs._as_bcoo()
-        dims = _norm_dims(fn, dimension_numbers, a.ndim, b.ndim)
-        _check_sizes(fn, a.shape, b.shape, dims)
         return _restore(_spsp_dot(fn, a, b, dims, nse), lhs, rhs)
     if ls:
         a = lhs._as_bcoo()
@@ -259,7 +265,9 @@ def matmul(x1, x2, *, nse=None):
     """``x1 @ x2`` with at least one sparse operand (NumPy matmul rules for 1-D/2-D/N-D).
 
     Sparse @ dense and dense @ sparse give a dense ``Array``; sparse @ sparse is sparse,
-    with exactly its distinct coordinates stored when computed eagerly.  ``nse`` (sparse @
+    with exactly its distinct coordinates stored when computed eagerly (on CPU by SciPy,
+    which also leaves out entries whose products sum to exactly zero; see
+    :mod:`laxarray.sparse.ops.spgemm_host`).  ``nse`` (sparse @
     sparse): a static bound on the number of products, required under ``jax.jit``/``vmap``/
     ``grad``, where the result's storage is that bound; if the data make more products,
     ``laxarray.checkify`` reports it and the stored values of a floating result are NaN
@@ -332,9 +340,9 @@ def _spsp_dot(fn, a, b, dims, nse):
             if needed > n_products:
                 fail(ValueError, fn, f"an 'nse' of at least {needed} (the number of "
                      "products of these operands)", nse)
-    data, indices, count = _spsp_kernel(fa.data, fa.indices, fb.data, fb.indices,
-                                        n_products=n_products, out_shape=out_shape,
-                                        dtype=dtype, index_dtype=index_dtype, **static)
+    data, indices, count, _ = _spsp_kernel(fa.data, fa.indices, fb.data, fb.indices,
+                                           n_products=n_products, out_shape=out_shape,
+                                           dtype=dtype, index_dtype=index_dtype, **static)
     if exact:
         n = int(count)
         data, indices = data[:n], indices[:n]
@@ -408,7 +416,73 @@ def _spsp_kernel(a_data, a_idx, b_data, b_idx, *, ashape, bshape, lc, rc, lb, rb
            f"nse={p} given (the result is truncated; pass a larger nse)", needed=needed)
     if _dt.kind_of(d.dtype) in "fc":
         d = lax.select(lax.broadcast(fits, d.shape), d, lax.full_like(d, np.nan))
-    return d, i, n
+    return d, i, n, needed
+
+
+def _spsp_host(fn, lhs, rhs, dims, nse):
+    """2-D sparse @ sparse by SciPy on the host (:mod:`.spgemm_host`): eagerly the exact
+    result, traced a host call padded to ``nse`` products with the lax kernel's overflow
+    report."""
+    (lc, rc), _ = dims
+    ashape, bshape = lhs.shape, rhs.shape
+    out_shape = (ashape[1 - lc[0]], bshape[1 - rc[0]])
+    dtype = _dt.result_type(lhs.dtype, rhs.dtype)
+    index_dtype = np.promote_types(np.promote_types(lhs.indices.dtype, rhs.indices.dtype),
+                                   K.default_index_dtype(*out_shape))
+    a_csr, b_csr = isinstance(lhs, BCSR), isinstance(rhs, BCSR)
+    csr = a_csr and b_csr
+    static = dict(ashape=ashape, bshape=bshape, a_csr=a_csr, b_csr=b_csr, lc=lc[0],
+                  rc=rc[0], dtype=dtype)
+    a_leaves, b_leaves = lhs._leaves(), rhs._leaves()
+    if not any(is_tracer(v) for v in a_leaves + b_leaves):
+        c, needed = _host.product(a_leaves, b_leaves, **static)
+        if nse is None:
+            leaves = _host.leaves_of(c, index_dtype, csr)
+            sorted_ = bool(c.has_sorted_indices)
+        else:
+            size = _nse_int(fn, nse)
+            if needed > size:
+                fail(ValueError, fn, f"an 'nse' of at least {needed} (the number of "
+                     "products of these operands)", nse)
+            leaves = _host.padded(c, size, index_dtype, csr)
+            sorted_ = False
+        return _sparse_of(tuple(jax.device_put(v) for v in leaves), out_shape, csr, sorted_)
+    if nse is None:
+        fail_text(ValueError, fn, "expected a static 'nse' (a bound on the number of "
+                  "products) for sparse @ sparse under jax.jit/vmap/grad; got None")
+    size = _nse_int(fn, nse)
+    na = len(a_leaves)
+
+    def lax_product(*leaves):     # the lax path on the same leaves, for the derivative
+        a = type(lhs)._new(*leaves[:na], ashape, lhs.indices_sorted,
+                           lhs.unique_indices)._as_bcoo()
+        b = type(rhs)._new(*leaves[na:], bshape, rhs.indices_sorted,
+                           rhs.unique_indices)._as_bcoo()
+        fa, fb = to_flat(a), to_flat(b)
+        d, i, n, needed = _spsp_kernel(
+            fa.data, fa.indices, fb.data, fb.indices, n_products=size, out_shape=out_shape,
+            dtype=dtype, index_dtype=index_dtype, ashape=ashape, bshape=bshape, lc=lc,
+            rc=rc, lb=(), rb=())
+        out = BCOO._new(d, i, out_shape, indices_sorted=True, unique_indices=True)
+        return (out.data, *(bcsr_from_bcoo(out)._leaves()[1:] if csr else (out.indices,)),
+                n, needed)
+
+    leaves, _, needed = _host.traced(a_leaves, b_leaves, lax_product, size=size,
+                                     index_dtype=index_dtype, out_shape=out_shape, **static)
+    fits = lax.le(needed, lax.full((), size, needed.dtype))
+    report(fits, "sparse @ sparse: the operands make {needed} products, more than the "
+           f"nse={size} given (the result is truncated; pass a larger nse)", needed=needed)
+    data = leaves[0]
+    if _dt.kind_of(data.dtype) in "fc":
+        data = lax.select(lax.broadcast(fits, data.shape), data, lax.full_like(data, np.nan))
+    return _sparse_of((data,) + tuple(leaves[1:]), out_shape, csr, False)
+
+
+def _sparse_of(leaves, shape, csr, sorted_):
+    """A BCSR (``csr``) or BCOO of raw ``leaves`` with unique entries."""
+    if csr:
+        return BCSR._new(*leaves, shape, indices_sorted=sorted_, unique_indices=True)
+    return BCOO._new(*leaves, shape, indices_sorted=sorted_, unique_indices=True)
 
 
 __all__ = ["dot_general", "matmul", "is_sparse", "Array"]

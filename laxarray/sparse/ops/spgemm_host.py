@@ -1,0 +1,161 @@
+"""Sparse @ sparse on the host: SciPy's SpGEMM, the CPU backend's fast path.
+
+XLA has no sparse product: the lax kernel (``dot._spsp_kernel``) expands every product,
+sorts the products by output coordinate and sums runs -- on CPU 2-20x SciPy's time and
+memory proportional to the number of products.  SciPy's Gustavson product (``A @ B`` of CSR
+matrices) keeps one row of the result at a time.  So on the CPU backend a 2-D product
+without batch or dense dimensions runs SciPy:
+
+- eagerly (concrete operands), directly: the result stores exactly the entries SciPy
+  keeps, with SciPy's rule -- an entry whose products sum to exactly zero is left out, so
+  the stored pattern is a subset of the structural one -- and its columns unsorted within
+  a row (``indices_sorted=False``), as SciPy leaves them;
+- under ``jax.jit``/``vmap`` (traced operands), through ``jax.pure_callback``, padded to
+  the caller's ``nse`` (a bound on the number of products, as for the lax kernel), with the
+  same overflow report and NaN values when the bound is too small;
+- differentiated (``jax.jvp``/``grad`` through the traced call), by the lax kernel: its
+  structural pattern carries the tangent of every entry, cancelled ones included.
+
+:func:`usable` decides: the host path is on (``laxarray.set_host_sort``; ``jax.export``
+needs it off), every operand lives on (or is traced in a process with) one CPU device, and
+SciPy multiplies the dtype.  GPU, sharded operands, batched or dense dimensions and
+``jax.export`` take the lax kernel.
+"""
+
+from __future__ import annotations
+
+import jax
+import numpy as np
+from laxarray.array_api._host_order import placed
+
+#: dtype kinds SciPy's sparse product computes as the lax kernel does (no float16 or
+#: bfloat16, which SciPy lacks; no bool, whose sum SciPy takes as a logical or)
+_SCIPY_KINDS = "iufc"
+
+
+def usable(lhs, rhs, dims, dtype) -> bool:
+    """Whether ``dot_general(lhs, rhs, dims)`` of two sparse arrays takes the host path."""
+    (lc, rc), (lb, rb) = dims
+    if lhs.ndim != 2 or rhs.ndim != 2 or lb or rb or len(lc) != 1 or len(rc) != 1:
+        return False
+    if lhs.n_batch or lhs.n_dense or rhs.n_batch or rhs.n_dense:
+        return False
+    dt = np.dtype(dtype)
+    if dt.kind not in _SCIPY_KINDS or dt.itemsize < 4 and dt.kind in "fc":
+        return False
+    return all(placed(leaf) for m in (lhs, rhs) for leaf in m._leaves())
+
+
+# ---- NumPy / SciPy side ---------------------------------------------------------------------
+def _operand(leaves, shape, csr, contract, dtype, left):
+    """A SciPy sparse matrix of one operand, oriented for ``left @ right`` (the contracted
+    dimension last for the left operand, first for the right one), and the contracted
+    coordinate of each stored (non-padding) entry, for counting products."""
+    import scipy.sparse as sps
+    if csr:
+        data, indices, indptr = (np.asarray(v) for v in leaves)
+        n = int(indptr[-1])
+        rows = np.repeat(np.arange(shape[0], dtype=indices.dtype), np.diff(indptr))
+        cols = indices[:n]
+        mat = sps.csr_matrix((data[:n].astype(dtype, copy=False), cols, indptr[:shape[0] + 1]),
+                             shape=shape)
+    else:
+        data, idx = (np.asarray(v) for v in leaves)
+        rows, cols = idx[:, 0], idx[:, 1]
+        keep = (rows >= 0) & (rows < shape[0]) & (cols >= 0) & (cols < shape[1])
+        if not keep.all():
+            data, rows, cols = data[keep], rows[keep], cols[keep]
+        mat = sps.csr_matrix((data.astype(dtype, copy=False), (rows, cols)), shape=shape)
+    # the contracted dimension: last of the left operand, first of the right one
+    flip = (contract == 0) if left else (contract == 1)
+    return (mat.T if flip else mat), (rows if contract == 0 else cols)
+
+
+def _count_products(a_key, b_key, inner):
+    """Products the lax kernel would form: for each entry of the left operand, the number
+    of entries of the right one on its contracted coordinate."""
+    per = np.bincount(b_key, minlength=inner)
+    return int(per[a_key].sum()) if a_key.size else 0
+
+
+def product(a_leaves, b_leaves, *, ashape, bshape, a_csr, b_csr, lc, rc, dtype):
+    """``(C, n_products)``: the CSR product (SciPy's) and the product count."""
+    a, a_key = _operand(a_leaves, ashape, a_csr, lc, dtype, True)
+    b, b_key = _operand(b_leaves, bshape, b_csr, rc, dtype, False)
+    c = (a @ b).tocsr()
+    if c.dtype != np.dtype(dtype):
+        c = c.astype(dtype)
+    return c, _count_products(a_key, b_key, ashape[lc])
+
+
+def coo_rows(c, index_dtype):
+    """The row of each stored entry of CSR ``c``."""
+    return np.repeat(np.arange(c.shape[0], dtype=index_dtype), np.diff(c.indptr))
+
+
+def padded(c, size, index_dtype, csr):
+    """The leaves of CSR ``c`` padded (or cut) to ``size`` entries, in the layout of the
+    lax path: BCSR ``(data, indices, indptr)`` with padding columns ``n_cols`` after
+    ``indptr[-1]``, or BCOO ``(data, indices)`` with padding at ``(n_rows, 0)``; padding
+    values are 0."""
+    n = min(c.nnz, size)
+    data = np.zeros((size,), c.dtype)
+    data[:n] = c.data[:n]
+    if csr:
+        cols = np.full((size,), c.shape[1], index_dtype)
+        cols[:n] = c.indices[:n]
+        indptr = np.minimum(c.indptr, n).astype(index_dtype)
+        return data, cols, indptr
+    idx = np.zeros((size, 2), index_dtype)
+    idx[:n, 0] = coo_rows(c, index_dtype)[:n]
+    idx[:n, 1] = c.indices[:n]
+    idx[n:, 0] = c.shape[0]
+    return data, idx
+
+
+def leaves_of(c, index_dtype, csr):
+    """The exact leaves of CSR ``c`` (no padding), BCSR's or BCOO's."""
+    if csr:
+        return c.data, c.indices.astype(index_dtype), c.indptr.astype(index_dtype)
+    idx = np.empty((c.nnz, 2), index_dtype)
+    idx[:, 0] = coo_rows(c, index_dtype)
+    idx[:, 1] = c.indices
+    return c.data, idx
+
+
+# ---- under a trace ----------------------------------------------------------------------------
+def traced(a_leaves, b_leaves, lax_product, *, ashape, bshape, a_csr, b_csr, lc, rc, dtype,
+           index_dtype, size, out_shape):
+    """``(leaves, n_unique, n_products)``: the product's leaves padded to ``size`` entries
+    (BCSR's when both operands are BCSR, else BCOO's), computed by SciPy in a host callback.
+    ``lax_product(*a_leaves, *b_leaves)`` -- the lax path, same outputs -- gives the
+    derivative (see the module notes)."""
+    na = len(a_leaves)
+    csr = a_csr and b_csr
+    static = dict(ashape=ashape, bshape=bshape, a_csr=a_csr, b_csr=b_csr, lc=lc, rc=rc,
+                  dtype=dtype)
+
+    def host(*leaves):
+        c, needed = product(leaves[:na], leaves[na:], **static)
+        return padded(c, size, index_dtype, csr) + (np.int64(c.nnz), np.int64(needed))
+
+    m = out_shape[0]
+    shapes = ((jax.ShapeDtypeStruct((size,), dtype),)
+              + ((jax.ShapeDtypeStruct((size,), index_dtype),
+                  jax.ShapeDtypeStruct((m + 1,), index_dtype)) if csr else
+                 (jax.ShapeDtypeStruct((size, 2), index_dtype),))
+              + (jax.ShapeDtypeStruct((), np.int64), jax.ShapeDtypeStruct((), np.int64)))
+
+    @jax.custom_jvp
+    def run(*leaves):
+        return jax.pure_callback(host, shapes, *leaves, vmap_method="sequential")
+
+    @run.defjvp
+    def run_jvp(primals, tangents):
+        return jax.jvp(lax_product, primals, tangents)
+
+    out = run(*a_leaves, *b_leaves)
+    return out[:-2], out[-2], out[-1]
+
+
+__all__ = ["usable", "product", "padded", "leaves_of", "traced"]
