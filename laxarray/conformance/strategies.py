@@ -7,6 +7,8 @@ so that jit-compiling namespaces reuse compiled kernels across examples.
 
 from __future__ import annotations
 
+import functools
+import math
 from builtins import max as builtins_max, min as builtins_min
 
 import numpy as np
@@ -33,6 +35,7 @@ DTYPE_GROUPS = {
 }
 
 
+@functools.lru_cache(maxsize=None)
 def shapes(min_dims=0, max_dims=3, min_side=0, max_side=4):
     """Array shapes, 0-d and empty included."""
     return st.lists(st.integers(min_side, max_side), min_size=min_dims,
@@ -62,6 +65,14 @@ def _special_floats(dtype):
 def scalars(dtype, *, finite=False, min_value=None, max_value=None):
     """Scalars of ``dtype`` biased towards special values (NaN, +-inf, +-0, subnormals,
     extremes) unless ``finite``."""
+    return _scalars(np.dtype(dtype).name, bool(finite), min_value, max_value)
+
+
+# Strategies are built once per argument tuple (:func:`_scalars`, :func:`_arrays`,
+# :func:`shapes`, :func:`dtypes`): hypothesis validates a new strategy object on its first
+# draw, which cost more than the draw itself -- about half of a warm run's time.
+@functools.lru_cache(maxsize=4096)
+def _scalars(dtype, finite, min_value, max_value):
     dt = np.dtype(dtype)
     if dt.kind == "b":
         return st.booleans()
@@ -144,6 +155,12 @@ def arrays(dtype, shape, *, finite=False, min_value=None, max_value=None):
     (NaN, +-inf, +-0) for the whole array (an all-NaN or all-inf reduction, a zero everywhere).
     The bounds restrict every mode alike.  Other dtypes: elements from :func:`scalars`.
     """
+    return _arrays(np.dtype(dtype).name, tuple(int(n) for n in shape), bool(finite),
+                   min_value, max_value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _arrays(dtype, shape, finite, min_value, max_value):
     dt = np.dtype(dtype)
     n = int(np.prod(shape)) if shape else 1
     bounds = dict(finite=finite, min_value=min_value, max_value=max_value)
@@ -154,7 +171,8 @@ def arrays(dtype, shape, *, finite=False, min_value=None, max_value=None):
     if special is None:
         return mixed
     dense = st.lists(special, min_size=n, max_size=n).map(build)
-    one = _specials(dtype, constant=True, **bounds) or special
+    one = _specials(dtype, constant=True, **bounds)
+    one = special if one is None else one
     constant = one.map(lambda v: np.full(shape, v, dtype=dt))
     by_mode = {"mixed": mixed, "dense": dense, "constant": constant}
     nonfinite = any(not np.isfinite(v) for v in dense_floats(**bounds))
@@ -181,6 +199,7 @@ def by_kind(options, key=kind_class):
     return st.sampled_from(groups).flatmap(st.sampled_from)
 
 
+@functools.lru_cache(maxsize=None)
 def dtypes(group):
     """dtype names of a group (``"numeric"``, ``"real floating"`` ...), each class of
     dtype (:func:`kind_class`) as likely as another."""
@@ -198,3 +217,63 @@ def axes(ndim, *, allow_none=True, allow_tuple=True):
             options.append(st.lists(st.integers(0, ndim - 1), unique=True, max_size=ndim)
                            .map(tuple))
     return st.one_of(*options)
+
+
+#: the placements of :func:`placed`: where a special value changes a reduction's, a scan's
+#: or a sort's answer, put there on purpose rather than left to land by chance.
+PLACEMENTS = ("as drawn", "nan slice", "one nan", "signed zeros", "infinities")
+
+
+@st.composite
+def placed(draw, x, axis=None, kinds=PLACEMENTS):
+    """``x`` (a floating NumPy array; other dtypes and empty arrays are returned as they
+    are) with special values put where they change the answer of a reduction, scan or sort
+    over ``axis`` (None: the whole array; an int or a tuple of axes): one of ``kinds``
+    (:data:`PLACEMENTS`), drawn --
+
+    - ``"nan slice"``: one slice along ``axis`` all NaN (an all-NaN reduction row);
+    - ``"one nan"``: a NaN in one slice, beside its other values;
+    - ``"signed zeros"``: ``-0.0`` and ``+0.0`` in one slice, in a drawn order (ties of
+      ``max``/``argmax``, the order a stable sort keeps);
+    - ``"infinities"``: ``+inf`` and ``-inf`` in one slice (``inf - inf`` in a sum or a
+      cumulative sum);
+    - ``"as drawn"``: ``x`` unchanged.
+
+    Complex arrays take the value in the real part (imaginary part 0).
+    """
+    x = np.asarray(x)
+    kind = draw(st.sampled_from(kinds), label="placement")
+    if kind == "as drawn" or x.dtype.kind not in "fc" or x.size == 0:
+        return x
+    if x.ndim == 0:
+        rows, back = np.array(x, copy=True).reshape(1, 1), None
+    else:
+        axes = tuple(range(x.ndim)) if axis is None else \
+            tuple(a % x.ndim for a in (axis if isinstance(axis, tuple) else (axis,)))
+        if not axes:
+            axes = (x.ndim - 1,)
+        rest = tuple(a for a in range(x.ndim) if a not in axes)
+        perm = rest + axes
+        moved = np.array(np.transpose(x, perm), copy=True)
+        rows, back = moved.reshape(-1, math.prod(x.shape[a] for a in axes)), (moved, perm)
+    r = draw(st.integers(0, rows.shape[0] - 1), label="slice")
+    m = rows.shape[1]
+    if kind == "nan slice":
+        rows[r, :] = np.nan
+    elif kind == "one nan":
+        rows[r, draw(st.integers(0, m - 1), label="at")] = np.nan
+    else:
+        a, b = (-0.0, 0.0) if kind == "signed zeros" else (np.inf, -np.inf)
+        if draw(st.booleans(), label="swap"):
+            a, b = b, a
+        i = draw(st.integers(0, m - 1), label="at")
+        rows[r, i] = a
+        if m > 1:
+            j = draw(st.integers(0, m - 2), label="and at")
+            rows[r, j + (j >= i)] = b
+    if back is None:
+        return rows.reshape(())
+    moved, perm = back
+    out = rows.reshape(moved.shape)
+    return np.ascontiguousarray(np.transpose(out, np.argsort(perm)))
+
