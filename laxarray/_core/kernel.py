@@ -383,7 +383,10 @@ class Bound:
             return body(*args)
         entry.__name__ = self.kernel.__name__
         entry.__qualname__ = self.kernel.__name__
-        jitted = jax.jit(entry, inline=True, compiler_options=options)
+        # keep_unused: a result that does not depend on the arguments (isfinite of integers,
+        # argsort of an empty array) still goes to their device; jax would drop the unused
+        # committed arguments and place it on the default device
+        jitted = jax.jit(entry, inline=True, compiler_options=options, keep_unused=True)
         return jitted
 
     def _traced(self, args, body=None):

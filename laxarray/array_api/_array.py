@@ -284,7 +284,10 @@ class Array:
         return float(v)
 
     def __complex__(self) -> complex:
-        return complex(self._scalar("__complex__"))
+        v = self._scalar("__complex__")
+        if _dt.kind_of(v.dtype) == "f" and math.isnan(v):
+            return complex(math.nan, math.nan)  # the standard's NaN + NaN j, not Python's
+        return complex(v)
 
     def __index__(self) -> int:
         if _dt.kind_of(self.dtype) not in "iu":

@@ -99,11 +99,20 @@ def _float_divmod(x1, x2):
 
 @elementwise_binary("real numeric")
 def floor_divide(x1, x2, /):
-    """Floor division (NumPy's rules; integer division by zero gives 0).
-    Array API: floor_divide. NumPy: numpy.floor_divide."""
+    """Floor division; integer division by zero gives 0.
+    Array API: floor_divide. NumPy: numpy.floor_divide.
+
+    Unlike NumPy, an infinity against a finite number follows the standard's
+    ``floor(x1 / x2)``: ``inf // 2.0`` is ``inf`` (NumPy: ``nan``) and ``1.0 // -inf`` is
+    ``-0.0`` (NumPy: ``-1.0``); elsewhere NumPy's values.  Under ``jax.jit`` a select on
+    masks, no branch on values.
+    """
     if _is_int(x1):
         return _int_floor_divide(x1, x2)
-    return _float_divmod(x1, x2)[0]
+    # exactly one operand infinite (the other finite or NaN): x1 / x2 is already integral
+    one_inf = lax.ne(lax.eq(lax.abs(x1), lax.full_like(x1, np.inf)),
+                     lax.eq(lax.abs(x2), lax.full_like(x2, np.inf)))
+    return lax.select(one_inf, lax.div(x1, x2), _float_divmod(x1, x2)[0])
 
 
 @elementwise_binary("real numeric")

@@ -195,8 +195,10 @@ def _moment_kernel(x, count, exts, *, axes, keepdims, correction, op, dtype):
     sq = lax.real(lax.mul(centred, lax.conj(centred))) if _dt.kind_of(dtype) == "c" else lax.mul(
         centred, centred)
     ss = lax.reduce_sum(sq, axes)
-    denom = lax.max(lax.sub(n, lax.full_like(n, correction)), lax.full_like(n, 0))
-    var = exact_div(ss, denom)
+    dof = lax.sub(n, lax.full_like(n, correction))
+    var = exact_div(ss, lax.max(dof, lax.full_like(n, 0)))
+    # the standard: NaN where M - correction <= 0 (NumPy gives inf or NaN)
+    var = lax.select(lax.le(dof, lax.full_like(dof, 0)), lax.full_like(var, np.nan), var)
     if op == "std":
         var = lax.sqrt(var)
     return _finish(lax.convert_element_type(var, _dt.real_dtype(dtype)), axes, keepdims)
@@ -238,12 +240,14 @@ def _spread(fn, op, x, axis, correction, keepdims):
 
 def var(x, /, *, axis=None, correction=0.0, keepdims=False):
     """Variance with ``correction`` (NumPy's ddof); complex gives a real result.
-    Array API: var. NumPy: numpy.var."""
+    Array API: var. NumPy: numpy.var.  Where ``M - correction <= 0`` the result is NaN, as
+    the standard says (NumPy: inf for a nonzero spread)."""
     return _spread("var", "var", x, axis, correction, keepdims)
 
 
 def std(x, /, *, axis=None, correction=0.0, keepdims=False):
-    """Standard deviation with ``correction``. Array API: std. NumPy: numpy.std."""
+    """Standard deviation with ``correction``. Array API: std. NumPy: numpy.std.
+    Where ``M - correction <= 0`` the result is NaN, as the standard says (NumPy: inf)."""
     return _spread("std", "std", x, axis, correction, keepdims)
 
 

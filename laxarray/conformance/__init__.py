@@ -11,8 +11,11 @@ from laxarray.conformance import specs_fft, specs_linalg  # noqa: F401  (registe
 from laxarray.conformance import specs_manipulation  # noqa: F401
 from laxarray.conformance import specs_statistical  # noqa: F401
 from laxarray.conformance import specs_indexing  # noqa: F401
+from laxarray.conformance import special_cases_conversions  # noqa: F401  (bool(x), int(x)...)
 from laxarray.conformance import specs_sets  # noqa: F401
+from laxarray.conformance import specs_devices  # noqa: F401  (device placement)
 from laxarray.conformance import specs_numpy_editing  # noqa: F401
+from laxarray.conformance import specs_numpy_extras  # noqa: F401
 from laxarray.conformance import specs_numpy_mathfuncs  # noqa: F401
 from laxarray.conformance import specs_numpy_shaping  # noqa: F401
 from laxarray.conformance import specs_numpy_statistics  # noqa: F401

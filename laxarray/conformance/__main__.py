@@ -5,6 +5,7 @@ Examples::
     python -m laxarray.conformance --namespace laxarray
     python -m laxarray.conformance --namespace array_api_compat.numpy --functions 'linalg.*'
     python -m laxarray.conformance --compare laxarray,array_api_strict --html report.html
+    python -m laxarray.conformance --namespace array_api_strict --device no_float64
 
 A library that is not itself an Array API namespace is checked through its
 ``array_api_compat`` wrapper (``--namespace array_api_compat.numpy``).  ``--xfails FILE`` and
@@ -19,7 +20,7 @@ import argparse
 import random
 import sys
 
-from laxarray.conformance import expectations, report, runner
+from laxarray.conformance import capabilities, expectations, report, runner
 from laxarray.conformance.spec import SPECS
 
 
@@ -51,6 +52,10 @@ def build_parser():
     p.add_argument("--extensions", default=",".join(runner.DEFAULT_EXTENSIONS),
                    help="comma-separated extensions to check (default: linalg,fft; also: numpy; "
                         "'' for none)")
+    p.add_argument("--device", default=None, metavar="NAME",
+                   help="create the inputs on this device of the namespace (its name, e.g. "
+                        "array_api_strict's no_float64, or its index in devices()); dtypes "
+                        "the device lacks are not drawn")
     p.add_argument("--no-shrink", action="store_true",
                    help="report the first failing example, not a minimal one (faster)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -96,15 +101,24 @@ def main(argv=None, stdout=None):
         except ImportError as exc:
             print(f"cannot import namespace {name!r}: {exc}", file=sys.stderr)
             return 2
+        device = None
+        if args.device is not None:
+            try:
+                device = capabilities.find_device(xp, args.device)
+            except ValueError as exc:
+                print(f"--device for {name}: {exc}", file=sys.stderr)
+                return 2
         runs.append(runner.run_namespace(xp, specs, skipped, namespace_label=name,
                                          version=args.version, max_examples=args.max_examples,
                                          seed=seed, progress=not args.no_progress,
                                          shrink=not args.no_shrink, xfails=xfails,
-                                         unmapped=unmapped))
+                                         unmapped=unmapped, device=device))
     for run in runs:
         failures = report.failures_text(run)
         if failures:
             print(failures, file=out)
+        for line in run.notes:
+            print(f"note: {run.namespace}: {line}", file=out)
         print(report.text_table(run), file=out)
     if len(runs) > 1:
         print(report.compare_table(runs), file=out)

@@ -1,12 +1,10 @@
-"""Comparing a namespace's result with the oracle's: dtype, shape and dtype-aware values.
+"""Comparing a namespace's result with the oracle's: dtype, shape and values.
 
-Integers and booleans compare exactly.  Floating values compare with a tolerance of
-``rtol_ulps * eps`` relative plus ``atol_ulps * eps`` absolute (``eps`` of the result's
-real dtype), NaN must match NaN, infinities must match in sign, and -- where the spec asks
-for it -- the sign of a zero result must match.  Complex values compare part by part, but
-normwise: the relative tolerance of each part scales with the larger finite part of the
-expected value (the usual measure of complex accuracy; a part that cancels to nearly zero
-is not held to a relative bound of its own).
+One comparator, :func:`assert_values`, compares every value a spec checks, with the error
+bound of its row in :data:`laxarray.conformance.tolerances.BOUNDS` (the one error model:
+see :mod:`laxarray.conformance.tolerances`).  Integers and booleans compare exactly; for
+floating values NaN must match NaN, infinities must match in sign, and -- where the spec
+asks for it -- the sign of a zero result must match.
 """
 
 from __future__ import annotations
@@ -16,17 +14,19 @@ import contextvars
 
 import numpy as np
 
+from laxarray.conformance import tolerances
+
 
 class ConformanceError(AssertionError):
     """A namespace result differs from the oracle.
 
     Besides the message, the failing check leaves what it compared, for the runner's
     self-contained reproduction (:mod:`laxarray.conformance.snippets`): ``check`` names
-    the rule (``"values"``, ``"sum_bound"``, ``"dtype"``, ``"shape"``; None for the checks
-    a spec writes itself), ``actual`` the value compared (NumPy for value checks, the
-    namespace's array for dtype and shape checks), ``expected`` the oracle's value (an
-    array, a dtype name, a shape), ``details`` the rule's parameters (absolute ``rtol`` and
-    ``atol``, ``signed_zeros``; ``tol`` of a summation bound) and ``where`` the boolean
+    the rule (``"values"``, ``"dtype"``, ``"shape"``; None for the checks a spec writes
+    itself), ``actual`` the value compared (NumPy for value checks, the namespace's array
+    for dtype and shape checks), ``expected`` the oracle's value (an array, a dtype name, a
+    shape), ``details`` the rule's parameters (absolute ``rtol`` and ``atol``,
+    ``signed_zeros``, the complex ``measure``, the ``bound`` row) and ``where`` the boolean
     selection of the result the spec compared, when it compared a selection.
     """
 
@@ -110,9 +110,9 @@ _VALUE_CHECKS = [0]
 
 
 def value_checks_passed():
-    """How many value checks (:func:`assert_values`, :func:`assert_sum_bound`) have passed
-    in this process: the flush rule takes a namespace call that a passing value check
-    followed as verified on its own draws."""
+    """How many value checks (:func:`assert_values`) have passed in this process: the flush
+    rule takes a namespace call that a passing value check followed as verified on its own
+    draws."""
     return _VALUE_CHECKS[0]
 
 
@@ -123,8 +123,8 @@ def accepted(expected):
     return [expected, flush_subnormals(expected)] if _FLUSHED.get() else [expected]
 
 
-# snippets.HELPERS["values_bad"] pastes this rule into reproductions: keep the two alike
-# (tests/conformance_runner/test_snippets.py checks that they agree)
+# snippets.HELPERS["values_bad"] pastes these two functions into reproductions (their own
+# source): the reproduction's check is this one (tests/conformance_runner/test_snippets.py)
 def _real_bad(a, e, rtol, atol, signed_zeros, mag=None):
     a = a.astype(np.float64, copy=False) if a.dtype != np.float64 else a
     e = e.astype(np.float64, copy=False) if e.dtype != np.float64 else e
@@ -144,75 +144,68 @@ def _real_bad(a, e, rtol, atol, signed_zeros, mag=None):
     return bad
 
 
-def _values_bad(a, e, rtol, atol, signed_zeros):
-    if e.dtype.kind == "c" or a.dtype.kind == "c":
-        er, ei = np.real(e).astype(np.float64), np.imag(e).astype(np.float64)
-        with np.errstate(invalid="ignore"):
-            mag = np.maximum(np.where(np.isfinite(er), np.abs(er), 0.0),
-                             np.where(np.isfinite(ei), np.abs(ei), 0.0))
-        return (_real_bad(np.real(a), er, rtol, atol, signed_zeros, mag)
-                | _real_bad(np.imag(a), ei, rtol, atol, signed_zeros, mag))
-    return _real_bad(a, e, rtol, atol, signed_zeros)
+def _values_bad(a, e, rtol, atol, signed_zeros, measure="normwise"):
+    if e.dtype.kind != "c" and a.dtype.kind != "c":
+        return _real_bad(a, e, rtol, atol, signed_zeros)
+    er, ei = np.real(e).astype(np.float64), np.imag(e).astype(np.float64)
+    ar, ai = np.real(a), np.imag(a)
+    if measure == "componentwise":
+        return (_real_bad(ar, er, rtol, atol, signed_zeros)
+                | _real_bad(ai, ei, rtol, atol, signed_zeros))
+    if measure == "modulus":  # NaN and infinities part by part, finite values by |a - e|
+        bad = (_real_bad(ar, er, 0.0, np.inf, signed_zeros)
+               | _real_bad(ai, ei, 0.0, np.inf, signed_zeros))
+        ec = er + 1j * ei
+        with np.errstate(invalid="ignore", over="ignore"):
+            diff = np.abs(a.astype(np.complex128) - ec)
+            finite = np.isfinite(er) & np.isfinite(ei)
+            return bad | finite & ~(diff <= atol + rtol * np.abs(ec))
+    with np.errstate(invalid="ignore"):
+        mag = np.maximum(np.where(np.isfinite(er), np.abs(er), 0.0),
+                         np.where(np.isfinite(ei), np.abs(ei), 0.0))
+    return (_real_bad(ar, er, rtol, atol, signed_zeros, mag)
+            | _real_bad(ai, ei, rtol, atol, signed_zeros, mag))
 
 
-def far(actual, expected, atol, rtol=0.0):
-    """Where ``actual`` is not within the absolute tolerance ``atol + rtol * |expected|``
-    (arrays broadcast) of ``expected``, real and imaginary parts separately: NaN must meet
-    NaN and an infinity itself; signs of zero are free.  For hand-derived error bounds
-    (summation orders, fits); :func:`assert_values` takes tolerances in ulps."""
-    a, e = np.asarray(actual), np.asarray(expected)
-    if a.dtype.kind == "c" or e.dtype.kind == "c":
-        return far(np.real(a), np.real(e), atol, rtol) | far(np.imag(a), np.imag(e), atol, rtol)
-    return _real_bad(a, e, rtol, atol, signed_zeros=False)
+def _eps_dtype(a, dtype):
+    """The dtype whose ``eps`` a bound is stated in: ``dtype``, else ``a``'s (float64 for
+    integer and boolean values)."""
+    if dtype is not None:
+        dt = np.dtype(dtype)
+        return dt if dt.kind in "fc" else np.dtype(np.float64)
+    return a.dtype if a.dtype.kind in "fc" else np.dtype(np.float64)
 
 
-def sum_bad(a, e, tol):
-    """Where ``a`` is outside the absolute tolerance ``tol`` of ``e`` (complex: by the
-    modulus of the error); NaN meets NaN, equal values (infinities) pass."""
-    with np.errstate(invalid="ignore", over="ignore"):
-        diff = np.abs(a.astype(np.complex128) - e.astype(np.complex128))
-        return ~(diff <= tol) & ~(np.isnan(a) & np.isnan(e)) & ~(a == e)
+def assert_values(fn, actual, expected, *, bound=None, scale=None, n=None, inputs=(),
+                  dtype=None, signed_zeros=True, alternatives=()):
+    """Values of ``actual`` (NumPy) against ``expected`` (NumPy): THE comparator.
 
-
-def assert_sum_bound(fn, actual, expected, n, scale):
-    """Inexact values within the summation-order bound ``2 n eps scale + 4 tiny`` of
-    ``expected`` (``scale``: the same computation on magnitudes; complex values by the
-    modulus of the error); NaN where ``expected`` is NaN, equal values (infinities) pass.
-    Inside :func:`flushed_results` the flushed expectation is accepted too."""
-    a, e = np.asarray(actual), np.asarray(expected)
-    eps = float(np.finfo(a.real.dtype).eps)
-    tol = 2 * max(n, 1) * eps * np.abs(np.asarray(scale)).astype(np.float64) + \
-        4 * float(np.finfo(a.real.dtype).tiny)
-
-    bad = np.logical_and.reduce([sum_bad(a, option, tol) for option in accepted(e)])
-    if bad.any():
-        raise ConformanceError(f"{fn}: {a[bad][:3]!r}, expected {e[bad][:3]!r} "
-                               f"(tolerance {np.broadcast_to(tol, bad.shape)[bad][:3]!r})",
-                               check="sum_bound", actual=a, expected=e,
-                               details={"tol": np.asarray(tol, np.float64)})
-    _VALUE_CHECKS[0] += 1
-
-
-def assert_values(fn, actual, expected, *, rtol_ulps=0.0, atol_ulps=0.0, signed_zeros=True):
-    """Values of ``actual`` (NumPy) against ``expected`` (NumPy) with dtype-aware tolerance.
-
-    Inside :func:`flushed_results` the expectation with subnormals flushed is accepted too,
-    element by element.
+    ``bound``: the row of :data:`~laxarray.conformance.tolerances.BOUNDS` the comparison
+    uses, by key (default: ``fn``; a name without a row compares exactly) or as a
+    :class:`~laxarray.conformance.tolerances.Bound`; ``scale``, ``n`` and ``inputs`` are
+    what the row asks for (its scale, the number of terms, the inputs of its ``cond``);
+    ``dtype``: the dtype the bound is stated in (default ``actual``'s; pass the namespace's
+    dtype where ``actual`` was computed or upcast to a wider one).  ``alternatives``: other
+    expectations any of which the result may match instead (elementwise).  Integers and
+    booleans compare exactly.  Inside :func:`flushed_results` the expectation with
+    subnormals flushed is accepted too, element by element.
     """
     a, e = np.asarray(actual), np.asarray(expected)
+    key = fn if bound is None else bound
     exact = e.dtype.kind in "biu" and a.dtype.kind in "biu"
-    if exact:
+    complex_kind = np.complex128 if "c" in (a.dtype.kind, e.dtype.kind) else None
+    row = tolerances.lookup(key, complex_kind)
+    if exact or row.exact:
         rtol = atol = 0.0
     else:
-        real_dt = a.real.dtype if a.dtype.kind in "fc" else np.dtype(np.float64)
-        eps = float(np.finfo(real_dt).eps)
-        rtol, atol = rtol_ulps * eps, atol_ulps * eps
+        rtol, atol = row.tolerance(_eps_dtype(a, dtype), scale=scale, n=n, inputs=inputs)
     record = {"check": "values", "actual": a, "expected": e,
               "details": {"rtol": rtol, "atol": atol, "signed_zeros": bool(signed_zeros),
-                          "exact": exact}}
+                          "measure": row.measure, "exact": exact,
+                          "bound": key if isinstance(key, str) else row.why or "given"}}
     if a.shape != e.shape:
         raise ConformanceError(f"{fn}: result shape {a.shape}, expected {e.shape}", **record)
-    options = accepted(e)
+    options = accepted(e) + [np.asarray(alt) for alt in alternatives]
     if exact:
         bad = np.logical_and.reduce([a != option for option in options])
         if np.any(bad):
@@ -221,12 +214,12 @@ def assert_values(fn, actual, expected, *, rtol_ulps=0.0, atol_ulps=0.0, signed_
                                    **record)
         _VALUE_CHECKS[0] += 1
         return
-    bad = np.logical_and.reduce([_values_bad(a, option, rtol, atol, signed_zeros)
+    bad = np.logical_and.reduce([_values_bad(a, option, rtol, atol, signed_zeros, row.measure)
                                  for option in options])
     if bad.any():
         idx = tuple(np.argwhere(bad)[0]) if bad.ndim else ()
         raise ConformanceError(
             f"{fn}: value {a[idx]!r} at index {idx}, expected {e[idx]!r} "
-            f"(rtol={np.max(rtol):.3g}, atol={np.max(atol):.3g}); "
-            f"{int(bad.sum())} of {bad.size} differ", **record)
+            f"(bound {record['details']['bound']!s}: rtol={np.max(rtol):.3g}, "
+            f"atol={np.max(atol):.3g}); {int(bad.sum())} of {bad.size} differ", **record)
     _VALUE_CHECKS[0] += 1

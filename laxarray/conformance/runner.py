@@ -7,7 +7,10 @@ dtypes each example drew (for the function x dtype matrix), and -- on failure --
 minimal example hypothesis found as a snippet: a self-contained reproduction (NumPy and
 the namespace only, :mod:`laxarray.conformance.snippets`) where the failing call can be
 written out, followed by hypothesis' replay of the example; :func:`run_namespace` runs a
-selection with a plain-text progress bar.
+selection with a plain-text progress bar.  A spec whose function has special cases in the
+standard's text passes only if, after its search, the namespace also meets every one of
+them (:mod:`laxarray.conformance.special_cases_check`: batched, one call per dtype and
+form).
 
 On a namespace whose arrays are immutable (:func:`arrays_are_mutable`), specs that write
 into arrays (``Spec.needs_mutation``) are reported ``"unsupported"`` with the message
@@ -15,6 +18,12 @@ into arrays (``Spec.needs_mutation``) are reported ``"unsupported"`` with the me
 count as failures.  Specs expected to fail (``xfails``, see
 :mod:`laxarray.conformance.expectations`) report ``"xfail"`` when they fail and
 ``"xpass"`` when they pass; neither counts as a failure.
+
+What the namespace can do is probed once per run (:mod:`laxarray.conformance.capabilities`):
+specs that need a feature it lacks (``Spec.needs``: boolean indexing, data-dependent shapes
+-- its ``capabilities()`` or array_api_strict's flags --, two or more devices), names added
+after array_api_strict's ``api_version`` and extensions its flags disabled are reported
+``"skipped"`` with the reason.
 """
 
 from __future__ import annotations
@@ -31,11 +40,12 @@ from dataclasses import dataclass, field
 
 import hypothesis
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
-from hypothesis.errors import HypothesisException
+from hypothesis.errors import HypothesisException, Unsatisfiable
 import numpy as np
 
-from laxarray.conformance import snippets
-from laxarray.conformance.spec import SPECS, mutable_arrays, resolve
+from laxarray.conformance import capabilities as caps_mod, snippets, special_cases_check
+from laxarray.conformance.spec import (SPECS, collecting_notes, excluding_dtypes,
+                                       mutable_arrays, resolve)
 
 #: names each revision of the standard added, for ``--version`` (only names with specs).
 ADDED_IN = {
@@ -91,6 +101,8 @@ class Run:
     seconds: float = 0.0
     #: entries of ``--xfails``/``--skips`` files that name no spec (``"FILE:LINE: why"``)
     unmapped: list = field(default_factory=list)
+    #: what the capability probe found that shapes the run (flags, the target device)
+    notes: list = field(default_factory=list)
 
     def counts(self):
         """``{outcome: count}`` over the results."""
@@ -117,7 +129,7 @@ class Run:
                 "max_examples": self.max_examples, "seconds": round(self.seconds, 3),
                 "summary": {"passed": passed, "failed": failed, "skipped": skipped,
                             **self.counts()},
-                "unmapped": list(self.unmapped),
+                "unmapped": list(self.unmapped), "notes": list(self.notes),
                 "results": [r.as_dict() for r in self.results]}
 
 
@@ -187,6 +199,11 @@ def _dtype_keys(drawn):
             values = value if isinstance(value, (tuple, list)) else (value,)
             return sorted({str(v) for v in values})
     return ["-"]
+
+
+def added_in(name):
+    """The revision of the standard that added ``name`` (None: in every revision)."""
+    return next((v for v, names in ADDED_IN.items() if name in names), None)
 
 
 def _is_namespace_name(name):
@@ -259,25 +276,39 @@ def _snippet(namespace_label, name, seed, max_examples, exc, drawn, shrink, stan
 
 
 def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=True,
-             mutable=None):
+             mutable=None, capabilities=None):
     """Run ``spec`` on namespace ``xp``: a :class:`Result`, never raises for the spec's sake.
 
     ``shrink=False`` reports the first failing example found instead of a minimal one
     (faster; the snippet still reproduces it).  ``mutable``: whether ``xp``'s arrays can be
     written to (default: probed, :func:`arrays_are_mutable`); a spec that needs writes is
-    ``"unsupported"`` (:data:`IMMUTABLE`) where they cannot.
+    ``"unsupported"`` (:data:`IMMUTABLE`) where they cannot.  ``capabilities``: what
+    ``xp`` can do (default: probed, :func:`laxarray.conformance.capabilities.probe`); a
+    spec it makes inapplicable is ``"skipped"`` with the reason, and a run on a target
+    device draws no dtype the device lacks (noted in the message of a pass).
     """
     start = time.perf_counter()
     name = spec.name
-    if _is_namespace_name(name):
+    if capabilities is None:
+        capabilities = caps_mod.probe(xp)
+    reason = capabilities.version_reason(spec, added_in(name))
+    if reason:
+        return Result(name, "skipped", message=reason)
+    # a device spec ("device.fft") checks several functions: only its extension must exist
+    needed = (spec.extension if spec.kind == "device" else
+              name if _is_namespace_name(name) else None)
+    if needed:
         try:
-            resolve(xp, name)
+            resolve(xp, needed)
         except AttributeError:
-            return Result(name, "unsupported", message=f"{name} is not in the namespace")
+            return Result(name, "unsupported", message=f"{needed} is not in the namespace")
     if mutable is None:
         mutable = arrays_are_mutable(xp)
     if spec.needs_mutation and not mutable:
         return Result(name, "unsupported", message=IMMUTABLE)
+    reason = capabilities.needs_reason(spec)
+    if reason:
+        return Result(name, "skipped", message=reason)
     dtypes = {}
     examples = [0]
     last = [[]]
@@ -288,7 +319,7 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
         last[0] = drawn
         outcome = "pass"
         try:
-            spec.check(xp, data, drawn, calls)
+            spec.check(target, data, drawn, calls)
         except HypothesisException:
             raise
         except AssertionError as exc:
@@ -314,14 +345,20 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
                     phases=list(Phase) if shrink else [p for p in Phase if p != Phase.shrink],
                     suppress_health_check=list(HealthCheck))(test)
     test = hypothesis.seed(seed)(test)
+    target = capabilities.target(xp)
     try:
-        with warnings.catch_warnings(), np.errstate(all="ignore"), mutable_arrays(mutable):
+        with warnings.catch_warnings(), np.errstate(all="ignore"), mutable_arrays(mutable), \
+                excluding_dtypes(capabilities.excluded_dtypes), collecting_notes() as notes:
             warnings.simplefilter("ignore")
             test()
     except BaseException as exc:  # noqa: BLE001 -- any failure is a reported outcome
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             raise
         err = _first_error(exc)
+        if isinstance(err, Unsatisfiable) and capabilities.excluded_dtypes:
+            return Result(name, "skipped", examples[0], time.perf_counter() - start,
+                          f"every example needs a dtype missing on device "
+                          f"{capabilities.device!r}")
         status = "fail" if isinstance(err, AssertionError) else "error"
         message = f"{type(err).__name__}: {err}".strip().splitlines()[0][:500]
         drawn, calls = last[0], None
@@ -340,7 +377,19 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
                                standalone, why),
                       standalone is not None,
                       "\n".join(f"{label} = {value!r}" for label, value in drawn), dtypes)
-    return Result(name, "pass", examples[0], time.perf_counter() - start, dtypes=dtypes)
+    if special_cases_check.has_cases(name):  # every special case the standard states
+        cases = special_cases_check.outcome(target, name, namespace_label=namespace_label,
+                                            exclude=capabilities.excluded_dtypes,
+                                            mutable=mutable)
+        if cases is not None:
+            message, snippet, standalone, failed = cases
+            dtypes.update(dict.fromkeys(failed, "fail"))
+            return Result(name, "fail", examples[0], time.perf_counter() - start, message,
+                          snippet, standalone, dtypes=dtypes)
+    lines = [f"{topic}: {', '.join(sorted(items))}" for topic, items in sorted(notes.items())]
+    lines += [capabilities.dtype_note(spec)]
+    return Result(name, "pass", examples[0], time.perf_counter() - start,
+                  message="; ".join(line for line in lines if line), dtypes=dtypes)
 
 
 class Progress:
@@ -367,22 +416,28 @@ class Progress:
 
 def run_namespace(xp, specs, skipped=None, *, namespace_label="xp", version="2025.12",
                   max_examples=25, seed=0, progress=True, shrink=True, xfails=None,
-                  unmapped=()):
+                  unmapped=(), device=None):
     """Run ``specs`` on ``xp``: a :class:`Run` (``skipped``: ``{name: reason}`` to record).
 
     ``xfails``: ``{name: reason}`` of specs expected to fail: a failure (or an error, or a
     missing function) is reported ``"xfail"`` with the reason before its message, a pass
     ``"xpass"``.  ``unmapped``: lines of expectation files naming no spec, kept on the run
-    for the reports.  Whether ``xp``'s arrays are mutable is probed once, for all specs.
+    for the reports.  ``device``: a device of ``xp`` (or its name) to create the inputs on
+    (:class:`~laxarray.conformance.capabilities.OnDevice`).  Whether ``xp``'s arrays are
+    mutable, and what it can do (:func:`~laxarray.conformance.capabilities.probe`), are
+    probed once, for all specs.
     """
     run = Run(namespace_label, version, seed, max_examples, unmapped=list(unmapped))
     xfails = xfails or {}
     start = time.perf_counter()
     mutable = arrays_are_mutable(xp)
+    capabilities = caps_mod.probe(xp, device)
+    run.notes = capabilities.notes()
     bar = Progress(len(specs), namespace_label) if progress else None
     for spec in specs:
         result = run_spec(xp, spec, max_examples=max_examples, seed=seed,
-                          namespace_label=namespace_label, shrink=shrink, mutable=mutable)
+                          namespace_label=namespace_label, shrink=shrink, mutable=mutable,
+                          capabilities=capabilities)
         reason = xfails.get(spec.name)
         if reason is not None and result.message != IMMUTABLE:
             if result.status in ("fail", "error", "unsupported"):

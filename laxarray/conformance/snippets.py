@@ -26,9 +26,9 @@ the :class:`~laxarray.conformance.compare.ConformanceError` carries what it comp
   namespace's dtypes as ``xp.<name>``, its functions as ``xp.<path>``, its default device
   as ``xp.__array_namespace_info__().default_device()``.
 - **The check.**  The oracle's value the failing check used, as a literal, compared with
-  the same rule (exact for integers and booleans; the spec's absolute ``rtol``/``atol``,
-  NaN against NaN, infinities and, where the spec asks, signs of zero for floating values;
-  the summation bound; the dtype's name; the shape), written inline in plain NumPy, so the
+  the same rule (exact for integers and booleans; the bound's absolute ``rtol``/``atol``
+  and complex measure, NaN against NaN, infinities and, where the spec asks, signs of zero
+  for floating values; the dtype's name; the shape), written inline in plain NumPy, so the
   source raises ``AssertionError`` on the failing namespace and passes on a correct one.
   The expectation is the oracle's, never flushed: on a flush-to-zero platform the runner
   also accepts flushed results (:mod:`laxarray.conformance.flushing`), the snippet does not.
@@ -68,12 +68,11 @@ HELPERS = {
     "to_numpy": _source(compare.to_numpy),
     "values_bad": _source(compare._real_bad, compare._values_bad) + '''
 
-def values_bad(a, e, rtol, atol, signed_zeros):
+def values_bad(a, e, rtol, atol, signed_zeros, measure="normwise"):
     if a.dtype.kind in "biu" and e.dtype.kind in "biu":
         return a != e
-    return _values_bad(a, e, rtol, atol, signed_zeros)
+    return _values_bad(a, e, rtol, atol, signed_zeros, measure)
 ''',
-    "sum_bad": _source(compare.sum_bad),
     "dtype_name": _source(compare.dtype_name),
 }
 
@@ -128,8 +127,7 @@ def find_call(spec_name, err, calls):
         for accessor, value in _parts(calls[i].out):
             if value is err.actual:
                 return i, accessor
-            if err.check in ("values", "sum_bound") and _same_numpy(value, err.actual,
-                                                                    err.where):
+            if err.check == "values" and _same_numpy(value, err.actual, err.where):
                 return i, accessor
     return None, (f"the compared value is not the result of a {spec_name} call (the spec "
                   "derived it from the result)")
@@ -289,17 +287,12 @@ def _check_lines(fn, err, accessor, w):
     check = [f"actual = {actual}",
              "assert actual.shape == expected.shape, "
              f"f\"{fn}: result shape {{actual.shape}}, expected {{expected.shape}}\""]
-    if err.check == "sum_bound":
-        w.array(np.asarray(d["tol"], np.float64), "tol", oracle)
-        helpers = [HELPERS["to_numpy"], HELPERS["sum_bad"]]
-        check.append("bad = sum_bad(actual, expected, tol)")
-    else:
-        helpers = [HELPERS["to_numpy"], HELPERS["values_bad"]]
-        rtol, atol = (w.array(np.asarray(t, np.float64), n, oracle) if np.ndim(t) else
-                      w.scalar(float(t)) for t, n in ((d["rtol"], "rtol"),
-                                                       (d["atol"], "atol")))
-        check.append(f"bad = values_bad(actual, expected, rtol={rtol}, atol={atol}, "
-                     f"signed_zeros={bool(d.get('signed_zeros', True))})")
+    helpers = [HELPERS["to_numpy"], HELPERS["values_bad"]]
+    rtol, atol = (w.array(np.asarray(t, np.float64), n, oracle) if np.ndim(t) else
+                  w.scalar(float(t)) for t, n in ((d["rtol"], "rtol"), (d["atol"], "atol")))
+    check.append(f"bad = values_bad(actual, expected, rtol={rtol}, atol={atol}, "
+                 f"signed_zeros={bool(d.get('signed_zeros', True))}, "
+                 f"measure={d.get('measure', 'normwise')!r})")
     check.append(f"assert not bad.any(), (f\"{fn}: {{int(bad.sum())}} of {{bad.size}} values "
                  f"differ: got {{actual[bad][:3]!r}}, expected {{expected[bad][:3]!r}}\")")
     return helpers, oracle, check

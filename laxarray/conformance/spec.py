@@ -5,8 +5,10 @@ object, calls the function in namespace ``xp``, and raises :class:`ConformanceEr
 mismatch.  The same specs drive the pytest suite and ``python -m laxarray.conformance``.
 
 Factories build the common shapes of spec (unary and binary elementwise functions) from
-a row of data: the oracle, the dtype group, an optional input domain, the tolerance and
-the expected result dtype rule.
+a row of data: the oracle, the dtype group, an optional input domain and the expected
+result dtype rule; the error bound is the function's row in
+:data:`~laxarray.conformance.tolerances.BOUNDS`, and expected dtypes come from the
+standard's promotion table (:mod:`laxarray.conformance.promotion`).
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ from typing import Callable
 import numpy as np
 from hypothesis import strategies as st
 
-from laxarray.conformance import strategies as S
+from laxarray.conformance import promotion, strategies as S, tolerances
 from laxarray.conformance.compare import (ConformanceError, assert_dtype, assert_shape,
                                           assert_values, to_numpy)
 from laxarray.conformance.flushing import Calls, Draws, passes_flushed
+from laxarray.conformance.special_cases import standard_wins
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,10 @@ class Spec:
     #: the spec writes into arrays of the namespace (``x[k] = v``): on a namespace whose
     #: arrays are immutable the runner reports it "unsupported" instead of running it
     needs_mutation: bool = False
+    #: optional features the whole spec depends on (:data:`NEEDS`): on a namespace that
+    #: lacks one (its ``capabilities()``, array_api_strict's flags, a single device) the
+    #: runner reports the spec "skipped" with the reason instead of running it
+    needs: tuple = ()
 
     def check(self, xp, data, drawn=None, calls=None):
         """Check one example drawn from hypothesis' ``data`` on namespace ``xp``; the
@@ -51,7 +58,8 @@ class Spec:
         A failing example passes if the namespace computes as a flush-to-zero platform
         does: see :mod:`laxarray.conformance.flushing` (one rule for every spec).
         """
-        draws, results = Draws(data, drawn), []
+        excluded = _EXCLUDED.get()
+        draws, results = Draws(_Excluding(data, excluded) if excluded else data, drawn), []
         try:
             self.body(Calls(xp, results, log=calls), draws)
         except AssertionError:
@@ -60,6 +68,61 @@ class Spec:
 
 
 SPECS: dict[str, Spec] = {}
+
+#: what :attr:`Spec.needs` may name: ``"boolean_indexing"`` (``x[mask]``, ``x[mask] = v``),
+#: ``"data_dependent_shapes"`` (results whose shape depends on values: ``unique_*``,
+#: ``nonzero``, ``repeat`` with array repeats), ``"multiple_devices"`` (the device specs).
+NEEDS = ("boolean_indexing", "data_dependent_shapes", "multiple_devices")
+
+_EXCLUDED = contextvars.ContextVar("laxarray_conformance_excluded_dtypes", default=frozenset())
+_NOTES = contextvars.ContextVar("laxarray_conformance_notes", default=None)
+
+
+@contextlib.contextmanager
+def excluding_dtypes(names):
+    """Within this block specs draw no dtype named in ``names`` (the dtypes a run's target
+    device lacks): a drawn dtype name, or tuple of names, that mentions one is drawn again
+    (hypothesis' ``filter``)."""
+    token = _EXCLUDED.set(frozenset(names))
+    try:
+        yield
+    finally:
+        _EXCLUDED.reset(token)
+
+
+class _Excluding:
+    """A stand-in for hypothesis' ``data`` that filters out dtype names in ``excluded``."""
+
+    def __init__(self, data, excluded):
+        self._data, self._excluded = data, excluded
+
+    def _allowed(self, value):
+        if isinstance(value, (tuple, list)):
+            return all(map(self._allowed, value))
+        return not (isinstance(value, (str, np.dtype)) and str(value) in self._excluded)
+
+    def draw(self, strategy, label=None):
+        return self._data.draw(strategy.filter(self._allowed), label=label)
+
+
+def note(topic, item):
+    """Record ``item`` under ``topic`` for the runner's report of this spec (on a pass its
+    message reads ``"topic: item, item"``): what a spec observed that the standard leaves
+    open (the exception type a namespace raises for mixed devices).  Outside a run, nothing."""
+    notes = _NOTES.get()
+    if notes is not None:
+        notes.setdefault(topic, set()).add(str(item))
+
+
+@contextlib.contextmanager
+def collecting_notes():
+    """Collect the :func:`note` calls made within this block: yields ``{topic: {items}}``."""
+    notes = {}
+    token = _NOTES.set(notes)
+    try:
+        yield notes
+    finally:
+        _NOTES.reset(token)
 
 _MUTABLE = contextvars.ContextVar("laxarray_conformance_mutable", default=True)
 
@@ -86,6 +149,10 @@ def register(spec: Spec) -> Spec:
     """Add ``spec`` to the registry (one spec per name)."""
     if spec.name in SPECS:
         raise ValueError(f"register: duplicate spec for {spec.name!r}")
+    unknown = [n for n in spec.needs if n not in NEEDS]
+    if unknown:
+        raise ValueError(f"register: expected needs among {NEEDS}; got {unknown!r} "
+                         f"for {spec.name!r}")
     SPECS[spec.name] = spec
     return spec
 
@@ -108,45 +175,32 @@ def as_xp(xp, arr: np.ndarray):
     return xp.asarray(arr, dtype=xp_dtype(xp, arr.dtype.name))
 
 
-# ---- expected dtype rules -------------------------------------------------------------------
+# ---- expected dtype rules (the standard's promotion table, never np.promote_types) -------------
 def same_dtype(*names):
-    return names[0] if len(names) == 1 else np.promote_types(*names).name
+    """The standard's result dtype of ``names`` (:func:`promotion.result_type`)."""
+    return promotion.result_type(*names)
 
 
 def bool_result(*names):
+    """``bool`` (comparisons, predicates)."""
     return "bool"
 
 
 def real_of(*names):
-    dt = np.dtype(same_dtype(*names))
-    return dt.name if dt.kind != "c" else np.dtype(f"float{dt.itemsize * 4}").name
+    """The real dtype of the standard's result dtype of ``names`` (``abs``, ``real``)."""
+    return promotion.real_of(promotion.result_type(*names))
 
 
-#: pairs drawn for binary specs: same kind only, pairs the standard's table defines.
 def promotable_pairs(group):
+    """The dtype pairs of ``group`` drawn for binary specs: those the standard's table
+    defines (:func:`promotion.defined`)."""
     names = S.DTYPE_GROUPS[group]
-    pairs = []
-    for a in names:
-        for b in names:
-            ka, kb = np.dtype(a).kind, np.dtype(b).kind
-            if ka == kb or {ka, kb} == {"f", "c"}:
-                pairs.append((a, b))
-            elif {ka, kb} == {"i", "u"}:
-                u = a if ka == "u" else b
-                if u != "uint64":
-                    pairs.append((a, b))
-    return tuple(pairs)
+    return tuple((a, b) for a in names for b in names if promotion.defined(a, b))
 
 
 def _draw_array(data, dtype, shape, domain, label="x"):
     kwargs = domain(dtype) if domain else {}
     return data.draw(S.arrays(dtype, shape, **kwargs), label=label)
-
-
-def _tols(dtype, rtol, atol, ctol):
-    if ctol is not None and np.dtype(dtype).kind == "c":
-        return ctol
-    return rtol, atol
 
 
 def _free_signs(masks, *arrays):
@@ -171,16 +225,18 @@ def _complex(re, im, dtype):
     return out
 
 
-def unary(name, oracle, group, *, result=same_dtype, domain=None, rtol=0.0, atol=0.0,
-          ctol=None, signed_zeros=True, postfilter=None, sign_free=None):
+def unary(name, oracle, group, *, result=same_dtype, domain=None, signed_zeros=True,
+          postfilter=None, sign_free=None):
     """Spec of ``name(x)`` against NumPy ``oracle`` over dtypes of ``group``.
 
     ``domain(dtype) -> dict`` restricts values (``min_value``, ``finite``...);
     ``postfilter(x, expected) -> mask`` excludes elements where the standard leaves the
     result unspecified; ``sign_free(x) -> (real_mask, imag_mask)`` marks complex result
-    parts whose sign the standard leaves unspecified (compared by magnitude).  ``rtol``/``atol`` are in ulps of the result's dtype; ``ctol``, an
-    ``(rtol, atol)`` pair, replaces them for complex inputs (complex results compare
-    normwise, see :func:`~laxarray.conformance.compare.assert_values`).
+    parts whose sign the standard leaves unspecified (compared by magnitude).  Values
+    compare within ``name``'s row of :data:`~laxarray.conformance.tolerances.BOUNDS`
+    (its complex row for complex inputs).  Elements that one of the standard's special
+    cases covers are judged by it, not by ``oracle``, where it fixes the value
+    (:func:`~laxarray.conformance.special_cases.standard_wins`).
     """
     def check(xp, data):
         dtype = data.draw(S.dtypes(group), label="dtype")
@@ -192,23 +248,29 @@ def unary(name, oracle, group, *, result=same_dtype, domain=None, rtol=0.0, atol
         assert_dtype(name, out, result(dtype))
         assert_shape(name, out, shape)
         got = to_numpy(out)
+        fixed = standard_wins(name, (x,), got)  # the standard's special cases: its values
         if sign_free is not None and x.dtype.kind == "c":
             got, expected = _free_signs(sign_free(x), got, expected)
-        keep = None
+        keep, inputs = None, (x,)
         if postfilter is not None:
             keep = postfilter(x, expected)
-            got, expected = got[keep], expected[keep]
-        _compare(name, got, expected, *_tols(dtype, rtol, atol, ctol), signed_zeros, keep)
+        if fixed is not None and fixed.any():  # ... replace NumPy's there
+            keep = ~fixed if keep is None else keep & ~fixed
+        if keep is not None:
+            got, expected, inputs = got[keep], expected[keep], (x[keep],)
+        _compare(name, got, expected, tolerances.lookup(name, dtype), signed_zeros, keep,
+                 inputs)
     return register(Spec(name, check, S.DTYPE_GROUPS[group], kind="elementwise"))
 
 
-def _compare(name, got, expected, rtol, atol, signed_zeros, keep=None):
-    """``assert_values``; ``keep``: the boolean selection of the result that ``got`` and
-    ``expected`` hold, recorded on a failure (for the runner's reproduction)."""
+def _compare(name, got, expected, bound, signed_zeros, keep=None, inputs=()):
+    """``assert_values`` with the row ``bound``; ``keep``: the boolean selection of the
+    result that ``got`` and ``expected`` hold, recorded on a failure (for the runner's
+    reproduction); ``inputs``: the operands at those elements (for the row's ``cond``)."""
     if expected.dtype.kind == got.dtype.kind:
         expected = expected.astype(got.dtype, copy=False)
     try:
-        assert_values(name, got, expected, rtol_ulps=rtol, atol_ulps=atol,
+        assert_values(name, got, expected, bound=bound, inputs=inputs,
                       signed_zeros=signed_zeros)
     except ConformanceError as exc:
         if keep is not None and exc.where is None:
@@ -284,13 +346,14 @@ def _is_special(x):
         return ~np.isfinite(x) | (x.real == 0) | (x.imag == 0 if x.dtype.kind == "c" else False)
 
 
-def binary(name, oracle, group, *, result=same_dtype, domain=None, domain2=None, rtol=0.0,
-           atol=0.0, ctol=None, signed_zeros=True, scalars=True, postfilter=None, pairs=None):
+def binary(name, oracle, group, *, result=same_dtype, domain=None, domain2=None,
+           signed_zeros=True, scalars=True, postfilter=None, pairs=None):
     """Spec of ``name(x1, x2)`` with broadcasting and (if ``scalars``) Python-scalar operands.
 
     ``domain2`` restricts ``x2`` (default: ``domain``); ``postfilter(x1, x2, expected)``
-    gets the operands broadcast to the result shape; ``ctol`` may be a function of them
-    too, returning per-element ulps; other arguments as for :func:`unary`.
+    gets the operands broadcast to the result shape (so does the ``cond`` of ``name``'s
+    row in :data:`~laxarray.conformance.tolerances.BOUNDS`); other arguments as for
+    :func:`unary`.
     """
     pairs = pairs or promotable_pairs(group)
     domain2 = domain2 or domain
@@ -327,18 +390,21 @@ def binary(name, oracle, group, *, result=same_dtype, domain=None, domain2=None,
         assert_shape(name, out, np.broadcast_shapes(x1.shape, x2.shape))
         got = to_numpy(out)
         b1, b2 = np.broadcast_to(x1, expected.shape), np.broadcast_to(x2, expected.shape)
-        tols = _tols(np.result_type(x1.dtype, x2.dtype), rtol, atol, ctol)
-        if callable(tols):
-            tols = [np.broadcast_to(t, expected.shape) for t in tols(b1, b2)]
-        keep = None
+        complex_in = "c" in (x1.dtype.kind, x2.dtype.kind)
+        bound = tolerances.lookup(name, np.complex128 if complex_in else x1.dtype)
+        fixed = standard_wins(name, (b1, b2), got)  # the standard's special cases: its
+        keep = None                                   # values replace NumPy's there
         if postfilter is not None:
             keep = postfilter(b1, b2, expected)
-            got, expected = got[keep], expected[keep]
-            tols = [t[keep] if np.ndim(t) else t for t in tols]
-        _compare(name, got, expected, *tols, signed_zeros, keep)
+        if fixed is not None and fixed.any():
+            keep = ~fixed if keep is None else keep & ~fixed
+        if keep is not None:
+            got, expected, b1, b2 = got[keep], expected[keep], b1[keep], b2[keep]
+        _compare(name, got, expected, bound, signed_zeros, keep, (b1, b2))
     return register(Spec(name, check, S.DTYPE_GROUPS[group], kind="elementwise"))
 
 
-__all__ = ["Spec", "SPECS", "register", "arrays_mutable", "mutable_arrays", "unary", "binary",
+__all__ = ["Spec", "SPECS", "NEEDS", "register", "arrays_mutable", "mutable_arrays",
+           "excluding_dtypes", "note", "collecting_notes", "unary", "binary",
            "ConformanceError", "resolve", "as_xp", "same_dtype", "bool_result", "real_of",
            "promotable_pairs"]

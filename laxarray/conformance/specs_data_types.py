@@ -1,7 +1,7 @@
 """Conformance specs of data type functions, inspection and constants.
 
-Oracles: the standard's promotion table (:data:`PROMOTION_TABLE`, written out from the
-standard's "Type promotion rules" section, not computed by any library), its dtype kinds
+Oracles: the standard's promotion table (``promotion.PROMOTION_TABLE``, written out from
+the standard's "Type promotion rules" section, not computed by any library), its dtype kinds
 (``strategies.DTYPE_GROUPS``), and NumPy (``finfo``/``iinfo`` limits, ``astype`` values,
 results the standard leaves to the library).
 
@@ -18,6 +18,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from laxarray.conformance import strategies as S
+from laxarray.conformance.promotion import PROMOTION_TABLE
 from laxarray.conformance.compare import (ConformanceError, assert_dtype, assert_shape,
                                           assert_values, dtype_name, to_numpy)
 from laxarray.conformance.spec import Spec, as_xp, register, xp_dtype
@@ -25,27 +26,7 @@ from laxarray.conformance.specs_creation import (check_device, check_independent
                                                  default_device, info)
 
 
-# ---- the standard's promotion table --------------------------------------------------------
-def _build_table():
-    table = {}
-    bits = {d: np.dtype(d).itemsize * 8 for d in S.NUMERIC}
-    table[("bool", "bool")] = "bool"
-    for group in (S.SIGNED, S.UNSIGNED, S.REAL_FLOATING, S.COMPLEX_FLOATING):
-        for a, b in itertools.product(group, group):
-            table[(a, b)] = a if bits[a] >= bits[b] else b
-    # mixed signed/unsigned: the smallest signed type holding both (none for uint64)
-    for u, i in itertools.product(S.UNSIGNED[:-1], S.SIGNED):
-        need = max(bits[u] * 2, bits[i])
-        table[(u, i)] = table[(i, u)] = f"int{need}"
-    # real with complex floating: the complex type of the larger precision
-    for f, c in itertools.product(S.REAL_FLOATING, S.COMPLEX_FLOATING):
-        table[(f, c)] = table[(c, f)] = f"complex{max(bits[f] * 2, bits[c])}"
-    return table
-
-
-#: ``(dtype name, dtype name) -> result dtype name`` for every pair the standard defines.
-PROMOTION_TABLE = _build_table()
-
+# ---- the standard's promotion rules for Python scalars ----------------------------------------
 #: Python scalar kind -> dtype kinds of arrays it may join (the standard's scalar rules).
 _SCALAR_JOINS = {bool: "b", int: "iufc", float: "fc", complex: "fc"}
 _SCALAR_VALUES = {bool: True, int: 1, float: 1.5, complex: 1j}

@@ -1,8 +1,8 @@
 """Conformance specs of the standard's elementwise functions (oracle: NumPy).
 
 One row per function: the NumPy oracle, the dtype group the standard defines it for, the
-expected result dtype rule, the input domain and the tolerance (in ulps of the result's
-dtype; see TOLERANCES).
+expected result dtype rule and the input domain; each function's error bound is its row in
+:data:`laxarray.conformance.tolerances.BOUNDS` (everything without one compares exactly).
 
 Inputs where the standard leaves the result unspecified are excluded with ``domain`` /
 ``postfilter`` (never with a tolerance):
@@ -38,19 +38,6 @@ import numpy as np
 from laxarray.conformance.compare import flush_subnormals
 from laxarray.conformance.spec import binary, bool_result, real_of, unary
 from laxarray.conformance.specs_clip import clip_spec
-
-#: rtol/atol in ulps of the result's dtype, for functions that are not correctly rounded
-#: (one table; everything else compares exactly).  Complex results compare normwise.
-TOLERANCES = {
-    # XLA's real elementary functions against glibc's (both ~1 ulp); ulps, relative+absolute
-    "transcendental": (4.0, 4.0),
-    # compositions of several rounded steps (log2 = log / ln 2, complex elementary functions)
-    "composite": (8.0, 8.0),
-}
-_T = TOLERANCES["transcendental"]
-_C = TOLERANCES["composite"]
-T = dict(rtol=_T[0], atol=_T[1], ctol=_C)
-
 
 # ---- postfilters: elements where the standard leaves the result unspecified ----------------
 def _not_int_min(x, expected):
@@ -108,17 +95,6 @@ def complex_pow_oracle(fn):
         wide = fn(np.asarray(x1).astype(np.clongdouble), np.asarray(x2).astype(np.clongdouble))
         return np.asarray(wide).astype(out.dtype)
     return oracle
-
-
-def complex_pow_tolerance(rtol, atol):
-    """Normwise ulps for complex ``pow``: ``rtol + |w|``, ``w = x2 log x1``.  Rounding ``w``
-    (its imaginary part is the result's phase) costs any working-precision method
-    ``|w|`` ulps: ``exp``'s condition number at ``w``."""
-    def tolerance(x1, x2):
-        with np.errstate(all="ignore"):
-            w = np.abs(np.asarray(x2, np.complex128) * np.log(np.asarray(x1, np.complex128)))
-        return rtol + np.where(np.isfinite(w), w, 0.0), atol
-    return tolerance
 
 
 def _pow_cases(x1, x2, expected):
@@ -180,12 +156,11 @@ def _nonneg_int(dtype):
 
 
 # ---- arithmetic ----------------------------------------------------------------------------
-unary("abs", np.abs, "numeric", result=real_of, postfilter=_not_int_min, ctol=(1.0, 0.0))
+unary("abs", np.abs, "numeric", result=real_of, postfilter=_not_int_min)
 unary("negative", np.negative, "numeric", postfilter=_not_int_min)
 unary("positive", np.positive, "numeric")
-unary("square", np.square, "numeric", postfilter=_complex_square, ctol=(2.0, 0.0))
-unary("reciprocal", np.reciprocal, "floating-point", postfilter=_complex_reciprocal,
-      ctol=(2.0, 0.0))
+unary("square", np.square, "numeric", postfilter=_complex_square)
+unary("reciprocal", np.reciprocal, "floating-point", postfilter=_complex_reciprocal)
 def _sign_oracle(x):
     """np.sign, patched: the standard gives ``NaN + NaN j`` when either part of a complex
     ``x`` is NaN; NumPy returns e.g. ``1 + 0j`` for ``inf + NaN j``."""
@@ -205,16 +180,15 @@ def _sign_zero_parts(x):
         return x.real == 0, x.imag == 0
 
 
-unary("sign", _sign_oracle, "numeric", postfilter=_sign_filter, ctol=(2.0, 0.0),
-      sign_free=_sign_zero_parts)
+unary("sign", _sign_oracle, "numeric", postfilter=_sign_filter, sign_free=_sign_zero_parts)
 binary("add", np.add, "numeric")
 binary("subtract", np.subtract, "numeric")
-binary("multiply", np.multiply, "numeric", postfilter=_complex_arith_2, ctol=(2.0, 0.0))
-binary("divide", np.divide, "floating-point", postfilter=_complex_division, ctol=(4.0, 0.0))
+binary("multiply", np.multiply, "numeric", postfilter=_complex_arith_2)
+binary("divide", np.divide, "floating-point", postfilter=_complex_division)
 binary("floor_divide", np.floor_divide, "real numeric", postfilter=_int_nonzero_divisor)
 binary("remainder", np.remainder, "real numeric", postfilter=_int_nonzero_divisor)
-binary("pow", complex_pow_oracle(np.power), "numeric", domain2=_nonneg_int, rtol=_T[0],
-       atol=_T[1], ctol=complex_pow_tolerance(*_C), postfilter=_pow_cases)
+binary("pow", complex_pow_oracle(np.power), "numeric", domain2=_nonneg_int,
+       postfilter=_pow_cases)
 
 # ---- rounding ------------------------------------------------------------------------------
 unary("ceil", np.ceil, "real numeric")
@@ -335,12 +309,12 @@ for _name, _oracle in (("exp", np.exp), ("expm1", _expm1_oracle), ("log", np.log
                        ("atan", np.arctan), ("sinh", np.sinh), ("cosh", np.cosh),
                        ("tanh", np.tanh), ("asinh", np.arcsinh), ("acosh", np.arccosh),
                        ("atanh", np.arctanh)):
-    unary(_name, _oracle, "floating-point", sign_free=SIGN_FREE.get(_name), **T)
-unary("log2", np.log2, "floating-point", rtol=_C[0], atol=_C[1], ctol=_C)
-unary("log10", np.log10, "floating-point", rtol=_C[0], atol=_C[1], ctol=_C)
-unary("sqrt", np.sqrt, "floating-point", ctol=(2.0, 0.0), sign_free=SIGN_FREE["sqrt"])
-binary("atan2", np.arctan2, "real floating", rtol=_T[0], atol=_T[1])
-binary("hypot", np.hypot, "real floating", rtol=1.0)
-binary("logaddexp", np.logaddexp, "real floating", rtol=_T[0], atol=_T[1])
+    unary(_name, _oracle, "floating-point", sign_free=SIGN_FREE.get(_name))
+unary("log2", np.log2, "floating-point")
+unary("log10", np.log10, "floating-point")
+unary("sqrt", np.sqrt, "floating-point", sign_free=SIGN_FREE["sqrt"])
+binary("atan2", np.arctan2, "real floating")
+binary("hypot", np.hypot, "real floating")
+binary("logaddexp", np.logaddexp, "real floating")
 
 clip_spec()

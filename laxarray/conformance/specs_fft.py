@@ -4,7 +4,7 @@ Namespace-generic (``xp.fft.<name>``).  Transforms draw complex input for the co
 Hermitian-input transforms and real input for ``rfft*``/``ihfft`` (what the standard
 requires), ``n``/``s`` that pad or truncate (``s`` entries of -1 included), negative axes
 and every ``norm``.  Oracles run on the input upcast to double precision; values compare
-normwise with ``TOLERANCES["fft"]`` (see :mod:`laxarray.conformance.specs_linalg`).  A
+normwise within the ``fft.*`` row of :data:`laxarray.conformance.tolerances.BOUNDS`.  A
 namespace that flushes subnormals (XLA on CPU) passes by the rule of
 :mod:`laxarray.conformance.flushing`.
 """
@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from laxarray.conformance import strategies as S
 from laxarray.conformance.compare import assert_dtype, assert_shape, assert_values, to_numpy
 from laxarray.conformance.spec import as_xp
-from laxarray.conformance.specs_linalg import (TOLERANCES, close, complex_name, draw_array,
-                                               real_name, spec, upcast)
+from laxarray.conformance.specs_linalg import (close, complex_name, draw_array, real_name,
+                                               spec, upcast)
 
 _NORMS = ["backward", "ortho", "forward", None]
 
@@ -32,7 +32,7 @@ def _compare(name, out, x, oracle, result_dtype):
     expected = oracle(upcast(x))
     assert_dtype(name, out, result_dtype)
     assert_shape(name, out, expected.shape)
-    close(name, to_numpy(out), expected, "fft")
+    close(name, to_numpy(out), expected)
 
 
 def _one_d(name, real_input, half_output):
@@ -120,7 +120,7 @@ def _freq(name):
         expected = getattr(np.fft, name)(n, d).astype(dtype or "float64")
         assert_dtype(f"fft.{name}", out, dtype or "float64")
         assert_shape(f"fft.{name}", out, expected.shape)
-        assert_values(f"fft.{name}", to_numpy(out), expected, rtol_ulps=TOLERANCES["exact"])
+        assert_values(f"fft.{name}", to_numpy(out), expected)
     return check
 
 

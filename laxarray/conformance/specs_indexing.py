@@ -139,5 +139,7 @@ def _setitem(xp, data):
     assert_values("__setitem__", to_numpy(y), expected)
 
 
-register(Spec("__getitem__", _getitem, S.ALL, kind="array object"))
-register(Spec("__setitem__", _setitem, S.ALL, kind="array object", needs_mutation=True))
+register(Spec("__getitem__", _getitem, S.ALL, kind="array object",
+              needs=("boolean_indexing",)))  # keys may hold a boolean mask
+register(Spec("__setitem__", _setitem, S.ALL, kind="array object", needs_mutation=True,
+              needs=("boolean_indexing",)))

@@ -8,8 +8,9 @@ returning a new array, so the oracle applies NumPy's in-place ``f.at`` to a copy
 whose ``at`` returns ``None``, NumPy itself, is read as in-place on its argument).
 
 Exact ufuncs (``maximum``, ``logical_*``, ``bitwise_*``, integer arithmetic) see special
-values and compare exactly; floating arithmetic folds of ``n`` terms compare within the
-summation-order bound ``2 n eps f(|x|)`` (``f`` the same fold of magnitudes).  Elements are
+values and compare exactly; floating arithmetic folds of ``n`` terms compare within their
+rows of :data:`~laxarray.conformance.tolerances.BOUNDS` (``add.*`` ...), with the scale
+those rows name (the same fold of magnitudes, or the result's magnitude).  Elements are
 small so that integer products and float folds stay finite.
 """
 
@@ -20,7 +21,7 @@ from hypothesis import assume, strategies as st
 
 from laxarray.conformance import strategies as S
 from laxarray.conformance.compare import (ConformanceError, assert_dtype, assert_shape,
-                                          assert_sum_bound, assert_values, to_numpy)
+                                          assert_values, to_numpy)
 from laxarray.conformance.spec import Spec, as_xp, register, resolve
 
 #: ufunc -> (dtype group of reduce/accumulate, of outer/at, exact?, reorderable?, has identity?)
@@ -85,20 +86,21 @@ def _scalar(data, name, dtype, label):
 
 
 def _compare(fn, got, expected, *, exact, n, scale):
-    """dtype, shape and values; inexact folds within ``2 n eps scale`` (NaN where NumPy's)."""
+    """dtype, shape and values; inexact folds of ``n`` terms within ``fn``'s bound with
+    ``scale`` (NaN where NumPy's)."""
     expected = np.asarray(expected)
     assert_dtype(fn, got, expected.dtype.name)
     assert_shape(fn, got, expected.shape)
     g = to_numpy(got)
     if exact or expected.dtype.kind in "biu":
-        assert_values(fn, g, expected, signed_zeros=False)
+        assert_values(fn, g, expected, bound="exact", signed_zeros=False)
         return
-    assert_sum_bound(fn, g, expected, n, scale)
+    assert_values(fn, g, expected, scale=scale, n=n, signed_zeros=False)
 
 
 def _magnitude_fold(name, method, x, **kwargs):
-    """The same fold of ``|x|`` (sum of magnitudes; product for multiply, 1 for divide):
-    the scale of the rounding error of a float fold."""
+    """The same fold of ``|x|`` (sum of magnitudes; product for multiply; None where the
+    bound is relative to the result): the scale of the rounding error of a float fold."""
     ax = np.abs(x.astype(np.complex128) if x.dtype.kind == "c" else x.astype(np.float64))
     if name in ("multiply",):
         return getattr(np.multiply, method)(ax, **kwargs)
@@ -108,12 +110,13 @@ def _magnitude_fold(name, method, x, **kwargs):
 
 
 def _relative_scale(name, expected):
-    """Scale of a fold whose error is relative to its result (``logaddexp``: at least 1, its
-    error is absolute near 0; complex ``divide``: a few roundings per quotient)."""
+    """The scale of a fold whose bound names the result's magnitude (``outer``;
+    ``logaddexp``: at least 1, its error is absolute near 0); None for ``divide`` and
+    ``hypot``, whose rows are relative."""
+    if name in ("divide", "hypot"):
+        return None
     e = np.abs(np.asarray(expected).astype(np.complex128))
-    if name == "logaddexp":
-        return np.maximum(e, 1.0)
-    return 4 * e if name == "divide" else e
+    return np.maximum(e, 1.0) if name == "logaddexp" else e
 
 
 def _reduce_check(name):

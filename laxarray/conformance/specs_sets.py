@@ -17,11 +17,18 @@ from laxarray.conformance.compare import ConformanceError, assert_dtype, assert_
 from laxarray.conformance.spec import Spec, as_xp, promotable_pairs, register
 
 
+#: the placements of :func:`~laxarray.conformance.strategies.placed` in a pool of values
+_POOL_PLACEMENTS = ("as drawn", "nan slice", "one nan", "signed zeros", "signed zeros")
+
+
 def _draw_x(data):
     dtype = data.draw(S.dtypes("any"), label="dtype")
     shape = data.draw(S.shapes(max_dims=2, max_side=5), label="shape")
     # a small pool of values, so that repeats (and repeated NaNs, signed zeros) are common
     pool = data.draw(S.arrays(dtype, (3,)), label="pool")
+    # on purpose: NaN twice or more (each a distinct value, count one), -0.0 beside +0.0
+    # (one value, counts aggregated)
+    pool = data.draw(S.placed(pool, None, _POOL_PLACEMENTS), label="pool placed")
     picks = data.draw(S.arrays("int64", shape, min_value=0, max_value=2), label="picks")
     return pool[picks]
 
@@ -103,6 +110,7 @@ def _unique_values(xp, data):
 def _isin(xp, data):
     d1, d2 = data.draw(st.sampled_from(promotable_pairs("real numeric")), label="dtypes")
     pool = data.draw(S.arrays(d1, (4,)), label="pool")
+    pool = data.draw(S.placed(pool, None, _POOL_PLACEMENTS), label="pool placed")
     shape1 = data.draw(S.shapes(max_dims=2, max_side=4), label="shape1")
     x1 = pool[data.draw(S.arrays("int64", shape1, min_value=0, max_value=3), label="p1")]
     m = data.draw(st.integers(0, 4), label="m")
@@ -124,4 +132,5 @@ def _isin(xp, data):
 for _name, _check in (("unique_all", _unique_all), ("unique_counts", _unique_counts),
                       ("unique_inverse", _unique_inverse), ("unique_values", _unique_values),
                       ("isin", _isin)):
-    register(Spec(_name, _check, S.ALL, kind="set"))
+    register(Spec(_name, _check, S.ALL, kind="set",
+                  needs=("data_dependent_shapes",) if _name.startswith("unique") else ()))

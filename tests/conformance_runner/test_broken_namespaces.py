@@ -8,12 +8,14 @@ import numpy as np
 import pytest
 
 from laxarray.conformance import SPECS, runner
+from laxarray.conformance.special_cases import conform
+from laxarray.conformance.special_cases_check import functions_only
 from laxarray.conformance.specs_elementwise import _expm1_oracle
 
 cnp = pytest.importorskip("array_api_compat.numpy")
 
 # the first set's factories (this folder is on sys.path: it has no __init__.py)
-from test_runner_cli import BROKEN, _with_linalg, broken  # noqa: E402
+from test_runner_cli import STANDARD, BROKEN, _with_linalg, broken  # noqa: E402
 
 
 def _namespace(overrides, linalg=None):
@@ -218,12 +220,22 @@ def _expm1_standard(x, /):
     # NumPy's complex expm1 is off the standard at infinities and NaN (expm1(inf+nanj) is
     # nan+nanj, the standard says inf+nanj), which the special-value draws find: the
     # unbroken namespace of this bug takes the standard's special cases from the oracle
-    return _a(_expm1_oracle(_a(x)))
+    # and its table (NumPy's expm1(-inf + 2j) is -0.99999988 + 0j, not -1 + 0j)
+    return _a(conform("expm1", (_a(x),), _expm1_oracle(_a(x))))
 
 
 def _expm1_naive(x, /):
     naive = _a(np.exp(x) - np.asarray(1, dtype=_a(x).dtype))
     return _a(np.where(np.isfinite(_a(x)), naive, _expm1_standard(x)))
+
+
+def _log_inf_nan_is_nan(x, /):
+    # the standard: log(+-inf + NaN j) is +inf + NaN j (NumPy's too); this gives NaN + NaN j
+    out, a = _a(cnp.log(x)), _a(x)
+    if a.dtype.kind != "c":
+        return out
+    return _a(np.where(np.isinf(a.real) & np.isnan(a.imag),
+                       np.asarray(complex(np.nan, np.nan), a.dtype), out))
 
 
 def _logaddexp_naive(x1, x2, /):
@@ -297,6 +309,51 @@ def _outer_swapped(x1, x2, /):
     return cnp.linalg.outer(x2, x1)
 
 
+# ---- special values where they change the answer (strategies.placed) ----------------------
+def _argmax_skips_nan(x, /, *, axis=None, keepdims=False):
+    a = _a(x)
+    if a.dtype.kind == "f" and a.size:
+        # NaN-free slices as NumPy, others as if NaN were absent (all-NaN: the first)
+        filled = np.where(np.isnan(a), -np.inf, a)
+        return _a(np.argmax(filled, axis=axis, keepdims=keepdims))
+    return cnp.argmax(x, axis=axis, keepdims=keepdims)
+
+
+def _unique_values_merges_nan(x, /):
+    a = _a(x).reshape(-1)
+    if a.dtype.kind not in "fc":
+        return cnp.unique_values(x)
+    nan = np.isnan(a)
+    return _a(np.concatenate([np.unique_values(a[~nan]), a[nan][:1]]))
+
+
+def _sort_negative_zero_first(x, /, *, axis=-1, descending=False, stable=True):
+    a = _a(x)
+    if a.dtype.kind != "f":
+        return cnp.sort(x, axis=axis, descending=descending, stable=stable)
+    # ties of -0.0 and +0.0 broken by sign (-0.0 first), not by position
+    order = np.lexsort((~np.signbit(a), a), axis=axis)
+    out = np.take_along_axis(a, order, axis)
+    return _a(np.flip(out, axis) if descending else out)
+
+
+def _cumulative_sum_inf_minus_inf_is_zero(x, /, *, axis=None, dtype=None,
+                                          include_initial=False):
+    out = _a(cnp.cumulative_sum(x, axis=axis, dtype=dtype, include_initial=include_initial))
+    if out.dtype.kind != "f":
+        return out
+    nan_in = _a(cnp.cumulative_sum(_a(np.isnan(_a(x))).astype(np.int64), axis=axis,
+                                   include_initial=include_initial)) > 0
+    return _a(np.where(np.isnan(out) & ~nan_in, 0.0, out).astype(out.dtype))
+
+
+def _var_ignores_infinities(x, /, *, axis=None, correction=0.0, keepdims=False):
+    a = _a(x)
+    finite_or_nan = np.where(np.isinf(a), 0.0, a).astype(a.dtype)
+    return STANDARD["var"](finite_or_nan, axis=axis, correction=correction,
+                           keepdims=keepdims)
+
+
 BROKEN_MORE = {
     # NaN propagation
     "maximum drops NaN (fmax)": ("maximum", {"maximum": _maximum_fmax}),
@@ -308,6 +365,17 @@ BROKEN_MORE = {
     "isfinite of NaN": ("isfinite", {"isfinite": _isfinite_nan}),
     "NaN == NaN": ("equal", {"equal": _equal_nan_is_nan}),
     "log(0) is NaN": ("log", {"log": _log_zero_nan}),
+    # special values placed on purpose (strategies.placed), at 25 examples over seeds 0-7:
+    # argmax 8 of 8 (5 before the placements), unique_values 4 of 8 (5 before: the
+    # pool's NaNs already repeat), cumulative_sum 6, var 8, sort 5 (0 of 8 before each:
+    # finite or bounded draws, and sort ignored zero signs)
+    "argmax skips NaN": ("argmax", {"argmax": _argmax_skips_nan}),
+    "unique_values merges NaNs": ("unique_values",
+                                  {"unique_values": _unique_values_merges_nan}),
+    "stable sort puts -0.0 before +0.0": ("sort", {"sort": _sort_negative_zero_first}),
+    "cumulative_sum: inf - inf is 0": ("cumulative_sum",
+                                       {"cumulative_sum": _cumulative_sum_inf_minus_inf_is_zero}),
+    "var ignores infinities": ("var", {"var": _var_ignores_infinities}),
     # ties and order
     "argmin returns the last minimum": ("argmin", {"argmin": _argmin_last}),
     "stable argsort reverses ties": ("argsort", {"argsort": _argsort_unstable}),
@@ -347,6 +415,9 @@ BROKEN_MORE = {
     # arithmetic
     "atan2 arguments swapped": ("atan2", {"atan2": _atan2_swapped}),
     "expm1 loses precision": ("expm1", {"expm1": _expm1_naive}),
+    # the standard's special cases, where NumPy deviates (inf // 2.0 is nan, not inf)
+    "floor_divide is NumPy's": ("floor_divide", {"floor_divide": cnp.floor_divide}),
+    "log(inf + NaN j) is NaN + NaN j": ("log", {"log": _log_inf_nan_is_nan}),
     "logaddexp overflows": ("logaddexp", {"logaddexp": _logaddexp_naive}),
     "less_equal is less": ("less_equal", {"less_equal": _less_equal_is_less}),
     "logical_xor is or": ("logical_xor", {"logical_xor": _logical_xor_is_or}),
@@ -377,7 +448,12 @@ BROKEN_MORE = {
 
 #: the unbroken namespace of a bug, where it is not array_api_compat.numpy itself: the
 #: functions NumPy gets wrong by the standard, replaced by conforming ones
-BASES = {"expm1 loses precision": {"expm1": _expm1_standard}}
+BASES = {"expm1 loses precision": {"expm1": _expm1_standard},
+         "std ignores correction": {"std": STANDARD["std"]},
+         "var ignores keepdims": {"var": STANDARD["var"]},
+         "var ignores infinities": {"var": STANDARD["var"]},
+         "stable sort puts -0.0 before +0.0": {"sort": STANDARD["sort"]},
+         "floor_divide is NumPy's": {"floor_divide": STANDARD["floor_divide"]}}
 
 
 def _case(bug):
@@ -392,8 +468,9 @@ def _case(bug):
 def test_runner_flags_injected_bug(bug):
     name, ns, n, seed = _case(bug)
     spec = SPECS[name]
-    base = runner.run_spec(_namespace(BASES[bug]) if bug in BASES else cnp, spec,
-                           max_examples=n, seed=seed)
+    with functions_only():  # (the arrays are NumPy's: their operators are NumPy's)
+        base = runner.run_spec(_namespace(BASES[bug]) if bug in BASES else cnp, spec,
+                               max_examples=n, seed=seed)
     assert base.status == "pass", base.message  # the spec passes on the unbroken namespace
     result = runner.run_spec(ns, spec, max_examples=n, seed=seed, namespace_label="broken",
                              shrink=False)

@@ -96,7 +96,7 @@ def test_xfails_option(tmp_path):
     assert records["add"]["status"] == "xpass" and records["abs"]["status"] == "pass"
     assert doc["runs"][0]["unmapped"][0].startswith(f"{path}:4: ")
     page = hpath.read_text()
-    assert "Unmapped expectation entries" in page and "finfo (xfail)" in page
+    assert "Unmapped expectation entries" in page and "<b>finfo</b> (xfail)" in page
     # without the file, finfo is a failure
     status, _ = run_cli(["--namespace", "numpy", "--functions", "finfo", "--max-examples",
                          "5", "--seed", "0", "--no-shrink"])

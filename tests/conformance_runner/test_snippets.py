@@ -12,7 +12,8 @@ import textwrap
 import numpy as np
 import pytest
 
-from laxarray.conformance import SPECS, ConformanceError, compare, report, runner, snippets
+from laxarray.conformance import (SPECS, ConformanceError, compare, report, runner,
+                                 snippets, tolerances)
 
 cnp = pytest.importorskip("array_api_compat.numpy")
 
@@ -144,8 +145,9 @@ def test_no_reproduction_without_an_oracle_value():
     assert source is None and "spec's own" in why
 
 
+@pytest.mark.parametrize("measure", tolerances.MEASURES)
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "int16", "bool"])
-def test_inline_check_agrees_with_assert_values(dtype):
+def test_inline_check_agrees_with_assert_values(dtype, measure):
     values_bad = snippets.helper_functions("values_bad")["values_bad"]
     rng = np.random.default_rng(0)
     special = np.array([0.0, -0.0, np.nan, np.inf, -np.inf, 1.0, 1e-40, -2.5])
@@ -157,17 +159,20 @@ def test_inline_check_agrees_with_assert_values(dtype):
         k = rng.integers(0, 6)
         if trial % 2:
             a[k] = rng.choice(special).astype(dtype) if dtype != "bool" else not a[k]
-        for rtol_ulps, signed in ((0.0, True), (4.0, False)):
+        for rel, signed in ((0.0, True), (4.0, False)):
+            bound = tolerances.Bound(rel=rel, measure=measure)
             try:
-                compare.assert_values("f", a, e, rtol_ulps=rtol_ulps, signed_zeros=signed)
+                compare.assert_values("f", a, e, bound=bound, signed_zeros=signed)
                 passed = True
             except ConformanceError as err:
                 passed = False
                 d = err.details
-                assert values_bad(a, e, d["rtol"], d["atol"], d["signed_zeros"]).any()
+                assert d["measure"] == measure
+                assert values_bad(a, e, d["rtol"], d["atol"], d["signed_zeros"],
+                                  d["measure"]).any()
             if passed:
                 eps = np.finfo(a.real.dtype).eps if a.dtype.kind in "fc" else 0.0
-                assert not values_bad(a, e, rtol_ulps * eps, 0.0, signed).any()
+                assert not values_bad(a, e, rel * eps, 0.0, signed, measure).any()
 
 
 def test_snippet_source_is_plain_numpy():
