@@ -33,6 +33,8 @@ pytestmark = pytest.mark.skipif(
                             "HTML report is not checked in a browser")
 
 cnp = pytest.importorskip("array_api_compat.numpy")
+# (this folder is on sys.path: it has no __init__.py)
+from test_runner_cli import sort_standard  # noqa: E402
 
 #: the specs of the run and their chapters, as the standard's pages file them.
 CHAPTER_OF = {"abs": "elementwise", "add": "elementwise", "flip": "manipulation",
@@ -182,14 +184,17 @@ def _flip_ignores_axis(x, /, *, axis=None):
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
-    broken = types.SimpleNamespace(**{k: getattr(cnp, k) for k in dir(cnp)
-                                      if not k.startswith("_")
-                                      or k == "__array_namespace_info__"})
-    broken.flip = _flip_ignores_axis
+    # array_api_compat.numpy, with a sort that is stable descending too (its own flips an
+    # ascending sort, which the sort spec flags), and a copy of it with a broken flip
+    names = {k: getattr(cnp, k) for k in dir(cnp)
+             if not k.startswith("_") or k == "__array_namespace_info__"}
+    correct = types.SimpleNamespace(**dict(names, sort=sort_standard))
+    broken = types.SimpleNamespace(**dict(names, sort=sort_standard, flip=_flip_ignores_axis))
     specs, skipped = runner.select_specs(functions=list(CHAPTER_OF))
     runs = [runner.run_namespace(xp, specs, skipped, namespace_label=label, max_examples=5,
                                  seed=0, progress=False, shrink=False)
-            for xp, label in ((cnp, "compat"), (broken, "broken"))]
+            for xp, label in ((correct, "compat"), (broken, "broken"))]
+    assert all(r.status == "pass" for r in runs[0].results), runs[0].results
     statuses = {r.name: r.status for r in runs[1].results}
     assert statuses["flip"] == "fail" and statuses["abs"] == "pass", statuses
     path = tmp_path_factory.mktemp("report") / "report.html"
