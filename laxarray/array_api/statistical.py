@@ -48,14 +48,18 @@ def _lowest(dtype):
     kind = _dt.kind_of(dtype)
     if kind == "b":
         return False
-    return -np.inf if kind in "fc" else np.iinfo(dtype).min
+    if kind == "c":  # behind every value in lexicographic order
+        return complex(-np.inf, -np.inf)
+    return -np.inf if kind == "f" else np.iinfo(dtype).min
 
 
 def _highest(dtype):
     kind = _dt.kind_of(dtype)
     if kind == "b":
         return True
-    return np.inf if kind in "fc" else np.iinfo(dtype).max
+    if kind == "c":
+        return complex(np.inf, np.inf)
+    return np.inf if kind == "f" else np.iinfo(dtype).max
 
 
 def _reduce_fill(dtype, static):
@@ -89,6 +93,8 @@ def _reduce_kernel(x, *, axes, dtype, keepdims, op):
         y = lax.reduce_sum(x, axes)
     elif op == "prod":
         y = lax.reduce_prod(x, axes)
+    elif op in ("max", "min") and _dt.kind_of(x.dtype) == "c":
+        y = _complex_extremum(x, axes, op)
     elif op == "max":
         y = lax.reduce_max(x, axes)
     elif op == "min":
@@ -100,6 +106,40 @@ def _reduce_kernel(x, *, axes, dtype, keepdims, op):
     else:  # count_nonzero
         y = lax.reduce_sum(lax.convert_element_type(_truthy(x), np.int64), axes)
     return _finish(y, axes, keepdims)
+
+
+def _complex_extremum(x, axes, op):
+    """NumPy's max/min of complex ``x`` over ``axes``, as its sequential fold of
+    ``maximum``/``minimum``: the first element (in C order over ``axes``) with a NaN part
+    if there is one, else the lexicographic extreme (real part first), the first of equal
+    ones.  One variadic reduce whose order does not matter: each element carries its
+    position, which breaks every tie."""
+    re, im = lax.real(x), lax.imag(x)
+    nan = lax.bitwise_or(lax.ne(re, re), lax.ne(im, im))
+    pos = lax.full(x.shape, 0, np.int64)
+    stride = 1
+    for a in sorted(axes, reverse=True):
+        step = lax.mul(lax.broadcasted_iota(np.int64, x.shape, a),
+                       lax.full(x.shape, stride, np.int64))
+        pos, stride = lax.add(pos, step), stride * x.shape[a]
+    beats = lax.gt if op == "max" else lax.lt
+
+    def pick(a, b):
+        ar, ai, an, ak = a
+        br, bi, bn, bk = b
+        first = lax.lt(ak, bk)
+        same = lax.bitwise_and(lax.eq(ar, br), lax.eq(ai, bi))
+        ahead = lax.bitwise_or(beats(ar, br), lax.bitwise_and(lax.eq(ar, br), beats(ai, bi)))
+        plain = lax.bitwise_or(ahead, lax.bitwise_and(same, first))
+        take = lax.select(an, lax.bitwise_or(lax.bitwise_not(bn), first),
+                          lax.bitwise_and(lax.bitwise_not(bn), plain))
+        return tuple(lax.select(take, u, v) for u, v in zip(a, b))
+
+    edge = -np.inf if op == "max" else np.inf
+    init = (lax.full((), edge, re.dtype), lax.full((), edge, re.dtype), lax.full((), False),
+            lax.full((), np.iinfo(np.int64).max, np.int64))
+    r, i, _, _ = lax.reduce((re, im, nan, pos), init, pick, tuple(axes))
+    return lax.complex(r, i)
 
 
 def _truthy(x):
@@ -132,19 +172,24 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False):
 
 
 def _extremum(fn, op, x, axis, keepdims):
-    raw, axes = _reduction(fn, x, axis, keepdims, "real")
+    raw, axes = _reduction(fn, x, axis, keepdims, "any")
     if builtins.any(raw.shape[a] == 0 for a in axes):
         fail(ValueError, fn, "non-empty reduction axes (max/min of nothing is undefined)", x)
     return call(_reduce_kernel, raw, axes=axes, dtype=None, keepdims=keepdims, op=op)
 
 
 def max(x, /, *, axis=None, keepdims=False):
-    """Maximum over ``axis``; NaN propagates. Array API: max. NumPy: numpy.max."""
+    """Maximum over ``axis``; NaN propagates. Array API: max. NumPy: numpy.max.
+
+    Complex input (which the standard leaves out) follows NumPy: lexicographic order, real
+    part first, and the first element with a NaN part wins."""
     return _extremum("max", "max", x, axis, keepdims)
 
 
 def min(x, /, *, axis=None, keepdims=False):
-    """Minimum over ``axis``; NaN propagates. Array API: min. NumPy: numpy.min."""
+    """Minimum over ``axis``; NaN propagates. Array API: min. NumPy: numpy.min.
+
+    Complex input follows NumPy, as for :func:`max`."""
     return _extremum("min", "min", x, axis, keepdims)
 
 

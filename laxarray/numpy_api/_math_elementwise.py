@@ -25,7 +25,8 @@ from laxarray.array_api._complex_math import cexp
 from laxarray.array_api._ufunc import (broadcast_shapes2, cast_broadcast, elementwise_binary,
                                        elementwise_unary, to_float)
 from laxarray.array_api.elementwise import round as _api_round
-from laxarray.array_api.elementwise import (_copysign, complex_pow, floor_divide, real_pow,
+from laxarray.array_api.elementwise import (_copysign, complex_beats_or_ties, complex_nan,
+                                            complex_pow, floor_divide, real_pow,
                                             remainder)
 from laxarray.linalg._operands import raw
 
@@ -52,19 +53,30 @@ def _to_double(dt):
 
 
 # ---- binary ---------------------------------------------------------------------------
-@elementwise_binary("real")
+@elementwise_binary("any")
 def fmax(x1, x2, /):
-    """Elementwise maximum ignoring NaN (NaN only if both are NaN). NumPy: numpy.fmax."""
+    """Elementwise maximum ignoring NaN (NaN only if both are NaN). NumPy: numpy.fmax.
+
+    Complex input as NumPy: lexicographic order (real part first); a value with a NaN part
+    loses to one without, ``x1`` wins a tie."""
     if _is_int(x1):
         return lax.max(x1, x2) if x1.dtype != np.bool_ else lax.bitwise_or(x1, x2)
+    if _dt.kind_of(x1.dtype) == "c":
+        return lax.select(lax.bitwise_or(complex_beats_or_ties(x1, x2, lax.gt),
+                                         complex_nan(x2)), x1, x2)
     return lax.select(lax.bitwise_or(lax.ge(x1, x2), _isnan(x2)), x1, x2)
 
 
-@elementwise_binary("real")
+@elementwise_binary("any")
 def fmin(x1, x2, /):
-    """Elementwise minimum ignoring NaN (NaN only if both are NaN). NumPy: numpy.fmin."""
+    """Elementwise minimum ignoring NaN (NaN only if both are NaN). NumPy: numpy.fmin.
+
+    Complex input as for :func:`fmax`."""
     if _is_int(x1):
         return lax.min(x1, x2) if x1.dtype != np.bool_ else lax.bitwise_and(x1, x2)
+    if _dt.kind_of(x1.dtype) == "c":
+        return lax.select(lax.bitwise_or(complex_beats_or_ties(x1, x2, lax.lt),
+                                         complex_nan(x2)), x1, x2)
     return lax.select(lax.bitwise_or(lax.le(x1, x2), _isnan(x2)), x1, x2)
 
 
