@@ -22,6 +22,7 @@ from laxarray.array_api import _host_order
 from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import as_array, to_raw
 from laxarray.array_api._ufunc import binary_operands, broadcast_rule, broadcast_shapes2
+from laxarray.array_api.statistical import complex_extremum
 
 
 
@@ -34,6 +35,8 @@ def _arg_fill(dtype, static):
     if kind in "iu":
         info = np.iinfo(dtype)
         return info.min if find_max else info.max
+    if kind == "c":  # behind every value in lexicographic order
+        return complex(-np.inf, -np.inf) if find_max else complex(np.inf, np.inf)
     return -np.inf if find_max else np.inf
 
 
@@ -51,7 +54,10 @@ def arg_kernel(x, *, axis, keepdims, find_max):
         ax = 0
     else:
         ax = axis
-    if _dt.kind_of(x.dtype) == "f":
+    if _dt.kind_of(x.dtype) == "c":
+        # NumPy's order: lexicographic, the first value with a NaN part wins
+        res = complex_extremum(x, (ax,), "max" if find_max else "min")[1]
+    elif _dt.kind_of(x.dtype) == "f":
         # NaN wins (first NaN index), as in NumPy
         nan = lax.ne(x, x)
         big = lax.full_like(x, np.inf if find_max else -np.inf)
@@ -70,8 +76,8 @@ def arg_kernel(x, *, axis, keepdims, find_max):
 
 def _arg(fn, x, axis, keepdims, find_max):
     raw = as_array(fn, x)
-    if raw.dtype not in _dt.CATEGORIES["real"]:
-        _dt.check_category(fn, "x", raw.dtype, "real numeric")
+    if raw.dtype not in _dt.CATEGORIES["any"]:
+        _dt.check_category(fn, "x", raw.dtype, "numeric")
     check_bool(fn, keepdims, "keepdims")
     ax = None if axis is None else normalize_axis(fn, axis, raw.ndim)
     size = math.prod(raw.shape) if ax is None else raw.shape[ax]
@@ -87,12 +93,14 @@ def _arg(fn, x, axis, keepdims, find_max):
 
 def argmax(x, /, *, axis=None, keepdims=False):
     """Index of the maximum (first occurrence; flattened when ``axis=None``).
-    Array API: argmax. NumPy: numpy.argmax."""
+    Array API: argmax. NumPy: numpy.argmax.  Complex input (which the standard leaves out)
+    follows NumPy: lexicographic order, the first value with a NaN part wins."""
     return _arg("argmax", x, axis, keepdims, True)
 
 
 def argmin(x, /, *, axis=None, keepdims=False):
-    """Index of the minimum (first occurrence). Array API: argmin. NumPy: numpy.argmin."""
+    """Index of the minimum (first occurrence). Array API: argmin. NumPy: numpy.argmin.
+    Complex input follows NumPy, as for :func:`argmax`."""
     return _arg("argmin", x, axis, keepdims, False)
 
 

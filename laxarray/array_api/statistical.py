@@ -109,11 +109,17 @@ def _reduce_kernel(x, *, axes, dtype, keepdims, op):
 
 
 def _complex_extremum(x, axes, op):
-    """NumPy's max/min of complex ``x`` over ``axes``, as its sequential fold of
+    """NumPy's max/min of complex ``x`` over ``axes`` (see :func:`complex_extremum`)."""
+    return complex_extremum(x, axes, op)[0]
+
+
+def complex_extremum(x, axes, op):
+    """``(value, position)``: NumPy's max/min of complex ``x`` over ``axes``, as its
+    sequential fold of
     ``maximum``/``minimum``: the first element (in C order over ``axes``) with a NaN part
     if there is one, else the lexicographic extreme (real part first), the first of equal
-    ones.  One variadic reduce whose order does not matter: each element carries its
-    position, which breaks every tie."""
+    ones; ``position`` is its index in C order over ``axes``.  One variadic reduce whose
+    order does not matter: each element carries its position, which breaks every tie."""
     re, im = lax.real(x), lax.imag(x)
     nan = lax.bitwise_or(lax.ne(re, re), lax.ne(im, im))
     pos = lax.full(x.shape, 0, np.int64)
@@ -138,8 +144,8 @@ def _complex_extremum(x, axes, op):
     edge = -np.inf if op == "max" else np.inf
     init = (lax.full((), edge, re.dtype), lax.full((), edge, re.dtype), lax.full((), False),
             lax.full((), np.iinfo(np.int64).max, np.int64))
-    r, i, _, _ = lax.reduce((re, im, nan, pos), init, pick, tuple(axes))
-    return lax.complex(r, i)
+    r, i, _, at = lax.reduce((re, im, nan, pos), init, pick, tuple(axes))
+    return lax.complex(r, i), at
 
 
 def _truthy(x):

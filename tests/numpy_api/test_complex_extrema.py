@@ -64,3 +64,19 @@ def test_first_nan_wins_and_jit_agrees():
     low[3] = complex(-np.inf, -1.0)
     assert _same(np.max(low), la.max(la.asarray(low)))
     assert _same(np.min(-low), la.min(la.asarray(-low)))
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_argmax_argmin_match_numpy(dtype):
+    rng = np.random.default_rng(2)
+    for _ in range(15):
+        shape = tuple(int(n) for n in rng.integers(1, 6, size=rng.integers(1, 4)))
+        x = _draw(rng, shape, dtype)
+        for axis in (None, *range(-len(shape), len(shape))):
+            for name in ("argmax", "argmin"):
+                for keepdims in (False, True):
+                    expected = getattr(np, name)(x, axis=axis, keepdims=keepdims)
+                    got = np.asarray(getattr(la, name)(la.asarray(x), axis=axis,
+                                                       keepdims=keepdims))
+                    assert got.shape == expected.shape and np.array_equal(got, expected), (
+                        name, axis, x.tolist())
