@@ -372,7 +372,7 @@ def complex_nan(x):
     return lax.bitwise_or(lax.ne(re, re), lax.ne(im, im))
 
 
-def complex_beats_or_ties(x1, x2, beats):
+def complex_ge_le(x1, x2, beats):
     """NumPy's ``CGE`` (``beats`` is ``lax.gt``) or ``CLE`` (``lax.lt``) of complex values:
     the real parts decide (a NaN imaginary part makes that comparison false), equal real
     parts leave it to the imaginary parts (false where either is NaN)."""
@@ -386,7 +386,7 @@ def complex_beats_or_ties(x1, x2, beats):
 
 def _complex_pick(x1, x2, beats):
     # NumPy's complex maximum/minimum: x1 where it has a NaN part or wins CGE/CLE, else x2
-    take = lax.bitwise_or(complex_nan(x1), complex_beats_or_ties(x1, x2, beats))
+    take = lax.bitwise_or(complex_nan(x1), complex_ge_le(x1, x2, beats))
     return lax.select(take, x1, x2)
 
 

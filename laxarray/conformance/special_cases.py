@@ -51,12 +51,13 @@ import math
 
 import numpy as np
 
-from laxarray.conformance.compare import ConformanceError
+from laxarray.conformance.compare import ConformanceError, _real_bad as _compare_bad
 from laxarray.conformance.special_cases_table import INPLACE, OPERATORS, ROWS, UNCHECKED
+from laxarray.conformance.tolerances import lookup
 
 #: tolerance of results stated as multiples of π ("an implementation-dependent
-#: approximation to +π/2"), in ulps of the result's dtype
-PI_ULPS = 4.0
+#: approximation to +π/2"), in ulps of the result's dtype: its row of the error table
+PI_ULPS = lookup("*:special case pi").rel
 
 _PI = {"π/2": math.pi / 2, "-π/2": -math.pi / 2, "π": math.pi, "-π": -math.pi,
        "π/4": math.pi / 4, "-π/4": -math.pi / 4, "3π/4": 3 * math.pi / 4,
@@ -280,21 +281,14 @@ def _eps(got):
 
 
 def _real_bad(g, e, *, tol=None, free=False, signed_zero=True):
-    """Where real ``g`` misses ``e`` (arrays): NaN must meet NaN; ``tol``: an absolute
-    tolerance; ``free``: compared by magnitude."""
+    """Where real ``g`` misses ``e`` (arrays), by the package's one comparison
+    (:func:`~laxarray.conformance.compare._real_bad`): NaN must meet NaN, an infinity
+    itself; ``tol``: an absolute tolerance (else exact); ``free``: compared by magnitude."""
     g = np.asarray(g, np.float64)
     e = np.broadcast_to(np.asarray(e, np.float64), g.shape)
     if free:
         g, e = np.abs(g), np.abs(e)
-    nan_e = np.isnan(e)
-    with np.errstate(invalid="ignore"):
-        if tol is not None:
-            miss = ~(np.abs(g - e) <= tol)
-        else:
-            miss = ~(g == e)
-            if signed_zero:
-                miss |= (e == 0) & (g == 0) & (np.signbit(g) != np.signbit(e))
-    return np.where(nan_e, ~np.isnan(g), miss)
+    return _compare_bad(g, e, 0.0, 0.0 if tol is None else tol, signed_zero)
 
 
 def _part(g, token, eps, free=False):

@@ -289,6 +289,9 @@ BOUNDS: dict[str, Bound] = {
     "ogrid": Bound(rel=4.0, abs=4.0, why="ranges start + i * step, as arange"),
     "device.creation": Bound(rel=4.0, abs=4.0, why=(
         "creation on a chosen device (arange, linspace of 0..1): a few roundings")),
+    "*:special case pi": Bound(rel=4.0, why=(
+        "a special case whose value is a multiple of pi (pi/2, 3pi/4 ...): the correctly "
+        "rounded constant, then a few roundings of the function's own reduction")),
     "pad:mean": Bound(scaled=8.0, scale="max(1, max|x|)", why=(
         "mode='mean': a mean of <= 3 values in another summation order")),
     # ---- linalg ---------------------------------------------------------------------------------

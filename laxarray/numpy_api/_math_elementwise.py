@@ -25,7 +25,7 @@ from laxarray.array_api._complex_math import cexp
 from laxarray.array_api._ufunc import (broadcast_shapes2, cast_broadcast, elementwise_binary,
                                        elementwise_unary, to_float)
 from laxarray.array_api.elementwise import round as _api_round
-from laxarray.array_api.elementwise import (_copysign, complex_beats_or_ties, complex_nan,
+from laxarray.array_api.elementwise import (_copysign, complex_ge_le, complex_nan,
                                             complex_pow, floor_divide, real_pow,
                                             remainder)
 from laxarray.linalg._operands import raw
@@ -62,7 +62,7 @@ def fmax(x1, x2, /):
     if _is_int(x1):
         return lax.max(x1, x2) if x1.dtype != np.bool_ else lax.bitwise_or(x1, x2)
     if _dt.kind_of(x1.dtype) == "c":
-        return lax.select(lax.bitwise_or(complex_beats_or_ties(x1, x2, lax.gt),
+        return lax.select(lax.bitwise_or(complex_ge_le(x1, x2, lax.gt),
                                          complex_nan(x2)), x1, x2)
     return lax.select(lax.bitwise_or(lax.ge(x1, x2), _isnan(x2)), x1, x2)
 
@@ -75,7 +75,7 @@ def fmin(x1, x2, /):
     if _is_int(x1):
         return lax.min(x1, x2) if x1.dtype != np.bool_ else lax.bitwise_and(x1, x2)
     if _dt.kind_of(x1.dtype) == "c":
-        return lax.select(lax.bitwise_or(complex_beats_or_ties(x1, x2, lax.lt),
+        return lax.select(lax.bitwise_or(complex_ge_le(x1, x2, lax.lt),
                                          complex_nan(x2)), x1, x2)
     return lax.select(lax.bitwise_or(lax.le(x1, x2), _isnan(x2)), x1, x2)
 

@@ -83,8 +83,9 @@ def dot_general(lhs, rhs, dimension_numbers, *, nse=None, precision=None,
     if ls and rs:
         dims = _norm_dims(fn, dimension_numbers, lhs.ndim, rhs.ndim)
         _check_sizes(fn, lhs.shape, rhs.shape, dims)
-        if _host.usable(lhs, rhs, dims, _dt.result_type(lhs.dtype, rhs.dtype)):
-            return _spsp_host(fn, lhs, rhs, dims, nse)
+        dtype = _dt.result_type(lhs.dtype, rhs.dtype)
+        if _host.usable(lhs, rhs, dims, dtype):
+            return _spsp_host(fn, lhs, rhs, dims, nse, dtype)
         a, b = lhs._as_bcoo(), rhs._as_bcoo()
         return _restore(_spsp_dot(fn, a, b, dims, nse), lhs, rhs)
     if ls:
@@ -419,14 +420,13 @@ def _spsp_kernel(a_data, a_idx, b_data, b_idx, *, ashape, bshape, lc, rc, lb, rb
     return d, i, n, needed
 
 
-def _spsp_host(fn, lhs, rhs, dims, nse):
+def _spsp_host(fn, lhs, rhs, dims, nse, dtype):
     """2-D sparse @ sparse by SciPy on the host (:mod:`.spgemm_host`): eagerly the exact
     result, traced a host call padded to ``nse`` products with the lax kernel's overflow
     report."""
     (lc, rc), _ = dims
     ashape, bshape = lhs.shape, rhs.shape
     out_shape = (ashape[1 - lc[0]], bshape[1 - rc[0]])
-    dtype = _dt.result_type(lhs.dtype, rhs.dtype)
     index_dtype = np.promote_types(np.promote_types(lhs.indices.dtype, rhs.indices.dtype),
                                    K.default_index_dtype(*out_shape))
     a_csr, b_csr = isinstance(lhs, BCSR), isinstance(rhs, BCSR)
