@@ -159,13 +159,11 @@ def test_array_api_strict_functions_are_in_the_table(strict):
     assert sorted(names - set(TABLE["functions"])) == sorted(STRICT_ONLY)
 
 
-def test_table_is_up_to_date_with_the_stubs():
-    """The one place the stubs are read, when they lie beside the checkout."""
+def test_table_file_is_the_generators_rendering_of_its_data():
+    """The committed table is what tools/gen_signatures.py writes for its data (comparing it
+    with the stubs needs the standard beside the checkout: run the tool by hand)."""
     spec = importlib.util.spec_from_file_location("gen_signatures",
                                                   ROOT / "tools" / "gen_signatures.py")
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)
-    if not gen.DEFAULT_STUBS.is_dir():
-        pytest.skip("standard's stubs not beside the checkout")
-    assert gen.render(gen.table(gen.DEFAULT_STUBS)) == TABLE_PATH.read_text(), (
-        "run tools/gen_signatures.py")
+    assert gen.render(TABLE) == TABLE_PATH.read_text(), "run tools/gen_signatures.py"
