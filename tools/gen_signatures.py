@@ -5,9 +5,9 @@ markdown file per chapter, one ``## `name(params) -> type``` header per function
 table kept in the repository, so the test needs nothing outside the checkout.  Run it when
 the standard changes:
 
-    python tools/gen_signatures.py [STUBS_DIR] [-o OUTPUT]
+    python tools/gen_signatures.py STUBS_DIR [-o OUTPUT]
 
-STUBS_DIR defaults to ../shared/spec/array-api-2025.12/stubs beside the repository root.
+STUBS_DIR is the standard's stubs directory (array-api-2025.12/stubs of the standard's sources).
 
 Only the function chapters and the linalg / fft extensions are read (the array object's
 methods are not in the table).  Each parameter is [name, kind, default source or null],
@@ -21,7 +21,6 @@ import pathlib
 import re
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-DEFAULT_STUBS = ROOT.parent / "shared" / "spec" / "array-api-2025.12" / "stubs"
 OUTPUT = ROOT / "tests" / "data" / "array_api_2025_12_signatures.json"
 MAIN_FILES = ("creation_functions", "data_type_functions", "elementwise_functions",
               "indexing_functions", "linear_algebra_functions", "manipulation_functions",
@@ -85,7 +84,7 @@ def render(tab):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("stubs", nargs="?", default=DEFAULT_STUBS, type=pathlib.Path)
+    parser.add_argument("stubs", type=pathlib.Path)
     parser.add_argument("-o", "--output", default=OUTPUT, type=pathlib.Path)
     opts = parser.parse_args()
     if not opts.stubs.is_dir():

@@ -10,9 +10,9 @@ the repository, so the conformance runner needs nothing outside the checkout.  I
 which elementwise function each operator of the array object must agree with.  Run it when
 the standard changes:
 
-    python tools/gen_special_cases.py [STUBS_DIR] [-o OUTPUT] [--check]
+    python tools/gen_special_cases.py STUBS_DIR [-o OUTPUT] [--check]
 
-STUBS_DIR defaults to ../shared/spec/array-api-2025.12/stubs beside the repository root;
+STUBS_DIR is the standard's stubs directory (array-api-2025.12/stubs);
 ``--check`` compares instead of writing (exit status 1 on a difference).
 
 Row format (see laxarray/conformance/special_cases.py, which interprets it):
@@ -36,7 +36,6 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-DEFAULT_STUBS = ROOT.parent / "shared" / "spec" / "array-api-2025.12" / "stubs"
 OUTPUT = ROOT / "laxarray" / "conformance" / "special_cases_table"
 FILES = ("elementwise_functions", "array_object", "statistical_functions", "linalg")
 
@@ -566,7 +565,7 @@ def render(tab):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("stubs", nargs="?", default=DEFAULT_STUBS, type=pathlib.Path)
+    parser.add_argument("stubs", type=pathlib.Path)
     parser.add_argument("-o", "--output", default=OUTPUT, type=pathlib.Path,
                         help="the package directory to write")
     parser.add_argument("--check", action="store_true",
