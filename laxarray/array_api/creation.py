@@ -74,7 +74,8 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None) -> Array:
             raw = to_raw("asarray", obj, "obj")
         if _dt.kind_of(raw.dtype) == "c" and _dt.kind_of(dt) != "c":
             fail(TypeError, "asarray", f"a real 'obj' for dtype {dt}", obj)
-        out = _convert(wrap(raw), dt)
+        # already of the dtype asked for: no conversion kernel (nor its compile per shape)
+        out = wrap(raw) if raw.dtype == dt else _convert(wrap(raw), dt)
         return out if dev is None else wrap(_place(out._value, dev))
     if hasattr(obj, "__dlpack__") and not hasattr(obj, "__array__"):
         return from_dlpack(obj, device=device)
