@@ -133,7 +133,9 @@ def strict_flags(xp):
 
 def usable_devices(xp):
     """The devices of ``__array_namespace_info__().devices()`` an array can be made on
-    (``asarray(0, device=d)`` works), in the namespace's order; ``()`` without them."""
+    (``asarray(0, device=d)`` works), in the namespace's order; ``()`` without them.
+    ``None`` in the list (jax.numpy lists it: ``device=None`` means the default device)
+    is not a device of its own and is left out."""
     info = _info(xp)
     try:
         devices = tuple(info.devices())
@@ -141,6 +143,8 @@ def usable_devices(xp):
         return ()
     usable = []
     for d in devices:
+        if d is None:
+            continue
         try:
             xp.asarray(0, device=d)
         except Exception:  # noqa: BLE001 -- a listed device that holds no array

@@ -153,6 +153,22 @@ def test_one_device_skips_the_device_specs():
     assert {r.message for r in results.values()} == {capabilities.ONE_DEVICE}
 
 
+def test_none_listed_among_devices_is_not_a_second_device():
+    """jax.numpy's ``devices()`` is ``[None, CpuDevice(id=0)]``: ``None`` (the default
+    device) is no device of its own, so one real device still skips the device specs
+    instead of failing them all ("result on CpuDevice(id=0), expected None")."""
+    ns = types.SimpleNamespace(**{k: getattr(laxarray, k) for k in dir(laxarray)
+                                  if not k.startswith("_")})
+    info = laxarray.__array_namespace_info__()
+    ns.__array_namespace_info__ = lambda: types.SimpleNamespace(
+        capabilities=info.capabilities, default_device=lambda: None,
+        default_dtypes=info.default_dtypes, dtypes=info.dtypes,
+        devices=lambda: [None, *info.devices()])
+    assert capabilities.usable_devices(ns) == tuple(info.devices())
+    _, results = _run(ns, ["device.elementwise", "device.mixing"], "None listed")
+    assert {r.message for r in results.values()} == {capabilities.ONE_DEVICE}
+
+
 def test_on_device_creates_there_with_its_defaults():
     ns = capabilities.OnDevice(xp, capabilities.find_device(xp, "no_x64"))
     a = ns.asarray([1, 2])
