@@ -20,8 +20,13 @@ import argparse
 import random
 import sys
 
-from laxarray.conformance import capabilities, expectations, report, runner
+from laxarray.conformance import capabilities, expectations, parallel, report, runner
 from laxarray.conformance.spec import SPECS
+
+
+#: the smallest selection run in worker processes by default: starting a worker (importing
+#: jax and the namespace) costs seconds, more than a few specs take
+PARALLEL_FROM = 40
 
 
 def build_parser():
@@ -59,6 +64,11 @@ def build_parser():
     p.add_argument("--no-shrink", action="store_true",
                    help="report the first failing example, not a minimal one (faster)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="worker processes running specs side by side (default: the CPUs "
+                        f"available, at most 8: {parallel.default_jobs()} here, for "
+                        f"{PARALLEL_FROM} specs or more; 1 runs in this process); the "
+                        "results are the same")
     return p
 
 
@@ -71,6 +81,9 @@ def main(argv=None, stdout=None):
     if unknown:
         print(f"unknown extension(s) {unknown}; expected some of {runner.EXTENSIONS}",
               file=sys.stderr)
+        return 2
+    if args.jobs is not None and args.jobs < 1:
+        print(f"--jobs: expected a count >= 1; got {args.jobs}", file=sys.stderr)
         return 2
     names = runner.split_names(args.compare) if args.compare else [args.namespace]
     seed = args.seed if args.seed is not None else random.randrange(2**32)
@@ -94,6 +107,7 @@ def main(argv=None, stdout=None):
     for spec in [s for s in specs if s.name in skip_file]:
         specs.remove(spec)
         skipped[spec.name] = f"skipped by {skip_file[spec.name]}"
+    jobs = args.jobs or (parallel.default_jobs() if len(specs) >= PARALLEL_FROM else 1)
     runs = []
     for name in names:
         try:
@@ -101,10 +115,9 @@ def main(argv=None, stdout=None):
         except ImportError as exc:
             print(f"cannot import namespace {name!r}: {exc}", file=sys.stderr)
             return 2
-        device = None
         if args.device is not None:
-            try:
-                device = capabilities.find_device(xp, args.device)
+            try:  # checked here; the run (and each worker) finds it by name
+                capabilities.find_device(xp, args.device)
             except ValueError as exc:
                 print(f"--device for {name}: {exc}", file=sys.stderr)
                 return 2
@@ -112,7 +125,8 @@ def main(argv=None, stdout=None):
                                          version=args.version, max_examples=args.max_examples,
                                          seed=seed, progress=not args.no_progress,
                                          shrink=not args.no_shrink, xfails=xfails,
-                                         unmapped=unmapped, device=device))
+                                         unmapped=unmapped, device=args.device,
+                                         jobs=jobs))
     for run in runs:
         failures = report.failures_text(run)
         if failures:

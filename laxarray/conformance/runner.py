@@ -31,6 +31,7 @@ from __future__ import annotations
 import collections
 import fnmatch
 import importlib
+import pkgutil
 import re
 import sys
 import textwrap
@@ -43,7 +44,8 @@ from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 from hypothesis.errors import HypothesisException, Unsatisfiable
 import numpy as np
 
-from laxarray.conformance import capabilities as caps_mod, snippets, special_cases_check
+from laxarray.conformance import (capabilities as caps_mod, parallel, snippets,
+                                  special_cases_check)
 from laxarray.conformance.spec import (SPECS, collecting_notes, excluding_dtypes,
                                        mutable_arrays, resolve)
 
@@ -136,6 +138,22 @@ class Run:
 def load_namespace(name):
     """The module ``name`` (``"numpy"``, ``"array_api_compat.numpy"``, ``"jax.numpy"`` ...)."""
     return importlib.import_module(name)
+
+
+def settle_imports():
+    """Import every module of laxarray now (``__main__`` excepted).
+
+    Hypothesis also draws literal constants found in the source of the loaded modules that
+    are not installed packages (laxarray is one when installed in development mode), and
+    it looks again whenever a module is imported.  A module imported in the middle of a run
+    (a lazily loaded submodule) would change the examples of the specs that follow, and a
+    worker process (``jobs``) would draw differently from the parent: importing everything
+    first makes a seed's examples the same in every process and in any order of specs."""
+    import laxarray
+
+    for info in pkgutil.walk_packages(laxarray.__path__, "laxarray."):
+        if not info.name.endswith("__main__"):
+            importlib.import_module(info.name)
 
 
 def arrays_are_mutable(xp):
@@ -342,7 +360,10 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
     test = given(st.data())(body)
     test = settings(max_examples=max_examples, deadline=None, database=None,
                     print_blob=True, derandomize=False,
-                    phases=list(Phase) if shrink else [p for p in Phase if p != Phase.shrink],
+                    # no explain phase: it re-runs the shrunk example's variations for
+                    # comments the report does not show
+                    phases=[p for p in Phase if p != Phase.explain
+                            and (shrink or p != Phase.shrink)],
                     suppress_health_check=list(HealthCheck))(test)
     test = hypothesis.seed(seed)(test)
     target = capabilities.target(xp)
@@ -392,6 +413,20 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
                   message="; ".join(line for line in lines if line), dtypes=dtypes)
 
 
+def _check_parallel(xp, namespace_label, device):
+    """ValueError unless worker processes can rebuild the run: ``xp`` importable as
+    ``namespace_label``, ``device`` a name (or None)."""
+    try:
+        same = load_namespace(namespace_label) is xp
+    except ImportError:
+        same = False
+    if not same:
+        raise ValueError(f"run_namespace: jobs > 1 needs the namespace importable as "
+                         f"namespace_label; {namespace_label!r} is not {xp!r}")
+    if device is not None and not isinstance(device, str):
+        raise ValueError(f"run_namespace: jobs > 1 needs the device as a name; got {device!r}")
+
+
 class Progress:
     """A plain-text progress bar on a stream (stderr by default)."""
 
@@ -416,7 +451,7 @@ class Progress:
 
 def run_namespace(xp, specs, skipped=None, *, namespace_label="xp", version="2025.12",
                   max_examples=25, seed=0, progress=True, shrink=True, xfails=None,
-                  unmapped=(), device=None):
+                  unmapped=(), device=None, jobs=1):
     """Run ``specs`` on ``xp``: a :class:`Run` (``skipped``: ``{name: reason}`` to record).
 
     ``xfails``: ``{name: reason}`` of specs expected to fail: a failure (or an error, or a
@@ -425,20 +460,21 @@ def run_namespace(xp, specs, skipped=None, *, namespace_label="xp", version="202
     for the reports.  ``device``: a device of ``xp`` (or its name) to create the inputs on
     (:class:`~laxarray.conformance.capabilities.OnDevice`).  Whether ``xp``'s arrays are
     mutable, and what it can do (:func:`~laxarray.conformance.capabilities.probe`), are
-    probed once, for all specs.
+    probed once, for all specs.  ``jobs > 1`` runs the specs in that many worker processes
+    (:mod:`laxarray.conformance.parallel`; the same results, less wall time): ``xp`` must
+    then be the module importable as ``namespace_label`` and ``device`` a name or None.
     """
     run = Run(namespace_label, version, seed, max_examples, unmapped=list(unmapped))
     xfails = xfails or {}
     start = time.perf_counter()
+    settle_imports()
     mutable = arrays_are_mutable(xp)
     capabilities = caps_mod.probe(xp, device)
     run.notes = capabilities.notes()
     bar = Progress(len(specs), namespace_label) if progress else None
-    for spec in specs:
-        result = run_spec(xp, spec, max_examples=max_examples, seed=seed,
-                          namespace_label=namespace_label, shrink=shrink, mutable=mutable,
-                          capabilities=capabilities)
-        reason = xfails.get(spec.name)
+
+    def record(result):
+        reason = xfails.get(result.name)
         if reason is not None and result.message != IMMUTABLE:
             if result.status in ("fail", "error", "unsupported"):
                 result.status = "xfail"
@@ -448,7 +484,17 @@ def run_namespace(xp, specs, skipped=None, *, namespace_label="xp", version="202
                 result.message = f"expected to fail ({reason}) but passed"
         run.results.append(result)
         if bar:
-            bar.update(spec.name)
+            bar.update(result.name)
+
+    options = dict(max_examples=max_examples, seed=seed, namespace_label=namespace_label,
+                   shrink=shrink)
+    if jobs > 1 and len(specs) > 1:
+        _check_parallel(xp, namespace_label, device)
+        parallel.run_specs(namespace_label, specs, jobs=jobs, device=device,
+                           on_result=record, **options)
+    else:
+        for spec in specs:
+            record(run_spec(xp, spec, mutable=mutable, capabilities=capabilities, **options))
     if bar:
         bar.close()
     for name, reason in sorted((skipped or {}).items()):
