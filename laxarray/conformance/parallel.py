@@ -39,8 +39,8 @@ def _init(namespace, device, options):
     """Worker start: import the namespace and probe it once for all its specs."""
     from laxarray.conformance import capabilities as caps_mod, runner
 
-    runner.settle_imports()  # the same modules, so the same examples, as the parent
     xp = runner.load_namespace(namespace)
+    runner.settle_imports(xp)  # the same modules, so the same examples, as the parent
     _STATE.update(xp=xp, runner=runner, options=options,
                   mutable=runner.arrays_are_mutable(xp),
                   capabilities=caps_mod.probe(xp, device))

@@ -140,20 +140,33 @@ def load_namespace(name):
     return importlib.import_module(name)
 
 
-def settle_imports():
-    """Import every module of laxarray now (``__main__`` excepted).
+def settle_imports(xp):
+    """Import now every module of the packages whose constants hypothesis draws: this
+    package's (``laxarray.conformance``) and the package of namespace ``xp``, when it is not
+    an installed one (``__main__`` modules excepted).
 
     Hypothesis also draws literal constants found in the source of the loaded modules that
-    are not installed packages (laxarray is one when installed in development mode), and
-    it looks again whenever a module is imported.  A module imported in the middle of a run
-    (a lazily loaded submodule) would change the examples of the specs that follow, and a
-    worker process (``jobs``) would draw differently from the parent: importing everything
-    first makes a seed's examples the same in every process and in any order of specs."""
-    import laxarray
-
-    for info in pkgutil.walk_packages(laxarray.__path__, "laxarray."):
-        if not info.name.endswith("__main__"):
-            importlib.import_module(info.name)
+    are not installed packages (a library checked in development mode), and it looks again
+    whenever a module is imported.  A module imported in the middle of a run (a lazily
+    loaded submodule of the namespace) would change the examples of the specs that follow,
+    and a worker process (``jobs``) would draw differently from the parent: importing them
+    all first makes a seed's examples the same in every process and in any order of specs.
+    """
+    roots = {__name__.rpartition(".")[0]}
+    top = getattr(xp, "__name__", "").partition(".")[0]
+    module = sys.modules.get(top)
+    path = getattr(module, "__file__", None) or ""
+    if module is not None and hasattr(module, "__path__") and path and \
+            "site-packages" not in path and "dist-packages" not in path:
+        roots.add(top)
+    for root in sorted(roots):
+        package = importlib.import_module(root)
+        for info in pkgutil.walk_packages(package.__path__, root + "."):
+            if not info.name.endswith("__main__"):
+                try:
+                    importlib.import_module(info.name)
+                except Exception:  # noqa: BLE001 -- an optional module that cannot load
+                    pass
 
 
 def arrays_are_mutable(xp):
@@ -467,7 +480,7 @@ def run_namespace(xp, specs, skipped=None, *, namespace_label="xp", version="202
     run = Run(namespace_label, version, seed, max_examples, unmapped=list(unmapped))
     xfails = xfails or {}
     start = time.perf_counter()
-    settle_imports()
+    settle_imports(xp)
     mutable = arrays_are_mutable(xp)
     capabilities = caps_mod.probe(xp, device)
     run.notes = capabilities.notes()
