@@ -30,6 +30,7 @@ from laxarray.sparse.bcoo import (BCOO, scatter_add_sorted, segment_sum_sorted,
                                   segments_by_key, todense_raw)
 from laxarray.sparse.ops.layout import check_same_shape, to_flat
 from laxarray.sparse.ops.reshape import broadcast_to
+from laxarray.sparse.ops import union_host as _union_host
 
 
 def with_data(mat, data):
@@ -249,7 +250,16 @@ def minimum(x1, x2, /):
 
 # ---- sparse (op) sparse on the union of patterns ------------------------------------------
 def sparse_sparse(fn, x1, x2, lax_op, nse=None):
-    """``lax_op`` of two same-shape sparse arrays over the union of their patterns."""
+    """``lax_op`` of two same-shape sparse arrays over the union of their patterns
+    (``+``/``-`` of 2-D operands on the CPU backend: SciPy's, see :mod:`.union_host`)."""
+    dtype = _dt.result_type(x1.dtype, x2.dtype)
+    if nse is None and _union_host.usable(x1, x2, lax_op, dtype):
+        return _union_host.union(fn, x1, x2, lax_op, dtype, _lax_sparse_sparse)
+    return _lax_sparse_sparse(fn, x1, x2, lax_op, nse)
+
+
+def _lax_sparse_sparse(fn, x1, x2, lax_op, nse=None):
+    """:func:`sparse_sparse` by the lax kernels."""
     a, b = x1._as_bcoo(), x2._as_bcoo()
     check_same_shape(fn, a, b)
     if (a.n_batch, a.n_dense) != (b.n_batch, b.n_dense):
