@@ -218,6 +218,27 @@ def test_jit_arguments_match_dense_and_use_the_host(fa, fb, op):
     np.testing.assert_array_equal(np.asarray(lax_c.todense()), expected)
 
 
+@pytest.mark.parametrize("op", list(OPS))
+def test_lax_kernel_with_closed_over_indices_and_traced_values(op):
+    """With the host path off, ``jit`` (and ``jit(grad)``) of a sum whose indices are
+    concrete constants and whose values are traced: the entry count is itself traced, so the
+    kernel keeps its bound instead of reading the count on the host (which raised jax's
+    ConcretizationTypeError)."""
+    a, b, la_a, la_b = _operands(sp.BCOO, sp.BCOO, "float64")
+    f = OPS[op]
+    expected = f(a.toarray(), b.toarray())
+    previous = config.get_host_sort()
+    la.set_host_sort(False)
+    try:
+        dense = jax.jit(lambda d: f(la_a._with_data(d), la_b).todense()._value)(la_a.data)
+        grad = jax.jit(jax.grad(
+            lambda d: la.sum(f(la_a._with_data(d), la_b).todense())._value))(la_a.data)
+    finally:
+        la.set_host_sort(previous)
+    np.testing.assert_array_equal(np.asarray(dense), expected)
+    np.testing.assert_array_equal(np.asarray(grad), np.ones(la_a.nse))
+
+
 def test_a_dtype_scipy_lacks_takes_the_lax_kernel():
     dense_a = np.array([[0, 1.5, 0], [1, 0, 1]], dtype=np.float16)
     dense_b = np.array([[1, 1.5, 0], [0, 0, 1]], dtype=np.float16)

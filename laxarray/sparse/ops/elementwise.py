@@ -267,7 +267,10 @@ def _lax_sparse_sparse(fn, x1, x2, lax_op, nse=None):
     dtype = _dt.result_type(a.dtype, b.dtype)
     index_dtype = np.promote_types(a.indices.dtype, b.indices.dtype)
     out_nse = a.nse + b.nse
-    exact = nse is None and not (is_tracer(a.indices) or is_tracer(b.indices))
+    # exact (a host read of the count) only outside any trace: closed-over concrete indices
+    # with traced data still compute the count as a tracer
+    exact = nse is None and not any(is_tracer(v) for v in (a.indices, b.indices, a.data,
+                                                            b.data))
     if nse is not None:
         out_nse = nse
     if a.n_sparse and all(m.indices_sorted and m.unique_indices for m in (a, b)):
