@@ -7,7 +7,9 @@ specs.  Run them with pytest (``tests/conformance``) or ``python -m laxarray.con
 from laxarray.conformance import specs_creation  # noqa: F401  (registers specs)
 from laxarray.conformance import specs_data_types  # noqa: F401  (registers specs)
 from laxarray.conformance import specs_elementwise  # noqa: F401  (registers specs)
-from laxarray.conformance import specs_fft, specs_linalg  # noqa: F401  (registers specs)
+from laxarray.conformance import specs_linalg  # noqa: F401  (registers specs)
+from laxarray.conformance import specs_linalg_products  # noqa: F401  (registers specs)
+from laxarray.conformance import specs_fft  # noqa: F401  (registers specs)
 from laxarray.conformance import specs_manipulation  # noqa: F401
 from laxarray.conformance import specs_statistical  # noqa: F401
 from laxarray.conformance import specs_indexing  # noqa: F401

@@ -5,7 +5,9 @@ and why: the audit of issue 21, item 3.
 indexing, manipulation, linalg, fft, creation and data-type modules to one line: the
 special placements it draws (``placed``: :func:`~laxarray.conformance.strategies.placed`
 puts them where they change the answer -- a NaN in one reduced slice, an all-NaN slice,
-``-0.0`` beside ``+0.0``, ``+inf`` beside ``-inf``; ``arrays``: the three draw modes of
+``-0.0`` beside ``+0.0``, ``+inf`` beside ``-inf``; ``placed_pair``:
+:func:`~laxarray.conformance.strategies.placed_pair` does so for two operands of a
+product, an infinity meeting a zero; ``arrays``: the three draw modes of
 :func:`~laxarray.conformance.strategies.arrays`, NaN/inf/+-0 anywhere), or why none
 apply.  ``tests/conformance/test_special_audit.py`` requires an entry for every such spec.
 The official suite's flaky skips (``reshape``, ``std``, ``var``; ``remainder`` is
@@ -16,7 +18,8 @@ from __future__ import annotations
 
 #: the spec modules audited here (the elementwise chapter was audited before)
 MODULES = ("specs_statistical", "specs_sets", "specs_indexing", "specs_manipulation",
-           "specs_linalg", "specs_fft", "specs_creation", "specs_data_types")
+           "specs_linalg", "specs_linalg_products", "specs_fft", "specs_creation",
+           "specs_data_types")
 
 _MOVES = "arrays: values only move, compared exactly (NaN at NaN, zero signs count)"
 _FFT = ("finite in [-1, 1]: the standard leaves NaN/inf unspecified, and every output "
@@ -24,8 +27,14 @@ _FFT = ("finite in [-1, 1]: the standard leaves NaN/inf unspecified, and every o
         "(inf * 0 twiddles)")
 _LAPACK = ("finite, well-conditioned: NaN/inf inputs excluded, the standard leaves the "
            "result unspecified (LAPACK/XLA-dependent)")
-_DOT = ("bounded to [-10, 10]: exact integer-valued sums; NaN/inf in dot products not "
-        "placed (BLAS and XLA may skip or fuse inf * 0 terms; the standard is silent)")
+#: the products: IEEE decides NaN and inf whatever the summation order (inf * 0, inf -
+#: inf are NaN, NaN propagates; NumPy's OpenBLAS and XLA both follow it); only a zero
+#: result's sign depends on the order, so zeros compare without sign
+_DOT = ("bounded finite arrays + placed_pair (real floating): NaN in a contracted slice, "
+        "an all-NaN slice, +-inf in one operand meeting +-0 in the other at one "
+        "contracted index (NaN), +inf and -inf in one slice times one factor (inf - inf); "
+        "NaN/inf compared exactly, zeros without sign (the summation order decides it); "
+        "complex: none (the order of a complex product's parts decides inf * 0)")
 _NO_VALUES = "none apply: no array values in or out"
 
 AUDIT = {
@@ -93,20 +102,32 @@ AUDIT = {
         "tensorinv", "tensorsolve", "cond")},
     "linalg.vector_norm": "[-4, 4] + placed: NaN (propagates), all-NaN slice, +-inf "
                           "(inf for max/p-norms, skipped by min/negative p)",
-    "linalg.matrix_norm": "finite [-4, 4]: SVD-based orders are LAPACK-dependent on NaN/inf; "
-                          "not placed",
-    "linalg.norm": "finite [-4, 4]: as vector_norm/matrix_norm; not placed",
+    "linalg.matrix_norm": "[-4, 4] + placed in the reduced slice (fro: one matrix, 1/-1: "
+                          "one column, inf/-inf: one row): NaN (propagates), all-NaN, +inf "
+                          "beside -inf (|x| sums and maxima are inf, a minimum skips them); "
+                          "SVD-based orders (2, -2, nuc) not placed: LAPACK-dependent on "
+                          "NaN/inf",
+    "linalg.norm": "[-4, 4] + placed as vector_norm (vector form, the flattened 2-norm) "
+                   "and matrix_norm (matrix form; SVD-based orders not placed)",
     "linalg.matmul": _DOT,
     "linalg.tensordot": _DOT,
     "linalg.vecdot": _DOT,
-    "linalg.outer": "small finite values: NaN/inf not placed (NumPy defines them: a "
-                    "follow-up)",
-    "linalg.cross": "finite: NaN/inf not placed (inf - inf per component; a follow-up)",
+    "linalg.outer": "bounded finite arrays + placed_pair (real floating): NaN, +-inf "
+                    "meeting +-0 in one product (NaN), inf times a factor; complex: none "
+                    "(the order of a complex product's parts decides inf * 0)",
+    "linalg.cross": "bounded finite arrays + placed in one output vector (real floating): "
+                    "NaN in one component, +-inf meeting +-0 in one product of a "
+                    "component, inf * v - inf * v (NaN); complex: none",
     "linalg.diagonal": _MOVES,
     "linalg.matrix_transpose": _MOVES,
-    "linalg.trace": "small finite values: a sum of the diagonal; NaN/inf not placed "
-                    "(sum's placements cover the summation)",
-    "linalg.multi_dot": _DOT,
+    "linalg.trace": "bounded finite arrays + placed on the diagonal (a sum): NaN, "
+                    "all-NaN diagonal, +inf beside -inf (inf - inf); or a NaN off the "
+                    "diagonal, which must not reach the trace (sum(x * eye) would: NaN * 0)",
+    "linalg.multi_dot": "finite [-1, 1] + placed (real floating): NaN, an all-NaN row or "
+                        "column of one operand (NaN reaches the same outputs under any "
+                        "parenthesization); infinities not placed: where inf * 0 and inf - "
+                        "inf arise depends on the parenthesization, which each "
+                        "implementation picks by cost; complex: none",
     # ---- fft ---------------------------------------------------------------------------
     **{f"fft.{name}": _FFT for name in (
         "fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fftn", "ifftn", "rfftn", "irfftn",

@@ -10,6 +10,10 @@ are drawn as such, so bounds stay tight; they live in
 :data:`laxarray.conformance.tolerances.BOUNDS` (``linalg.*`` rows: normwise, in ulps of the
 namespace's dtype, scaled by the largest expected magnitude or a stated one).  Expected
 dtypes come from the standard's promotion table (:mod:`laxarray.conformance.promotion`).
+The norms' non-SVD orders get NaN and infinities placed in the reduced slice
+(:func:`~laxarray.conformance.strategies.placed`); the products and views (matmul,
+tensordot, vecdot, outer, cross, trace, multi_dot ...) are in
+:mod:`laxarray.conformance.specs_linalg_products`.
 """
 
 from __future__ import annotations
@@ -495,6 +499,23 @@ _VECTOR_ORDS = [1, 2, math.inf, -math.inf, 0, -1, -2, 3, 0.5]
 _MATRIX_ORDS = ["fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf]
 
 
+#: the NaN and infinity placements of a norm (:func:`~laxarray.conformance.strategies.placed`):
+#: NaN propagates through every order; an infinity makes a sum of ``|x|`` or a maximum
+#: infinite, and a minimum (negative orders) skips it unless every slice has one
+_NORM_PLACEMENTS = ("as drawn", "one nan", "nan slice", "infinities")
+
+
+def _matrix_placed(data, x, ord, axes):
+    """``x`` with specials placed for a matrix norm of order ``ord`` over ``axes`` (row
+    axis, column axis): in the reduced slice -- one matrix (Frobenius), one column (1, -1:
+    the maximum or minimum of column sums of ``|x|``) or one row (inf, -inf).  The
+    SVD-based orders (2, -2, nuc) get none: LAPACK decides what NaN and inf do there."""
+    if ord in (2, -2, "nuc"):
+        return x
+    axis = {1: axes[0], -1: axes[0], math.inf: axes[1], -math.inf: axes[1]}.get(ord, axes)
+    return data.draw(S.placed(x, axis, _NORM_PLACEMENTS), label="x placed")
+
+
 def _norm_compare(name, xp_fn, np_fn, dtype, part=None):
     res = call_or_raises(name, xp_fn, np_fn)
     if res is None:
@@ -518,8 +539,7 @@ def _vector_norm(xp, data):
     axis = data.draw(S.axes(len(shape)), label="axis")
     # NaN (propagates for every ord) and +-inf (|inf| is inf: the max norm, a p-norm is inf,
     # a negative p-norm or the min norm skips it) in one reduced slice, on purpose
-    x = data.draw(S.placed(x, axis, ("as drawn", "one nan", "nan slice", "infinities")),
-                  label="x placed")
+    x = data.draw(S.placed(x, axis, _NORM_PLACEMENTS), label="x placed")
     ord = data.draw(st.sampled_from(_VECTOR_ORDS), label="ord")
     keepdims = data.draw(st.booleans(), label="keepdims")
     _norm_compare("linalg.vector_norm",
@@ -538,6 +558,7 @@ def _matrix_norm(xp, data):
     ord = data.draw(st.sampled_from(_MATRIX_ORDS), label="ord")
     keepdims = data.draw(st.booleans(), label="keepdims")
     part = "spectral" if ord in (2, -2, "nuc") else None
+    x = _matrix_placed(data, x, ord, (-2, -1))
     _norm_compare("linalg.matrix_norm",
                   lambda: fn(xp, "linalg.matrix_norm")(as_xp(xp, x), keepdims=keepdims, ord=ord),
                   lambda: np.linalg.matrix_norm(upcast(x), keepdims=keepdims, ord=ord),
@@ -556,15 +577,18 @@ def _norm(xp, data):
     if form == "none" or nd < 2 and form == "matrix":
         axis, ord = None, data.draw(st.sampled_from([None, 2] if nd == 1 else [None]),
                                     label="ord")
-        part = None
+        part = None  # the 2-norm of all elements (no SVD)
+        x = data.draw(S.placed(x, None, _NORM_PLACEMENTS), label="x placed")
     elif form == "vector":
         axis = data.draw(st.integers(-nd, nd - 1), label="axis")
         ord = data.draw(st.sampled_from([None] + _VECTOR_ORDS), label="ord")
         part = None
+        x = data.draw(S.placed(x, axis, _NORM_PLACEMENTS), label="x placed")
     else:
         axis = tuple(data.draw(st.permutations(range(nd)), label="axes")[:2])
         ord = data.draw(st.sampled_from([None] + _MATRIX_ORDS), label="ord")
         part = "spectral" if ord in (2, -2, "nuc") else None
+        x = _matrix_placed(data, x, "fro" if ord is None else ord, axis)
     _norm_compare("linalg.norm",
                   lambda: fn(xp, "linalg.norm")(as_xp(xp, x), ord, axis, keepdims),
                   lambda: np.linalg.norm(upcast(x), ord, axis, keepdims), dtype, part)
@@ -582,165 +606,6 @@ def _cond(xp, data):
     expected = np.linalg.cond(upcast(a), p)
     close("linalg.cond", to_numpy(out) / expected, np.ones_like(expected),  # relative
           scale=1.0, dtype=dtype)
-
-
-# ---- products and views ----------------------------------------------------------------------
-_SMALL = {"lo": -8, "hi": 8}
-
-
-def _pair(data, group="numeric"):
-    return data.draw(st.sampled_from(promotable_pairs(group)), label="dtypes")
-
-
-def _product_compare(name, out, expected, d1, d2):
-    dt = np.dtype(promotion.result_type(d1, d2))
-    assert_dtype(name, out, dt.name)
-    assert_shape(name, out, np.shape(expected))
-    got = to_numpy(out)
-    if dt.kind in "iub":
-        assert_values(name, got, np.asarray(expected).astype(dt))
-    else:
-        close(name, got, expected, scale=max(1.0, np.abs(expected).max(initial=0)))
-
-
-@spec("linalg.matmul", dtypes=S.NUMERIC)
-def _matmul(xp, data):
-    d1, d2 = _pair(data)
-    m, k, n = (data.draw(st.integers(0, 4), label=lbl) for lbl in "mkn")
-    b1 = draw_batch(data)
-    b2 = data.draw(S.broadcastable_shapes(tuple(b1)), label="batch2")
-    s1 = (k,) if data.draw(st.booleans(), label="vec1") else tuple(b1) + (m, k)
-    s2 = (k,) if data.draw(st.booleans(), label="vec2") else tuple(b2) + (k, n)
-    x1, x2 = draw_array(data, d1, s1, **_SMALL), draw_array(data, d2, s2, **_SMALL, label="x2")
-    out = fn(xp, "linalg.matmul")(as_xp(xp, x1), as_xp(xp, x2))
-    dt = np.dtype(promotion.result_type(d1, d2))
-    _product_compare("linalg.matmul", out, np.matmul(x1.astype(dt), x2.astype(dt)), d1, d2)
-
-
-@spec("linalg.tensordot", dtypes=S.NUMERIC)
-def _tensordot(xp, data):
-    d1, d2 = _pair(data)
-    a = data.draw(S.shapes(max_dims=2, max_side=3), label="free1")
-    c = data.draw(S.shapes(max_dims=2, max_side=3), label="contracted")
-    b = data.draw(S.shapes(max_dims=1, max_side=3), label="free2")
-    x1 = draw_array(data, d1, a + c, **_SMALL)
-    x2 = draw_array(data, d2, c + b, **_SMALL, label="x2")
-    out = fn(xp, "linalg.tensordot")(as_xp(xp, x1), as_xp(xp, x2), axes=len(c))
-    dt = np.dtype(promotion.result_type(d1, d2))
-    _product_compare("linalg.tensordot", out,
-                     np.tensordot(x1.astype(dt), x2.astype(dt), axes=len(c)), d1, d2)
-
-
-@spec("linalg.vecdot", dtypes=S.NUMERIC)
-def _vecdot(xp, data):
-    d1, d2 = _pair(data)
-    batch = draw_batch(data, max_dims=2)
-    k = data.draw(st.integers(0, 4), label="k")
-    b2 = data.draw(S.broadcastable_shapes(tuple(batch)), label="batch2")
-    x1 = draw_array(data, d1, tuple(batch) + (k,), **_SMALL)
-    x2 = draw_array(data, d2, tuple(b2) + (k,), **_SMALL, label="x2")
-    out = fn(xp, "linalg.vecdot")(as_xp(xp, x1), as_xp(xp, x2), axis=-1)
-    dt = np.dtype(promotion.result_type(d1, d2))
-    expected = np.sum(np.conj(x1.astype(dt)) * x2.astype(dt), axis=-1, dtype=dt)
-    _product_compare("linalg.vecdot", out, expected, d1, d2)
-
-
-@spec("linalg.outer", dtypes=S.NUMERIC)
-def _outer(xp, data):
-    d1, d2 = _pair(data)
-    x1 = draw_array(data, d1, (data.draw(st.integers(0, 4), label="n"),), **_SMALL)
-    x2 = draw_array(data, d2, (data.draw(st.integers(0, 4), label="m"),), **_SMALL, label="x2")
-    out = fn(xp, "linalg.outer")(as_xp(xp, x1), as_xp(xp, x2))
-    dt = np.dtype(promotion.result_type(d1, d2))
-    _product_compare("linalg.outer", out, np.outer(x1.astype(dt), x2.astype(dt)), d1, d2)
-
-
-@spec("linalg.cross", dtypes=S.NUMERIC)
-def _cross(xp, data):
-    d1, d2 = _pair(data)
-    base = data.draw(S.shapes(max_dims=2, max_side=3), label="base")
-    pos = data.draw(st.integers(0, len(base)), label="position")
-    shape = tuple(base[:pos]) + (3,) + tuple(base[pos:])
-    axis = pos - len(shape)
-    shape2 = data.draw(S.broadcastable_shapes(shape), label="shape2")
-    if len(shape2) < -axis or shape2[axis] != 3:
-        shape2 = shape
-    x1 = draw_array(data, d1, shape, **_SMALL)
-    x2 = draw_array(data, d2, shape2, **_SMALL, label="x2")
-    out = fn(xp, "linalg.cross")(as_xp(xp, x1), as_xp(xp, x2), axis=axis)
-    dt = np.dtype(promotion.result_type(d1, d2))
-    with np.errstate(all="ignore"):
-        expected = np.cross(x1.astype(dt), x2.astype(dt), axis=axis)
-    _product_compare("linalg.cross", out, expected, d1, d2)
-
-
-@spec("linalg.diagonal", dtypes=S.ALL)
-def _diagonal(xp, data):
-    dtype = draw_dtype(data, "any")
-    shape = tuple(draw_batch(data)) + data.draw(S.shapes(2, 2, 0, 4), label="matrix")
-    x = data.draw(S.arrays(dtype, shape), label="x")
-    offset = data.draw(st.integers(-5, 5), label="offset")
-    out = fn(xp, "linalg.diagonal")(as_xp(xp, x), offset=offset)
-    expected = np.diagonal(x, offset, axis1=-2, axis2=-1)
-    assert_dtype("linalg.diagonal", out, dtype)
-    assert_shape("linalg.diagonal", out, expected.shape)
-    assert_values("linalg.diagonal", to_numpy(out), expected)
-
-
-@spec("linalg.matrix_transpose", dtypes=S.ALL)
-def _matrix_transpose(xp, data):
-    dtype = draw_dtype(data, "any")
-    shape = tuple(draw_batch(data)) + data.draw(S.shapes(2, 2, 0, 4), label="matrix")
-    x = data.draw(S.arrays(dtype, shape), label="x")
-    out = fn(xp, "linalg.matrix_transpose")(as_xp(xp, x))
-    assert_dtype("linalg.matrix_transpose", out, dtype)
-    assert_values("linalg.matrix_transpose", to_numpy(out), np.swapaxes(x, -1, -2))
-
-
-def _sum_dtype(dtype):
-    """The standard's ``trace`` dtype: the default (unsigned) integer dtype for (unsigned)
-    integers, the input's dtype otherwise."""
-    kind = np.dtype(dtype).kind
-    return np.dtype({"i": "int64", "u": "uint64"}.get(kind, np.dtype(dtype).name))
-
-
-@spec("linalg.trace", dtypes=S.NUMERIC)
-def _trace(xp, data):
-    dtype = draw_dtype(data, "numeric")
-    shape = tuple(draw_batch(data)) + data.draw(S.shapes(2, 2, 0, 4), label="matrix")
-    x = draw_array(data, dtype, shape, **_SMALL)
-    offset = data.draw(st.integers(-4, 4), label="offset")
-    out = fn(xp, "linalg.trace")(as_xp(xp, x), offset=offset)
-    rdt = _sum_dtype(dtype)
-    expected = np.trace(x.astype(rdt), offset, axis1=-2, axis2=-1).astype(rdt)
-    assert_dtype("linalg.trace", out, rdt.name)
-    assert_shape("linalg.trace", out, expected.shape)
-    if rdt.kind in "iu":
-        assert_values("linalg.trace", to_numpy(out), expected)
-    else:
-        close("linalg.trace", to_numpy(out), expected, scale=8.0)
-
-
-@spec("linalg.multi_dot", notes="NumPy extra")
-def _multi_dot(xp, data):
-    dtype = draw_dtype(data)
-    count = data.draw(st.integers(2, 4), label="count")
-    dims = data.draw(st.lists(st.integers(1, 4), min_size=count + 1, max_size=count + 1),
-                     label="dims")
-    first_vec = data.draw(st.booleans(), label="first_vec")
-    last_vec = data.draw(st.booleans(), label="last_vec")
-    arrays = []
-    for i in range(count):
-        shape = (dims[i], dims[i + 1])
-        if i == 0 and first_vec:
-            shape = shape[1:]
-        if i == count - 1 and last_vec:
-            shape = shape[:1]
-        arrays.append(draw_array(data, dtype, shape, label=f"x{i}"))
-    out = fn(xp, "linalg.multi_dot")([as_xp(xp, a) for a in arrays])
-    expected = np.linalg.multi_dot([upcast(a) for a in arrays])
-    assert_dtype("linalg.multi_dot", out, dtype)
-    close("linalg.multi_dot", to_numpy(out), expected, scale=4.0 ** (count - 1))
 
 
 __all__ = ["close", "upcast", "draw_array", "well_conditioned"]

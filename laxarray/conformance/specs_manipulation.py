@@ -1,5 +1,8 @@
 """Conformance specs of manipulation, indexing-function and main-namespace linear algebra
-functions (oracle: NumPy).  Results must match exactly (these functions move values)."""
+functions (oracle: NumPy).  Results must match exactly (these functions move values); the
+products (matmul, tensordot, vecdot) within their bound, with NaN and infinities placed
+where they change the answer (:func:`~laxarray.conformance.strategies.placed_pair`) and
+zeros compared without sign (the summation order decides a zero's sign)."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from hypothesis import assume, strategies as st
 from laxarray.conformance import strategies as S
 from laxarray.conformance.compare import assert_dtype, assert_shape, assert_values, to_numpy
 from laxarray.conformance.spec import Spec, as_xp, register
+from laxarray.conformance.specs_linalg_products import tensordot_oracle
 
 
 def _exact(name, out, expected):
@@ -202,7 +206,11 @@ def _matmul(xp, data):
         S.broadcastable_shapes(batch)) + (k, n)
     a = data.draw(S.arrays(dtype, a_shape, **bounds), label="x1")
     b = data.draw(S.arrays(dtype, b_shape, **bounds), label="x2")
-    expected = np.matmul(a, b)
+    a, b = data.draw(S.placed_pair(a, b, (a.ndim - 1,), (0 if b.ndim == 1 else b.ndim - 2,),
+                                   batch1=tuple(range(a.ndim - 2)),
+                                   batch2=tuple(range(b.ndim - 2))), label="placed")
+    with np.errstate(all="ignore"):  # inf * 0, inf - inf: NaN, as IEEE says
+        expected = np.matmul(a, b)
     out = xp.matmul(as_xp(xp, a), as_xp(xp, b))
     assert_dtype("matmul", out, expected.dtype.name)
     assert_values("matmul", to_numpy(out), expected, signed_zeros=False)
@@ -221,7 +229,9 @@ def _tensordot(xp, data):
     k = data.draw(st.integers(0, a.ndim), label="axes")
     b_shape = a.shape[a.ndim - k:] + data.draw(S.shapes(max_dims=2), label="tail")
     b = data.draw(S.arrays(dtype, b_shape, **bounds), label="x2")
-    expected = np.tensordot(a, b, axes=k)
+    a, b = data.draw(S.placed_pair(a, b, tuple(range(a.ndim - k, a.ndim)), tuple(range(k))),
+                     label="placed")
+    expected = tensordot_oracle(a, b, k)  # np.tensordot makes inf * 0 zero at 1x1 operands
     out = xp.tensordot(as_xp(xp, a), as_xp(xp, b), axes=k)
     assert_dtype("tensordot", out, expected.dtype.name)
     assert_values("tensordot", to_numpy(out), expected, signed_zeros=False)
@@ -236,11 +246,16 @@ def _vecdot(xp, data):
     b = data.draw(S.arrays(dtype, shape, min_value=-10, max_value=10) if dtype != "complex128"
                   else S.arrays(dtype, shape, finite=True), label="x2")
     axis = data.draw(st.integers(-len(shape), -1), label="axis")
+    others = tuple(i for i in range(len(shape)) if i != axis % len(shape))
+    a, b = data.draw(S.placed_pair(a, b, (axis,), (axis,), batch1=others, batch2=others),
+                     label="placed")  # real only: complex128 and int64 pass unchanged
     with np.errstate(all="ignore"):
         expected = np.vecdot(a, b, axis=axis)
     out = xp.vecdot(as_xp(xp, a), as_xp(xp, b), axis=axis)
     assert_dtype("vecdot", out, expected.dtype.name)
     if dtype == "complex128":
         assume(np.isfinite(expected).all())
-    assert_values("vecdot", to_numpy(out), expected, signed_zeros=False,
-                  scale=np.sum(np.abs(a) * np.abs(b), axis=axis), n=shape[axis])
+    with np.errstate(invalid="ignore"):  # |inf| * 0 (the scale serves the complex row)
+        scale = np.sum(np.abs(a) * np.abs(b), axis=axis)
+    assert_values("vecdot", to_numpy(out), expected, signed_zeros=False, scale=scale,
+                  n=shape[axis])

@@ -277,3 +277,102 @@ def placed(draw, x, axis=None, kinds=PLACEMENTS):
     out = rows.reshape(moved.shape)
     return np.ascontiguousarray(np.transpose(out, np.argsort(perm)))
 
+
+
+#: the placements of :func:`placed_pair`: where a special value changes the answer of a
+#: contraction (a sum of products over paired axes of two operands: matmul, tensordot,
+#: vecdot, outer), put there on purpose rather than left to land by chance.
+PAIR_PLACEMENTS = ("as drawn", "one nan", "nan slice", "inf times zero",
+                   "opposite infinities")
+
+#: the finite factors met by the infinities of ``"opposite infinities"``
+_FACTORS = (1.0, -1.0, 0.5, -2.0)
+
+
+def _normalize(axes, ndim):
+    return tuple(int(a) % ndim for a in axes) if ndim else ()
+
+
+def broadcast_index(index, shape):
+    """The index into an operand of ``shape`` of the element ``index`` of a broadcast
+    result (aligned from the right: leading dimensions dropped, dimensions of size 1 at
+    0)."""
+    index = tuple(index)[len(index) - len(shape):] if shape else ()
+    return tuple(0 if n == 1 else i for i, n in zip(index, shape))
+
+
+@st.composite
+def placed_pair(draw, x1, x2, axes1, axes2, *, batch1=(), batch2=(), kinds=PAIR_PLACEMENTS):
+    """``(x1, x2)`` with special values put where they change a contraction's answer.
+
+    ``axes1`` of ``x1`` are summed over with ``axes2`` of ``x2`` (paired in order: the
+    contracted index ``k``; none for an outer product), ``batch1`` and ``batch2`` broadcast
+    against each other (paired from the right, as in broadcasting); other axes are free.
+    One output element is drawn -- a free index of each operand and an index of the
+    broadcast batch -- and there one of ``kinds`` (:data:`PAIR_PLACEMENTS`):
+
+    - ``"one nan"``: a NaN at one contracted index of one operand's slice;
+    - ``"nan slice"``: that operand's whole contracted slice NaN;
+    - ``"inf times zero"``: ``+-inf`` in one operand and ``+-0`` in the other at the same
+      contracted index, so they meet in one product: NaN, in any summation order;
+    - ``"opposite infinities"``: ``+inf`` and ``-inf`` at two contracted indices of one
+      operand's slice and one finite nonzero value at both in the other's: ``inf * v +
+      -inf * v`` is NaN in any order (one contracted index: one infinity, an infinite
+      result);
+    - ``"as drawn"``: both unchanged.
+
+    Only real floating operands are changed: integers have no specials, and in a complex
+    product the order of the parts' operations decides which parts ``inf * 0`` makes NaN.
+    Empty operands are returned as they are.
+    """
+    x1, x2 = np.array(x1, copy=True), np.array(x2, copy=True)
+    if x1.dtype.kind != "f" or x2.dtype.kind != "f" or x1.size == 0 or x2.size == 0:
+        return x1, x2
+    kind = draw(st.sampled_from(kinds), label="placement")
+    if kind == "as drawn":
+        return x1, x2
+    axes1, axes2 = _normalize(axes1, x1.ndim), _normalize(axes2, x2.ndim)
+    sizes = tuple(x1.shape[a] for a in axes1)
+    if sizes != tuple(x2.shape[a] for a in axes2):
+        raise ValueError(f"placed_pair: contracted sizes differ: {x1.shape} {axes1}, "
+                         f"{x2.shape} {axes2}")
+    # the output element: one batch index of the broadcast result, free indices
+    index1, index2 = [None] * x1.ndim, [None] * x2.ndim
+    for a1, a2 in zip(reversed(_normalize(batch1, x1.ndim)),
+                      reversed(_normalize(batch2, x2.ndim))):
+        n1, n2 = x1.shape[a1], x2.shape[a2]
+        i = draw(st.integers(0, builtins_max(n1, n2) - 1), label="batch index")
+        index1[a1], index2[a2] = (0 if n1 == 1 else i), (0 if n2 == 1 else i)
+    for index, x, contracted in ((index1, x1, axes1), (index2, x2, axes2)):
+        for a in range(x.ndim):
+            if index[a] is None and a not in contracted:
+                index[a] = draw(st.integers(0, x.shape[a] - 1), label="free index")
+
+    def at(index, axes, k):  # the element of one operand at contracted index k
+        out = list(index)
+        for a, i in zip(axes, k):
+            out[a] = i
+        return tuple(out)
+
+    flat = draw(st.integers(0, math.prod(sizes) - 1), label="k")
+    k = np.unravel_index(flat, sizes) if sizes else ()
+    ops = [(x1, index1, axes1), (x2, index2, axes2)]
+    if draw(st.booleans(), label="in x2"):
+        ops.reverse()
+    (a, ia, axa), (b, ib, axb) = ops
+    if kind == "one nan":
+        a[at(ia, axa, k)] = np.nan
+    elif kind == "nan slice":
+        a[at(ia, axa, [slice(None)] * len(axa))] = np.nan
+    elif kind == "inf times zero":
+        a[at(ia, axa, k)] = draw(st.sampled_from((np.inf, -np.inf)), label="inf")
+        b[at(ib, axb, k)] = draw(st.sampled_from((0.0, -0.0)), label="zero")
+    else:  # opposite infinities
+        v = draw(st.sampled_from(_FACTORS), label="factor")
+        sign = draw(st.sampled_from((1.0, -1.0)), label="sign")
+        a[at(ia, axa, k)], b[at(ib, axb, k)] = sign * np.inf, v
+        if math.prod(sizes) > 1:
+            other = draw(st.integers(0, math.prod(sizes) - 2), label="and k")
+            other = np.unravel_index(other + (other >= flat), sizes)
+            a[at(ia, axa, other)], b[at(ib, axb, other)] = -sign * np.inf, v
+    return x1, x2

@@ -329,7 +329,9 @@ BOUNDS: dict[str, Bound] = {
     "linalg.norm": replace(LA_PRODUCT, scaled=0.0, scale=""),
     "linalg.norm:spectral": replace(LA_SPECTRAL, scaled=0.0, scale=""),
     "linalg.cond": replace(LA_SPECTRAL, scale="1 (cond / cond_oracle against 1)"),
-    **{f"linalg.{f}": replace(LA_PRODUCT, scale="max(1, max|expected|)")
+    **{f"linalg.{f}": replace(LA_PRODUCT, scale=(
+        "max(1, max|expected|) over the finite expected values (NaN and infinities, "
+        "placed in real operands, compare exactly)"))
        for f in ("matmul", "tensordot", "vecdot", "outer", "cross")},
     "linalg.trace": replace(LA_PRODUCT, scale="8 (the drawn values' bound: |x| <= 8)"),
     "linalg.multi_dot": replace(LA_PRODUCT, scale="4 ** (count - 1): products of count "

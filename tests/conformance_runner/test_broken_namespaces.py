@@ -354,6 +354,24 @@ def _var_ignores_infinities(x, /, *, axis=None, correction=0.0, keepdims=False):
                            keepdims=keepdims)
 
 
+def _matmul_skips_zero_terms(x1, x2, /):
+    # a BLAS that skips zero entries (reference DGEMM's IF (B(L,J).NE.ZERO), applied to
+    # both operands): a term with a zero factor counts as 0, so inf * 0 is 0, not NaN
+    a, b = _a(x1), _a(x2)
+    if a.dtype.kind != "f" or b.dtype.kind != "f":
+        return cnp.matmul(x1, x2)
+    a2 = a[None, :] if a.ndim == 1 else a
+    b2 = b[:, None] if b.ndim == 1 else b
+    f1, f2 = a2[..., :, :, None], b2[..., None, :, :]
+    with np.errstate(all="ignore"):
+        out = np.where((f1 == 0) | (f2 == 0), 0.0, f1 * f2).sum(axis=-2)
+    if a.ndim == 1:
+        out = out[..., 0, :]
+    if b.ndim == 1:
+        out = out[..., 0]
+    return _a(out.astype(np.result_type(a, b)))
+
+
 BROKEN_MORE = {
     # NaN propagation
     "maximum drops NaN (fmax)": ("maximum", {"maximum": _maximum_fmax}),
@@ -376,6 +394,10 @@ BROKEN_MORE = {
     "cumulative_sum: inf - inf is 0": ("cumulative_sum",
                                        {"cumulative_sum": _cumulative_sum_inf_minus_inf_is_zero}),
     "var ignores infinities": ("var", {"var": _var_ignores_infinities}),
+    # strategies.placed_pair puts an inf and a 0 in one product: caught at 60 examples by
+    # 7 of seeds 0-7 (at 25 by 5; 0 of 8 before: bounded finite draws)
+    "matmul: inf * 0 is 0 (zero terms skipped)": ("matmul",
+                                                  {"matmul": _matmul_skips_zero_terms}, 60),
     # ties and order
     "argmin returns the last minimum": ("argmin", {"argmin": _argmin_last}),
     "stable argsort reverses ties": ("argsort", {"argsort": _argsort_unstable}),
@@ -437,8 +459,10 @@ BROKEN_MORE = {
                                 {"vector_norm": _vector_norm_ignores_ord}),
     "matrix_norm nuc is fro": ("linalg.matrix_norm", {},
                                # the nuclear and Frobenius norms differ only for
-                               # matrices of rank 2 or more, which 25 draws rarely hold
-                               {"matrix_norm": _matrix_norm_nuc_is_fro}, 60),
+                               # matrices of rank 2 or more, which 25 draws rarely hold:
+                               # caught at 100 examples by 4 of seeds 0-7 (seed 0 too),
+                               # at 60 by 3 (not seed 0, since the norms' placements)
+                               {"matrix_norm": _matrix_norm_nuc_is_fro}, 100),
     "linalg.inv transposed": ("linalg.inv", {}, {"inv": _inv_transposed}),
     "linalg.trace ignores offset": ("linalg.trace", {}, {"trace": _trace_ignores_offset}),
     "linalg.cross negated": ("linalg.cross", {}, {"cross": _cross_negated}),
