@@ -14,8 +14,9 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
+from laxarray._core.jaxapi import Tracer
 from laxarray._core.kernel import call, kernel
-from laxarray.array_api._array import Array, wrap_padded
+from laxarray.array_api._array import Array, wrap, wrap_padded
 from laxarray.array_api._convert import as_array, scalar_operand
 from laxarray.array_api._ufunc import (binary_operands, broadcast_rule, broadcast_shapes2,
                                        elementwise_binary, elementwise_unary, to_float)
@@ -133,37 +134,49 @@ def conj(x, /):
 
 
 def _clip_kernel_body(x, lo, hi):
-    if _dt.kind_of(x.dtype) != "f":
-        x = x if lo is None else lax.max(x, lo)
-        return x if hi is None else lax.min(x, hi)
+    """``x`` clipped to the bounds ``lo``/``hi`` (``None`` or arrays of ``x``'s dtype that
+    broadcast to ``x``'s shape, broadcast here)."""
+    nd = x.ndim
 
-    # the standard's maximum(minimum(x, max), min) with NumPy's minimum/maximum: a tie (signed
-    # zeros) gives the bound, a NaN anywhere gives NaN; for min > max the result is max (or a
-    # NaN x), as NumPy's clip gives (the standard leaves it unspecified)
-    def isnan(v):
-        return lax.ne(v, v)
+    def bcast(v):
+        return lax.broadcast_in_dim(v, x.shape, tuple(range(nd - v.ndim, nd)))
+    if _dt.kind_of(x.dtype) != "f":
+        x = x if lo is None else lax.max(x, bcast(lo))
+        return x if hi is None else lax.min(x, bcast(hi))
+    # the standard's maximum(minimum(x, max), min) with NumPy's minimum/maximum: a tie
+    # (signed zeros) gives the bound, a NaN anywhere gives NaN; for min > max the result is
+    # max (or a NaN x), as NumPy's clip gives (the standard leaves it unspecified).  One
+    # compare and one select per bound (``b <= a``: false for a NaN ``a``), which XLA
+    # vectorizes (an or/and of two compares per element runs 2-3x slower); what that misses
+    # (a NaN bound, min > max) is decided on the bounds themselves: once for scalar bounds,
+    # folded away for constant ones.
+    if lo is not None and hi is not None:  # min > max: x goes to max, as for min = max
+        shape = lax.broadcast_shapes(lo.shape, hi.shape)
+        lo, hi = (lax.broadcast_in_dim(v, shape, tuple(range(len(shape) - v.ndim, len(shape))))
+                  for v in (lo, hi))
+        lo = lax.select(lax.gt(lo, hi), hi, lo)
     out = x
     if hi is not None:
-        out = lax.select(lax.bitwise_or(lax.lt(out, hi), isnan(out)), out, hi)
+        b = bcast(hi)
+        out = lax.select(lax.le(b, out), b, out)
     if lo is not None:
-        out = lax.select(lax.bitwise_or(lax.gt(out, lo), isnan(out)), out, lo)
-    if lo is not None and hi is not None:
-        out = lax.select(lax.bitwise_and(lax.gt(lo, hi), lax.eq(x, x)), hi, out)
+        b = bcast(lo)
+        out = lax.select(lax.ge(b, out), b, out)
+    for v in (hi, lo):
+        if v is not None:
+            out = lax.select(bcast(lax.ne(v, v)), bcast(v), out)
     return out
 
 
 @kernel(static=("dtype", "has_lo", "has_hi"), shape=broadcast_rule)
 def _clip_kernel(x, *bounds, dtype, has_lo, has_hi):
     shape = lax.broadcast_shapes(x.shape, *(b.shape for b in bounds))
-    nd = len(shape)
-
-    def bcast(v):
-        v = lax.convert_element_type(v, dtype)
-        return lax.broadcast_in_dim(v, shape, tuple(range(nd - v.ndim, nd)))
-    bounds = list(bounds)
-    lo = bcast(bounds.pop(0)) if has_lo else None
-    hi = bcast(bounds.pop(0)) if has_hi else None
-    return _clip_kernel_body(bcast(x), lo, hi)
+    x = lax.convert_element_type(x, dtype)
+    x = lax.broadcast_in_dim(x, shape, tuple(range(len(shape) - x.ndim, len(shape))))
+    bounds = [lax.convert_element_type(b, dtype) for b in bounds]
+    lo = bounds.pop(0) if has_lo else None
+    hi = bounds.pop(0) if has_hi else None
+    return _clip_kernel_body(x, lo, hi)
 
 
 #: (dtype, has_lo, has_hi) -> the bound clip kernel of the eager fast path
@@ -172,28 +185,49 @@ _REAL_BOUND = (int, float, type(None))
 
 
 def _clip_fast(x, lo, hi):
-    """``clip`` of a bucketed floating Array between Python real scalars (or None): the
-    padded kernel called directly, as an elementwise function's hot path is; ``None``
-    where the general path must run (it validates and promotes everything else)."""
+    """``clip`` of a concrete real Array between Python scalars of its kind (or None): the
+    kernel called directly (on the padded value of a bucketed Array), as an elementwise
+    function's hot path is; ``None`` where the general path must run (it validates and
+    promotes everything else)."""
     p = x._pad
     if p is None:
         p = x._padded()
+    v = p
     if p is False:
-        return None
-    dt = p.dtype
-    if dt.kind != "f":
+        v = x._v
+        if v is None or isinstance(v, Tracer):  # a view, or traced: the general path
+            return None
+    dt = v.dtype
+    kind = dt.kind
+    if kind in "iu":
+        if type(lo) is float or type(hi) is float:
+            return None
+        rng = _INT_RANGE.get(dt)
+        if rng is None:
+            info = np.iinfo(dt)
+            rng = _INT_RANGE[dt] = (int(info.min), int(info.max))
+        # a bound beyond the dtype's range clips nothing there (as the general path does)
+        lo = None if lo is None else builtins.min(builtins.max(lo, rng[0]), rng[1])
+        hi = None if hi is None else builtins.min(builtins.max(hi, rng[0]), rng[1])
+    elif kind != "f":
         return None
     key = (dt, lo is not None, hi is not None)
     bound = _CLIP_BOUND.get(key)
     if bound is None:
         bound = _CLIP_BOUND[key] = _clip_kernel.bind(
             (("dtype", dt), ("has_lo", key[1]), ("has_hi", key[2])))
-    args = [p]
+    args = [v]
     if lo is not None:
         args.append(scalar_operand("clip", lo, dt, "min"))
     if hi is not None:
         args.append(scalar_operand("clip", hi, dt, "max"))
+    if p is False:
+        return wrap(bound.padded(args))
     return wrap_padded(bound.padded(args), x.shape)
+
+
+#: integer dtype -> (lowest, highest) value
+_INT_RANGE: dict = {}
 
 
 def clip(x, /, min=None, max=None):

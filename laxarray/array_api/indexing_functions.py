@@ -7,12 +7,14 @@ out-of-range index raises ``IndexError``; under ``jax.jit`` indices are clamped 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import Tracer
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import normalize_axis
 from laxarray.array_api._array import Array
@@ -39,14 +41,36 @@ def gather_axis(x, idx, axis, n=None):
                       mode=lax.GatherScatterMode.CLIP)
 
 
+#: integer dtype -> (lowest, highest) value: indices of a dtype whose whole range lies in
+#: bounds need no look at their values
+_INT_RANGE = {}
+
+
 def _check_in_range(fn, idx_raw, size, argname="indices"):
-    if is_tracer(getattr(idx_raw, "_v", idx_raw)) or is_tracer(getattr(idx_raw, "_pad", None)):
+    """Raise NumPy's ``IndexError`` if a concrete ``idx_raw`` has an entry outside
+    ``[-size, size)``; traced indices are not checked (they are clamped)."""
+    if type(idx_raw) is Array:
+        if isinstance(idx_raw._v, Tracer) or isinstance(idx_raw._pad, Tracer):
+            return
+        idx = idx_raw._host()  # the host view (read-only, no copy)
+    elif isinstance(idx_raw, Tracer):
         return
-    # the host view of an Array (read-only, no copy); NumPy values as they are
-    idx = idx_raw._host() if type(idx_raw) is Array else np.asarray(idx_raw)
-    if idx.size and (idx.min() < -size or idx.max() >= size):
+    else:
+        idx = np.asarray(idx_raw)
+    rng = _INT_RANGE.get(idx.dtype)
+    if rng is None:
+        info = np.iinfo(idx.dtype)
+        rng = _INT_RANGE[idx.dtype] = (int(info.min), int(info.max))
+    if (rng[0] >= -size and rng[1] < size) or not idx.size:
+        return
+    # one ufunc reduction per bound (no wrapper); unsigned indices have no lower one
+    if (rng[1] >= size and _MAXIMUM(idx, axis=None) >= size) or (
+            rng[0] < -size and _MINIMUM(idx, axis=None) < -size):
         bad = idx[(idx < -size) | (idx >= size)].flat[0]
         fail(IndexError, fn, f"'{argname}' in [{-size}, {size})", int(bad))
+
+
+_MINIMUM, _MAXIMUM = np.minimum.reduce, np.maximum.reduce
 
 
 def _take_shape(shape, idx_shape, *, axis):
@@ -77,10 +101,10 @@ def take(x, indices, /, *, axis=None):
     if _dt.kind_of(idx.dtype) not in "iu":
         fail(TypeError, "take", "an integer array for 'indices'", indices)
     ax = None if axis is None else normalize_axis("take", axis, raw.ndim)
-    size = int(np.prod(raw.shape)) if ax is None else raw.shape[ax]
-    if size == 0 and np.prod(idx.shape) > 0:
+    size = math.prod(raw.shape) if ax is None else raw.shape[ax]
+    if size == 0 and math.prod(idx.shape) > 0:
         fail(IndexError, "take", "no indices into an empty axis", indices)
-    _check_in_range("take", idx, size)
+    _check_in_range("take", idx, size)  # before any computation (house rule)
     return call(_take_kernel, raw, idx, axis=ax)
 
 
