@@ -139,23 +139,35 @@ def traced(a_leaves, b_leaves, lax_product, *, ashape, bshape, a_csr, b_csr, lc,
         c, needed = product(leaves[:na], leaves[na:], **static)
         return padded(c, size, index_dtype, csr) + (np.int64(c.nnz), np.int64(needed))
 
-    m = out_shape[0]
-    shapes = ((jax.ShapeDtypeStruct((size,), dtype),)
-              + ((jax.ShapeDtypeStruct((size,), index_dtype),
-                  jax.ShapeDtypeStruct((m + 1,), index_dtype)) if csr else
-                 (jax.ShapeDtypeStruct((size, 2), index_dtype),))
+    shapes = (result_structs(size, dtype, index_dtype, csr, out_shape[0])
               + (jax.ShapeDtypeStruct((), np.int64), jax.ShapeDtypeStruct((), np.int64)))
+    out = callback(host, shapes, lax_product, *a_leaves, *b_leaves)
+    return out[:-2], out[-2], out[-1]
 
+
+def result_structs(size, dtype, index_dtype, csr, rows):
+    """The shapes of a 2-D sparse result's leaves padded to ``size`` entries: ``(data,
+    indices, indptr)`` of ``rows`` rows when ``csr``, else ``(data, indices)``."""
+    data = jax.ShapeDtypeStruct((size,), dtype)
+    if csr:
+        return (data, jax.ShapeDtypeStruct((size,), index_dtype),
+                jax.ShapeDtypeStruct((rows + 1,), index_dtype))
+    return data, jax.ShapeDtypeStruct((size, 2), index_dtype)
+
+
+def callback(host, shapes, lax_fn, *leaves):
+    """``host(*leaves)`` (NumPy in, NumPy out, of ``shapes``) through ``jax.pure_callback``
+    (one call per element under ``vmap``), differentiated as ``lax_fn(*leaves)`` is: the lax
+    kernel computing the same leaves carries the tangents."""
     @jax.custom_jvp
     def run(*leaves):
         return jax.pure_callback(host, shapes, *leaves, vmap_method="sequential")
 
     @run.defjvp
     def run_jvp(primals, tangents):
-        return jax.jvp(lax_product, primals, tangents)
+        return jax.jvp(lax_fn, primals, tangents)
 
-    out = run(*a_leaves, *b_leaves)
-    return out[:-2], out[-2], out[-1]
+    return run(*leaves)
 
 
-__all__ = ["usable", "product", "padded", "leaves_of", "traced"]
+__all__ = ["usable", "product", "padded", "leaves_of", "traced", "result_structs", "callback"]

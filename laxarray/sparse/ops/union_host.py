@@ -234,20 +234,8 @@ def _traced(a_leaves, b_leaves, lax_leaves, *, shape, kinds, sign, dtype, index_
         c = combine(leaves[:na], leaves[na:], **static)
         return padded(c, size, index_dtype, csr)
 
-    shapes = ((jax.ShapeDtypeStruct((size,), dtype),)
-              + ((jax.ShapeDtypeStruct((size,), index_dtype),
-                  jax.ShapeDtypeStruct((shape[0] + 1,), index_dtype)) if csr else
-                 (jax.ShapeDtypeStruct((size, 2), index_dtype),)))
-
-    @jax.custom_jvp
-    def run(*leaves):
-        return jax.pure_callback(host, shapes, *leaves, vmap_method="sequential")
-
-    @run.defjvp
-    def run_jvp(primals, tangents):
-        return jax.jvp(lax_leaves, primals, tangents)
-
-    return tuple(run(*a_leaves, *b_leaves))
+    shapes = spgemm_host.result_structs(size, dtype, index_dtype, csr, shape[0])
+    return tuple(spgemm_host.callback(host, shapes, lax_leaves, *a_leaves, *b_leaves))
 
 
 __all__ = ["usable", "union", "combine", "leaves_of", "padded"]
