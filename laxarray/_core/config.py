@@ -94,11 +94,11 @@ def get_host_sort():
 
 
 def set_host_sort(enabled):
-    """Turn the host path of sorting and selection (NumPy) and of sparse @ sparse (SciPy)
-    on or off for the process.
+    """Turn the host path of sorting and selection (NumPy) and of sparse @ sparse and
+    sparse +/- sparse (SciPy) on or off for the process.
 
-    Off, every sort is ``lax.sort`` and every sparse product the lax kernel, compiled by XLA
-    (what ``jax.export`` needs).  Under
+    Off, every sort is ``lax.sort`` and every sparse product, sum and difference the lax
+    kernel, compiled by XLA (what ``jax.export`` needs).  Under
     ``jax.jit`` the setting is read when a function is traced."""
     global HOST_SORT
     HOST_SORT = check_bool("set_host_sort", enabled, "enabled")
@@ -106,7 +106,8 @@ def set_host_sort(enabled):
 
 @contextlib.contextmanager
 def host_sort(enabled):
-    """Context manager: the host sorting path on or off inside the ``with`` block."""
+    """Context manager: the host paths of :func:`set_host_sort` on or off inside the
+    ``with`` block."""
     previous = HOST_SORT
     set_host_sort(enabled)
     try:
