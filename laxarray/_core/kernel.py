@@ -448,8 +448,11 @@ class Bound:
         function (the kernel's name without ``_`` and ``_kernel``), not as jax's jit."""
         if "incompatible devices" not in str(exc):
             return
-        name = self.kernel.__name__.strip("_").removesuffix("_kernel")
-        places = sorted({str(device_of(a)) for a in args if isinstance(a, jax.Array)})
+        name = self.kernel.__name__.strip("_").removesuffix("_kernel").removesuffix("_padded")
+        # the committed arguments are the user's arrays (uncommitted ones, such as a padded
+        # kernel's extents, follow the others and are not the conflict)
+        places = sorted({str(device_of(a)) for a in args
+                         if isinstance(a, jax.Array) and a.committed})
         fail(ValueError, name, "arrays on one device (move them with to_device)",
              ", ".join(places))
 

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import math
 
+import jax
 import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
+from laxarray._core.devices import device_of, place
+from laxarray._core.jaxapi import Tracer
 from laxarray._core.errors import fail
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, check_int, normalize_axis
@@ -211,7 +214,12 @@ def _tri_indices_from(fn, arr, k, lower):
     shape = _shape_of(fn, arr, "arr")
     if len(shape) != 2:
         fail(ValueError, fn, "a 2-D array for 'arr'", arr)
-    return _tri_indices(fn, shape[0], k, shape[1], lower)
+    out = _tri_indices(fn, shape[0], k, shape[1], lower)
+    # on arr's device (the standard's rule for results), not the default one
+    raw = arr._value if isinstance(arr, Array) else arr
+    if isinstance(raw, jax.Array) and not isinstance(raw, Tracer):
+        out = tuple(wrap(place(i._value, device_of(raw))) for i in out)
+    return out
 
 
 def tril_indices_from(arr, k=0):

@@ -189,3 +189,30 @@ def test_three_axis_mesh_matmul_and_reductions():
     np.testing.assert_allclose(np.asarray(out), np.exp(-X) * X, rtol=1e-12)
     np.testing.assert_allclose(np.asarray(la.max(x, axis=1)), X.max(axis=1))
     np.testing.assert_allclose(np.asarray(x @ x.mT), X @ X.T, rtol=1e-12)
+
+
+@pytest.mark.parametrize("fn", ["tril_indices_from", "triu_indices_from"])
+def test_indices_from_an_array_live_on_its_device(fn):
+    """Only ``arr``'s shape is read, yet the indices follow it to its device (they went
+    to the default device), with NumPy's values."""
+    d = jax.devices()[3]
+    arr = la.asarray(np.ones((3, 4)), device=d)
+    out = getattr(la, fn)(arr, 1)
+    expected = getattr(np, fn)(np.ones((3, 4)), 1)
+    assert [i.device for i in out] == [d, d]
+    for got, want in zip(out, expected):
+        np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("fn, call", [("concat", lambda a, b: la.concat([a, b])),
+                                      ("add", lambda a, b: a + b)])
+def test_mixing_devices_names_the_function_and_the_devices(fn, call):
+    """The error names the public function (not a padded kernel) and the two devices the
+    arrays are on (not the default device of an internal extent vector)."""
+    d1, d2 = jax.devices()[1], jax.devices()[2]
+    a, b = la.asarray(np.ones(3), device=d1), la.asarray(np.ones(3), device=d2)
+    with pytest.raises(ValueError) as info:
+        call(a, b)
+    message = str(info.value)
+    assert message.startswith(f"{fn}: expected arrays on one device")
+    assert f"'{d1.platform}:{d1.id}, {d2.platform}:{d2.id}'" in message
