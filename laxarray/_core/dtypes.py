@@ -280,6 +280,14 @@ def iinfo(type, /):
     return iinfo_object(int(info.bits), int(info.max), int(info.min), dt)
 
 
+@functools.lru_cache(maxsize=None)
+def int_range(dtype) -> tuple[int, int]:
+    """``(lowest, highest)`` value of the integer NumPy dtype ``dtype``, as Python ints
+    (cached: eager hot paths read it on every call)."""
+    info = np.iinfo(dtype)
+    return int(info.min), int(info.max)
+
+
 def check_category(fn: str, argname: str, dtype, category: str):
     """Raise ``TypeError`` unless ``dtype`` belongs to ``category`` (a key of CATEGORIES)."""
     if dtype not in CATEGORIES[category]:

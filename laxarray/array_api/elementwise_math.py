@@ -9,7 +9,6 @@ from __future__ import annotations
 import builtins
 import math
 
-import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
@@ -19,7 +18,8 @@ from laxarray._core.kernel import call, kernel
 from laxarray.array_api._array import Array, wrap, wrap_padded
 from laxarray.array_api._convert import as_array, scalar_operand
 from laxarray.array_api._ufunc import (binary_operands, broadcast_rule, broadcast_shapes2,
-                                       elementwise_binary, elementwise_unary, to_float)
+                                       cast_broadcast, elementwise_binary, elementwise_unary,
+                                       to_float)
 from laxarray.array_api import _complex_math as _cm
 from laxarray.array_api.elementwise import _copysign, _is_complex, _zeros
 
@@ -136,11 +136,11 @@ def conj(x, /):
 def _clip_kernel_body(x, lo, hi):
     """``x`` clipped to the bounds ``lo``/``hi`` (``None`` or arrays of ``x``'s dtype that
     broadcast to ``x``'s shape, broadcast here)."""
-    nd = x.ndim
+    shape, dt = x.shape, x.dtype
 
     def bcast(v):
-        return lax.broadcast_in_dim(v, x.shape, tuple(range(nd - v.ndim, nd)))
-    if _dt.kind_of(x.dtype) != "f":
+        return cast_broadcast(v, v.dtype, shape)
+    if _dt.kind_of(dt) != "f":
         x = x if lo is None else lax.max(x, bcast(lo))
         return x if hi is None else lax.min(x, bcast(hi))
     # the standard's maximum(minimum(x, max), min) with NumPy's minimum/maximum: a tie
@@ -151,9 +151,8 @@ def _clip_kernel_body(x, lo, hi):
     # (a NaN bound, min > max) is decided on the bounds themselves: once for scalar bounds,
     # folded away for constant ones.
     if lo is not None and hi is not None:  # min > max: x goes to max, as for min = max
-        shape = lax.broadcast_shapes(lo.shape, hi.shape)
-        lo, hi = (lax.broadcast_in_dim(v, shape, tuple(range(len(shape) - v.ndim, len(shape))))
-                  for v in (lo, hi))
+        both = lax.broadcast_shapes(lo.shape, hi.shape)
+        lo, hi = cast_broadcast(lo, dt, both), cast_broadcast(hi, dt, both)
         lo = lax.select(lax.gt(lo, hi), hi, lo)
     out = x
     if hi is not None:
@@ -170,9 +169,7 @@ def _clip_kernel_body(x, lo, hi):
 
 @kernel(static=("dtype", "has_lo", "has_hi"), shape=broadcast_rule)
 def _clip_kernel(x, *bounds, dtype, has_lo, has_hi):
-    shape = lax.broadcast_shapes(x.shape, *(b.shape for b in bounds))
-    x = lax.convert_element_type(x, dtype)
-    x = lax.broadcast_in_dim(x, shape, tuple(range(len(shape) - x.ndim, len(shape))))
+    x = cast_broadcast(x, dtype, lax.broadcast_shapes(x.shape, *(b.shape for b in bounds)))
     bounds = [lax.convert_element_type(b, dtype) for b in bounds]
     lo = bounds.pop(0) if has_lo else None
     hi = bounds.pop(0) if has_hi else None
@@ -202,13 +199,8 @@ def _clip_fast(x, lo, hi):
     if kind in "iu":
         if type(lo) is float or type(hi) is float:
             return None
-        rng = _INT_RANGE.get(dt)
-        if rng is None:
-            info = np.iinfo(dt)
-            rng = _INT_RANGE[dt] = (int(info.min), int(info.max))
-        # a bound beyond the dtype's range clips nothing there (as the general path does)
-        lo = None if lo is None else builtins.min(builtins.max(lo, rng[0]), rng[1])
-        hi = None if hi is None else builtins.min(builtins.max(hi, rng[0]), rng[1])
+        lo = None if lo is None else _in_int_range(lo, dt)
+        hi = None if hi is None else _in_int_range(hi, dt)
     elif kind != "f":
         return None
     key = (dt, lo is not None, hi is not None)
@@ -226,8 +218,11 @@ def _clip_fast(x, lo, hi):
     return wrap_padded(bound.padded(args), x.shape)
 
 
-#: integer dtype -> (lowest, highest) value
-_INT_RANGE: dict = {}
+def _in_int_range(bound, dt):
+    """An int bound of an integer ``clip`` moved into ``dt``'s range: beyond it, it clips
+    nothing there."""
+    lowest, highest = _dt.int_range(dt)
+    return builtins.min(builtins.max(bound, lowest), highest)
 
 
 def clip(x, /, min=None, max=None):
@@ -255,8 +250,7 @@ def clip(x, /, min=None, max=None):
                 raw = scalar_operand("clip", builtins.bool(bound), dt, argname)
             else:  # cached device scalars keep the eager path fast
                 if _dt.kind_of(dt) in "iu" and pytype is not bool:
-                    info = np.iinfo(dt)
-                    bound = builtins.min(builtins.max(bound, int(info.min)), int(info.max))
+                    bound = _in_int_range(bound, dt)
                 raw = scalar_operand("clip", bound, dt, argname)
         else:
             raw = as_array("clip", bound, argname)

@@ -41,11 +41,6 @@ def gather_axis(x, idx, axis, n=None):
                       mode=lax.GatherScatterMode.CLIP)
 
 
-#: integer dtype -> (lowest, highest) value: indices of a dtype whose whole range lies in
-#: bounds need no look at their values
-_INT_RANGE = {}
-
-
 def _check_in_range(fn, idx_raw, size, argname="indices"):
     """Raise NumPy's ``IndexError`` if a concrete ``idx_raw`` has an entry outside
     ``[-size, size)``; traced indices are not checked (they are clamped)."""
@@ -57,10 +52,8 @@ def _check_in_range(fn, idx_raw, size, argname="indices"):
         return
     else:
         idx = np.asarray(idx_raw)
-    rng = _INT_RANGE.get(idx.dtype)
-    if rng is None:
-        info = np.iinfo(idx.dtype)
-        rng = _INT_RANGE[idx.dtype] = (int(info.min), int(info.max))
+    rng = _dt.int_range(idx.dtype)
+    # indices of a dtype whose whole range lies in bounds need no look at their values
     if (rng[0] >= -size and rng[1] < size) or not idx.size:
         return
     # one ufunc reduction per bound (no wrapper); unsigned indices have no lower one
