@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 
-import jax
 import numpy as np
 from jax import lax
 
@@ -446,7 +445,9 @@ def _spsp_host(fn, lhs, rhs, dims, nse, dtype):
                      "products of these operands)", nse)
             leaves = _host.padded(c, size, index_dtype, csr)
             sorted_ = False
-        return _sparse_of(tuple(jax.device_put(v) for v in leaves), out_shape, csr, sorted_)
+        device = next(iter(a_leaves[0].sharding.device_set))    # where the operands live
+        return _sparse_of(tuple(_host.to_device(v, device) for v in leaves), out_shape, csr,
+                          sorted_)
     if nse is None:
         fail_text(ValueError, fn, "expected a static 'nse' (a bound on the number of "
                   "products) for sparse @ sparse under jax.jit/vmap/grad; got None")

@@ -36,7 +36,17 @@ _SCIPY_KINDS = "iufc"
 def usable(lhs, rhs, dims, dtype) -> bool:
     """Whether ``dot_general(lhs, rhs, dims)`` of two sparse arrays takes the host path."""
     (lc, rc), (lb, rb) = dims
-    if lhs.ndim != 2 or rhs.ndim != 2 or lb or rb or len(lc) != 1 or len(rc) != 1:
+    if lb or rb or len(lc) != 1 or len(rc) != 1:
+        return False
+    return usable_operands(lhs, rhs, dtype)
+
+
+def usable_operands(lhs, rhs, dtype) -> bool:
+    """Whether two sparse operands can be computed with by SciPy on the host, giving a
+    result of ``dtype``: 2-D without batch or dense dimensions, a dtype SciPy computes as
+    the lax kernels do, the host paths on and every leaf on (or traced for) one CPU
+    device."""
+    if lhs.ndim != 2 or rhs.ndim != 2:
         return False
     if lhs.n_batch or lhs.n_dense or rhs.n_batch or rhs.n_dense:
         return False
@@ -116,11 +126,36 @@ def padded(c, size, index_dtype, csr):
 def leaves_of(c, index_dtype, csr):
     """The exact leaves of CSR ``c`` (no padding), BCSR's or BCOO's."""
     if csr:
-        return c.data, c.indices.astype(index_dtype), c.indptr.astype(index_dtype)
-    idx = np.empty((c.nnz, 2), index_dtype)
+        return (c.data, c.indices.astype(index_dtype, copy=False),
+                c.indptr.astype(index_dtype, copy=False))
+    idx = aligned((c.nnz, 2), index_dtype)
     idx[:, 0] = coo_rows(c, index_dtype)
     idx[:, 1] = c.indices
     return c.data, idx
+
+
+#: the host alignment at which ``jax.device_put`` on the CPU shares memory instead of copying
+_ALIGN = 64
+
+
+def aligned(shape, dtype):
+    """An empty NumPy array on 64-byte aligned memory: ``jax.device_put`` on the CPU then
+    takes it without a copy (it copies anything less aligned into a new buffer)."""
+    dtype = np.dtype(dtype)
+    nbytes = int(np.prod(shape)) * dtype.itemsize
+    raw = np.empty((nbytes + _ALIGN,), np.uint8)
+    start = -raw.ctypes.data % _ALIGN
+    return raw[start:start + nbytes].view(dtype).reshape(shape)
+
+
+def to_device(v, device=None):
+    """NumPy ``v`` as a jax array on ``device``, through aligned host memory (one host copy
+    at most)."""
+    if v.ctypes.data % _ALIGN or not v.flags.c_contiguous:
+        out = aligned(v.shape, v.dtype)
+        out[...] = v
+        v = out
+    return jax.device_put(v, device)
 
 
 # ---- under a trace ----------------------------------------------------------------------------
@@ -170,4 +205,5 @@ def callback(host, shapes, lax_fn, *leaves):
     return run(*leaves)
 
 
-__all__ = ["usable", "product", "padded", "leaves_of", "traced", "result_structs", "callback"]
+__all__ = ["usable", "usable_operands", "product", "padded", "leaves_of", "aligned",
+           "to_device", "traced", "result_structs", "callback"]

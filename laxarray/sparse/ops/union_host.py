@@ -14,8 +14,9 @@ arrays without batch or dense dimensions (BCOO or BCSR, any mix) run SciPy:
   ``scipy.sparse``, so the stored pattern may be a subset of the structural union;
 - under ``jax.jit``/``vmap`` (traced operands), through ``jax.pure_callback`` (one host
   add per element under ``vmap``), padded to ``nse(A) + nse(B)`` -- the lax kernel's
-  static bound, which the union never exceeds -- with the lax kernel's padding (index
-  ``(n_rows, n_cols)``, value 0) after the sorted entries;
+  static bound, which the union never exceeds -- with sparse @ sparse's padding
+  (:func:`.spgemm_host.padded`: value 0 at an out-of-range index) after the sorted
+  entries;
 - differentiated (``jax.jvp``/``grad`` through the traced call), by the lax kernel: its
   structural union carries the tangent of every entry, cancelled ones included.
 
@@ -28,7 +29,6 @@ dimensions, bool/float16/bfloat16 and ``jax.export`` take the lax kernel.
 
 from __future__ import annotations
 
-import jax
 import numpy as np
 from jax import lax
 
@@ -37,14 +37,8 @@ from laxarray.sparse.bcoo import BCOO
 from laxarray.sparse.bcsr import BCSR
 from laxarray.sparse.ops import spgemm_host
 
-#: the contraction of a plain 2-D product: :func:`.spgemm_host.usable` with these checks
-#: exactly what SciPy's add needs too (2-D, no batch or dense dimensions, dtype, placement)
-_PLAIN_2D = (((1,), (0,)), ((), ()))
 #: the lax operations SciPy's CSR arithmetic computes over the union of two patterns
 _SIGN = {lax.add: 1, lax.sub: -1}
-#: the host alignment at which ``jax.device_put`` on the CPU shares memory instead of copying
-_ALIGN = 64
-
 
 def usable(x1, x2, op, dtype) -> bool:
     """Whether ``op(x1, x2)`` of two sparse arrays takes the host path."""
@@ -52,7 +46,7 @@ def usable(x1, x2, op, dtype) -> bool:
         return False
     if tuple(x1.shape) != tuple(x2.shape):
         return False
-    return spgemm_host.usable(x1, x2, _PLAIN_2D, dtype)
+    return spgemm_host.usable_operands(x1, x2, dtype)
 
 
 def union(fn, x1, x2, op, dtype, lax_union):
@@ -66,9 +60,9 @@ def union(fn, x1, x2, op, dtype, lax_union):
     a_leaves, b_leaves = x1._leaves(), x2._leaves()
     if not any(is_tracer(v) for v in a_leaves + b_leaves):
         c = combine(a_leaves, b_leaves, **static)
-        leaves = leaves_of(c, index_dtype, csr)
+        leaves = spgemm_host.leaves_of(c, index_dtype, csr)
         device = next(iter(a_leaves[0].sharding.device_set))    # where the operands live
-        return _sparse_of(tuple(_to_device(v, device) for v in leaves), x1.shape, csr)
+        return _sparse_of(tuple(spgemm_host.to_device(v, device) for v in leaves), x1.shape, csr)
     na = len(a_leaves)
     size = x1.nse + x2.nse
 
@@ -87,26 +81,6 @@ def _kind(x):
     """``(csr, canonical)``: the operand's format and whether its flags say its entries
     are sorted and unique."""
     return isinstance(x, BCSR), bool(x.indices_sorted and x.unique_indices)
-
-
-def _aligned(shape, dtype):
-    """An empty NumPy array on 64-byte aligned memory: ``jax.device_put`` on the CPU then
-    takes it without a copy (it copies anything less aligned into a new buffer)."""
-    dtype = np.dtype(dtype)
-    nbytes = int(np.prod(shape)) * dtype.itemsize
-    raw = np.empty((nbytes + _ALIGN,), np.uint8)
-    start = -raw.ctypes.data % _ALIGN
-    return raw[start:start + nbytes].view(dtype).reshape(shape)
-
-
-def _to_device(v, device):
-    """``v`` as a jax array on ``device``, through aligned host memory (one host copy at
-    most)."""
-    if v.ctypes.data % _ALIGN or not v.flags.c_contiguous:
-        out = _aligned(v.shape, v.dtype)
-        out[...] = v
-        v = out
-    return jax.device_put(v, device)
 
 
 def _sparse_of(leaves, shape, csr):
@@ -183,44 +157,6 @@ def combine(a_leaves, b_leaves, *, shape, kinds, sign, dtype):
     return c if c.dtype == dtype else c.astype(dtype)
 
 
-def _rows(c, index_dtype):
-    """The row of each stored entry of CSR ``c``."""
-    return np.repeat(np.arange(c.shape[0], dtype=index_dtype), np.diff(c.indptr))
-
-
-def leaves_of(c, index_dtype, csr):
-    """The exact leaves of canonical CSR ``c``: BCSR's ``(data, indices, indptr)`` or
-    BCOO's ``(data, indices)``."""
-    if csr:
-        return (c.data, c.indices.astype(index_dtype, copy=False),
-                c.indptr.astype(index_dtype, copy=False))
-    idx = _aligned((c.nnz, 2), index_dtype)
-    idx[:, 0] = _rows(c, index_dtype)
-    idx[:, 1] = c.indices
-    return c.data, idx
-
-
-def padded(c, size, index_dtype, csr):
-    """The leaves of canonical CSR ``c`` padded to ``size >= c.nnz`` entries as the lax
-    kernel pads: value 0 at BCOO index ``(n_rows, n_cols)``, or BCSR column ``n_cols``
-    after ``indptr[-1]``."""
-    m, n = c.shape
-    nnz = c.nnz
-    data = _aligned((size,), c.dtype)
-    data[:nnz] = c.data
-    data[nnz:] = 0
-    if csr:
-        cols = _aligned((size,), index_dtype)
-        cols[:nnz] = c.indices
-        cols[nnz:] = n
-        return data, cols, c.indptr.astype(index_dtype)
-    idx = _aligned((size, 2), index_dtype)
-    idx[:nnz, 0] = _rows(c, index_dtype)
-    idx[:nnz, 1] = c.indices
-    idx[nnz:] = (m, n)
-    return data, idx
-
-
 # ---- under a trace ----------------------------------------------------------------------------
 def _traced(a_leaves, b_leaves, lax_leaves, *, shape, kinds, sign, dtype, index_dtype, size,
             csr):
@@ -232,10 +168,10 @@ def _traced(a_leaves, b_leaves, lax_leaves, *, shape, kinds, sign, dtype, index_
 
     def host(*leaves):
         c = combine(leaves[:na], leaves[na:], **static)
-        return padded(c, size, index_dtype, csr)
+        return spgemm_host.padded(c, size, index_dtype, csr)
 
     shapes = spgemm_host.result_structs(size, dtype, index_dtype, csr, shape[0])
     return tuple(spgemm_host.callback(host, shapes, lax_leaves, *a_leaves, *b_leaves))
 
 
-__all__ = ["usable", "union", "combine", "leaves_of", "padded"]
+__all__ = ["usable", "union", "combine"]
