@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import collections
 import fnmatch
+import functools
 import importlib
 import pkgutil
 import re
@@ -160,13 +161,20 @@ def settle_imports(xp):
             "site-packages" not in path and "dist-packages" not in path:
         roots.add(top)
     for root in sorted(roots):
-        package = importlib.import_module(root)
-        for info in pkgutil.walk_packages(package.__path__, root + "."):
-            if not info.name.endswith("__main__"):
-                try:
-                    importlib.import_module(info.name)
-                except Exception:  # noqa: BLE001 -- an optional module that cannot load
-                    pass
+        _import_package(root)
+
+
+@functools.lru_cache(maxsize=None)
+def _import_package(root):
+    """Import every module of package ``root`` (once per process: a run calls this for
+    each namespace it checks)."""
+    package = importlib.import_module(root)
+    for info in pkgutil.walk_packages(package.__path__, root + "."):
+        if not info.name.endswith("__main__"):
+            try:
+                importlib.import_module(info.name)
+            except Exception:  # noqa: BLE001 -- an optional module that cannot load
+                pass
 
 
 def arrays_are_mutable(xp):
