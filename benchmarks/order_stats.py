@@ -13,18 +13,30 @@ array as argument (data-dependent shapes get ``size=``; boolean masks have no ji
 
     .venv/bin/python benchmarks/order_stats.py [--sizes 1e5,1e6,1e7] [--dtypes float64,int64]
                                                [--only sort,median] [--repeats 5] [--no-jit]
+                                               [--cold [--cold-repeats 3]]
 
 Prints one table per size and dtype and, at the end, the median ratios to NumPy and to
 jax.numpy per operation.
+
+``--cold`` measures instead what a user's first call of an operation costs: every
+(operation, library, mode, dtype) runs in its own fresh process (``--child``), which warms
+its library up on five elements (as the main run does), then times the operation's first
+call and three more; cold compile = first - median of those, median over ``--cold-repeats``
+processes, at the first of ``--sizes``.  (In one process the "first" column flatters
+jax.numpy: its eager operations are small cached primitives, so an operation whose
+primitives an earlier case compiled pays nothing.)
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import statistics
+import subprocess
 import sys
+import time
 
 os.environ.setdefault("LAXARRAY_COMPILATION_CACHE", "0")
 
@@ -124,11 +136,13 @@ def _inputs(ns, x, aux):
                             for k, v in aux.items()}))
 
 
-def _fns(name, x, aux, jit):
+def _fns(name, x, aux, jit, only=None):
     fn = CASES[name][0]
     libs = {"laxarray": lx, "numpy": np, "jax.numpy": jnp}
     out = {}
     for label, ns in libs.items():
+        if only is not None and label != only:
+            continue
         if jit and ns is np:
             out[label] = lambda: fn(np, x, aux, False)
             continue
@@ -182,6 +196,61 @@ def _warm_up():
     gc.collect()
 
 
+def _child(spec):
+    """One cold measurement in this fresh process: prints ``{"first": ms, "median": ms}``."""
+    name, label, mode, dtype, size = spec.split(",")
+    size, jit = int(float(size)), mode == "jit"
+    x = _data(size, dtype, np.random.default_rng(0))
+    aux = _aux(x, np.random.default_rng(1))
+    _warm_up()
+    f = _fns(name, x, aux, jit, only=label)[label]
+    t0 = time.perf_counter()
+    block(f())
+    first = time.perf_counter() - t0
+    runs = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        block(f())
+        runs.append(time.perf_counter() - t0)
+    print(json.dumps({"first": first * 1e3, "median": statistics.median(runs) * 1e3}))
+
+
+def _cold(names, size, dtypes, repeats, no_jit):
+    """Cold compile (ms) of laxarray and jax.numpy per operation, one process each."""
+    print(f"\ncold compile, n = {size}: first call - median, fresh process per cell, "
+          f"median of {repeats} processes (ms)")
+    print(f"{'operation':16s} {'dtype':7s} {'mode':5s} {'laxarray':>9s} {'jax.numpy':>9s} "
+          f"{'lx/jnp':>6s}")
+    over = []
+    for dtype in dtypes:
+        for name in names:
+            fn, kinds, jittable = CASES[name]
+            if dtype[0] not in kinds:
+                continue
+            for mode in ("eager",) + (("jit",) if jittable and not no_jit else ()):
+                cell = {}
+                for label in ("laxarray", "jax.numpy"):
+                    got = []
+                    for _ in range(repeats):
+                        out = subprocess.run(
+                            [sys.executable, __file__, "--child",
+                             f"{name},{label},{mode},{dtype},{size}"],
+                            capture_output=True, text=True, check=False)
+                        if out.returncode:
+                            got = None
+                            break
+                        r = json.loads(out.stdout.strip().splitlines()[-1])
+                        got.append(max(r["first"] - r["median"], 0.0))
+                    cell[label] = statistics.median(got) if got else float("nan")
+                lx_c, j_c = cell["laxarray"], cell["jax.numpy"]
+                ratio = lx_c / j_c if j_c == j_c and j_c > 0 else float("nan")
+                if ratio > 1:
+                    over.append(f"{name} {dtype} {mode}")
+                print(f"{name:16s} {dtype:7s} {mode:5s} {lx_c:9.0f} {j_c:9.0f} {ratio:6.2f}",
+                      flush=True)
+    print(f"\nlaxarray's cold compile over jax.numpy's: {', '.join(over) or 'none'}")
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--sizes", default="1e5,1e6,1e7")
@@ -189,8 +258,17 @@ def main(argv=None):
     p.add_argument("--only", default="", help="comma-separated operations (default: all)")
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--no-jit", action="store_true", help="eager calls only")
+    p.add_argument("--cold", action="store_true",
+                   help="cold compile per operation, one fresh process per measurement")
+    p.add_argument("--cold-repeats", type=int, default=3)
+    p.add_argument("--child", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.child:
+        return _child(args.child)
     names = [n for n in CASES if not args.only or n in args.only.split(",")]
+    if args.cold:
+        return _cold(names, int(float(args.sizes.split(",")[0])), args.dtypes.split(","),
+                     args.cold_repeats, args.no_jit)
     rng = np.random.default_rng(0)
     ratios = {}
     _warm_up()
