@@ -2,10 +2,13 @@
 
 XLA's CPU sort is a comparison sort with a general comparator; on 10**6 float64 values it
 takes 10-30x NumPy's time (and a key transform to integers still 5x).  So on the CPU
-backend laxarray's kernels call NumPy through ``jax.pure_callback``: the same call eagerly
-and under ``jax.jit``, batched under ``vmap`` (the callback sorts along the last axis, so a
-leading batch axis is just more rows), and differentiable -- a sort's derivative gathers the
-tangent with the permutation that sorts the primal.  :func:`usable` decides: the CPU
+backend laxarray calls NumPy: eagerly, on a concrete array, directly (``*_now``: no kernel,
+so no compile on a new shape, and no copies -- the input is viewed, the result handed to
+jax through aligned memory); traced, from the kernels through ``jax.pure_callback``,
+batched under ``vmap`` (the callback sorts along the last axis, so a leading batch axis is
+just more rows), and differentiable -- a sort's derivative gathers the tangent with the
+permutation that sorts the primal.  jax hands a callback its operands copied into new
+buffers (about 65 ms per 80 MB on this CPU), which is why the eager calls skip it.  :func:`usable` decides: the CPU
 backend, one device, a real dtype NumPy sorts natively (bool, integers, float32, float64),
 and ``laxarray.set_host_sort`` not turned off (``jax.export`` cannot serialize a callback).
 
@@ -18,13 +21,14 @@ bitwise not for integers and bools), so ties keep their input order and NaN stay
 from __future__ import annotations
 
 import functools
+import warnings
 
 import jax
 import numpy as np
 from jax import lax
 
 from laxarray._core import config
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import is_tracer, put_like
 from laxarray.array_api.indexing_functions import take_along_axis_kernel
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
@@ -52,6 +56,91 @@ def placed(raw) -> bool:
     return len(devices) == 1 and next(iter(devices)).platform == "cpu"
 
 
+def eager_view(raw):
+    """A read-only NumPy view of ``raw`` (no copy) when an eager call can skip its kernel
+    and run NumPy directly: a concrete value the host path takes (:func:`usable`).  Else
+    None.  Eagerly a kernel's callback costs a compile (tens of ms on each new shape) and
+    copies each operand into a new buffer (jax's ``pure_callback`` ``device_put``s them:
+    about 65 ms per 80 MB); the direct call costs neither."""
+    if is_tracer(raw) or not usable(raw):
+        return None
+    return np.asarray(raw)
+
+
+#: the host alignment at which ``jax.device_put`` on the CPU shares memory instead of copying
+_ALIGN = 64
+
+
+def aligned(shape, dtype):
+    """An empty NumPy array on 64-byte aligned memory: ``jax.device_put`` on the CPU then
+    takes it without a copy (it copies anything less aligned into a new buffer)."""
+    dtype = np.dtype(dtype)
+    nbytes = int(np.prod(shape)) * dtype.itemsize
+    raw = np.empty((nbytes + _ALIGN,), np.uint8)
+    start = -raw.ctypes.data % _ALIGN
+    return raw[start:start + nbytes].view(dtype).reshape(shape)
+
+
+def _aligned_copy(v):
+    if v.ctypes.data % _ALIGN or not v.flags.c_contiguous:
+        out = aligned(v.shape, v.dtype)
+        out[...] = v
+        return out
+    return v
+
+
+def to_device(v, device=None):
+    """NumPy ``v`` as a jax array on ``device``, through aligned host memory (one host copy
+    at most)."""
+    return jax.device_put(_aligned_copy(np.asarray(v)), device)
+
+
+def device_like(v, like):
+    """NumPy ``v`` (never written again) as a jax array placed and committed like the
+    concrete ``like``, through aligned host memory (one host copy at most)."""
+    return put_like(_aligned_copy(np.asarray(v)), like)
+
+
+def sort_now(a, axis, descending, want_indices):
+    """``sort``/``argsort`` (int64) of the NumPy ``a`` along ``axis``, in the order of the
+    module notes, on the host now; None where the kernel is faster (the values of 64-bit
+    integers: see :func:`sort_last`)."""
+    if not want_indices and a.dtype.kind in "iu" and a.dtype.itemsize == 8:
+        return None
+    k = np.moveaxis(a, axis, -1)
+    out = (_np_argsort if want_indices else _np_sort)(k, descending=descending)
+    return np.moveaxis(out, -1, axis)
+
+
+def partition_now(a, axis, kth, want_indices):
+    """NumPy's ``partition``/``argpartition`` (int64) of ``a`` along ``axis`` around the
+    positions ``kth``, on the host now."""
+    k = np.moveaxis(a, axis, -1)
+    out = (_np_argpartition if want_indices else _np_partition)(k, kth=kth)
+    return np.moveaxis(out, -1, axis)
+
+
+def isin_now(a, b, invert):
+    """``isin(a, b)`` of NumPy arrays on the host now: NumPy's ``isin`` for integers (a
+    lookup table), a binary search of ``a`` in ``b``'s distinct values for floats (NaN is
+    in nothing, -0.0 equals 0.0; NumPy's own float ``isin`` sorts both operands, 1.5-3x
+    slower)."""
+    if a.dtype.kind in "biu":
+        return np.isin(a, b, invert=invert)
+    s = np.unique(b)            # sorted, NaN last; a NaN never equals its slot
+    pos = np.minimum(np.searchsorted(s, a), s.size - 1)
+    found = np.asarray(s[pos] == a)     # 0-d: NumPy scalars
+    return np.logical_not(found) if invert else found
+
+
+def quietly(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` with NumPy's warnings silenced (an all-NaN slice, an empty
+    mean): laxarray's kernels return the same NaN without a warning."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return fn(*args, **kwargs)
+
+
 # ---- NumPy side (along the last axis) -----------------------------------------------------
 
 def _key(a, descending):
@@ -74,15 +163,19 @@ def _restore_ties(out, k):
 
 
 def _np_sort(a, *, descending):
-    k = _key(np.asarray(a), descending)
-    out = np.sort(k, axis=-1)   # NumPy's fastest sort; only ties that show are restored
+    a = np.asarray(a)
+    k = _key(a, descending)
+    out = aligned(k.shape, k.dtype)     # sorted in place: a copy any device_put takes as is
+    out[...] = k
+    out.sort(axis=-1)   # NumPy's fastest sort; only ties that show are restored
     if k.dtype.kind == "f":
         out = _restore_ties(out, k)
     return _key(out, descending)
 
 
 def _np_argsort(a, *, descending):
-    return np.argsort(_key(np.asarray(a), descending), axis=-1, kind="stable").astype(np.int64)
+    return np.argsort(_key(np.asarray(a), descending), axis=-1, kind="stable").astype(
+        np.int64, copy=False)
 
 
 def _np_select(a, idx):
@@ -92,7 +185,7 @@ def _np_select(a, idx):
 
 def _np_argselect(a, idx):
     """Where in ``a`` the elements of :func:`_np_select` come from (int64)."""
-    return _np_at_positions(a, idx, indices=True).astype(np.int64)
+    return _np_at_positions(a, idx, indices=True).astype(np.int64, copy=False)
 
 
 def _np_at_positions(a, idx, indices):
@@ -107,15 +200,26 @@ def _np_at_positions(a, idx, indices):
 
 # ---- jax side ----------------------------------------------------------------------------
 
+def on_host(fn):
+    """``fn`` called on NumPy arrays: ``jax.pure_callback`` hands a callback jax arrays,
+    and NumPy code indexing one (``a[perm]``) would run -- and, on its first call, compile
+    -- jax's own indexing instead of NumPy's (measured: a first ``unique_all`` under
+    ``jax.jit`` took 0.55 s)."""
+    @functools.wraps(fn)
+    def run(*args):
+        return fn(*(np.asarray(a) for a in args))
+    return run
+
+
 def _callback(fn, shape, dtype, *args, vmap_method="broadcast_all"):
-    """``fn(*args)`` on the host; ``shape``/``dtype`` may be tuples (several results).
-    ``fn`` works along the last axis, so under ``vmap`` it takes the batch as more rows
-    unless ``vmap_method`` says otherwise."""
+    """``fn(*args)`` on the host, on NumPy arrays; ``shape``/``dtype`` may be tuples
+    (several results).  ``fn`` works along the last axis, so under ``vmap`` it takes the
+    batch as more rows unless ``vmap_method`` says otherwise."""
     if type(dtype) is tuple:
         out = tuple(jax.ShapeDtypeStruct(s, d) for s, d in zip(shape, dtype))
     else:
         out = jax.ShapeDtypeStruct(shape, dtype)
-    return jax.pure_callback(fn, out, *args, vmap_method=vmap_method)
+    return jax.pure_callback(on_host(fn), out, *args, vmap_method=vmap_method)
 
 
 def _take_last(x, idx):
@@ -169,7 +273,9 @@ def _permuted_values_jvp(kind, param, primals, tangents):
     return _take_last(x, perm), _take_last(t, perm)
 
 
-def _np_unique(a, *, want):
+def unique_now(a, want):
+    """The results :data:`UNIQUE_RESULTS` ``[want]`` of the 1-D NumPy ``a`` (exact lengths;
+    see :func:`unique`), then their number of unique values."""
     n = a.size
     if want == "all":
         perm = _np_argsort(a, descending=False)
@@ -180,21 +286,28 @@ def _np_unique(a, *, want):
     new[:1] = True
     np.not_equal(s[1:], s[:-1], out=new[1:])    # each NaN is distinct (NaN != NaN)
     heads = np.flatnonzero(new)
-    k = heads.size
-
-    def padded(v, dtype):
-        out = np.zeros(n, dtype)
-        out[:k] = v
-        return out
-    out = [padded(s[heads], a.dtype)]
+    out = [s[heads]]
     if want == "all":
-        out.append(padded(perm[heads], np.int64))
+        out.append(perm[heads])
         inverse = np.empty(n, np.int64)
         inverse[perm] = np.cumsum(new) - 1
         out.append(inverse)
     if want != "values":
-        out.append(padded(np.diff(heads, append=n), np.int64))
-    return (*out, np.int64(k))
+        out.append(np.diff(heads, append=n))
+    return out, heads.size
+
+
+def _np_unique(a, *, want):
+    """:func:`unique_now`, each result but ``inverse`` zero-padded to ``a``'s length."""
+    n = a.size
+    out, k = unique_now(a, want)
+
+    def padded(v):
+        full = np.zeros(n, v.dtype)
+        full[:k] = v
+        return full
+    names = UNIQUE_RESULTS[want]
+    return (*(v if r == "inverse" else padded(v) for r, v in zip(names, out)), np.int64(k))
 
 
 #: The results of :func:`unique` for each ``want``.
@@ -265,11 +378,14 @@ def _selected_values_jvp(primals, tangents):
 
 
 def _np_partition(a, *, kth):
-    return np.partition(np.asarray(a), kth, axis=-1)
+    out = aligned(np.shape(a), np.asarray(a).dtype)
+    out[...] = a
+    out.partition(kth, axis=-1)
+    return out
 
 
 def _np_argpartition(a, *, kth):
-    return np.argpartition(np.asarray(a), kth, axis=-1).astype(np.int64)
+    return np.argpartition(np.asarray(a), kth, axis=-1).astype(np.int64, copy=False)
 
 
 def partition_last(x, kth, want_indices=False):

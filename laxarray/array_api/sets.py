@@ -10,9 +10,11 @@ first ``min(N, n_unique)`` entries are exact, and the rest are padding -- ``valu
 ``fill_value`` (default: the smallest unique value, as jax), ``indices`` and ``counts`` hold
 0.  Without ``size`` a traced call raises ``ValueError`` saying to pass it.
 
-On CPU the sorting and counting run in NumPy through a host callback (``_host_order``),
-eagerly and under ``jax.jit``, with the same results as the lax path; ``isin`` of integers
-uses NumPy's ``isin`` (a lookup table), of floats a sort and a binary search.
+On CPU the sorting and counting run in NumPy on the host (``_host_order``): eagerly by a
+direct call (no kernel, no compile), under ``jax.jit`` through a host callback, with the
+same results as the lax path.  ``isin`` of integers uses NumPy's ``isin`` (a lookup table);
+of floats a binary search in the sorted distinct values of ``x2`` -- eagerly in NumPy,
+traced in lax (the lax program runs 2-6x faster on large inputs; NumPy's costs no compile).
 """
 
 from __future__ import annotations
@@ -145,6 +147,13 @@ def _unique(fn, x, size, fill_value, want):
     if fill_value is not None:
         from laxarray.array_api._indexing_advanced import canonical_fill
         fill_value = canonical_fill(fn, fill_value, raw.dtype)
+    view = _host_order.eager_view(raw) if exact and n else None
+    if view is not None:    # eagerly on CPU: NumPy on the host, without a kernel
+        out, _ = _host_order.unique_now(view.reshape(-1), want)
+        res = dict(zip(_host_order.UNIQUE_RESULTS[want], out))
+        if "inverse" in res:
+            res["inverse"] = res["inverse"].reshape(raw.shape)
+        return {k: wrap(_host_order.device_like(v, raw)) for k, v in res.items()}
     *res, k = call(unique_kernel, raw, size=size, fill_value=fill_value, want=want,
                    host=_host_order.usable(raw))
     res = dict(zip(_host_order.UNIQUE_RESULTS[want], res))
@@ -245,6 +254,10 @@ def isin(x1, x2, /, *, invert=False):
     b = lax.convert_element_type(b, dt) if b.dtype != dt else b
     # both operands on one CPU device: a sharded x1 stays on lax (a callback would gather it)
     host = _host_order.usable(b) and _host_order.placed(a)
+    if host and b.size:
+        va, vb = _host_order.eager_view(a), _host_order.eager_view(b)
+        if va is not None and vb is not None:   # eagerly: NumPy, without a kernel
+            return wrap(_host_order.device_like(_host_order.isin_now(va, vb, invert), a))
     return call(_isin_kernel, a, b, invert=invert, host=host)
 
 

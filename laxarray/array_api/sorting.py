@@ -1,11 +1,13 @@
 """Sorting functions of the standard: sort and argsort (NaN last, as in NumPy).
 
 ``axis``, ``descending`` and ``stable`` are static under ``jax.jit``.  On the CPU backend
-the sort runs in NumPy through a host callback (``_host_order``: 10-30x faster than XLA's
-CPU sort, the same order, differentiable); elsewhere, and with ``set_host_sort(False)``,
-it uses ``lax.sort``, whose float comparison is NumPy's order (-0.0 == 0.0, NaNs equal and after
-+inf; complex: lexicographic on (real, imag), NaN last, as NumPy).  ``descending`` reverses the order of distinct
-keys while keeping ties in their original order (stable), as the standard requires.
+the sort runs in NumPy (``_host_order``: 10-30x faster than XLA's CPU sort, the same order,
+differentiable): eagerly by a direct call, which compiles nothing, traced through a host
+callback (the values of 64-bit integers excepted: XLA sorts those faster).  Elsewhere, and
+with ``set_host_sort(False)``, it uses ``lax.sort``, whose float comparison is NumPy's order
+(-0.0 == 0.0, NaNs equal and after +inf; complex: lexicographic on (real, imag), NaN last,
+as NumPy).  ``descending`` reverses the order of distinct keys while keeping ties in their
+original order (stable), as the standard requires.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from laxarray._core.errors import fail
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, normalize_axis
 from laxarray.array_api import _host_order
-from laxarray.array_api._array import Array
+from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 
 
@@ -96,12 +98,25 @@ def _prepare(fn, x, axis, descending, stable):
     return raw, ax
 
 
+def _now(raw, axis, descending, want_indices):
+    """The eager host path: NumPy's sort of a concrete CPU array, without a kernel (no
+    compile, no callback copies); None where it does not apply."""
+    view = _host_order.eager_view(raw)
+    if view is None or raw.size == 0:
+        return None
+    out = _host_order.sort_now(view, axis, descending, want_indices)
+    return None if out is None else wrap(_host_order.device_like(out, raw))
+
+
 def sort(x, /, *, axis=-1, descending=False, stable=True):
     """Sorted copy along ``axis`` (NaN last). Array API: sort. NumPy: numpy.sort.
 
     ``axis``, ``descending`` and ``stable`` are static under ``jax.jit``; on CPU the sort
-    runs NumPy's in a host callback there too (see the module docstring)."""
+    is NumPy's, eagerly and (in a host callback) under jit: see the module docstring."""
     raw, ax = _prepare("sort", x, axis, descending, stable)
+    out = _now(raw, ax, descending, False)
+    if out is not None:
+        return out
     return call(sort_kernel, raw, axis=ax, descending=descending, want_indices=False,
                 host=_host_order.usable(raw))
 
@@ -110,9 +125,13 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True):
     """Indices that sort along ``axis`` (int64; ties keep input order).
     Array API: argsort. NumPy: numpy.argsort.
 
-    ``axis``, ``descending`` and ``stable`` are static under ``jax.jit``; on CPU the sort
-    runs NumPy's stable argsort in a host callback there too (see the module docstring)."""
+    ``axis``, ``descending`` and ``stable`` are static under ``jax.jit``; on CPU it is
+    NumPy's stable argsort, eagerly and (in a host callback) under jit: see the module
+    docstring."""
     raw, ax = _prepare("argsort", x, axis, descending, stable)
+    out = _now(raw, ax, descending, True)
+    if out is not None:
+        return out
     return call(sort_kernel, raw, axis=ax, descending=descending, want_indices=True,
                 host=_host_order.usable(raw))
 

@@ -1,13 +1,15 @@
 """Order statistics: quantile/percentile/median (and their NaN-ignoring forms), partition,
 argpartition, lexsort, sort_complex.
 
-Quantiles read order statistics of the reduced axes (NaN last) -- on the CPU backend by
-partitioning in NumPy on the host (``_host_order.select_last``: selection, not a full
-sort), elsewhere from a full ``lax.sort`` -- and follow NumPy 2's formulas exactly: the
-virtual index of each of the 13 ``method=`` values, the same clamping at the ends and the
-same two-sided linear interpolation, so results and dtypes match NumPy (a Python-scalar
-``q`` keeps float32 input in float32; an array ``q`` promotes with it; the discontinuous
-methods return the input dtype).  ``q`` may be an array (traced under ``jax.jit``);
+Eagerly on the CPU backend (a concrete array of a real dtype NumPy sorts natively, a
+concrete ``q``) these are NumPy's own functions, called directly: no kernel, no compile.
+Otherwise quantiles read order statistics of the reduced axes (NaN last) -- on the CPU
+backend by partitioning in NumPy through a host callback (``_host_order.select_last``:
+selection, not a full sort), elsewhere from a full ``lax.sort`` -- and follow NumPy 2's
+formulas exactly: the virtual index of each of the 13 ``method=`` values, the same clamping
+at the ends and the same two-sided linear interpolation, so results and dtypes match NumPy
+(a Python-scalar ``q`` keeps float32 input in float32; an array ``q`` promotes with it; the
+discontinuous methods return the input dtype).  ``q`` may be an array (traced under ``jax.jit``);
 ``axis``, ``method`` and ``keepdims`` are static.  ``q`` outside ``[0, 1]`` raises
 ``ValueError`` eagerly; under ``jax.jit`` it is not checked.  A NaN in a slice makes its
 quantile NaN; the ``nan*`` forms leave NaNs out (an all-NaN slice gives NaN).
@@ -22,10 +24,11 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
+from laxarray._core.jaxapi import put_like
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, check_choice, normalize_axes, normalize_axis
 from laxarray.array_api import _host_order
-from laxarray.array_api._array import Array
+from laxarray.array_api._array import Array, wrap
 from laxarray.array_api.indexing_functions import take_along_axis_kernel
 from laxarray.array_api.sorting import along_last, sort_keys, sort_kernel
 from laxarray.numpy_api._stats_base import concrete, count_dtype, no_out, raw, rounded_mul as _mul
@@ -217,11 +220,15 @@ def _q_operand(fn, q, scale):
         fail(TypeError, fn, "a real (non-boolean) 'q'", q)
     if qr.ndim > 2:
         fail_text(ValueError, fn, "q must be a scalar or 1d")
-    if scale != 1:
+    host = concrete(qr)
+    if scale != 1 and host is not None:     # NumPy's division, and no eager lax op
+        host = np.true_divide(host if host.dtype.kind == "f" else host.astype(np.float64),
+                              scale)
+        qr = put_like(host, qr)
+    elif scale != 1:
         if _dt.kind_of(qr.dtype) != "f":
             qr = lax.convert_element_type(qr, np.float64)
         qr = lax.div(qr, lax.full_like(qr, scale))
-    host = concrete(qr)
     if host is not None and host.size and not (host.min() >= 0 and host.max() <= 1):
         what = "Percentiles must be in the range [0, 100]" if "percent" in fn else \
             "Quantiles must be in the range [0, 1]"
@@ -254,6 +261,14 @@ def _quantile(fn, a, q, axis, method, keepdims, omit_nan, scale, out=None):
         if not omit_nan:
             fail(ValueError, fn, "a non-empty reduction ('a' has no elements along 'axis')", a)
         x = lax.convert_element_type(x, np.float64) if _dt.kind_of(x.dtype) != "f" else x
+    view = _host_order.eager_view(x) if _dt.kind_of(x.dtype) in "iuf" else None
+    qh = concrete(qr) if view is not None else None
+    if qh is not None:      # eagerly on CPU: NumPy's own formulas, without a kernel
+        npq = float(qh) if weak and _dt.kind_of(qh.dtype) == "f" else \
+            int(qh) if weak else qh
+        res = _host_order.quietly(np.nanquantile if omit_nan else np.quantile, view, npq,
+                                  axis=axes, method=method, keepdims=keepdims)
+        return wrap(_host_order.device_like(np.asarray(res, dtype=rdtype), x))
     return call(_quantile_kernel, x, qr, axes=axes, keepdims=keepdims, method=method,
                 omit_nan=omit_nan, vdtype=vdtype, rdtype=rdtype, weak=weak,
                 host=_host_order.usable(x))
@@ -324,6 +339,11 @@ def _median(fn, a, axis, keepdims, omit_nan, out=None):
     rdtype = x.dtype if _dt.kind_of(x.dtype) in "fc" else np.dtype(np.float64)
     if _dt.kind_of(x.dtype) == "c":
         fail(TypeError, fn, "a real array for 'a' (complex ordering is not supported)", a)
+    view = _host_order.eager_view(x) if _dt.kind_of(x.dtype) in "iuf" else None
+    if view is not None:    # eagerly on CPU: NumPy's own, without a kernel
+        res = _host_order.quietly(np.nanmedian if omit_nan else np.median, view, axis=axes,
+                                  keepdims=keepdims)
+        return wrap(_host_order.device_like(np.asarray(res, dtype=rdtype), x))
     return call(_median_kernel, x, axes=axes, keepdims=keepdims, omit_nan=omit_nan,
                 rdtype=rdtype, host=_host_order.usable(x))
 
@@ -365,6 +385,10 @@ def _partition(fn, a, kth, axis, want_indices):
         fail(ValueError, fn, "an array of rank >= 1 for 'a'", a)
     ax = normalize_axis(fn, axis, x.ndim)
     kths = tuple(k % x.shape[ax] for k in _kth(fn, kth, x.shape[ax]))
+    view = _host_order.eager_view(x)
+    if view is not None and x.size:     # eagerly on CPU: NumPy's own, without a kernel
+        return wrap(_host_order.device_like(
+            _host_order.partition_now(view, ax, kths, want_indices), x))
     return call(_partition_kernel, x, axis=ax, kth=kths, want_indices=want_indices,
                 host=_host_order.usable(x))
 

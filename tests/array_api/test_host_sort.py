@@ -39,6 +39,12 @@ def _both(fn):
     return a, b
 
 
+def _run(jit, fn, *args):
+    """``fn(*args)`` eagerly (the host path without a kernel) or under ``jax.jit`` (the
+    kernel's host callback), as a NumPy array."""
+    return np.asarray(jax.jit(fn)(*args) if jit else fn(*args))
+
+
 def _same_bits(a, b):
     assert len(a) == len(b)
     for u, v in zip(a, b):
@@ -49,12 +55,13 @@ def _same_bits(a, b):
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape,axis", [((17,), -1), ((5, 7), 0), ((5, 7), 1),
                                         ((3, 4, 6), 1), ((0,), 0), ((4, 0), 1)])
-def test_sort_is_numpys_stable_sort(dtype, shape, axis):
+@pytest.mark.parametrize("jit", [False, True])
+def test_sort_is_numpys_stable_sort(dtype, shape, axis, jit):
     x = _data(dtype, shape)
-    got = np.asarray(lx.sort(lx.asarray(x), axis=axis))
+    got = _run(jit, lambda v: lx.sort(v, axis=axis), lx.asarray(x))
     want = np.sort(x, axis=axis, kind="stable")
     assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
-    idx = np.asarray(lx.argsort(lx.asarray(x), axis=axis))
+    idx = _run(jit, lambda v: lx.argsort(v, axis=axis), lx.asarray(x))
     assert idx.dtype == np.int64
     np.testing.assert_array_equal(idx, np.argsort(x, axis=axis, kind="stable"))
 
@@ -114,26 +121,30 @@ def test_gradient_flows_past_argsort_indices():
                                     "weibull", "median_unbiased", "normal_unbiased",
                                     "closest_observation", "interpolated_inverted_cdf"])
 @pytest.mark.parametrize("axis", [None, 0, 1])
-def test_quantile_selection_matches_numpy(method, axis):
+@pytest.mark.parametrize("jit", [False, True])
+def test_quantile_selection_matches_numpy(method, axis, jit):
     x = np.random.default_rng(3).standard_normal((11, 8))
     q = np.array([0.0, 0.1, 0.5, 0.77, 1.0])
-    got = np.asarray(lx.quantile(lx.asarray(x), lx.asarray(q), axis=axis, method=method))
+    got = _run(jit, lambda v, p: lx.quantile(v, p, axis=axis, method=method), lx.asarray(x),
+               lx.asarray(q))
     np.testing.assert_array_equal(got, np.quantile(x, q, axis=axis, method=method))
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
 @pytest.mark.parametrize("axis", [None, 0, (0, 1)])
-def test_median_and_nan_forms_match_numpy(dtype, axis):
+@pytest.mark.parametrize("jit", [False, True])
+def test_median_and_nan_forms_match_numpy(dtype, axis, jit):
     x = _data(dtype, (7, 6, 2), seed=4)
     a = lx.asarray(x)
     for ours, theirs in ((lx.median, np.median), (lx.nanmedian, np.nanmedian)):
         want = theirs(x, axis=axis)
-        got = np.asarray(ours(a, axis=axis))
+        got = _run(jit, lambda v: ours(v, axis=axis), a)
+        assert got.dtype == want.dtype
         np.testing.assert_array_equal(got, want)
     if np.dtype(dtype).kind == "f":
         q = np.array([0.25, 0.5])
-        np.testing.assert_array_equal(np.asarray(lx.nanquantile(a, lx.asarray(q), axis=axis)),
-                                      np.nanquantile(x, q, axis=axis))
+        got = _run(jit, lambda v, p: lx.nanquantile(v, p, axis=axis), a, lx.asarray(q))
+        np.testing.assert_array_equal(got, np.nanquantile(x, q, axis=axis))
 
 
 def test_quantile_gradient_on_the_host_path():
@@ -148,11 +159,12 @@ def test_quantile_gradient_on_the_host_path():
 
 @pytest.mark.parametrize("dtype", [np.float64, np.int64])
 @pytest.mark.parametrize("kth", [0, 5, -1, (2, 9)])
-def test_partition_is_numpys(dtype, kth):
+@pytest.mark.parametrize("jit", [False, True])
+def test_partition_is_numpys(dtype, kth, jit):
     x = _data(dtype, (3, 12), seed=5)
-    got = np.asarray(lx.partition(lx.asarray(x), kth, axis=1))
+    got = _run(jit, lambda v: lx.partition(v, kth, axis=1), lx.asarray(x))
     np.testing.assert_array_equal(got, np.partition(x, kth, axis=1))
-    idx = np.asarray(lx.argpartition(lx.asarray(x), kth, axis=1))
+    idx = _run(jit, lambda v: lx.argpartition(v, kth, axis=1), lx.asarray(x))
     part = np.take_along_axis(x, idx, axis=1)
     srt = np.sort(x, axis=1)
     for k in np.atleast_1d(kth):
@@ -174,6 +186,18 @@ def test_unique_family_host_and_lax_agree(dtype, shape):
                 tuple(lx.unique_counts(x, size=max(n // 2, 1)))
         return out
     _same_bits(*_both(every))
+
+
+def test_eager_host_path_compiles_nothing():
+    # eagerly on CPU the sort family runs NumPy directly: a new shape costs no executable
+    from laxarray._core.kernel import compile_count
+    x = lx.asarray(_data(np.float64, (3, 41), seed=10))
+    q = lx.asarray(np.array([0.2, 0.9]))
+    before = compile_count()
+    lx.sort(x, axis=0), lx.argsort(x, descending=True), lx.median(x, axis=1)
+    lx.nanquantile(x, q, axis=0), lx.partition(x, 3), lx.argpartition(x, (1, 2), axis=0)
+    lx.unique_all(x), lx.unique_counts(x), lx.unique_inverse(x), lx.unique_values(x)
+    assert compile_count() == before
 
 
 def test_unique_values_counts_match_numpy_without_nan():
@@ -265,3 +289,19 @@ def test_eager_bincount_with_a_short_length_drops_the_rest():
 def test_weighted_bincount_of_nothing_is_float64():
     out = lx.bincount(lx.asarray(np.array([], np.int64)), lx.asarray(np.array([])))
     assert out.dtype == lx.float64 and out.shape == (0,)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("shape", [(), (7,), (3, 4)])
+@pytest.mark.parametrize("jit", [False, True])
+def test_float_isin_eager_and_jitted_is_numpys(dtype, shape, jit):
+    # NaN is in nothing (not even a NaN), -0.0 is in [0.0]; 0-d operands too
+    x = _data(dtype, (max(int(np.prod(shape)), 1),), seed=11)[:int(np.prod(shape))]
+    x = x.reshape(shape)
+    pool = np.array([0.0, np.nan, np.inf, 1.0, -3.0], dtype)
+    for invert in (False, True):
+        got = _run(jit, lambda a, b: lx.isin(a, b, invert=invert), lx.asarray(x),
+                   lx.asarray(pool))
+        want = np.isin(x, pool, invert=invert)
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)

@@ -27,6 +27,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import LinAlgError, fail, fail_text
 from laxarray._core.jaxapi import is_tracer
 from laxarray.array_api._array import wrap
+from laxarray.array_api._host_order import on_host
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
 
@@ -134,8 +135,8 @@ def spsolve(A, b):
 def _spsolve_callback(n, data, rows, cols, b, trans):
     def host(data, rows, cols, b):
         return _host_solve(_host_lu(data, rows, cols, n), b, "T" if trans else "N", b.dtype)
-    return jax.pure_callback(host, jax.ShapeDtypeStruct(b.shape, b.dtype), data, rows, cols,
-                             b, vmap_method="sequential")
+    return jax.pure_callback(on_host(host), jax.ShapeDtypeStruct(b.shape, b.dtype), data,
+                             rows, cols, b, vmap_method="sequential")
 
 
 @functools.partial(jax.custom_vjp, nondiff_argnums=(0,))
@@ -211,7 +212,7 @@ class SparseLU:
 
 def _lu_callback(lu, trans, b):
     return jax.pure_callback(
-        lambda v: _host_solve(lu._lu, v, trans, v.dtype),
+        on_host(lambda v: _host_solve(lu._lu, v, trans, v.dtype)),
         jax.ShapeDtypeStruct(b.shape, b.dtype), b, vmap_method="sequential")
 
 

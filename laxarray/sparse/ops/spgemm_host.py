@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import jax
 import numpy as np
-from laxarray.array_api._host_order import placed
+from laxarray.array_api._host_order import aligned, on_host, placed, to_device
 
 #: dtype kinds SciPy's sparse product computes as the lax kernel does (no float16 or
 #: bfloat16, which SciPy lacks; no bool, whose sum SciPy takes as a logical or)
@@ -134,30 +134,6 @@ def leaves_of(c, index_dtype, csr):
     return c.data, idx
 
 
-#: the host alignment at which ``jax.device_put`` on the CPU shares memory instead of copying
-_ALIGN = 64
-
-
-def aligned(shape, dtype):
-    """An empty NumPy array on 64-byte aligned memory: ``jax.device_put`` on the CPU then
-    takes it without a copy (it copies anything less aligned into a new buffer)."""
-    dtype = np.dtype(dtype)
-    nbytes = int(np.prod(shape)) * dtype.itemsize
-    raw = np.empty((nbytes + _ALIGN,), np.uint8)
-    start = -raw.ctypes.data % _ALIGN
-    return raw[start:start + nbytes].view(dtype).reshape(shape)
-
-
-def to_device(v, device=None):
-    """NumPy ``v`` as a jax array on ``device``, through aligned host memory (one host copy
-    at most)."""
-    if v.ctypes.data % _ALIGN or not v.flags.c_contiguous:
-        out = aligned(v.shape, v.dtype)
-        out[...] = v
-        v = out
-    return jax.device_put(v, device)
-
-
 # ---- under a trace ----------------------------------------------------------------------------
 def traced(a_leaves, b_leaves, lax_product, *, ashape, bshape, a_csr, b_csr, lc, rc, dtype,
            index_dtype, size, out_shape):
@@ -196,7 +172,7 @@ def callback(host, shapes, lax_fn, *leaves):
     kernel computing the same leaves carries the tangents."""
     @jax.custom_jvp
     def run(*leaves):
-        return jax.pure_callback(host, shapes, *leaves, vmap_method="sequential")
+        return jax.pure_callback(on_host(host), shapes, *leaves, vmap_method="sequential")
 
     @run.defjvp
     def run_jvp(primals, tangents):
