@@ -13,8 +13,7 @@ first ``min(N, n_unique)`` entries are exact, and the rest are padding -- ``valu
 On CPU the sorting and counting run in NumPy on the host (``_host_order``): eagerly by a
 direct call (no kernel, no compile), under ``jax.jit`` through a host callback, with the
 same results as the lax path.  ``isin`` of integers uses NumPy's ``isin`` (a lookup table);
-of floats a binary search in the sorted distinct values of ``x2`` -- eagerly in NumPy,
-traced in lax (the lax program runs 2-6x faster on large inputs; NumPy's costs no compile).
+of floats a binary search in the sorted distinct values of ``x2`` (``_host_order.isin_now``).
 """
 
 from __future__ import annotations
@@ -216,7 +215,7 @@ def _isin_kernel(a, b, *, invert, host):
     m = flat.shape[0]
     if m == 0:
         found = lax.full(a.shape, False, np.bool_)
-    elif host and _dt.kind_of(a.dtype) in "biu":
+    elif host and _dt.kind_of(a.dtype) in "biuf":
         found = _host_order.isin(a, b)
     elif _dt.kind_of(a.dtype) == "c":
         eq = lax.eq(lax.expand_dims(a, (a.ndim,)),

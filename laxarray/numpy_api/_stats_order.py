@@ -71,12 +71,15 @@ def _order_stats(x2, idxs, host):
     return [take_along_axis_kernel(srt, i, axis=1) for i in idxs]
 
 
-def _valid_count(x2, omit_nan):
-    """(B, 1) count of the values a quantile sees: all, or the non-NaN ones."""
+def _valid_count(x2, omit_nan, host):
+    """(B, 1) count of the values a quantile sees: all, or the non-NaN ones.  On the host
+    path (CPU) the non-NaN flags are summed in float64 -- exact below 2**53 in any order --
+    because XLA:CPU compiles that sum in about half the time of an integer one (measured
+    61-65 ms against 108-153 for the whole jitted nanmedian program on 1e5 values)."""
     b, n = x2.shape
     if omit_nan and _dt.kind_of(x2.dtype) == "f":
-        ok = lax.convert_element_type(lax.eq(x2, x2), count_dtype)
-        return lax.reduce_sum(ok, (1,)).reshape((b, 1))
+        ok = lax.convert_element_type(lax.eq(x2, x2), np.float64 if host else count_dtype)
+        return lax.convert_element_type(lax.reduce_sum(ok, (1,)), count_dtype).reshape((b, 1))
     return lax.full((b, 1), n, count_dtype)
 
 
@@ -137,7 +140,7 @@ def _quantile_kernel(x, q, *, axes, keepdims, method, omit_nan, vdtype, rdtype, 
     b, n_all = x2.shape
     qshape = q.shape
     m = math.prod(qshape)
-    cnt = _valid_count(x2, omit_nan)                       # (b, 1) int
+    cnt = _valid_count(x2, omit_nan, host)                 # (b, 1) int
     want_tail = _dt.kind_of(x2.dtype) == "f" and not omit_nan
     if _dt.kind_of(q.dtype) in "fc":
         qf = lax.convert_element_type(q, vdtype)
@@ -314,7 +317,7 @@ def _median_kernel(x, *, axes, keepdims, omit_nan, rdtype, host):
     if n == 0:
         res = lax.full((b,), np.nan, rdtype)
     else:
-        cnt = _valid_count(x2, omit_nan).reshape((b, 1))
+        cnt = _valid_count(x2, omit_nan, host).reshape((b, 1))
         one = lax.full_like(cnt, 1)
         lo_i = lax.max(lax.div(lax.sub(cnt, one), lax.full_like(cnt, 2)), lax.full_like(cnt, 0))
         hi_i = lax.div(cnt, lax.full_like(cnt, 2))
