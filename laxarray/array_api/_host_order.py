@@ -20,6 +20,7 @@ bitwise not for integers and bools), so ties keep their input order and NaN stay
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import warnings
 
@@ -65,6 +66,16 @@ def eager_view(raw):
     if is_tracer(raw) or not usable(raw):
         return None
     return np.asarray(raw)
+
+
+def writable_alias(v):
+    """A writable NumPy view of the memory of the read-only ``v`` (a view of a jax array),
+    for NumPy routines that copy a read-only input first (``bincount``: 27 against 18 ms
+    on 10**7 int64).  Only for reading, and only while ``v``'s owner is alive."""
+    if v.flags.writeable or not v.flags.c_contiguous or v.size == 0:
+        return v
+    buf = (ctypes.c_char * v.nbytes).from_address(v.ctypes.data)
+    return np.frombuffer(buf, v.dtype).reshape(v.shape)
 
 
 #: the host alignment at which ``jax.device_put`` on the CPU shares memory instead of copying

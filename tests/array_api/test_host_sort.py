@@ -305,3 +305,20 @@ def test_float_isin_eager_and_jitted_is_numpys(dtype, shape, jit):
         want = np.isin(x, pool, invert=invert)
         assert got.shape == want.shape and got.dtype == want.dtype
         np.testing.assert_array_equal(got, want)
+
+
+def test_jitted_bincount_drops_values_past_int32_instead_of_wrapping():
+    # the unweighted kernel counts in int32: values are clamped before the narrowing
+    x = np.array([0, 3, 2**32, 2**32 + 1, -1, 2**31, 3, -(2**32)])
+    got = jax.jit(lambda v: lx.bincount(v, length=4))(lx.asarray(x))
+    keep = (x >= 0) & (x < 4)
+    assert got.dtype == lx.int64
+    np.testing.assert_array_equal(np.asarray(got), np.bincount(x[keep], minlength=4))
+
+
+def test_eager_bincount_reads_the_array_without_changing_it():
+    x = np.array([2, 0, 2, 5, 2])
+    a = lx.asarray(x)
+    np.testing.assert_array_equal(np.asarray(lx.bincount(a, minlength=8)),
+                                  np.bincount(x, minlength=8))
+    np.testing.assert_array_equal(np.asarray(a), x)
