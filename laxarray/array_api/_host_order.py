@@ -7,10 +7,11 @@ so no compile on a new shape, and no copies -- the input is viewed, the result h
 jax through aligned memory); traced, from the kernels through ``jax.pure_callback``,
 batched under ``vmap`` (the callback sorts along the last axis, so a leading batch axis is
 just more rows), and differentiable -- a sort's derivative gathers the tangent with the
-permutation that sorts the primal.  jax hands a callback its operands copied into new
-buffers (about 65 ms per 80 MB on this CPU), which is why the eager calls skip it.  :func:`usable` decides: the CPU
-backend, one device, a real dtype NumPy sorts natively (bool, integers, float32, float64),
-and ``laxarray.set_host_sort`` not turned off (``jax.export`` cannot serialize a callback).
+permutation that sorts the primal.  jax hands a callback its operands copied twice (about
+50-65 ms per 80 MB measured; see docs/performance.md), which is why eager calls skip it.
+:func:`usable` decides: the CPU backend, one device, a real dtype NumPy sorts natively (bool,
+integers, float32, float64), and ``laxarray.set_host_sort`` not turned off (``jax.export``
+cannot serialize a callback).
 
 Every function here works along the LAST axis of raw jax values inside a kernel body.
 The order is NumPy's and the standard's: NaN last, -0.0 == 0.0, ties in input order;
@@ -61,8 +62,7 @@ def eager_view(raw):
     """A read-only NumPy view of ``raw`` (no copy) when an eager call can skip its kernel
     and run NumPy directly: a concrete value the host path takes (:func:`usable`).  Else
     None.  Eagerly a kernel's callback costs a compile (tens of ms on each new shape) and
-    copies each operand into a new buffer (jax's ``pure_callback`` ``device_put``s them:
-    about 65 ms per 80 MB); the direct call costs neither."""
+    copies each operand twice (see the module notes); the direct call costs neither."""
     if is_tracer(raw) or not usable(raw):
         return None
     return np.asarray(raw)
@@ -181,7 +181,9 @@ def _np_sort(a, *, descending):
     out.sort(axis=-1)   # NumPy's fastest sort; only ties that show are restored
     if k.dtype.kind == "f":
         out = _restore_ties(out, k)
-    return _key(out, descending)
+    if descending:      # the involution back, in place (the result stays aligned)
+        (np.negative if out.dtype.kind == "f" else np.invert)(out, out=out)
+    return out
 
 
 def _np_argsort(a, *, descending):
