@@ -31,6 +31,7 @@ from jax import lax
 
 from laxarray._core import config
 from laxarray._core.jaxapi import is_tracer, put_like
+from laxarray.array_api._array import wrap
 from laxarray.array_api.indexing_functions import take_along_axis_kernel
 
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
@@ -106,10 +107,11 @@ def to_device(v, device=None):
     return jax.device_put(_aligned_copy(np.asarray(v)), device)
 
 
-def device_like(v, like):
-    """NumPy ``v`` (never written again) as a jax array placed and committed like the
-    concrete ``like``, through aligned host memory (one host copy at most)."""
-    return put_like(_aligned_copy(np.asarray(v)), like)
+def array_like(v, like):
+    """NumPy ``v`` (never written again) as a laxarray Array placed and committed like the
+    concrete raw ``like``, through aligned host memory (one host copy at most): the result
+    of an eager host-path call."""
+    return wrap(put_like(_aligned_copy(np.asarray(v)), like))
 
 
 def sort_now(a, axis, descending, want_indices):

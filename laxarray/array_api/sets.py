@@ -152,7 +152,7 @@ def _unique(fn, x, size, fill_value, want):
         res = dict(zip(_host_order.UNIQUE_RESULTS[want], out))
         if "inverse" in res:
             res["inverse"] = res["inverse"].reshape(raw.shape)
-        return {k: wrap(_host_order.device_like(v, raw)) for k, v in res.items()}
+        return {k: _host_order.array_like(v, raw) for k, v in res.items()}
     *res, k = call(unique_kernel, raw, size=size, fill_value=fill_value, want=want,
                    host=_host_order.usable(raw))
     res = dict(zip(_host_order.UNIQUE_RESULTS[want], res))
@@ -256,7 +256,7 @@ def isin(x1, x2, /, *, invert=False):
     if host and b.size:
         va, vb = _host_order.eager_view(a), _host_order.eager_view(b)
         if va is not None and vb is not None:   # eagerly: NumPy, without a kernel
-            return wrap(_host_order.device_like(_host_order.isin_now(va, vb, invert), a))
+            return _host_order.array_like(_host_order.isin_now(va, vb, invert), a)
     return call(_isin_kernel, a, b, invert=invert, host=host)
 
 

@@ -20,7 +20,7 @@ from laxarray._core.errors import fail
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, normalize_axis
 from laxarray.array_api import _host_order
-from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._array import Array
 from laxarray.array_api._convert import to_raw
 
 
@@ -105,7 +105,7 @@ def _now(raw, axis, descending, want_indices):
     if view is None or raw.size == 0:
         return None
     out = _host_order.sort_now(view, axis, descending, want_indices)
-    return None if out is None else wrap(_host_order.device_like(out, raw))
+    return None if out is None else _host_order.array_like(out, raw)
 
 
 def sort(x, /, *, axis=-1, descending=False, stable=True):

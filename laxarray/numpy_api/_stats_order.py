@@ -28,7 +28,7 @@ from laxarray._core.jaxapi import put_like
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool, check_choice, normalize_axes, normalize_axis
 from laxarray.array_api import _host_order
-from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._array import Array
 from laxarray.array_api.indexing_functions import take_along_axis_kernel
 from laxarray.array_api.sorting import along_last, sort_keys, sort_kernel
 from laxarray.numpy_api._stats_base import concrete, count_dtype, no_out, raw, rounded_mul as _mul
@@ -271,7 +271,7 @@ def _quantile(fn, a, q, axis, method, keepdims, omit_nan, scale, out=None):
             int(qh) if weak else qh
         res = _host_order.quietly(np.nanquantile if omit_nan else np.quantile, view, npq,
                                   axis=axes, method=method, keepdims=keepdims)
-        return wrap(_host_order.device_like(np.asarray(res, dtype=rdtype), x))
+        return _host_order.array_like(np.asarray(res, dtype=rdtype), x)
     return call(_quantile_kernel, x, qr, axes=axes, keepdims=keepdims, method=method,
                 omit_nan=omit_nan, vdtype=vdtype, rdtype=rdtype, weak=weak,
                 host=_host_order.usable(x))
@@ -346,7 +346,7 @@ def _median(fn, a, axis, keepdims, omit_nan, out=None):
     if view is not None:    # eagerly on CPU: NumPy's own, without a kernel
         res = _host_order.quietly(np.nanmedian if omit_nan else np.median, view, axis=axes,
                                   keepdims=keepdims)
-        return wrap(_host_order.device_like(np.asarray(res, dtype=rdtype), x))
+        return _host_order.array_like(np.asarray(res, dtype=rdtype), x)
     return call(_median_kernel, x, axes=axes, keepdims=keepdims, omit_nan=omit_nan,
                 rdtype=rdtype, host=_host_order.usable(x))
 
@@ -390,8 +390,8 @@ def _partition(fn, a, kth, axis, want_indices):
     kths = tuple(k % x.shape[ax] for k in _kth(fn, kth, x.shape[ax]))
     view = _host_order.eager_view(x)
     if view is not None and x.size:     # eagerly on CPU: NumPy's own, without a kernel
-        return wrap(_host_order.device_like(
-            _host_order.partition_now(view, ax, kths, want_indices), x))
+        return _host_order.array_like(
+            _host_order.partition_now(view, ax, kths, want_indices), x)
     return call(_partition_kernel, x, axis=ax, kth=kths, want_indices=want_indices,
                 host=_host_order.usable(x))
 
