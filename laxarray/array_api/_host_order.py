@@ -4,11 +4,13 @@ XLA's CPU sort is a comparison sort with a general comparator; on 10**6 float64 
 takes 10-30x NumPy's time (and a key transform to integers still 5x).  So on the CPU
 backend laxarray calls NumPy: eagerly, on a concrete array, directly (``*_now``: no kernel,
 so no compile on a new shape, and no copies -- the input is viewed, the result handed to
-jax through aligned memory); traced, from the kernels through ``jax.pure_callback``,
+jax through aligned memory); traced, from the kernels through a host call
+(``jaxapi.host_call``: ``jax.pure_callback``'s mechanism with one operand copy fewer),
 batched under ``vmap`` (the callback sorts along the last axis, so a leading batch axis is
 just more rows), and differentiable -- a sort's derivative gathers the tangent with the
-permutation that sorts the primal.  jax hands a callback its operands copied twice (about
-50-65 ms per 80 MB measured; see docs/performance.md), which is why eager calls skip it.
+permutation that sorts the primal.  jaxlib still hands a host call a copy of each operand
+(about 25-35 ms per 80 MB measured; see docs/performance.md), which is why eager calls
+skip it.
 :func:`usable` decides: the CPU backend, one device, a real dtype NumPy sorts natively (bool,
 integers, float32, float64), and ``laxarray.set_host_sort`` not turned off (``jax.export``
 cannot serialize a callback).
@@ -30,7 +32,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import config
-from laxarray._core.jaxapi import is_tracer, put_like
+from laxarray._core.jaxapi import host_call, is_tracer, put_like
 from laxarray.array_api._array import wrap
 from laxarray.array_api.indexing_functions import take_along_axis_kernel
 
@@ -215,26 +217,16 @@ def _np_at_positions(a, idx, indices):
 
 # ---- jax side ----------------------------------------------------------------------------
 
-def on_host(fn):
-    """``fn`` called on NumPy arrays: ``jax.pure_callback`` hands a callback jax arrays,
-    and NumPy code indexing one (``a[perm]``) would run -- and, on its first call, compile
-    -- jax's own indexing instead of NumPy's (measured: a first ``unique_all`` under
-    ``jax.jit`` took 0.55 s)."""
-    @functools.wraps(fn)
-    def run(*args):
-        return fn(*(np.asarray(a) for a in args))
-    return run
-
-
 def _callback(fn, shape, dtype, *args, vmap_method="broadcast_all"):
-    """``fn(*args)`` on the host, on NumPy arrays; ``shape``/``dtype`` may be tuples
-    (several results).  ``fn`` works along the last axis, so under ``vmap`` it takes the
-    batch as more rows unless ``vmap_method`` says otherwise."""
+    """``fn(*args)`` on the host, on NumPy arrays (``jaxapi.host_call``: one operand copy
+    fewer than ``jax.pure_callback``); ``shape``/``dtype`` may be tuples (several
+    results).  ``fn`` works along the last axis, so under ``vmap`` it takes the batch as
+    more rows unless ``vmap_method`` says otherwise."""
     if type(dtype) is tuple:
         out = tuple(jax.ShapeDtypeStruct(s, d) for s, d in zip(shape, dtype))
-    else:
-        out = jax.ShapeDtypeStruct(shape, dtype)
-    return jax.pure_callback(on_host(fn), out, *args, vmap_method=vmap_method)
+        return host_call(fn, out, *args, vmap_method=vmap_method)
+    out = (jax.ShapeDtypeStruct(shape, dtype),)
+    return host_call(lambda *a: (fn(*a),), out, *args, vmap_method=vmap_method)[0]
 
 
 def _take_last(x, idx):

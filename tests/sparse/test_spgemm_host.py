@@ -31,7 +31,7 @@ def _products(a, b):
 
 
 def _uses_callback(f, *args):
-    return "pure_callback" in str(jax.make_jaxpr(f)(*args))
+    return "host_callback" in str(jax.make_jaxpr(f)(*args))
 
 
 @pytest.mark.parametrize("fa", FORMATS)

@@ -33,7 +33,7 @@ def _operands(fa, fb, dtype, shape=(30, 20), seed=0):
 
 
 def _uses_callback(f, *args):
-    return "pure_callback" in str(jax.make_jaxpr(f)(*args))
+    return "host_callback" in str(jax.make_jaxpr(f)(*args))
 
 
 def _coords(mat):

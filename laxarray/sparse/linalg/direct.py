@@ -2,8 +2,9 @@
 
 XLA has no sparse LU, so the factorisation runs on the host: SciPy's SuperLU (COLAMD
 column ordering, as ``scipy.sparse.linalg.spsolve`` and ``splu`` use by default), reached
-through ``jax.pure_callback``.  So these work eagerly and under ``jax.jit`` (the matrix and
-the right-hand side may be traced; the solve is a host call inside the compiled program)
+through a host callback (``jaxapi.host_call``).  So these work eagerly and under
+``jax.jit`` (the matrix and the right-hand side may be traced; the solve is a host call
+inside the compiled program)
 and under ``jax.vmap`` (one host solve per mapped element).  On a GPU the matrix and the
 right-hand side are copied to the host and the solution back; the solve itself runs on
 the CPU.
@@ -25,9 +26,8 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import LinAlgError, fail, fail_text
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import host_call, is_tracer
 from laxarray.array_api._array import wrap
-from laxarray.array_api._host_order import on_host
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
 
@@ -135,8 +135,8 @@ def spsolve(A, b):
 def _spsolve_callback(n, data, rows, cols, b, trans):
     def host(data, rows, cols, b):
         return _host_solve(_host_lu(data, rows, cols, n), b, "T" if trans else "N", b.dtype)
-    return jax.pure_callback(on_host(host), jax.ShapeDtypeStruct(b.shape, b.dtype), data,
-                             rows, cols, b, vmap_method="sequential")
+    return host_call(lambda *a: (host(*a),), (jax.ShapeDtypeStruct(b.shape, b.dtype),),
+                     data, rows, cols, b, vmap_method="sequential")[0]
 
 
 @functools.partial(jax.custom_vjp, nondiff_argnums=(0,))
@@ -211,9 +211,8 @@ class SparseLU:
 
 
 def _lu_callback(lu, trans, b):
-    return jax.pure_callback(
-        on_host(lambda v: _host_solve(lu._lu, v, trans, v.dtype)),
-        jax.ShapeDtypeStruct(b.shape, b.dtype), b, vmap_method="sequential")
+    return host_call(lambda v: (_host_solve(lu._lu, v, trans, v.dtype),),
+                     (jax.ShapeDtypeStruct(b.shape, b.dtype),), b, vmap_method="sequential")[0]
 
 
 @functools.partial(jax.custom_vjp, nondiff_argnums=(0, 1))

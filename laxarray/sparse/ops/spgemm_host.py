@@ -10,7 +10,7 @@ without batch or dense dimensions runs SciPy:
   keeps, with SciPy's rule -- an entry whose products sum to exactly zero is left out, so
   the stored pattern is a subset of the structural one -- and its columns unsorted within
   a row (``indices_sorted=False``), as SciPy leaves them;
-- under ``jax.jit``/``vmap`` (traced operands), through ``jax.pure_callback``, padded to
+- under ``jax.jit``/``vmap`` (traced operands), through a host call, padded to
   the caller's ``nse`` (a bound on the number of products, as for the lax kernel), with the
   same overflow report and NaN values when the bound is too small;
 - differentiated (``jax.jvp``/``grad`` through the traced call), by the lax kernel: its
@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import jax
 import numpy as np
-from laxarray.array_api._host_order import aligned, on_host, placed, to_device
+from laxarray._core.jaxapi import host_call
+from laxarray.array_api._host_order import aligned, placed, to_device
 
 #: dtype kinds SciPy's sparse product computes as the lax kernel does (no float16 or
 #: bfloat16, which SciPy lacks; no bool, whose sum SciPy takes as a logical or)
@@ -167,12 +168,12 @@ def result_structs(size, dtype, index_dtype, csr, rows):
 
 
 def callback(host, shapes, lax_fn, *leaves):
-    """``host(*leaves)`` (NumPy in, NumPy out, of ``shapes``) through ``jax.pure_callback``
-    (one call per element under ``vmap``), differentiated as ``lax_fn(*leaves)`` is: the lax
+    """``host(*leaves)`` (NumPy in, a tuple of NumPy arrays of ``shapes`` out) in a host
+    call (``jaxapi.host_call``; one call per element under ``vmap``), differentiated as ``lax_fn(*leaves)`` is: the lax
     kernel computing the same leaves carries the tangents."""
     @jax.custom_jvp
     def run(*leaves):
-        return jax.pure_callback(on_host(host), shapes, *leaves, vmap_method="sequential")
+        return host_call(host, shapes, *leaves, vmap_method="sequential")
 
     @run.defjvp
     def run_jvp(primals, tangents):

@@ -12,7 +12,7 @@ arrays without batch or dense dimensions (BCOO or BCSR, any mix) run SciPy:
   padding) and stores exactly the entries SciPy keeps -- an entry whose sum is exactly
   zero (``x - x``, an explicitly stored zero added to nothing) is left out, as in
   ``scipy.sparse``, so the stored pattern may be a subset of the structural union;
-- under ``jax.jit``/``vmap`` (traced operands), through ``jax.pure_callback`` (one host
+- under ``jax.jit``/``vmap`` (traced operands), through a host callback (one host
   add per element under ``vmap``), padded to ``nse(A) + nse(B)`` -- the lax kernel's
   static bound, which the union never exceeds -- with sparse @ sparse's padding
   (:func:`.spgemm_host.padded`: value 0 at an out-of-range index) after the sorted
