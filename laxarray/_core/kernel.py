@@ -552,15 +552,16 @@ class Kernel:
 
     def bind(self, static_items) -> Bound:
         """The :class:`Bound` kernel for one tuple of ``(name, value)`` static items."""
+        key = _static_key(static_items)
         try:
-            return self._bound[static_items]
+            return self._bound[key]
         except KeyError:
             pass
         names = {k for k, _ in static_items}
         if names != self.static:
             raise TypeError(f"{self.__name__}: static arguments {sorted(self.static)} "
                             f"expected; got {sorted(names)}")
-        bound = self._bound[static_items] = Bound(self, static_items)
+        bound = self._bound[key] = Bound(self, static_items)
         return bound
 
     def __call__(self, *args, **static):
@@ -568,6 +569,22 @@ class Kernel:
 
     def __repr__(self):
         return f"<kernel {self.__name__} static={sorted(self.static)}>"
+
+
+_EQUAL_ACROSS_TYPES = (float, complex, bool)
+
+
+def _static_key(items):
+    """``items`` as a dict key that keeps apart the static values Python calls equal --
+    ``0``, ``0.0``, ``-0.0``, ``0j`` and ``False`` -- which a kernel may treat differently
+    (a ``fill_value`` of ``0j`` cannot fill a float16 result; ``-0.0`` keeps its sign)."""
+    for _, v in items:
+        if type(v) in _EQUAL_ACROSS_TYPES:
+            break
+    else:
+        return items
+    return tuple((k, type(v), repr(v)) if type(v) in _EQUAL_ACROSS_TYPES else (k, v)
+                 for k, v in items)
 
 
 def kernel(static=(), fills=None, shape=None, extents=False):

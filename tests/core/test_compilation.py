@@ -217,3 +217,19 @@ def test_eviction_is_safe_while_other_threads_run_kernels():
         K.set_executable_limit(limit)
         K.set_bucket_limit(previous)
     assert errors == []
+
+
+def test_static_values_python_calls_equal_get_their_own_kernels():
+    # 0j, 0.0, -0.0, 0 and False are equal (and hash alike) in Python; as a static
+    # fill_value each must reach the kernel as itself: 0j cannot fill float16, and -0.0
+    # keeps its sign
+    cases = [(np.complex128, 0j), (np.float16, 0.0), (np.float64, -0.0), (np.float64, 0.0),
+             (np.int64, 0), (np.bool_, False)]
+    for dtype, fill in cases:
+        x = np.array([3, 1, 3], dtype)
+        got = np.asarray(xp.unique_values(xp.asarray(x), size=4, fill_value=fill))
+        assert got.dtype == np.dtype(dtype)
+        want = np.concatenate([np.unique(x), np.full(4 - np.unique(x).size, fill, dtype)])
+        np.testing.assert_array_equal(got, want)
+        if dtype == np.float64:
+            assert np.signbit(got[-1]) == np.signbit(fill)
