@@ -351,7 +351,10 @@ def _bincount_kernel(x, w, *, length, weighted):
     dnums = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
                                         scatter_dims_to_operand_dims=(0,))
     drop = lax.GatherScatterMode.FILL_OR_DROP
-    if not weighted and x.shape[0] < 2 ** 31 and length < 2 ** 31:
+    narrow = not weighted and _NARROW_FROM <= x.shape[0] < 2 ** 31 and length < 2 ** 31
+    if narrow and _tuple_width(length) > 1:
+        return lax.convert_element_type(_bincount_tuples(x, length), count_dtype)
+    if narrow:
         # int32 bins and counts (exact: no count reaches 2**31), indices clamped to just
         # outside [0, length) first so the narrowing drops, not wraps: XLA:CPU's scatter
         # runs 1.4x faster (1e7 values into 1e6 bins: 85 -> 59 ms), never slower
@@ -365,6 +368,64 @@ def _bincount_kernel(x, w, *, length, weighted):
                                                                             count_dtype)
     return lax.scatter_add(lax.full((length,), 0, upd.dtype), lax.expand_dims(x, (1,)), upd,
                            dnums, mode=drop)
+
+
+#: From this many values on, the unweighted ``bincount`` kernel narrows what it scatters
+#: (int32 bins, or for few bins runs of values coded in 16 bits, :func:`_bincount_tuples`).
+#: Those programs compile 10-40 ms longer, which one call on 10**6 values (1.5 ms faster)
+#: or 10**7 (35 ms) repays; below, a call costs about a millisecond, and the plain int64
+#: scatter compiles fastest.
+_NARROW_FROM = 1 << 18
+
+
+def _tuple_width(length):
+    """How many values :func:`_bincount_tuples` codes into one bin index for ``length``
+    bins: the most (up to 4; each one more lengthens the compile) whose
+    ``(length + 1)``-ary code fits 16 bits."""
+    k = 1
+    while k < 4 and (length + 1) ** (k + 1) <= 1 << 16:
+        k += 1
+    return k
+
+
+def _bincount_tuples(x, length):
+    """Unweighted int32 counts of the values of ``x`` in ``[0, length)``, for few bins.
+
+    XLA:CPU's scatter-add costs about 4 ns per update, and its operands live in one
+    temporary buffer per call: 1e7 int32 bin indices are 40 MB, freshly mapped (so page
+    faulted) on every call.  Here each run of ``k`` consecutive values becomes one 16-bit
+    code (its digits in base ``length + 1``, the digit ``length`` standing for a value out
+    of range), so the scatter makes ``n / k`` updates into ``(length + 1) ** k`` bins from
+    a buffer 4k times smaller; the count of ``v`` is then the sum, over the ``k`` digit
+    positions, of the bins whose digit there is ``v``.  Measured on 1e7 int64 values: 6
+    bins 46 -> 8 ms, 200 bins 44 -> 11 ms (NumPy: 11-12 ms)."""
+    n = x.shape[0]
+    base = length + 1
+    k = _tuple_width(length)
+    out_of_range = lax.bitwise_or(lax.lt(x, lax.full((), 0, x.dtype)),
+                                  lax.ge(x, lax.full((), length, x.dtype)))
+    digits = lax.convert_element_type(
+        lax.select(out_of_range, lax.full(x.shape, length, x.dtype), x), np.uint16)
+    dnums = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
+                                        scatter_dims_to_operand_dims=(0,))
+
+    def add(counts, idx):      # counts[idx] += 1 for each idx (all in range by construction)
+        return lax.scatter_add(counts, lax.expand_dims(idx, (1,)),
+                               lax.full(idx.shape, 1, np.int32), dnums,
+                               mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS)
+    m = (n // k) * k
+    rows = lax.reshape(lax.slice(digits, (0,), (m,)), (m // k, k))
+    code = lax.index_in_dim(rows, 0, 1, False)
+    for j in range(1, k):
+        code = lax.add(code, lax.mul(lax.index_in_dim(rows, j, 1, False),
+                                     lax.full((), base ** j, np.uint16)))
+    tuples = lax.reshape(add(lax.full((base ** k,), 0, np.int32), code), (base,) * k)
+    counts = lax.full((base,), 0, np.int32)
+    for j in range(k):
+        counts = lax.add(counts, lax.reduce_sum(tuples, tuple(i for i in range(k) if i != j)))
+    if m < n:
+        counts = add(counts, lax.slice(digits, (m,), (n,)))
+    return lax.slice(counts, (0,), (length,))
 
 
 def bincount(x, weights=None, minlength=0, *, length=None):

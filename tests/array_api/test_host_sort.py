@@ -307,13 +307,32 @@ def test_float_isin_eager_and_jitted_is_numpys(dtype, shape, jit):
         np.testing.assert_array_equal(got, want)
 
 
-def test_jitted_bincount_drops_values_past_int32_instead_of_wrapping():
-    # the unweighted kernel counts in int32: values are clamped before the narrowing
-    x = np.array([0, 3, 2**32, 2**32 + 1, -1, 2**31, 3, -(2**32)])
-    got = jax.jit(lambda v: lx.bincount(v, length=4))(lx.asarray(x))
-    keep = (x >= 0) & (x < 4)
+@pytest.mark.parametrize("length", [4, 300])
+def test_jitted_bincount_drops_values_past_int32_instead_of_wrapping(length):
+    # the unweighted kernel counts in int32 (and, for few bins, codes values in 16 bits):
+    # out-of-range values are found before the narrowing
+    x = np.array([0, 3, 2**32, 2**32 + 1, -1, 2**31, 3, -(2**32), 2**16, 2**16 + 3])
+    got = jax.jit(lambda v: lx.bincount(v, length=length))(lx.asarray(x))
+    keep = (x >= 0) & (x < length)
     assert got.dtype == lx.int64
-    np.testing.assert_array_equal(np.asarray(got), np.bincount(x[keep], minlength=4))
+    np.testing.assert_array_equal(np.asarray(got), np.bincount(x[keep], minlength=length))
+
+
+@pytest.mark.parametrize("length", [0, 1, 2, 6, 16, 255, 256])
+@pytest.mark.parametrize("n", [0, 7, 2**18 + 1, 2**18 + 2, 2**18 + 3])
+def test_jitted_bincount_of_few_bins_is_numpys(length, n):
+    # from 2**18 values on, few bins: runs of k values coded as one index into
+    # (length + 1)**k bins, for each tuple width k, with a remainder of n % k values, and
+    # values out of range; under vmap too
+    x = np.random.default_rng(n + length).integers(-2, length + 3, n)
+    got = jax.jit(lambda v: lx.bincount(v, length=length))(lx.asarray(x))
+    keep = (x >= 0) & (x < length)
+    assert got.dtype == lx.int64
+    np.testing.assert_array_equal(np.asarray(got), np.bincount(x[keep], minlength=length))
+    rows = np.stack([x, x[::-1]])
+    np.testing.assert_array_equal(
+        np.asarray(jax.jit(lx.vmap(lambda r: lx.bincount(r, length=length)))(lx.asarray(rows))),
+        [np.bincount(r[(r >= 0) & (r < length)], minlength=length) for r in rows])
 
 
 def test_eager_bincount_reads_the_array_without_changing_it():
