@@ -44,6 +44,19 @@ def device_of(value):
     return next(iter(sharding.device_set))
 
 
+def committed_places(values) -> list:
+    """The devices (as text, sorted) of the committed concrete jax arrays among ``values``:
+    the ones jax's jit refuses to mix (uncommitted arrays follow the others)."""
+    return sorted({str(device_of(v)) for v in values
+                   if isinstance(v, jax.Array) and not isinstance(v, Tracer) and v.committed})
+
+
+def fail_mixed_devices(fn: str, values):
+    """``ValueError`` naming ``fn`` and the devices of ``values``, which jax refused to mix."""
+    fail(ValueError, fn, "arrays on one device (move them with to_device)",
+         ", ".join(committed_places(values)))
+
+
 def check_device(fn: str, device, argname: str = "device"):
     """``None``, one of :func:`all_devices` (also accepted: ``"cpu"``), or a
     ``jax.sharding.Sharding`` over them; else ``ValueError``."""

@@ -57,8 +57,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
-from laxarray._core.devices import device_of
-from laxarray._core.errors import fail
+from laxarray._core.devices import fail_mixed_devices
 from laxarray._core.jaxapi import ConcreteArray, Tracer, put_like, traced_program
 
 # ---- policy settings ---------------------------------------------------------------------
@@ -451,10 +450,7 @@ class Bound:
         name = self.kernel.__name__.strip("_").removesuffix("_kernel").removesuffix("_padded")
         # the committed arguments are the user's arrays (uncommitted ones, such as a padded
         # kernel's extents, follow the others and are not the conflict)
-        places = sorted({str(device_of(a)) for a in args
-                         if isinstance(a, jax.Array) and a.committed})
-        fail(ValueError, name, "arrays on one device (move them with to_device)",
-             ", ".join(places))
+        fail_mixed_devices(name, args)
 
     def _spy(self):
         _SPY[0].append((self.kernel.fn.__module__, self.kernel.__name__))

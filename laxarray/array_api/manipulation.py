@@ -10,6 +10,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
+from laxarray._core.devices import all_devices, committed_places, fail_mixed_devices
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import bucket_shape, call, call_padded, extents, kernel
@@ -281,6 +282,10 @@ def stack(arrays, /, *, axis=0):
     if any(tuple(r.shape) != shape for r in raws):
         fail(ValueError, "stack", "arrays of equal shape", [tuple(r.shape) for r in raws])
     ax = normalize_axis("stack", axis, len(shape) + 1)
+    if len(all_devices()) > 1:      # (else concat's kernel would report the mix as concat)
+        values = [r._value for r in raws]
+        if len(committed_places(values)) > 1:
+            fail_mixed_devices("stack", values)
     new_shape = shape[:ax] + (1,) + shape[ax:]
     return concat([_reshape_value(r, new_shape) for r in raws], axis=ax)
 

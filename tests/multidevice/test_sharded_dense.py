@@ -205,6 +205,7 @@ def test_indices_from_an_array_live_on_its_device(fn):
 
 
 @pytest.mark.parametrize("fn, call", [("concat", lambda a, b: la.concat([a, b])),
+                                      ("stack", lambda a, b: la.stack([a, b])),
                                       ("add", lambda a, b: a + b)])
 def test_mixing_devices_names_the_function_and_the_devices(fn, call):
     """The error names the public function (not a padded kernel) and the two devices the
