@@ -557,12 +557,14 @@ def segment_sum_sorted(values, seg, nse):
 
 
 def scatter_add_sorted(out, seg, values):
-    """``out`` with ``values`` added at sorted positions ``seg`` (out of range dropped)."""
+    """``out`` with ``values`` added at sorted positions ``seg`` (out of range dropped).
+    Booleans add as NumPy's and SciPy's do, by logical or (lax has no boolean add)."""
     dnums = lax.ScatterDimensionNumbers(update_window_dims=tuple(range(1, values.ndim)),
                                         inserted_window_dims=(0,),
                                         scatter_dims_to_operand_dims=(0,))
-    return lax.scatter_add(out, seg[:, None], values, dnums, indices_are_sorted=True,
-                           mode=K.GATHER_FILL)
+    scatter = lax.scatter_max if values.dtype == np.bool_ else lax.scatter_add
+    return scatter(out, seg[:, None], values, dnums, indices_are_sorted=True,
+                   mode=K.GATHER_FILL)
 
 
 @kernel(static=("shape", "nse"))

@@ -138,3 +138,23 @@ def test_errors():
         sp.squeeze(a, 0)
     with pytest.raises(TypeError):
         sp.sin(np.ones(3))
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("jit", [False, True])
+def test_boolean_sparse_arithmetic_is_scipys(fmt, jit):
+    # + is logical or and * logical and (NumPy's and SciPy's booleans; lax has neither);
+    # - of booleans is a TypeError, as NumPy's
+    import scipy.sparse as ss
+    rng = np.random.default_rng(7)
+    a, b = rng.random((5, 6)) < 0.4, rng.random((5, 6)) < 0.4
+    cls = sp.BCOO if fmt == "bcoo" else sp.BCSR
+    A, B = cls.fromdense(la.asarray(a)), cls.fromdense(la.asarray(b))
+    run = jax.jit if jit else (lambda f: f)
+    sa, sb = ss.csr_array(a), ss.csr_array(b)
+    for op, want in [(lambda p, q: p + q, sa + sb), (lambda p, q: p * q, sa.multiply(sb))]:
+        got = dn(run(op)(A, B))
+        assert got.dtype == np.bool_
+        np.testing.assert_array_equal(got, want.toarray())
+    with pytest.raises(TypeError, match="subtract"):
+        A - B

@@ -249,10 +249,17 @@ def minimum(x1, x2, /):
 
 
 # ---- sparse (op) sparse on the union of patterns ------------------------------------------
+_BOOL_OPS = {lax.add: lax.bitwise_or, lax.mul: lax.bitwise_and}
+
+
 def sparse_sparse(fn, x1, x2, lax_op, nse=None):
     """``lax_op`` of two same-shape sparse arrays over the union of their patterns
     (``+``/``-`` of 2-D operands on the CPU backend: SciPy's, see :mod:`.union_host`)."""
     dtype = _dt.result_type(x1.dtype, x2.dtype)
+    if dtype == np.bool_:       # NumPy's boolean + and * (lax has neither); no boolean -
+        if lax_op is lax.sub:
+            fail(TypeError, fn, "a numeric dtype for 'x1, x2'", np.dtype(np.bool_))
+        lax_op = _BOOL_OPS.get(lax_op, lax_op)
     if nse is None and _union_host.usable(x1, x2, lax_op, dtype):
         return _union_host.union(fn, x1, x2, lax_op, dtype, _lax_sparse_sparse)
     return _lax_sparse_sparse(fn, x1, x2, lax_op, nse)
