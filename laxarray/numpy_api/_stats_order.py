@@ -71,14 +71,25 @@ def _order_stats(x2, idxs, host):
     return [take_along_axis_kernel(srt, i, axis=1) for i in idxs]
 
 
+#: From this many values on, the host path counts non-NaNs in int32 rather than float64:
+#: XLA:CPU runs that sum in 20 ms instead of 33 on 10**7 values, but compiles the
+#: program about 40 ms longer (nanmedian 134 against 91 ms), which pays off only on
+#: large inputs.  Both counts are exact (int32 below 2**31 per row, float64 below 2**53).
+_INT32_COUNT_FROM = 1 << 22
+
+
 def _valid_count(x2, omit_nan, host):
     """(B, 1) count of the values a quantile sees: all, or the non-NaN ones.  On the host
-    path (CPU) the non-NaN flags are summed in float64 -- exact below 2**53 in any order --
-    because XLA:CPU compiles that sum in about half the time of an integer one (measured
-    61-65 ms against 108-153 for the whole jitted nanmedian program on 1e5 values)."""
+    path (CPU) the non-NaN flags of small inputs are summed in float64 -- exact below
+    2**53 in any order -- because XLA:CPU compiles that sum in about half the time of an
+    integer one (measured 61-65 ms against 108-153 for the whole jitted nanmedian program
+    on 1e5 values); large ones in int32 (see :data:`_INT32_COUNT_FROM`)."""
     b, n = x2.shape
     if omit_nan and _dt.kind_of(x2.dtype) == "f":
-        ok = lax.convert_element_type(lax.eq(x2, x2), np.float64 if host else count_dtype)
+        acc = count_dtype
+        if host:
+            acc = np.int32 if _INT32_COUNT_FROM <= x2.size and n < 2 ** 31 else np.float64
+        ok = lax.convert_element_type(lax.eq(x2, x2), acc)
         return lax.convert_element_type(lax.reduce_sum(ok, (1,)), count_dtype).reshape((b, 1))
     return lax.full((b, 1), n, count_dtype)
 

@@ -341,3 +341,15 @@ def test_eager_bincount_reads_the_array_without_changing_it():
     np.testing.assert_array_equal(np.asarray(lx.bincount(a, minlength=8)),
                                   np.bincount(x, minlength=8))
     np.testing.assert_array_equal(np.asarray(a), x)
+
+
+def test_jitted_nan_quantiles_of_a_large_input_are_numpys():
+    # from 2**22 values on the non-NaN count is an int32 sum (a float64 one below)
+    x = np.round(np.random.default_rng(5).standard_normal(2**22 + 3), 3)
+    x[::997] = np.nan
+    x = x.reshape(2, -1) if x.size % 2 == 0 else x
+    a = lx.asarray(x)
+    np.testing.assert_array_equal(np.asarray(jax.jit(lx.nanmedian)(a)), np.nanmedian(x))
+    np.testing.assert_array_equal(
+        np.asarray(jax.jit(lambda v: lx.nanquantile(v, 0.3, method="weibull"))(a)),
+        np.nanquantile(x, 0.3, method="weibull"))
