@@ -179,8 +179,9 @@ def host_call(fn, results, *args, vmap_method="broadcast_all"):
     """``fn(*args)`` run by NumPy on the host, inside or outside a trace: what
     ``jax.pure_callback`` does, with one copy of each operand less.
 
-    ``fn`` takes NumPy arrays and returns a tuple of them, of the shapes and dtypes of
-    ``results`` (a tuple of ``jax.ShapeDtypeStruct``).  ``vmap_method`` is
+    ``fn`` takes NumPy arrays and returns one of the shape and dtype of ``results`` (a
+    ``jax.ShapeDtypeStruct``), or a tuple of them for a tuple of those -- and ``host_call``
+    returns the same structure, as ``jax.pure_callback`` does.  ``vmap_method`` is
     ``jax.pure_callback``'s: ``"broadcast_all"`` (``fn`` takes the batch as a leading axis
     of every operand) or ``"sequential"`` (one call per batch element).
 
@@ -191,6 +192,8 @@ def host_call(fn, results, *args, vmap_method="broadcast_all"):
     program that XLA partitions over several devices it lowers through
     ``jax.pure_callback`` itself (which places the call on one device).  No derivative
     rule: callers differentiate around it (``stop_gradient``, ``custom_jvp``)."""
+    if type(results) is not tuple:
+        return host_call(lambda *a: (fn(*a),), (results,), *args, vmap_method=vmap_method)[0]
     avals = tuple(_jcore.ShapedArray(r.shape, np.dtype(r.dtype)) for r in results)
     return tuple(_host_call_p.bind(*args, fn=fn, avals=avals, vmap_method=vmap_method))
 

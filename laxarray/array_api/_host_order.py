@@ -65,7 +65,7 @@ def eager_view(raw):
     """A read-only NumPy view of ``raw`` (no copy) when an eager call can skip its kernel
     and run NumPy directly: a concrete value the host path takes (:func:`usable`).  Else
     None.  Eagerly a kernel's callback costs a compile (tens of ms on each new shape) and
-    copies each operand twice (see the module notes); the direct call costs neither."""
+    a copy of each operand (see the module notes); the direct call costs neither."""
     if is_tracer(raw) or not usable(raw):
         return None
     return np.asarray(raw)
@@ -215,11 +215,8 @@ def _own(a) -> bool:
 def _np_at_positions(a, idx, indices):
     a, idx = np.asarray(a), np.asarray(idx)
     kth = np.unique(idx)
-    if kth.size <= 16 and not indices and _own(a):
-        a.partition(kth, axis=-1)
-        part = a
-    elif kth.size <= 16:    # a partition per position; more of them cost more than a sort
-        part = (np.argpartition if indices else np.partition)(a, kth, axis=-1)
+    if kth.size <= 16:      # a partition per position; more of them cost more than a sort
+        part = (_np_argpartition if indices else _np_partition)(a, kth=kth)
     else:
         part = np.argsort(a, axis=-1, kind="stable") if indices else np.sort(a, axis=-1)
     return np.take_along_axis(part, np.broadcast_to(idx, a.shape[:-1] + idx.shape[-1:]), -1)
@@ -234,9 +231,9 @@ def _callback(fn, shape, dtype, *args, vmap_method="broadcast_all"):
     more rows unless ``vmap_method`` says otherwise."""
     if type(dtype) is tuple:
         out = tuple(jax.ShapeDtypeStruct(s, d) for s, d in zip(shape, dtype))
-        return host_call(fn, out, *args, vmap_method=vmap_method)
-    out = (jax.ShapeDtypeStruct(shape, dtype),)
-    return host_call(lambda *a: (fn(*a),), out, *args, vmap_method=vmap_method)[0]
+    else:
+        out = jax.ShapeDtypeStruct(shape, dtype)
+    return host_call(fn, out, *args, vmap_method=vmap_method)
 
 
 def _take_last(x, idx):

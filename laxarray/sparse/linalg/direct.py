@@ -135,8 +135,8 @@ def spsolve(A, b):
 def _spsolve_callback(n, data, rows, cols, b, trans):
     def host(data, rows, cols, b):
         return _host_solve(_host_lu(data, rows, cols, n), b, "T" if trans else "N", b.dtype)
-    return host_call(lambda *a: (host(*a),), (jax.ShapeDtypeStruct(b.shape, b.dtype),),
-                     data, rows, cols, b, vmap_method="sequential")[0]
+    return host_call(host, jax.ShapeDtypeStruct(b.shape, b.dtype), data, rows, cols, b,
+                     vmap_method="sequential")
 
 
 @functools.partial(jax.custom_vjp, nondiff_argnums=(0,))
@@ -211,8 +211,8 @@ class SparseLU:
 
 
 def _lu_callback(lu, trans, b):
-    return host_call(lambda v: (_host_solve(lu._lu, v, trans, v.dtype),),
-                     (jax.ShapeDtypeStruct(b.shape, b.dtype),), b, vmap_method="sequential")[0]
+    return host_call(lambda v: _host_solve(lu._lu, v, trans, v.dtype),
+                     jax.ShapeDtypeStruct(b.shape, b.dtype), b, vmap_method="sequential")
 
 
 @functools.partial(jax.custom_vjp, nondiff_argnums=(0, 1))
