@@ -207,11 +207,7 @@ def _bin_count_kernel(sample, weights, *edges, out_dtype, density, uniform=()):
     total = math.prod(nbin)
     w = lax.full((n,), 1, out_dtype) if weights is None else \
         lax.convert_element_type(weights, out_dtype)
-    hist = lax.scatter_add(
-        lax.full((total,), 0, out_dtype), lax.expand_dims(flat, (1,)), w,
-        lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
-                                    scatter_dims_to_operand_dims=(0,)),
-        mode=lax.GatherScatterMode.FILL_OR_DROP)
+    hist = _add_at(lax.full((total,), 0, out_dtype), flat, w)
     hist = lax.reshape(hist, tuple(nbin))
     hist = lax.slice(hist, (1,) * len(nbin), tuple(b - 1 for b in nbin))
     if density:
@@ -345,12 +341,21 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
     return hist, edges[0], edges[1]
 
 
+_BINS = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
+                                    scatter_dims_to_operand_dims=(0,))
+
+
+def _add_at(bins, idx, updates=None, mode=lax.GatherScatterMode.FILL_OR_DROP):
+    """``bins`` with ``updates`` (default: ones of ``bins``' dtype) added at the 1-D bin
+    indices ``idx`` (by default out-of-range indices are dropped)."""
+    if updates is None:
+        updates = lax.full(idx.shape, 1, bins.dtype)
+    return lax.scatter_add(bins, lax.expand_dims(idx, (1,)), updates, _BINS, mode=mode)
+
+
 @kernel(static=("length", "weighted"))
 def _bincount_kernel(x, w, *, length, weighted):
     x = lax.convert_element_type(x, count_dtype)
-    dnums = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
-                                        scatter_dims_to_operand_dims=(0,))
-    drop = lax.GatherScatterMode.FILL_OR_DROP
     narrow = not weighted and _NARROW_FROM <= x.shape[0] < 2 ** 31 and length < 2 ** 31
     if narrow and _tuple_width(length) > 1:
         return lax.convert_element_type(_bincount_tuples(x, length), count_dtype)
@@ -361,13 +366,12 @@ def _bincount_kernel(x, w, *, length, weighted):
         idx = lax.convert_element_type(
             lax.clamp(lax.full((), -1, count_dtype), x, lax.full((), length, count_dtype)),
             np.int32)
-        counts = lax.scatter_add(lax.full((length,), 0, np.int32), lax.expand_dims(idx, (1,)),
-                                 lax.full(x.shape, 1, np.int32), dnums, mode=drop)
-        return lax.convert_element_type(counts, count_dtype)
-    upd = lax.convert_element_type(w, np.float64) if weighted else lax.full(x.shape, 1,
-                                                                            count_dtype)
-    return lax.scatter_add(lax.full((length,), 0, upd.dtype), lax.expand_dims(x, (1,)), upd,
-                           dnums, mode=drop)
+        return lax.convert_element_type(_add_at(lax.full((length,), 0, np.int32), idx),
+                                        count_dtype)
+    if weighted:
+        return _add_at(lax.full((length,), 0, np.float64), x,
+                       lax.convert_element_type(w, np.float64))
+    return _add_at(lax.full((length,), 0, count_dtype), x)
 
 
 #: From this many values on, the unweighted ``bincount`` kernel narrows what it scatters
@@ -406,13 +410,8 @@ def _bincount_tuples(x, length):
                                   lax.ge(x, lax.full((), length, x.dtype)))
     digits = lax.convert_element_type(
         lax.select(out_of_range, lax.full(x.shape, length, x.dtype), x), np.uint16)
-    dnums = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
-                                        scatter_dims_to_operand_dims=(0,))
-
-    def add(counts, idx):      # counts[idx] += 1 for each idx (all in range by construction)
-        return lax.scatter_add(counts, lax.expand_dims(idx, (1,)),
-                               lax.full(idx.shape, 1, np.int32), dnums,
-                               mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS)
+    def add(counts, idx):      # every idx is in range by construction
+        return _add_at(counts, idx, mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS)
     m = (n // k) * k
     rows = lax.reshape(lax.slice(digits, (0,), (m,)), (m // k, k))
     code = lax.index_in_dim(rows, 0, 1, False)
