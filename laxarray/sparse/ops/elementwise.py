@@ -249,6 +249,8 @@ def minimum(x1, x2, /):
 
 
 # ---- sparse (op) sparse on the union of patterns ------------------------------------------
+#: The dense ``add``/``multiply`` rule for booleans (logical or / and), for the lax ops
+#: the union kernels and the SciPy path tell apart by identity.
 _BOOL_OPS = {lax.add: lax.bitwise_or, lax.mul: lax.bitwise_and}
 
 
@@ -258,7 +260,7 @@ def sparse_sparse(fn, x1, x2, lax_op, nse=None):
     dtype = _dt.result_type(x1.dtype, x2.dtype)
     if dtype == np.bool_:       # NumPy's boolean + and * (lax has neither); no boolean -
         if lax_op is lax.sub:
-            fail(TypeError, fn, "a numeric dtype for 'x1, x2'", np.dtype(np.bool_))
+            _dt.check_category(fn, "x1, x2", dtype, "numeric")
         lax_op = _BOOL_OPS.get(lax_op, lax_op)
     if nse is None and _union_host.usable(x1, x2, lax_op, dtype):
         return _union_host.union(fn, x1, x2, lax_op, dtype, _lax_sparse_sparse)
