@@ -567,13 +567,16 @@ class Kernel:
         return f"<kernel {self.__name__} static={sorted(self.static)}>"
 
 
-_EQUAL_ACROSS_TYPES = (float, complex, bool)
+#: Static value types whose equal values (``0 == 0.0 == -0.0 == 0j``) a kernel may treat
+#: differently.  Not ``bool``: ``False``/``True`` act as ``0``/``1`` wherever both are
+#: accepted, and boolean statics (``keepdims``, ``descending``) are on every call's path.
+_EQUAL_ACROSS_TYPES = (float, complex)
 
 
 def _static_key(items):
     """``items`` as a dict key that keeps apart the static values Python calls equal --
-    ``0``, ``0.0``, ``-0.0``, ``0j`` and ``False`` -- which a kernel may treat differently
-    (a ``fill_value`` of ``0j`` cannot fill a float16 result; ``-0.0`` keeps its sign)."""
+    ``0.0``, ``-0.0``, ``0j`` and ``0`` -- which a kernel may treat differently (a
+    ``fill_value`` of ``0j`` cannot fill a float16 result; ``-0.0`` keeps its sign)."""
     for _, v in items:
         if type(v) in _EQUAL_ACROSS_TYPES:
             break

@@ -221,8 +221,8 @@ def test_eviction_is_safe_while_other_threads_run_kernels():
 
 def test_static_values_python_calls_equal_get_their_own_kernels():
     # 0j, 0.0, -0.0, 0 and False are equal (and hash alike) in Python; as a static
-    # fill_value each must reach the kernel as itself: 0j cannot fill float16, and -0.0
-    # keeps its sign
+    # fill_value each must fill as itself: 0j cannot fill float16, and -0.0 keeps its
+    # sign (False and 0 may share a kernel: they fill alike)
     cases = [(np.complex128, 0j), (np.float16, 0.0), (np.float64, -0.0), (np.float64, 0.0),
              (np.int64, 0), (np.bool_, False)]
     for dtype, fill in cases:
