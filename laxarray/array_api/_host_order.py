@@ -237,7 +237,7 @@ def _callback(fn, shape, dtype, *args, vmap_method="broadcast_all"):
 
 
 def _take_last(x, idx):
-    return take_along_axis_kernel(x, idx, axis=x.ndim - 1)
+    return take_along_axis_kernel(x, idx, axis=x.ndim - 1, wrap=False)
 
 
 def argsort_last(x, descending=False):

@@ -198,6 +198,44 @@ def _positions(x, params, plan):
     return out
 
 
+def check_index_range(fn, idx, size, expected):
+    """NumPy's ``IndexError`` (``expected`` says what) if the NumPy integer array ``idx``
+    has an entry outside ``[-size, size)``; else whether it has negative entries."""
+    if not idx.size:
+        return False
+    rng = _dt.int_range(idx.dtype)
+    # ufunc reductions (no wrapper). The usual case, every index in [0, size), takes one:
+    # read as unsigned, negative entries are the ones above the signed maximum.
+    if rng[0] < 0 and _MAXIMUM(idx.view(_UNSIGNED[idx.itemsize]), axis=None) < min(
+            size, rng[1] + 1):
+        return False
+    # unsigned indices have no lower bound, and a dtype whose top lies in bounds needs no look
+    # at the upper one
+    low = _MINIMUM(idx, axis=None) if rng[0] < 0 else 0
+    if low < -size or (rng[1] >= size and _MAXIMUM(idx, axis=None) >= size):
+        bad = idx[(idx < -size) | (idx >= size)].flat[0]
+        fail(IndexError, fn, expected, int(bad))
+    return bool(low < 0)
+
+
+_MINIMUM, _MAXIMUM = np.minimum.reduce, np.maximum.reduce
+_UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def wrap_negative(idx, n, wrap=True):
+    """int64 ``idx`` with negative entries counted from the end (``+ n``, once).
+
+    ``wrap=False`` (indices known non-negative) and unsigned indices skip the select: fused
+    into a gather on XLA:CPU it costs several times the gather itself (10^4 indices into
+    10^5 values: about 110 against 20 us, measured)."""
+    unsigned = _dt.kind_of(idx.dtype) == "u"
+    idx = lax.convert_element_type(idx, np.int64)
+    if not wrap or unsigned:
+        return idx
+    return lax.select(lax.lt(idx, lax.full_like(idx, 0)), lax.add(idx, lax.full_like(idx, n)),
+                      idx)
+
+
 def _take_axis(x, axis, pos):
     dnums = lax.GatherDimensionNumbers(
         offset_dims=tuple(d for d in range(x.ndim) if d != axis),

@@ -258,16 +258,25 @@ def components(fn, lay, size=None, checked=True):
     """One raw integer index array per advanced axis, and whether a mask was padded.
 
     Masks become their ``nonzero()`` arrays: eagerly exact (or ``size`` long), under
-    tracing only with ``size`` (padding is out of range, for ``mode='fill'``).
+    tracing only with ``size`` (padding is out of range, for ``mode='fill'``).  Concrete
+    negative indices are wrapped here, on the host, so the kernel wraps only traced ones
+    (:func:`wrap_flags`).
     """
     comps, padded = [], False
     for tag, val, first, _rank in lay.groups:
+        n = lay.xshape[first]
         if tag == "int":
-            comps.append(np.asarray(val, np.int64))
+            comps.append(np.asarray(val + n if val < 0 else val, np.int64))
         elif tag == "array":
             conc = _concrete(val)
-            if checked and conc is not None:
-                _check_range(fn, conc, lay.xshape[first], first)
+            if conc is not None:
+                if checked:
+                    negative = _basic.check_index_range(
+                        fn, conc, n, f"an index in [{-n}, {n}) for axis {first} of size {n}")
+                else:
+                    negative = conc.size and conc.dtype.kind == "i" and conc.min() < 0
+                if negative:
+                    conc = np.where(conc < 0, conc + n, conc)
             comps.append(val if conc is None else conc)
         else:
             conc = _concrete(val)
@@ -287,10 +296,10 @@ def components(fn, lay, size=None, checked=True):
     return comps, padded
 
 
-def _check_range(fn, idx, n, axis):
-    if idx.size and (idx.min() < -n or idx.max() >= n):
-        bad = idx[(idx < -n) | (idx >= n)].flat[0]
-        fail(IndexError, fn, f"an index in [{-n}, {n}) for axis {axis} of size {n}", int(bad))
+def wrap_flags(comps):
+    """Per index component, whether the kernel must wrap negative entries: only traced
+    ones (:func:`components` wrapped the concrete ones)."""
+    return tuple(not isinstance(c, np.ndarray) for c in comps)
 
 
 def _bshape(fn, comps):
@@ -301,12 +310,11 @@ def _bshape(fn, comps):
              tuple(tuple(c.shape) for c in comps))
 
 
-def _indices(comps, sizes, bshape):
-    """``B + (k,)`` int64 start indices, negative indices wrapped once."""
+def _indices(comps, sizes, bshape, wrap):
+    """``B + (k,)`` int64 start indices, negative indices wrapped once where ``wrap`` says."""
     out = []
-    for c, n in zip(comps, sizes):
-        c = lax.convert_element_type(c, np.int64)
-        c = lax.select(lax.lt(c, lax.full_like(c, 0)), lax.add(c, lax.full_like(c, n)), c)
+    for c, n, w in zip(comps, sizes, wrap):
+        c = _basic.wrap_negative(c, n, w)
         c = lax.broadcast_in_dim(c, bshape, tuple(range(len(bshape) - c.ndim, len(bshape))))
         out.append(lax.expand_dims(c, (len(bshape),)))
     return lax.concatenate(out, len(bshape)) if out else lax.full(bshape + (0,), 0, np.int64)
@@ -327,13 +335,13 @@ def _dnums_parts(plan, ndim):
 
 # ---- get ---------------------------------------------------------------------------------------
 
-@kernel(static=("plan", "mode", "fill_value", "sorted_", "unique"))
-def _gather_kernel(x, *comps, plan, mode, fill_value, sorted_, unique):
+@kernel(static=("plan", "mode", "fill_value", "sorted_", "unique", "wrap"))
+def _gather_kernel(x, *comps, plan, mode, fill_value, sorted_, unique, wrap):
     xshape, axes, adv, _, bshape, out_shape = plan
     if math.prod(out_shape) == 0 or any(xshape[a] == 0 for a in adv):
         return lax.full(out_shape, 0 if fill_value is None else fill_value, x.dtype)
     x = _basic.slice_region(lax.reshape(x, xshape), axes)
-    idx = _indices(comps, [x.shape[a] for a in adv], bshape)
+    idx = _indices(comps, [x.shape[a] for a in adv], bshape, wrap)
     offset, collapsed, start_map = _dnums_parts(plan, x.ndim)
     dnums = lax.GatherDimensionNumbers(offset_dims=offset, collapsed_slice_dims=collapsed,
                                        start_index_map=start_map)
@@ -372,13 +380,14 @@ def getitem(x, entries, *, mode=None, fill_value=None, size=None, sorted_=False,
     return call(_gather_kernel, x, *comps, plan=plan, mode=MODES[mode],
                 fill_value=(canonical_fill(fn, fill_value, x.dtype) if mode in ("fill", "drop")
                             else None),
-                sorted_=sorted_, unique=unique)
+                sorted_=sorted_, unique=unique, wrap=wrap_flags(comps))
 
 
 def _bucketed_gather(x, lay, comps, bshape, plan, sorted_, unique):
     """``x[key]`` on the padded ``x`` when every index is concrete and every other axis is
-    taken whole: the index arrays are padded on the host (negative ones wrapped by the true
-    length first), so one executable serves every index count of a bucket; else ``None``."""
+    taken whole: the index arrays (negative ones already wrapped by the true length) are
+    padded on the host, so one executable serves every index count of a bucket; else
+    ``None``."""
     out_shape = plan[-1]
     bucket_out, bucket_b = bucket_shape(out_shape), bucket_shape(tuple(bshape))
     if (bucket_out is None or bucket_b is None or lay.xshape != tuple(x.shape)
@@ -391,9 +400,8 @@ def _bucketed_gather(x, lay, comps, bshape, plan, sorted_, unique):
     if p is None or p is False:
         return None
     padded_comps = []
-    for c, a in zip(comps, _adv_axes(lay)):
-        n = lay.xshape[a]
-        c = np.broadcast_to(np.where(c < 0, c + n, c), bshape)
+    for c in comps:
+        c = np.broadcast_to(c, bshape)
         buf = np.zeros(bucket_b, np.int64)
         buf[tuple(slice(0, k) for k in bshape)] = c
         padded_comps.append(buf)
@@ -405,7 +413,8 @@ def _bucketed_gather(x, lay, comps, bshape, plan, sorted_, unique):
     if padded_plan[-1] != bucket_out:
         return None
     return call_padded(_gather_kernel, [x, *padded_comps], out_shape, plan=padded_plan,
-                       mode=MODES[None], fill_value=None, sorted_=sorted_, unique=unique)
+                       mode=MODES[None], fill_value=None, sorted_=sorted_, unique=unique,
+                       wrap=(False,) * len(comps))
 
 
 # ---- set and update ops -------------------------------------------------------------------
@@ -414,8 +423,8 @@ _SCATTERS = {"set": lax.scatter, "add": lax.scatter_add, "subtract": lax.scatter
              "multiply": lax.scatter_mul, "min": lax.scatter_min, "max": lax.scatter_max}
 
 
-@kernel(static=("plan", "mode", "op", "sorted_", "unique"))
-def _scatter_kernel(x, v, *comps, plan, mode, op, sorted_, unique):
+@kernel(static=("plan", "mode", "op", "sorted_", "unique", "wrap"))
+def _scatter_kernel(x, v, *comps, plan, mode, op, sorted_, unique, wrap):
     xshape, axes, adv, _, bshape, out_shape = plan
     if math.prod(out_shape) == 0 or any(xshape[a] == 0 for a in adv):
         return x
@@ -425,7 +434,7 @@ def _scatter_kernel(x, v, *comps, plan, mode, op, sorted_, unique):
     offset, collapsed, start_map = _dnums_parts(plan, y.ndim)
     gshape = _strip_none(plan, y.shape)
     v = lax.reshape(v, gshape)
-    idx = _indices(comps, [y.shape[a] for a in adv], bshape)
+    idx = _indices(comps, [y.shape[a] for a in adv], bshape, wrap)
     dnums = lax.ScatterDimensionNumbers(update_window_dims=offset,
                                         inserted_window_dims=collapsed,
                                         scatter_dims_to_operand_dims=start_map)
@@ -467,12 +476,13 @@ def update(x, entries, value, op, *, mode=None, sorted_=False, unique=False,
         fail(ValueError, fn, f"a value broadcastable to shape {out_shape}", value)
     if op in ("divide", "power"):
         current = call(_gather_kernel, x, *comps, plan=plan, mode=MODES[mode], fill_value=None,
-                       sorted_=sorted_, unique=unique)._value
+                       sorted_=sorted_, unique=unique, wrap=wrap_flags(comps))._value
         v = _apply(op, current, _basic.broadcast_value(
             lax.convert_element_type(v, x.dtype), out_shape))
         op = "set"
     return _scatter_kernel.bind((("plan", plan), ("mode", MODES[mode]), ("op", op),
-                                 ("sorted_", sorted_), ("unique", unique)))(x._value, v, *comps)
+                                 ("sorted_", sorted_), ("unique", unique),
+                                 ("wrap", wrap_flags(comps))))(x._value, v, *comps)
 
 
 def _apply(op, a, b):
@@ -576,7 +586,7 @@ def _mask_update_kernel(x, v, mask, *, plan, op):
         pos = lax.sub(lax.cumsum(flat, 0), lax.full_like(flat, 1))
         pos = lax.clamp(np.int64(0), pos, np.int64(length - 1))
         from laxarray.array_api.indexing_functions import gather_axis
-        v = gather_axis(v, lax.reshape(pos, mask.shape), p)
+        v = gather_axis(v, lax.reshape(pos, mask.shape), p, wrap=False)
     labels = windows[:p] + list(range(first, first + rank)) + windows[p:] + [a for a, _ in ints]
     v = lax.reshape(v, tuple(v.shape) + (1,) * len(ints))
     perm = tuple(int(i) for i in np.argsort(labels))

@@ -18,20 +18,20 @@ from laxarray._core.jaxapi import Tracer
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import normalize_axis
 from laxarray.array_api._array import Array
+from laxarray.array_api._indexing import check_index_range, wrap_negative
 from laxarray.array_api._convert import as_array, to_raw
 
 
 
-def gather_axis(x, idx, axis, n=None):
+def gather_axis(x, idx, axis, n=None, wrap=True):
     """``x`` indexed by the integer array ``idx`` along ``axis`` (idx dims replace ``axis``).
 
     Negative indices wrap once (by ``n``, the axis length, which may be dynamic: the true
-    length of a padded ``x``); indices are clamped into range (lax clip mode).
+    length of a padded ``x``) unless ``wrap`` is False (callers whose indices are
+    non-negative); indices are clamped into range (lax clip mode).
     """
     n = x.shape[axis] if n is None else n
-    idx = lax.convert_element_type(idx, np.int64)
-    idx = lax.select(lax.lt(idx, lax.full_like(idx, 0)), lax.add(idx, lax.full_like(idx, n)),
-                     idx)
+    idx = wrap_negative(idx, n, wrap)
     nidx = idx.ndim
     offset_dims = tuple(d if d < axis else d + nidx - 1 for d in range(x.ndim) if d != axis)
     dnums = lax.GatherDimensionNumbers(offset_dims=offset_dims, collapsed_slice_dims=(axis,),
@@ -43,37 +43,29 @@ def gather_axis(x, idx, axis, n=None):
 
 def _check_in_range(fn, idx_raw, size, argname="indices"):
     """Raise NumPy's ``IndexError`` if a concrete ``idx_raw`` has an entry outside
-    ``[-size, size)``; traced indices are not checked (they are clamped)."""
+    ``[-size, size)``; traced indices are not checked (they are clamped).
+
+    Returns whether the kernel must wrap negative entries: False for concrete indices with
+    none (the look at the lower bound is one reduction, and saves the kernel's select)."""
     if type(idx_raw) is Array:
         if isinstance(idx_raw._v, Tracer) or isinstance(idx_raw._pad, Tracer):
-            return
+            return True
         idx = idx_raw._host()  # the host view (read-only, no copy)
     elif isinstance(idx_raw, Tracer):
-        return
+        return True
     else:
         idx = np.asarray(idx_raw)
-    rng = _dt.int_range(idx.dtype)
-    # indices of a dtype whose whole range lies in bounds need no look at their values
-    if (rng[0] >= -size and rng[1] < size) or not idx.size:
-        return
-    # one ufunc reduction per bound (no wrapper); unsigned indices have no lower one
-    if (rng[1] >= size and _MAXIMUM(idx, axis=None) >= size) or (
-            rng[0] < -size and _MINIMUM(idx, axis=None) < -size):
-        bad = idx[(idx < -size) | (idx >= size)].flat[0]
-        fail(IndexError, fn, f"'{argname}' in [{-size}, {size})", int(bad))
+    return check_index_range(fn, idx, size, f"'{argname}' in [{-size}, {size})")
 
 
-_MINIMUM, _MAXIMUM = np.minimum.reduce, np.maximum.reduce
-
-
-def _take_shape(shape, idx_shape, *, axis):
+def _take_shape(shape, idx_shape, *, axis, wrap):
     if axis is None:  # a flat index into padded data would not be the logical one
         return idx_shape if len(shape) <= 1 else None
     return shape[:axis] + idx_shape + shape[axis + 1:]
 
 
-@kernel(static=("axis",), shape=_take_shape, extents=True)
-def _take_kernel(x, idx, exts, *, axis):
+@kernel(static=("axis", "wrap"), shape=_take_shape, extents=True)
+def _take_kernel(x, idx, exts, *, axis, wrap=True):
     if axis is None:
         x = lax.reshape(x, (int(np.prod(x.shape)),))
         axis = 0
@@ -81,7 +73,7 @@ def _take_kernel(x, idx, exts, *, axis):
     if exts is not None:  # bucketed: negative indices wrap by the true length
         n = lax.convert_element_type(lax.reshape(lax.slice(exts[0], (axis,), (axis + 1,)), ()),
                                      np.int64)
-    return gather_axis(x, idx, axis, n)
+    return gather_axis(x, idx, axis, n, wrap)
 
 
 def take(x, indices, /, *, axis=None):
@@ -97,12 +89,12 @@ def take(x, indices, /, *, axis=None):
     size = math.prod(raw.shape) if ax is None else raw.shape[ax]
     if size == 0 and math.prod(idx.shape) > 0:
         fail(IndexError, "take", "no indices into an empty axis", indices)
-    _check_in_range("take", idx, size)  # before any computation (house rule)
-    return call(_take_kernel, raw, idx, axis=ax)
+    wrap = _check_in_range("take", idx, size)  # before any computation (house rule)
+    return call(_take_kernel, raw, idx, axis=ax, wrap=wrap)
 
 
-@kernel(static=("axis",))
-def take_along_axis_kernel(x, idx, *, axis):
+@kernel(static=("axis", "wrap"))
+def take_along_axis_kernel(x, idx, *, axis, wrap=True):
     n = x.shape[axis]
     shape = lax.broadcast_shapes(
         tuple(1 if d == axis else s for d, s in enumerate(x.shape)),
@@ -110,10 +102,7 @@ def take_along_axis_kernel(x, idx, *, axis):
     idx_shape = tuple(idx.shape[axis] if d == axis else s for d, s in enumerate(shape))
     x_shape = tuple(n if d == axis else s for d, s in enumerate(shape))
     x = lax.broadcast_in_dim(x, x_shape, tuple(range(x.ndim)))
-    idx = lax.broadcast_in_dim(idx, idx_shape, tuple(range(idx.ndim)))
-    idx = lax.convert_element_type(idx, np.int64)
-    idx = lax.select(lax.lt(idx, lax.full_like(idx, 0)), lax.add(idx, lax.full_like(idx, n)),
-                     idx)
+    idx = wrap_negative(lax.broadcast_in_dim(idx, idx_shape, tuple(range(idx.ndim))), n, wrap)
     # gather with full batching: every non-axis dim is a batch dim
     batch = tuple(d for d in range(x.ndim) if d != axis)
     dnums = lax.GatherDimensionNumbers(
@@ -137,8 +126,8 @@ def take_along_axis(x, indices, /, *, axis=-1):
         if d != ax and idx.shape[d] not in (1, raw.shape[d]) and raw.shape[d] != 1:
             fail(ValueError, "take_along_axis", "'indices' broadcastable with 'x' off 'axis'",
                  indices)
-    _check_in_range("take_along_axis", idx, raw.shape[ax])
-    return call(take_along_axis_kernel, raw, idx, axis=ax)
+    wrap = _check_in_range("take_along_axis", idx, raw.shape[ax])
+    return call(take_along_axis_kernel, raw, idx, axis=ax, wrap=wrap)
 
 
 __all__ = ["take", "take_along_axis"]

@@ -378,7 +378,8 @@ def _repeat_kernel(x, *, repeats, axis):
         shape[axis] = n * repeats
         return lax.reshape(y, tuple(shape))
     from laxarray.array_api.indexing_functions import gather_axis
-    return gather_axis(x, np.repeat(np.arange(n, dtype=np.int64), repeats), axis)
+    return gather_axis(x, np.repeat(np.arange(n, dtype=np.int64), repeats), axis,
+                       wrap=False)
 
 
 @kernel(static=("axis", "length"))
@@ -400,7 +401,7 @@ def _repeat_counts_kernel(x, counts, *, axis, length):
     src = lax.cumsum(marks[:length], axis=0)
     src = lax.min(src, np.int64(max(n - 1, 0)))  # past the total: the last element again
     from laxarray.array_api.indexing_functions import gather_axis
-    return gather_axis(x, src, axis)
+    return gather_axis(x, src, axis, wrap=False)
 
 
 def repeat(x, repeats, /, *, axis=None, total_repeat_length=None):

@@ -84,7 +84,7 @@ def _insert_kernel(x, block, idx, *, axis, count):
     src = lax.scatter(src, lax.expand_dims(pos_new, (1,)),
                       lax.add(lax.iota(np.int64, count), lax.full((count,), n, np.int64)),
                       _D1, mode=_DROP)
-    return gather_axis(lax.concatenate([x, block], axis), src, axis)
+    return gather_axis(lax.concatenate([x, block], axis), src, axis, wrap=False)
 
 
 def insert(arr, obj, values, axis=None):
@@ -148,7 +148,7 @@ def _delete_kernel(x, idx, *, axis, keep):
                        lax.full(idx.shape, True, np.bool_), _D1, mode=_DROP)
     order = lax.sort((lax.convert_element_type(gone, np.int32), lax.iota(np.int64, n)),
                      num_keys=1, is_stable=True)[1]
-    return gather_axis(x, lax.slice(order, (0,), (keep,)), axis)
+    return gather_axis(x, lax.slice(order, (0,), (keep,)), axis, wrap=False)
 
 
 def delete(arr, obj, axis=None, *, assume_unique_indices=False):
@@ -195,7 +195,7 @@ def delete(arr, obj, axis=None, *, assume_unique_indices=False):
 def _take_static_kernel(x, *, keep, axis):
     if not keep:
         return lax.slice_in_dim(x, 0, 0, axis=axis)
-    return gather_axis(x, np.asarray(keep, np.int64), axis)
+    return gather_axis(x, np.asarray(keep, np.int64), axis, wrap=False)
 
 
 def append(arr, values, axis=None):

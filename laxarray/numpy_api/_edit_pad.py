@@ -170,7 +170,8 @@ def _stat(chunk, axis, mode, dtype):
             # maximum keeps its NaN operand: amax([nan+infj]) is nan+infj, not nan+nanj)
             isnan = lax.ne(chunk, chunk)
             first = lax.argmax(lax.convert_element_type(isnan, np.int32), axis, np.int32)
-            nan_v = take_along_axis_kernel(chunk, lax.expand_dims(first, (axis,)), axis=axis)
+            nan_v = take_along_axis_kernel(chunk, lax.expand_dims(first, (axis,)), axis=axis,
+                                           wrap=False)
             return lax.select(lax.expand_dims(_nan_any(chunk, axis), (axis,)), nan_v, out)
         if kind == "b":
             red = lax.reduce_or if mode == "maximum" else lax.reduce_and

@@ -336,7 +336,7 @@ def _mask_positions(fn, m, size, fill_value):
 
 @kernel(static=("axis", "fill_value"))
 def _pick_kernel(x, pos, count, *, axis, fill_value):
-    out = gather_axis(x, pos, axis)
+    out = gather_axis(x, pos, axis, wrap=False)
     if count is None:
         return out
     k = lax.broadcasted_iota(np.int64, out.shape, axis)

@@ -68,7 +68,7 @@ def _order_stats(x2, idxs, host):
             at += i.shape[1]
         return out
     srt = sort_kernel(x2, axis=1, descending=False, want_indices=False, host=False)
-    return [take_along_axis_kernel(srt, i, axis=1) for i in idxs]
+    return [take_along_axis_kernel(srt, i, axis=1, wrap=False) for i in idxs]
 
 
 #: From this many values on, the host path counts non-NaNs in int32 rather than float64:

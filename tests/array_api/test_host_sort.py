@@ -275,6 +275,13 @@ def test_round_takes_numpys_decimals():
     x = np.array([1.25, -2.55, 3.5, 2.5, 1234.5, -0.04])
     for d in (0, 1, 2, -1, -2):
         np.testing.assert_array_equal(np.asarray(lx.round(lx.asarray(x), d)), np.round(x, d))
+    # a large array (unbucketed) and a jitted call too: XLA must not divide by the scale
+    # through its inexact reciprocal (1.25 -> 1.2000000000000002)
+    big = np.tile(np.concatenate([x, [0.35, 2.675, 0.285]]), 5000)
+    for d in (1, 2, -1):
+        np.testing.assert_array_equal(np.asarray(lx.round(lx.asarray(big), d)), np.round(big, d))
+        np.testing.assert_array_equal(
+            np.asarray(lx.jit(lambda v, d=d: lx.round(v, d))(lx.asarray(big))), np.round(big, d))
     assert lx.round(lx.asarray(x)).dtype == lx.float64
     with pytest.raises(TypeError, match="round"):
         lx.round(lx.asarray(x), 1.5)

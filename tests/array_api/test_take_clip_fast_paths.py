@@ -80,3 +80,38 @@ def test_take_index_dtypes_in_and_out_of_range(n, idx_dtype):
             np.take(x, wrong)
         with pytest.raises(IndexError, match="take"):
             xp.take(xp.asarray(x), xp.asarray(wrong))
+
+
+@pytest.mark.parametrize("n", [10, N])
+@pytest.mark.parametrize("signs", ["nonnegative", "mixed"])
+def test_gathers_wrap_negative_indices_eagerly_and_traced(n, signs):
+    """Concrete indices with no negative entry skip the kernel's wrap; negative ones are
+    wrapped (on the host for ``x[idx]``, in the kernel otherwise) and traced ones in the
+    kernel: every path agrees with NumPy."""
+    import jax
+
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(n)
+    x2 = rng.standard_normal((4, n))
+    low = 0 if signs == "nonnegative" else -n
+    idx = rng.integers(low, n, 300)
+    idx2 = rng.integers(low, n, (4, 7))
+    rows = rng.integers(-4 if low else 0, 4, (4, 1))
+    a, a2, i, i2 = xp.asarray(x), xp.asarray(x2), xp.asarray(idx), xp.asarray(idx2)
+    _same(xp.take(a, i), np.take(x, idx))
+    _same(jax.jit(lambda v, j: xp.take(v, j))(a, i), np.take(x, idx))
+    _same(xp.take_along_axis(a2, i2, axis=1), np.take_along_axis(x2, idx2, axis=1))
+    _same(jax.jit(lambda v, j: xp.take_along_axis(v, j, axis=1))(a2, i2),
+          np.take_along_axis(x2, idx2, axis=1))
+    _same(a[i], x[idx])
+    _same(a[idx], x[idx])
+    _same(jax.jit(lambda v, j: v[j])(a, i), x[idx])
+    _same(a2[-1, i], x2[-1, idx])
+    _same(a2[xp.asarray(rows), i2], x2[rows, idx2])
+    expected = x.copy()
+    np.add.at(expected, idx, 1.0)
+    _same(a.at[i].add(1.0), expected)
+    _same(jax.jit(lambda v, j: v.at[j].add(1.0))(a, i), expected)
+    # unsigned indices under jit take the no-wrap path (they cannot be negative)
+    u = np.abs(idx).astype(np.uint32) % n
+    _same(jax.jit(lambda v, j: xp.take(v, j))(a, xp.asarray(u)), np.take(x, u))
