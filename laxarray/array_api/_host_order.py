@@ -205,7 +205,7 @@ def _np_argselect(a, idx):
     return _np_at_positions(a, idx, indices=True).astype(np.int64, copy=False)
 
 
-def _own(a) -> bool:
+def owns(a) -> bool:
     """Whether ``a`` is a private copy this host function may reorder in place: what
     jaxlib hands a host call (its own writable copy of an XLA buffer), never a view of
     jax's memory (an eager call's operand) -- a second 80 MB copy spared on 10**7 values."""
@@ -365,6 +365,26 @@ def isin(a, b):
                      lax.stop_gradient(a), lax.stop_gradient(b), vmap_method="sequential")
 
 
+def numpy_rows(np_fn, lax_fn, out, *args, vmap_method="broadcast_all"):
+    """``np_fn(*args)`` -- NumPy's own function, on NumPy arrays -- through a host call
+    (``out``: a ``jax.ShapeDtypeStruct``), differentiable: derivatives come from
+    ``lax_fn(*args)``, the lax formulation of the same result; the value stays NumPy's
+    (a lax formulation may round differently where XLA fuses the differentiated program
+    otherwise).  ``np_fn`` may reorder a first operand it owns (:func:`owns`)."""
+    return _numpy_rows(np_fn, lax_fn, out, vmap_method, *args)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(0, 1, 2, 3))
+def _numpy_rows(np_fn, lax_fn, out, vmap_method, *args):
+    return host_call(np_fn, out, *args, vmap_method=vmap_method)
+
+
+@_numpy_rows.defjvp
+def _numpy_rows_jvp(np_fn, lax_fn, out, vmap_method, primals, tangents):
+    tangent = jax.jvp(lax_fn, primals, tangents)[1]
+    return _numpy_rows(np_fn, lax_fn, out, vmap_method, *primals), tangent
+
+
 def select_last(x, idx):
     """``sort(x)[..., idx]``: order statistics along the last axis at the positions ``idx``
     (int, shape ``x.shape[:-1] + (m,)`` or ``(m,)``, in range), by partitioning on the host;
@@ -391,7 +411,7 @@ def _selected_values_jvp(primals, tangents):
 
 def _np_partition(a, *, kth):
     a = np.asarray(a)
-    if _own(a):             # a host call's own copy: partitioned in place
+    if owns(a):             # a host call's own copy: partitioned in place
         a.partition(kth, axis=-1)
         return a
     out = aligned(np.shape(a), a.dtype)

@@ -2,10 +2,12 @@
 argpartition, lexsort, sort_complex.
 
 Eagerly on the CPU backend (a concrete array of a real dtype NumPy sorts natively, a
-concrete ``q``) these are NumPy's own functions, called directly: no kernel, no compile.
-Otherwise quantiles read order statistics of the reduced axes (NaN last) -- on the CPU
-backend by partitioning in NumPy through a host callback (``_host_order.select_last``:
-selection, not a full sort), elsewhere from a full ``lax.sort`` -- and follow NumPy 2's
+concrete ``q``) these are NumPy's own functions, called directly: no kernel, no compile;
+traced there, NumPy's own functions in a host call (``_host_order.numpy_rows``), whose
+derivatives come from the lax formulation.  That formulation (elsewhere the only one) reads
+order statistics of the reduced axes (NaN last) -- on the CPU backend by partitioning in
+NumPy through a host callback (``_host_order.select_last``: selection, not a full sort),
+elsewhere from a full ``lax.sort`` -- and follows NumPy 2's
 formulas exactly: the virtual index of each of the 13 ``method=`` values, the same clamping
 at the ends and the same two-sided linear interpolation, so results and dtypes match NumPy
 (a Python-scalar ``q`` keeps float32 input in float32; an array ``q`` promotes with it; the
@@ -17,8 +19,10 @@ quantile NaN; the ``nan*`` forms leave NaNs out (an all-NaN slice gives NaN).
 
 from __future__ import annotations
 
+import functools
 import math
 
+import jax
 import numpy as np
 from jax import lax
 
@@ -71,27 +75,23 @@ def _order_stats(x2, idxs, host):
     return [take_along_axis_kernel(srt, i, axis=1, wrap=False) for i in idxs]
 
 
-#: From this many values on, the host path counts non-NaNs in int32 rather than float64:
-#: XLA:CPU runs that sum in 20 ms instead of 33 on 10**7 values, but compiles the
-#: program about 40 ms longer (nanmedian 134 against 91 ms), which pays off only on
-#: large inputs.  Both counts are exact (int32 below 2**31 per row, float64 below 2**53).
-_INT32_COUNT_FROM = 1 << 22
-
-
-def _valid_count(x2, omit_nan, host):
-    """(B, 1) count of the values a quantile sees: all, or the non-NaN ones.  On the host
-    path (CPU) the non-NaN flags of small inputs are summed in float64 -- exact below
-    2**53 in any order -- because XLA:CPU compiles that sum in about half the time of an
-    integer one (measured 61-65 ms against 108-153 for the whole jitted nanmedian program
-    on 1e5 values); large ones in int32 (see :data:`_INT32_COUNT_FROM`)."""
+def _valid_count(x2, omit_nan):
+    """(B, 1) count of the values a quantile sees: all, or the non-NaN ones."""
     b, n = x2.shape
     if omit_nan and _dt.kind_of(x2.dtype) == "f":
-        acc = count_dtype
-        if host:
-            acc = np.int32 if _INT32_COUNT_FROM <= x2.size and n < 2 ** 31 else np.float64
-        ok = lax.convert_element_type(lax.eq(x2, x2), acc)
-        return lax.convert_element_type(lax.reduce_sum(ok, (1,)), count_dtype).reshape((b, 1))
+        ok = lax.convert_element_type(lax.eq(x2, x2), count_dtype)
+        return lax.reduce_sum(ok, (1,)).reshape((b, 1))
     return lax.full((b, 1), n, count_dtype)
+
+
+def _on_host(x2, host):
+    """Whether a traced quantile of the rows ``x2`` runs NumPy's own function in a host
+    call (``_host_order.numpy_rows``).  On the CPU backend that is NumPy's speed (the
+    lax formulation around a host selection added an XLA count of the non-NaNs: 20 ms on
+    10**7 values) and a small program: a traced nanquantile of 10**5 values compiled in
+    about 80 ms, as long as jax.numpy's, most of it the position arithmetic on a count
+    known only at run time."""
+    return host and x2.shape[1] > 0 and _dt.kind_of(x2.dtype) in "iuf"
 
 
 def _with_tail(x2, idxs, host, want_tail):
@@ -148,10 +148,38 @@ def _virtual_index(method, n, q):
 @kernel(static=("axes", "keepdims", "method", "omit_nan", "vdtype", "rdtype", "weak", "host"))
 def _quantile_kernel(x, q, *, axes, keepdims, method, omit_nan, vdtype, rdtype, weak, host):
     rest, x2 = _flat(x, axes)
-    b, n_all = x2.shape
     qshape = q.shape
-    m = math.prod(qshape)
-    cnt = _valid_count(x2, omit_nan, host)                 # (b, 1) int
+    rows = functools.partial(_quantile_rows, method=method, omit_nan=omit_nan, vdtype=vdtype,
+                             rdtype=rdtype, host=host)
+    if _on_host(x2, host):
+        res = _host_order.numpy_rows(
+            functools.partial(_np_quantile, omit_nan=omit_nan, method=method, weak=weak,
+                              rdtype=rdtype),
+            rows, jax.ShapeDtypeStruct((x2.shape[0], math.prod(qshape)), rdtype), x2, q,
+            vmap_method="sequential")
+    else:
+        res = rows(x2, q)
+    res = lax.transpose(res, (1, 0)).reshape(qshape + rest)
+    if keepdims:
+        res = lax.expand_dims(res, tuple(len(qshape) + d for d in axes))
+    return res
+
+
+def _np_quantile(a, q, *, omit_nan, method, weak, rdtype):
+    """(B, m) quantiles of the rows of ``a`` by NumPy, ``q`` passed as the eager path
+    passes it (a Python scalar when it was one)."""
+    npq = (float(q) if q.dtype.kind == "f" else int(q)) if weak else q.reshape(-1)
+    res = _host_order.quietly(np.nanquantile if omit_nan else np.quantile, a, npq, axis=-1,
+                              method=method, overwrite_input=_host_order.owns(a))
+    return np.ascontiguousarray(np.asarray(res, dtype=rdtype).reshape(-1, a.shape[0]).T)
+
+
+def _quantile_rows(x2, q, *, method, omit_nan, vdtype, rdtype, host):
+    """(B, m) quantiles of the rows of ``x2`` at the flattened ``q``: NumPy's formulas in
+    lax, on order statistics read from a host selection or a sort."""
+    b, n_all = x2.shape
+    m = math.prod(q.shape)
+    cnt = _valid_count(x2, omit_nan)                 # (b, 1) int
     want_tail = _dt.kind_of(x2.dtype) == "f" and not omit_nan
     if _dt.kind_of(q.dtype) in "fc":
         qf = lax.convert_element_type(q, vdtype)
@@ -204,9 +232,6 @@ def _quantile_kernel(x, q, *, axes, keepdims, method, omit_nan, vdtype, rdtype, 
         bad = lax.eq(cnt, lax.full_like(cnt, 0)) if omit_nan else nan_rows
         res = lax.select(lax.broadcast_in_dim(bad.reshape((b,)), (b, m), (0,)),
                          lax.full_like(res, np.nan), res)
-    res = lax.transpose(res, (1, 0)).reshape(qshape + rest)
-    if keepdims:
-        res = lax.expand_dims(res, tuple(len(qshape) + d for d in axes))
     return res
 
 
@@ -324,11 +349,31 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
 @kernel(static=("axes", "keepdims", "omit_nan", "rdtype", "host"))
 def _median_kernel(x, *, axes, keepdims, omit_nan, rdtype, host):
     rest, x2 = _flat(x, axes)
+    rows = functools.partial(_median_rows, omit_nan=omit_nan, rdtype=rdtype, host=host)
+    if _on_host(x2, host):
+        res = _host_order.numpy_rows(
+            functools.partial(_np_median, omit_nan=omit_nan, rdtype=rdtype), rows,
+            jax.ShapeDtypeStruct(x2.shape[:1], rdtype), x2)
+    else:
+        res = rows(x2)
+    res = res.reshape(rest)
+    return lax.expand_dims(res, axes) if keepdims else res
+
+
+def _np_median(a, *, omit_nan, rdtype):
+    res = _host_order.quietly(np.nanmedian if omit_nan else np.median, a, axis=-1,
+                              overwrite_input=_host_order.owns(a))
+    return np.asarray(res, dtype=rdtype)
+
+
+def _median_rows(x2, *, omit_nan, rdtype, host):
+    """(B,) medians of the rows of ``x2``: the middle order statistics, from a host
+    selection or a sort."""
     b, n = x2.shape
     if n == 0:
         res = lax.full((b,), np.nan, rdtype)
     else:
-        cnt = _valid_count(x2, omit_nan, host).reshape((b, 1))
+        cnt = _valid_count(x2, omit_nan).reshape((b, 1))
         one = lax.full_like(cnt, 1)
         lo_i = lax.max(lax.div(lax.sub(cnt, one), lax.full_like(cnt, 2)), lax.full_like(cnt, 0))
         hi_i = lax.div(cnt, lax.full_like(cnt, 2))
@@ -341,8 +386,7 @@ def _median_kernel(x, *, axes, keepdims, omit_nan, rdtype, host):
         if _dt.kind_of(x2.dtype) == "f":
             bad = lax.eq(cnt, lax.full_like(cnt, 0)) if omit_nan else nan_rows
             res = lax.select(bad.reshape((b,)), lax.full_like(res, np.nan), res)
-    res = res.reshape(rest)
-    return lax.expand_dims(res, axes) if keepdims else res
+    return res
 
 
 def _median(fn, a, axis, keepdims, omit_nan, out=None):

@@ -351,7 +351,7 @@ def test_eager_bincount_reads_the_array_without_changing_it():
 
 
 def test_jitted_nan_quantiles_of_a_large_input_are_numpys():
-    # from 2**22 values on the non-NaN count is an int32 sum (a float64 one below)
+    # NumPy's own functions in a host call, reordering the callback's copy in place
     x = np.round(np.random.default_rng(5).standard_normal(2**22 + 3), 3)
     x[::997] = np.nan
     x = x.reshape(2, -1) if x.size % 2 == 0 else x
@@ -360,3 +360,37 @@ def test_jitted_nan_quantiles_of_a_large_input_are_numpys():
     np.testing.assert_array_equal(
         np.asarray(jax.jit(lambda v: lx.nanquantile(v, 0.3, method="weibull"))(a)),
         np.nanquantile(x, 0.3, method="weibull"))
+
+
+@pytest.mark.parametrize("method", ["linear", "lower", "nearest", "midpoint", "inverted_cdf",
+                                    "closest_observation", "hazen", "median_unbiased"])
+def test_traced_quantiles_numpys_own_and_the_lax_formulation_agree(method):
+    # jitted on CPU a quantile is NumPy's own function in a host call; under
+    # differentiation its primal comes from the lax formulation around a host selection,
+    # and without host sorts (GPU, jax.export) from one around lax.sort: all NumPy's values
+    rng = np.random.default_rng(8)
+    x = np.round(rng.standard_normal((6, 9)) * 4, 0)
+    x[0, [1, 4]] = np.nan
+    x[3, 0] = np.nan
+    q = np.array([0.0, 0.2, 0.5, 0.93, 1.0])
+    a, ones = lx.asarray(x), lx.asarray(np.ones_like(x))
+    cases = [(lambda v: lx.nanquantile(v, lx.asarray(q), axis=1, method=method),
+              np.nanquantile(x, q, axis=1, method=method)),
+             (lambda v: lx.quantile(v, 0.3, axis=1, method=method),
+              np.quantile(x, 0.3, axis=1, method=method)),
+             (lambda v: lx.nanmedian(v, axis=1), np.nanmedian(x, axis=1)),
+             (lambda v: lx.median(v, axis=1), np.median(x, axis=1))]
+    for f, want in cases:
+        with lx.host_sort(True):
+            program = str(jax.make_jaxpr(f)(a))
+            got = np.asarray(jax.jit(f)(a))
+            primal, tangent = jax.jvp(jax.jit(f), (a,), (ones,))
+            rows = np.asarray(lx.vmap(jax.jit(f))(lx.asarray(np.stack([x, x[::-1]]))))
+        with lx.host_sort(False):
+            lax_only = np.asarray(jax.jit(f)(a))
+        assert "host_callback" in program
+        for g in (got, np.asarray(primal), lax_only, rows[0]):
+            np.testing.assert_array_equal(g, want)
+        np.testing.assert_array_equal(rows[1], want[..., ::-1])
+        # every value shifted by t shifts each quantile by t (NaN results: no such rule)
+        np.testing.assert_array_equal(np.asarray(tangent)[~np.isnan(want)], 1.0)
