@@ -115,3 +115,7 @@ def test_gathers_wrap_negative_indices_eagerly_and_traced(n, signs):
     # unsigned indices under jit take the no-wrap path (they cannot be negative)
     u = np.abs(idx).astype(np.uint32) % n
     _same(jax.jit(lambda v, j: xp.take(v, j))(a, xp.asarray(u)), np.take(x, u))
+    # traced indices past the end are clamped (the documented rule), uint64 ones past 2**63
+    # too
+    huge = np.array([2**64 - 1, 2**63, n, 1], np.uint64)
+    _same(jax.jit(lambda v, j: xp.take(v, j))(a, xp.asarray(huge)), x[[n - 1, n - 1, n - 1, 1]])
