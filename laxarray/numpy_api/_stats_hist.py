@@ -42,9 +42,10 @@ _ESTIMATORS = ("auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt
 @kernel(static=("nbins", "lin", "out", "auto"))
 def _uniform_edges_kernel(x, lo, hi, nb, *, nbins, lin, out, auto):
     if auto:
-        flat = lax.reshape(x, (math.prod(x.shape),))
-        lo = lax.convert_element_type(lax.reduce_min(flat, (0,)), lin)
-        hi = lax.convert_element_type(lax.reduce_max(flat, (0,)), lin)
+        # the extremes of the values converted (conversion keeps their order, so these are
+        # the converted extremes): XLA:CPU compiles an integer min/max several times slower
+        flat = lax.convert_element_type(lax.reshape(x, (math.prod(x.shape),)), lin)
+        lo, hi = lax.reduce_min(flat, (0,)), lax.reduce_max(flat, (0,))
         same = lax.eq(lo, hi)
         half = lax.full_like(lo, 0.5)
         lo, hi = lax.select(same, lax.sub(lo, half), lo), lax.select(same, lax.add(hi, half), hi)
