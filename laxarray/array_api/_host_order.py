@@ -45,6 +45,14 @@ def usable(raw) -> bool:
     return (dt.kind in "biu" or dt in _FLOATS) and placed(raw)
 
 
+def usable_accumulation(dtype) -> bool:
+    """Whether a cumulative sum or product in ``dtype`` may run in NumPy: integers and the
+    float dtypes NumPy computes natively (bool never accumulates; complex, float16 and
+    bfloat16 stay in lax)."""
+    dtype = np.dtype(dtype)
+    return dtype.kind in "iu" or dtype in _FLOATS
+
+
 def placed(raw) -> bool:
     """Whether the host path is on and ``raw`` lives on (or is traced for) one CPU device:
     the condition without the dtype (for callbacks that take a mask or indices).

@@ -93,6 +93,10 @@ def _no_rule(ctx, eqn, invals, reason):
     if eqn.primitive in R.ZERO_DESTROYING_UNARY:
         why = (f"'{name}' maps 0 to a non-zero value, so its result is dense anyway; "
                "todense() on the sparse input would help")
+    elif name == "host_callback":   # laxarray's NumPy host call (jaxapi.host_call)
+        why = ("on CPU this function runs NumPy in a host call, which takes dense arrays "
+               "(sort, quantiles, unique, cumulative sums...); todense() on the sparse input "
+               "would help")
     elif reason:
         why = f"{reason}; todense() on the sparse input would help"
     else:

@@ -394,3 +394,29 @@ def test_traced_quantiles_numpys_own_and_the_lax_formulation_agree(method):
         np.testing.assert_array_equal(rows[1], want[..., ::-1])
         # every value shifted by t shifts each quantile by t (NaN results: no such rule)
         np.testing.assert_array_equal(np.asarray(tangent)[~np.isnan(want)], 1.0)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.bool_])
+def test_cumulative_sums_are_numpys_bits_eagerly_and_jitted(dtype):
+    # on CPU NumPy's own scan, eagerly and in a host call under jit (XLA's scan adds in
+    # another order: float32 sums of 10**4 values differ in their last bits)
+    x = np.random.default_rng(9).standard_normal((3, 10_000)) * 3
+    x = (x > 0) if dtype is np.bool_ else x.astype(dtype)
+    a = lx.asarray(x)
+    for f, g in ((lx.cumulative_sum, np.cumsum), (lx.cumulative_prod, np.cumprod)):
+        want = g(x[:, :40] if f is lx.cumulative_prod else x, axis=1,
+                 dtype=np.int64 if dtype is np.bool_ else None)
+        v = a[:, :40] if f is lx.cumulative_prod else a
+        for got in (f(v, axis=1), jax.jit(lambda t, f=f: f(t, axis=1))(v),
+                    lx.vmap(lambda r, f=f: f(r))(v)):
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(np.asarray(got), want)
+        init = jax.jit(lambda t, f=f: f(t, axis=0, include_initial=True))(v)
+        np.testing.assert_array_equal(
+            np.asarray(init), np.concatenate([np.full((1, v.shape[1]), f is lx.cumulative_prod),
+                                              g(np.asarray(v), axis=0)]).astype(want.dtype))
+    assert "host_callback" in str(jax.make_jaxpr(lx.cumulative_sum)(a[0]))
+    if dtype is np.float64:  # derivatives through lax.cumsum: d/dx_i sum(w * cumsum(x))
+        w = np.arange(x.shape[1], dtype=np.float64)
+        g_ = lx.grad(lambda t: lx.sum(lx.cumulative_sum(t) * lx.asarray(w)))(a[0])
+        np.testing.assert_allclose(np.asarray(g_), np.cumsum(w[::-1])[::-1], rtol=1e-12)
