@@ -94,6 +94,8 @@ def _reduce_kernel(x, *, axes, dtype, keepdims, op):
         y = lax.convert_element_type(y, x.dtype)
     elif op == "sum":
         y = lax.reduce_sum(x, axes)
+        if math.prod(x.shape[a] for a in axes) == 1:
+            y = plus_zero(y)
     elif op == "prod":
         y = lax.reduce_prod(x, axes)
     elif op in ("max", "min") and _dt.kind_of(x.dtype) == "c":
@@ -109,6 +111,18 @@ def _reduce_kernel(x, *, axes, dtype, keepdims, op):
     else:  # count_nonzero
         y = lax.reduce_sum(lax.convert_element_type(_truthy(x), np.int64), axes)
     return _finish(y, axes, keepdims)
+
+
+def plus_zero(y):
+    """``y`` with -0.0 read as +0.0 (parts of complex ``y`` too): NumPy adds the elements to
+    +0.0, so its sum of one -0.0 is 0.0, while XLA reduces one element to the element
+    itself (and folds ``y + 0.0`` away)."""
+    kind = _dt.kind_of(y.dtype)
+    if kind == "c":
+        return lax.complex(plus_zero(lax.real(y)), plus_zero(lax.imag(y)))
+    if kind != "f":
+        return y
+    return lax.select(lax.eq(y, lax.full_like(y, 0)), lax.full_like(y, 0), y)
 
 
 def _complex_extremum(x, axes, op):
@@ -235,6 +249,8 @@ def _moment_kernel(x, count, exts, *, axes, keepdims, correction, op, dtype):
     if exts is not None:
         x = mask_padding(x, exts[0], 0)
     total = lax.reduce_sum(x, axes)
+    if math.prod(x.shape[a] for a in axes) == 1:
+        total = plus_zero(total)
     real = lax.real(total).dtype if _dt.kind_of(dtype) == "c" else total.dtype
     n = lax.broadcast(lax.convert_element_type(count, real), total.shape)
     if _dt.kind_of(dtype) == "c":  # divide each part by the real count

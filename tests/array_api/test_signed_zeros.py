@@ -56,3 +56,29 @@ def test_arange_first_value_is_start(start):
     _same(xp.arange(start, 3.0, 1.0), np.arange(start, 3.0, 1.0))
     _same(xp.arange(start, 3.0, 0.5, dtype=xp.float32),
           np.arange(start, 3.0, 0.5, dtype=np.float32))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+@pytest.mark.parametrize("shape,axis", [((1,), None), ((3, 1), 1), ((1, 1), None), ((2, 3), 1)])
+def test_sums_of_negative_zeros_are_numpys(dtype, shape, axis):
+    # NumPy adds the elements to +0.0: a sum (and mean) of one -0.0 is 0.0; XLA reduces a
+    # single element to itself, and the conformance spec of pad(mode="mean") found it
+    import jax
+
+    x = np.full(shape, -0.0, dtype)
+    if np.dtype(dtype).kind == "c":
+        x = x + np.array(-0.0j, dtype)
+    a = xp.asarray(x)
+
+    def parts(v):
+        v = np.asarray(v)
+        return (v.real, v.imag) if v.dtype.kind == "c" else (v,)
+
+    for ours, theirs in ((xp.sum, np.sum), (xp.mean, np.mean)):
+        want = theirs(x, axis=axis)
+        for got in (ours(a, axis=axis), jax.jit(lambda v, f=ours: f(v, axis=axis))(a)):
+            assert np.asarray(got).dtype == want.dtype
+            for g, w in zip(parts(got), parts(want)):
+                _same(g, w)
+    if np.dtype(dtype).kind == "f" and len(shape) == 1:
+        _same(xp.pad(a, 1, mode="mean"), np.pad(x, 1, mode="mean"))
