@@ -173,6 +173,7 @@ def traced_program(fn, args):
 
 _host_call_p = Primitive("host_callback")
 _host_call_p.multiple_results = True
+host_call_p = _host_call_p  # for jaxpr interpreters that tell a host call apart (sparsify)
 
 
 def host_call(fn, results, *args, vmap_method="broadcast_all"):

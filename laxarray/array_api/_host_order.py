@@ -41,16 +41,14 @@ _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 def usable(raw) -> bool:
     """Whether sorts and selections of the raw value ``raw`` take the host path."""
-    dt = raw.dtype
-    return (dt.kind in "biu" or dt in _FLOATS) and placed(raw)
+    return native(raw.dtype) and placed(raw)
 
 
-def usable_accumulation(dtype) -> bool:
-    """Whether a cumulative sum or product in ``dtype`` may run in NumPy: integers and the
-    float dtypes NumPy computes natively (bool never accumulates; complex, float16 and
-    bfloat16 stay in lax)."""
+def native(dtype) -> bool:
+    """Whether NumPy sorts and computes ``dtype`` natively: bool, integers, float32 and
+    float64 (complex, float16 and bfloat16 stay in lax)."""
     dtype = np.dtype(dtype)
-    return dtype.kind in "iu" or dtype in _FLOATS
+    return dtype.kind in "biu" or dtype in _FLOATS
 
 
 def placed(raw) -> bool:

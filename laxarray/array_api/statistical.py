@@ -93,9 +93,7 @@ def _reduce_kernel(x, *, axes, dtype, keepdims, op):
         y = lax.reduce_sum(wide, axes) if op == "sum" else lax.reduce_prod(wide, axes)
         y = lax.convert_element_type(y, x.dtype)
     elif op == "sum":
-        y = lax.reduce_sum(x, axes)
-        if math.prod(x.shape[a] for a in axes) == 1:
-            y = plus_zero(y)
+        y = numpy_sum(x, axes)
     elif op == "prod":
         y = lax.reduce_prod(x, axes)
     elif op in ("max", "min") and _dt.kind_of(x.dtype) == "c":
@@ -113,13 +111,18 @@ def _reduce_kernel(x, *, axes, dtype, keepdims, op):
     return _finish(y, axes, keepdims)
 
 
-def plus_zero(y):
-    """``y`` with -0.0 read as +0.0 (parts of complex ``y`` too): NumPy adds the elements to
-    +0.0, so its sum of one -0.0 is 0.0, while XLA reduces one element to the element
-    itself (and folds ``y + 0.0`` away)."""
+def numpy_sum(x, axes):
+    """``lax.reduce_sum(x, axes)`` with NumPy's zero: NumPy adds the elements to +0.0, so its
+    sum of one -0.0 is 0.0, while XLA reduces one element to the element itself (and folds
+    ``y + 0.0`` away); over one element -0.0 is read as +0.0 (parts of complex too)."""
+    y = lax.reduce_sum(x, axes)
+    return _plus_zero(y) if math.prod(x.shape[a] for a in axes) == 1 else y
+
+
+def _plus_zero(y):
     kind = _dt.kind_of(y.dtype)
     if kind == "c":
-        return lax.complex(plus_zero(lax.real(y)), plus_zero(lax.imag(y)))
+        return lax.complex(_plus_zero(lax.real(y)), _plus_zero(lax.imag(y)))
     if kind != "f":
         return y
     return lax.select(lax.eq(y, lax.full_like(y, 0)), lax.full_like(y, 0), y)
@@ -248,9 +251,7 @@ def _moment_kernel(x, count, exts, *, axes, keepdims, correction, op, dtype):
         x = lax.convert_element_type(x, np.float32)
     if exts is not None:
         x = mask_padding(x, exts[0], 0)
-    total = lax.reduce_sum(x, axes)
-    if math.prod(x.shape[a] for a in axes) == 1:
-        total = plus_zero(total)
+    total = numpy_sum(x, axes)
     real = lax.real(total).dtype if _dt.kind_of(dtype) == "c" else total.dtype
     n = lax.broadcast(lax.convert_element_type(count, real), total.shape)
     if _dt.kind_of(dtype) == "c":  # divide each part by the real count
@@ -369,13 +370,13 @@ def _cumulative(fn, op, x, axis, dtype, include_initial):
     check_bool(fn, include_initial, "include_initial")
     dt = accumulation_dtype(fn, raw.dtype, dtype)
     value = raw._value
-    view = _host_order.eager_view(value) if _host_order.usable_accumulation(dt) else None
+    view = _host_order.eager_view(value) if _host_order.native(dt) else None
     if view is not None:    # eagerly on CPU: NumPy's own, without a kernel
         return _host_order.array_like(
             _np_cumulative(view, axis=ax, dtype=dt, include_initial=include_initial, op=op),
             value)
     return call(_cumulative_kernel, raw, axis=ax, dtype=dt, include_initial=include_initial,
-                op=op, host=_host_order.placed(value) and _host_order.usable_accumulation(dt))
+                op=op, host=_host_order.native(dt) and _host_order.placed(value))
 
 
 def _np_cumulative(a, *, axis, dtype, include_initial, op):

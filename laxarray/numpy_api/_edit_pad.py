@@ -25,7 +25,7 @@ from laxarray._core.validate import check_choice
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.array_api.indexing_functions import take_along_axis_kernel
-from laxarray.array_api.statistical import plus_zero
+from laxarray.array_api.statistical import numpy_sum
 from laxarray.array_api.sorting import sort_kernel
 
 _ALLOWED = {"empty": (), "edge": (), "wrap": (), "constant": ("constant_values",),
@@ -187,9 +187,7 @@ def _stat(chunk, axis, mode, dtype):
     c = _cast(chunk, ftype)
     n = chunk.shape[axis]
     if mode == "mean":
-        total = lax.reduce_sum(c, (axis,))
-        out = lax.div(plus_zero(total) if n == 1 else total,
-                      _divisor((), n if n else np.nan, ftype))
+        out = lax.div(numpy_sum(c, (axis,)), _divisor((), n if n else np.nan, ftype))
         out = lax.expand_dims(out, (axis,))
     else:  # median: the mean of the middle pair of the sorted chunk; NaN if any NaN
         if n == 0:

@@ -168,10 +168,18 @@ def _quantile_kernel(x, q, *, axes, keepdims, method, omit_nan, vdtype, rdtype, 
 def _np_quantile(a, q, *, omit_nan, method, weak, rdtype):
     """(B, m) quantiles of the rows of ``a`` by NumPy, ``q`` passed as the eager path
     passes it (a Python scalar when it was one)."""
-    npq = (float(q) if q.dtype.kind == "f" else int(q)) if weak else q.reshape(-1)
+    npq = _numpy_q(q, weak) if weak else q.reshape(-1)
     res = _host_order.quietly(np.nanquantile if omit_nan else np.quantile, a, npq, axis=-1,
                               method=method, overwrite_input=_host_order.owns(a))
     return np.ascontiguousarray(np.asarray(res, dtype=rdtype).reshape(-1, a.shape[0]).T)
+
+
+def _numpy_q(q, weak):
+    """The NumPy array ``q`` as NumPy's quantile is to see it: a Python scalar where the
+    caller passed one (NumPy then keeps float32 data in float32)."""
+    if not weak:
+        return q
+    return float(q) if q.dtype.kind == "f" else int(q)
 
 
 def _quantile_rows(x2, q, *, method, omit_nan, vdtype, rdtype, host):
@@ -303,8 +311,7 @@ def _quantile(fn, a, q, axis, method, keepdims, omit_nan, scale, out=None):
     view = _host_order.eager_view(x) if _dt.kind_of(x.dtype) in "iuf" else None
     qh = concrete(qr) if view is not None else None
     if qh is not None:      # eagerly on CPU: NumPy's own formulas, without a kernel
-        npq = float(qh) if weak and _dt.kind_of(qh.dtype) == "f" else \
-            int(qh) if weak else qh
+        npq = _numpy_q(qh, weak)
         res = _host_order.quietly(np.nanquantile if omit_nan else np.quantile, view, npq,
                                   axis=axes, method=method, keepdims=keepdims)
         return _host_order.array_like(np.asarray(res, dtype=rdtype), x)

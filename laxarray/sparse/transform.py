@@ -29,7 +29,7 @@ from jax import lax
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import (
     Literal, bind_eqn, call_p, closed_call_p, cond_p, custom_jvp_call_p, custom_vjp_call_p,
-    is_tracer, jit_p, remat_p, scan_p, while_p)
+    host_call_p, is_tracer, jit_p, remat_p, scan_p, while_p)
 from laxarray.array_api._array import Array, wrap
 from laxarray.sparse import _sparsify_rules as R
 from laxarray.sparse.bcoo import BCOO
@@ -93,7 +93,7 @@ def _no_rule(ctx, eqn, invals, reason):
     if eqn.primitive in R.ZERO_DESTROYING_UNARY:
         why = (f"'{name}' maps 0 to a non-zero value, so its result is dense anyway; "
                "todense() on the sparse input would help")
-    elif name == "host_callback":   # laxarray's NumPy host call (jaxapi.host_call)
+    elif eqn.primitive is host_call_p:   # laxarray's NumPy host call (jaxapi.host_call)
         why = ("on CPU this function runs NumPy in a host call, which takes dense arrays "
                "(sort, quantiles, unique, cumulative sums...); todense() on the sparse input "
                "would help")
