@@ -38,7 +38,8 @@ The policy, stated once:
   the input's size, so a bucketed small array and an exact large one get the same code --
   up to XLA's own size dependence: float32 ``exp`` and ``log`` differ by 1 ulp between the
   vectorized loop and the scalar remainder loop (jax.numpy's too; see
-  ``tests/core/test_buckets.py``).
+  ``tests/core/test_buckets.py``).  A program whose float max/min must keep NaN
+  (:func:`reduce_extreme`) compiles without XLA's YNNPACK reduction (:data:`EXACT_EXTREMES`).
 * **Bounded memory.**  Every executable is counted; beyond :func:`executable_limit` the least
   recently used bindings drop theirs (``LAXARRAY_KERNEL_CACHE``, default 256; XLA keeps about
   1.5 MB of code per CPU executable).  The persistent cache (``compile_cache``) makes a
@@ -120,16 +121,35 @@ def _neutral_dtype(dtype) -> bool:
                                   (dtype.kind == "f" and dtype.itemsize >= 4))
 
 
+#: The option that keeps XLA:CPU's YNNPACK library fusion for matrix products but not for
+#: reductions.  By default XLA:CPU (jaxlib 0.10) hands float reductions of 4096 elements
+#: and more to YNNPACK (``__ynn_fusion``), whose ``max``/``min`` drop NaN: ``reduce_max`` of
+#: 10**4 values with one NaN gives the largest other value (jax.numpy's too).  Its sums and
+#: products differ from XLA's own loop only in rounding (another order), and its matrix
+#: products keep NaN, infinities, signed zeros and flushed subnormals as XLA's (the audit is
+#: in ``docs/performance.md``), so only the reductions are taken from it -- and only in
+#: programs that need NaN-exact extremes (:func:`reduce_extreme`): XLA's own float32 sum of
+#: 10**6 values is about 2x slower than YNNPACK's.
+EXACT_EXTREMES = {"xla_cpu_experimental_ynn_fusion_type": "LIBRARY_FUSION_TYPE_DOT"}
+
+
 @functools.lru_cache(maxsize=None)
-def _options(neutral=False):
+def _options(neutral=False, extremes=False):
     if jax.default_backend() != "cpu":
         return None
-    return NEUTRAL_OPTIONS if neutral else COMPILER_OPTIONS
+    options = NEUTRAL_OPTIONS if neutral else COMPILER_OPTIONS
+    return dict(options, **EXACT_EXTREMES) if extremes else options
 
 
 class _FusionEmittersNeeded(Exception):
     """Raised while tracing a kernel compiled with :data:`NEUTRAL_OPTIONS` whose program is
     not emitter-neutral: the call is run again with :data:`COMPILER_OPTIONS`."""
+
+
+class _ExactExtremesNeeded(Exception):
+    """Raised while tracing a kernel's eager program that reduces floats with
+    :func:`reduce_extreme` under options that keep YNNPACK's reductions: the binding
+    switches to :data:`EXACT_EXTREMES` and the call runs again."""
 
 
 #: Debugging aid for tests: fill host-side padding with NaN / the dtype's maximum instead of
@@ -269,6 +289,28 @@ def exact_div(x, d):
     return lax.div(x, keep_divisor(d))
 
 
+def reduce_extreme(x, axes, find_max):
+    """``lax.reduce_max`` (``find_max``) or ``lax.reduce_min`` of ``x`` over ``axes``, NaN
+    wherever a reduced NaN is, at every size.
+
+    XLA:CPU's YNNPACK reduction drops NaN from 4096 elements on (see
+    :data:`EXACT_EXTREMES`).  In laxarray's own eager executables the kernel helper compiles
+    such a program without that fusion (the plain reduction, at XLA's speed); inlined into a
+    program compiled elsewhere (a user's ``jax.jit``, whose options laxarray cannot set) the
+    NaN is found by a second reduction and put back."""
+    reduce = lax.reduce_max if find_max else lax.reduce_min
+    if _dt.kind_of(x.dtype) != "f" or not axes or math.prod(x.shape[a] for a in axes) < 2:
+        return reduce(x, axes)
+    own = getattr(_TRACING, "bound", None)
+    if own is not None:  # tracing one of laxarray's eager programs
+        if not own._extremes and _options() is not None:
+            raise _ExactExtremesNeeded
+        return reduce(x, axes)
+    y = reduce(x, axes)
+    nan = lax.reduce_or(lax.ne(x, x), axes)
+    return lax.select(nan, lax.full_like(y, np.nan), y)
+
+
 # ---- executables: counting and eviction --------------------------------------------------
 
 _LIVE: dict = {}        # jitted callable -> [Bound, executables]
@@ -276,6 +318,7 @@ _TOTAL = [0]
 _COMPILES = [0]         # executables built by laxarray kernels since start-up
 _EAGER = [None]         # the Bound whose eager call is running (a trace then is a compile)
 _SPY = [None]           # tests: a list that records (module, kernel name) of every run
+_TRACING = threading.local()  # .bound: the Bound whose eager program this thread traces
 _LOCK = threading.RLock()  # the accounting above, shared by threads
 
 
@@ -312,6 +355,14 @@ def _unregister(jitted):
             _COMPILES[0] -= 1
 
 
+def _forget(jitted):
+    """Drop the executables of ``jitted`` from the accounting (they go with the callable)."""
+    with _LOCK:
+        entry = _LIVE.pop(jitted, None)
+        if entry is not None:
+            _TOTAL[0] -= entry[1]
+
+
 def _evict():
     """Drop executables until a quarter of the bound is free: bindings not used since the
     previous sweep go first (oldest registration first), then the rest in that order.
@@ -331,7 +382,7 @@ def _evict():
                     break
                 if jitted not in _LIVE or (pass_ == 0 and bound.used):
                     continue
-                for slot in ("_plain", "_masked", "_plain_f", "_masked_f"):
+                for slot in _SLOTS:
                     if getattr(bound, slot) is jitted:
                         setattr(bound, slot, None)
                 del _LIVE[jitted]
@@ -342,16 +393,20 @@ def _evict():
 
 # ---- kernels -----------------------------------------------------------------------------
 
+_SLOTS = ("_plain", "_masked", "_plain_f", "_masked_f")  # a Bound's jitted callables
+
 class Bound:
     """One kernel with its static arguments fixed: its jitted callables (exact and padded
     inputs alike; the masked variant for bucketed inputs; each compiled with
     :data:`NEUTRAL_OPTIONS` where the program allows and with :data:`COMPILER_OPTIONS`
     where not), and whether it ran since the last eviction sweep (``used``: a second-chance
     LRU, cheaper than a clock per call).  ``_fused``: the argument dtypes whose programs
-    needed the fusion emitters (``None`` while there are none), sent straight there."""
+    needed the fusion emitters (``None`` while there are none), sent straight there.
+    ``_extremes``: its programs reduce floats with :func:`reduce_extreme`, so they compile
+    with :data:`EXACT_EXTREMES` (found at the first such trace)."""
 
     __slots__ = ("kernel", "items", "_fn", "_plain", "_masked", "_plain_f", "_masked_f",
-                 "_fused", "_inline", "used")
+                 "_fused", "_inline", "_extremes", "used")
 
     def __init__(self, kern, items):
         self.kernel = kern
@@ -359,6 +414,7 @@ class Bound:
         self._fn = functools.partial(kern.fn, **dict(items)) if items else kern.fn
         self._plain = self._masked = self._plain_f = self._masked_f = None
         self._fused = self._inline = None
+        self._extremes = False
         self.used = True
 
     def _jit(self, body, neutral=True):
@@ -366,26 +422,34 @@ class Bound:
         each new program is traced once, checked and replayed, and one that is not
         emitter-neutral raises :class:`_FusionEmittersNeeded` before anything compiles."""
         bound = self
-        options = _options(neutral)
+        options = _options(neutral, self._extremes)
         check = neutral and options is not None
 
         def entry(*args):
-            if _EAGER[0] is bound:  # traced for an eager call: a new executable
-                _EAGER[0] = None
-                if check:
-                    names, dtypes, replay = traced_program(body, args)
+            if _EAGER[0] is not bound:
+                return body(*args)
+            _EAGER[0] = None  # traced for an eager call: a new executable
+            _TRACING.bound = bound
+            try:
+                if check:  # a fresh callable: jax must not share this trace with the
+                    # inlined one, which reduces differently (reduce_extreme)
+                    names, dtypes, replay = traced_program(functools.partial(body), args)
                     if not (names <= EMITTER_NEUTRAL and all(map(_neutral_dtype, dtypes))):
                         raise _FusionEmittersNeeded
                     _register(bound, jitted)
                     return replay()
-                _register(bound, jitted)
-            return body(*args)
+                out = body(*args)
+            finally:
+                _TRACING.bound = None
+            _register(bound, jitted)
+            return out
         entry.__name__ = self.kernel.__name__
         entry.__qualname__ = self.kernel.__name__
         # keep_unused: a result that does not depend on the arguments (isfinite of integers,
         # argsort of an empty array) still goes to their device; jax would drop the unused
         # committed arguments and place it on the default device
         jitted = jax.jit(entry, inline=True, compiler_options=options, keep_unused=True)
+        jitted.neutral = neutral
         return jitted
 
     def _traced(self, args, body=None):
@@ -418,9 +482,29 @@ class Bound:
             return self._traced(args, None if body is self._fn else body)
         except _FusionEmittersNeeded:
             return self._first_fused(body, args)
+        except _ExactExtremesNeeded:
+            self._exact_extremes()
+            if not jitted.neutral:
+                return self._run_fused(body, args)
+            if body is self._fn:
+                return self.padded(args)
+            jitted = self._masked = self._jit(body)
+            jitted.body = body
+            return self._run(jitted, body, args)
         if _SPY[0] is not None:  # recorded once it ran: a check at trace time runs nothing
             self._spy()
         return out
+
+    def _exact_extremes(self):
+        """From now on compile this binding's programs with :data:`EXACT_EXTREMES`: the
+        callables made without it (and their executables) go."""
+        self._extremes = True
+        for slot in _SLOTS:
+            jitted = getattr(self, slot)
+            if jitted is not None:
+                _forget(jitted)
+                setattr(self, slot, None)
+
 
     def _first_fused(self, body, args):
         """A program that needs the fusion emitters: send later calls on these argument
@@ -481,6 +565,9 @@ class Bound:
             return self._traced(args)
         except _FusionEmittersNeeded:
             return self._first_fused(self._fn, args)
+        except _ExactExtremesNeeded:
+            self._exact_extremes()
+            return self.padded(args)
         if _SPY[0] is not None:
             self._spy()
         return out

@@ -18,7 +18,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.kernel import call, exact_div, kernel, mask_padding
+from laxarray._core.kernel import call, exact_div, kernel, mask_padding, reduce_extreme
 from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
 from laxarray.array_api import _host_order
 from laxarray.array_api._array import wrap
@@ -98,10 +98,8 @@ def _reduce_kernel(x, *, axes, dtype, keepdims, op):
         y = lax.reduce_prod(x, axes)
     elif op in ("max", "min") and _dt.kind_of(x.dtype) == "c":
         y = _complex_extremum(x, axes, op)
-    elif op == "max":
-        y = lax.reduce_max(x, axes)
-    elif op == "min":
-        y = lax.reduce_min(x, axes)
+    elif op in ("max", "min"):
+        y = reduce_extreme(x, axes, op == "max")
     elif op == "all":
         y = lax.reduce_and(_truthy(x), axes)
     elif op == "any":

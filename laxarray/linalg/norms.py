@@ -13,7 +13,7 @@ import math
 from jax import lax
 
 from laxarray._core.errors import LinAlgError, fail
-from laxarray._core.kernel import call, kernel
+from laxarray._core.kernel import call, kernel, reduce_extreme
 from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
 from laxarray.linalg import _matrix_ops as M
 from laxarray.linalg._operands import float_operand, matrix_operand
@@ -33,10 +33,10 @@ def _vector_norm_raw(x, axes, ord):
     """The vector norm of ``x`` over ``axes`` (no keepdims) in the real dtype."""
     a = lax.abs(x)
     if ord == INF:  # an empty reduction gives 0 (NumPy), not max's identity -inf
-        m = lax.reduce_max(a, axes)
+        m = reduce_extreme(a, axes, True)
         return lax.max(m, lax.full_like(m, 0))
     if ord == -INF:
-        return lax.reduce_min(a, axes)
+        return reduce_extreme(a, axes, False)
     if ord == 0:
         return lax.reduce_sum(lax.convert_element_type(lax.ne(a, lax.full_like(a, 0)),
                                                        a.dtype), axes)
@@ -88,7 +88,7 @@ def _matrix_norm_raw(x, row, col, ord):
             return lax.reduce_sum(s, last)
         if s.shape[-1] == 0:  # only reached for ord=2 (NumPy's initial=0)
             return lax.full(s.shape[:-1], 0, s.dtype)
-        return lax.reduce_max(s, last) if ord == 2 else lax.reduce_min(s, last)
+        return reduce_extreme(s, last, ord == 2)
     a = lax.abs(x)
     if ord in (1, -1):
         sums, axis = lax.reduce_sum(a, (row,)), col - (col > row)
@@ -98,8 +98,8 @@ def _matrix_norm_raw(x, row, col, ord):
         if sums.shape[axis] == 0:
             return lax.full(tuple(d for i, d in enumerate(sums.shape) if i != axis), 0,
                             sums.dtype)
-        return lax.reduce_max(sums, (axis,))
-    return lax.reduce_min(sums, (axis,))
+        return reduce_extreme(sums, (axis,), True)
+    return reduce_extreme(sums, (axis,), False)
 
 
 @kernel(static=("dtype", "row", "col", "ord", "keepdims"))

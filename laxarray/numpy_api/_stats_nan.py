@@ -16,7 +16,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
-from laxarray._core.kernel import call, kernel
+from laxarray._core.kernel import call, kernel, reduce_extreme
 from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
 from laxarray.array_api import statistical as _stat
 from laxarray.array_api._array import wrap
@@ -277,7 +277,8 @@ def nancumprod(a, axis=None, dtype=None, out=None):
 
 @kernel(static=("axes", "keepdims"))
 def _ptp_kernel(x, *, axes, keepdims):
-    return _finish(lax.sub(lax.reduce_max(x, axes), lax.reduce_min(x, axes)), axes, keepdims)
+    top, bottom = reduce_extreme(x, axes, True), reduce_extreme(x, axes, False)
+    return _finish(lax.sub(top, bottom), axes, keepdims)
 
 
 def ptp(a, axis=None, out=None, keepdims=False):
