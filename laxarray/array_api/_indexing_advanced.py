@@ -24,6 +24,10 @@ Boolean masks have data-dependent shapes: a get needs a concrete mask, or, under
 ``x.at[mask].get(size=N, fill_value=...)``.  A set with one mask (plus integers and basic
 entries) works under tracing: it is a ``select`` over the masked elements, the value's
 mask axis (if longer than 1) taken in order by a running count of the mask.
+
+A mask's axes have the lengths of the axes it indexes, or 0 (NumPy's rule): a mask with a
+zero-length axis selects nothing, from axes of any length, and that (empty) selection is
+static, so such a mask needs no ``size=`` under tracing either.
 """
 
 from __future__ import annotations
@@ -102,6 +106,8 @@ def _classify(fn, k):
             fail(IndexError, fn, _KEY_KINDS, k)
     kind = _dt.kind_of(raw.dtype)
     if kind == "b":
+        if 0 in raw.shape:  # selects nothing, traced or not: its (empty) nonzero() is static
+            return ("mask", np.zeros(raw.shape, np.bool_))
         return ("mask", raw)
     if kind not in "iu":
         fail(IndexError, fn, "integer or boolean arrays in the index key", k)
@@ -188,9 +194,7 @@ def layout(fn, shape, entries, check_ints=True) -> Layout:
                 dims = (1,)
             elif tag == "mask":
                 dims = tuple(shape[d:d + val.ndim])
-                if tuple(val.shape) != dims:
-                    fail(IndexError, fn, f"a boolean index of shape {dims} for axes "
-                         f"{d}..{d + val.ndim - 1}", val)
+                check_mask_shape(fn, val, dims, d)
                 d += val.ndim
             else:
                 dims = (shape[d],)
@@ -210,6 +214,15 @@ def layout(fn, shape, entries, check_ints=True) -> Layout:
     out.adjacent = adv_pos == list(range(adv_pos[0], adv_pos[0] + len(adv_pos))) \
         if adv_pos else True
     return out
+
+
+def check_mask_shape(fn, mask, dims, first):
+    """NumPy's rule for a boolean index over the axes ``first..`` of lengths ``dims``:
+    each of its axes has the indexed axis's length, or 0 (a mask with a zero-length axis
+    has no True element: it selects nothing from an axis of any length)."""
+    if any(m != n and m != 0 for m, n in zip(mask.shape, dims)):
+        fail(IndexError, fn, f"a boolean index of shape {dims} (any of its axes may have "
+             f"length 0) for axes {first}..{first + len(dims) - 1}", mask)
 
 
 def _positions(lay):
@@ -255,14 +268,18 @@ def _concrete(raw):
 
 
 def components(fn, lay, size=None, checked=True):
-    """One raw integer index array per advanced axis, and whether a mask was padded.
+    """One raw integer index array per advanced axis, whether a mask was padded, and the
+    shape ``B`` the index arrays broadcast to (``IndexError`` if they do not).
 
     Masks become their ``nonzero()`` arrays: eagerly exact (or ``size`` long), under
     tracing only with ``size`` (padding is out of range, for ``mode='fill'``).  Concrete
     negative indices are wrapped here, on the host, so the kernel wraps only traced ones
-    (:func:`wrap_flags`).
+    (:func:`wrap_flags`).  As NumPy, concrete index arrays are range-checked only when
+    the index arrays select something (``x[mask, [7]]`` with a mask that selects nothing
+    is empty, whatever the length of the axis 7 indexes); with ``size``, by the mask's
+    true count where it is concrete.
     """
-    comps, padded = [], False
+    comps, padded, arrays, selected = [], False, [], []
     for tag, val, first, _rank in lay.groups:
         n = lay.xshape[first]
         if tag == "int":
@@ -270,16 +287,13 @@ def components(fn, lay, size=None, checked=True):
         elif tag == "array":
             conc = _concrete(val)
             if conc is not None:
-                if checked:
-                    negative = _basic.check_index_range(
-                        fn, conc, n, f"an index in [{-n}, {n}) for axis {first} of size {n}")
-                else:
-                    negative = conc.size and conc.dtype.kind == "i" and conc.min() < 0
-                if negative:
-                    conc = np.where(conc < 0, conc + n, conc)
+                arrays.append((len(comps), n, first))
             comps.append(val if conc is None else conc)
+            selected.append(tuple(val.shape))
         else:
             conc = _concrete(val)
+            # the mask's NumPy selection length (1 where traced: possibly non-empty)
+            selected.append((1,) if conc is None else (int(np.count_nonzero(conc)),))
             if conc is not None and size is None:
                 comps.extend(np.nonzero(conc))
                 continue
@@ -287,13 +301,36 @@ def components(fn, lay, size=None, checked=True):
                 fail(ValueError, fn, "a concrete boolean mask; under jax.jit/vmap the number "
                      "of True elements decides the result shape: use "
                      "x.at[mask].get(size=N, fill_value=...)", val)
+            # out of range for the longest masked axis (a zero-length mask axis may index a
+            # longer one, so the mask's own shape does not tell)
+            sentinel = max(max(lay.xshape[first:first + _rank]), 1)
+            padded = True
+            if isinstance(val, np.ndarray):  # a NumPy mask (or an empty one): on the host
+                for c in np.nonzero(val):
+                    out = np.full(size, sentinel, np.int64)
+                    out[:min(size, c.size)] = c[:size]
+                    comps.append(out)
+                continue
             from laxarray.array_api import _host_order
             from laxarray.array_api.searching import nonzero_kernel
-            sentinel = max(max(val.shape), 1)
             comps.extend(nonzero_kernel(val, size=size, fill_value=sentinel,
                                         host=_host_order.placed(val)))
-            padded = True
-    return comps, padded
+    bshape = _bshape(fn, comps)
+    try:
+        used = math.prod(np.broadcast_shapes(*selected)) if selected else 1
+    except ValueError:   # only with size= (padding changed a mask's length): check
+        used = 1
+    if used:
+        for i, n, first in arrays:
+            conc = comps[i]
+            if checked:
+                negative = _basic.check_index_range(
+                    fn, conc, n, f"an index in [{-n}, {n}) for axis {first} of size {n}")
+            else:
+                negative = conc.size and conc.dtype.kind == "i" and conc.min() < 0
+            if negative:
+                comps[i] = np.where(conc < 0, conc + n, conc)
+    return comps, padded, bshape
 
 
 def wrap_flags(comps):
@@ -368,10 +405,9 @@ def getitem(x, entries, *, mode=None, fill_value=None, size=None, sorted_=False,
             unique=False, fn="Array.__getitem__"):
     """``x[key]`` for a classified key with arrays (also ``x.at[key].get``)."""
     lay = layout(fn, x.shape, entries, check_ints=mode is None)
-    comps, padded = components(fn, lay, size=size, checked=mode is None)
+    comps, padded, bshape = components(fn, lay, size=size, checked=mode is None)
     if padded and mode is None:
         mode = "fill"
-    bshape = _bshape(fn, comps)
     plan = _plan(lay, bshape)
     if mode is None:
         out = _bucketed_gather(x, lay, comps, bshape, plan, sorted_, unique)
@@ -468,10 +504,10 @@ def update(x, entries, value, op, *, mode=None, sorted_=False, unique=False,
         fail(ValueError, fn, "a concrete boolean mask when it is combined with integer "
              "arrays (under jax.jit a traced mask may only be combined with Python integers, "
              "slices, None and ...)", value)
-    comps, _ = components(fn, lay, checked=mode is None)
-    bshape = _bshape(fn, comps)
+    comps, _, bshape = components(fn, lay, checked=mode is None)
     plan = _plan(lay, bshape)
     out_shape = plan[-1]
+    v = _empty_value_to_rank(v, len(out_shape))
     if not _basic.broadcastable(tuple(v.shape), out_shape):
         fail(ValueError, fn, f"a value broadcastable to shape {out_shape}", value)
     if op in ("divide", "power"):
@@ -483,6 +519,19 @@ def update(x, entries, value, op, *, mode=None, sorted_=False, unique=False,
     return _scatter_kernel.bind((("plan", plan), ("mode", MODES[mode]), ("op", op),
                                  ("sorted_", sorted_), ("unique", unique),
                                  ("wrap", wrap_flags(comps))))(x._value, v, *comps)
+
+
+def _empty_value_to_rank(v, ndim):
+    """NumPy's advanced assignment reshapes a value of higher rank than ``x[key]`` to its
+    trailing ``ndim`` axes (where basic assignment only drops leading 1-axes): the same
+    thing, except for an empty value whose trailing axes hold a zero-length one (a value
+    of shape ``(7, 0)`` is accepted for ``x[key]`` of shape ``(0,)``).  That case is
+    reshaped here; every other goes on to the broadcasting check."""
+    shape = tuple(v.shape)
+    if len(shape) <= ndim or math.prod(shape[len(shape) - ndim:]):
+        return v
+    trailing = shape[len(shape) - ndim:]
+    return np.reshape(v, trailing) if isinstance(v, np.ndarray) else lax.reshape(v, trailing)
 
 
 def _apply(op, a, b):
@@ -514,6 +563,7 @@ def _mask_update(fn, x, lay, v, value, op):
     # the value's length along the mask axis of x[key] (1: broadcast)
     template = _final_shape(lay, (-1,))
     b_at = template.index(-1)
+    v = _empty_value_to_rank(v, len(template))
     vshape = tuple(v.shape)
     if len(vshape) > len(template):
         if any(d != 1 for d in vshape[:len(vshape) - len(template)]):
