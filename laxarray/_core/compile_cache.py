@@ -1,14 +1,15 @@
-"""jax's persistent compilation cache, on by default for laxarray.
+"""jax's persistent compilation cache, on by default for users' own long compiles.
 
-A fresh process would otherwise compile every kernel again (tens of milliseconds each).
-On import laxarray points jax's persistent cache at a per-user directory and lets small
-kernels in (jax's own thresholds keep out anything that compiles in under a second), unless
+laxarray's kernels are kept by its executable store (``exec_store``), which a fresh process
+reads before tracing.  jax's cache, which needs a trace and a lowering before it can look
+anything up, is pointed at a per-user directory for what users compile themselves with
+``jax.jit``, with jax's own thresholds (programs that compile in a second or more), unless
 the user configured jax's cache already (``JAX_COMPILATION_CACHE_DIR`` or
 ``jax.config.update("jax_compilation_cache_dir", ...)`` before importing laxarray):
 
-* ``LAXARRAY_COMPILATION_CACHE=0`` turns it off; ``LAXARRAY_COMPILATION_CACHE=/path`` moves it;
-* the default is ``$XDG_CACHE_HOME/laxarray/jax-<version>`` (``~/.cache/laxarray/...``);
-  clear it with ``rm -rf ~/.cache/laxarray``;
+* ``LAXARRAY_COMPILATION_CACHE=0`` turns it off (and the store); ``=/path`` moves it there;
+* the default is ``$XDG_CACHE_HOME/laxarray/jax-<version>-programs``
+  (``~/.cache/laxarray/...``); clear it with ``rm -rf ~/.cache/laxarray``;
 * ``LAXARRAY_COMPILATION_CACHE_MAX_MB`` (default 1024): at most once a day, on import, the
   oldest entries are removed until the directory is under three quarters of this size.
 
@@ -44,14 +45,16 @@ def configure():
     current = jax.config.jax_compilation_cache_dir
     if current:
         return current
-    path = setting or default_dir()
+    # laxarray's kernels go to its executable store (exec_store), which loads them without
+    # tracing; jax's cache keeps jax's own thresholds, for users' long compiles.  (A kernel
+    # that jax loaded from its cache could not be written to the store: jaxlib 0.10 serializes
+    # such an executable without its machine code.)
+    path = setting or default_dir() + "-programs"
     try:
         os.makedirs(path, exist_ok=True)
     except OSError:
         return None
     jax.config.update("jax_compilation_cache_dir", path)
-    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
-    jax.config.update("jax_persistent_cache_min_entry_size_bytes", -1)
     _prune(path, int(os.environ.get(f"{_ENV}_MAX_MB", 1024)) << 20)
     return path
 

@@ -275,3 +275,254 @@ _host_call_p.def_impl(_host_call_impl)
 _host_call_p.def_abstract_eval(lambda *args, fn, avals, vmap_method: list(avals))
 _jmlir.register_lowering(_host_call_p, _host_call_lowering, cacheable=False)
 _jbatching.primitive_batchers[_host_call_p] = _host_call_batch
+
+
+# --- serialized executables (laxarray._core.exec_store) --------------------------------------
+#
+# ``jax.experimental.serialize_executable`` is the one module of ``jax.experimental`` the
+# library may use, and only here (tests/test_house_rules.py allows exactly this import).
+
+import hashlib as _hashlib  # noqa: E402
+from jax.experimental import serialize_executable as _serialize  # noqa: E402
+import os as _os  # noqa: E402
+import pickle as _pickle  # noqa: E402
+import platform as _platform  # noqa: E402
+import re as _re  # noqa: E402
+import sys as _sys  # noqa: E402
+import threading as _threading  # noqa: E402
+import weakref as _weakref  # noqa: E402
+
+import jax.monitoring  # noqa: E402
+
+#: The version of what :func:`serialize_compiled` writes; part of
+#: :func:`environment_fingerprint`, so a change of the format never loads an old blob.
+EXECUTABLE_FORMAT = 1
+
+#: jax settings that change the program jax lowers or compiles for the same laxarray call
+#: (read on every :func:`environment_fingerprint` call: a user may change them at any time).
+_PROGRAM_SETTINGS = ("jax_enable_x64", "jax_explicit_x64_dtypes", "jax_default_matmul_precision",
+                     "jax_debug_nans", "jax_debug_infs", "jax_threefry_partitionable",
+                     "jax_default_prng_impl", "jax_disable_jit")
+
+
+class NotSerializable(Exception):
+    """A compiled program that cannot be written out (a host callback -- ``jax.pure_callback``,
+    ``host_call`` -- holds a Python function; or jax refuses this executable)."""
+
+
+class NotLoadable(Exception):
+    """A blob that does not load into an executable in this process (damaged, or written by
+    another jax, jaxlib or machine)."""
+
+
+def serialize_compiled(compiled) -> bytes:
+    """One bytes blob holding the ``jax.stages.Compiled`` ``compiled``; ``NotSerializable``
+    where it cannot be written whole (see below).
+
+    The blob is a pickle of ``(payload, in_tree, out_tree, needs)``: what
+    ``jax.experimental.serialize_executable.serialize`` returns, and the runtime libraries the
+    program calls (``("lapack",)`` or ``()``) for :func:`load_compiled` to prepare.
+
+    Not serializable: a program with a host callback (``jax.pure_callback``, ``host_call``:
+    its Python function lives in this process only), and an executable that was itself
+    loaded -- by :func:`load_compiled`, or on CPU by jax from its persistent compilation
+    cache: jaxlib 0.10.2 writes a loaded executable again without its machine code, and
+    that blob would load, then fail on its first run (``NOT_FOUND: Function ... not
+    found``).  A process that has had no hit in jax's persistent cache (counted from the
+    import of laxarray) compiled all its executables afresh; after a hit, a CPU executable
+    passes only with machine code in it or with no need of any (:data:`_CODELESS`)."""
+    if compiled in _LOADED:
+        raise NotSerializable("serialize_compiled: expected an executable compiled in this "
+                              "process; got one that load_compiled loaded (jaxlib writes it "
+                              "again without its machine code)")
+    text = _program_text(compiled)
+    if text is None:
+        raise NotSerializable("serialize_compiled: expected an executable whose program "
+                              "jax can print; got one without text (as_text)")
+    targets = set(_re.findall(r'custom_call_target="([^"]+)"', text))
+    callbacks = sorted(t for t in targets if "callback" in t)
+    if callbacks:
+        raise NotSerializable(f"serialize_compiled: expected an executable without host "
+                              f"callbacks; got one that calls {', '.join(callbacks)}")
+    needs = ("lapack",) if any(t.startswith("lapack_") for t in targets) else ()
+    try:
+        payload, in_tree, out_tree = _serialize.serialize(compiled)
+        blob = _pickle.dumps((payload, in_tree, out_tree, needs),
+                             protocol=_pickle.HIGHEST_PROTOCOL)
+    except Exception as err:  # noqa: BLE001  (pickle raises AttributeError, TypeError, ...)
+        raise NotSerializable(f"serialize_compiled: expected an executable that jax can "
+                              f"serialize; got one it refuses ({type(err).__name__}: {err})"
+                              ) from err
+    if (_JAX_CACHE_HITS[0] and _platform_of(compiled) == "cpu"
+            and not _OBJECT_CODE.search(payload) and not _needs_no_code(text)):
+        raise NotSerializable("serialize_compiled: expected an executable with its machine "
+                              "code; got one without (on CPU, an executable that jax loaded "
+                              "from its persistent compilation cache: compile it afresh)")
+    return blob
+
+
+#: Hits in jax's persistent compilation cache since laxarray was imported (a hit hands out
+#: a loaded executable, which :func:`serialize_compiled` cannot write whole).
+_JAX_CACHE_HITS = [0]
+
+
+def _count_jax_cache_hit(event, **_):
+    if event == "/jax/compilation_cache/cache_hits":
+        _JAX_CACHE_HITS[0] += 1
+
+
+jax.monitoring.register_event_listener(_count_jax_cache_hit)
+
+#: The executables that :func:`load_compiled` made (never serialized again).
+_LOADED = _weakref.WeakSet()
+
+#: An object file inside a serialized XLA:CPU executable: ELF (Linux), Mach-O (macOS).
+_OBJECT_CODE = _re.compile(rb"\x7fELF|\xcf\xfa\xed\xfe")
+
+#: HLO instructions that XLA:CPU runs without code of the program's own (no kernel, no
+#: comparator): a program made only of these has no object file, and needs none.  Only
+#: certain ones: an instruction missing here (``dot``, ``fft``, library fusions) just keeps
+#: its program out of the store in a process that had jax-cache hits.
+_CODELESS = frozenset({"parameter", "constant", "tuple", "get-tuple-element", "bitcast",
+                       "copy", "custom-call", "after-all", "add-dependency", "opt-barrier",
+                       "partition-id", "replica-id", "copy-start", "copy-done", "domain"})
+_INSTRUCTION = _re.compile(r"^\s*(?:ROOT\s+)?%?[\w.\-]+\s*=\s*(.*)$")
+
+
+def _program_text(compiled):
+    """The optimized HLO text of ``compiled`` (``None``: none to be had)."""
+    try:
+        text = compiled.as_text()
+    except Exception:  # noqa: BLE001  (a backend without HLO text)
+        return None
+    return text if isinstance(text, str) else None
+
+
+def _platform_of(compiled):
+    try:
+        return compiled.runtime_executable().client.platform
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _needs_no_code(text) -> bool:
+    """Whether every instruction of HLO ``text`` is in :data:`_CODELESS` (an instruction
+    whose opcode cannot be read counts as one that needs code)."""
+    for line in text.splitlines():
+        m = _INSTRUCTION.match(line)
+        if m is None:
+            continue
+        opcode = _opcode(m.group(1))
+        if opcode not in _CODELESS:
+            return False
+    return True
+
+
+def _opcode(rest):
+    """The opcode of an HLO instruction's right-hand side ``shape opcode(operands) ...``."""
+    if rest.startswith("("):               # a tuple shape, perhaps nested
+        depth, i = 0, 0
+        while i < len(rest):
+            depth += (rest[i] == "(") - (rest[i] == ")")
+            i += 1
+            if depth == 0:
+                break
+    else:
+        i = rest.find(" ")
+        if i < 0:
+            return None
+    m = _re.match(r"\s*([a-z][\w\-]*)\(", rest[i:])
+    return m.group(1) if m else None
+
+
+def load_compiled(blob: bytes):
+    """The ``jax.stages.Compiled`` that :func:`serialize_compiled` wrote into ``blob``, loaded
+    on this process's default backend; ``NotLoadable`` where it does not load.
+
+    Only for blobs this user wrote (loading unpickles).  A program that calls LAPACK runs
+    :func:`prepare_lapack` first."""
+    try:
+        payload, in_tree, out_tree, needs = _pickle.loads(blob)
+        if "lapack" in needs:
+            prepare_lapack()
+        compiled = _serialize.deserialize_and_load(payload, in_tree, out_tree)
+    except Exception as err:  # noqa: BLE001  (unpickling and XLA raise many kinds)
+        raise NotLoadable(f"load_compiled: expected a blob from serialize_compiled in this "
+                          f"environment; got one that does not load "
+                          f"({type(err).__name__}: {err})") from err
+    _LOADED.add(compiled)
+    return compiled
+
+
+_LAPACK_READY = []
+_LAPACK_LOCK = _threading.Lock()
+
+
+def prepare_lapack() -> None:
+    """Make jaxlib's LAPACK custom calls runnable in this process, once (what jax does when it
+    lowers a linalg primitive; a loaded executable that calls LAPACK before it crashes).
+
+    It imports SciPy's LAPACK (about 0.3 s): :func:`load_compiled` runs it only for programs
+    that call LAPACK."""
+    if _LAPACK_READY:
+        return
+    with _LAPACK_LOCK:
+        if _LAPACK_READY:
+            return
+        try:
+            from jaxlib import lapack as _jlapack
+        except ImportError:  # a jaxlib without the CPU LAPACK kernels: nothing to prepare
+            _jlapack = None
+        if _jlapack is not None:
+            _jlapack._lapack.initialize()   # jax._src.lax.linalg.initialize_lapack's one line
+        _LAPACK_READY.append(True)
+
+
+_FINGERPRINTS = {}
+
+
+def environment_fingerprint() -> str:
+    """A short hex digest of what a compiled executable depends on besides its program: jax,
+    jaxlib, the backend and its devices, this CPU, ``XLA_FLAGS`` and jax's program settings."""
+    settings = tuple(repr(getattr(jax.config, name, None)) for name in _PROGRAM_SETTINGS)
+    digest = _FINGERPRINTS.get(settings)
+    if digest is None:
+        if "machine" not in _FINGERPRINTS:
+            _FINGERPRINTS["machine"] = _machine_description()
+        text = "\n".join((_FINGERPRINTS["machine"], *settings))
+        digest = _FINGERPRINTS[settings] = _hashlib.blake2b(
+            text.encode(), digest_size=12).hexdigest()
+    return digest
+
+
+def _machine_description() -> str:
+    """The process-constant part of :func:`environment_fingerprint`, as text."""
+    import jaxlib.version
+    device = jax.devices()[0]
+    client = device.client
+    return "\n".join(map(str, (
+        f"format={EXECUTABLE_FORMAT}", f"python={_sys.version_info[:2]}",
+        f"jax={jax.__version__}", f"jaxlib={jaxlib.version.__version__}",
+        f"numpy={np.__version__}", f"platform={client.platform}",
+        f"platform_version={client.platform_version}", f"device_kind={device.device_kind}",
+        f"devices={jax.device_count()}", f"local_devices={jax.local_device_count()}",
+        f"processes={jax.process_count()}", f"cpu={_cpu_description()}",
+        f"XLA_FLAGS={_os.environ.get('XLA_FLAGS', '')}")))
+
+
+def _cpu_description() -> str:
+    """This CPU's model and feature flags (XLA:CPU compiles for the host's features): the
+    first processor's lines of ``/proc/cpuinfo``, else ``platform``'s machine and processor."""
+    wanted = ("model name", "flags", "features", "cpu part", "cpu implementer")
+    found = []
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if not line.strip():
+                    break                    # the first processor's block is enough
+                name, _, value = line.partition(":")
+                if name.strip().lower() in wanted:
+                    found.append(f"{name.strip().lower()}={value.strip()}")
+    except OSError:
+        pass
+    return ";".join(found) or f"{_platform.machine()};{_platform.processor()}"

@@ -59,7 +59,9 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.devices import fail_mixed_devices
-from laxarray._core.jaxapi import ConcreteArray, Tracer, put_like, traced_program
+from laxarray._core import exec_store as _store
+from laxarray._core.jaxapi import (ConcreteArray, NotLoadable, NotSerializable, Tracer,
+                                   load_compiled, put_like, serialize_compiled, traced_program)
 
 # ---- policy settings ---------------------------------------------------------------------
 
@@ -323,8 +325,9 @@ _LOCK = threading.RLock()  # the accounting above, shared by threads
 
 
 def compile_count() -> int:
-    """Executables laxarray's kernels have built in this process (traces under an outer
-    ``jax.jit`` are not counted: they compile nothing)."""
+    """Executables laxarray's kernels have built in this process, or loaded from the
+    executable store (:func:`load_count` of them); traces under an outer ``jax.jit`` are
+    not counted: they compile nothing."""
     return _COMPILES[0]
 
 
@@ -393,7 +396,107 @@ def _evict():
 
 # ---- kernels -----------------------------------------------------------------------------
 
-_SLOTS = ("_plain", "_masked", "_plain_f", "_masked_f")  # a Bound's jitted callables
+_SLOTS = ("_plain", "_masked", "_plain_f", "_masked_f", "_exes")  # a Bound's executables
+
+
+# ---- the executable store: a kernel call's executable, built once per machine -------------
+
+_LOADS = [0]            # executables loaded from the store since start-up
+_STORE = []             # [the process's ExecutableStore or None], resolved on first use
+_NO = object()          # "not served from the store": the call goes through jax.jit
+
+
+class _Executables(dict):
+    """A binding's executables by call signature (loaded from the store or compiled for it);
+    one accounting entry in ``_LIVE`` (hashable by identity)."""
+    __hash__ = object.__hash__
+
+
+def _open_store():
+    if not _STORE:
+        _STORE.append(_store.default_store() if _options() is not None else None)
+    return _STORE[0]
+
+
+def load_count() -> int:
+    """Executables laxarray's kernels loaded from the executable store in this process."""
+    return _LOADS[0]
+
+
+def _signature(args):
+    """What selects one executable of a binding: the arguments' abstract values (shape,
+    dtype, weak type), Python scalars by type; ``None`` for arguments of other kinds."""
+    try:
+        return tuple([a.aval for a in args])
+    except AttributeError:
+        pass
+    sig = []
+    for a in args:
+        aval = getattr(a, "aval", None)
+        if aval is not None:
+            sig.append(aval)
+        elif a is None or type(a) in _SCALARS:
+            sig.append(type(a))
+        elif type(a) is np.ndarray or isinstance(a, np.generic):
+            sig.append((a.shape, a.dtype.str, "numpy"))
+        else:
+            return None
+    return tuple(sig)
+
+
+def _placement(args):
+    """The one device every jax array of ``args`` lives on (its id), or ``None`` where
+    they span several (sharded programs stay out of the store)."""
+    found = None
+    for a in args:
+        sharding = getattr(a, "sharding", None)
+        if sharding is None:
+            continue
+        devices = sharding.device_set
+        if len(devices) != 1:
+            return None
+        (device,) = devices
+        if found is not None and device.id != found:
+            return None
+        found = device.id
+    return -1 if found is None else found
+
+
+_PLAIN = (str, int, float, complex, bool, type(None), np.dtype, np.generic)
+
+
+def _describe(v, depth=0):
+    """A text naming ``v`` the same way in every process (a constant, a dtype, a module
+    function with what its closure holds), or ``None`` where there is none (an object of
+    this process only): the store key of a kernel and its static arguments."""
+    if isinstance(v, _PLAIN):
+        return f"{type(v).__name__}:{v!r}"
+    if isinstance(v, (tuple, list, frozenset)):
+        parts = [_describe(x, depth) for x in (sorted(v, key=repr) if type(v) is frozenset
+                                               else v)]
+        return None if None in parts else f"{type(v).__name__}({','.join(parts)})"
+    if isinstance(v, type):
+        return f"type:{v.__module__}.{v.__qualname__}"
+    if depth > 3:
+        return None
+    if isinstance(v, functools.partial):
+        inner = _describe((v.func, v.args, tuple(sorted(v.keywords.items()))), depth + 1)
+        return None if inner is None else f"partial({inner})"
+    name = getattr(v, "__qualname__", None)
+    module = getattr(v, "__module__", None)
+    if not (isinstance(name, str) and isinstance(module, str)):
+        return None
+    text = f"{module}.{getattr(v, '__name__', '')}/{name}"
+    cells = getattr(v, "__closure__", None) or ()
+    if cells:
+        try:
+            inner = _describe(tuple(c.cell_contents for c in cells), depth + 1)
+        except ValueError:  # an empty cell
+            return None
+        if inner is None:
+            return None
+        text += f"[{inner}]"
+    return text
 
 class Bound:
     """One kernel with its static arguments fixed: its jitted callables (exact and padded
@@ -406,7 +509,7 @@ class Bound:
     with :data:`EXACT_EXTREMES` (found at the first such trace)."""
 
     __slots__ = ("kernel", "items", "_fn", "_plain", "_masked", "_plain_f", "_masked_f",
-                 "_fused", "_inline", "_extremes", "used")
+                 "_fused", "_inline", "_extremes", "_exes", "_identity", "used")
 
     def __init__(self, kern, items):
         self.kernel = kern
@@ -415,6 +518,7 @@ class Bound:
         self._plain = self._masked = self._plain_f = self._masked_f = None
         self._fused = self._inline = None
         self._extremes = False
+        self._exes = self._identity = None
         self.used = True
 
     def _jit(self, body, neutral=True):
@@ -495,11 +599,106 @@ class Bound:
             self._spy()
         return out
 
+    def _stored(self, body, args):
+        """Run ``body`` on concrete ``args`` through the executable store: an executable of
+        this call's signature held here, loaded from the store, or compiled and written to
+        it.  ``_NO`` where this binding or call stays with ``jax.jit`` (store off, statics
+        that name process objects, arguments it cannot key, programs it cannot build)."""
+        sig = _signature(args)
+        if sig is None:
+            return _NO
+        key = (body is not self._fn, sig)
+        exes = self._exes
+        exe = None if exes is None else exes.get(key)
+        if exe is None:
+            exe = self._executable(body, args, key)
+            if exe is None:
+                return _NO
+        try:
+            out = exe(*args)
+        except (TypeError, ValueError):  # placed elsewhere than it was built for: jax.jit's
+            self._identity = False       # call decides (and says what is wrong, if anything)
+            return _NO
+        self.used = True
+        if _SPY[0] is not None:
+            self._spy()
+        return out
+
+    def _executable(self, body, args, key):
+        """The executable of ``key`` from the store, or compiled now and written there."""
+        store = _open_store()
+        if self._identity is None:
+            kern = self.kernel
+            name = _describe((kern.__name__, kern.fn, kern.fills, kern.shape, kern.extents,
+                              tuple(self.items)))
+            self._identity = False if store is None or name is None else (name,)
+        device = _placement(args)
+        if self._identity is False or device is None:
+            return None
+        name = _store.key_for((*self._identity, key[0], repr(key[1]), device,
+                               self._extremes))
+        exe, blob = None, store.get(name)
+        if blob is not None:
+            try:
+                exe = load_compiled(blob)
+            except NotLoadable:
+                blob = None
+            else:
+                with _LOCK:
+                    _LOADS[0] += 1
+        if exe is None:
+            exe = self._compile(body, args)
+            if exe is None:
+                return None
+            try:
+                store.put(name, serialize_compiled(exe))
+            except NotSerializable:
+                pass  # kept for this process (a host callback: nothing to write)
+        if self._exes is None:
+            self._exes = _Executables()
+        self._exes[key] = exe
+        _register(self, self._exes)
+        return exe
+
+    def _compile(self, body, args):
+        """``body``'s executable for ``args``, compiled as an eager call would be (the same
+        choice of options); ``None`` where jax would not compile it on its own."""
+        for _ in range(3):
+            fused = self._fused is not None and _dtypes_key(args) in self._fused
+            slot = ("_plain" if body is self._fn else "_masked") + ("_f" if fused else "")
+            jitted = getattr(self, slot)
+            if jitted is None:
+                jitted = self._jit(body, neutral=not fused)
+                if body is not self._fn:
+                    jitted.body = body
+                setattr(self, slot, jitted)
+            _EAGER[0] = self
+            try:
+                lowered = jitted.lower(*args)
+            except _FusionEmittersNeeded:
+                if self._fused is None:
+                    self._fused = set()
+                self._fused.add(_dtypes_key(args))
+                continue
+            except _ExactExtremesNeeded:
+                self._exact_extremes()
+                continue
+            except Exception:  # noqa: BLE001  (jax.jit's call decides and says what failed)
+                return None
+            finally:
+                _EAGER[0] = None
+            _unregister(jitted)  # counted again once it is one of self._exes
+            try:
+                return lowered.compile()
+            except Exception:  # noqa: BLE001
+                return None
+        return None
+
     def _exact_extremes(self):
         """From now on compile this binding's programs with :data:`EXACT_EXTREMES`: the
         callables made without it (and their executables) go."""
         self._extremes = True
-        for slot in _SLOTS:
+        for slot in _SLOTS[:4]:
             jitted = getattr(self, slot)
             if jitted is not None:
                 _forget(jitted)
@@ -548,6 +747,10 @@ class Bound:
     def padded(self, args):
         """Run eagerly on concrete ``args``: exact ones, or bucket-shaped ones whose padding
         needs no masking (elementwise).  (``_run`` inlined: the eager hot path.)"""
+        if self._identity is not False:
+            out = self._stored(self._fn, args)
+            if out is not _NO:
+                return out
         if self._fused is not None and _dtypes_key(args) in self._fused:
             return self._run_fused(self._fn, args)
         jitted = self._plain
@@ -592,6 +795,10 @@ class Bound:
             body.inline = jax.jit(body, inline=True)
             jitted.body = body
         args = tuple(args) + tuple(exts)
+        if self._identity is not False:
+            out = self._stored(jitted.body, args)
+            if out is not _NO:
+                return out
         if self._fused is not None and _dtypes_key(args) in self._fused:
             return self._run_fused(jitted.body, args)
         return self._run(jitted, jitted.body, args)

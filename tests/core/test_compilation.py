@@ -151,7 +151,9 @@ _CHILD = textwrap.dedent("""
     import laxarray as xp
     x = xp.asarray(np.linspace(0.0, 1.0, 777).reshape(37, 21))
     value = float(xp.sum(xp.sin(x) @ x.T) + xp.var(x))
-    print(json.dumps(dict(counts, value=value, dir=jax.config.jax_compilation_cache_dir)))
+    from laxarray._core import kernel
+    print(json.dumps(dict(counts, value=value, dir=jax.config.jax_compilation_cache_dir,
+                          loads=kernel.load_count(), built=kernel.compile_count())))
 """)
 
 
@@ -168,12 +170,15 @@ def _result(proc):
     return json.loads(out.strip().splitlines()[-1])
 
 
-def test_persistent_cache_lets_a_fresh_process_skip_compiling(tmp_path):
+def test_executable_store_lets_a_fresh_process_skip_compiling(tmp_path):
+    """The second process loads every kernel the first one compiled: XLA compiles nothing
+    (jax's cache is not asked either: the store is consulted before tracing)."""
     env = {"LAXARRAY_COMPILATION_CACHE": str(tmp_path)}
     first = _result(_child(env))
     second = _result(_child(env))
-    assert first["dir"] == str(tmp_path) and first["compiles"] >= 1
-    assert second["compiles"] == 0 and second["hits"] >= first["compiles"]
+    assert first["dir"] == str(tmp_path) and first["compiles"] >= 1 and first["loads"] == 0
+    assert second["compiles"] == 0 and second["hits"] == 0
+    assert second["loads"] == second["built"] == first["built"]
     assert second["value"] == first["value"]
 
 

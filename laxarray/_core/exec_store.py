@@ -1,0 +1,402 @@
+"""A persistent store of compiled executables, keyed by laxarray's own kernel keys.
+
+jax's persistent cache (``compile_cache``) saves XLA's compile, but a fresh process still
+traces and lowers every kernel first.  This store lets a kernel call skip all three: its key
+(:func:`key_for`: the kernel's identity and static facts, :func:`jaxapi.environment_fingerprint`
+and :func:`source_fingerprint`) names a file holding the executable that
+:func:`jaxapi.serialize_compiled` wrote.
+
+* **Where.**  :func:`default_store` follows ``LAXARRAY_COMPILATION_CACHE``: unset, the store
+  is ``$XDG_CACHE_HOME/laxarray/executables`` (``~/.cache/laxarray/executables``); ``0``
+  turns it off; ``/path`` puts it in ``/path/executables`` (next to jax's cache, which
+  ``compile_cache`` puts in ``/path``).  Clear it with ``rm -rf`` of that directory.
+* **Safety.**  Entries are pickles, and loading one may run code: a store is used only in a
+  directory that belongs to this user and that neither group nor others may write (created
+  with mode 0o700); any other directory turns the store off with one warning.
+* **Integrity.**  Each entry starts with a header -- magic, :data:`STORE_FORMAT`, lengths
+  and a BLAKE2b checksum of what follows: the full key, then the payload -- and
+  :meth:`ExecutableStore.get` checks all of it: a damaged entry (truncated, flipped bits)
+  reads as a miss and is removed; a whole entry of another key (a file-name collision) or
+  of another format reads as a miss and stays (the next put replaces it).
+* **Concurrency.**  A put writes a temporary file in the entry's directory and renames it
+  over the entry (atomic on POSIX), so readers in other processes see the old entry, the
+  new one or none, never a mix; a reader keeps a file that an evictor removes meanwhile.
+* **Size.**  ``LAXARRAY_COMPILATION_CACHE_MAX_MB`` (default 1024): when a put finds the
+  store over this size, the least recently used entries (oldest modification time: a hit
+  touches it) are removed until the store is under three quarters of it.  A put only adds
+  to a running count; a process's first put, and every :data:`SCAN_EVERY`-th, estimates the
+  store's real size from 4 of its 256 subdirectories (other processes write too), and only
+  an estimate over the bound (or a small store) reads the whole directory.
+* **Never in the way.**  I/O errors of a put or an eviction (disk full, permissions) warn
+  once per store and are otherwise ignored: the caller has its executable already.
+* **Not stored** (``jaxapi.NotSerializable``): programs with host callbacks, and
+  executables that were loaded rather than compiled in this process (from this store, or
+  on CPU from jax's persistent cache: jaxlib 0.10.2 writes those without machine code).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import struct
+import tempfile
+import threading
+import time
+import warnings
+
+from laxarray._core import jaxapi
+
+_ENV = "LAXARRAY_COMPILATION_CACHE"
+
+#: The layout of an entry file (the header below, the key, then the payload).
+STORE_FORMAT = 1
+_MAGIC = b"LAXEXEC\0"
+#: magic, format, key length, payload length, BLAKE2b-256 of key and payload
+_HEADER = struct.Struct("<8sIIQ32s")
+#: A put estimates the store's real size at least this often (other processes write too).
+SCAN_EVERY = 256
+#: A size estimate reads this many of the 256 subdirectories; with fewer than _SAMPLE_MIN
+#: entries in them the store is small, and measured whole.
+_SAMPLE_SHARDS = 4
+_SAMPLE_MIN = 50
+#: Temporary files older than this (seconds) are leftovers of a writer that died: removed.
+_STALE_TEMP = 3600.0
+_TEMP_PREFIX = ".tmp-"
+
+
+class ExecutableStore:
+    """Serialized executables in one directory, one file per key (see the module docstring).
+
+    Make one with :meth:`open`, which checks the directory; ``max_bytes`` defaults to
+    ``LAXARRAY_COMPILATION_CACHE_MAX_MB`` (1024) megabytes."""
+
+    def __init__(self, path, max_bytes=None):
+        self.path = os.fspath(path)
+        if max_bytes is None:
+            max_bytes = _max_bytes_from_env()
+        self.max_bytes = int(max_bytes)
+        self._lock = threading.Lock()
+        self._size = None            # estimated bytes in the store (None: not scanned yet)
+        self._puts_since_scan = 0
+        self._warned = False
+
+    @classmethod
+    def open(cls, path, max_bytes=None):
+        """The store in directory ``path`` (created with mode 0o700 where missing), or ``None``
+        (with one warning) where it cannot be made or other users may write it."""
+        path = os.path.abspath(os.fspath(path))
+        try:
+            os.makedirs(path, mode=0o700, exist_ok=True)
+            problem = _unsafe(path)
+        except OSError as err:
+            problem = f"cannot be created ({err})"
+        if problem:
+            _warn_once(("open", path), f"laxarray: the executable store {path} {problem}; "
+                       f"running without it (set {_ENV}=0 to silence this, or use a "
+                       f"directory of your own with mode 0o700)")
+            return None
+        return cls(path, max_bytes)
+
+    def _file(self, key):
+        name = hashlib.blake2b(key.encode(), digest_size=20).hexdigest()
+        return os.path.join(self.path, name[:2], name[2:])
+
+    def get(self, key: str) -> bytes | None:
+        """The blob stored under ``key``, or ``None`` (a damaged entry is removed)."""
+        path = self._file(key)
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+                inode = os.fstat(f.fileno()).st_ino
+        except OSError:
+            return None
+        verdict = _check(data, key)
+        if verdict is _DAMAGED:
+            _remove_if_same(path, inode)
+            return None
+        if verdict is None:          # another key or another format: a miss, left alone
+            return None
+        try:
+            os.utime(path)           # least recently used = oldest mtime (atime may be off)
+        except OSError:
+            pass
+        return verdict
+
+    def put(self, key: str, blob: bytes) -> None:
+        """Store ``blob`` under ``key`` atomically; never raises on I/O errors (warns once)."""
+        path = self._file(key)
+        encoded = key.encode()
+        checksum = hashlib.blake2b(encoded, digest_size=32)
+        checksum.update(blob)
+        checksum = checksum.digest()
+        header = _HEADER.pack(_MAGIC, STORE_FORMAT, len(encoded), len(blob), checksum)
+        temp = None
+        try:
+            folder = os.path.dirname(path)
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+            fd, temp = tempfile.mkstemp(prefix=_TEMP_PREFIX, dir=folder)
+            with os.fdopen(fd, "wb") as f:
+                f.write(header)
+                f.write(encoded)
+                f.write(blob)
+            os.replace(temp, path)
+            temp = None
+        except OSError as err:
+            self._warn(f"cannot write to the executable store {self.path} ({err}); "
+                       f"executables stay in memory only")
+            return
+        finally:
+            if temp is not None:
+                try:
+                    os.remove(temp)
+                except OSError:
+                    pass
+        self._after_put(len(header) + len(encoded) + len(blob),
+                        os.path.basename(os.path.dirname(path)))
+
+    def _after_put(self, written, key_shard):
+        """Count ``written`` bytes; estimate the store's size when the process has none yet
+        or :data:`SCAN_EVERY` puts went by; evict when the count says it is over the bound."""
+        with self._lock:
+            self._puts_since_scan += 1
+            if self._size is not None:
+                self._size += written
+                if self._size <= self.max_bytes and self._puts_since_scan < SCAN_EVERY:
+                    return
+            self._puts_since_scan = 0
+        estimate = self._estimate(key_shard)
+        if estimate is not None and estimate <= self.max_bytes:
+            with self._lock:
+                self._size = estimate
+            return
+        self._evict()
+
+    def _estimate(self, key_shard):
+        """The store's size from :data:`_SAMPLE_SHARDS` of its 256 subdirectories (cheap in a
+        large store); ``None`` where they hold too few entries to tell (a small store)."""
+        first = int(key_shard, 16)
+        count = total = 0
+        for j in range(_SAMPLE_SHARDS):
+            folder = os.path.join(self.path, f"{(first + j) % 256:02x}")
+            try:
+                with os.scandir(folder) as it:
+                    for e in it:
+                        if not e.name.startswith(_TEMP_PREFIX):
+                            try:
+                                total += e.stat().st_size
+                                count += 1
+                            except OSError:
+                                pass
+            except OSError:
+                continue
+        if count < _SAMPLE_MIN:
+            return None
+        return total * 256 // _SAMPLE_SHARDS
+
+    def _entries(self):
+        """``(mtime, size, path)`` of every entry, and the paths of stale temporary files."""
+        entries, stale = [], []
+        now = time.time()
+        with os.scandir(self.path) as shards:
+            folders = [s.path for s in shards if len(s.name) == 2 and s.is_dir()]
+        for folder in folders:
+            try:
+                with os.scandir(folder) as it:
+                    for e in it:
+                        try:
+                            st = e.stat()
+                        except OSError:
+                            continue        # removed meanwhile
+                        if e.name.startswith(_TEMP_PREFIX):
+                            if now - st.st_mtime > _STALE_TEMP:
+                                stale.append(e.path)
+                        else:
+                            entries.append((st.st_mtime, st.st_size, e.path))
+            except OSError:
+                continue
+        return entries, stale
+
+    def _evict(self):
+        """Measure the store; above ``max_bytes``, remove the least recently used entries
+        until it is under three quarters of it."""
+        try:
+            entries, stale = self._entries()
+        except OSError as err:
+            self._warn(f"cannot read the executable store {self.path} ({err})")
+            return
+        for name in stale:
+            _remove(name)
+        total = sum(size for _, size, _ in entries)
+        if total > self.max_bytes:
+            for _, size, name in sorted(entries):
+                if total <= self.max_bytes * 3 // 4:
+                    break
+                _remove(name)
+                total -= size
+        with self._lock:
+            self._size = total
+
+    def clear(self) -> None:
+        """Remove every entry (and temporary file) of the store."""
+        try:
+            entries, _ = self._entries()
+            temps = [os.path.join(d, n) for d, _, names in os.walk(self.path)
+                     for n in names if n.startswith(_TEMP_PREFIX)]
+        except OSError:
+            return
+        for _, _, name in entries:
+            _remove(name)
+        for name in temps:
+            _remove(name)
+        with self._lock:
+            self._size = 0
+
+    def stats(self) -> dict:
+        """``{"entries": count, "bytes": total size}`` of the store as it is on disk now."""
+        try:
+            entries, _ = self._entries()
+        except OSError:
+            entries = []
+        return {"entries": len(entries), "bytes": sum(size for _, size, _ in entries)}
+
+    def _warn(self, message):
+        if not self._warned:
+            self._warned = True
+            warnings.warn(f"laxarray: {message}", RuntimeWarning, stacklevel=3)
+
+    def __repr__(self):
+        return f"ExecutableStore({self.path!r}, max_bytes={self.max_bytes})"
+
+
+_DAMAGED = object()
+
+
+def _check(data, key):
+    """The payload of entry bytes ``data`` written under ``key``; ``None`` for an entry of
+    another key or format; ``_DAMAGED`` for bytes that are no whole entry."""
+    if len(data) < _HEADER.size:
+        return _DAMAGED
+    magic, version, key_length, length, checksum = _HEADER.unpack_from(data)
+    if magic != _MAGIC:
+        return _DAMAGED
+    if version != STORE_FORMAT:
+        return None
+    start = _HEADER.size + key_length
+    if len(data) != start + length:
+        return _DAMAGED
+    view = memoryview(data)
+    if hashlib.blake2b(view[_HEADER.size:], digest_size=32).digest() != checksum:
+        return _DAMAGED
+    if view[_HEADER.size:start] != key.encode():
+        return None                  # a whole entry of another key: its file-name twin
+    return data[start:]
+
+
+def _remove(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def _remove_if_same(path, inode):
+    """Remove ``path`` if it is still the file read (a writer may have replaced it since)."""
+    try:
+        if os.stat(path).st_ino == inode:
+            os.remove(path)
+    except OSError:
+        pass
+
+
+def _unsafe(path):
+    """Why the directory ``path`` may not hold executables (``None``: it may)."""
+    st = os.stat(path)
+    if not os.path.isdir(path):
+        return "is not a directory"
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        return "belongs to another user"
+    if st.st_mode & 0o022:
+        return f"may be written by group or others (mode {st.st_mode & 0o777:#o})"
+    return None
+
+
+_WARNED = set()
+
+
+def _warn_once(what, message):
+    if what not in _WARNED:
+        _WARNED.add(what)
+        warnings.warn(message, RuntimeWarning, stacklevel=3)
+
+
+def _max_bytes_from_env():
+    text = os.environ.get(f"{_ENV}_MAX_MB", "").strip()
+    try:
+        return int(float(text) * (1 << 20)) if text else 1024 << 20
+    except ValueError:
+        _warn_once(("max", text), f"laxarray: {_ENV}_MAX_MB: expected a number of megabytes; "
+                   f"got {text!r} (using 1024)")
+        return 1024 << 20
+
+
+def default_dir():
+    """The store's directory from ``LAXARRAY_COMPILATION_CACHE`` (``None``: turned off)."""
+    setting = os.environ.get(_ENV, "").strip()
+    if setting == "0":
+        return None
+    if setting:
+        return os.path.join(setting, "executables")
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "laxarray", "executables")
+
+
+_DEFAULT = []
+_DEFAULT_LOCK = threading.Lock()
+
+
+def default_store() -> ExecutableStore | None:
+    """The process's store, from the environment as the module docstring says (once)."""
+    if not _DEFAULT:
+        with _DEFAULT_LOCK:
+            if not _DEFAULT:
+                path = default_dir()
+                _DEFAULT.append(None if path is None else ExecutableStore.open(path))
+    return _DEFAULT[0]
+
+
+_SOURCE = []
+
+
+def source_fingerprint() -> str:
+    """A hex digest of laxarray's own source (path, size and mtime of every ``.py`` file of
+    the package), computed once per process: an edit or upgrade never loads an old program."""
+    if not _SOURCE:
+        package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        h = hashlib.blake2b(digest_size=12)
+        stack = [package]
+        found = []
+        while stack:
+            folder = stack.pop()
+            with os.scandir(folder) as it:
+                for e in it:
+                    if e.is_dir(follow_symlinks=False):
+                        if e.name != "__pycache__":
+                            stack.append(e.path)
+                    elif e.name.endswith(".py"):
+                        st = e.stat()
+                        found.append((os.path.relpath(e.path, package), st.st_size,
+                                      st.st_mtime_ns))
+        for rel, size, mtime in sorted(found):
+            h.update(f"{rel}\0{size}\0{mtime}\n".encode())
+        _SOURCE.append(h.hexdigest())
+    return _SOURCE[0]
+
+
+def key_for(parts: tuple) -> str:
+    """The store key of a kernel call: ``parts`` (strings, ints, reprs naming the kernel and
+    its static facts) with :func:`jaxapi.environment_fingerprint` and :func:`source_fingerprint`."""
+    if type(parts) is not tuple:
+        raise TypeError(f"key_for: expected a tuple of strings and ints; got "
+                        f"{type(parts).__name__}")
+    return "|".join((f"laxarray-exec/{STORE_FORMAT}", jaxapi.environment_fingerprint(),
+                     source_fingerprint(), *map(repr, parts)))

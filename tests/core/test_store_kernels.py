@@ -1,0 +1,104 @@
+"""Every kind of kernel runs right after the executable store loaded it in a fresh process.
+
+One child process fills an empty store (``LAXARRAY_COMPILATION_CACHE=<tmp>``), a second one
+runs the same calls on it; both compare each result with NumPy/SciPy (the oracle), and the
+second must have loaded executables instead of compiling them: LAPACK-backed linalg (a loaded
+LAPACK call crashed a fresh process before jax's LAPACK targets were set up), FFT, sorting,
+gathers and scatters, reductions, bucketed and exact shapes.  Host callbacks stay out of the
+store (their Python function lives in one process) and still give NumPy's answers.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+_CHILD = textwrap.dedent("""
+    import json
+    import numpy as np
+    import scipy.linalg
+    import laxarray as xp
+    from laxarray._core import kernel
+
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((40, 40)); spd = a @ a.T + 40 * np.eye(40)
+    v = rng.standard_normal(300); idx = rng.integers(0, 300, 50)
+    m = xp.asarray(a); s = xp.asarray(spd); x = xp.asarray(v)
+    checks = {
+        "svd": (lambda: xp.linalg.svd(m)[1], lambda: np.linalg.svd(a)[1]),
+        "eigh": (lambda: xp.linalg.eigh(s)[0], lambda: np.linalg.eigh(spd)[0]),
+        "eigvals": (lambda: xp.sort(xp.abs(xp.linalg.eigvals(m))),
+                    lambda: np.sort(np.abs(np.linalg.eigvals(a)))),
+        "qr": (lambda: xp.abs(xp.linalg.qr(m)[1]), lambda: np.abs(np.linalg.qr(a)[1])),
+        "cholesky": (lambda: xp.linalg.cholesky(s), lambda: np.linalg.cholesky(spd)),
+        "solve": (lambda: xp.linalg.solve(m, xp.asarray(v[:40])),
+                  lambda: np.linalg.solve(a, v[:40])),
+        "lstsq": (lambda: xp.linalg.lstsq(m[:, :10], xp.asarray(v[:40]))[0],
+                  lambda: np.linalg.lstsq(a[:, :10], v[:40])[0]),
+        "det": (lambda: xp.linalg.det(m), lambda: np.linalg.det(a)),
+        "fft": (lambda: xp.fft.fft(x), lambda: np.fft.fft(v)),
+        "rfft2": (lambda: xp.fft.rfft2(m), lambda: np.fft.rfft2(a)),
+        "sort": (lambda: xp.sort(x), lambda: np.sort(v)),
+        "argsort": (lambda: xp.argsort(x, stable=True), lambda: np.argsort(v, stable=True)),
+        "take": (lambda: xp.take(x, xp.asarray(idx)), lambda: np.take(v, idx)),
+        "scatter": (lambda: _scatter(xp.asarray(v), idx), lambda: _scatter(v.copy(), idx)),
+        "max": (lambda: xp.max(m, axis=0), lambda: np.max(a, axis=0)),
+        "cumsum": (lambda: xp.cumulative_sum(x), lambda: np.cumsum(v)),
+        "median": (lambda: xp.median(x), lambda: np.median(v)),
+        "mask": (lambda: x[x > 0.5], lambda: v[v > 0.5]),
+        "matmul": (lambda: m @ m, lambda: a @ a),
+        "big": (lambda: xp.sum(xp.sin(xp.asarray(np.arange(70000.0)))),
+                lambda: np.sum(np.sin(np.arange(70000.0)))),
+    }
+
+    def _scatter(arr, where):
+        arr[where] = -1.0
+        return arr
+
+    bad = []
+    for name, (ours, oracle) in checks.items():
+        got, want = np.asarray(ours()), np.asarray(oracle())
+        if got.shape != want.shape or not np.allclose(got, want, rtol=1e-9, atol=1e-9):
+            bad.append(name)
+    print(json.dumps({"bad": bad, "loads": kernel.load_count(),
+                      "built": kernel.compile_count()}))
+""")
+
+
+_NAMES = [line.split('"')[1] for line in _CHILD.splitlines()
+          if line.startswith('    "') and ": (lambda" in line]
+
+
+def _run(store):
+    env = dict(os.environ, LAXARRAY_COMPILATION_CACHE=str(store))
+    proc = subprocess.run([sys.executable, "-c", _CHILD], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_kernels_loaded_in_a_fresh_process_give_numpys_results(tmp_path):
+    first = _run(tmp_path)
+    second = _run(tmp_path)
+    assert first["bad"] == [] and second["bad"] == []
+    assert first["loads"] == 0
+    # the same executables; all but the few with host callbacks (not written) are loaded
+    assert second["built"] == first["built"]
+    assert second["loads"] >= first["built"] - 3 and second["loads"] >= len(_NAMES) - 3
+
+
+def test_a_damaged_store_entry_is_compiled_again(tmp_path):
+    """Every entry truncated to half: the next process compiles, still right, no crash."""
+    first = _run(tmp_path)
+    for root, _, names in os.walk(tmp_path / "executables"):
+        for name in names:
+            path = os.path.join(root, name)
+            with open(path, "r+b") as f:
+                size = os.path.getsize(path)
+                f.truncate(size // 2)
+    second = _run(tmp_path)
+    assert second["bad"] == [] and second["loads"] == 0
+    assert second["built"] == first["built"]
+    third = _run(tmp_path)
+    assert third["bad"] == [] and third["loads"] >= first["built"] - 3
