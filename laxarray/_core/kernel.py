@@ -425,8 +425,12 @@ def load_count() -> int:
 
 def _signature(args):
     """What selects one executable of a binding: the arguments' abstract values (shape,
-    dtype, weak type), Python scalars by type; ``None`` for arguments of other kinds."""
+    dtype, weak type), Python scalars by type; ``None`` for arguments of other kinds and
+    for arrays committed to a device or a sharding (jax.jit places those and their results:
+    an executable built for default placement would drop a ``NamedSharding``)."""
     try:
+        if True in [a.committed for a in args]:
+            return None
         return tuple([a.aval for a in args])
     except AttributeError:
         pass
@@ -434,6 +438,8 @@ def _signature(args):
     for a in args:
         aval = getattr(a, "aval", None)
         if aval is not None:
+            if getattr(a, "committed", False):
+                return None
             sig.append(aval)
         elif a is None or type(a) in _SCALARS:
             sig.append(type(a))
