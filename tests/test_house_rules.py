@@ -155,6 +155,7 @@ LAYERS = (
     ("linalg", "fft", "numpy_api", "transforms", "typing"),
     ("sparse",),
     ("checkify", "optimize"),
+    ("precompile",),
 )
 _LAYER_OF = {name: i for i, names in enumerate(LAYERS) for name in names}
 

@@ -36,6 +36,8 @@ and :func:`source_fingerprint`) names a file holding the executable that
 
 from __future__ import annotations
 
+import enum
+import functools
 import hashlib
 import os
 import struct
@@ -43,6 +45,8 @@ import tempfile
 import threading
 import time
 import warnings
+
+import numpy as np
 
 from laxarray._core import jaxapi
 
@@ -366,10 +370,13 @@ def default_store() -> ExecutableStore | None:
 
 _SOURCE = []
 
+#: folders of the package that hold no kernel: their edits leave every executable valid
+_NO_KERNELS = frozenset({"__pycache__", "conformance", "precompile"})
+
 
 def source_fingerprint() -> str:
     """A hex digest of laxarray's own source (path, size and mtime of every ``.py`` file of
-    the package), computed once per process: an edit or upgrade never loads an old program."""
+    the package but :data:`_NO_KERNELS`), computed once per process: an edit or upgrade never loads an old program."""
     if not _SOURCE:
         package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         h = hashlib.blake2b(digest_size=12)
@@ -380,7 +387,7 @@ def source_fingerprint() -> str:
             with os.scandir(folder) as it:
                 for e in it:
                     if e.is_dir(follow_symlinks=False):
-                        if e.name != "__pycache__":
+                        if e.name not in _NO_KERNELS:
                             stack.append(e.path)
                     elif e.name.endswith(".py"):
                         st = e.stat()
@@ -400,3 +407,92 @@ def key_for(parts: tuple) -> str:
                         f"{type(parts).__name__}")
     return "|".join((f"laxarray-exec/{STORE_FORMAT}", jaxapi.environment_fingerprint(),
                      source_fingerprint(), *map(repr, parts)))
+
+
+# ---- keys of kernel calls (laxarray._core.kernel) -------------------------------------------
+
+_SCALARS = (bool, int, float, complex)
+
+
+def call_signature(args):
+    """What selects one executable of a binding: the arguments' abstract values (shape,
+    dtype, weak type), Python scalars by type; ``None`` for arguments of other kinds and
+    for arrays committed to a device or a sharding (jax.jit places those and their results:
+    an executable built for default placement would drop a ``NamedSharding``)."""
+    try:
+        if True in [a.committed for a in args]:
+            return None
+        return tuple([a.aval for a in args])
+    except AttributeError:
+        pass
+    sig = []
+    for a in args:
+        aval = getattr(a, "aval", None)
+        if aval is not None:
+            if getattr(a, "committed", False):
+                return None
+            sig.append(aval)
+        elif a is None or type(a) in _SCALARS:
+            sig.append(type(a))
+        elif type(a) is np.ndarray or isinstance(a, np.generic):
+            sig.append((a.shape, a.dtype.str, "numpy"))
+        else:
+            return None
+    return tuple(sig)
+
+
+def placement(args):
+    """The one device every jax array of ``args`` lives on (its id), or ``None`` where
+    they span several (sharded programs stay out of the store)."""
+    found = None
+    for a in args:
+        sharding = getattr(a, "sharding", None)
+        if sharding is None:
+            continue
+        devices = sharding.device_set
+        if len(devices) != 1:
+            return None
+        (device,) = devices
+        if found is not None and device.id != found:
+            return None
+        found = device.id
+    return -1 if found is None else found
+
+
+_PLAIN = (str, int, float, complex, bool, type(None), np.dtype, np.generic)
+
+
+def describe(v, depth=0):
+    """A text naming ``v`` the same way in every process (a constant, a dtype, a module
+    function with what its closure holds), or ``None`` where there is none (an object of
+    this process only): the store key of a kernel and its static arguments."""
+    if isinstance(v, _PLAIN):
+        return f"{type(v).__name__}:{v!r}"
+    if isinstance(v, enum.Enum):  # lax.GatherScatterMode, say
+        return f"enum:{type(v).__module__}.{type(v).__qualname__}.{v.name}"
+    if isinstance(v, (tuple, list, frozenset)):
+        parts = [describe(x, depth) for x in (sorted(v, key=repr) if type(v) is frozenset
+                                               else v)]
+        return None if None in parts else f"{type(v).__name__}({','.join(parts)})"
+    if isinstance(v, type):
+        return f"type:{v.__module__}.{v.__qualname__}"
+    if depth > 3:
+        return None
+    if isinstance(v, functools.partial):
+        inner = describe((v.func, v.args, tuple(sorted(v.keywords.items()))), depth + 1)
+        return None if inner is None else f"partial({inner})"
+    name = getattr(v, "__qualname__", None)
+    module = getattr(v, "__module__", None)
+    if not (isinstance(name, str) and isinstance(module, str)):
+        return None
+    text = f"{module}.{getattr(v, '__name__', '')}/{name}"
+    cells = getattr(v, "__closure__", None) or ()
+    if cells:
+        try:
+            inner = describe(tuple(c.cell_contents for c in cells), depth + 1)
+        except ValueError:  # an empty cell
+            return None
+        if inner is None:
+            return None
+        text += f"[{inner}]"
+    return text

@@ -60,6 +60,8 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.devices import fail_mixed_devices
 from laxarray._core import exec_store as _store
+from laxarray._core.numerics import (exact_div, flush_subnormals,  # noqa: F401 (re-exported)
+                                     keep_divisor)
 from laxarray._core.jaxapi import (ConcreteArray, NotLoadable, NotSerializable, Tracer,
                                    load_compiled, put_like, serialize_compiled, traced_program)
 
@@ -123,15 +125,10 @@ def _neutral_dtype(dtype) -> bool:
                                   (dtype.kind == "f" and dtype.itemsize >= 4))
 
 
-#: The option that keeps XLA:CPU's YNNPACK library fusion for matrix products but not for
-#: reductions.  By default XLA:CPU (jaxlib 0.10) hands float reductions of 4096 elements
-#: and more to YNNPACK (``__ynn_fusion``), whose ``max``/``min`` drop NaN: ``reduce_max`` of
-#: 10**4 values with one NaN gives the largest other value (jax.numpy's too).  Its sums and
-#: products differ from XLA's own loop only in rounding (another order), and its matrix
-#: products keep NaN, infinities, signed zeros and flushed subnormals as XLA's (the audit is
-#: in ``docs/performance.md``), so only the reductions are taken from it -- and only in
-#: programs that need NaN-exact extremes (:func:`reduce_extreme`): XLA's own float32 sum of
-#: 10**6 values is about 2x slower than YNNPACK's.
+#: XLA:CPU's YNNPACK library fusion kept for matrix products, not reductions: from 4096
+#: elements on, its float max/min drop NaN (jax.numpy's too); its sums differ from XLA's loop
+#: only in rounding and run ~2x faster, so only programs that need NaN-exact extremes
+#: (:func:`reduce_extreme`) take this option (audit: ``docs/performance.md``).
 EXACT_EXTREMES = {"xla_cpu_experimental_ynn_fusion_type": "LIBRARY_FUSION_TYPE_DOT"}
 
 
@@ -254,52 +251,14 @@ def mask_padding(x, ext, fill):
 
 # ---- numerics policy: XLA-on-CPU workarounds, each one named here -----------------------
 
-def flush_subnormals(x):
-    """Subnormal values of a real float ``x`` as zeros of their sign (others unchanged).
-
-    XLA on CPU reads subnormals as zeros in arithmetic (flush-to-zero) but not in every
-    kernel: its ``pow`` reads a subnormal base as ``2**-1075``, its comparisons and
-    ``atan2`` see them exactly.  A body that mixes both readings flushes its operands first
-    (``flush_subnormals=True`` on the elementwise decorators does it for every float input),
-    so one result never mixes the two.  The rule for users: see README ("subnormals")."""
-    if _dt.kind_of(x.dtype) != "f":
-        return x
-    tiny = lax.full_like(x, _dt.machine_limits(x.dtype).tiny)
-    magnitude = lax.abs(x)
-    zero = lax.full_like(x, 0)
-    signed_zero = lax.select(_sign_bit(x), lax.neg(zero), zero)
-    return lax.select(lax.lt(magnitude, tiny), signed_zero, x)
-
-
-def _sign_bit(x):
-    bits = lax.bitcast_convert_type(x, {2: np.int16, 4: np.int32, 8: np.int64}[x.dtype.itemsize])
-    return lax.lt(bits, lax.full_like(bits, 0))
-
-
-def keep_divisor(d):
-    """``d`` behind an optimization barrier (floats), so XLA keeps ``x / d`` a division."""
-    if _dt.kind_of(d.dtype) in "fc":
-        d = lax.optimization_barrier(d)
-    return d
-
-
-def exact_div(x, d):
-    """``x / d``, correctly rounded also where ``d`` is a constant or a broadcast: XLA
-    rewrites ``a / broadcast(b)`` into ``a * broadcast(1 / b)``, off by one ulp for about a
-    third of the quotients; an optimization barrier on the divisor keeps the division
-    (``exact_divisor=True`` on the binary decorator does it for a broadcast ``x2``)."""
-    return lax.div(x, keep_divisor(d))
-
-
 def reduce_extreme(x, axes, find_max):
     """``lax.reduce_max`` (``find_max``) or ``lax.reduce_min`` of ``x`` over ``axes``, NaN
     wherever a reduced NaN is, at every size.
 
-    XLA:CPU's YNNPACK reduction drops NaN from 4096 elements on (see
-    :data:`EXACT_EXTREMES`).  In laxarray's own eager executables the kernel helper compiles
-    such a program without that fusion (the plain reduction, at XLA's speed); inlined into a
-    program compiled elsewhere (a user's ``jax.jit``, whose options laxarray cannot set) the
-    NaN is found by a second reduction and put back."""
+    XLA:CPU's YNNPACK reduction drops NaN from 4096 elements on (:data:`EXACT_EXTREMES`).
+    laxarray's own eager executables compile such a program without that fusion; inlined
+    into a user's ``jax.jit`` (whose options laxarray cannot set) a second reduction finds
+    the NaN and puts it back."""
     reduce = lax.reduce_max if find_max else lax.reduce_min
     if _dt.kind_of(x.dtype) != "f" or not axes or math.prod(x.shape[a] for a in axes) < 2:
         return reduce(x, axes)
@@ -407,8 +366,7 @@ _NO = object()          # "not served from the store": the call goes through jax
 
 
 class _Executables(dict):
-    """A binding's executables by call signature (loaded from the store or compiled for it);
-    one accounting entry in ``_LIVE`` (hashable by identity)."""
+    """A binding's executables by call signature; one entry in ``_LIVE`` (by identity)."""
     __hash__ = object.__hash__
 
 
@@ -422,87 +380,6 @@ def load_count() -> int:
     """Executables laxarray's kernels loaded from the executable store in this process."""
     return _LOADS[0]
 
-
-def _signature(args):
-    """What selects one executable of a binding: the arguments' abstract values (shape,
-    dtype, weak type), Python scalars by type; ``None`` for arguments of other kinds and
-    for arrays committed to a device or a sharding (jax.jit places those and their results:
-    an executable built for default placement would drop a ``NamedSharding``)."""
-    try:
-        if True in [a.committed for a in args]:
-            return None
-        return tuple([a.aval for a in args])
-    except AttributeError:
-        pass
-    sig = []
-    for a in args:
-        aval = getattr(a, "aval", None)
-        if aval is not None:
-            if getattr(a, "committed", False):
-                return None
-            sig.append(aval)
-        elif a is None or type(a) in _SCALARS:
-            sig.append(type(a))
-        elif type(a) is np.ndarray or isinstance(a, np.generic):
-            sig.append((a.shape, a.dtype.str, "numpy"))
-        else:
-            return None
-    return tuple(sig)
-
-
-def _placement(args):
-    """The one device every jax array of ``args`` lives on (its id), or ``None`` where
-    they span several (sharded programs stay out of the store)."""
-    found = None
-    for a in args:
-        sharding = getattr(a, "sharding", None)
-        if sharding is None:
-            continue
-        devices = sharding.device_set
-        if len(devices) != 1:
-            return None
-        (device,) = devices
-        if found is not None and device.id != found:
-            return None
-        found = device.id
-    return -1 if found is None else found
-
-
-_PLAIN = (str, int, float, complex, bool, type(None), np.dtype, np.generic)
-
-
-def _describe(v, depth=0):
-    """A text naming ``v`` the same way in every process (a constant, a dtype, a module
-    function with what its closure holds), or ``None`` where there is none (an object of
-    this process only): the store key of a kernel and its static arguments."""
-    if isinstance(v, _PLAIN):
-        return f"{type(v).__name__}:{v!r}"
-    if isinstance(v, (tuple, list, frozenset)):
-        parts = [_describe(x, depth) for x in (sorted(v, key=repr) if type(v) is frozenset
-                                               else v)]
-        return None if None in parts else f"{type(v).__name__}({','.join(parts)})"
-    if isinstance(v, type):
-        return f"type:{v.__module__}.{v.__qualname__}"
-    if depth > 3:
-        return None
-    if isinstance(v, functools.partial):
-        inner = _describe((v.func, v.args, tuple(sorted(v.keywords.items()))), depth + 1)
-        return None if inner is None else f"partial({inner})"
-    name = getattr(v, "__qualname__", None)
-    module = getattr(v, "__module__", None)
-    if not (isinstance(name, str) and isinstance(module, str)):
-        return None
-    text = f"{module}.{getattr(v, '__name__', '')}/{name}"
-    cells = getattr(v, "__closure__", None) or ()
-    if cells:
-        try:
-            inner = _describe(tuple(c.cell_contents for c in cells), depth + 1)
-        except ValueError:  # an empty cell
-            return None
-        if inner is None:
-            return None
-        text += f"[{inner}]"
-    return text
 
 class Bound:
     """One kernel with its static arguments fixed: its jitted callables (exact and padded
@@ -610,7 +487,7 @@ class Bound:
         this call's signature held here, loaded from the store, or compiled and written to
         it.  ``_NO`` where this binding or call stays with ``jax.jit`` (store off, statics
         that name process objects, arguments it cannot key, programs it cannot build)."""
-        sig = _signature(args)
+        sig = _store.call_signature(args)
         if sig is None:
             return _NO
         key = (body is not self._fn, sig)
@@ -635,10 +512,10 @@ class Bound:
         store = _open_store()
         if self._identity is None:
             kern = self.kernel
-            name = _describe((kern.__name__, kern.fn, kern.fills, kern.shape, kern.extents,
+            name = _store.describe((kern.__name__, kern.fn, kern.fills, kern.shape, kern.extents,
                               tuple(self.items)))
             self._identity = False if store is None or name is None else (name,)
-        device = _placement(args)
+        device = _store.placement(args)
         if self._identity is False or device is None:
             return None
         name = _store.key_for((*self._identity, key[0], repr(key[1]), device,
@@ -916,95 +793,7 @@ def jit_static(fn, static_argnames):
     return run
 
 
-# ---- calling kernels on Arrays -----------------------------------------------------------
+# ---- calling kernels on Arrays (laxarray._core.calls; names kept here for their users) ----
 
-# The Array type registers its helpers here on import (imports flow core -> Array).
-_ARRAY_TYPE = None
-_wrap = None
-_wrap_padded = None
-
-
-def register_array_type(array_type, wrap, wrap_padded) -> None:
-    """Called once by ``laxarray.array_api._array`` to let :func:`call` wrap results."""
-    global _ARRAY_TYPE, _wrap, _wrap_padded
-    _ARRAY_TYPE, _wrap, _wrap_padded = array_type, wrap, wrap_padded
-
-
-def wrap_bucketed(padded, shape):
-    """The Array of logical ``shape`` held as the bucket-shaped result ``padded`` (under
-    ``LAXARRAY_BUCKET_POISON`` the bucket invariant is checked: a kernel's padded result
-    must have exactly the bucket shape of its logical shape)."""
-    if POISON and tuple(padded.shape) != bucket_shape(tuple(shape)):
-        raise RuntimeError(f"bucketed result of shape {padded.shape} for logical {shape}")
-    return _wrap_padded(padded, shape)
-
-
-def _wrap_out(out):
-    if type(out) in (tuple, list):
-        return tuple(_wrap(o) for o in out)
-    return _wrap(out)
-
-
-_SCALARS = (bool, int, float, complex)
-
-
-def padded_inputs(arrays, raw_ok=False):
-    """``(padded raw values, logical shapes)`` of ``arrays`` if every one is a bucketed
-    Array or a 0-d value (a Python scalar, a 0-d NumPy/jax value), else ``None``.
-    ``raw_ok``: other non-Array values (index vectors, say) pass through as they are."""
-    out, shapes = [], []
-    for a in arrays:
-        if type(a) is _ARRAY_TYPE:
-            p = a._pad
-            if p is None:
-                p = a._padded()
-            if p is False:
-                return None
-            out.append(p)
-            shapes.append(a.shape)
-        elif type(a) in _SCALARS or (getattr(a, "shape", None) == () and
-                                     not isinstance(a, Tracer)):
-            out.append(a)
-            shapes.append(())
-        elif raw_ok and not isinstance(a, Tracer):
-            out.append(a)
-            shapes.append(a.shape)
-        else:
-            return None
-    return out, shapes
-
-
-def call_padded(kern: Kernel, arrays, logical, **static):
-    """Run ``kern`` on the padded values of ``arrays`` (Arrays or 0-d values; ``None`` if any
-    is not bucketed) with ``static`` arguments the caller gave for the bucket shapes (a
-    ``reshape`` to the bucket of the logical shape, say); the result has shape ``logical``."""
-    found = padded_inputs(arrays, raw_ok=True)
-    if found is None:
-        return None
-    return wrap_bucketed(kern.bind(tuple(static.items())).padded(found[0]), logical)
-
-
-def call(kern: Kernel, *arrays, **static):
-    """Run ``kern`` on ``arrays`` (laxarray arrays or raw values) and wrap the result(s).
-
-    A kernel with a ``shape`` rule runs bucketed when every input is a bucketed Array or a
-    0-d value; its results are then padded Arrays of the logical shape the rule gives."""
-    items = tuple(static.items())
-    if kern.shape is not None:
-        found = padded_inputs(arrays)
-        if found is not None:
-            padded, shapes = found
-            out_shape = kern.shape(*shapes, **static)
-        if found is not None and out_shape is not None:
-            bound = kern.bind(items)
-            if kern.extents or (kern.fills and any(f is not None for f in kern.fills)):
-                out = bound.masked(padded, [extents(s) for s in shapes])
-            else:
-                out = bound.padded(padded)
-            if type(out) in (tuple, list):
-                return tuple(wrap_bucketed(o, s) for o, s in zip(out, out_shape))
-            return wrap_bucketed(out, out_shape)
-    raw = [a._value if type(a) is _ARRAY_TYPE else a for a in arrays]
-    if kern.extents:
-        raw.append(None)
-    return _wrap_out(kern.bind(items)(*raw))
+from laxarray._core.calls import (call, call_padded, padded_inputs,  # noqa: E402,F401
+                                  register_array_type, wrap_bucketed)

@@ -1,14 +1,16 @@
 """Running conformance specs on any array namespace, one hypothesis search per spec.
 
 :func:`select_specs` picks the specs a run covers (``--functions``/``--skip`` globs, the
-standard's version, the extensions); :func:`run_spec` runs one spec under explicit
-hypothesis settings and a fixed seed and returns a :class:`Result` with the outcome, the
-dtypes each example drew (for the function x dtype matrix), and -- on failure -- the
-minimal example hypothesis found as a snippet: a self-contained reproduction (NumPy and
-the namespace only, :mod:`laxarray.conformance.snippets`) where the failing call can be
-written out, followed by hypothesis' replay of the example; :func:`run_namespace` runs a
-selection with a plain-text progress bar.  A spec whose function has special cases in the
-standard's text passes only if, after its search, the namespace also meets every one of
+standard's version, the extensions); :func:`run_spec` runs one spec's hypothesis search
+under explicit settings and a fixed seed, then its pinned examples
+(:attr:`~laxarray.conformance.spec.Spec.pinned`: the large size class of the reductions),
+and returns a :class:`Result` with the outcome, the dtypes each example drew (for the
+function x dtype matrix), and -- on failure -- the minimal example hypothesis found as a
+snippet: a self-contained reproduction (NumPy and the namespace only,
+:mod:`laxarray.conformance.snippets`) where the failing call can be written out, followed
+by hypothesis' replay of the example; :func:`run_namespace` runs a selection with a
+plain-text progress bar.  A spec whose function has special cases in the standard's text
+passes only if, after its search, the namespace also meets every one of
 them (:mod:`laxarray.conformance.special_cases_check`: batched, one call per dtype and
 form).
 
@@ -47,7 +49,7 @@ import numpy as np
 
 from laxarray.conformance import (capabilities as caps_mod, parallel, snippets,
                                   special_cases_check)
-from laxarray.conformance.spec import (SPECS, collecting_notes, excluding_dtypes,
+from laxarray.conformance.spec import (SPECS, Pinned, collecting_notes, excluding_dtypes,
                                        mutable_arrays, resolve)
 
 #: names each revision of the standard added, for ``--version`` (only names with specs).
@@ -286,21 +288,34 @@ def _replay(name, seed, max_examples, exc):
     return lines
 
 
+def _replay_pinned(name, index):
+    """Lines replaying pinned example ``index`` of spec ``name`` (:attr:`Spec.pinned`)."""
+    return ["from laxarray.conformance import SPECS",
+            "from laxarray.conformance.spec import Pinned", "",
+            f"SPECS[{name!r}].check(xp, Pinned(SPECS[{name!r}].pinned()[{index}]))"]
+
+
 def _snippet(namespace_label, name, seed, max_examples, exc, drawn, shrink, standalone=None,
-             why=""):
+             why="", pinned=None):
     """Python source reproducing a failure: the self-contained reproduction ``standalone``
     (see :mod:`laxarray.conformance.snippets`) when there is one, then hypothesis' replay
-    of the example (behind ``REPLAY = False`` after a self-contained part, so the snippet
-    needs only NumPy and the namespace), with the drawn values as comments."""
-    what = "minimal failing example" if shrink else "failing example (not shrunk)"
-    lines = [f"# {name} on {namespace_label}: {what} (seed {seed})"]
+    of the example -- or of the spec's pinned example of index ``pinned`` -- (behind
+    ``REPLAY = False`` after a self-contained part, so the snippet needs only NumPy and the
+    namespace), with the drawn values as comments."""
+    if pinned is not None:
+        lines = [f"# {name} on {namespace_label}: pinned example {pinned}"]
+    else:
+        what = "minimal failing example" if shrink else "failing example (not shrunk)"
+        lines = [f"# {name} on {namespace_label}: {what} (seed {seed})"]
     for label, value in drawn:  # (a multi-line repr stays a comment)
         lines += [f"#   {text}" for text in f"{label} = {value!r}".splitlines()]
-    replay = _replay(name, seed, max_examples, exc)
+    replay = _replay(name, seed, max_examples, exc) if pinned is None else \
+        _replay_pinned(name, pinned)
+    by = "hypothesis" if pinned is None else "the spec"
     if standalone:
         lines += ["# Self-contained reproduction (needs NumPy and the namespace only):",
                   standalone, "",
-                  "# The same example replayed by hypothesis (needs hypothesis and "
+                  f"# The same example replayed by {by} (needs hypothesis and "
                   "laxarray.conformance):",
                   "REPLAY = False",
                   "if REPLAY:",
@@ -308,7 +323,7 @@ def _snippet(namespace_label, name, seed, max_examples, exc, drawn, shrink, stan
         return "\n".join(lines)
     if why:
         lines.append(f"# No self-contained reproduction: {why}.")
-    lines += ["# Replay of the example by hypothesis (needs hypothesis and "
+    lines += [f"# Replay of the example by {by} (needs hypothesis and "
               "laxarray.conformance):",
               "import importlib", f"xp = importlib.import_module({namespace_label!r})", ""]
     return "\n".join(lines + replay)
@@ -324,7 +339,10 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
     ``"unsupported"`` (:data:`IMMUTABLE`) where they cannot.  ``capabilities``: what
     ``xp`` can do (default: probed, :func:`laxarray.conformance.capabilities.probe`); a
     spec it makes inapplicable is ``"skipped"`` with the reason, and a run on a target
-    device draws no dtype the device lacks (noted in the message of a pass).
+    device draws no dtype the device lacks (noted in the message of a pass).  After a
+    search that passed, the spec's pinned examples run, each once whatever
+    ``max_examples`` (:attr:`~laxarray.conformance.spec.Spec.pinned`: a failure the search
+    finds is reported on its small, shrunk example); a failing one is reported as it is.
     """
     start = time.perf_counter()
     name = spec.name
@@ -350,6 +368,7 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
         return Result(name, "skipped", message=reason)
     dtypes = {}
     examples = [0]
+    pinned = [None]  # the index of the pinned example running, if one is
     last = [[]]
     failures = collections.deque(maxlen=64)  # (exception, drawn, calls) of failing examples
 
@@ -393,6 +412,9 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
                 excluding_dtypes(capabilities.excluded_dtypes), collecting_notes() as notes:
             warnings.simplefilter("ignore")
             test()
+            for pinned[0], draws in spec.pinned_examples():
+                body(Pinned(draws))
+            pinned[0] = None
     except BaseException as exc:  # noqa: BLE001 -- any failure is a reported outcome
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             raise
@@ -416,7 +438,7 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
                 standalone, why = None, f"writing it failed ({type(bug).__name__}: {bug})"
         return Result(name, status, examples[0], time.perf_counter() - start, message,
                       _snippet(namespace_label, name, seed, max_examples, exc, drawn, shrink,
-                               standalone, why),
+                               standalone, why, pinned[0]),
                       standalone is not None,
                       "\n".join(f"{label} = {value!r}" for label, value in drawn), dtypes)
     if special_cases_check.has_cases(name):  # every special case the standard states

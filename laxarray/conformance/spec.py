@@ -3,6 +3,8 @@
 A :class:`Spec` has a ``check(xp, data)`` that draws inputs with hypothesis' ``data``
 object, calls the function in namespace ``xp``, and raises :class:`ConformanceError` on a
 mismatch.  The same specs drive the pytest suite and ``python -m laxarray.conformance``.
+A spec may also pin explicit examples (:attr:`Spec.pinned`, run after the random ones:
+the large arrays of the reduction-like specs, :func:`large_examples`).
 
 Factories build the common shapes of spec (unary and binary elementwise functions) from
 a row of data: the oracle, the dtype group, an optional input domain and the expected
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import copy
 import math
 from dataclasses import dataclass, field
 from typing import Callable
@@ -48,6 +51,17 @@ class Spec:
     #: lacks one (its ``capabilities()``, array_api_strict's flags, a single device) the
     #: runner reports the spec "skipped" with the reason instead of running it
     needs: tuple = ()
+    #: explicit examples, run after the random ones: ``pinned()`` returns them (built on
+    #: first use: they hold large arrays), each a ``{label: value}`` of every draw the
+    #: spec makes (:class:`Pinned`); None: none
+    pinned: Callable | None = None
+
+    def pinned_examples(self):
+        """``[(i, draws)]``: the pinned examples (:attr:`pinned`, ``i`` their index there)
+        that draw no dtype left out by :func:`excluding_dtypes`."""
+        allowed = _Excluding(None, _EXCLUDED.get())._allowed
+        return [(i, draws) for i, draws in enumerate(self.pinned() if self.pinned else ())
+                if all(map(allowed, draws.values()))]
 
     def check(self, xp, data, drawn=None, calls=None):
         """Check one example drawn from hypothesis' ``data`` on namespace ``xp``; the
@@ -65,6 +79,38 @@ class Spec:
         except AssertionError:
             if not passes_flushed(self.body, xp, draws.values, results, data):
                 raise
+
+
+class Pinned:
+    """A stand-in for hypothesis' ``data`` that answers each draw with a copy of the value
+    pinned under its label: one pinned example of a spec (:attr:`Spec.pinned`)."""
+
+    def __init__(self, draws):
+        self._draws = draws
+
+    def draw(self, strategy, label=None):
+        """The value pinned under ``label`` (``strategy`` is not drawn from)."""
+        if label not in self._draws:
+            raise ValueError(f"Pinned: expected a pinned value for the draw {label!r}; "
+                             f"got only {sorted(self._draws)}")
+        return copy.deepcopy(self._draws[label])
+
+
+def large_examples(**extra):
+    """``Spec.pinned`` of the large size class of a reduction-like spec: for each array of
+    :func:`~laxarray.conformance.strategies.large_arrays`, the draws ``dtype``, ``shape``,
+    ``axis``, ``x`` and ``x placed`` (the same array), ``keepdims`` (alternating), and
+    ``extra`` (label: value, or a function of the draws before it)."""
+    def pinned():
+        out = []
+        for i, (axis, x) in enumerate(S.large_arrays()):
+            draws = {"dtype": x.dtype.name, "shape": x.shape, "axis": axis, "x": x,
+                     "x placed": x, "keepdims": i % 2 == 1}
+            for label, value in extra.items():
+                draws[label] = value(draws) if callable(value) else value
+            out.append(draws)
+        return out
+    return pinned
 
 
 SPECS: dict[str, Spec] = {}
@@ -404,7 +450,7 @@ def binary(name, oracle, group, *, result=same_dtype, domain=None, domain2=None,
     return register(Spec(name, check, S.DTYPE_GROUPS[group], kind="elementwise"))
 
 
-__all__ = ["Spec", "SPECS", "NEEDS", "register", "arrays_mutable", "mutable_arrays",
-           "excluding_dtypes", "note", "collecting_notes", "unary", "binary",
-           "ConformanceError", "resolve", "as_xp", "same_dtype", "bool_result", "real_of",
-           "promotable_pairs"]
+__all__ = ["Spec", "SPECS", "NEEDS", "Pinned", "large_examples", "register",
+           "arrays_mutable", "mutable_arrays", "excluding_dtypes", "note", "collecting_notes",
+           "unary", "binary", "ConformanceError", "resolve", "as_xp", "same_dtype",
+           "bool_result", "real_of", "promotable_pairs"]

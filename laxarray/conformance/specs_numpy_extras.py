@@ -18,14 +18,16 @@ from hypothesis import strategies as st
 from laxarray.conformance import strategies as S
 from laxarray.conformance.compare import (ConformanceError, assert_dtype, assert_shape,
                                           assert_values, dtype_name, to_numpy)
-from laxarray.conformance.spec import Spec, as_xp, register, resolve, xp_dtype
+from laxarray.conformance.spec import (Spec, as_xp, large_examples, register, resolve,
+                                       xp_dtype)
 
 
-def spec(name):
+def spec(name, pinned=None):
     # (copyto and putmask write in place, as place and put do: NumPy's in-place functions
     # exist only in namespaces with writable arrays, so no needs_mutation)
     def deco(check):
-        register(Spec(name, check, S.ALL, extension="numpy", kind="numpy extras"))
+        register(Spec(name, check, S.ALL, extension="numpy", kind="numpy extras",
+                      pinned=pinned))
         return check
     return deco
 
@@ -52,7 +54,8 @@ def _equal(name, got, expected):
 
 # ---- NumPy spellings of reductions and manipulations ----------------------------------------
 def _extreme(name):
-    @spec(name)
+    @spec(name, large_examples(**{"x dtype": lambda d: d["dtype"],
+                                  "x shape": lambda d: d["shape"]}))
     def check(xp, data):
         x = _draw(data, group="real numeric", min_side=1)
         axis = data.draw(S.axes(x.ndim), label="axis")

@@ -20,7 +20,7 @@ from hypothesis import assume, strategies as st
 from laxarray.conformance import strategies as S
 from laxarray.conformance.compare import (ConformanceError, assert_dtype, assert_shape,
                                           assert_values, to_numpy)
-from laxarray.conformance.spec import Spec, as_xp, register, resolve
+from laxarray.conformance.spec import Spec, as_xp, large_examples, register, resolve
 
 METHODS = ("linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf",
            "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf",
@@ -35,9 +35,10 @@ def _shapes(min_dims=0, max_dims=2, min_side=0, max_side=3):
                     max_side=max(max_side, min_side))
 
 
-def _spec(name, group):
+def _spec(name, group, pinned=None):
     def deco(check):
-        register(Spec(name, check, tuple(group), extension="numpy", kind="numpy"))
+        register(Spec(name, check, tuple(group), extension="numpy", kind="numpy",
+                      pinned=pinned))
         return check
     return deco
 
@@ -85,8 +86,9 @@ def _count(shape, axis):
 
 # ---- NaN-aware reductions ---------------------------------------------------------------------
 def _nan_reduction(name, oracle, group, *, bounded=False, rel=False, nonempty=False,
-                   arg=False):
-    @_spec(name, S.DTYPE_GROUPS[group] if isinstance(group, str) else group)
+                   arg=False, large=False):
+    @_spec(name, S.DTYPE_GROUPS[group] if isinstance(group, str) else group,
+           large_examples() if large else None)
     def check(xp, data):
         dtype = data.draw(st.sampled_from(S.DTYPE_GROUPS[group] if isinstance(group, str)
                                           else group), label="dtype")
@@ -120,8 +122,8 @@ def _nan_reduction(name, oracle, group, *, bounded=False, rel=False, nonempty=Fa
 
 _nan_reduction("nansum", np.nansum, "numeric", bounded=True)
 _nan_reduction("nanprod", np.nanprod, "numeric", bounded=True, rel=True)
-_nan_reduction("nanmax", np.nanmax, "real numeric", nonempty=True)
-_nan_reduction("nanmin", np.nanmin, "real numeric", nonempty=True)
+_nan_reduction("nanmax", np.nanmax, "real numeric", nonempty=True, large=True)
+_nan_reduction("nanmin", np.nanmin, "real numeric", nonempty=True, large=True)
 _nan_reduction("nanargmax", np.nanargmax, "real numeric", nonempty=True, arg=True)
 _nan_reduction("nanargmin", np.nanargmin, "real numeric", nonempty=True, arg=True)
 _nan_reduction("nanmean", np.nanmean, "numeric", bounded=True)
@@ -173,7 +175,8 @@ _cumulative("nancumsum", np.nancumsum, True)
 _cumulative("nancumprod", np.nancumprod, True)
 
 
-@_spec("ptp", REALS)
+# finite draws; the pinned large arrays bring NaN and +-inf (NaN, inf)
+@_spec("ptp", REALS, large_examples())
 def _ptp_check(xp, data):
     dtype = data.draw(st.sampled_from(REALS), label="dtype")
     shape = data.draw(_shapes(min_side=1), label="shape")

@@ -12,12 +12,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from hypothesis import assume, strategies as st
+from hypothesis import assume, reject, strategies as st
 
 from laxarray.conformance import strategies as S
 from laxarray.conformance.compare import (ConformanceError, assert_dtype, assert_shape,
                                           assert_values, to_numpy)
-from laxarray.conformance.spec import Spec, as_xp, register, resolve
+from laxarray.conformance.spec import Spec, as_xp, large_examples, register, resolve
 
 
 def _axes_count(shape, axis):
@@ -36,10 +36,12 @@ def _sum_dtype(name):
 
 
 def reduction(name, oracle, group, *, result=lambda d: d, finite=False, accumulate=False,
-              nonempty=False, oracle_kwargs=None, placements=None):
+              nonempty=False, oracle_kwargs=None, placements=None, large=False):
     """Spec of ``name(x, axis=..., keepdims=...)`` against ``oracle(x, axis=..., keepdims=...)``;
     ``placements``: the kinds of :func:`~laxarray.conformance.strategies.placed` put into
-    the reduced slices of floating inputs (NaN in one row, an all-NaN row, +-inf, +-0)."""
+    the reduced slices of floating inputs (NaN in one row, an all-NaN row, +-inf, +-0);
+    ``large``: pin the large size class too (NaN and +-inf in arrays of 4096 elements or
+    more: :func:`~laxarray.conformance.spec.large_examples`)."""
     def check(xp, data):
         dtype = data.draw(S.dtypes(group), label="dtype")
         shape = data.draw(S.shapes(min_side=1 if nonempty else 0), label="shape")
@@ -80,7 +82,8 @@ def reduction(name, oracle, group, *, result=lambda d: d, finite=False, accumula
                           alternatives=[alt_wide])
             return
         assert_values(name, got, exp, bound="exact", signed_zeros=False)  # empty, or exact
-    return register(Spec(name, check, S.DTYPE_GROUPS[group], kind="reduction"))
+    return register(Spec(name, check, S.DTYPE_GROUPS[group], kind="reduction",
+                         pinned=large_examples() if large else None))
 
 
 def _complex_safe(name, dtype, kinds):
@@ -98,12 +101,16 @@ def _complex_safe(name, dtype, kinds):
 _NAN_INF = ("as drawn", "one nan", "nan slice", "infinities")
 _ALL_PLACEMENTS = S.PLACEMENTS
 
-reduction("sum", np.sum, "numeric", result=_sum_dtype, accumulate=True, placements=_NAN_INF)
+# the reductions where NaN and +-inf must propagate pin the large size class too
+reduction("sum", np.sum, "numeric", result=_sum_dtype, accumulate=True, placements=_NAN_INF,
+          large=True)
 # finite base draws (as before); NaN, +-inf and +-0 placed in the reduced slices on purpose
 reduction("prod", np.prod, "numeric", result=_sum_dtype, accumulate=True, finite=True,
-          placements=_ALL_PLACEMENTS)
-reduction("max", np.max, "real numeric", nonempty=True, placements=_ALL_PLACEMENTS)
-reduction("min", np.min, "real numeric", nonempty=True, placements=_ALL_PLACEMENTS)
+          placements=_ALL_PLACEMENTS, large=True)
+reduction("max", np.max, "real numeric", nonempty=True, placements=_ALL_PLACEMENTS,
+          large=True)
+reduction("min", np.min, "real numeric", nonempty=True, placements=_ALL_PLACEMENTS,
+          large=True)
 reduction("all", np.all, "any", result=lambda d: "bool")
 reduction("any", np.any, "any", result=lambda d: "bool")
 reduction("count_nonzero", lambda x, axis, keepdims: np.asarray(
@@ -124,7 +131,7 @@ def _mean_oracle(x, axis, keepdims):
 
 
 reduction("mean", _mean_oracle, "floating-point", accumulate=True, nonempty=True,
-          placements=_NAN_INF)
+          placements=_NAN_INF, large=True)
 
 
 def _moments(name, oracle):
@@ -139,7 +146,8 @@ def _moments(name, oracle):
         correction = data.draw(st.sampled_from([0, 1, 0.5]), label="correction")
         keepdims = data.draw(st.booleans(), label="keepdims")
         n = _axes_count(shape, axis)
-        assume(n - correction > 0)
+        if n - correction <= 0:  # (never for a pinned example: reject() wants a search)
+            reject()
         with np.errstate(all="ignore"):
             expected = np.asarray(oracle(x, axis=axis, ddof=correction, keepdims=keepdims))
         out = resolve(xp, name)(as_xp(xp, x), axis=axis, correction=correction,
@@ -151,7 +159,8 @@ def _moments(name, oracle):
         scale = (np.max(finite) if finite.size else 0.0) ** (2 if name == "var" else 1)
         assert_values(name, got, expected.astype(np.float64), scale=scale, n=n, dtype=dtype,
                       signed_zeros=False)
-    return register(Spec(name, check, S.REAL_FLOATING, kind="reduction"))
+    return register(Spec(name, check, S.REAL_FLOATING, kind="reduction",
+                         pinned=large_examples(correction=1)))
 
 
 _moments("var", np.var)
@@ -182,7 +191,9 @@ def _cumulative(name, oracle):
             assert_values(name, got, expected.astype(got.dtype), n=n, signed_zeros=False)
         else:
             assert_values(name, got, expected)
-    return register(Spec(name, check, S.NUMERIC, kind="reduction"))
+    return register(Spec(name, check, S.NUMERIC, kind="reduction", pinned=large_examples(
+        **{"explicit axis": lambda d: d["axis"] is not None,
+           "include_initial": lambda d: d["keepdims"]})))
 
 
 _cumulative("cumulative_sum", np.cumulative_sum)
@@ -222,7 +233,8 @@ def _arg_check(name, oracle):
         out = resolve(xp, name)(as_xp(xp, x), axis=axis, keepdims=keepdims)
         assert_dtype(name, out, "int64")
         assert_values(name, to_numpy(out), expected)
-    return register(Spec(name, check, S.REAL_NUMERIC, kind="searching"))
+    return register(Spec(name, check, S.REAL_NUMERIC, kind="searching",
+                         pinned=large_examples()))
 
 
 _arg_check("argmax", np.argmax)

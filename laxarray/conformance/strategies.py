@@ -2,7 +2,8 @@
 
 Strategies build **NumPy** arrays (the oracle's inputs); a spec converts them to the
 namespace under test with ``xp.asarray``.  Shapes are kept small (rank <= 3, sides <= 4)
-so that jit-compiling namespaces reuse compiled kernels across examples.
+so that jit-compiling namespaces reuse compiled kernels across examples; the reduction-like
+specs add a few large arrays as pinned examples (:func:`large_arrays`).
 """
 
 from __future__ import annotations
@@ -245,17 +246,7 @@ def placed(draw, x, axis=None, kinds=PLACEMENTS):
     kind = draw(st.sampled_from(kinds), label="placement")
     if kind == "as drawn" or x.dtype.kind not in "fc" or x.size == 0:
         return x
-    if x.ndim == 0:
-        rows, back = np.array(x, copy=True).reshape(1, 1), None
-    else:
-        axes = tuple(range(x.ndim)) if axis is None else \
-            tuple(a % x.ndim for a in (axis if isinstance(axis, tuple) else (axis,)))
-        if not axes:
-            axes = (x.ndim - 1,)
-        rest = tuple(a for a in range(x.ndim) if a not in axes)
-        perm = rest + axes
-        moved = np.array(np.transpose(x, perm), copy=True)
-        rows, back = moved.reshape(-1, math.prod(x.shape[a] for a in axes)), (moved, perm)
+    rows, back = _slices(x, axis)
     r = draw(st.integers(0, rows.shape[0] - 1), label="slice")
     m = rows.shape[1]
     if kind == "nan slice":
@@ -271,12 +262,73 @@ def placed(draw, x, axis=None, kinds=PLACEMENTS):
         if m > 1:
             j = draw(st.integers(0, m - 2), label="and at")
             rows[r, j + (j >= i)] = b
+    return _unslice(rows, back)
+
+
+def _slices(x, axis):
+    """``(rows, back)``: a copy of ``x`` as a 2-d array whose rows are its slices along
+    ``axis`` (None: the whole array; an int or a tuple of axes), and what :func:`_unslice`
+    needs to put the rows back in ``x``'s layout."""
+    if x.ndim == 0:
+        return np.array(x, copy=True).reshape(1, 1), None
+    axes = tuple(range(x.ndim)) if axis is None else \
+        tuple(a % x.ndim for a in (axis if isinstance(axis, tuple) else (axis,)))
+    if not axes:
+        axes = (x.ndim - 1,)
+    rest = tuple(a for a in range(x.ndim) if a not in axes)
+    perm = rest + axes
+    moved = np.array(np.transpose(x, perm), copy=True)
+    return moved.reshape(-1, math.prod(x.shape[a] for a in axes)), (moved, perm)
+
+
+def _unslice(rows, back):
+    """The array that :func:`_slices` took ``rows`` from, with their values."""
     if back is None:
         return rows.reshape(())
     moved, perm = back
     out = rows.reshape(moved.shape)
     return np.ascontiguousarray(np.transpose(out, np.argsort(perm)))
 
+
+#: the large size class of the reduction-like specs, run as pinned examples
+#: (:func:`large_arrays`): ``(dtype, shape, axis, where the NaN goes)``, each of 4096
+#: elements or more -- where XLA:CPU's reduce fusion drops NaN from ``max``/``min`` -- which
+#: the random draws (sides <= 4) never reach; each dtype puts its NaN first, in the middle
+#: and last once, smallest arrays first (a failure stops at the first).
+LARGE = (("float32", (4096,), None, "first"),
+         ("float64", (4096,), None, "last"),
+         ("float64", (5000,), 0, "middle"),
+         ("float32", (2, 4100), -1, "last"),
+         ("float64", (4100, 3), 0, "first"),
+         ("float32", (10 ** 5,), None, "middle"))
+
+
+@functools.lru_cache(maxsize=None)
+def large_arrays():
+    """The arrays of the large size class, ``(axis, x)`` per entry of :data:`LARGE`.
+
+    Ordinary values are ``+-(1 + k / 4096)`` for ``|k| <= 128`` (exact in float32; sums
+    and products of 10**5 of them stay far from overflow and underflow), from a fixed seed.
+    The first slice along ``axis`` holds a NaN at its first, middle or last position with
+    ``+inf`` and ``-inf`` beside it; a second slice a lone ``+inf``, a third a lone ``-inf``.
+    The arrays are read-only (a pinned example hands out copies).
+    """
+    rng = np.random.default_rng(4096)
+    out = []
+    for dtype, shape, axis, nan_at in LARGE:
+        n = math.prod(shape)
+        values = np.where(rng.random(n) < 0.5, -1.0, 1.0) * (
+            1 + rng.integers(-128, 129, n) / 4096)
+        rows, back = _slices(values.reshape(shape).astype(dtype), axis)
+        m = rows.shape[1]
+        i = {"first": 0, "middle": m // 2, "last": m - 1}[nan_at]
+        beside = (1, 2) if i == 0 else (-1, -2) if i == m - 1 else (-1, 1)
+        rows[0, [i, i + beside[0], i + beside[1]]] = np.nan, np.inf, -np.inf
+        rows[1:3, i] = (np.inf, -np.inf)[:rows.shape[0] - 1]
+        x = _unslice(rows, back)
+        x.flags.writeable = False
+        out.append((axis, x))
+    return tuple(out)
 
 
 #: the placements of :func:`placed_pair`: where a special value changes the answer of a

@@ -1,4 +1,5 @@
-"""Every conformance spec, run against laxarray under the active hypothesis profile.
+"""Every conformance spec, run against laxarray under the active hypothesis profile (and
+its pinned examples: the reductions' large size class).
 
 Specs of the NumPy surface (extension "numpy") run with at most ``NUMPY_SURFACE_EXAMPLES``
 examples under the ``ci`` profile, to keep the CI suite within its time budget; the ``dev``
@@ -12,6 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 import laxarray
 from laxarray.conformance import SPECS
+from laxarray.conformance.spec import Pinned
 
 NUMPY_SURFACE_EXAMPLES = 6
 
@@ -33,3 +35,10 @@ def test_spec(name):
         spec.check(laxarray, data)
 
     run()
+
+
+@pytest.mark.parametrize("name", sorted(n for n, spec in SPECS.items() if spec.pinned))
+def test_pinned_examples(name):
+    spec = SPECS[name]
+    for _, draws in spec.pinned_examples():
+        spec.check(laxarray, Pinned(draws))

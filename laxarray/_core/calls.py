@@ -1,0 +1,102 @@
+"""Calling kernels on laxarray Arrays: bucketed inputs, wrapping results.
+
+Imported at the end of ``laxarray._core.kernel`` (which re-exports these names): a kernel's
+``call`` picks the padded (bucketed) or exact values of its Array arguments, runs the bound
+kernel and wraps the result(s) as Arrays of their logical shape.
+"""
+
+from __future__ import annotations
+
+from laxarray._core.jaxapi import Tracer
+from laxarray._core.kernel import POISON, Kernel, bucket_shape, extents
+
+# The Array type registers its helpers here on import (imports flow core -> Array).
+_ARRAY_TYPE = None
+_wrap = None
+_wrap_padded = None
+
+
+def register_array_type(array_type, wrap, wrap_padded) -> None:
+    """Called once by ``laxarray.array_api._array`` to let :func:`call` wrap results."""
+    global _ARRAY_TYPE, _wrap, _wrap_padded
+    _ARRAY_TYPE, _wrap, _wrap_padded = array_type, wrap, wrap_padded
+
+
+def wrap_bucketed(padded, shape):
+    """The Array of logical ``shape`` held as the bucket-shaped result ``padded`` (under
+    ``LAXARRAY_BUCKET_POISON`` the bucket invariant is checked: a kernel's padded result
+    must have exactly the bucket shape of its logical shape)."""
+    if POISON and tuple(padded.shape) != bucket_shape(tuple(shape)):
+        raise RuntimeError(f"bucketed result of shape {padded.shape} for logical {shape}")
+    return _wrap_padded(padded, shape)
+
+
+def _wrap_out(out):
+    if type(out) in (tuple, list):
+        return tuple(_wrap(o) for o in out)
+    return _wrap(out)
+
+
+_SCALARS = (bool, int, float, complex)
+
+
+def padded_inputs(arrays, raw_ok=False):
+    """``(padded raw values, logical shapes)`` of ``arrays`` if every one is a bucketed
+    Array or a 0-d value (a Python scalar, a 0-d NumPy/jax value), else ``None``.
+    ``raw_ok``: other non-Array values (index vectors, say) pass through as they are."""
+    out, shapes = [], []
+    for a in arrays:
+        if type(a) is _ARRAY_TYPE:
+            p = a._pad
+            if p is None:
+                p = a._padded()
+            if p is False:
+                return None
+            out.append(p)
+            shapes.append(a.shape)
+        elif type(a) in _SCALARS or (getattr(a, "shape", None) == () and
+                                     not isinstance(a, Tracer)):
+            out.append(a)
+            shapes.append(())
+        elif raw_ok and not isinstance(a, Tracer):
+            out.append(a)
+            shapes.append(a.shape)
+        else:
+            return None
+    return out, shapes
+
+
+def call_padded(kern: Kernel, arrays, logical, **static):
+    """Run ``kern`` on the padded values of ``arrays`` (Arrays or 0-d values; ``None`` if any
+    is not bucketed) with ``static`` arguments the caller gave for the bucket shapes (a
+    ``reshape`` to the bucket of the logical shape, say); the result has shape ``logical``."""
+    found = padded_inputs(arrays, raw_ok=True)
+    if found is None:
+        return None
+    return wrap_bucketed(kern.bind(tuple(static.items())).padded(found[0]), logical)
+
+
+def call(kern: Kernel, *arrays, **static):
+    """Run ``kern`` on ``arrays`` (laxarray arrays or raw values) and wrap the result(s).
+
+    A kernel with a ``shape`` rule runs bucketed when every input is a bucketed Array or a
+    0-d value; its results are then padded Arrays of the logical shape the rule gives."""
+    items = tuple(static.items())
+    if kern.shape is not None:
+        found = padded_inputs(arrays)
+        if found is not None:
+            padded, shapes = found
+            out_shape = kern.shape(*shapes, **static)
+        if found is not None and out_shape is not None:
+            bound = kern.bind(items)
+            if kern.extents or (kern.fills and any(f is not None for f in kern.fills)):
+                out = bound.masked(padded, [extents(s) for s in shapes])
+            else:
+                out = bound.padded(padded)
+            if type(out) in (tuple, list):
+                return tuple(wrap_bucketed(o, s) for o, s in zip(out, out_shape))
+            return wrap_bucketed(out, out_shape)
+    raw = [a._value if type(a) is _ARRAY_TYPE else a for a in arrays]
+    if kern.extents:
+        raw.append(None)
+    return _wrap_out(kern.bind(items)(*raw))

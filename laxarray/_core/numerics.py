@@ -1,0 +1,49 @@
+"""laxarray's numerics policy on XLA:CPU: the workarounds a kernel body applies, named once.
+
+(:func:`laxarray._core.kernel.reduce_extreme`, which depends on how the kernel helper
+compiles, lives there; ``kernel`` re-exports these for the kernels that use them.)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from jax import lax
+
+from laxarray._core import dtypes as _dt
+
+
+def flush_subnormals(x):
+    """Subnormal values of a real float ``x`` as zeros of their sign (others unchanged).
+
+    XLA on CPU reads subnormals as zeros in arithmetic (flush-to-zero) but not in every
+    kernel: its ``pow`` reads a subnormal base as ``2**-1075``, its comparisons and
+    ``atan2`` see them exactly.  A body that mixes both readings flushes its operands first
+    (``flush_subnormals=True`` on the elementwise decorators does it for every float input),
+    so one result never mixes the two.  The rule for users: see README ("subnormals")."""
+    if _dt.kind_of(x.dtype) != "f":
+        return x
+    tiny = lax.full_like(x, _dt.machine_limits(x.dtype).tiny)
+    magnitude = lax.abs(x)
+    zero = lax.full_like(x, 0)
+    signed_zero = lax.select(_sign_bit(x), lax.neg(zero), zero)
+    return lax.select(lax.lt(magnitude, tiny), signed_zero, x)
+
+
+def _sign_bit(x):
+    bits = lax.bitcast_convert_type(x, {2: np.int16, 4: np.int32, 8: np.int64}[x.dtype.itemsize])
+    return lax.lt(bits, lax.full_like(bits, 0))
+
+
+def keep_divisor(d):
+    """``d`` behind an optimization barrier (floats), so XLA keeps ``x / d`` a division."""
+    if _dt.kind_of(d.dtype) in "fc":
+        d = lax.optimization_barrier(d)
+    return d
+
+
+def exact_div(x, d):
+    """``x / d``, correctly rounded also where ``d`` is a constant or a broadcast: XLA
+    rewrites ``a / broadcast(b)`` into ``a * broadcast(1 / b)``, off by one ulp for about a
+    third of the quotients; an optimization barrier on the divisor keeps the division
+    (``exact_divisor=True`` on the binary decorator does it for a broadcast ``x2``)."""
+    return lax.div(x, keep_divisor(d))

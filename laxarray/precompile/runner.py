@@ -1,0 +1,322 @@
+"""Run a workload: the parent spawns worker processes and draws the progress bar; each
+worker runs its share of the tasks and reports one JSON line per task on stdout.
+
+Workers are fresh interpreters (``python -m laxarray.precompile --worker NAME I N``) with
+the parent's environment -- so they fill the store the parent names, under the same key
+(``XLA_FLAGS`` and the rest of :func:`exec_store.key_for`'s environment) -- plus
+``SCIPY_ARRAY_API=1`` (scikit-learn's array API dispatch needs it before SciPy is
+imported) and, unless set, ``OPENBLAS_NUM_THREADS=1`` (workers already share the cores).
+A report line starts with :data:`MARK`; anything else a library prints is ignored, and
+stderr is kept (its last lines) to explain a worker that failed.  "Written" counts
+``compile_count() - load_count()`` of each task: executables built rather than loaded.
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+import importlib.util
+import json
+import os
+import queue
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import warnings
+
+from laxarray._core import exec_store
+from laxarray.precompile.workloads import check_name, chunk, requires, shares, tasks
+
+#: The start of a worker's report lines on its stdout.
+MARK = "@@laxarray.precompile@@ "
+#: A kind that failed on this many tasks, and ran on none, is skipped in the rest of a share.
+GIVE_UP_AFTER = 2
+_REDRAW = 0.1  # seconds between two redraws of the bar
+
+
+def precompile(workload="sklearn", jobs=None, *, limit=None, match=None, stream=None):
+    """Fill the executable store with a workload's executables, in ``jobs`` processes.
+
+    ``workload`` names a built-in workload (:func:`workloads.names`); ``jobs`` defaults to
+    ``os.cpu_count()``; ``match`` (a glob on task labels) and ``limit`` (the first tasks
+    only) select part of it.  The progress bar and the summary go to ``stream`` (default
+    ``sys.stderr``; ``False``: silent).  Returns the summary as a dict; raises
+    ``RuntimeError`` where the store is off or a worker failed (after the summary)."""
+    check_name("precompile", workload)
+    if jobs is None:
+        jobs = os.cpu_count() or 1
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"precompile: expected an int >= 1 for 'jobs'; got {jobs!r}")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
+                              or limit < 1):
+        raise ValueError(f"precompile: expected an int >= 1 for 'limit'; got {limit!r}")
+    store = _open_store()
+    needed = requires(workload)
+    if needed and importlib.util.find_spec(needed) is None:
+        raise RuntimeError(f"precompile: the {workload!r} workload needs {needed}, which is "
+                           f"not installed")
+    found = tasks(workload, limit, match)
+    if not found:
+        raise ValueError(f"precompile: expected a 'match' that selects tasks of {workload!r}; "
+                         f"got {match!r}")
+    if stream is None:
+        stream = sys.stderr
+    run = _Run(workload, found, store, stream or None)
+    count = shares(found, jobs)
+    run.start([_worker_command(workload, i, count, limit, match) for i in range(count)])
+    return run.finish()
+
+
+def _open_store():
+    path = exec_store.default_dir()
+    if path is None:
+        raise RuntimeError("precompile: the executable store is off "
+                           "(LAXARRAY_COMPILATION_CACHE=0): there is nothing to fill; unset "
+                           "it, or set it to a directory")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        store = exec_store.ExecutableStore.open(path)
+    if store is None:
+        raise RuntimeError(f"precompile: the executable store {path} cannot be used (it "
+                           f"must be a directory of this user that group and others may not "
+                           f"write)")
+    return store
+
+
+def _worker_command(workload, index, count, limit, match):
+    cmd = [sys.executable, "-m", "laxarray.precompile", "--worker", workload, str(index),
+           str(count)]
+    if limit is not None:
+        cmd += ["--limit", str(limit)]
+    if match is not None:
+        cmd += ["--match", match]
+    return cmd
+
+
+def _worker_env():
+    env = dict(os.environ)
+    env["SCIPY_ARRAY_API"] = "1"
+    env.setdefault("OPENBLAS_NUM_THREADS", "1")
+    # the workers import this very laxarray, wherever the parent found it
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    return env
+
+
+class _Run:
+    """The parent's side of one run: workers, their reports, the bar and the summary."""
+
+    def __init__(self, workload, found, store, stream):
+        self.workload, self.total, self.store, self.stream = workload, len(found), store, stream
+        self.before = store.stats()["entries"]
+        self.done = self.built = self.loaded = self.calls = self.failed = 0
+        self.kinds = {}        # kind -> [failed calls, calls, first error]
+        self.last = ""
+        self.procs, self.errs, self.events = [], [], queue.Queue()
+        self.started = self.drawn = 0.0
+        self.tty = stream is not None and getattr(stream, "isatty", lambda: False)()
+
+    def start(self, commands):
+        self.started = time.perf_counter()
+        env = _worker_env()
+        try:
+            for cmd in commands:
+                proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        text=True, errors="replace")
+                index = len(self.procs)
+                self.procs.append(proc)
+                self.errs.append(collections.deque(maxlen=30))
+                for name, pipe in (("out", proc.stdout), ("err", proc.stderr)):
+                    threading.Thread(target=self._read, args=(index, name, pipe),
+                                     daemon=True).start()
+        except BaseException:
+            self._stop()
+            raise
+
+    def _read(self, index, name, pipe):
+        for line in pipe:
+            self.events.put((index, name, line))
+        self.events.put((index, "eof", name))
+
+    def finish(self):
+        """Follow the workers' reports until all have exited; the summary."""
+        open_pipes = 2 * len(self.procs)
+        try:
+            while open_pipes:
+                try:
+                    index, name, line = self.events.get(timeout=_REDRAW)
+                except queue.Empty:
+                    if self.tty:          # the clock runs on a terminal; a log gets less
+                        self._draw()
+                    continue
+                if name == "eof":
+                    open_pipes -= 1
+                elif name == "err":
+                    self.errs[index].append(line.rstrip("\n"))
+                elif line.startswith(MARK):
+                    self._report(json.loads(line[len(MARK):]))
+            codes = [proc.wait() for proc in self.procs]
+        except BaseException:
+            self._stop()
+            raise
+        summary = self._summary(codes)
+        self._draw(final=True)
+        if self.stream is not None:
+            print(file=self.stream)
+            print(format_summary(summary), file=self.stream, flush=True)
+        bad = [(i, c) for i, c in enumerate(codes) if c != 0]
+        if bad:
+            i, code = bad[0]
+            tail = "\n".join(self.errs[i]) or "(nothing on stderr)"
+            raise RuntimeError(f"precompile: worker {i} of {len(codes)} exited with code "
+                               f"{code}; the end of its stderr:\n{tail}")
+        return summary
+
+    def _report(self, event):
+        if event.get("event") != "task":
+            return
+        self.done += 1
+        self.built += event["built"]
+        self.loaded += event["loaded"]
+        self.calls += event["calls"]
+        self.failed += event["failed"]
+        self.last = event["label"]
+        entry = self.kinds.setdefault(event["kind"], [0, 0, None])
+        entry[0] += event["failed"]
+        entry[1] += event["calls"]
+        entry[2] = entry[2] or event["error"]
+        self._draw()
+
+    def _draw(self, final=False):
+        if self.stream is None:
+            return
+        now = time.perf_counter()
+        if not final and now - self.drawn < (_REDRAW if self.tty else 1.0):
+            return
+        self.drawn = now
+        width = 24
+        filled = width * self.done // max(self.total, 1)
+        line = (f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} tasks, "
+                f"{self.built} written, {now - self.started:.0f} s  {self.last}")
+        columns = max(shutil.get_terminal_size((100, 20)).columns - 1, 40)
+        self.stream.write("\r" + line[:columns].ljust(columns))
+        self.stream.flush()
+
+    def _summary(self, codes):
+        stats = self.store.stats()
+        return {"workload": self.workload, "tasks": self.total, "done": self.done,
+                "written": self.built, "loaded": self.loaded, "calls": self.calls,
+                "failed_calls": self.failed, "jobs": len(codes),
+                "seconds": round(time.perf_counter() - self.started, 2),
+                "store": self.store.path, "entries": stats["entries"],
+                "new_entries": stats["entries"] - self.before, "bytes": stats["bytes"],
+                "failures": {k: {"failed": f, "calls": c, "error": e}
+                             for k, (f, c, e) in sorted(self.kinds.items()) if f},
+                "worker_exit_codes": codes}
+
+    def _stop(self):
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.terminate()
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def format_summary(summary: dict) -> str:
+    """The summary of :func:`precompile` as the lines it prints."""
+    s = summary
+    lines = [f"laxarray.precompile {s['workload']}: {s['done']} of {s['tasks']} tasks in "
+             f"{s['seconds']:.1f} s with {s['jobs']} workers; {s['written']} executables "
+             f"written, {s['loaded']} loaded; store {s['store']}: {s['entries']} entries "
+             f"({s['new_entries']:+d}), {s['bytes'] / 2**20:.1f} MB"]
+    if s["failures"]:
+        lines.append(f"skipped, raised on laxarray ({s['failed_calls']} of {s['calls']} "
+                     f"calls):")
+        for kind, f in s["failures"].items():
+            lines.append(f"  {kind}: {f['failed']} of {f['calls']} calls failed; "
+                         f"first: {f['error']}")
+    return "\n".join(lines)
+
+
+# ---- the worker ----------------------------------------------------------------------------
+
+def work(workload, index, count, limit=None, match=None, report=None) -> int:
+    """Run share ``index`` of ``count`` of a workload's tasks in this process, one report
+    line per task on ``report`` (default: stdout, whose file descriptor then goes to stderr,
+    so that what libraries print cannot split a line); the exit status (3: this process has
+    no executable store)."""
+    os.environ["SCIPY_ARRAY_API"] = "1"       # in time where SciPy is not imported yet
+    warnings.simplefilter("ignore")           # estimators warn (convergence ...): not ours
+    if report is None:
+        sys.stdout.flush()
+        report = os.fdopen(os.dup(sys.stdout.fileno()), "w")
+        os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    emit = functools.partial(_emit, report)
+    from laxarray._core import kernel
+    mine = chunk(tasks(workload, limit, match), index, count)
+    active = kernel._open_store() is not None
+    emit({"event": "start", "tasks": len(mine), "store": active})
+    if not active:
+        print("laxarray.precompile: this process has no executable store (it serves CPU "
+              "programs only, and LAXARRAY_COMPILATION_CACHE must not be 0)", file=sys.stderr)
+        return 3
+    record = {}  # kind -> [tasks failed, tasks run without failure]
+    for position, task in mine:
+        seen = record.setdefault(task.kind, [0, 0])
+        compiles, loads = kernel.compile_count(), kernel.load_count()
+        started = time.perf_counter()
+        if seen[0] >= GIVE_UP_AFTER and not seen[1]:
+            calls, failed, error = 1, 1, "skipped (failed before in this worker)"
+        else:
+            calls, failed, error = _run(task)
+            seen[0 if failed else 1] += 1
+        loaded = kernel.load_count() - loads
+        emit({"event": "task", "index": position, "label": task.label, "kind": task.kind,
+               "calls": calls, "failed": failed, "error": error, "loaded": loaded,
+               "built": kernel.compile_count() - compiles - loaded,
+               "seconds": round(time.perf_counter() - started, 4)})
+    emit({"event": "done"})
+    return 0
+
+
+def _run(task):
+    """Make ``task``'s calls: ``(calls, failed calls, the first error or None)``."""
+    calls = failed = 0
+    error = None
+    try:
+        thunks = task.calls()
+    except Exception as exc:  # noqa: BLE001  (a workload's bug: report it, go on)
+        return 1, 1, _describe(exc)
+    for thunk in thunks:
+        calls += 1
+        try:
+            _settle(thunk())
+        except Exception as exc:  # noqa: BLE001  (raised on laxarray: count it, go on)
+            failed += 1
+            error = error or _describe(exc)
+    return calls, failed, error
+
+
+def _describe(exc):
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0][:160] if text else ''}"
+
+
+def _settle(result):
+    """Wait for every array in ``result`` (a value, or tuples and lists of them)."""
+    if isinstance(result, (tuple, list)):
+        for r in result:
+            _settle(r)
+    elif hasattr(result, "block_until_ready"):
+        result.block_until_ready()
+
+
+def _emit(report, event):
+    report.write(MARK + json.dumps(event) + "\n")
+    report.flush()
