@@ -375,8 +375,9 @@ _NO_KERNELS = frozenset({"__pycache__", "conformance", "precompile"})
 
 
 def source_fingerprint() -> str:
-    """A hex digest of laxarray's own source (path, size and mtime of every ``.py`` file of
-    the package but :data:`_NO_KERNELS`), computed once per process: an edit or upgrade never loads an old program."""
+    """A hex digest of laxarray's own source (the path and content of every ``.py`` file of
+    the package but :data:`_NO_KERNELS`), computed once per process (a few ms): an edit or
+    an upgrade never loads an old program, and a clone of the same source shares the store."""
     if not _SOURCE:
         package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         h = hashlib.blake2b(digest_size=12)
@@ -390,11 +391,12 @@ def source_fingerprint() -> str:
                         if e.name not in _NO_KERNELS:
                             stack.append(e.path)
                     elif e.name.endswith(".py"):
-                        st = e.stat()
-                        found.append((os.path.relpath(e.path, package), st.st_size,
-                                      st.st_mtime_ns))
-        for rel, size, mtime in sorted(found):
-            h.update(f"{rel}\0{size}\0{mtime}\n".encode())
+                        found.append((os.path.relpath(e.path, package), e.path))
+        for rel, path in sorted(found):
+            with open(path, "rb") as f:
+                data = f.read()
+            h.update(f"{rel}\0{len(data)}\0".encode())
+            h.update(data)
         _SOURCE.append(h.hexdigest())
     return _SOURCE[0]
 
