@@ -421,10 +421,9 @@ def call_signature(args):
     dtype, weak type), Python scalars by type; ``None`` for arguments of other kinds and
     for arrays committed to a device or a sharding (jax.jit places those and their results:
     an executable built for default placement would drop a ``NamedSharding``)."""
-    try:
-        if True in [a.committed for a in args]:
-            return None
-        return tuple([a.aval for a in args])
+    try:  # the hot path: jax arrays only; a committed one is left out (a shorter key that
+        # no executable was written under: see Bound._executable)
+        return tuple([a.aval for a in args if not a._committed])
     except AttributeError:
         pass
     sig = []
@@ -498,3 +497,24 @@ def describe(v, depth=0):
             return None
         text += f"[{inner}]"
     return text
+
+
+_LOADS = [0]
+_LOADS_LOCK = threading.Lock()
+
+
+def count_load() -> None:
+    """Count one executable loaded from the store (:func:`load_count`)."""
+    with _LOADS_LOCK:
+        _LOADS[0] += 1
+
+
+def load_count() -> int:
+    """Executables laxarray's kernels loaded from the executable store in this process."""
+    return _LOADS[0]
+
+
+class Executables(dict):
+    """A kernel binding's executables by call signature; one accounting entry in the kernel
+    helper's table of live executables (hashable by identity)."""
+    __hash__ = object.__hash__

@@ -526,3 +526,10 @@ def _cpu_description() -> str:
     except OSError:
         pass
     return ";".join(found) or f"{_platform.machine()};{_platform.processor()}"
+
+
+def fast_call(compiled):
+    """The callable that runs ``compiled`` (a ``jax.stages.Compiled`` that ran once): its
+    C++ call where jax keeps one (``Compiled.__call__`` is a Python frame before it)."""
+    call = getattr(compiled, "_call", None)
+    return compiled if call is None else call

@@ -60,10 +60,12 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.devices import fail_mixed_devices
 from laxarray._core import exec_store as _store
+from laxarray._core.exec_store import load_count  # noqa: F401 (re-exported)
 from laxarray._core.numerics import (exact_div, flush_subnormals,  # noqa: F401 (re-exported)
                                      keep_divisor)
 from laxarray._core.jaxapi import (ConcreteArray, NotLoadable, NotSerializable, Tracer,
-                                   load_compiled, put_like, serialize_compiled, traced_program)
+                                   fast_call, load_compiled, put_like, serialize_compiled,
+                                   traced_program)
 
 # ---- policy settings ---------------------------------------------------------------------
 
@@ -358,27 +360,16 @@ def _evict():
 _SLOTS = ("_plain", "_masked", "_plain_f", "_masked_f", "_exes")  # a Bound's executables
 
 
-# ---- the executable store: a kernel call's executable, built once per machine -------------
+# ---- the executable store (exec_store): a kernel call's executable, built once per machine
 
-_LOADS = [0]            # executables loaded from the store since start-up
 _STORE = []             # [the process's ExecutableStore or None], resolved on first use
 _NO = object()          # "not served from the store": the call goes through jax.jit
-
-
-class _Executables(dict):
-    """A binding's executables by call signature; one entry in ``_LIVE`` (by identity)."""
-    __hash__ = object.__hash__
 
 
 def _open_store():
     if not _STORE:
         _STORE.append(_store.default_store() if _options() is not None else None)
     return _STORE[0]
-
-
-def load_count() -> int:
-    """Executables laxarray's kernels loaded from the executable store in this process."""
-    return _LOADS[0]
 
 
 class Bound:
@@ -483,22 +474,23 @@ class Bound:
         return out
 
     def _stored(self, body, args):
-        """Run ``body`` on concrete ``args`` through the executable store: an executable of
-        this call's signature held here, loaded from the store, or compiled and written to
-        it.  ``_NO`` where this binding or call stays with ``jax.jit`` (store off, statics
-        that name process objects, arguments it cannot key, programs it cannot build)."""
+        """Run ``body`` on ``args`` by an executable held here, loaded from the store or
+        compiled and written there; ``_NO`` where the call stays with ``jax.jit``."""
         sig = _store.call_signature(args)
         if sig is None:
             return _NO
-        key = (body is not self._fn, sig)
+        key = sig if body is self._fn else (True, sig)
         exes = self._exes
-        exe = None if exes is None else exes.get(key)
-        if exe is None:
-            exe = self._executable(body, args, key)
-            if exe is None:
-                return _NO
+        run = None if exes is None else exes.get(key)
         try:
-            out = exe(*args)
+            if run is not None:
+                out = run(*args)
+            else:
+                exe = self._executable(body, args, sig)
+                if exe is None:
+                    return _NO
+                out = exe(*args)
+                self._exes[key] = fast_call(exe)
         except (TypeError, ValueError):  # placed elsewhere than it was built for: jax.jit's
             self._identity = False       # call decides (and says what is wrong, if anything)
             return _NO
@@ -507,18 +499,19 @@ class Bound:
             self._spy()
         return out
 
-    def _executable(self, body, args, key):
-        """The executable of ``key`` from the store, or compiled now and written there."""
+    def _executable(self, body, args, sig):
+        """The executable for ``args`` (signature ``sig``) loaded or compiled and written."""
         store = _open_store()
         if self._identity is None:
             kern = self.kernel
-            name = _store.describe((kern.__name__, kern.fn, kern.fills, kern.shape, kern.extents,
-                              tuple(self.items)))
+            name = _store.describe((kern.__name__, kern.fn, kern.fills, kern.shape,
+                                    kern.extents, tuple(self.items)))
             self._identity = False if store is None or name is None else (name,)
         device = _store.placement(args)
-        if self._identity is False or device is None:
+        if self._identity is False or store is None or device is None or len(sig) != len(
+                args) or True in [getattr(a, "committed", False) for a in args]:
             return None
-        name = _store.key_for((*self._identity, key[0], repr(key[1]), device,
+        name = _store.key_for((*self._identity, body is not self._fn, repr(sig), device,
                                self._extremes))
         exe, blob = None, store.get(name)
         if blob is not None:
@@ -527,8 +520,7 @@ class Bound:
             except NotLoadable:
                 blob = None
             else:
-                with _LOCK:
-                    _LOADS[0] += 1
+                _store.count_load()
         if exe is None:
             exe = self._compile(body, args)
             if exe is None:
@@ -538,14 +530,12 @@ class Bound:
             except NotSerializable:
                 pass  # kept for this process (a host callback: nothing to write)
         if self._exes is None:
-            self._exes = _Executables()
-        self._exes[key] = exe
+            self._exes = _store.Executables()
         _register(self, self._exes)
         return exe
 
     def _compile(self, body, args):
-        """``body``'s executable for ``args``, compiled as an eager call would be (the same
-        choice of options); ``None`` where jax would not compile it on its own."""
+        """``body``'s executable for ``args``, compiled as an eager call would be."""
         for _ in range(3):
             fused = self._fused is not None and _dtypes_key(args) in self._fused
             slot = ("_plain" if body is self._fn else "_masked") + ("_f" if fused else "")
@@ -559,14 +549,12 @@ class Bound:
             try:
                 lowered = jitted.lower(*args)
             except _FusionEmittersNeeded:
-                if self._fused is None:
-                    self._fused = set()
-                self._fused.add(_dtypes_key(args))
+                self._fused = (self._fused or set()) | {_dtypes_key(args)}
                 continue
             except _ExactExtremesNeeded:
                 self._exact_extremes()
                 continue
-            except Exception:  # noqa: BLE001  (jax.jit's call decides and says what failed)
+            except Exception:  # noqa: BLE001  (jax.jit's call says what failed)
                 return None
             finally:
                 _EAGER[0] = None
@@ -578,8 +566,7 @@ class Bound:
         return None
 
     def _exact_extremes(self):
-        """From now on compile this binding's programs with :data:`EXACT_EXTREMES`: the
-        callables made without it (and their executables) go."""
+        """Compile this binding's programs with :data:`EXACT_EXTREMES` from now on."""
         self._extremes = True
         for slot in _SLOTS[:4]:
             jitted = getattr(self, slot)
@@ -587,13 +574,10 @@ class Bound:
                 _forget(jitted)
                 setattr(self, slot, None)
 
-
     def _first_fused(self, body, args):
         """A program that needs the fusion emitters: send later calls on these argument
         dtypes straight there, and run this one there."""
-        if self._fused is None:
-            self._fused = set()
-        self._fused.add(_dtypes_key(args))
+        self._fused = (self._fused or set()) | {_dtypes_key(args)}
         return self._run_fused(body, args)
 
     def _run_fused(self, body, args):
@@ -630,6 +614,22 @@ class Bound:
     def padded(self, args):
         """Run eagerly on concrete ``args``: exact ones, or bucket-shaped ones whose padding
         needs no masking (elementwise).  (``_run`` inlined: the eager hot path.)"""
+        exes = self._exes
+        if exes is not None:  # the warm path through the store, inlined
+            try:
+                run = exes.get(tuple([a.aval for a in args if not a._committed]))
+            except AttributeError:
+                run = None
+            if run is not None:
+                try:
+                    out = run(*args)
+                except (TypeError, ValueError):
+                    out = _NO
+                if out is not _NO:
+                    self.used = True
+                    if _SPY[0] is not None:
+                        self._spy()
+                    return out
         if self._identity is not False:
             out = self._stored(self._fn, args)
             if out is not _NO:

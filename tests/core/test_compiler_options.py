@@ -23,6 +23,13 @@ pytestmark = pytest.mark.skipif(jax.default_backend() != "cpu",
 N = 1031
 
 
+@pytest.fixture(autouse=True)
+def _no_store(monkeypatch):
+    """These tests watch how a kernel chooses its options while it compiles: a kernel that
+    the executable store serves compiles nothing, so the store is off here."""
+    monkeypatch.setattr(K, "_STORE", [None])
+
+
 def _floats(dtype, seed):
     rng = np.random.default_rng(seed)
     info = np.finfo(dtype)
