@@ -424,10 +424,12 @@ def call_signature(args):
     try:  # the hot path: jax arrays only; a committed one is left out (a shorter key that
         # no executable was written under: see Bound._executable)
         return tuple([a.aval for a in args if not a._committed])
-    except AttributeError:
+    except (AttributeError, TypeError):  # not all jax arrays (a tracer refuses _committed)
         pass
     sig = []
     for a in args:
+        if isinstance(a, jaxapi.Tracer):
+            return None
         aval = getattr(a, "aval", None)
         if aval is not None:
             if getattr(a, "committed", False):

@@ -618,7 +618,7 @@ class Bound:
         if exes is not None:  # the warm path through the store, inlined
             try:
                 run = exes.get(tuple([a.aval for a in args if not a._committed]))
-            except AttributeError:
+            except (AttributeError, TypeError):  # a scalar; a tracer refuses _committed
                 run = None
             if run is not None:
                 try:
