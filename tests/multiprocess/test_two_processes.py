@@ -3,7 +3,9 @@
 global sharded arrays and of a row-sharded sparse matrix; dense and sparse products and CG
 across both equal the one-process result.
 The workers stop by themselves: jax's initialization timeout and the subprocess timeout
-bound the test."""
+bound the test. The cluster runs twice on one fresh executable store: the second run finds
+what the first could have written (each process's executables name its own devices, so a
+cluster stays out of the store; loading process 0's in process 1 failed)."""
 
 import json
 import os
@@ -28,11 +30,10 @@ def _free_port():
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def results():
+def _cluster(store):
     port = str(_free_port())
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE), os.environ.get(
-        "PYTHONPATH", "")]))
+        "PYTHONPATH", "")]), LAXARRAY_COMPILATION_CACHE=str(store))
     env.pop("XLA_FLAGS", None)
     procs = [subprocess.Popen([sys.executable, str(HERE / "worker.py"), str(i), port],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -49,6 +50,12 @@ def results():
             if p.poll() is None:
                 p.kill()
     return outs
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    store = tmp_path_factory.mktemp("store")
+    return _cluster(store) + _cluster(store)
 
 
 def test_two_processes_form_one_cluster(results):
