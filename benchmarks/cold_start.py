@@ -57,9 +57,10 @@ JAX_LIBS = ("laxarray", "jax.numpy")
 MARK = "@@cold_start@@ "
 LENGTHS = (37, 53, 101, 130, 211, 257, 400, 777)
 TARGETS = {"reads": 2.0, "writes": 1.0, "slices": 2.0}
-WF_TARGETS = {"a": 150.0, "b": 4.0, "c": 10.0, "d": 1.5}  # issue 39
-PHASES = {"import": "import (library + sklearn)", "a": "(a) first run, empty cache",
-          "b": "(b) then new shape 400x20", "c": "(c) fresh process, store filled",
+WF_TARGETS = {"a": 150.0, "b": 4.0, "c": 10.0, "d": 1.5, "e": 15.0}  # issue 39
+PHASES = {"import": "import, empty store", "a": "(a) first run, empty cache",
+          "b": "(b) then new shape 400x20", "import_c": "import, store filled",
+          "c": "(c) fresh process, store filled", "c_total": "(c) import + run",
           "d": "(d) warm repeat (median)"}
 
 
@@ -84,12 +85,16 @@ class _Monitor:
     def snap(self):
         n = sum(v for k, v in self.events.items() if k.endswith("backend_compile_duration"))
         hits = sum(v for k, v in self.events.items() if "cache_hits" in k)
-        count = None                # laxarray's own count, on versions that have it
+        count = loads = load_s = None   # laxarray's own counts, on versions that have them
         if self.lib == "laxarray":
             count = getattr(importlib.import_module("laxarray._core.kernel"), "compile_count",
                             None)
+            store = importlib.import_module("laxarray._core.exec_store")
+            loads = getattr(store, "load_count", None)
+            load_s = getattr(store, "load_seconds", None)
         return {"compiles": n - hits, "hits": hits, "compile_s": self.compile_s,
-                "trace_s": self.trace_s, "lx": count() if count else None}
+                "trace_s": self.trace_s, "lx": count() if count else None,
+                "loads": loads() if loads else None, "load_s": load_s() if load_s else None}
 
     def delta(self, before, wall, **extra):
         after = self.snap()
@@ -220,7 +225,8 @@ def _child(kind, params):
 def _env(lib, cache=None, jax_cache=False):
     """The child's environment: the parent's without its cache settings, plus ours."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(
-        ("JAX_COMPILATION_CACHE", "JAX_PERSISTENT_CACHE", "LAXARRAY_COMPILATION_CACHE"))}
+        ("JAX_COMPILATION_CACHE", "JAX_PERSISTENT_CACHE", "LAXARRAY_COMPILATION_CACHE",
+         "LAXARRAY_RECORD", "LAXARRAY_PREFETCH"))}
     env.setdefault("OPENBLAS_NUM_THREADS", "1")    # see the module docstring
     env.update(SCIPY_ARRAY_API="1", JAX_ENABLE_X64="1",
                LAXARRAY_COMPILATION_CACHE=(cache if lib == "laxarray" and cache else "0"))
@@ -231,11 +237,12 @@ def _env(lib, cache=None, jax_cache=False):
     return env
 
 
-def spawn(kind, lib, debug, cache=None, jax_cache=False, **params):
+def spawn(kind, lib, debug, cache=None, jax_cache=False, extra_env=None, **params):
     """Run ``--child kind`` in a fresh interpreter; its result dict (``error`` on failure)."""
     params.update(lib=lib, debug=debug)
     proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", kind,
-                           json.dumps(params)], env=_env(lib, cache, jax_cache),
+                           json.dumps(params)], env=dict(_env(lib, cache, jax_cache),
+                                                         **(extra_env or {})),
                           capture_output=True, text=True, timeout=1800)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith(MARK)]
     if not lines:
@@ -335,7 +342,7 @@ def measure_workflow(args, mk):
                 continue
             second[lib].append(spawn_warm("workflow", lib, args.debug_events, d,
                                           sizes=[500] * (1 + R)))
-    res, keys = {}, ("wall", "compiles", "hits", "compile_s", "trace_s", "lx")
+    res, keys = {}, ("wall", "compiles", "hits", "compile_s", "trace_s", "lx", "loads", "load_s")
     for lib in LIBS:
         f, s = _ok(first[lib], f"workflow/{lib}"), _ok(second[lib], f"workflow/{lib} (c)")
         if not f or not s:
@@ -345,8 +352,12 @@ def measure_workflow(args, mk):
               "c": [r["runs"][0] for r in s]}
         ph = {k: {m: _med(x[m] for x in v) for m in keys} for k, v in ph.items()}
         ph["d"] = {m: _med(statistics.median(x[m] for x in r["runs"][1:]) for r in s)
-                   for m in keys if m != "lx"}
-        ph["import"] = {"wall": _med(r["import_s"] for r in f + s)}
+                   for m in keys if m not in ("lx", "loads", "load_s")}
+        # the store's loader thread works while the program imports (laxarray._core.prefetch):
+        # the import of a filled-store process is shown, and the sum of both
+        ph["import"] = {"wall": _med(r["import_s"] for r in f)}
+        ph["import_c"] = {"wall": _med(r["import_s"] for r in s)}
+        ph["c_total"] = {"wall": _med(r["import_s"] + r["runs"][0]["wall"] for r in s)}
         res[lib] = ph
     lx, st, ratios = res["laxarray"], res["array_api_strict"], {}
     print(f"{'phase':<29}{'laxarray':>10}{'compiles':>9}{'compile':>8}{'trace':>7}{'hits':>6}"
@@ -367,6 +378,162 @@ def measure_workflow(args, mk):
         print("jax.numpy: scikit-learn's array_api_dispatch does not run on jax arrays "
               "(error above)")
     return {"phases": res, "ratios": ratios}
+
+
+def _precompile(store, *args):
+    """``python -m laxarray.precompile ARGS`` into ``store``: ``(seconds, summary line)``."""
+    env = dict(_env("laxarray", store), LAXARRAY_PREFETCH="0")
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "laxarray.precompile", *args], env=env,
+                          capture_output=True, text=True, timeout=7200)
+    seconds = time.perf_counter() - t0
+    lines = [ln.strip() for ln in proc.stderr.replace("\r", "\n").splitlines()
+             if ln.startswith("laxarray.precompile")]
+    if proc.returncode != 0:
+        print(f"!! precompile {' '.join(args)} exited {proc.returncode}:\n{proc.stderr[-2000:]}")
+    return seconds, (lines[-1] if lines else "")
+
+
+def _store_size(store):
+    total = count = 0
+    for folder, _, names in os.walk(os.path.join(store, "executables")):
+        if os.path.basename(folder) == "traces":
+            continue
+        for n in names:
+            if not n.startswith("."):
+                total += os.path.getsize(os.path.join(folder, n))
+                count += 1
+    return count, total
+
+
+def measure_precompiled(args, mk):
+    """Rows (e) and (f): a fresh process on a store filled ahead of use -- by the built-in
+    sklearn workload (other shapes than the workflow's), and by ``--from`` a file that
+    a first run recorded (LAXARRAY_RECORD) -- each a copy per child, no trace of the
+    program (nothing loads ahead)."""
+    print(f"\n== 5. precompiled stores (scikit-learn workflow on 500x20, a fresh process; "
+          f"medians of {args.repeats} children) ==")
+    jobs = os.cpu_count() or 1
+    filled = {"e": mk(), "f": mk()}
+    secs_e, line_e = _precompile(filled["e"], "--workload", "sklearn", "--jobs", str(jobs))
+    record = os.path.join(mk(), "workflow.jsonl")
+    recorded = spawn("workflow", "laxarray", False, mk(), sizes=[500],
+                     extra_env={"LAXARRAY_RECORD": record})
+    _ok([recorded], "workflow recorded")
+    secs_f, line_f = _precompile(filled["f"], "--from", record, "--jobs", str(jobs))
+    for key, secs, line in (("e", secs_e, line_e), ("f", secs_f, line_f)):
+        n, size = _store_size(filled[key])
+        print(f"({key}) precompile: {secs:.1f} s with {jobs} jobs; store {n} entries, "
+              f"{size / 2**20:.1f} MB\n    {line}")
+    runs = {"e": [], "f": [], "strict": []}
+    for _ in range(args.repeats):
+        for key in ("e", "f"):
+            d = mk()
+            shutil.rmtree(d)
+            shutil.copytree(filled[key], d)
+            shutil.rmtree(os.path.join(d, "executables", "traces"), ignore_errors=True)
+            runs[key].append(spawn("workflow", "laxarray", args.debug_events, d, sizes=[500]))
+        runs["strict"].append(spawn("workflow", "array_api_strict", False, None, sizes=[500]))
+    res, ratios = {}, {}
+    strict = _med(r["runs"][0]["wall"] for r in _ok(runs["strict"], "strict") or [])
+    texts = {"e": "(e) after precompile sklearn", "f": "(f) after --from a record"}
+    print(f"{'phase':<31}{'laxarray':>10}{'compiles':>9}{'loads':>7}{'load':>8}"
+          f"{'api_strict':>11}{'lx/strict':>10}  target")
+    for key, text in texts.items():
+        ok = _ok(runs[key], f"precompiled ({key})")
+        if not ok:
+            continue
+        rows = [r["runs"][0] for r in ok]
+        res[key] = {m: _med(x.get(m) for x in rows)
+                    for m in ("wall", "compiles", "loads", "load_s", "trace_s", "compile_s")}
+        res[key]["import"] = _med(r["import_s"] for r in ok)
+        ratios[key] = _ratio(res[key]["wall"], strict)
+        target = f"<= {WF_TARGETS[key]:g}x" if key in WF_TARGETS else ""
+        print(f"{text:<31}{_fmt(res[key]['wall'])}{_int(res[key]['compiles'], 9)}"
+              f"{_int(res[key]['loads'], 7)}{_fmt(res[key]['load_s'], 8)}{_fmt(strict, 11)}"
+              f"{_r(ratios[key]):>10}  {target}")
+    return {"phases": res, "ratios": ratios, "strict": strict,
+            "precompile_s": {"e": secs_e, "f": secs_f}}
+
+
+_SUITES = {
+    "conformance": ([sys.executable, "-m", "laxarray.conformance", "--namespace", "{lib}"],
+                    {}),
+    "sklearn": ([sys.executable, "-m", "pytest", "-p", "sklearn_plugin", "-p",
+                 "no:cacheprovider", "-o", "addopts=", "--pyargs", "sklearn", "-k",
+                 "array_api or array_namespace", "-q"],
+                {"SKLEARN_ARRAY_NAMESPACE": "{lib}"}),
+}
+
+
+def measure_suites(args, mk):
+    """The wall time of whole suites (one run each; they take minutes): laxarray on an empty
+    store, again on the store that run filled, and array_api_strict."""
+    print("\n== 6. suites: wall time, laxarray on an empty then a filled store; "
+          "array_api_strict ==")
+    here = os.path.dirname(os.path.abspath(__file__))
+    peers = os.path.join(os.path.dirname(here), "tests", "peers")
+    res = {}
+    for name, (cmd, extra) in _SUITES.items():
+        store, times = mk(), {}
+        for label, lib in (("empty", "laxarray"), ("filled", "laxarray"),
+                           ("strict", "array_api_strict")):
+            env = dict(_env(lib, store if lib == "laxarray" else None),
+                       **{k: v.format(lib=lib) for k, v in extra.items()})
+            env["PYTHONPATH"] = os.pathsep.join(p for p in (peers, env.get("PYTHONPATH")) if p)
+            t0 = time.perf_counter()
+            proc = subprocess.run([c.format(lib=lib) for c in cmd], env=env,
+                                  capture_output=True, text=True, timeout=7200)
+            times[label] = time.perf_counter() - t0
+            tail = proc.stdout.strip().splitlines()[-1:] or [""]
+            print(f"  {name:<12}{label:<8}{times[label]:8.1f} s  exit {proc.returncode}  "
+                  f"{tail[0][:90]}")
+        n, size = _store_size(store)
+        res[name] = dict(times, entries=n, mb=size / 2**20,
+                         empty_ratio=times["empty"] / times["strict"],
+                         filled_ratio=times["filled"] / times["strict"],
+                         second_over_first=times["filled"] / times["empty"])
+        print(f"  {name}: empty {res[name]['empty_ratio']:.2f}x strict, filled "
+              f"{res[name]['filled_ratio']:.2f}x, second/first {res[name]['second_over_first']:.2f};"
+              f" store {n} entries, {size / 2**20:.1f} MB")
+    return res
+
+
+def plot(res, path):
+    """Where each row's time goes (import, trace and lower, compile, load, run) as stacked
+    bars; needs matplotlib (``pip install -e .[bench]``)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    lx = ((res.get("workflow") or {}).get("phases") or {}).get("laxarray") or {}
+    pre = (res.get("precompiled") or {}).get("phases") or {}
+    # (label, the row's numbers, its import seconds: fresh-process rows only)
+    imports = {"a": (lx.get("import") or {}).get("wall"),
+               "c": (lx.get("import_c") or {}).get("wall")}
+    rows = [(PHASES[p], lx[p], imports.get(p) or 0.0) for p in ("a", "b", "c", "d")
+            if lx.get(p)]
+    rows += [({"e": "(e) after precompile sklearn", "f": "(f) after --from a record"}[k],
+              pre[k], pre[k].get("import") or 0.0) for k in ("e", "f") if pre.get(k)]
+    parts = ("import", "trace + lower", "compile", "load", "run")
+    colors = ("#bbbbbb", "#e6a23c", "#d9534f", "#5b9bd5", "#5cb85c")
+    fig, ax = plt.subplots(figsize=(9, 0.6 * len(rows) + 1.5))
+    for i, (_, d, imp) in enumerate(rows):
+        trace, comp, load = (d.get("trace_s") or 0.0, d.get("compile_s") or 0.0,
+                             d.get("load_s") or 0.0)
+        run = max(d["wall"] - trace - comp - load, 0.0)
+        left = 0.0
+        for value, part, color in zip((imp, trace, comp, load, run), parts, colors):
+            ax.barh(i, value * 1e3, left=left, color=color, label=part if i == 0 else None)
+            left += value * 1e3
+    ax.set_yticks(range(len(rows)), [r[0] for r in rows])
+    ax.invert_yaxis()
+    ax.set_xscale("symlog", linthresh=100)
+    ax.set_xlabel("ms (symlog): fresh-process rows include the import")
+    ax.set_title("laxarray, scikit-learn workflow on 500x20: where the time goes")
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    print(f"plot written to {path}")
 
 
 def measure_ops(args, mk):
@@ -413,6 +580,7 @@ def summary(res):
     print("\n== targets (issue 17) ==")
     ix = (res.get("indexing") or {}).get("ratios") or {}
     wf = res.get("workflow") or {"phases": {}, "ratios": {}}
+    wf = dict(wf, ratios=dict(wf["ratios"], **(res.get("precompiled") or {}).get("ratios", {})))
     ops = res.get("ops") or {}
     lx = wf["phases"].get("laxarray") or {}
     rows = [(f"indexing {loop}: laxarray/jax.numpy first pass <= {limit:g}x",
@@ -436,8 +604,11 @@ def main():
     parser.add_argument("--quick", action="store_true", help="1 repeat, fewer cases")
     parser.add_argument("--repeats", type=int, default=3, help="child runs per case")
     parser.add_argument("--json", metavar="FILE", help="dump every number collected")
-    parser.add_argument("--only", default="indexing,workflow,ops,memory",
-                        help="comma-separated sections to run (default: all four)")
+    parser.add_argument("--only", default="indexing,workflow,ops,memory,precompiled",
+                        help="comma-separated sections to run (default: all but suites, "
+                             "which runs scikit-learn's and the conformance suites: minutes)")
+    parser.add_argument("--plot", metavar="FILE",
+                        help="draw where each workflow row's time goes (needs matplotlib)")
     parser.add_argument("--debug-events", action="store_true",
                         help="print the jax.monitoring events each child saw")
     parser.add_argument("--child", nargs=2, metavar=("KIND", "PARAMS"), help=argparse.SUPPRESS)
@@ -451,7 +622,8 @@ def main():
     t0 = time.perf_counter()
     try:
         sections = {"indexing": measure_indexing, "workflow": measure_workflow,
-                    "ops": measure_ops, "memory": measure_memory}
+                    "ops": measure_ops, "memory": measure_memory,
+                    "precompiled": measure_precompiled, "suites": measure_suites}
         only = args.only.split(",")
         unknown = sorted(set(only) - set(sections))
         if unknown:
@@ -460,6 +632,8 @@ def main():
     finally:
         shutil.rmtree(root, ignore_errors=True)
     summary(res)
+    if args.plot:
+        plot(res, args.plot)
     print(f"\n({time.perf_counter() - t0:.0f} s; {os.cpu_count()} cores; load average "
           f"{os.getloadavg()[0]:.2f} at the end)")
     if args.json:

@@ -24,3 +24,19 @@ from laxarray.numpy_api import *  # noqa: E402,F401,F403
 from laxarray.transforms import grad, jacfwd, jacrev, jit, value_and_grad, vmap  # noqa: E402,F401
 
 __array_api_version__ = "2025.12"
+
+# Open the executable store now: its background thread loads, while the program goes on
+# importing, the executables this program's last run used (laxarray._core.prefetch).
+from laxarray._core.kernel import _open_store  # noqa: E402
+
+_open_store()
+del _open_store
+
+
+def __getattr__(name):
+    """``laxarray.precompile``: the package (callable: ``laxarray.precompile(...)`` fills the
+    executable store), imported on first use only."""
+    if name == "precompile":
+        import importlib
+        return importlib.import_module("laxarray.precompile")
+    raise AttributeError(f"module 'laxarray' has no attribute {name!r}")

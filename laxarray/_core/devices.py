@@ -75,3 +75,15 @@ def check_device(fn: str, device, argname: str = "device"):
         return device
     fail(ValueError, fn, f"'{argname}' to be None, a jax.sharding.Sharding or one of "
          f"{all_devices()}", device)
+
+
+def check_devices(kernel_name: str, exc, values) -> None:
+    """jax refused ``values`` committed to different devices (``exc`` says so): fail as the
+    public function (the kernel's name without ``_`` and ``_kernel``), not as jax's jit.
+    Returns where ``exc`` is about something else."""
+    if "incompatible devices" not in str(exc):
+        return
+    name = kernel_name.strip("_").removesuffix("_kernel").removesuffix("_padded")
+    # the committed arguments are the user's arrays (uncommitted ones, such as a padded
+    # kernel's extents, follow the others and are not the conflict)
+    fail_mixed_devices(name, values)

@@ -48,7 +48,7 @@ import warnings
 
 import numpy as np
 
-from laxarray._core import jaxapi
+from laxarray._core import jaxapi, prefetch
 
 _ENV = "LAXARRAY_COMPILATION_CACHE"
 
@@ -125,6 +125,23 @@ class ExecutableStore:
         except OSError:
             pass
         return verdict
+
+    def load(self, key: str):
+        """The executable stored under ``key``, loaded (counted by :func:`load_count`; the
+        background loader's, where it loaded it ahead), or ``None`` (a miss)."""
+        started = time.perf_counter()
+        prefetch.lookup(key)
+        taken, exe = prefetch.take(key)
+        if not taken:
+            blob = self.get(key)
+            if blob is not None:
+                try:
+                    exe = jaxapi.load_compiled(blob)
+                except jaxapi.NotLoadable:
+                    exe = None
+        if exe is not None:
+            count_load(time.perf_counter() - started)
+        return exe
 
     def put(self, key: str, blob: bytes) -> None:
         """Store ``blob`` under ``key`` atomically; never raises on I/O errors (warns once)."""
@@ -364,8 +381,47 @@ def default_store() -> ExecutableStore | None:
         with _DEFAULT_LOCK:
             if not _DEFAULT:
                 path = default_dir()
-                _DEFAULT.append(None if path is None else ExecutableStore.open(path))
+                store = None if path is None else ExecutableStore.open(path)
+                if store is not None:
+                    prefetch.start(store)
+                _DEFAULT.append(store)
+                _hint_if_empty(store)
     return _DEFAULT[0]
+
+
+def _hint_if_empty(store) -> None:
+    """Say once per store directory, on stderr, how to fill an empty store: on a fresh
+    machine each new kernel compiles once (seconds at first), which looks like a slow
+    library.  The marker file ``.hinted`` in the store means "said" (or "found filled");
+    silent where the store is off, in ``python -m laxarray.precompile`` and its workers
+    (``LAXARRAY_STORE_HINT=0``, which anyone may set); never raises."""
+    import sys
+    try:
+        if store is None or os.environ.get("LAXARRAY_STORE_HINT", "").strip() == "0" or (
+                "laxarray.precompile" in getattr(sys, "orig_argv", ())):
+            return
+        marker = os.path.join(store.path, ".hinted")
+        if os.path.exists(marker):
+            return
+        with os.scandir(store.path) as top:
+            shards = [e.path for e in top if len(e.name) == 2 and e.is_dir()]
+        empty = True
+        for shard in shards:
+            with os.scandir(shard) as it:
+                if any(not e.name.startswith(_TEMP_PREFIX) for e in it):
+                    empty = False
+                    break
+        # created exclusively: of processes starting at once, one speaks; where it cannot
+        # be written (a read-only store) nothing is said, rather than said every time
+        os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        if empty:
+            print(f"laxarray: the executable store {store.path} is empty; each new kernel "
+                  f"compiles once on this machine (seconds at first). To compile ahead: "
+                  f"python -m laxarray.precompile --workload sklearn (or --from FILE "
+                  f"recorded with LAXARRAY_RECORD=FILE). This is said once.",
+                  file=sys.stderr, flush=True)
+    except Exception:  # noqa: BLE001  (a hint never breaks the call that opened the store)
+        pass
 
 
 _SOURCE = []
@@ -501,19 +557,27 @@ def describe(v, depth=0):
     return text
 
 
-_LOADS = [0]
+_LOADS = [0, 0.0]
 _LOADS_LOCK = threading.Lock()
 
 
-def count_load() -> None:
-    """Count one executable loaded from the store (:func:`load_count`)."""
+def count_load(seconds=0.0) -> None:
+    """Count one executable loaded from the store (:func:`load_count`) in ``seconds`` of
+    its caller's time (:func:`load_seconds`)."""
     with _LOADS_LOCK:
         _LOADS[0] += 1
+        _LOADS[1] += seconds
 
 
 def load_count() -> int:
     """Executables laxarray's kernels loaded from the executable store in this process."""
     return _LOADS[0]
+
+
+def load_seconds() -> float:
+    """Seconds kernel calls spent in loading executables (reading, deserializing; waiting
+    for the background loader), in this process."""
+    return _LOADS[1]
 
 
 class Executables(dict):

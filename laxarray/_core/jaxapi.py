@@ -528,6 +528,17 @@ def _cpu_description() -> str:
     return ";".join(found) or f"{_platform.machine()};{_platform.processor()}"
 
 
+def shaped(shape, dtype, weak_type=False):
+    """The abstract value (``ShapedArray``) of an uncommitted array: a store signature."""
+    return _jcore.ShapedArray(tuple(shape), np.dtype(dtype), weak_type=bool(weak_type))
+
+
+def shape_struct(aval):
+    """``aval`` as the ``jax.ShapeDtypeStruct`` that lowers a program as an uncommitted array
+    of it would (on the default device), without the array."""
+    return jax.ShapeDtypeStruct(aval.shape, aval.dtype, weak_type=aval.weak_type)
+
+
 def fast_call(compiled):
     """The callable that runs ``compiled`` (a ``jax.stages.Compiled`` that ran once): its
     C++ call where jax keeps one (``Compiled.__call__`` is a Python frame before it)."""

@@ -21,25 +21,14 @@ The policy, stated once:
   kernel masks the padding of an input with the value its rule names (0 for a sum, -inf for
   a max ...) before the body runs, so whatever lies in the padding never reaches a result.
 * **Compiler options.**  On CPU every kernel compiles with :data:`COMPILER_OPTIONS` (LLVM at
-  ``-O1``, one LLVM module instead of a split for parallel code generation): about 35%
-  shorter compiles of small kernels together, measured with the same results bit for bit
-  and the same speed on large inputs.  A kernel whose traced program uses only
-  :data:`EMITTER_NEUTRAL` primitives on real 32/64-bit and integer/bool values also turns
-  off XLA's fusion emitters (:data:`NEUTRAL_OPTIONS`): XLA's older emitters compile an
-  elementwise kernel in about half the time, and for these primitives and dtypes they give
-  the same bits (``tests/core/test_compiler_options.py`` compares both settings for each)
-  at the same speed on large inputs (measured on 4e6-element inputs, one by one).  The
-  fusion emitters stay for the rest: ``tan``, ``atan``, ``cbrt``, products, complex and
-  16-bit values differ in the last bit or in a NaN's sign; ``exp``, ``expm1``, ``log``,
-  ``log1p``, ``tanh``, ``argmax`` and ``argmin`` run slower without them.  Cheaper
-  settings were measured and rejected: ``-O0`` (about 2x shorter compiles) changes
-  ``a * b + c``, ``atan2`` and ``sinh`` results and runs comparisons and long
-  elementwise chains up to 2x slower.  The choice is made per traced program, never by
-  the input's size, so a bucketed small array and an exact large one get the same code --
-  up to XLA's own size dependence: float32 ``exp`` and ``log`` differ by 1 ulp between the
-  vectorized loop and the scalar remainder loop (jax.numpy's too; see
-  ``tests/core/test_buckets.py``).  A program whose float max/min must keep NaN
-  (:func:`reduce_extreme`) compiles without XLA's YNNPACK reduction (:data:`EXACT_EXTREMES`).
+  ``-O1``, one LLVM module): about 35% shorter compiles, the same bits and speed.  A kernel
+  whose traced program uses only :data:`EMITTER_NEUTRAL` primitives on real 32/64-bit and
+  integer/bool values also turns off XLA's fusion emitters (:data:`NEUTRAL_OPTIONS`: half
+  the compile time, the same bits, ``tests/core/test_compiler_options.py``); the rest keep
+  them.  A program whose float max/min must keep NaN (:func:`reduce_extreme`) compiles
+  without XLA's YNNPACK reduction (:data:`EXACT_EXTREMES`).  The choice is made per traced
+  program, never by the input's size; the measurements and the rejected settings (``-O0``)
+  are in ``docs/performance.md``.
 * **Bounded memory.**  Every executable is counted; beyond :func:`executable_limit` the least
   recently used bindings drop theirs (``LAXARRAY_KERNEL_CACHE``, default 256; XLA keeps about
   1.5 MB of code per CPU executable).  The persistent cache (``compile_cache``) makes a
@@ -58,13 +47,14 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
-from laxarray._core.devices import fail_mixed_devices
+from laxarray._core.devices import check_devices
 from laxarray._core import exec_store as _store
+from laxarray._core import record as _record
 from laxarray._core.exec_store import load_count  # noqa: F401 (re-exported)
 from laxarray._core.numerics import (exact_div, flush_subnormals,  # noqa: F401 (re-exported)
                                      keep_divisor)
-from laxarray._core.jaxapi import (ConcreteArray, NotLoadable, NotSerializable, Tracer,
-                                   fast_call, load_compiled, put_like, serialize_compiled,
+from laxarray._core.jaxapi import (ConcreteArray, NotSerializable, Tracer,
+                                   fast_call, put_like, serialize_compiled,
                                    traced_program)
 
 # ---- policy settings ---------------------------------------------------------------------
@@ -456,7 +446,7 @@ class Bound:
             out = jitted(*args)
         except ValueError as exc:
             if "compiler_options" not in str(exc):
-                self._check_devices(exc, args)
+                check_devices(self.kernel.__name__, exc, args)
                 raise
             _unregister(jitted)
             return self._traced(args, None if body is self._fn else body)
@@ -501,28 +491,24 @@ class Bound:
             self._spy()
         return out
 
-    def _executable(self, body, args, sig):
-        """The executable for ``args`` (signature ``sig``) loaded or compiled and written."""
+    def _executable(self, body, args, sig, device=None):
+        """The executable for ``args`` (signature ``sig``; on ``device``, default: theirs)
+        loaded or compiled and written."""
         store = _open_store()
         if self._identity is None:
             kern = self.kernel
             name = _store.describe((kern.__name__, kern.fn, kern.fills, kern.shape,
                                     kern.extents, tuple(self.items)))
             self._identity = False if store is None or name is None else (name,)
-        device = _store.placement(args)
+        device = _store.placement(args) if device is None else device
         if self._identity is False or store is None or device is None or len(sig) != len(
                 args) or True in [getattr(a, "committed", False) for a in args]:
             return None
         name = _store.key_for((*self._identity, body is not self._fn, repr(sig), device,
                                self._extremes))
-        exe, blob = None, store.get(name)
-        if blob is not None:
-            try:
-                exe = load_compiled(blob)
-            except NotLoadable:
-                blob = None
-            else:
-                _store.count_load()
+        if _record.PATH:
+            _record.note(self, body is not self._fn, sig, device)
+        exe = store.load(name)
         if exe is None:
             exe = self._compile(body, args)
             if exe is None:
@@ -594,16 +580,6 @@ class Bound:
                 jitted = self._masked_f = self._jit(body, neutral=False)
         return self._run(jitted, body, args)
 
-    def _check_devices(self, exc, args):
-        """jax refused arguments committed to different devices: say so as the public
-        function (the kernel's name without ``_`` and ``_kernel``), not as jax's jit."""
-        if "incompatible devices" not in str(exc):
-            return
-        name = self.kernel.__name__.strip("_").removesuffix("_kernel").removesuffix("_padded")
-        # the committed arguments are the user's arrays (uncommitted ones, such as a padded
-        # kernel's extents, follow the others and are not the conflict)
-        fail_mixed_devices(name, args)
-
     def _spy(self):
         _SPY[0].append((self.kernel.fn.__module__, self.kernel.__name__))
 
@@ -647,7 +623,7 @@ class Bound:
             out = jitted(*args)
         except ValueError as exc:
             if "compiler_options" not in str(exc):
-                self._check_devices(exc, args)
+                check_devices(self.kernel.__name__, exc, args)
                 raise
             _unregister(jitted)
             return self._traced(args)
@@ -664,6 +640,27 @@ class Bound:
         """Run on bucket-shaped ``args`` after masking the padding of each input ``i`` whose
         fill (``kernel.fills[i]``) is not ``None``; ``exts`` are their true extents (passed
         on to the body as its last argument if the kernel takes ``extents``)."""
+        jitted = self._masked_jit()
+        args = tuple(args) + tuple(exts)
+        if self._identity is not False:
+            out = self._stored(jitted.body, args)
+            if out is not _NO:
+                return out
+        if self._fused is not None and _dtypes_key(args) in self._fused:
+            return self._run_fused(jitted.body, args)
+        return self._run(jitted, jitted.body, args)
+
+    def prepare(self, masked, sig, args) -> bool:
+        """Load or build (and store) the executable of an eager call of signature ``sig``
+        (``exec_store.call_signature``) on the default device without running it: ``args``
+        stand for the inputs (``jax.ShapeDtypeStruct`` for arrays). A replay."""
+        body = self._masked_jit().body if masked else self._fn
+        exe = self._executable(body, args, sig, jax.devices()[0].id)
+        if exe is not None:
+            self._exes[(True, sig) if masked else sig] = fast_call(exe)
+        return exe is not None
+
+    def _masked_jit(self):
         jitted = self._masked
         if jitted is None:
             kern, statics, fn = self.kernel, dict(self.items), self._fn
@@ -679,14 +676,7 @@ class Bound:
             jitted = self._masked = self._jit(body)
             body.inline = jax.jit(body, inline=True)
             jitted.body = body
-        args = tuple(args) + tuple(exts)
-        if self._identity is not False:
-            out = self._stored(jitted.body, args)
-            if out is not _NO:
-                return out
-        if self._fused is not None and _dtypes_key(args) in self._fused:
-            return self._run_fused(jitted.body, args)
-        return self._run(jitted, jitted.body, args)
+        return jitted
 
 
 def _dtypes_key(args):

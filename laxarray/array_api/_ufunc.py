@@ -10,8 +10,10 @@ compute dtype and broadcast to the result shape; the public name is the body's
 from __future__ import annotations
 
 import functools
+import importlib
 
 import jax
+import numpy as np
 from jax import lax
 
 from laxarray._core import config as _cfg
@@ -110,10 +112,23 @@ class _KernelCache(dict):
         return fn
 
 
-def _bound(kern, name, module):
+def _bound(kern, name, module, dtype=None):
     kern.__name__ = f"_{name}_kernel"
     kern.__module__ = module
-    return Kernel(kern, ()).bind(())
+    k = Kernel(kern, ())
+    k.recipe = (f"{__name__}:family_kernel", (module, name, dtype and dtype.name))
+    return k.bind(())
+
+
+#: (module, function name) -> dtype name or None -> that elementwise function's kernel
+_FAMILIES = {}
+
+
+def family_kernel(module, name, dtype=None):
+    """The kernel of elementwise function ``module.name`` (``dtype``: its kernel for an
+    array and a Python scalar of that compute dtype), as a recorded replay names it."""
+    importlib.import_module(module)
+    return _FAMILIES[(module, name)](dtype)
 
 
 def elementwise_unary(category="numeric", compute=_identity, flush_subnormals=False):
@@ -137,6 +152,7 @@ def elementwise_unary(category="numeric", compute=_identity, flush_subnormals=Fa
                 _dt.check_category(name, "x", dtype, category)
             return inner(lax.convert_element_type(x, compute(dtype)))
         bound = _bound(kern, name, body.__module__)
+        _FAMILIES[(body.__module__, name)] = lambda _: bound.kernel
 
         @functools.wraps(body)
         def public(x, /, *, out=None):
@@ -244,7 +260,7 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
                 shape = a.shape if a.shape == b.shape else jax.lax.broadcast_shapes(
                     a.shape, b.shape)
                 return body(cast_broadcast(a, target, shape), second(b, target, shape))
-            return _bound(kern, name, module)
+            return _bound(kern, name, module, dtype)
 
         by_dtype = _KernelCache(build, validate)
 
@@ -257,6 +273,8 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
             target = compute(dtype)
             return body(cast_broadcast(a, target, shape), second(b, target, shape))
         arrays_bound = _bound(arrays_kern, name, module)
+        _FAMILIES[(module, name)] = lambda dt: (
+            arrays_bound if dt is None else by_dtype[np.dtype(dt)]).kernel
 
         def with_scalar(x, scalar, scalar_first):
             dt = _dt.weak_promote(x.dtype, type(scalar))

@@ -1,5 +1,6 @@
-"""``python -m laxarray.precompile``: fill the executable store with a workload (see
-:mod:`laxarray.precompile`); ``--worker`` is the entry point of the worker processes."""
+"""``python -m laxarray.precompile``: fill the executable store with a workload, or with the
+executables a record file lists (``--from``; see :mod:`laxarray.precompile`); ``--worker``
+is the entry point of the worker processes."""
 
 import argparse
 import os
@@ -8,17 +9,21 @@ import sys
 if __name__ == "__main__" and "--worker" in sys.argv:
     os.environ["SCIPY_ARRAY_API"] = "1"   # before anything imports SciPy
 
-from laxarray.precompile import runner, workloads  # noqa: E402
+from laxarray.precompile import recorded, runner, workloads  # noqa: E402
 
 
 def _parser():
     parser = argparse.ArgumentParser(
         prog="python -m laxarray.precompile",
         description="Fill laxarray's executable store (LAXARRAY_COMPILATION_CACHE) with "
-                    "the executables of a workload, so that later processes load them "
-                    "instead of compiling.")
-    parser.add_argument("--workload", default="sklearn", choices=workloads.names(),
+                    "the executables of a workload, or those a program recorded, so that "
+                    "later processes load them instead of compiling.")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--workload", default=None, choices=workloads.names(),
                         help="the workload to run (default: sklearn; --list describes them)")
+    source.add_argument("--from", dest="from_file", default=None, metavar="FILE",
+                        help="load or build exactly the executables listed in FILE, "
+                             "which 'LAXARRAY_RECORD=FILE python my_script.py' wrote")
     parser.add_argument("--jobs", type=int, default=None, metavar="N",
                         help="worker processes (default: os.cpu_count())")
     parser.add_argument("--list", action="store_true", help="list the workloads and exit")
@@ -27,8 +32,8 @@ def _parser():
                              "(e.g. 'PCA* float64 300x20')")
     parser.add_argument("--limit", type=int, default=None, metavar="N",
                         help="only the first N tasks (after --match)")
-    parser.add_argument("--worker", nargs=3, metavar=("WORKLOAD", "INDEX", "COUNT"),
-                        help=argparse.SUPPRESS)
+    parser.add_argument("--worker", nargs=3, metavar=("SOURCE", "INDEX", "COUNT"),
+                        help=argparse.SUPPRESS)  # SOURCE: a workload, or from:FILE
     return parser
 
 
@@ -37,9 +42,10 @@ def main(argv=None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     if args.worker:
-        name, index, count = args.worker
-        return runner.work(workloads.check_name("worker", name), int(index), int(count),
-                           args.limit, args.match)
+        source, index, count = args.worker
+        if not source.startswith(recorded.PREFIX):
+            workloads.check_name("worker", source)
+        return runner.work(source, int(index), int(count), args.limit, args.match)
     if args.list:
         for name in workloads.names():
             print(f"{name:10s} {len(workloads.tasks(name)):5d} tasks  "
@@ -50,7 +56,8 @@ def main(argv=None) -> int:
     if args.limit is not None and args.limit < 1:
         parser.error(f"argument --limit: expected an int >= 1; got {args.limit}")
     try:
-        runner.precompile(args.workload, args.jobs, limit=args.limit, match=args.match)
+        runner.precompile(args.workload, args.jobs, limit=args.limit, match=args.match,
+                          from_file=args.from_file)
     except (RuntimeError, ValueError) as exc:
         print(f"\n{exc}" if str(exc).startswith("precompile: worker") else exc,
               file=sys.stderr)

@@ -1,11 +1,14 @@
-"""Run a workload: the parent spawns worker processes and draws the progress bar; each
-worker runs its share of the tasks and reports one JSON line per task on stdout.
+"""Run a workload or a record file: the parent spawns worker processes and draws the
+progress bar; each worker runs its share of the tasks and reports one JSON line per task on
+stdout.
 
-Workers are fresh interpreters (``python -m laxarray.precompile --worker NAME I N``) with
-the parent's environment -- so they fill the store the parent names, under the same key
-(``XLA_FLAGS`` and the rest of :func:`exec_store.key_for`'s environment) -- plus
-``SCIPY_ARRAY_API=1`` (scikit-learn's array API dispatch needs it before SciPy is
-imported) and, unless set, ``OPENBLAS_NUM_THREADS=1`` (workers already share the cores).
+Workers are fresh interpreters (``python -m laxarray.precompile --worker SOURCE I N``, where
+SOURCE is a workload name or ``from:`` and a record file's path) with the parent's
+environment -- so they fill the store the parent names, under the same key (``XLA_FLAGS``
+and the rest of :func:`exec_store.key_for`'s environment) -- plus ``SCIPY_ARRAY_API=1``
+(scikit-learn's array API dispatch needs it before SciPy is imported),
+``LAXARRAY_STORE_HINT=0`` (no "the store is empty" hint: they fill it) and, unless set,
+``OPENBLAS_NUM_THREADS=1`` (workers already share the cores).
 A report line starts with :data:`MARK`; anything else a library prints is ignored, and
 stderr is kept (its last lines) to explain a worker that failed.  "Written" counts
 ``compile_count() - load_count()`` of each task: executables built rather than loaded.
@@ -27,6 +30,7 @@ import time
 import warnings
 
 from laxarray._core import exec_store
+from laxarray.precompile import recorded
 from laxarray.precompile.workloads import check_name, chunk, requires, shares, tasks
 
 #: The start of a worker's report lines on its stdout.
@@ -36,15 +40,26 @@ GIVE_UP_AFTER = 2
 _REDRAW = 0.1  # seconds between two redraws of the bar
 
 
-def precompile(workload="sklearn", jobs=None, *, limit=None, match=None, stream=None):
-    """Fill the executable store with a workload's executables, in ``jobs`` processes.
+def precompile(workload=None, jobs=None, *, limit=None, match=None, stream=None,
+               from_file=None):
+    """Fill the executable store ahead of use, in ``jobs`` worker processes; the summary.
 
-    ``workload`` names a built-in workload (:func:`workloads.names`); ``jobs`` defaults to
-    ``os.cpu_count()``; ``match`` (a glob on task labels) and ``limit`` (the first tasks
-    only) select part of it.  The progress bar and the summary go to ``stream`` (default
-    ``sys.stderr``; ``False``: silent).  Returns the summary as a dict; raises
-    ``RuntimeError`` where the store is off or a worker failed (after the summary)."""
-    check_name("precompile", workload)
+    ``workload`` names a built-in workload (:func:`workloads.names`; default
+    ``"sklearn"``); ``from_file`` instead names a file that a run with
+    ``LAXARRAY_RECORD=FILE`` wrote, and exactly the executables it lists are loaded (where
+    the store has them) or built (not both arguments: ``ValueError``).  ``jobs`` defaults
+    to ``os.cpu_count()``; ``match`` (a glob on task labels) and ``limit`` (the first tasks
+    only) select part of the work.  The progress bar and the summary go to ``stream``
+    (default ``sys.stderr``; ``False``: silent).  Returns the summary as a dict; raises
+    ``RuntimeError`` where the store is off or a worker failed (after the summary).  A
+    call that raised in a worker is counted in the summary, not raised.  Nothing runs under
+    ``jax.jit``: the work happens in other processes (called in a jitted function, it runs
+    once, at trace time)."""
+    if from_file is None:
+        workload = check_name("precompile", "sklearn" if workload is None else workload)
+    elif workload is not None:
+        raise ValueError(f"precompile: expected 'workload' or 'from_file', not both; got "
+                         f"workload={workload!r} and from_file={from_file!r}")
     if jobs is None:
         jobs = os.cpu_count() or 1
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
@@ -52,6 +67,8 @@ def precompile(workload="sklearn", jobs=None, *, limit=None, match=None, stream=
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
                               or limit < 1):
         raise ValueError(f"precompile: expected an int >= 1 for 'limit'; got {limit!r}")
+    if from_file is not None:
+        return _from_file(from_file, jobs, limit, match, stream)
     store = _open_store()
     needed = requires(workload)
     if needed and importlib.util.find_spec(needed) is None:
@@ -61,12 +78,49 @@ def precompile(workload="sklearn", jobs=None, *, limit=None, match=None, stream=
     if not found:
         raise ValueError(f"precompile: expected a 'match' that selects tasks of {workload!r}; "
                          f"got {match!r}")
+    return _go(workload, found, store, jobs, limit, match, stream)
+
+
+def _from_file(path, jobs, limit, match, stream):
+    """:func:`precompile` of a record file: its entries read here, then in each worker."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"precompile: expected a path (str or os.PathLike) for 'from_file'; "
+                        f"got {type(path).__name__}")
+    path = os.path.abspath(os.fspath(path))
+    try:
+        found = recorded.tasks(path, limit, match)
+    except OSError as err:
+        raise ValueError(f"precompile: cannot read 'from_file' {path}: "
+                         f"{err.strerror or err}") from None
+    except UnicodeDecodeError as err:
+        raise ValueError(f"precompile: expected a record file (text) for 'from_file'; "
+                         f"{path} is not one ({err.reason} at byte {err.start})") from None
+    if not found and match is not None:
+        raise ValueError(f"precompile: expected a 'match' that selects entries of {path}; "
+                         f"got {match!r}")
+    if not found:
+        raise ValueError(f"precompile: expected a record file for 'from_file'; {path} holds "
+                         f"no entries (record them: LAXARRAY_RECORD=FILE python my_script.py)")
+    store = _open_store()
+    # the workers read the file again: the first len(found) entries only, so entries that
+    # a program still recording appends meanwhile do not shift the shares
+    return _go(recorded.PREFIX + path, found, store, jobs, len(found), match, stream)
+
+
+def _go(source, found, store, jobs, limit, match, stream):
     if stream is None:
         stream = sys.stderr
-    run = _Run(workload, found, store, stream or None)
+    run = _Run(source, found, store, stream or None)
     count = shares(found, jobs)
-    run.start([_worker_command(workload, i, count, limit, match) for i in range(count)])
+    run.start([_worker_command(source, i, count, limit, match) for i in range(count)])
     return run.finish()
+
+
+def _tasks(source, limit, match):
+    """The tasks of a worker's ``source``: a workload name, or ``from:`` and a file."""
+    if source.startswith(recorded.PREFIX):
+        return recorded.tasks(source[len(recorded.PREFIX):], limit, match)
+    return tasks(source, limit, match)
 
 
 def _open_store():
@@ -85,8 +139,8 @@ def _open_store():
     return store
 
 
-def _worker_command(workload, index, count, limit, match):
-    cmd = [sys.executable, "-m", "laxarray.precompile", "--worker", workload, str(index),
+def _worker_command(source, index, count, limit, match):
+    cmd = [sys.executable, "-m", "laxarray.precompile", "--worker", source, str(index),
            str(count)]
     if limit is not None:
         cmd += ["--limit", str(limit)]
@@ -98,6 +152,8 @@ def _worker_command(workload, index, count, limit, match):
 def _worker_env():
     env = dict(os.environ)
     env["SCIPY_ARRAY_API"] = "1"
+    env["LAXARRAY_STORE_HINT"] = "0"   # read by exec_store's one-time hint
+    env["LAXARRAY_PREFETCH"] = "0"     # a worker builds; loading ahead last run's keys is waste
     env.setdefault("OPENBLAS_NUM_THREADS", "1")
     # the workers import this very laxarray, wherever the parent found it
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -108,8 +164,8 @@ def _worker_env():
 class _Run:
     """The parent's side of one run: workers, their reports, the bar and the summary."""
 
-    def __init__(self, workload, found, store, stream):
-        self.workload, self.total, self.store, self.stream = workload, len(found), store, stream
+    def __init__(self, source, found, store, stream):
+        self.source, self.total, self.store, self.stream = source, len(found), store, stream
         self.before = store.stats()["entries"]
         self.done = self.built = self.loaded = self.calls = self.failed = 0
         self.kinds = {}        # kind -> [failed calls, calls, first error]
@@ -207,7 +263,10 @@ class _Run:
 
     def _summary(self, codes):
         stats = self.store.stats()
-        return {"workload": self.workload, "tasks": self.total, "done": self.done,
+        recorded_file = self.source.startswith(recorded.PREFIX)
+        return {"workload": None if recorded_file else self.source,
+                "from_file": self.source[len(recorded.PREFIX):] if recorded_file else None,
+                "tasks": self.total, "done": self.done,
                 "written": self.built, "loaded": self.loaded, "calls": self.calls,
                 "failed_calls": self.failed, "jobs": len(codes),
                 "seconds": round(time.perf_counter() - self.started, 2),
@@ -231,7 +290,8 @@ class _Run:
 def format_summary(summary: dict) -> str:
     """The summary of :func:`precompile` as the lines it prints."""
     s = summary
-    lines = [f"laxarray.precompile {s['workload']}: {s['done']} of {s['tasks']} tasks in "
+    what = s["workload"] if s.get("from_file") is None else f"--from {s['from_file']}"
+    lines = [f"laxarray.precompile {what}: {s['done']} of {s['tasks']} tasks in "
              f"{s['seconds']:.1f} s with {s['jobs']} workers; {s['written']} executables "
              f"written, {s['loaded']} loaded; store {s['store']}: {s['entries']} entries "
              f"({s['new_entries']:+d}), {s['bytes'] / 2**20:.1f} MB"]
@@ -246,11 +306,12 @@ def format_summary(summary: dict) -> str:
 
 # ---- the worker ----------------------------------------------------------------------------
 
-def work(workload, index, count, limit=None, match=None, report=None) -> int:
-    """Run share ``index`` of ``count`` of a workload's tasks in this process, one report
-    line per task on ``report`` (default: stdout, whose file descriptor then goes to stderr,
-    so that what libraries print cannot split a line); the exit status (3: this process has
-    no executable store)."""
+def work(source, index, count, limit=None, match=None, report=None) -> int:
+    """Run share ``index`` of ``count`` of the tasks of ``source`` (a workload name, or
+    ``from:`` and a record file's path) in this process, one report line per task on
+    ``report`` (default: stdout, whose file descriptor then goes to stderr, so that what
+    libraries print cannot split a line); the exit status (3: this process has no
+    executable store)."""
     os.environ["SCIPY_ARRAY_API"] = "1"       # in time where SciPy is not imported yet
     warnings.simplefilter("ignore")           # estimators warn (convergence ...): not ours
     if report is None:
@@ -259,7 +320,7 @@ def work(workload, index, count, limit=None, match=None, report=None) -> int:
         os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     emit = functools.partial(_emit, report)
     from laxarray._core import kernel
-    mine = chunk(tasks(workload, limit, match), index, count)
+    mine = chunk(_tasks(source, limit, match), index, count)
     active = kernel._open_store() is not None
     emit({"event": "start", "tasks": len(mine), "store": active})
     if not active:

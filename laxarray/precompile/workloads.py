@@ -1,8 +1,9 @@
 """Workloads: named lists of tasks whose calls fill the executable store ahead of use.
 
 A :class:`Task` is one step of the progress bar: a few calls made in one worker process.
-Every process builds the same list for a workload name (:func:`tasks`), so a worker is told
-only the name and which of :func:`chunk`'s shares is its own.  Tasks of one ``group`` meet
+Every process builds the same list for a workload name (:func:`tasks`; for a record file,
+:func:`laxarray.precompile.recorded.tasks`), so a worker is told only the name (or the
+file) and which of :func:`chunk`'s shares is its own.  Tasks of one ``group`` meet
 the same executables (one bucket shape and dtype): a share keeps a group whole, so two
 workers seldom compile the same program.
 """
@@ -69,7 +70,12 @@ def requires(name: str) -> str | None:
 def tasks(name: str, limit: int | None = None, match: str | None = None) -> list[Task]:
     """The tasks of workload ``name``: those whose label matches the glob ``match`` (all
     where ``None``), then the first ``limit`` of them (all where ``None``)."""
-    found = WORKLOADS[check_name("tasks", name)][0]()
+    return select(WORKLOADS[check_name("tasks", name)][0](), limit, match)
+
+
+def select(found: list[Task], limit: int | None = None, match: str | None = None) -> list[Task]:
+    """The tasks of ``found`` whose label matches the glob ``match`` (all where ``None``),
+    then the first ``limit`` of them (all where ``None``)."""
     if match is not None:
         found = [t for t in found if fnmatch.fnmatchcase(t.label, match)]
     return found if limit is None else found[:max(int(limit), 0)]

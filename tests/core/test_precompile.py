@@ -43,7 +43,9 @@ def _child(store, code):
 
 
 def _entries(store):
-    return [p for p in (store / "executables").rglob("*")
+    """The store's entries: files in its 256 subdirectories (``00`` .. ``ff``); other files
+    there (the hint's marker, the prefetcher's ``traces/``) are not executables."""
+    return [p for p in (store / "executables").glob("??/*")
             if p.is_file() and not p.name.startswith(".tmp-")]
 
 
@@ -230,3 +232,122 @@ def test_summary_lists_what_raised():
         "failures": {"KMeans": {"failed": 1, "calls": 1, "error": "ValueError: devices"}}})
     assert "3 of 3 tasks" in text and "40 executables written" in text
     assert "KMeans: 1 of 1 calls failed; first: ValueError: devices" in text
+
+
+# ---- --from FILE (a record of LAXARRAY_RECORD; tests/core/test_record.py runs one) ----------
+
+def test_from_and_workload_exclude_each_other(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["--from", str(tmp_path / "calls.jsonl"), "--workload", "standard"])
+    assert exc.value.code == 2
+    assert "not allowed with" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="'workload' or 'from_file', not both"):
+        precompile("standard", from_file=tmp_path / "calls.jsonl")
+    with pytest.raises(TypeError, match="precompile: expected a path .* for 'from_file'"):
+        precompile(from_file=3)
+
+
+def test_from_a_file_that_cannot_serve_exits_1_naming_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("LAXARRAY_COMPILATION_CACHE", str(tmp_path))
+    missing = tmp_path / "missing.jsonl"
+    assert cli.main(["--from", str(missing)]) == 1
+    err = capsys.readouterr().err
+    assert str(missing) in err and "No such file" in err and "Traceback" not in err
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"v": 1, "kernel": ["m:k", {"t": []}], "items": [], "masked": false, '
+                   '"sig": []}\n{"v": 1, "kernel": ["m:k"\n')
+    assert cli.main(["--from", str(bad)]) == 1
+    assert f"{bad}, line 2: expected a line written by LAXARRAY_RECORD" in (
+        capsys.readouterr().err)
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    assert cli.main(["--from", str(empty)]) == 1
+    assert f"{empty} holds no entries" in capsys.readouterr().err
+    assert not (tmp_path / "executables").exists()   # refused before the store was opened
+
+
+def test_the_package_is_callable_as_its_function(tmp_path, monkeypatch):
+    import laxarray
+    import laxarray.precompile
+    monkeypatch.setenv("LAXARRAY_COMPILATION_CACHE", str(tmp_path))
+    summary = laxarray.precompile(workload="standard", match="sin float64", jobs=1,
+                                  stream=False)
+    assert summary["workload"] == "standard" and summary["from_file"] is None
+    assert summary["done"] == summary["tasks"] == 1 and summary["failed_calls"] == 0
+    # sin on 9 lengths and 3 matrices, one executable per bucket: all new, all written
+    assert summary["written"] == summary["new_entries"] == summary["entries"] == 12, summary
+    assert len(_entries(tmp_path)) == 12
+    assert laxarray.precompile.names() == workloads.names()   # and still the package
+    assert laxarray.precompile.precompile is runner.precompile
+
+
+# ---- the one-time hint of an empty store (exec_store._hint_if_empty) -----------------------
+
+_HINT = "is empty; each new kernel compiles once on this machine"
+
+
+def _store(path):
+    from laxarray._core import exec_store
+    return exec_store.ExecutableStore.open(path)
+
+
+def test_hint_is_said_once_per_store_and_only_for_an_empty_one(tmp_path, monkeypatch, capsys):
+    from laxarray._core import exec_store
+    monkeypatch.delenv("LAXARRAY_STORE_HINT", raising=False)
+    store = _store(tmp_path / "a")
+    exec_store._hint_if_empty(store)
+    err = capsys.readouterr().err
+    assert err.count(_HINT) == 1 and store.path in err and "--from FILE" in err
+    assert (tmp_path / "a" / ".hinted").exists()
+    exec_store._hint_if_empty(store)
+    exec_store._hint_if_empty(_store(tmp_path / "a"))
+    assert _HINT not in capsys.readouterr().err              # the marker: once
+    filled = _store(tmp_path / "b")
+    filled.put("a key", b"an executable")
+    exec_store._hint_if_empty(filled)
+    assert _HINT not in capsys.readouterr().err
+    assert (tmp_path / "b" / ".hinted").exists()             # found filled: not asked again
+    exec_store._hint_if_empty(None)                          # the store is off
+    monkeypatch.setenv("LAXARRAY_STORE_HINT", "0")           # precompile's workers
+    exec_store._hint_if_empty(_store(tmp_path / "c"))
+    assert _HINT not in capsys.readouterr().err and not (tmp_path / "c" / ".hinted").exists()
+
+
+def test_hint_never_raises_and_is_not_repeated_where_no_marker_can_be_written(
+        tmp_path, monkeypatch, capsys):
+    from laxarray._core import exec_store
+    monkeypatch.delenv("LAXARRAY_STORE_HINT", raising=False)
+    store = _store(tmp_path / "a")
+
+    def read_only(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+    with monkeypatch.context() as m:
+        m.setattr(exec_store.os, "open", read_only)
+        exec_store._hint_if_empty(store)
+        exec_store._hint_if_empty(store)
+    assert _HINT not in capsys.readouterr().err   # not said, rather than said every time
+    os.rmdir(tmp_path / "a")
+    exec_store._hint_if_empty(store)              # the directory is gone: nothing raised
+    assert _HINT not in capsys.readouterr().err
+
+
+_OPEN_CHILD = """
+    import json
+    import laxarray
+    from laxarray._core import exec_store
+    print("@@result@@ " + json.dumps({"store": exec_store.default_store() is not None}))
+"""
+
+
+def test_a_fresh_process_on_an_empty_store_says_it_once(tmp_path):
+    def run(store):
+        env = _env(store)
+        env.pop("LAXARRAY_STORE_HINT", None)
+        proc = subprocess.run([sys.executable, "-c", textwrap.dedent(_OPEN_CHILD)], env=env,
+                              capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0 and MARK in proc.stdout, proc.stderr[-3000:]
+        return proc.stderr
+    first = run(tmp_path)
+    assert first.count(_HINT) == 1 and str(tmp_path / "executables") in first, first
+    assert _HINT not in run(tmp_path)             # the second process on that store
+    assert _HINT not in run("0")                  # the store off

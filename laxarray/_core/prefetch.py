@@ -1,0 +1,182 @@
+"""Loading executables off the critical path: what a program looked up last time is loaded
+on a background thread while it imports, reads its data and runs Python.
+
+A process that uses the executable store keeps the keys it looked up, in order
+(:func:`lookup`).  At exit it writes them to the store's ``traces/`` folder under the name of
+its program (the script, or ``-m`` module, that ``sys.argv[0]`` names), the keys of this run
+first, then those of earlier runs it did not meet, :data:`KEEP` in all.  The next process of
+the same program starts a daemon thread when the store opens (:func:`start`): it reads and
+loads the first :data:`AHEAD` keys of that trace, each into :class:`Ahead`'s table.  A kernel
+call on a key (:func:`take`) gets the loaded executable from there, waits for it when the
+thread is loading that very key, and otherwise loads it itself (the thread then skips it).
+
+It changes nothing but when a load happens: the executable is the one the store holds under
+the key the call computed.  Loading releases the GIL for most of its time (XLA's
+deserialization), so the thread overlaps with the program's Python on another core; at exit
+the thread is stopped before the interpreter finalizes (a load in flight finishes first).
+``LAXARRAY_PREFETCH=0`` turns it off.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import os
+import sys
+import tempfile
+import threading
+
+from laxarray._core import jaxapi
+
+#: How many keys a trace keeps (this run's first, then earlier runs' others).
+KEEP = 2048
+#: How many keys of a trace the thread loads ahead.
+AHEAD = 512
+
+
+class Ahead:
+    """The background loader of one process: its queue, what it loaded, what it loads now."""
+
+    def __init__(self, store, names):
+        self._cond = threading.Condition()
+        self._queue = list(reversed(names))   # pop() takes the next one
+        self._ready = {}                      # name -> Compiled (None: not loadable)
+        self._current = None
+        self._stop = False
+        self.loaded = 0
+        self._thread = threading.Thread(target=self._run, args=(store,), daemon=True,
+                                        name="laxarray-prefetch")
+        self._thread.start()
+
+    def _run(self, store):
+        while True:
+            with self._cond:
+                if self._stop or not self._queue:
+                    self._current = None
+                    self._cond.notify_all()
+                    return
+                name = self._current = self._queue.pop()
+            exe = None
+            blob = store.get(name)
+            if blob is not None:
+                try:
+                    exe = jaxapi.load_compiled(blob)
+                except jaxapi.NotLoadable:
+                    exe = None
+            with self._cond:
+                self._ready[name] = exe
+                self._current = None
+                self.loaded += exe is not None
+                self._cond.notify_all()
+
+    def take(self, name):
+        """``(True, executable or None)`` where the thread loaded (or is loading) ``name``;
+        ``(False, None)`` where the caller loads it (it is dropped from the queue)."""
+        with self._cond:
+            while self._current == name:
+                self._cond.wait()
+            if name in self._ready:
+                return True, self._ready.pop(name)
+            try:
+                self._queue.remove(name)
+            except ValueError:
+                pass
+            return False, None
+
+    def stop(self):
+        """Stop after the load in flight; wait for it."""
+        with self._cond:
+            self._stop = True
+        self._thread.join()
+
+
+_STATE = {"ahead": None, "trace": None, "seen": None, "folder": None}
+_LOCK = threading.Lock()
+
+
+def program_name() -> str:
+    """The program a trace belongs to: the script (``sys.argv[0]`` made absolute, which
+    ``-m`` sets to the module's file), the code of ``python -c``, or ``<interactive>``."""
+    argv0 = sys.argv[0] if sys.argv else ""
+    if argv0 == "-c":
+        orig = getattr(sys, "orig_argv", [])
+        code = orig[orig.index("-c") + 1] if "-c" in orig[:-1] else ""
+        return "-c " + code
+    return os.path.abspath(argv0) if argv0 else "<interactive>"
+
+
+def _trace_file(folder):
+    digest = hashlib.blake2b(program_name().encode(), digest_size=12).hexdigest()
+    return os.path.join(folder, digest)
+
+
+def start(store) -> None:
+    """Begin this process's trace of ``store`` and load ahead what its last run looked up
+    (once per process; nothing where prefetching is off)."""
+    with _LOCK:
+        if _STATE["trace"] is not None or os.environ.get(
+                "LAXARRAY_PREFETCH", "").strip() == "0":
+            return
+        _STATE["trace"], _STATE["seen"] = [], set()
+        _STATE["folder"] = folder = os.path.join(store.path, "traces")
+        atexit.register(_at_exit)
+        try:
+            with open(_trace_file(folder), encoding="utf-8") as f:
+                names = f.read().split("\n")
+        except OSError:
+            return
+        names = [n for n in names if n][:AHEAD]
+        if names:
+            _STATE["ahead"] = Ahead(store, names)
+
+
+def lookup(name) -> None:
+    """Note that this process looked up ``name`` (its trace)."""
+    trace = _STATE["trace"]
+    if trace is not None and name not in _STATE["seen"]:
+        _STATE["seen"].add(name)
+        trace.append(name)
+
+
+def take(name):
+    """See :meth:`Ahead.take`; ``(False, None)`` where nothing loads ahead."""
+    ahead = _STATE["ahead"]
+    return (False, None) if ahead is None else ahead.take(name)
+
+
+def loaded_ahead() -> int:
+    """Executables the background thread loaded in this process."""
+    ahead = _STATE["ahead"]
+    return 0 if ahead is None else ahead.loaded
+
+
+def _at_exit():
+    ahead = _STATE["ahead"]
+    if ahead is not None:
+        ahead.stop()
+    trace, folder = _STATE["trace"], _STATE["folder"]
+    if not trace:
+        return
+    path = _trace_file(folder)
+    try:
+        with open(path, encoding="utf-8") as f:
+            old = [n for n in f.read().split("\n") if n and n not in _STATE["seen"]]
+    except OSError:
+        old = []
+    text = "\n".join((trace + old)[:KEEP]) + "\n"
+    temp = None
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        fd, temp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(temp, path)
+        temp = None
+    except OSError:
+        pass
+    finally:
+        if temp is not None:
+            try:
+                os.remove(temp)
+            except OSError:
+                pass

@@ -1,0 +1,49 @@
+"""Tasks from a record file: ``python -m laxarray.precompile --from FILE`` loads or builds
+exactly the executables that a program run with ``LAXARRAY_RECORD=FILE`` looked up.
+
+One task per distinct entry of the file (:func:`laxarray._core.record.read`), in file order,
+so every worker that reads the file gets the same list.  Its kind -- what a failure is
+listed under -- is the kernel's name; its group is the kernel with its static arguments, so
+one worker gets all the signatures of one binding (they share its trace).  A task makes one
+call, :func:`replay`: an entry already in the store is loaded, not built again.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+
+from laxarray._core import record
+from laxarray.precompile.workloads import Task, select
+
+#: A worker's source argument for a record file: this prefix, then the file's path.
+PREFIX = "from:"
+
+
+def tasks(path, limit: int | None = None, match: str | None = None) -> list[Task]:
+    """The tasks of record file ``path``: those whose label matches the glob ``match``
+    (all where ``None``), then the first ``limit`` of them.  ``OSError`` where the file
+    cannot be read; ``ValueError`` naming the line for a line that is not a record entry."""
+    return select([_task(entry) for entry in record.read(path)], limit, match)
+
+
+def _task(entry) -> Task:
+    label = record.label(entry)
+    # the label is "NAME[ masked] SIGNATURE" and a signature has no spaces; NAME is the
+    # kernel's, with a factory's arguments (family_kernel(..., 'sin', None))
+    kind = label.rsplit(" ", 1)[0].removesuffix(" masked")
+    group = json.dumps([entry["kernel"], entry["items"]], sort_keys=True)
+    return Task(label, kind, group, 1, functools.partial(_calls, entry))
+
+
+def _calls(entry):
+    return [functools.partial(replay, entry)]
+
+
+def replay(entry) -> None:
+    """Load or build (and store) the executable of one record entry in this process;
+    ``RuntimeError`` where the store does not take it, ``record.Unrecordable`` where its
+    kernel is gone (an upgrade renamed or removed it)."""
+    if not record.replay(entry):
+        raise RuntimeError("the executable store does not take this call (a host callback, "
+                           "or static arguments without a name in every process)")
