@@ -20,6 +20,7 @@ from laxarray._core.errors import fail
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool
 from laxarray.linalg import _matrix_ops as M
+from laxarray.array_api._array import Array
 from laxarray.linalg._operands import (EigResult, EighResult, QRResult, SVDResult,
                                        matrix_operand)
 
@@ -183,6 +184,52 @@ def _svd_kernel(x, *, dtype, full_matrices, compute_uv):
     return u, s, vh
 
 
+def _zero(dtype, static):
+    return 0
+
+
+def _svd_shapes(shape, *, compute_uv, **_):
+    m, n = shape
+    k = min(m, n)
+    return ((m, k), (k,), (k, n)) if compute_uv else (k,)
+
+
+@kernel(static=("dtype", "compute_uv", "tall", "short"), fills=(_zero,), shape=_svd_shapes,
+        extents=True)
+def _svd_padded_kernel(x, exts, *, dtype, compute_uv, tall, short):
+    """The thin svd of one matrix, on its bucket too: a tall matrix padded with zero rows
+    (a wide one: zero columns) has the same S and V, and U gains zero rows -- Householder
+    vectors of LAPACK's QR and bidiagonalization keep zero tails -- so one executable
+    serves every row count of a bucket. The padded columns of a tall one are cut off
+    first (zero columns would add zero singular values), and each factor is padded to
+    the bucket of its logical shape after."""
+    x = lax.convert_element_type(x, dtype)
+    if exts is None:
+        return _svd_kernel.fn(x, dtype=dtype, full_matrices=False, compute_uv=compute_uv)
+    rows, cols = x.shape
+    x = lax.slice(x, (0, 0), (rows, short) if tall else (short, cols))
+    if not compute_uv:
+        s = lax_linalg.svd(x, full_matrices=False, compute_uv=False)
+        return _pad_to(s, (cols if tall else rows,))
+    u, s, vh = lax_linalg.svd(x, full_matrices=False, compute_uv=True)
+    k = cols if tall else rows          # the bucket of the short side
+    return _pad_to(u, (rows, k)), _pad_to(s, (k,)), _pad_to(vh, (k, cols))
+
+
+def _pad_to(a, shape):
+    zero = lax.convert_element_type(0, a.dtype)
+    return lax.pad(a, zero, [(0, n - m, 0) for m, n in zip(a.shape, shape)])
+
+
+def _bucketed_svd(x, dt, compute_uv):
+    """``_svd_padded_kernel``'s results for a bucketed nonempty matrix ``x``; else ``None``."""
+    if type(x) is not Array or x.ndim != 2 or 0 in x.shape:
+        return None
+    m, n = x.shape
+    return call(_svd_padded_kernel, x, dtype=dt, compute_uv=compute_uv, tall=m >= n,
+                short=min(m, n))
+
+
 def svd(x, /, *, full_matrices=True, compute_uv=True):
     """Singular value decomposition ``x = U diag(S) Vh``, singular values descending.
 
@@ -197,7 +244,11 @@ def svd(x, /, *, full_matrices=True, compute_uv=True):
     full_matrices = check_bool("svd", full_matrices, "full_matrices")
     compute_uv = check_bool("svd", compute_uv, "compute_uv")
     if not compute_uv:
-        return call(_svd_kernel, v, dtype=dt, full_matrices=False, compute_uv=False)
+        return svdvals(x)
+    if not full_matrices:
+        out = _bucketed_svd(x, dt, True)
+        if out is not None:
+            return SVDResult(*out)
     u, s, vh = call(_svd_kernel, v, dtype=dt, full_matrices=full_matrices, compute_uv=True)
     return SVDResult(u, s, vh)
 
@@ -208,6 +259,9 @@ def svdvals(x, /):
     Array API: linalg.svdvals. NumPy: numpy.linalg.svdvals.
     """
     v, dt = matrix_operand("svdvals", x)
+    out = _bucketed_svd(x, dt, False)
+    if out is not None:
+        return out
     return call(_svd_kernel, v, dtype=dt, full_matrices=False, compute_uv=False)
 
 
