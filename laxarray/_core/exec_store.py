@@ -126,6 +126,17 @@ class ExecutableStore:
             pass
         return verdict
 
+    def read(self, key: str):
+        """The executable stored under ``key``, loaded, or ``None`` (a miss, or an entry
+        that does not load: the next put replaces it); not counted."""
+        blob = self.get(key)
+        if blob is None:
+            return None
+        try:
+            return jaxapi.load_compiled(blob)
+        except jaxapi.NotLoadable:
+            return None
+
     def load(self, key: str):
         """The executable stored under ``key``, loaded (counted by :func:`load_count`; the
         background loader's, where it loaded it ahead), or ``None`` (a miss)."""
@@ -133,12 +144,7 @@ class ExecutableStore:
         prefetch.lookup(key)
         taken, exe = prefetch.take(key)
         if not taken:
-            blob = self.get(key)
-            if blob is not None:
-                try:
-                    exe = jaxapi.load_compiled(blob)
-                except jaxapi.NotLoadable:
-                    exe = None
+            exe = self.read(key)
         if exe is not None:
             count_load(time.perf_counter() - started)
         return exe
@@ -151,27 +157,12 @@ class ExecutableStore:
         checksum.update(blob)
         checksum = checksum.digest()
         header = _HEADER.pack(_MAGIC, STORE_FORMAT, len(encoded), len(blob), checksum)
-        temp = None
         try:
-            folder = os.path.dirname(path)
-            os.makedirs(folder, mode=0o700, exist_ok=True)
-            fd, temp = tempfile.mkstemp(prefix=_TEMP_PREFIX, dir=folder)
-            with os.fdopen(fd, "wb") as f:
-                f.write(header)
-                f.write(encoded)
-                f.write(blob)
-            os.replace(temp, path)
-            temp = None
+            write_atomic(path, (header, encoded, blob))
         except OSError as err:
             self._warn(f"cannot write to the executable store {self.path} ({err}); "
                        f"executables stay in memory only")
             return
-        finally:
-            if temp is not None:
-                try:
-                    os.remove(temp)
-                except OSError:
-                    pass
         self._after_put(len(header) + len(encoded) + len(blob),
                         os.path.basename(os.path.dirname(path)))
 
@@ -290,6 +281,23 @@ class ExecutableStore:
 
 
 _DAMAGED = object()
+
+
+def write_atomic(path, chunks) -> None:
+    """Write ``chunks`` (bytes) to ``path`` through a temporary file in its directory (made
+    private if missing) renamed over it: readers see the old file or the new one, never a
+    part. ``OSError`` on failure (the temporary file removed)."""
+    folder = os.path.dirname(path)
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=_TEMP_PREFIX, dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            for chunk in chunks:
+                f.write(chunk)
+        os.replace(temp, path)
+    except BaseException:
+        _remove(temp)
+        raise
 
 
 def _check(data, key):

@@ -23,10 +23,8 @@ import atexit
 import hashlib
 import os
 import sys
-import tempfile
 import threading
 
-from laxarray._core import jaxapi
 
 #: How many keys a trace keeps (this run's first, then earlier runs' others).
 KEEP = 2048
@@ -56,13 +54,7 @@ class Ahead:
                     self._cond.notify_all()
                     return
                 name = self._current = self._queue.pop()
-            exe = None
-            blob = store.get(name)
-            if blob is not None:
-                try:
-                    exe = jaxapi.load_compiled(blob)
-                except jaxapi.NotLoadable:
-                    exe = None
+            exe = store.read(name)
             with self._cond:
                 self._ready[name] = exe
                 self._current = None
@@ -163,20 +155,8 @@ def _at_exit():
             old = [n for n in f.read().split("\n") if n and n not in _STATE["seen"]]
     except OSError:
         old = []
-    text = "\n".join((trace + old)[:KEEP]) + "\n"
-    temp = None
+    from laxarray._core.exec_store import write_atomic  # (it imports this module)
     try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        fd, temp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(temp, path)
-        temp = None
+        write_atomic(path, ["\n".join((trace + old)[:KEEP]).encode() + b"\n"])
     except OSError:
         pass
-    finally:
-        if temp is not None:
-            try:
-                os.remove(temp)
-            except OSError:
-                pass

@@ -81,18 +81,19 @@ def test_damaged_entries_loaded_ahead_are_compiled_again(tmp_path):
 
 
 class _Store:
-    """Counts reads; holds the read of ``hold`` until ``release`` is set."""
+    """Counts reads; holds the read of ``hold`` until ``release`` is set; every read is a
+    miss (nothing to deserialize)."""
 
     def __init__(self, hold):
-        self.read, self.hold = [], hold
+        self.seen, self.hold = [], hold
         self.release, self.holding = threading.Event(), threading.Event()
 
-    def get(self, name):
-        self.read.append(name)
+    def read(self, name):
+        self.seen.append(name)
         if name == self.hold:
             self.holding.set()
             self.release.wait(10)
-        return None                            # a miss: nothing to deserialize
+        return None
 
 
 def test_a_key_the_caller_needs_first_leaves_the_queue():
@@ -109,7 +110,7 @@ def test_a_key_the_caller_needs_first_leaves_the_queue():
     t.join(10)
     assert waiter["a"] == (True, None)
     ahead.stop()
-    assert store.read == ["a", "b"]            # "c" left the queue
+    assert store.seen == ["a", "b"]            # "c" left the queue
     assert ahead.take("b") == (True, None)
 
 
