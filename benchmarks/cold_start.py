@@ -30,11 +30,23 @@ scipy's OpenBLAS too); jax.numpy children ``LAXARRAY_COMPILATION_CACHE=0`` (the 
 3. first-call time of each of the first 30 operations of ``dispatch.OPS`` on 8 new 1-D
    lengths, one process per library, empty cache (``--quick``: 10 ops, 4 lengths);
 4. RSS growth over 400 new shapes (lengths 1..400) of ``x * 2.0 + 1.0`` (``--quick``:
-   jax.numpy 100 shapes, ~80 ms each).
-Ends with the issue's targets, measured value, PASS/FAIL.
+   jax.numpy 100 shapes, ~80 ms each);
+5. precompiled stores (``precompiled``): the workflow in a fresh process on a copy of a
+   store filled by ``python -m laxarray.precompile --workload sklearn`` (e), and by
+   ``--from`` the record (``LAXARRAY_RECORD``) of a first run (f); neither copy has a trace
+   of the program, so nothing loads ahead; precompile seconds and store sizes printed;
+6. suites (``suites``, not in the default selection: minutes): the wall time of
+   ``python -m laxarray.conformance`` and of scikit-learn's array-API tests
+   (``make test-sklearn``'s selection), laxarray on an empty store, then again on the
+   store the first run filled, and array_api_strict.
+Row (c) of 2. runs with the store's loader thread (``laxarray._core.prefetch``), which
+loads during the import what the first run used: the import of a filled-store process
+and the sum of import and workflow are printed beside it. ``--plot FILE`` draws where each
+workflow row's time goes (import, trace and lower, compile, load, run; matplotlib, the
+``bench`` extra). Ends with the issue's targets, measured value, PASS/FAIL.
 
     .venv/bin/python benchmarks/cold_start.py [--quick] [--repeats N] [--json FILE]
-        [--debug-events]
+        [--only SECTIONS] [--plot FILE] [--debug-events]
 """
 
 from __future__ import annotations

@@ -650,12 +650,13 @@ class Bound:
             return self._run_fused(jitted.body, args)
         return self._run(jitted, jitted.body, args)
 
-    def prepare(self, masked, sig, args) -> bool:
+    def prepare(self, masked, sig, args, device) -> bool:
         """Load or build (and store) the executable of an eager call of signature ``sig``
-        (``exec_store.call_signature``) on the default device without running it: ``args``
-        stand for the inputs (``jax.ShapeDtypeStruct`` for arrays). A replay."""
+        (``exec_store.call_signature``) placed on ``device`` (``exec_store.placement``)
+        without running it: ``args`` stand for the inputs (``jax.ShapeDtypeStruct`` for
+        arrays). A replay."""
         body = self._masked_jit().body if masked else self._fn
-        exe = self._executable(body, args, sig, jax.devices()[0].id)
+        exe = self._executable(body, args, sig, device)
         if exe is not None:
             self._exes[(True, sig) if masked else sig] = fast_call(exe)
         return exe is not None

@@ -44,7 +44,7 @@ def note(bound, masked, sig, device) -> None:
     """Append the line of one store lookup (``bound``'s kernel and statics, the masked
     variant or not, the call signature ``sig`` of ``exec_store.call_signature``) to
     :data:`PATH`; never raises (a call that cannot be recorded is left out)."""
-    if device != jax.devices()[0].id:   # not the default device: this process's choice
+    if device not in (-1, jax.devices()[0].id):  # another device: this process's choice
         return
     try:
         line = json.dumps({
@@ -173,7 +173,10 @@ def replay(entry) -> bool:
         raise Unrecordable(f"{path} does not give a laxarray kernel (any more)")
     items = tuple((k, decode(v)) for k, v in entry["items"])
     sig, stand_ins = zip(*map(_decode_input, entry["sig"])) if entry["sig"] else ((), ())
-    return kern.bind(items).prepare(bool(entry["masked"]), tuple(sig), tuple(stand_ins))
+    # placed as a call on these inputs is: on the default device, unless none is an array
+    device = jax.devices()[0].id if any(a[0] == "a" for a in entry["sig"]) else -1
+    return kern.bind(items).prepare(bool(entry["masked"]), tuple(sig), tuple(stand_ins),
+                                    device)
 
 
 # ---- static values as tagged JSON ----------------------------------------------------------

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 import operator
 
+import jax
 import numpy as np
 from jax import lax
 
@@ -13,7 +15,8 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.devices import all_devices, committed_places, fail_mixed_devices
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
-from laxarray._core.kernel import bucket_shape, call, call_padded, extents, kernel
+from laxarray._core.kernel import (bucket_shape, call, call_padded, extents, kernel,
+                                   padded_inputs, wrap_bucketed)
 from laxarray._core.validate import (check_bool, check_int, normalize_axes, normalize_axis,
                                      normalize_shape)
 from laxarray.array_api import _views
@@ -219,23 +222,47 @@ def concat_kernel(*xs, axis, dtype):
     return lax.concatenate(xs, axis)
 
 
-@kernel(static=("axis", "dtype", "length"))
-def _concat_padded_kernel(*args, axis, dtype, length):
-    """Bucketed concat: each padded input is written at the running sum of the true lengths
-    before it (``args``: the inputs, then their int32 extents), in order, so each one's
-    padding is overwritten by the next; ``length`` is the result's bucketed length."""
-    n = len(args) // 2
-    xs, exts = args[:n], args[n:]
-    shape = list(xs[0].shape)
-    shape[axis] = length + max(x.shape[axis] for x in xs)  # room for the last padding
-    out = lax.full(tuple(shape), 0, dtype)
-    offset = lax.full((), 0, np.int32)
+@functools.lru_cache(maxsize=32)
+def _bucket_zeros(shape, dtype):
+    """Zeros of a bucket shape on the default device (uncommitted), copied from the host
+    once: the start of a bucketed concat, which then compiles only the placing kernel."""
+    return jax.device_put(np.zeros(shape, dtype))
+
+
+@kernel(static=("axis",))
+def _concat_place_kernel(out, x, at, *, axis):
+    """Bucketed concat, one piece: ``out`` with ``x`` (padded) written from position
+    ``at[0]`` along ``axis`` for its true length ``at[1]``. Shifted in a buffer with room
+    for all of ``x`` (a clamped update would move it), then selected, so ``out``'s rows
+    before and after stay and one executable serves every offset and length."""
+    rows = out.shape[axis]
+    room = [rows + x.shape[axis] if d == axis else n for d, n in enumerate(out.shape)]
+    start, length = (lax.reshape(lax.slice(at, (i,), (i + 1,)), ()) for i in (0, 1))
     zero = lax.full((), 0, np.int32)
-    for x, e in zip(xs, exts):
-        starts = [offset if d == axis else zero for d in range(len(shape))]
-        out = lax.dynamic_update_slice(out, lax.convert_element_type(x, dtype), starts)
-        offset = lax.add(offset, lax.reshape(lax.slice(e, (axis,), (axis + 1,)), ()))
-    return lax.slice_in_dim(out, 0, length, axis=axis)
+    buf = lax.dynamic_update_slice(
+        lax.full(tuple(room), 0, out.dtype), lax.convert_element_type(x, out.dtype),
+        [start if d == axis else zero for d in range(out.ndim)])
+    i = lax.broadcasted_iota(np.int32, out.shape, axis)
+    inside = lax.bitwise_and(lax.ge(i, start), lax.lt(i, lax.add(start, length)))
+    return lax.select(inside, lax.slice_in_dim(buf, 0, rows, axis=axis), out)
+
+
+def _concat_bucketed(raws, shape, axis, dtype):
+    """The bucketed concat of ``raws`` (``None`` where one is not bucketed): zeros of the
+    result's bucket, then each piece placed at the running sum of the true lengths -- a
+    kernel per (result bucket, piece bucket), whatever the pieces' number, order and
+    lengths (one kernel over all of them compiled once per combination of buckets)."""
+    found = padded_inputs(raws)
+    if found is None:
+        return None
+    padded, shapes = found
+    out = _bucket_zeros(bucket_shape(shape), dtype)
+    place = _concat_place_kernel.bind((("axis", axis),))
+    at = 0
+    for p, s in zip(padded, shapes):
+        out = place.padded((out, p, extents((at, s[axis]))))
+        at += s[axis]
+    return wrap_bucketed(out, shape)
 
 
 def _sequence(fn, arrays):
@@ -266,10 +293,8 @@ def concat(arrays, /, *, axis=0):
         shape[axis] = builtins.sum(r.shape[axis] for r in raws)
         shape = tuple(shape)
         bucket = bucket_shape(shape)
-        if bucket is not None and len(raws) <= 32:
-            out = call_padded(_concat_padded_kernel,
-                              raws + [extents(tuple(r.shape)) for r in raws], shape,
-                              axis=axis, dtype=dt, length=bucket[axis])
+        if bucket is not None:
+            out = _concat_bucketed(raws, shape, axis, dt)
             if out is not None:
                 return out
     return call(concat_kernel, *raws, axis=axis, dtype=dt)
