@@ -504,8 +504,10 @@ class Bound:
         if self._identity is False or store is None or device is None or len(sig) != len(
                 args) or True in [getattr(a, "committed", False) for a in args]:
             return None
-        name = _store.key_for((*self._identity, body is not self._fn, repr(sig), device,
-                               self._extremes))
+        # (not the binding's option state, _extremes or _fused: it depends on what the
+        # process ran before, and a program traced to any of them compiles with the options
+        # it needs, so the key's executable is right whichever process wrote it)
+        name = _store.key_for((*self._identity, body is not self._fn, repr(sig), device))
         if _record.PATH:
             _record.note(self, body is not self._fn, sig, device)
         exe = store.load(name)

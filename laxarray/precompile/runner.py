@@ -154,6 +154,10 @@ def _worker_env():
     env["SCIPY_ARRAY_API"] = "1"
     env["LAXARRAY_STORE_HINT"] = "0"   # read by exec_store's one-time hint
     env["LAXARRAY_PREFETCH"] = "0"     # a worker builds; loading ahead last run's keys is waste
+    # no hits in jax's persistent cache (another worker's slow compiles land there): an
+    # executable jax loaded from it cannot be written to the store, and after a hit one
+    # without object code of its own is refused too (jaxapi.serialize_compiled)
+    env["JAX_ENABLE_COMPILATION_CACHE"] = "false"
     env.setdefault("OPENBLAS_NUM_THREADS", "1")
     # the workers import this very laxarray, wherever the parent found it
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -102,3 +102,36 @@ def test_a_damaged_store_entry_is_compiled_again(tmp_path):
     assert second["built"] == first["built"]
     third = _run(tmp_path)
     assert third["bad"] == [] and third["loads"] >= first["built"] - 3
+
+
+_HISTORY = textwrap.dedent("""
+    import json, sys
+    import numpy as np
+    import laxarray as xp
+    from laxarray._core import kernel
+
+    rng = np.random.default_rng(1)
+    a, b = rng.standard_normal((6, 5)), rng.standard_normal((70, 3))
+    if sys.argv[1] == "first":        # a float max on another signature runs first: it
+        xp.max(xp.asarray(b), axis=0)  # switches the binding to exact extremes
+    before = kernel.compile_count() - kernel.load_count()
+    got = np.asarray(xp.max(xp.asarray(a), axis=0))
+    print(json.dumps({"ok": bool(np.array_equal(got, a.max(axis=0))),
+                      "built": kernel.compile_count() - kernel.load_count() - before}))
+""")
+
+
+def test_a_key_does_not_depend_on_what_the_process_ran_before(tmp_path):
+    """A binding's option state (exact extremes, fusion emitters) follows what its process
+    traced before; the store key must not, or a process that ran the same call first in
+    another order misses what the first one wrote (the precompiled sklearn workload missed
+    max and min that way)."""
+    env = dict(os.environ, LAXARRAY_COMPILATION_CACHE=str(tmp_path), LAXARRAY_PREFETCH="0")
+    runs = []
+    for order in ("first", "alone"):
+        proc = subprocess.run([sys.executable, "-c", _HISTORY, order], env=env,
+                              capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        runs.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    assert all(r["ok"] for r in runs)
+    assert runs[0]["built"] == 1 and runs[1]["built"] == 0
