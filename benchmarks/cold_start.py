@@ -528,7 +528,7 @@ def plot(res, path):
               pre[k], pre[k].get("import") or 0.0) for k in ("e", "f") if pre.get(k)]
     parts = ("import", "trace + lower", "compile", "load", "run")
     colors = ("#bbbbbb", "#e6a23c", "#d9534f", "#5b9bd5", "#5cb85c")
-    fig, ax = plt.subplots(figsize=(9, 0.6 * len(rows) + 1.5))
+    fig, ax = plt.subplots(figsize=(10, 0.6 * len(rows) + 1.8))
     for i, (_, d, imp) in enumerate(rows):
         trace, comp, load = (d.get("trace_s") or 0.0, d.get("compile_s") or 0.0,
                              d.get("load_s") or 0.0)
@@ -537,10 +537,11 @@ def plot(res, path):
         for value, part, color in zip((imp, trace, comp, load, run), parts, colors):
             ax.barh(i, value * 1e3, left=left, color=color, label=part if i == 0 else None)
             left += value * 1e3
+        ax.text(left + 20, i, f"{left:.0f} ms", va="center", fontsize=8)
     ax.set_yticks(range(len(rows)), [r[0] for r in rows])
     ax.invert_yaxis()
-    ax.set_xscale("symlog", linthresh=100)
-    ax.set_xlabel("ms (symlog): fresh-process rows include the import")
+    ax.set_xlabel("ms; rows (a), (c), (e), (f) are fresh processes and include the import "
+                  "(of laxarray and scikit-learn)")
     ax.set_title("laxarray, scikit-learn workflow on 500x20: where the time goes")
     ax.legend(loc="lower right", fontsize=8)
     fig.tight_layout()
