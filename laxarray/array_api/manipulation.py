@@ -256,6 +256,8 @@ def _concat_bucketed(raws, shape, axis, dtype):
     if found is None:
         return None
     padded, shapes = found
+    if len(all_devices()) > 1 and len(committed_places(padded)) > 1:
+        fail_mixed_devices("concat", padded)   # before the first piece is placed
     out = _bucket_zeros(bucket_shape(shape), dtype)
     place = _concat_place_kernel.bind((("axis", axis),))
     at = 0
