@@ -445,13 +445,22 @@ def load_compiled(blob: bytes):
         payload, in_tree, out_tree, needs = _pickle.loads(blob)
         if "lapack" in needs:
             prepare_lapack()
-        compiled = _serialize.deserialize_and_load(payload, in_tree, out_tree)
+        # on the default device alone: by default jax loads it for every device of the
+        # backend, and with several (8 host devices) it then wants one shard per device
+        compiled = _serialize.deserialize_and_load(payload, in_tree, out_tree,
+                                                   execution_devices=[_default_device()])
     except Exception as err:  # noqa: BLE001  (unpickling and XLA raise many kinds)
         raise NotLoadable(f"load_compiled: expected a blob from serialize_compiled in this "
                           f"environment; got one that does not load "
                           f"({type(err).__name__}: {err})") from err
     _LOADED.add(compiled)
     return compiled
+
+
+def _default_device():
+    """The device an uncommitted array lands on (``jax_default_device``, else the first)."""
+    device = jax.config.jax_default_device
+    return device if isinstance(device, jax.Device) else jax.devices()[0]
 
 
 _LAPACK_READY = []
@@ -526,6 +535,18 @@ def _cpu_description() -> str:
     except OSError:
         pass
     return ";".join(found) or f"{_platform.machine()};{_platform.processor()}"
+
+
+def one_device(compiled) -> bool:
+    """Whether ``compiled`` (a ``jax.stages.Compiled``) runs on one device: its inputs and
+    outputs each placed on a single device (one compiled under an ambient mesh may span
+    several even when no argument does)."""
+    try:
+        shardings = jax.tree_util.tree_leaves((compiled.input_shardings,
+                                               compiled.output_shardings))
+    except Exception:  # noqa: BLE001  (an executable jax cannot describe: not ours to keep)
+        return False
+    return all(len(s.device_set) == 1 for s in shardings)
 
 
 def shaped(shape, dtype, weak_type=False):

@@ -54,7 +54,7 @@ from laxarray._core.exec_store import load_count  # noqa: F401 (re-exported)
 from laxarray._core.numerics import (exact_div, flush_subnormals,  # noqa: F401 (re-exported)
                                      keep_divisor)
 from laxarray._core.jaxapi import (ConcreteArray, NotSerializable, Tracer,
-                                   fast_call, put_like, serialize_compiled,
+                                   fast_call, one_device, put_like, serialize_compiled,
                                    traced_program)
 
 # ---- policy settings ---------------------------------------------------------------------
@@ -511,9 +511,9 @@ class Bound:
         if _record.PATH:
             _record.note(self, body is not self._fn, sig, device)
         exe = store.load(name)
-        if exe is None:
+        if exe is None or not one_device(exe):   # (the key has no ambient mesh in it)
             exe = self._compile(body, args)
-            if exe is None:
+            if exe is None or not one_device(exe):
                 return None
             try:
                 store.put(name, serialize_compiled(exe))
