@@ -407,15 +407,10 @@ def _precompile(store, *args):
 
 
 def _store_size(store):
-    total = count = 0
-    for folder, _, names in os.walk(os.path.join(store, "executables")):
-        if os.path.basename(folder) == "traces":
-            continue
-        for n in names:
-            if not n.startswith("."):
-                total += os.path.getsize(os.path.join(folder, n))
-                count += 1
-    return count, total
+    """``(entries, bytes)`` of the executable store under ``store`` (its own count)."""
+    from laxarray._core.exec_store import ExecutableStore
+    found = ExecutableStore(os.path.join(store, "executables")).stats()
+    return found["entries"], found["bytes"]
 
 
 def measure_precompiled(args, mk):

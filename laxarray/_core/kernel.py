@@ -510,10 +510,10 @@ class Bound:
         name = _store.key_for((*self._identity, body is not self._fn, repr(sig), device))
         if _record.PATH:
             _record.note(self, body is not self._fn, sig, device)
-        exe = store.load(name)
-        if exe is None or not one_device(exe):   # (the key has no ambient mesh in it)
+        exe = store.load(name)   # (loaded on the default device alone: jaxapi.load_compiled)
+        if exe is None:
             exe = self._compile(body, args)
-            if exe is None or not one_device(exe):
+            if exe is None or not one_device(exe):   # the key has no ambient mesh in it
                 return None
             try:
                 store.put(name, serialize_compiled(exe))
