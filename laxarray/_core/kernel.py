@@ -29,10 +29,9 @@ The policy, stated once:
   without XLA's YNNPACK reduction (:data:`EXACT_EXTREMES`).  The choice is made per traced
   program, never by the input's size; the measurements and the rejected settings (``-O0``)
   are in ``docs/performance.md``.
-* **Bounded memory.**  Every executable is counted; beyond :func:`executable_limit` the least
-  recently used bindings drop theirs (``LAXARRAY_KERNEL_CACHE``, default 256; XLA keeps about
-  1.5 MB of code per CPU executable).  The persistent cache (``compile_cache``) makes a
-  recompilation after eviction cheap.
+* **Bounded memory.**  Every executable is counted; beyond :func:`executable_limit`
+  (``LAXARRAY_KERNEL_CACHE``, default 256; about 1.5 MB of code each) the least recently
+  used bindings drop theirs, which the executable store brings back in about a millisecond.
 """
 
 from __future__ import annotations
@@ -474,15 +473,13 @@ class Bound:
         key = sig if body is self._fn else (True, sig)
         exes = self._exes
         run = None if exes is None else exes.get(key)
+        if run is None:
+            exe = self._executable(body, args, sig)
+            if exe is None:
+                return _NO
+            run = self._keep(key, exe)
         try:
-            if run is not None:
-                out = run(*args)
-            else:
-                exe = self._executable(body, args, sig)
-                if exe is None:
-                    return _NO
-                out = exe(*args)
-                self._exes[key] = fast_call(exe)
+            out = run(*args)
         except (TypeError, ValueError):  # placed elsewhere than it was built for: jax.jit's
             self._identity = False       # call decides (and says what is wrong, if anything)
             return _NO
@@ -490,6 +487,17 @@ class Bound:
         if _SPY[0] is not None:
             self._spy()
         return out
+
+    def _keep(self, key, exe):
+        """Hold ``exe`` for calls of ``key`` (counted among the live executables; a sweep
+        that this registration sets off may drop the table, never the executable returned)."""
+        exes = self._exes
+        if exes is None:
+            exes = self._exes = _store.Executables()
+        exes[key] = run = fast_call(exe)
+        self.used = True
+        _register(self, exes)
+        return run
 
     def _executable(self, body, args, sig, device=None):
         """The executable for ``args`` (signature ``sig``; on ``device``, default: theirs)
@@ -519,9 +527,6 @@ class Bound:
                 store.put(name, serialize_compiled(exe))
             except NotSerializable:
                 pass  # kept for this process (a host callback: nothing to write)
-        if self._exes is None:
-            self._exes = _store.Executables()
-        _register(self, self._exes)
         return exe
 
     def _compile(self, body, args):
@@ -660,7 +665,7 @@ class Bound:
         body = self._masked_jit().body if masked else self._fn
         exe = self._executable(body, args, sig, device)
         if exe is not None:
-            self._exes[(True, sig) if masked else sig] = fast_call(exe)
+            self._keep((True, sig) if masked else sig, exe)
         return exe is not None
 
     def _masked_jit(self):

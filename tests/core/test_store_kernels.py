@@ -135,3 +135,38 @@ def test_a_key_does_not_depend_on_what_the_process_ran_before(tmp_path):
         runs.append(json.loads(proc.stdout.strip().splitlines()[-1]))
     assert all(r["ok"] for r in runs)
     assert runs[0]["built"] == 1 and runs[1]["built"] == 0
+
+
+_SWEPT = textwrap.dedent("""
+    import json
+    import numpy as np
+    import laxarray as xp
+    from laxarray._core import kernel
+
+    calls = [(f, 3) for f in ("sin", "flip", "sum")] + [("sum", n) for n in (5, 9, 17, 33)]
+    bad = 0
+    for name, n in calls:     # a sweep at every third executable: sum's table goes while
+        v = np.linspace(-1.0, 1.0, n)           # sum loads its next one
+        got, want = getattr(xp, name)(xp.asarray(v)), getattr(np, name)(v)
+        bad += not np.allclose(np.asarray(got), want)
+    print(json.dumps({"bad": bad, "loads": kernel.load_count(),
+                      "built": kernel.compile_count() - kernel.load_count()}))
+""")
+
+
+def test_a_binding_swept_from_memory_still_uses_the_store(tmp_path):
+    """Beyond the live-executable bound a sweep drops a binding's table of executables;
+    its next new signature must still be written to (and later loaded from) the store.
+    (A swept table made the next write fail and turned the store off for that binding for
+    the rest of the process: the precompiled sklearn workload missed matmul that way.)"""
+    env = dict(os.environ, LAXARRAY_COMPILATION_CACHE=str(tmp_path), LAXARRAY_PREFETCH="0",
+               LAXARRAY_KERNEL_CACHE="2")
+    runs = []
+    for _ in range(2):
+        proc = subprocess.run([sys.executable, "-c", _SWEPT], env=env, capture_output=True,
+                              text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        runs.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    assert runs[0]["bad"] == 0 and runs[1]["bad"] == 0
+    assert runs[0]["loads"] == 0 and runs[0]["built"] >= 7
+    assert runs[1]["built"] == 0 and runs[1]["loads"] >= 7
