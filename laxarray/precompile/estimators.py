@@ -95,11 +95,6 @@ def _logistic(X, y, c):
     return model.predict(X), model.predict_proba(X)
 
 
-def _kmeans(X, y, c):
-    from sklearn.cluster import KMeans
-    return KMeans(n_clusters=3, n_init=1, random_state=0).fit(X).predict(X)
-
-
 def _accuracy(X, y, c):
     from sklearn.metrics import accuracy_score
     return accuracy_score(c, xp.flip(c))
@@ -130,8 +125,10 @@ ESTIMATORS = (
     ("Ridge(svd)", _ridge, None, 20),
     ("LinearDiscriminantAnalysis", _lda, (2, 3), 50),
     ("LogisticRegression", _logistic, (2, 3), 30),
-    ("KMeans", _kmeans, None, 10),
 )
+# Not KMeans: scikit-learn 1.9 does not run it through the array API (its k-means++ start
+# mixes NumPy arrays with the input's, "Input arrays use different devices"; it fails on
+# array_api_strict as well), so it compiled nothing and cost 72 failing calls.
 METRICS = (
     ("accuracy_score", _accuracy, (2, 3), 3),
     ("confusion_matrix", _confusion, (2, 3), 5),
