@@ -14,8 +14,8 @@ from laxarray._core.dtypes import (  # noqa: E402
     bfloat16, bool_ as bool, complex64, complex128, float16, float32, float64, int8, int16,
     int32, int64, uint8, uint16, uint32, uint64, finfo_object, iinfo_object)
 from laxarray._core.config import (  # noqa: E402,F401
-    RankPromotionWarning, get_host_sort, get_rank_promotion, host_sort, rank_promotion,
-    set_host_sort, set_rank_promotion)
+    RankPromotionWarning, get_host_sort, get_matmul_precision, get_rank_promotion, host_sort,
+    matmul_precision, rank_promotion, set_host_sort, set_matmul_precision, set_rank_promotion)
 from laxarray._core.errors import AxisError  # noqa: E402
 from laxarray.array_api import *  # noqa: E402,F401,F403
 from laxarray.array_api import Array, __array_namespace_info__  # noqa: E402,F401

@@ -121,6 +121,8 @@ OWN_NAMES = {
     "rank_promotion": "the guard, as a context manager",
     "get_host_sort": "the host (NumPy) sorting path on CPU", "set_host_sort": "the same",
     "host_sort": "the same, as a context manager",
+    "get_matmul_precision": "the precision of float matrix products (GPU: TF32 or not)",
+    "set_matmul_precision": "the same", "matmul_precision": "the same, as a context manager",
     "bfloat16": "jax's (ml_dtypes') bfloat16, a dtype NumPy lacks",
     "finfo_object": "the type finfo returns", "iinfo_object": "the type iinfo returns",
     "grad": "jax transformations for Array-valued functions", "value_and_grad": "same",

@@ -1,4 +1,5 @@
-"""Library settings: the rank-promotion guard (``allow`` / ``warn`` / ``raise``).
+"""Library settings: the rank-promotion guard (``allow`` / ``warn`` / ``raise``), the host
+paths of sorting and sparse products (below), and the matrix-product precision (last).
 
 Implicit rank promotion (broadcasting a rank-1 array against a rank-2 one, say) is
 NumPy's rule and a frequent source of silent bugs; as in jax
@@ -114,3 +115,69 @@ def host_sort(enabled):
         yield
     finally:
         set_host_sort(previous)
+
+
+# ---- matrix-product precision ------------------------------------------------------------
+#
+# XLA's GPU backend computes float32 matrix products and convolutions in TF32 by default on
+# recent NVIDIA chips (a 10-bit mantissa: about 1e-3 relative error, where NumPy's float32
+# gives about 1e-7); TPUs default to one bfloat16 pass.  laxarray's default is NumPy's
+# grade.  The kernel helper traces every kernel body under this setting
+# (``numerics.with_matmul_precision``), so a product, einsum, linalg routine or convolution
+# whose ``dot_general``/``conv_general_dilated`` names no precision takes it.
+
+#: laxarray's names for the settings -> jax's ``jax_default_matmul_precision`` values.
+MATMUL_PRECISIONS = {"highest": "highest", "tf32": "tensorfloat32", "default": "default"}
+
+
+def _valid_precision(fn, name):
+    if not isinstance(name, str) or name not in MATMUL_PRECISIONS:
+        fail(ValueError, fn, f"'precision' one of {tuple(MATMUL_PRECISIONS)}", name)
+    return name
+
+
+MATMUL_PRECISION = _valid_precision(
+    "LAXARRAY_MATMUL_PRECISION", os.environ.get("LAXARRAY_MATMUL_PRECISION", "highest"))
+
+
+def get_matmul_precision():
+    """The precision of floating-point matrix products, einsum, linalg and convolutions:
+    ``'highest'`` (the default: float32 products as accurate as NumPy's), ``'tf32'``
+    (TensorFloat-32 on GPUs that have it: faster, about 1e-3 relative error) or
+    ``'default'`` (whatever the backend does by default: TF32 on recent NVIDIA GPUs, one
+    bfloat16 pass on TPU).  On the CPU all three give the same results."""
+    return MATMUL_PRECISION
+
+
+def set_matmul_precision(precision):
+    """Set the precision of floating-point matrix products, einsum, linalg and
+    convolutions for the process: ``'highest'`` (default), ``'tf32'`` or ``'default'``
+    (see :func:`get_matmul_precision`).  Also ``LAXARRAY_MATMUL_PRECISION`` at start-up.
+
+    Each setting has its own compiled kernels.  Under ``jax.jit`` the setting is read when
+    a function is traced."""
+    global MATMUL_PRECISION
+    MATMUL_PRECISION = _valid_precision("set_matmul_precision", precision)
+    for hook in _ON_PRECISION:
+        hook(MATMUL_PRECISION)
+
+
+_ON_PRECISION = []
+
+
+def on_matmul_precision(hook) -> None:
+    """Call ``hook(precision)`` after every change of the setting (the kernel helper
+    switches its tables of executables)."""
+    _ON_PRECISION.append(hook)
+
+
+@contextlib.contextmanager
+def matmul_precision(precision):
+    """Context manager: the matrix-product precision of :func:`set_matmul_precision` inside
+    the ``with`` block."""
+    previous = MATMUL_PRECISION
+    set_matmul_precision(precision)
+    try:
+        yield
+    finally:
+        set_matmul_precision(previous)

@@ -81,6 +81,26 @@ custom_vjp_call_p = _jprims.custom_vjp_call_p
 jaxprs_in_params = _jex.core.jaxprs_in_params
 
 
+def body_and_consts(jaxpr):
+    """``(Jaxpr, consts)`` of a sub-program held in an equation's params, closed or open:
+    jax 0.10's ``ClosedJaxpr`` (``.jaxpr``, ``.consts``) and open ``Jaxpr`` (no consts), and
+    jax 0.11's one ``Jaxpr`` class (``ClosedJaxpr`` is an alias; a jaxpr carries its consts
+    and ``.jaxpr`` is itself).  Evaluate with ``env[constvars] = consts``."""
+    consts = getattr(jaxpr, "consts", None)
+    if consts is None:
+        return jaxpr, []
+    return jaxpr.jaxpr, list(consts)
+
+
+def scan_counts(params):
+    """``(num_consts, num_carry)`` of a ``scan`` equation's params: jax 0.10 names them;
+    jax 0.11 keeps the operand groups as a flat tree ``ft_in`` = (consts, carry, xs)."""
+    if "num_consts" in params:
+        return params["num_consts"], params["num_carry"]
+    consts, carry, _ = params["ft_in"].unpack()
+    return len(consts), len(carry)
+
+
 def shard_map_params(eqn):
     """For a ``jax.shard_map`` equation (jax exports no name for its primitive; it is known
     by its name): ``(body Jaxpr, mesh, in_specs, out_specs, manual axes, check_vma)`` in the
@@ -489,11 +509,25 @@ def prepare_lapack() -> None:
 
 _FINGERPRINTS = {}
 
+#: laxarray's own settings that change the program of a laxarray call: (name, read) pairs,
+#: read like :data:`_PROGRAM_SETTINGS` on every :func:`environment_fingerprint` call.
+_LIBRARY_SETTINGS = []
+
+
+def register_program_setting(name, read) -> None:
+    """Make laxarray's setting ``name`` (``read()`` gives its current value) part of
+    :func:`environment_fingerprint`, as jax's program settings are: an executable compiled
+    under one value is never loaded under another."""
+    _LIBRARY_SETTINGS[:] = [(n, r) for n, r in _LIBRARY_SETTINGS if n != name] + [(name, read)]
+
 
 def environment_fingerprint() -> str:
     """A short hex digest of what a compiled executable depends on besides its program: jax,
-    jaxlib, the backend and its devices, this CPU, ``XLA_FLAGS`` and jax's program settings."""
+    jaxlib, the backend and its devices, this CPU, ``XLA_FLAGS``, jax's program settings and
+    laxarray's (:func:`register_program_setting`)."""
     settings = tuple(repr(getattr(jax.config, name, None)) for name in _PROGRAM_SETTINGS)
+    if _LIBRARY_SETTINGS:
+        settings += tuple(f"{name}={read()!r}" for name, read in _LIBRARY_SETTINGS)
     digest = _FINGERPRINTS.get(settings)
     if digest is None:
         if "machine" not in _FINGERPRINTS:

@@ -45,13 +45,15 @@ import jax
 import numpy as np
 from jax import lax
 
+from laxarray._core import config as _config
 from laxarray._core import dtypes as _dt
 from laxarray._core.devices import check_devices
 from laxarray._core import exec_store as _store
 from laxarray._core import record as _record
 from laxarray._core.exec_store import load_count  # noqa: F401 (re-exported)
 from laxarray._core.numerics import (exact_div, flush_subnormals,  # noqa: F401 (re-exported)
-                                     keep_divisor)
+                                     keep_divisor, with_matmul_precision)
+from laxarray._core import padding as _padding
 from laxarray._core.jaxapi import (ConcreteArray, NotSerializable, Tracer,
                                    fast_call, one_device, put_like, serialize_compiled,
                                    traced_program)
@@ -208,36 +210,7 @@ def pad_raw(v):
     return put_like(out, v)
 
 
-def unpad_raw(p, shape):
-    """The leading ``shape`` part of the device value ``p``: a padded array's exact value,
-    or the eager cut of a result whose length depends on the data (``unique``).  Cut on the
-    host, so no compilation per length; a traced ``p`` (a padded constant that an outer
-    trace staged) or one spread over several devices is sliced by lax instead."""
-    if p.shape == shape:
-        return p
-    if isinstance(p, Tracer) or len(p.sharding.device_set) != 1:
-        return lax.slice(p, (0,) * len(shape), shape)
-    return put_like(np.array(np.asarray(p)[tuple(slice(0, n) for n in shape)]), p)
-
-
-@functools.lru_cache(maxsize=8192)
-def extents(shape: tuple):
-    """``shape`` as an int32 vector: the dynamic true extent of a padded input.  Kept on the
-    device (uncommitted, so it follows its kernel's other inputs): a NumPy vector would be
-    copied to the device on every call, about 6 us per extent."""
-    return jax.device_put(np.array(shape, np.int32))
-
-
-def mask_padding(x, ext, fill):
-    """``x`` (padded) with every element outside the true extent ``ext`` set to ``fill``."""
-    keep = None
-    for axis, n in enumerate(x.shape):
-        if n > 1:
-            ok = lax.lt(lax.broadcasted_iota(np.int32, x.shape, axis), ext[axis])
-            keep = ok if keep is None else lax.bitwise_and(keep, ok)
-    if keep is None:
-        return x
-    return lax.select(keep, x, lax.full_like(x, fill))
+extents, mask_padding, unpad_raw = _padding.extents, _padding.mask_padding, _padding.unpad_raw
 
 
 # ---- numerics policy: XLA-on-CPU workarounds, each one named here -----------------------
@@ -379,7 +352,8 @@ class Bound:
     def __init__(self, kern, items):
         self.kernel = kern
         self.items = items
-        self._fn = functools.partial(kern.fn, **dict(items)) if items else kern.fn
+        self._fn = with_matmul_precision(  # traced under the binding's precision (its table's)
+            functools.partial(kern.fn, **dict(items)) if items else kern.fn)
         self._plain = self._masked = self._plain_f = self._masked_f = None
         self._fused = self._inline = None
         self._extremes = False
@@ -702,26 +676,29 @@ class Kernel:
 
     A kernel with a ``shape`` rule may run bucketed: ``shape(*in_shapes, **static)`` gives
     the logical result shape (a tuple of shapes for several results; ``None`` where these
-    inputs must run exact) and validates the logical input shapes.  ``fills``: one entry per array argument -- ``None`` (its padding
-    never reaches the result) or ``fill(dtype, static)`` (``static``: the dict of static
-    arguments), the value its padding is set to
+    inputs must run exact) and validates the logical input shapes.  ``fills``: one entry per
+    array argument -- ``None`` (its padding never reaches the result) or ``fill(dtype,
+    static)`` (``static``: the dict of static arguments), the value its padding is set to
     before the body runs.  ``extents``: the body takes one more positional argument, the
     tuple of the inputs' true extents (int32 vectors) when bucketed and ``None`` when not,
-    for bodies that must mask intermediate values themselves.
+    for bodies that must mask intermediate values themselves.  ``_bound``: the bindings
+    of the current matrix-product precision (``config.MATMUL_PRECISION``), one table each.
     """
 
-    __slots__ = ("fn", "static", "_bound", "fills", "shape", "extents", "__name__",
-                 "__dict__")
+    __slots__ = ("fn", "static", "_bound", "_bounds", "fills", "shape", "extents",
+                 "__name__", "__dict__")
 
     def __init__(self, fn, static, fills=None, shape=None, extents=False):
         self.fn = fn
         self.static = frozenset(static)
-        self._bound = {}
+        self._bounds = {}
+        self._bound = self._bounds.setdefault(_config.MATMUL_PRECISION, {})
         self.fills = fills
         self.shape = shape
         self.extents = extents
         self.__name__ = fn.__name__
         self.__doc__ = fn.__doc__
+        _KERNELS.append(self)
 
     def bind(self, static_items) -> Bound:
         """The :class:`Bound` kernel for one tuple of ``(name, value)`` static items."""
@@ -742,6 +719,17 @@ class Kernel:
 
     def __repr__(self):
         return f"<kernel {self.__name__} static={sorted(self.static)}>"
+
+
+_KERNELS = []   # every Kernel: a change of precision switches each to that precision's table
+
+
+def _precision_changed(precision):
+    for kern in _KERNELS:
+        kern._bound = kern._bounds.setdefault(precision, {})
+
+
+_config.on_matmul_precision(_precision_changed)
 
 
 #: Static value types whose equal values (``0 == 0.0 == -0.0 == 0j``) a kernel may treat

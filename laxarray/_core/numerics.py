@@ -1,4 +1,6 @@
-"""laxarray's numerics policy on XLA:CPU: the workarounds a kernel body applies, named once.
+"""laxarray's numerics policy: the workarounds a kernel body applies on XLA:CPU, named once,
+and the matrix-product precision every kernel body is traced under (on GPU XLA's default
+for float32 products is TF32; laxarray's is NumPy's grade: ``config.MATMUL_PRECISION``).
 
 (:func:`laxarray._core.kernel.reduce_extreme`, which depends on how the kernel helper
 compiles, lives there; ``kernel`` re-exports these for the kernels that use them.)
@@ -6,10 +8,15 @@ compiles, lives there; ``kernel`` re-exports these for the kernels that use them
 
 from __future__ import annotations
 
+import functools
+
+import jax
 import numpy as np
 from jax import lax
 
+from laxarray._core import config as _config
 from laxarray._core import dtypes as _dt
+from laxarray._core import jaxapi as _jaxapi
 
 
 def flush_subnormals(x):
@@ -47,3 +54,32 @@ def exact_div(x, d):
     third of the quotients; an optimization barrier on the divisor keeps the division
     (``exact_divisor=True`` on the binary decorator does it for a broadcast ``x2``)."""
     return lax.div(x, keep_divisor(d))
+
+
+# ---- the matrix-product precision (laxarray._core.config.MATMUL_PRECISION) ----------------
+
+def jax_matmul_precision(precision=None) -> str:
+    """jax's ``jax_default_matmul_precision`` value for laxarray's setting ``precision``
+    (``'highest'``, ``'tf32'``, ``'default'``; ``None``: the current setting)."""
+    return _config.MATMUL_PRECISIONS[_config.MATMUL_PRECISION if precision is None
+                                      else precision]
+
+
+def with_matmul_precision(fn, precision=None):
+    """``fn`` run (traced) under laxarray's matrix-product precision: every
+    ``dot_general``/``conv_general_dilated`` it binds without a ``precision`` of its own
+    takes ``precision`` -- fixed now, by default the current setting
+    (:func:`laxarray.set_matmul_precision`).  The kernel helper wraps each binding's body
+    with it, the setting being part of the binding's key, so each setting has its own
+    executables; a body that names a precision keeps it."""
+    name = jax_matmul_precision(precision)
+
+    @functools.wraps(fn)
+    def under_precision(*args, **kwargs):
+        with jax.default_matmul_precision(name):
+            return fn(*args, **kwargs)
+    return under_precision
+
+
+# the setting changes the programs laxarray compiles: part of every executable-store key
+_jaxapi.register_program_setting("laxarray_matmul_precision", lambda: _config.MATMUL_PRECISION)

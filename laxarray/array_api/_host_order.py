@@ -58,13 +58,20 @@ def placed(raw) -> bool:
     A traced value does not say where it will live, and a host callback in a program
     that XLA partitions runs on one device, so every operand is gathered there (measured:
     ``sort`` along an unsharded axis of a row-sharded array all-gathered it).  So traced
-    values take the host path only in a process with one device."""
-    if not config.HOST_SORT:
-        return False
+    values take the host path only in a process with one device.  Off the CPU (GPU, TPU)
+    every host path declines: its caller runs the lax path."""
+    return config.HOST_SORT and platform(raw) == "cpu"
+
+
+def platform(raw):
+    """The platform (``'cpu'``, ``'gpu'``, ``'tpu'`` ...) of the one device ``raw`` lives
+    on -- a traced value's: the default backend's, in a process with one device --, or
+    ``None`` where it spans several (or may).  The one place every host path's gate
+    (:func:`placed`) asks where a value is."""
     if is_tracer(raw):
-        return jax.default_backend() == "cpu" and jax.device_count() == 1
+        return jax.default_backend() if jax.device_count() == 1 else None
     devices = raw.sharding.device_set
-    return len(devices) == 1 and next(iter(devices)).platform == "cpu"
+    return next(iter(devices)).platform if len(devices) == 1 else None
 
 
 def eager_view(raw):

@@ -48,7 +48,7 @@ def _matmul_kernel(a, b):
     batch = broadcast_shapes2("matmul", tuple(a.shape[:-2]), tuple(b.shape[:-2]))
     a = lax.convert_element_type(a, dtype)
     b = lax.convert_element_type(b, dtype)
-    prec = dict(precision=lax.Precision.HIGHEST, preferred_element_type=dtype)
+    prec = dict(preferred_element_type=dtype)
     if a.ndim == 1 or b.ndim == 1:  # a vector operand: contract directly, no batch dims
         ca = (a.ndim - 1,)
         cb = (0,) if b.ndim == 1 else (b.ndim - 2,)
@@ -64,9 +64,6 @@ def _matmul_kernel(a, b):
     return lax.dot_general(a, b, (((nb + 1,), (nb,)), (bdims, bdims)), **prec)
 
 
-_matmul_exact = _matmul_kernel.bind(())
-
-
 def matmul(x1, x2, /):
     """Matrix product with NumPy's 1-D and batch rules. Array API: matmul. NumPy: numpy.matmul.
 
@@ -74,7 +71,7 @@ def matmul(x1, x2, /):
     """
     if type(x1) is Array and type(x2) is Array:
         if x1._pad is False or x2._pad is False:  # not bucketed: all checks in the kernel
-            return wrap(_matmul_exact(x1._value, x2._value))
+            return wrap(_matmul_kernel.bind(())(x1._value, x2._value))
         return call(_matmul_kernel, x1, x2)
     from laxarray._core.dtypes import scalar_pytype
     for name, x in (("x1", x1), ("x2", x2)):
@@ -101,8 +98,7 @@ def matrix_transpose(x, /):
 def _tensordot_kernel(a, b, *, dtype, axes1, axes2):
     a = lax.convert_element_type(a, dtype)
     b = lax.convert_element_type(b, dtype)
-    return lax.dot_general(a, b, ((axes1, axes2), ((), ())), precision=lax.Precision.HIGHEST,
-                           preferred_element_type=dtype)
+    return lax.dot_general(a, b, ((axes1, axes2), ((), ())), preferred_element_type=dtype)
 
 
 def tensordot(x1, x2, /, *, axes=2):

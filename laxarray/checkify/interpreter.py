@@ -24,9 +24,9 @@ from jax.sharding import PartitionSpec
 from laxarray._core.dtypes import kind_of
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import (
-    Literal, Primitive, bind_eqn, call_p, closed_call_p, cond_p, custom_jvp_call_p,
-    custom_vjp_call_p, define_batching_rule, define_lowering,
-    jaxprs_in_params, jit_p, remat_p, scan_p, shard_map_params, while_p)
+    Literal, Primitive, bind_eqn, body_and_consts, call_p, closed_call_p, cond_p,
+    custom_jvp_call_p, custom_vjp_call_p, define_batching_rule, define_lowering,
+    jaxprs_in_params, jit_p, remat_p, scan_counts, scan_p, shard_map_params, while_p)
 from laxarray._core.kernel import jit_function
 from laxarray.checkify import rules
 from laxarray.checkify.checks import (
@@ -120,7 +120,7 @@ class Context:
         if eqn.primitive is while_p:
             body, first, count = p["body_jaxpr"].jaxpr, p["body_nconsts"], len(eqn.outvars)
         elif eqn.primitive is scan_p:
-            body, first, count = p["jaxpr"].jaxpr, p["num_consts"], p["num_carry"]
+            body, (first, count) = p["jaxpr"].jaxpr, scan_counts(p)
         else:
             return frozenset()
         if not any(self.needs(j) for j in jaxprs_in_params(p)):
@@ -322,7 +322,7 @@ def _closed_call_check_rule(ctx, eqn, state, invals):
 
 
 def _call_check_rule(ctx, eqn, state, invals):
-    return eval_checked(ctx, eqn.params["call_jaxpr"], [], state, invals)
+    return eval_checked(ctx, *body_and_consts(eqn.params["call_jaxpr"]), state, invals)
 
 
 def _cond_check_rule(ctx, eqn, state, invals):
@@ -379,7 +379,7 @@ def _batched_while(ctx, leaves, init, pred, cond_fn, body_fn, cconsts, bconsts):
 
 def _scan_check_rule(ctx, eqn, state, invals):
     p = eqn.params
-    nc, ncarry = p["num_consts"], p["num_carry"]
+    nc, ncarry = scan_counts(p)
     consts, init, xs = invals[:nc], invals[nc:nc + ncarry], invals[nc + ncarry:]
     init = _coerce(init, p["jaxpr"].jaxpr.invars[nc:nc + ncarry])
     fn = _closed_fn(ctx, p["jaxpr"], ctx.deferred(eqn))

@@ -43,6 +43,8 @@ UNSPECCED = {
     "linalg.LstsqResult": _RESULT,
     "get_host_sort": _CONFIG, "set_host_sort": _CONFIG, "host_sort": _CONFIG,
     "get_rank_promotion": _CONFIG, "set_rank_promotion": _CONFIG, "rank_promotion": _CONFIG,
+    "get_matmul_precision": _CONFIG, "set_matmul_precision": _CONFIG,
+    "matmul_precision": _CONFIG,
     "get_printoptions": "NumPy's own print options, re-exported: no numeric output",
     "set_printoptions": "NumPy's own print options, re-exported: no numeric output",
     "printoptions": "NumPy's own print options, re-exported: no numeric output",

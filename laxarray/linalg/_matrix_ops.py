@@ -29,7 +29,7 @@ def mm(a, b):
     """Batched matrix product of ``(..., M, K)`` and ``(..., K, N)`` with equal batch shapes."""
     nb = a.ndim - 2
     bd = tuple(range(nb))
-    return lax.dot_general(a, b, (((nb + 1,), (nb,)), (bd, bd)), precision=lax.Precision.HIGHEST)
+    return lax.dot_general(a, b, (((nb + 1,), (nb,)), (bd, bd)))
 
 
 def broadcast_batch(x, batch):

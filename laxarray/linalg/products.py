@@ -153,7 +153,7 @@ def _multi_dot_kernel(*arrays, dtype, order, first_vec, last_vec):
     def run(node):
         if isinstance(node, int):
             return mats[node]
-        return lax.dot(run(node[0]), run(node[1]), precision=lax.Precision.HIGHEST)
+        return lax.dot(run(node[0]), run(node[1]))
     out = run(order)
     if last_vec:
         out = lax.squeeze(out, (1,))

@@ -360,8 +360,6 @@ def _transpose_to(x, labels, target):
 @kernel(static=("inputs", "output", "steps", "sizes", "dtype", "compute", "precision"))
 def _einsum_kernel(*ops, inputs, output, steps, sizes, dtype, compute, precision):
     sizes = dict(sizes)
-    if precision is None and _dt.kind_of(compute) in "fc":
-        precision = lax.Precision.HIGHEST
     terms = [(lax.convert_element_type(x, compute), t) for x, t in zip(ops, inputs)]
     for pos, result in steps:
         group = [terms.pop(p) for p in pos][::-1]

@@ -38,7 +38,7 @@ def _finish(x, dtype):
 
 def _dot(a, b, dims, dtype):
     c = _compute(dtype)
-    prec = lax.Precision.HIGHEST if _dt.kind_of(c) in "fc" else None
+    prec = None  # the kernel helper's matmul precision (numerics)
     out = lax.dot_general(lax.convert_element_type(a, c), lax.convert_element_type(b, c),
                           dims, precision=prec)
     return _finish(out, dtype)
@@ -286,7 +286,7 @@ def _correlate_kernel(a, v, *, dtype, mode, conj, flip):
     if flip:
         v = lax.rev(v, (0,))
     n, m = a.shape[0], v.shape[0]
-    prec = lax.Precision.HIGHEST if _dt.kind_of(c) in "fc" else None
+    prec = None  # the kernel helper's matmul precision (numerics)
     full = lax.conv_general_dilated(lax.reshape(a, (1, 1, n)), lax.reshape(v, (1, 1, m)),
                                     (1,), [(m - 1, m - 1)], precision=prec)
     full = lax.reshape(full, (n + m - 1,))

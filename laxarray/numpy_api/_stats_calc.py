@@ -89,7 +89,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 # ---- cov / corrcoef --------------------------------------------------------------------------
 def _hdot(a, b):
     """``a @ b`` at full precision."""
-    return lax.dot_general(a, b, (((1,), (0,)), ((), ())), precision=lax.Precision.HIGHEST)
+    return lax.dot_general(a, b, (((1,), (0,)), ((), ())))
 
 
 @kernel(static=("ddof", "weighted", "has_aweights"))

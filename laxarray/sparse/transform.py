@@ -28,8 +28,8 @@ from jax import lax
 
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import (
-    Literal, bind_eqn, call_p, closed_call_p, cond_p, custom_jvp_call_p, custom_vjp_call_p,
-    host_call_p, is_tracer, jit_p, remat_p, scan_p, while_p)
+    Literal, bind_eqn, body_and_consts, call_p, closed_call_p, cond_p, custom_jvp_call_p,
+    custom_vjp_call_p, host_call_p, is_tracer, jit_p, remat_p, scan_counts, scan_p, while_p)
 from laxarray.array_api._array import Array, wrap
 from laxarray.sparse import _sparsify_rules as R
 from laxarray.sparse.bcoo import BCOO
@@ -246,7 +246,8 @@ def _closed_call_sparse_rule(ctx, eqn, invals, infacts):
 
 
 def _call_sparse_rule(ctx, eqn, invals, infacts):
-    return eval_sparse(ctx, eqn.params["call_jaxpr"], [], invals, infacts, inline=True)
+    return eval_sparse(ctx, *body_and_consts(eqn.params["call_jaxpr"]), invals, infacts,
+                       inline=True)
 
 
 def _cond_sparse_rule(ctx, eqn, invals, infacts):
@@ -296,7 +297,7 @@ def _step_abstract(x):
 
 def _scan_sparse_rule(ctx, eqn, invals, infacts):
     p = eqn.params
-    nc, ncarry = p["num_consts"], p["num_carry"]
+    nc, ncarry = scan_counts(p)
     consts, init, xs = invals[:nc], invals[nc:nc + ncarry], invals[nc + ncarry:]
     init = _coerce_dense(init, p["jaxpr"].jaxpr.invars[nc:nc + ncarry])
     xs = [R.scan_ready(x) if R.is_sparse(x) else x for x in xs]
