@@ -93,7 +93,9 @@ BAD_CALLS = [
     ("Array.__setitem__", ValueError, lambda: F.__setitem__(MASK, ONES3)),
     ("Array.at.set", ValueError, lambda: F.at[0].set(1.0, mode="wrap")),
     ("Array.at.divide", TypeError, lambda: I.at[0].divide(2)),
-    ("Array.at.add", TypeError, lambda: BOOLS.at[0].add(True)),
+    # bool += bool is NumPy's logical or (allowed); bool - bool is refused, as NumPy does
+    ("Array.at.subtract", TypeError, lambda: BOOLS.at[0].subtract(True)),
+    ("Array.at.add", TypeError, lambda: BOOLS.at[0].add(1.5)),  # float64 -> bool: no
     ("Array.at.get", ValueError, lambda: F.at[0].get(size=2)),
     # set functions
     ("unique_values", ValueError, lambda: xp.unique_values(I, size=-1)),

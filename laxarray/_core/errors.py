@@ -83,9 +83,60 @@ def fail(exc_type, fn: str, expected: str, got):
     raise exc_type(message(fn, expected, got))
 
 
+def shape_text(shape) -> str:
+    """A shape as NumPy's messages spell it: ``(2,3)``, ``(2,)``, ``()``."""
+    dims = tuple(shape)
+    return "(" + ",".join(str(d) for d in dims) + ("," if len(dims) == 1 else "") + ")"
+
+
+def broadcast_error(fn: str, expected: str, got, numpy_text: str) -> ValueError:
+    """The ``ValueError`` for shapes that do not broadcast: laxarray's message (function,
+    what was expected, the shapes), then NumPy's own sentence for the same failure in
+    parentheses, so code matching NumPy's wording ("operands could not be broadcast
+    together", "shape mismatch: objects cannot be broadcast to a single shape") matches."""
+    return ValueError(f"{message(fn, expected, got)} ({numpy_text})")
+
+
 def fail_text(exc_type, fn: str, text: str):
     """Raise ``exc_type('{fn}: {text}')`` for errors that are not "expected X; got Y"."""
     raise exc_type(f"{fn}: {text}")
+
+
+def _numpy_output_casting_class():
+    """NumPy's class for a ufunc result that does not cast to ``out``'s dtype (a
+    ``UFuncTypeError``, hence a ``TypeError``), found by making NumPy raise it: NumPy keeps
+    it in a private module."""
+    try:
+        np.add(np.zeros(1, np.int8), np.zeros(1, np.float64), out=np.zeros(1, np.int8))
+    except TypeError as exc:
+        return type(exc)
+    return TypeError  # pragma: no cover (NumPy raises it since 1.17)
+
+
+class UFuncOutputCastingError(_numpy_output_casting_class()):
+    """A result whose dtype does not cast back to the array updated in place (or to
+    ``out=``) under NumPy's ``same_kind`` rule: NumPy's own class (``except TypeError`` and
+    ``except numpy.exceptions``-style handlers for NumPy's ``UFuncTypeError`` catch it), with
+    laxarray's message, which contains NumPy's wording ("Cannot cast ufunc 'add' output
+    from dtype('float64') to dtype('int32') with casting rule 'same_kind'")."""
+
+    def __init__(self, text, ufunc=None, from_=None, to=None, casting="same_kind"):
+        TypeError.__init__(self, text)
+        # NumPy's attributes (``ufunc`` is NumPy's ufunc of that name when it has one)
+        self.ufunc = getattr(np, ufunc, None) if isinstance(ufunc, str) else ufunc
+        self.casting, self.from_, self.to, self.out_i = casting, from_, to, 0
+
+    def __str__(self):
+        return str(self.args[0])
+
+
+def output_casting_error(fn: str, ufunc: str, from_, to, what: str):
+    """The :class:`UFuncOutputCastingError` for ``fn``: ``what`` the result must be (its
+    dtype ``from_`` does not cast to ``to``), then NumPy's sentence for the same failure."""
+    from_, to = np.dtype(from_), np.dtype(to)
+    text = (f"{message(fn, what, from_)}. Cannot cast ufunc {ufunc!r} output from "
+            f"{from_!r} to {to!r} with casting rule 'same_kind'")
+    return UFuncOutputCastingError(text, ufunc, from_, to)
 
 
 class TracerConversionError(TypeError):

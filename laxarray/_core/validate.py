@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import operator
 
-from laxarray._core.errors import AxisError, fail, message
+from laxarray._core.dtypes import kind_of
+from laxarray._core.errors import AxisError, fail, message, output_casting_error
 
 
 def _as_int(fn, value, argname):
@@ -75,3 +76,32 @@ def check_choice(fn: str, value, argname: str, choices) -> str:
     if not isinstance(value, str) or value not in choices:
         fail(ValueError, fn, f"'{argname}' to be one of {tuple(choices)}", value)
     return value
+
+
+#: NumPy's order of kinds for its ``same_kind`` casting rule: a cast is allowed within a
+#: kind and towards a later one (``uint -> int`` is, ``int -> uint`` is not).
+_CAST_ORDER = {"b": 0, "u": 1, "i": 2, "f": 3, "c": 4}
+
+#: The standard's function names that NumPy's ufuncs (and so NumPy's messages) spell otherwise.
+NUMPY_UFUNC_NAMES = {
+    "pow": "power", "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift",
+    "bitwise_invert": "invert", "acos": "arccos", "acosh": "arccosh", "asin": "arcsin",
+    "asinh": "arcsinh", "atan": "arctan", "atan2": "arctan2", "atanh": "arctanh",
+    "min": "minimum", "max": "maximum",
+}
+
+
+def casts_same_kind(src, dst) -> bool:
+    """Whether dtype ``src`` casts to ``dst`` under NumPy's ``same_kind`` rule (bfloat16 is
+    a real floating dtype)."""
+    return src == dst or _CAST_ORDER[kind_of(src)] <= _CAST_ORDER[kind_of(dst)]
+
+
+def check_output_cast(fn: str, ufunc: str, src, dst, what: str | None = None):
+    """NumPy's ``UFuncTypeError`` (a ``TypeError``) naming ``fn`` unless a result of dtype
+    ``src`` casts back to ``dst`` by ``same_kind``; ``ufunc`` is the standard's name of the
+    function computing it (NumPy's name goes in the message)."""
+    if not casts_same_kind(src, dst):
+        what = what or (f"a result that casts to {dst} by NumPy's 'same_kind' rule "
+                        "(in-place operations keep the dtype)")
+        raise output_casting_error(fn, NUMPY_UFUNC_NAMES.get(ufunc, ufunc), src, dst, what)

@@ -166,7 +166,12 @@ def ccosh(z):
 
 
 def ctanh(z):
-    """tanh with exact signed zeros (XLA's value otherwise; its special cases agree)."""
+    """tanh with exact signed zeros (XLA's value otherwise; its special cases agree).
+
+    For a finite ``a`` an imaginary part that underflows to zero keeps the sign of
+    ``sin(2b)`` (the sign of the exact value); for ``a = ±inf`` the standard states
+    ``±1 + 0j`` for a positive finite ``b`` whatever ``sin(2b)`` is, so the result is
+    ``±1`` with a zero of ``b``'s sign (``tanh(conj(x)) == conj(tanh(x))``)."""
     a, b = _parts(z)
     w = lax.tanh(z)
     re, im = _parts(w)
@@ -174,6 +179,9 @@ def ctanh(z):
     re = lax.select(lax.eq(re, zero), _copysign(zero, a), re)
     im_sign = lax.mul(lax.sin(b), lax.cos(b))  # the sign of sin(2b), without overflow
     im = lax.select(lax.eq(im, zero), _copysign(zero, im_sign), im)
+    inf_a = _isinf(a)
+    re = lax.select(inf_a, _copysign(_full(re, 1), a), re)
+    im = lax.select(inf_a, _copysign(zero, b), im)
     # a == ±0 and b infinite or NaN: ±0 + NaN j
     zero_a = lax.eq(a, zero)
     bad_b = _not(_isfinite(b))
@@ -328,13 +336,15 @@ def _infinite_a_nonfinite_b(a, b, re, im, at_minus_inf):
 
 
 def cexpm1(z):
-    """expm1 with ``b == ±0`` giving ``expm1(a) ± 0j`` exactly (XLA's value otherwise), and
-    the standard's cases for an infinite ``a`` with ``b`` infinite or NaN: ``+inf`` gives
-    ``inf + NaN j``, ``-inf`` gives ``-1 + 0j`` (XLA gives NaN + NaN j)."""
+    """expm1 with ``b == ±0`` giving ``expm1(a) ± 0j`` exactly (XLA's value otherwise;
+    ``a = ±0`` gives ``+0 ± 0j``, as the standard states, where the real expm1 keeps
+    ``-0``), and the standard's cases for an infinite ``a`` with ``b`` infinite or NaN:
+    ``+inf`` gives ``inf + NaN j``, ``-inf`` gives ``-1 + 0j`` (XLA gives NaN + NaN j)."""
     a, b = _parts(z)
     re, im = _parts(lax.expm1(z))
-    zero_b = lax.eq(b, _full(b, 0))
-    re = lax.select(zero_b, lax.expm1(a), re)
+    zero = _full(b, 0)
+    zero_b = lax.eq(b, zero)
+    re = lax.select(zero_b, lax.select(lax.eq(a, zero), zero, lax.expm1(a)), re)
     im = lax.select(zero_b, b, im)
     return _infinite_a_nonfinite_b(a, b, re, im, -1)
 

@@ -23,7 +23,8 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
-from laxarray._core.errors import fail, slice_error
+from laxarray._core.errors import broadcast_error, fail, shape_text, slice_error
+from laxarray._core.validate import check_output_cast
 from laxarray._core.jaxapi import put_like
 from laxarray._core.kernel import bucket_dim, bucket_shape, call, call_padded, kernel
 
@@ -130,6 +131,15 @@ def write_region(x, axes, region):
         update_window_dims=(), inserted_window_dims=tuple(range(x.ndim)),
         scatter_dims_to_operand_dims=tuple(range(x.ndim)))
     return lax.scatter(x, idx, region, dnums, indices_are_sorted=True, unique_indices=True)
+
+
+def store_cast(value, dtype):
+    """``value`` converted to the stored array's ``dtype`` inside a kernel, as NumPy casts
+    (float64 to float16 rounded once: ``_operators.cast_value``)."""
+    if value.dtype == dtype:
+        return value
+    from laxarray.array_api._operators import cast_value
+    return cast_value(value, dtype)
 
 
 def broadcast_value(value, out_shape):
@@ -305,8 +315,17 @@ def getitem(x, key):
     return getitem_basic(x, key)
 
 
+def power(a, b):
+    """``a ** b`` of one dtype inside a kernel: ``lax.pow`` takes floating bases only, so
+    integers go by squaring (``pow``'s integer kernel)."""
+    if _dt.kind_of(a.dtype) in "iu":
+        from laxarray.array_api.elementwise import _int_pow
+        return _int_pow(a, b)
+    return lax.pow(a, b)
+
+
 _UPDATES = {"set": lambda a, b: b, "add": lax.add, "subtract": lax.sub, "multiply": lax.mul,
-            "divide": lax.div, "min": lax.min, "max": lax.max, "power": lax.pow}
+            "divide": lax.div, "min": lax.min, "max": lax.max, "power": power}
 
 
 @kernel(static=("plan", "out_shape", "dtype", "op"))
@@ -316,7 +335,7 @@ def _setitem_kernel(x, value, starts, *, plan, out_shape, dtype, op):
     # broadcast the value to x[key]'s shape (NumPy's rule), then lay it out on the region:
     # both have the same elements in the same order (int axes are 1 in the region, None
     # axes are 1 in x[key]), so a reshape does it
-    value = broadcast_value(lax.convert_element_type(value, dtype), out_shape)
+    value = broadcast_value(store_cast(value, dtype), out_shape)
     region = lax.reshape(value, tuple(c for _, c, _, _ in plan))
     if op != "set":
         region = _UPDATES[op](_region(x, starts, plan), region)
@@ -342,7 +361,7 @@ def _setitem_kernel(x, value, starts, *, plan, out_shape, dtype, op):
 
 @kernel(static=("plan", "bucket", "dtype", "op"))
 def _setitem_padded_kernel(x, value, params, *, plan, bucket, dtype, op):
-    value = broadcast_value(lax.convert_element_type(value, dtype), bucket)
+    value = broadcast_value(store_cast(value, dtype), bucket)
     region_shape = tuple(m for _, m in plan)
     region = lax.reshape(value, region_shape)
     if x.ndim == 0:
@@ -372,7 +391,11 @@ def update_basic(x, key, value, op, fn):
     axes, out_shape = basic_plan(fn, x.shape, key)
     v = value_operand(fn, value, x.dtype)
     if not broadcastable(tuple(v.shape), out_shape):
-        fail(ValueError, fn, f"a value broadcastable to shape {out_shape}", value)
+        # NumPy's sentence for the same failure
+        text = ("setting an array element with a sequence." if not out_shape else
+                f"could not broadcast input array from shape {shape_text(v.shape)} into "
+                f"shape {shape_text(out_shape)}")
+        raise broadcast_error(fn, f"a value broadcastable to shape {out_shape}", value, text)
     if math.prod(out_shape) and math.prod(x.shape):
         p = x._pad
         if p is None:
@@ -405,16 +428,15 @@ def finish_out(fn, out, result):
     check_out(fn, out)
     if tuple(out.shape) != tuple(result.shape):
         fail(ValueError, fn, f"an 'out' of the result's shape {tuple(result.shape)}", out)
-    if not np.can_cast(result.dtype, out.dtype, casting="same_kind"):
-        fail(TypeError, fn, f"an 'out' whose dtype the result ({result.dtype}) casts to "
-             "(same_kind)", out)
+    check_output_cast(fn, fn, result.dtype, out.dtype, f"an 'out' whose dtype {out.dtype} "
+                      f"the result's dtype {result.dtype} casts to (same_kind)")
     if isinstance(out, np.ndarray):
         out[...] = np.asarray(result)
         return out
-    from laxarray.array_api.data_types import astype
+    from laxarray.array_api._operators import cast_back
     _views.check_writable(fn, out)
     with WRITE_LOCK:
-        out._rebind(astype(result, out.dtype) if result.dtype != out.dtype else result)
+        out._rebind(cast_back(result, out.dtype))
     return out
 
 

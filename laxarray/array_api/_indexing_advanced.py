@@ -40,7 +40,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
-from laxarray._core.errors import fail, slice_error
+from laxarray._core.errors import broadcast_error, fail, shape_text, slice_error
 from laxarray._core.jaxapi import Tracer, is_tracer
 from laxarray._core.kernel import bucket_shape, call, call_padded, kernel
 from laxarray.array_api import _indexing as _basic
@@ -466,7 +466,7 @@ def _scatter_kernel(x, v, *comps, plan, mode, op, sorted_, unique, wrap):
         return x
     xe = lax.reshape(x, xshape)
     y = _basic.slice_region(xe, axes)
-    v = _basic.broadcast_value(lax.convert_element_type(v, x.dtype), out_shape)
+    v = _basic.broadcast_value(_basic.store_cast(v, x.dtype), out_shape)
     offset, collapsed, start_map = _dnums_parts(plan, y.ndim)
     gshape = _strip_none(plan, y.shape)
     v = lax.reshape(v, gshape)
@@ -509,12 +509,12 @@ def update(x, entries, value, op, *, mode=None, sorted_=False, unique=False,
     out_shape = plan[-1]
     v = _empty_value_to_rank(v, len(out_shape))
     if not _basic.broadcastable(tuple(v.shape), out_shape):
-        fail(ValueError, fn, f"a value broadcastable to shape {out_shape}", value)
+        _value_shape_error(fn, value, v.shape, out_shape)
     if op in ("divide", "power"):
         current = call(_gather_kernel, x, *comps, plan=plan, mode=MODES[mode], fill_value=None,
                        sorted_=sorted_, unique=unique, wrap=wrap_flags(comps))._value
         v = _apply(op, current, _basic.broadcast_value(
-            lax.convert_element_type(v, x.dtype), out_shape))
+            _basic.store_cast(v, x.dtype), out_shape))
         op = "set"
     return _scatter_kernel.bind((("plan", plan), ("mode", MODES[mode]), ("op", op),
                                  ("sorted_", sorted_), ("unique", unique),
@@ -538,7 +538,7 @@ def _apply(op, a, b):
     if op == "set":
         return b
     return {"add": lax.add, "subtract": lax.sub, "multiply": lax.mul, "divide": lax.div,
-            "min": lax.min, "max": lax.max, "power": lax.pow}[op](a, b)
+            "min": lax.min, "max": lax.max, "power": _basic.power}[op](a, b)
 
 
 def setitem_value(x, entries, value):
@@ -565,18 +565,17 @@ def _mask_update(fn, x, lay, v, value, op):
     b_at = template.index(-1)
     v = _empty_value_to_rank(v, len(template))
     vshape = tuple(v.shape)
+    full = len(lay.groups) == 1 and rank == len(lay.xshape)  # x[mask], mask of x's shape
     if len(vshape) > len(template):
         if any(d != 1 for d in vshape[:len(vshape) - len(template)]):
-            fail(ValueError, fn, f"a value broadcastable to shape {_shape_text(template, count)}",
-                 value)
+            _value_shape_error(fn, value, vshape, _shape_text(template, count), full)
         vshape = vshape[len(vshape) - len(template):]
     off = len(template) - len(vshape)
     length = vshape[b_at - off] if b_at >= off else 1
     target = tuple(length if d == -1 else d for d in template)
     ok = _basic.broadcastable(vshape, target) and (length == 1 or count is None or length == count)
     if not ok or (count is None and length == 0):
-        fail(ValueError, fn, f"a value broadcastable to shape {_shape_text(template, count)}",
-             value)
+        _value_shape_error(fn, value, tuple(v.shape), _shape_text(template, count), full)
     if count == 0 or math.prod(lay.xshape) == 0:
         return x._value
     if conc is not None and length == 1 and math.prod(vshape) == 1:
@@ -611,6 +610,24 @@ def _bucketed_mask_update(x, lay, mask, first, rank, ints, b_at, v, op):
     return call_padded(_mask_update_kernel, [x, v, buf], tuple(x.shape), plan=plan, op=op)
 
 
+def _value_shape_error(fn, value, vshape, target, full_mask=False):
+    """Raise the ``ValueError`` for a value of shape ``vshape`` that does not broadcast to
+    ``x[key]``'s shape ``target``, with NumPy's sentence (its own for a boolean mask of
+    ``x``'s shape)."""
+    vshape = tuple(vshape)
+    if full_mask and len(vshape) <= 1:
+        n = math.prod(vshape)
+        text = (f"NumPy boolean array indexing assignment cannot assign {n} input values to "
+                f"the {target[0]} output values where the mask is true")
+    elif full_mask:
+        text = ("NumPy boolean array indexing assignment requires a 0 or 1-dimensional "
+                f"input, input has {len(vshape)} dimensions")
+    else:
+        text = (f"shape mismatch: value array of shape {shape_text(vshape)} could not be "
+                f"broadcast to indexing result of shape {shape_text(target)}")
+    raise broadcast_error(fn, f"a value broadcastable to shape {tuple(target)}", value, text)
+
+
 def _shape_text(template, count):
     return tuple("n_true" if d == -1 and count is None else (count if d == -1 else d)
                  for d in template)
@@ -624,7 +641,7 @@ def _mask_update_kernel(x, v, mask, *, plan, op):
     mask = lax.reshape(mask, xshape[first:first + rank])
     adv = set(range(first, first + rank)) | {a for a, _ in ints}
     windows = [a for a in range(y.ndim) if a not in adv]
-    v = _basic.broadcast_value(lax.convert_element_type(v, x.dtype), target)
+    v = _basic.broadcast_value(_basic.store_cast(v, x.dtype), target)
     gshape = tuple(y.shape[a] for a in windows[:p]) + (target[b_at],) + \
         tuple(y.shape[a] for a in windows[p:])
     v = lax.reshape(v, gshape)

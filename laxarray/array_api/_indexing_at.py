@@ -26,11 +26,14 @@ holds the first ``N`` selected elements, padded with ``fill_value`` (mode ``'fil
 from __future__ import annotations
 
 
+import numpy as np
+
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.validate import check_bool, check_int
+from laxarray._core.validate import check_bool, check_int, check_output_cast
 from laxarray.array_api import _indexing as _basic
 from laxarray.array_api import _indexing_advanced as _adv
+from laxarray.array_api._operators import cast_back
 
 _OPS_CATEGORY = {"set": "any", "add": "numeric", "subtract": "numeric", "multiply": "numeric",
                  "divide": "floating-point", "min": "real", "max": "real", "power": "numeric"}
@@ -113,10 +116,26 @@ class IndexUpdateRef:
         """``x`` with ``x[key] **= values``. jax: x.at[key].power."""
         return self._update("power", values, indices_are_sorted, unique_indices, mode)
 
-    def _update(self, op, values, indices_are_sorted, unique_indices, mode):
+    def _update(self, op, values, indices_are_sorted, unique_indices, mode,
+                casting="same_kind"):
+        """``x[key] <op>= values`` as a new Array.  The selected elements are computed in
+        the dtype ``op`` gives for ``x`` and ``values`` and cast back to ``x.dtype`` as NumPy
+        casts (``casting``: ``'same_kind'`` as NumPy's ``x[key] += v``, or ``'unsafe'`` as
+        NumPy's ``ufunc.at``)."""
         fn = f"Array.at.{op}"
         x = self._array
         _check_options(fn, mode, indices_are_sorted, unique_indices)
+        if op != "set":
+            dtypes = _dtypes(op, x.dtype, values)
+            result, compute = dtypes or (x.dtype, x.dtype)
+            if compute != x.dtype or result != x.dtype:
+                if casting == "same_kind":
+                    check_output_cast(fn, _AT_FUNCTIONS[op], result, x.dtype,
+                                      f"a result that casts to the array's dtype {x.dtype} "
+                                      "by NumPy's 'same_kind' rule (updates keep the dtype)")
+                wide = IndexUpdateRef(cast_back(x, compute), self._key)
+                out = wide._update(op, values, indices_are_sorted, unique_indices, mode)
+                return cast_back(out, x.dtype)
         category = _OPS_CATEGORY[op]
         if x.dtype not in _dt.CATEGORIES[category]:
             _dt.check_category(fn, "x", x.dtype, category)
@@ -125,6 +144,37 @@ class IndexUpdateRef:
             return _adv.updated(_adv.update(x, entries, values, op, mode=mode,
                                     sorted_=indices_are_sorted, unique=unique_indices, fn=fn))
         return _basic.update_basic(x, _adv.basic_key(entries), values, op, fn)
+
+
+#: at-method -> the standard function it applies (NumPy's messages name its ufunc)
+_AT_FUNCTIONS = {"add": "add", "subtract": "subtract", "multiply": "multiply",
+                 "divide": "divide", "min": "minimum", "max": "maximum", "power": "pow"}
+
+
+def _dtypes(op, dtype, values):
+    """``(result, compute)`` for ``x.at[key].op(values)`` with ``x`` of ``dtype``: the dtype
+    of NumPy's result (the promoted one, Python scalars weak; integer ``divide`` gives
+    float64, bool ``power`` int8) and the dtype laxarray computes it in (int8 for bool
+    sums, products and extremes: NumPy's logical or/and, cast back by ``!= 0``); None where
+    only the update itself can tell (a list of values)."""
+    if isinstance(values, np.generic) and _dt.kind_of(values.dtype) in "biufc":
+        values = values.item()
+    pytype = _dt.scalar_pytype(values)
+    if pytype is not None:
+        out = _dt.weak_promote(dtype, pytype)
+    else:
+        v_dtype = getattr(values, "dtype", None)
+        if v_dtype not in _dt.CATEGORIES["any"] or getattr(values, "shape", None) is None:
+            return None
+        out = _dt.promote_types(dtype, v_dtype)
+    if op == "divide" and _dt.kind_of(out) not in "fc":
+        out = _dt.DEFAULT_FLOAT
+    if out == _dt.bool_:
+        if op == "power":
+            out = _dt.int8
+        elif op in ("add", "multiply", "min", "max"):
+            return out, _dt.int8
+    return out, out
 
 
 def _needs_gather(entries, mode):

@@ -1,49 +1,129 @@
-"""The in-place operators' rule (the operator table itself is in ``Array``'s class body).
+"""The in-place operators' rule (the operator table itself is in ``Array``'s class body),
+and the cast back to the updated array's dtype that every in-place update shares.
 
-An in-place operator computes the same result as its forward form, requires it to keep
-``self``'s dtype and shape (as NumPy's same-kind casting does), and rebinds the handle.
+An in-place operator computes the same result as its forward form -- in the promoted dtype
+-- and casts it back to ``self``'s dtype as NumPy does: under NumPy's ``same_kind`` rule
+(``int32 += int64`` wraps around, ``float32 += float64`` rounds to nearest, ``int32 +=
+float64`` raises NumPy's ``UFuncTypeError``, a ``TypeError``).  The dtype and shape of
+``self`` never change (the standard's rule); the handle is rebound.
 """
 
 from __future__ import annotations
 
+import numpy as np
+from jax import lax
 
 from laxarray._core import dtypes as _dt
-from laxarray._core.errors import fail
-from laxarray.array_api._ufunc import broadcast_shapes2
+from laxarray._core.errors import broadcast_error, shape_text
+from laxarray._core.kernel import call, kernel
+from laxarray._core.validate import check_output_cast
+from laxarray.array_api._ufunc import broadcast_many, operands_text, same_shape_rule
 
-def _static_inplace_check(name, stem, self, other):
-    """Reject, before computing, an in-place update that would change dtype or shape."""
+#: ``__i{stem}__`` -> the standard function that computes it
+STEM_FUNCTIONS = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
+    "floordiv": "floor_divide", "mod": "remainder", "pow": "pow", "matmul": "matmul",
+    "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
+    "lshift": "bitwise_left_shift", "rshift": "bitwise_right_shift"}
+
+_NARROW_VIA_F32 = frozenset((_dt.float16, _dt.bfloat16))
+
+
+def _f32_round_to_odd(x):
+    """float64 ``x`` as float32 rounded to odd (truncated, lowest bit set when inexact), so
+    a second rounding to a narrower float is the correctly rounded one (XLA converts float64
+    to float16/bfloat16 through float32, rounding twice: 1 + 2**-11 + 2**-40 became 1.0)."""
+    y = lax.convert_element_type(x, np.float32)
+    back = lax.convert_element_type(y, np.float64)
+    bits = lax.bitcast_convert_type(y, np.uint32)
+    one = lax.full_like(bits, 1)
+    away = lax.gt(lax.abs(back), lax.abs(x))  # rounded away from zero: one step back
+    bits = lax.select(away, lax.sub(bits, one), bits)
+    bits = lax.select(lax.ne(back, x), lax.bitwise_or(bits, one), bits)
+    return lax.bitcast_convert_type(bits, np.float32)
+
+
+def cast_value(x, dtype):
+    """``x`` converted to ``dtype`` inside a kernel as NumPy casts: integers wrap around,
+    floats round to nearest (once), complex to real keeps the real part, anything to bool
+    is ``x != 0`` (the last two occur only under ``casting='unsafe'``)."""
+    kind, to = _dt.kind_of(x.dtype), _dt.kind_of(dtype)
+    if x.dtype == dtype:
+        return x
+    if to == "b":
+        from laxarray.array_api.data_types import nonzero_mask
+        return nonzero_mask(x)
+    if kind == "c" and to != "c":
+        x = lax.real(x)
+    if x.dtype == np.float64 and dtype in _NARROW_VIA_F32:
+        x = _f32_round_to_odd(x)
+    return lax.convert_element_type(x, dtype)
+
+
+@kernel(static=("dtype",), shape=same_shape_rule)
+def _cast_back_kernel(x, *, dtype):
+    return cast_value(x, dtype)
+
+
+def cast_back(result, dtype):
+    """The Array ``result`` cast to ``dtype`` as NumPy casts an in-place result back."""
+    if result.dtype == dtype:
+        return result
+    return call(_cast_back_kernel, result, dtype=dtype)
+
+
+def _static_result(name, stem, self, other):
+    """``(dtype, shape)`` of ``self <op> other`` from static facts, or ``None`` when the
+    function itself must judge ``other`` (lists, unsupported dtypes)."""
     pytype = _dt.scalar_pytype(other)
     if pytype is not None:
         dtype, shape = _dt.weak_promote(self.dtype, pytype), self.shape
     else:
         o_dtype, o_shape = getattr(other, "dtype", None), getattr(other, "shape", None)
         if o_dtype not in _dt.CATEGORIES["any"] or o_shape is None:
-            return  # lists, unsupported dtypes: the function itself reports them
+            return None
         dtype = _dt.promote_types(self.dtype, o_dtype)
-        shape = self.shape if stem == "matmul" else broadcast_shapes2(
-            name, self.shape, tuple(o_shape))
+        shape = tuple(o_shape)
+        if stem == "matmul" or shape == self.shape:
+            shape = self.shape
+        else:  # NumPy names the output's shape too: "... with shapes (3,) (4,) (3,) "
+            shape = broadcast_many(name, (self.shape, shape),
+                                   lambda s: operands_text(s + (s[0],)))
     if stem == "truediv" and _dt.kind_of(dtype) not in "fc":
         dtype = _dt.DEFAULT_FLOAT
+    return dtype, shape
+
+
+def _check_result(name, stem, self, dtype, shape):
     if dtype != self.dtype:
-        fail(TypeError, name, f"a result of dtype {self.dtype} (in-place operations keep "
-             "the dtype)", dtype)
+        check_output_cast(name, STEM_FUNCTIONS[stem], dtype, self.dtype)
     if shape != self.shape:
-        fail(ValueError, name, f"a result of shape {self.shape} (in-place operations keep "
-             "the shape)", shape)
+        if (stem == "matmul" and len(shape) == len(self.shape) >= 2
+                and shape[:-1] == self.shape[:-1]):
+            text = ("matmul: Output operand 0 has a mismatch in its core dimension 1, with "
+                    "gufunc signature (n?,k),(k,m?)->(n?,m?) (size "
+                    f"{self.shape[-1]} is different from {shape[-1]})")
+        else:
+            text = (f"non-broadcastable output operand with shape {shape_text(self.shape)} "
+                    f"doesn't match the broadcast shape {shape_text(shape)}")
+        raise broadcast_error(name, f"a result of shape {self.shape} (in-place operations "
+                              "keep the shape)", shape, text)
 
 
 def update_in_place(self, other, fn, stem):
-    """``self = fn(self, other)`` for ``__i{stem}__``, refusing (before computing, and
-    again on the result) a change of dtype or shape; the caller holds ``WRITE_LOCK``."""
+    """``self = fn(self, other)`` cast back to ``self.dtype`` for ``__i{stem}__``, refusing
+    (before computing, and again on the result) a cast across kinds or a change of shape;
+    the caller holds ``WRITE_LOCK``."""
     name = f"Array.__i{stem}__"
-    _static_inplace_check(name, stem, self, other)
+    static = _static_result(name, stem, self, other)
+    if static is not None:
+        _check_result(name, stem, self, *static)
     out = fn(self, other)
-    if out.dtype != self.dtype:
-        fail(TypeError, name, f"a result of dtype {self.dtype} (in-place operations keep "
-             "the dtype)", out.dtype)
-    if out.shape != self.shape:
-        fail(ValueError, name, f"a result of shape {self.shape} (in-place operations "
-             "keep the shape)", out)
+    if out.dtype != self.dtype or out.shape != self.shape:
+        _check_result(name, stem, self, out.dtype, out.shape)
+        out = cast_back(out, self.dtype)
     self._rebind(out)
     return self
+
+
+__all__ = ["update_in_place", "cast_back", "cast_value"]

@@ -18,7 +18,7 @@ from jax import lax
 
 from laxarray._core import config as _cfg
 from laxarray._core import dtypes as _dt
-from laxarray._core.errors import fail
+from laxarray._core.errors import broadcast_error, shape_text
 from laxarray._core.kernel import Kernel, flush_subnormals, keep_divisor
 from laxarray.array_api._array import Array, wrap, wrap_padded
 
@@ -62,6 +62,15 @@ def broadcast_shapes2(fn, s1, s2):
 
 @functools.lru_cache(maxsize=4096)
 def _broadcast_shapes2(fn, s1, s2):
+    out = broadcast_pair(s1, s2)
+    if out is None:
+        broadcast_failure(fn, (s1, s2))
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def broadcast_pair(s1, s2):
+    """The broadcast of two shapes (NumPy's rule), or None where they do not broadcast."""
     if len(s1) < len(s2):
         s1, s2 = s2, s1
     s2 = (1,) * (len(s1) - len(s2)) + s2
@@ -72,8 +81,38 @@ def _broadcast_shapes2(fn, s1, s2):
         elif a == 1:
             out.append(b)
         else:
-            fail(ValueError, fn, "shapes that broadcast together", (s1, s2) if len(s1) else s2)
+            return None
     return tuple(out)
+
+
+def operands_text(shapes):
+    """NumPy's sentence for operands of a ufunc (or ``where``, ``clip``) whose shapes do not
+    broadcast: "operands could not be broadcast together with shapes (2,) (3,) "."""
+    return "operands could not be broadcast together with shapes " + "".join(
+        shape_text(s) + " " for s in shapes)
+
+
+def broadcast_failure(fn, shapes, numpy_text=None):
+    """Raise the ``ValueError`` for ``shapes`` that do not broadcast in ``fn``: laxarray's
+    message, then NumPy's sentence (``numpy_text``; by default the ufunc one)."""
+    shapes = tuple(tuple(s) for s in shapes)
+    raise broadcast_error(fn, "shapes that broadcast together", shapes,
+                          operands_text(shapes) if numpy_text is None else numpy_text)
+
+
+def broadcast_many(fn, shapes, numpy_text=None):
+    """The broadcast of several shapes, or :func:`broadcast_failure` naming ``fn`` with all
+    of them (``numpy_text``: a callable giving NumPy's sentence for them, if not the ufunc
+    one), after the rank-promotion guard."""
+    if _cfg.ACTIVE:
+        _cfg.check_ranks(fn, *shapes)
+    out = ()
+    for s in shapes:
+        folded = broadcast_pair(out, tuple(s))
+        if folded is None:
+            broadcast_failure(fn, shapes, None if numpy_text is None else numpy_text(shapes))
+        out = folded
+    return out
 
 
 def _bcast(v, shape):

@@ -17,7 +17,7 @@ from laxarray._core.jaxapi import Tracer
 from laxarray._core.kernel import call, kernel
 from laxarray.array_api._array import Array, wrap, wrap_padded
 from laxarray.array_api._convert import as_array, scalar_operand
-from laxarray.array_api._ufunc import (binary_operands, broadcast_rule, broadcast_shapes2,
+from laxarray.array_api._ufunc import (binary_operands, broadcast_many, broadcast_rule,
                                        cast_broadcast, elementwise_binary, elementwise_unary,
                                        to_float)
 from laxarray.array_api import _complex_math as _cm
@@ -257,8 +257,8 @@ def clip(x, /, min=None, max=None):
             rk, xk = _dt.kind_of(raw.dtype), _dt.kind_of(dt)
             if rk != xk and not (rk in "iu" and xk in "iu"):
                 fail(TypeError, "clip", f"'{argname}' of the same kind as x ({dt})", bound)
-        shape = broadcast_shapes2("clip", shape, tuple(raw.shape))
         bounds.append(raw)
+    broadcast_many("clip", [shape] + [tuple(b.shape) for b in bounds if b is not None])
     return call(_clip_kernel, v, *(b for b in bounds if b is not None), dtype=dt,
                 has_lo=bounds[0] is not None, has_hi=bounds[1] is not None)
 

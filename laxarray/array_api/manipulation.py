@@ -13,7 +13,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.devices import all_devices, committed_places, fail_mixed_devices
-from laxarray._core.errors import fail
+from laxarray._core.errors import broadcast_error, fail, shape_text
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import (bucket_shape, call, call_padded, extents, kernel,
                                    padded_inputs, wrap_bucketed)
@@ -21,7 +21,7 @@ from laxarray._core.validate import (check_bool, check_int, normalize_axes, norm
                                      normalize_shape)
 from laxarray.array_api import _views
 from laxarray.array_api._convert import as_array, to_raw
-from laxarray.array_api._ufunc import broadcast_shapes2
+from laxarray.array_api._ufunc import broadcast_many, broadcast_pair
 
 
 def _permuted_shape(shape, *, axes):
@@ -55,13 +55,26 @@ def transposed(x, perm):
 
 
 
+def _mismatch_text(shapes):
+    """NumPy's sentence for ``broadcast_shapes``/``broadcast_arrays`` of ``shapes`` that do
+    not broadcast ("shape mismatch: objects cannot be broadcast to a single shape.  Mismatch
+    is between arg 0 with shape (2,) and arg 1 with shape (3,)."): NumPy's own, from NumPy
+    (its arrays of a zero-size dtype take no memory)."""
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError as exc:
+        return str(exc)
+    return "shape mismatch: objects cannot be broadcast to a single shape"
+
+
+def _broadcast_all(fn, shapes):
+    return broadcast_many(fn, shapes, _mismatch_text)
+
+
 def broadcast_shapes(*shapes):
     """The broadcast of several shapes. Array API: broadcast_shapes. NumPy: numpy.broadcast_shapes."""
-    out = ()
-    for shape in shapes:
-        shape = normalize_shape("broadcast_shapes", shape, "shapes")
-        out = broadcast_shapes2("broadcast_shapes", out, shape)
-    return out
+    return _broadcast_all("broadcast_shapes", [normalize_shape("broadcast_shapes", shape,
+                                                               "shapes") for shape in shapes])
 
 
 @kernel(static=("shape",))
@@ -75,9 +88,17 @@ def broadcast_to(x, /, shape):
     ``ValueError``). Array API: broadcast_to. NumPy: numpy.broadcast_to."""
     raw = as_array("broadcast_to", x)
     shape = normalize_shape("broadcast_to", shape)
-    if len(shape) < raw.ndim or broadcast_shapes2("broadcast_to", tuple(raw.shape),
-                                                  shape) != shape:
-        fail(ValueError, "broadcast_to", f"an array broadcastable to {shape}", x)
+    if len(shape) < raw.ndim or broadcast_pair(tuple(raw.shape), shape) != shape:
+        # NumPy's sentences for the same failure
+        if not shape:
+            text = "cannot broadcast a non-scalar to a scalar array"
+        elif len(shape) < raw.ndim:
+            text = "input operand has more dimensions than allowed by the axis remapping"
+        else:
+            text = ("operands could not be broadcast together with remapped shapes "
+                    f"[original->remapped]: {shape_text(raw.shape)}  and requested shape "
+                    f"{shape_text(shape)}")
+        raise broadcast_error("broadcast_to", f"an array broadcastable to {shape}", x, text)
     out = None
     bucket = bucket_shape(shape)
     if bucket is not None:
@@ -95,7 +116,7 @@ def broadcast_to(x, /, shape):
 def broadcast_arrays(*arrays):
     """Broadcast arrays against each other. Array API: broadcast_arrays. NumPy: numpy.broadcast_arrays."""
     raws = [to_raw("broadcast_arrays", a, "arrays") for a in arrays]
-    shape = broadcast_shapes(*[tuple(r.shape) for r in raws])
+    shape = _broadcast_all("broadcast_arrays", [tuple(r.shape) for r in raws])
     return tuple(call(_broadcast_to_kernel, r, shape=shape) for r in raws)
 
 

@@ -21,7 +21,7 @@ from laxarray._core.validate import check_bool, check_choice, check_int, normali
 from laxarray.array_api import _host_order
 from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import as_array, to_raw
-from laxarray.array_api._ufunc import binary_operands, broadcast_rule, broadcast_shapes2
+from laxarray.array_api._ufunc import binary_operands, broadcast_many, broadcast_rule
 from laxarray.array_api.statistical import complex_extremum
 
 
@@ -262,8 +262,7 @@ def where(condition, x1=_NOT_GIVEN, x2=_NOT_GIVEN, /, *, size=None, fill_value=0
     if cond.dtype != np.bool_:
         fail(TypeError, "where", "a bool array for 'condition'", condition)
     a, b, dt = binary_operands("where", x1, x2, keep_arrays=True)
-    broadcast_shapes2("where", tuple(cond.shape),
-                      broadcast_shapes2("where", tuple(a.shape), tuple(b.shape)))
+    broadcast_many("where", (tuple(cond.shape), tuple(a.shape), tuple(b.shape)))
     return call(_where_kernel, cond, a, b, dtype=dt)
 
 

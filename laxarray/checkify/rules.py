@@ -1,4 +1,5 @@
-"""Per-primitive check rules: NaN production, division by zero, out-of-bounds indices, infinities.
+"""Per-primitive check rules: NaN production, division by zero, out-of-bounds indices, infinities,
+linear-algebra failures.
 
 A rule ``_<primitive>_check_rule(ctx, eqn, state, invals, outs) -> state`` runs after the
 primitive was bound and adds one check to the threaded error state.  Elementwise checks are
@@ -15,12 +16,14 @@ from __future__ import annotations
 
 import numpy as np
 from jax import lax
+from jax.lax import linalg as lax_linalg
 
 from laxarray._core.dtypes import kind_of
 from laxarray._core.jaxapi import Literal, source_frames
 from laxarray.checkify.error import (
-    DivisionByZeroError, FloatDivisionByZeroError, FloatError, NaNError, OOBError, new_site,
-    user_location)
+    DivisionByZeroError, FloatDivisionByZeroError, FloatError, LinAlgCheckError, NaNError,
+    OOBError, new_site, user_location)
+from laxarray.linalg import _status as linalg_status
 
 CHECK_RULES: dict = {}
 
@@ -297,6 +300,62 @@ def _dynamic_update_slice_check_rule(ctx, eqn, state, invals, outs):
     shape = operand.shape
     return _index_error(ctx, eqn, state, idx, idx,
                         [n - u for n, u in zip(shape, update.shape)], range(len(shape)), shape)
+
+
+# --- linear algebra (linalg_checks) --------------------------------------------------------
+#
+# The failures for which NumPy's linalg raises ``LinAlgError``, read from the primitives with
+# the predicates the eager laxarray functions use (``laxarray.linalg._status``).  A singular
+# matrix is reported where it is solved with (a triangular solve with a zero pivot, as in
+# ``solve``/``inv``), not where it is factored: ``det``/``slogdet`` of a singular matrix
+# factor it too, and are not an error.
+
+def _linalg_site(ctx, eqn, message) -> int:
+    if ctx.fast:
+        return 1
+    return ctx.site(eqn, (LinAlgCheckError, message), lambda: new_site(
+        LinAlgCheckError, eqn.primitive.name,
+        user_location(source_frames(eqn), ctx.fallback), message)).code
+
+
+@check_rule(LinAlgCheckError, lax_linalg.triangular_solve_p)
+def _triangular_solve_check_rule(ctx, eqn, state, invals, outs):
+    """A triangular solve whose matrix has an exact zero on its (non-unit) diagonal."""
+    if eqn.params["unit_diagonal"]:
+        return state
+    fail = _any(linalg_status.zero_on_diagonal(invals[0]))
+    return state.add(fail, _linalg_site(ctx, eqn, linalg_status.SINGULAR))
+
+
+@check_rule(LinAlgCheckError, lax_linalg.cholesky_p)
+def _cholesky_check_rule(ctx, eqn, state, invals, outs):
+    """``potrf`` failed: the matrix is not positive definite."""
+    fail = linalg_status.cholesky_failed(invals[0], outs[0])
+    return state.add(fail, _linalg_site(ctx, eqn, linalg_status.NOT_POSITIVE_DEFINITE))
+
+
+@check_rule(LinAlgCheckError, lax_linalg.svd_p)
+def _svd_check_rule(ctx, eqn, state, invals, outs):
+    """The SVD did not converge (NaN singular values, as NumPy reports them)."""
+    fail = linalg_status.svd_failed(invals[0], outs[0])
+    return state.add(fail, _linalg_site(ctx, eqn, linalg_status.SVD_NOT_CONVERGED))
+
+
+@check_rule(LinAlgCheckError, lax_linalg.eigh_p)
+def _eigh_check_rule(ctx, eqn, state, invals, outs):
+    """``syevd`` did not converge on a finite matrix."""
+    fail = linalg_status.eigh_failed(invals[0], outs[1])
+    return state.add(fail, _linalg_site(ctx, eqn, linalg_status.EIGENVALUES_NOT_CONVERGED))
+
+
+@check_rule(LinAlgCheckError, lax_linalg.eig_p)
+def _eig_check_rule(ctx, eqn, state, invals, outs):
+    """``eig`` of input with inf/NaN (NumPy refuses it), or ``geev`` did not converge."""
+    code = linalg_status.eig_status(invals[0], outs[0])
+    for value, message in enumerate(linalg_status.EIG_MESSAGES):
+        if value:
+            state = state.add(lax.eq(code, np.int32(value)), _linalg_site(ctx, eqn, message))
+    return state
 
 
 # --- the flag pass: sinks of non-finite values ----------------------------------------------

@@ -4,8 +4,13 @@ Built on ``jax.lax.linalg`` (LU, Cholesky, QR, SVD, eigh, eig) and plain lax pro
 Every function takes stacks of matrices ``(..., M, N)``, real and complex, float32 and
 float64; bool/integer input to a function that needs floating point becomes float64.
 Shape and argument errors raise ``TypeError``/``ValueError`` naming the function (a matrix
-of the wrong shape: ``LinAlgError``, NumPy's class); values are never checked (a singular or
-indefinite matrix gives inf/NaN, not ``LinAlgError``).
+of the wrong shape: ``LinAlgError``, NumPy's class).  Called eagerly, the functions also raise
+``LinAlgError`` with NumPy's message where NumPy does, after computing: a singular matrix
+(``solve``, ``inv``, ``tensorsolve``, ``tensorinv``, ``matrix_power`` with ``n < 0``), one
+that is not positive definite (``cholesky``), a decomposition that does not converge
+(``svd``, ``pinv``, ``lstsq``, ``eig`` ...; see ``_status``).  Under ``jax.jit`` and ``vmap``
+nothing can be raised: the result holds inf/NaN, and ``laxarray.checkify.linalg_checks``
+reports the failure.
 """
 
 from laxarray._core.errors import LinAlgError

@@ -3,9 +3,11 @@
 All take stacks of matrices ``(..., M, N)``; bool and integer input is promoted to float64,
 float32/complex64 stay single precision.  Decompositions whose factors are unique only up
 to sign or phase (qr, svd, eigh, eig) return some valid factorization -- compare them by
-reconstruction, not factor by factor.  Inputs that have no decomposition (a Cholesky factor
-of an indefinite matrix) give NaN, not an exception: values are not checked (use
-``laxarray.checkify``).  Differentiable with ``laxarray.grad`` (``svd`` with
+reconstruction, not factor by factor.  Called eagerly, they raise NumPy's ``LinAlgError``
+where NumPy does, after computing: a matrix that is not positive definite (``cholesky``), a
+decomposition that does not converge, ``eig`` of input with inf/NaN (see ``_status``).  Under
+``jax.jit`` those give NaN instead (``laxarray.checkify.linalg_checks`` reports them).
+Differentiable with ``laxarray.grad`` (``svd`` with
 ``full_matrices=False``; ``eig``/``eigvals`` forward-mode only, as in jax).
 """
 
@@ -20,6 +22,7 @@ from laxarray._core.errors import fail
 from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import check_bool
 from laxarray.linalg import _matrix_ops as M
+from laxarray.linalg import _status as status
 from laxarray.array_api._array import Array
 from laxarray.linalg._operands import (EigResult, EighResult, QRResult, SVDResult,
                                        matrix_operand)
@@ -36,9 +39,11 @@ def _hermitian_from_lower(x):
 
 @kernel(static=("dtype", "upper"))
 def _cholesky_kernel(x, *, dtype, upper):
-    x = _hermitian_from_lower(lax.convert_element_type(x, dtype))
-    low = lax_linalg.cholesky(x, symmetrize_input=False)
-    return M.mH(low) if upper else low
+    x = lax.convert_element_type(x, dtype)
+    x = _hermitian_from_lower(M.mH(x) if upper else x)  # the triangle NumPy's LAPACK reads
+    raw = lax_linalg.cholesky_p.bind(x)  # lax_linalg.cholesky without its final tril
+    low = M.tril(raw)
+    return (M.mH(low) if upper else low), status.cholesky_failed(x, raw)
 
 
 def cholesky(x, /, *, upper=False):
@@ -46,9 +51,11 @@ def cholesky(x, /, *, upper=False):
 
     Array API: linalg.cholesky. NumPy: numpy.linalg.cholesky.
 
-    Reads only the lower triangle of ``x`` (as NumPy/LAPACK do); a matrix that is not
-    positive definite gives NaN entries instead of raising ``LinAlgError``.  ``upper`` is
-    static under ``jax.jit``.
+    Reads only the lower triangle of ``x`` (the upper one with ``upper=True``), as
+    NumPy/LAPACK do.  Eagerly, a matrix that is
+    not positive definite (in any matrix of the stack) raises
+    ``LinAlgError("Matrix is not positive definite")`` as NumPy does; under ``jax.jit`` its
+    factor is NaN instead.  ``upper`` is static under ``jax.jit``.
 
     >>> import laxarray as xp
     >>> xp.linalg.cholesky(xp.asarray([[4.0, 2.0], [2.0, 2.0]])).tolist()  # doctest: +SKIP
@@ -56,14 +63,17 @@ def cholesky(x, /, *, upper=False):
     """
     v, dt = matrix_operand("cholesky", x, square=True)
     upper = check_bool("cholesky", upper, "upper")
-    return call(_cholesky_kernel, v, dtype=dt, upper=upper)
+    low, failed = call(_cholesky_kernel, v, dtype=dt, upper=upper)
+    status.raise_if(failed, status.NOT_POSITIVE_DEFINITE)
+    return low
 
 
 @kernel(static=("dtype", "vectors"))
 def _eigh_kernel(x, *, dtype, vectors):
     x = _hermitian_from_lower(lax.convert_element_type(x, dtype))
     v, w = lax_linalg.eigh(x, lower=True, symmetrize_input=False)
-    return (w, v) if vectors else w
+    failed = status.eigh_failed(x, w)
+    return (w, v, failed) if vectors else (w, failed)
 
 
 def eigh(x, /):
@@ -73,20 +83,25 @@ def eigh(x, /):
 
     Returns ``EighResult(eigenvalues, eigenvectors)``; eigenvalues are real
     (``float32`` for ``complex64``).  Reads the lower triangle only (NumPy's ``UPLO='L'``;
-    ``UPLO`` is not accepted).
+    ``UPLO`` is not accepted).  Eagerly, a finite matrix whose eigenvalues do not converge
+    raises ``LinAlgError`` as in NumPy (input with inf/NaN gives NaN, as in NumPy).
     """
     v, dt = matrix_operand("eigh", x, square=True)
-    w, vec = call(_eigh_kernel, v, dtype=dt, vectors=True)
+    w, vec, failed = call(_eigh_kernel, v, dtype=dt, vectors=True)
+    status.raise_if(failed, status.EIGENVALUES_NOT_CONVERGED)
     return EighResult(w, vec)
 
 
 def eigvalsh(x, /):
     """Eigenvalues (ascending) of Hermitian matrices.
 
-    Array API: linalg.eigvalsh. NumPy: numpy.linalg.eigvalsh. Reads the lower triangle only.
+    Array API: linalg.eigvalsh. NumPy: numpy.linalg.eigvalsh. Reads the lower triangle only;
+    raises as :func:`eigh` does.
     """
     v, dt = matrix_operand("eigvalsh", x, square=True)
-    return call(_eigh_kernel, v, dtype=dt, vectors=False)
+    w, failed = call(_eigh_kernel, v, dtype=dt, vectors=False)
+    status.raise_if(failed, status.EIGENVALUES_NOT_CONVERGED)
+    return w
 
 
 @kernel(static=("dtype", "vectors"))
@@ -94,7 +109,8 @@ def _eig_kernel(x, *, dtype, vectors):
     x = lax.convert_element_type(x, dtype)
     out = lax_linalg.eig(x, compute_left_eigenvectors=False,
                          compute_right_eigenvectors=vectors)
-    return (out[0], out[1]) if vectors else out[0]
+    code = status.eig_status(x, out[0])
+    return (out[0], out[1], code) if vectors else (out[0], code)
 
 
 def eig(x, /):
@@ -105,10 +121,14 @@ def eig(x, /):
     Returns ``EigResult(eigenvalues, eigenvectors)``, both complex (``complex64`` for
     ``float32`` input) even when the eigenvalues are real -- NumPy returns real arrays
     then.  Eigenvectors have unit norm; their phase is unspecified.  Runs on the CPU
-    backend of ``jax.lax.linalg.eig``.
+    backend of ``jax.lax.linalg.eig``.  Eagerly, input with inf/NaN raises
+    ``LinAlgError("Array must not contain infs or NaNs")`` and eigenvalues that do not
+    converge ``LinAlgError("Eigenvalues did not converge")``, as in NumPy (NaN under
+    ``jax.jit``).
     """
     v, dt = matrix_operand("eig", x, square=True)
-    w, vec = call(_eig_kernel, v, dtype=dt, vectors=True)
+    w, vec, code = call(_eig_kernel, v, dtype=dt, vectors=True)
+    status.raise_if(code, status.EIG_MESSAGES)
     return EigResult(w, vec)
 
 
@@ -117,9 +137,12 @@ def eigvals(x, /):
 
     Array API: linalg.eigvals. NumPy: numpy.linalg.eigvals (which returns real arrays when
     all eigenvalues are real; here the dtype is always complex, as the standard says).
+    Raises as :func:`eig` does.
     """
     v, dt = matrix_operand("eigvals", x, square=True)
-    return call(_eig_kernel, v, dtype=dt, vectors=False)
+    w, code = call(_eig_kernel, v, dtype=dt, vectors=False)
+    status.raise_if(code, status.EIG_MESSAGES)
+    return w
 
 
 @kernel(static=("dtype", "complete", "want_q"))
@@ -179,9 +202,10 @@ def qr(x, /, *, mode="reduced"):
 def _svd_kernel(x, *, dtype, full_matrices, compute_uv):
     x = lax.convert_element_type(x, dtype)
     if not compute_uv:
-        return lax_linalg.svd(x, full_matrices=False, compute_uv=False)
+        s = lax_linalg.svd(x, full_matrices=False, compute_uv=False)
+        return s, status.svd_failed(x, s)
     u, s, vh = lax_linalg.svd(x, full_matrices=full_matrices, compute_uv=True)
-    return u, s, vh
+    return u, s, vh, status.svd_failed(x, s)
 
 
 def _zero(dtype, static):
@@ -191,7 +215,7 @@ def _zero(dtype, static):
 def _svd_shapes(shape, *, compute_uv, **_):
     m, n = shape
     k = min(m, n)
-    return ((m, k), (k,), (k, n)) if compute_uv else (k,)
+    return ((m, k), (k,), (k, n), ()) if compute_uv else ((k,), ())
 
 
 @kernel(static=("dtype", "compute_uv", "tall", "short"), fills=(_zero,), shape=_svd_shapes,
@@ -202,7 +226,7 @@ def _svd_padded_kernel(x, exts, *, dtype, compute_uv, tall, short):
     vectors of LAPACK's QR and bidiagonalization keep zero tails -- so one executable
     serves every row count of a bucket. The padded columns of a tall one are cut off
     first (zero columns would add zero singular values), and each factor is padded to
-    the bucket of its logical shape after."""
+    the bucket of its logical shape after; the last result is ``_status.svd_failed``."""
     x = lax.convert_element_type(x, dtype)
     if exts is None:
         return _svd_kernel.fn(x, dtype=dtype, full_matrices=False, compute_uv=compute_uv)
@@ -210,10 +234,11 @@ def _svd_padded_kernel(x, exts, *, dtype, compute_uv, tall, short):
     x = lax.slice(x, (0, 0), (rows, short) if tall else (short, cols))
     if not compute_uv:
         s = lax_linalg.svd(x, full_matrices=False, compute_uv=False)
-        return _pad_to(s, (cols if tall else rows,))
+        return _pad_to(s, (cols if tall else rows,)), status.svd_failed(x, s)
     u, s, vh = lax_linalg.svd(x, full_matrices=False, compute_uv=True)
     k = cols if tall else rows          # the bucket of the short side
-    return _pad_to(u, (rows, k)), _pad_to(s, (k,)), _pad_to(vh, (k, cols))
+    return (_pad_to(u, (rows, k)), _pad_to(s, (k,)), _pad_to(vh, (k, cols)),
+            status.svd_failed(x, s))
 
 
 def _pad_to(a, shape):
@@ -222,7 +247,8 @@ def _pad_to(a, shape):
 
 
 def _bucketed_svd(x, dt, compute_uv):
-    """``_svd_padded_kernel``'s results for a bucketed nonempty matrix ``x``; else ``None``."""
+    """``_svd_padded_kernel``'s results (the last: the SVD failed) for a bucketed nonempty
+    matrix ``x``; else ``None``."""
     if type(x) is not Array or x.ndim != 2 or 0 in x.shape:
         return None
     m, n = x.shape
@@ -238,7 +264,8 @@ def svd(x, /, *, full_matrices=True, compute_uv=True):
     Returns ``SVDResult(U, S, Vh)``, or only ``S`` when ``compute_uv=False`` (NumPy);
     NumPy's ``hermitian`` is not accepted.  ``full_matrices`` and ``compute_uv`` are static
     under ``jax.jit``.  Differentiate with ``full_matrices=False`` (jax has no derivative
-    for the complete non-square factors).
+    for the complete non-square factors).  Eagerly, an SVD that does not converge (input
+    with NaN) raises ``LinAlgError("SVD did not converge")`` as in NumPy.
     """
     v, dt = matrix_operand("svd", x)
     full_matrices = check_bool("svd", full_matrices, "full_matrices")
@@ -248,21 +275,25 @@ def svd(x, /, *, full_matrices=True, compute_uv=True):
     if not full_matrices:
         out = _bucketed_svd(x, dt, True)
         if out is not None:
-            return SVDResult(*out)
-    u, s, vh = call(_svd_kernel, v, dtype=dt, full_matrices=full_matrices, compute_uv=True)
+            status.raise_if(out[3], status.SVD_NOT_CONVERGED)
+            return SVDResult(*out[:3])
+    u, s, vh, failed = call(_svd_kernel, v, dtype=dt, full_matrices=full_matrices,
+                            compute_uv=True)
+    status.raise_if(failed, status.SVD_NOT_CONVERGED)
     return SVDResult(u, s, vh)
 
 
 def svdvals(x, /):
     """Singular values, descending, in the real dtype of ``x``.
 
-    Array API: linalg.svdvals. NumPy: numpy.linalg.svdvals.
+    Array API: linalg.svdvals. NumPy: numpy.linalg.svdvals.  Raises as :func:`svd` does.
     """
     v, dt = matrix_operand("svdvals", x)
     out = _bucketed_svd(x, dt, False)
-    if out is not None:
-        return out
-    return call(_svd_kernel, v, dtype=dt, full_matrices=False, compute_uv=False)
+    if out is None:
+        out = call(_svd_kernel, v, dtype=dt, full_matrices=False, compute_uv=False)
+    status.raise_if(out[1], status.SVD_NOT_CONVERGED)
+    return out[0]
 
 
 __all__ = ["cholesky", "eigh", "eigvalsh", "eig", "eigvals", "qr", "svd", "svdvals"]

@@ -16,6 +16,7 @@ from laxarray._core.errors import LinAlgError, fail
 from laxarray._core.kernel import call, kernel, reduce_extreme
 from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
 from laxarray.linalg import _matrix_ops as M
+from laxarray.linalg import _status as status
 from laxarray.linalg._operands import float_operand, matrix_operand
 
 INF = math.inf
@@ -75,14 +76,17 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     return call(_vector_norm_kernel, v, dtype=dt, axes=axes, ord=ord, keepdims=keepdims)
 
 
-def _matrix_norm_raw(x, row, col, ord):
-    """The matrix norm over axes ``(row, col)`` (removed from the result), real dtype."""
+def _matrix_norm_raw(x, row, col, ord, failed=None):
+    """The matrix norm over axes ``(row, col)`` (removed from the result), real dtype.
+    For the SVD-based ords, ``failed`` (a list) receives ``_status.svd_failed``."""
     if ord in ("fro", None):
         a = lax.abs(x)
         return lax.sqrt(lax.reduce_sum(lax.mul(a, a), (row, col)))
     if ord in (2, -2, "nuc"):
         rest = tuple(i for i in range(x.ndim) if i not in (row, col))
         s = M.svd(lax.transpose(x, rest + (row, col)), full_matrices=False, compute_uv=False)
+        if failed is not None:
+            failed.append(status.svd_failed(x, s))
         last = (s.ndim - 1,)
         if ord == "nuc":
             return lax.reduce_sum(s, last)
@@ -105,7 +109,9 @@ def _matrix_norm_raw(x, row, col, ord):
 @kernel(static=("dtype", "row", "col", "ord", "keepdims"))
 def _matrix_norm_kernel(x, *, dtype, row, col, ord, keepdims):
     x = lax.convert_element_type(x, dtype)
-    return _keep(_matrix_norm_raw(x, row, col, ord), tuple(sorted((row, col))), keepdims)
+    failed = []
+    out = _keep(_matrix_norm_raw(x, row, col, ord, failed), tuple(sorted((row, col))), keepdims)
+    return out, (failed[0] if failed else lax.full((), False, bool))
 
 
 def _check_matrix_ord(fn, ord, shape, row, col):
@@ -129,13 +135,21 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     Array API: linalg.matrix_norm. NumPy: numpy.linalg.matrix_norm.
 
     ``ord``: ``'fro'``, ``'nuc'``, ``1``/``-1`` (max/min column sum), ``2``/``-2``
-    (largest/smallest singular value), ``inf``/``-inf`` (max/min row sum).
+    (largest/smallest singular value), ``inf``/``-inf`` (max/min row sum).  Eagerly, the
+    SVD-based ords raise ``LinAlgError("SVD did not converge")`` for input with NaN, as in
+    NumPy.
     """
     v, dt = matrix_operand("matrix_norm", x)
     keepdims = check_bool("matrix_norm", keepdims, "keepdims")
     ord = _check_matrix_ord("matrix_norm", ord, v.shape, v.ndim - 2, v.ndim - 1)
-    return call(_matrix_norm_kernel, v, dtype=dt, row=v.ndim - 2, col=v.ndim - 1, ord=ord,
-                keepdims=keepdims)
+    return _checked(call(_matrix_norm_kernel, v, dtype=dt, row=v.ndim - 2, col=v.ndim - 1,
+                         ord=ord, keepdims=keepdims))
+
+
+def _checked(pair):
+    """The value of a ``(value, svd failed)`` kernel result, raising eagerly as NumPy does."""
+    status.raise_if(pair[1], status.SVD_NOT_CONVERGED)
+    return pair[0]
 
 
 def norm(x, ord=None, axis=None, keepdims=False):
@@ -144,7 +158,9 @@ def norm(x, ord=None, axis=None, keepdims=False):
 
     ``axis=None`` with ``ord=None`` is the 2-norm of the flattened array; an int ``axis``
     is a vector norm, a pair of axes a matrix norm; with ``axis=None`` and a given ``ord``,
-    ``x`` must be 1-D or 2-D.  ``ord``, ``axis`` and ``keepdims`` are static.
+    ``x`` must be 1-D or 2-D.  ``ord``, ``axis`` and ``keepdims`` are static.  Eagerly,
+    the SVD-based matrix norms (``2``, ``-2``, ``'nuc'``) raise ``LinAlgError`` for input
+    with NaN, as in NumPy.
     """
     v, dt = float_operand("norm", x)
     keepdims = check_bool("norm", keepdims, "keepdims")
@@ -173,8 +189,8 @@ def norm(x, ord=None, axis=None, keepdims=False):
         if row == col:
             fail(ValueError, "norm", "two different axes for a matrix norm", axis)
         ord = _check_matrix_ord("norm", "fro" if ord is None else ord, v.shape, row, col)
-        return call(_matrix_norm_kernel, v, dtype=dt, row=row, col=col, ord=ord,
-                    keepdims=keepdims)
+        return _checked(call(_matrix_norm_kernel, v, dtype=dt, row=row, col=col, ord=ord,
+                             keepdims=keepdims))
     fail(ValueError, "norm", "an 'axis' of one or two axes (or x of rank 1 or 2)", axis)
 
 
@@ -182,19 +198,29 @@ def norm(x, ord=None, axis=None, keepdims=False):
 def _cond_kernel(x, *, dtype, p):
     x = lax.convert_element_type(x, dtype)
     last = (x.ndim - 2, x.ndim - 1)
+    failed = lax.full((), False, bool)
     if p in (None, 2, -2):
         s = M.svd(x, full_matrices=False, compute_uv=False)
+        failed = status.svd_failed(x, s)
         hi, lo = lax.index_in_dim(s, 0, s.ndim - 1, False), lax.index_in_dim(s, -1, s.ndim - 1,
                                                                               False)
         r = lax.div(lo, hi) if p == -2 else lax.div(hi, lo)
     else:
+        # NumPy inverts with its errors off: a singular matrix is NaN here (inf below), not
+        # an error.  Zero pivots are replaced by ones for the solve, so that no triangular
+        # solve divides by zero (what checkify's linalg_checks report as a singular solve).
         lu, _, perm = M.lu_factor(x)
+        singular = status.zero_on_diagonal(lu)
+        eye = lax.convert_element_type(M.identity(x.shape[:-2], x.shape[-1], dtype), bool)
+        pivot_zero = lax.bitwise_and(eye, lax.eq(lu, lax.full_like(lu, 0)))
+        lu = lax.select(pivot_zero, lax.full_like(lu, 1), lu)
         xinv = M.lu_solve(lu, perm, M.identity(x.shape[:-2], x.shape[-1], dtype))
         r = lax.mul(_matrix_norm_raw(x, *last, p), _matrix_norm_raw(xinv, *last, p))
+        r = lax.select(singular, lax.full_like(r, math.nan), r)
     # NumPy: a singular matrix has condition number inf (unless x itself holds NaN)
     x_nan = lax.reduce_or(lax.ne(x, x), last)
     inf = lax.full_like(r, math.inf)
-    return lax.select(lax.bitwise_and(lax.ne(r, r), lax.bitwise_not(x_nan)), inf, r)
+    return lax.select(lax.bitwise_and(lax.ne(r, r), lax.bitwise_not(x_nan)), inf, r), failed
 
 
 def cond(x, p=None):
@@ -202,7 +228,9 @@ def cond(x, p=None):
 
     ``p`` is ``None``/``2``/``-2`` (ratio of extreme singular values, any shape) or
     ``1``, ``-1``, ``inf``, ``-inf``, ``'fro'``, ``'nuc'`` (``norm(x) * norm(inv(x))``,
-    square matrices); static under ``jax.jit``.  Singular matrices give ``inf``.
+    square matrices); static under ``jax.jit``.  Singular matrices give ``inf``.  Eagerly,
+    with ``p`` ``None``/``2``/``-2``, input with NaN raises ``LinAlgError("SVD did not
+    converge")`` as in NumPy.
     """
     v, dt = matrix_operand("cond", x)
     if v.shape[-1] == 0 or v.shape[-2] == 0:
@@ -211,7 +239,7 @@ def cond(x, p=None):
         p = _check_matrix_ord("cond", p, v.shape, v.ndim - 2, v.ndim - 1)
         if p not in (2, -2) and v.shape[-1] != v.shape[-2]:
             fail(LinAlgError, "cond", f"square matrices for p={p!r}", x)
-    return call(_cond_kernel, v, dtype=dt, p=p)
+    return _checked(call(_cond_kernel, v, dtype=dt, p=p))
 
 
 __all__ = ["vector_norm", "matrix_norm", "norm", "cond"]

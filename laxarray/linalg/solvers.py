@@ -2,10 +2,13 @@
 matrix_rank, lstsq, tensorinv, tensorsolve.
 
 ``solve``/``inv``/``det``/``slogdet`` factor with ``jax.lax.linalg.lu`` (partial pivoting);
-``pinv``/``matrix_rank``/``lstsq`` use ``jax.lax.linalg.svd``.  Singular input is not an
-exception (values are not checked; use ``laxarray.checkify``): ``inv``/``solve`` then give
-inf/NaN entries, ``det`` 0 and ``slogdet`` ``(0, -inf)``.  All are differentiable with
-``laxarray.grad`` at non-singular points.
+``pinv``/``matrix_rank``/``lstsq`` use ``jax.lax.linalg.svd``.  As in NumPy, an eager
+``solve``/``inv``/``tensorsolve``/``tensorinv``/``matrix_power(x, n < 0)`` of a singular
+matrix (an exact zero pivot) raises ``LinAlgError("Singular matrix")`` and an SVD that does
+not converge (NaN input) ``LinAlgError("SVD did not converge")`` (see ``_status``); under
+``jax.jit`` they give inf/NaN entries instead (``laxarray.checkify.linalg_checks`` reports
+them).  ``det`` of a singular matrix is 0 and ``slogdet`` ``(0, -inf)``, never an error.
+All are differentiable with ``laxarray.grad`` at non-singular points.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from laxarray._core.validate import check_int
 from laxarray.array_api._array import wrap
 from laxarray.array_api._ufunc import broadcast_shapes2
 from laxarray.linalg import _matrix_ops as M
+from laxarray.linalg import _status as status
 from laxarray.linalg._operands import (LstsqResult, SlogdetResult, check_rtol, float_dtype,
                                        matrix_operand, raw)
 
@@ -36,9 +40,10 @@ def _solve_kernel(a, b, *, dtype, vector, batch):
     if vector:
         b = lax.expand_dims(b, (b.ndim,))
     lu, _, perm = M.lu_factor(a)
+    singular = status.lu_singular(lu)
     lu, perm = M.broadcast_batch(lu, batch), _broadcast_vec(perm, batch)
     x = M.lu_solve(lu, perm, M.broadcast_batch(b, batch))
-    return lax.squeeze(x, (x.ndim - 1,)) if vector else x
+    return (lax.squeeze(x, (x.ndim - 1,)) if vector else x), singular
 
 
 def _broadcast_vec(v, batch):
@@ -55,7 +60,10 @@ def solve(x1, x2, /):
 
     ``x2`` of shape ``(M,)`` is one right-hand side for every matrix of ``x1`` (result
     ``x1.shape[:-2] + (M,)``); otherwise ``x2`` is ``(..., M, K)`` and the batch dimensions
-    broadcast.  Mixed dtypes promote; integers become float64.
+    broadcast.  Mixed dtypes promote; integers become float64.  Eagerly, a singular matrix
+    (an exact zero pivot of its LU factorization, in any matrix of the stack) raises
+    ``LinAlgError("Singular matrix")`` as NumPy does; under ``jax.jit`` the result holds
+    inf/NaN instead.
     """
     a, _ = matrix_operand("solve", x1, "x1", square=True)
     b = raw("solve", x2, "x2")
@@ -70,23 +78,29 @@ def solve(x1, x2, /):
              x2)
     batch = tuple(a.shape[:-2]) if vector else broadcast_shapes2(
         "solve", tuple(a.shape[:-2]), tuple(b.shape[:-2]))
-    return call(_solve_kernel, a, b, dtype=dt, vector=vector, batch=batch)
+    x, singular = call(_solve_kernel, a, b, dtype=dt, vector=vector, batch=batch)
+    status.raise_if(singular, status.SINGULAR)
+    return x
 
 
 @kernel(static=("dtype",))
 def _inv_kernel(a, *, dtype):
     a = lax.convert_element_type(a, dtype)
     lu, _, perm = M.lu_factor(a)
-    return M.lu_solve(lu, perm, M.identity(a.shape[:-2], a.shape[-1], dtype))
+    return (M.lu_solve(lu, perm, M.identity(a.shape[:-2], a.shape[-1], dtype)),
+            status.lu_singular(lu))
 
 
 def inv(x, /):
     """Inverse of square matrices. Array API: linalg.inv. NumPy: numpy.linalg.inv.
 
-    A singular matrix gives inf/NaN entries instead of ``LinAlgError``.
+    Eagerly, a singular matrix raises ``LinAlgError("Singular matrix")`` as in NumPy; under
+    ``jax.jit`` it gives inf/NaN entries.
     """
     v, dt = matrix_operand("inv", x, square=True)
-    return call(_inv_kernel, v, dtype=dt)
+    out, singular = call(_inv_kernel, v, dtype=dt)
+    status.raise_if(singular, status.SINGULAR)
+    return out
 
 
 # ---- determinants ----------------------------------------------------------------------------
@@ -132,8 +146,10 @@ def _matrix_power_kernel(a, *, n, dtype):
     work = _dt.int64 if dtype == _dt.bool_ else dtype
     a = lax.convert_element_type(a, work)
     size = a.shape[-1]
+    singular = lax.full((), False, _dt.bool_)
     if n < 0:
         lu, _, perm = M.lu_factor(a)
+        singular = status.lu_singular(lu)
         a = M.lu_solve(lu, perm, M.identity(a.shape[:-2], size, work))
         n = -n
     result = None
@@ -147,8 +163,8 @@ def _matrix_power_kernel(a, *, n, dtype):
     if result is None:
         result = M.identity(a.shape[:-2], size, work)
     if dtype == _dt.bool_:
-        return lax.ne(result, lax.full_like(result, 0))
-    return result
+        return lax.ne(result, lax.full_like(result, 0)), singular
+    return result, singular
 
 
 def matrix_power(x, n, /):
@@ -157,7 +173,8 @@ def matrix_power(x, n, /):
     Array API: linalg.matrix_power. NumPy: numpy.linalg.matrix_power.
 
     ``n`` is static under ``jax.jit``.  As in NumPy, ``n >= 0`` keeps an integer or bool
-    dtype; ``n < 0`` inverts first (integers become float64).
+    dtype; ``n < 0`` inverts first (integers become float64), and eagerly raises
+    ``LinAlgError("Singular matrix")`` for a singular matrix (inf/NaN under ``jax.jit``).
     """
     v = raw("matrix_power", x)
     if v.ndim < 2 or v.shape[-1] != v.shape[-2]:
@@ -169,7 +186,9 @@ def matrix_power(x, n, /):
     except TypeError:
         fail(TypeError, "matrix_power", "an integer for 'n'", n)
     dt = v.dtype if n >= 0 else float_dtype(v.dtype)
-    return call(_matrix_power_kernel, v, n=n, dtype=dt)
+    out, singular = call(_matrix_power_kernel, v, n=n, dtype=dt)
+    status.raise_if(singular, status.SINGULAR)
+    return out
 
 
 # ---- SVD based: pinv, matrix_rank, lstsq ----------------------------------------------------
@@ -194,11 +213,12 @@ def _cutoff(s, rtol_static, rtol_arr, shape, dtype, absolute=False):
 def _pinv_kernel(a, *rtol_arr, dtype, rtol):
     a = lax.convert_element_type(a, dtype)
     u, s, vh = M.svd(a, full_matrices=False)
+    failed = status.svd_failed(a, s)
     big = lax.gt(s, _cutoff(s, rtol, rtol_arr, a.shape, dtype))
     s_inv = lax.select(big, lax.div(lax.full_like(s, 1), lax.select(big, s, lax.full_like(s, 1))),
                        lax.full_like(s, 0))
     scaled = lax.mul(M.mH(u), lax.expand_dims(lax.convert_element_type(s_inv, dtype), (s.ndim,)))
-    return M.mm(M.mH(vh), scaled)
+    return M.mm(M.mH(vh), scaled), failed
 
 
 def pinv(x, /, *, rtol=None, rcond=None):
@@ -208,12 +228,15 @@ def pinv(x, /, *, rtol=None, rcond=None):
     ``rcond``, same meaning) is a Python float (static under ``jax.jit``) or a real array
     broadcasting against the batch.  The default is the standard's ``max(M, N) * eps``
     (NumPy's default without ``rtol`` is ``1e-15``).  NumPy's ``hermitian`` is not accepted.
+    Eagerly, an SVD that does not converge (NaN input) raises ``LinAlgError`` as in NumPy.
     """
     v, dt = matrix_operand("pinv", x)
     if rcond is not None and rtol is not None:
         fail(ValueError, "pinv", "at most one of 'rcond' and 'rtol'", (rcond, rtol))
     rs, ra = check_rtol("pinv", rtol if rcond is None else rcond, v.shape[:-2])
-    return call(_pinv_kernel, v, *(() if ra is None else (ra,)), dtype=dt, rtol=rs)
+    out, failed = call(_pinv_kernel, v, *(() if ra is None else (ra,)), dtype=dt, rtol=rs)
+    status.raise_if(failed, status.SVD_NOT_CONVERGED)
+    return out
 
 
 @kernel(static=("dtype", "rtol", "absolute"))
@@ -221,10 +244,12 @@ def _rank_kernel(a, *tol_arr, dtype, rtol, absolute):
     a = lax.convert_element_type(a, dtype)
     if a.ndim < 2:
         nz = lax.ne(a, lax.full_like(a, 0))
-        return lax.convert_element_type(lax.reduce_or(nz, tuple(range(a.ndim))), np.int64)
+        return (lax.convert_element_type(lax.reduce_or(nz, tuple(range(a.ndim))), np.int64),
+                lax.full((), False, _dt.bool_))
     s = M.svd(a, full_matrices=False, compute_uv=False)
     big = lax.gt(s, _cutoff(s, rtol, tol_arr, a.shape, dtype, absolute))
-    return lax.reduce_sum(lax.convert_element_type(big, np.int64), (s.ndim - 1,))
+    return (lax.reduce_sum(lax.convert_element_type(big, np.int64), (s.ndim - 1,)),
+            status.svd_failed(a, s))
 
 
 def matrix_rank(x, /, *, rtol=None, tol=None):
@@ -235,7 +260,8 @@ def matrix_rank(x, /, *, rtol=None, tol=None):
     The threshold is ``rtol * max(S)`` (default ``rtol = max(M, N) * eps``) or, with NumPy's
     ``tol``, the absolute value ``tol``.  Python-float tolerances are static under
     ``jax.jit``; arrays broadcast against the batch.  A 1-D (or 0-D) ``x`` has rank 1 unless
-    all zero (NumPy).  NumPy's ``hermitian`` is not accepted.
+    all zero (NumPy).  NumPy's ``hermitian`` is not accepted.  Eagerly, an SVD that does
+    not converge (NaN input) raises ``LinAlgError`` as in NumPy.
     """
     v = raw("matrix_rank", x)
     dt = float_dtype(v.dtype)
@@ -244,8 +270,10 @@ def matrix_rank(x, /, *, rtol=None, tol=None):
     batch = v.shape[:-2] if v.ndim >= 2 else ()
     given = rtol if tol is None else tol
     rs, ra = check_rtol("matrix_rank", given, batch, "rtol" if tol is None else "tol")
-    return call(_rank_kernel, v, *(() if ra is None else (ra,)), dtype=dt, rtol=rs,
-                absolute=tol is not None)
+    rank, failed = call(_rank_kernel, v, *(() if ra is None else (ra,)), dtype=dt, rtol=rs,
+                        absolute=tol is not None)
+    status.raise_if(failed, status.SVD_NOT_CONVERGED)
+    return rank
 
 
 @kernel(static=("dtype", "vector", "rcond", "batch"))
@@ -271,7 +299,7 @@ def _lstsq_kernel(a, b, *, dtype, vector, rcond, batch):
         resid = lax.full(tuple(batch) + (0,), 0, s.dtype)
     if vector:
         x = lax.squeeze(x, (x.ndim - 1,))
-    return x, resid, rank, s
+    return x, resid, rank, s, status.lstsq_failed(s)
 
 
 def lstsq(x1, x2, /, rcond=None):
@@ -284,7 +312,9 @@ def lstsq(x1, x2, /, rcond=None):
     ``x2 - x1 @ x`` per column; shape ``(..., K)``, ``(..., 1)`` for a 1-D ``x2``) are
     empty unless ``M > N`` and the rank is ``N``: eagerly the rank is checked as in NumPy;
     under ``jax.jit`` (where the rank is not known) they are always returned when
-    ``M > N``.  ``rcond`` (default ``max(M, N) * eps``) is a static Python float.
+    ``M > N``.  ``rcond`` (default ``max(M, N) * eps``) is a static Python float.  Eagerly,
+    an SVD that does not converge (input with NaN or inf) raises ``LinAlgError`` with NumPy's
+    message.
     """
     a, _ = matrix_operand("lstsq", x1, "x1")
     b = raw("lstsq", x2, "x2")
@@ -301,7 +331,8 @@ def lstsq(x1, x2, /, rcond=None):
         "lstsq", tuple(a.shape[:-2]), tuple(b.shape[:-2]))
     out = call(_lstsq_kernel, a, b, dtype=dt, vector=vector,
                rcond=None if rcond is None else float(rcond), batch=batch)
-    x, resid, rank, s = out
+    x, resid, rank, s, failed = out
+    status.raise_if(failed, status.LSTSQ_NOT_CONVERGED)
     m, n = a.shape[-2], a.shape[-1]
     if m > n and not is_tracer(rank._value) and bool(np.any(np.asarray(rank._value) != n)):
         resid = wrap(lax.full((0,), 0, resid.dtype))
@@ -315,13 +346,15 @@ def lstsq(x1, x2, /, rcond=None):
 def _tensorinv_kernel(a, *, dtype, shape2, out_shape):
     a = lax.reshape(lax.convert_element_type(a, dtype), shape2)
     lu, _, perm = M.lu_factor(a)
-    return lax.reshape(M.lu_solve(lu, perm, M.identity((), shape2[0], dtype)), out_shape)
+    return (lax.reshape(M.lu_solve(lu, perm, M.identity((), shape2[0], dtype)), out_shape),
+            status.lu_singular(lu))
 
 
 def tensorinv(x, /, ind=2):
     """Inverse of an N-d array for :func:`tensordot` with ``ind`` axes.
 
     Array API: (not in the standard). NumPy: numpy.linalg.tensorinv. ``ind`` is static.
+    Eagerly, a singular ``x`` raises ``LinAlgError("Singular matrix")`` as in NumPy.
     """
     v = raw("tensorinv", x)
     ind = check_int("tensorinv", ind, "ind", minimum=1)
@@ -331,8 +364,10 @@ def tensorinv(x, /, ind=2):
     if left != right:
         fail(ValueError, "tensorinv", "prod(x.shape[:ind]) == prod(x.shape[ind:])", x)
     out_shape = tuple(v.shape[ind:]) + tuple(v.shape[:ind])
-    return call(_tensorinv_kernel, v, dtype=float_dtype(v.dtype), shape2=(left, right),
-                out_shape=out_shape)
+    out, singular = call(_tensorinv_kernel, v, dtype=float_dtype(v.dtype),
+                         shape2=(left, right), out_shape=out_shape)
+    status.raise_if(singular, status.SINGULAR)
+    return out
 
 
 @kernel(static=("dtype", "perm", "size", "out_shape"))
@@ -340,7 +375,7 @@ def _tensorsolve_kernel(a, b, *, dtype, perm, size, out_shape):
     a = lax.reshape(lax.transpose(lax.convert_element_type(a, dtype), perm), (size, size))
     b = lax.reshape(lax.convert_element_type(b, dtype), (size, 1))
     lu, _, p = M.lu_factor(a)
-    return lax.reshape(M.lu_solve(lu, p, b), out_shape)
+    return lax.reshape(M.lu_solve(lu, p, b), out_shape), status.lu_singular(lu)
 
 
 def tensorsolve(x1, x2, /, axes=None):
@@ -348,7 +383,8 @@ def tensorsolve(x1, x2, /, axes=None):
 
     Array API: (not in the standard). NumPy: numpy.linalg.tensorsolve.
 
-    ``axes`` (axes of ``x1`` moved to the end first) is static under ``jax.jit``.
+    ``axes`` (axes of ``x1`` moved to the end first) is static under ``jax.jit``.  Eagerly,
+    a singular ``x1`` raises ``LinAlgError("Singular matrix")`` as in NumPy.
     """
     from laxarray._core.validate import normalize_axis
     a = raw("tensorsolve", x1, "x1")
@@ -371,8 +407,10 @@ def tensorsolve(x1, x2, /, axes=None):
         fail(ValueError, "tensorsolve", "prod(x1.shape[:x2.ndim]) == "
              "prod(x1.shape[x2.ndim:]) == prod(x2.shape)", (tuple(a.shape), tuple(b.shape)))
     dt = float_dtype(_dt.promote_types(a.dtype, b.dtype))
-    return call(_tensorsolve_kernel, a, b, dtype=dt, perm=tuple(perm), size=size,
-                out_shape=out_shape)
+    out, singular = call(_tensorsolve_kernel, a, b, dtype=dt, perm=tuple(perm), size=size,
+                         out_shape=out_shape)
+    status.raise_if(singular, status.SINGULAR)
+    return out
 
 
 __all__ = ["solve", "inv", "det", "slogdet", "matrix_power", "pinv", "matrix_rank", "lstsq",

@@ -14,16 +14,19 @@ from __future__ import annotations
 
 import math
 
+import jax
 import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
-from laxarray._core.errors import fail
+from laxarray._core.errors import broadcast_error, fail, message, shape_text
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import call, kernel
-from laxarray._core.validate import check_bool, check_choice, normalize_axis
+from laxarray._core.validate import casts_same_kind, check_bool, check_choice, normalize_axis
 from laxarray.array_api._array import WRITE_LOCK, Array, wrap
 from laxarray.array_api._indexing import value_operand
+from laxarray.array_api._operators import cast_value
+from laxarray.array_api._ufunc import broadcast_pair
 from laxarray.array_api._views import check_writable
 from laxarray.array_api.indexing_functions import gather_axis
 from laxarray.array_api._convert import to_raw
@@ -53,6 +56,32 @@ def finish_in_place(inplace, target, out):
     else:
         target[...] = np.asarray(out)
     return None
+
+
+def _is_array(value):
+    """Whether NumPy's in-place functions treat ``value`` as an array (checked by their
+    casting rule) rather than a scalar or a list (converted to the target's dtype)."""
+    return isinstance(value, (Array, np.ndarray, jax.Array)) or is_tracer(value)
+
+
+def check_cast(fn, value, raw, dtype, casting, argname):
+    """NumPy's ``TypeError`` ("Cannot cast array data from dtype('int64') to
+    dtype('int32') according to the rule 'safe'") unless the values ``value`` (raw:
+    ``raw``) cast to ``dtype`` under ``casting``; scalars join by kind (NEP 50)."""
+    pytype = _dt.scalar_pytype(value)
+    if pytype is not None:
+        src, what = _dt.weak_promote(dtype, pytype), "scalar"
+    else:
+        src, what = raw.dtype, "array data"
+    if src == dtype or casting == "unsafe":
+        return
+    ok = (casts_same_kind(src, dtype) if casting == "same_kind"
+          else np.can_cast(src, dtype, casting=casting))
+    if not ok:
+        raise TypeError(message(fn, f"'{argname}' castable to {dtype} under casting="
+                                    f"{casting!r}", src)
+                        + f". Cannot cast {what} from {np.dtype(src)!r} to "
+                          f"{np.dtype(dtype)!r} according to the rule {casting!r}")
 
 
 def _cycle(vals, count):
@@ -97,7 +126,10 @@ def place(arr, mask, vals, *, inplace=True):
     if math.prod(m.shape) != math.prod(x.shape):
         fail(ValueError, fn, f"a 'mask' with {math.prod(x.shape)} elements like 'arr'", mask)
     m = lax.ne(m, lax.full_like(m, 0)) if m.dtype != np.bool_ else m
-    v = _flat(lax.convert_element_type(to_raw(fn, vals, "vals"), x.dtype))
+    raw = to_raw(fn, vals, "vals")
+    if _is_array(vals):  # NumPy casts array values by the 'safe' rule
+        check_cast(fn, vals, raw, x.dtype, "safe", "vals")
+    v = _flat(cast_value(raw, x.dtype))
     if v.shape[0] == 0:
         if is_tracer(m) or bool(np.asarray(m).any()):
             fail(ValueError, fn, "non-empty 'vals' when 'mask' selects elements", vals)
@@ -159,7 +191,7 @@ def put(a, ind, v, mode="raise", *, inplace=True):
         vals = np.asarray(idx)
         if vals.min() < -n or vals.max() >= n:
             fail(IndexError, fn, f"indices in [{-n}, {n}) for 'ind'", ind)
-    vv = _flat(lax.convert_element_type(to_raw(fn, v, "v"), x.dtype))
+    vv = _flat(cast_value(to_raw(fn, v, "v"), x.dtype))
     if vv.shape[0] == 0:
         return finish_in_place(inplace, a, wrap(x))
     return finish_in_place(inplace, a, call(_put_kernel, x, idx, _cycle(vv, count), mode=mode))
@@ -229,7 +261,7 @@ def put_along_axis(arr, indices, values, axis, inplace=True, *, mode=None):
         vals = np.asarray(idx)
         if vals.min() < -n or vals.max() >= n:
             fail(IndexError, fn, f"indices in [{-n}, {n}) along axis {ax}", indices)
-    v = lax.convert_element_type(to_raw(fn, values, "values"), x.dtype)
+    v = cast_value(to_raw(fn, values, "values"), x.dtype)
     try:
         np.broadcast_shapes(tuple(v.shape), bshape)
     except ValueError:
@@ -269,12 +301,15 @@ def putmask(a, mask, values):
     if tuple(m.shape) != tuple(x.shape):
         fail(ValueError, fn, f"a 'mask' of the shape of 'a' {tuple(x.shape)}", mask)
     m = lax.ne(m, lax.full_like(m, 0)) if m.dtype != np.bool_ else m
-    v = _flat(to_raw(fn, values, "values"))
+    raw = to_raw(fn, values, "values")
+    if _is_array(values):  # NumPy casts array values by the 'safe' rule
+        check_cast(fn, values, raw, x.dtype, "safe", "values")
+    v = _flat(raw)
     if v.shape[0] == 0:
         if is_tracer(m) or bool(np.asarray(m).any()):
             fail(ValueError, fn, "non-empty 'values' when 'mask' selects elements", values)
         return None
-    v = lax.convert_element_type(v, x.dtype)
+    v = cast_value(v, x.dtype)
     return finish_in_place(True, a, call(_putmask_kernel, x, m, v))
 
 
@@ -288,7 +323,7 @@ def _copyto_kernel(dst, src, where, *, dtype):
 
     def bcast(v):
         return lax.broadcast_in_dim(v, shape, tuple(range(nd - v.ndim, nd)))
-    return lax.select(bcast(where), bcast(lax.convert_element_type(src, dtype)), dst)
+    return lax.select(bcast(where), bcast(cast_value(src, dtype)), dst)
 
 
 def copyto(dst, src, casting="same_kind", where=True):
@@ -302,22 +337,20 @@ def copyto(dst, src, casting="same_kind", where=True):
     _check_inplace(fn, True, dst, "dst")
     d = to_raw(fn, dst, "dst")
     if _dt.scalar_pytype(src) is not None:
+        check_cast(fn, src, None, d.dtype, casting, "src")
         s = value_operand(fn, src, d.dtype, "src")
     else:
         s = to_raw(fn, src, "src")
-        if not np.can_cast(s.dtype, d.dtype, casting=casting):
-            fail(TypeError, fn, f"'src' castable to {d.dtype} under casting={casting!r}",
-                 s.dtype)
+        check_cast(fn, src, s, d.dtype, casting, "src")
     w = to_raw(fn, where, "where")
     if w.dtype != np.bool_:
         fail(TypeError, fn, "a bool 'where'", where)
-    for name, v in (("src", s), ("where", w)):
-        try:
-            if np.broadcast_shapes(tuple(v.shape), tuple(d.shape)) != tuple(d.shape):
-                raise ValueError
-        except ValueError:
-            fail(ValueError, fn, f"'{name}' broadcastable to the shape of 'dst' "
-                 f"{tuple(d.shape)}", v.shape)
+    for name, v, what in (("src", s, "input array"), ("where", w, "where mask")):
+        if broadcast_pair(tuple(v.shape), tuple(d.shape)) != tuple(d.shape):
+            raise broadcast_error(fn, f"'{name}' broadcastable to the shape of 'dst' "
+                                  f"{tuple(d.shape)}", tuple(v.shape),
+                                  f"could not broadcast {what} from shape "
+                                  f"{shape_text(v.shape)} into shape {shape_text(d.shape)}")
     return finish_in_place(True, dst, call(_copyto_kernel, d, s, w, dtype=d.dtype))
 
 

@@ -200,7 +200,9 @@ class ufunc(metaclass=_UfuncMeta):
     def at(self, a, indices, b=None, /, *, inplace=True):
         """Apply ``f(a[indices], b)`` at ``indices`` in place, repeated indices applied
         repeatedly (unbuffered, as NumPy); returns None.  ``inplace=False`` (jax.numpy's
-        keyword) returns the new array and leaves ``a``."""
+        keyword) returns the new array and leaves ``a``.  As NumPy's, the result is
+        computed in the promoted dtype and cast back to ``a``'s unsafely (``int32`` with
+        ``1.5`` added: truncated)."""
         from laxarray.numpy_api._edit_put import _check_inplace, finish_in_place
         fn = f"{self.__name__}.at"
         _check_inplace(fn, inplace, a, "a")
@@ -209,11 +211,15 @@ class ufunc(metaclass=_UfuncMeta):
                                                "minimum have 'at'")
         x = asarray(a)
         ref = x.at[indices]
-        if self._at == "subtract":  # a Python scalar b takes x's dtype first (NEP 50)
+        op, value = self._at, b
+        if op == "subtract":  # a Python scalar b takes x's dtype first (NEP 50)
+            if x.dtype == _dt.bool_:  # NumPy's boolean subtract raises
+                _api.subtract(x, x)
             weak = _dt.scalar_pytype(b) is not None
             vb = asarray(b, dtype=_dt.result_type(x.dtype, b)) if weak else asarray(b)
-            return finish_in_place(inplace, a, ref.add(_api.negative(vb)))
-        return finish_in_place(inplace, a, getattr(ref, self._at)(b))
+            op, value = "add", _api.negative(vb)
+        return finish_in_place(inplace, a, ref._update(op, value, False, False, None,
+                                                       casting="unsafe"))
 
 
 def frompyfunc(func, /, nin, nout, *, identity=None):

@@ -19,7 +19,7 @@ def at(marker):
 def test_categories():
     assert ck.automatic_checks == (ck.nan_checks | ck.div_checks | ck.index_checks
                                    | ck.float_checks)
-    assert ck.all_checks == ck.automatic_checks | ck.user_checks
+    assert ck.all_checks == ck.automatic_checks | ck.user_checks | ck.linalg_checks
     assert not ck.float_div_checks & ck.all_checks
     for cls in (ck.NaNError, ck.OOBError, ck.FailedCheckError, ck.DivisionByZeroError):
         assert issubclass(cls, ck.JaxRuntimeError) and issubclass(cls, jax.errors.JaxRuntimeError)

@@ -10,6 +10,7 @@ import pytest
 
 import laxarray as xp
 from laxarray._core import kernel as K
+from laxarray._core.calls import call
 
 SHAPES = [(400, 20), (500, 20), (20, 400), (7, 3), (3, 7), (1, 5), (5, 1), (6, 6), (33, 33),
           (129, 2)]
@@ -95,12 +96,27 @@ def test_svdvals_and_compute_uv_false_on_the_bucket(shape):
     np.testing.assert_allclose(s2, want, rtol=1e-12)
 
 
-def test_nan_input_gives_nan_like_the_exact_path():
+def _svdvals_and_status(x):
+    from laxarray.linalg import decompositions as D
+    out = D._bucketed_svd(x, x.dtype, False)
+    if out is None:     # bucketing off: the exact kernel
+        out = call(D._svd_kernel, x, dtype=x.dtype, full_matrices=False, compute_uv=False)
+    return out
+
+
+def test_nan_input_gives_nan_and_raises_like_the_exact_path():
     a = _input((30, 5), np.float64, seed=2)
     a[3, 1] = np.nan
-    (s,) = _run(lambda x: xp.linalg.svdvals(x), a, True)
-    (es,) = _run(lambda x: xp.linalg.svdvals(x), a, False)
+    s, failed = _run(_svdvals_and_status, a, True)
+    es, efailed = _run(_svdvals_and_status, a, False)
     assert np.isnan(s).all() == np.isnan(es).all() and np.isnan(s).any()
+    assert bool(failed) and bool(efailed)
+    with pytest.raises(np.linalg.LinAlgError, match="^SVD did not converge$"):
+        np.linalg.svd(a, compute_uv=False)
+    for bucketed in (True, False):
+        for fn in (xp.linalg.svdvals, lambda x: xp.linalg.svd(x, full_matrices=False)):
+            with pytest.raises(np.linalg.LinAlgError, match="^SVD did not converge$"):
+                _run(fn, a, bucketed)
 
 
 def test_one_executable_serves_the_row_counts_of_a_bucket():

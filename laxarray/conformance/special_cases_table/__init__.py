@@ -102,7 +102,4 @@ ERRATA = (
     ('not_equal', 'real',
      'In the remaining cases, the result is ``False``.',
      "the bullets before it leave out a finite number against an infinity (``0 != inf`` is True by the bullet 'x1_i does not equal x2_i' and IEEE 754): 'the remaining cases' would contradict them"),
-    ('tanh', 'complex',
-     'If ``a`` is ``+infinity`` and ``b`` is a positive (i.e., greater than ``0``) finite number, the result is ``1 + 0j``.',
-     "C99's ctanh, whose table this is, gives ``1 + 0 sin(2b) j``: the zero's sign follows sin(2b); the imaginary part is read as a zero of either sign"),
 )

@@ -522,7 +522,7 @@ ROWS = (
      ('value', 'NaN'),
      'If ``x_i`` is ``NaN``, the result is ``NaN``.'),
     ('sign', 'complex', ((('a', 'in', '-0', '+0'), ('b', 'in', '-0', '+0')),),
-     ('complex', '+0', '+0', 're'),
+     ('complex', '+0', '+0', ''),
      'If ``a`` is either ``-0`` or ``+0`` and ``b`` is either ``-0`` or ``+0``, the result is ``0 + 0j``.'),
     ('sign', 'complex', ((('a', 'nan'),), (('b', 'nan'),)),
      ('complex', 'NaN', 'NaN', ''),

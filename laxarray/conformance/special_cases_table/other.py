@@ -21,7 +21,7 @@ ROWS = (
      ('complex', '1', '+0', ''),
      'If ``self`` is ``True``, the result is ``1+0j``.'),
     ('__complex__', 'bool', ((('self', 'eq', 'False'),),),
-     ('complex', '+0', '+0', 're'),
+     ('complex', '+0', '+0', ''),
      'If ``self`` is ``False``, the result is ``0+0j``.'),
     ('__complex__', 'real', ((('self', 'nan'),),),
      ('complex', 'NaN', 'NaN', ''),
