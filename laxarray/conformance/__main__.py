@@ -20,8 +20,8 @@ import argparse
 import random
 import sys
 
-from laxarray.conformance import capabilities, expectations, parallel, report, runner
-from laxarray.conformance.spec import SPECS
+from . import capabilities, expectations, parallel, report, runner
+from .spec import SPECS
 
 
 #: the smallest selection run in worker processes by default: starting a worker (importing
@@ -31,7 +31,7 @@ PARALLEL_FROM = 40
 
 def build_parser():
     """The command line's argument parser."""
-    p = argparse.ArgumentParser(prog="python -m laxarray.conformance",
+    p = argparse.ArgumentParser(prog=f"python -m {__package__ or 'laxarray.conformance'}",
                                 description="Property-based Array API conformance of a "
                                             "namespace against NumPy/SciPy oracles.")
     p.add_argument("--namespace", default="laxarray",
@@ -146,5 +146,10 @@ def main(argv=None, stdout=None):
     return 1 if any(run.totals()[1] for run in runs) else 0
 
 
-if __name__ == "__main__":
+def entry():
+    """The ``array-api-conformance`` console script: :func:`main`, exiting with its status."""
     sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 
 from hypothesis import reject
 
-from laxarray.conformance import strategies as S
-from laxarray.conformance.compare import dtype_name
+from . import strategies as S
+from .compare import dtype_name
 
 #: the optional features of the standard's ``capabilities()``: need -> (key, flag).
 FEATURES = {"boolean_indexing": "boolean indexing",

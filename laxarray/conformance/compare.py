@@ -14,7 +14,7 @@ import contextvars
 
 import numpy as np
 
-from laxarray.conformance import tolerances
+from . import tolerances
 
 
 class ConformanceError(AssertionError):

@@ -21,7 +21,7 @@ import types
 
 import numpy as np
 
-from laxarray.conformance.compare import (flush_subnormals, flushed_results, to_numpy,
+from .compare import (flush_subnormals, flushed_results, to_numpy,
                                           value_checks_passed)
 
 

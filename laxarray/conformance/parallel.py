@@ -37,7 +37,7 @@ def default_jobs():
 
 def _init(namespace, device, options):
     """Worker start: import the namespace and probe it once for all its specs."""
-    from laxarray.conformance import capabilities as caps_mod, runner
+    from . import capabilities as caps_mod, runner
 
     xp = runner.load_namespace(namespace)
     runner.settle_imports(xp)  # the same modules, so the same examples, as the parent
@@ -48,7 +48,7 @@ def _init(namespace, device, options):
 
 def _run(name):
     """Run the spec ``name`` in this worker: its Result."""
-    from laxarray.conformance.spec import SPECS
+    from .spec import SPECS
 
     runner = _STATE["runner"]
     return runner.run_spec(_STATE["xp"], SPECS[name], mutable=_STATE["mutable"],
@@ -72,7 +72,7 @@ def run_specs(namespace, specs, *, jobs, device=None, on_result=None, **options)
     is called in this process as each spec finishes.  Returns the Results in no particular
     order; a spec whose worker died is an ``"error"`` Result saying so.
     """
-    from laxarray.conformance.runner import Result
+    from .runner import Result
 
     results = []
     ctx = multiprocessing.get_context("spawn")

@@ -9,9 +9,9 @@ from __future__ import annotations
 import html
 import json
 
-from laxarray.conformance import chapters, strategies as S
-from laxarray.conformance.runner import IMMUTABLE, OUTCOMES
-from laxarray.conformance.spec import SPECS
+from . import chapters, coverage, strategies as S
+from .runner import IMMUTABLE, OUTCOMES
+from .spec import SPECS
 
 _COLOURS = {"pass": "#8fd18f", "fail": "#f08080", "error": "#f4b266",
             "unsupported": "#c8c8c8", "xfail": "#e8d0a0", "xpass": "#c4e8a0",
@@ -40,17 +40,19 @@ def unmapped_text(run):
 
 
 def text_table(run):
-    """The per-function table of one run: outcome, examples run, time."""
+    """The per-function table of one run: outcome, examples run, time, and what the
+    examples covered (:func:`laxarray.conformance.coverage.summary`)."""
     width = max([len(r.name) for r in run.results] + [8])
     lines = [f"== {run.namespace} (standard {run.version}, seed {run.seed}, "
              f"max_examples {run.max_examples}, {run.seconds:.1f} s) ==",
-             f"{'function':<{width}}  {'outcome':<11}  {'examples':>8}  {'time':>7}"]
+             f"{'function':<{width}}  {'outcome':<11}  {'examples':>8}  {'time':>7}  covered"]
     reasons = {}
     for r in run.results:
         if r.status == "skipped":
             reasons[r.message] = reasons.get(r.message, 0) + 1
             continue
-        lines.append(f"{r.name:<{width}}  {r.status:<11}  {r.examples:>8}  {r.seconds:>6.2f}s")
+        lines.append(f"{r.name:<{width}}  {r.status:<11}  {r.examples:>8}  {r.seconds:>6.2f}s"
+                     f"  {coverage.summary(r.coverage)}".rstrip())
     lines += [f"({n} skipped: {reason})" for reason, n in sorted(reasons.items())]
     if run.unmapped:
         lines.append(unmapped_text(run))
@@ -106,6 +108,7 @@ h2{margin-top:1.4em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;font-size:12px}
 td,th{border:1px solid #bbb;padding:2px 5px;text-align:center}
 td.n{text-align:left;white-space:nowrap}
+td.cov{font-size:11px;color:#444}
 th.v{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;padding:5px 2px}
 .scroll{overflow-x:auto;max-width:100%}
 pre{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:12px;margin:.3em 0}
@@ -278,7 +281,7 @@ def _matrix(run):
     cols = dtypes + extra
     rows = ['<div class="scroll"><table class="matrix"><tr><th>function</th><th>chapter</th>'
             "<th>outcome</th><th>examples</th><th>time</th>"
-            + "".join(f'<th class="v">{_esc(c)}</th>' for c in cols) + "</tr>"]
+            + "".join(f'<th class="v">{_esc(c)}</th>' for c in cols) + "<th>covered</th></tr>"]
     for r in run.results:
         if r.status == "skipped":
             continue
@@ -290,7 +293,7 @@ def _matrix(run):
         rows.append(f'<tr data-filter="{_esc(f"{r.name} {chapter} {r.status}".lower())}">'
                     f'<td class="n">{name}</td><td>{_esc(chapter)}</td>'
                     f"{_cell(r.status, r.message)}<td>{r.examples}</td>"
-                    f"<td>{r.seconds:.2f}s</td>{cells}</tr>")
+                    f"<td>{r.seconds:.2f}s</td>{cells}{_coverage_cell(r.coverage)}</tr>")
     rows.append("</table></div>")
     by_reason = {}
     for r in run.results:
@@ -300,6 +303,16 @@ def _matrix(run):
         rows.append(f"<p><b>skipped ({len(names)}, {_esc(reason)}):</b> "
                     f"{_esc(', '.join(names))}</p>")
     return "\n".join(rows)
+
+
+def _coverage_cell(record):
+    """The coverage record of a result as a cell: its one-line summary, every class under
+    its heading in the hover title."""
+    if not record:
+        return "<td></td>"
+    title = "; ".join(f"{h}: {', '.join(record[h])}" for h in coverage.HEADINGS if record.get(h))
+    return (f'<td class="n cov" title="{_esc(title)}">'
+            f"{_esc(coverage.summary(record))}</td>")
 
 
 def _failure(run, r):

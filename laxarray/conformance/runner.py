@@ -47,9 +47,9 @@ from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 from hypothesis.errors import HypothesisException, Unsatisfiable
 import numpy as np
 
-from laxarray.conformance import (capabilities as caps_mod, parallel, snippets,
-                                  special_cases_check)
-from laxarray.conformance.spec import (SPECS, Pinned, collecting_notes, excluding_dtypes,
+from . import (boundaries, capabilities as caps_mod, coverage,
+                                  parallel, snippets, special_cases_check)
+from .spec import (SPECS, Pinned, collecting_notes, excluding_dtypes,
                                        mutable_arrays, resolve)
 
 #: names each revision of the standard added, for ``--version`` (only names with specs).
@@ -57,11 +57,19 @@ ADDED_IN = {
     "2025.12": frozenset({"broadcast_shapes", "isin", "linalg.eig", "linalg.eigvals"}),
 }
 VERSIONS = ("2024.12", "2025.12")
+#: names of the linalg and fft extensions' specs that the standard does not define (NumPy's
+#: ``numpy.linalg``/``numpy.fft`` beyond it): a namespace without one is not failed for it
+BEYOND_STANDARD = frozenset({
+    "fft.fft2", "fft.ifft2", "fft.rfft2", "fft.irfft2", "linalg.cond", "linalg.lstsq",
+    "linalg.multi_dot", "linalg.norm", "linalg.tensorinv", "linalg.tensorsolve"})
 #: extensions a spec may belong to; "numpy" is the NumPy surface beyond the standard.
 EXTENSIONS = ("linalg", "fft", "numpy")
 #: the extensions checked unless asked otherwise (the standard's own).
 DEFAULT_EXTENSIONS = ("linalg", "fft")
 
+#: the name this package is imported under (``laxarray.conformance``, or the standalone
+#: distribution's top-level name), which replay snippets import
+PACKAGE = __name__.rpartition(".")[0]
 #: outcomes, in the order reports list them.
 OUTCOMES = ("pass", "fail", "error", "unsupported", "xfail", "xpass", "skipped")
 #: the message of specs left out because they write into arrays of an immutable namespace.
@@ -85,13 +93,15 @@ class Result:
     #: dtype name -> "pass" / "fail" / "error": the worst outcome of the examples that drew
     #: it (a binary spec's example counts for both dtypes of its pair; "-": no dtype drawn)
     dtypes: dict = field(default_factory=dict)
+    #: the classes of input its examples exercised (:mod:`laxarray.conformance.coverage`)
+    coverage: dict = field(default_factory=dict)
 
     def as_dict(self):
         """A JSON-ready dict of this result."""
         return {"name": self.name, "status": self.status, "examples": self.examples,
                 "seconds": round(self.seconds, 4), "message": self.message,
                 "snippet": self.snippet, "standalone": self.standalone, "drawn": self.drawn,
-                "dtypes": dict(self.dtypes)}
+                "dtypes": dict(self.dtypes), "coverage": dict(self.coverage)}
 
 
 @dataclass
@@ -265,9 +275,11 @@ def _first_error(exc):
 _BLOB = re.compile(r"@reproduce_failure\([^\n]*\)")
 
 
-def _replay(name, seed, max_examples, exc):
+def _replay(name, seed, max_examples, exc, plan=None):
     """Lines replaying the example with hypothesis (its ``reproduce_failure`` blob when it
-    printed one, else the same seed and settings); needs hypothesis and this package."""
+    printed one, else the same seed and settings); needs hypothesis and this package.
+    ``plan``: the example is the boundary example of this plan
+    (:mod:`laxarray.conformance.boundaries`)."""
     notes = []
     for e in (exc, _first_error(exc)):
         notes.extend(getattr(e, "__notes__", []) or [])
@@ -275,14 +287,20 @@ def _replay(name, seed, max_examples, exc):
     lines = ["from hypothesis import given, seed, settings, strategies as st"]
     if blob:
         lines[-1] += ", reproduce_failure"
-    lines += ["from laxarray.conformance import SPECS", ""]
+    lines += [f"from {PACKAGE} import SPECS"]
+    if plan is not None:
+        lines += [f"from {PACKAGE} import boundaries", "", f"PLAN = {plan!r}"]
+    lines.append("")
     if blob:
         lines.append(blob)
+    call = f"    SPECS[{name!r}].check(xp, data)" if plan is None else \
+        f"    boundaries.check(SPECS[{name!r}], xp, data, PLAN)"
     lines += [f"@seed({seed})",
-              f"@settings(max_examples={max_examples}, database=None, deadline=None)",
+              f"@settings(max_examples={1 if plan is not None else max_examples}, "
+              "database=None, deadline=None)",
               "@given(st.data())",
               "def test(data):",
-              f"    SPECS[{name!r}].check(xp, data)",
+              call,
               "",
               "test()"]
     return lines
@@ -290,13 +308,13 @@ def _replay(name, seed, max_examples, exc):
 
 def _replay_pinned(name, index):
     """Lines replaying pinned example ``index`` of spec ``name`` (:attr:`Spec.pinned`)."""
-    return ["from laxarray.conformance import SPECS",
-            "from laxarray.conformance.spec import Pinned", "",
+    return [f"from {PACKAGE} import SPECS",
+            f"from {PACKAGE}.spec import Pinned", "",
             f"SPECS[{name!r}].check(xp, Pinned(SPECS[{name!r}].pinned()[{index}]))"]
 
 
 def _snippet(namespace_label, name, seed, max_examples, exc, drawn, shrink, standalone=None,
-             why="", pinned=None):
+             why="", pinned=None, plan=None):
     """Python source reproducing a failure: the self-contained reproduction ``standalone``
     (see :mod:`laxarray.conformance.snippets`) when there is one, then hypothesis' replay
     of the example -- or of the spec's pinned example of index ``pinned`` -- (behind
@@ -304,19 +322,23 @@ def _snippet(namespace_label, name, seed, max_examples, exc, drawn, shrink, stan
     namespace), with the drawn values as comments."""
     if pinned is not None:
         lines = [f"# {name} on {namespace_label}: pinned example {pinned}"]
+    elif plan is not None:
+        what = "minimal failing boundary example" if shrink else \
+            "failing boundary example (not shrunk)"
+        lines = [f"# {name} on {namespace_label}: {what} (seed {seed}, plan {plan!r})"]
     else:
         what = "minimal failing example" if shrink else "failing example (not shrunk)"
         lines = [f"# {name} on {namespace_label}: {what} (seed {seed})"]
     for label, value in drawn:  # (a multi-line repr stays a comment)
         lines += [f"#   {text}" for text in f"{label} = {value!r}".splitlines()]
-    replay = _replay(name, seed, max_examples, exc) if pinned is None else \
+    replay = _replay(name, seed, max_examples, exc, plan) if pinned is None else \
         _replay_pinned(name, pinned)
     by = "hypothesis" if pinned is None else "the spec"
     if standalone:
         lines += ["# Self-contained reproduction (needs NumPy and the namespace only):",
                   standalone, "",
                   f"# The same example replayed by {by} (needs hypothesis and "
-                  "laxarray.conformance):",
+                  f"{PACKAGE}):",
                   "REPLAY = False",
                   "if REPLAY:",
                   textwrap.indent("\n".join(replay), "    ")]
@@ -324,13 +346,13 @@ def _snippet(namespace_label, name, seed, max_examples, exc, drawn, shrink, stan
     if why:
         lines.append(f"# No self-contained reproduction: {why}.")
     lines += [f"# Replay of the example by {by} (needs hypothesis and "
-              "laxarray.conformance):",
+              f"{PACKAGE}):",
               "import importlib", f"xp = importlib.import_module({namespace_label!r})", ""]
     return "\n".join(lines + replay)
 
 
 def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=True,
-             mutable=None, capabilities=None):
+             mutable=None, capabilities=None, boundary=True):
     """Run ``spec`` on namespace ``xp``: a :class:`Result`, never raises for the spec's sake.
 
     ``shrink=False`` reports the first failing example found instead of a minimal one
@@ -343,6 +365,11 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
     search that passed, the spec's pinned examples run, each once whatever
     ``max_examples`` (:attr:`~laxarray.conformance.spec.Spec.pinned`: a failure the search
     finds is reported on its small, shrunk example); a failing one is reported as it is.
+    Before the search, the spec's boundary examples run (``boundary=True``,
+    :mod:`laxarray.conformance.boundaries`): each its own search of one example, so a
+    failing one shrinks and gets a snippet like the search's.  The result's ``coverage``
+    records the classes of input all the examples exercised
+    (:mod:`laxarray.conformance.coverage`).
     """
     start = time.perf_counter()
     name = spec.name
@@ -358,6 +385,9 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
         try:
             resolve(xp, needed)
         except AttributeError:
+            if name in BEYOND_STANDARD:
+                return Result(name, "skipped", message="not in the standard (NumPy's "
+                              "extension of it), and not in the namespace")
             return Result(name, "unsupported", message=f"{needed} is not in the namespace")
     if mutable is None:
         mutable = arrays_are_mutable(xp)
@@ -371,13 +401,20 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
     pinned = [None]  # the index of the pinned example running, if one is
     last = [[]]
     failures = collections.deque(maxlen=64)  # (exception, drawn, calls) of failing examples
+    record = coverage.Record()
+    plan = [None]  # the boundary example's plan while one runs
+    rejected = [False]  # whether the spec rejected it (``assume``)
+    seen = {}  # the draws the boundary examples met (boundaries.plans reads them)
 
     def body(data):
         drawn, calls = [], []
         last[0] = drawn
         outcome = "pass"
         try:
-            spec.check(target, data, drawn, calls)
+            if plan[0] is None:
+                spec.check(target, data, drawn, calls)
+            elif not boundaries.check(spec, target, data, plan[0], drawn, calls, seen):
+                rejected[0] = True
         except HypothesisException:
             raise
         except AssertionError as exc:
@@ -391,27 +428,36 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
         finally:
             if drawn or outcome != "pass":
                 examples[0] += 1
+                record.add(drawn)
                 for key in _dtype_keys(drawn):
                     if outcome == "pass":
                         dtypes.setdefault(key, "pass")
                     elif dtypes.get(key) != "fail":
                         dtypes[key] = outcome
 
-    test = given(st.data())(body)
-    test = settings(max_examples=max_examples, deadline=None, database=None,
-                    print_blob=True, derandomize=False,
-                    # no explain phase: it re-runs the shrunk example's variations for
-                    # comments the report does not show
-                    phases=[p for p in Phase if p != Phase.explain
-                            and (shrink or p != Phase.shrink)],
-                    suppress_health_check=list(HealthCheck))(test)
-    test = hypothesis.seed(seed)(test)
+    def search(n):
+        test = given(st.data())(body)
+        test = settings(max_examples=n, deadline=None, database=None,
+                        print_blob=True, derandomize=False,
+                        # no explain phase: it re-runs the shrunk example's variations for
+                        # comments the report does not show
+                        phases=[p for p in Phase if p != Phase.explain
+                                and (shrink or p != Phase.shrink)],
+                        suppress_health_check=list(HealthCheck))(test)
+        test = hypothesis.seed(seed)(test)
+        # no database: its key (a digest of the test's source) costs more than a boundary
+        # example's search
+        test._hypothesis_internal_database_key = None
+        return test
+
     target = capabilities.target(xp)
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"), mutable_arrays(mutable), \
                 excluding_dtypes(capabilities.excluded_dtypes), collecting_notes() as notes:
             warnings.simplefilter("ignore")
-            test()
+            if boundary and boundaries.applies(spec):
+                _run_boundaries(search(1), plan, rejected, seen, record)
+            search(max_examples)()
             for pinned[0], draws in spec.pinned_examples():
                 body(Pinned(draws))
             pinned[0] = None
@@ -438,9 +484,10 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
                 standalone, why = None, f"writing it failed ({type(bug).__name__}: {bug})"
         return Result(name, status, examples[0], time.perf_counter() - start, message,
                       _snippet(namespace_label, name, seed, max_examples, exc, drawn, shrink,
-                               standalone, why, pinned[0]),
+                               standalone, why, pinned[0], plan[0]),
                       standalone is not None,
-                      "\n".join(f"{label} = {value!r}" for label, value in drawn), dtypes)
+                      "\n".join(f"{label} = {value!r}" for label, value in drawn), dtypes,
+                      record.as_dict())
     if special_cases_check.has_cases(name):  # every special case the standard states
         cases = special_cases_check.outcome(target, name, namespace_label=namespace_label,
                                             exclude=capabilities.excluded_dtypes,
@@ -449,11 +496,33 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
             message, snippet, standalone, failed = cases
             dtypes.update(dict.fromkeys(failed, "fail"))
             return Result(name, "fail", examples[0], time.perf_counter() - start, message,
-                          snippet, standalone, dtypes=dtypes)
+                          snippet, standalone, dtypes=dtypes, coverage=record.as_dict())
     lines = [f"{topic}: {', '.join(sorted(items))}" for topic, items in sorted(notes.items())]
     lines += [capabilities.dtype_note(spec)]
     return Result(name, "pass", examples[0], time.perf_counter() - start,
-                  message="; ".join(line for line in lines if line), dtypes=dtypes)
+                  message="; ".join(line for line in lines if line), dtypes=dtypes,
+                  coverage=record.as_dict())
+
+
+def _run_boundaries(search, plan, rejected, seen, record):
+    """Run the boundary examples (:func:`laxarray.conformance.boundaries.plans`), each a
+    call of ``search`` (a search of one example) with ``plan[0]`` set to its plan; a
+    failure propagates with ``plan[0]`` still naming it.  A plan whose example the spec
+    rejects (it ``assume``-s what the plan steered to) is passed over, and not counted
+    (``rejected[0]``)."""
+    done = 0
+    todo = boundaries.plans(seen, done)
+    while todo:
+        for plan[0] in todo:
+            rejected[0] = False
+            try:
+                search()
+            except Unsatisfiable:  # (a dtype the target device lacks, filtered out)
+                rejected[0] = True
+            record.boundary += not rejected[0]
+            done += 1
+        todo = boundaries.plans(seen, done)
+    plan[0] = None
 
 
 def _check_parallel(xp, namespace_label, device):

@@ -49,9 +49,9 @@ import warnings
 
 import numpy as np
 
-from laxarray.conformance import compare
-from laxarray.conformance.compare import ConformanceError, to_numpy
-from laxarray.conformance.flushing import Calls
+from . import compare
+from .compare import ConformanceError, to_numpy
+from .flushing import Calls
 
 #: dtype names looked up on the namespace to write its dtype objects as ``xp.<name>``.
 DTYPE_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",

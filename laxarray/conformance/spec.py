@@ -25,11 +25,11 @@ from typing import Callable
 import numpy as np
 from hypothesis import strategies as st
 
-from laxarray.conformance import promotion, strategies as S, tolerances
-from laxarray.conformance.compare import (ConformanceError, assert_dtype, assert_shape,
+from . import promotion, strategies as S, tolerances
+from .compare import (ConformanceError, assert_dtype, assert_shape,
                                           assert_values, to_numpy)
-from laxarray.conformance.flushing import Calls, Draws, passes_flushed
-from laxarray.conformance.special_cases import standard_wins
+from .flushing import Calls, Draws, passes_flushed
+from .special_cases import standard_wins
 
 
 @dataclass(frozen=True)
@@ -148,7 +148,11 @@ class _Excluding:
         return not (isinstance(value, (str, np.dtype)) and str(value) in self._excluded)
 
     def draw(self, strategy, label=None):
-        return self._data.draw(strategy.filter(self._allowed), label=label)
+        filtered = strategy.filter(self._allowed)
+        stated = getattr(strategy, "_boundary", None)  # what boundary examples steer by
+        if stated is not None:
+            filtered._boundary = stated
+        return self._data.draw(filtered, label=label)
 
 
 def note(topic, item):

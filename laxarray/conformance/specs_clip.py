@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from laxarray.conformance import strategies as S
-from laxarray.conformance.compare import assert_dtype, assert_shape, assert_values, to_numpy
-from laxarray.conformance.spec import Spec, as_xp, register, resolve
+from . import strategies as S
+from .compare import assert_dtype, assert_shape, assert_values, to_numpy
+from .spec import Spec, as_xp, register, resolve
 
 
 def _oracle(x, lo, hi):
@@ -63,7 +63,14 @@ def clip_spec():
         if hi_arg is not None or data.draw(st.booleans(), label="pass max=None"):
             kwargs["max"] = hi_arg if not isinstance(hi_arg, np.ndarray) else as_xp(xp, hi_arg)
         expected = _oracle(x, lo, hi)
-        out = resolve(xp, "clip")(as_xp(xp, x), **kwargs)
+        with np.errstate(invalid="ignore"):
+            crossed = lo is not None and hi is not None and bool(np.any(lo > hi))
+        try:
+            out = resolve(xp, "clip")(as_xp(xp, x), **kwargs)
+        except Exception:  # noqa: BLE001
+            if crossed:  # the standard: min > max is unspecified, raising included
+                return
+            raise
         assert_dtype("clip", out, dtype)
         assert_shape("clip", out, shape)
         got = to_numpy(out)

@@ -16,10 +16,10 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from laxarray.conformance import promotion, strategies as S
-from laxarray.conformance.compare import (ConformanceError, assert_dtype, assert_shape,
+from . import promotion, strategies as S
+from .compare import (ConformanceError, assert_dtype, assert_shape,
                                           assert_values, dtype_name, to_numpy)
-from laxarray.conformance.spec import (Spec, arrays_mutable, as_xp, register, resolve,
+from .spec import (Spec, arrays_mutable, as_xp, register, resolve,
                                        xp_dtype)
 
 # ---- helpers shared by the data-type specs (specs_data_types) ------------------------------

@@ -17,12 +17,12 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from laxarray.conformance import strategies as S
-from laxarray.conformance.promotion import PROMOTION_TABLE
-from laxarray.conformance.compare import (ConformanceError, assert_dtype, assert_shape,
+from . import strategies as S
+from .promotion import PROMOTION_TABLE
+from .compare import (ConformanceError, assert_dtype, assert_shape,
                                           assert_values, dtype_name, to_numpy)
-from laxarray.conformance.spec import Spec, as_xp, register, xp_dtype
-from laxarray.conformance.specs_creation import (check_device, check_independent,
+from .spec import Spec, as_xp, register, xp_dtype
+from .specs_creation import (check_device, check_independent,
                                                  default_device, info)
 
 

@@ -27,11 +27,11 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from laxarray.conformance import strategies as S
-from laxarray.conformance.capabilities import usable_devices
-from laxarray.conformance.compare import (ConformanceError, assert_dtype, assert_shape,
+from . import strategies as S
+from .capabilities import usable_devices
+from .compare import (ConformanceError, assert_dtype, assert_shape,
                                           assert_values, dtype_name, to_numpy)
-from laxarray.conformance.spec import Spec, note, register
+from .spec import Spec, note, register
 
 #: the exception kinds accepted from a call mixing devices.
 MIXING_ERRORS = (TypeError, ValueError, RuntimeError)

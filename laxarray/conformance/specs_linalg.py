@@ -23,10 +23,10 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from laxarray.conformance import promotion, strategies as S
-from laxarray.conformance.compare import (ConformanceError, assert_dtype, assert_shape,
+from . import promotion, strategies as S
+from .compare import (ConformanceError, assert_dtype, assert_shape,
                                           assert_values, to_numpy)
-from laxarray.conformance.spec import Spec, as_xp, promotable_pairs, register, resolve
+from .spec import Spec, as_xp, promotable_pairs, register, resolve
 
 FLOATING = S.FLOATING
 _UPCAST = {"float32": np.float64, "float64": np.float64, "complex64": np.complex128,

@@ -18,10 +18,10 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from laxarray.conformance import promotion, strategies as S
-from laxarray.conformance.compare import assert_dtype, assert_shape, assert_values, to_numpy
-from laxarray.conformance.spec import as_xp, promotable_pairs
-from laxarray.conformance.specs_linalg import (close, draw_array, draw_batch, draw_dtype, fn,
+from . import promotion, strategies as S
+from .compare import assert_dtype, assert_shape, assert_values, to_numpy
+from .spec import as_xp, promotable_pairs
+from .specs_linalg import (close, draw_array, draw_batch, draw_dtype, fn,
                                                spec, upcast)
 
 _SMALL = {"lo": -8, "hi": 8}

@@ -13,10 +13,10 @@ import inspect
 import numpy as np
 from hypothesis import assume, strategies as st
 
-from laxarray.conformance import strategies as S
-from laxarray.conformance.compare import (ConformanceError, assert_dtype, assert_shape,
+from . import strategies as S
+from .compare import (ConformanceError, assert_dtype, assert_shape,
                                           assert_values, to_numpy)
-from laxarray.conformance.spec import Spec, as_xp, register, resolve
+from .spec import Spec, as_xp, register, resolve
 
 
 def spec(name, needs=()):

@@ -15,10 +15,10 @@ import io
 import numpy as np
 from hypothesis import strategies as st
 
-from laxarray.conformance import strategies as S
-from laxarray.conformance.compare import (ConformanceError, assert_dtype, assert_shape,
+from . import strategies as S
+from .compare import (ConformanceError, assert_dtype, assert_shape,
                                           assert_values, dtype_name, to_numpy)
-from laxarray.conformance.spec import (Spec, as_xp, large_examples, register, resolve,
+from .spec import (Spec, as_xp, large_examples, register, resolve,
                                        xp_dtype)
 
 

@@ -18,11 +18,11 @@ import string
 import numpy as np
 from hypothesis import assume, strategies as st
 
-from laxarray.conformance import promotion, strategies as S
-from laxarray.conformance.compare import (ConformanceError, assert_dtype, assert_shape,
+from . import promotion, strategies as S
+from .compare import (ConformanceError, assert_dtype, assert_shape,
                                           assert_values, flush_subnormals, to_numpy)
-from laxarray.conformance.spec import SPECS, Spec, as_xp, binary, register, resolve, unary
-from laxarray.conformance.specs_elementwise import complex_pow_cases, complex_pow_oracle
+from .spec import SPECS, Spec, as_xp, binary, register, resolve, unary
+from .specs_elementwise import complex_pow_cases, complex_pow_oracle
 
 
 def _numpy_ext(name):

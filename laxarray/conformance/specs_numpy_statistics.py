@@ -17,10 +17,10 @@ import warnings
 import numpy as np
 from hypothesis import assume, strategies as st
 
-from laxarray.conformance import strategies as S
-from laxarray.conformance.compare import (ConformanceError, assert_dtype, assert_shape,
+from . import strategies as S
+from .compare import (ConformanceError, assert_dtype, assert_shape,
                                           assert_values, to_numpy)
-from laxarray.conformance.spec import Spec, as_xp, large_examples, register, resolve
+from .spec import Spec, as_xp, large_examples, register, resolve
 
 METHODS = ("linear", "lower", "higher", "midpoint", "nearest", "inverted_cdf",
            "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf",

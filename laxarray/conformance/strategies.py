@@ -39,8 +39,16 @@ DTYPE_GROUPS = {
 @functools.lru_cache(maxsize=None)
 def shapes(min_dims=0, max_dims=3, min_side=0, max_side=4):
     """Array shapes, 0-d and empty included."""
-    return st.lists(st.integers(min_side, max_side), min_size=min_dims,
-                    max_size=max_dims).map(tuple)
+    return _stating(st.lists(st.integers(min_side, max_side), min_size=min_dims,
+                             max_size=max_dims).map(tuple),
+                    "shape", (min_dims, max_dims, min_side, max_side))
+
+
+def _stating(strategy, kind, info):
+    """``strategy`` stating what it draws (its ``_boundary``: ``(kind, info)``), which the
+    boundary examples read (:mod:`laxarray.conformance.boundaries`)."""
+    strategy._boundary = (kind, info)
+    return strategy
 
 
 def broadcastable_shapes(shape):
@@ -52,8 +60,9 @@ def broadcastable_shapes(shape):
             if i < len(out):
                 out[i] = 1
         return tuple(out)
-    return st.tuples(st.integers(0, len(shape)),
-                     st.lists(st.integers(0, max(len(shape) - 1, 0)), max_size=2)).map(make)
+    return _stating(st.tuples(st.integers(0, len(shape)),
+                              st.lists(st.integers(0, max(len(shape) - 1, 0)),
+                                       max_size=2)).map(make), "bcast", tuple(shape))
 
 
 def _special_floats(dtype):
@@ -156,8 +165,10 @@ def arrays(dtype, shape, *, finite=False, min_value=None, max_value=None):
     (NaN, +-inf, +-0) for the whole array (an all-NaN or all-inf reduction, a zero everywhere).
     The bounds restrict every mode alike.  Other dtypes: elements from :func:`scalars`.
     """
-    return _arrays(np.dtype(dtype).name, tuple(int(n) for n in shape), bool(finite),
-                   min_value, max_value)
+    dtype, shape = np.dtype(dtype).name, tuple(int(n) for n in shape)
+    return _stating(_arrays(dtype, shape, bool(finite), min_value, max_value), "array",
+                    (dtype, shape, dict(finite=bool(finite), min_value=min_value,
+                                        max_value=max_value)))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -196,8 +207,9 @@ def by_kind(options, key=kind_class):
         classes.setdefault(key(option), []).append(option)
     groups = [tuple(members) for members in classes.values()]
     if len(groups) == 1:
-        return st.sampled_from(groups[0])
-    return st.sampled_from(groups).flatmap(st.sampled_from)
+        return _stating(st.sampled_from(groups[0]), "dtype", tuple(options))
+    return _stating(st.sampled_from(groups).flatmap(st.sampled_from), "dtype",
+                    tuple(options))
 
 
 @functools.lru_cache(maxsize=None)
@@ -217,7 +229,9 @@ def axes(ndim, *, allow_none=True, allow_tuple=True):
         if allow_tuple:
             options.append(st.lists(st.integers(0, ndim - 1), unique=True, max_size=ndim)
                            .map(tuple))
-    return st.one_of(*options)
+    stated = ((None,) if allow_none else ()) + tuple(range(-ndim, ndim)) + \
+        ((tuple(range(ndim)),) if allow_tuple and ndim > 0 else ())
+    return _stating(st.one_of(*options), "options", stated)
 
 
 #: the placements of :func:`placed`: where a special value changes a reduction's, a scan's
@@ -225,8 +239,7 @@ def axes(ndim, *, allow_none=True, allow_tuple=True):
 PLACEMENTS = ("as drawn", "nan slice", "one nan", "signed zeros", "infinities")
 
 
-@st.composite
-def placed(draw, x, axis=None, kinds=PLACEMENTS):
+def placed(x, axis=None, kinds=PLACEMENTS):
     """``x`` (a floating NumPy array; other dtypes and empty arrays are returned as they
     are) with special values put where they change the answer of a reduction, scan or sort
     over ``axis`` (None: the whole array; an int or a tuple of axes): one of ``kinds``
@@ -242,6 +255,12 @@ def placed(draw, x, axis=None, kinds=PLACEMENTS):
 
     Complex arrays take the value in the real part (imaginary part 0).
     """
+    return _stating(_placed(x, axis, kinds), "placed",
+                    (lambda only: _placed(x, axis, only), tuple(kinds)))
+
+
+@st.composite
+def _placed(draw, x, axis, kinds):
     x = np.asarray(x)
     kind = draw(st.sampled_from(kinds), label="placement")
     if kind == "as drawn" or x.dtype.kind not in "fc" or x.size == 0:
@@ -353,8 +372,7 @@ def broadcast_index(index, shape):
     return tuple(0 if n == 1 else i for i, n in zip(index, shape))
 
 
-@st.composite
-def placed_pair(draw, x1, x2, axes1, axes2, *, batch1=(), batch2=(), kinds=PAIR_PLACEMENTS):
+def placed_pair(x1, x2, axes1, axes2, *, batch1=(), batch2=(), kinds=PAIR_PLACEMENTS):
     """``(x1, x2)`` with special values put where they change a contraction's answer.
 
     ``axes1`` of ``x1`` are summed over with ``axes2`` of ``x2`` (paired in order: the
@@ -377,6 +395,13 @@ def placed_pair(draw, x1, x2, axes1, axes2, *, batch1=(), batch2=(), kinds=PAIR_
     product the order of the parts' operations decides which parts ``inf * 0`` makes NaN.
     Empty operands are returned as they are.
     """
+    def build(only):
+        return _placed_pair(x1, x2, axes1, axes2, batch1, batch2, only)
+    return _stating(build(tuple(kinds)), "placed pair", (build, tuple(kinds)))
+
+
+@st.composite
+def _placed_pair(draw, x1, x2, axes1, axes2, batch1, batch2, kinds):
     x1, x2 = np.array(x1, copy=True), np.array(x2, copy=True)
     if x1.dtype.kind != "f" or x2.dtype.kind != "f" or x1.size == 0 or x2.size == 0:
         return x1, x2

@@ -227,17 +227,15 @@ BROKEN = {
     "ignored keepdims": ("sum", {"sum": _sum_ignores_keepdims}),
     "off-by-one cumulative_sum": ("cumulative_sum",
                                   {"cumulative_sum": _cumulative_sum_off_by_one}),
-    # caught by the max spec's pinned large arrays (NaN beside other values) at the default
-    # count and seed; before them at 100-200 examples by about half the seeds
     "NaN mishandled in max": ("max", {"max": _max_skips_nan}),
-    "sign of zero lost in round": ("round", {"round": _round_loses_zero_sign}, 60),
+    "sign of zero lost in round": ("round", {"round": _round_loses_zero_sign}),
     "wrong broadcasting (shapes)": ("broadcast_shapes",
                                     {"broadcast_shapes": _broadcast_shapes_left_aligned}),
     "wrong broadcasting (multiply)": ("multiply", {"multiply": _multiply_wrong_broadcast}),
     "wrong unique counts": ("unique_counts", {"unique_counts": _unique_counts_wrong}),
     "wrong complex branch cut": ("sqrt", {"sqrt": _sqrt_branch_cut}),
     "remainder with the dividend's sign": ("remainder", {"remainder": _remainder_is_fmod}),
-    "argmax returns the last maximum": ("argmax", {"argmax": _argmax_last}, 60),
+    "argmax returns the last maximum": ("argmax", {"argmax": _argmax_last}),
     "log1p loses precision": ("log1p", {"log1p": _log1p_naive}),
     "flip ignores axis": ("flip", {"flip": _flip_all_axes}),
     "tril off by one diagonal": ("tril", {"tril": _tril_off_by_one}),
@@ -291,11 +289,29 @@ def sort_standard(x, /, *, axis=-1, descending=False, stable=True):
     return np.flip(np.sort(np.flip(a, axis), axis=axis, kind="stable"), axis)
 
 
+def sign_standard(x, /):
+    """array_api_compat.numpy's sign, with a complex ``x / |x|`` that does not underflow:
+    its ``x / abs(x)`` is ``nan + inf j`` for ``1e-45j`` in complex64 (the standard: ``1j``,
+    up to rounding); here ``x`` is scaled by its larger part first."""
+    a = np.asarray(x)
+    if a.dtype.kind != "c":
+        return cnp.sign(x)
+    with np.errstate(all="ignore"):  # (part by part: NumPy's complex division by a
+        big = np.maximum(np.abs(a.real), np.abs(a.imag))  # subnormal overflows)
+        big = np.where(big == 0, 1, big).astype(a.real.dtype)
+        re, im = a.real / big, a.imag / big
+        n = np.hypot(re, im)
+        out = np.empty(a.shape, a.dtype)
+        out.real, out.imag = np.where(n == 0, 0.0, re / n), np.where(n == 0, 0.0, im / n)
+    nan = np.isnan(a.real) | np.isnan(a.imag)
+    return np.asarray(np.where(nan, np.asarray(complex(np.nan, np.nan), a.dtype), out))
+
+
 #: the functions of array_api_compat.numpy that break the standard's special cases (or,
-#: for sort, its stability), replaced by conforming ones: the unbroken namespace of a bug
-#: in one of them
+#: for sort, its stability; for sign, its value on subnormal complex numbers), replaced by
+#: conforming ones: the unbroken namespace of a bug in one of them
 STANDARD = {"floor_divide": floor_divide_standard, "var": _moment_standard(cnp.var),
-            "std": _moment_standard(cnp.std), "sort": sort_standard}
+            "std": _moment_standard(cnp.std), "sort": sort_standard, "sign": sign_standard}
 
 
 def base_of(name):
@@ -306,7 +322,7 @@ def base_of(name):
 
 @pytest.mark.parametrize("bug", sorted(BROKEN))
 def test_runner_flags_injected_bug(bug):
-    name, overrides, n, seed = (*BROKEN[bug], 25, 0)[:4]
+    (name, overrides), n, seed = BROKEN[bug], 25, 0
     spec = SPECS[name]
     with functions_only():  # (the arrays are NumPy's: their operators are NumPy's)
         base = runner.run_spec(base_of(name), spec, max_examples=n, seed=seed)
@@ -322,7 +338,7 @@ def test_runner_flags_injected_bug(bug):
 
 def test_snippet_reproduces_the_failure():
     result = runner.run_spec(broken(round=_round_loses_zero_sign), SPECS["round"],
-                             max_examples=60, seed=0, namespace_label="numpy")
+                             seed=0, namespace_label="numpy")
     assert result.status == "fail"
     # the snippet imports its namespace by name; replay it on the broken one
     source = result.snippet.replace("xp = importlib.import_module('numpy')", "")

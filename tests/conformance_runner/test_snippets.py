@@ -128,7 +128,10 @@ def test_floating_inputs_are_exact_bytes(results):
 
 def test_snippet_keeps_the_hypothesis_replay(results):
     source = results["negative"].snippet
-    assert "REPLAY = False" in source and "SPECS['negative'].check(xp, data)" in source
+    # (found by a boundary example, issue 40: the replay runs the spec under its plan)
+    assert "minimal failing boundary example" in source
+    assert "REPLAY = False" in source and "PLAN = {" in source
+    assert "boundaries.check(SPECS['negative'], xp, data, PLAN)" in source
     compile(source, "<snippet>", "exec")
 
 

@@ -1,0 +1,434 @@
+"""Boundary examples: a small, fixed set of examples each spec runs before its random phase.
+
+Random draws spread over 13 dtypes, many ranks and special-value modes leave to chance the
+cases that expose a bug (an integer promotion of one dtype pair, a batch of more than one
+matrix, ``k = -1``, a tie).  So before hypothesis' random search the runner runs, per spec,
+examples *steered* towards those cases (:class:`Steered`): each is a plan, a dict naming,
+for a draw of the spec, the value it takes.  A draw is steered only to a value its own
+strategy can produce -- read from the strategy (:func:`options`: ``sampled_from``,
+``booleans``, ``integers``, ``one_of`` of those) or from what the strategies of
+:mod:`~laxarray.conformance.strategies` state about themselves (their ``_boundary``
+attribute: dtypes, shapes, broadcast shapes, axes, arrays, placements) -- so a steered
+example is an example the random phase could have drawn, and a correct namespace passes it.
+Draws a plan does not name are drawn by hypothesis as usual (random values: a batch of
+zeros hides most bugs).
+
+The plans are derived from the draws of the spec itself (:func:`plans`), learnt as they
+run: the first plan (small shapes) reveals which draws the spec makes, and the next ones
+follow from them --
+
+- **dtypes**: every option of the spec's first dtype draw, which for the binary
+  elementwise specs is every dtype pair the standard's promotion table defines;
+- **shapes**: a 0-d, an empty, an all-ones and a batched shape (leading dimensions of 2)
+  for the first shape draw, within its bounds; a base shape with a unit axis and a
+  broadcast operand with a dimension dropped for broadcasting specs;
+- **axes**: the most negative axis, ``axis=None``, ``keepdims=True``; every draw whose
+  label names an axis (``axis``, ``source``, ``destination``);
+- **offsets**: ``k``/``offset`` at ``+1`` and ``-1`` (with ``k given`` set);
+- **enumerated keywords**: every value of a draw with a few non-numeric options (``ord``,
+  ``side``, ``mode``, ``norm``);
+- **ties**: the elements of every array of one dtype drawn from one pool of two values (so
+  operands also tie with each other), and, for floating dtypes, from the special set
+  (NaN, infinities, signed zeros) -- repeated NaN, ``-0.0`` beside ``+0.0``;
+- **special values**: each placement of :func:`~laxarray.conformance.strategies.placed`
+  and :func:`~laxarray.conformance.strategies.placed_pair` the spec draws, on a floating
+  dtype.
+
+Each plan runs as its own hypothesis search of one example (:func:`check`), so a failing
+boundary example shrinks and gets a snippet like any other; its replay names the plan.
+Kinds of spec whose draws none of this steers (constants, inspection, device placement)
+get none (:data:`NO_BOUNDARIES`).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+from hypothesis import assume, strategies as st
+from hypothesis.errors import UnsatisfiedAssumption
+
+from . import strategies as S
+from .spec import _EXCLUDED, _Excluding
+
+#: kinds of spec that get no boundary examples: their draws are not shaped by dtypes,
+#: shapes or axes of an argument (constants, inspection, devices: whole-namespace checks)
+NO_BOUNDARIES = frozenset({"constant", "inspection", "device", "data type", "utility"})
+
+#: the most options of one draw that get an example each (dtype pairs excepted)
+MAX_ENUM = 8
+
+_AXIS_WORDS = ("axis", "axes", "source", "destination")
+_OFFSET_LABELS = ("k", "offset")
+#: labels of integer draws that are sizes (when their options are non-negative); unlabelled
+#: non-negative integer draws count as sizes too
+_SIZE_LABELS = ("m", "n", "k", "n_rows", "n_cols", "num", "rows", "cols", "size", "len")
+
+
+def _unwrap(strategy):
+    """The strategy a lazily built one stands for; None where it maps or filters."""
+    while type(strategy).__name__ == "LazyStrategy":
+        if getattr(strategy, "_transformations", ()):
+            return None
+        strategy = strategy.wrapped_strategy
+    if getattr(strategy, "_transformations", ()):
+        return None
+    return strategy
+
+
+def options(strategy):
+    """The values ``strategy`` can produce, where they are few and readable from it (a
+    tuple), else None: a stated ``_boundary`` list, ``sampled_from``, ``just``,
+    ``booleans``, ``integers`` over at most 64 values (else its ends and 0, +-1 within),
+    ``one_of`` of those (the options of its readable branches)."""
+    stated = getattr(strategy, "_boundary", None)
+    if stated is not None:
+        return stated[1] if stated[0] == "options" else None
+    s = _unwrap(strategy)
+    if s is None:
+        return None
+    name = type(s).__name__
+    if name in ("SampledFromStrategy", "JustStrategy"):
+        return tuple(s.elements)
+    if name == "BooleansStrategy":
+        return (False, True)
+    if name == "IntegersStrategy":
+        lo, hi = s.start, s.end
+        if lo is None or hi is None:
+            return None
+        if hi - lo <= 64:
+            return tuple(range(lo, hi + 1))
+        return tuple(sorted({v for v in (lo, -1, 0, 1, hi) if lo <= v <= hi}))
+    if name == "OneOfStrategy":
+        out = []
+        for branch in s.original_strategies:
+            got = options(branch)
+            if got is not None:
+                out.extend(v for v in got if not any(_same(v, o) for o in out))
+        return tuple(out) or None
+    return None
+
+
+def _same(a, b):
+    return type(a) is type(b) and a == b
+
+
+@functools.lru_cache(maxsize=4096)
+def _just_cached(kind, value):
+    return st.just(value)
+
+
+def _just(value):
+    """``st.just(value)``, one object per hashable value: hypothesis works out a new
+    strategy's properties on its first draw, which costs more than the draw."""
+    try:
+        return _just_cached(type(value).__name__, value)
+    except TypeError:
+        return st.just(value)
+
+
+def _kind(strategy):
+    """``(kind, info)`` a strategy states (``_boundary``), ``("options", values)`` for a
+    readable one, else ``(None, None)``."""
+    stated = getattr(strategy, "_boundary", None)
+    if stated is not None:
+        return stated
+    got = options(strategy)
+    if got is None:
+        return None, None
+    return ("dtype" if _is_dtype_options(got) else "options"), got
+
+
+def _shape_for(bounds, rule):
+    """A shape within ``bounds`` (``(min_dims, max_dims, min_side, max_side)``) of the
+    class ``rule`` names, or None where the bounds exclude it."""
+    lo_d, hi_d, lo_s, hi_s = bounds
+    side = lambda n: min(max(n, lo_s), hi_s)  # noqa: E731
+    if rule == "0d":
+        return () if lo_d == 0 else None
+    if rule == "small":
+        nd = min(max(lo_d, 2), hi_d)
+        return tuple(side(2 + (i % 2)) for i in range(nd))
+    if rule == "empty":
+        if lo_s > 0:
+            return None
+        nd = min(max(lo_d, 1), hi_d)
+        return None if nd == 0 else (0,) + tuple(side(2) for _ in range(nd - 1))
+    if rule == "ones":
+        if lo_s > 1 or hi_s < 1:
+            return None
+        nd = min(max(lo_d, 2), hi_d)
+        return (1,) * nd if nd else None
+    if rule == "batch":
+        if hi_s < 2:
+            return None
+        nd = min(max(lo_d + 1, 3), hi_d)
+        return tuple(side(2 + (i == nd - 1)) for i in range(nd)) if nd >= 1 else None
+    if rule == "unit axis":  # a base shape broadcasting meets: a size-1 axis inside
+        if hi_d < 2 or lo_s > 1 or hi_s < 2:
+            return None
+        nd = min(max(lo_d, 3), hi_d)
+        return tuple(1 if i == nd - 2 else side(2 + (i == nd - 1)) for i in range(nd))
+    raise ValueError(f"boundaries: expected a shape rule; got {rule!r}")
+
+
+class Steered:
+    """A stand-in for hypothesis' ``data`` that steers the draws a plan names and draws the
+    others from ``data``; it records what it met (:attr:`seen`: label -> ``(kind, info)``,
+    the first time each label is drawn)."""
+
+    def __init__(self, data, plan):
+        self._data, self.plan = data, plan
+        self.seen = {}
+        self._pools = {}
+        self._dtype_draws = 0
+        self._axis_draws = 0
+
+    def _rule(self, label, kind):
+        plan = self.plan
+        if label in plan:
+            return plan[label]
+        if kind == "dtype":
+            self._dtype_draws += 1
+            if self._dtype_draws == 1 and "@dtype" in plan:
+                return plan["@dtype"]
+        if label and any(w in label for w in _AXIS_WORDS) and "@axis" in plan:
+            self._axis_draws += 1  # the first axis the most negative, a second the largest
+            rule = plan["@axis"]
+            return "largest" if rule == "negative" and self._axis_draws > 1 else rule
+        if kind == "options" and "@size" in plan and (label is None or label in _SIZE_LABELS) \
+                and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0
+                        for v in self._info):
+            return ("=", 3) if label == "n" and 3 in self._info else ("=", 2)
+        if label and label.endswith(" given") and "@given" in plan:
+            return plan["@given"]
+        return plan.get("@" + kind) if kind else None
+
+    def draw(self, strategy, label=None):
+        """Draw ``strategy`` (``label``: the spec's name of the draw), steered where the
+        plan names it and the strategy can produce the value."""
+        kind, info = _kind(strategy)
+        self.seen.setdefault(label, (kind, info))
+        self._info = info or ()
+        rule = self._rule(label, kind)
+        steered = None if rule is None else self._steer(kind, info, rule)
+        if steered is not None:
+            excluded = _EXCLUDED.get()  # a dtype the target device lacks stays undrawn
+            strategy = steered.filter(_Excluding(None, excluded)._allowed) if excluded \
+                else steered
+        return self._data.draw(strategy, label=label)
+
+    def _steer(self, kind, info, rule):
+        """The strategy replacing a draw of ``(kind, info)`` under ``rule``, or None."""
+        if isinstance(rule, tuple) and rule[0] == "=":
+            values = info if kind in ("options", "dtype") else ()
+            return _just(rule[1]) if any(_same(rule[1], v) for v in values) else None
+        if kind in ("options", "dtype"):
+            return _pick(info, rule)
+        if kind == "shape":
+            shape = _shape_for(info, rule) if isinstance(rule, str) else None
+            return None if shape is None else _just(shape)
+        if kind == "bcast" and rule == "drop":
+            return _just(tuple(info[1:]) if info else ())
+        if kind == "array" and rule in ("ties", "special ties", "zero ties", "moderate"):
+            return self._pooled(info, rule)
+        if kind in ("placed", "placed pair") and isinstance(rule, tuple) and \
+                rule[0] == "placement":
+            build, kinds = info
+            return build((rule[1],)) if rule[1] in kinds else None
+        return None
+
+    def _pooled(self, info, rule):
+        dtype, shape, bounds = info
+        n = math.prod(shape)
+        dt = np.dtype(dtype)
+        build = lambda vals: np.asarray(vals, dtype=dt).reshape(shape)  # noqa: E731
+        if rule == "moderate":  # each element finite, within [-10, 10]: no constant array,
+            return _moderate_arrays(dtype, shape, tuple(sorted(bounds.items())))  # no overflow
+        if rule in ("special ties", "zero ties"):
+            if dt.kind not in "fc":
+                return None
+            want = _SPECIAL_POOL if rule == "special ties" else (0.0, -0.0)
+            allowed = S.dense_floats(**bounds)
+            vals = [v for v in want if any(_same_float(v, a) for a in allowed)]
+            if not vals:
+                return None
+            pool = tuple(complex(v, w) for v in vals for w in (0.0, v)) \
+                if dt.kind == "c" else tuple(vals)
+        else:
+            key = (dtype, tuple(sorted(bounds.items())))
+            if key not in self._pools:
+                drawn = self._data.draw(st.lists(S.scalars(dtype, **bounds), min_size=2,
+                                                 max_size=2), label="tie pool")
+                self._pools[key] = tuple(drawn)
+            pool = self._pools[key]
+        return st.lists(st.sampled_from(pool), min_size=n, max_size=n).map(build)
+
+
+@functools.lru_cache(maxsize=4096)
+def _moderate_arrays(dtype, shape, bounds):
+    """Arrays of ``dtype`` and ``shape`` with elements of :func:`_moderate` (cached, as
+    :func:`_just`)."""
+    dt, n = np.dtype(dtype), math.prod(shape)
+    return st.lists(_moderate(dtype, dict(bounds)), min_size=n, max_size=n).map(
+        lambda vals: np.asarray(vals, dtype=dt).reshape(shape))
+
+
+def _moderate(dtype, bounds):
+    """Scalars of ``dtype`` within ``bounds`` and ``[-10, 10]``, finite."""
+    lo, hi = bounds.get("min_value"), bounds.get("max_value")
+    lo = -10 if lo is None else max(lo, -10)
+    hi = 10 if hi is None else min(hi, 10)
+    if lo > hi:
+        return S.scalars(dtype, **bounds)
+    if np.dtype(dtype).kind in "iu":
+        lo, hi = max(int(np.ceil(lo)), int(np.iinfo(dtype).min)), int(np.floor(hi))
+        if lo > hi:
+            return S.scalars(dtype, **bounds)
+    dt = np.dtype(dtype)
+    if dt.kind not in "fc":
+        return S.scalars(dtype, finite=True, min_value=lo, max_value=hi)
+    width = dt.itemsize * (4 if dt.kind == "c" else 8)
+    real = st.floats(float(lo), float(hi), width=width, allow_subnormal=False)
+    return st.builds(complex, real, real) if dt.kind == "c" else real
+
+
+#: the pool of the special ties: NaN meets NaN, an infinity itself, -0.0 beside +0.0
+_SPECIAL_POOL = (np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0)
+
+
+def _same_float(a, b):
+    return (a != a and b != b) or (a == b and np.signbit(a) == np.signbit(b))
+
+
+def _pick(values, rule):
+    """``just`` the option of ``values`` that ``rule`` chooses, or None."""
+    if not values:
+        return None
+    if isinstance(rule, int) and not isinstance(rule, bool):
+        return _just(values[rule]) if rule < len(values) else None
+    if rule in ("floating", "complex"):
+        want = "f" if rule == "floating" else "c"
+        for v in values:
+            names = v if isinstance(v, tuple) else (v,)
+            if all(np.dtype(n).kind == want for n in names):
+                return _just(v)
+        return None
+    ints = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+    if rule == "negative":
+        neg = [v for v in ints if v < 0]
+        return _just(min(neg)) if neg else None
+    if rule == "largest":
+        return _just(max(ints)) if ints else None
+    if rule == "none":
+        return _just(None) if any(v is None for v in values) else None
+    if rule == "true":
+        return _just(True) if any(v is True for v in values) else None
+    if rule == "all":  # the longest tuple of axes
+        tuples = [v for v in values if isinstance(v, tuple)]
+        return _just(max(tuples, key=len)) if tuples else None
+    return None
+
+
+_DTYPE_NAMES = frozenset(S.ALL)
+
+
+def _is_dtype_options(info):
+    """Whether ``info`` lists dtype names, or tuples of them (pairs)."""
+    return bool(info) and all(
+        v in _DTYPE_NAMES if isinstance(v, str) else
+        isinstance(v, tuple) and bool(v) and all(isinstance(n, str) and n in _DTYPE_NAMES
+                                                  for n in v)
+        for v in info)
+
+
+def plans(seen, done):
+    """The next plans to run, given ``seen`` (label -> ``(kind, info)`` of the draws met so
+    far) after ``done`` plans: the first plan (small shapes, the first dtype) alone, then
+    all the others at once."""
+    base = {"@given": "true", "scalar x2": ("=", False), "@array": "moderate",
+            "@size": 2}
+    small = dict(base, **{"@shape": "small"})
+    if done == 0:
+        return [dict(small, **{"@dtype": 0})]
+    if done > 1:
+        return []
+    out = []
+    kinds = {label: kind for label, (kind, _) in seen.items()}
+    dtype_info = next((info for kind, info in seen.values() if kind == "dtype"), None)
+    for i in range(1, len(dtype_info or ())):  # every dtype (pair) of the first dtype draw
+        out.append(dict(small, **{"@dtype": i}))
+    shape_info = next((info for kind, info in seen.values() if kind == "shape"), None)
+    if shape_info is not None:
+        for rule in ("0d", "empty", "ones", "batch"):
+            if _shape_for(shape_info, rule) is not None:
+                out.append(dict(base, **{"@shape": rule}))
+    if "bcast" in kinds.values() and shape_info is not None and \
+            _shape_for(shape_info, "unit axis") is not None:
+        out.append(dict(base, **{"@shape": "unit axis", "@bcast": "drop",
+                                 "swap": ("=", False)}))
+    if "scalar x2" in seen:
+        out.append(dict(small, **{"scalar x2": ("=", True)}))
+    axis_labels = [label for label, (kind, info) in seen.items()
+                   if label and kind == "options" and any(w in label for w in _AXIS_WORDS)]
+    if axis_labels:
+        batch = shape_info is not None and _shape_for(shape_info, "batch") is not None
+        out.append(dict(base, **{"@shape": "batch" if batch else "small", "@axis": "negative",
+                                 "keepdims": ("=", True)}))
+        out.append(dict(small, **{"@axis": "none"}))
+        out.append(dict(small, **{"@axis": "all", "keepdims": ("=", True)}))
+    for label in _OFFSET_LABELS:
+        info = seen.get(label, (None, None))[1]
+        if seen.get(label, (None,))[0] == "options" and info:
+            for k in (1, -1):
+                if k in info:
+                    out.append(dict(small, **{label: ("=", k)}))
+    for label, (kind, info) in seen.items():  # enumerated keywords: each value once
+        if kind == "options" and info and 2 <= len(info) <= MAX_ENUM and \
+                not _is_dtype_options(info) and \
+                all(v is None or isinstance(v, (str, float)) or
+                    (isinstance(v, int) and label in ("ord",)) for v in info) and \
+                any(isinstance(v, str) for v in info + (("",) if label == "ord" else ())):
+            for v in info:
+                out.append(dict(small, **{label: ("=", v)}))
+    if "array" in kinds.values():  # (placements left as drawn: they would hide the ties)
+        keep = {"@placed": ("placement", "as drawn"), "@placed pair": ("placement", "as drawn")}
+        out.append(dict(small, **keep, **{"@array": "ties"}))
+        out.append(dict(small, **keep, **{"@array": "special ties", "@dtype": "floating"}))
+        out.append(dict(small, **keep, **{"@array": "zero ties", "@dtype": "floating"}))
+    for label, (kind, info) in seen.items():  # special values where they change the answer
+        if kind in ("placed", "placed pair"):
+            for placement in info[1]:
+                if placement != "as drawn":
+                    out.append(dict(small, **{"@dtype": "floating",
+                                              label: ("placement", placement)}))
+    return out
+
+
+def check(spec, xp, data, plan, drawn=None, calls=None, seen=None):
+    """Run ``spec`` on ``xp`` with its draws steered by ``plan`` (:class:`Steered`): True,
+    or False where the spec rejected the example (it ``assume``-s what the plan steered
+    to: the plan does not apply; passed over, not retried).  The draws met are added to
+    ``seen`` (a dict) when given.  The first draw rejects hypothesis' all-zeros example, so
+    that the one example of a boundary search is a random one (its unsteered values are
+    not all zero)."""
+    assume(data.draw(st.booleans(), label="boundary example"))
+    steered = Steered(data, plan)
+    try:
+        spec.check(xp, steered, drawn, calls)
+        return True
+    except UnsatisfiedAssumption:
+        return False
+    finally:
+        if seen is not None:
+            for label, value in steered.seen.items():
+                seen.setdefault(label, value)
+
+
+def applies(spec):
+    """Whether ``spec`` gets boundary examples (:data:`NO_BOUNDARIES`)."""
+    return spec.kind not in NO_BOUNDARIES
+
+
+__all__ = ["Steered", "options", "plans", "check", "applies", "NO_BOUNDARIES"]
