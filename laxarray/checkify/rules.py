@@ -327,25 +327,25 @@ def _triangular_solve_check_rule(ctx, eqn, state, invals, outs):
     return state.add(fail, _linalg_site(ctx, eqn, linalg_status.SINGULAR))
 
 
-@check_rule(LinAlgCheckError, lax_linalg.cholesky_p)
-def _cholesky_check_rule(ctx, eqn, state, invals, outs):
-    """``potrf`` failed: the matrix is not positive definite."""
-    fail = linalg_status.cholesky_failed(invals[0], outs[0])
-    return state.add(fail, _linalg_site(ctx, eqn, linalg_status.NOT_POSITIVE_DEFINITE))
+def _failure_rule(failed, out, message):
+    """A check rule that reports ``message`` where ``failed(input, outs[out])`` holds."""
+    def rule(ctx, eqn, state, invals, outs):
+        return state.add(failed(invals[0], outs[out]), _linalg_site(ctx, eqn, message))
+    return rule
 
 
-@check_rule(LinAlgCheckError, lax_linalg.svd_p)
-def _svd_check_rule(ctx, eqn, state, invals, outs):
-    """The SVD did not converge (NaN singular values, as NumPy reports them)."""
-    fail = linalg_status.svd_failed(invals[0], outs[0])
-    return state.add(fail, _linalg_site(ctx, eqn, linalg_status.SVD_NOT_CONVERGED))
-
-
-@check_rule(LinAlgCheckError, lax_linalg.eigh_p)
-def _eigh_check_rule(ctx, eqn, state, invals, outs):
-    """``syevd`` did not converge on a finite matrix."""
-    fail = linalg_status.eigh_failed(invals[0], outs[1])
-    return state.add(fail, _linalg_site(ctx, eqn, linalg_status.EIGENVALUES_NOT_CONVERGED))
+#: primitive -> (predicate of its input and one output, that output, NumPy's message):
+#: ``potrf`` failed (not positive definite); the SVD did not converge (NaN singular
+#: values, as NumPy reports them); ``syevd`` did not converge on a finite matrix
+_FAILURES = {
+    lax_linalg.cholesky_p: (linalg_status.cholesky_failed, 0,
+                            linalg_status.NOT_POSITIVE_DEFINITE),
+    lax_linalg.svd_p: (linalg_status.svd_failed, 0, linalg_status.SVD_NOT_CONVERGED),
+    lax_linalg.eigh_p: (linalg_status.eigh_failed, 1,
+                        linalg_status.EIGENVALUES_NOT_CONVERGED),
+}
+for _prim, _how in _FAILURES.items():
+    check_rule(LinAlgCheckError, _prim)(_failure_rule(*_how))
 
 
 @check_rule(LinAlgCheckError, lax_linalg.eig_p)
