@@ -529,7 +529,7 @@ def render(tab):
                 "ROWS = ("]
         files[f"{family}.py"] = "\n".join(out + _rows_lines(rs) + [")", ""])
     out = _header(f"The special cases of the Array API standard {version}, as data.")
-    out += [f"from laxarray.conformance.special_cases_table import {', '.join(by_family)}",
+    out += [f"from . import {', '.join(by_family)}",
             "",
             f"VERSION = {version!r}",
             "",

@@ -7,10 +7,6 @@ distribution ``array-api-conformance`` (``dist/conformance``), whose top-level p
 this directory, ``python -m array_api_conformance``.
 """
 
-from . import _alias
-
-_alias.install(__name__)  # imported under the standalone name: see _alias
-
 from . import specs_creation  # noqa: E402,F401  (registers specs)
 from . import specs_data_types  # noqa: E402,F401  (registers specs)
 from . import specs_elementwise  # noqa: E402,F401  (registers specs)

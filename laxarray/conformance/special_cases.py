@@ -51,9 +51,9 @@ import math
 
 import numpy as np
 
-from laxarray.conformance.compare import ConformanceError, _real_bad as _compare_bad
-from laxarray.conformance.special_cases_table import INPLACE, OPERATORS, ROWS, UNCHECKED
-from laxarray.conformance.tolerances import lookup
+from .compare import ConformanceError, _real_bad as _compare_bad
+from .special_cases_table import INPLACE, OPERATORS, ROWS, UNCHECKED
+from .tolerances import lookup
 
 #: tolerance of results stated as multiples of π ("an implementation-dependent
 #: approximation to +π/2"), in ulps of the result's dtype: its row of the error table

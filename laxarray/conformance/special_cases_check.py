@@ -32,10 +32,10 @@ import warnings
 
 import numpy as np
 
-from laxarray.conformance import snippets, special_cases as SC
-from laxarray.conformance.compare import ConformanceError, to_numpy
-from laxarray.conformance.flushing import Calls
-from laxarray.conformance.spec import arrays_mutable, mutable_arrays, resolve
+from . import snippets, special_cases as SC
+from .compare import ConformanceError, to_numpy
+from .flushing import Calls
+from .spec import arrays_mutable, mutable_arrays, resolve
 
 #: dtypes checked per domain
 DTYPES = {"real": ("float32", "float64"), "complex": ("complex64", "complex128"),
@@ -512,7 +512,7 @@ def outcome(xp, name, *, namespace_label="xp", exclude=(), mutable=True):
     message = " ".join(f"{type(err).__name__}: {err}".split())[:500]
     lines = [f"# {name} on {namespace_label}: the standard's special cases ({form}, {dtype})"]
     replay = ["import importlib", f"xp = importlib.import_module({namespace_label!r})",
-              "from laxarray.conformance import special_cases_check",
+              f"from {__name__.rpartition('.')[0]} import special_cases_check",
               f"special_cases_check.check(xp, {name!r})"]
     if standalone:
         lines += ["# Self-contained reproduction (needs NumPy and the namespace only):",

@@ -16,9 +16,9 @@ import math
 
 import numpy as np
 
-from laxarray.conformance import strategies as S
-from laxarray.conformance.compare import ConformanceError
-from laxarray.conformance.spec import Spec, as_xp, register
+from . import strategies as S
+from .compare import ConformanceError
+from .spec import Spec, as_xp, register
 
 #: conversion -> (the builtin, dtype group of the arrays it takes, Python type of its result)
 CONVERSIONS = {"__bool__": (bool, "any", bool), "__complex__": (complex, "any", complex),

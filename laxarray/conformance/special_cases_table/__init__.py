@@ -6,7 +6,7 @@ Regenerate with ``python tools/gen_special_cases.py STUBS_DIR`` (the standard's
 (its docstring describes the format).
 """
 
-from laxarray.conformance.special_cases_table import trigonometric, exponential, arithmetic, other
+from . import trigonometric, exponential, arithmetic, other
 
 VERSION = '2025.12'
 
