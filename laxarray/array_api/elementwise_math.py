@@ -7,8 +7,12 @@ jax.numpy does).  Under ``jax.jit`` each traces to bare lax primitives.
 from __future__ import annotations
 
 import builtins
+import decimal
+import functools
 import math
 
+import jax
+import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
@@ -70,12 +74,116 @@ atanh = _unary("atanh", lax.atanh, "Inverse hyperbolic tangent. Array API: atanh
                "NumPy: numpy.arctanh.", _cm.catanh)
 
 
+_LAYOUT = {  # real floating dtype: (same-width integer type, fraction bits, exponent bias)
+    "float16": (np.int16, 10, 15), "float32": (np.int32, 23, 127), "float64": (np.int64, 52, 1023),
+}
+
+
+def _split(value, keep):
+    """``value`` (a Decimal) as float64 ``hi + lo`` with ``hi`` rounded down to ``keep``
+    significant bits, so products of ``hi`` with short factors are exact (fdlibm's split)."""
+    mant, exp = math.frexp(float(value))
+    hi = math.ldexp(math.floor(math.ldexp(mant, keep)), exp - keep)
+    return hi, float(value - decimal.Decimal(hi))
+
+
+def _log_constants(base):
+    """``1 / log(base)`` and ``log_base(2)``, each split as ``hi + lo``."""
+    with decimal.localcontext() as ctx:
+        ctx.prec = 40
+        ln_base = decimal.Decimal(base).ln()
+        return _split(1 / ln_base, 32), _split(decimal.Decimal(2).ln() / ln_base, 42)
+
+
+_LOG_CONSTANTS = {2: _log_constants(2), 10: _log_constants(10)}
+# the minimax coefficients of log(1 + f) on [sqrt(1/2) - 1, sqrt(2) - 1] (fdlibm's Lg1..Lg7)
+_LG = (6.666666666666735130e-01, 3.999999999940941908e-01, 2.857142874366239149e-01,
+       2.222219843214978396e-01, 1.818357216161805012e-01, 1.531383769920937332e-01,
+       1.479819860511658591e-01)
+
+
+def _log_split(m, e, base):
+    """``e log_base(2) + log_base(m)`` in float64 for ``m`` in ``[sqrt(1/2), sqrt(2)]``, to
+    under one ulp: fdlibm's ``log10``/``log2`` (``f = m - 1`` is exact, ``log(1 + f)`` is a
+    polynomial in ``s = f / (2 + f)``, and its leading part ``f - f*f/2`` is split in two so
+    that multiplying by the split ``1 / log(base)`` loses nothing)."""
+    def c(v):
+        return lax.full_like(m, v)
+    (inv_hi, inv_lo), (l2_hi, l2_lo) = _LOG_CONSTANTS[base]
+    f = lax.sub(m, c(1.0))
+    s = lax.div(f, lax.add(c(2.0), f))
+    z = lax.mul(s, s)
+    w = lax.mul(z, z)
+    t1 = lax.mul(w, lax.add(c(_LG[1]), lax.mul(w, lax.add(c(_LG[3]), lax.mul(w, c(_LG[5]))))))
+    t2 = lax.mul(z, lax.add(c(_LG[0]), lax.mul(w, lax.add(
+        c(_LG[2]), lax.mul(w, lax.add(c(_LG[4]), lax.mul(w, c(_LG[6]))))))))
+    hfsq = lax.mul(c(0.5), lax.mul(f, f))
+    r = lax.mul(s, lax.add(hfsq, lax.add(t2, t1)))          # log(1 + f) - (f - hfsq)
+    hi = lax.sub(f, hfsq)
+    bits = lax.bitcast_convert_type(hi, np.int64)
+    hi = lax.bitcast_convert_type(lax.bitwise_and(bits, lax.full_like(bits, ~0xFFFFFFFF)),
+                                  np.float64)             # 21 significant bits: exact products
+    lo = lax.add(lax.sub(lax.sub(f, hi), hfsq), r)
+    val_hi = lax.mul(hi, c(inv_hi))
+    val_lo = lax.add(lax.mul(lax.add(lo, hi), c(inv_lo)), lax.mul(lo, c(inv_hi)))
+    if base == 2:
+        y2 = e
+    else:
+        y2 = lax.mul(e, c(l2_hi))
+        val_lo = lax.add(val_lo, lax.mul(e, c(l2_lo)))
+    total = lax.add(y2, val_hi)
+    val_lo = lax.add(val_lo, lax.add(lax.sub(y2, total), val_hi))
+    return lax.add(val_lo, total)
+
+
+@functools.partial(jax.custom_jvp, nondiff_argnums=(1,))
+def _log_base_real(x, base):
+    """``log_base(x)`` of real floating ``x`` as ``e log_base(2) + log(m) / log(base)`` with
+    ``x = m 2**e``, ``m`` in ``[sqrt(1/2), sqrt(2)]`` (``_log_split``): powers of the base
+    come out exact (``log10(0.1) == -1``, ``log2(2**k) == k``), where ``log(x) / log(base)``
+    is off by an ulp or two.  float16 and float32 do the arithmetic in float64 (then they
+    are correctly rounded, where NumPy's float32 log10 is in 47% of cases).  Zero, negative,
+    inf and NaN take ``log(x) / log(base)``."""
+    dt = np.dtype(x.dtype)
+    itype, frac, bias = _LAYOUT[dt.name]
+
+    def full(v, like=x):
+        return lax.full_like(like, v)
+    # a subnormal is its fraction field times 2**(1 - bias - frac): that integer, as a float,
+    # is normal (XLA on CPU reads subnormal operands of arithmetic and conversions as zero)
+    sub = lax.lt(lax.abs(x), full(np.finfo(dt).tiny))
+    bits = lax.bitcast_convert_type(x, itype)
+    bits = lax.select(sub, lax.bitcast_convert_type(lax.convert_element_type(bits, dt), itype),
+                      bits)
+    field = lax.shift_right_logical(bits, full(frac, bits))
+    field = lax.bitwise_and(field, full((1 << (dt.itemsize * 8 - 1 - frac)) - 1, bits))
+    m = lax.bitcast_convert_type(lax.bitwise_or(
+        lax.bitwise_and(bits, full((1 << frac) - 1, bits)), full(bias << frac, bits)), dt)
+    e = lax.sub(field, lax.select(sub, full(2 * bias + frac - 1, bits), full(bias, bits)))
+    big = lax.gt(m, full(math.sqrt(2.0)))
+    m = lax.convert_element_type(lax.select(big, lax.mul(m, full(0.5)), m), np.float64)
+    e = lax.convert_element_type(lax.select(big, lax.add(e, full(1, e)), e), np.float64)
+    out = _log_split(m, e, base)
+    plain = lax.div(lax.log(x), full(math.log(base)))
+    ok = lax.bitwise_and(lax.gt(x, full(0)), lax.is_finite(x))
+    return lax.select(ok, lax.convert_element_type(out, dt), plain)
+
+
+@_log_base_real.defjvp
+def _log_base_real_jvp(base, primals, tangents):
+    """The derivative ``1 / (x log(base))``: the bit-level split has none of its own."""
+    (x,), (dx,) = primals, tangents
+    return _log_base_real(x, base), lax.div(dx, lax.mul(x, lax.full_like(x, math.log(base))))
+
+
 def _log_base(x, base):
     inv = 1.0 / math.log(base)
     if _is_complex(x):  # part by part: a complex division would turn inf parts into NaN
         w = _cm.clog(x)
         scale = lax.full_like(lax.real(w), inv)
         return lax.complex(lax.mul(lax.real(w), scale), lax.mul(lax.imag(w), scale))
+    if np.dtype(x.dtype).name in _LAYOUT:
+        return _log_base_real(x, base)
     return lax.div(lax.log(x), lax.full_like(x, math.log(base)))
 
 

@@ -52,6 +52,8 @@ CASES = {
         lambda x: la.cumulative_prod(x, axis=1, include_initial=True),
         lambda x: np.cumulative_prod(x, axis=1, include_initial=True)),
     "sum": (lambda x: la.sum(x, axis=0), lambda x: np.sum(x, axis=0)),
+    "log10": (lambda x: la.log10(la.abs(x)), lambda x: np.log10(np.abs(x))),
+    "log2": (lambda x: la.log2(la.abs(x)), lambda x: np.log2(np.abs(x))),
     "prod": (lambda x: la.prod(x, axis=-1), lambda x: np.prod(x, axis=-1)),
     "mean": (lambda x: la.mean(x, axis=1, keepdims=True),
              lambda x: np.mean(x, axis=1, keepdims=True)),
