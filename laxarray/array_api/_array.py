@@ -138,7 +138,6 @@ class Array:
 
     __slots__ = ("_v", "_pad", "_lshape", "_view", "__weakref__")
     __array_priority__ = 100
-    __array_ufunc__ = None  # NumPy binary ops defer to our reflected operators
     __hash__ = None
 
     def __init__(self, *args, **kwargs):
@@ -428,6 +427,8 @@ class Array:
     __invert__ = _unary("bitwise_invert", "invert")
 
     # ---- NumPy's ndarray methods: one table (bodies in laxarray.numpy_api.methods) ------
+    # NumPy's ufuncs call laxarray's function of the same name (numpy_api.array_ufunc)
+    __array_ufunc__ = _NumpyMethod("__array_ufunc__")
     tolist = _NumpyMethod("tolist")
     item = _NumpyMethod("item")
     astype = _NumpyMethod("astype")

@@ -12,6 +12,7 @@ from laxarray.numpy_api.shaping import *  # noqa: F401,F403
 from laxarray.numpy_api.statistics import *  # noqa: F401,F403
 from laxarray.numpy_api.ufuncs import *  # noqa: F401,F403
 from laxarray.numpy_api import methods as _methods  # noqa: F401  (fills Array.NUMPY_METHODS)
+from laxarray.numpy_api import array_ufunc as _array_ufunc  # noqa: F401  (the same)
 from laxarray.numpy_api import (aliases as _a, editing as _e, mathfuncs as _m, shaping as _sh,
                                 statistics as _st, ufuncs as _u)
 

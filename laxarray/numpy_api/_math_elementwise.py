@@ -192,11 +192,29 @@ def degrees(x, /):
 
 @elementwise_unary("real", compute=to_float)
 def spacing(x, /):
-    """Distance to the next representable value away from zero (NaN for inf/NaN).
-    NumPy: numpy.spacing."""
-    neg = lax.lt(x, _full(x, 0))
-    toward = lax.select(neg, _full(x, -np.inf), _full(x, np.inf))
-    return lax.sub(lax.nextafter(x, toward), x)
+    """Distance to the next representable value away from zero (NaN for inf/NaN, inf at
+    the largest finite value; ``spacing(±0)`` is the smallest subnormal). NumPy:
+    numpy.spacing.  Built from the bits (XLA on CPU flushes subnormal differences); float16
+    follows the float32/float64 rule (NumPy's float16 gives negative values the positive
+    distance toward zero)."""
+    itype, frac, bias = _FLOAT_LAYOUT[np.dtype(x.dtype)]
+    bits = lax.bitcast_convert_type(x, itype)
+    sign = lax.bitwise_and(bits, _full(bits, np.iinfo(itype).min))
+    mag = lax.bitwise_and(bits, _full(bits, np.iinfo(itype).max))
+    field = lax.shift_right_logical(mag, _full(mag, frac))
+    one = _full(field, 1)
+    normal_ulp = lax.shift_left(lax.sub(field, _full(field, frac)), _full(field, frac))
+    tiny_ulp = lax.shift_left(one, lax.max(lax.sub(field, one), _full(field, 0)))
+    ulp = lax.select(lax.gt(field, _full(field, frac)), normal_ulp, tiny_ulp)
+    ulp = lax.select(lax.eq(field, _full(field, 0)), one, ulp)
+    # from the sign bit (a comparison may read a subnormal as zero); -0.0 counts as positive
+    negative = lax.bitwise_and(lax.ne(sign, _full(sign, 0)), lax.ne(mag, _full(mag, 0)))
+    out = lax.bitcast_convert_type(
+        lax.select(negative, lax.bitwise_or(ulp, sign), ulp), x.dtype)
+    largest = int(np.array(np.finfo(x.dtype).max, x.dtype).view(itype))
+    top = lax.eq(mag, _full(mag, largest))
+    out = lax.select(top, lax.select(negative, _full(x, -np.inf), _full(x, np.inf)), out)
+    return lax.select(lax.is_finite(x), out, _full(x, np.nan))
 
 
 _UINT_OF = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -348,6 +366,7 @@ def isrealobj(x):
 
 # ---- several outputs, integer arguments -------------------------------------------------
 _FLOAT_LAYOUT = {  # dtype: (int type, fraction bits, exponent bias)
+    np.dtype(np.float16): (np.int16, 10, 15),
     np.dtype(np.float32): (np.int32, 23, 127),
     np.dtype(np.float64): (np.int64, 52, 1023),
 }
