@@ -50,7 +50,7 @@ import numpy as np
 from . import (boundaries, capabilities as caps_mod, coverage,
                                   parallel, snippets, special_cases_check)
 from .spec import (SPECS, Pinned, collecting_notes, excluding_dtypes,
-                                       mutable_arrays, resolve)
+                                       mutable_arrays, resolve, without_local_constants)
 
 #: names each revision of the standard added, for ``--version`` (only names with specs).
 ADDED_IN = {
@@ -287,7 +287,8 @@ def _replay(name, seed, max_examples, exc, plan=None):
     lines = ["from hypothesis import given, seed, settings, strategies as st"]
     if blob:
         lines[-1] += ", reproduce_failure"
-    lines += [f"from {PACKAGE} import SPECS"]
+    lines += [f"from {PACKAGE} import SPECS",
+              f"from {PACKAGE}.spec import without_local_constants"]
     if plan is not None:
         lines += [f"from {PACKAGE} import boundaries", "", f"PLAN = {plan!r}"]
     lines.append("")
@@ -302,7 +303,8 @@ def _replay(name, seed, max_examples, exc, plan=None):
               "def test(data):",
               call,
               "",
-              "test()"]
+              "with without_local_constants():  # the runner's draws, in any process",
+              "    test()"]
     return lines
 
 
@@ -453,7 +455,8 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
     target = capabilities.target(xp)
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"), mutable_arrays(mutable), \
-                excluding_dtypes(capabilities.excluded_dtypes), collecting_notes() as notes:
+                excluding_dtypes(capabilities.excluded_dtypes), collecting_notes() as notes, \
+                without_local_constants():
             warnings.simplefilter("ignore")
             if boundary and boundaries.applies(spec):
                 _run_boundaries(search(1), plan, rejected, seen, record)

@@ -19,6 +19,7 @@ import contextlib
 import contextvars
 import copy
 import math
+import threading
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -173,6 +174,42 @@ def collecting_notes():
         yield notes
     finally:
         _NOTES.reset(token)
+
+try:  # where hypothesis (6.131 on) collects constants from the source of imported modules
+    from hypothesis.internal.conjecture import providers as _providers
+except ImportError:  # pragma: no cover -- another hypothesis
+    _providers = None
+if not hasattr(_providers, "_get_local_constants"):
+    _providers = None
+_CONSTANTS_LOCK = threading.Lock()
+_CONSTANTS_STATE = {"depth": 0, "collector": None}
+
+
+@contextlib.contextmanager
+def without_local_constants():
+    """Within this block hypothesis draws none of the constants it collects from the source
+    of the modules the process has imported (hypothesis 6.131 on mixes them into its draws):
+    a seed then gives the same examples in every process, whatever it imported before, so a
+    verdict at a seed does not depend on which modules a test run happened to load first."""
+    if _providers is None:
+        yield
+        return
+    with _CONSTANTS_LOCK:
+        if _CONSTANTS_STATE["depth"] == 0:
+            empty = _providers.Constants()
+            _CONSTANTS_STATE["collector"] = _providers._get_local_constants
+            _providers._get_local_constants = lambda: empty
+            _providers.CONSTANTS_CACHE.cache.clear()   # constants permitted, per kind of draw
+        _CONSTANTS_STATE["depth"] += 1
+    try:
+        yield
+    finally:
+        with _CONSTANTS_LOCK:
+            _CONSTANTS_STATE["depth"] -= 1
+            if _CONSTANTS_STATE["depth"] == 0:
+                _providers._get_local_constants = _CONSTANTS_STATE["collector"]
+                _providers.CONSTANTS_CACHE.cache.clear()
+
 
 _MUTABLE = contextvars.ContextVar("laxarray_conformance_mutable", default=True)
 

@@ -244,10 +244,14 @@ def _tensordot(xp, data):
 def _vecdot(xp, data):
     dtype = data.draw(st.sampled_from(["int64", "float64", "complex128"]), label="dtype")
     shape = data.draw(S.shapes(min_dims=1), label="shape")
+    # complex parts bounded too: near the float64 limit the summation order decides what
+    # overflows, and the standard fixes no order (a conforming namespace failed at seed 3)
     a = data.draw(S.arrays(dtype, shape, min_value=-10, max_value=10) if dtype != "complex128"
-                  else S.arrays(dtype, shape, finite=True), label="x1")
+                  else S.arrays(dtype, shape, finite=True, min_value=-1e100, max_value=1e100),
+                  label="x1")
     b = data.draw(S.arrays(dtype, shape, min_value=-10, max_value=10) if dtype != "complex128"
-                  else S.arrays(dtype, shape, finite=True), label="x2")
+                  else S.arrays(dtype, shape, finite=True, min_value=-1e100, max_value=1e100),
+                  label="x2")
     axis = data.draw(st.integers(-len(shape), -1), label="axis")
     others = tuple(i for i in range(len(shape)) if i != axis % len(shape))
     a, b = data.draw(S.placed_pair(a, b, (axis,), (axis,), batch1=others, batch2=others),
