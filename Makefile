@@ -21,16 +21,19 @@ demo: $(STAMP)
 # tests/multidevice needs 8 (host) devices: its own process, with the flag set before jax starts
 MULTIDEVICE := XLA_FLAGS=--xla_force_host_platform_device_count=8
 
-# the main suite runs in $(WORKERS) processes (pytest-xdist): 619 -> 350 s on the 2-core CI
+# the main suite runs in $(WORKERS) processes (pytest-xdist): 619 -> 350 s on the 2-core CI;
+# a test file stays in one worker (--dist loadfile), so the programs its tests share are
+# compiled once, not once in each worker
 WORKERS ?= 2
+DIST := --dist loadfile
 
 test: lint
-	$(PY) -m pytest -n $(WORKERS)
+	$(PY) -m pytest -n $(WORKERS) $(DIST)
 	$(MULTIDEVICE) $(PY) -m pytest tests/multidevice
 
 # Deeper hypothesis profile (more examples, random seeds); minutes to hours.
 test-deep: lint
-	HYPOTHESIS_PROFILE=deep $(PY) -m pytest -n $(WORKERS)
+	HYPOTHESIS_PROFILE=deep $(PY) -m pytest -n $(WORKERS) $(DIST)
 	HYPOTHESIS_PROFILE=deep $(MULTIDEVICE) $(PY) -m pytest tests/multidevice
 
 # ruff (rules in pyproject.toml) and mypy on typical user code (tests/typing/usage.py); seconds
