@@ -226,7 +226,7 @@ def reduce_extreme(x, axes, find_max):
     reduce = lax.reduce_max if find_max else lax.reduce_min
     if _dt.kind_of(x.dtype) != "f" or not axes or math.prod(x.shape[a] for a in axes) < 2:
         return reduce(x, axes)
-    own = getattr(_TRACING, "bound", None)
+    own = _THREAD.bound
     if own is not None:  # tracing one of laxarray's eager programs
         if not own._extremes and _options() is not None:
             raise _ExactExtremesNeeded
@@ -241,9 +241,18 @@ def reduce_extreme(x, axes, find_max):
 _LIVE: dict = {}        # jitted callable -> [Bound, executables]
 _TOTAL = [0]
 _COMPILES = [0]         # executables built by laxarray kernels since start-up
-_EAGER = [None]         # the Bound whose eager call is running (a trace then is a compile)
 _SPY = [None]           # tests: a list that records (module, kernel name) of every run
-_TRACING = threading.local()  # .bound: the Bound whose eager program this thread traces
+
+
+class _ThreadState(threading.local):
+    """What this thread's kernel calls are doing (each thread has its own: a trace in one
+    thread never reads another's eager call)."""
+
+    eager = None   # the Bound whose eager call is running (a trace then is a compile)
+    bound = None   # the Bound whose eager program is being traced
+
+
+_THREAD = _ThreadState()
 _LOCK = threading.RLock()  # the accounting above, shared by threads
 
 
@@ -369,10 +378,10 @@ class Bound:
         check = neutral and options is not None
 
         def entry(*args):
-            if _EAGER[0] is not bound:
+            if _THREAD.eager is not bound:
                 return body(*args)
-            _EAGER[0] = None  # traced for an eager call: a new executable
-            _TRACING.bound = bound
+            _THREAD.eager = None  # traced for an eager call: a new executable
+            _THREAD.bound = bound
             try:
                 if check:  # a fresh callable: jax must not share this trace with the
                     # inlined one, which reduces differently (reduce_extreme)
@@ -383,7 +392,7 @@ class Bound:
                     return replay()
                 out = body(*args)
             finally:
-                _TRACING.bound = None
+                _THREAD.bound = None
             _register(bound, jitted)
             return out
         entry.__name__ = self.kernel.__name__
@@ -414,7 +423,7 @@ class Bound:
         constants inside ``jax.jit``) are staged there too, where jax refuses compiler
         options: then the same body runs inlined without them."""
         self.used = True
-        _EAGER[0] = self
+        _THREAD.eager = self
         try:
             out = jitted(*args)
         except ValueError as exc:
@@ -514,7 +523,7 @@ class Bound:
                 if body is not self._fn:
                     jitted.body = body
                 setattr(self, slot, jitted)
-            _EAGER[0] = self
+            _THREAD.eager = self
             try:
                 lowered = jitted.lower(*args)
             except _FusionEmittersNeeded:
@@ -526,7 +535,7 @@ class Bound:
             except Exception:  # noqa: BLE001  (jax.jit's call says what failed)
                 return None
             finally:
-                _EAGER[0] = None
+                _THREAD.eager = None
             _unregister(jitted)  # counted again once it is one of self._exes
             try:
                 return lowered.compile()
@@ -599,7 +608,7 @@ class Bound:
         if jitted is None:
             jitted = self._plain = self._jit(self._fn)
         self.used = True
-        _EAGER[0] = self
+        _THREAD.eager = self
         try:
             out = jitted(*args)
         except ValueError as exc:
