@@ -22,10 +22,11 @@ demo: $(STAMP)
 MULTIDEVICE := XLA_FLAGS=--xla_force_host_platform_device_count=8
 
 # the main suite runs in $(WORKERS) processes (pytest-xdist): 619 -> 350 s on the 2-core CI;
-# a test file stays in one worker (--dist loadfile), so the programs its tests share are
-# compiled once, not once in each worker
+# each worker takes a contiguous run of tests and steals from the other's at the end
+# (--dist worksteal): a file's tests mostly stay in one worker, so the programs they share
+# compile once, and neither worker idles while the other finishes a long file
 WORKERS ?= 2
-DIST := --dist loadfile
+DIST := --dist worksteal
 
 test: lint
 	$(PY) -m pytest -n $(WORKERS) $(DIST)
