@@ -1,6 +1,10 @@
 """Library settings: the rank-promotion guard (``allow`` / ``warn`` / ``raise``), the host
 paths of sorting and sparse products (below), and the matrix-product precision (last).
 
+``set_*`` sets a setting for the process; the context managers (``rank_promotion``,
+``host_sort``) set it for their ``with`` block in the current context only (a
+``contextvars`` variable: another thread, or another asyncio task, keeps its own value).
+
 Implicit rank promotion (broadcasting a rank-1 array against a rank-2 one, say) is
 NumPy's rule and a frequent source of silent bugs; as in jax
 (``jax_numpy_rank_promotion``), laxarray can warn or raise when an operation broadcasts
@@ -12,7 +16,9 @@ context manager.  0-d operands never count as promotion.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
+import threading
 import warnings
 
 from laxarray._core.errors import fail, fail_text
@@ -31,47 +37,82 @@ def _valid(fn, mode):
     return mode
 
 
-MODE = _valid("LAXARRAY_RANK_PROMOTION", os.environ.get("LAXARRAY_RANK_PROMOTION", "allow"))
-#: ``MODE != "allow"``, read on the eager fast paths.
-ACTIVE = MODE != "allow"
+class _Scoped:
+    """A process-wide value with a per-context override for ``with`` blocks (``contextvars``:
+    each thread and asyncio task sees its own block's value).  ``open``: how many blocks are
+    open in any context, so hot paths can skip the lookup while none is."""
+
+    def __init__(self, name, value):
+        self.value = value
+        self.var = contextvars.ContextVar(f"laxarray_{name}", default=self)
+        self.open = 0
+        self._lock = threading.Lock()
+
+    def get(self):
+        found = self.var.get()
+        return self.value if found is self else found
+
+    @contextlib.contextmanager
+    def block(self, value, changed=None):
+        token = self.var.set(value)
+        with self._lock:
+            self.open += 1
+        if changed is not None:
+            changed()
+        try:
+            yield
+        finally:
+            self.var.reset(token)
+            with self._lock:
+                self.open -= 1
+            if changed is not None:
+                changed()
+
+
+_RANK = _Scoped("rank_promotion", _valid("LAXARRAY_RANK_PROMOTION",
+                                         os.environ.get("LAXARRAY_RANK_PROMOTION", "allow")))
+#: whether any thread may need the check (the process' mode is not ``allow``, or a
+#: ``rank_promotion`` block is open somewhere), read on the eager fast paths.
+ACTIVE = _RANK.value != "allow"
+
+
+def _rank_changed():
+    global ACTIVE
+    ACTIVE = _RANK.value != "allow" or _RANK.open > 0
 
 
 def get_rank_promotion():
-    """The current rank-promotion mode: ``'allow'``, ``'warn'`` or ``'raise'``."""
-    return MODE
+    """The rank-promotion mode in force here: ``'allow'``, ``'warn'`` or ``'raise'``."""
+    return _RANK.get()
 
 
 def set_rank_promotion(mode):
-    """Set the rank-promotion mode (``'allow'``, ``'warn'``, ``'raise'``) for the process.
+    """Set the rank-promotion mode (``'allow'``, ``'warn'``, ``'raise'``) for the process
+    (a :func:`rank_promotion` block still decides inside it).
 
     Under ``jax.jit`` the check runs when a function is traced."""
-    global MODE, ACTIVE
-    MODE = _valid("set_rank_promotion", mode)
-    ACTIVE = MODE != "allow"
+    _RANK.value = _valid("set_rank_promotion", mode)
+    _rank_changed()
 
 
-@contextlib.contextmanager
 def rank_promotion(mode):
-    """Context manager: the rank-promotion mode inside the ``with`` block."""
-    previous = MODE
-    set_rank_promotion(mode)
-    try:
-        yield
-    finally:
-        set_rank_promotion(previous)
+    """Context manager: the rank-promotion mode inside the ``with`` block, for this thread
+    (or asyncio task) only."""
+    return _RANK.block(_valid("rank_promotion", mode), _rank_changed)
 
 
 def check_ranks(fn, *shapes):
     """Warn or raise (per the mode) if ``shapes`` of different non-zero ranks broadcast."""
     if not ACTIVE:
         return
+    mode = _RANK.get()
     ranks = {len(s) for s in shapes if len(s)}
-    if len(ranks) <= 1:
+    if len(ranks) <= 1 or mode == "allow":
         return
     text = (f"operands of shapes {', '.join(str(tuple(s)) for s in shapes)} would broadcast "
             "by implicit rank promotion (rank_promotion is "
-            f"{MODE!r}); use expand_dims/reshape to make the ranks equal")
-    if MODE == "raise":
+            f"{mode!r}); use expand_dims/reshape to make the ranks equal")
+    if mode == "raise":
         fail_text(ValueError, fn, text)
     warnings.warn(f"{fn}: {text}", RankPromotionWarning, stacklevel=4)
 
@@ -85,13 +126,15 @@ def check_ranks(fn, *shapes):
 # arrays sharded over several devices, and when this switch is off -- which ``jax.export``
 # needs, since a program with a host callback cannot be serialized.
 
-HOST_SORT = os.environ.get("LAXARRAY_HOST_SORT", "1") not in ("0", "", "false", "False")
+_HOST_SORT = _Scoped("host_sort", os.environ.get("LAXARRAY_HOST_SORT", "1")
+                     not in ("0", "", "false", "False"))
 
 
 def get_host_sort():
     """Whether sorting and selection (NumPy) and sparse @ sparse (SciPy) on the CPU backend
-    run on the host, in a callback under ``jax.jit``."""
-    return HOST_SORT
+    run on the host, in a callback under ``jax.jit`` (here: a :func:`host_sort` block's
+    setting inside it)."""
+    return _HOST_SORT.get()
 
 
 def set_host_sort(enabled):
@@ -101,20 +144,13 @@ def set_host_sort(enabled):
     Off, every sort is ``lax.sort`` and every sparse product, sum and difference the lax
     kernel, compiled by XLA (what ``jax.export`` needs).  Under
     ``jax.jit`` the setting is read when a function is traced."""
-    global HOST_SORT
-    HOST_SORT = check_bool("set_host_sort", enabled, "enabled")
+    _HOST_SORT.value = check_bool("set_host_sort", enabled, "enabled")
 
 
-@contextlib.contextmanager
 def host_sort(enabled):
     """Context manager: the host paths of :func:`set_host_sort` on or off inside the
-    ``with`` block."""
-    previous = HOST_SORT
-    set_host_sort(enabled)
-    try:
-        yield
-    finally:
-        set_host_sort(previous)
+    ``with`` block, for this thread (or asyncio task) only."""
+    return _HOST_SORT.block(check_bool("host_sort", enabled, "enabled"))
 
 
 # ---- matrix-product precision ------------------------------------------------------------

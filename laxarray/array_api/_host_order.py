@@ -60,7 +60,7 @@ def placed(raw) -> bool:
     ``sort`` along an unsharded axis of a row-sharded array all-gathered it).  So traced
     values take the host path only in a process with one device.  Off the CPU (GPU, TPU)
     every host path declines: its caller runs the lax path."""
-    return config.HOST_SORT and platform(raw) == "cpu"
+    return config.get_host_sort() and platform(raw) == "cpu"
 
 
 def platform(raw):
