@@ -83,3 +83,62 @@ def with_matmul_precision(fn, precision=None):
 
 # the setting changes the programs laxarray compiles: part of every executable-store key
 _jaxapi.register_program_setting("laxarray_matmul_precision", lambda: _config.MATMUL_PRECISION)
+
+
+# ---- NumPy's casts inside a kernel -------------------------------------------------------
+
+_UINT_OF_WIDTH = {2: np.dtype("uint16"), 4: np.dtype("uint32"), 8: np.dtype("uint64")}
+
+
+def _nonzero(x):
+    """``x != 0`` for a real array, exact for subnormal floats (which XLA on CPU compares
+    as zero): a float is non-zero when any bit other than the sign bit is set."""
+    if _dt.kind_of(x.dtype) != "f":
+        return lax.ne(x, lax.full_like(x, 0))
+    utype = _UINT_OF_WIDTH[x.dtype.itemsize]
+    bits = lax.bitcast_convert_type(x, utype)
+    magnitude = np.array(np.iinfo(utype).max >> 1, utype)
+    return lax.ne(lax.bitwise_and(bits, lax.full_like(bits, magnitude)), lax.full_like(bits, 0))
+
+
+def nonzero_mask(x):
+    """``x != 0`` inside a kernel for any dtype, exact for subnormals (see ``_nonzero``)."""
+    if x.dtype == np.bool_:
+        return x
+    if _dt.kind_of(x.dtype) == "c":
+        return lax.bitwise_or(_nonzero(lax.real(x)), _nonzero(lax.imag(x)))
+    return _nonzero(x)
+
+
+_NARROW_VIA_F32 = frozenset((_dt.float16, _dt.bfloat16))
+
+
+def _f32_round_to_odd(x):
+    """float64 ``x`` as float32 rounded to odd (truncated, lowest bit set when inexact), so
+    a second rounding to a narrower float is the correctly rounded one (XLA converts float64
+    to float16/bfloat16 through float32, rounding twice: 1 + 2**-11 + 2**-40 became 1.0)."""
+    y = lax.convert_element_type(x, np.float32)
+    back = lax.convert_element_type(y, np.float64)
+    bits = lax.bitcast_convert_type(y, np.uint32)
+    one = lax.full_like(bits, 1)
+    away = lax.gt(lax.abs(back), lax.abs(x))  # rounded away from zero: one step back
+    bits = lax.select(away, lax.sub(bits, one), bits)
+    bits = lax.select(lax.ne(back, x), lax.bitwise_or(bits, one), bits)
+    return lax.bitcast_convert_type(bits, np.float32)
+
+
+def cast_value(x, dtype):
+    """``x`` converted to ``dtype`` inside a kernel as NumPy casts (``astype``, in-place
+    results cast back, stored values): integers wrap around, floats round to nearest once
+    (float64 to float16/bfloat16 too, which XLA rounds twice), complex to real keeps the
+    real part, anything to bool is ``x != 0`` (exact for subnormals)."""
+    kind, to = _dt.kind_of(x.dtype), _dt.kind_of(dtype)
+    if x.dtype == dtype:
+        return x
+    if to == "b":
+        return nonzero_mask(x)
+    if kind == "c" and to != "c":
+        x = lax.real(x)
+    if x.dtype == np.float64 and dtype in _NARROW_VIA_F32:
+        x = _f32_round_to_odd(x)
+    return lax.convert_element_type(x, dtype)

@@ -27,6 +27,7 @@ from laxarray._core.errors import broadcast_error, fail, shape_text, slice_error
 from laxarray._core.validate import check_output_cast
 from laxarray._core.jaxapi import put_like
 from laxarray._core.kernel import bucket_dim, bucket_shape, call, call_padded, kernel
+from laxarray._core.numerics import cast_value
 
 _NAME_GET = "Array.__getitem__"
 _NAME_SET = "Array.__setitem__"
@@ -135,10 +136,7 @@ def write_region(x, axes, region):
 
 def store_cast(value, dtype):
     """``value`` converted to the stored array's ``dtype`` inside a kernel, as NumPy casts
-    (float64 to float16 rounded once: ``_operators.cast_value``)."""
-    if value.dtype == dtype:
-        return value
-    from laxarray.array_api._operators import cast_value
+    (float64 to float16 rounded once: ``numerics.cast_value``)."""
     return cast_value(value, dtype)
 
 

@@ -10,12 +10,10 @@ float64`` raises NumPy's ``UFuncTypeError``, a ``TypeError``).  The dtype and sh
 
 from __future__ import annotations
 
-import numpy as np
-from jax import lax
-
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import broadcast_error, shape_text
 from laxarray._core.kernel import call, kernel
+from laxarray._core.numerics import cast_value
 from laxarray._core.validate import check_output_cast
 from laxarray.array_api._ufunc import broadcast_many, operands_text, same_shape_rule
 
@@ -25,40 +23,6 @@ STEM_FUNCTIONS = {
     "floordiv": "floor_divide", "mod": "remainder", "pow": "pow", "matmul": "matmul",
     "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
     "lshift": "bitwise_left_shift", "rshift": "bitwise_right_shift"}
-
-_NARROW_VIA_F32 = frozenset((_dt.float16, _dt.bfloat16))
-
-
-def _f32_round_to_odd(x):
-    """float64 ``x`` as float32 rounded to odd (truncated, lowest bit set when inexact), so
-    a second rounding to a narrower float is the correctly rounded one (XLA converts float64
-    to float16/bfloat16 through float32, rounding twice: 1 + 2**-11 + 2**-40 became 1.0)."""
-    y = lax.convert_element_type(x, np.float32)
-    back = lax.convert_element_type(y, np.float64)
-    bits = lax.bitcast_convert_type(y, np.uint32)
-    one = lax.full_like(bits, 1)
-    away = lax.gt(lax.abs(back), lax.abs(x))  # rounded away from zero: one step back
-    bits = lax.select(away, lax.sub(bits, one), bits)
-    bits = lax.select(lax.ne(back, x), lax.bitwise_or(bits, one), bits)
-    return lax.bitcast_convert_type(bits, np.float32)
-
-
-def cast_value(x, dtype):
-    """``x`` converted to ``dtype`` inside a kernel as NumPy casts: integers wrap around,
-    floats round to nearest (once), complex to real keeps the real part, anything to bool
-    is ``x != 0`` (the last two occur only under ``casting='unsafe'``)."""
-    kind, to = _dt.kind_of(x.dtype), _dt.kind_of(dtype)
-    if x.dtype == dtype:
-        return x
-    if to == "b":
-        from laxarray.array_api.data_types import nonzero_mask
-        return nonzero_mask(x)
-    if kind == "c" and to != "c":
-        x = lax.real(x)
-    if x.dtype == np.float64 and dtype in _NARROW_VIA_F32:
-        x = _f32_round_to_odd(x)
-    return lax.convert_element_type(x, dtype)
-
 
 @kernel(static=("dtype",), shape=same_shape_rule)
 def _cast_back_kernel(x, *, dtype):

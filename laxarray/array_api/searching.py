@@ -17,6 +17,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.jaxapi import is_tracer, put_like
 from laxarray._core.kernel import call, kernel
+from laxarray._core.numerics import nonzero_mask
 from laxarray._core.validate import check_bool, check_choice, check_int, normalize_axis
 from laxarray.array_api import _host_order
 from laxarray.array_api._array import wrap
@@ -107,7 +108,6 @@ def argmin(x, /, *, axis=None, keepdims=False):
 @kernel(static=("size", "fill_value", "host"))
 def nonzero_kernel(x, *, size, fill_value, host=False):
     flat = lax.reshape(x, (math.prod(x.shape),))
-    from laxarray.array_api.data_types import nonzero_mask
     mask = nonzero_mask(flat)  # exact for subnormals, as the eager count
     n = flat.shape[0]
     if n == 0:      # every slot is padding (and an empty axis must not be divided by)

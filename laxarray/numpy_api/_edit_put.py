@@ -25,7 +25,7 @@ from laxarray._core.kernel import call, kernel
 from laxarray._core.validate import casts_same_kind, check_bool, check_choice, normalize_axis
 from laxarray.array_api._array import WRITE_LOCK, Array, wrap
 from laxarray.array_api._indexing import value_operand
-from laxarray.array_api._operators import cast_value
+from laxarray._core.numerics import cast_value
 from laxarray.array_api._ufunc import broadcast_pair
 from laxarray.array_api._views import check_writable
 from laxarray.array_api.indexing_functions import gather_axis

@@ -21,7 +21,7 @@ from laxarray._core.validate import check_choice, check_int, normalize_shape
 from laxarray.array_api._ufunc import broadcast_shapes2
 from laxarray.array_api.searching import nonzero_kernel
 from laxarray.numpy_api._shape_split import raw_of
-from laxarray.array_api.data_types import nonzero_mask  # exact for subnormals
+from laxarray._core.numerics import nonzero_mask  # exact for subnormals
 
 _MODES = ("raise", "wrap", "clip")
 

@@ -531,3 +531,19 @@ def test_bfloat16_narrowing_rounds_once():
                           v.astype(ml_dtypes.bfloat16).astype(np.float64))
     with pytest.raises(TypeError, match="same_kind"):
         x += xp.asarray([1 + 1j, 2, 3])
+
+
+@pytest.mark.parametrize("target", ["float16", "bfloat16"])
+def test_astype_to_a_narrow_float_rounds_once(target):
+    # astype, the in-place cast back and stored values share one cast (numerics.cast_value):
+    # XLA converts float64 to float16/bfloat16 through float32, rounding twice
+    rng = np.random.default_rng(3)
+    dt = ml_dtypes.bfloat16 if target == "bfloat16" else np.float16
+    grid = rng.uniform(1, 2, 3000).astype(dt).astype(np.float64)
+    half = np.spacing(grid.astype(dt)).astype(np.float64) / 2     # halfway to the next
+    v = np.concatenate([grid + half + 2.0**-40, grid + half - 2.0**-40,
+                        rng.standard_normal(3000) * 100])
+    want = v.astype(dt)
+    got = xp.astype(xp.asarray(v), getattr(xp, target))
+    assert got.dtype == getattr(xp, target)
+    np.testing.assert_array_equal(np.asarray(got).astype(np.float64), want.astype(np.float64))
