@@ -41,6 +41,14 @@ def _sign_bit(x):
     return lax.lt(bits, lax.full_like(bits, 0))
 
 
+def rounded(p):
+    """The float ``p`` (a product) rounded on its own before it is added to anything: XLA:CPU
+    lets LLVM fuse a multiply that feeds an add into one fma, rounded once (openxla/xla#41579),
+    where NumPy rounds the product and then the sum.  The select (``p == p``: only NaN fails,
+    and then ``p`` is NaN anyway) stands between the two, so no fma forms."""
+    return lax.select(lax.eq(p, p), p, lax.full_like(p, np.nan))
+
+
 def keep_divisor(d):
     """``d`` behind an optimization barrier (floats), so XLA keeps ``x / d`` a division."""
     if _dt.kind_of(d.dtype) in "fc":

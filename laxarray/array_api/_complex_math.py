@@ -107,23 +107,36 @@ def hypot(x, y):
     return lax.select(either_inf, _full(out, np.inf), out)
 
 
-def sinh_real(x):
-    """Real sinh: XLA's below |x| = 1, else ``±(h/2 * h - 1/(2 h**2))`` with ``h = exp(|x|/2)``
-    (XLA's large-argument path, ``exp(|x| - ln 2)``, is several ulps off)."""
+def _exp_halves(x):
+    """``(exp(|x|)/2, exp(-|x|)/2)`` for real ``x``: from one ``exp(|x|)`` (an ulp or so)
+    below ``|x| = 709``, past it as ``h/2 * h`` with ``h = exp(|x|/2)`` (which stays finite
+    up to where cosh itself overflows, at twice the error)."""
     ax = lax.abs(x)
-    h = lax.exp(lax.mul(ax, _full(x, 0.5)))
     half = _full(x, 0.5)
-    big = lax.sub(lax.mul(lax.mul(half, h), h), lax.div(half, lax.mul(h, h)))
+    e = lax.exp(ax)
+    h = lax.exp(lax.mul(ax, half))
+    large = lax.gt(ax, _full(x, 709.0 if x.dtype == np.float64 else 88.0))
+    up = lax.select(large, lax.mul(lax.mul(half, h), h), lax.mul(half, e))
+    down = lax.select(large, lax.div(half, lax.mul(h, h)), lax.div(half, e))
+    return up, down
+
+
+def sinh_real(x):
+    """Real sinh: XLA's below |x| = 1; fdlibm's ``(t + t/(t + 1))/2`` with ``t = expm1(|x|)``
+    up to 22 (no cancellation); ``exp(|x|)/2`` past it, from one ``exp`` (XLA's large-argument
+    path, ``exp(|x| - ln 2)``, and the square of ``exp(|x|/2)`` were 3 ulps off)."""
+    ax = lax.abs(x)
+    up, down = _exp_halves(x)
+    t = lax.expm1(ax)
+    mid = lax.mul(_full(x, 0.5), lax.add(t, lax.div(t, lax.add(t, _full(x, 1)))))
+    big = lax.select(lax.lt(ax, _full(x, 22)), mid, lax.sub(up, down))
     return lax.select(lax.lt(ax, _full(x, 1)), lax.sinh(x), _copysign(big, x))
 
 
 def cosh_real(x):
-    """Real cosh: ``h/2 * h + 1/(2 h**2)`` with ``h = exp(|x|/2)``."""
-    ax = lax.abs(x)
-    h = lax.exp(lax.mul(ax, _full(x, 0.5)))
-    half = _full(x, 0.5)
-    big = lax.add(lax.mul(lax.mul(half, h), h), lax.div(half, lax.mul(h, h)))
-    return lax.select(lax.lt(ax, _full(x, 1)), lax.cosh(x), big)
+    """Real cosh: XLA's below |x| = 1, else ``exp(|x|)/2 + exp(-|x|)/2``."""
+    up, down = _exp_halves(x)
+    return lax.select(lax.lt(lax.abs(x), _full(x, 1)), lax.cosh(x), lax.add(up, down))
 
 
 # ---- hyperbolic ------------------------------------------------------------------------------

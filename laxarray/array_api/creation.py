@@ -20,6 +20,7 @@ from laxarray._core.devices import all_devices, check_device, default_device, pl
 from laxarray._core.errors import ZeroStepError, fail
 from laxarray._core.jaxapi import Tracer
 from laxarray._core.kernel import bucket_dim, bucket_shape, call, call_padded, kernel
+from laxarray._core.numerics import cast_value, exact_div, rounded
 from laxarray._core.validate import check_bool, check_choice, check_int, normalize_shape
 from laxarray.array_api._array import Array, _copy_handle, wrap
 from laxarray.array_api._convert import as_array, operand_for_dtype, scalar_operand, to_raw
@@ -261,26 +262,32 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
     return out if dev is None else wrap(_place(out._value, dev))
 
 
-@kernel(static=("num", "dtype", "endpoint"))
-def _linspace_kernel(start_a, stop_a, *, num, dtype, endpoint):
+@kernel(static=("num", "dtype", "endpoint", "out"))
+def _linspace_kernel(start_a, stop_a, *, num, dtype, endpoint, out):
     # start/stop are runtime scalars (no constant folding of "0 * step + start")
     div = (num - 1) if endpoint else num
     i = lax.iota(_dt.real_dtype(dtype) if _dt.kind_of(dtype) == "c" else dtype, num)
     i = lax.convert_element_type(i, dtype)
     delta = lax.sub(stop_a, start_a)
+    # NumPy's i * step + start, the product rounded before the sum (no fma: numerics.rounded)
     if div > 0:
-        step = lax.div(delta, lax.full((), div, dtype))
-        y = lax.add(lax.mul(i, step), start_a)
+        step = exact_div(delta, lax.full((), div, dtype))   # not a reciprocal's product
+        y = lax.add(rounded(lax.mul(i, step)), start_a)
     else:
-        y = lax.add(lax.mul(i, delta), start_a)
+        y = lax.add(rounded(lax.mul(i, delta)), start_a)
     if endpoint and num > 1:
         y = lax.dynamic_update_slice(y, lax.reshape(stop_a, (1,)), (num - 1,))
+    if out != dtype:   # a narrower dtype: NumPy floors float64 values for an integer one
+        if _dt.kind_of(out) in "iu":  # (through int64: negative values wrap, as in NumPy)
+            y = lax.convert_element_type(lax.floor(y), np.int64)
+        y = cast_value(y, out)
     return y
 
 
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> Array:
     """``num`` evenly spaced values from ``start`` to ``stop``.
-    Array API: linspace. NumPy: numpy.linspace. ``start``/``stop``/``num`` are static."""
+    Array API: linspace. NumPy: numpy.linspace (an integer ``dtype`` floors the values, as
+    NumPy does). ``start``/``stop``/``num`` are static."""
     start = _static_number("linspace", start, "start")
     stop = _static_number("linspace", stop, "stop")
     num = check_int("linspace", num, "num", minimum=0)
@@ -289,15 +296,16 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> 
     is_complex = isinstance(start, complex) or isinstance(stop, complex)
     if dt is None:
         dt = _dt.DEFAULT_COMPLEX if is_complex else _dt.DEFAULT_FLOAT
-    elif _dt.kind_of(dt) not in "fc":
-        fail(TypeError, "linspace", "a floating-point 'dtype'", dt)
     elif is_complex and _dt.kind_of(dt) != "c":
         fail(TypeError, "linspace", "a complex 'dtype' for complex start/stop", dt)
     dev = check_device("linspace", device)
+    # computed in float64 (complex128) and cast, as NumPy does: float32 values are the
+    # float64 ones rounded; integer and bool dtypes (NumPy's, not the standard's) floored
+    work = _dt.DEFAULT_COMPLEX if _dt.kind_of(dt) == "c" else _dt.DEFAULT_FLOAT
     cast = complex if _dt.kind_of(dt) == "c" else float
-    out = call(_linspace_kernel, scalar_operand("linspace", cast(start), dt, "start"),
-               scalar_operand("linspace", cast(stop), dt, "stop"), num=num, dtype=dt,
-               endpoint=endpoint)
+    out = call(_linspace_kernel, scalar_operand("linspace", cast(start), work, "start"),
+               scalar_operand("linspace", cast(stop), work, "stop"), num=num, dtype=work,
+               endpoint=endpoint, out=dt)
     return out if dev is None else wrap(_place(out._value, dev))
 
 
