@@ -93,6 +93,17 @@ def with_matmul_precision(fn, precision=None):
 _jaxapi.register_program_setting("laxarray_matmul_precision", lambda: _config.MATMUL_PRECISION)
 
 
+# ---- the bit layout of the IEEE floats ---------------------------------------------------
+
+#: real floating dtype -> (same-width signed integer type, fraction bits, exponent bias), for
+#: kernels that read or build a float from its bits (frexp, ldexp, spacing, log10/log2)
+FLOAT_LAYOUT = {
+    np.dtype(np.float16): (np.int16, 10, 15),
+    np.dtype(np.float32): (np.int32, 23, 127),
+    np.dtype(np.float64): (np.int64, 52, 1023),
+}
+
+
 # ---- NumPy's casts inside a kernel -------------------------------------------------------
 
 _UINT_OF_WIDTH = {2: np.dtype("uint16"), 4: np.dtype("uint32"), 8: np.dtype("uint64")}

@@ -19,6 +19,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import Tracer
 from laxarray._core.kernel import call, kernel
+from laxarray._core.numerics import FLOAT_LAYOUT
 from laxarray.array_api._array import Array, wrap, wrap_padded
 from laxarray.array_api._convert import as_array, scalar_operand
 from laxarray.array_api._ufunc import (binary_operands, broadcast_many, broadcast_rule,
@@ -72,11 +73,6 @@ acosh = _unary("acosh", lax.acosh, "Inverse hyperbolic cosine. Array API: acosh.
                "NumPy: numpy.arccosh.", _cm.cacosh)
 atanh = _unary("atanh", lax.atanh, "Inverse hyperbolic tangent. Array API: atanh. "
                "NumPy: numpy.arctanh.", _cm.catanh)
-
-
-_LAYOUT = {  # real floating dtype: (same-width integer type, fraction bits, exponent bias)
-    "float16": (np.int16, 10, 15), "float32": (np.int32, 23, 127), "float64": (np.int64, 52, 1023),
-}
 
 
 def _split(value, keep):
@@ -145,7 +141,7 @@ def _log_base_real(x, base):
     are correctly rounded, where NumPy's float32 log10 is in 47% of cases).  Zero, negative,
     inf and NaN take ``log(x) / log(base)``."""
     dt = np.dtype(x.dtype)
-    itype, frac, bias = _LAYOUT[dt.name]
+    itype, frac, bias = FLOAT_LAYOUT[dt]
 
     def full(v, like=x):
         return lax.full_like(like, v)
@@ -182,7 +178,7 @@ def _log_base(x, base):
         w = _cm.clog(x)
         scale = lax.full_like(lax.real(w), inv)
         return lax.complex(lax.mul(lax.real(w), scale), lax.mul(lax.imag(w), scale))
-    if np.dtype(x.dtype).name in _LAYOUT:
+    if np.dtype(x.dtype) in FLOAT_LAYOUT:
         return _log_base_real(x, base)
     return lax.div(lax.log(x), lax.full_like(x, math.log(base)))
 

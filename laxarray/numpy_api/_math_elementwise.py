@@ -19,6 +19,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import call, kernel
+from laxarray._core.numerics import FLOAT_LAYOUT
 from laxarray._core.validate import check_int, normalize_axis
 from laxarray.array_api._array import wrap
 from laxarray.array_api._complex_math import cexp
@@ -136,7 +137,7 @@ def exp2(x, /):
         return cexp(lax.complex(lax.mul(lax.real(x), ln2), lax.mul(lax.imag(x), ln2)))
     # 2**round(x) exactly from bits, times 2**(x - round(x)): XLA's exp2 alone is off by
     # tens of ulps for large float32 arguments (and inexact at integers)
-    _, frac, bias = _FLOAT_LAYOUT[np.dtype(x.dtype)]
+    _, frac, bias = FLOAT_LAYOUT[np.dtype(x.dtype)]
     limit = float(2 * (bias + frac + 2))
     n = lax.round(lax.clamp(_full(x, -limit), x, _full(x, limit)),
                   lax.RoundingMethod.TO_NEAREST_EVEN)
@@ -197,7 +198,7 @@ def spacing(x, /):
     numpy.spacing.  Built from the bits (XLA on CPU flushes subnormal differences); float16
     follows the float32/float64 rule (NumPy's float16 gives negative values the positive
     distance toward zero)."""
-    itype, frac, bias = _FLOAT_LAYOUT[np.dtype(x.dtype)]
+    itype, frac, bias = FLOAT_LAYOUT[np.dtype(x.dtype)]
     bits = lax.bitcast_convert_type(x, itype)
     sign = lax.bitwise_and(bits, _full(bits, np.iinfo(itype).min))
     mag = lax.bitwise_and(bits, _full(bits, np.iinfo(itype).max))
@@ -365,13 +366,6 @@ def isrealobj(x):
 
 
 # ---- several outputs, integer arguments -------------------------------------------------
-_FLOAT_LAYOUT = {  # dtype: (int type, fraction bits, exponent bias)
-    np.dtype(np.float16): (np.int16, 10, 15),
-    np.dtype(np.float32): (np.int32, 23, 127),
-    np.dtype(np.float64): (np.int64, 52, 1023),
-}
-
-
 def _float_arg(fn, x, argname="x", *, complex_ok=False):
     v = raw(fn, x, argname)
     if _dt.kind_of(v.dtype) == "c" and not complex_ok:
@@ -382,7 +376,7 @@ def _float_arg(fn, x, argname="x", *, complex_ok=False):
 @kernel(static=("dtype",))
 def _frexp_kernel(x, *, dtype):
     x = lax.convert_element_type(x, dtype)
-    itype, frac, bias = _FLOAT_LAYOUT[np.dtype(dtype)]
+    itype, frac, bias = FLOAT_LAYOUT[np.dtype(dtype)]
     nbits = np.dtype(itype).itemsize * 8
     bits = lax.bitcast_convert_type(x, itype)
     sign = lax.bitwise_and(bits, _full(bits, np.iinfo(itype).min))
@@ -415,7 +409,7 @@ def frexp(x, /):
 
 def _pow2(n, dtype):
     """``2.0 ** n`` for integer ``n`` in the normal exponent range, built from bits."""
-    itype, frac, bias = _FLOAT_LAYOUT[np.dtype(dtype)]
+    itype, frac, bias = FLOAT_LAYOUT[np.dtype(dtype)]
     n = lax.convert_element_type(n, itype)
     return lax.bitcast_convert_type(lax.shift_left(lax.add(n, _full(n, bias)),
                                                    _full(n, frac)), dtype)
@@ -434,7 +428,7 @@ def _scale_pow2(x, n):
 @kernel(static=("dtype", "shape"))
 def _ldexp_kernel(x, n, *, dtype, shape):
     x = cast_broadcast(x, dtype, shape)
-    _, frac, bias = _FLOAT_LAYOUT[np.dtype(dtype)]
+    _, frac, bias = FLOAT_LAYOUT[np.dtype(dtype)]
     limit = 2 * (bias + frac + 2)   # beyond this the result is 0 or inf for every finite x
     n = cast_broadcast(n, np.int64, shape)
     n = lax.clamp(lax.full((), -limit, np.int64), n, lax.full((), limit, np.int64))
