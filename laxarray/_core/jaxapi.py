@@ -60,13 +60,14 @@ def enable_x64() -> None:
     jax.config.update("jax_enable_x64", True)
 
 
-# --- tracing internals used by laxarray.checkify (jaxpr interpreter) -------------------------
+# --- tracing internals used by the jaxpr interpreter (interpret.py, sparsify, checkify) -----
 
 import jax.extend.core.primitives as _jprims  # noqa: E402
 import jax.extend.source_info_util as _jsrc  # noqa: E402
 from jax.interpreters import ad as _jad  # noqa: E402
 from jax.interpreters import batching as _jbatching  # noqa: E402
 from jax.interpreters import mlir as _jmlir  # noqa: E402
+from jax.interpreters import partial_eval as _jpe  # noqa: E402
 
 JaxprEqn = _jex.core.JaxprEqn
 jit_p = _jprims.jit_p
@@ -147,7 +148,6 @@ def define_jvp_rule(prim, rule) -> None:
 def keep_when_unused(prim) -> None:
     """Never dead-code-eliminate ``prim`` (a check with no outputs: jax's DCE, e.g. inside
     ``jax.checkpoint``, would otherwise drop it)."""
-    from jax.interpreters import partial_eval as _jpe
     _jpe.dce_rules[prim] = lambda used_outputs, eqn: ([True] * len(eqn.invars), eqn)
 
 
@@ -170,6 +170,17 @@ def traced_program(fn, args):
     ``fn(*args)`` returns.  ``args`` may be tracers of an enclosing trace (then ``replay``
     binds the program's primitives into it)."""
     closed, out_shape = jax.make_jaxpr(fn, return_shape=True)(*args)
+    names, dtypes = program_contents(closed)
+
+    def replay():
+        flat = _jex.core.jaxpr_as_fun(closed)(*jax.tree.leaves(args))
+        return jax.tree.unflatten(jax.tree.structure(out_shape), flat)
+    return names, dtypes, replay
+
+
+def program_contents(closed):
+    """``(names, dtypes)``: the primitive names and value dtypes of the closed jaxpr
+    ``closed``, nested programs (``jit``, ``cond``, ``while`` ...) included."""
     names, dtypes = set(), set()
 
     def walk(jaxpr):
@@ -182,11 +193,7 @@ def traced_program(fn, args):
             for sub in jaxprs_in_params(eqn.params):
                 walk(sub)
     walk(closed.jaxpr)
-
-    def replay():
-        flat = _jex.core.jaxpr_as_fun(closed)(*jax.tree.leaves(args))
-        return jax.tree.unflatten(jax.tree.structure(out_shape), flat)
-    return names, dtypes, replay
+    return names, dtypes
 
 
 # --- host calls (laxarray.array_api._host_order) ----------------------------------------------
@@ -313,6 +320,7 @@ import threading as _threading  # noqa: E402
 import weakref as _weakref  # noqa: E402
 
 import jax.monitoring  # noqa: E402
+import jaxlib.version  # noqa: E402
 
 #: The version of what :func:`serialize_compiled` writes; part of
 #: :func:`environment_fingerprint`, so a change of the format never loads an old blob.
@@ -540,7 +548,6 @@ def environment_fingerprint() -> str:
 
 def _machine_description() -> str:
     """The process-constant part of :func:`environment_fingerprint`, as text."""
-    import jaxlib.version
     device = jax.devices()[0]
     client = device.client
     return "\n".join(map(str, (

@@ -55,8 +55,8 @@ from laxarray._core.numerics import (exact_div, flush_subnormals,  # noqa: F401 
                                      keep_divisor, with_matmul_precision)
 from laxarray._core import padding as _padding
 from laxarray._core.jaxapi import (ConcreteArray, NotSerializable, Tracer,
-                                   fast_call, one_device, put_like, serialize_compiled,
-                                   traced_program)
+                                   fast_call, one_device, program_contents, put_like,
+                                   serialize_compiled, traced_program)
 
 # ---- policy settings ---------------------------------------------------------------------
 
@@ -80,6 +80,7 @@ COMPILER_OPTIONS = {"xla_backend_optimization_level": 1,
 
 #: The options for kernels whose programs are emitter-neutral (see the module docstring).
 NEUTRAL_OPTIONS = dict(COMPILER_OPTIONS, xla_cpu_use_fusion_emitters=False)
+_NEUTRAL_ONLY = {"xla_cpu_use_fusion_emitters": False}  # added at compile to a traced program
 
 #: Primitives whose CPU code gives the same bits with XLA's fusion emitters and without them,
 #: on real float32/float64, integer and bool values (each is compared in
@@ -513,22 +514,21 @@ class Bound:
         return exe
 
     def _compile(self, body, args):
-        """``body``'s executable for ``args``, compiled as an eager call would be."""
-        for _ in range(3):
-            fused = self._fused is not None and _dtypes_key(args) in self._fused
-            slot = ("_plain" if body is self._fn else "_masked") + ("_f" if fused else "")
+        """``body``'s executable for ``args``, compiled as an eager call would be: traced
+        once, and compiled with :data:`NEUTRAL_OPTIONS` if that trace is emitter-neutral
+        (the check reads the trace; nothing is traced twice)."""
+        dtypes_key = _dtypes_key(args)
+        for _ in range(2):
+            slot = ("_plain" if body is self._fn else "_masked") + "_f"
             jitted = getattr(self, slot)
             if jitted is None:
-                jitted = self._jit(body, neutral=not fused)
+                jitted = self._jit(body, neutral=False)
                 if body is not self._fn:
                     jitted.body = body
                 setattr(self, slot, jitted)
             _THREAD.eager = self
             try:
-                lowered = jitted.lower(*args)
-            except _FusionEmittersNeeded:
-                self._fused = (self._fused or set()) | {_dtypes_key(args)}
-                continue
+                traced = jitted.trace(*args)
             except _ExactExtremesNeeded:
                 self._exact_extremes()
                 continue
@@ -537,8 +537,15 @@ class Bound:
             finally:
                 _THREAD.eager = None
             _unregister(jitted)  # counted again once it is one of self._exes
+            options = None
+            if _options(True) is not None and not (self._fused and dtypes_key in self._fused):
+                names, dtypes = program_contents(traced.jaxpr)
+                if names <= EMITTER_NEUTRAL and all(map(_neutral_dtype, dtypes)):
+                    options = _NEUTRAL_ONLY
+                else:
+                    self._fused = (self._fused or set()) | {dtypes_key}
             try:
-                return lowered.compile()
+                return traced.lower().compile(options)
             except Exception:  # noqa: BLE001
                 return None
         return None
