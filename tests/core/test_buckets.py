@@ -9,13 +9,20 @@ for bit; sums and products to rounding (padding changes the summation tree).
 """
 
 import math
+import os
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 import laxarray as xp
 from laxarray._core import kernel as K
+
+#: every example compiles its exact-shape oracle anew (each drawn shape is a new program),
+#: so under the ci profile (.ci/run's ten-minute budget) this file takes 6 examples per test;
+#: dev and deep take their own counts
+EXAMPLES = settings(max_examples=6) if os.environ.get("HYPOTHESIS_PROFILE") == "ci" \
+    else settings()
 
 SPECIAL = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1e300, -1e-300]
 
@@ -132,6 +139,7 @@ BINARY = ["add", "subtract", "multiply", "divide", "pow", "maximum", "minimum", 
 
 
 @pytest.mark.parametrize("name", UNARY)
+@EXAMPLES
 @given(data=st.data())
 def test_unary_elementwise(name, data):
     a = data.draw(arrays(data.draw(st.sampled_from(["float64", "float32"]))))
@@ -140,6 +148,7 @@ def test_unary_elementwise(name, data):
 
 
 @pytest.mark.parametrize("name", BINARY)
+@EXAMPLES
 @given(data=st.data())
 def test_binary_elementwise_with_broadcasting(name, data):
     dtype = data.draw(st.sampled_from(["float64", "float32"]))
@@ -153,6 +162,7 @@ def test_binary_elementwise_with_broadcasting(name, data):
     check(fn, b, a)
 
 
+@EXAMPLES
 @given(data=st.data())
 def test_python_scalar_operands(data):
     a = data.draw(arrays(data.draw(st.sampled_from(["float64", "int64", "int32"])), 1))
@@ -166,6 +176,7 @@ REDUCTIONS = ["sum", "prod", "max", "min", "any", "all", "count_nonzero", "mean"
 
 
 @pytest.mark.parametrize("name", REDUCTIONS)
+@EXAMPLES
 @given(data=st.data())
 def test_reductions_mask_the_padding(name, data):
     dtype = data.draw(st.sampled_from(
@@ -183,6 +194,7 @@ def test_reductions_mask_the_padding(name, data):
 
 
 @pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
+@EXAMPLES
 @given(data=st.data())
 def test_cumulative(name, data):
     a = data.draw(arrays(data.draw(st.sampled_from(["float64", "int64"])), 1))
@@ -192,6 +204,7 @@ def test_cumulative(name, data):
           exact=a.dtype.kind == "i")
 
 
+@EXAMPLES
 @given(data=st.data())
 def test_take(data):
     a = data.draw(arrays("float64", 1))
@@ -202,6 +215,7 @@ def test_take(data):
 
 
 @pytest.mark.parametrize("name", ["argmax", "argmin"])
+@EXAMPLES
 @given(data=st.data())
 def test_arg_reductions(name, data):
     a = data.draw(arrays(data.draw(st.sampled_from(["float64", "int32", "bool"])), 1))
@@ -211,6 +225,7 @@ def test_arg_reductions(name, data):
     check(lambda x: getattr(xp, name)(x, axis=axis, keepdims=keepdims), a)
 
 
+@EXAMPLES
 @given(data=st.data())
 def test_matmul(data):
     dtype = data.draw(st.sampled_from(["float64", "float32", "int64"]))
@@ -225,6 +240,7 @@ def test_matmul(data):
     check(lambda x, y: y @ x, b, data.draw(arrays(dtype, shape=(m, k)))[0], exact=exact)
 
 
+@EXAMPLES
 @given(data=st.data())
 def test_shape_and_creation_functions(data):
     a = data.draw(arrays(data.draw(st.sampled_from(["float64", "int32", "bool"])), 1))
@@ -242,6 +258,7 @@ def test_shape_and_creation_functions(data):
         check(lambda x: xp.clip(x, -1.0, 2.5), a)
 
 
+@EXAMPLES
 @given(data=st.data())
 def test_basic_getitem_and_setitem(data):
     a = data.draw(arrays("float64", min_rank=1))
@@ -274,6 +291,7 @@ def test_basic_getitem_and_setitem(data):
     check(lambda x: x.at[key].add(1.0), a)
 
 
+@EXAMPLES
 @given(data=st.data())
 def test_advanced_getitem_and_mask_update(data):
     a = data.draw(arrays("float64", min_rank=1))
@@ -294,6 +312,7 @@ def test_advanced_getitem_and_mask_update(data):
     del key
 
 
+@EXAMPLES
 @given(data=st.data())
 def test_concat_stack_unstack(data):
     a = data.draw(arrays("float64", min_rank=1))

@@ -126,7 +126,7 @@ def test_live_executables_stay_within_the_bound():
     previous = K.set_bucket_limit(0)
     try:
         K.set_executable_limit(8)
-        for n in range(40):
+        for n in range(16):  # 48 programs through a bound of 8
             x = xp.asarray(np.arange(n + 1000, dtype=np.float64))
             assert float(xp.sum(x * 2.0 + 1.0)) == float(np.sum(np.arange(n + 1000) * 2.0 + 1))
             assert K.live_executables() <= 8
@@ -205,7 +205,7 @@ def test_eviction_is_safe_while_other_threads_run_kernels():
 
     def work(seed):
         try:
-            for n in range(seed, seed + 30):
+            for n in range(seed, seed + 12):  # 36 programs per thread, bound 6
                 x = xp.asarray(np.arange(n + 500, dtype=np.float64))
                 got = float(xp.sum(xp.sin(x) * 2.0))
                 assert abs(got - float(np.sum(np.sin(np.arange(n + 500)) * 2.0))) < 1e-9
