@@ -1,10 +1,12 @@
 """``checkify``: trace the function to a jaxpr, then evaluate it while threading an ``Error`` value.
 
 Every equation is re-bound as it is (so the result can again be jitted, vmapped and
-differentiated); the rules of ``rules.py`` add checks after the primitives they know, and the
-structural rules here recurse into the sub-jaxprs of ``jit``, ``cond``, ``while``, ``scan``,
-``remat``, ``shard_map``, ``custom_jvp_call`` and ``custom_vjp_call``, carrying the error state
-through them.
+differentiated); the rules of ``rules.py`` add checks after the primitives they know.  The
+walk and the structural primitives (``jit``, ``cond``, ``while``, ``scan``, ``remat``) are
+the interpreter that ``sparsify`` shares (:mod:`laxarray._core.interpret`); :class:`Context`
+supplies checkify's part: the error state threaded through the walk and carried through
+every sub-jaxpr, and its own rules for ``check``, ``shard_map``, ``custom_jvp_call`` and
+``custom_vjp_call`` (the custom derivative is kept; the error state has zero tangents).
 
 The error state is ``code`` (int32, 0 = no error), ``index`` (int64[3]: the offending index, its
 axis and size, shared by all index checks) and one payload per user-check site that has format
@@ -23,10 +25,10 @@ from jax.sharding import PartitionSpec
 
 from laxarray._core.dtypes import kind_of
 from laxarray._core.errors import fail
+from laxarray._core.interpret import Interpreter, select_by
 from laxarray._core.jaxapi import (
-    Literal, Primitive, bind_eqn, body_and_consts, call_p, closed_call_p, cond_p,
-    custom_jvp_call_p, custom_vjp_call_p, define_batching_rule, define_lowering,
-    jaxprs_in_params, jit_p, remat_p, scan_counts, scan_p, shard_map_params, while_p)
+    Primitive, bind_eqn, custom_jvp_call_p, custom_vjp_call_p, define_batching_rule,
+    define_lowering, jaxprs_in_params, scan_counts, scan_p, shard_map_params, while_p)
 from laxarray._core.kernel import jit_function
 from laxarray.checkify import rules
 from laxarray.checkify.checks import (
@@ -41,8 +43,10 @@ def _spec(x, n_batch=0):
     return (tuple(x.shape[n_batch:]), np.dtype(x.dtype).str)
 
 
-class Context:
-    """Per-trace facts: enabled categories, payload slots, memoised sites and sub-jaxpr needs."""
+class Context(Interpreter):
+    """Per-trace facts: enabled categories, payload slots, memoised sites and sub-jaxpr needs;
+    and the interpreter that evaluates a jaxpr with checkify's rules, threading a
+    :class:`State` (what crosses control flow is :meth:`State.leaves`)."""
 
     def __init__(self, errors, jaxpr, fallback, fast=False):
         self.errors = errors
@@ -144,6 +148,55 @@ class Context:
         cls = FlagState if self.fast else State
         return cls(leaves[0], leaves[1], payloads)
 
+    # ---- checkify's rules on the shared interpreter (``_core.interpret``) -----------------
+    def leaves(self, state):
+        """``state`` as a flat list of arrays (:meth:`State.leaves`)."""
+        return state.leaves(self)
+
+    def end(self, jaxpr, state):
+        """The state at the end of a jaxpr, deferred checks folded in."""
+        return state.flush()
+
+    def enter(self, state, eqn):
+        """The state in which an inline call starts, deferred checks folded in."""
+        return state.flush()
+
+    def structural_rule(self, eqn):
+        """checkify's own rules first (checks, custom derivatives, ``shard_map``), then the
+        shared ones."""
+        rule = CHECK_STRUCTURAL_RULES.get(eqn.primitive) or super().structural_rule(eqn)
+        if rule is None and shard_map_params(eqn) is not None:
+            rule = _shard_map_check_rule
+        return rule
+
+    def descends(self, eqn, invals):
+        """A call or control flow is evaluated with checks only where it holds something to
+        check; otherwise it is bound unchanged."""
+        return (eqn.primitive in (check_p, check_error_p)
+                or any(self.needs(j) for j in jaxprs_in_params(eqn.params)))
+
+    def primitive(self, eqn, invals, state):
+        """Re-bind ``eqn``; then the check rules of its primitive (``rules.CHECK_RULES``)."""
+        outs = bind_eqn(eqn, invals)
+        for category, rule in rules.CHECK_RULES.get(eqn.primitive, ()):
+            if category in self.errors and not (self.fast and category in rules.SINK_CATEGORIES):
+                state = rule(self, eqn, state, invals, outs)
+        return state, outs
+
+    def on_outputs(self, jaxpr, loop):
+        """Flag pass: the sink values of ``jaxpr`` (:meth:`sinks`) are tested for non-finite
+        elements (``loop``: the loop whose body ``jaxpr`` is, see :meth:`deferred`)."""
+        if not self.fast:
+            return None
+        sinks = self.sinks(jaxpr, () if loop is None else self.deferred(loop))
+
+        def test_sinks(eqn, outs, state):
+            for v, x in zip(eqn.outvars, outs):
+                if v in sinks:
+                    state = state.defer(rules.sink_test(x, self.errors), 1)
+            return state, outs
+        return test_sinks
+
 
 class State:
     """The threaded error value (see the module docstring).
@@ -178,8 +231,9 @@ class State:
         payloads = state.payloads
         if key is not None and key in payloads:
             payloads = dict(payloads)
-            payloads[key] = tuple(_select(first, new, old) for new, old in zip(payload, payloads[key]))
-        new_index = state.index if index is None else _select(first, index, state.index)
+            payloads[key] = tuple(select_by(first, new, old)
+                                  for new, old in zip(payload, payloads[key]))
+        new_index = state.index if index is None else select_by(first, index, state.index)
         return State(new_code, new_index, payloads)
 
     def defer(self, bad, code):
@@ -247,161 +301,20 @@ class FlagState(State):
 _NONE = 2 ** 30
 
 
-def _select(pred, new, old):
-    new = lax.convert_element_type(new, old.dtype)
-    if np.ndim(pred) and np.shape(old) != np.shape(pred):
-        pred = lax.broadcast_in_dim(pred, old.shape, tuple(range(np.ndim(pred))))
-    return lax.select(pred, new, old)
-
-
 def _check_key(eqn):
     nb = eqn.params["n_batch"]
     return (eqn.params["code"], nb, tuple(_spec(v.aval, nb) for v in eqn.invars[1:]))
 
 
-# --- the interpreter ------------------------------------------------------------------------
+# --- checkify's structural rules (``Context.structural_rule``) -----------------------------
 
-def eval_checked(ctx, jaxpr, consts, state, args, deferred=()):
-    """Evaluate ``jaxpr`` on ``args``, threading ``state``; returns ``(state, outputs)``.
-    ``deferred``: for a loop body, the carry outputs its loop tests instead."""
-    env = {}
-
-    def read(v):
-        return v.val if isinstance(v, Literal) else env[v]
-
-    env.update(zip(jaxpr.constvars, consts))
-    env.update(zip(jaxpr.invars, args))
-    sinks = ctx.sinks(jaxpr, deferred) if ctx.fast else ()
-    for eqn in jaxpr.eqns:
-        invals = [read(v) for v in eqn.invars]
-        structural = STRUCTURAL_RULES.get(eqn.primitive)
-        if structural is None and shard_map_params(eqn) is not None:
-            structural = _shard_map_check_rule
-        if structural is not None and (eqn.primitive in (check_p, check_error_p)
-                                       or any(ctx.needs(j) for j in jaxprs_in_params(eqn.params))):
-            state, outs = structural(ctx, eqn, state.flush(), invals)
-        else:
-            outs = bind_eqn(eqn, invals)
-            for category, rule in rules.CHECK_RULES.get(eqn.primitive, ()):
-                if category in ctx.errors and not (ctx.fast and category in rules.SINK_CATEGORIES):
-                    state = rule(ctx, eqn, state, invals, outs)
-        for v, x in zip(eqn.outvars, outs):
-            if v in sinks:
-                state = state.defer(rules.sink_test(x, ctx.errors), 1)
-        env.update(zip(eqn.outvars, outs))
-    return state.flush(), [read(v) for v in jaxpr.outvars]
+def eval_checked(ctx, jaxpr, consts, state, args):
+    """Evaluate ``jaxpr`` on ``args`` with the interpreter ``ctx``, threading ``state``;
+    returns ``(state, outputs)``."""
+    return ctx.evaluate(jaxpr, consts, args, state)
 
 
-def _fn(ctx, jaxpr, consts, deferred=()):
-    """``(state_leaves, args) -> (state_leaves, outs)`` evaluating ``jaxpr`` with checks."""
-    def fn(leaves, args):
-        state, outs = eval_checked(ctx, jaxpr, consts, ctx.from_leaves(list(leaves)),
-                                   list(args), deferred)
-        return state.leaves(ctx), outs
-    return fn
-
-
-def _closed_fn(ctx, closed, deferred=()):
-    return _fn(ctx, closed.jaxpr, closed.consts, deferred)
-
-
-def _coerce(vals, avars):
-    """Give loop-carried initial values the dtypes of the jaxpr's variables (literals may differ)."""
-    return [x if getattr(x, "dtype", None) == v.aval.dtype
-            else lax.convert_element_type(x, v.aval.dtype) for x, v in zip(vals, avars)]
-
-
-def _jit_check_rule(ctx, eqn, state, invals):
-    closed = eqn.params["jaxpr"]
-    return eval_checked(ctx, closed.jaxpr, closed.consts, state, invals)
-
-
-def _closed_call_check_rule(ctx, eqn, state, invals):
-    closed = eqn.params["call_jaxpr"]
-    return eval_checked(ctx, closed.jaxpr, closed.consts, state, invals)
-
-
-def _call_check_rule(ctx, eqn, state, invals):
-    return eval_checked(ctx, *body_and_consts(eqn.params["call_jaxpr"]), state, invals)
-
-
-def _cond_check_rule(ctx, eqn, state, invals):
-    index, *ops = invals
-    fns = [_closed_fn(ctx, br) for br in eqn.params["branches"]]
-    leaves, outs = lax.switch(index, fns, state.leaves(ctx), ops)
-    return ctx.from_leaves(leaves), outs
-
-
-def _while_check_rule(ctx, eqn, state, invals):
-    p = eqn.params
-    cn, bn = p["cond_nconsts"], p["body_nconsts"]
-    cconsts, bconsts, init = invals[:cn], invals[cn:cn + bn], invals[cn + bn:]
-    init = _coerce(init, p["body_jaxpr"].jaxpr.invars[bn:])
-    cond_fn = _closed_fn(ctx, p["cond_jaxpr"])
-    body_fn = _closed_fn(ctx, p["body_jaxpr"], ctx.deferred(eqn))
-    leaves, (pred,) = cond_fn(state.leaves(ctx), cconsts + init)
-    if np.ndim(pred) > 0:
-        return _batched_while(ctx, leaves, init, pred, cond_fn, body_fn, cconsts, bconsts)
-
-    def body(carry):
-        leaves, vals, pred = carry
-        leaves, new_vals = body_fn(leaves, bconsts + list(vals))
-        leaves, (pred,) = cond_fn(leaves, cconsts + list(new_vals))
-        return leaves, new_vals, pred
-
-    leaves, vals, _ = lax.while_loop(lambda carry: carry[2], body, (leaves, init, pred))
-    return ctx.from_leaves(leaves), list(vals)
-
-
-def _batched_while(ctx, leaves, init, pred, cond_fn, body_fn, cconsts, bconsts):
-    """A while loop batched by ``vmap`` (``pred`` has the batch shape): lanes stop one by one.
-
-    The batched loop runs its body on every lane until all have stopped; a stopped lane keeps
-    its carry.  So that the checks of the body see only what the unbatched loop would have
-    computed, a stopped lane's body is fed the input of its own last iteration again (the
-    same values, so the same checks, already recorded) rather than its final carry.  A lane
-    that stops before its first iteration has no such input and is fed its initial carry.
-    """
-    axes = tuple(range(np.ndim(pred)))
-
-    def body(carry):
-        leaves, vals, prev, pred = carry
-        inputs = [_select(pred, v, p) for v, p in zip(vals, prev)]
-        leaves, new_vals = body_fn(leaves, bconsts + inputs)
-        new_vals = [_select(pred, n, v) for n, v in zip(new_vals, vals)]
-        leaves, (new_pred,) = cond_fn(leaves, cconsts + new_vals)
-        return leaves, new_vals, inputs, lax.bitwise_and(pred, new_pred)
-
-    leaves, vals, _, _ = lax.while_loop(lambda carry: lax.reduce_or(carry[3], axes), body,
-                                        (leaves, init, list(init), pred))
-    return ctx.from_leaves(leaves), list(vals)
-
-
-def _scan_check_rule(ctx, eqn, state, invals):
-    p = eqn.params
-    nc, ncarry = scan_counts(p)
-    consts, init, xs = invals[:nc], invals[nc:nc + ncarry], invals[nc + ncarry:]
-    init = _coerce(init, p["jaxpr"].jaxpr.invars[nc:nc + ncarry])
-    fn = _closed_fn(ctx, p["jaxpr"], ctx.deferred(eqn))
-
-    def body(carry, x):
-        leaves, c = carry
-        leaves, outs = fn(leaves, list(consts) + list(c) + list(x))
-        return (leaves, outs[:ncarry]), outs[ncarry:]
-
-    (leaves, carry), ys = lax.scan(body, (state.leaves(ctx), init), xs, length=p["length"],
-                                   reverse=p["reverse"], unroll=p["unroll"])
-    return ctx.from_leaves(leaves), list(carry) + list(ys)
-
-
-def _remat_check_rule(ctx, eqn, state, invals):
-    p = eqn.params
-    fn = jax.checkpoint(_fn(ctx, p["jaxpr"], []), prevent_cse=p["prevent_cse"], policy=p["policy"])
-    leaves, outs = fn(state.leaves(ctx), invals)
-    return ctx.from_leaves(leaves), outs
-
-
-def _shard_map_check_rule(ctx, eqn, state, invals):
+def _shard_map_check_rule(ctx, eqn, invals, state):
     """``jax.shard_map``: the body runs with checks on every device, each starting from the
     state that reaches the ``shard_map`` (passed in replicated); each device's state comes
     back stacked along the manual axes, and the first device in mesh order whose state
@@ -409,8 +322,8 @@ def _shard_map_check_rule(ctx, eqn, state, invals):
     the first failing block of the data.  (jax's own checkify fails on a check before or
     inside a ``shard_map``: jax issues 26890, 40907.)"""
     body, mesh, in_specs, out_specs, manual, check_vma = shard_map_params(eqn)
-    fn = _fn(ctx, body, [])
-    leaves = state.leaves(ctx)
+    fn = ctx.function(body)
+    leaves = ctx.leaves(state)
     n = len(leaves)
 
     def local(*args):
@@ -433,8 +346,8 @@ def _zero_tangent(x):
     return np.zeros(x.shape, jax.dtypes.float0)
 
 
-def _custom_jvp_call_check_rule(ctx, eqn, state, invals):
-    primal = _closed_fn(ctx, eqn.params["call_jaxpr"])
+def _custom_jvp_call_check_rule(ctx, eqn, invals, state):
+    primal = ctx.function(eqn.params["call_jaxpr"])
     wrapped = jax.custom_jvp(primal)
 
     @wrapped.defjvp
@@ -445,14 +358,14 @@ def _custom_jvp_call_check_rule(ctx, eqn, state, invals):
             _, touts = jax.jvp(lambda *a: bind_eqn(eqn, list(a)), tuple(args), tuple(tangents[1]))
         return (leaves_out, outs), ([_zero_tangent(x) for x in leaves_out], list(touts))
 
-    leaves, outs = wrapped(state.leaves(ctx), list(invals))
+    leaves, outs = wrapped(ctx.leaves(state), list(invals))
     return ctx.from_leaves(leaves), outs
 
 
-def _custom_vjp_call_check_rule(ctx, eqn, state, invals):
-    primal = _closed_fn(ctx, eqn.params["call_jaxpr"])
+def _custom_vjp_call_check_rule(ctx, eqn, invals, state):
+    primal = ctx.function(eqn.params["call_jaxpr"])
     wrapped = jax.custom_vjp(primal)
-    leaf_avals = [(x.shape, x.dtype) for x in state.leaves(ctx)]
+    leaf_avals = [(x.shape, x.dtype) for x in ctx.leaves(state)]
 
     def fwd(leaves, args):
         leaves_out, outs = primal(leaves, args)
@@ -466,11 +379,12 @@ def _custom_vjp_call_check_rule(ctx, eqn, state, invals):
         return zeros, list(vjp_fn(list(cts[1])))
 
     wrapped.defvjp(fwd, bwd)
-    leaves, outs = wrapped(state.leaves(ctx), list(invals))
+    leaves, outs = wrapped(ctx.leaves(state), list(invals))
     return ctx.from_leaves(leaves), outs
 
 
-def _check_check_rule(ctx, eqn, state, invals):
+def _check_check_rule(ctx, eqn, invals, state):
+    state = state.flush()
     if FailedCheckError not in ctx.errors:
         return state, []
     pred, *fmt = (lax.convert_element_type(x, np.asarray(x).dtype if not hasattr(x, "dtype")
@@ -491,7 +405,8 @@ def _check_check_rule(ctx, eqn, state, invals):
     return state.add(fail_pred, key[0], key, payload), []
 
 
-def _check_error_check_rule(ctx, eqn, state, invals):
+def _check_error_check_rule(ctx, eqn, invals, state):
+    state = state.flush()
     nb = eqn.params["n_batch"]
     code, index, *rest = invals
     if ctx.fast:
@@ -512,19 +427,13 @@ def _check_error_check_rule(ctx, eqn, state, invals):
         vals = rest[pos:pos + n]
         pos += n
         if key in payloads:
-            payloads[key] = tuple(_select(first, v, o) for v, o in zip(vals, payloads[key]))
-    return State(lax.select(first, code, state.code), _select(first, index, state.index),
+            payloads[key] = tuple(select_by(first, v, o) for v, o in zip(vals, payloads[key]))
+    return State(lax.select(first, code, state.code), select_by(first, index, state.index),
                  payloads), []
 
 
-STRUCTURAL_RULES = {
-    jit_p: _jit_check_rule,
-    closed_call_p: _closed_call_check_rule,
-    call_p: _call_check_rule,
-    cond_p: _cond_check_rule,
-    while_p: _while_check_rule,
-    scan_p: _scan_check_rule,
-    remat_p: _remat_check_rule,
+#: checkify's own structural rules, before the shared ones (``_core.interpret``)
+CHECK_STRUCTURAL_RULES = {
     custom_jvp_call_p: _custom_jvp_call_check_rule,
     custom_vjp_call_p: _custom_vjp_call_check_rule,
     check_p: _check_check_rule,

@@ -6,7 +6,8 @@ input (what the interpreter knows statically about a dense input), and returns t
 outputs (dense raw values or sparse arrays).  A rule that cannot handle its inputs raises
 ``NoSparseRule`` with the reason; the interpreter then densifies (``densify=True``) or raises
 ``NotImplementedError``.  Rules call the operations of :mod:`laxarray.sparse.ops`; the
-structural rules (``jit``, ``cond``, ``while``, ``scan`` ...) live in ``transform.py``.
+structural primitives (``jit``, ``cond``, ``while``, ``scan`` ...) are evaluated by the
+shared interpreter (``laxarray._core.interpret``, with sparsify's hooks in ``transform.py``).
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ def is_zero(x, fact):
         return False
 
 
-MEMO = []    # one dict per active evaluation of a jaxpr (see transform.eval_sparse)
+MEMO = []    # one dict per active evaluation of a jaxpr (see transform._own_memo)
 
 
 def unique(x):

@@ -1,16 +1,20 @@
 """``sparsify``: run a dense function on sparse (BCOO/BCSR) inputs via a jaxpr interpreter.
 
 ``f`` is traced once per input signature on dense abstract values (the sparse inputs'
-shapes and dtypes) to a jaxpr; the jaxpr is then evaluated equation by equation.  Each
-value is dense (a raw jax value) or sparse (BCOO/BCSR, or a row-sharded matrix, which has
-rules for products and its transpose only: ``_sparsify_rules.sharded_rule``).  An equation
-with only dense inputs is re-bound unchanged; one with a sparse input goes to the rule of
-its primitive (``_sparsify_rules.RULES``) or, for ``jit``, ``cond``, ``while``, ``scan``,
-``remat``, ``custom_jvp_call`` and ``custom_vjp_call``, to the structural rules below, which
-evaluate the sub-jaxprs with the same interpreter inside ``lax.switch`` / ``lax.while_loop`` /
-``lax.scan`` / ``jax.checkpoint`` (sparse values pass through them as pytrees).  All the
-work is ordinary lax primitives, so the interpretation costs trace time only under
-``jax.jit`` and the result can again be jitted, vmapped and differentiated.
+shapes and dtypes) to a jaxpr; the jaxpr is then evaluated equation by equation by
+:class:`_Sparsifier`, sparsify's rules on the interpreter that ``checkify`` shares
+(:mod:`laxarray._core.interpret`: the walk, ``jit``, ``cond``, ``while``, ``scan``, ``remat``,
+``custom_jvp_call`` and ``custom_vjp_call``).  Each value is dense (a raw jax value) or
+sparse (BCOO/BCSR, or a row-sharded matrix, which has rules for products and its transpose
+only: ``_sparsify_rules.sharded_rule``).  An equation with only dense inputs is re-bound
+unchanged; one with a sparse input goes to the rule of its primitive
+(``_sparsify_rules.RULES``) or, for a structural primitive, to the interpreter, which
+evaluates the sub-jaxprs with the same rules (inside ``lax.switch`` / ``lax.while_loop`` /
+``lax.scan`` / ``jax.checkpoint``: sparse values pass through them as pytrees).  What the
+walk threads is what is known statically about the dense values (:class:`_Facts`: zeros
+and broadcasts).  All the work is ordinary lax primitives, so the interpretation costs
+trace time only under ``jax.jit`` and the result can again be jitted, vmapped and
+differentiated.
 
 Loop carries and branch outputs must have one structure: sparse values are padded to the
 largest number of stored entries, and a value that is sparse on one side and dense on
@@ -20,6 +24,7 @@ the other is made dense.  A loop body that grows a sparse carry raises (or densi
 
 from __future__ import annotations
 
+import contextlib
 import functools
 
 import jax
@@ -27,9 +32,8 @@ import numpy as np
 from jax import lax
 
 from laxarray._core.errors import fail
-from laxarray._core.jaxapi import (
-    Literal, bind_eqn, body_and_consts, call_p, closed_call_p, cond_p, custom_jvp_call_p,
-    custom_vjp_call_p, host_call_p, is_tracer, jit_p, remat_p, scan_counts, scan_p, while_p)
+from laxarray._core.interpret import Interpreter
+from laxarray._core.jaxapi import Literal, bind_eqn, host_call_p, is_tracer
 from laxarray.array_api._array import Array, wrap
 from laxarray.sparse import _sparsify_rules as R
 from laxarray.sparse.bcoo import BCOO
@@ -43,13 +47,8 @@ def _is_input(x):
     return R.is_sparse(x) or is_sharded(x)
 
 
-class _Context:
-    """Per-call options of the interpreter."""
-
-    __slots__ = ("densify",)
-
-    def __init__(self, densify):
-        self.densify = densify
+def _densified(x):
+    return R.todense(x) if R.is_sparse(x) else x
 
 
 _KEEPS_ZERO = frozenset({lax.convert_element_type_p, lax.copy_p, lax.reshape_p, lax.squeeze_p,
@@ -58,6 +57,27 @@ _KEEPS_ZERO = frozenset({lax.convert_element_type_p, lax.copy_p, lax.reshape_p, 
 
 def _literal_fact(val):
     return R.Fact(zero=True) if R.is_zero(val, None) else None
+
+
+class _Facts:
+    """The walk state of one jaxpr: a ``Fact`` for each variable known to be zero or a
+    broadcast (a literal's is read from its value).  Facts cross an inline call as lists,
+    one per operand or result, and do not cross lax control flow."""
+
+    __slots__ = ("known",)
+
+    def __init__(self):
+        self.known = {}
+
+    def of(self, variables):
+        """The facts of ``variables`` (``None`` where nothing is known)."""
+        return [_literal_fact(v.val) if isinstance(v, Literal) else self.known.get(v)
+                for v in variables]
+
+    def learn(self, variables, facts):
+        """Record ``facts`` (a list, or ``None``: nothing learned) of ``variables``."""
+        if facts:
+            self.known.update((v, f) for v, f in zip(variables, facts) if f is not None)
 
 
 def _dense_facts(eqn, invals, infacts):
@@ -85,88 +105,152 @@ def _coerce_out(x, aval):
     return x
 
 
-def _no_rule(ctx, eqn, invals, reason):
-    name = eqn.primitive.name
-    if ctx.densify:
-        dense = [R.todense(x) if _is_input(x) else x for x in invals]
-        return bind_eqn(eqn, dense)
-    if eqn.primitive in R.ZERO_DESTROYING_UNARY:
-        why = (f"'{name}' maps 0 to a non-zero value, so its result is dense anyway; "
-               "todense() on the sparse input would help")
-    elif eqn.primitive is host_call_p:   # laxarray's NumPy host call (jaxapi.host_call)
-        why = ("on CPU this function runs NumPy in a host call, which takes dense arrays "
-               "(sort, quantiles, unique, cumulative sums...); todense() on the sparse input "
-               "would help")
-    elif reason:
-        why = f"{reason}; todense() on the sparse input would help"
-    else:
-        why = "todense() on the sparse input would help"
-    raise NotImplementedError(
-        f"sparsify: no sparse rule for primitive '{name}' with these inputs ({why}). Call "
-        ".todense() first, or use sparsify(f, densify=True) to densify such inputs "
-        "automatically.")
+def _coerce_outs(eqn, outs, facts):
+    return facts, [_coerce_out(x, v.aval) for x, v in zip(outs, eqn.outvars)]
 
 
-def eval_sparse(ctx, jaxpr, consts, args, arg_facts=None, inline=False):
-    """Evaluate ``jaxpr`` on dense/sparse ``args``; returns ``(outputs, output facts)``.
-
-    ``inline``: evaluated in the caller's trace (a ``jit`` call inlined), so the caller's
-    memo of de-duplicated arrays stays valid; otherwise a fresh memo is used."""
-    if inline and R.MEMO:
-        return _eval_body(ctx, jaxpr, consts, args, arg_facts)
+@contextlib.contextmanager
+def _own_memo():
+    """A memo of de-duplicated arrays (``R.unique``) for one evaluation: a jaxpr evaluated
+    inline (a ``jit`` call) shares its caller's; a control-flow body has its own."""
     R.MEMO.append({})
     try:
-        return _eval_body(ctx, jaxpr, consts, args, arg_facts)
+        yield
     finally:
         R.MEMO.pop()
 
 
-def _eval_body(ctx, jaxpr, consts, args, arg_facts):
-    env, facts = {}, {}
+class _Sparsifier(Interpreter):
+    """sparsify's rules on the shared interpreter: a value is dense (a raw jax value) or
+    sparse; the walk state is the :class:`_Facts` of the jaxpr's dense values.
+    ``densify``: a primitive with no sparse rule runs on the dense value of its sparse
+    inputs instead of raising."""
 
-    def read(v):
-        return v.val if isinstance(v, Literal) else env[v]
+    def __init__(self, densify):
+        self.densify = densify
 
-    def fact(v):
-        return _literal_fact(v.val) if isinstance(v, Literal) else facts.get(v)
+    # ---- the state: facts
+    def begin(self, jaxpr, consts, arg_facts):
+        """The facts of the arguments and of the constants (a concrete scalar the trace
+        captured as a constant, not a literal, is as known as a literal: a zero among them
+        keeps a select or an add sparse)."""
+        facts = _Facts()
+        facts.learn(jaxpr.constvars, [_literal_fact(c) for c in consts])
+        facts.learn(jaxpr.invars, arg_facts)
+        return facts
 
-    env.update(zip(jaxpr.constvars, consts))
-    env.update(zip(jaxpr.invars, args))
-    # a concrete scalar the trace captured as a constant (an array, not a literal) is as
-    # known as a literal: a zero among them keeps a select or an add sparse
-    facts.update((v, f) for v, c in zip(jaxpr.constvars, consts)
-                 if (f := _literal_fact(c)) is not None)
-    if arg_facts:
-        facts.update((v, f) for v, f in zip(jaxpr.invars, arg_facts) if f is not None)
-    for eqn in jaxpr.eqns:
-        invals = [read(v) for v in eqn.invars]
-        infacts = [fact(v) for v in eqn.invars]
-        out_facts = None
+    def end(self, jaxpr, facts):
+        """The facts of the results."""
+        return facts.of(jaxpr.outvars)
+
+    def enter(self, facts, eqn):
+        """The facts of the operands."""
+        return facts.of(eqn.invars)
+
+    def leave(self, facts, eqn, sub):
+        """``facts`` and those of the results (``sub``; none after control flow)."""
+        facts.learn(eqn.outvars, sub)
+        return facts
+
+    def function(self, jaxpr, loop=None):
+        """As :meth:`Interpreter.function`, with a memo of its own (:func:`_own_memo`)."""
+        fn = super().function(jaxpr, loop)
+
+        def memoised(leaves, args):
+            with _own_memo():
+                return fn(leaves, args)
+        return memoised
+
+    # ---- the equations
+    def descends(self, eqn, invals):
+        """Only a structural equation with a sparse input is interpreted."""
+        return any(_is_input(x) for x in invals)
+
+    def primitive(self, eqn, invals, facts):
+        """An equation with dense inputs re-bound; else the sparse rule of its primitive."""
+        infacts = facts.of(eqn.invars)
         if not any(_is_input(x) for x in invals):
             outs = bind_eqn(eqn, invals)
-            out_facts = _dense_facts(eqn, invals, infacts)
-        elif eqn.primitive in STRUCTURAL_RULES:
-            outs, out_facts = STRUCTURAL_RULES[eqn.primitive](ctx, eqn, invals, infacts)
+            facts.learn(eqn.outvars, _dense_facts(eqn, invals, infacts))
+            return facts, outs
+        rule = R.sharded_rule if any(is_sharded(x) for x in invals) else \
+            R.RULES.get(eqn.primitive)
+        try:
+            if rule is None:
+                raise R.NoSparseRule("")
+            return facts, rule(eqn, invals, infacts)
+        except R.NoSparseRule as e:
+            return facts, self._no_rule(eqn, invals, str(e))
+
+    def on_outputs(self, jaxpr, loop):
+        """Every output takes the dtype of its variable."""
+        return _coerce_outs
+
+    def _no_rule(self, eqn, invals, reason):
+        name = eqn.primitive.name
+        if self.densify:
+            dense = [R.todense(x) if _is_input(x) else x for x in invals]
+            return bind_eqn(eqn, dense)
+        if eqn.primitive in R.ZERO_DESTROYING_UNARY:
+            why = (f"'{name}' maps 0 to a non-zero value, so its result is dense anyway; "
+                   "todense() on the sparse input would help")
+        elif eqn.primitive is host_call_p:   # laxarray's NumPy host call (jaxapi.host_call)
+            why = ("on CPU this function runs NumPy in a host call, which takes dense arrays "
+                   "(sort, quantiles, unique, cumulative sums...); todense() on the sparse "
+                   "input would help")
+        elif reason:
+            why = f"{reason}; todense() on the sparse input would help"
         else:
-            rule = R.sharded_rule if any(is_sharded(x) for x in invals) else \
-                R.RULES.get(eqn.primitive)
-            try:
-                if rule is None:
-                    raise R.NoSparseRule("")
-                outs = rule(eqn, invals, infacts)
-            except R.NoSparseRule as e:
-                outs = _no_rule(ctx, eqn, invals, str(e))
-        outs = [_coerce_out(x, v.aval) for x, v in zip(outs, eqn.outvars)]
-        env.update(zip(eqn.outvars, outs))
-        if out_facts:
-            facts.update((v, f) for v, f in zip(eqn.outvars, out_facts) if f is not None)
-    return [read(v) for v in jaxpr.outvars], [fact(v) for v in jaxpr.outvars]
+            why = "todense() on the sparse input would help"
+        raise NotImplementedError(
+            f"sparsify: no sparse rule for primitive '{name}' with these inputs ({why}). Call "
+            ".todense() first, or use sparsify(f, densify=True) to densify such inputs "
+            "automatically.")
+
+    # ---- sparse values in control flow
+    def own_value(self, x):
+        """A sparse value (carried as a pytree)."""
+        return R.is_sparse(x)
+
+    def plain(self, x):
+        """A sparse index or predicate made dense."""
+        return _densified(x)
+
+    def scanned(self, x):
+        """A sparse operand in the form that ``scan`` slices."""
+        return R.scan_ready(x) if R.is_sparse(x) else x
+
+    def conform_branches(self, fns, leaves, operands):
+        """Branches whose outputs are padded or densified to one structure."""
+        templates = _branch_templates([jax.eval_shape(fn, leaves, operands)[1] for fn in fns])
+
+        def conformed(fn):
+            def branch(leaves, args):
+                leaves, outs = fn(leaves, args)
+                return leaves, [_conform(o, t) for o, t in zip(outs, templates)]
+            return branch
+        return [conformed(fn) for fn in fns]
+
+    def scan_carry(self, init, probe):
+        """A carry that the body keeps in one structure (:func:`_fix_carry`)."""
+        return _fix_carry(self, init, probe, "scan")
+
+    def while_loop(self, leaves, init, cond, body):
+        """``lax.while_loop`` with the condition as its own (facts do not cross the loop)."""
+        init, conform = _fix_carry(
+            self, init, lambda c: jax.eval_shape(lambda cc: body(leaves, cc)[1], c),
+            "while_loop")
+        vals = lax.while_loop(lambda c: self.plain(cond(leaves, c)[1][0]),
+                              lambda c: conform(body(leaves, c)[1]), list(init))
+        return leaves, list(vals)
 
 
-def _closed_fn(ctx, closed):
-    def fn(args):
-        return eval_sparse(ctx, closed.jaxpr, closed.consts, list(args))[0]
-    return fn
+def eval_sparse(ctx, jaxpr, consts, args, arg_facts=None):
+    """Evaluate ``jaxpr`` on dense/sparse ``args`` with the interpreter ``ctx`` and a memo of
+    its own; returns ``(outputs, output facts)``."""
+    with _own_memo():
+        facts, outs = ctx.evaluate(jaxpr, consts, args, arg_facts)
+    return outs, facts
 
 
 # ---- one structure for branch outputs and loop carries ---------------------------------------
@@ -178,7 +262,7 @@ def _layout(x):
 def _conform(x, template):
     """``x`` in the structure ``template``: None (dense) or (nse, sorted, unique)."""
     if template is None:
-        return R.todense(x) if R.is_sparse(x) else x
+        return _densified(x)
     nse, sorted_, unique = template
     x = R.pad_nse(x, nse)
     return R.relabel(x, sorted_, unique)
@@ -197,8 +281,9 @@ def _branch_templates(outs_per_branch):
 
 
 def _fix_carry(ctx, init, probe, where):
-    """Initial carry and per-carry templates such that the body keeps the structure."""
-    init = list(init)
+    """``(init, conform)``: the initial carry, and the function that conforms the carry the
+    body returns to per-carry templates, such that the body keeps the structure."""
+    init, templates = list(init), []
     for _ in range(2 * len(init) + 2):
         out = probe(init)
         templates, changed = [], False
@@ -224,130 +309,11 @@ def _fix_carry(ctx, init, probe, where):
             init[i], changed = R.todense(a), True
             templates.append(None)
         if not changed:
-            return init, templates
-    return init, templates
+            break
 
-
-def _coerce_dense(vals, avars):
-    """Loop-carried dense initial values with the dtypes of the jaxpr (literals may differ)."""
-    return [x if R.is_sparse(x) or getattr(x, "dtype", None) == v.aval.dtype
-            else lax.convert_element_type(x, v.aval.dtype) for x, v in zip(vals, avars)]
-
-
-# ---- structural rules ---------------------------------------------------------------------------
-def _jit_sparse_rule(ctx, eqn, invals, infacts):
-    closed = eqn.params["jaxpr"]
-    return eval_sparse(ctx, closed.jaxpr, closed.consts, invals, infacts, inline=True)
-
-
-def _closed_call_sparse_rule(ctx, eqn, invals, infacts):
-    closed = eqn.params["call_jaxpr"]
-    return eval_sparse(ctx, closed.jaxpr, closed.consts, invals, infacts, inline=True)
-
-
-def _call_sparse_rule(ctx, eqn, invals, infacts):
-    return eval_sparse(ctx, *body_and_consts(eqn.params["call_jaxpr"]), invals, infacts,
-                       inline=True)
-
-
-def _cond_sparse_rule(ctx, eqn, invals, infacts):
-    index, *ops = invals
-    if R.is_sparse(index):
-        index = R.todense(index)
-    fns = [_closed_fn(ctx, br) for br in eqn.params["branches"]]
-    templates = _branch_templates([jax.eval_shape(fn, ops) for fn in fns])
-
-    def conformed(fn):
-        return lambda args: [_conform(o, t) for o, t in zip(fn(args), templates)]
-
-    return list(lax.switch(index, [conformed(fn) for fn in fns], ops)), None
-
-
-def _dense_pred(x):
-    return R.todense(x) if R.is_sparse(x) else x
-
-
-def _while_sparse_rule(ctx, eqn, invals, infacts):
-    p = eqn.params
-    cn, bn = p["cond_nconsts"], p["body_nconsts"]
-    cconsts, bconsts, init = invals[:cn], invals[cn:cn + bn], invals[cn + bn:]
-    init = _coerce_dense(init, p["body_jaxpr"].jaxpr.invars[bn:])
-    cond_fn, body_fn = _closed_fn(ctx, p["cond_jaxpr"]), _closed_fn(ctx, p["body_jaxpr"])
-
-    def raw_body(carry):
-        return body_fn(list(bconsts) + list(carry))
-
-    init, templates = _fix_carry(ctx, init, lambda c: jax.eval_shape(raw_body, c),
-                                 "while_loop")
-
-    def cond(carry):
-        return _dense_pred(cond_fn(list(cconsts) + list(carry))[0])
-
-    def body(carry):
-        return [_conform(o, t) for o, t in zip(raw_body(carry), templates)]
-
-    return list(lax.while_loop(cond, body, list(init))), None
-
-
-def _step_abstract(x):
-    leaves, tree = jax.tree_util.tree_flatten(x)
-    return jax.tree_util.tree_unflatten(
-        tree, [jax.ShapeDtypeStruct(tuple(v.shape[1:]), v.dtype) for v in leaves])
-
-
-def _scan_sparse_rule(ctx, eqn, invals, infacts):
-    p = eqn.params
-    nc, ncarry = scan_counts(p)
-    consts, init, xs = invals[:nc], invals[nc:nc + ncarry], invals[nc + ncarry:]
-    init = _coerce_dense(init, p["jaxpr"].jaxpr.invars[nc:nc + ncarry])
-    xs = [R.scan_ready(x) if R.is_sparse(x) else x for x in xs]
-    fn = _closed_fn(ctx, p["jaxpr"])
-
-    def step(carry, x):
-        outs = fn(list(consts) + list(carry) + list(x))
-        return outs[:ncarry], outs[ncarry:]
-
-    x_abs = [_step_abstract(x) for x in xs]
-    init, templates = _fix_carry(
-        ctx, init, lambda c: jax.eval_shape(lambda cc, xx: step(cc, xx)[0], c, x_abs), "scan")
-
-    def body(carry, x):
-        c, y = step(carry, x)
-        return [_conform(o, t) for o, t in zip(c, templates)], y
-
-    carry, ys = lax.scan(body, list(init), xs, length=p["length"], reverse=p["reverse"],
-                         unroll=p["unroll"])
-    return list(carry) + list(ys), None
-
-
-def _remat_sparse_rule(ctx, eqn, invals, infacts):
-    p = eqn.params
-
-    def fn(args):
-        return eval_sparse(ctx, p["jaxpr"], [], list(args))[0]
-
-    outs = jax.checkpoint(fn, prevent_cse=p["prevent_cse"], policy=p["policy"])(list(invals))
-    return list(outs), None
-
-
-def _custom_call_sparse_rule(ctx, eqn, invals, infacts):
-    # the primal implementation, evaluated sparsely; jax differentiates that implementation
-    # (a custom derivative rule is defined for dense operands and is not used here)
-    closed = eqn.params["call_jaxpr"]
-    return eval_sparse(ctx, closed.jaxpr, closed.consts, invals, infacts, inline=True)
-
-
-STRUCTURAL_RULES = {
-    jit_p: _jit_sparse_rule,
-    closed_call_p: _closed_call_sparse_rule,
-    call_p: _call_sparse_rule,
-    cond_p: _cond_sparse_rule,
-    while_p: _while_sparse_rule,
-    scan_p: _scan_sparse_rule,
-    remat_p: _remat_sparse_rule,
-    custom_jvp_call_p: _custom_call_sparse_rule,
-    custom_vjp_call_p: _custom_call_sparse_rule,
-}
+    def conform(outs):
+        return [_conform(o, t) for o, t in zip(outs, templates)]
+    return init, conform
 
 
 # ---- the transformation ---------------------------------------------------------------------
@@ -418,7 +384,7 @@ def sparsify(f, *, densify=False):
         fail(TypeError, "sparsify", "a callable for 'f'", f)
     if not isinstance(densify, (bool, np.bool_)):
         fail(TypeError, "sparsify", "a bool for 'densify'", densify)
-    ctx = _Context(bool(densify))
+    ctx = _Sparsifier(bool(densify))
     cache = {}
 
     @functools.wraps(f)
