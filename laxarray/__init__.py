@@ -4,6 +4,8 @@ Importing laxarray turns on jax's 64-bit mode (default dtypes are float64/int64/
 as in NumPy).  Arrays are immutable values behind handles; see ``laxarray.Array``.
 """
 
+import importlib as _importlib
+
 from laxarray._core.compile_cache import configure as _configure_cache
 from laxarray._core.jaxapi import enable_x64 as _enable_x64
 
@@ -37,6 +39,5 @@ def __getattr__(name):
     """``laxarray.precompile``: the package (callable: ``laxarray.precompile(...)`` fills the
     executable store), imported on first use only."""
     if name == "precompile":
-        import importlib
-        return importlib.import_module("laxarray.precompile")
+        return _importlib.import_module("laxarray.precompile")
     raise AttributeError(f"module 'laxarray' has no attribute {name!r}")

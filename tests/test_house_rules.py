@@ -227,3 +227,163 @@ def test_array_methods_are_declared_in_its_class_body():
     assert declared == set(NUMPY_METHODS)  # every declared name has a body, and back
     import numpy as np
     assert all(hasattr(np.ndarray, n) for n in declared)
+
+
+# ---- the import graph: modules of laxarray, every import an edge --------------------------
+
+def _module_name(path):
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+_MODULES = {_module_name(p): p for p in _library_files()}
+
+
+def _nearest_module(name):
+    """The laxarray module that importing ``name`` runs (``pkg.mod.attr`` -> ``pkg.mod``)."""
+    while name and name not in _MODULES:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def _import_targets(module, node):
+    """The laxarray modules an ``import`` statement of ``module`` imports."""
+    if isinstance(node, ast.Import):
+        return {_nearest_module(alias.name) for alias in node.names} - {None}
+    if node.level:  # relative: from the package of ``module``
+        package = module.split(".")
+        if _MODULES[module].name != "__init__.py":
+            package = package[:-1]
+        base = ".".join(package[:len(package) - node.level + 1] +
+                        ([node.module] if node.module else []))
+    else:
+        base = node.module or ""
+    return {_nearest_module(f"{base}.{alias.name}") for alias in node.names} - {None}
+
+
+def _import_nodes(tree):
+    """``(node, inside a function)`` for every import statement of a module."""
+    def visit(node, local):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.Import, ast.ImportFrom)):
+                yield child, local
+            yield from visit(child, local or isinstance(
+                child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+    yield from visit(tree, False)
+
+
+def _import_graph():
+    """module -> the laxarray modules it imports, function-local imports included (they are
+    how a cycle is hidden: the import runs later, but the modules still need each other)."""
+    graph = {}
+    for module, path in _MODULES.items():
+        tree = ast.parse(path.read_text(), filename=str(path))
+        graph[module] = set().union(*[_import_targets(module, node)
+                                      for node, _ in _import_nodes(tree)]) - {module}
+    return graph
+
+
+def _cycles(graph):
+    """The strongly connected components of ``graph`` with more than one module (Tarjan)."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_modules_import_each_other_as_a_dag():
+    """No import cycle in laxarray -- inside a package (the Array and its operations,
+    the conformance runner and its pool) or across packages.  A class whose methods need
+    an operation defined above it looks the body up in a table the operation's module
+    fills (``array_api._dispatch``), never imports it back."""
+    assert _cycles(_import_graph()) == []
+
+
+def test_cycle_finder_sees_a_function_local_import():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _cycles(graph) == [["a", "b", "c"]]
+    tree = ast.parse("import os\ndef f():\n    from laxarray.array_api import _array\n")
+    assert [local for _, local in _import_nodes(tree)] == [False, True]
+    assert _import_targets("laxarray.conformance.runner", ast.parse(
+        "from . import parallel").body[0]) == {"laxarray.conformance.parallel"}
+
+
+def test_laxarray_modules_are_imported_at_module_top():
+    """With no cycle to break, a function-local import of a laxarray module only hides a
+    dependency: import it at the top.  (Deferred imports of heavy or optional third-party
+    modules -- SciPy's sparse solvers, scikit-learn -- are not laxarray's and stay.)"""
+    bad = []
+    for module, path in _MODULES.items():
+        tree = ast.parse(path.read_text(), filename=str(path))
+        bad += [f"{path.relative_to(PACKAGE)}:{node.lineno}"
+                for node, local in _import_nodes(tree)
+                if local and _import_targets(module, node)]
+    assert bad == []
+
+
+# ---- the Array's storage: its slots belong to the modules that define them ----------------
+
+#: slot -> the modules that may touch it: ``_array`` owns the storage; ``_views`` reads the
+#: view state it defines.  Everyone else goes through the Array's methods (``_value``,
+#: ``_padded()``, ``_held()``, ``_rebind()``, ``base``) and ``_array``'s constructors.
+SLOT_OWNERS = {
+    "_v": {"array_api/_array.py"},
+    "_pad": {"array_api/_array.py"},
+    "_lshape": {"array_api/_array.py"},
+    "_view": {"array_api/_array.py", "array_api/_views.py"},
+}
+
+
+def _slot_uses(tree):
+    """``(slot, line)`` for every attribute access (read, write or delete) of an Array slot
+    name, and every ``getattr``/``setattr``/``hasattr`` that names one."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in SLOT_OWNERS:
+            yield node.attr, node.lineno
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in ("getattr", "setattr", "hasattr", "delattr")
+              and len(node.args) > 1 and isinstance(node.args[1], ast.Constant)
+              and node.args[1].value in SLOT_OWNERS):
+            yield node.args[1].value, node.lineno
+
+
+def test_array_slots_are_touched_only_by_their_owners():
+    bad = [f"{p.relative_to(PACKAGE)}:{line}: {slot}" for p in _library_files()
+           for slot, line in _slot_uses(ast.parse(p.read_text(), filename=str(p)))
+           if str(p.relative_to(PACKAGE)) not in SLOT_OWNERS[slot]]
+    assert bad == []
+    from laxarray.array_api._array import Array
+    assert set(Array.__slots__) - {"__weakref__"} == set(SLOT_OWNERS)
+
+
+def test_no_namespace_is_filled_through_globals():
+    """Namespaces are explicit imports and definitions (``sparse``'s unary functions are
+    defined by name in ``sparse/ops/unary.py``), never ``globals().update(...)``."""
+    bad = [f"{p.relative_to(PACKAGE)}:{node.lineno}" for p in _library_files()
+           for node in ast.walk(ast.parse(p.read_text(), filename=str(p)))
+           if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+           and node.func.id == "globals"]
+    assert bad == []

@@ -41,7 +41,7 @@ import functools
 import hashlib
 import os
 import struct
-import tempfile
+import sys
 import threading
 import time
 import warnings
@@ -49,6 +49,7 @@ import warnings
 import numpy as np
 
 from laxarray._core import jaxapi, prefetch
+from laxarray._core.files import TEMP_PREFIX as _TEMP_PREFIX, remove as _remove, write_atomic
 
 _ENV = "LAXARRAY_COMPILATION_CACHE"
 
@@ -65,7 +66,6 @@ _SAMPLE_SHARDS = 4
 _SAMPLE_MIN = 50
 #: Temporary files older than this (seconds) are leftovers of a writer that died: removed.
 _STALE_TEMP = 3600.0
-_TEMP_PREFIX = ".tmp-"
 
 
 class ExecutableStore:
@@ -283,23 +283,6 @@ class ExecutableStore:
 _DAMAGED = object()
 
 
-def write_atomic(path, chunks) -> None:
-    """Write ``chunks`` (bytes) to ``path`` through a temporary file in its directory (made
-    private if missing) renamed over it: readers see the old file or the new one, never a
-    part. ``OSError`` on failure (the temporary file removed)."""
-    folder = os.path.dirname(path)
-    os.makedirs(folder, mode=0o700, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=_TEMP_PREFIX, dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            for chunk in chunks:
-                f.write(chunk)
-        os.replace(temp, path)
-    except BaseException:
-        _remove(temp)
-        raise
-
-
 def _check(data, key):
     """The payload of entry bytes ``data`` written under ``key``; ``None`` for an entry of
     another key or format; ``_DAMAGED`` for bytes that are no whole entry."""
@@ -319,13 +302,6 @@ def _check(data, key):
     if view[_HEADER.size:start] != key.encode():
         return None                  # a whole entry of another key: its file-name twin
     return data[start:]
-
-
-def _remove(path):
-    try:
-        os.remove(path)
-    except OSError:
-        pass
 
 
 def _remove_if_same(path, inode):
@@ -403,7 +379,6 @@ def _hint_if_empty(store) -> None:
     library.  The marker file ``.hinted`` in the store means "said" (or "found filled");
     silent where the store is off, in ``python -m laxarray.precompile`` and its workers
     (``LAXARRAY_STORE_HINT=0``, which anyone may set); never raises."""
-    import sys
     try:
         if store is None or os.environ.get("LAXARRAY_STORE_HINT", "").strip() == "0" or (
                 "laxarray.precompile" in getattr(sys, "orig_argv", ())):

@@ -795,9 +795,3 @@ def jit_static(fn, static_argnames):
             return fn(*args, **kwargs)
         return jitted(*args, **kwargs)
     return run
-
-
-# ---- calling kernels on Arrays (laxarray._core.calls; names kept here for their users) ----
-
-from laxarray._core.calls import (call, call_padded, padded_inputs,  # noqa: E402,F401
-                                  register_array_type, wrap_bucketed)

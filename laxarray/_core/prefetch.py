@@ -25,6 +25,7 @@ import os
 import sys
 import threading
 
+from laxarray._core.files import write_atomic
 
 #: How many keys a trace keeps (this run's first, then earlier runs' others).
 KEEP = 2048
@@ -155,7 +156,6 @@ def _at_exit():
             old = [n for n in f.read().split("\n") if n and n not in _STATE["seen"]]
     except OSError:
         old = []
-    from laxarray._core.exec_store import write_atomic  # (it imports this module)
     try:
         write_atomic(path, ["\n".join((trace + old)[:KEEP]).encode() + b"\n"])
     except OSError:

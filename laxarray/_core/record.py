@@ -5,7 +5,8 @@ a jax upgrade, on a new machine, for a CI image).
 A line names the kernel by import path (``module:qualname``), its static arguments in a
 tagged JSON form that keeps what JSON would lose (``-0.0``, NaN, a float vs an int, dtypes,
 enums, module functions), whether the masked variant ran, and the input avals (shape, dtype,
-weak type).  :func:`replay` turns a line back into the same binding and signature, so the
+weak type).  A replay (``laxarray.precompile.recorded.replay``) turns a line back into the
+same binding and signature (:func:`target`, :func:`statics`, :func:`call_inputs`), so the
 store key it builds is the key the recorded call looked up.  Calls the store does not serve
 (committed or sharded arrays, host callbacks, kernels defined inside functions or whose
 statics name objects of one process) are not recorded: there is nothing to rebuild.
@@ -27,9 +28,11 @@ import threading
 import jax
 import numpy as np
 
+from laxarray._core import jaxapi
+
 #: The file named by ``LAXARRAY_RECORD`` when the process started (``None``: not recording).
 PATH = os.environ.get("LAXARRAY_RECORD", "").strip() or None
-#: The version of the line format; :func:`replay` refuses other versions.
+#: The version of the line format; :func:`read` refuses other versions.
 FORMAT = 1
 
 _SEEN = set()
@@ -93,7 +96,6 @@ _SCALAR_TYPES["NoneType"] = (type(None), None)
 
 def _decode_input(obj):
     """``(signature entry, a stand-in argument)`` of one encoded input."""
-    from laxarray._core import jaxapi
     if obj[0] == "s":
         return _SCALAR_TYPES[obj[1]]
     if obj[0] == "n":
@@ -132,7 +134,7 @@ _INPUT_LENGTHS = {"s": 2, "n": 3, "a": 4}
 
 def _well_formed(entry) -> bool:
     """Whether a decoded line has the layout :func:`note` writes (a hand-edited or cut
-    line does not: :func:`label` and :func:`replay` read it without further checks)."""
+    line does not: :func:`label` and a replay read it without further checks)."""
     def pair(x, second):
         return isinstance(x, list) and len(x) == 2 and isinstance(x[0], str) and isinstance(
             x[1], second)
@@ -161,22 +163,26 @@ def label(entry) -> str:
     return f"{name}{' masked' if entry['masked'] else ''} {','.join(parts)}"
 
 
-def replay(entry) -> bool:
-    """Load or build (and store) the executable of a recorded entry; ``False`` where this
-    process's store does not take it. ``Unrecordable`` for a kernel that is gone."""
-    from laxarray._core.kernel import Kernel
+def target(entry):
+    """``(what the entry's kernel path names, the recorded factory arguments)``: a kernel
+    and ``()``, or a factory of one (:func:`kernel_path`) and its arguments;
+    ``Unrecordable`` where the path is gone."""
     path, args = entry["kernel"]
-    kern = _resolve(path)
-    if not isinstance(kern, Kernel):
-        kern = kern(*decode(args))
-    if not isinstance(kern, Kernel):
-        raise Unrecordable(f"{path} does not give a laxarray kernel (any more)")
-    items = tuple((k, decode(v)) for k, v in entry["items"])
+    return _resolve(path), decode(args)
+
+
+def statics(entry) -> tuple:
+    """The static arguments of an entry's binding, decoded (``Kernel.bind``'s items)."""
+    return tuple((k, decode(v)) for k, v in entry["items"])
+
+
+def call_inputs(entry):
+    """``(signature, stand-in arguments, device)`` of an entry's call, as the recorded call
+    had them (``exec_store.call_signature``, ``exec_store.placement``): placed on the
+    default device, unless none of its inputs is an array."""
     sig, stand_ins = zip(*map(_decode_input, entry["sig"])) if entry["sig"] else ((), ())
-    # placed as a call on these inputs is: on the default device, unless none is an array
     device = jax.devices()[0].id if any(a[0] == "a" for a in entry["sig"]) else -1
-    return kern.bind(items).prepare(bool(entry["masked"]), tuple(sig), tuple(stand_ins),
-                                    device)
+    return tuple(sig), tuple(stand_ins), device
 
 
 # ---- static values as tagged JSON ----------------------------------------------------------

@@ -13,8 +13,16 @@ Semantics, stated once:
   ``laxarray._core.kernel``): ``_pad`` is then the padded device value and ``_lshape`` the
   logical shape; the exact value ``_value`` is cut from it when first needed and kept.
   ``_pad is False`` records that the array is not bucketed.  Rebinding sets both.
-* Arrays are created only through :func:`wrap` / :func:`wrap_padded` (``Array(...)``
+* Arrays are created only through this module's constructors -- :func:`wrap`,
+  :func:`wrap_padded`, :func:`wrap_padded_like`, :func:`wrap_view` (``Array(...)``
   raises); user code calls ``laxarray.asarray``.
+* The four slots are this module's (``_views`` also reads ``_view``, the view state it
+  defines): every other module goes through the Array's methods -- ``_value``,
+  ``_padded()``, ``_held()``, ``_is_traced()``, ``_state()``, ``_rebind()`` -- and
+  :func:`check_writable`.
+* The operations sit above this module (they build Arrays); the class declares its
+  operators, indexing and NumPy's methods, and finds their bodies by name in
+  ``laxarray.array_api._dispatch``, which the modules defining them fill.
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ from laxarray._core import kernel as _kernel
 from laxarray._core.devices import check_device, default_device, device_of, place
 from laxarray._core.errors import fail, fail_text, tracer_conversion
 from laxarray._core.jaxapi import Tracer
+from laxarray.array_api._dispatch import NUMPY_METHODS, OPERATIONS
 
 _API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
 
@@ -41,42 +50,33 @@ Operand = Union["Array", bool, int, float, complex, np.ndarray, np.generic, jax.
 _BinaryOp = Callable[["Array", Operand], "Array"]
 _UnaryOp = Callable[["Array"], "Array"]
 
-#: The standard's functions the operators call, by name (filled from ``elementwise`` and
-#: ``linear_algebra`` at the end of this module, which import ``Array`` themselves).
-_FUNCTIONS: dict[str, Callable] = {}
-
 
 def _binary(fname: str, stem: str | None = None) -> tuple[_BinaryOp, _BinaryOp, _BinaryOp]:
-    """``__op__``, ``__rop__`` and ``__iop__`` calling the standard's function ``fname``."""
+    """``__op__``, ``__rop__`` and ``__iop__`` calling the standard's function ``fname``
+    (its body: ``OPERATIONS[fname]``, from ``elementwise`` or ``linear_algebra``)."""
     stem = stem or fname
 
     def forward(self, other, /):
         if type(other) is not Array and not _accepts(other):
             return NotImplemented
-        return _FUNCTIONS[fname](self, other)
+        return OPERATIONS[fname](self, other)
 
     def reflected(self, other, /):
         if not _accepts(other):
             return NotImplemented
-        return _FUNCTIONS[fname](other, self)
+        return OPERATIONS[fname](other, self)
 
     def inplace(self, other, /):
         if type(other) is not Array and not _accepts(other):
             return NotImplemented
         with WRITE_LOCK:  # read-modify-write, as __setitem__
-            return _operators.update_in_place(self, other, _FUNCTIONS[fname], stem)
+            return OPERATIONS["update_in_place"](self, other, OPERATIONS[fname], stem)
 
     for fn, name in ((forward, f"__{stem}__"), (reflected, f"__r{stem}__"),
                      (inplace, f"__i{stem}__")):
         fn.__name__ = fn.__qualname__ = name
         fn.__doc__ = f"``{fname}`` as an operator (Array API: {name})."
     return forward, reflected, inplace
-
-
-#: NumPy's ``ndarray`` methods and properties by name, implemented in
-#: ``laxarray.numpy_api.methods`` (they call the NumPy surface, a layer above this module),
-#: which fills this table on import; the class body below declares which names exist.
-NUMPY_METHODS: dict[str, Callable] = {}
 
 
 class _NumpyMethod:
@@ -123,7 +123,7 @@ def _comparison(fname: str, stem: str) -> _BinaryOp:
 def _unary(fname: str, stem: str) -> _UnaryOp:
     """The unary ``__{stem}__``: ``x.__neg__()`` is ``negative(x)``."""
     def op(self, /):
-        return _FUNCTIONS[fname](self)
+        return OPERATIONS[fname](self)
     op.__name__ = op.__qualname__ = f"__{stem}__"
     op.__doc__ = f"``{fname}`` as an operator (Array API: __{stem}__)."
     return op
@@ -217,6 +217,16 @@ class Array:
         value = self._v if self._v is not None else self._pad
         return self._value if value is None else value
 
+    def _state(self):
+        """``(exact, padded)``: the objects the handle holds now (``None`` where not made).
+        A rebind replaces them, so ``_views`` tells by identity whether a root changed."""
+        return self._v, self._pad
+
+    def _is_traced(self) -> bool:
+        """Whether the handle holds a tracer (a view holds nothing itself: ``False``)."""
+        v = self._v
+        return isinstance(self._pad if v is None else v, Tracer)
+
     @property
     def device(self):
         """The device holding the array: a jax Device, or the array's ``jax.sharding.Sharding``
@@ -240,22 +250,19 @@ class Array:
     @property
     def T(self) -> Array:
         """Transpose of a matrix (axes reversed, as NumPy does for any rank)."""
-        from laxarray.array_api.manipulation import permute_dims
-        return permute_dims(self, tuple(range(self.ndim - 1, -1, -1)))
+        return OPERATIONS["permute_dims"](self, tuple(range(self.ndim - 1, -1, -1)))
 
     @property
     def mT(self) -> Array:
         """Transpose of the last two axes (a stack of matrices). Array API: mT."""
         if self.ndim < 2:
             fail(ValueError, "Array.mT", "an array of rank >= 2", self)
-        from laxarray.array_api.manipulation import permute_dims
         axes = tuple(range(self.ndim - 2)) + (self.ndim - 1, self.ndim - 2)
-        return permute_dims(self, axes)
+        return OPERATIONS["permute_dims"](self, axes)
 
     # ---- conversions to Python scalars ------------------------------------------------
     def _scalar(self, op):
-        value = self._v if self._v is not None else self._pad
-        if isinstance(value, Tracer):
+        if self._is_traced():
             tracer_conversion(f"Array.{op}")
         shape = self.shape
         if len(shape) != 0:
@@ -373,20 +380,19 @@ class Array:
         return (self[i] for i in range(self.shape[0]))
 
     def __repr__(self) -> str:
-        if isinstance(self._v, Tracer) or isinstance(self._pad, Tracer):
+        if self._is_traced():
             return f"Array({self._value!r})"
         # NumPy's repr with the class name swapped ("array(" and "Array(" have one length,
         # so continuation lines stay aligned): shape= for empty arrays, dtype= as NumPy.
         return "Array" + np.array_repr(self._host())[len("array"):]
 
     def __str__(self) -> str:
-        if isinstance(self._v, Tracer) or isinstance(self._pad, Tracer):
+        if self._is_traced():
             return repr(self)
         return str(self._host())
 
     def __format__(self, spec):
-        if self.ndim == 0 and not isinstance(self._v if self._v is not None else self._pad,
-                                             Tracer):
+        if self.ndim == 0 and not self._is_traced():
             return format(self._host()[()], spec)
         return format(str(self), spec)
 
@@ -463,20 +469,20 @@ class Array:
     real = _NumpyProperty("real")
     imag = _NumpyProperty("imag")
 
-    # ---- indexing (defined in laxarray.array_api._indexing) ---------------------------
+    # ---- indexing (bodies in laxarray.array_api._indexing) -----------------------------
     def __getitem__(self, key, /) -> Array:
-        return _indexing.getitem(self, key)
+        return OPERATIONS["getitem"](self, key)
 
     def __setitem__(self, key, value, /) -> None:
         with WRITE_LOCK:  # read-modify-write: threads writing one array must not lose updates
-            _indexing.setitem(self, key, value)
+            OPERATIONS["setitem"](self, key, value)
 
     def _rebind(self, other):
         """Point this handle at ``other``'s value (``x[key] = v``, in-place operators); a
         view writes it through to its root (``_views``).  Every intermediate state is
         consistent (an exact value, a padded one, or both)."""
         if self._view is not None:
-            _views.write_view(self, other)
+            OPERATIONS["write_view"](self, other)
             return
         if other._view is not None:
             other = wrap(other._value)
@@ -490,8 +496,7 @@ class Array:
     def at(self):
         """Functional indexed updates: ``x.at[key].set(v)``, ``.add``, ``.get(mode=...)``...
         (new arrays; ``x`` is unchanged). jax: x.at. See ``laxarray.array_api._indexing_at``."""
-        from laxarray.array_api._indexing_at import IndexUpdateHelper
-        return IndexUpdateHelper(self)
+        return OPERATIONS["at"](self)
 
 
 _new = object.__new__
@@ -520,6 +525,36 @@ def wrap_padded(padded, shape) -> Array:
     return out
 
 
+def wrap_padded_like(padded, x) -> Array:
+    """An ``Array`` of ``x``'s logical shape held as the bucket-shaped raw value ``padded``
+    (an elementwise kernel's result on ``x``'s padded value: the unary hot path)."""
+    out = _new(Array)
+    out._pad = padded
+    v = x._v
+    out._lshape = x._lshape if v is None else v.shape
+    out._v = out._view = None
+    return out
+
+
+def wrap_view(info, shape) -> Array:
+    """The view ``Array`` of logical ``shape`` whose state is ``info`` (a ``_views.ViewInfo``:
+    its root, chain and cached value); its own value slots stay empty."""
+    out = _new(Array)
+    out._v = None
+    out._pad = None
+    out._lshape = shape
+    out._view = info
+    return out
+
+
+def check_writable(fn, x) -> None:
+    """``ValueError`` (NumPy's) for a write into a read-only view, before any work."""
+    info = x._view
+    if info is not None and info.readonly:
+        fail_text(ValueError, fn, "assignment destination is read-only (a view made by "
+                  "broadcast_to, diagonal or a real array's .imag; write into a copy)")
+
+
 def _copy_handle(x):
     """A new, independent handle on ``x``'s current value (a copy: values are immutable)."""
     if x._view is not None:
@@ -537,7 +572,6 @@ def _from_numpy(arr):
 
 jax.tree_util.register_pytree_node(
     Array, lambda a: ((a._value,), None), lambda _, children: wrap(children[0]))
-_kernel.register_array_type(Array, wrap, wrap_padded)
 
 _OPERAND_TYPES = (Array, bool, int, float, complex, np.ndarray, np.generic, list, tuple,
                   jax.Array)
@@ -546,16 +580,3 @@ _EXACT_TYPES = frozenset((Array, float, int, bool, complex))
 
 def _accepts(other):
     return type(other) in _EXACT_TYPES or isinstance(other, _OPERAND_TYPES)
-
-
-from laxarray.array_api import _indexing  # noqa: E402  (needs Array and wrap)
-from laxarray.array_api import _views  # noqa: E402
-from laxarray.array_api import _operators  # noqa: E402
-from laxarray.array_api import elementwise as _ew  # noqa: E402
-from laxarray.array_api.linear_algebra import matmul as _matmul  # noqa: E402
-
-_FUNCTIONS.update({name: getattr(_ew, name) for name in (
-    "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "pow", "bitwise_and",
-    "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "equal",
-    "not_equal", "less", "less_equal", "greater", "greater_equal", "negative", "positive", "abs",
-    "bitwise_invert")}, matmul=_matmul)

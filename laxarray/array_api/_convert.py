@@ -12,11 +12,12 @@ import math
 
 import jax
 import numpy as np
+from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import describe, fail, message
 from laxarray._core.jaxapi import Tracer
-from laxarray.array_api._array import Array
+from laxarray.array_api._array import Array, wrap
 
 
 class ScalarOverflowError(OverflowError, ValueError):
@@ -86,7 +87,7 @@ def to_raw(fn: str, obj, argname: str = "x"):
         return scalar_operand(fn, obj, _dt.default_dtype_for_pytype(pytype), argname)
     if isinstance(obj, Array):  # subclass
         return obj._value
-    if isinstance(obj, (list, tuple)) and _has_traced(obj):
+    if isinstance(obj, (list, tuple)) and has_traced(obj):
         return _stack_traced(fn, obj, argname)
     try:
         arr = np.asarray(obj)
@@ -106,7 +107,6 @@ def as_array(fn: str, obj, argname: str = "x") -> Array:
     that may run bucketed see the padded form of a laxarray input)."""
     if type(obj) is Array:
         return obj
-    from laxarray.array_api._array import wrap
     return wrap(to_raw(fn, obj, argname))
 
 
@@ -115,19 +115,19 @@ def _check_supported(fn, dtype, obj, argname):
         fail(TypeError, fn, f"an array-like of a supported dtype for '{argname}'", obj)
 
 
-def _has_traced(seq):
+def has_traced(seq) -> bool:
+    """Whether a nested list/tuple holds a traced value."""
     for item in seq:
         if isinstance(item, (list, tuple)):
-            if _has_traced(item):
+            if has_traced(item):
                 return True
-        elif isinstance(item, Tracer) or (type(item) is Array and
+        elif isinstance(item, Tracer) or (isinstance(item, Array) and
                                           isinstance(item._value, Tracer)):
             return True
     return False
 
 
 def _stack_traced(fn, seq, argname):
-    from jax import lax
     items = [to_raw(fn, item, argname) for item in seq]
     dtype = _dt.result_type(*[i.dtype for i in items])
     shapes = {tuple(i.shape) for i in items}
@@ -158,4 +158,47 @@ def operand_for_dtype(fn: str, value, dtype, argname: str):
     return raw
 
 
-__all__ = ["as_array", "to_raw", "scalar_operand", "operand_for_dtype", "ScalarOverflowError", "describe"]
+_KIND_ORDER = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
+
+
+def value_operand(fn, value, dtype, argname="value"):
+    """A raw value (or the laxarray Array itself) to store into an array of ``dtype``.
+
+    Python scalars, NumPy scalars (read as the Python scalar they hold) and (untraced)
+    nested sequences of them are weak: they may not be of a higher kind than ``dtype``
+    (bool < int < float < complex; a float into an integer array truncates, as NumPy).
+    An array's dtype must promote to ``dtype`` (the standard's rule) or be of the same or a
+    lower kind: then it is cast, as NumPy casts (``complex128`` values into a ``complex64``
+    array; the standard leaves this case to the implementation).
+    """
+    if isinstance(value, np.generic) and value.dtype.kind in "biufc":
+        value = value.item()
+    if _dt.scalar_pytype(value) is not None:
+        return operand_for_dtype(fn, value, dtype, argname)
+    if isinstance(value, (list, tuple)) and not has_traced(value):
+        try:
+            arr = np.asarray(value)
+        except (ValueError, TypeError) as exc:
+            fail(TypeError, fn, f"an array-like for '{argname}' ({exc})", value)
+        if _dt.kind_of(arr.dtype) not in _KIND_ORDER:
+            fail(TypeError, fn, f"numbers for '{argname}'", value)
+        if arr.size and _KIND_ORDER[_dt.kind_of(arr.dtype)] > _KIND_ORDER[_dt.kind_of(dtype)]:
+            fail(TypeError, fn, f"values of a kind storable in {dtype} for '{argname}'",
+                 value)
+        if _dt.kind_of(arr.dtype) in "iu" and _dt.kind_of(dtype) in "iu" and arr.size:
+            info = np.iinfo(dtype)
+            if arr.min() < info.min or arr.max() > info.max:
+                fail(ValueError, fn, f"values within the range of {dtype} for '{argname}'",
+                     value)
+        return arr.astype(dtype)
+    raw = value if type(value) is Array else to_raw(fn, value, argname)
+    if (raw.dtype != dtype and _dt.promote_types(raw.dtype, dtype) != dtype
+            and _KIND_ORDER[_dt.kind_of(raw.dtype)] > _KIND_ORDER[_dt.kind_of(dtype)]):
+        fail(TypeError, fn, f"a '{argname}' of a kind storable in {dtype} (complex into "
+             f"real or float into integer loses more than rounding; use astype to cast)",
+             value)
+    return raw
+
+
+__all__ = ["as_array", "to_raw", "scalar_operand", "operand_for_dtype", "value_operand",
+           "has_traced", "ScalarOverflowError", "describe"]

@@ -42,9 +42,15 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import broadcast_error, fail, shape_text, slice_error
 from laxarray._core.jaxapi import Tracer, is_tracer
-from laxarray._core.kernel import bucket_shape, call, call_padded, kernel
-from laxarray.array_api import _indexing as _basic
+from laxarray._core.kernel import bucket_shape, kernel
+from laxarray.array_api import _host_order
+from laxarray.array_api import _index_plan as _basic
 from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._broadcast import broadcastable
+from laxarray.array_api._calls import call, call_padded
+from laxarray.array_api._convert import has_traced, to_raw, value_operand
+from laxarray.array_api.indexing_functions import gather_axis
+from laxarray.array_api.searching import nonzero_kernel
 
 MODES = {None: lax.GatherScatterMode.PROMISE_IN_BOUNDS,
          "promise_in_bounds": lax.GatherScatterMode.PROMISE_IN_BOUNDS,
@@ -56,18 +62,6 @@ _NAN = float("nan")  # one object: NaN fill values must hit the kernel cache
 
 
 # ---- classifying a key -------------------------------------------------------------------
-
-def has_traced(seq) -> bool:
-    """Whether a nested list/tuple holds a traced value."""
-    for item in seq:
-        if isinstance(item, (list, tuple)):
-            if has_traced(item):
-                return True
-        elif isinstance(item, Tracer) or (isinstance(item, Array) and
-                                          isinstance(item._value, Tracer)):
-            return True
-    return False
-
 
 def _classify(fn, k):
     """One key entry -> ``(tag, payload)``; tags: none ellipsis slice int array mask."""
@@ -90,7 +84,6 @@ def _classify(fn, k):
         raw = k
     elif isinstance(k, (list, tuple)):
         if has_traced(k):
-            from laxarray.array_api._convert import to_raw
             raw = to_raw(fn, k, "key")
         else:
             try:
@@ -311,8 +304,6 @@ def components(fn, lay, size=None, checked=True):
                     out[:min(size, c.size)] = c[:size]
                     comps.append(out)
                 continue
-            from laxarray.array_api import _host_order
-            from laxarray.array_api.searching import nonzero_kernel
             comps.extend(nonzero_kernel(val, size=size, fill_value=sentinel,
                                         host=_host_order.placed(val)))
     bshape = _bshape(fn, comps)
@@ -392,7 +383,6 @@ def canonical_fill(fn, fill_value, dtype):
     """A hashable Python scalar for ``fill_value`` (NaN as one shared object)."""
     if fill_value is None:
         return None
-    from laxarray._core import dtypes as _dt
     if _dt.scalar_pytype(fill_value) is None and not isinstance(fill_value, np.generic):
         fail(TypeError, fn, "a Python scalar for 'fill_value'", fill_value)
     v = np.asarray(fill_value).astype(dtype).item()
@@ -430,9 +420,7 @@ def _bucketed_gather(x, lay, comps, bshape, plan, sorted_, unique):
             or any(isinstance(c, Tracer) or not isinstance(c, np.ndarray) for c in comps)
             or any(lay.axes[a] != (0, 1, lay.xshape[a], False) for a in _window_axes(lay))):
         return None
-    p = x._pad if type(x) is Array else None
-    if p is None and type(x) is Array:
-        p = x._padded()
+    p = x._padded() if type(x) is Array else None
     if p is None or p is False:
         return None
     padded_comps = []
@@ -495,7 +483,7 @@ def update(x, entries, value, op, *, mode=None, sorted_=False, unique=False,
            fn="Array.__setitem__"):
     """The raw value of ``x`` after ``x[key] <op>= value`` for a classified key with arrays."""
     lay = layout(fn, x.shape, entries, check_ints=mode is None)
-    v = _basic.value_operand(fn, value, x.dtype)
+    v = value_operand(fn, value, x.dtype)
     if type(v) is Array:
         v = v._value
     if _mask_select_ok(lay):
@@ -508,7 +496,7 @@ def update(x, entries, value, op, *, mode=None, sorted_=False, unique=False,
     plan = _plan(lay, bshape)
     out_shape = plan[-1]
     v = _empty_value_to_rank(v, len(out_shape))
-    if not _basic.broadcastable(tuple(v.shape), out_shape):
+    if not broadcastable(tuple(v.shape), out_shape):
         _value_shape_error(fn, value, v.shape, out_shape)
     if op in ("divide", "power"):
         current = call(_gather_kernel, x, *comps, plan=plan, mode=MODES[mode], fill_value=None,
@@ -573,7 +561,7 @@ def _mask_update(fn, x, lay, v, value, op):
     off = len(template) - len(vshape)
     length = vshape[b_at - off] if b_at >= off else 1
     target = tuple(length if d == -1 else d for d in template)
-    ok = _basic.broadcastable(vshape, target) and (length == 1 or count is None or length == count)
+    ok = broadcastable(vshape, target) and (length == 1 or count is None or length == count)
     if not ok or (count is None and length == 0):
         _value_shape_error(fn, value, tuple(v.shape), _shape_text(template, count), full)
     if count == 0 or math.prod(lay.xshape) == 0:
@@ -592,9 +580,7 @@ def _bucketed_mask_update(x, lay, mask, first, rank, ints, b_at, v, op):
     if lay.xshape != tuple(x.shape) or any(a != (0, 1, n, False) for a, n in
                                            zip(lay.axes, lay.xshape)):
         return None
-    p = x._pad
-    if p is None:
-        p = x._padded()
+    p = x._padded()
     if p is False or bucket_shape(tuple(x.shape)) is None:
         return None
     window = tuple(p.shape[first:first + rank])
@@ -652,7 +638,6 @@ def _mask_update_kernel(x, v, mask, *, plan, op):
         flat = lax.reshape(lax.convert_element_type(mask, np.int64), (math.prod(mask.shape),))
         pos = lax.sub(lax.cumsum(flat, 0), lax.full_like(flat, 1))
         pos = lax.clamp(np.int64(0), pos, np.int64(length - 1))
-        from laxarray.array_api.indexing_functions import gather_axis
         v = gather_axis(v, lax.reshape(pos, mask.shape), p, wrap=False)
     labels = windows[:p] + list(range(first, first + rank)) + windows[p:] + [a for a, _ in ints]
     v = lax.reshape(v, tuple(v.shape) + (1,) * len(ints))

@@ -25,14 +25,14 @@ holds the first ``N`` selected elements, padded with ``fill_value`` (mode ``'fil
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.validate import check_bool, check_int, check_output_cast
-from laxarray.array_api import _indexing as _basic
 from laxarray.array_api import _indexing_advanced as _adv
+from laxarray.array_api import _indexing_basic as _basic
+from laxarray.array_api._dispatch import provide
 from laxarray.array_api._operators import cast_back
 
 _OPS_CATEGORY = {"set": "any", "add": "numeric", "subtract": "numeric", "multiply": "numeric",
@@ -188,3 +188,6 @@ def _check_options(fn, mode, indices_are_sorted, unique_indices):
         fail(ValueError, fn, "mode None, 'promise_in_bounds', 'clip', 'fill' or 'drop'", mode)
     check_bool(fn, indices_are_sorted, "indices_are_sorted")
     check_bool(fn, unique_indices, "unique_indices")
+
+
+provide(at=IndexUpdateHelper)

@@ -1,21 +1,28 @@
-"""The in-place operators' rule (the operator table itself is in ``Array``'s class body),
-and the cast back to the updated array's dtype that every in-place update shares.
+"""Writing a result into an existing array: the in-place operators' rule (the operator
+table itself is in ``Array``'s class body), NumPy's ``out=``, and the cast back to the
+updated array's dtype that every in-place update shares.
 
 An in-place operator computes the same result as its forward form -- in the promoted dtype
 -- and casts it back to ``self``'s dtype as NumPy does: under NumPy's ``same_kind`` rule
 (``int32 += int64`` wraps around, ``float32 += float64`` rounds to nearest, ``int32 +=
 float64`` raises NumPy's ``UFuncTypeError``, a ``TypeError``).  The dtype and shape of
-``self`` never change (the standard's rule); the handle is rebound.
+``self`` never change (the standard's rule); the handle is rebound.  ``out=`` follows
+the same cast rule and writes into a laxarray or a NumPy array of the result's shape.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from laxarray._core import dtypes as _dt
-from laxarray._core.errors import broadcast_error, shape_text
-from laxarray._core.kernel import call, kernel
+from laxarray._core.errors import broadcast_error, fail, shape_text
+from laxarray._core.kernel import kernel
 from laxarray._core.numerics import cast_value
 from laxarray._core.validate import check_output_cast
-from laxarray.array_api._ufunc import broadcast_many, operands_text, same_shape_rule
+from laxarray.array_api._array import WRITE_LOCK, Array, check_writable
+from laxarray.array_api._broadcast import broadcast_many, operands_text, same_shape_rule
+from laxarray.array_api._calls import call
+from laxarray.array_api._dispatch import provide
 
 #: ``__i{stem}__`` -> the standard function that computes it
 STEM_FUNCTIONS = {
@@ -90,4 +97,32 @@ def update_in_place(self, other, fn, stem):
     return self
 
 
-__all__ = ["update_in_place", "cast_back", "cast_value"]
+def check_out(fn, out):
+    """An ``out=`` argument must be a laxarray Array or a NumPy array (checked first)."""
+    if out is not None and not isinstance(out, (Array, np.ndarray)):
+        fail(TypeError, fn, "a laxarray or NumPy array for 'out' (jax arrays are immutable)",
+             out)
+
+
+def finish_out(fn, out, result):
+    """NumPy's ``out=``: ``result`` written into ``out`` (same shape; a result dtype that
+    casts to ``out``'s by ``same_kind``), then ``out`` returned; ``result`` if ``out`` is None."""
+    if out is None:
+        return result
+    check_out(fn, out)
+    if tuple(out.shape) != tuple(result.shape):
+        fail(ValueError, fn, f"an 'out' of the result's shape {tuple(result.shape)}", out)
+    check_output_cast(fn, fn, result.dtype, out.dtype, f"an 'out' whose dtype {out.dtype} "
+                      f"the result's dtype {result.dtype} casts to (same_kind)")
+    if isinstance(out, np.ndarray):
+        out[...] = np.asarray(result)
+        return out
+    check_writable(fn, out)
+    with WRITE_LOCK:
+        out._rebind(cast_back(result, out.dtype))
+    return out
+
+
+provide(update_in_place)
+
+__all__ = ["update_in_place", "cast_back", "cast_value", "check_out", "finish_out"]

@@ -18,101 +18,13 @@ from jax import lax
 
 from laxarray._core import config as _cfg
 from laxarray._core import dtypes as _dt
-from laxarray._core.errors import broadcast_error, shape_text
 from laxarray._core.kernel import Kernel, flush_subnormals, keep_divisor
-from laxarray.array_api._array import Array, wrap, wrap_padded
-
-_new = object.__new__
+from laxarray.array_api._array import Array, wrap, wrap_padded, wrap_padded_like
+from laxarray.array_api._broadcast import broadcast_shapes2, broadcast_shapes2_cached
 from laxarray.array_api._convert import scalar_operand, to_raw
-
-
-def check_out(fn, out):
-    from laxarray.array_api._indexing import check_out as check
-    check(fn, out)
-
-
-def finish_out(fn, out, result):
-    from laxarray.array_api._indexing import finish_out as finish
-    return finish(fn, out, result)
+from laxarray.array_api._operators import check_out, finish_out
 
 _PYTYPES = (bool, int, float, complex)
-
-
-def broadcast_rule(*shapes, **_):
-    """The logical result shape of a broadcasting kernel (its bucket ``shape`` rule)."""
-    out = shapes[0]
-    for s in shapes[1:]:
-        if s != out:
-            out = _broadcast_shapes2("broadcast", out, s)
-    return out
-
-
-def same_shape_rule(shape, *_, **__):
-    """The logical result shape of a kernel whose result has its first input's shape."""
-    return shape
-
-
-def broadcast_shapes2(fn, s1, s2):
-    """Broadcast two shapes (NumPy rules) or raise ``ValueError`` naming ``fn``; warns or
-    raises on implicit rank promotion when the rank-promotion guard is on."""
-    if _cfg.ACTIVE and len(s1) != len(s2):
-        _cfg.check_ranks(fn, s1, s2)
-    return _broadcast_shapes2(fn, s1, s2)
-
-
-@functools.lru_cache(maxsize=4096)
-def _broadcast_shapes2(fn, s1, s2):
-    out = broadcast_pair(s1, s2)
-    if out is None:
-        broadcast_failure(fn, (s1, s2))
-    return out
-
-
-@functools.lru_cache(maxsize=4096)
-def broadcast_pair(s1, s2):
-    """The broadcast of two shapes (NumPy's rule), or None where they do not broadcast."""
-    if len(s1) < len(s2):
-        s1, s2 = s2, s1
-    s2 = (1,) * (len(s1) - len(s2)) + s2
-    out = []
-    for a, b in zip(s1, s2):
-        if a == b or b == 1:
-            out.append(a)
-        elif a == 1:
-            out.append(b)
-        else:
-            return None
-    return tuple(out)
-
-
-def operands_text(shapes):
-    """NumPy's sentence for operands of a ufunc (or ``where``, ``clip``) whose shapes do not
-    broadcast: "operands could not be broadcast together with shapes (2,) (3,) "."""
-    return "operands could not be broadcast together with shapes " + "".join(
-        shape_text(s) + " " for s in shapes)
-
-
-def broadcast_failure(fn, shapes, numpy_text=None):
-    """Raise the ``ValueError`` for ``shapes`` that do not broadcast in ``fn``: laxarray's
-    message, then NumPy's sentence (``numpy_text``; by default the ufunc one)."""
-    shapes = tuple(tuple(s) for s in shapes)
-    raise broadcast_error(fn, "shapes that broadcast together", shapes,
-                          operands_text(shapes) if numpy_text is None else numpy_text)
-
-
-def broadcast_many(fn, shapes, numpy_text=None):
-    """The broadcast of several shapes, or :func:`broadcast_failure` naming ``fn`` with all
-    of them (``numpy_text``: a callable giving NumPy's sentence for them, if not the ufunc
-    one), after the rank-promotion guard."""
-    if _cfg.ACTIVE:
-        _cfg.check_ranks(fn, *shapes)
-    out = ()
-    for s in shapes:
-        folded = broadcast_pair(out, tuple(s))
-        if folded is None:
-            broadcast_failure(fn, shapes, None if numpy_text is None else numpy_text(shapes))
-        out = folded
-    return out
 
 
 def _bcast(v, shape):
@@ -200,16 +112,9 @@ def elementwise_unary(category="numeric", compute=_identity, flush_subnormals=Fa
                 return finish_out(name, out, public(x))
             if type(x) is not Array:
                 x = wrap(to_raw(name, x, "x"))
-            p = x._pad
-            if p is None:
-                p = x._padded()
-            if p is not False:  # the hot path: the padded result, wrapped in place
-                r = _new(Array)
-                r._pad = bound.padded((p,))
-                v = x._v
-                r._lshape = x._lshape if v is None else v.shape
-                r._v = r._view = None
-                return r
+            p = x._padded()
+            if p is not False:  # the hot path: the padded result
+                return wrap_padded_like(bound.padded((p,)), x)
             return wrap(bound(x._value))
 
         return public
@@ -219,7 +124,7 @@ def elementwise_unary(category="numeric", compute=_identity, flush_subnormals=Fa
 def binary_operands(fn, x1, x2, keep_arrays=False):
     """Raw values of two operands and their common dtype (weak Python scalars join by kind).
 
-    ``keep_arrays``: laxarray arrays are returned as they are (for :func:`kernel.call`,
+    ``keep_arrays``: laxarray arrays are returned as they are (for :func:`_calls.call`,
     which runs bucketed kernels on their padded form)."""
     if type(x1) is Array:
         v1 = x1 if keep_arrays else x1._value
@@ -262,11 +167,6 @@ def _flushed(body):
     return flushed
 
 
-def _padded(x):
-    p = x._pad
-    return x._padded() if p is None else p
-
-
 def elementwise_binary(category="numeric", compute=_identity, exact_divisor=False,
                        flush_subnormals=False):
     """Decorator for ``f(x1, x2) -> array`` with promotion and broadcasting.
@@ -307,8 +207,8 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
             d1, d2 = a.dtype, b.dtype
             dtype = d1 if d1 == d2 else _dt.promote_types(d1, d2)
             validate(dtype)
-            shape = a.shape if a.shape == b.shape else _broadcast_shapes2(name, a.shape,
-                                                                          b.shape)
+            shape = a.shape if a.shape == b.shape else broadcast_shapes2_cached(
+                name, a.shape, b.shape)
             target = compute(dtype)
             return body(cast_broadcast(a, target, shape), second(b, target, shape))
         arrays_bound = _bound(arrays_kern, name, module)
@@ -319,7 +219,7 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
             dt = _dt.weak_promote(x.dtype, type(scalar))
             s = scalar_operand(name, scalar, dt, "x1" if scalar_first else "x2")
             bound = by_dtype[dt]
-            p = _padded(x)
+            p = x._padded()
             if p is not False:
                 args = (s, p) if scalar_first else (p, s)
                 return wrap_padded(bound.padded(args), x.shape)
@@ -336,9 +236,9 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
                 s1, s2 = x1.shape, x2.shape
                 if _cfg.ACTIVE:
                     _cfg.check_ranks(name, s1, s2)
-                p1, p2 = _padded(x1), _padded(x2)
+                p1, p2 = x1._padded(), x2._padded()
                 if p1 is not False and p2 is not False:
-                    shape = s1 if s1 == s2 else _broadcast_shapes2(name, s1, s2)
+                    shape = s1 if s1 == s2 else broadcast_shapes2_cached(name, s1, s2)
                     return wrap_padded(arrays_bound.padded((p1, p2)), shape)
                 return wrap(arrays_bound(x1._value, x2._value))
             if t1 is Array and t2 in _PYTYPES:

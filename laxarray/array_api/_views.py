@@ -11,7 +11,9 @@ A view is an ``Array`` whose ``_view`` is a :class:`ViewInfo`: its *root* (the a
 owns the data; never a view: views of views compose), the chain of view operations from the
 root (static, hashable) with their dynamic arguments (index starts), the view's cached value
 and the root value it was computed from.  A view's own ``_v``/``_pad`` slots stay ``None``,
-so every read takes this module's path:
+so every read takes this module's path (the ``_view`` slot holds the state this module
+defines, and it reads that slot; the other slots are ``_array``'s, reached through the
+Array's methods):
 
 * **read**: if the root still holds the value the cache was computed from (identity), the
   cache is the answer; otherwise one kernel recomputes the view from the root;
@@ -32,9 +34,13 @@ import math
 import numpy as np
 from jax import lax
 
+from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.kernel import kernel
-from laxarray.array_api._array import WRITE_LOCK, Array, wrap
+from laxarray.array_api import elementwise_math as _em
+from laxarray.array_api._array import WRITE_LOCK, check_writable, wrap, wrap_view
+from laxarray.array_api._dispatch import provide
+from laxarray.array_api._index_plan import _getitem_kernel, _setitem_kernel
 
 
 class ViewInfo:
@@ -47,7 +53,7 @@ class ViewInfo:
         """The view's current cached Array (recomputed if the root was rebound)."""
         root = self.root
         seen_v, seen_pad = self.seen
-        v, pad = root._v, root._pad
+        v, pad = root._state()
         if v is not seen_v or pad is not seen_pad:
             # the root only filling its other cache slot is no change (a padded root cut to
             # its exact value, an exact one padded); a rebind replaces the slots' objects
@@ -55,7 +61,7 @@ class ViewInfo:
             if not unchanged:
                 out = _view_read_kernel.bind((("chain", self.chain),))(root._value, *self.dyn)
                 self.cache = wrap(out)
-            self.seen = (root._v, root._pad)
+            self.seen = root._state()
         return self.cache
 
 
@@ -97,21 +103,15 @@ def make_view(parent, op, dyn, result, layout, readonly=False):
     root = info.root
     info.dtype = result.dtype
     info.cache = result
-    info.seen = (root._v, root._pad)
+    info.seen = root._state()
     info.offset, info.strides = layout
-    out = object.__new__(Array)
-    out._v = None
-    out._pad = None
-    out._lshape = tuple(result.shape)
-    out._view = info
-    return out
+    return wrap_view(info, tuple(result.shape))
 
 
 def part_view(x, part):
     """``x.real`` / ``x.imag``: a view of a complex array's part (NumPy's); of a real array,
     ``.real`` is a view of ``x`` and ``.imag`` new zeros (as NumPy, whose zeros are
     read-only)."""
-    from laxarray.array_api import elementwise_math as _em
     offset, strides = layout_of(x)
     if x.dtype.kind != "c":
         if part == "imag":  # read-only zeros, as NumPy's
@@ -128,7 +128,6 @@ def part_view(x, part):
 def dtype_view(x, dtype):
     """``x.view(dtype)``: the same bytes read as ``dtype`` (NumPy's ``ndarray.view``); with a
     different item size the last axis (contiguous) grows or shrinks by the ratio."""
-    from laxarray._core import dtypes as _dt
     dtype = _dt.canonicalize_dtype("Array.view", dtype, "dtype")
     old, new = x.dtype.itemsize, dtype.itemsize
     offset, strides = layout_of(x)
@@ -262,7 +261,6 @@ def reshape_strides(shape, strides, new_shape):
 def _forward(op, x, dyn):
     kind = op[0]
     if kind == "index":
-        from laxarray.array_api._indexing import _getitem_kernel
         return _getitem_kernel.fn(x, dyn, plan=op[1], out_shape=op[2])
     if kind == "reshape":
         return lax.reshape(x, op[1])
@@ -288,7 +286,6 @@ def _forward(op, x, dyn):
 def _backward(op, parent, new, dyn):
     kind = op[0]
     if kind == "index":
-        from laxarray.array_api._indexing import _setitem_kernel
         return _setitem_kernel.fn(parent, new, dyn, plan=op[1], out_shape=op[2],
                                   dtype=parent.dtype, op="set")
     if kind == "reshape":
@@ -327,14 +324,6 @@ def _view_write_kernel(root, new, *dyn, chain):
     return new
 
 
-def check_writable(fn, x):
-    """``ValueError`` (NumPy's) for a write into a read-only view, before any work."""
-    info = x._view
-    if info is not None and info.readonly:
-        fail_text(ValueError, fn, "assignment destination is read-only (a view made by "
-                  "broadcast_to, diagonal or a real array's .imag; write into a copy)")
-
-
 def write_view(view, new):
     """Rebind the view ``view`` to the Array ``new`` (its shape and dtype): one kernel writes
     it back into the root, which is rebound; the view caches ``new``."""
@@ -349,7 +338,7 @@ def write_view(view, new):
                                                                   *info.dyn)
         root._rebind(wrap(out))
         info.cache = new
-        info.seen = (root._v, root._pad)
+        info.seen = root._state()
 
 
 def diagonal(x, offset=0):
@@ -366,3 +355,6 @@ def diagonal(x, offset=0):
     nb = len(batch)
     return lax.slice(flat, (0,) * nb + (start,), batch + (start + (k - 1) * (n + 1) + 1,),
                      (1,) * nb + (n + 1,))
+
+
+provide(write_view)

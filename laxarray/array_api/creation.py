@@ -19,11 +19,13 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.devices import all_devices, check_device, default_device, place
 from laxarray._core.errors import ZeroStepError, fail
 from laxarray._core.jaxapi import Tracer
-from laxarray._core.kernel import bucket_dim, bucket_shape, call, call_padded, kernel
+from laxarray._core.kernel import bucket_dim, bucket_shape, kernel
 from laxarray._core.numerics import cast_value, exact_div, rounded
 from laxarray._core.validate import check_bool, check_choice, check_int, normalize_shape
 from laxarray.array_api._array import Array, _copy_handle, wrap
+from laxarray.array_api._calls import call, call_padded
 from laxarray.array_api._convert import as_array, operand_for_dtype, scalar_operand, to_raw
+from laxarray.array_api.data_types import _astype_kernel
 
 
 _place = place
@@ -31,7 +33,6 @@ _place = place
 
 def _convert(x, dtype):
     """``x`` converted to ``dtype`` by astype's kernel (one kernel, bucketed when small)."""
-    from laxarray.array_api.data_types import _astype_kernel
     return call(_astype_kernel, x, dtype=dtype)
 
 

@@ -15,7 +15,9 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.kernel import flush_subnormals
+from laxarray.array_api import _complex_math as _cm
 from laxarray.array_api._array import Array
+from laxarray.array_api._dispatch import provide
 from laxarray.array_api._ufunc import elementwise_binary, elementwise_unary, to_float
 
 
@@ -140,7 +142,7 @@ def real_pow(x1, x2):
 
 def _pow_body(x1, x2, /):
     if _is_int(x1):
-        return _int_pow(x1, x2)
+        return int_pow(x1, x2)
     if not _is_complex(x1):
         return real_pow(x1, x2)
     return complex_pow(x1, x2)
@@ -150,7 +152,6 @@ def complex_pow(x1, x2):
     """Complex ``x1 ** x2`` as NumPy's ``cpow`` (pow and float_power): the standard's
     ``exp(x2 * log(x1))`` where XLA's pow gives NaN, binary powering for small integer
     exponents, ``0 ** z = 0`` for ``Re(z) > 0``."""
-    from laxarray.array_api import _complex_math as _cm
     out = lax.pow(x1, x2)
     # the standard's reading exp(x2 * log(x1)), with its special cases, where XLA's
     # pow gives NaN (e.g. an overflow to inf + 0j)
@@ -214,7 +215,8 @@ def pow(x1, x2, /):
     return _pow_general(x1, x2)
 
 
-def _int_pow(base, exp):
+def int_pow(base, exp):
+    """Integer ``base ** exp`` inside a kernel (``lax.pow`` takes floating bases only)."""
     # exponentiation by squaring over 64 bits of the exponent (negative exponents give 0,
     # except for bases 1 and -1, as integer arithmetic would)
     one = lax.full_like(base, 1)
@@ -555,4 +557,8 @@ __all__ = ["abs", "add", "bitwise_and", "bitwise_invert", "bitwise_left_shift", 
            "less_equal", "logical_and", "logical_not", "logical_or", "logical_xor", "maximum",
            "minimum", "multiply", "negative", "nextafter", "not_equal", "positive", "pow",
            "reciprocal", "remainder", "round", "sign", "signbit", "square", "subtract", "trunc"]
-_ = _dt
+
+# the bodies of the Array's operators (``x + y`` is ``add(x, y)``; ``matmul``: linear_algebra)
+provide(add, subtract, multiply, divide, floor_divide, remainder, pow, bitwise_and, bitwise_or,
+        bitwise_xor, bitwise_left_shift, bitwise_right_shift, equal, not_equal, less,
+        less_equal, greater, greater_equal, negative, positive, abs, bitwise_invert)

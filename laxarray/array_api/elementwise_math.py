@@ -17,15 +17,15 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.jaxapi import Tracer
-from laxarray._core.kernel import call, kernel
+from laxarray._core.kernel import kernel
 from laxarray._core.numerics import FLOAT_LAYOUT
-from laxarray.array_api._array import Array, wrap, wrap_padded
-from laxarray.array_api._convert import as_array, scalar_operand
-from laxarray.array_api._ufunc import (binary_operands, broadcast_many, broadcast_rule,
-                                       cast_broadcast, elementwise_binary, elementwise_unary,
-                                       to_float)
 from laxarray.array_api import _complex_math as _cm
+from laxarray.array_api._array import Array, wrap, wrap_padded
+from laxarray.array_api._broadcast import broadcast_many, broadcast_rule
+from laxarray.array_api._calls import call
+from laxarray.array_api._convert import as_array, scalar_operand
+from laxarray.array_api._ufunc import (binary_operands, cast_broadcast, elementwise_binary,
+                                       elementwise_unary, to_float)
 from laxarray.array_api.elementwise import _copysign, _is_complex, _zeros
 
 _FLOATING = "numeric"  # ints and bool are accepted and computed in float64
@@ -290,14 +290,12 @@ def _clip_fast(x, lo, hi):
     kernel called directly (on the padded value of a bucketed Array), as an elementwise
     function's hot path is; ``None`` where the general path must run (it validates and
     promotes everything else)."""
-    p = x._pad
-    if p is None:
-        p = x._padded()
+    p = x._padded()
     v = p
     if p is False:
-        v = x._v
-        if v is None or isinstance(v, Tracer):  # a view, or traced: the general path
+        if x.base is not None or x._is_traced():  # a view, or traced: the general path
             return None
+        v = x._value
     dt = v.dtype
     kind = dt.kind
     if kind in "iu":

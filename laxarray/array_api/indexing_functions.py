@@ -15,11 +15,12 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import Tracer
-from laxarray._core.kernel import call, kernel
+from laxarray._core.kernel import kernel
 from laxarray._core.validate import normalize_axis
 from laxarray.array_api._array import Array
-from laxarray.array_api._indexing import check_index_range, wrap_negative
+from laxarray.array_api._calls import call
 from laxarray.array_api._convert import as_array, to_raw
+from laxarray.array_api._index_plan import check_index_range, wrap_negative
 
 
 
@@ -48,7 +49,7 @@ def _check_in_range(fn, idx_raw, size, argname="indices"):
     Returns whether the kernel must wrap negative entries: False for concrete indices with
     none (the look at the lower bound is one reduction, and saves the kernel's select)."""
     if type(idx_raw) is Array:
-        if isinstance(idx_raw._v, Tracer) or isinstance(idx_raw._pad, Tracer):
+        if idx_raw._is_traced():
             return True
         idx = idx_raw._host()  # the host view (read-only, no copy)
     elif isinstance(idx_raw, Tracer):

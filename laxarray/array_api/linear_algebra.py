@@ -6,9 +6,15 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import AxisError, OperandValueError, fail
-from laxarray._core.kernel import call, kernel
+from laxarray._core.kernel import kernel
+from laxarray._core.validate import normalize_axis
 from laxarray.array_api._array import Array, wrap
-from laxarray.array_api._ufunc import binary_operands, broadcast_shapes2, cast_broadcast
+from laxarray.array_api._broadcast import broadcast_shapes2
+from laxarray.array_api._calls import call
+from laxarray.array_api._convert import as_array
+from laxarray.array_api._dispatch import provide
+from laxarray.array_api._ufunc import binary_operands, cast_broadcast
+from laxarray.array_api.manipulation import permute_dims
 
 
 def _zero_fill(dtype, static):
@@ -70,12 +76,11 @@ def matmul(x1, x2, /):
     Under ``jax.jit`` traces to one ``dot_general``.
     """
     if type(x1) is Array and type(x2) is Array:
-        if x1._pad is False or x2._pad is False:  # not bucketed: all checks in the kernel
+        if x1._padded() is False or x2._padded() is False:  # not bucketed: checks in the kernel
             return wrap(_matmul_kernel.bind(())(x1._value, x2._value))
         return call(_matmul_kernel, x1, x2)
-    from laxarray._core.dtypes import scalar_pytype
     for name, x in (("x1", x1), ("x2", x2)):
-        if scalar_pytype(x) is not None:
+        if _dt.scalar_pytype(x) is not None:
             fail(OperandValueError, "matmul", f"an array for '{name}' (not a scalar)", x)
     v1, v2, _ = binary_operands("matmul", x1, x2, keep_arrays=True)
     return call(_matmul_kernel, v1, v2)
@@ -86,8 +91,6 @@ __all__ = ["matmul"]
 
 def matrix_transpose(x, /):
     """Transpose the last two axes. Array API: matrix_transpose. NumPy: numpy.matrix_transpose."""
-    from laxarray.array_api._convert import as_array
-    from laxarray.array_api.manipulation import permute_dims
     raw = as_array("matrix_transpose", x)
     if raw.ndim < 2:
         fail(ValueError, "matrix_transpose", "an array of rank >= 2", x)
@@ -104,7 +107,6 @@ def _tensordot_kernel(a, b, *, dtype, axes1, axes2):
 def tensordot(x1, x2, /, *, axes=2):
     """Sum products over the given axes. Array API: tensordot. NumPy: numpy.tensordot.
     ``axes`` is static under ``jax.jit``."""
-    from laxarray._core.validate import normalize_axis
     v1, v2, dt = binary_operands("tensordot", x1, x2)
     if isinstance(axes, int) and not isinstance(axes, bool):
         if axes < 0 or axes > min(v1.ndim, v2.ndim):
@@ -138,7 +140,6 @@ def _vecdot_kernel(a, b, *, dtype, axis, shape):
 def vecdot(x1, x2, /, *, axis=-1):
     """Dot product of vectors along ``axis`` (conjugating ``x1``). Array API: vecdot.
     NumPy: numpy.vecdot."""
-    from laxarray._core.validate import normalize_axis
     v1, v2, dt = binary_operands("vecdot", x1, x2)
     shape = broadcast_shapes2("vecdot", tuple(v1.shape), tuple(v2.shape))
     if not shape:
@@ -153,3 +154,5 @@ def vecdot(x1, x2, /, *, axis=-1):
 
 
 __all__ += ["matrix_transpose", "tensordot", "vecdot"]
+
+provide(matmul)  # the body of ``x @ y``

@@ -15,13 +15,16 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.devices import all_devices, committed_places, fail_mixed_devices
 from laxarray._core.errors import broadcast_error, fail, shape_text
 from laxarray._core.jaxapi import is_tracer
-from laxarray._core.kernel import (bucket_shape, call, call_padded, extents, kernel,
-                                   padded_inputs, wrap_bucketed)
+from laxarray._core.kernel import bucket_shape, extents, kernel
 from laxarray._core.validate import (check_bool, check_int, normalize_axes, normalize_axis,
                                      normalize_shape)
+from laxarray.array_api._calls import call, call_padded, padded_inputs, wrap_bucketed
 from laxarray.array_api import _views
+from laxarray.array_api._broadcast import broadcast_many, broadcast_pair
 from laxarray.array_api._convert import as_array, to_raw
-from laxarray.array_api._ufunc import broadcast_many, broadcast_pair
+from laxarray.array_api._dispatch import provide
+from laxarray.array_api._indexing_basic import getitem_basic
+from laxarray.array_api.indexing_functions import gather_axis
 
 
 def _permuted_shape(shape, *, axes):
@@ -340,7 +343,6 @@ def stack(arrays, /, *, axis=0):
 
 def unstack(x, /, *, axis=0):
     """Split into a tuple of arrays along ``axis``. Array API: unstack."""
-    from laxarray.array_api._indexing import getitem_basic
     raw = as_array("unstack", x)
     if raw.ndim == 0:
         fail(ValueError, "unstack", "an array of rank >= 1", x)
@@ -425,7 +427,6 @@ def _repeat_kernel(x, *, repeats, axis):
             shape[axis + 1:]), tuple(range(axis + 1)) + tuple(range(axis + 2, x.ndim + 1)))
         shape[axis] = n * repeats
         return lax.reshape(y, tuple(shape))
-    from laxarray.array_api.indexing_functions import gather_axis
     return gather_axis(x, np.repeat(np.arange(n, dtype=np.int64), repeats), axis,
                        wrap=False)
 
@@ -448,7 +449,6 @@ def _repeat_counts_kernel(x, counts, *, axis, length):
         lax.ScatterDimensionNumbers((), (0,), (0,)), mode=lax.GatherScatterMode.CLIP)
     src = lax.cumsum(marks[:length], axis=0)
     src = lax.min(src, np.int64(max(n - 1, 0)))  # past the total: the last element again
-    from laxarray.array_api.indexing_functions import gather_axis
     return gather_axis(x, src, axis, wrap=False)
 
 
@@ -495,3 +495,5 @@ def repeat(x, repeats, /, *, axis=None, total_repeat_length=None):
 __all__ = ["broadcast_arrays", "broadcast_shapes", "broadcast_to", "concat", "expand_dims",
            "flip", "moveaxis", "permute_dims", "repeat", "reshape", "roll", "squeeze", "stack",
            "tile", "unstack"]
+
+provide(permute_dims)  # the body of ``x.T`` and ``x.mT``

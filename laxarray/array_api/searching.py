@@ -16,13 +16,16 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.jaxapi import is_tracer, put_like
-from laxarray._core.kernel import call, kernel
+from laxarray._core.kernel import kernel
 from laxarray._core.numerics import nonzero_mask
 from laxarray._core.validate import check_bool, check_choice, check_int, normalize_axis
 from laxarray.array_api import _host_order
 from laxarray.array_api._array import wrap
+from laxarray.array_api._calls import call
+from laxarray.array_api._broadcast import broadcast_many, broadcast_rule
 from laxarray.array_api._convert import as_array, to_raw
-from laxarray.array_api._ufunc import binary_operands, broadcast_many, broadcast_rule
+from laxarray.array_api._ufunc import binary_operands
+from laxarray.array_api.manipulation import reshape
 from laxarray.array_api.statistical import complex_extremum
 
 
@@ -87,7 +90,6 @@ def _arg(fn, x, axis, keepdims, find_max):
     out = call(arg_kernel, raw, axis=ax, keepdims=keepdims and ax is not None,
                find_max=find_max)
     if keepdims and ax is None:
-        from laxarray.array_api.manipulation import reshape
         out = reshape(out, (1,) * raw.ndim)
     return out
 

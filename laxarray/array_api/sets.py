@@ -27,11 +27,13 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
-from laxarray._core.kernel import call, kernel, unpad_raw
+from laxarray._core.kernel import kernel, unpad_raw
 from laxarray._core.validate import check_bool, check_int
 from laxarray.array_api import _host_order
 from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._calls import call
 from laxarray.array_api._convert import to_raw
+from laxarray.array_api._indexing_advanced import canonical_fill
 from laxarray.array_api._ufunc import binary_operands
 from laxarray.array_api.searching import searchsorted_kernel
 from laxarray.array_api.sorting import sort_keys, sort_kernel
@@ -144,7 +146,6 @@ def _unique(fn, x, size, fill_value, want):
     else:
         exact, size = False, check_int(fn, size, "size", minimum=0)
     if fill_value is not None:
-        from laxarray.array_api._indexing_advanced import canonical_fill
         fill_value = canonical_fill(fn, fill_value, raw.dtype)
     view = _host_order.eager_view(raw) if exact and n else None
     if view is not None:    # eagerly on CPU: NumPy on the host, without a kernel

@@ -17,10 +17,11 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.kernel import call, kernel
+from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_bool, normalize_axis
 from laxarray.array_api import _host_order
 from laxarray.array_api._array import Array
+from laxarray.array_api._calls import call
 from laxarray.array_api._convert import to_raw
 
 

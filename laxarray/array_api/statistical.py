@@ -18,11 +18,13 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.kernel import call, exact_div, kernel, mask_padding, reduce_extreme
-from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
+from laxarray._core.kernel import exact_div, kernel, mask_padding, reduce_extreme
+from laxarray._core.validate import check_bool, check_int, normalize_axes, normalize_axis
 from laxarray.array_api import _host_order
 from laxarray.array_api._array import wrap
+from laxarray.array_api._calls import call
 from laxarray.array_api._convert import as_array, to_raw
+from laxarray.array_api.manipulation import broadcast_to
 
 
 
@@ -422,12 +424,10 @@ def diff(x, /, n=1, axis=-1, prepend=None, append=None):
     """``n``-th discrete difference along ``axis`` (bool input gives ``!=``).
     Array API: diff. NumPy: numpy.diff (``n`` and ``axis`` may be passed by position, in
     NumPy's order). ``n`` is static under ``jax.jit``."""
-    from laxarray.array_api.manipulation import broadcast_to
     raw = to_raw("diff", x)
     if raw.ndim == 0:
         fail(ValueError, "diff", "an array of rank >= 1", x)
     ax = normalize_axis("diff", axis, raw.ndim)
-    from laxarray._core.validate import check_int
     n = check_int("diff", n, "n", minimum=0)
     parts = [raw]
     for name, extra in (("prepend", prepend), ("append", append)):

@@ -528,6 +528,29 @@ def _run_boundaries(search, plan, rejected, seen, record):
     plan[0] = None
 
 
+def _worker_start(namespace, device, options):
+    """A worker process's start (``--jobs``): import the namespace, probe it once."""
+    xp = load_namespace(namespace)
+    settle_imports(xp)  # the same modules, so the same examples, as the parent
+    _WORKER.update(xp=xp, options=options, mutable=arrays_are_mutable(xp),
+                   capabilities=caps_mod.probe(xp, device))
+
+
+def _worker_run(name):
+    """Run the spec ``name`` in this worker: its Result."""
+    return run_spec(_WORKER["xp"], SPECS[name], mutable=_WORKER["mutable"],
+                    capabilities=_WORKER["capabilities"], **_WORKER["options"])
+
+
+def _worker_failed(name, message):
+    """The Result of a spec whose worker died (or whose result could not come back)."""
+    return Result(name, "error", message=message)
+
+
+#: A worker process's namespace, probes and run options (:func:`_worker_start`).
+_WORKER = {}
+
+
 def _check_parallel(xp, namespace_label, device):
     """ValueError unless worker processes can rebuild the run: ``xp`` importable as
     ``namespace_label``, ``device`` a name (or None)."""
@@ -605,8 +628,9 @@ def run_namespace(xp, specs, skipped=None, *, namespace_label="xp", version="202
                    shrink=shrink)
     if jobs > 1 and len(specs) > 1:
         _check_parallel(xp, namespace_label, device)
-        parallel.run_specs(namespace_label, specs, jobs=jobs, device=device,
-                           on_result=record, **options)
+        parallel.run_specs(specs, jobs=jobs, initializer=_worker_start,
+                           initargs=(namespace_label, device, options), run=_worker_run,
+                           failed=_worker_failed, on_result=record)
     else:
         for spec in specs:
             record(run_spec(xp, spec, mutable=mutable, capabilities=capabilities, **options))

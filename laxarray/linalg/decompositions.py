@@ -19,8 +19,9 @@ from jax.lax import linalg as lax_linalg
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.kernel import call, kernel
+from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_bool
+from laxarray.array_api._calls import call
 from laxarray.linalg import _matrix_ops as M
 from laxarray.linalg import _status as status
 from laxarray.array_api._array import Array

@@ -11,11 +11,13 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.kernel import call, kernel
+from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_int
+from laxarray.array_api._calls import call
 from laxarray.array_api import _views
 from laxarray.array_api._array import Array, wrap
-from laxarray.array_api._ufunc import binary_operands, broadcast_shapes2, cast_broadcast
+from laxarray.array_api._ufunc import binary_operands, cast_broadcast
+from laxarray.array_api._broadcast import broadcast_shapes2
 from laxarray.array_api.linear_algebra import matmul, matrix_transpose, tensordot, vecdot
 from laxarray.array_api.statistical import accumulation_dtype
 from laxarray.linalg import _matrix_ops as M

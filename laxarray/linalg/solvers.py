@@ -22,10 +22,11 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import LinAlgError, fail
 from laxarray._core.jaxapi import is_tracer
-from laxarray._core.kernel import call, kernel
-from laxarray._core.validate import check_int
+from laxarray._core.kernel import kernel
+from laxarray._core.validate import check_int, normalize_axis
+from laxarray.array_api._calls import call
 from laxarray.array_api._array import wrap
-from laxarray.array_api._ufunc import broadcast_shapes2
+from laxarray.array_api._broadcast import broadcast_shapes2
 from laxarray.linalg import _matrix_ops as M
 from laxarray.linalg import _status as status
 from laxarray.linalg._operands import (LstsqResult, SlogdetResult, check_rtol, float_dtype,
@@ -386,7 +387,6 @@ def tensorsolve(x1, x2, /, axes=None):
     ``axes`` (axes of ``x1`` moved to the end first) is static under ``jax.jit``.  Eagerly,
     a singular ``x1`` raises ``LinAlgError("Singular matrix")`` as in NumPy.
     """
-    from laxarray._core.validate import normalize_axis
     a = raw("tensorsolve", x1, "x1")
     b = raw("tensorsolve", x2, "x2")
     nd = a.ndim

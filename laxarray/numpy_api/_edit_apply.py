@@ -18,11 +18,13 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
-from laxarray._core.kernel import call, kernel
+from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_choice, normalize_axis
+from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array, wrap
-from laxarray.array_api._convert import to_raw
+from laxarray.array_api._convert import to_raw, scalar_operand
 from laxarray.array_api._ufunc import cast_broadcast
+from laxarray.array_api.manipulation import expand_dims
 
 
 
@@ -91,7 +93,6 @@ def apply_over_axes(func, a, axes):
         if res.ndim == val.ndim:
             val = res
         elif res.ndim == val.ndim - 1:
-            from laxarray.array_api.manipulation import expand_dims
             val = expand_dims(res, axis=ax)
         else:
             fail(ValueError, fn, "'func' to keep the rank or drop one axis", res)
@@ -246,7 +247,6 @@ def select(condlist, choicelist, default=0):
 
 def _scalar_raw(fn, v, dtype):
     if _dt.scalar_pytype(v) is not None:
-        from laxarray.array_api._convert import scalar_operand
         return scalar_operand(fn, v, dtype, "choicelist")
     return v
 

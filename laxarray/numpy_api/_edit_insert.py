@@ -16,11 +16,13 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
-from laxarray._core.kernel import call, kernel
-from laxarray._core.validate import check_int, normalize_axis, normalize_shape
+from laxarray._core.kernel import kernel
+from laxarray._core.validate import check_int, normalize_axis, normalize_shape, normalize_axes
+from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.array_api.indexing_functions import gather_axis
+from laxarray.array_api.manipulation import concat, flip_kernel
 
 _DROP = lax.GatherScatterMode.FILL_OR_DROP
 _D1 = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
@@ -203,7 +205,6 @@ def append(arr, values, axis=None):
     NumPy: numpy.append. The dtype is the promotion of both (scalars become arrays)."""
     fn = "append"
     a, v = to_raw(fn, arr, "arr"), to_raw(fn, values, "values")
-    from laxarray.array_api.manipulation import concat
     if axis is None:
         return concat([wrap(_flat(a)), wrap(_flat(v))], axis=0)
     normalize_axis(fn, axis, a.ndim)
@@ -280,7 +281,6 @@ def flipud(m):
 
 
 def _flip(raw, axis):
-    from laxarray.array_api.manipulation import flip_kernel
     return call(flip_kernel, raw, axes=(axis,))
 
 
@@ -301,7 +301,6 @@ def trim_zeros(filt, trim="fb", axis=None):
              "trim_zeros cannot run under jax.jit)", filt)
     if raw.ndim == 0:
         fail(ValueError, fn, "an array of rank >= 1 for 'filt'", filt)
-    from laxarray._core.validate import normalize_axes
     axes = normalize_axes(fn, axis, raw.ndim)
     nz = np.asarray(raw) != 0
     trim = trim.lower()

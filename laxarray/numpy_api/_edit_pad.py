@@ -20,8 +20,9 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.jaxapi import is_tracer
-from laxarray._core.kernel import call, kernel
-from laxarray._core.validate import check_choice
+from laxarray._core.kernel import kernel
+from laxarray._core.validate import check_choice, normalize_axis
+from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.array_api.indexing_functions import take_along_axis_kernel
@@ -63,7 +64,6 @@ def _widths(fn, pad_width, ndim):
     if isinstance(pad_width, dict):
         seq = [(0, 0)] * ndim
         for axis, width in pad_width.items():
-            from laxarray._core.validate import normalize_axis
             ax = normalize_axis(fn, axis, ndim, "pad_width")
             seq[ax] = (width, width) if not isinstance(width, (tuple, list)) else tuple(width)
         pad_width = seq

@@ -21,15 +21,19 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import broadcast_error, fail, message, shape_text
 from laxarray._core.jaxapi import is_tracer
-from laxarray._core.kernel import call, kernel
-from laxarray._core.validate import casts_same_kind, check_bool, check_choice, normalize_axis
+from laxarray._core.kernel import kernel
+from laxarray._core.validate import (casts_same_kind, check_bool, check_choice, normalize_axis,
+                                     check_int)
 from laxarray.array_api._array import WRITE_LOCK, Array, wrap
-from laxarray.array_api._indexing import value_operand
+from laxarray.array_api._convert import value_operand
 from laxarray._core.numerics import cast_value
-from laxarray.array_api._ufunc import broadcast_pair
-from laxarray.array_api._views import check_writable
+from laxarray.array_api._calls import call
+from laxarray.array_api._broadcast import broadcast_pair
+from laxarray.array_api._array import check_writable
 from laxarray.array_api.indexing_functions import gather_axis
 from laxarray.array_api._convert import to_raw
+from laxarray.array_api.searching import nonzero
+from laxarray.array_api._indexing_advanced import canonical_fill
 from laxarray.numpy_api._edit_insert import _D1, _DROP, _flat  # shared helpers
 
 
@@ -356,7 +360,6 @@ def copyto(dst, src, casting="same_kind", where=True):
 
 def _mask_positions(fn, m, size, fill_value):
     """Positions where the 1-d bool ``m`` is true: exact eagerly, else ``size`` of them."""
-    from laxarray.array_api.searching import nonzero
     if size is None:
         if is_tracer(m):
             fail(ValueError, fn, "size= under jax.jit/vmap (the result length depends on "
@@ -379,12 +382,10 @@ def _pick_kernel(x, pos, count, *, axis, fill_value):
 
 def _pick(fn, x, m, axis, size, fill_value):
     if size is not None:
-        from laxarray._core.validate import check_int
         size = check_int(fn, size, "size", minimum=0)
     if fill_value is not None:
         if size is None:
             fail(ValueError, fn, "fill_value only together with size=", fill_value)
-        from laxarray.array_api._indexing_advanced import canonical_fill
         fill_value = canonical_fill(fn, fill_value, x.dtype)
     pos, count = _mask_positions(fn, m, size, fill_value)
     if count is None and pos.size == 0:

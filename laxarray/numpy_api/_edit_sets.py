@@ -17,12 +17,14 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
-from laxarray._core.kernel import call, kernel
+from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_bool, check_int, normalize_axis
+from laxarray.array_api._calls import call
 from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.array_api import _host_order
-from laxarray.array_api.sets import fill_past, fit_length, unique_kernel
+from laxarray.array_api._indexing_advanced import canonical_fill
+from laxarray.array_api.sets import fill_past, fit_length, unique_kernel, isin
 from laxarray.array_api.sorting import sort_keys
 
 _DROP = lax.GatherScatterMode.FILL_OR_DROP
@@ -40,7 +42,6 @@ def _size_args(fn, traced, size, fill_value, dtype):
         return True, None, None
     size = check_int(fn, size, "size", minimum=0)
     if fill_value is not None:
-        from laxarray.array_api._indexing_advanced import canonical_fill
         fill_value = canonical_fill(fn, fill_value, dtype)
     return False, size, fill_value
 
@@ -308,7 +309,6 @@ def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
         a, _, ka = _uniq(fn, a, traced)
         if traced:
             live = _live(ka, a.shape[0])
-    from laxarray.array_api.sets import isin
     keep = isin(wrap(a), wrap(b), invert=True)._value
     if live is not None:
         keep = lax.bitwise_and(keep, live)

@@ -18,13 +18,15 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
-from laxarray._core.kernel import call, kernel
+from laxarray._core.kernel import kernel
 from laxarray._core.numerics import FLOAT_LAYOUT
 from laxarray._core.validate import check_int, normalize_axis
+from laxarray.array_api._calls import call
 from laxarray.array_api._array import wrap
 from laxarray.array_api._complex_math import cexp
-from laxarray.array_api._ufunc import (broadcast_shapes2, cast_broadcast, elementwise_binary,
-                                       elementwise_unary, to_float)
+from laxarray.array_api._ufunc import (cast_broadcast, elementwise_binary, elementwise_unary,
+                                       to_float)
+from laxarray.array_api._broadcast import broadcast_shapes2
 from laxarray.array_api.elementwise import round as _api_round
 from laxarray.array_api.elementwise import (_copysign, complex_ge_le, complex_nan,
                                             complex_pow, floor_divide, real_pow,

@@ -13,9 +13,11 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.kernel import call, kernel
+from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_choice, check_int, normalize_axis
-from laxarray.array_api._ufunc import broadcast_shapes2, cast_broadcast
+from laxarray.array_api._calls import call
+from laxarray.array_api._ufunc import cast_broadcast
+from laxarray.array_api._broadcast import broadcast_shapes2
 from laxarray.array_api.statistical import accumulation_dtype
 from laxarray.linalg import _matrix_ops as M
 from laxarray.linalg._operands import raw

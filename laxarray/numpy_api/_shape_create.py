@@ -14,11 +14,12 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
-from laxarray._core.kernel import call, kernel
+from laxarray._core.kernel import kernel
 from laxarray._core.validate import (check_bool, check_choice, check_int, normalize_axis,
                                      normalize_shape)
+from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array, wrap
-from laxarray.array_api._ufunc import broadcast_shapes2
+from laxarray.array_api._broadcast import broadcast_shapes2
 from laxarray.array_api.creation import asarray, eye
 from laxarray.numpy_api._shape_grid import _indices_kernel
 from laxarray.numpy_api._shape_split import raw_of

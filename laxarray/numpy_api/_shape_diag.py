@@ -16,12 +16,14 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.devices import device_of, place
 from laxarray._core.jaxapi import Tracer
 from laxarray._core.errors import fail
-from laxarray._core.kernel import call, kernel
+from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_bool, check_int, normalize_axis
+from laxarray.array_api._calls import call
 from laxarray.array_api import _views
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api.creation import arange, tril, triu
 from laxarray.array_api.searching import nonzero_kernel, nonzero
+from laxarray.numpy_api._edit_put import _check_inplace, finish_in_place
 from laxarray.numpy_api._shape_split import raw_of
 
 
@@ -305,7 +307,6 @@ def fill_diagonal(a, val, wrap=False, *, inplace=True):
     >>> float(fill_diagonal(zeros((2, 2)), 5.0, inplace=False)[1, 1])
     5.0
     """
-    from laxarray.numpy_api._edit_put import _check_inplace, finish_in_place
     _check_inplace("fill_diagonal", inplace, a, "a")
     raw = raw_of("fill_diagonal", a, "a")
     val_raw = raw_of("fill_diagonal", val, "val")

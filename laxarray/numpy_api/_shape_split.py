@@ -12,8 +12,9 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.jaxapi import is_tracer
-from laxarray._core.kernel import call, kernel
+from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_choice, check_int, normalize_axis
+from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.array_api.manipulation import concat_kernel, reshape_kernel

@@ -19,11 +19,14 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
-from laxarray._core.kernel import call, kernel
+from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
 from laxarray.array_api import statistical as _stat
 from laxarray.array_api._array import Array, wrap
 from laxarray._core.kernel import exact_div
+from laxarray.array_api._calls import call
+from laxarray.array_api.creation import full, zeros
+from laxarray.array_api.manipulation import squeeze
 from laxarray.array_api.searching import searchsorted_kernel
 from laxarray.numpy_api._stats_base import concrete, count_dtype, raw, rounded_mul
 
@@ -61,7 +64,6 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
             return avg
         count = math.prod(x.shape) // max(math.prod(avg.shape), 1) if math.prod(avg.shape) \
             else 0
-        from laxarray.array_api.creation import full
         return avg, full(avg.shape, float(count), dtype=avg.dtype)
     w = raw("average", weights, "weights")
     if tuple(w.shape) != tuple(x.shape):
@@ -184,7 +186,6 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     if not rowvar and mr.ndim != 1:
         x = lax.transpose(x, (1, 0))
     if x.shape[0] == 0:
-        from laxarray.array_api.creation import zeros
         return zeros((0, 0))
     if yr is not None:
         y2 = _as_2d(yr, dt)
@@ -204,7 +205,6 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         w = aw if w is None else lax.mul(w, aw)
     c = call(_cov_kernel, x, w, aw, ddof=ddof, weighted=w is not None,
              has_aweights=aw is not None)
-    from laxarray.array_api.manipulation import squeeze
     axes = tuple(i for i, s in enumerate(c.shape) if s == 1)
     return squeeze(c, axis=axes) if axes else c
 

@@ -24,8 +24,9 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.jaxapi import put_like
-from laxarray._core.kernel import call, kernel
+from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_bool, check_int
+from laxarray.array_api._calls import call
 from laxarray.array_api import _host_order
 from laxarray.array_api._array import wrap
 from laxarray.array_api.searching import searchsorted_kernel

@@ -16,12 +16,13 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
-from laxarray._core.kernel import call, kernel, reduce_extreme
+from laxarray._core.kernel import kernel, reduce_extreme
 from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
+from laxarray.array_api._calls import call
 from laxarray.array_api import statistical as _stat
 from laxarray.array_api._array import wrap
 from laxarray.array_api.manipulation import reshape
-from laxarray.array_api.searching import arg_kernel
+from laxarray.array_api.searching import arg_kernel, argmax, argmin
 from laxarray.numpy_api._stats_base import concrete, count_dtype, no_out, raw
 
 __all__ = ["nansum", "nanprod", "nanmax", "nanmin", "nanargmax", "nanargmin", "nanmean",
@@ -137,7 +138,6 @@ def _nanarg(fn, a, axis, keepdims, find_max):
 
 
 def _stat_arg(find_max):
-    from laxarray.array_api.searching import argmax, argmin
     return argmax if find_max else argmin
 
 

@@ -23,7 +23,8 @@ from laxarray.array_api import manipulation as _mp
 from laxarray.array_api import statistical as _st
 from laxarray.array_api._array import Array
 from laxarray.array_api.creation import asarray
-from laxarray.array_api._indexing import check_out, finish_out
+from laxarray.array_api._operators import check_out, finish_out
+from laxarray.array_api.searching import where
 
 #: NumPy name -> the standard's name of the same function in laxarray.
 ALIASES = {
@@ -70,7 +71,6 @@ def _reduce_extreme(fn, reduce, combine, a, axis, out, keepdims, initial, where)
 
 
 def _st_where(mask, x, fill):
-    from laxarray.array_api.searching import where
     return where(asarray(mask, dtype=_dt.bool_), x, fill)
 
 

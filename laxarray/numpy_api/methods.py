@@ -12,8 +12,9 @@ import numpy as np
 import laxarray.array_api as _api
 from laxarray._core.errors import fail_text
 from laxarray.array_api import _views
-from laxarray.array_api._array import NUMPY_METHODS, wrap
-from laxarray.array_api._indexing import check_out, finish_out
+from laxarray.array_api._array import wrap
+from laxarray.array_api._dispatch import NUMPY_METHODS
+from laxarray.array_api._operators import check_out, finish_out
 from laxarray.numpy_api._math_elementwise import around
 from laxarray.numpy_api._math_products import dot as _dot
 from laxarray.numpy_api._stats_nan import cumsum as _cumsum
@@ -98,7 +99,7 @@ def reshape(self, *shape, order="C"):
 def flatten(self, order="C"):
     """A flattened copy (NumPy's ``ndarray.flatten``)."""
     out = _ravel(self, order=order)
-    return wrap(out._value) if out._view is not None else out
+    return wrap(out._value) if out.base is not None else out
 
 
 def ravel(self, order="C"):

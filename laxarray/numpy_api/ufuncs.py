@@ -17,10 +17,12 @@ import jax
 import laxarray.array_api as _api
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
-from laxarray._core.kernel import call, kernel
+from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_bool, check_int, normalize_axes, normalize_axis
+from laxarray.array_api._calls import call
 from laxarray.array_api._array import wrap
 from laxarray.array_api.creation import asarray
+from laxarray.numpy_api._edit_put import _check_inplace, finish_in_place
 
 
 class _UfuncMeta(type):
@@ -203,7 +205,6 @@ class ufunc(metaclass=_UfuncMeta):
         keyword) returns the new array and leaves ``a``.  As NumPy's, the result is
         computed in the promoted dtype and cast back to ``a``'s unsafely (``int32`` with
         ``1.5`` added: truncated)."""
-        from laxarray.numpy_api._edit_put import _check_inplace, finish_in_place
         fn = f"{self.__name__}.at"
         _check_inplace(fn, inplace, a, "a")
         if self._at is None or b is None:

@@ -19,7 +19,7 @@ import numpy as np
 
 import laxarray.array_api as xp
 from laxarray._core.kernel import bucket_shape
-from laxarray.precompile.workloads import Task
+from laxarray.precompile.task import Task
 
 #: n_samples: one per bucket 32 .. 2048 (none a power of two).
 N_SAMPLES = (20, 50, 100, 200, 300, 700, 2000)

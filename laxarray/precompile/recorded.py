@@ -14,7 +14,9 @@ import functools
 import json
 
 from laxarray._core import record
-from laxarray.precompile.workloads import Task, select
+from laxarray._core.kernel import Kernel
+from laxarray.precompile.task import Task
+from laxarray.precompile.workloads import select
 
 #: A worker's source argument for a record file: this prefix, then the file's path.
 PREFIX = "from:"
@@ -44,6 +46,14 @@ def replay(entry) -> None:
     """Load or build (and store) the executable of one record entry in this process;
     ``RuntimeError`` where the store does not take it, ``record.Unrecordable`` where its
     kernel is gone (an upgrade renamed or removed it)."""
-    if not record.replay(entry):
+    kern, args = record.target(entry)
+    if not isinstance(kern, Kernel):
+        kern = kern(*args)
+    if not isinstance(kern, Kernel):
+        raise record.Unrecordable(f"{entry['kernel'][0]} does not give a laxarray kernel "
+                                  "(any more)")
+    sig, stand_ins, device = record.call_inputs(entry)
+    if not kern.bind(record.statics(entry)).prepare(bool(entry["masked"]), sig, stand_ins,
+                                                    device):
         raise RuntimeError("the executable store does not take this call (a host callback, "
                            "or static arguments without a name in every process)")

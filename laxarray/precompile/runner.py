@@ -29,7 +29,7 @@ import threading
 import time
 import warnings
 
-from laxarray._core import exec_store
+from laxarray._core import exec_store, kernel
 from laxarray.precompile import recorded
 from laxarray.precompile.workloads import check_name, chunk, requires, shares, tasks
 
@@ -323,7 +323,6 @@ def work(source, index, count, limit=None, match=None, report=None) -> int:
         report = os.fdopen(os.dup(sys.stdout.fileno()), "w")
         os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     emit = functools.partial(_emit, report)
-    from laxarray._core import kernel
     mine = chunk(_tasks(source, limit, match), index, count)
     active = kernel._open_store() is not None
     emit({"event": "start", "tasks": len(mine), "store": active})

@@ -15,7 +15,7 @@ import numpy as np
 
 import laxarray.array_api as xp
 import laxarray.linalg as linalg
-from laxarray.precompile.workloads import Task
+from laxarray.precompile.task import Task
 
 #: 1-D lengths: one in each bucket 1, 2, 4, ..., 256.
 LENGTHS = (1, 2, 3, 5, 9, 17, 33, 65, 129)

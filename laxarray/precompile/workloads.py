@@ -11,35 +11,16 @@ workers seldom compile the same program.
 from __future__ import annotations
 
 import fnmatch
-from typing import Callable, NamedTuple
 
-
-class Task(NamedTuple):
-    """One unit of a workload: the calls ``calls()`` returns, made in one worker."""
-
-    label: str                  #: what the progress bar shows: ``"sin float32"``
-    kind: str                   #: what a failure is listed under: ``"sin"``, ``"PCA(full)"``
-    group: str                  #: tasks that share executables (one worker runs them all)
-    weight: int                 #: the task's cost, roughly in compilations
-    calls: Callable[[], list]   #: zero-argument callables, built in the worker
-
-
-def _standard():
-    from laxarray.precompile import standard
-    return standard.tasks()
-
-
-def _sklearn():
-    from laxarray.precompile import estimators
-    return estimators.tasks()
-
+from laxarray.precompile import estimators, standard
+from laxarray.precompile.task import Task
 
 #: name: (the function that lists its tasks, a one-line description, the module it needs)
 WORKLOADS = {
-    "sklearn": (_sklearn, "scikit-learn estimators and metrics (array_api_dispatch=True) "
-                          "on a grid of bucket shapes, float64 and float32", "sklearn"),
-    "standard": (_standard, "each Array API function on small inputs of its common dtypes "
-                            "(1-D lengths 1..129, a few 2-D shapes, small square matrices)",
+    "sklearn": (estimators.tasks, "scikit-learn estimators and metrics (array_api_dispatch=True) "
+                                  "on a grid of bucket shapes, float64 and float32", "sklearn"),
+    "standard": (standard.tasks, "each Array API function on small inputs of its common dtypes "
+                                 "(1-D lengths 1..129, a few 2-D shapes, small square matrices)",
                  None),
 }
 

@@ -23,6 +23,7 @@ sharding too): ``A @ x``, ``A.T @ y``, the solvers of :mod:`.linalg` and product
 [1.0, 2.0]
 """
 
+from laxarray._core.errors import fail as _fail
 from laxarray.sparse.bcoo import (  # noqa: F401
     BCOO, bcoo_eliminate_zeros, bcoo_from_scipy_sparse, bcoo_fromdense, bcoo_sort_indices,
     bcoo_sum_duplicates, bcoo_to_scipy_sparse, bcoo_todense, bcoo_update_layout)
@@ -31,12 +32,16 @@ from laxarray.sparse.bcsr import (  # noqa: F401
     bcsr_to_scipy_sparse, bcsr_todense)
 from laxarray.sparse.ops.dot import dot_general, matmul  # noqa: F401
 from laxarray.sparse.ops.elementwise import (  # noqa: F401
-    UNARY as _UNARY, add, astype, divide, map_values, maximum, minimum, multiply, subtract)
+    add, astype, divide, map_values, maximum, minimum, multiply, subtract)
 from laxarray.sparse.ops.reduce import max, min, sum  # noqa: F401,A004
 from laxarray.sparse.ops.reshape import (  # noqa: F401
     broadcast_in_dim, broadcast_to, concatenate, reshape, squeeze, transpose)
 from laxarray.sparse.ops.sampled import dot_general_sampled, extract  # noqa: F401
 from laxarray.sparse.ops.slicing import dynamic_slice, getitem, slice  # noqa: F401,A004
+from laxarray.sparse.ops.unary import (  # noqa: F401,A004
+    UNARY as _UNARY, abs, arcsin, arcsinh, arctan, arctanh, asin, asinh, atan, atanh, ceil,
+    conj, conjugate, expm1, floor, imag, log1p, neg, negative, positive, real, round, sign,
+    sin, sinh, sqrt, square, tan, tanh, trunc)
 from laxarray.sparse.sharded import (  # noqa: F401
     RowSharded, place_matrix as _place_matrix, row_sharding_axis as _row_sharding_axis,
     shard_rows)
@@ -54,8 +59,6 @@ vars(_OPS).update(
     bcsr_from_bcoo=bcsr_from_bcoo, update_layout=_layout.update_layout,
     place_matrix=_place_matrix, row_sharding_axis=_row_sharding_axis)
 
-globals().update(_UNARY)
-
 
 def fromdense(x, *, format="bcoo", nse=None, n_batch=0, n_dense=0, index_dtype=None,
               device=None):
@@ -63,14 +66,13 @@ def fromdense(x, *, format="bcoo", nse=None, n_batch=0, n_dense=0, index_dtype=N
 
     ``device``: ``None``, or a ``NamedSharding`` partitioning rows only, for a
     :class:`RowSharded` result (:func:`shard_rows`; eager only)."""
-    from laxarray._core.errors import fail
     if format == "bcoo":
         return bcoo_fromdense(x, nse=nse, n_batch=n_batch, n_dense=n_dense,
                               index_dtype=index_dtype, device=device)
     if format == "bcsr":
         return bcsr_fromdense(x, nse=nse, n_batch=n_batch, n_dense=n_dense,
                               index_dtype=index_dtype, device=device)
-    fail(ValueError, "fromdense", "format 'bcoo' or 'bcsr'", format)
+    _fail(ValueError, "fromdense", "format 'bcoo' or 'bcsr'", format)
 
 
 def todense(mat):

@@ -15,6 +15,7 @@ from typing import NamedTuple
 import jax
 from jax import lax
 
+from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
@@ -110,7 +111,6 @@ def matvec_rect(op, payload, v):
 
 
 def _common(a, b):
-    from laxarray._core import dtypes as _dt
     return _dt.result_type(a, b)
 
 

@@ -17,6 +17,7 @@ import math
 
 import numpy as np
 from jax import lax
+import jax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
@@ -216,7 +217,6 @@ def _sparse_dense_kernel(data, indices, y, *, shape, lc, rc, lb, rb, sorted_, dt
 
 
 def _vmap(f, in_axes):
-    import jax
     return jax.vmap(f, in_axes=in_axes)
 
 

@@ -1,5 +1,5 @@
-"""Elementwise operations: zero-preserving unary functions, ``map_values``, ``astype`` and
-binary operations with scalars, dense arrays and other sparse arrays.
+"""Elementwise operations: ``map_values``, ``astype`` and binary operations with scalars,
+dense arrays and other sparse arrays (the zero-preserving unary functions: ``ops.unary``).
 
 Results keep the sparsity pattern where the operation preserves zeros (``*``, ``/`` by a
 dense value or scalar, ``maximum(x, 0)``, unary functions); ``+``/``-`` with a dense array
@@ -38,9 +38,6 @@ def with_data(mat, data):
     return mat._with_data(data)
 
 
-_LINEAR = frozenset({"negative", "positive", "conj", "real", "imag"})
-
-
 def unique(mat):
     """``mat`` with duplicates summed unless its indices are known unique (needed before a
     non-linear function of the values: ``f(a) + f(b) != f(a + b)``)."""
@@ -72,29 +69,6 @@ def map_values(fn, mat):
         fail(ValueError, "map_values", f"fn to keep the values' shape {tuple(mat.data.shape)}",
              out)
     return with_data(mat, out)
-
-
-def _unary(name, dense_fn):
-    def f(x, /):
-        if not is_sparse(x):
-            fail(TypeError, name, "a BCOO or BCSR for 'x'", x)
-        if name not in _LINEAR:
-            x = unique(x)
-        return with_data(x, dense_fn(wrap(x.data))._value)
-    f.__name__ = f.__qualname__ = name
-    f.__doc__ = (f"Sparse ``{name}`` of the stored values (zero-preserving, pattern kept). "
-                 f"Array API: {dense_fn.__name__}.")
-    return f
-
-
-_ZERO_PRESERVING = ("abs", "negative", "positive", "conj", "real", "imag", "sin", "tan",
-                    "tanh", "sinh", "asin", "asinh", "atan", "atanh", "sqrt", "square",
-                    "expm1", "log1p", "sign", "floor", "ceil", "round", "trunc")
-UNARY = {name: _unary(name, getattr(_la, name)) for name in _ZERO_PRESERVING}
-UNARY["neg"] = UNARY["negative"]
-UNARY["arcsin"], UNARY["arcsinh"] = UNARY["asin"], UNARY["asinh"]
-UNARY["arctan"], UNARY["arctanh"] = UNARY["atan"], UNARY["atanh"]
-UNARY["conjugate"] = UNARY["conj"]
 
 
 def astype(x, dtype, /):
@@ -491,4 +465,4 @@ def _merge_values_kernel(ad, ai, bd, bi, pos_a, pos_b, *, shape, nse, op, dtype,
 
 
 __all__ = ["map_values", "astype", "multiply", "divide", "add", "subtract", "maximum",
-           "minimum", "sparse_sparse", "dense_at_pattern", "UNARY", "Array"]
+           "minimum", "sparse_sparse", "dense_at_pattern", "unique", "with_data", "Array"]

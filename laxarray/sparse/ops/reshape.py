@@ -15,6 +15,7 @@ import jax
 import numpy as np
 from jax import lax
 
+from laxarray._core import dtypes as _dt
 from laxarray._core.errors import AxisError, fail
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import kernel
@@ -272,7 +273,6 @@ def concatenate(operands, dimension=0):
     out_shape = tuple(out_shape)
     index_dtype = np.result_type(*[f.indices.dtype for f in flats],
                                  K.default_index_dtype(*out_shape))
-    from laxarray._core import dtypes as _dt
     dtype = _dt.result_type(*[o.dtype for o in ops])
     data, indices = _concat_kernel(tuple(f.data for f in flats), tuple(f.indices for f in flats),
                                    shapes=tuple(f.shape for f in flats), out_shape=out_shape,

@@ -8,6 +8,7 @@ full dense product.  Static under ``jax.jit``: shapes and dimension numbers.
 from __future__ import annotations
 
 from jax import lax
+import numpy as np
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
@@ -32,7 +33,6 @@ def extract(sparr, arr):
     y = to_raw(fn, arr, "arr")
     a = sparr._as_bcoo()
     try:
-        import numpy as np
         ok = tuple(np.broadcast_shapes(a.shape, y.shape)) == tuple(a.shape)
     except ValueError:
         ok = False

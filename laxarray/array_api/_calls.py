@@ -1,25 +1,15 @@
 """Calling kernels on laxarray Arrays: bucketed inputs, wrapping results.
 
-Imported at the end of ``laxarray._core.kernel`` (which re-exports these names): a kernel's
-``call`` picks the padded (bucketed) or exact values of its Array arguments, runs the bound
-kernel and wraps the result(s) as Arrays of their logical shape.
+A kernel (``laxarray._core.kernel``) runs on raw jax values; :func:`call` picks the padded
+(bucketed) or exact values of its Array arguments, runs the bound kernel and wraps the
+result(s) as Arrays of their logical shape.  It sits above the Array, which it builds.
 """
 
 from __future__ import annotations
 
 from laxarray._core.jaxapi import Tracer
 from laxarray._core.kernel import POISON, Kernel, bucket_shape, extents
-
-# The Array type registers its helpers here on import (imports flow core -> Array).
-_ARRAY_TYPE = None
-_wrap = None
-_wrap_padded = None
-
-
-def register_array_type(array_type, wrap, wrap_padded) -> None:
-    """Called once by ``laxarray.array_api._array`` to let :func:`call` wrap results."""
-    global _ARRAY_TYPE, _wrap, _wrap_padded
-    _ARRAY_TYPE, _wrap, _wrap_padded = array_type, wrap, wrap_padded
+from laxarray.array_api._array import Array, wrap, wrap_padded
 
 
 def wrap_bucketed(padded, shape):
@@ -28,13 +18,13 @@ def wrap_bucketed(padded, shape):
     must have exactly the bucket shape of its logical shape)."""
     if POISON and tuple(padded.shape) != bucket_shape(tuple(shape)):
         raise RuntimeError(f"bucketed result of shape {padded.shape} for logical {shape}")
-    return _wrap_padded(padded, shape)
+    return wrap_padded(padded, shape)
 
 
 def _wrap_out(out):
     if type(out) in (tuple, list):
-        return tuple(_wrap(o) for o in out)
-    return _wrap(out)
+        return tuple(wrap(o) for o in out)
+    return wrap(out)
 
 
 _SCALARS = (bool, int, float, complex)
@@ -46,10 +36,8 @@ def padded_inputs(arrays, raw_ok=False):
     ``raw_ok``: other non-Array values (index vectors, say) pass through as they are."""
     out, shapes = [], []
     for a in arrays:
-        if type(a) is _ARRAY_TYPE:
-            p = a._pad
-            if p is None:
-                p = a._padded()
+        if type(a) is Array:
+            p = a._padded()
             if p is False:
                 return None
             out.append(p)
@@ -96,7 +84,10 @@ def call(kern: Kernel, *arrays, **static):
             if type(out) in (tuple, list):
                 return tuple(wrap_bucketed(o, s) for o, s in zip(out, out_shape))
             return wrap_bucketed(out, out_shape)
-    raw = [a._value if type(a) is _ARRAY_TYPE else a for a in arrays]
+    raw = [a._value if type(a) is Array else a for a in arrays]
     if kern.extents:
         raw.append(None)
     return _wrap_out(kern.bind(items)(*raw))
+
+
+__all__ = ["call", "call_padded", "padded_inputs", "wrap_bucketed"]
