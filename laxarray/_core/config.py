@@ -172,28 +172,33 @@ def _valid_precision(fn, name):
     return name
 
 
-MATMUL_PRECISION = _valid_precision(
-    "LAXARRAY_MATMUL_PRECISION", os.environ.get("LAXARRAY_MATMUL_PRECISION", "highest"))
+#: the setting: the process' value (``PRECISION.value``) and a ``matmul_precision`` block's
+#: per-context one; ``PRECISION.open`` says whether any block is open (the kernel helper
+#: then looks the setting up per call)
+PRECISION = _Scoped("matmul_precision", _valid_precision(
+    "LAXARRAY_MATMUL_PRECISION", os.environ.get("LAXARRAY_MATMUL_PRECISION", "highest")))
+MATMUL_PRECISION = PRECISION.value  # the process' value (set_matmul_precision)
 
 
 def get_matmul_precision():
-    """The precision of floating-point matrix products, einsum, linalg and convolutions:
-    ``'highest'`` (the default: float32 products as accurate as NumPy's), ``'tf32'``
-    (TensorFloat-32 on GPUs that have it: faster, about 1e-3 relative error) or
+    """The precision of floating-point matrix products, einsum, linalg and convolutions
+    in force here: ``'highest'`` (the default: float32 products as accurate as NumPy's),
+    ``'tf32'`` (TensorFloat-32 on GPUs that have it: faster, about 1e-3 relative error) or
     ``'default'`` (whatever the backend does by default: TF32 on recent NVIDIA GPUs, one
     bfloat16 pass on TPU).  On the CPU all three give the same results."""
-    return MATMUL_PRECISION
+    return PRECISION.get()
 
 
 def set_matmul_precision(precision):
     """Set the precision of floating-point matrix products, einsum, linalg and
     convolutions for the process: ``'highest'`` (default), ``'tf32'`` or ``'default'``
-    (see :func:`get_matmul_precision`).  Also ``LAXARRAY_MATMUL_PRECISION`` at start-up.
+    (see :func:`get_matmul_precision`; a :func:`matmul_precision` block still decides
+    inside it).  Also ``LAXARRAY_MATMUL_PRECISION`` at start-up.
 
     Each setting has its own compiled kernels.  Under ``jax.jit`` the setting is read when
     a function is traced."""
     global MATMUL_PRECISION
-    MATMUL_PRECISION = _valid_precision("set_matmul_precision", precision)
+    MATMUL_PRECISION = PRECISION.value = _valid_precision("set_matmul_precision", precision)
     for hook in _ON_PRECISION:
         hook(MATMUL_PRECISION)
 
@@ -202,18 +207,12 @@ _ON_PRECISION = []
 
 
 def on_matmul_precision(hook) -> None:
-    """Call ``hook(precision)`` after every change of the setting (the kernel helper
-    switches its tables of executables)."""
+    """Call ``hook(precision)`` after every change of the process' setting (the kernel
+    helper switches its tables of executables)."""
     _ON_PRECISION.append(hook)
 
 
-@contextlib.contextmanager
 def matmul_precision(precision):
-    """Context manager: the matrix-product precision of :func:`set_matmul_precision` inside
-    the ``with`` block."""
-    previous = MATMUL_PRECISION
-    set_matmul_precision(precision)
-    try:
-        yield
-    finally:
-        set_matmul_precision(previous)
+    """Context manager: the matrix-product precision inside the ``with`` block, for this
+    thread (or asyncio task) only."""
+    return PRECISION.block(_valid_precision("matmul_precision", precision))

@@ -698,7 +698,8 @@ class Kernel:
     before the body runs.  ``extents``: the body takes one more positional argument, the
     tuple of the inputs' true extents (int32 vectors) when bucketed and ``None`` when not,
     for bodies that must mask intermediate values themselves.  ``_bound``: the bindings
-    of the current matrix-product precision (``config.MATMUL_PRECISION``), one table each.
+    of the process' matrix-product precision (``config.MATMUL_PRECISION``); ``_bounds``:
+    one table per precision (a ``matmul_precision`` block uses its own).
     """
 
     __slots__ = ("fn", "static", "_bound", "_bounds", "fills", "shape", "extents",
@@ -719,15 +720,19 @@ class Kernel:
     def bind(self, static_items) -> Bound:
         """The :class:`Bound` kernel for one tuple of ``(name, value)`` static items."""
         key = _static_key(static_items)
+        # the bindings of the precision in force: the process' table unless a
+        # matmul_precision block is open somewhere (then this context's)
+        table = self._bound if not _PRECISION.open else self._bounds.setdefault(
+            _config.get_matmul_precision(), {})
         try:
-            return self._bound[key]
+            return table[key]
         except KeyError:
             pass
         names = {k for k, _ in static_items}
         if names != self.static:
             raise TypeError(f"{self.__name__}: static arguments {sorted(self.static)} "
                             f"expected; got {sorted(names)}")
-        bound = self._bound[key] = Bound(self, static_items)
+        bound = table[key] = Bound(self, static_items)
         return bound
 
     def __call__(self, *args, **static):
@@ -738,6 +743,7 @@ class Kernel:
 
 
 _KERNELS = []   # every Kernel: a change of precision switches each to that precision's table
+_PRECISION = _config.PRECISION
 
 
 def _precision_changed(precision):

@@ -1,6 +1,6 @@
 """laxarray's numerics policy: the workarounds a kernel body applies on XLA:CPU, named once,
 and the matrix-product precision every kernel body is traced under (on GPU XLA's default
-for float32 products is TF32; laxarray's is NumPy's grade: ``config.MATMUL_PRECISION``).
+for float32 products is TF32; laxarray's is NumPy's grade: ``config.get_matmul_precision``).
 
 (:func:`laxarray._core.kernel.reduce_extreme`, which depends on how the kernel helper
 compiles, lives there; ``kernel`` re-exports these for the kernels that use them.)
@@ -69,7 +69,7 @@ def exact_div(x, d):
 def jax_matmul_precision(precision=None) -> str:
     """jax's ``jax_default_matmul_precision`` value for laxarray's setting ``precision``
     (``'highest'``, ``'tf32'``, ``'default'``; ``None``: the current setting)."""
-    return _config.MATMUL_PRECISIONS[_config.MATMUL_PRECISION if precision is None
+    return _config.MATMUL_PRECISIONS[_config.get_matmul_precision() if precision is None
                                       else precision]
 
 
@@ -90,7 +90,7 @@ def with_matmul_precision(fn, precision=None):
 
 
 # the setting changes the programs laxarray compiles: part of every executable-store key
-_jaxapi.register_program_setting("laxarray_matmul_precision", lambda: _config.MATMUL_PRECISION)
+_jaxapi.register_program_setting("laxarray_matmul_precision", _config.get_matmul_precision)
 
 
 # ---- the bit layout of the IEEE floats ---------------------------------------------------

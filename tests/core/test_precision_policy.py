@@ -119,7 +119,7 @@ def test_store_key_names_the_setting():
 def test_setting_validation_and_context_restore():
     with pytest.raises(ValueError, match="set_matmul_precision"):
         la.set_matmul_precision("fp32")
-    with pytest.raises(ValueError, match="set_matmul_precision"):
+    with pytest.raises(ValueError, match="^matmul_precision: "):  # the function called
         with la.matmul_precision(None):
             pass
     start = la.get_matmul_precision()
