@@ -139,7 +139,9 @@ def get_host_sort():
 
 def set_host_sort(enabled):
     """Turn the host path of sorting and selection (NumPy) and of sparse @ sparse and
-    sparse +/- sparse (SciPy) on or off for the process.
+    sparse +/- sparse (SciPy) on or off for the process: every kernel's declared host
+    path (``_core/host.py``; the table in ``docs/performance.md``) and ``bincount``'s and
+    the sparse products' and sums'.
 
     Off, every sort is ``lax.sort`` and every sparse product, sum and difference the lax
     kernel, compiled by XLA (what ``jax.export`` needs).  Under

@@ -29,6 +29,8 @@ The policy, stated once:
   without XLA's YNNPACK reduction (:data:`EXACT_EXTREMES`).  The choice is made per traced
   program, never by the input's size; the measurements and the rejected settings (``-O0``)
   are in ``docs/performance.md``.
+* **Host paths.**  A kernel may declare a CPU host path (``@kernel(host=HostPath(...))``,
+  ``_core/host.py``): its gate is asked before the XLA body runs, and nothing else chooses.
 * **Bounded memory.**  Every executable is counted; beyond :func:`executable_limit`
   (``LAXARRAY_KERNEL_CACHE``, default 256; about 1.5 MB of code each) the least recently
   used bindings drop theirs, which the executable store brings back in about a millisecond.
@@ -53,6 +55,7 @@ from laxarray._core import record as _record
 from laxarray._core.exec_store import load_count  # noqa: F401 (re-exported)
 from laxarray._core.numerics import (exact_div, flush_subnormals,  # noqa: F401 (re-exported)
                                      keep_divisor, with_matmul_precision)
+from laxarray._core import host as _host
 from laxarray._core import padding as _padding
 from laxarray._core.jaxapi import (ConcreteArray, NotSerializable, Tracer,
                                    fast_call, one_device, program_contents, put_like,
@@ -581,8 +584,20 @@ class Bound:
         _SPY[0].append((self.kernel.fn.__module__, self.kernel.__name__))
 
     def __call__(self, *args):
+        host = self.kernel.host
+        if host is not None:  # a declared host path decides first (_core/host.py)
+            out = host.run(self, args)
+            if out is not _host.DECLINED:
+                return out
         for a in args:
             if isinstance(a, Tracer):  # inlined into an outer trace: compiles nothing
+                return self._traced(args)
+        return self.padded(args)
+
+    def lax(self, *args):
+        """The kernel's own body (the XLA program) on ``args``, whatever its host path."""
+        for a in args:
+            if isinstance(a, Tracer):
                 return self._traced(args)
         return self.padded(args)
 
@@ -702,11 +717,18 @@ class Kernel:
     one table per precision (a ``matmul_precision`` block uses its own).
     """
 
-    __slots__ = ("fn", "static", "_bound", "_bounds", "fills", "shape", "extents",
-                 "__name__", "__dict__")
+    __slots__ = ("fn", "static", "_bound", "_bounds", "fills", "shape", "extents", "host",
+                 "on_host", "__name__", "__dict__")
 
-    def __init__(self, fn, static, fills=None, shape=None, extents=False):
+    def __init__(self, fn, static, fills=None, shape=None, extents=False, host=None):
         self.fn = fn
+        self.host = host    # a host.HostPath; its traced body is a kernel of its own
+        self.on_host = None if host is None or host.traced is None else Kernel(
+            host.traced, static, fills, shape, extents)
+        if host is not None:
+            host.kernel = self
+            if self.on_host is not None:
+                self.on_host.host_of = self     # (how a record names it)
         self.static = frozenset(static)
         self._bounds = {}
         self._bound = self._bounds.setdefault(_config.MATMUL_PRECISION, {})
@@ -737,6 +759,11 @@ class Kernel:
 
     def __call__(self, *args, **static):
         return self.bind(tuple(static.items()))(*args)
+
+    def lax(self, *args, **static):
+        """The XLA body alone (:meth:`Bound.lax`), for a caller that must not take the
+        host path (a kernel body that only needs a lax sort, say)."""
+        return self.bind(tuple(static.items())).lax(*args)
 
     def __repr__(self):
         return f"<kernel {self.__name__} static={sorted(self.static)}>"
@@ -773,11 +800,12 @@ def _static_key(items):
                  for k, v in items)
 
 
-def kernel(static=(), fills=None, shape=None, extents=False):
+def kernel(static=(), fills=None, shape=None, extents=False, host=None):
     """Decorator: make ``fn(*arrays, **static)`` a :class:`Kernel` with ``static`` names;
-    with a ``shape`` rule it may run bucketed (see :class:`Kernel`)."""
+    with a ``shape`` rule it may run bucketed (see :class:`Kernel`); with ``host`` (a
+    ``host.HostPath``) it takes that CPU host path where the path's gate lets it."""
     def deco(fn):
-        return Kernel(fn, static, fills, shape, extents)
+        return Kernel(fn, static, fills, shape, extents, host)
     return deco
 
 

@@ -76,7 +76,11 @@ def kernel_path(kern):
     recipe = getattr(kern, "recipe", None)
     if recipe is not None:
         return [recipe[0], encode(tuple(recipe[1]))]
-    path = f"{kern.fn.__module__}:{kern.__name__}"
+    owner = getattr(kern, "host_of", None)
+    if owner is not None:   # a declared host path's body (``host.HostPath.traced``)
+        path = f"{owner.fn.__module__}:{owner.__name__}.on_host"
+    else:
+        path = f"{kern.fn.__module__}:{kern.__name__}"
     if _resolve(path) is not kern:
         raise Unrecordable(f"{path} does not name the kernel")
     return [path, encode(())]

@@ -11,9 +11,11 @@ just more rows), and differentiable -- a sort's derivative gathers the tangent w
 permutation that sorts the primal.  jaxlib still hands a host call a copy of each operand
 (about 25-35 ms per 80 MB measured; see docs/performance.md), which is why eager calls
 skip it.
-:func:`usable` decides: the CPU backend, one device, a real dtype NumPy sorts natively (bool,
-integers, float32, float64), and ``laxarray.set_host_sort`` not turned off (``jax.export``
-cannot serialize a callback).
+A kernel declares its host path (``_core/host.HostPath``), whose gate decides: the CPU
+backend, one device, a real dtype NumPy sorts natively (bool, integers, float32, float64),
+and ``laxarray.set_host_sort`` not turned off (``jax.export`` cannot serialize a callback).
+This module holds the NumPy functions (``*_now``) and the host-call bodies the
+declarations name.
 
 Every function here works along the LAST axis of raw jax values inside a kernel body.
 The order is NumPy's and the standard's: NaN last, -0.0 == 0.0, ties in input order;
@@ -31,57 +33,9 @@ import jax
 import numpy as np
 from jax import lax
 
-from laxarray._core import config
-from laxarray._core.jaxapi import host_call, is_tracer, put_like
-from laxarray.array_api._array import wrap
+from laxarray._core.host import aligned, placed, platform, to_device  # noqa: F401 (re-exported)
+from laxarray._core.jaxapi import host_call
 from laxarray.array_api.indexing_functions import take_along_axis_kernel
-
-_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
-
-
-def usable(raw) -> bool:
-    """Whether sorts and selections of the raw value ``raw`` take the host path."""
-    return native(raw.dtype) and placed(raw)
-
-
-def native(dtype) -> bool:
-    """Whether NumPy sorts and computes ``dtype`` natively: bool, integers, float32 and
-    float64 (complex, float16 and bfloat16 stay in lax)."""
-    dtype = np.dtype(dtype)
-    return dtype.kind in "biu" or dtype in _FLOATS
-
-
-def placed(raw) -> bool:
-    """Whether the host path is on and ``raw`` lives on (or is traced for) one CPU device:
-    the condition without the dtype (for callbacks that take a mask or indices).
-
-    A traced value does not say where it will live, and a host callback in a program
-    that XLA partitions runs on one device, so every operand is gathered there (measured:
-    ``sort`` along an unsharded axis of a row-sharded array all-gathered it).  So traced
-    values take the host path only in a process with one device.  Off the CPU (GPU, TPU)
-    every host path declines: its caller runs the lax path."""
-    return config.get_host_sort() and platform(raw) == "cpu"
-
-
-def platform(raw):
-    """The platform (``'cpu'``, ``'gpu'``, ``'tpu'`` ...) of the one device ``raw`` lives
-    on -- a traced value's: the default backend's, in a process with one device --, or
-    ``None`` where it spans several (or may).  The one place every host path's gate
-    (:func:`placed`) asks where a value is."""
-    if is_tracer(raw):
-        return jax.default_backend() if jax.device_count() == 1 else None
-    devices = raw.sharding.device_set
-    return next(iter(devices)).platform if len(devices) == 1 else None
-
-
-def eager_view(raw):
-    """A read-only NumPy view of ``raw`` (no copy) when an eager call can skip its kernel
-    and run NumPy directly: a concrete value the host path takes (:func:`usable`).  Else
-    None.  Eagerly a kernel's callback costs a compile (tens of ms on each new shape) and
-    a copy of each operand (see the module notes); the direct call costs neither."""
-    if is_tracer(raw) or not usable(raw):
-        return None
-    return np.asarray(raw)
 
 
 def writable_alias(v):
@@ -92,41 +46,6 @@ def writable_alias(v):
         return v
     buf = (ctypes.c_char * v.nbytes).from_address(v.ctypes.data)
     return np.frombuffer(buf, v.dtype).reshape(v.shape)
-
-
-#: the host alignment at which ``jax.device_put`` on the CPU shares memory instead of copying
-_ALIGN = 64
-
-
-def aligned(shape, dtype):
-    """An empty NumPy array on 64-byte aligned memory: ``jax.device_put`` on the CPU then
-    takes it without a copy (it copies anything less aligned into a new buffer)."""
-    dtype = np.dtype(dtype)
-    nbytes = int(np.prod(shape)) * dtype.itemsize
-    raw = np.empty((nbytes + _ALIGN,), np.uint8)
-    start = -raw.ctypes.data % _ALIGN
-    return raw[start:start + nbytes].view(dtype).reshape(shape)
-
-
-def _aligned_copy(v):
-    if v.ctypes.data % _ALIGN or not v.flags.c_contiguous:
-        out = aligned(v.shape, v.dtype)
-        out[...] = v
-        return out
-    return v
-
-
-def to_device(v, device=None):
-    """NumPy ``v`` as a jax array on ``device``, through aligned host memory (one host copy
-    at most)."""
-    return jax.device_put(_aligned_copy(np.asarray(v)), device)
-
-
-def array_like(v, like):
-    """NumPy ``v`` (never written again) as a laxarray Array placed and committed like the
-    concrete raw ``like``, through aligned host memory (one host copy at most): the result
-    of an eager host-path call."""
-    return wrap(put_like(_aligned_copy(np.asarray(v)), like))
 
 
 def sort_now(a, axis, descending, want_indices):

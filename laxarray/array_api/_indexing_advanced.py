@@ -43,7 +43,6 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import broadcast_error, fail, shape_text, slice_error
 from laxarray._core.jaxapi import Tracer, is_tracer
 from laxarray._core.kernel import bucket_shape, kernel
-from laxarray.array_api import _host_order
 from laxarray.array_api import _index_plan as _basic
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._broadcast import broadcastable
@@ -304,8 +303,7 @@ def components(fn, lay, size=None, checked=True):
                     out[:min(size, c.size)] = c[:size]
                     comps.append(out)
                 continue
-            comps.extend(nonzero_kernel(val, size=size, fill_value=sentinel,
-                                        host=_host_order.placed(val)))
+            comps.extend(nonzero_kernel(val, size=size, fill_value=sentinel))
     bshape = _bshape(fn, comps)
     try:
         used = math.prod(np.broadcast_shapes(*selected)) if selected else 1

@@ -15,7 +15,8 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
-from laxarray._core.jaxapi import is_tracer, put_like
+from laxarray._core.host import HostPath
+from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.numerics import nonzero_mask
 from laxarray._core.validate import check_bool, check_choice, check_int, normalize_axis
@@ -107,20 +108,55 @@ def argmin(x, /, *, axis=None, keepdims=False):
     return _arg("argmin", x, axis, keepdims, False)
 
 
-@kernel(static=("size", "fill_value", "host"))
-def nonzero_kernel(x, *, size, fill_value, host=False):
+def _nonzero_now(a, *, size, fill_value):
+    """The eager host path: NumPy's ``nonzero`` of the view ``a``, cut or filled to
+    ``size``."""
+    out = []
+    for c in np.nonzero(a):
+        if c.size == size:
+            out.append(c.astype(np.int64, copy=False))
+            continue
+        full = np.full(size, fill_value, np.int64)
+        full[:min(size, c.size)] = c[:size]
+        out.append(full)
+    return tuple(out)
+
+
+def _nonzero_host(x, *, size, fill_value):
+    """The traced host path: NumPy's ``flatnonzero`` in a host call."""
+    return _coordinates(x, size, fill_value, _host_order.flatnonzero)
+
+
+def _nonzero_lax(mask, size):
+    """The first ``size`` positions where the 1-D ``mask`` holds, by a stable sort of "is
+    zero" keys, which puts the non-zero positions first, in order."""
+    key = lax.convert_element_type(lax.bitwise_not(mask), np.int8)
+    pos = lax.iota(np.int64, mask.shape[0])
+    return lax.sort((key, pos), num_keys=1, is_stable=True)[1]
+
+
+_NONZERO_HOST = HostPath(
+    functions=("nonzero",), eager=_nonzero_now, traced=_nonzero_host, dtypes=None,
+    grad="none (indices)",
+    reason="the lax path is a stable `lax.sort` of the positions by \"is zero\": XLA's CPU "
+           "sort (see `sort`); NumPy's `nonzero` is one pass")
+
+
+@kernel(static=("size", "fill_value"), host=_NONZERO_HOST)
+def nonzero_kernel(x, *, size, fill_value):
+    return _coordinates(x, size, fill_value, _nonzero_lax)
+
+
+def _coordinates(x, size, fill_value, positions):
+    """``nonzero``'s coordinate arrays of ``x`` from ``positions(mask, size)``: the flat
+    positions of the non-zeros, in order, first."""
     flat = lax.reshape(x, (math.prod(x.shape),))
     mask = nonzero_mask(flat)  # exact for subnormals, as the eager count
     n = flat.shape[0]
     if n == 0:      # every slot is padding (and an empty axis must not be divided by)
         return tuple(lax.full((size,), fill_value, np.int64) for _ in x.shape)
     count = lax.reduce_sum(lax.convert_element_type(mask, np.int64), (0,))
-    if host:      # NumPy's flatnonzero on the host (CPU)
-        order = _host_order.flatnonzero(mask, size)
-    else:   # a stable sort of "is zero" keys puts the non-zero positions first, in order
-        key = lax.convert_element_type(lax.bitwise_not(mask), np.int8)
-        pos = lax.iota(np.int64, n)
-        _, order = lax.sort((key, pos), num_keys=1, is_stable=True)
+    order = positions(mask, size)
     if order.shape[0] >= size:
         order = lax.slice(order, (0,), (size,))
     else:
@@ -144,7 +180,8 @@ def nonzero(x, /, *, size=None, fill_value=0):
     Array API: nonzero. NumPy: numpy.nonzero.
 
     Under ``jax.jit`` the number of non-zeros is unknown: pass ``size=`` (the result
-    length; extra slots hold ``fill_value``, surplus non-zeros are dropped)."""
+    length; extra slots hold ``fill_value``, surplus non-zeros are dropped).  CPU host
+    path: NumPy's ``nonzero``, eagerly (no kernel) and under jit (a host call)."""
     raw = to_raw("nonzero", x)
     if raw.ndim == 0:
         fail(ValueError, "nonzero", "an array of rank >= 1 (0-d input is ambiguous)", x)
@@ -153,15 +190,10 @@ def nonzero(x, /, *, size=None, fill_value=0):
         if is_tracer(raw):
             fail(ValueError, "nonzero", "size= under jax.jit/vmap (the number of non-zeros "
                  "decides the output shape; pass size=N and optionally fill_value=)", size)
-        host = np.asarray(raw)      # the host view of a CPU array: no copy
-        if _host_order.placed(raw):  # eager on CPU: NumPy's own nonzero, no kernel
-            return tuple(wrap(put_like(i.astype(np.int64, copy=False), raw))
-                         for i in np.nonzero(host))
-        size = int(np.count_nonzero(host))
+        size = int(np.count_nonzero(np.asarray(raw)))   # the host view: no copy
     else:
         size = check_int("nonzero", size, "size", minimum=0)
-    return call(nonzero_kernel, raw, size=size, fill_value=fill_value,
-                host=_host_order.placed(raw))
+    return call(nonzero_kernel, raw, size=size, fill_value=fill_value)
 
 
 @kernel(static=("right",))

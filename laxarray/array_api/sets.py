@@ -10,10 +10,11 @@ first ``min(N, n_unique)`` entries are exact, and the rest are padding -- ``valu
 ``fill_value`` (default: the smallest unique value, as jax), ``indices`` and ``counts`` hold
 0.  Without ``size`` a traced call raises ``ValueError`` saying to pass it.
 
-On CPU the sorting and counting run in NumPy on the host (``_host_order``): eagerly by a
-direct call (no kernel, no compile), under ``jax.jit`` through a host callback, with the
-same results as the lax path.  ``isin`` of integers uses NumPy's ``isin`` (a lookup table);
-of floats a binary search in the sorted distinct values of ``x2`` (``_host_order.isin_now``).
+On CPU the sorting and counting run in NumPy on the host (``_host_order``), a host path
+the kernels declare (``_core/host.py``): eagerly by a direct call (no kernel, no compile),
+under ``jax.jit`` through a host callback, with the same results as the lax path.
+``isin`` of integers uses NumPy's ``isin`` (a lookup table); of floats a binary search in
+the sorted distinct values of ``x2`` (``_host_order.isin_now``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
+from laxarray._core.host import HostPath
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import kernel, unpad_raw
 from laxarray._core.validate import check_bool, check_int
@@ -64,22 +66,53 @@ def _scatter_1d(size, dtype, idx, updates, add=False):
     return fn(out, lax.expand_dims(idx, (1,)), updates, dnums, mode=_DROP)
 
 
-@kernel(static=("size", "fill_value", "want", "host"))
-def unique_kernel(x, *, size, fill_value, want="all", host=False):
-    """The results ``_host_order.UNIQUE_RESULTS[want]`` (length ``size``), then the count."""
-    shape = x.shape
-    n = math.prod(shape)
+def _unique_now(a, *, size, fill_value, want):
+    """The eager host path of an exact ``unique_*`` (``size`` None): NumPy on the view
+    ``a``, the results of exact length, then the count; None otherwise."""
+    if size is not None or a.size == 0:
+        return None
+    out, k = _host_order.unique_now(a.reshape(-1), want)
+    res = dict(zip(_host_order.UNIQUE_RESULTS[want], out))
+    if "inverse" in res:
+        res["inverse"] = res["inverse"].reshape(a.shape)
+    return tuple(res[name] for name in _host_order.UNIQUE_RESULTS[want]) + (np.int64(k),)
+
+
+def _unique_host(x, *, size, fill_value, want):
+    """The traced host path: NumPy's sort and count in a host call."""
+    n = math.prod(x.shape)
+    size = n if size is None else size
     flat = lax.reshape(x, (n,))
-    if host and n:
-        *res, n_unique = _host_order.unique(flat, want)
-        res = dict(zip(_host_order.UNIQUE_RESULTS[want], res))
-        for name in ("values", "indices", "counts"):
-            if name in res:
-                res[name] = fit_length(res[name], size)
-        if "inverse" in res:
-            res["inverse"] = lax.reshape(res["inverse"], shape)
-    else:
-        res, n_unique = _unique_lax(x, flat, size, want)
+    if not n:
+        return _unique_results(*_unique_lax(x, flat, size, want), fill_value, want)
+    *res, n_unique = _host_order.unique(flat, want)
+    res = dict(zip(_host_order.UNIQUE_RESULTS[want], res))
+    for name in ("values", "indices", "counts"):
+        if name in res:
+            res[name] = fit_length(res[name], size)
+    if "inverse" in res:
+        res["inverse"] = lax.reshape(res["inverse"], x.shape)
+    return _unique_results(res, n_unique, fill_value, want)
+
+
+_UNIQUE_HOST = HostPath(
+    functions=("unique_all", "unique_counts", "unique_inverse", "unique_values"),
+    eager=_unique_now, traced=_unique_host, grad="none (values are not differentiated)",
+    reason="the lax path is a `lax.sort` of the values with their positions: XLA's CPU "
+           "sort, 5-10x NumPy's (see `sort`)")
+
+
+@kernel(static=("size", "fill_value", "want"), host=_UNIQUE_HOST)
+def unique_kernel(x, *, size, fill_value, want="all"):
+    """The results ``_host_order.UNIQUE_RESULTS[want]`` (length ``size``; None: the
+    input's size), then the count."""
+    n = math.prod(x.shape)
+    size = n if size is None else size
+    return _unique_results(*_unique_lax(x, lax.reshape(x, (n,)), size, want), fill_value,
+                           want)
+
+
+def _unique_results(res, n_unique, fill_value, want):
     res["values"] = fill_past(res["values"], n_unique, fill_value)
     return tuple(res[name] for name in _host_order.UNIQUE_RESULTS[want]) + (n_unique,)
 
@@ -135,27 +168,19 @@ def _unique(fn, x, size, fill_value, want):
     raw = x._value if type(x) is Array else to_raw(fn, x, "x")
     if raw.dtype not in _dt.CATEGORIES["any"]:
         _dt.check_category(fn, "x", raw.dtype, "any")
-    n = math.prod(raw.shape)
     if size is None:
         if is_tracer(raw):
             fail(ValueError, fn, "size= under jax.jit/vmap (the number of unique values "
                  "decides the output shape; pass size=N and optionally fill_value=)", size)
         if fill_value is not None:
             fail(ValueError, fn, "fill_value only together with size=", fill_value)
-        exact, size = True, n
+        exact = True
     else:
         exact, size = False, check_int(fn, size, "size", minimum=0)
     if fill_value is not None:
         fill_value = canonical_fill(fn, fill_value, raw.dtype)
-    view = _host_order.eager_view(raw) if exact and n else None
-    if view is not None:    # eagerly on CPU: NumPy on the host, without a kernel
-        out, _ = _host_order.unique_now(view.reshape(-1), want)
-        res = dict(zip(_host_order.UNIQUE_RESULTS[want], out))
-        if "inverse" in res:
-            res["inverse"] = res["inverse"].reshape(raw.shape)
-        return {k: _host_order.array_like(v, raw) for k, v in res.items()}
-    *res, k = call(unique_kernel, raw, size=size, fill_value=fill_value, want=want,
-                   host=_host_order.usable(raw))
+    *res, k = call(unique_kernel, raw, size=None if exact else size, fill_value=fill_value,
+                   want=want)
     res = dict(zip(_host_order.UNIQUE_RESULTS[want], res))
     if exact:
         k = int(k)
@@ -170,7 +195,8 @@ def unique_all(x, /, *, size=None, fill_value=None):
     Array API: unique_all. NumPy: numpy.unique_all.
 
     ``size``/``fill_value`` (static; keyword-only extras) make it traceable: see the module
-    docstring.  Each NaN is distinct; ``-0.0`` equals ``+0.0``.
+    docstring.  Each NaN is distinct; ``-0.0`` equals ``+0.0``.  CPU host path: NumPy's
+    sort and count, eagerly (no kernel) and under jit (a host call).
 
     >>> import laxarray as lx
     >>> lx.unique_all(lx.asarray([3, 1, 3])).counts
@@ -183,7 +209,7 @@ def unique_all(x, /, *, size=None, fill_value=None):
 def unique_counts(x, /, *, size=None, fill_value=None):
     """Unique values and their counts. Array API: unique_counts. NumPy: numpy.unique_counts.
 
-    ``size``/``fill_value``: see :func:`unique_all`."""
+    ``size``/``fill_value`` and the CPU host path: see :func:`unique_all`."""
     r = _unique("unique_counts", x, size, fill_value, "counts")
     return UniqueCountsResult(r["values"], r["counts"])
 
@@ -192,7 +218,7 @@ def unique_inverse(x, /, *, size=None, fill_value=None):
     """Unique values and the indices into them that rebuild ``x`` (shape of ``x``).
     Array API: unique_inverse. NumPy: numpy.unique_inverse.
 
-    ``size``/``fill_value``: see :func:`unique_all`."""
+    ``size``/``fill_value`` and the CPU host path: see :func:`unique_all`."""
     r = _unique("unique_inverse", x, size, fill_value, "all")
     return UniqueInverseResult(r["values"], r["inverse"])
 
@@ -201,7 +227,7 @@ def unique_values(x, /, *, size=None, fill_value=None):
     """The unique values of ``x``, sorted (NaN last).
     Array API: unique_values. NumPy: numpy.unique_values.
 
-    ``size``/``fill_value``: see :func:`unique_all`.
+    ``size``/``fill_value`` and the CPU host path: see :func:`unique_all`.
 
     >>> import laxarray as lx
     >>> lx.unique_values(lx.asarray([2, 1, 2]))
@@ -210,20 +236,42 @@ def unique_values(x, /, *, size=None, fill_value=None):
     return _unique("unique_values", x, size, fill_value, "values")["values"]
 
 
-@kernel(static=("invert", "host"))
-def _isin_kernel(a, b, *, invert, host):
+def _isin_now(a, b, *, invert):
+    """The eager host path: ``_host_order.isin_now`` of the NumPy views (None for an empty
+    ``b``: the kernel's constant)."""
+    return _host_order.isin_now(a, b, invert) if b.size else None
+
+
+def _isin_host(a, b, *, invert):
+    """The traced host path: ``_host_order.isin`` in a host call."""
+    if b.size == 0:
+        found = lax.full(a.shape, False, np.bool_)
+    else:
+        found = _host_order.isin(a, b)
+    return lax.bitwise_not(found) if invert else found
+
+
+_ISIN_HOST = HostPath(
+    functions=("isin",), eager=_isin_now, traced=_isin_host, dtype_of=1,
+    grad="none (a boolean result)",
+    reason="integers: NumPy's lookup table; floats: a binary search in NumPy's sorted "
+           "distinct values, 1.5-3x faster than NumPy's own `isin`; the lax program (a sort "
+           "and a search loop) compiled in about 2x jax.numpy's time, the host call in a "
+           "third of it")
+
+
+@kernel(static=("invert",), host=_ISIN_HOST)
+def _isin_kernel(a, b, *, invert):
     flat = lax.reshape(b, (math.prod(b.shape),))
     m = flat.shape[0]
     if m == 0:
         found = lax.full(a.shape, False, np.bool_)
-    elif host and _dt.kind_of(a.dtype) in "biuf":
-        found = _host_order.isin(a, b)
     elif _dt.kind_of(a.dtype) == "c":
         eq = lax.eq(lax.expand_dims(a, (a.ndim,)),
                     lax.broadcast_in_dim(flat, a.shape + (m,), (a.ndim,)))
         found = lax.reduce_or(eq, (a.ndim,))
     else:
-        srt = sort_kernel(flat, axis=0, descending=False, want_indices=False, host=host)
+        srt = sort_kernel.lax(flat, axis=0, descending=False, want_indices=False)
         pos = searchsorted_kernel(srt, a, None, right=False)
         pos = lax.min(pos, lax.full_like(pos, m - 1))
         dnums = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,),
@@ -239,7 +287,8 @@ def isin(x1, x2, /, *, invert=False):
     Array API: isin. NumPy: numpy.isin.
 
     Equality is ``equal`` after promotion: NaN is in nothing, ``-0.0`` is in ``[0.0]``.
-    ``invert`` is static under ``jax.jit``.
+    ``invert`` is static under ``jax.jit``.  CPU host path: NumPy, eagerly (no kernel) and
+    under jit (a host call); see the module docstring.
 
     >>> import laxarray as lx
     >>> lx.isin(lx.asarray([1, 2, 3]), lx.asarray([3, 1]))
@@ -252,13 +301,7 @@ def isin(x1, x2, /, *, invert=False):
     a, b, dt = binary_operands("isin", x1, x2)
     a = lax.convert_element_type(a, dt) if a.dtype != dt else a
     b = lax.convert_element_type(b, dt) if b.dtype != dt else b
-    # both operands on one CPU device: a sharded x1 stays on lax (a callback would gather it)
-    host = _host_order.usable(b) and _host_order.placed(a)
-    if host and b.size:
-        va, vb = _host_order.eager_view(a), _host_order.eager_view(b)
-        if va is not None and vb is not None:   # eagerly: NumPy, without a kernel
-            return _host_order.array_like(_host_order.isin_now(va, vb, invert), a)
-    return call(_isin_kernel, a, b, invert=invert, host=host)
+    return call(_isin_kernel, a, b, invert=invert)
 
 
 __all__ = ["unique_all", "unique_counts", "unique_inverse", "unique_values", "isin"]

@@ -2,8 +2,9 @@
 
 ``axis``, ``descending`` and ``stable`` are static under ``jax.jit``.  On the CPU backend
 the sort runs in NumPy (``_host_order``: 10-30x faster than XLA's CPU sort, the same order,
-differentiable): eagerly by a direct call, which compiles nothing, traced through a host
-callback (the values of 64-bit integers excepted: XLA sorts those faster).  Elsewhere, and
+differentiable), a host path the kernel declares (``_core/host.py``): eagerly by a direct
+call, which compiles nothing, traced through a host callback (the values of 64-bit
+integers excepted: XLA sorts those faster).  Elsewhere, and
 with ``set_host_sort(False)``, it uses ``lax.sort``, whose float comparison is NumPy's order
 (-0.0 == 0.0, NaNs equal and after +inf; complex: lexicographic on (real, imag), NaN last,
 as NumPy).  ``descending`` reverses the order of distinct keys while keeping ties in their
@@ -17,6 +18,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
+from laxarray._core.host import HostPath
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_bool, normalize_axis
 from laxarray.array_api import _host_order
@@ -55,15 +57,34 @@ def sort_keys(x, descending):
     return keys
 
 
-@kernel(static=("axis", "descending", "want_indices", "host"))
-def sort_kernel(x, *, axis, descending, want_indices, host=False):
-    return along_last(x, axis, lambda v: _sort_last(v, descending, want_indices, host))
+def _sort_now(a, *, axis, descending, want_indices):
+    """The eager host path: NumPy's sort of the NumPy view ``a``; None where the kernel is
+    faster (empty, or the values of 64-bit integers)."""
+    if a.size == 0:
+        return None
+    return _host_order.sort_now(a, axis, descending, want_indices)
 
 
-def _sort_last(x, descending, want_indices, host):
-    if host:
-        return (_host_order.argsort_last if want_indices else _host_order.sort_last)(
-            x, descending)
+def _sort_host(x, *, axis, descending, want_indices):
+    """The traced host path: NumPy's sort in a host call."""
+    last = _host_order.argsort_last if want_indices else _host_order.sort_last
+    return along_last(x, axis, lambda v: last(v, descending))
+
+
+_SORT_HOST = HostPath(
+    functions=("sort", "argsort"), eager=_sort_now, traced=_sort_host,
+    grad="values: the tangent gathered by the sorting permutation; indices: none",
+    reason="XLA's CPU sort (a comparison sort with a general comparator) took 260 ms on "
+           "10**6 float64 (`jax.numpy.sort`), NumPy 45 ms; the values of 64-bit integers "
+           "stay with `lax.sort` (52 vs 74 ms on 10**6 int64)")
+
+
+@kernel(static=("axis", "descending", "want_indices"), host=_SORT_HOST)
+def sort_kernel(x, *, axis, descending, want_indices):
+    return along_last(x, axis, lambda v: _sort_last(v, descending, want_indices))
+
+
+def _sort_last(x, descending, want_indices):
     last = x.ndim - 1
     keys = sort_keys(x, descending)
     if want_indices:
@@ -99,42 +120,25 @@ def _prepare(fn, x, axis, descending, stable):
     return raw, ax
 
 
-def _now(raw, axis, descending, want_indices):
-    """The eager host path: NumPy's sort of a concrete CPU array, without a kernel (no
-    compile, no callback copies); None where it does not apply."""
-    view = _host_order.eager_view(raw)
-    if view is None or raw.size == 0:
-        return None
-    out = _host_order.sort_now(view, axis, descending, want_indices)
-    return None if out is None else _host_order.array_like(out, raw)
-
-
 def sort(x, /, *, axis=-1, descending=False, stable=True):
     """Sorted copy along ``axis`` (NaN last). Array API: sort. NumPy: numpy.sort.
 
-    ``axis``, ``descending`` and ``stable`` are static under ``jax.jit``; on CPU the sort
-    is NumPy's, eagerly and (in a host callback) under jit: see the module docstring."""
+    ``axis``, ``descending`` and ``stable`` are static under ``jax.jit``.  CPU host path:
+    NumPy's sort, eagerly (no kernel) and under jit (a host call); see the module
+    docstring and ``docs/performance.md``."""
     raw, ax = _prepare("sort", x, axis, descending, stable)
-    out = _now(raw, ax, descending, False)
-    if out is not None:
-        return out
-    return call(sort_kernel, raw, axis=ax, descending=descending, want_indices=False,
-                host=_host_order.usable(raw))
+    return call(sort_kernel, raw, axis=ax, descending=descending, want_indices=False)
 
 
 def argsort(x, /, *, axis=-1, descending=False, stable=True):
     """Indices that sort along ``axis`` (int64; ties keep input order).
     Array API: argsort. NumPy: numpy.argsort.
 
-    ``axis``, ``descending`` and ``stable`` are static under ``jax.jit``; on CPU it is
-    NumPy's stable argsort, eagerly and (in a host callback) under jit: see the module
-    docstring."""
+    ``axis``, ``descending`` and ``stable`` are static under ``jax.jit``.  CPU host path:
+    NumPy's stable argsort, eagerly (no kernel) and under jit (a host call); see the
+    module docstring and ``docs/performance.md``."""
     raw, ax = _prepare("argsort", x, axis, descending, stable)
-    out = _now(raw, ax, descending, True)
-    if out is not None:
-        return out
-    return call(sort_kernel, raw, axis=ax, descending=descending, want_indices=True,
-                host=_host_order.usable(raw))
+    return call(sort_kernel, raw, axis=ax, descending=descending, want_indices=True)
 
 
 __all__ = ["sort", "argsort"]

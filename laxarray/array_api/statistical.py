@@ -18,6 +18,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
+from laxarray._core.host import HostPath
 from laxarray._core.kernel import exact_div, kernel, mask_padding, reduce_extreme
 from laxarray._core.validate import check_bool, check_int, normalize_axes, normalize_axis
 from laxarray.array_api import _host_order
@@ -328,20 +329,43 @@ def _cumulative_shape(shape, *, include_initial, **_):
     return None if include_initial else shape
 
 
-@kernel(static=("axis", "dtype", "include_initial", "op", "host"), shape=_cumulative_shape)
-def _cumulative_kernel(x, *, axis, dtype, include_initial, op, host=False):
+def _np_cumulative(a, *, axis, dtype, include_initial, op):
+    """NumPy's ``cumulative_sum``/``cumulative_prod`` of ``a`` in ``dtype``: its summation
+    order, so its bits (XLA:CPU's scan adds in another order)."""
+    out = (np.cumsum if op == "sum" else np.cumprod)(a, axis=axis, dtype=dtype)
+    if include_initial:     # (numpy.cumulative_sum's argument: NumPy >= 2.1 only)
+        shape = list(out.shape)
+        shape[axis] = 1
+        out = np.concatenate([np.full(shape, 0 if op == "sum" else 1, dtype), out], axis)
+    return out
+
+
+def _cumulative_host(x, *, axis, dtype, include_initial, op):
+    """The traced host path: NumPy's scan in a host call; derivatives from lax's."""
     lax_fn = functools.partial(_lax_cumulative, axis=axis, dtype=dtype,
                                include_initial=include_initial, op=op)
-    if not host or x.size == 0:
+    if x.size == 0:
         return lax_fn(x)
     shape = list(x.shape)
     shape[axis] += include_initial
-    # on CPU, NumPy's scan in a host call: XLA:CPU's cumsum of 10**7 values took 2-6x
-    # NumPy's time (as jax.numpy's does); derivatives come from lax's cumsum/cumprod
     return _host_order.numpy_rows(
         functools.partial(_np_cumulative, axis=axis, dtype=dtype,
                           include_initial=include_initial, op=op),
         lax_fn, jax.ShapeDtypeStruct(tuple(shape), dtype), x, vmap_method="sequential")
+
+
+_CUMULATIVE_HOST = HostPath(
+    functions=("cumulative_sum", "cumulative_prod"), eager=_np_cumulative,
+    traced=_cumulative_host, dtype_of="dtype",
+    grad="`lax.cumsum`/`lax.cumprod` (the value stays NumPy's)",
+    reason="XLA:CPU's scan of 10**7 values took 2-6x NumPy's time and compiled in about "
+           "115 ms (the host call: 13 ms); NumPy's summation order gives NumPy's bits")
+
+
+@kernel(static=("axis", "dtype", "include_initial", "op"), shape=_cumulative_shape,
+        host=_CUMULATIVE_HOST)
+def _cumulative_kernel(x, *, axis, dtype, include_initial, op):
+    return _lax_cumulative(x, axis=axis, dtype=dtype, include_initial=include_initial, op=op)
 
 
 def _lax_cumulative(x, *, axis, dtype, include_initial, op):
@@ -369,25 +393,8 @@ def _cumulative(fn, op, x, axis, dtype, include_initial):
     ax = normalize_axis(fn, axis, raw.ndim)
     check_bool(fn, include_initial, "include_initial")
     dt = accumulation_dtype(fn, raw.dtype, dtype)
-    value = raw._value
-    view = _host_order.eager_view(value) if _host_order.native(dt) else None
-    if view is not None:    # eagerly on CPU: NumPy's own, without a kernel
-        return _host_order.array_like(
-            _np_cumulative(view, axis=ax, dtype=dt, include_initial=include_initial, op=op),
-            value)
     return call(_cumulative_kernel, raw, axis=ax, dtype=dt, include_initial=include_initial,
-                op=op, host=_host_order.native(dt) and _host_order.placed(value))
-
-
-def _np_cumulative(a, *, axis, dtype, include_initial, op):
-    """NumPy's ``cumulative_sum``/``cumulative_prod`` of ``a`` in ``dtype``: its summation
-    order, so its bits (XLA:CPU's scan adds in another order)."""
-    out = (np.cumsum if op == "sum" else np.cumprod)(a, axis=axis, dtype=dtype)
-    if include_initial:     # (numpy.cumulative_sum's argument: NumPy >= 2.1 only)
-        shape = list(out.shape)
-        shape[axis] = 1
-        out = np.concatenate([np.full(shape, 0 if op == "sum" else 1, dtype), out], axis)
-    return out
+                op=op)
 
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
@@ -401,7 +408,8 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
 
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
     """Cumulative product along ``axis``. Array API: cumulative_prod.
-    NumPy: numpy.cumulative_prod. On CPU NumPy's own, as :func:`cumulative_sum`."""
+    NumPy: numpy.cumulative_prod. On the CPU host path NumPy's own, as
+    :func:`cumulative_sum`."""
     return _cumulative("cumulative_prod", "prod", x, axis, dtype, include_initial)
 
 

@@ -164,8 +164,8 @@ def _stat(chunk, axis, mode, dtype):
     kind = _dt.kind_of(chunk.dtype)
     if mode in ("maximum", "minimum"):
         if kind == "c":
-            srt = sort_kernel(chunk, axis=axis, descending=mode == "maximum",
-                              want_indices=False, host=False)
+            srt = sort_kernel.lax(chunk, axis=axis, descending=mode == "maximum",
+                                  want_indices=False)
             out = _at(srt, axis, 0, 1)
             # a NaN propagates as the element itself, the first along the axis (NumPy's
             # maximum keeps its NaN operand: amax([nan+infj]) is nan+infj, not nan+nanj)
@@ -194,7 +194,7 @@ def _stat(chunk, axis, mode, dtype):
             out = lax.full(tuple(1 if d == axis else s for d, s in enumerate(c.shape)), np.nan,
                            ftype)
         else:
-            srt = sort_kernel(c, axis=axis, descending=False, want_indices=False, host=False)
+            srt = sort_kernel.lax(c, axis=axis, descending=False, want_indices=False)
             lo, hi = _at(srt, axis, (n - 1) // 2, (n - 1) // 2 + 1), _at(srt, axis, n // 2,
                                                                          n // 2 + 1)
             out = lo if n % 2 else lax.div(lax.add(lo, hi), lax.full_like(lo, 2))

@@ -16,13 +16,13 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
+from laxarray._core.host import HostPath
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_bool, check_int, normalize_axis
 from laxarray.array_api._calls import call
 from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import to_raw
-from laxarray.array_api import _host_order
 from laxarray.array_api._indexing_advanced import canonical_fill
 from laxarray.array_api.sets import fill_past, fit_length, unique_kernel, isin
 from laxarray.array_api.sorting import sort_keys
@@ -46,11 +46,28 @@ def _size_args(fn, traced, size, fill_value, dtype):
     return False, size, fill_value
 
 
-@kernel(static=("size", "fill_value", "equal_nan", "host"))
-def _unique_np_kernel(x, *, size, fill_value, equal_nan, host):
+def _unique_np_host(x, *, size, fill_value, equal_nan):
+    """The traced host path: the standard's unique kernel's (NumPy in a host call)."""
+    return _unique_np(unique_kernel.on_host, x, size, fill_value, equal_nan)
+
+
+_UNIQUE_NP_HOST = HostPath(
+    functions=("unique", "intersect1d", "union1d", "setdiff1d", "setxor1d"),
+    traced=_unique_np_host, grad="none (values are not differentiated)",
+    reason="as the `unique_*` family: the lax path sorts with XLA's CPU sort; no eager "
+           "bypass yet (the kernel is compiled with its host call)")
+
+
+@kernel(static=("size", "fill_value", "equal_nan"), host=_UNIQUE_NP_HOST)
+def _unique_np_kernel(x, *, size, fill_value, equal_nan):
+    return _unique_np(unique_kernel.lax, x, size, fill_value, equal_nan)
+
+
+def _unique_np(unique, x, size, fill_value, equal_nan):
+    """NumPy's ``unique`` (NaNs one value with ``equal_nan``) from the standard's unique
+    kernel ``unique`` (its host path or its lax body)."""
     n = math.prod(x.shape)
-    values, indices, inverse, counts, k = unique_kernel(x, size=n, fill_value=None,
-                                                        want="all", host=host)
+    values, indices, inverse, counts, k = unique(x, size=n, fill_value=None, want="all")
     if equal_nan and _dt.kind_of(x.dtype) in "fc":
         pos = lax.iota(np.int64, n)
         isn = lax.bitwise_and(lax.lt(pos, lax.full_like(pos, k)), lax.ne(values, values))
@@ -124,7 +141,8 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     with NaNs stay distinct, as in NumPy).  ``sorted=False`` is accepted; the result is
     sorted anyway.  ``size``/``fill_value`` (static) make it traceable: see the module
     docstring; the inverse indices have the input's shape (``axis=None``) or its length
-    along ``axis``.  The flags, ``axis`` and ``size`` are static under ``jax.jit``.
+    along ``axis``.  The flags, ``axis`` and ``size`` are static under ``jax.jit``.  CPU
+    host path (``axis=None``): NumPy's sort and count in a host call, eagerly and under jit.
 
     >>> import laxarray as lx
     >>> lx.unique(lx.asarray([3, 1, 3]), return_counts=True)
@@ -138,8 +156,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
         check_bool(fn, flag, name)
     exact, size, fill = _size_args(fn, is_tracer(raw), size, fill_value, raw.dtype)
     if axis is None:
-        out = call(_unique_np_kernel, raw, size=size, fill_value=fill, equal_nan=equal_nan,
-                   host=_host_order.usable(raw))
+        out = call(_unique_np_kernel, raw, size=size, fill_value=fill, equal_nan=equal_nan)
         values, indices, inverse, counts, k = out
     else:
         ax = normalize_axis(fn, axis, raw.ndim)
@@ -193,8 +210,7 @@ def _flat(fn, x, argname):
 def _uniq(fn, raw, traced):
     """Unique values of a flat raw array (exact eagerly; padded to full length traced)."""
     size = raw.shape[0] if traced else None
-    out = call(_unique_np_kernel, raw, size=size, fill_value=None, equal_nan=True,
-               host=_host_order.usable(raw))
+    out = call(_unique_np_kernel, raw, size=size, fill_value=None, equal_nan=True)
     values, indices, _, _, k = out
     if not traced:
         k = int(k)
@@ -227,6 +243,7 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False, *, size=Non
 
     With ``return_indices`` also the first indices in each (flattened) input.
     ``size``/``fill_value`` make it traceable (module docstring); padded index entries are 0.
+    CPU host path: :func:`unique`'s.
     """
     fn = "intersect1d"
     check_bool(fn, assume_unique, "assume_unique")
@@ -289,7 +306,8 @@ def _sort_masked(aux, live):
 def union1d(ar1, ar2, *, size=None, fill_value=None):
     """Sorted unique values of both inputs (flattened). NumPy: numpy.union1d.
 
-    ``size``/``fill_value`` make it traceable (module docstring)."""
+    ``size``/``fill_value`` make it traceable (module docstring).  CPU host path:
+    :func:`unique`'s."""
     fn = "union1d"
     a, b, dt, traced = _common(fn, ar1, ar2)
     exact, size, fill = _size_args(fn, traced, size, fill_value, dt)
@@ -299,7 +317,8 @@ def union1d(ar1, ar2, *, size=None, fill_value=None):
 
 def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
     """Sorted unique values of ``ar1`` not in ``ar2`` (``ar1``'s order and duplicates if
-    ``assume_unique``). NumPy: numpy.setdiff1d. ``size``/``fill_value``: module docstring."""
+    ``assume_unique``). NumPy: numpy.setdiff1d. ``size``/``fill_value``: module docstring.
+    CPU host path: :func:`unique`'s and :func:`isin`'s."""
     fn = "setdiff1d"
     check_bool(fn, assume_unique, "assume_unique")
     a, b, dt, traced = _common(fn, ar1, ar2)
@@ -318,7 +337,7 @@ def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
 def setxor1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
     """Sorted values in exactly one of the inputs (flattened). NumPy: numpy.setxor1d.
 
-    ``size``/``fill_value``: module docstring."""
+    ``size``/``fill_value``: module docstring.  CPU host path: :func:`unique`'s."""
     fn = "setxor1d"
     check_bool(fn, assume_unique, "assume_unique")
     a, b, dt, traced = _common(fn, ar1, ar2)

@@ -28,6 +28,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
+from laxarray._core.host import HostPath
 from laxarray._core.jaxapi import put_like
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_bool, check_choice, normalize_axes, normalize_axis
@@ -60,19 +61,28 @@ def _flat(x, axes):
     return rest, lax.reshape(xt, (math.prod(rest), n))
 
 
-def _order_stats(x2, idxs, host):
+def _order_stats(x2, idxs, select):
     """``sort(x2, axis=1)[b, i[b, j]]`` for each (B, k) position array ``i`` of ``idxs``
-    (positions clamped into range): one host selection for all of them, or a full sort."""
+    (positions clamped into range), read by ``select``: :func:`_select_on_host` (the host
+    path's) or :func:`_select_sorted` (the lax body's)."""
     n = x2.shape[1]
-    idxs = [lax.clamp(lax.full_like(i, 0), i, lax.full_like(i, n - 1)) for i in idxs]
-    if host:
-        vals = _host_order.select_last(x2, lax.concatenate(idxs, 1))
-        out, at = [], 0
-        for i in idxs:
-            out.append(lax.slice_in_dim(vals, at, at + i.shape[1], axis=1))
-            at += i.shape[1]
-        return out
-    srt = sort_kernel(x2, axis=1, descending=False, want_indices=False, host=False)
+    return select(x2, [lax.clamp(lax.full_like(i, 0), i, lax.full_like(i, n - 1))
+                       for i in idxs])
+
+
+def _select_on_host(x2, idxs):
+    """One host selection (NumPy's partition in a host call) for all of ``idxs``."""
+    vals = _host_order.select_last(x2, lax.concatenate(idxs, 1))
+    out, at = [], 0
+    for i in idxs:
+        out.append(lax.slice_in_dim(vals, at, at + i.shape[1], axis=1))
+        at += i.shape[1]
+    return out
+
+
+def _select_sorted(x2, idxs):
+    """The order statistics ``idxs`` from a full ``lax.sort``."""
+    srt = sort_kernel.lax(x2, axis=1, descending=False, want_indices=False)
     return [take_along_axis_kernel(srt, i, axis=1, wrap=False) for i in idxs]
 
 
@@ -85,24 +95,25 @@ def _valid_count(x2, omit_nan):
     return lax.full((b, 1), n, count_dtype)
 
 
-def _on_host(x2, host):
-    """Whether a traced quantile of the rows ``x2`` runs NumPy's own function in a host
-    call (``_host_order.numpy_rows``).  On the CPU backend that is NumPy's speed (the
-    lax formulation around a host selection added an XLA count of the non-NaNs: 20 ms on
+def _numpy_own(x2):
+    """Whether the traced host path of a quantile of the rows ``x2`` runs NumPy's own
+    function in a host call (``_host_order.numpy_rows``) rather than the lax formulation
+    around a host selection.  On the CPU backend that is NumPy's speed (the lax
+    formulation around a host selection added an XLA count of the non-NaNs: 20 ms on
     10**7 values) and a small program: a traced nanquantile of 10**5 values compiled in
     about 80 ms, as long as jax.numpy's, most of it the position arithmetic on a count
     known only at run time."""
-    return host and x2.shape[1] > 0 and _dt.kind_of(x2.dtype) in "iuf"
+    return x2.shape[1] > 0 and _dt.kind_of(x2.dtype) in "iuf"
 
 
-def _with_tail(x2, idxs, host, want_tail):
+def _with_tail(x2, idxs, select, want_tail):
     """``_order_stats``, and, if ``want_tail``, (B, 1) whether each row holds a NaN (whose
     quantiles are then NaN): NaN sorts last, so the row's largest order statistic tells,
     read in the same selection (as NumPy's median does) instead of another pass over x2."""
     if not want_tail:
-        return _order_stats(x2, idxs, host), None
+        return _order_stats(x2, idxs, select), None
     b, n = x2.shape
-    *vals, last = _order_stats(x2, idxs + [lax.full((b, 1), n - 1, count_dtype)], host)
+    *vals, last = _order_stats(x2, idxs + [lax.full((b, 1), n - 1, count_dtype)], select)
     return vals, lax.ne(last, last)
 
 
@@ -146,20 +157,53 @@ def _virtual_index(method, n, q):
     return lax.sub(lax.add(_mul(n, q), lax.add(lax.full_like(q, alpha), _mul(q, c))), one)
 
 
-@kernel(static=("axes", "keepdims", "method", "omit_nan", "vdtype", "rdtype", "weak", "host"))
-def _quantile_kernel(x, q, *, axes, keepdims, method, omit_nan, vdtype, rdtype, weak, host):
+def _quantile_now(a, q, *, axes, keepdims, method, omit_nan, vdtype, rdtype, weak):
+    """The eager host path: NumPy's own quantile of the view ``a`` (integers and floats;
+    None for bool)."""
+    if a.dtype.kind not in "iuf":
+        return None
+    res = _host_order.quietly(np.nanquantile if omit_nan else np.quantile, a,
+                              _numpy_q(q, weak), axis=axes, method=method, keepdims=keepdims)
+    return np.asarray(res, dtype=rdtype)
+
+
+def _quantile_host(x, q, *, axes, keepdims, method, omit_nan, vdtype, rdtype, weak):
+    """The traced host path: NumPy's own quantile in a host call (derivatives from the lax
+    formulation around a host selection), or that formulation (bool)."""
     rest, x2 = _flat(x, axes)
-    qshape = q.shape
     rows = functools.partial(_quantile_rows, method=method, omit_nan=omit_nan, vdtype=vdtype,
-                             rdtype=rdtype, host=host)
-    if _on_host(x2, host):
+                             rdtype=rdtype, select=_select_on_host)
+    if _numpy_own(x2):
         res = _host_order.numpy_rows(
             functools.partial(_np_quantile, omit_nan=omit_nan, method=method, weak=weak,
                               rdtype=rdtype),
-            rows, jax.ShapeDtypeStruct((x2.shape[0], math.prod(qshape)), rdtype), x2, q,
+            rows, jax.ShapeDtypeStruct((x2.shape[0], math.prod(q.shape)), rdtype), x2, q,
             vmap_method="sequential")
     else:
         res = rows(x2, q)
+    return _quantile_result(res, q.shape, rest, axes, keepdims)
+
+
+_QUANTILE_HOST = HostPath(
+    functions=("quantile", "percentile", "nanquantile", "nanpercentile"),
+    eager=_quantile_now, traced=_quantile_host, operands=(0,),
+    grad="the lax formulation (NumPy's positions and interpolation on order statistics "
+         "read by a host selection); the value stays NumPy's",
+    reason="XLA's CPU sort, 5-10x NumPy's (see `sort`); a jitted `nanquantile` of 10**5 "
+           "values compiled in 14-16 ms instead of about 80")
+
+
+@kernel(static=("axes", "keepdims", "method", "omit_nan", "vdtype", "rdtype", "weak"),
+        host=_QUANTILE_HOST)
+def _quantile_kernel(x, q, *, axes, keepdims, method, omit_nan, vdtype, rdtype, weak):
+    rest, x2 = _flat(x, axes)
+    res = _quantile_rows(x2, q, method=method, omit_nan=omit_nan, vdtype=vdtype,
+                         rdtype=rdtype, select=_select_sorted)
+    return _quantile_result(res, q.shape, rest, axes, keepdims)
+
+
+def _quantile_result(res, qshape, rest, axes, keepdims):
+    """The (B, m) quantiles ``res`` in the result's shape."""
     res = lax.transpose(res, (1, 0)).reshape(qshape + rest)
     if keepdims:
         res = lax.expand_dims(res, tuple(len(qshape) + d for d in axes))
@@ -183,7 +227,7 @@ def _numpy_q(q, weak):
     return float(q) if q.dtype.kind == "f" else int(q)
 
 
-def _quantile_rows(x2, q, *, method, omit_nan, vdtype, rdtype, host):
+def _quantile_rows(x2, q, *, method, omit_nan, vdtype, rdtype, select):
     """(B, m) quantiles of the rows of ``x2`` at the flattened ``q``: NumPy's formulas in
     lax, on order statistics read from a host selection or a sort."""
     b, n_all = x2.shape
@@ -208,7 +252,7 @@ def _quantile_rows(x2, q, *, method, omit_nan, vdtype, rdtype, host):
             idx = lax.convert_element_type(idx, count_dtype)
         else:
             idx = _index_method(method, nq, qf)
-        (res,), nan_rows = _with_tail(x2, [idx], host, want_tail)
+        (res,), nan_rows = _with_tail(x2, [idx], select, want_tail)
         res = lax.convert_element_type(res, rdtype)
     else:
         nq = lax.broadcast_in_dim(lax.convert_element_type(cnt, vdtype).reshape((b,)), (b, m),
@@ -235,7 +279,7 @@ def _quantile_rows(x2, q, *, method, omit_nan, vdtype, rdtype, host):
             gamma = lax.select(whole, lax.full_like(gamma, 0), lax.full_like(gamma, 0.5))
         (a, bb), nan_rows = _with_tail(x2, [lax.convert_element_type(prev_i, count_dtype),
                                             lax.convert_element_type(next_i, count_dtype)],
-                                       host, want_tail)
+                                       select, want_tail)
         res = _lerp(a, bb, gamma, rdtype)
     if _dt.kind_of(x2.dtype) == "f" and n_all:
         bad = lax.eq(cnt, lax.full_like(cnt, 0)) if omit_nan else nan_rows
@@ -309,16 +353,8 @@ def _quantile(fn, a, q, axis, method, keepdims, omit_nan, scale, out=None):
         if not omit_nan:
             fail(ValueError, fn, "a non-empty reduction ('a' has no elements along 'axis')", a)
         x = lax.convert_element_type(x, np.float64) if _dt.kind_of(x.dtype) != "f" else x
-    view = _host_order.eager_view(x) if _dt.kind_of(x.dtype) in "iuf" else None
-    qh = concrete(qr) if view is not None else None
-    if qh is not None:      # eagerly on CPU: NumPy's own formulas, without a kernel
-        npq = _numpy_q(qh, weak)
-        res = _host_order.quietly(np.nanquantile if omit_nan else np.quantile, view, npq,
-                                  axis=axes, method=method, keepdims=keepdims)
-        return _host_order.array_like(np.asarray(res, dtype=rdtype), x)
     return call(_quantile_kernel, x, qr, axes=axes, keepdims=keepdims, method=method,
-                omit_nan=omit_nan, vdtype=vdtype, rdtype=rdtype, weak=weak,
-                host=_host_order.usable(x))
+                omit_nan=omit_nan, vdtype=vdtype, rdtype=rdtype, weak=weak)
 
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
@@ -328,7 +364,8 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
     be None and ``overwrite_input`` is ignored).
 
     ``q`` may be traced; ``axis``/``method``/``keepdims`` are static under ``jax.jit``.
-    A slice containing NaN gives NaN."""
+    A slice containing NaN gives NaN.  CPU host path: NumPy's own quantile, eagerly (no
+    kernel) and under jit (a host call); see the module docstring."""
     return _quantile("quantile", a, q, axis, method, keepdims, False, 1, out)
 
 
@@ -336,7 +373,7 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
                keepdims=False):
     """``q``-th percentiles (``q`` in [0, 100]). NumPy: numpy.percentile.
 
-    As :func:`quantile` with ``q / 100``."""
+    As :func:`quantile` with ``q / 100`` (its CPU host path too)."""
     return _quantile("percentile", a, q, axis, method, keepdims, False, 100, out)
 
 
@@ -344,26 +381,59 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
                 keepdims=False):
     """Quantiles ignoring NaN (an all-NaN slice gives NaN). NumPy: numpy.nanquantile.
 
-    ``q`` may be traced; ``axis``/``method``/``keepdims`` are static under ``jax.jit``."""
+    ``q`` may be traced; ``axis``/``method``/``keepdims`` are static under ``jax.jit``.
+    The CPU host path of :func:`quantile`."""
     return _quantile("nanquantile", a, q, axis, method, keepdims, True, 1, out)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                   keepdims=False):
-    """Percentiles ignoring NaN. NumPy: numpy.nanpercentile."""
+    """Percentiles ignoring NaN. NumPy: numpy.nanpercentile. The CPU host path of
+    :func:`quantile`."""
     return _quantile("nanpercentile", a, q, axis, method, keepdims, True, 100, out)
 
 
-@kernel(static=("axes", "keepdims", "omit_nan", "rdtype", "host"))
-def _median_kernel(x, *, axes, keepdims, omit_nan, rdtype, host):
+def _median_now(a, *, axes, keepdims, omit_nan, rdtype):
+    """The eager host path: NumPy's own median of the view ``a`` (None for bool)."""
+    if a.dtype.kind not in "iuf":
+        return None
+    res = _host_order.quietly(np.nanmedian if omit_nan else np.median, a, axis=axes,
+                              keepdims=keepdims)
+    return np.asarray(res, dtype=rdtype)
+
+
+def _median_host(x, *, axes, keepdims, omit_nan, rdtype):
+    """The traced host path: NumPy's own median in a host call (derivatives from the lax
+    formulation around a host selection), or that formulation (bool)."""
     rest, x2 = _flat(x, axes)
-    rows = functools.partial(_median_rows, omit_nan=omit_nan, rdtype=rdtype, host=host)
-    if _on_host(x2, host):
+    rows = functools.partial(_median_rows, omit_nan=omit_nan, rdtype=rdtype,
+                             select=_select_on_host)
+    if _numpy_own(x2):
         res = _host_order.numpy_rows(
             functools.partial(_np_median, omit_nan=omit_nan, rdtype=rdtype), rows,
             jax.ShapeDtypeStruct(x2.shape[:1], rdtype), x2)
     else:
         res = rows(x2)
+    return _median_result(res, rest, axes, keepdims)
+
+
+_MEDIAN_HOST = HostPath(
+    functions=("median", "nanmedian"), eager=_median_now, traced=_median_host,
+    grad="the lax formulation (the middle order statistics, read by a host selection); "
+         "the value stays NumPy's",
+    reason="XLA's CPU sort, 5-10x NumPy's (see `sort`); a first eager `median` of 10**5 "
+           "values took about 1 ms, against 130 ms for `jax.numpy`; a jitted `nanmedian` "
+           "of 10**7 values no longer pays XLA's 20 ms count of non-NaNs")
+
+
+@kernel(static=("axes", "keepdims", "omit_nan", "rdtype"), host=_MEDIAN_HOST)
+def _median_kernel(x, *, axes, keepdims, omit_nan, rdtype):
+    rest, x2 = _flat(x, axes)
+    res = _median_rows(x2, omit_nan=omit_nan, rdtype=rdtype, select=_select_sorted)
+    return _median_result(res, rest, axes, keepdims)
+
+
+def _median_result(res, rest, axes, keepdims):
     res = res.reshape(rest)
     return lax.expand_dims(res, axes) if keepdims else res
 
@@ -374,7 +444,7 @@ def _np_median(a, *, omit_nan, rdtype):
     return np.asarray(res, dtype=rdtype)
 
 
-def _median_rows(x2, *, omit_nan, rdtype, host):
+def _median_rows(x2, *, omit_nan, rdtype, select):
     """(B,) medians of the rows of ``x2``: the middle order statistics, from a host
     selection or a sort."""
     b, n = x2.shape
@@ -386,7 +456,7 @@ def _median_rows(x2, *, omit_nan, rdtype, host):
         lo_i = lax.max(lax.div(lax.sub(cnt, one), lax.full_like(cnt, 2)), lax.full_like(cnt, 0))
         hi_i = lax.div(cnt, lax.full_like(cnt, 2))
         want_tail = _dt.kind_of(x2.dtype) == "f" and not omit_nan
-        (lo, hi), nan_rows = _with_tail(x2, [lo_i, hi_i], host, want_tail)
+        (lo, hi), nan_rows = _with_tail(x2, [lo_i, hi_i], select, want_tail)
         lo, hi = lax.convert_element_type(lo, rdtype), lax.convert_element_type(hi, rdtype)
         two = lax.full_like(lo, 2)
         odd = lax.eq(lax.rem(cnt, lax.full_like(cnt, 2)), one)
@@ -405,23 +475,20 @@ def _median(fn, a, axis, keepdims, omit_nan, out=None):
     rdtype = x.dtype if _dt.kind_of(x.dtype) in "fc" else np.dtype(np.float64)
     if _dt.kind_of(x.dtype) == "c":
         fail(TypeError, fn, "a real array for 'a' (complex ordering is not supported)", a)
-    view = _host_order.eager_view(x) if _dt.kind_of(x.dtype) in "iuf" else None
-    if view is not None:    # eagerly on CPU: NumPy's own, without a kernel
-        res = _host_order.quietly(np.nanmedian if omit_nan else np.median, view, axis=axes,
-                                  keepdims=keepdims)
-        return _host_order.array_like(np.asarray(res, dtype=rdtype), x)
     return call(_median_kernel, x, axes=axes, keepdims=keepdims, omit_nan=omit_nan,
-                rdtype=rdtype, host=_host_order.usable(x))
+                rdtype=rdtype)
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """Median along ``axis`` (mean of the two middle values; NaN in a slice gives NaN).
-    NumPy: numpy.median. Integers give float64; an empty slice gives NaN."""
+    NumPy: numpy.median. Integers give float64; an empty slice gives NaN.  CPU host path:
+    NumPy's own median, eagerly (no kernel) and under jit (a host call)."""
     return _median("median", a, axis, keepdims, False, out)
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    """Median ignoring NaN (an all-NaN slice gives NaN). NumPy: numpy.nanmedian."""
+    """Median ignoring NaN (an all-NaN slice gives NaN). NumPy: numpy.nanmedian.
+    The CPU host path of :func:`median`."""
     return _median("nanmedian", a, axis, keepdims, True, out)
 
 
@@ -451,27 +518,37 @@ def _partition(fn, a, kth, axis, want_indices):
         fail(ValueError, fn, "an array of rank >= 1 for 'a'", a)
     ax = normalize_axis(fn, axis, x.ndim)
     kths = tuple(k % x.shape[ax] for k in _kth(fn, kth, x.shape[ax]))
-    view = _host_order.eager_view(x)
-    if view is not None and x.size:     # eagerly on CPU: NumPy's own, without a kernel
-        return _host_order.array_like(
-            _host_order.partition_now(view, ax, kths, want_indices), x)
-    return call(_partition_kernel, x, axis=ax, kth=kths, want_indices=want_indices,
-                host=_host_order.usable(x))
+    return call(_partition_kernel, x, axis=ax, kth=kths, want_indices=want_indices)
 
 
-@kernel(static=("axis", "kth", "want_indices", "host"))
-def _partition_kernel(x, *, axis, kth, want_indices, host):
-    if not host:    # a full sort satisfies the partition property for every kth
-        return sort_kernel(x, axis=axis, descending=False, want_indices=want_indices,
-                           host=False)
+def _partition_now(a, *, axis, kth, want_indices):
+    """The eager host path: NumPy's own partition of the view ``a`` (None if empty)."""
+    return _host_order.partition_now(a, axis, kth, want_indices) if a.size else None
+
+
+def _partition_host(x, *, axis, kth, want_indices):
+    """The traced host path: NumPy's own partition in a host call."""
     return along_last(x, axis, lambda v: _host_order.partition_last(v, kth, want_indices))
+
+
+_PARTITION_HOST = HostPath(
+    functions=("partition", "argpartition"), eager=_partition_now, traced=_partition_host,
+    grad="values: the tangent gathered by the partitioning permutation; indices: none",
+    reason="NumPy's introselect is O(n); the lax body is a full `lax.sort`, XLA's CPU sort "
+           "5-10x NumPy's (see `sort`)")
+
+
+@kernel(static=("axis", "kth", "want_indices"), host=_PARTITION_HOST)
+def _partition_kernel(x, *, axis, kth, want_indices):
+    # a full sort satisfies the partition property for every kth
+    return sort_kernel.lax(x, axis=axis, descending=False, want_indices=want_indices)
 
 
 def partition(a, kth, axis=-1):
     """A copy with the ``kth`` element in sorted position, smaller ones before it and
     larger ones after. NumPy: numpy.partition. ``kth`` is static under ``jax.jit``.
 
-    On the CPU backend this is NumPy's own partition (introselect, run on the host);
+    On the CPU host path this is NumPy's own partition (introselect, run on the host);
     elsewhere a fully sorted copy (NaN last), which satisfies the partition property for
     every ``kth``."""
     return _partition("partition", a, kth, axis, False)
@@ -480,7 +557,7 @@ def partition(a, kth, axis=-1):
 def argpartition(a, kth, axis=-1):
     """Indices that partition ``a`` around ``kth`` (int64). NumPy: numpy.argpartition.
 
-    ``kth`` is static under ``jax.jit``.  On the CPU backend these are NumPy's own
+    ``kth`` is static under ``jax.jit``.  On the CPU host path these are NumPy's own
     indices (introselect on the host); elsewhere indices that fully sort ``a`` (stable)."""
     return _partition("argpartition", a, kth, axis, True)
 
@@ -531,6 +608,5 @@ def sort_complex(a):
     if _dt.kind_of(x.dtype) != "c":
         small = x.dtype in (np.int8, np.int16, np.uint8, np.uint16)
         x = lax.convert_element_type(x, np.complex64 if small else np.complex128)
-    return call(sort_kernel, x, axis=x.ndim - 1, descending=False, want_indices=False,
-                host=False)
+    return call(sort_kernel, x, axis=x.ndim - 1, descending=False, want_indices=False)
 

@@ -3,8 +3,8 @@
 The host paths (NumPy's sorting and selection, SciPy's sparse @ sparse and sparse +/-
 sparse) run only where the operands live on one CPU device; on a GPU or TPU their callers
 run the lax kernels.  These tests stand in for a GPU by making the one place that tells a
-value's platform (``_host_order.platform``) answer ``'gpu'``, check that every gate then
-declines, that nothing reaches a host path (each one is replaced by a function that
+value's platform (``laxarray._core.host.platform``) answer ``'gpu'``, check that every gate
+then declines, that nothing reaches a host path (each one is replaced by a function that
 fails), and that the lax paths give NumPy's and SciPy's results, eager and under jax.jit.
 """
 
@@ -20,6 +20,7 @@ from jax import lax
 
 import laxarray as la
 import laxarray.sparse as sp
+from laxarray._core import host as _host
 from laxarray.array_api import _host_order
 from laxarray.sparse.ops import dot as _dot
 from laxarray.sparse.ops import spgemm_host, union_host
@@ -32,7 +33,9 @@ def _refuse(*args, **kwargs):
 @pytest.fixture
 def off_cpu(monkeypatch):
     """Every value reads as living on a GPU; every host path fails if it is reached."""
-    monkeypatch.setattr(_host_order, "platform", lambda raw: "gpu")
+    monkeypatch.setattr(_host, "platform", lambda raw: "gpu")
+    for path in _host.declared():
+        monkeypatch.setattr(path, "eager", _refuse)
     for module, name in ((_host_order, "host_call"), (spgemm_host, "host_call"),
                          (_dot, "_spsp_host"), (union_host, "union")):
         monkeypatch.setattr(module, name, _refuse)
@@ -69,15 +72,15 @@ def test_every_gate_declines_off_the_cpu(monkeypatch):
     dims = (((1,), (0,)), ((), ()))
     gates = {
         "placed": lambda: _host_order.placed(x),
-        "usable": lambda: _host_order.usable(x),
-        "eager_view": lambda: _host_order.eager_view(x) is not None,
         "spgemm_host.usable": lambda: spgemm_host.usable(a, b, dims, np.float64),
         "spgemm_host.usable_operands": lambda: spgemm_host.usable_operands(a, b, np.float64),
         "union_host.usable": lambda: union_host.usable(a, c, lax.add, np.float64),
     }
+    for path in _host.declared():     # the gates of the declared host paths
+        gates[path.kernel.__name__] = lambda path=path: path.takes((x, x), {"dtype": x.dtype})
     on_cpu = {name: gate() for name, gate in gates.items()}
     assert all(on_cpu.values()), on_cpu          # on the CPU each one takes its host path
-    monkeypatch.setattr(_host_order, "platform", lambda raw: "gpu")
+    monkeypatch.setattr(_host, "platform", lambda raw: "gpu")
     off = {name: gate() for name, gate in gates.items()}
     assert not any(off.values()), off
     traced = []
@@ -86,7 +89,7 @@ def test_every_gate_declines_off_the_cpu(monkeypatch):
 
 
 def test_a_value_on_several_devices_declines(monkeypatch):
-    monkeypatch.setattr(_host_order, "platform", lambda raw: None)
+    monkeypatch.setattr(_host, "platform", lambda raw: None)
     assert not _host_order.placed(la.asarray(np.arange(3.0))._value)
 
 
