@@ -28,9 +28,16 @@ MULTIDEVICE := XLA_FLAGS=--xla_force_host_platform_device_count=8
 WORKERS ?= 2
 DIST := --dist worksteal
 
+# tests/multidevice runs beside the main suite (it keeps about one core busy for a minute,
+# which the two workers' compiles share); its report follows the main one; either failing
+# fails the target
 test: lint
-	$(PY) -m pytest -n $(WORKERS) $(DIST)
-	$(MULTIDEVICE) $(PY) -m pytest tests/multidevice
+	@rm -f .multidevice.log; \
+	($(MULTIDEVICE) $(PY) -m pytest tests/multidevice > .multidevice.log 2>&1) & md=$$!; \
+	$(PY) -m pytest -n $(WORKERS) $(DIST); main=$$?; \
+	wait $$md; multi=$$?; \
+	echo "== tests/multidevice (8 host devices, its own process) =="; cat .multidevice.log; \
+	test $$main -eq 0 && test $$multi -eq 0
 
 # Deeper hypothesis profile (more examples, random seeds); minutes to hours.
 test-deep: lint
@@ -68,4 +75,4 @@ bench: $(STAMP)
 	$(PY) benchmarks/dispatch.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis .multidevice.log
