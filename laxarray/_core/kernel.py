@@ -603,7 +603,8 @@ class Bound:
 
     def padded(self, args):
         """Run eagerly on concrete ``args``: exact ones, or bucket-shaped ones whose padding
-        needs no masking (elementwise).  (``_run`` inlined: the eager hot path.)"""
+        needs no masking (elementwise).  (The store's warm call inlined: the eager hot
+        path.)"""
         exes = self._exes
         if exes is not None:  # the warm path through the store, inlined
             try:
@@ -629,24 +630,7 @@ class Bound:
         jitted = self._plain
         if jitted is None:
             jitted = self._plain = self._jit(self._fn)
-        self.used = True
-        _THREAD.eager = self
-        try:
-            out = jitted(*args)
-        except ValueError as exc:
-            if "compiler_options" not in str(exc):
-                check_devices(self.kernel.__name__, exc, args)
-                raise
-            _unregister(jitted)
-            return self._traced(args)
-        except _FusionEmittersNeeded:
-            return self._first_fused(self._fn, args)
-        except _ExactExtremesNeeded:
-            self._exact_extremes()
-            return self.padded(args)
-        if _SPY[0] is not None:
-            self._spy()
-        return out
+        return self._run(jitted, self._fn, args)
 
     def masked(self, args, exts):
         """Run on bucket-shaped ``args`` after masking the padding of each input ``i`` whose
