@@ -56,6 +56,7 @@ from laxarray._core.exec_store import load_count  # noqa: F401 (re-exported)
 from laxarray._core.numerics import (exact_div, flush_subnormals,  # noqa: F401 (re-exported)
                                      keep_divisor, with_matmul_precision)
 from laxarray._core import host as _host
+from laxarray._core.call_keys import dtypes_key as _dtypes_key, static_key as _static_key
 from laxarray._core import padding as _padding
 from laxarray._core.jaxapi import (ConcreteArray, NotSerializable, Tracer,
                                    fast_call, one_device, program_contents, put_like,
@@ -676,16 +677,6 @@ class Bound:
         return jitted
 
 
-def _dtypes_key(args):
-    """What decides whether a kernel's program is emitter-neutral, besides its statics.
-    (Read on every eager call of a kernel with a fused program: the common case, arrays
-    only, is one list comprehension.)"""
-    try:
-        return tuple([a.dtype for a in args])
-    except AttributeError:  # a Python scalar among them
-        return tuple(type(a) if getattr(a, "dtype", None) is None else a.dtype for a in args)
-
-
 class Kernel:
     """A lax function with static (hashable) keyword arguments; see the module docstring.
 
@@ -763,25 +754,6 @@ def _precision_changed(precision):
 
 
 _config.on_matmul_precision(_precision_changed)
-
-
-#: Static value types whose equal values (``0 == 0.0 == -0.0 == 0j``) a kernel may treat
-#: differently.  Not ``bool``: ``False``/``True`` act as ``0``/``1`` wherever both are
-#: accepted, and boolean statics (``keepdims``, ``descending``) are on every call's path.
-_EQUAL_ACROSS_TYPES = (float, complex)
-
-
-def _static_key(items):
-    """``items`` as a dict key that keeps apart the static values Python calls equal --
-    ``0.0``, ``-0.0``, ``0j`` and ``0`` -- which a kernel may treat differently (a
-    ``fill_value`` of ``0j`` cannot fill a float16 result; ``-0.0`` keeps its sign)."""
-    for _, v in items:
-        if type(v) in _EQUAL_ACROSS_TYPES:
-            break
-    else:
-        return items
-    return tuple((k, type(v), repr(v)) if type(v) in _EQUAL_ACROSS_TYPES else (k, v)
-                 for k, v in items)
 
 
 def kernel(static=(), fills=None, shape=None, extents=False, host=None):
