@@ -411,7 +411,6 @@ HOST_HELPER = {"_core/host.py", "_core/kernel.py"}
 #: call -- because their kernels do not declare their host path yet (issue 42, item 1), with
 #: the number of such places.  It only shrinks: a module that no longer has one leaves it.
 HOST_CHOICES_LEFT = {
-    "numpy_api/_stats_hist.py": 1,      # bincount (eager only)
     "sparse/ops/dot.py": 1,             # sparse @ sparse (SciPy)
     "sparse/ops/elementwise.py": 1,     # sparse +/- sparse (SciPy)
     "sparse/ops/spgemm_host.py": 1,     # (their gates)

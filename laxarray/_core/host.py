@@ -21,7 +21,10 @@ body, so no function writes its own bypass:
   faster (then the traced body runs, compiled);
 * **traced** (or declined eagerly) the declared ``traced`` body runs as a kernel of its
   own (``Kernel.on_host``): NumPy in a host call, inlined into an outer trace;
-* otherwise the kernel's own body: the XLA program.
+* otherwise the kernel's own body: the XLA program.  A kernel whose XLA body needs a
+  static that the host path computes for itself (``bincount``'s length, the largest value
+  plus one) declares ``fill``: where the gate declines, ``fill`` completes the statics from
+  the concrete arguments (or raises) and the XLA body runs with them.
 
 :func:`table` writes every declaration as the table in ``docs/performance.md``.
 """
@@ -54,14 +57,16 @@ class HostPath:
     arguments that must live on a declared backend (default: all).  ``dtypes``: the dtypes
     served (``None``: any), read from the argument at position ``dtype_of`` or, where it is
     a string, from that static argument.  ``functions``: the public functions that run this
-    kernel; ``grad``: where their derivatives come from; ``reason``: the measurement."""
+    kernel; ``grad``: where their derivatives come from; ``reason``: the measurement.
+    ``fill(args, static)``: the statics the XLA body runs with where the host path declines
+    (for a kernel without a ``shape`` rule; ``None``: the statics as bound)."""
 
     __slots__ = ("eager", "traced", "functions", "reason", "grad", "dtypes", "dtype_of",
-                 "operands", "backends", "kernel")
+                 "operands", "backends", "fill", "kernel")
 
     def __init__(self, *, functions, reason, grad, eager=None, traced=None, dtypes=NATIVE,
-                 dtype_of=0, operands=None, backends=("cpu",)):
-        self.eager, self.traced = eager, traced
+                 dtype_of=0, operands=None, backends=("cpu",), fill=None):
+        self.eager, self.traced, self.fill = eager, traced, fill
         self.functions, self.reason, self.grad = tuple(functions), reason, grad
         self.dtypes, self.dtype_of = dtypes, dtype_of
         self.operands, self.backends = operands, tuple(backends)
@@ -88,7 +93,7 @@ class HostPath:
         kernel) on ``args``: raw jax values, or :data:`DECLINED`."""
         static = dict(bound.items)
         if not self.takes(args, static):
-            return DECLINED
+            return self._declined(args, static)
         if self.eager is not None and not any(map(is_tracer, args)):
             out = self.eager(*[np.asarray(a) for a in args], **static)
             if out is not None:
@@ -97,8 +102,18 @@ class HostPath:
                     return tuple(to_like(v, like) for v in out)
                 return to_like(out, like)
         if self.traced is None:
-            return DECLINED
+            return self._declined(args, static)
         return self.kernel.on_host.bind(bound.items)(*args)
+
+    def _declined(self, args, static):
+        """:data:`DECLINED`, or where the XLA body needs statics that ``fill`` completes,
+        its result with them."""
+        if self.fill is None:
+            return DECLINED
+        filled = self.fill(args, static)
+        if filled == static:
+            return DECLINED
+        return self.kernel.bind(tuple(filled.items())).lax(*args)
 
 
 def platform(raw):

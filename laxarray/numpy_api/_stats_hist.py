@@ -23,7 +23,8 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
-from laxarray._core.jaxapi import put_like
+from laxarray._core.host import HostPath
+from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_bool, check_int
 from laxarray.array_api._calls import call
@@ -355,8 +356,45 @@ def _add_at(bins, idx, updates=None, mode=lax.GatherScatterMode.FILL_OR_DROP):
     return lax.scatter_add(bins, lax.expand_dims(idx, (1,)), updates, _BINS, mode=mode)
 
 
-@kernel(static=("length", "weighted"))
-def _bincount_kernel(x, w, *, length, weighted):
+def _bincount_host(x, w, *, length, minlength, weighted):
+    """NumPy's own bincount on the host view of ``x`` (no copy, no kernel): it finds the
+    negatives and the length in its one pass over ``x``."""
+    weights = w if weighted else None
+    if length is not None and x.size and x.max() >= length:
+        keep = x < length
+        x, weights = x[keep], (None if weights is None else weights[keep])
+    try:    # (on a writable alias: NumPy's bincount copies a read-only x first)
+        out = np.bincount(_host_order.writable_alias(x), weights=weights,
+                          minlength=minlength if length is None else length)
+    except ValueError:
+        fail_text(ValueError, "bincount", "'x' must not contain negative values")
+    # (NumPy gives int64 for an empty x even with weights: float64 sums here, always)
+    return out.astype(np.float64 if weighted else np.int64, copy=False)
+
+
+def _bincount_statics(args, static):
+    """The statics of the XLA kernel where the host path declines: the length from the
+    data where none is given (eagerly), after the check for negative values."""
+    x, length = args[0], static["length"]
+    if not is_tracer(x):
+        host = np.asarray(x)
+        if host.size and host.min() < 0:
+            fail_text(ValueError, "bincount", "'x' must not contain negative values")
+        if length is None:
+            length = builtins_max(int(host.max()) + 1 if host.size else 0,
+                                  static["minlength"])
+    return dict(static, length=length, minlength=0)
+
+
+_BINCOUNT_HOST = HostPath(
+    functions=("bincount",), eager=_bincount_host, fill=_bincount_statics,
+    grad="none (integer input)",
+    reason="NumPy's bincount is twice as fast as XLA's scatter-add, the same sums, and "
+           "finds the length in its one pass")
+
+
+@kernel(static=("length", "minlength", "weighted"), host=_BINCOUNT_HOST)
+def _bincount_kernel(x, w, *, length, minlength, weighted):
     x = lax.convert_element_type(x, count_dtype)
     narrow = not weighted and _NARROW_FROM <= x.shape[0] < 2 ** 31 and length < 2 ** 31
     if narrow and _tuple_width(length) > 1:
@@ -435,7 +473,8 @@ def bincount(x, weights=None, minlength=0, *, length=None):
 
     Eagerly the length is ``max(x.max() + 1, minlength)`` and a negative value raises
     ``ValueError``. Under ``jax.jit`` pass the static ``length=`` (as jax.numpy); values
-    outside ``[0, length)`` are dropped."""
+    outside ``[0, length)`` are dropped. Eagerly on the CPU it takes the CPU host path
+    (NumPy's bincount, no kernel)."""
     xr = raw("bincount", x, "x")
     if _dt.kind_of(xr.dtype) not in "biu":
         fail(TypeError, "bincount", "an integer (or boolean) array for 'x'", x)
@@ -449,34 +488,13 @@ def bincount(x, weights=None, minlength=0, *, length=None):
             fail(TypeError, "bincount", "real 'weights'", weights)
         if tuple(w.shape) != tuple(xr.shape):
             fail(ValueError, "bincount", "'weights' of the shape of 'x'", weights)
-    host = concrete(xr)
     if length is not None:
         length = check_int("bincount", length, "length", minimum=0)
-    wv = None if w is None else concrete(w)
-    if host is not None and _host_order.placed(xr) and (w is None or wv is not None):
-        # eager on CPU: NumPy's own bincount on the host view of x (no copy, no kernel),
-        # twice as fast as XLA's scatter-add, the same sums; it finds the negatives and
-        # the length in its one pass over x
-        if length is not None and host.size and host.max() >= length:
-            keep = host < length
-            host, wv = host[keep], (None if wv is None else wv[keep])
-        try:    # (on a writable alias: NumPy's bincount copies a read-only x first)
-            out = np.bincount(_host_order.writable_alias(host), weights=wv,
-                              minlength=minlength if length is None else length)
-        except ValueError:
-            fail_text(ValueError, "bincount", "'x' must not contain negative values")
-        # (NumPy gives int64 for an empty x even with weights: float64 sums here, always)
-        return wrap(put_like(out.astype(np.int64 if w is None else np.float64, copy=False),
-                             xr))
-    if host is not None and host.size and host.min() < 0:
-        fail_text(ValueError, "bincount", "'x' must not contain negative values")
-    if length is None:
-        if host is None:
-            fail(ValueError, "bincount", "a static 'length=' under jax.jit (the largest value "
-                 "decides the output length)", length)
-        length = builtins_max(int(host.max()) + 1 if host.size else 0, minlength)
+    elif concrete(xr) is None:
+        fail(ValueError, "bincount", "a static 'length=' under jax.jit (the largest value "
+             "decides the output length)", length)
     return call(_bincount_kernel, xr, w if w is not None else xr, length=length,
-                weighted=w is not None)
+                minlength=minlength, weighted=w is not None)
 
 
 builtins_max = max
