@@ -9,6 +9,7 @@ os.environ.setdefault("SCIPY_ARRAY_API", "1")
 
 import pytest
 from hypothesis import HealthCheck, settings
+from profiles import PROFILE
 
 # ci: derandomized and bounded, so `make test` fits its 10 minutes on the 2-core CI machine
 # (most examples compile new programs there: the store starts empty); dev and deep search
@@ -21,7 +22,7 @@ settings.register_profile(
 settings.register_profile(
     "dev", max_examples=200, deadline=None, print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+settings.load_profile(PROFILE)
 
 
 @pytest.fixture(autouse=True, scope="session")

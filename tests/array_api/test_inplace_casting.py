@@ -15,7 +15,6 @@ under ``jax.jit``, and large arrays (exact path) for the rounding of a narrowing
 from __future__ import annotations
 
 import operator
-import os
 import warnings
 
 import jax
@@ -24,6 +23,7 @@ import numpy as np
 import pytest
 
 import laxarray as xp
+from profiles import CI
 
 DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
           "float16", "float32", "float64", "complex64", "complex128")
@@ -32,7 +32,7 @@ PAIRS = [(a, b) for a in DTYPES for b in DTYPES]
 #: each pair compiles its own kernels, and every pair of every table would take minutes
 SOME = ("bool", "int8", "int64", "uint8", "uint64", "float16", "float32", "float64",
         "complex64", "complex128")
-if os.environ.get("HYPOTHESIS_PROFILE") == "ci":  # .ci/run's ten minutes: every kind, a
+if CI:  # .ci/run's ten minutes: every kind, a
     # signed/unsigned pair that promotes up and one that promotes to float, the narrowest
     # float's rounding (half the pairs; dev and deep take the ten above)
     SOME = ("bool", "int8", "uint8", "uint64", "float16", "float64", "complex64")
@@ -149,7 +149,7 @@ _STEMS = {"+=": "add", "-=": "sub", "*=": "mul", "/=": "truediv", "//=": "floord
           "<<=": "lshift", ">>=": "rshift"}
 
 
-_EVERY_PAIR = ("+=",) if os.environ.get("HYPOTHESIS_PROFILE") == "ci" else (
+_EVERY_PAIR = ("+=",) if CI else (
     "+=", "/=", "&=", "<<=")
 
 

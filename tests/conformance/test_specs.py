@@ -6,7 +6,6 @@ examples under the ``ci`` profile, to keep the CI suite within its time budget; 
 profile runs them as deep as the standard's.
 """
 
-import os
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -14,13 +13,14 @@ from hypothesis import given, settings, strategies as st
 import laxarray
 from laxarray.conformance import SPECS
 from laxarray.conformance.spec import Pinned
+from profiles import CI
 
 NUMPY_SURFACE_EXAMPLES = 6
 
 
 def _max_examples(spec):
     default = settings.default.max_examples
-    if spec.extension == "numpy" and os.environ.get("HYPOTHESIS_PROFILE", "dev") == "ci":
+    if spec.extension == "numpy" and CI:
         return min(default, NUMPY_SURFACE_EXAMPLES)
     return default
 

@@ -13,7 +13,6 @@ that used to slip through at the even seeds, at every seed under the dev profile
 runs every kind at every seed.
 """
 
-import os
 
 import pytest
 
@@ -24,6 +23,7 @@ pytest.importorskip("array_api_compat.numpy")
 
 import test_broken_namespaces as more  # noqa: E402  (this folder is on sys.path)
 import test_runner_cli as first  # noqa: E402
+from profiles import CI, DEEP
 
 #: the fixed seeds every kind must be caught at
 SEEDS = tuple(range(10))
@@ -51,9 +51,8 @@ def kinds():
 
 
 KINDS = kinds()
-DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
 #: under the ci profile (.ci/run's ten minutes) the hard kinds run at every other seed
-DEV = os.environ.get("HYPOTHESIS_PROFILE") != "ci"
+DEV = not CI
 
 
 def _sample():

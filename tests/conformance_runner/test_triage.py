@@ -12,6 +12,7 @@ import pytest
 
 from laxarray.conformance import runner
 from laxarray.conformance.specs_statistical import _nan_part_free
+from profiles import DEEP
 
 strict = pytest.importorskip("array_api_strict")
 
@@ -59,7 +60,7 @@ def _verdicts(names=None):
     return {r.name: r.status for r in run.results}
 
 
-@pytest.mark.skipif(os.environ.get("HYPOTHESIS_PROFILE") == "deep",
+@pytest.mark.skipif(DEEP,
                     reason="the deep profile runs the whole selection instead")
 def test_verdicts_on_the_tables_specs():
     got = _verdicts(FAILS | FIXED | runner.BEYOND_STANDARD)
@@ -69,7 +70,7 @@ def test_verdicts_on_the_tables_specs():
     assert {got[n] for n in runner.BEYOND_STANDARD} == {"skipped"}
 
 
-@pytest.mark.skipif(os.environ.get("HYPOTHESIS_PROFILE") != "deep",
+@pytest.mark.skipif(not DEEP,
                     reason="the whole default selection: make test-deep")
 def test_verdicts_on_the_whole_default_selection():
     got = _verdicts()

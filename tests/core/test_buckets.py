@@ -9,7 +9,6 @@ for bit; sums and products to rounding (padding changes the summation tree).
 """
 
 import math
-import os
 
 import numpy as np
 import pytest
@@ -17,12 +16,12 @@ from hypothesis import given, settings, strategies as st
 
 import laxarray as xp
 from laxarray._core import kernel as K
+from profiles import CI
 
 #: every example compiles its exact-shape oracle anew (each drawn shape is a new program),
 #: so under the ci profile (.ci/run's ten-minute budget) this file takes 6 examples per test;
 #: dev and deep take their own counts
-EXAMPLES = settings(max_examples=6) if os.environ.get("HYPOTHESIS_PROFILE") == "ci" \
-    else settings()
+EXAMPLES = settings(max_examples=6) if CI else settings()
 
 SPECIAL = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1e300, -1e-300]
 
