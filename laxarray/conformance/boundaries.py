@@ -29,13 +29,16 @@ follow from them --
   ``side``, ``mode``, ``norm``);
 - **ties**: the elements of every array of one dtype drawn from one pool of two values (so
   operands also tie with each other), and, for floating dtypes, from the special set
-  (NaN, infinities, signed zeros) -- repeated NaN, ``-0.0`` beside ``+0.0``;
+  (NaN, infinities, signed zeros) -- repeated NaN, ``-0.0`` beside ``+0.0`` -- and from
+  the signed zeros in turn (``+0.0, -0.0, +0.0 ...``: both orders, not left to the draw);
 - **special values**: each placement of :func:`~laxarray.conformance.strategies.placed`
   and :func:`~laxarray.conformance.strategies.placed_pair` the spec draws, on a floating
   dtype.
 
-Each plan runs as its own hypothesis search of one example (:func:`check`), so a failing
-boundary example shrinks and gets a snippet like any other; its replay names the plan.
+The plans run in batches, each batch one hypothesis example (:func:`check_batch`: a
+search's own cost, engine start and the rejected all-zeros example, is most of a small
+example's), so a failing boundary example shrinks and gets a snippet like any other; its
+snippet names its plan, and its replay runs its batch up to it.
 Kinds of spec whose draws none of this steers (constants, inspection, device placement)
 get none (:data:`NO_BOUNDARIES`).
 """
@@ -256,6 +259,10 @@ class Steered:
                 return None
             pool = tuple(complex(v, w) for v in vals for w in (0.0, v)) \
                 if dt.kind == "c" else tuple(vals)
+            if rule == "zero ties":  # +0.0 and -0.0 in turn, in both orders from 3 elements
+                # on: not left to the draw, which puts +0.0 before -0.0 in a quarter of the
+                # arrays of two elements (a fresh array per draw: the spec may write to it)
+                return st.just(tuple(pool[i % len(pool)] for i in range(n))).map(build)
         else:
             key = (dtype, tuple(sorted(bounds.items())))
             if key not in self._pools:
@@ -406,14 +413,21 @@ def plans(seen, done):
     return out
 
 
-def check(spec, xp, data, plan, drawn=None, calls=None, seen=None):
-    """Run ``spec`` on ``xp`` with its draws steered by ``plan`` (:class:`Steered`): True,
-    or False where the spec rejected the example (it ``assume``-s what the plan steered
-    to: the plan does not apply; passed over, not retried).  The draws met are added to
-    ``seen`` (a dict) when given.  The first draw rejects hypothesis' all-zeros example, so
+def begin(data):
+    """The first draw of a boundary example: it rejects hypothesis' all-zeros example, so
     that the one example of a boundary search is a random one (its unsteered values are
     not all zero)."""
     assume(data.draw(st.booleans(), label="boundary example"))
+
+
+def check(spec, xp, data, plan, drawn=None, calls=None, seen=None, first=True):
+    """Run ``spec`` on ``xp`` with its draws steered by ``plan`` (:class:`Steered`): True,
+    or False where the spec rejected the example (it ``assume``-s what the plan steered
+    to: the plan does not apply; passed over, not retried).  The draws met are added to
+    ``seen`` (a dict) when given.  ``first``: the example's first draw is :func:`begin`'s
+    (False: a later plan of a batch, :func:`check_batch`)."""
+    if first:
+        begin(data)
     steered = Steered(data, plan)
     try:
         spec.check(xp, steered, drawn, calls)
@@ -426,9 +440,20 @@ def check(spec, xp, data, plan, drawn=None, calls=None, seen=None):
                 seen.setdefault(label, value)
 
 
+def check_batch(spec, xp, data, plans):
+    """Run the boundary examples of ``plans`` in turn in one hypothesis example, as the
+    runner runs a batch of them (one search for several plans: a search's own cost is
+    most of a small example's): the replay of a failing one runs the plans of its batch up
+    to it, which draw what they drew in the runner."""
+    begin(data)
+    for plan in plans:
+        check(spec, xp, data, plan, first=False)
+
+
 def applies(spec):
     """Whether ``spec`` gets boundary examples (:data:`NO_BOUNDARIES`)."""
     return spec.kind not in NO_BOUNDARIES
 
 
-__all__ = ["Steered", "options", "plans", "check", "applies", "NO_BOUNDARIES"]
+__all__ = ["Steered", "options", "plans", "begin", "check", "check_batch", "applies",
+           "NO_BOUNDARIES"]

@@ -272,14 +272,19 @@ def _first_error(exc):
     return exc
 
 
+#: boundary examples run per hypothesis example (:func:`_run_boundaries`): a search's own
+#: cost (engine start, the rejected all-zeros example) is most of a small example's, and a
+#: batch of this many stays well within the choices one example may draw
+BATCH = 16
+
 _BLOB = re.compile(r"@reproduce_failure\([^\n]*\)")
 
 
-def _replay(name, seed, max_examples, exc, plan=None):
+def _replay(name, seed, max_examples, exc, plans=None):
     """Lines replaying the example with hypothesis (its ``reproduce_failure`` blob when it
     printed one, else the same seed and settings); needs hypothesis and this package.
-    ``plan``: the example is the boundary example of this plan
-    (:mod:`laxarray.conformance.boundaries`)."""
+    ``plans``: the example is the boundary example of the last of these plans, run after
+    the others of its batch (:mod:`laxarray.conformance.boundaries`)."""
     notes = []
     for e in (exc, _first_error(exc)):
         notes.extend(getattr(e, "__notes__", []) or [])
@@ -289,15 +294,17 @@ def _replay(name, seed, max_examples, exc, plan=None):
         lines[-1] += ", reproduce_failure"
     lines += [f"from {PACKAGE} import SPECS",
               f"from {PACKAGE}.spec import without_local_constants"]
-    if plan is not None:
-        lines += [f"from {PACKAGE} import boundaries", "", f"PLAN = {plan!r}"]
+    if plans is not None:
+        lines += [f"from {PACKAGE} import boundaries", "",
+                  "PLANS = [  # the failing plan last, after those of its batch before it"]
+        lines += [f"    {p!r}," for p in plans] + ["]"]
     lines.append("")
     if blob:
         lines.append(blob)
-    call = f"    SPECS[{name!r}].check(xp, data)" if plan is None else \
-        f"    boundaries.check(SPECS[{name!r}], xp, data, PLAN)"
+    call = f"    SPECS[{name!r}].check(xp, data)" if plans is None else \
+        f"    boundaries.check_batch(SPECS[{name!r}], xp, data, PLANS)"
     lines += [f"@seed({seed})",
-              f"@settings(max_examples={1 if plan is not None else max_examples}, "
+              f"@settings(max_examples={1 if plans is not None else max_examples}, "
               "database=None, deadline=None)",
               "@given(st.data())",
               "def test(data):",
@@ -316,7 +323,7 @@ def _replay_pinned(name, index):
 
 
 def _snippet(namespace_label, name, seed, max_examples, exc, drawn, shrink, standalone=None,
-             why="", pinned=None, plan=None):
+             why="", pinned=None, plan=None, plans=None):
     """Python source reproducing a failure: the self-contained reproduction ``standalone``
     (see :mod:`laxarray.conformance.snippets`) when there is one, then hypothesis' replay
     of the example -- or of the spec's pinned example of index ``pinned`` -- (behind
@@ -333,7 +340,7 @@ def _snippet(namespace_label, name, seed, max_examples, exc, drawn, shrink, stan
         lines = [f"# {name} on {namespace_label}: {what} (seed {seed})"]
     for label, value in drawn:  # (a multi-line repr stays a comment)
         lines += [f"#   {text}" for text in f"{label} = {value!r}".splitlines()]
-    replay = _replay(name, seed, max_examples, exc, plan) if pinned is None else \
+    replay = _replay(name, seed, max_examples, exc, plans) if pinned is None else \
         _replay_pinned(name, pinned)
     by = "hypothesis" if pinned is None else "the spec"
     if standalone:
@@ -368,8 +375,8 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
     ``max_examples`` (:attr:`~laxarray.conformance.spec.Spec.pinned`: a failure the search
     finds is reported on its small, shrunk example); a failing one is reported as it is.
     Before the search, the spec's boundary examples run (``boundary=True``,
-    :mod:`laxarray.conformance.boundaries`): each its own search of one example, so a
-    failing one shrinks and gets a snippet like the search's.  The result's ``coverage``
+    :mod:`laxarray.conformance.boundaries`): in batches of :data:`BATCH`, each batch a
+    search of one example, so a failing one shrinks and gets a snippet like the search's.  The result's ``coverage``
     records the classes of input all the examples exercised
     (:mod:`laxarray.conformance.coverage`).
     """
@@ -404,19 +411,29 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
     last = [[]]
     failures = collections.deque(maxlen=64)  # (exception, drawn, calls) of failing examples
     record = coverage.Record()
-    plan = [None]  # the boundary example's plan while one runs
-    rejected = [False]  # whether the spec rejected it (``assume``)
+    batch = [None]  # the plans of the boundary examples running (one example), if any
+    plan = [None]  # the plan running (after a failure: the failing one) and its index
+    at = [0]
+    ran = {}  # index in the batch -> whether the spec took that plan's example
     seen = {}  # the draws the boundary examples met (boundaries.plans reads them)
 
     def body(data):
+        if batch[0] is None:
+            return one(data)
+        boundaries.begin(data)
+        for at[0], plan[0] in enumerate(batch[0]):
+            one(data)
+
+    def one(data):
         drawn, calls = [], []
         last[0] = drawn
         outcome = "pass"
         try:
             if plan[0] is None:
                 spec.check(target, data, drawn, calls)
-            elif not boundaries.check(spec, target, data, plan[0], drawn, calls, seen):
-                rejected[0] = True
+            else:
+                ran[at[0]] = boundaries.check(spec, target, data, plan[0], drawn, calls,
+                                              seen, first=False)
         except HypothesisException:
             raise
         except AssertionError as exc:
@@ -459,7 +476,8 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
                 without_local_constants():
             warnings.simplefilter("ignore")
             if boundary and boundaries.applies(spec):
-                _run_boundaries(search(1), plan, rejected, seen, record)
+                _run_boundaries(search(1), batch, ran, seen, record)
+                plan[0] = None
             search(max_examples)()
             for pinned[0], draws in spec.pinned_examples():
                 body(Pinned(draws))
@@ -487,7 +505,8 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
                 standalone, why = None, f"writing it failed ({type(bug).__name__}: {bug})"
         return Result(name, status, examples[0], time.perf_counter() - start, message,
                       _snippet(namespace_label, name, seed, max_examples, exc, drawn, shrink,
-                               standalone, why, pinned[0], plan[0]),
+                               standalone, why, pinned[0], plan[0],
+                               None if batch[0] is None else batch[0][:at[0] + 1]),
                       standalone is not None,
                       "\n".join(f"{label} = {value!r}" for label, value in drawn), dtypes,
                       record.as_dict())
@@ -507,25 +526,35 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
                   coverage=record.as_dict())
 
 
-def _run_boundaries(search, plan, rejected, seen, record):
-    """Run the boundary examples (:func:`laxarray.conformance.boundaries.plans`), each a
-    call of ``search`` (a search of one example) with ``plan[0]`` set to its plan; a
-    failure propagates with ``plan[0]`` still naming it.  A plan whose example the spec
-    rejects (it ``assume``-s what the plan steered to) is passed over, and not counted
-    (``rejected[0]``)."""
+def _run_boundaries(search, batch, ran, seen, record):
+    """Run the boundary examples (:func:`laxarray.conformance.boundaries.plans`) in
+    batches of :data:`BATCH`, each one example of ``search`` (a search of one example)
+    with ``batch[0]`` set to its plans; a failure propagates with ``batch[0]`` and the
+    running plan still naming it.  A plan whose example the spec rejects (it ``assume``-s
+    what the plan steered to) is passed over, and not counted (``ran``).  A batch no
+    example of which hypothesis can complete (a plan steered to a draw the target cannot
+    give: a dtype missing on its device, filtered out) runs again plan by plan."""
+    def run(plans):
+        batch[0] = plans
+        ran.clear()
+        try:
+            search()
+        except Unsatisfiable:
+            return False
+        record.boundary += sum(ran.values())
+        return True
+
     done = 0
     todo = boundaries.plans(seen, done)
     while todo:
-        for plan[0] in todo:
-            rejected[0] = False
-            try:
-                search()
-            except Unsatisfiable:  # (a dtype the target device lacks, filtered out)
-                rejected[0] = True
-            record.boundary += not rejected[0]
-            done += 1
+        for i in range(0, len(todo), BATCH):
+            chunk = todo[i:i + BATCH]
+            if not run(chunk) and len(chunk) > 1:
+                for one in chunk:
+                    run([one])
+        done += len(todo)
         todo = boundaries.plans(seen, done)
-    plan[0] = None
+    batch[0] = None
 
 
 def _worker_start(namespace, device, options):

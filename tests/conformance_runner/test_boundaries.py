@@ -94,7 +94,7 @@ def test_a_failing_boundary_example_shrinks_and_replays_its_plan():
     result = runner.run_spec(ns, SPECS[name], seed=6, namespace_label="broken")
     assert result.status == "fail", result.message
     assert "minimal failing boundary example" in result.snippet
-    assert "PLAN = {" in result.snippet and "boundaries.check(SPECS[" in result.snippet
+    assert "PLANS = [" in result.snippet and "boundaries.check_batch(SPECS[" in result.snippet
     if result.standalone:  # the replay follows a self-contained reproduction
         replay = textwrap.dedent(result.snippet.split("if REPLAY:\n", 1)[1])
     else:

@@ -130,8 +130,8 @@ def test_snippet_keeps_the_hypothesis_replay(results):
     source = results["negative"].snippet
     # (found by a boundary example, issue 40: the replay runs the spec under its plan)
     assert "minimal failing boundary example" in source
-    assert "REPLAY = False" in source and "PLAN = {" in source
-    assert "boundaries.check(SPECS['negative'], xp, data, PLAN)" in source
+    assert "REPLAY = False" in source and "PLANS = [" in source
+    assert "boundaries.check_batch(SPECS['negative'], xp, data, PLANS)" in source
     compile(source, "<snippet>", "exec")
 
 
