@@ -410,12 +410,7 @@ HOST_HELPER = {"_core/host.py", "_core/kernel.py"}
 #: Modules that still choose host or XLA by hand -- a ``host`` static or parameter, a gate
 #: call -- because their kernels do not declare their host path yet (issue 42, item 1), with
 #: the number of such places.  It only shrinks: a module that no longer has one leaves it.
-HOST_CHOICES_LEFT = {
-    "sparse/ops/dot.py": 1,             # sparse @ sparse (SciPy)
-    "sparse/ops/elementwise.py": 1,     # sparse +/- sparse (SciPy)
-    "sparse/ops/spgemm_host.py": 1,     # (their gates)
-    "sparse/ops/union_host.py": 1,
-}
+HOST_CHOICES_LEFT = {}
 
 
 def _host_gate_names(tree):

@@ -26,7 +26,7 @@ def render(text, table):
 
 
 def main():
-    import laxarray  # noqa: F401  (every kernel declared)
+    import laxarray.sparse  # noqa: F401  (every kernel declared: sparse's too)
     from laxarray._core import host
     text = DOC.read_text()
     new = render(text, host.table())

@@ -198,7 +198,8 @@ def table() -> str:
 
 
 def declared():
-    """Every declared host path (after ``import laxarray``: all of them)."""
+    """Every declared host path (after ``import laxarray.sparse``: all of them; a plain
+    ``import laxarray`` leaves the sparse package's out)."""
     return list(_DECLARED)
 
 

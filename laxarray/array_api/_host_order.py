@@ -33,7 +33,7 @@ import jax
 import numpy as np
 from jax import lax
 
-from laxarray._core.host import aligned, placed, platform, to_device  # noqa: F401 (re-exported)
+from laxarray._core.host import aligned
 from laxarray._core.jaxapi import host_call
 from laxarray.array_api.indexing_functions import take_along_axis_kernel
 

@@ -16,14 +16,14 @@ import jax
 import numpy as np
 import pytest
 import scipy.sparse as sps
-from jax import lax
 
 import laxarray as la
 import laxarray.sparse as sp
 from laxarray._core import host as _host
 from laxarray.array_api import _host_order
 from laxarray.sparse.ops import dot as _dot
-from laxarray.sparse.ops import spgemm_host, union_host
+from laxarray.sparse.ops import elementwise as _ew
+from laxarray.sparse.ops import spgemm_host
 
 
 def _refuse(*args, **kwargs):
@@ -36,8 +36,7 @@ def off_cpu(monkeypatch):
     monkeypatch.setattr(_host, "platform", lambda raw: "gpu")
     for path in _host.declared():
         monkeypatch.setattr(path, "eager", _refuse)
-    for module, name in ((_host_order, "host_call"), (spgemm_host, "host_call"),
-                         (_dot, "_spsp_host"), (union_host, "union")):
+    for module, name in ((_host_order, "host_call"), (spgemm_host, "host_call")):
         monkeypatch.setattr(module, name, _refuse)
 
 
@@ -58,9 +57,9 @@ def _sparse(shape, seed, density=0.15):
 
 def test_platform_reads_the_device():
     x = la.asarray(np.arange(4.0))._value
-    assert _host_order.platform(x) == "cpu"
+    assert _host.platform(x) == "cpu"
     seen = []
-    jax.make_jaxpr(lambda v: seen.append(_host_order.platform(v)) or v)(x)
+    jax.make_jaxpr(lambda v: seen.append(_host.platform(v)) or v)(x)
     assert seen == [jax.default_backend()]
 
 
@@ -69,12 +68,14 @@ def test_every_gate_declines_off_the_cpu(monkeypatch):
     a = sp.BCOO.from_scipy_sparse(_sparse((8, 6), 1))
     b = sp.BCSR.from_scipy_sparse(_sparse((6, 5), 2))
     c = sp.BCOO.from_scipy_sparse(_sparse((8, 6), 3))
-    dims = (((1,), (0,)), ((), ()))
+    f64 = np.dtype(np.float64)
     gates = {
-        "placed": lambda: _host_order.placed(x),
-        "spgemm_host.usable": lambda: spgemm_host.usable(a, b, dims, np.float64),
-        "spgemm_host.usable_operands": lambda: spgemm_host.usable_operands(a, b, np.float64),
-        "union_host.usable": lambda: union_host.usable(a, c, lax.add, np.float64),
+        "placed": lambda: _host.placed(x),
+        # the sparse kernels' gates on the leaves they read
+        "sparse @ sparse": lambda: _dot._spsp_2d_kernel.host.takes(
+            a._leaves() + b._leaves(), {"dtype": f64}),
+        "sparse + sparse": lambda: _ew._union_2d_kernel.host.takes(
+            a._leaves() + c._leaves(), {"dtype": f64}),
     }
     for path in _host.declared():     # the gates of the declared host paths
         gates[path.kernel.__name__] = lambda path=path: path.takes((x, x), {"dtype": x.dtype})
@@ -84,13 +85,13 @@ def test_every_gate_declines_off_the_cpu(monkeypatch):
     off = {name: gate() for name, gate in gates.items()}
     assert not any(off.values()), off
     traced = []
-    jax.make_jaxpr(lambda v: traced.append(_host_order.placed(v)) or v)(x)
+    jax.make_jaxpr(lambda v: traced.append(_host.placed(v)) or v)(x)
     assert traced == [False]
 
 
 def test_a_value_on_several_devices_declines(monkeypatch):
     monkeypatch.setattr(_host, "platform", lambda raw: None)
-    assert not _host_order.placed(la.asarray(np.arange(3.0))._value)
+    assert not _host.placed(la.asarray(np.arange(3.0))._value)
 
 
 # ---- sorting and selection by lax ---------------------------------------------------------

@@ -7,8 +7,10 @@ by row that scatter runs with ``indices_are_sorted`` (a sorted segment sum).  Ba
 dimensions of the sparse operand are mapped with ``jax.vmap``.  dense·sparse is the
 transposed problem.  sparse·sparse expands only the products that exist (for each entry
 of the left operand, the matching row of the right one), then sums duplicates: memory
-grows with the number of products, never with ``nse(A) * nse(B)``; on the CPU backend a
-2-D product runs SciPy's SpGEMM on the host instead (:mod:`.spgemm_host`).
+grows with the number of products, never with ``nse(A) * nse(B)``.  A 2-D product without
+batch or dense dimensions runs one kernel (:func:`_spsp_2d_kernel`) whose XLA body is that
+lax product and which declares SciPy's SpGEMM as its CPU host path (:mod:`.spgemm_host`):
+the kernel helper's gate alone decides which runs.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import jax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
+from laxarray._core.host import HostPath
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.runtime_checks import report
@@ -31,8 +34,8 @@ from laxarray.sparse._base import _restore, is_sparse
 from laxarray.sparse.bcoo import BCOO, _nse_int, segments_by_key
 from laxarray.sparse.bcsr import BCSR, bcsr_from_bcoo
 from laxarray.sparse.ops import ell
-from laxarray.sparse.ops.layout import to_flat
-from laxarray.sparse.ops import spgemm_host as _host
+from laxarray.sparse.ops.layout import leaf_flags, to_flat
+from laxarray.sparse.ops import spgemm_host as _spgemm
 from laxarray.sparse.ops.reshape import transpose
 
 
@@ -67,7 +70,9 @@ def dot_general(lhs, rhs, dimension_numbers, *, nse=None, precision=None,
     sparse·dense and dense·sparse give a dense laxarray ``Array``; sparse·sparse gives a
     sparse array (BCSR when both inputs are BCSR and the result is 2-D, else BCOO).
     ``nse`` bounds the number of products of sparse·sparse under ``jax.jit`` (eagerly it
-    is computed).  ``precision``/``preferred_element_type`` are accepted and ignored.
+    is computed).  A 2-D sparse·sparse product takes the CPU host path (SciPy's SpGEMM; see
+    :mod:`laxarray.sparse.ops.spgemm_host`) where the kernel helper's gate lets it.
+    ``precision``/``preferred_element_type`` are accepted and ignored.
     Batch dimensions of a sparse operand may be dot batch, free or contracted dimensions;
     sparse/dense dimensions may be free or contracted (make them batch dimensions with
     ``update_layout`` to use them as dot batch dimensions).
@@ -83,9 +88,8 @@ def dot_general(lhs, rhs, dimension_numbers, *, nse=None, precision=None,
     if ls and rs:
         dims = _norm_dims(fn, dimension_numbers, lhs.ndim, rhs.ndim)
         _check_sizes(fn, lhs.shape, rhs.shape, dims)
-        dtype = _dt.result_type(lhs.dtype, rhs.dtype)
-        if _host.usable(lhs, rhs, dims, dtype):
-            return _spsp_host(fn, lhs, rhs, dims, nse, dtype)
+        if _plain_2d(lhs, rhs, dims):
+            return _spsp_2d(fn, lhs, rhs, dims, nse)
         a, b = lhs._as_bcoo(), rhs._as_bcoo()
         return _restore(_spsp_dot(fn, a, b, dims, nse), lhs, rhs)
     if ls:
@@ -265,9 +269,9 @@ def matmul(x1, x2, *, nse=None):
     """``x1 @ x2`` with at least one sparse operand (NumPy matmul rules for 1-D/2-D/N-D).
 
     Sparse @ dense and dense @ sparse give a dense ``Array``; sparse @ sparse is sparse,
-    with exactly its distinct coordinates stored when computed eagerly (on CPU by SciPy,
-    which also leaves out entries whose products sum to exactly zero; see
-    :mod:`laxarray.sparse.ops.spgemm_host`).  ``nse`` (sparse @
+    with exactly its distinct coordinates stored when computed eagerly (a 2-D product on
+    the CPU host path: by SciPy, which also leaves out entries whose products sum to
+    exactly zero; see :mod:`laxarray.sparse.ops.spgemm_host`).  ``nse`` (sparse @
     sparse): a static bound on the number of products, required under ``jax.jit``/``vmap``/
     ``grad``, where the result's storage is that bound; if the data make more products,
     ``laxarray.checkify`` reports it and the stored values of a floating result are NaN
@@ -419,64 +423,120 @@ def _spsp_kernel(a_data, a_idx, b_data, b_idx, *, ashape, bshape, lc, rc, lb, rb
     return d, i, n, needed
 
 
-def _spsp_host(fn, lhs, rhs, dims, nse, dtype):
-    """2-D sparse @ sparse by SciPy on the host (:mod:`.spgemm_host`): eagerly the exact
-    result, traced a host call padded to ``nse`` products with the lax kernel's overflow
-    report."""
+# ---- 2-D sparse @ sparse: one kernel, SciPy's SpGEMM as its host path ----------------------
+def _plain_2d(lhs, rhs, dims):
+    """Whether ``dot_general(lhs, rhs, dims)`` is a plain 2-D product -- matrices without
+    batch or dense dimensions, one contracted dimension each, no dot batch dimensions --,
+    which :func:`_spsp_2d_kernel` computes (its host path or its lax body)."""
+    (lc, rc), (lb, rb) = dims
+    return (not lb and not rb and len(lc) == 1 and len(rc) == 1
+            and all(m.ndim == 2 and not m.n_batch and not m.n_dense for m in (lhs, rhs)))
+
+
+def _spsp_2d(fn, lhs, rhs, dims, nse):
+    """2-D sparse @ sparse through :func:`_spsp_2d_kernel`: eagerly (``nse`` ``None``) the
+    exact result, else the result padded to ``nse`` products, with the overflow report
+    under a trace and a ``ValueError`` eagerly where the products outnumber it."""
     (lc, rc), _ = dims
-    ashape, bshape = lhs.shape, rhs.shape
+    ashape, bshape = tuple(lhs.shape), tuple(rhs.shape)
     out_shape = (ashape[1 - lc[0]], bshape[1 - rc[0]])
-    index_dtype = np.promote_types(np.promote_types(lhs.indices.dtype, rhs.indices.dtype),
-                                   K.default_index_dtype(*out_shape))
-    a_csr, b_csr = isinstance(lhs, BCSR), isinstance(rhs, BCSR)
-    csr = a_csr and b_csr
-    static = dict(ashape=ashape, bshape=bshape, a_csr=a_csr, b_csr=b_csr, lc=lc[0],
-                  rc=rc[0], dtype=dtype)
-    a_leaves, b_leaves = lhs._leaves(), rhs._leaves()
-    if not any(is_tracer(v) for v in a_leaves + b_leaves):
-        c, needed = _host.product(a_leaves, b_leaves, **static)
-        if nse is None:
-            leaves = _host.leaves_of(c, index_dtype, csr)
-            sorted_ = bool(c.has_sorted_indices)
-        else:
-            size = _nse_int(fn, nse)
-            if needed > size:
-                fail(ValueError, fn, f"an 'nse' of at least {needed} (the number of "
-                     "products of these operands)", nse)
-            leaves = _host.padded(c, size, index_dtype, csr)
-            sorted_ = False
-        device = next(iter(a_leaves[0].sharding.device_set))    # where the operands live
-        return _sparse_of(tuple(_host.to_device(v, device) for v in leaves), out_shape, csr,
-                          sorted_)
-    if nse is None:
+    leaves = lhs._leaves() + rhs._leaves()
+    if nse is None and any(map(is_tracer, leaves)):
         fail_text(ValueError, fn, "expected a static 'nse' (a bound on the number of "
                   "products) for sparse @ sparse under jax.jit/vmap/grad; got None")
-    size = _nse_int(fn, nse)
-    na = len(a_leaves)
+    size = None if nse is None else _nse_int(fn, nse)
+    index_dtype = np.promote_types(np.promote_types(lhs.indices.dtype, rhs.indices.dtype),
+                                   K.default_index_dtype(*out_shape))
+    a_flags, b_flags = leaf_flags(lhs), leaf_flags(rhs)
+    *out, count, _, sorted_ = _spsp_2d_kernel(
+        *leaves, ashape=ashape, bshape=bshape, a_flags=a_flags, b_flags=b_flags, lc=lc[0],
+        rc=rc[0], dtype=_dt.result_type(lhs.dtype, rhs.dtype), index_dtype=index_dtype,
+        nse=size)
+    if size is None:        # exact: cut the lax body's bound (the host's result is exact)
+        n = int(count)
+        if out[0].shape[0] != n:
+            out[0], out[1] = lax.slice_in_dim(out[0], 0, n), lax.slice_in_dim(out[1], 0, n)
+    # whether the columns are sorted within rows: the lax body's are, SciPy's may not be;
+    # under a trace which one ran is not known here, so the flag is the conservative one
+    sorted_ = not is_tracer(sorted_) and bool(sorted_)
+    return _sparse_of(tuple(out), out_shape, a_flags[0] and b_flags[0], sorted_)
 
-    def lax_product(*leaves):     # the lax path on the same leaves, for the derivative
-        a = type(lhs)._new(*leaves[:na], ashape, lhs.indices_sorted,
-                           lhs.unique_indices)._as_bcoo()
-        b = type(rhs)._new(*leaves[na:], bshape, rhs.indices_sorted,
-                           rhs.unique_indices)._as_bcoo()
-        fa, fb = to_flat(a), to_flat(b)
-        d, i, n, needed = _spsp_kernel(
-            fa.data, fa.indices, fb.data, fb.indices, n_products=size, out_shape=out_shape,
-            dtype=dtype, index_dtype=index_dtype, ashape=ashape, bshape=bshape, lc=lc,
-            rc=rc, lb=(), rb=())
-        out = BCOO._new(d, i, out_shape, indices_sorted=True, unique_indices=True)
-        return (out.data, *(bcsr_from_bcoo(out)._leaves()[1:] if csr else (out.indices,)),
-                n, needed)
 
-    leaves, _, needed = _host.traced(a_leaves, b_leaves, lax_product, size=size,
-                                     index_dtype=index_dtype, out_shape=out_shape, **static)
-    fits = lax.le(needed, lax.full((), size, needed.dtype))
+def _bcoo_operands(leaves, ashape, bshape, a_flags, b_flags):
+    """The two operands of :func:`_spsp_2d_kernel` as BCOO, from their raw leaves."""
+    mats = []
+    for part, shape, (csr, sorted_, unique) in zip(_spgemm.split(leaves, a_flags),
+                                                   (ashape, bshape), (a_flags, b_flags)):
+        mats.append((BCSR if csr else BCOO)._new(*part, shape, sorted_, unique)._as_bcoo())
+    return mats
+
+
+def _spsp_2d_statics(args, static):
+    """The statics of :func:`_spsp_2d_kernel`'s lax body where the host path declines
+    (``HostPath.fill``): eagerly the number of products as the bound the body needs when
+    none is given (the exact result is then cut from it), and a ``ValueError`` where a
+    given bound is too small; under a trace the statics as they are."""
+    if any(map(is_tracer, args)):
+        return static
+    a, b = _bcoo_operands(args, static["ashape"], static["bshape"], static["a_flags"],
+                          static["b_flags"])
+    needed = int(_count_products_kernel(a.indices, b.indices, ashape=static["ashape"],
+                                        bshape=static["bshape"], lc=(static["lc"],),
+                                        rc=(static["rc"],), lb=(), rb=()))
+    nse = static["nse"]
+    if nse is None:
+        return dict(static, nse=needed)
+    if needed > nse:        # eagerly a bound the data exceed is an error, before the product
+        fail(ValueError, "dot_general", f"an 'nse' of at least {needed} (the number of "
+             "products of these operands)", nse)
+    return static
+
+
+def _spsp_2d_host(*leaves, **static):
+    """The host path under a trace: SciPy's product in a host call padded to ``nse``
+    (:func:`.spgemm_host.traced`), differentiated by the lax body, with the lax body's
+    overflow report and NaN values."""
+    nse = static["nse"]
+    *out, count, needed = _spgemm.traced(
+        leaves, lambda *raw: _spsp_2d_kernel.lax(*raw, **static)[:-1], **static)
+    fits = lax.le(needed, lax.full((), nse, needed.dtype))
     report(fits, "sparse @ sparse: the operands make {needed} products, more than the "
-           f"nse={size} given (the result is truncated; pass a larger nse)", needed=needed)
-    data = leaves[0]
-    if _dt.kind_of(data.dtype) in "fc":
-        data = lax.select(lax.broadcast(fits, data.shape), data, lax.full_like(data, np.nan))
-    return _sparse_of((data,) + tuple(leaves[1:]), out_shape, csr, False)
+           f"nse={nse} given (the result is truncated; pass a larger nse)", needed=needed)
+    if _dt.kind_of(out[0].dtype) in "fc":
+        out[0] = lax.select(lax.broadcast(fits, out[0].shape), out[0],
+                            lax.full_like(out[0], np.nan))
+    return (*out, count, needed, lax.full((), False))
+
+
+_SPSP_HOST = HostPath(
+    functions=("sparse.dot_general", "sparse.matmul"), eager=_spgemm.eager,
+    traced=_spsp_2d_host, fill=_spsp_2d_statics, dtypes=_spgemm.SCIPY_DTYPES, dtype_of="dtype",
+    grad="the lax product's (its structural pattern: cancelled entries carry a tangent "
+         "too); the value under differentiation is the lax product's",
+    reason="XLA has no sparse product: the lax body expands every product, sorts and sums "
+           "them, 2-20x the time of SciPy's SpGEMM (Gustavson, one result row at a time) "
+           "with memory proportional to the number of products")
+
+
+@kernel(static=("ashape", "bshape", "a_flags", "b_flags", "lc", "rc", "dtype", "index_dtype",
+                "nse"), host=_SPSP_HOST)
+def _spsp_2d_kernel(*leaves, ashape, bshape, a_flags, b_flags, lc, rc, dtype, index_dtype,
+                    nse):
+    """``(*leaves, count, needed, sorted)`` of the 2-D product of two operands given by
+    their raw leaves (``a_flags``/``b_flags``: :func:`.layout.leaf_flags`), padded to ``nse`` entries:
+    BCSR's leaves when both are BCSR, else BCOO's; the number of stored entries, of
+    products, and whether the columns are sorted within rows.  The XLA body is the lax
+    product (:func:`_spsp_kernel`); the host path SciPy's (:mod:`.spgemm_host`)."""
+    a, b = _bcoo_operands(leaves, ashape, bshape, a_flags, b_flags)
+    out_shape = (ashape[1 - lc], bshape[1 - rc])
+    d, i, n, needed = _spsp_kernel(
+        a.data, a.indices, b.data, b.indices, n_products=nse, out_shape=out_shape,
+        dtype=dtype, index_dtype=index_dtype, ashape=ashape, bshape=bshape, lc=(lc,),
+        rc=(rc,), lb=(), rb=())
+    if a_flags[0] and b_flags[0]:
+        out = BCOO._new(d, i, out_shape, indices_sorted=True, unique_indices=True)
+        return (d, *bcsr_from_bcoo(out)._leaves()[1:], n, needed, lax.full((), True))
+    return d, i, n, needed, lax.full((), True)
 
 
 def _sparse_of(leaves, shape, csr, sorted_):

@@ -19,6 +19,13 @@ from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import kernel
 from laxarray.sparse import _keys as K
 from laxarray.sparse.bcoo import BCOO, _layout_ints, _nse_int
+from laxarray.sparse.bcsr import BCSR
+
+
+def leaf_flags(mat):
+    """``(csr, indices_sorted, unique_indices)`` of a sparse operand: how a kernel that takes
+    its raw leaves reads them (the 2-D product and sum, with their host paths)."""
+    return isinstance(mat, BCSR), bool(mat.indices_sorted), bool(mat.unique_indices)
 
 
 def to_flat(mat):

@@ -3,58 +3,49 @@
 XLA has no sparse product: the lax kernel (``dot._spsp_kernel``) expands every product,
 sorts the products by output coordinate and sums runs -- on CPU 2-20x SciPy's time and
 memory proportional to the number of products.  SciPy's Gustavson product (``A @ B`` of CSR
-matrices) keeps one row of the result at a time.  So on the CPU backend a 2-D product
-without batch or dense dimensions runs SciPy:
+matrices) keeps one row of the result at a time.  So a 2-D product without batch or dense
+dimensions runs one kernel (``dot._spsp_2d``) that declares this module's functions as its
+CPU host path (``@kernel(host=HostPath(...))``, ``laxarray/_core/host.py``):
 
-- eagerly (concrete operands), directly: the result stores exactly the entries SciPy
+- eagerly (concrete operands), :func:`eager`: the result stores exactly the entries SciPy
   keeps, with SciPy's rule -- an entry whose products sum to exactly zero is left out, so
-  the stored pattern is a subset of the structural one -- and its columns unsorted within
-  a row (``indices_sorted=False``), as SciPy leaves them;
-- under ``jax.jit``/``vmap`` (traced operands), through a host call, padded to
+  the stored pattern is a subset of the structural one -- and its columns within a row in
+  the order SciPy leaves them (the kernel says whether that order is sorted);
+- under ``jax.jit``/``vmap`` (traced operands), :func:`traced`: a host call padded to
   the caller's ``nse`` (a bound on the number of products, as for the lax kernel), with the
   same overflow report and NaN values when the bound is too small;
 - differentiated (``jax.jvp``/``grad`` through the traced call), by the lax kernel: its
   structural pattern carries the tangent of every entry, cancelled ones included.
 
-:func:`usable` decides: the host path is on (``laxarray.set_host_sort``; ``jax.export``
-needs it off), every operand lives on (or is traced in a process with) one CPU device, and
-SciPy multiplies the dtype.  GPU, sharded operands, batched or dense dimensions and
-``jax.export`` take the lax kernel.
+The kernel helper's gate (:meth:`HostPath.takes`) decides: the host path is on
+(``laxarray.set_host_sort``; ``jax.export`` needs it off), every operand leaf lives on (or
+is traced in a process with) one CPU device, and the result dtype is one SciPy computes as
+the lax kernel does (:data:`SCIPY_DTYPES`).  GPU, sharded operands and ``jax.export`` take
+the kernel's XLA body, the lax product; batched or dense dimensions take the general lax
+path.
 """
 
 from __future__ import annotations
 
 import jax
 import numpy as np
+from laxarray._core.errors import fail
+from laxarray._core.host import aligned, to_device
 from laxarray._core.jaxapi import host_call
-from laxarray.array_api._host_order import aligned, placed, to_device
 
-#: dtype kinds SciPy's sparse product computes as the lax kernel does (no float16 or
-#: bfloat16, which SciPy lacks; no bool, whose sum SciPy takes as a logical or)
-_SCIPY_KINDS = "iufc"
-
-
-def usable(lhs, rhs, dims, dtype) -> bool:
-    """Whether ``dot_general(lhs, rhs, dims)`` of two sparse arrays takes the host path."""
-    (lc, rc), (lb, rb) = dims
-    if lb or rb or len(lc) != 1 or len(rc) != 1:
-        return False
-    return usable_operands(lhs, rhs, dtype)
+#: The dtypes SciPy's sparse arithmetic computes as the lax kernels do: the integers,
+#: float32/float64, complex64/complex128 (no float16 or bfloat16, which SciPy lacks; no
+#: bool, whose sum SciPy takes as a logical or).
+SCIPY_DTYPES = frozenset(np.dtype(t) for t in (
+    np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
+    np.float32, np.float64, np.complex64, np.complex128))
 
 
-def usable_operands(lhs, rhs, dtype) -> bool:
-    """Whether two sparse operands can be computed with by SciPy on the host, giving a
-    result of ``dtype``: 2-D without batch or dense dimensions, a dtype SciPy computes as
-    the lax kernels do, the host paths on and every leaf on (or traced for) one CPU
-    device."""
-    if lhs.ndim != 2 or rhs.ndim != 2:
-        return False
-    if lhs.n_batch or lhs.n_dense or rhs.n_batch or rhs.n_dense:
-        return False
-    dt = np.dtype(dtype)
-    if dt.kind not in _SCIPY_KINDS or dt.itemsize < 4 and dt.kind in "fc":
-        return False
-    return all(placed(leaf) for m in (lhs, rhs) for leaf in m._leaves())
+def split(leaves, a_flags):
+    """``(a_leaves, b_leaves)`` of the two operands' raw leaves, one after the other (three
+    for a BCSR, whose ``a_flags[0]`` -- ``csr`` -- is true, two for a BCOO)."""
+    na = 3 if a_flags[0] else 2
+    return leaves[:na], leaves[na:]
 
 
 # ---- NumPy / SciPy side ---------------------------------------------------------------------
@@ -135,26 +126,49 @@ def leaves_of(c, index_dtype, csr):
     return c.data, idx
 
 
-# ---- under a trace ----------------------------------------------------------------------------
-def traced(a_leaves, b_leaves, lax_product, *, ashape, bshape, a_csr, b_csr, lc, rc, dtype,
-           index_dtype, size, out_shape):
-    """``(leaves, n_unique, n_products)``: the product's leaves padded to ``size`` entries
-    (BCSR's when both operands are BCSR, else BCOO's), computed by SciPy in a host callback.
-    ``lax_product(*a_leaves, *b_leaves)`` -- the lax path, same outputs -- gives the
+def _product_of(leaves, *, ashape, bshape, a_flags, b_flags, lc, rc, dtype):
+    """:func:`product` of the two operands' raw leaves (as the kernel takes them)."""
+    a_leaves, b_leaves = split(leaves, a_flags)
+    return product(a_leaves, b_leaves, ashape=ashape, bshape=bshape, a_csr=a_flags[0],
+                   b_csr=b_flags[0], lc=lc, rc=rc, dtype=dtype)
+
+
+# ---- the kernel's host path -------------------------------------------------------------------
+def eager(*leaves, ashape, bshape, a_flags, b_flags, lc, rc, dtype, index_dtype, nse):
+    """The host path on concrete leaves (NumPy views): ``(*result leaves, count, needed,
+    sorted)`` -- the product's leaves (BCSR's when both operands are BCSR, else BCOO's),
+    exact where ``nse`` is ``None`` and padded to ``nse`` entries where not; the number of
+    stored entries, of products, and whether the columns are sorted within each row."""
+    c, needed = _product_of(leaves, ashape=ashape, bshape=bshape, a_flags=a_flags,
+                            b_flags=b_flags, lc=lc, rc=rc, dtype=dtype)
+    csr = a_flags[0] and b_flags[0]
+    if nse is None:
+        out = leaves_of(c, index_dtype, csr)
+    else:
+        if needed > nse:    # eagerly a bound the data exceed is an error, as for the lax path
+            fail(ValueError, "dot_general", f"an 'nse' of at least {needed} (the number of "
+                 "products of these operands)", nse)
+        out = padded(c, nse, index_dtype, csr)
+    return tuple(out) + (np.int64(c.nnz), np.int64(needed), np.bool_(c.has_sorted_indices))
+
+
+def traced(leaves, lax_fn, *, ashape, bshape, a_flags, b_flags, lc, rc, dtype, index_dtype,
+           nse):
+    """``(*result leaves, count, needed)`` of the product padded to ``nse`` entries, computed
+    by SciPy in a host call; ``lax_fn(*leaves)`` -- the lax path, same outputs -- gives the
     derivative (see the module notes)."""
-    na = len(a_leaves)
-    csr = a_csr and b_csr
-    static = dict(ashape=ashape, bshape=bshape, a_csr=a_csr, b_csr=b_csr, lc=lc, rc=rc,
-                  dtype=dtype)
+    static = dict(ashape=ashape, bshape=bshape, a_flags=a_flags, b_flags=b_flags, lc=lc,
+                  rc=rc, dtype=dtype)
+    csr = a_flags[0] and b_flags[0]
+    rows = ashape[1 - lc]
 
     def host(*leaves):
-        c, needed = product(leaves[:na], leaves[na:], **static)
-        return padded(c, size, index_dtype, csr) + (np.int64(c.nnz), np.int64(needed))
+        c, needed = _product_of(leaves, **static)
+        return padded(c, nse, index_dtype, csr) + (np.int64(c.nnz), np.int64(needed))
 
-    shapes = (result_structs(size, dtype, index_dtype, csr, out_shape[0])
+    shapes = (result_structs(nse, dtype, index_dtype, csr, rows)
               + (jax.ShapeDtypeStruct((), np.int64), jax.ShapeDtypeStruct((), np.int64)))
-    out = callback(host, shapes, lax_product, *a_leaves, *b_leaves)
-    return out[:-2], out[-2], out[-1]
+    return tuple(callback(host, shapes, lax_fn, *leaves))
 
 
 def result_structs(size, dtype, index_dtype, csr, rows):
@@ -169,8 +183,9 @@ def result_structs(size, dtype, index_dtype, csr, rows):
 
 def callback(host, shapes, lax_fn, *leaves):
     """``host(*leaves)`` (NumPy in, a tuple of NumPy arrays of ``shapes`` out) in a host
-    call (``jaxapi.host_call``; one call per element under ``vmap``), differentiated as ``lax_fn(*leaves)`` is: the lax
-    kernel computing the same leaves carries the tangents."""
+    call (``jaxapi.host_call``; one call per element under ``vmap``), differentiated as
+    ``lax_fn(*leaves)`` is: the lax kernel computing the same leaves carries the
+    tangents."""
     @jax.custom_jvp
     def run(*leaves):
         return host_call(host, shapes, *leaves, vmap_method="sequential")
@@ -182,5 +197,5 @@ def callback(host, shapes, lax_fn, *leaves):
     return run(*leaves)
 
 
-__all__ = ["usable", "usable_operands", "product", "padded", "leaves_of", "aligned",
-           "to_device", "traced", "result_structs", "callback"]
+__all__ = ["SCIPY_DTYPES", "split", "product", "padded", "leaves_of", "eager", "traced",
+           "result_structs", "callback", "to_device"]

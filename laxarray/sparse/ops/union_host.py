@@ -5,14 +5,16 @@ The lax kernel of a sum over the union of two patterns (``elementwise.sparse_spa
 finds each entry's place in the union with running sums and a search within rows, needs
 a host round trip for the eager entry count, and then scatters the values: on CPU 3-4x
 SciPy's ``A + B`` and close to a second of compilation.  SciPy's ``csr + csr`` merges two
-canonical rows in one pass.  So on the CPU backend ``add``/``subtract`` of two 2-D sparse
-arrays without batch or dense dimensions (BCOO or BCSR, any mix) run SciPy:
+canonical rows in one pass.  So ``add``/``subtract`` of two 2-D sparse arrays without batch
+or dense dimensions (BCOO or BCSR, any mix) run one kernel (``elementwise._union_2d_kernel``)
+that declares this module's functions as its CPU host path (``@kernel(host=HostPath(...))``,
+``laxarray/_core/host.py``):
 
-- eagerly (concrete operands), directly: the result is canonical (sorted, unique, no
+- eagerly (concrete operands), :func:`eager`: the result is canonical (sorted, unique, no
   padding) and stores exactly the entries SciPy keeps -- an entry whose sum is exactly
   zero (``x - x``, an explicitly stored zero added to nothing) is left out, as in
   ``scipy.sparse``, so the stored pattern may be a subset of the structural union;
-- under ``jax.jit``/``vmap`` (traced operands), through a host callback (one host
+- under ``jax.jit``/``vmap`` (traced operands), :func:`traced`: a host callback (one host
   add per element under ``vmap``), padded to ``nse(A) + nse(B)`` -- the lax kernel's
   static bound, which the union never exceeds -- with sparse @ sparse's padding
   (:func:`.spgemm_host.padded`: value 0 at an out-of-range index) after the sorted
@@ -21,74 +23,23 @@ arrays without batch or dense dimensions (BCOO or BCSR, any mix) run SciPy:
   structural union carries the tangent of every entry, cancelled ones included.
 
 The result has the lax path's type (BCSR when both operands are BCSR, else BCOO), dtype
-and index dtype.  :func:`usable` decides, with :func:`.spgemm_host.usable`'s conditions
-(the host path on -- ``laxarray.set_host_sort``, off for ``jax.export`` --, one CPU device,
-a dtype SciPy computes as the lax kernel does): GPU, sharded operands, batched or dense
-dimensions, bool/float16/bfloat16 and ``jax.export`` take the lax kernel.
+and index dtype.  The kernel helper's gate decides, with sparse @ sparse's conditions (the
+host path on -- ``laxarray.set_host_sort``, off for ``jax.export`` --, every leaf on one
+CPU device, a dtype SciPy computes as the lax kernel does,
+:data:`.spgemm_host.SCIPY_DTYPES`): GPU, sharded operands, bool/float16/bfloat16 and
+``jax.export`` take the kernel's XLA body, the lax union.
 """
 
 from __future__ import annotations
 
+import jax
 import numpy as np
 from jax import lax
 
-from laxarray._core.jaxapi import is_tracer
-from laxarray.sparse.bcoo import BCOO
-from laxarray.sparse.bcsr import BCSR
 from laxarray.sparse.ops import spgemm_host
 
 #: the lax operations SciPy's CSR arithmetic computes over the union of two patterns
-_SIGN = {lax.add: 1, lax.sub: -1}
-
-def usable(x1, x2, op, dtype) -> bool:
-    """Whether ``op(x1, x2)`` of two sparse arrays takes the host path."""
-    if op not in _SIGN or not all(type(x) in (BCOO, BCSR) for x in (x1, x2)):
-        return False
-    if tuple(x1.shape) != tuple(x2.shape):
-        return False
-    return spgemm_host.usable_operands(x1, x2, dtype)
-
-
-def union(fn, x1, x2, op, dtype, lax_union):
-    """``op(x1, x2)`` (``lax.add``/``lax.sub``) of two sparse arrays by SciPy on the host
-    (see the module notes); ``lax_union(fn, x1, x2, op, nse)`` is the lax path, for the
-    derivative."""
-    index_dtype = np.promote_types(x1.indices.dtype, x2.indices.dtype)
-    csr = isinstance(x1, BCSR) and isinstance(x2, BCSR)
-    static = dict(shape=tuple(x1.shape), kinds=(_kind(x1), _kind(x2)), sign=_SIGN[op],
-                  dtype=np.dtype(dtype))
-    a_leaves, b_leaves = x1._leaves(), x2._leaves()
-    if not any(is_tracer(v) for v in a_leaves + b_leaves):
-        c = combine(a_leaves, b_leaves, **static)
-        leaves = spgemm_host.leaves_of(c, index_dtype, csr)
-        device = next(iter(a_leaves[0].sharding.device_set))    # where the operands live
-        return _sparse_of(tuple(spgemm_host.to_device(v, device) for v in leaves), x1.shape, csr)
-    na = len(a_leaves)
-    size = x1.nse + x2.nse
-
-    def lax_leaves(*leaves):      # the lax path on the same leaves, for the derivative
-        a = type(x1)._new(*leaves[:na], x1.shape, x1.indices_sorted, x1.unique_indices)
-        b = type(x2)._new(*leaves[na:], x2.shape, x2.indices_sorted, x2.unique_indices)
-        # the bound given: the indices may be concrete (closed over) inside a jit trace
-        return lax_union(fn, a, b, op, size)._leaves()
-
-    leaves = _traced(a_leaves, b_leaves, lax_leaves, size=size, index_dtype=index_dtype,
-                     csr=csr, **static)
-    return _sparse_of(leaves, x1.shape, csr)
-
-
-def _kind(x):
-    """``(csr, canonical)``: the operand's format and whether its flags say its entries
-    are sorted and unique."""
-    return isinstance(x, BCSR), bool(x.indices_sorted and x.unique_indices)
-
-
-def _sparse_of(leaves, shape, csr):
-    """A canonical BCSR (``csr``) or BCOO of raw ``leaves`` (padding, if any, last)."""
-    if csr:
-        return BCSR._new(*leaves, shape, indices_sorted=True, unique_indices=True)
-    return BCOO._new(*leaves, shape, indices_sorted=True, unique_indices=True)
-
+SIGN = {lax.add: 1, lax.sub: -1}
 
 # ---- NumPy / SciPy side ---------------------------------------------------------------------
 def _unsigned(v):
@@ -157,21 +108,41 @@ def combine(a_leaves, b_leaves, *, shape, kinds, sign, dtype):
     return c if c.dtype == dtype else c.astype(dtype)
 
 
-# ---- under a trace ----------------------------------------------------------------------------
-def _traced(a_leaves, b_leaves, lax_leaves, *, shape, kinds, sign, dtype, index_dtype, size,
-            csr):
-    """The union's leaves padded to ``size`` entries, computed by SciPy in a host callback;
-    ``lax_leaves(*a_leaves, *b_leaves)`` -- the lax path, same outputs -- gives the
+# ---- the kernel's host path -------------------------------------------------------------------
+def _sum_of(leaves, *, shape, a_flags, b_flags, op, dtype):
+    """:func:`combine` of the two operands' raw leaves (as the kernel takes them; each
+    operand's flags ``(csr, indices_sorted, unique_indices)``)."""
+    a_leaves, b_leaves = spgemm_host.split(leaves, a_flags)
+    kinds = tuple((f[0], bool(f[1] and f[2])) for f in (a_flags, b_flags))
+    return combine(a_leaves, b_leaves, shape=shape, kinds=kinds, sign=SIGN[op],
+                   dtype=np.dtype(dtype))
+
+
+def eager(*leaves, shape, a_flags, b_flags, op, dtype, index_dtype, nse):
+    """The host path on concrete leaves (NumPy views): ``(*result leaves, count)`` -- the
+    canonical sum's leaves (BCSR's when both operands are BCSR, else BCOO's), exact where
+    ``nse`` is ``None`` and padded to ``nse`` entries where not, and its entry count."""
+    c = _sum_of(leaves, shape=shape, a_flags=a_flags, b_flags=b_flags, op=op, dtype=dtype)
+    csr = a_flags[0] and b_flags[0]
+    out = (spgemm_host.leaves_of(c, index_dtype, csr) if nse is None
+           else spgemm_host.padded(c, nse, index_dtype, csr))
+    return tuple(out) + (np.int64(c.nnz),)
+
+
+def traced(leaves, lax_fn, *, shape, a_flags, b_flags, op, dtype, index_dtype, nse):
+    """``(*result leaves, count)`` of the sum padded to ``nse`` entries, computed by SciPy
+    in a host callback; ``lax_fn(*leaves)`` -- the lax path, same outputs -- gives the
     derivative (see the module notes)."""
-    na = len(a_leaves)
-    static = dict(shape=shape, kinds=kinds, sign=sign, dtype=dtype)
+    static = dict(shape=shape, a_flags=a_flags, b_flags=b_flags, op=op, dtype=dtype)
+    csr = a_flags[0] and b_flags[0]
 
     def host(*leaves):
-        c = combine(leaves[:na], leaves[na:], **static)
-        return spgemm_host.padded(c, size, index_dtype, csr)
+        c = _sum_of(leaves, **static)
+        return spgemm_host.padded(c, nse, index_dtype, csr) + (np.int64(c.nnz),)
 
-    shapes = spgemm_host.result_structs(size, dtype, index_dtype, csr, shape[0])
-    return tuple(spgemm_host.callback(host, shapes, lax_leaves, *a_leaves, *b_leaves))
+    shapes = (spgemm_host.result_structs(nse, dtype, index_dtype, csr, shape[0])
+              + (jax.ShapeDtypeStruct((), np.int64),))
+    return tuple(spgemm_host.callback(host, shapes, lax_fn, *leaves))
 
 
-__all__ = ["usable", "union", "combine"]
+__all__ = ["SIGN", "combine", "eager", "traced"]
