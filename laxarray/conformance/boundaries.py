@@ -216,11 +216,15 @@ class Steered:
         self._info = info or ()
         rule = self._rule(label, kind)
         steered = None if rule is None else self._steer(kind, info, rule)
-        if steered is not None:
-            excluded = _EXCLUDED.get()  # a dtype the target device lacks stays undrawn
-            strategy = steered.filter(_Excluding(None, excluded)._allowed) if excluded \
-                else steered
-        return self._data.draw(strategy, label=label)
+        if steered is None:
+            return self._data.draw(strategy, label=label)
+        value = self._data.draw(steered, label=label)
+        excluded = _EXCLUDED.get()
+        if excluded and not _Excluding(None, excluded)._allowed(value):
+            # a dtype the target device lacks: the plan does not apply (check passes it
+            # over); a filter would make the whole example invalid, its batch with it
+            assume(False)
+        return value
 
     def _steer(self, kind, info, rule):
         """The strategy replacing a draw of ``(kind, info)`` under ``rule``, or None."""

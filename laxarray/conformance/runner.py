@@ -277,6 +277,10 @@ def _first_error(exc):
 #: batch of this many stays well within the choices one example may draw
 BATCH = 16
 
+#: examples of a batch's failing plan run alone, to find its failure again and shrink it
+#: there (its draws in the batch came from further along hypothesis' stream)
+ALONE = 25
+
 _BLOB = re.compile(r"@reproduce_failure\([^\n]*\)")
 
 
@@ -301,10 +305,12 @@ def _replay(name, seed, max_examples, exc, plans=None):
     lines.append("")
     if blob:
         lines.append(blob)
+    # a plan found failing alone ran ALONE examples (the seed gives the same ones again)
+    examples = max_examples if plans is None else ALONE if len(plans) == 1 else 1
     call = f"    SPECS[{name!r}].check(xp, data)" if plans is None else \
         f"    boundaries.check_batch(SPECS[{name!r}], xp, data, PLANS)"
     lines += [f"@seed({seed})",
-              f"@settings(max_examples={1 if plans is not None else max_examples}, "
+              f"@settings(max_examples={examples}, "
               "database=None, deadline=None)",
               "@given(st.data())",
               "def test(data):",
@@ -454,14 +460,14 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
                     elif dtypes.get(key) != "fail":
                         dtypes[key] = outcome
 
-    def search(n):
+    def search(n, shrinking=shrink):
         test = given(st.data())(body)
         test = settings(max_examples=n, deadline=None, database=None,
                         print_blob=True, derandomize=False,
                         # no explain phase: it re-runs the shrunk example's variations for
                         # comments the report does not show
                         phases=[p for p in Phase if p != Phase.explain
-                                and (shrink or p != Phase.shrink)],
+                                and (shrinking or p != Phase.shrink)],
                         suppress_health_check=list(HealthCheck))(test)
         test = hypothesis.seed(seed)(test)
         # no database: its key (a digest of the test's source) costs more than a boundary
@@ -476,7 +482,7 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
                 without_local_constants():
             warnings.simplefilter("ignore")
             if boundary and boundaries.applies(spec):
-                _run_boundaries(search(1), batch, ran, seen, record)
+                _run_boundaries(search, batch, at, ran, seen, record, shrink)
                 plan[0] = None
             search(max_examples)()
             for pinned[0], draws in spec.pinned_examples():
@@ -526,32 +532,46 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
                   coverage=record.as_dict())
 
 
-def _run_boundaries(search, batch, ran, seen, record):
+def _run_boundaries(search, batch, at, ran, seen, record, shrink):
     """Run the boundary examples (:func:`laxarray.conformance.boundaries.plans`) in
-    batches of :data:`BATCH`, each one example of ``search`` (a search of one example)
-    with ``batch[0]`` set to its plans; a failure propagates with ``batch[0]`` and the
-    running plan still naming it.  A plan whose example the spec rejects (it ``assume``-s
-    what the plan steered to) is passed over, and not counted (``ran``).  A batch no
-    example of which hypothesis can complete (a plan steered to a draw the target cannot
-    give: a dtype missing on its device, filtered out) runs again plan by plan."""
-    def run(plans):
+    batches of :data:`BATCH`, each one example of ``search(1, shrinking)`` with
+    ``batch[0]`` set to its plans; a failure propagates with ``batch[0]`` and the running
+    plan (``at[0]``, its index) still naming it.  A batch runs without shrinking; where
+    ``shrink`` asks for it, its failing plan then runs alone (:data:`ALONE` examples),
+    shrunk (a batch shrinks slowly: each step replays the plans before the failing one),
+    and only if it passes there the batch again, shrunk.  A plan whose example
+    the spec rejects (it ``assume``-s what the plan steered to, or a dtype the target's
+    device lacks) is passed over, and not counted (``ran``).  A batch no example of which
+    hypothesis can complete runs again plan by plan."""
+    def run(plans, shrinking, examples=1):
         batch[0] = plans
         ran.clear()
         try:
-            search()
+            search(examples, shrinking)()
         except Unsatisfiable:
             return False
         record.boundary += sum(ran.values())
         return True
+
+    def run_batch(chunk):
+        if len(chunk) == 1 or not shrink:
+            return run(chunk, shrink)
+        try:
+            return run(chunk, False)
+        except Exception as first:  # noqa: BLE001 -- a failure, shrunk below
+            failing = chunk[at[0]]
+            run([failing], True, ALONE)  # raises its shrunk failure, if it fails alone
+            run(chunk, True)             # else the batch's, shrunk
+            raise first from None       # (passed when run again: the first one stands)
 
     done = 0
     todo = boundaries.plans(seen, done)
     while todo:
         for i in range(0, len(todo), BATCH):
             chunk = todo[i:i + BATCH]
-            if not run(chunk) and len(chunk) > 1:
+            if not run_batch(chunk) and len(chunk) > 1:
                 for one in chunk:
-                    run([one])
+                    run([one], shrink)
         done += len(todo)
         todo = boundaries.plans(seen, done)
     batch[0] = None
