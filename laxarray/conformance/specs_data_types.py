@@ -50,19 +50,21 @@ def _maybe_array(xp, data, name, label):
     return xp_dtype(xp, name)
 
 
-def _unspecified_or_numpy(fn, call, expected):
-    """A result the standard leaves open: ``TypeError`` or NumPy's ``expected``."""
+def _unspecified(fn, call):
+    """A result the standard leaves open ("the returned dtype is unspecified and thus
+    implementation-dependent", for mixed kinds): ``TypeError``, or any dtype the namespace
+    has (jax.numpy's ``float32`` for ``int32`` with ``float32`` as well as NumPy's
+    ``float64``)."""
     try:
         got = call()
     except TypeError:
         return
-    if dtype_name(got) != expected:
-        raise ConformanceError(f"{fn}: {dtype_name(got)}, expected TypeError or NumPy's "
-                               f"{expected}")
+    if dtype_name(got) not in S.ALL:
+        raise ConformanceError(f"{fn}: {got!r}, expected TypeError or a dtype")
 
 
 def _result_type_check(xp, data):
-    # every pair, as dtypes: the table where defined, else TypeError or NumPy's answer
+    # every pair, as dtypes: the table where defined, else TypeError or any dtype
     for a, b in itertools.product(S.ALL, S.ALL):
         call = lambda: xp.result_type(xp_dtype(xp, a), xp_dtype(xp, b))  # noqa: E731
         if (a, b) in PROMOTION_TABLE:
@@ -71,17 +73,16 @@ def _result_type_check(xp, data):
                 raise ConformanceError(f"result_type({a}, {b}): {got}, expected "
                                        f"{PROMOTION_TABLE[(a, b)]}")
         else:
-            _unspecified_or_numpy(f"result_type({a}, {b})", call, np.result_type(a, b).name)
+            _unspecified(f"result_type({a}, {b})", call)
     # every dtype with every Python scalar kind (NEP 50: scalars are weak)
     for dtype, pytype in itertools.product(S.ALL, _SCALAR_JOINS):
         value = _SCALAR_VALUES[pytype]
         call = lambda: xp.result_type(xp_dtype(xp, dtype), value)  # noqa: E731
         expected = _scalar_result(dtype, pytype)
-        numpy_says = np.result_type(np.dtype(dtype), value).name
         fn = f"result_type({dtype}, {pytype.__name__})"
         if expected is None:
-            _unspecified_or_numpy(fn, call, numpy_says)
-        elif dtype_name(call()) != expected or expected != numpy_says:
+            _unspecified(fn, call)
+        elif dtype_name(call()) != expected:
             raise ConformanceError(f"{fn}: {dtype_name(call())}, expected {expected}")
     # arrays and dtypes mixed, several arguments of one promotable group, scalars anywhere
     group = data.draw(st.sampled_from((S.SIGNED, S.UNSIGNED[:-1] + S.SIGNED, S.FLOATING,
@@ -105,14 +106,10 @@ def _can_cast_check(xp, data):
         got = xp.can_cast(xp_dtype(xp, a), xp_dtype(xp, b))
         if not isinstance(got, bool):
             raise ConformanceError(f"{fn}: returned {type(got).__name__}, expected bool")
-        if (a, b) in PROMOTION_TABLE:
+        # outside the table (mixed kinds, int64 with uint64) the type promotion rules
+        # say nothing, so neither does can_cast: any bool
+        if (a, b) in PROMOTION_TABLE and got != (PROMOTION_TABLE[(a, b)] == b):
             expected = PROMOTION_TABLE[(a, b)] == b
-        else:  # outside the table: consistent with the namespace's own result_type
-            try:
-                expected = dtype_name(xp.result_type(xp_dtype(xp, a), xp_dtype(xp, b))) == b
-            except TypeError:
-                expected = False
-        if got != expected:
             raise ConformanceError(f"{fn}: {got}, expected {expected}")
     a, b = data.draw(st.sampled_from(S.ALL), label="from"), data.draw(
         st.sampled_from(S.ALL), label="to")

@@ -344,3 +344,34 @@ def test_snippet_reproduces_the_failure():
     source = result.snippet.replace("xp = importlib.import_module('numpy')", "")
     with pytest.raises(AssertionError, match="round"):
         exec(source, {"xp": broken(round=_round_loses_zero_sign)})
+
+
+def _result_type_float32_for_int32(*args):
+    # jax.numpy's choice for the mixed kinds the standard leaves open: int32 + float32 is
+    # float32 (NumPy: float64), and can_cast(int32, float32) is False
+    names = {(a.dtype if isinstance(a, np.ndarray) else np.dtype(a)).name for a in args
+             if not isinstance(a, (bool, int, float, complex))}
+    if names == {"int32", "float32"}:
+        return np.dtype("float32")
+    return cnp.result_type(*args)
+
+
+def _can_cast_no_int_to_float(from_, to, /):
+    from_ = from_.dtype if isinstance(from_, np.ndarray) else from_
+    if np.dtype(from_).kind in "iu" and np.dtype(to).kind in "fc":   # no integer to float
+        return False
+    return cnp.can_cast(from_, to)
+
+
+def test_mixed_kinds_are_the_implementations_choice():
+    # result_type: "If provided array and/or dtype arguments having mixed data type kinds
+    # (e.g., integer and floating-point), the returned dtype is unspecified"; can_cast
+    # follows the type promotion rules, which say nothing there either
+    ns = broken(result_type=_result_type_float32_for_int32,
+                can_cast=_can_cast_no_int_to_float)
+    for name in ("result_type", "can_cast"):
+        result = runner.run_spec(ns, SPECS[name], max_examples=5, seed=0)
+        assert result.status == "pass", (name, result.message)
+    # ... but a pair the table defines still has to be right
+    wrong = broken(can_cast=lambda from_, to, /: False)
+    assert runner.run_spec(wrong, SPECS["can_cast"], max_examples=5, seed=0).status == "fail"
