@@ -308,9 +308,26 @@ def _log1p_oracle(x):
     return np.log1p(x)
 
 
+def _tan_oracle(x):
+    """np.tan, patched where the standard's ``tan(x) = -1j * tanh(1j * x)`` (its rule for
+    complex special cases) fixes what C99 leaves to ``sin(2a)``: for a finite ``a`` and an
+    infinite ``b``, ``1j * x = -b + aj`` and the standard's ``tanh(±inf + aj)`` is
+    ``±1 + 0j`` with the sign of ``a`` on the zero, so ``tan(a ± inf j)`` is
+    ``copysign(0, a) ± 1j`` (NumPy: ``tan(2 + inf j)`` is ``-0 + 1j``)."""
+    out = np.asarray(np.tan(x))
+    if x.dtype.kind == "c":
+        a, b = x.real, x.imag
+        pole = np.isfinite(a) & np.isinf(b)
+        if pole.any():
+            out = out.copy()
+            out.real = np.where(pole, np.copysign(np.zeros_like(a), a), out.real)
+            out.imag = np.where(pole, np.sign(b), out.imag)
+    return out
+
+
 for _name, _oracle in (("exp", np.exp), ("expm1", _expm1_oracle), ("log", np.log),
                        ("log1p", _log1p_oracle), ("sin", np.sin), ("cos", np.cos),
-                       ("tan", np.tan), ("asin", np.arcsin), ("acos", np.arccos),
+                       ("tan", _tan_oracle), ("asin", np.arcsin), ("acos", np.arccos),
                        ("atan", np.arctan), ("sinh", np.sinh), ("cosh", np.cosh),
                        ("tanh", np.tanh), ("asinh", np.arcsinh), ("acosh", np.arccosh),
                        ("atanh", np.arctanh)):

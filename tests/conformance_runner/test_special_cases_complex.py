@@ -112,3 +112,22 @@ def test_tanh_inputs_include_b_where_c99_gives_minus_zero():
     with np.errstate(all="ignore"):  # (2b overflows for the largest b)
         sin2b = np.sin(2 * b)
     assert b.size and (sin2b < 0).any() and (sin2b > 0).any()
+
+
+def test_tan_at_an_infinite_imaginary_part_follows_the_standards_tanh():
+    # "special cases must be handled as if the operation is implemented as
+    # -1j * tanh(x*1j)": 1j * (a + inf j) = -inf + aj, and the standard's tanh(-inf + aj)
+    # is -1 + 0j with the sign of a on the zero, so tan(a + inf j) = copysign(0, a) + 1j
+    # (NumPy, with C99's sin(2a): tan(2 + inf j) = -0 + 1j)
+    import laxarray
+    from laxarray.conformance.spec import Pinned
+    from laxarray.conformance.specs_elementwise import _tan_oracle
+    x = np.array([complex(2, np.inf), complex(-2, np.inf), complex(2, -np.inf),
+                  complex(-0.0, -np.inf)], np.complex64)
+    out = _tan_oracle(x)
+    assert np.array_equal(np.signbit(out.real), np.signbit(x.real))
+    assert np.array_equal(out.real, np.zeros(4)) and np.array_equal(out.imag, np.sign(x.imag))
+    example = {"dtype": "complex64", "shape": (4,), "x": x}
+    SPECS["tan"].check(laxarray, Pinned(example))
+    with pytest.raises(AssertionError):
+        SPECS["tan"].check(np, Pinned(example))
