@@ -25,6 +25,9 @@ SEED = 1
 FAILS = {"isin", "sort", "astype", "asarray", "device.reduction", "device.dtypes",
          "linalg.matrix_rank", "__complex__", "expm1", "floor_divide", "var", "std", "sign",
          "tanh"}
+#: confirmed non-conformances of array_api_strict that its examples meet at seeds 2 and 3
+#: only (the table's "S" rows too)
+AT_OTHER_SEEDS = {"device.sorting": 2, "linalg.tensordot": 2, "tan": 2}
 #: specs whose runner defects were fixed: they pass on array_api_strict now
 FIXED = {"mean", "fft.fftshift", "fft.ifftshift", "concat", "clip", "__getitem__",
          "__setitem__"}
@@ -37,7 +40,7 @@ def _table_rows():
     confirmed = section.split("Runner defects, fixed", 1)[0]
     rows = {}
     for line in confirmed.splitlines():
-        m = re.match(r"\| (`[^|]+`) \| ([SN, ]+) \|", line)
+        m = re.match(r"\| (`[^|]+`) \| ([SCN, ]+) \|", line)
         if m:
             for name in re.findall(r"`([^`]+)`", m.group(1)):
                 rows.setdefault(name, set()).update(w.strip() for w in m.group(2).split(","))
@@ -47,15 +50,15 @@ def _table_rows():
 def test_the_docs_table_is_this_tests_table():
     rows = _table_rows()
     on_strict = {name for name, where in rows.items() if "S" in where}
-    assert on_strict == FAILS - {"sign"}
+    assert on_strict == (FAILS | set(AT_OTHER_SEEDS)) - {"sign"}
     fixed = open(DOC, encoding="utf-8").read().split("Runner defects, fixed", 1)[1]
     for name in FIXED:
         assert f"`{name}`" in fixed
 
 
-def _verdicts(names=None):
+def _verdicts(names=None, seed=SEED):
     specs, _ = runner.select_specs(functions=sorted(names) if names else None)
-    run = runner.run_namespace(strict, specs, namespace_label="array_api_strict", seed=SEED,
+    run = runner.run_namespace(strict, specs, namespace_label="array_api_strict", seed=seed,
                                progress=False, shrink=False)
     return {r.name: r.status for r in run.results}
 
@@ -68,6 +71,8 @@ def test_verdicts_on_the_tables_specs():
     assert {n: got[n] for n in FIXED if got[n] != "pass"} == {}
     # NumPy's linalg/fft functions beyond the standard are not failed where missing
     assert {got[n] for n in runner.BEYOND_STANDARD} == {"skipped"}
+    for name, seed in AT_OTHER_SEEDS.items():
+        assert _verdicts({name}, seed)[name] in ("fail", "error"), (name, seed)
 
 
 @pytest.mark.skipif(not DEEP,
