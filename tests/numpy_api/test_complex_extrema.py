@@ -9,7 +9,7 @@ from hypothesis import settings
 import laxarray as la
 
 VALUES = np.array([0.0, -0.0, 1.0, -1.0, 2.0, np.nan, np.inf, -np.inf])
-#: random shapes per case: 4 under the ci hypothesis profile, 10 under dev and deep
+#: random shapes per case: 3 under the ci hypothesis profile, 10 under dev and deep
 SHAPES = min(10, max(2, settings.default.max_examples // 2))
 
 
