@@ -28,16 +28,21 @@ MULTIDEVICE := XLA_FLAGS=--xla_force_host_platform_device_count=8
 WORKERS ?= 2
 DIST := --dist worksteal
 
-# tests/multidevice runs beside the main suite (it keeps about one core busy for a minute,
-# which the two workers' compiles share); its report follows the main one; either failing
-# fails the target
-test: lint
-	@rm -f .multidevice.log; \
+# tests/multidevice and the lint run beside the main suite (multidevice keeps about one
+# core busy for a minute and a half, lint for ten seconds; the two workers' compiles share
+# the rest); their reports follow the main one; any of them failing fails the target.
+# The package and the tests are byte-compiled first: where PYTHONDONTWRITEBYTECODE is set,
+# every process the suite starts would compile laxarray's sources again on import
+test: $(STAMP)
+	@rm -f .multidevice.log .lint.log; \
+	$(PY) -m compileall -q -j 0 laxarray tests > /dev/null; \
+	($(MAKE) --no-print-directory lint > .lint.log 2>&1) & ln=$$!; \
 	($(MULTIDEVICE) $(PY) -m pytest tests/multidevice > .multidevice.log 2>&1) & md=$$!; \
 	$(PY) -m pytest -n $(WORKERS) $(DIST); main=$$?; \
-	wait $$md; multi=$$?; \
+	wait $$ln; lint=$$?; wait $$md; multi=$$?; \
+	echo "== lint (ruff, mypy on tests/typing/usage.py) =="; cat .lint.log; \
 	echo "== tests/multidevice (8 host devices, its own process) =="; cat .multidevice.log; \
-	test $$main -eq 0 && test $$multi -eq 0
+	test $$lint -eq 0 && test $$main -eq 0 && test $$multi -eq 0
 
 # Deeper hypothesis profile (more examples, random seeds); minutes to hours.
 test-deep: lint
@@ -75,4 +80,4 @@ bench: $(STAMP)
 	$(PY) benchmarks/dispatch.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .multidevice.log
+	rm -rf $(VENV) .pytest_cache .hypothesis .multidevice.log .lint.log
