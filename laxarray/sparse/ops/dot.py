@@ -34,7 +34,7 @@ from laxarray.sparse._base import _restore, is_sparse
 from laxarray.sparse.bcoo import BCOO, _nse_int, segments_by_key
 from laxarray.sparse.bcsr import BCSR, bcsr_from_bcoo
 from laxarray.sparse.ops import ell
-from laxarray.sparse.ops.layout import leaf_flags, to_flat
+from laxarray.sparse.ops.layout import bcoo_operands, leaf_flags, to_flat
 from laxarray.sparse.ops import spgemm_host as _spgemm
 from laxarray.sparse.ops.reshape import transpose
 
@@ -462,15 +462,6 @@ def _spsp_2d(fn, lhs, rhs, dims, nse):
     return _sparse_of(tuple(out), out_shape, a_flags[0] and b_flags[0], sorted_)
 
 
-def _bcoo_operands(leaves, ashape, bshape, a_flags, b_flags):
-    """The two operands of :func:`_spsp_2d_kernel` as BCOO, from their raw leaves."""
-    mats = []
-    for part, shape, (csr, sorted_, unique) in zip(_spgemm.split(leaves, a_flags),
-                                                   (ashape, bshape), (a_flags, b_flags)):
-        mats.append((BCSR if csr else BCOO)._new(*part, shape, sorted_, unique)._as_bcoo())
-    return mats
-
-
 def _spsp_2d_statics(args, static):
     """The statics of :func:`_spsp_2d_kernel`'s lax body where the host path declines
     (``HostPath.fill``): eagerly the number of products as the bound the body needs when
@@ -478,7 +469,7 @@ def _spsp_2d_statics(args, static):
     given bound is too small; under a trace the statics as they are."""
     if any(map(is_tracer, args)):
         return static
-    a, b = _bcoo_operands(args, static["ashape"], static["bshape"], static["a_flags"],
+    a, b = bcoo_operands(args, static["ashape"], static["bshape"], static["a_flags"],
                           static["b_flags"])
     needed = int(_count_products_kernel(a.indices, b.indices, ashape=static["ashape"],
                                         bshape=static["bshape"], lc=(static["lc"],),
@@ -527,7 +518,7 @@ def _spsp_2d_kernel(*leaves, ashape, bshape, a_flags, b_flags, lc, rc, dtype, in
     BCSR's leaves when both are BCSR, else BCOO's; the number of stored entries, of
     products, and whether the columns are sorted within rows.  The XLA body is the lax
     product (:func:`_spsp_kernel`); the host path SciPy's (:mod:`.spgemm_host`)."""
-    a, b = _bcoo_operands(leaves, ashape, bshape, a_flags, b_flags)
+    a, b = bcoo_operands(leaves, ashape, bshape, a_flags, b_flags)
     out_shape = (ashape[1 - lc], bshape[1 - rc])
     d, i, n, needed = _spsp_kernel(
         a.data, a.indices, b.data, b.indices, n_products=nse, out_shape=out_shape,

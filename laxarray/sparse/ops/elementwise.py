@@ -32,7 +32,8 @@ from laxarray.sparse._base import _restore, is_sparse
 from laxarray.sparse.bcoo import (BCOO, scatter_add_sorted, segment_sum_sorted,
                                   segments_by_key, todense_raw)
 from laxarray.sparse.bcsr import BCSR, bcsr_from_bcoo
-from laxarray.sparse.ops.layout import check_same_shape, leaf_flags, to_flat
+from laxarray.sparse.ops.layout import (bcoo_operands, check_same_shape, leaf_flags, split,
+                                        to_flat)
 from laxarray.sparse.ops.reshape import broadcast_to
 from laxarray.sparse.ops import spgemm_host as _spgemm_host
 from laxarray.sparse.ops import union_host as _union_host
@@ -321,7 +322,7 @@ def _union_2d_statics(args, static):
     nse(b)`` (the exact result is then cut from it)."""
     if static["nse"] is not None:
         return static
-    a_leaves, b_leaves = _spgemm_host.split(args, static["a_flags"])
+    a_leaves, b_leaves = split(args, static["a_flags"])
     return dict(static, nse=a_leaves[0].shape[0] + b_leaves[0].shape[0])
 
 
@@ -351,8 +352,7 @@ def _union_2d_kernel(*leaves, shape, a_flags, b_flags, op, dtype, index_dtype, n
     ``nse`` entries, canonical: BCSR's leaves when both are BCSR, else BCOO's, and the
     number of entries.  The XLA body is the lax union (:func:`_lax_union`); the host path
     SciPy's (:mod:`.union_host`)."""
-    a, b = ((BCSR if f[0] else BCOO)._new(*part, shape, f[1], f[2])._as_bcoo()
-            for part, f in zip(_spgemm_host.split(leaves, a_flags), (a_flags, b_flags)))
+    a, b = bcoo_operands(leaves, shape, shape, a_flags, b_flags)
     data, indices, count = _lax_union(a, b, op, nse, False)
     count = lax.convert_element_type(count, np.int64)
     if a_flags[0] and b_flags[0]:

@@ -28,6 +28,23 @@ def leaf_flags(mat):
     return isinstance(mat, BCSR), bool(mat.indices_sorted), bool(mat.unique_indices)
 
 
+def split(leaves, a_flags):
+    """``(a_leaves, b_leaves)`` of the two operands' raw leaves, one after the other (three
+    for a BCSR, whose ``a_flags[0]`` -- ``csr`` -- is true, two for a BCOO)."""
+    na = 3 if a_flags[0] else 2
+    return leaves[:na], leaves[na:]
+
+
+def bcoo_operands(leaves, ashape, bshape, a_flags, b_flags):
+    """The two operands of a kernel that takes their raw leaves (the 2-D product and sum,
+    :func:`leaf_flags`) as BCOO."""
+    mats = []
+    for part, shape, (csr, sorted_, unique) in zip(split(leaves, a_flags),
+                                                   (ashape, bshape), (a_flags, b_flags)):
+        mats.append((BCSR if csr else BCOO)._new(*part, shape, sorted_, unique)._as_bcoo())
+    return mats
+
+
 def to_flat(mat):
     """The flat form (``n_batch == n_dense == 0``) of a BCOO; static, no data inspection."""
     if mat.n_batch == 0 and mat.n_dense == 0:

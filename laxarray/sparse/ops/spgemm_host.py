@@ -32,6 +32,7 @@ import numpy as np
 from laxarray._core.errors import fail
 from laxarray._core.host import aligned, to_device
 from laxarray._core.jaxapi import host_call
+from laxarray.sparse.ops.layout import split
 
 #: The dtypes SciPy's sparse arithmetic computes as the lax kernels do: the integers,
 #: float32/float64, complex64/complex128 (no float16 or bfloat16, which SciPy lacks; no
@@ -39,13 +40,6 @@ from laxarray._core.jaxapi import host_call
 SCIPY_DTYPES = frozenset(np.dtype(t) for t in (
     np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
     np.float32, np.float64, np.complex64, np.complex128))
-
-
-def split(leaves, a_flags):
-    """``(a_leaves, b_leaves)`` of the two operands' raw leaves, one after the other (three
-    for a BCSR, whose ``a_flags[0]`` -- ``csr`` -- is true, two for a BCOO)."""
-    na = 3 if a_flags[0] else 2
-    return leaves[:na], leaves[na:]
 
 
 # ---- NumPy / SciPy side ---------------------------------------------------------------------
@@ -197,5 +191,5 @@ def callback(host, shapes, lax_fn, *leaves):
     return run(*leaves)
 
 
-__all__ = ["SCIPY_DTYPES", "split", "product", "padded", "leaves_of", "eager", "traced",
+__all__ = ["SCIPY_DTYPES", "product", "padded", "leaves_of", "eager", "traced",
            "result_structs", "callback", "to_device"]

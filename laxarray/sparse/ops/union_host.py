@@ -37,6 +37,7 @@ import numpy as np
 from jax import lax
 
 from laxarray.sparse.ops import spgemm_host
+from laxarray.sparse.ops.layout import split
 
 #: the lax operations SciPy's CSR arithmetic computes over the union of two patterns
 SIGN = {lax.add: 1, lax.sub: -1}
@@ -112,7 +113,7 @@ def combine(a_leaves, b_leaves, *, shape, kinds, sign, dtype):
 def _sum_of(leaves, *, shape, a_flags, b_flags, op, dtype):
     """:func:`combine` of the two operands' raw leaves (as the kernel takes them; each
     operand's flags ``(csr, indices_sorted, unique_indices)``)."""
-    a_leaves, b_leaves = spgemm_host.split(leaves, a_flags)
+    a_leaves, b_leaves = split(leaves, a_flags)
     kinds = tuple((f[0], bool(f[1] and f[2])) for f in (a_flags, b_flags))
     return combine(a_leaves, b_leaves, shape=shape, kinds=kinds, sign=SIGN[op],
                    dtype=np.dtype(dtype))
