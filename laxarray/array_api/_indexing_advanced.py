@@ -140,6 +140,12 @@ class Layout:
     __slots__ = ("xshape", "axes", "groups", "adjacent", "order")
 
 
+@kernel()
+def _one_element_kernel(v):
+    """A 0-d mask as the mask of one element."""
+    return lax.reshape(v, (1,))
+
+
 def layout(fn, shape, entries, check_ints=True) -> Layout:
     """Resolve ``entries`` against ``shape`` (IndexError for an impossible key)."""
     n_ellipsis = sum(1 for tag, _ in entries if tag == "ellipsis")
@@ -182,7 +188,8 @@ def layout(fn, shape, entries, check_ints=True) -> Layout:
         else:
             first = len(xshape)
             if tag == "mask" and val.ndim == 0:
-                val = lax.reshape(val, (1,)) if is_tracer(val) else np.reshape(val, (1,))
+                val = _one_element_kernel(val) if isinstance(val, jax.Array) else \
+                    np.reshape(val, (1,))
                 dims = (1,)
             elif tag == "mask":
                 dims = tuple(shape[d:d + val.ndim])

@@ -82,6 +82,31 @@ def family_kernel(module, name, dtype=None):
     return _FAMILIES[(module, name)](dtype)
 
 
+def _build_promotion(dtype):
+    def kern(x):
+        return lax.convert_element_type(x, dtype)
+    return _bound(kern, "promote", __name__, dtype)
+
+
+#: promoted dtype -> the bound kernel casting one bucketed operand to it
+_PROMOTIONS = _KernelCache(_build_promotion, lambda dtype: None)
+_FAMILIES[(__name__, "promote")] = lambda dt: _PROMOTIONS[np.dtype(dt)].kernel
+
+
+def promoted_padded(p1, p2, dtype):
+    """Two bucketed operands of different dtypes, each cast to ``dtype`` (their promoted
+    dtype) by the one cast program per dtype pair that every elementwise function shares:
+    a function's own program then serves only equal dtypes, not each pair of the table (a
+    dtype pair is a cast program once, not one program per function; for small operands
+    a dispatch more costs less than a program to load or compile).  Exact: promotion
+    widens, and the fused program casts the same way."""
+    if p1.dtype != dtype:
+        p1 = _PROMOTIONS[dtype].padded((p1,))
+    if p2.dtype != dtype:
+        p2 = _PROMOTIONS[dtype].padded((p2,))
+    return p1, p2
+
+
 def elementwise_unary(category="numeric", compute=_identity, flush_subnormals=False):
     """Decorator for ``f(x) -> array``: ``category`` of accepted input dtypes and ``compute``
     mapping the input dtype to the dtype the body sees (e.g. :func:`to_float`);
@@ -239,6 +264,12 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
                 p1, p2 = x1._padded(), x2._padded()
                 if p1 is not False and p2 is not False:
                     shape = s1 if s1 == s2 else broadcast_shapes2_cached(name, s1, s2)
+                    d1, d2 = p1.dtype, p2.dtype
+                    if d1 != d2:  # small operands: cast first (promoted_padded)
+                        dtype = _dt.promote_types(d1, d2)
+                        validate(dtype)
+                        if compute(dtype) == dtype:
+                            p1, p2 = promoted_padded(p1, p2, dtype)
                     return wrap_padded(arrays_bound.padded((p1, p2)), shape)
                 return wrap(arrays_bound(x1._value, x2._value))
             if t1 is Array and t2 in _PYTYPES:

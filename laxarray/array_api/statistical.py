@@ -417,8 +417,9 @@ __all__ = ["sum", "prod", "max", "min", "all", "any", "count_nonzero", "mean", "
            "cumulative_sum", "cumulative_prod"]
 
 
-@kernel(static=("axis", "n"))
-def _diff_kernel(*parts, axis, n):
+@kernel(static=("axis", "n", "dtype"))
+def _diff_kernel(*parts, axis, n, dtype):
+    parts = [lax.convert_element_type(p, dtype) for p in parts]
     x = lax.concatenate(parts, axis) if len(parts) > 1 else parts[0]
     for _ in range(n):
         m = x.shape[axis]
@@ -448,12 +449,11 @@ def diff(x, /, n=1, axis=-1, prepend=None, append=None):
             e = broadcast_to(wrap(e), tuple(shape))._value
         parts.insert(0 if name == "prepend" else len(parts), e)
     dt = _dt.result_type(*[p.dtype for p in parts])
-    parts = [lax.convert_element_type(p, dt) for p in parts]
     for p in parts:
         if p.ndim != raw.ndim or builtins.any(p.shape[d] != raw.shape[d] for d in range(raw.ndim)
                                      if d != ax):
             fail(ValueError, "diff", "'prepend'/'append' matching x off 'axis'", p)
-    return call(_diff_kernel, *parts, axis=ax, n=n)
+    return call(_diff_kernel, *parts, axis=ax, n=n, dtype=dt)
 
 
 __all__ += ["diff"]

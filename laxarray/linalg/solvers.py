@@ -21,6 +21,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import LinAlgError, fail
+from laxarray._core.host import to_like
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_int, normalize_axis
@@ -335,10 +336,10 @@ def lstsq(x1, x2, /, rcond=None):
     x, resid, rank, s, failed = out
     status.raise_if(failed, status.LSTSQ_NOT_CONVERGED)
     m, n = a.shape[-2], a.shape[-1]
-    if m > n and not is_tracer(rank._value) and bool(np.any(np.asarray(rank._value) != n)):
-        resid = wrap(lax.full((0,), 0, resid.dtype))
-    if m <= n:
-        resid = wrap(lax.full((0,), 0, resid.dtype))
+    traced = is_tracer(rank._value)
+    if m <= n or not traced and bool(np.any(np.asarray(rank._value) != n)):  # NumPy's empty
+        resid = wrap(lax.full((0,), 0, resid.dtype) if traced else
+                     to_like(np.zeros((0,), resid.dtype), resid._value))
     return LstsqResult(x, resid, rank, s)
 
 

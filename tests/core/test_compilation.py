@@ -238,3 +238,53 @@ def test_static_values_python_calls_equal_get_their_own_kernels():
         np.testing.assert_array_equal(got, want)
         if dtype == np.float64:
             assert np.signbit(got[-1]) == np.signbit(fill)
+
+
+_STRAY_CHILD = textwrap.dedent("""
+    import json, jax, jax.monitoring
+    import numpy as np
+    import laxarray as xp
+    from laxarray._core import kernel
+    backend = [0]
+    def duration(event, d, **_):
+        if event.endswith("backend_compile_duration"):
+            backend[0] += 1
+    jax.monitoring.register_event_duration_secs_listener(duration)
+    a8 = xp.asarray(np.array([1, 2, 3], np.int8))
+    a16 = xp.asarray(np.array([3, 1], np.int16))
+    f64 = xp.asarray(np.array([1.0, 2.5, -4.0]))
+    calls = {
+        "isin, mixed dtypes": lambda: xp.isin(a8, a16),
+        "isin, float and int": lambda: xp.isin(f64, a16),
+        "diff, prepend of another dtype": lambda: xp.diff(a8, prepend=a16),
+        "lstsq, wide": lambda: xp.linalg.lstsq(xp.ones((2, 3)), xp.ones(2)),
+        "lstsq, rank-deficient tall": lambda: xp.linalg.lstsq(xp.ones((4, 2)), xp.ones(4)),
+        "getitem, 0-d mask": lambda: f64[xp.asarray(True)],
+        "setitem, 0-d mask": lambda: f64.__setitem__(xp.asarray(False), 1.0),
+        "astype": lambda: xp.astype(a8, xp.float32),
+        "add, mixed dtypes": lambda: a8[:2] + a16,
+    }
+    stray = {}
+    for name, call in calls.items():
+        b, c = backend[0], kernel.compile_count()
+        out = call()
+        jax.block_until_ready([getattr(v, "_value", v) for v in
+                               (out if isinstance(out, tuple) else (out,)) if v is not None])
+        stray[name] = (backend[0] - b) - (kernel.compile_count() - c)
+    print(json.dumps(stray))
+""")
+
+
+def test_eager_calls_build_no_program_outside_the_kernel_helper(tmp_path):
+    """An eager call compiles only through the kernel helper, whose executables the store
+    keeps: a ``lax`` call applied eagerly outside a kernel is compiled by jax in every
+    process, unstored (``isin`` of mixed dtypes once cast its operands that way: about 14
+    ms a process per dtype pair and shape).  Counted in a fresh process with an empty store,
+    where every kernel compiles: XLA's compilations minus the kernels' own."""
+    env = dict(os.environ, LAXARRAY_COMPILATION_CACHE=str(tmp_path))
+    env.pop("JAX_COMPILATION_CACHE_DIR", None)
+    proc = subprocess.run([sys.executable, "-c", _STRAY_CHILD], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    stray = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert stray and {k: v for k, v in stray.items() if v} == {}
