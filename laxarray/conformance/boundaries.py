@@ -10,8 +10,10 @@ strategy can produce -- read from the strategy (:func:`options`: ``sampled_from`
 :mod:`~laxarray.conformance.strategies` state about themselves (their ``_boundary``
 attribute: dtypes, shapes, broadcast shapes, axes, arrays, placements) -- so a steered
 example is an example the random phase could have drawn, and a correct namespace passes it.
-Draws a plan does not name are drawn by hypothesis as usual (random values: a batch of
-zeros hides most bugs).
+Draws a plan does not name are drawn by hypothesis as usual.  The arrays a plan steers
+hold random values (a batch of zeros hides most bugs) from one seed per plan, drawn from
+hypothesis (:meth:`Steered._rng`): a hypothesis draw costs more than a boundary example's
+call, so a plan makes one where it can; a steered value that chooses nothing is no draw.
 
 The plans are derived from the draws of the spec itself (:func:`plans`), learnt as they
 run: the first plan (small shapes) reveals which draws the spec makes, and the next ones
@@ -21,7 +23,8 @@ follow from them --
   elementwise specs is every dtype pair the standard's promotion table defines;
 - **shapes**: a 0-d, an empty, an all-ones and a batched shape (leading dimensions of 2)
   for the first shape draw, within its bounds; a base shape with a unit axis and a
-  broadcast operand with a dimension dropped for broadcasting specs;
+  broadcast operand with a dimension dropped for broadcasting specs (the other plans, of
+  small shapes, give the second operand the first one's shape);
 - **axes**: the most negative axis, ``axis=None``, ``keepdims=True``; every draw whose
   label names an axis (``axis``, ``source``, ``destination``);
 - **offsets**: ``k``/``offset`` at ``+1`` and ``-1`` (with ``k given`` set);
@@ -45,7 +48,6 @@ get none (:data:`NO_BOUNDARIES`).
 
 from __future__ import annotations
 
-import functools
 import math
 
 import numpy as np
@@ -117,18 +119,20 @@ def _same(a, b):
     return type(a) is type(b) and a == b
 
 
-@functools.lru_cache(maxsize=4096)
-def _just_cached(kind, value):
-    return st.just(value)
+class _Just:
+    """A steered draw's one value: :meth:`Steered.draw` returns it without asking
+    hypothesis (a draw of ``st.just`` costs more than a boundary example's call, and
+    chooses nothing: the plan, which the replay runs again, fixes the value)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
 
 
 def _just(value):
-    """``st.just(value)``, one object per hashable value: hypothesis works out a new
-    strategy's properties on its first draw, which costs more than the draw."""
-    try:
-        return _just_cached(type(value).__name__, value)
-    except TypeError:
-        return st.just(value)
+    """The steered draw of ``value`` (:class:`_Just`)."""
+    return _Just(value)
 
 
 def _kind(strategy):
@@ -187,6 +191,18 @@ class Steered:
         self._pools = {}
         self._dtype_draws = 0
         self._axis_draws = 0
+        self._seed = None
+        self._arrays = 0
+
+    def _rng(self):
+        """A NumPy generator for the next steered array: from the plan's one seed (drawn
+        from hypothesis at the first steered array, so it shrinks and replays) and the
+        array's index.  One hypothesis draw a plan: a draw costs more than the example's
+        call, and per-element draws more still."""
+        if self._seed is None:
+            self._seed = self._data.draw(st.integers(0, 2**32 - 1), label="boundary seed")
+        self._arrays += 1
+        return np.random.default_rng((self._seed, self._arrays))
 
     def _rule(self, label, kind):
         plan = self.plan
@@ -218,7 +234,8 @@ class Steered:
         steered = None if rule is None else self._steer(kind, info, rule)
         if steered is None:
             return self._data.draw(strategy, label=label)
-        value = self._data.draw(steered, label=label)
+        value = steered.value if type(steered) is _Just else \
+            self._data.draw(steered, label=label)
         excluded = _EXCLUDED.get()
         if excluded and not _Excluding(None, excluded)._allowed(value):
             # a dtype the target device lacks: the plan does not apply (check passes it
@@ -236,8 +253,8 @@ class Steered:
         if kind == "shape":
             shape = _shape_for(info, rule) if isinstance(rule, str) else None
             return None if shape is None else _just(shape)
-        if kind == "bcast" and rule == "drop":
-            return _just(tuple(info[1:]) if info else ())
+        if kind == "bcast" and rule in ("drop", "same"):
+            return _just(tuple(info[1:] if rule == "drop" else info) if info else ())
         if kind == "array" and rule in ("ties", "special ties", "zero ties", "moderate"):
             return self._pooled(info, rule)
         if kind in ("placed", "placed pair") and isinstance(rule, tuple) and \
@@ -252,7 +269,7 @@ class Steered:
         dt = np.dtype(dtype)
         build = lambda vals: np.asarray(vals, dtype=dt).reshape(shape)  # noqa: E731
         if rule == "moderate":  # each element finite, within [-10, 10]: no constant array,
-            return _moderate_arrays(dtype, shape, tuple(sorted(bounds.items())))  # no overflow
+            return _just(_moderate_values(dt, shape, bounds, self._rng()))  # no overflow
         if rule in ("special ties", "zero ties"):
             if dt.kind not in "fc":
                 return None
@@ -266,7 +283,7 @@ class Steered:
             if rule == "zero ties":  # +0.0 and -0.0 in turn, in both orders from 3 elements
                 # on: not left to the draw, which puts +0.0 before -0.0 in a quarter of the
                 # arrays of two elements (a fresh array per draw: the spec may write to it)
-                return st.just(tuple(pool[i % len(pool)] for i in range(n))).map(build)
+                return _just(build([pool[i % len(pool)] for i in range(n)]))
         else:
             key = (dtype, tuple(sorted(bounds.items())))
             if key not in self._pools:
@@ -274,35 +291,39 @@ class Steered:
                                                  max_size=2), label="tie pool")
                 self._pools[key] = tuple(drawn)
             pool = self._pools[key]
-        return st.lists(st.sampled_from(pool), min_size=n, max_size=n).map(build)
+        at = self._rng().integers(0, len(pool), n)
+        return _just(build([pool[i] for i in at]))
 
 
-@functools.lru_cache(maxsize=4096)
-def _moderate_arrays(dtype, shape, bounds):
-    """Arrays of ``dtype`` and ``shape`` with elements of :func:`_moderate` (cached, as
-    :func:`_just`)."""
-    dt, n = np.dtype(dtype), math.prod(shape)
-    return st.lists(_moderate(dtype, dict(bounds)), min_size=n, max_size=n).map(
-        lambda vals: np.asarray(vals, dtype=dt).reshape(shape))
-
-
-def _moderate(dtype, bounds):
-    """Scalars of ``dtype`` within ``bounds`` and ``[-10, 10]``, finite."""
+def _moderate_values(dt, shape, bounds, rng):
+    """An array of ``dt`` and ``shape`` whose elements are finite, within ``bounds`` and
+    ``[-10, 10]`` (no constant array, no overflow), from the generator ``rng``: integers
+    uniform there; floats (each part of a complex) a quarter whole numbers, the rest
+    uniform."""
     lo, hi = bounds.get("min_value"), bounds.get("max_value")
     lo = -10 if lo is None else max(lo, -10)
     hi = 10 if hi is None else min(hi, 10)
-    if lo > hi:
-        return S.scalars(dtype, **bounds)
-    if np.dtype(dtype).kind in "iu":
-        lo, hi = max(int(np.ceil(lo)), int(np.iinfo(dtype).min)), int(np.floor(hi))
-        if lo > hi:
-            return S.scalars(dtype, **bounds)
-    dt = np.dtype(dtype)
-    if dt.kind not in "fc":
-        return S.scalars(dtype, finite=True, min_value=lo, max_value=hi)
-    width = dt.itemsize * (4 if dt.kind == "c" else 8)
-    real = st.floats(float(lo), float(hi), width=width, allow_subnormal=False)
-    return st.builds(complex, real, real) if dt.kind == "c" else real
+    n = math.prod(shape)
+    if dt.kind == "b":
+        return rng.integers(0, 2, n).astype(dt).reshape(shape)
+    if dt.kind in "iu":
+        lo, hi = max(int(np.ceil(lo)), int(np.iinfo(dt).min)), min(int(np.floor(hi)),
+                                                                     int(np.iinfo(dt).max))
+        lo, hi = (lo, hi) if lo <= hi else (int(np.iinfo(dt).min), int(np.iinfo(dt).max))
+        return rng.integers(lo, hi, n, endpoint=True).astype(dt).reshape(shape)
+    lo, hi = (float(lo), float(hi)) if lo <= hi else (-10.0, 10.0)
+    real = np.dtype(f"float{dt.itemsize * 4}") if dt.kind == "c" else dt
+
+    def part():
+        vals = rng.uniform(lo, hi, n)
+        whole = rng.random(n) < 0.25
+        vals[whole] = np.clip(np.round(vals[whole]), np.ceil(lo), np.floor(hi)) \
+            if np.ceil(lo) <= np.floor(hi) else vals[whole]
+        vals = vals.astype(real)  # rounded into the bounds, not past them
+        vals = np.where(vals < lo, np.nextafter(vals, real.type(np.inf)), vals)
+        return np.where(vals > hi, np.nextafter(vals, real.type(-np.inf)), vals)
+    vals = part() + 1j * part() if dt.kind == "c" else part()
+    return vals.astype(dt).reshape(shape)
 
 
 #: the pool of the special ties: NaN meets NaN, an infinity itself, -0.0 beside +0.0
@@ -360,7 +381,9 @@ def plans(seen, done):
     all the others at once."""
     base = {"@given": "true", "scalar x2": ("=", False), "@array": "moderate",
             "@size": 2}
-    small = dict(base, **{"@shape": "small"})
+    # (small plans: the second operand of the first's shape, the broadcasting left to the
+    # shape plans; a drawn one would cost more than the example's call)
+    small = dict(base, **{"@shape": "small", "@bcast": "same", "swap": ("=", False)})
     if done == 0:
         return [dict(small, **{"@dtype": 0})]
     if done > 1:

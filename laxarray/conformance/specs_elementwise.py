@@ -14,7 +14,10 @@ Inputs where the standard leaves the result unspecified are excluded with ``doma
   component is infinite or NaN (the standard: "implementation dependent", except the
   all-NaN case, which is kept), and complex division by a complex zero;
 - ``maximum``/``minimum``: the sign of a zero result;
-- ``clip``: ``min > max``, integer bounds outside the dtype.
+- ``clip``: ``min > max``, integer bounds outside the dtype;
+- complex ``sin``/``cos``/``sinh``/``cosh`` where ``exp(|t|)`` of a finite part overflows;
+- complex inputs with a NaN part that none of the standard's rows reaches
+  (:func:`~laxarray.conformance.special_cases.unstated_nan_parts`, for every unary spec).
 
 Where NumPy deviates from the standard's special cases, the oracle is patched to the
 standard; each patch says why:
@@ -28,7 +31,8 @@ standard; each patch says why:
   imaginary part, where NumPy gives ``NaN + NaN j`` (see ``_expm1_oracle``).
 
 Complex result parts whose sign the standard leaves unspecified compare by magnitude
-(``SIGN_FREE``).
+(``SIGN_FREE``; the zero parts of complex ``square`` and ``reciprocal``, whose textbook
+formula is a "should").
 """
 
 from __future__ import annotations
@@ -160,12 +164,28 @@ def _nonneg_int(dtype):
     return {"min_value": 0} if np.dtype(dtype).kind in "iu" else {}
 
 
+def _zero_parts_of(fn):
+    """``sign_free`` of complex ``fn`` (``np.square``, ``np.reciprocal``: "as if" ``x * x``,
+    ``1.0 / x``): the parts of ``fn(x)`` that are zero, exactly or by underflow.  The
+    standard's complex product and quotient of finite operands "should" follow the textbook
+    formula, which fixes those zeros' signs; other formulas (Smith's division, ``(a - b)(a
+    + b)``) give other signs: ``1 / (-0 + 1j)`` is ``+0 - 1j`` by the textbook formula,
+    ``-0 - 1j`` by NumPy's."""
+    def free(x):
+        with np.errstate(all="ignore"):
+            out = fn(x)
+        return out.real == 0, out.imag == 0
+    return free
+
+
 # ---- arithmetic ----------------------------------------------------------------------------
 unary("abs", np.abs, "numeric", result=real_of, postfilter=_not_int_min)
 unary("negative", np.negative, "numeric", postfilter=_not_int_min)
 unary("positive", np.positive, "numeric")
-unary("square", np.square, "numeric", postfilter=_complex_square)
-unary("reciprocal", np.reciprocal, "floating-point", postfilter=_complex_reciprocal)
+unary("square", np.square, "numeric", postfilter=_complex_square,
+      sign_free=_zero_parts_of(np.square))
+unary("reciprocal", np.reciprocal, "floating-point", postfilter=_complex_reciprocal,
+      sign_free=_zero_parts_of(np.reciprocal))
 def _sign_oracle(x):
     """np.sign, patched: the standard gives ``NaN + NaN j`` when either part of a complex
     ``x`` is NaN; NumPy returns e.g. ``1 + 0j`` for ``inf + NaN j``."""
@@ -325,13 +345,33 @@ def _tan_oracle(x):
     return out
 
 
+def _exp_overflow(part):
+    """Postfilter of complex ``sin``/``cos`` (``part="imag"``) and ``sinh``/``cosh``
+    (``"real"``), whose parts are ``cosh(t)`` or ``sinh(t)`` times a sine or cosine, ``t``
+    that part of ``x``: drop the elements where ``exp(|t|)`` overflows though ``t`` is
+    finite.  A finite result there needs a scaled ``exp(|t|) / 2``, an accuracy the standard
+    does not ask of complex operands (as for the overflow of a complex product, see
+    ``_complex_square``): XLA's ``sin(0.5 + 88.8j)`` in complex64 is ``inf + inf j``."""
+    def keep(x, expected):
+        if x.dtype.kind != "c":
+            return np.ones(x.shape, bool)
+        t = np.abs(getattr(x, part))
+        with np.errstate(invalid="ignore"):
+            return ~(np.isfinite(t) & (t > np.log(np.finfo(t.dtype).max)))
+    return keep
+
+
+_EXP_OVERFLOW = {"sin": _exp_overflow("imag"), "cos": _exp_overflow("imag"),
+                 "sinh": _exp_overflow("real"), "cosh": _exp_overflow("real")}
+
 for _name, _oracle in (("exp", np.exp), ("expm1", _expm1_oracle), ("log", np.log),
                        ("log1p", _log1p_oracle), ("sin", np.sin), ("cos", np.cos),
                        ("tan", _tan_oracle), ("asin", np.arcsin), ("acos", np.arccos),
                        ("atan", np.arctan), ("sinh", np.sinh), ("cosh", np.cosh),
                        ("tanh", np.tanh), ("asinh", np.arcsinh), ("acosh", np.arccosh),
                        ("atanh", np.arctanh)):
-    unary(_name, _oracle, "floating-point", sign_free=SIGN_FREE.get(_name))
+    unary(_name, _oracle, "floating-point", sign_free=SIGN_FREE.get(_name),
+          postfilter=_EXP_OVERFLOW.get(_name))
 unary("log2", np.log2, "floating-point")
 unary("log10", np.log10, "floating-point")
 unary("sqrt", np.sqrt, "floating-point", sign_free=SIGN_FREE["sqrt"])

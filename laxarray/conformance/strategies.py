@@ -201,7 +201,13 @@ def kind_class(dtype):
 def by_kind(options, key=kind_class):
     """One of ``options``, its class (``key``, default :func:`kind_class`) drawn first,
     uniformly: the eight integer dtypes do not crowd out the floating ones, where special
-    values live (NaN, infinities, signed zeros)."""
+    values live (NaN, infinities, signed zeros).  One strategy per ``(options, key)``, as
+    :func:`_scalars`: pass a named ``key``, not a new lambda per call."""
+    return _by_kind(tuple(options), key)
+
+
+@functools.lru_cache(maxsize=1024)
+def _by_kind(options, key):
     classes = {}
     for option in options:
         classes.setdefault(key(option), []).append(option)

@@ -30,7 +30,7 @@ print(json.dumps([{r.name: [r.status, r.message, r.examples, r.snippet, r.dtypes
 def test_workers_report_what_one_process_reports():
     """Failing and passing specs alike: outcome, message, example count, the snippet of
     the shrunk failure and the dtype matrix are identical (array_api_compat.numpy fails
-    some of these: its floor_divide and var break the standard's special cases).
+    some of these: its var breaks the standard's special cases).
 
     Both runs are made by a fresh process, as the command line makes them: hypothesis
     also draws literal constants of the loaded modules that are not installed, and this

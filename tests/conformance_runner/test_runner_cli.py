@@ -259,9 +259,17 @@ SHRUNK = {"sign of zero lost in round", "wrong unique counts", "off-by-one cumul
 
 
 # ---- conforming replacements of what NumPy gets wrong by the standard's special cases ----
+def floor_divide_zero_sign_lost(x1, x2, /):
+    """NumPy's floor_divide with a zero quotient's sign lost (``-0.0 // 1.0`` is ``+0``, as
+    jax.numpy's): it breaks the standard's row "If ``x1_i`` is ``-0`` and ``x2_i`` is
+    greater than ``0``, the result is ``-0``", which no note relaxes."""
+    out = cnp.floor_divide(x1, x2)
+    return out + out.dtype.type(0) if out.dtype.kind == "f" else out
+
+
 def floor_divide_standard(x1, x2, /):
-    """NumPy's floor_divide with the standard's special cases (NumPy: ``inf // 2.0`` is
-    nan, ``1.0 // -inf`` is -1.0; the standard: inf and -0.0)."""
+    """NumPy's floor_divide with the standard's special cases where a row's note allows
+    NumPy's (``inf // 2.0`` is nan, ``1.0 // -inf`` is -1.0): NumPy's own."""
     a1 = np.asarray(x1)
     a2 = np.asarray(x2, dtype=a1.dtype) if isinstance(x2, (int, float)) and \
         a1.dtype.kind == "f" else np.asarray(x2)
