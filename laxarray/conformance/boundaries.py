@@ -185,24 +185,22 @@ class Steered:
     others from ``data``; it records what it met (:attr:`seen`: label -> ``(kind, info)``,
     the first time each label is drawn)."""
 
-    def __init__(self, data, plan):
+    def __init__(self, data, plan, seed=(0,)):
         self._data, self.plan = data, plan
         self.seen = {}
         self._pools = {}
         self._dtype_draws = 0
         self._axis_draws = 0
-        self._seed = None
+        self._seed = tuple(seed)
         self._arrays = 0
 
     def _rng(self):
-        """A NumPy generator for the next steered array: from the plan's one seed (drawn
-        from hypothesis at the first steered array, so it shrinks and replays) and the
-        array's index.  One hypothesis draw a plan: a draw costs more than the example's
-        call, and per-element draws more still."""
-        if self._seed is None:
-            self._seed = self._data.draw(st.integers(0, 2**32 - 1), label="boundary seed")
+        """A NumPy generator for the next steered array: from ``seed`` (the example's one
+        draw, :func:`begin`, so it shrinks and replays, and the plan's place in its
+        batch) and the array's index.  No hypothesis draw per array: a draw costs more
+        than the example's call, per-element draws more still."""
         self._arrays += 1
-        return np.random.default_rng((self._seed, self._arrays))
+        return np.random.default_rng((*self._seed, self._arrays))
 
     def _rule(self, label, kind):
         plan = self.plan
@@ -382,8 +380,10 @@ def plans(seen, done):
     base = {"@given": "true", "scalar x2": ("=", False), "@array": "moderate",
             "@size": 2}
     # (small plans: the second operand of the first's shape, the broadcasting left to the
-    # shape plans; a drawn one would cost more than the example's call)
-    small = dict(base, **{"@shape": "small", "@bcast": "same", "swap": ("=", False)})
+    # shape plans; no mirrored specials, each mode has its plan: a draw costs more than
+    # the example's call)
+    small = dict(base, **{"@shape": "small", "@bcast": "same", "swap": ("=", False),
+                          "mirror specials": ("=", "off")})
     if done == 0:
         return [dict(small, **{"@dtype": 0})]
     if done > 1:
@@ -441,21 +441,25 @@ def plans(seen, done):
 
 
 def begin(data):
-    """The first draw of a boundary example: it rejects hypothesis' all-zeros example, so
-    that the one example of a boundary search is a random one (its unsteered values are
-    not all zero)."""
-    assume(data.draw(st.booleans(), label="boundary example"))
+    """The first draw of a boundary example, the seed of the arrays its plans steer
+    (:meth:`Steered._rng`): it rejects hypothesis' all-zeros example (seed 0), so that the
+    one example of a boundary search is a random one (its unsteered values are not all
+    zero)."""
+    seed = data.draw(st.integers(0, 2**32 - 1), label="boundary seed")
+    assume(seed != 0)
+    return seed
 
 
-def check(spec, xp, data, plan, drawn=None, calls=None, seen=None, first=True):
+def check(spec, xp, data, plan, drawn=None, calls=None, seen=None, first=True, seed=None):
     """Run ``spec`` on ``xp`` with its draws steered by ``plan`` (:class:`Steered`): True,
     or False where the spec rejected the example (it ``assume``-s what the plan steered
     to: the plan does not apply; passed over, not retried).  The draws met are added to
     ``seen`` (a dict) when given.  ``first``: the example's first draw is :func:`begin`'s
-    (False: a later plan of a batch, :func:`check_batch`)."""
+    (False: a plan of a batch, :func:`check_batch`, whose ``seed`` is its batch's and its
+    place there)."""
     if first:
-        begin(data)
-    steered = Steered(data, plan)
+        seed = (begin(data),)
+    steered = Steered(data, plan, seed)
     try:
         spec.check(xp, steered, drawn, calls)
         return True
@@ -472,9 +476,9 @@ def check_batch(spec, xp, data, plans):
     runner runs a batch of them (one search for several plans: a search's own cost is
     most of a small example's): the replay of a failing one runs the plans of its batch up
     to it, which draw what they drew in the runner."""
-    begin(data)
-    for plan in plans:
-        check(spec, xp, data, plan, first=False)
+    seed = begin(data)
+    for at, plan in enumerate(plans):
+        check(spec, xp, data, plan, first=False, seed=(seed, at))
 
 
 def applies(spec):

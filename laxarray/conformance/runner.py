@@ -420,13 +420,14 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
     batch = [None]  # the plans of the boundary examples running (one example), if any
     plan = [None]  # the plan running (after a failure: the failing one) and its index
     at = [0]
+    batch_seed = [0]  # the boundary example's seed (boundaries.begin)
     ran = {}  # index in the batch -> whether the spec took that plan's example
     seen = {}  # the draws the boundary examples met (boundaries.plans reads them)
 
     def body(data):
         if batch[0] is None:
             return one(data)
-        boundaries.begin(data)
+        batch_seed[0] = boundaries.begin(data)
         for at[0], plan[0] in enumerate(batch[0]):
             one(data)
 
@@ -439,7 +440,8 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
                 spec.check(target, data, drawn, calls)
             else:
                 ran[at[0]] = boundaries.check(spec, target, data, plan[0], drawn, calls,
-                                              seen, first=False)
+                                              seen, first=False,
+                                              seed=(batch_seed[0], at[0]))
         except HypothesisException:
             raise
         except AssertionError as exc:
