@@ -49,6 +49,7 @@ from laxarray.array_api._broadcast import broadcastable
 from laxarray.array_api._calls import call, call_padded
 from laxarray.array_api._convert import has_traced, to_raw, value_operand
 from laxarray.array_api.indexing_functions import gather_axis
+from laxarray.array_api.manipulation import reshape_kernel
 from laxarray.array_api.searching import nonzero_kernel
 
 MODES = {None: lax.GatherScatterMode.PROMISE_IN_BOUNDS,
@@ -140,12 +141,6 @@ class Layout:
     __slots__ = ("xshape", "axes", "groups", "adjacent", "order")
 
 
-@kernel()
-def _one_element_kernel(v):
-    """A 0-d mask as the mask of one element."""
-    return lax.reshape(v, (1,))
-
-
 def layout(fn, shape, entries, check_ints=True) -> Layout:
     """Resolve ``entries`` against ``shape`` (IndexError for an impossible key)."""
     n_ellipsis = sum(1 for tag, _ in entries if tag == "ellipsis")
@@ -188,7 +183,7 @@ def layout(fn, shape, entries, check_ints=True) -> Layout:
         else:
             first = len(xshape)
             if tag == "mask" and val.ndim == 0:
-                val = _one_element_kernel(val) if isinstance(val, jax.Array) else \
+                val = reshape_kernel(val, shape=(1,)) if isinstance(val, jax.Array) else \
                     np.reshape(val, (1,))
                 dims = (1,)
             elif tag == "mask":

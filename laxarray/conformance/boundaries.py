@@ -11,9 +11,9 @@ strategy can produce -- read from the strategy (:func:`options`: ``sampled_from`
 attribute: dtypes, shapes, broadcast shapes, axes, arrays, placements) -- so a steered
 example is an example the random phase could have drawn, and a correct namespace passes it.
 Draws a plan does not name are drawn by hypothesis as usual.  The arrays a plan steers
-hold random values (a batch of zeros hides most bugs) from one seed per plan, drawn from
-hypothesis (:meth:`Steered._rng`): a hypothesis draw costs more than a boundary example's
-call, so a plan makes one where it can; a steered value that chooses nothing is no draw.
+hold random values (a batch of zeros hides most bugs) from one seed per batch, drawn from
+hypothesis (:func:`begin`, :meth:`Steered._rng`): a hypothesis draw costs more than a
+boundary example's call; a steered value that chooses nothing is no draw (:class:`_Just`).
 
 The plans are derived from the draws of the spec itself (:func:`plans`), learnt as they
 run: the first plan (small shapes) reveals which draws the spec makes, and the next ones
@@ -130,11 +130,6 @@ class _Just:
         self.value = value
 
 
-def _just(value):
-    """The steered draw of ``value`` (:class:`_Just`)."""
-    return _Just(value)
-
-
 def _kind(strategy):
     """``(kind, info)`` a strategy states (``_boundary``), ``("options", values)`` for a
     readable one, else ``(None, None)``."""
@@ -245,14 +240,14 @@ class Steered:
         """The strategy replacing a draw of ``(kind, info)`` under ``rule``, or None."""
         if isinstance(rule, tuple) and rule[0] == "=":
             values = info if kind in ("options", "dtype") else ()
-            return _just(rule[1]) if any(_same(rule[1], v) for v in values) else None
+            return _Just(rule[1]) if any(_same(rule[1], v) for v in values) else None
         if kind in ("options", "dtype"):
             return _pick(info, rule)
         if kind == "shape":
             shape = _shape_for(info, rule) if isinstance(rule, str) else None
-            return None if shape is None else _just(shape)
+            return None if shape is None else _Just(shape)
         if kind == "bcast" and rule in ("drop", "same"):
-            return _just(tuple(info[1:] if rule == "drop" else info) if info else ())
+            return _Just(tuple(info[1:] if rule == "drop" else info) if info else ())
         if kind == "array" and rule in ("ties", "special ties", "zero ties", "moderate"):
             return self._pooled(info, rule)
         if kind in ("placed", "placed pair") and isinstance(rule, tuple) and \
@@ -267,7 +262,7 @@ class Steered:
         dt = np.dtype(dtype)
         build = lambda vals: np.asarray(vals, dtype=dt).reshape(shape)  # noqa: E731
         if rule == "moderate":  # each element finite, within [-10, 10]: no constant array,
-            return _just(_moderate_values(dt, shape, bounds, self._rng()))  # no overflow
+            return _Just(_moderate_values(dt, shape, bounds, self._rng()))  # no overflow
         if rule in ("special ties", "zero ties"):
             if dt.kind not in "fc":
                 return None
@@ -281,7 +276,7 @@ class Steered:
             if rule == "zero ties":  # +0.0 and -0.0 in turn, in both orders from 3 elements
                 # on: not left to the draw, which puts +0.0 before -0.0 in a quarter of the
                 # arrays of two elements (a fresh array per draw: the spec may write to it)
-                return _just(build([pool[i % len(pool)] for i in range(n)]))
+                return _Just(build([pool[i % len(pool)] for i in range(n)]))
         else:
             key = (dtype, tuple(sorted(bounds.items())))
             if key not in self._pools:
@@ -290,7 +285,7 @@ class Steered:
                 self._pools[key] = tuple(drawn)
             pool = self._pools[key]
         at = self._rng().integers(0, len(pool), n)
-        return _just(build([pool[i] for i in at]))
+        return _Just(build([pool[i] for i in at]))
 
 
 def _moderate_values(dt, shape, bounds, rng):
@@ -337,27 +332,27 @@ def _pick(values, rule):
     if not values:
         return None
     if isinstance(rule, int) and not isinstance(rule, bool):
-        return _just(values[rule]) if rule < len(values) else None
+        return _Just(values[rule]) if rule < len(values) else None
     if rule in ("floating", "complex"):
         want = "f" if rule == "floating" else "c"
         for v in values:
             names = v if isinstance(v, tuple) else (v,)
             if all(np.dtype(n).kind == want for n in names):
-                return _just(v)
+                return _Just(v)
         return None
     ints = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
     if rule == "negative":
         neg = [v for v in ints if v < 0]
-        return _just(min(neg)) if neg else None
+        return _Just(min(neg)) if neg else None
     if rule == "largest":
-        return _just(max(ints)) if ints else None
+        return _Just(max(ints)) if ints else None
     if rule == "none":
-        return _just(None) if any(v is None for v in values) else None
+        return _Just(None) if any(v is None for v in values) else None
     if rule == "true":
-        return _just(True) if any(v is True for v in values) else None
+        return _Just(True) if any(v is True for v in values) else None
     if rule == "all":  # the longest tuple of axes
         tuples = [v for v in values if isinstance(v, tuple)]
-        return _just(max(tuples, key=len)) if tuples else None
+        return _Just(max(tuples, key=len)) if tuples else None
     return None
 
 
