@@ -14,6 +14,8 @@ It changes nothing but when a load happens: the executable is the one the store 
 the key the call computed.  Loading releases the GIL for most of its time (XLA's
 deserialization), so the thread overlaps with the program's Python on another core; at exit
 the thread is stopped before the interpreter finalizes (a load in flight finishes first).
+A ``multiprocessing`` child neither loads ahead nor writes a trace: it runs a share of its
+parent's work under the parent's program name, which the trace does not predict.
 ``LAXARRAY_PREFETCH=0`` turns it off.
 """
 
@@ -108,7 +110,7 @@ def start(store) -> None:
     (once per process; nothing where prefetching is off)."""
     with _LOCK:
         if _STATE["trace"] is not None or os.environ.get(
-                "LAXARRAY_PREFETCH", "").strip() == "0":
+                "LAXARRAY_PREFETCH", "").strip() == "0" or _pool_worker():
             return
         _STATE["trace"], _STATE["seen"] = [], set()
         _STATE["folder"] = folder = os.path.join(store.path, "traces")
@@ -121,6 +123,17 @@ def start(store) -> None:
         names = [n for n in names if n][:AHEAD]
         if names:
             _STATE["ahead"] = Ahead(store, names)
+
+
+def _pool_worker() -> bool:
+    """Whether this process is a ``multiprocessing`` child (a pool's worker, say): it does
+    a share of its parent's work, which the trace of their common program name does not
+    predict (loading that trace ahead would load mostly what the parent and the other
+    workers use), and its own trace would replace the parent's."""
+    if "--multiprocessing-fork" in getattr(sys, "orig_argv", ()):
+        return True   # spawned: it imports its parent's main module before it knows more
+    mp = sys.modules.get("multiprocessing")   # not imported: not a multiprocessing child
+    return mp is not None and mp.parent_process() is not None
 
 
 def lookup(name) -> None:

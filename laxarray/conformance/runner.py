@@ -681,7 +681,9 @@ def run_namespace(xp, specs, skipped=None, *, namespace_label="xp", version="202
         _check_parallel(xp, namespace_label, device)
         parallel.run_specs(specs, jobs=jobs, initializer=_worker_start,
                            initargs=(namespace_label, device, options), run=_worker_run,
-                           failed=_worker_failed, on_result=record)
+                           failed=_worker_failed, on_result=record,
+                           local=lambda name: run_spec(xp, SPECS[name], mutable=mutable,
+                                                       capabilities=capabilities, **options))
     else:
         for spec in specs:
             record(run_spec(xp, spec, mutable=mutable, capabilities=capabilities, **options))

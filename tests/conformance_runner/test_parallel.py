@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from laxarray.conformance import SPECS, runner
+from laxarray.conformance import SPECS, parallel, runner
 from laxarray.conformance.__main__ import main
 
 NAMES = ["abs", "argmax", "clip", "cumulative_sum", "floor_divide", "linalg.det", "mean",
@@ -16,7 +16,7 @@ NAMES = ["abs", "argmax", "clip", "cumulative_sum", "floor_divide", "linalg.det"
 
 _BOTH = """
 import json
-from laxarray.conformance import SPECS, runner
+from laxarray.conformance import SPECS, parallel, runner
 label = "array_api_compat.numpy"
 xp = runner.load_namespace(label)
 specs = [SPECS[n] for n in NAMES]
@@ -63,3 +63,37 @@ def test_cli_jobs(tmp_path, capsys):
                  "--json", str(out)]) == 0
     results = json.loads(out.read_text())["runs"][0]["results"]
     assert {r["name"]: r["status"] for r in results} == {"abs": "pass", "negative": "pass"}
+
+
+_SPECS = [SPECS[n] for n in NAMES]
+
+
+def test_this_process_runs_specs_beside_its_workers():
+    """``local``: the calling process takes specs from the same queue as the workers, every
+    spec runs exactly once, and results come back through ``on_result`` in this thread."""
+    seen = []
+    results = parallel.run_specs(_SPECS, jobs=2, initializer=None, initargs=(), run=str,
+                                 failed=lambda name, message: ("failed", name),
+                                 on_result=seen.append, local=lambda name: ("local", name))
+    assert seen == results
+    names = [r[1] if isinstance(r, tuple) else r for r in results]
+    assert sorted(names) == sorted(NAMES)
+    assert ("local", parallel._order(_SPECS)[1].name) in results  # the worker was starting
+
+
+def test_specs_left_by_a_dead_worker_pool_run_in_this_process():
+    """A worker that dies (here at its start) fails the one spec it held; this process runs
+    the rest instead of reporting them all as failed, and nothing waits forever."""
+    results = parallel.run_specs(_SPECS, jobs=2, initializer=os._exit, initargs=(3,),
+                                 run=str, failed=lambda name, message: ("failed", name),
+                                 local=lambda name: ("local", name))
+    kinds = sorted(r[0] for r in results)
+    assert sorted(r[1] for r in results) == sorted(NAMES)
+    assert kinds.count("failed") <= 1 and kinds.count("local") >= len(NAMES) - 1
+
+
+def test_without_local_a_dead_pool_fails_every_spec_it_held():
+    results = parallel.run_specs(_SPECS[:3], jobs=2, initializer=os._exit, initargs=(3,),
+                                 run=str, failed=lambda name, message: ("failed", message))
+    assert len(results) == 3
+    assert all(kind == "failed" and "died" in message for kind, message in results)

@@ -128,3 +128,54 @@ def test_trace_keeps_this_run_first_then_older_keys(tmp_path, monkeypatch):
     with open(path) as f:
         assert f.read().split() == ["new1", "new2", "old1", "old2"]
     assert np.all([not n.startswith(".tmp-") for n in os.listdir(folder)])
+
+
+_POOL_PROGRAM = """
+    import json, multiprocessing, sys
+    import numpy as np
+    import laxarray as xp
+    from laxarray._core import kernel, prefetch
+
+
+    def work(_=None):
+        a = np.arange(12.0).reshape(3, 4)
+        got = np.asarray(xp.sum(xp.exp(xp.asarray(a)), axis=0))
+        return {"ok": bool(np.allclose(got, np.exp(a).sum(axis=0), rtol=1e-13)),
+                "ahead": prefetch.loaded_ahead(), "loads": kernel.load_count()}
+
+
+    if __name__ == "__main__":
+        out = work()
+        if sys.argv[1:] == ["pool"]:
+            with multiprocessing.get_context("spawn").Pool(1) as pool:
+                out["worker"] = pool.apply(work)
+        print("@@result@@ " + json.dumps(out))
+"""
+
+
+def test_a_pool_worker_neither_loads_ahead_nor_writes_the_trace(tmp_path):
+    """A ``multiprocessing`` child runs its parent's program (``sys.argv[0]``) but only a
+    share of its work: it loads nothing ahead from the parent's trace (mostly what the
+    parent and the other workers use) and leaves the trace to the parent."""
+    script = tmp_path / "program.py"
+    script.write_text(textwrap.dedent(_POOL_PROGRAM))
+    store = tmp_path / "store"
+    env = dict(os.environ, LAXARRAY_COMPILATION_CACHE=str(store), LAXARRAY_PREFETCH="1")
+
+    def run(*args):
+        proc = subprocess.run([sys.executable, str(script), *args], env=env, cwd=tmp_path,
+                              capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        line = [ln for ln in proc.stdout.splitlines() if ln.startswith(MARK)][-1]
+        return json.loads(line[len(MARK):])
+
+    first = run()
+    assert first["ok"] and first["ahead"] == 0
+    (trace,) = (store / "executables" / "traces").iterdir()
+    keys = trace.read_text()
+    second = run("pool")
+    assert second["ok"] and second["ahead"] > 0           # the parent loads ahead
+    worker = second["worker"]
+    assert worker["ok"] and worker["ahead"] == 0 and worker["loads"] > 0
+    assert list((store / "executables" / "traces").iterdir()) == [trace]
+    assert trace.read_text() == keys
