@@ -53,6 +53,11 @@ def _stating(strategy, kind, info):
 
 def broadcastable_shapes(shape):
     """Shapes that broadcast with ``shape`` (dims dropped from the left or set to 1)."""
+    return _broadcastable_shapes(tuple(shape))
+
+
+@functools.lru_cache(maxsize=1024)   # one strategy per shape: hypothesis validates each anew
+def _broadcastable_shapes(shape):
     def make(draw_dims):
         drop, ones = draw_dims
         out = list(shape[drop:])
@@ -214,8 +219,12 @@ def _by_kind(options, key):
     groups = [tuple(members) for members in classes.values()]
     if len(groups) == 1:
         return _stating(st.sampled_from(groups[0]), "dtype", tuple(options))
-    return _stating(st.sampled_from(groups).flatmap(st.sampled_from), "dtype",
-                    tuple(options))
+    return _stating(st.sampled_from(groups).flatmap(_members), "dtype", tuple(options))
+
+
+@functools.lru_cache(maxsize=1024)
+def _members(group):
+    return st.sampled_from(group)
 
 
 @functools.lru_cache(maxsize=None)
@@ -225,6 +234,7 @@ def dtypes(group):
     return by_kind(DTYPE_GROUPS[group])
 
 
+@functools.lru_cache(maxsize=None)
 def axes(ndim, *, allow_none=True, allow_tuple=True):
     """Axis arguments: None, a (possibly negative) int, or a tuple of unique axes."""
     options = []
