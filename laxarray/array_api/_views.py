@@ -112,11 +112,14 @@ def part_view(x, part):
     """``x.real`` / ``x.imag``: a view of a complex array's part (NumPy's); of a real array,
     ``.real`` is a view of ``x`` and ``.imag`` new zeros (as NumPy, whose zeros are
     read-only)."""
+    if x.dtype.kind != "c" and part == "imag":
+        # new zeros, read-only as NumPy's: a view of their own, not of x (they share no
+        # memory with x or its base)
+        zeros = _em.imag(x)
+        return make_view(zeros, ("reshape", tuple(zeros.shape)), None, wrap(zeros._value),
+                         layout_of(zeros), readonly=True)
     offset, strides = layout_of(x)
     if x.dtype.kind != "c":
-        if part == "imag":  # read-only zeros, as NumPy's
-            return make_view(x, ("zeros",), None, _em.imag(x), (offset, strides),
-                             readonly=True)
         return make_view(x, ("reshape", tuple(x.shape)), None, wrap(x._value),
                          (offset, strides))
     out = _em.real(x) if part == "real" else _em.imag(x)
@@ -275,8 +278,6 @@ def _forward(op, x, dyn):
         return lax.broadcast_in_dim(x, op[1], tuple(range(nd - x.ndim, nd)))
     if kind == "bitcast":
         return _bitcast(x, op[2], op[3])
-    if kind == "zeros":  # a real array's .imag (a read-only view: forward only)
-        return lax.full_like(x, 0)
     # diagonal (a read-only view: forward only)
     _, offset, a1, a2 = op
     rest = tuple(i for i in range(x.ndim) if i not in (a1, a2))

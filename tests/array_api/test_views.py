@@ -240,3 +240,22 @@ def test_assigning_to_real_and_imag_is_numpys(dtype, part):
         except (TypeError, ValueError) as exc:
             outcomes.append((type(exc), np.asarray(y).tolist()))
     assert outcomes[:3] == outcomes[3:]
+
+
+@pytest.mark.parametrize("through_view", [False, True])
+def test_a_real_arrays_imag_is_new_zeros_sharing_nothing(through_view):
+    # NumPy: a real array's .imag is a new read-only array of zeros; it shares no memory
+    # with the array (nor with the complex array a .real view of which it may be)
+    n0 = np.arange(4.0).reshape(2, 2) * (1 + 1j) if through_view else np.arange(4.0)
+    nb, lb = n0.copy(), xp.asarray(n0)
+    nr, lr = (nb.real, lb.real) if through_view else (nb, lb)
+    nz, lz = nr.imag, lr.imag
+    for shaped_n, shaped_lx in ((nz, lz), (np.reshape(nz, (-1,)), xp.reshape(lz, (-1,)))):
+        assert np.shares_memory(shaped_n, nb) is False
+        assert root_of(shaped_lx) is not lb
+        assert root_of(shaped_lx) is not lr
+    with pytest.raises(ValueError, match="read-only"):
+        lz[...] = 1.0
+    nb[...], lb[...] = 7.0, 7.0                  # a write to the base leaves them zeros
+    np.testing.assert_array_equal(np.asarray(lz), nz)
+    np.testing.assert_array_equal(np.asarray(xp.reshape(lz, (-1,))), np.zeros(nz.size))
