@@ -23,6 +23,7 @@ from laxarray.array_api._array import Array, wrap, wrap_padded, wrap_padded_like
 from laxarray.array_api._broadcast import broadcast_shapes2, broadcast_shapes2_cached
 from laxarray.array_api._convert import scalar_operand, to_raw
 from laxarray.array_api._operators import check_out, finish_out
+from laxarray.array_api.data_types import _astype_kernel
 
 _PYTYPES = (bool, int, float, complex)
 
@@ -82,28 +83,18 @@ def family_kernel(module, name, dtype=None):
     return _FAMILIES[(module, name)](dtype)
 
 
-def _build_promotion(dtype):
-    def kern(x):
-        return lax.convert_element_type(x, dtype)
-    return _bound(kern, "promote", __name__, dtype)
-
-
-#: promoted dtype -> the bound kernel casting one bucketed operand to it
-_PROMOTIONS = _KernelCache(_build_promotion, lambda dtype: None)
-_FAMILIES[(__name__, "promote")] = lambda dt: _PROMOTIONS[np.dtype(dt)].kernel
-
-
 def promoted_padded(p1, p2, dtype):
     """Two bucketed operands of different dtypes, each cast to ``dtype`` (their promoted
-    dtype) by the one cast program per dtype pair that every elementwise function shares:
-    a function's own program then serves only equal dtypes, not each pair of the table (a
-    dtype pair is a cast program once, not one program per function; for small operands
-    a dispatch more costs less than a program to load or compile).  Exact: promotion
-    widens, and the fused program casts the same way."""
+    dtype) by astype's kernel: one cast program per dtype pair, shared by astype and every
+    elementwise function, whose own program then serves only equal dtypes, not each pair
+    of the table (for small operands a dispatch more costs less than a program to load or
+    compile).  Exact: promotion widens, where astype's cast is a plain conversion, and the
+    fused program casts the same way."""
+    cast = _astype_kernel.bind((("dtype", dtype),))
     if p1.dtype != dtype:
-        p1 = _PROMOTIONS[dtype].padded((p1,))
+        p1 = cast.padded((p1,))
     if p2.dtype != dtype:
-        p2 = _PROMOTIONS[dtype].padded((p2,))
+        p2 = cast.padded((p2,))
     return p1, p2
 
 
