@@ -65,9 +65,8 @@ def run_specs(specs, *, jobs, initializer, initargs, run, failed, on_result=None
     todo = collections.deque(spec.name for spec in _order(specs))
     workers = jobs - 1 if local is not None else jobs
     finished = queue.Queue()        # the workers' results, recorded by this thread
-    lock = threading.RLock()        # guards todo and in_flight (a done future's callback
-    #                                 runs at once, inside the submit that holds it)
-    in_flight = [0]
+    lock = threading.RLock()        # guards todo (a done future's callback runs at once,
+    #                                 inside the submit that holds it)
     results = []
 
     def record(result):
@@ -86,7 +85,6 @@ def run_specs(specs, *, jobs, initializer, initargs, run, failed, on_result=None
             except (BrokenProcessPool, RuntimeError):   # broken, or shut down
                 todo.appendleft(name)
                 return False
-            in_flight[0] += 1
             future.add_done_callback(lambda f: done(f, name))
             return True
 
@@ -102,14 +100,14 @@ def run_specs(specs, *, jobs, initializer, initargs, run, failed, on_result=None
             except BaseException as exc:  # noqa: BLE001 -- a result that could not come
                 result = failed(name, f"runner: {type(exc).__name__}: {exc}")   # back
             finished.put(result)
-            with lock:
-                in_flight[0] -= 1
-                if todo and local is not None and not broken:
-                    submit()
+            if local is not None and not broken:
+                with lock:
+                    if todo:
+                        submit()
 
         with lock:
-            while todo and (local is None or in_flight[0] < workers):
-                if not submit():
+            for _ in range(workers if local is not None else len(todo)):
+                if not todo or not submit():
                     break
             if local is None:  # what the pool refused has no process left to run it
                 for name in todo:
