@@ -18,7 +18,7 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.kernel import kernel
-from laxarray._core.numerics import FLOAT_LAYOUT
+from laxarray._core.numerics import FLOAT_LAYOUT, cast_value
 from laxarray.array_api import _complex_math as _cm
 from laxarray.array_api._array import Array, wrap, wrap_padded
 from laxarray.array_api._broadcast import broadcast_many, broadcast_rule
@@ -139,7 +139,9 @@ def _log_base_real(x, base):
     come out exact (``log10(0.1) == -1``, ``log2(2**k) == k``), where ``log(x) / log(base)``
     is off by an ulp or two.  float16 and float32 do the arithmetic in float64 (then they
     are correctly rounded, where NumPy's float32 log10 is in 47% of cases).  Zero, negative,
-    inf and NaN take ``log(x) / log(base)``."""
+    inf and NaN take ``log(x) / log(base)``.  The float64 result is rounded to float16 once
+    (``cast_value``: XLA:CPU's own conversion goes through float32 on some instruction sets
+    and not on others)."""
     dt = np.dtype(x.dtype)
     itype, frac, bias = FLOAT_LAYOUT[dt]
 
@@ -162,7 +164,7 @@ def _log_base_real(x, base):
     out = _log_split(m, e, base)
     plain = lax.div(lax.log(x), full(math.log(base)))
     ok = lax.bitwise_and(lax.gt(x, full(0)), lax.is_finite(x))
-    return lax.select(ok, lax.convert_element_type(out, dt), plain)
+    return lax.select(ok, cast_value(out, dt), plain)  # float16: rounded once (issue 57)
 
 
 @_log_base_real.defjvp

@@ -13,6 +13,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.devices import check_device, place
 from laxarray._core.errors import fail
 from laxarray._core.kernel import kernel
+from laxarray._core.numerics import cast_value
 from laxarray._core.validate import normalize_axis
 from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array, wrap
@@ -28,7 +29,7 @@ def _freq_kernel(*, n, scale, dtype, half):
         k = lax.select(lax.le(k, lax.full_like(k, (n - 1) // 2)), k,
                        lax.sub(k, lax.full_like(k, n)))
     f = lax.mul(lax.convert_element_type(k, np.float64), lax.full((), scale, np.float64))
-    return lax.convert_element_type(f, dtype)
+    return cast_value(f, dtype)  # float16: rounded once
 
 
 def _freq(fn, n, d, dtype, device, half):

@@ -17,6 +17,7 @@ from laxarray._core.devices import device_of, place
 from laxarray._core.jaxapi import Tracer
 from laxarray._core.errors import fail
 from laxarray._core.kernel import kernel
+from laxarray._core.numerics import cast_value
 from laxarray._core.validate import check_bool, check_int, normalize_axis
 from laxarray.array_api._calls import call
 from laxarray.array_api import _views
@@ -275,9 +276,7 @@ def _fill_diagonal_kernel(a, val, *, step, end, count):
     if count == 0:
         return a
     v = lax.reshape(val, (math.prod(val.shape),))
-    if _dt.kind_of(v.dtype) == "c" and _dt.kind_of(a.dtype) != "c":
-        v = lax.real(v)
-    v = lax.convert_element_type(v, a.dtype)
+    v = cast_value(v, a.dtype)  # NumPy's cast: complex to real keeps the real part
     nv = v.shape[0]
     reps = -(-count // nv)
     v = lax.reshape(lax.broadcast(v, (reps,)), (reps * nv,))[:count]

@@ -17,6 +17,7 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.kernel import kernel, reduce_extreme
+from laxarray._core.numerics import cast_value
 from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
 from laxarray.array_api._calls import call
 from laxarray.array_api import statistical as _stat
@@ -167,7 +168,7 @@ def _divide(total, count):
     """``total / count`` computed in double precision, cast back (NumPy's _divide_by_count)."""
     wide = _wide(total.dtype)
     q = lax.div(lax.convert_element_type(total, wide), lax.convert_element_type(count, wide))
-    return lax.convert_element_type(q, total.dtype)
+    return cast_value(q, total.dtype)  # float16: rounded once, as NumPy's cast
 
 
 @kernel(static=("axes", "keepdims", "dtype", "ddof", "op"))

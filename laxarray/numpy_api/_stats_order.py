@@ -31,6 +31,7 @@ from laxarray._core.errors import fail, fail_text
 from laxarray._core.host import HostPath
 from laxarray._core.jaxapi import put_like
 from laxarray._core.kernel import kernel
+from laxarray._core.numerics import cast_value
 from laxarray._core.validate import check_bool, check_choice, normalize_axes, normalize_axis
 from laxarray.array_api._calls import call
 from laxarray.array_api import _host_order
@@ -253,7 +254,7 @@ def _quantile_rows(x2, q, *, method, omit_nan, vdtype, rdtype, select):
         else:
             idx = _index_method(method, nq, qf)
         (res,), nan_rows = _with_tail(x2, [idx], select, want_tail)
-        res = lax.convert_element_type(res, rdtype)
+        res = cast_value(res, rdtype)
     else:
         nq = lax.broadcast_in_dim(lax.convert_element_type(cnt, vdtype).reshape((b,)), (b, m),
                                   (0,))
@@ -294,11 +295,11 @@ def _floor_mod1(v):
 
 def _lerp(a, b, t, rdtype):
     """NumPy's _lerp: ``a + (b-a)*t`` below t=0.5, ``b - (b-a)*(1-t)`` from 0.5 on."""
-    diff = lax.convert_element_type(lax.sub(b, a), rdtype)
-    tt = lax.convert_element_type(t, rdtype)
-    omt = lax.convert_element_type(lax.sub(lax.full_like(t, 1), t), rdtype)
-    lo = lax.add(lax.convert_element_type(a, rdtype), _mul(diff, tt))
-    hi = lax.sub(lax.convert_element_type(b, rdtype), _mul(diff, omt))
+    diff = cast_value(lax.sub(b, a), rdtype)        # NumPy's casts: float16 rounded once
+    tt = cast_value(t, rdtype)
+    omt = cast_value(lax.sub(lax.full_like(t, 1), t), rdtype)
+    lo = lax.add(cast_value(a, rdtype), _mul(diff, tt))
+    hi = lax.sub(cast_value(b, rdtype), _mul(diff, omt))
     return lax.select(lax.ge(t, lax.full_like(t, 0.5)), hi, lo)
 
 
