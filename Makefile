@@ -19,7 +19,7 @@ demo: $(STAMP)
 	$(PY) examples/sparse_logistic_regression.py
 
 # tests/multidevice needs 8 (host) devices: its own process, with the flag set before jax starts
-MULTIDEVICE := XLA_FLAGS=--xla_force_host_platform_device_count=8
+MULTIDEVICE := XLA_FLAGS="$(XLA_FLAGS) --xla_force_host_platform_device_count=8"
 
 # the main suite runs in $(WORKERS) processes (pytest-xdist): 619 -> 350 s on the 2-core CI;
 # each worker takes a contiguous run of tests and steals from the other's at the end

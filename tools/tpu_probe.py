@@ -1,0 +1,224 @@
+"""Probe an accelerator for what aborts, what raises and what differs (issue 52's diagnosis).
+
+Each case is a snippet run in a child process; a child runs cases one after another until
+one kills it (XLA's TPU compiler aborts with SIGABRT, which nothing can catch), then the
+parent starts a new child at the next case.  With ``--dump DIR`` every child writes XLA's
+HLO (before and after optimization) to ``DIR/<child>/``, and the folders of the children
+that aborted are packed into ``OUT/aborted_dumps.tar.gz``, so the modules of a case that
+aborts can be compared with jax.numpy's for the same call.  Only one process may hold a TPU:
+children run one at a time.
+
+    python3 tools/tpu_probe.py --out DIR [--dump DUMPDIR] [--only NAME,...]
+    python3 tools/tpu_probe.py --out DIR --dry        # the same, on the CPU
+
+Writes ``DIR/probe.jsonl`` (one line per case: status ok / raised / aborted, the output
+or the exception) and prints a summary.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+PRELUDE = """
+import numpy as np, jax, time
+import laxarray as xp
+import jax.numpy as jnp
+rng = np.random.default_rng(0)
+def a32(*shape):
+    return rng.standard_normal(shape).astype(np.float32)
+def rel(got, want):
+    got = np.asarray(got, dtype=np.complex128 if np.iscomplexobj(want) else np.float64)
+    want = np.asarray(want)
+    return float(np.max(np.abs(got - want)) / max(float(np.max(np.abs(want))), 1e-300))
+"""
+
+#: (name, code): each prints what it finds; an exception is recorded as 'raised'
+CASES = [
+    ("env", """
+import importlib, platform
+d = jax.devices()[0]
+print(jax.__version__, d.platform, d.device_kind, getattr(d.client, 'platform_version', '?'))
+for m in ('numpy', 'scipy', 'sklearn', 'hypothesis', 'ml_dtypes', 'libtpu'):
+    try:
+        print(m, importlib.import_module(m).__version__)
+    except Exception as e:
+        print(m, 'absent', type(e).__name__)
+print('info defaults', xp.__array_namespace_info__().default_dtypes())
+print('asarray([1.0])', xp.asarray([1.0]).dtype, 'libc', platform.libc_ver())
+"""),
+    ("serialize", """
+from jax.experimental import serialize_executable as se
+f = jax.jit(lambda a: jnp.sin(a) * 2)
+c = f.lower(np.ones(1000, np.float32)).compile()
+t = time.perf_counter(); blob, it, ot = se.serialize(c); ts = time.perf_counter() - t
+t = time.perf_counter(); c2 = se.deserialize_and_load(blob, it, ot); tl = time.perf_counter() - t
+print('serialized', len(blob), 'bytes in', round(ts * 1e3, 1), 'ms; loaded in', round(tl * 1e3, 1), 'ms')
+print('same result', bool(np.array_equal(np.asarray(c2(np.ones(1000, np.float32))), np.asarray(c(np.ones(1000, np.float32))))))
+"""),
+    ("jnp svd 8x8", "print(jnp.linalg.svd(a32(8, 8))[1])"),
+    ("jnp svd 8x8 highest", """
+with jax.default_matmul_precision('highest'):
+    print(jnp.linalg.svd(a32(8, 8))[1])
+"""),
+    ("la svd 8x8 precision default", """
+xp.set_matmul_precision('default')
+print(xp.linalg.svd(xp.asarray(a32(8, 8)))[1])
+"""),
+    ("la svd 8x8", "print(xp.linalg.svd(xp.asarray(a32(8, 8)))[1])"),
+    ("la svdvals 8x8", "print(xp.linalg.svdvals(xp.asarray(a32(8, 8))))"),
+    ("la svd 1000x20 thin", "print(xp.linalg.svd(xp.asarray(a32(1000, 20)), full_matrices=False)[1][:3])"),
+    ("jnp pinv 256", "print(float(jnp.linalg.pinv(a32(256, 256))[0, 0]))"),
+    ("la pinv 256", "print(float(xp.linalg.pinv(xp.asarray(a32(256, 256)))[0, 0]))"),
+    ("la lstsq 256", "print(float(xp.linalg.lstsq(xp.asarray(a32(256, 256)), xp.asarray(a32(256)))[0][0]))"),
+    ("la sum f32 small", "x = a32(7, 5); print(rel(xp.sum(xp.asarray(x)), x.astype(float).sum()))"),
+    ("la sum f32 axis", "x = a32(7, 5); print(rel(xp.sum(xp.asarray(x), axis=0), x.astype(float).sum(0)))"),
+    ("la sum f32 large", "x = a32(100000); print(rel(xp.sum(xp.asarray(x)), x.astype(float).sum()))"),
+    ("la sum i32", "x = np.arange(10, dtype=np.int32); print(xp.sum(xp.asarray(x)), xp.sum(xp.asarray(x)).dtype)"),
+    ("la sum i64", "x = np.arange(10, dtype=np.int64); print(xp.sum(xp.asarray(x)))"),
+    ("la sum u8", "x = np.arange(10, dtype=np.uint8); print(xp.sum(xp.asarray(x)))"),
+    ("la sum bool", "x = np.arange(10) % 2 == 0; print(xp.sum(xp.asarray(x)))"),
+    ("la sum c64", "x = a32(7) + 1j * a32(7); print(xp.sum(xp.asarray(x.astype(np.complex64))))"),
+    ("la sum f64", "x = np.arange(10.0); print(xp.sum(xp.asarray(x)))"),
+    ("la sum f32 dtype f64", "x = a32(9); print(xp.sum(xp.asarray(x), dtype=xp.float64))"),
+    ("la sum 0-d", "print(xp.sum(xp.asarray(np.float32(3.0))))"),
+    ("la sum empty", "print(xp.sum(xp.asarray(np.zeros((0, 3), np.float32)), axis=0))"),
+    ("la mean f32", "x = a32(6, 5); print(rel(xp.mean(xp.asarray(x), axis=1), x.astype(float).mean(1)))"),
+    ("la std f32", "x = a32(6, 5); print(rel(xp.std(xp.asarray(x), axis=0, correction=1), x.astype(float).std(0, ddof=1)))"),
+    ("la mean f64", "x = np.arange(6.0); print(xp.mean(xp.asarray(x)))"),
+    ("la fft c64", "x = (a32(8) + 1j * a32(8)).astype(np.complex64); print(rel(xp.fft.fft(xp.asarray(x)), np.fft.fft(x)))"),
+    ("la rfft f32", "x = a32(64); print(rel(xp.fft.rfft(xp.asarray(x)), np.fft.rfft(x)))"),
+    ("jnp fft c64", "x = (a32(8) + 1j * a32(8)).astype(np.complex64); print(rel(jnp.fft.fft(x), np.fft.fft(x)))"),
+    ("la fft linspace", "print(xp.fft.rfft(xp.linspace(0, 1, 64)).dtype)"),
+    ("la log10 f32", "x = np.abs(a32(1000)) + 0.1; print(rel(xp.log10(xp.asarray(x)), np.log10(x.astype(float))))"),
+    ("la log2 f32", "x = np.abs(a32(1000)) + 0.1; print(rel(xp.log2(xp.asarray(x)), np.log2(x.astype(float))))"),
+    ("la matmul i64", "x = np.arange(12).reshape(3, 4); print(xp.asarray(x) @ xp.asarray(x.T))"),
+    ("la matmul i32", "x = np.arange(12, dtype=np.int32).reshape(3, 4); print(xp.asarray(x) @ xp.asarray(x.T))"),
+    ("la spsp", """
+import scipy.sparse as sps
+from laxarray import sparse
+a = sps.random_array((50, 40), density=0.1, rng=0, format='csr').astype(np.float32)
+A = sparse.BCOO.from_scipy_sparse(a)
+print(rel((A @ A.T).todense(), (a @ a.T).toarray()))
+"""),
+    ("la eig", "print(xp.linalg.eigvals(xp.asarray(a32(4, 4))))"),
+    ("la argsort i64 out", "print(xp.argsort(xp.asarray(a32(10))).dtype)"),
+    ("la cumsum i64", "print(xp.cumulative_sum(xp.asarray(np.arange(10))))"),
+    ("la unique", "print(xp.unique_values(xp.asarray(np.array([3, 1, 3, 2], np.int32))))"),
+    ("sklearn workflow", """
+import sklearn
+from sklearn.preprocessing import StandardScaler
+from sklearn.decomposition import PCA
+from sklearn.linear_model import Ridge
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+X = a32(20000, 64); y = (X[:, 0] > 0).astype(np.float32); labels = (X[:, 1] > 0).astype(np.int64)
+with sklearn.config_context(array_api_dispatch=True):
+    Xs = StandardScaler().fit_transform(xp.asarray(X))
+    Z = PCA(n_components=8, svd_solver='full').fit_transform(Xs)
+    r = Ridge(solver='svd').fit(Xs, xp.asarray(y))
+    lda = LinearDiscriminantAnalysis().fit(Xs, xp.asarray(labels))
+print('ok', Z.shape, float(r.coef_[0]), lda.score(Xs, xp.asarray(labels)))
+"""),
+]
+
+
+def child(names, out):
+    """Run ``names`` in order; before each, append ``start NAME`` to ``out``."""
+    import traceback
+    glb = {}
+    exec(PRELUDE, glb)
+    codes = dict(CASES)
+    with open(out, "a") as log:
+        for name in names:
+            log.write(json.dumps({"start": name}) + "\n")
+            log.flush()
+            os.fsync(log.fileno())
+            t = time.perf_counter()
+            import io
+            import contextlib
+            buf = io.StringIO()
+            try:
+                with contextlib.redirect_stdout(buf):
+                    exec(codes[name], dict(glb))
+                rec = {"case": name, "status": "ok", "out": buf.getvalue()[-2000:]}
+            except BaseException as e:  # noqa: BLE001 (recorded, not raised)
+                rec = {"case": name, "status": "raised", "out": buf.getvalue()[-1000:],
+                       "error": f"{type(e).__module__}.{type(e).__name__}: {e}"[:3000],
+                       "where": traceback.format_exc()[-1500:]}
+            rec["seconds"] = round(time.perf_counter() - t, 3)
+            log.write(json.dumps(rec) + "\n")
+            log.flush()
+            os.fsync(log.fileno())
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--dump", help="a folder for XLA's HLO of every child")
+    parser.add_argument("--dry", action="store_true", help="on the CPU")
+    parser.add_argument("--only", help="comma-separated case names")
+    parser.add_argument("--child", nargs="*", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    progress = os.path.join(args.out, "progress.jsonl")
+    if args.child is not None:
+        child(args.child, progress)
+        return
+    names = [n for n, _ in CASES]
+    if args.only:
+        names = [n for n in names if n in args.only.split(",")]
+    if os.path.exists(progress):
+        os.remove(progress)
+    done, runs, aborted_runs = set(), 0, []
+    while len(done) < len(names):
+        todo = [n for n in names if n not in done]
+        env = dict(os.environ)
+        if args.dry:
+            env["JAX_PLATFORMS"] = "cpu"
+        if args.dump:
+            flags = env.get("XLA_FLAGS", "")
+            env["XLA_FLAGS"] = (f"{flags} --xla_dump_to={args.dump}/{runs} "
+                                "--xla_dump_hlo_as_text").strip()
+        rc = subprocess.run([sys.executable, __file__, "--out", args.out, "--child", *todo],
+                            env=env, cwd=ROOT).returncode
+        last = None
+        with open(progress) as fh:
+            for line in fh:
+                rec = json.loads(line)
+                if "start" in rec:
+                    last = rec["start"]
+                else:
+                    done.add(rec["case"])
+        if last is not None and last not in done:
+            with open(progress, "a") as fh:
+                fh.write(json.dumps({"case": last, "status": "aborted", "rc": rc,
+                                     "dump": runs}) + "\n")
+            done.add(last)
+            aborted_runs.append(runs)
+        elif rc != 0 and len(done) < len(names):
+            break
+        runs += 1
+        time.sleep(1)
+    if args.dump and aborted_runs:   # keep the dumps of the runs that aborted
+        with tarfile.open(os.path.join(args.out, "aborted_dumps.tar.gz"), "w:gz") as tar:
+            for r in aborted_runs:
+                path = os.path.join(args.dump, str(r))
+                if os.path.isdir(path):
+                    tar.add(path, arcname=f"dump{r}")
+    recs = [json.loads(line) for line in open(progress) if '"case"' in line]
+    os.remove(progress)
+    with open(os.path.join(args.out, "probe.jsonl"), "w") as fh:
+        for rec in recs:
+            fh.write(json.dumps(rec) + "\n")
+    for rec in recs:
+        text = rec.get("error") or rec.get("out", "")
+        print(f"{rec['status']:8s} {rec['case']:28s} {text.strip()[:300]!r}")
+
+
+if __name__ == "__main__":
+    main()
