@@ -34,16 +34,20 @@ DIST := --dist worksteal
 # The package and the tests are byte-compiled first: where PYTHONDONTWRITEBYTECODE is set,
 # every process the suite starts would compile laxarray's sources again on import
 test: $(STAMP)
-	@rm -f .multidevice.log .lint.log .isa.log; \
+	@rm -f .multidevice.log .lint.log .isa.log .tpu.log; \
 	$(PY) -m compileall -q -j 0 laxarray tests > /dev/null; \
 	($(MAKE) --no-print-directory lint > .lint.log 2>&1) & ln=$$!; \
 	($(MULTIDEVICE) $(PY) -m pytest tests/multidevice > .multidevice.log 2>&1) & md=$$!; \
-	($(MAKE) --no-print-directory test-isa > .isa.log 2>&1) & isa=$$!; \
+	($(MAKE) --no-print-directory test-isa > .isa.log 2>&1; a=$$?; \
+	 LAXARRAY_PLATFORM=tpu $(PY) -m pytest tests/platform_tpu > .tpu.log 2>&1; \
+	 b=$$?; exit $$((a || b))) & isa=$$!; \
 	$(PY) -m pytest -n $(WORKERS) $(DIST); main=$$?; \
 	wait $$ln; lint=$$?; wait $$md; multi=$$?; wait $$isa; isabits=$$?; \
 	echo "== lint (ruff, mypy on tests/typing/usage.py) =="; cat .lint.log; \
 	echo "== tests/multidevice (8 host devices, its own process) =="; cat .multidevice.log; \
 	echo "== exact-bit tests compiled for AVX2 (make test-isa) =="; cat .isa.log; \
+	echo "== tests/platform_tpu (the TPU's backend record, LAXARRAY_PLATFORM=tpu) =="; \
+	cat .tpu.log; \
 	test $$lint -eq 0 && test $$main -eq 0 && test $$multi -eq 0 && test $$isabits -eq 0
 
 # The exact-bit tests again, with XLA:CPU compiling for AVX2 whatever this CPU has more
@@ -97,4 +101,4 @@ bench: $(STAMP)
 	$(PY) benchmarks/dispatch.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .multidevice.log .lint.log .isa.log
+	rm -rf $(VENV) .pytest_cache .hypothesis .multidevice.log .lint.log .isa.log .tpu.log

@@ -1,7 +1,9 @@
 """laxarray: the Python Array API standard (2025.12) and the NumPy surface on jax.lax.
 
-Importing laxarray turns on jax's 64-bit mode (default dtypes are float64/int64/complex128,
-as in NumPy).  Arrays are immutable values behind handles; see ``laxarray.Array``.
+Importing laxarray turns on jax's 64-bit mode: the default dtypes are float64/int64/
+complex128 on the CPU, as in NumPy; a TPU has no float64 or complex128, and its defaults
+are float32/int64/complex64 (``laxarray._core.backend``; ``docs/accelerators.md``).
+Arrays are immutable values behind handles; see ``laxarray.Array``.
 """
 
 import importlib as _importlib

@@ -39,9 +39,13 @@ def _ci_draws_do_not_depend_on_imports():
     else:
         yield
 
-# tests/multidevice runs in its own process, on 8 host devices (make test starts it)
+# tests/multidevice runs in its own process, on 8 host devices, and tests/platform_tpu in
+# its own with the TPU's backend record (make test starts both)
+collect_ignore = []
 if "xla_force_host_platform_device_count" not in os.environ.get("XLA_FLAGS", ""):
-    collect_ignore = ["multidevice"]
+    collect_ignore.append("multidevice")
+if "tpu" not in (os.environ.get("LAXARRAY_PLATFORM", "") + os.environ.get("JAX_PLATFORMS", "")):
+    collect_ignore.append("platform_tpu")
 
 
 @pytest.fixture

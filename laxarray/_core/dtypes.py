@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import ml_dtypes
 import numpy as np
 
+from laxarray._core import backend as _backend
 from laxarray._core.errors import DtypeValueError, fail
 
 bool_ = np.dtype("bool")
@@ -44,10 +45,40 @@ DTYPES = (bool_,) + SIGNED + UNSIGNED + REAL_FLOATING + COMPLEX_FLOATING
 EXTRA_FLOATING = (float16, bfloat16)
 _REAL_FLOATING_ALL = EXTRA_FLOATING + REAL_FLOATING
 
-DEFAULT_FLOAT = float64
-DEFAULT_INT = int64
-DEFAULT_COMPLEX = complex128
-DEFAULT_INDEX = int64
+
+
+# The default dtypes are the backend's (``_core/backend.py``): NumPy's 64-bit ones on the CPU,
+# the 32-bit ones on a TPU.  Functions, not constants: a test may switch the record.
+
+def default_float():
+    """The default real floating dtype of the current backend (float64 on the CPU)."""
+    return _backend.current().defaults["real floating"]
+
+
+def default_complex():
+    """The default complex floating dtype of the current backend (complex128 on the CPU)."""
+    return _backend.current().defaults["complex floating"]
+
+
+def default_int():
+    """The default integer dtype of the current backend (int64 on the CPU)."""
+    return _backend.current().defaults["integral"]
+
+
+def default_index():
+    """The dtype of indices and counts on the current backend (int64 on the CPU)."""
+    return _backend.current().defaults["indexing"]
+
+
+def default_uint():
+    """The unsigned integer of the default integer's width (uint64 on the CPU)."""
+    return np.dtype(f"uint{default_int().itemsize * 8}")
+
+
+def on_device(dtype):
+    """``dtype`` as an implicit result on the current backend: itself where the backend
+    has it, else its 32-bit stand-in (``Backend.narrow``)."""
+    return _backend.current().narrow(dtype)
 
 #: dtype kinds of ``isdtype`` and the ``category=`` argument used across the library.
 CATEGORIES: dict[str, frozenset] = {
@@ -109,10 +140,13 @@ def _canonical(obj):
     return dt if dt in _SUPPORTED else None
 
 
-def canonicalize_dtype(fn: str, dtype, argname: str = "dtype"):
+def canonicalize_dtype(fn: str, dtype, argname: str = "dtype", *, any_device=False):
     """Return the NumPy dtype for ``dtype`` or raise ``TypeError`` naming ``fn``.
 
     Accepts dtype objects, NumPy scalar types and the Python types ``bool int float complex``.
+    A dtype the current backend has no arrays of (float64 on a TPU) raises ``TypeError``
+    naming the backend too, unless ``any_device`` (the inspection functions: ``isdtype``,
+    ``result_type``, ``can_cast``, ``finfo``, ``iinfo`` answer for every dtype).
     """
     if dtype is None:
         fail(TypeError, fn, f"a dtype for '{argname}'", dtype)
@@ -123,12 +157,16 @@ def canonicalize_dtype(fn: str, dtype, argname: str = "dtype"):
     if dt is None:
         fail(TypeError, fn, f"one of the supported dtypes for '{argname}' "
              f"({', '.join(d.name for d in DTYPES + EXTRA_FLOATING)})", dtype)
+    if not any_device:
+        record = _backend.current()
+        if dt not in record.dtypes:
+            record.check(fn, dt, argname)
     return dt
 
 
 def isdtype(dtype, kind):
     """Whether ``dtype`` is of the given kind. Array API: isdtype. NumPy: numpy.isdtype."""
-    dt = canonicalize_dtype("isdtype", dtype)
+    dt = canonicalize_dtype("isdtype", dtype, any_device=True)
     kinds = kind if isinstance(kind, tuple) else (kind,)
     for k in kinds:
         if isinstance(k, str):
@@ -136,18 +174,24 @@ def isdtype(dtype, kind):
                 fail(ValueError, "isdtype", f"'kind' to be a dtype or one of {ISDTYPE_KINDS}", k)
             if dt in CATEGORIES[k]:
                 return True
-        elif canonicalize_dtype("isdtype", k, "kind") == dt:
+        elif canonicalize_dtype("isdtype", k, "kind", any_device=True) == dt:
             return True
     return False
 
 
-@functools.lru_cache(maxsize=None)
 def promote_types(d1, d2):
     """Result dtype of two array operands (the standard's table, NumPy 2 for mixed kinds).
 
     bfloat16 follows jax: it absorbs bool and every integer, meets float16 at float32, and
-    yields to float32/float64 and the complex types.
+    yields to float32/float64 and the complex types.  On a backend without 64-bit types a
+    64-bit result takes its 32-bit stand-in (``int32 + uint32 -> int32`` on a TPU, as in
+    jax.numpy there).
     """
+    return on_device(_promote_types(d1, d2))
+
+
+@functools.lru_cache(maxsize=None)
+def _promote_types(d1, d2):
     d1, d2 = np.dtype(d1), np.dtype(d2)
     if bfloat16 in (d1, d2):
         other = d2 if d1 == bfloat16 else d1
@@ -162,18 +206,20 @@ def promote_types(d1, d2):
 #: Python scalar types in kind order; a weak scalar joins an array dtype by kind.
 _PY_KIND = {bool: 0, int: 1, float: 2, complex: 3}
 _DTYPE_KIND = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
-_DEFAULT_FOR_KIND = (bool_, DEFAULT_INT, DEFAULT_FLOAT, DEFAULT_COMPLEX)
 
 
-@functools.lru_cache(maxsize=None)
+def _default_for_kind(skind):
+    return (bool_, default_int(), default_float(), default_complex())[skind]
+
+
 def weak_promote(dtype, pytype):
     """Result dtype of an array of ``dtype`` with a Python scalar of ``pytype`` (NEP 50)."""
     skind, dkind = _PY_KIND[pytype], _DTYPE_KIND[kind_of(dtype)]
     if skind <= dkind:
         return dtype
     if skind == 3 and dkind == 2:
-        return _COMPLEX_OF[dtype]
-    return _DEFAULT_FOR_KIND[skind]
+        return on_device(_COMPLEX_OF[dtype])
+    return _default_for_kind(skind)
 
 
 def scalar_pytype(value):
@@ -188,8 +234,8 @@ def scalar_pytype(value):
 
 
 def default_dtype_for_pytype(pytype):
-    """The dtype a lone Python scalar of ``pytype`` becomes."""
-    return _DEFAULT_FOR_KIND[_PY_KIND[pytype]]
+    """The dtype a lone Python scalar of ``pytype`` becomes (the backend's default)."""
+    return _default_for_kind(_PY_KIND[pytype])
 
 
 def result_type(*arrays_and_dtypes):
@@ -207,7 +253,7 @@ def result_type(*arrays_and_dtypes):
             continue
         dt = None if isinstance(a, type) else getattr(a, "dtype", None)
         strongs.append(canonicalize_dtype("result_type", a if dt is None else dt,
-                                          "arrays_and_dtypes"))
+                                          "arrays_and_dtypes", any_device=True))
     strong = None
     if strongs and bfloat16 not in strongs:
         strong = np.result_type(*strongs)
@@ -220,14 +266,14 @@ def result_type(*arrays_and_dtypes):
         return strong
     for pytype in weak:
         strong = weak_promote(strong, pytype)
-    return strong
+    return on_device(strong)
 
 
 def can_cast(from_, to, /):
     """Whether ``from_`` casts to ``to`` under the promotion rules. Array API: can_cast."""
     src = getattr(from_, "dtype", None)
-    src = canonicalize_dtype("can_cast", from_ if src is None else src, "from_")
-    dst = canonicalize_dtype("can_cast", to, "to")
+    src = canonicalize_dtype("can_cast", from_ if src is None else src, "from_", any_device=True)
+    dst = canonicalize_dtype("can_cast", to, "to", any_device=True)
     return bool(np.can_cast(src, dst, casting="safe"))
 
 
@@ -255,7 +301,7 @@ class iinfo_object:
 
 def _dtype_of(fn, value):
     dt = None if isinstance(value, type) else getattr(value, "dtype", None)
-    return canonicalize_dtype(fn, value if dt is None else dt, "type")
+    return canonicalize_dtype(fn, value if dt is None else dt, "type", any_device=True)
 
 
 def finfo(type, /):

@@ -34,6 +34,7 @@ from __future__ import annotations
 import jax
 import numpy as np
 
+from laxarray._core import backend as _backend
 from laxarray._core import config
 from laxarray._core.jaxapi import is_tracer, put_like
 
@@ -76,7 +77,7 @@ class HostPath:
     def takes(self, args, static) -> bool:
         """The gate: whether a call of the kernel on ``args`` with ``static`` takes the host
         path (eagerly or through a host call)."""
-        if not config.get_host_sort():
+        if not config.get_host_sort() or not _backend.current().host:
             return False
         if self.dtypes is not None:
             of = self.dtype_of
@@ -130,7 +131,7 @@ def platform(raw):
 def placed(raw) -> bool:
     """The gate without the dtype: the host paths on and ``raw`` on (or traced for) one
     CPU device.  Off the CPU (GPU, TPU) every host path declines."""
-    return config.get_host_sort() and platform(raw) == "cpu"
+    return config.get_host_sort() and _backend.current().host and platform(raw) == "cpu"
 
 
 # ---- results: NumPy to jax without a copy ----------------------------------------------------

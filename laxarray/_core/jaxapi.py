@@ -60,6 +60,11 @@ def enable_x64() -> None:
     jax.config.update("jax_enable_x64", True)
 
 
+def mode_32_bit():
+    """A context in which jax traces in its 32-bit mode (``numerics.with_backend_modes``)."""
+    return jax.enable_x64(False)
+
+
 # --- tracing internals used by the jaxpr interpreter (interpret.py, sparsify, checkify) -----
 
 import jax.extend.core.primitives as _jprims  # noqa: E402

@@ -47,6 +47,7 @@ import jax
 import numpy as np
 from jax import lax
 
+from laxarray._core import backend as _backend
 from laxarray._core import config as _config
 from laxarray._core import dtypes as _dt
 from laxarray._core.devices import check_devices
@@ -54,13 +55,15 @@ from laxarray._core import exec_store as _store
 from laxarray._core import record as _record
 from laxarray._core.exec_store import load_count  # noqa: F401 (re-exported)
 from laxarray._core.numerics import (exact_div, flush_subnormals,  # noqa: F401 (re-exported)
-                                     keep_divisor, with_matmul_precision)
+                                     keep_divisor, with_backend_modes,
+                                     with_matmul_precision)
 from laxarray._core import host as _host
 from laxarray._core.call_keys import dtypes_key as _dtypes_key, static_key as _static_key
 from laxarray._core import padding as _padding
 from laxarray._core.jaxapi import (ConcreteArray, NotSerializable, Tracer,
                                    fast_call, one_device, program_contents, put_like,
-                                   serialize_compiled, traced_program)
+                                   register_program_setting, serialize_compiled,
+                                   traced_program)
 
 # ---- policy settings ---------------------------------------------------------------------
 
@@ -367,7 +370,8 @@ class Bound:
         self.kernel = kern
         self.items = items
         self._fn = with_matmul_precision(  # traced under the binding's precision (its table's)
-            functools.partial(kern.fn, **dict(items)) if items else kern.fn)
+            with_backend_modes(functools.partial(kern.fn, **dict(items)) if items else kern.fn,
+                               items))    # and the backend's mode (32-bit on a TPU)
         self._plain = self._masked = self._plain_f = self._masked_f = None
         self._fused = self._inline = None
         self._extremes = False
@@ -754,6 +758,8 @@ def _precision_changed(precision):
 
 
 _config.on_matmul_precision(_precision_changed)
+# a program traced under another platform's record (LAXARRAY_PLATFORM) is another program
+register_program_setting("laxarray_backend", lambda: _backend.current().platform)
 
 
 def kernel(static=(), fills=None, shape=None, extents=False, host=None):

@@ -14,6 +14,7 @@ import jax
 import numpy as np
 from jax import lax
 
+from laxarray._core import backend as _backend
 from laxarray._core import config as _config
 from laxarray._core import dtypes as _dt
 from laxarray._core import jaxapi as _jaxapi
@@ -91,6 +92,80 @@ def with_matmul_precision(fn, precision=None):
 
 # the setting changes the programs laxarray compiles: part of every executable-store key
 _jaxapi.register_program_setting("laxarray_matmul_precision", _config.get_matmul_precision)
+
+
+# ---- what the backend's record asks of a program -------------------------------------------
+
+_WIDE = frozenset(np.dtype(n) for n in ("int64", "uint64", "float64", "complex128"))
+
+
+def _is_wide(value) -> bool:
+    """Whether ``value`` is a 64-bit dtype or a value of one (a static Python number is
+    neither: it takes the program's types)."""
+    if isinstance(value, np.dtype):
+        return value in _WIDE
+    dtype = getattr(value, "dtype", None)
+    return dtype is not None and np.dtype(dtype) in _WIDE
+
+
+def with_backend_modes(fn, static_items=()):
+    """``fn`` traced as the backend's record asks: where ``Backend.wide_internals`` is off
+    (the TPU), a body whose array arguments and static dtypes are all narrower than 64 bits
+    is traced in jax's 32-bit mode, so jax's own code (the TPU's SVD, its loop counters and
+    pivots) adds no 64-bit value to the program -- in 64-bit mode such programs aborted
+    XLA's TPU compiler.  Elsewhere ``fn`` itself.  The kernel helper wraps every binding's
+    body with it; the check runs when jax traces, not per call."""
+    if _backend.current().wide_internals or any(_is_wide(v) for _, v in static_items):
+        return fn
+
+    @functools.wraps(fn)
+    def narrow_mode(*args, **kwargs):
+        if any(_is_wide(a) for a in jax.tree.leaves((args, kwargs))):
+            return fn(*args, **kwargs)
+        with _jaxapi.mode_32_bit():
+            return fn(*args, **kwargs)
+    return narrow_mode
+
+
+def dot_general(lhs, rhs, dimension_numbers, **kwargs):
+    """``lax.dot_general``, also for 64-bit integers where XLA has no such product
+    (``Backend.int64_dot`` off: the TPU): there the product is formed elementwise and summed
+    over the contracted axes, a slice of them at a time (the same wrapping integer result)."""
+    if _backend.current().int64_dot or not (
+            _dt.kind_of(lhs.dtype) in "iu" and (_is_wide(lhs) or _is_wide(rhs))):
+        return lax.dot_general(lhs, rhs, dimension_numbers, **kwargs)
+    return _int64_dot(lhs, rhs, dimension_numbers, kwargs.get("preferred_element_type"))
+
+
+def _int64_dot(lhs, rhs, dimension_numbers, out_dtype):
+    """``dot_general`` of integers as broadcast products summed: both operands are laid out
+    ``(batch, free, contracted)`` and ``(batch, contracted, free)``, multiplied in chunks
+    of the contracted axis that keep the product under 2**24 elements."""
+    (lc, rc), (lb, rb) = dimension_numbers
+    out_dtype = np.dtype(out_dtype) if out_dtype is not None else _dt.promote_types(
+        lhs.dtype, rhs.dtype)
+    lhs, rhs = lax.convert_element_type(lhs, out_dtype), lax.convert_element_type(rhs, out_dtype)
+    lf = [d for d in range(lhs.ndim) if d not in lc and d not in lb]
+    rf = [d for d in range(rhs.ndim) if d not in rc and d not in rb]
+    batch = [lhs.shape[d] for d in lb]
+    m, n = [lhs.shape[d] for d in lf], [rhs.shape[d] for d in rf]
+    k = int(np.prod([lhs.shape[d] for d in lc], dtype=np.int64))
+    b, mm, nn = (int(np.prod(v, dtype=np.int64)) for v in (batch, m, n))
+    a = lax.reshape(lax.transpose(lhs, (*lb, *lf, *lc)), (b, mm, 1, k))
+    c = lax.reshape(lax.transpose(rhs, (*rb, *rf, *rc)), (b, 1, nn, k))
+    step = max(1, min(k, (1 << 24) // max(1, b * mm * nn)))
+    chunks = -(-k // step)
+    if chunks > 1:   # zero-padded to whole chunks (zeros add nothing)
+        a = lax.pad(a, np.zeros((), out_dtype), ((0, 0, 0),) * 3 + ((0, chunks * step - k, 0),))
+        c = lax.pad(c, np.zeros((), out_dtype), ((0, 0, 0),) * 3 + ((0, chunks * step - k, 0),))
+
+    def add_chunk(i, total):
+        start = i * step
+        part = lax.mul(lax.dynamic_slice_in_dim(a, start, step, axis=3),
+                       lax.dynamic_slice_in_dim(c, start, step, axis=3))
+        return lax.add(total, lax.reduce_sum(part, (3,)))
+    total = lax.fori_loop(0, chunks, add_chunk, lax.full((b, mm, nn), 0, out_dtype))
+    return lax.reshape(total, (*batch, *m, *n))
 
 
 # ---- the bit layout of the IEEE floats ---------------------------------------------------

@@ -14,6 +14,7 @@ import jax
 import numpy as np
 from jax import lax
 
+from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import describe, fail, message
 from laxarray._core.jaxapi import Tracer
@@ -73,14 +74,16 @@ def scalar_operand(fn: str, value, dtype, argname: str = "x"):
 def to_raw(fn: str, obj, argname: str = "x"):
     """The raw jax value of an array-like: Array, jax/NumPy array, nested sequence or scalar.
 
-    Python scalars get the default dtype of their kind.  Unsupported dtypes (object, str,
-    float16 ...) raise ``TypeError`` naming ``fn`` and ``argname``.
+    Python scalars get the default dtype of their kind.  Unsupported dtypes (object, str
+    ...) raise ``TypeError`` naming ``fn`` and ``argname``; data of a dtype the backend
+    lacks (float64 on a TPU) takes the backend's type of its kind (:func:`_narrowed`).
     """
     t = type(obj)
     if t is Array:
         return obj._value
     if isinstance(obj, (jax.Array, Tracer)):
         _check_supported(fn, obj.dtype, obj, argname)
+        _backend.current().check(fn, obj.dtype, argname)
         return obj
     pytype = _dt.scalar_pytype(obj)
     if pytype is not None:
@@ -95,6 +98,9 @@ def to_raw(fn: str, obj, argname: str = "x"):
         fail(ValueError if isinstance(exc, ValueError) else TypeError, fn,
              f"an array-like for '{argname}' ({exc})", obj)
     _check_supported(fn, arr.dtype, obj, argname)
+    record = _backend.current()
+    if arr.dtype not in record.dtypes:
+        arr = _narrowed(fn, obj, arr, record, argname)
     if arr is obj or arr.base is not None:
         # jax may read a NumPy buffer after device_put returns (or alias it on CPU), so a
         # later write to the caller's array could change ours: hand jax a private copy.
@@ -108,6 +114,16 @@ def as_array(fn: str, obj, argname: str = "x") -> Array:
     if type(obj) is Array:
         return obj
     return wrap(to_raw(fn, obj, argname))
+
+
+def _narrowed(fn, obj, arr, record, argname):
+    """``arr`` (NumPy's reading of ``obj``), of a dtype the backend lacks (float64 on a TPU),
+    in the backend's type of its kind: data arrives as the device holds it, float64 as
+    float32 and complex128 as complex64 on a TPU, as jax.numpy gives it there (and as a
+    Python float becomes float32 there).  Only data is converted so: a dtype asked for
+    (``dtype=float64``, ``astype``) raises ``TypeError`` (``dtypes.canonicalize_dtype``)."""
+    with np.errstate(over="ignore"):
+        return np.asarray(obj, dtype=record.narrow(arr.dtype))
 
 
 def _check_supported(fn, dtype, obj, argname):

@@ -36,6 +36,7 @@ from jax import lax
 from laxarray._core.host import aligned
 from laxarray._core.jaxapi import host_call
 from laxarray.array_api.indexing_functions import take_along_axis_kernel
+from laxarray._core import dtypes as _dt
 
 
 def writable_alias(v):
@@ -124,7 +125,7 @@ def _np_sort(a, *, descending):
 
 def _np_argsort(a, *, descending):
     return np.argsort(_key(np.asarray(a), descending), axis=-1, kind="stable").astype(
-        np.int64, copy=False)
+        _dt.default_index(), copy=False)
 
 
 def _np_select(a, idx):
@@ -134,7 +135,7 @@ def _np_select(a, idx):
 
 def _np_argselect(a, idx):
     """Where in ``a`` the elements of :func:`_np_select` come from (int64)."""
-    return _np_at_positions(a, idx, indices=True).astype(np.int64, copy=False)
+    return _np_at_positions(a, idx, indices=True).astype(_dt.default_index(), copy=False)
 
 
 def owns(a) -> bool:
@@ -175,9 +176,9 @@ def _take_last(x, idx):
 def argsort_last(x, descending=False):
     """Stable argsort along the last axis (int64); no derivative flows through indices."""
     if x.size == 0:
-        return lax.full(x.shape, 0, np.int64)
+        return lax.full(x.shape, 0, _dt.default_index())
     fn = functools.partial(_np_argsort, descending=descending)
-    return _callback(fn, x.shape, np.int64, lax.stop_gradient(x))
+    return _callback(fn, x.shape, _dt.default_index(), lax.stop_gradient(x))
 
 
 def sort_last(x, descending=False):
@@ -235,7 +236,7 @@ def unique_now(a, want):
     out = [s[heads]]
     if want == "all":
         out.append(perm[heads])
-        inverse = np.empty(n, np.int64)
+        inverse = np.empty(n, _dt.default_index())
         inverse[perm] = np.cumsum(new) - 1
         out.append(inverse)
     if want != "values":
@@ -253,7 +254,7 @@ def _np_unique(a, *, want):
         full[:k] = v
         return full
     names = UNIQUE_RESULTS[want]
-    return (*(v if r == "inverse" else padded(v) for r, v in zip(names, out)), np.int64(k))
+    return (*(v if r == "inverse" else padded(v) for r, v in zip(names, out)), _dt.default_index().type(k))
 
 
 #: The results of :func:`unique` for each ``want``.
@@ -268,15 +269,15 @@ def unique(flat, want):
     asks (:data:`UNIQUE_RESULTS`); each padded to ``flat``'s length, then the count."""
     n = flat.shape[0]
     names = UNIQUE_RESULTS[want]
-    dtypes = tuple(flat.dtype if r == "values" else np.dtype(np.int64) for r in names)
+    dtypes = tuple(flat.dtype if r == "values" else _dt.default_index() for r in names)
     return _callback(functools.partial(_np_unique, want=want),
-                     ((n,),) * len(names) + ((),), dtypes + (np.dtype(np.int64),),
+                     ((n,),) * len(names) + ((),), dtypes + (_dt.default_index(),),
                      lax.stop_gradient(flat), vmap_method="sequential")
 
 
 def _np_flatnonzero(mask, *, size):
     idx = np.flatnonzero(mask)[:size]
-    out = np.zeros(size, np.int64)
+    out = np.zeros(size, _dt.default_index())
     out[:idx.size] = idx
     return out
 
@@ -284,7 +285,7 @@ def _np_flatnonzero(mask, *, size):
 def flatnonzero(mask, size):
     """The first ``size`` flat positions where the 1-D bool ``mask`` is True, in order,
     padded with zeros (the caller masks the padding with the count)."""
-    return _callback(functools.partial(_np_flatnonzero, size=size), (size,), np.int64,
+    return _callback(functools.partial(_np_flatnonzero, size=size), (size,), _dt.default_index(),
                      lax.stop_gradient(mask), vmap_method="sequential")
 
 
@@ -336,7 +337,7 @@ def _selected_values(x, idx):
 def _selected_values_jvp(primals, tangents):
     x, idx = primals
     t = tangents[0]
-    where = _callback(_np_argselect, x.shape[:-1] + idx.shape[-1:], np.int64,
+    where = _callback(_np_argselect, x.shape[:-1] + idx.shape[-1:], _dt.default_index(),
                       lax.stop_gradient(x), idx)
     return _take_last(x, where), _take_last(t, where)
 
@@ -353,16 +354,16 @@ def _np_partition(a, *, kth):
 
 
 def _np_argpartition(a, *, kth):
-    return np.argpartition(np.asarray(a), kth, axis=-1).astype(np.int64, copy=False)
+    return np.argpartition(np.asarray(a), kth, axis=-1).astype(_dt.default_index(), copy=False)
 
 
 def partition_last(x, kth, want_indices=False):
     """NumPy's ``partition``/``argpartition`` along the last axis around the static ``kth``
     (a tuple of positions); the values are differentiable for floats."""
     if x.size == 0:
-        return lax.full(x.shape, 0, np.int64) if want_indices else x
+        return lax.full(x.shape, 0, _dt.default_index()) if want_indices else x
     if want_indices:
         fn = functools.partial(_np_argpartition, kth=kth)
-        return _callback(fn, x.shape, np.int64, lax.stop_gradient(x))
+        return _callback(fn, x.shape, _dt.default_index(), lax.stop_gradient(x))
     return _values(x, "partition", kth)
 

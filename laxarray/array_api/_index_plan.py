@@ -124,7 +124,7 @@ def write_region(x, axes, region):
     if all(st == 1 for _, st, _ in pos):
         return lax.dynamic_update_slice(x, region, [s for s, _, _ in pos])
     grids = np.meshgrid(*[np.arange(s, s + c * st, st) for s, st, c in pos], indexing="ij")
-    idx = np.stack(grids, axis=-1).astype(np.int64) if grids else np.zeros((0,), np.int64)
+    idx = np.stack(grids, axis=-1).astype(_dt.default_index()) if grids else np.zeros((0,), _dt.default_index())
     dnums = lax.ScatterDimensionNumbers(
         update_window_dims=(), inserted_window_dims=tuple(range(x.ndim)),
         scatter_dims_to_operand_dims=tuple(range(x.ndim)))
@@ -160,7 +160,7 @@ def dynamic_plan(axes, shape):
         low = start + (count - 1) * step if step < 0 and count > 0 else start
         plan.append((step, count, is_int, start == 0 and step == 1 and count == n))
         starts.append(low)
-    return tuple(plan), np.array(starts, np.int64)
+    return tuple(plan), np.array(starts, _dt.default_index())
 
 
 def _region(x, starts, plan):
@@ -188,7 +188,7 @@ def padded_plan(axes, out_shape):
     for start, step, count, is_int in axes:
         plan.append((is_int, 1 if is_int else bucket_dim(count)))
         params.extend((start, step, count))
-    return tuple(plan), np.array(params, np.int64), bucket_shape(out_shape)
+    return tuple(plan), np.array(params, _dt.default_index()), bucket_shape(out_shape)
 
 
 def _positions(x, params, plan):
@@ -197,7 +197,7 @@ def _positions(x, params, plan):
     out = []
     for axis, (_is_int, m) in enumerate(plan):
         start, step, count = (_at(params, 3 * axis + j) for j in range(3))
-        k = lax.iota(np.int64, m)
+        k = lax.iota(_dt.default_index(), m)
         pos = lax.add(lax.broadcast(start, (m,)), lax.mul(k, lax.broadcast(step, (m,))))
         out.append((pos, lax.lt(k, lax.broadcast(count, (m,)))))
     return out
@@ -238,7 +238,7 @@ def wrap_negative(idx, n, wrap=True):
     if idx.dtype == np.uint64:
         idx = lax.min(idx, lax.broadcast(lax.convert_element_type(n, np.uint64), idx.shape))
     unsigned = _dt.kind_of(idx.dtype) == "u"
-    idx = lax.convert_element_type(idx, np.int64)
+    idx = lax.convert_element_type(idx, _dt.default_index())
     if not wrap or unsigned:
         return idx
     return lax.select(lax.lt(idx, lax.full_like(idx, 0)), lax.add(idx, lax.full_like(idx, n)),
@@ -307,7 +307,7 @@ def _setitem_kernel(x, value, starts, *, plan, out_shape, dtype, op):
     grids = []
     for axis, (st, c, _, _) in enumerate(plan):
         pos = lax.add(lax.broadcast(lows[axis], (c,)),
-                      lax.mul(lax.iota(np.int64, c), lax.full((c,), abs(st), np.int64)))
+                      lax.mul(lax.iota(_dt.default_index(), c), lax.full((c,), abs(st), _dt.default_index())))
         grids.append(lax.broadcast_in_dim(pos, region.shape, (axis,)))
     idx = lax.concatenate([lax.expand_dims(g, (x.ndim,)) for g in grids], x.ndim)
     dnums = lax.ScatterDimensionNumbers(

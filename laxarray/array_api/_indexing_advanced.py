@@ -91,7 +91,7 @@ def _classify(fn, k):
             except (ValueError, TypeError):
                 fail(IndexError, fn, _KEY_KINDS, k)
             if raw.size == 0 and _dt.kind_of(raw.dtype) == "f":
-                raw = raw.astype(np.int64)  # NumPy reads an empty list as an integer index
+                raw = raw.astype(_dt.default_index())  # NumPy reads an empty list as an integer index
     else:
         try:
             return ("int", operator.index(k))
@@ -277,7 +277,7 @@ def components(fn, lay, size=None, checked=True):
     for tag, val, first, _rank in lay.groups:
         n = lay.xshape[first]
         if tag == "int":
-            comps.append(np.asarray(val + n if val < 0 else val, np.int64))
+            comps.append(np.asarray(val + n if val < 0 else val, _dt.default_index()))
         elif tag == "array":
             conc = _concrete(val)
             if conc is not None:
@@ -301,7 +301,7 @@ def components(fn, lay, size=None, checked=True):
             padded = True
             if isinstance(val, np.ndarray):  # a NumPy mask (or an empty one): on the host
                 for c in np.nonzero(val):
-                    out = np.full(size, sentinel, np.int64)
+                    out = np.full(size, sentinel, _dt.default_index())
                     out[:min(size, c.size)] = c[:size]
                     comps.append(out)
                 continue
@@ -345,7 +345,7 @@ def _indices(comps, sizes, bshape, wrap):
         c = _basic.wrap_negative(c, n, w)
         c = lax.broadcast_in_dim(c, bshape, tuple(range(len(bshape) - c.ndim, len(bshape))))
         out.append(lax.expand_dims(c, (len(bshape),)))
-    return lax.concatenate(out, len(bshape)) if out else lax.full(bshape + (0,), 0, np.int64)
+    return lax.concatenate(out, len(bshape)) if out else lax.full(bshape + (0,), 0, _dt.default_index())
 
 
 def _plan(lay, bshape):
@@ -426,7 +426,7 @@ def _bucketed_gather(x, lay, comps, bshape, plan, sorted_, unique):
     padded_comps = []
     for c in comps:
         c = np.broadcast_to(c, bshape)
-        buf = np.zeros(bucket_b, np.int64)
+        buf = np.zeros(bucket_b, _dt.default_index())
         buf[tuple(slice(0, k) for k in bshape)] = c
         padded_comps.append(buf)
     padded_lay = Layout()
@@ -635,9 +635,9 @@ def _mask_update_kernel(x, v, mask, *, plan, op):
     if length == 1:
         v = lax.reshape(v, gshape[:p] + (1,) * rank + gshape[p + 1:])
     else:
-        flat = lax.reshape(lax.convert_element_type(mask, np.int64), (math.prod(mask.shape),))
+        flat = lax.reshape(lax.convert_element_type(mask, _dt.default_index()), (math.prod(mask.shape),))
         pos = lax.sub(lax.cumsum(flat, 0), lax.full_like(flat, 1))
-        pos = lax.clamp(np.int64(0), pos, np.int64(length - 1))
+        pos = lax.clamp(_dt.default_index().type(0), pos, _dt.default_index().type(length - 1))
         v = gather_axis(v, lax.reshape(pos, mask.shape), p, wrap=False)
     labels = windows[:p] + list(range(first, first + rank)) + windows[p:] + [a for a, _ in ints]
     v = lax.reshape(v, tuple(v.shape) + (1,) * len(ints))
@@ -646,7 +646,7 @@ def _mask_update_kernel(x, v, mask, *, plan, op):
     v = lax.broadcast_in_dim(v, y.shape, tuple(range(y.ndim)))
     cond = lax.broadcast_in_dim(mask, y.shape, tuple(range(first, first + rank)))
     for a, i in ints:
-        cond = lax.bitwise_and(cond, lax.eq(lax.broadcasted_iota(np.int64, y.shape, a),
-                                            lax.full(y.shape, i, np.int64)))
+        cond = lax.bitwise_and(cond, lax.eq(lax.broadcasted_iota(_dt.default_index(), y.shape, a),
+                                            lax.full(y.shape, i, _dt.default_index())))
     y = lax.select(cond, _apply(op, y, v), y)
     return lax.reshape(_basic.write_region(xe, axes, y), x.shape)

@@ -168,7 +168,7 @@ def _dtypes(op, dtype, values):
             return None
         out = _dt.promote_types(dtype, v_dtype)
     if op == "divide" and _dt.kind_of(out) not in "fc":
-        out = _dt.DEFAULT_FLOAT
+        out = _dt.default_float()
     if out == _dt.bool_:
         if op == "power":
             out = _dt.int8

@@ -61,7 +61,7 @@ def _static_result(name, stem, self, other):
             shape = broadcast_many(name, (self.shape, shape),
                                    lambda s: operands_text(s + (s[0],)))
     if stem == "truediv" and _dt.kind_of(dtype) not in "fc":
-        dtype = _dt.DEFAULT_FLOAT
+        dtype = _dt.default_float()
     return dtype, shape
 
 

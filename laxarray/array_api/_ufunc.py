@@ -46,7 +46,7 @@ def _identity(dt):
 
 def to_float(dt):
     """Compute dtype of a floating-only function: integers and bool become float64."""
-    return dt if _dt.kind_of(dt) in "fc" else _dt.DEFAULT_FLOAT
+    return dt if _dt.kind_of(dt) in "fc" else _dt.default_float()
 
 
 class _KernelCache(dict):

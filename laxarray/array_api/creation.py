@@ -15,6 +15,7 @@ import jax.dlpack as _jax_dlpack
 import numpy as np
 from jax import lax
 
+from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.devices import all_devices, check_device, default_device, place
 from laxarray._core.errors import ZeroStepError, fail
@@ -73,7 +74,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None) -> Array:
         if hasattr(obj, "__dlpack__") and not hasattr(obj, "__array__"):
             raw = from_dlpack(obj)._value
         else:
-            raw = to_raw("asarray", obj, "obj")
+            raw = to_raw("asarray", _host_cast(obj, dt), "obj")
         if _dt.kind_of(raw.dtype) == "c" and _dt.kind_of(dt) != "c":
             fail(TypeError, "asarray", f"a real 'obj' for dtype {dt}", obj)
         # already of the dtype asked for: no conversion kernel (nor its compile per shape)
@@ -82,6 +83,16 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None) -> Array:
     if hasattr(obj, "__dlpack__") and not hasattr(obj, "__array__"):
         return from_dlpack(obj, device=device)
     return wrap(_place(to_raw("asarray", obj, "obj"), dev))
+
+
+def _host_cast(obj, dtype):
+    """A NumPy array of a dtype the backend lacks (float64 on a TPU), cast by NumPy to
+    ``dtype`` on the host (NumPy's cast is laxarray's ``astype``); anything else as it is."""
+    if not isinstance(obj, (np.ndarray, np.generic)) or _backend.current().supports(obj.dtype):
+        return obj
+    if obj.dtype.kind == "c" and _dt.kind_of(dtype) != "c":
+        fail(TypeError, "asarray", f"a real 'obj' for dtype {dtype}", obj)
+    return obj.astype(dtype)
 
 
 @kernel(static=("shape", "dtype"))
@@ -129,17 +140,17 @@ def full(shape, fill_value, *, dtype=None, device=None) -> Array:
 
 def zeros(shape, *, dtype=None, device=None) -> Array:
     """Array of zeros (float64 by default). Array API: zeros. NumPy: numpy.zeros."""
-    return _full("zeros", shape, False, dtype or _dt.DEFAULT_FLOAT, device)
+    return _full("zeros", shape, False, dtype or _dt.default_float(), device)
 
 
 def ones(shape, *, dtype=None, device=None) -> Array:
     """Array of ones (float64 by default). Array API: ones. NumPy: numpy.ones."""
-    return _full("ones", shape, True, dtype or _dt.DEFAULT_FLOAT, device)
+    return _full("ones", shape, True, dtype or _dt.default_float(), device)
 
 
 def empty(shape, *, dtype=None, device=None) -> Array:
     """Uninitialised array; laxarray fills it with zeros. Array API: empty. NumPy: numpy.empty."""
-    return _full("empty", shape, False, dtype or _dt.DEFAULT_FLOAT, device)
+    return _full("empty", shape, False, dtype or _dt.default_float(), device)
 
 
 def _like(fn, x, dtype, device):
@@ -233,7 +244,7 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
     if dt is None:
         dt = _dt.result_type(start, stop, step)
         if dt == _dt.bool_:
-            dt = _dt.DEFAULT_INT
+            dt = _dt.default_int()
     dev = check_device("arange", device)
     num = max(0, math.ceil((stop - start) / step))
     if num > _MAX_ELEMENTS:
@@ -280,7 +291,7 @@ def _linspace_kernel(start_a, stop_a, *, num, dtype, endpoint, out):
         y = lax.dynamic_update_slice(y, lax.reshape(stop_a, (1,)), (num - 1,))
     if out != dtype:   # a narrower dtype: NumPy floors float64 values for an integer one
         if _dt.kind_of(out) in "iu":  # (through int64: negative values wrap, as in NumPy)
-            y = lax.convert_element_type(lax.floor(y), np.int64)
+            y = lax.convert_element_type(lax.floor(y), _dt.default_index())
         y = cast_value(y, out)
     return y
 
@@ -296,13 +307,13 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> 
     dt = _dtype_or_none("linspace", dtype)
     is_complex = isinstance(start, complex) or isinstance(stop, complex)
     if dt is None:
-        dt = _dt.DEFAULT_COMPLEX if is_complex else _dt.DEFAULT_FLOAT
+        dt = _dt.default_complex() if is_complex else _dt.default_float()
     elif is_complex and _dt.kind_of(dt) != "c":
         fail(TypeError, "linspace", "a complex 'dtype' for complex start/stop", dt)
     dev = check_device("linspace", device)
     # computed in float64 (complex128) and cast, as NumPy does: float32 values are the
     # float64 ones rounded; integer and bool dtypes (NumPy's, not the standard's) floored
-    work = _dt.DEFAULT_COMPLEX if _dt.kind_of(dt) == "c" else _dt.DEFAULT_FLOAT
+    work = _dt.default_complex() if _dt.kind_of(dt) == "c" else _dt.default_float()
     cast = complex if _dt.kind_of(dt) == "c" else float
     out = call(_linspace_kernel, scalar_operand("linspace", cast(start), work, "start"),
                scalar_operand("linspace", cast(stop), work, "stop"), num=num, dtype=work,
@@ -312,18 +323,20 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> 
 
 @kernel(static=("n_rows", "n_cols", "k", "dtype"))
 def _eye_kernel(*, n_rows, n_cols, k, dtype):
-    rows = lax.broadcasted_iota(np.int64, (n_rows, n_cols), 0)
-    cols = lax.broadcasted_iota(np.int64, (n_rows, n_cols), 1)
-    return lax.convert_element_type(lax.eq(lax.add(rows, lax.full((), k, np.int64)), cols),
-                                    dtype)
+    rows = lax.broadcasted_iota(_dt.default_index(), (n_rows, n_cols), 0)
+    cols = lax.broadcasted_iota(_dt.default_index(), (n_rows, n_cols), 1)
+    shifted = lax.add(rows, lax.full((), k, _dt.default_index()))
+    return lax.convert_element_type(lax.eq(shifted, cols), dtype)
 
 
 def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None) -> Array:
     """Ones on the ``k``-th diagonal. Array API: eye. NumPy: numpy.eye. All arguments static."""
     n_rows = check_int("eye", n_rows, "n_rows", minimum=0)
     n_cols = n_rows if n_cols is None else check_int("eye", n_cols, "n_cols", minimum=0)
-    k = check_int("eye", k, "k")
-    dt = _dtype_or_none("eye", dtype) or _dt.DEFAULT_FLOAT
+    # a diagonal outside the matrix is no diagonal: one program for all of them, and an
+    # offset that fits the index dtype
+    k = max(-n_rows, min(check_int("eye", k, "k"), n_cols))
+    dt = _dtype_or_none("eye", dtype) or _dt.default_float()
     dev = check_device("eye", device)
     out = call(_eye_kernel, n_rows=n_rows, n_cols=n_cols, k=k, dtype=dt)
     return out if dev is None else wrap(_place(out._value, dev))
@@ -332,10 +345,10 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None) -> Array:
 @kernel(static=("k", "lower"))
 def _tri_kernel(x, *, k, lower):
     n, m = x.shape[-2], x.shape[-1]
-    rows = lax.broadcasted_iota(np.int64, (n, m), 0)
-    cols = lax.broadcasted_iota(np.int64, (n, m), 1)
+    rows = lax.broadcasted_iota(_dt.default_index(), (n, m), 0)
+    cols = lax.broadcasted_iota(_dt.default_index(), (n, m), 1)
     diff = lax.sub(cols, rows)
-    kk = lax.full((), k, np.int64)
+    kk = lax.full((), k, _dt.default_index())
     keep = lax.le(diff, kk) if lower else lax.ge(diff, kk)
     keep = lax.broadcast_in_dim(keep, x.shape, (x.ndim - 2, x.ndim - 1))
     return lax.select(keep, x, lax.full_like(x, 0))
@@ -345,7 +358,9 @@ def _tri(fn, x, k, lower):
     v = x._value if type(x) is Array else to_raw(fn, x, "x")
     if v.ndim < 2:
         fail(ValueError, fn, "an array of rank >= 2 for 'x'", x)
-    k = check_int(fn, k, "k")
+    # past the matrix every offset keeps all or nothing: clamped (an offset that fits the
+    # index dtype, one program for each)
+    k = max(-v.shape[-2], min(check_int(fn, k, "k"), v.shape[-1]))
     return call(_tri_kernel, v, k=k, lower=lower)
 
 

@@ -15,6 +15,7 @@ import jax
 import numpy as np
 from jax import lax
 
+from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.kernel import kernel
@@ -83,15 +84,25 @@ def _split(value, keep):
     return hi, float(value - decimal.Decimal(hi))
 
 
-def _log_constants(base):
-    """``1 / log(base)`` and ``log_base(2)``, each split as ``hi + lo``."""
+def _log_constants(base, inv_bits, l2_bits):
+    """``1 / log(base)`` and ``log_base(2)``, each split as ``hi + lo`` with ``inv_bits`` and
+    ``l2_bits`` significant bits in ``hi``."""
     with decimal.localcontext() as ctx:
         ctx.prec = 40
         ln_base = decimal.Decimal(base).ln()
-        return _split(1 / ln_base, 32), _split(decimal.Decimal(2).ln() / ln_base, 42)
+        return (_split(1 / ln_base, inv_bits),
+                _split(decimal.Decimal(2).ln() / ln_base, l2_bits))
 
 
-_LOG_CONSTANTS = {2: _log_constants(2), 10: _log_constants(10)}
+#: per working dtype: the bits of ``f - f*f/2`` kept in its high part (the low ones masked:
+#: 21 significant bits in float64, 12 in float32), and ``(base, constants)``; the constants'
+#: high parts are short enough that their products with that high part (21 + 32 bits, 12 +
+#: 12) and with the exponent (11 + 42, 8 + 16) are exact
+_LOG_WORK = {
+    np.dtype(np.float64): (np.int64, ~0xFFFFFFFF,
+                           {b: _log_constants(b, 32, 42) for b in (2, 10)}),
+    np.dtype(np.float32): (np.int32, ~0xFFF, {b: _log_constants(b, 12, 16) for b in (2, 10)}),
+}
 # the minimax coefficients of log(1 + f) on [sqrt(1/2) - 1, sqrt(2) - 1] (fdlibm's Lg1..Lg7)
 _LG = (6.666666666666735130e-01, 3.999999999940941908e-01, 2.857142874366239149e-01,
        2.222219843214978396e-01, 1.818357216161805012e-01, 1.531383769920937332e-01,
@@ -99,13 +110,15 @@ _LG = (6.666666666666735130e-01, 3.999999999940941908e-01, 2.857142874366239149e
 
 
 def _log_split(m, e, base):
-    """``e log_base(2) + log_base(m)`` in float64 for ``m`` in ``[sqrt(1/2), sqrt(2)]``, to
-    under one ulp: fdlibm's ``log10``/``log2`` (``f = m - 1`` is exact, ``log(1 + f)`` is a
-    polynomial in ``s = f / (2 + f)``, and its leading part ``f - f*f/2`` is split in two so
-    that multiplying by the split ``1 / log(base)`` loses nothing)."""
+    """``e log_base(2) + log_base(m)`` in ``m``'s dtype (float64, or float32 where the
+    backend has no float64) for ``m`` in ``[sqrt(1/2), sqrt(2)]``, to under one ulp:
+    fdlibm's ``log10``/``log2`` (``f = m - 1`` is exact, ``log(1 + f)`` is a polynomial in
+    ``s = f / (2 + f)``, and its leading part ``f - f*f/2`` is split in two so that
+    multiplying by the split ``1 / log(base)`` loses nothing)."""
     def c(v):
         return lax.full_like(m, v)
-    (inv_hi, inv_lo), (l2_hi, l2_lo) = _LOG_CONSTANTS[base]
+    itype, mask, constants = _LOG_WORK[np.dtype(m.dtype)]
+    (inv_hi, inv_lo), (l2_hi, l2_lo) = constants[base]
     f = lax.sub(m, c(1.0))
     s = lax.div(f, lax.add(c(2.0), f))
     z = lax.mul(s, s)
@@ -116,9 +129,9 @@ def _log_split(m, e, base):
     hfsq = lax.mul(c(0.5), lax.mul(f, f))
     r = lax.mul(s, lax.add(hfsq, lax.add(t2, t1)))          # log(1 + f) - (f - hfsq)
     hi = lax.sub(f, hfsq)
-    bits = lax.bitcast_convert_type(hi, np.int64)
-    hi = lax.bitcast_convert_type(lax.bitwise_and(bits, lax.full_like(bits, ~0xFFFFFFFF)),
-                                  np.float64)             # 21 significant bits: exact products
+    bits = lax.bitcast_convert_type(hi, itype)
+    hi = lax.bitcast_convert_type(lax.bitwise_and(bits, lax.full_like(bits, mask)),
+                                  m.dtype)                # short: exact products
     lo = lax.add(lax.sub(lax.sub(f, hi), hfsq), r)
     val_hi = lax.mul(hi, c(inv_hi))
     val_lo = lax.add(lax.mul(lax.add(lo, hi), c(inv_lo)), lax.mul(lo, c(inv_hi)))
@@ -138,7 +151,8 @@ def _log_base_real(x, base):
     ``x = m 2**e``, ``m`` in ``[sqrt(1/2), sqrt(2)]`` (``_log_split``): powers of the base
     come out exact (``log10(0.1) == -1``, ``log2(2**k) == k``), where ``log(x) / log(base)``
     is off by an ulp or two.  float16 and float32 do the arithmetic in float64 (then they
-    are correctly rounded, where NumPy's float32 log10 is in 47% of cases).  Zero, negative,
+    are correctly rounded, where NumPy's float32 log10 is in 47% of cases); on a backend
+    without float64 (a TPU) float32 does it in float32, to under one ulp.  Zero, negative,
     inf and NaN take ``log(x) / log(base)``.  The float64 result is rounded to float16 once
     (``cast_value``: XLA:CPU's own conversion goes through float32 on some instruction sets
     and not on others)."""
@@ -159,8 +173,10 @@ def _log_base_real(x, base):
         lax.bitwise_and(bits, full((1 << frac) - 1, bits)), full(bias << frac, bits)), dt)
     e = lax.sub(field, lax.select(sub, full(2 * bias + frac - 1, bits), full(bias, bits)))
     big = lax.gt(m, full(math.sqrt(2.0)))
-    m = lax.convert_element_type(lax.select(big, lax.mul(m, full(0.5)), m), np.float64)
-    e = lax.convert_element_type(lax.select(big, lax.add(e, full(1, e)), e), np.float64)
+    work = np.dtype(np.float64) if _backend.current().supports(np.float64) else \
+        np.dtype(np.float32)
+    m = lax.convert_element_type(lax.select(big, lax.mul(m, full(0.5)), m), work)
+    e = lax.convert_element_type(lax.select(big, lax.add(e, full(1, e)), e), work)
     out = _log_split(m, e, base)
     plain = lax.div(lax.log(x), full(math.log(base)))
     ok = lax.bitwise_and(lax.gt(x, full(0)), lax.is_finite(x))

@@ -73,7 +73,7 @@ def _take_kernel(x, idx, exts, *, axis, wrap=True):
     n = None
     if exts is not None:  # bucketed: negative indices wrap by the true length
         n = lax.convert_element_type(lax.reshape(lax.slice(exts[0], (axis,), (axis + 1,)), ()),
-                                     np.int64)
+                                     _dt.default_index())
     return gather_axis(x, idx, axis, n, wrap)
 
 

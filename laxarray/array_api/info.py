@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.devices import all_devices, check_device, default_device as _default_device
-from laxarray._core.errors import fail
 
 
 class Info:
@@ -22,17 +22,19 @@ class Info:
         return _default_device()
 
     def default_dtypes(self, *, device=None):
-        """Default dtypes: float64, complex128, int64 (integral and indexing)."""
-        check_device("default_dtypes", device)
-        return {"real floating": _dt.DEFAULT_FLOAT, "complex floating": _dt.DEFAULT_COMPLEX,
-                "integral": _dt.DEFAULT_INT, "indexing": _dt.DEFAULT_INDEX}
+        """Default dtypes of ``device``'s backend: float64, complex128, int64 (integral and
+        indexing) on the CPU, as in NumPy; float32, complex64, int32 on a TPU."""
+        record = _backend.for_device(check_device("default_dtypes", device))
+        return dict(record.defaults)
 
     def dtypes(self, *, device=None, kind=None):
-        """Supported dtypes by name, optionally only those of ``kind`` (as in ``isdtype``)."""
-        check_device("dtypes", device)
+        """The dtypes ``device``'s backend supports, by name, optionally only those of
+        ``kind`` (as in ``isdtype``): the standard's 13 on the CPU, no 64-bit type on a TPU.
+        (float16 and bfloat16, beyond the standard, are supported too and not listed.)"""
+        record = _backend.for_device(check_device("dtypes", device))
         out = {}
         for dt in _dt.DTYPES:
-            if kind is None or _dt.isdtype(dt, kind):
+            if record.supports(dt) and (kind is None or _dt.isdtype(dt, kind)):
                 out[dt.name] = dt
         return out
 
@@ -47,4 +49,3 @@ def __array_namespace_info__():
 
 
 __all__ = ["__array_namespace_info__", "Info"]
-_ = fail

@@ -8,6 +8,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import AxisError, OperandValueError, fail
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import normalize_axis
+from laxarray._core.numerics import dot_general
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._broadcast import broadcast_shapes2
 from laxarray.array_api._calls import call
@@ -58,7 +59,7 @@ def _matmul_kernel(a, b):
     if a.ndim == 1 or b.ndim == 1:  # a vector operand: contract directly, no batch dims
         ca = (a.ndim - 1,)
         cb = (0,) if b.ndim == 1 else (b.ndim - 2,)
-        return lax.dot_general(a, b, ((ca, cb), ((), ())), **prec)
+        return dot_general(a, b, ((ca, cb), ((), ())), **prec)
     nb = len(batch)
     if a.shape[:-2] != batch:
         a = lax.broadcast_in_dim(a, batch + a.shape[-2:],
@@ -67,7 +68,7 @@ def _matmul_kernel(a, b):
         b = lax.broadcast_in_dim(b, batch + b.shape[-2:],
                                  tuple(range(nb - (b.ndim - 2), nb + 2)))
     bdims = tuple(range(nb))
-    return lax.dot_general(a, b, (((nb + 1,), (nb,)), (bdims, bdims)), **prec)
+    return dot_general(a, b, (((nb + 1,), (nb,)), (bdims, bdims)), **prec)
 
 
 def matmul(x1, x2, /):
@@ -101,7 +102,7 @@ def matrix_transpose(x, /):
 def _tensordot_kernel(a, b, *, dtype, axes1, axes2):
     a = lax.convert_element_type(a, dtype)
     b = lax.convert_element_type(b, dtype)
-    return lax.dot_general(a, b, ((axes1, axes2), ((), ())), preferred_element_type=dtype)
+    return dot_general(a, b, ((axes1, axes2), ((), ())), preferred_element_type=dtype)
 
 
 def tensordot(x1, x2, /, *, axes=2):

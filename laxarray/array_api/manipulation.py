@@ -427,7 +427,7 @@ def _repeat_kernel(x, *, repeats, axis):
             shape[axis + 1:]), tuple(range(axis + 1)) + tuple(range(axis + 2, x.ndim + 1)))
         shape[axis] = n * repeats
         return lax.reshape(y, tuple(shape))
-    return gather_axis(x, np.repeat(np.arange(n, dtype=np.int64), repeats), axis,
+    return gather_axis(x, np.repeat(np.arange(n, dtype=_dt.default_index()), repeats), axis,
                        wrap=False)
 
 
@@ -438,17 +438,17 @@ def _repeat_counts_kernel(x, counts, *, axis, length):
         x = lax.reshape(x, (math.prod(x.shape),))
         axis = 0
     n = x.shape[axis]
-    counts = lax.broadcast_in_dim(lax.convert_element_type(counts, np.int64), (n,),
+    counts = lax.broadcast_in_dim(lax.convert_element_type(counts, _dt.default_index()), (n,),
                                   () if counts.ndim == 0 else (0,))
     ends = lax.cumsum(counts, axis=0)
     # source of output slot i = #{j : ends[j] <= i}: add 1 at each end, then a running sum
     marks = lax.scatter_add(
-        lax.full((length + 1,), 0, np.int64), lax.expand_dims(lax.min(ends, np.int64(length)),
+        lax.full((length + 1,), 0, _dt.default_index()), lax.expand_dims(lax.min(ends, _dt.default_index().type(length)),
                                                                (1,)),
-        lax.full((n,), 1, np.int64),
+        lax.full((n,), 1, _dt.default_index()),
         lax.ScatterDimensionNumbers((), (0,), (0,)), mode=lax.GatherScatterMode.CLIP)
     src = lax.cumsum(marks[:length], axis=0)
-    src = lax.min(src, np.int64(max(n - 1, 0)))  # past the total: the last element again
+    src = lax.min(src, _dt.default_index().type(max(n - 1, 0)))  # past the total: the last element again
     return gather_axis(x, src, axis, wrap=False)
 
 
@@ -470,7 +470,7 @@ def repeat(x, repeats, /, *, axis=None, total_repeat_length=None):
     if _dt.scalar_pytype(repeats) is int:
         reps = check_int("repeat", repeats, "repeats", minimum=0)
         if total_repeat_length is not None and length != n * reps:
-            return call(_repeat_counts_kernel, raw, np.int64(reps), axis=ax, length=length)
+            return call(_repeat_counts_kernel, raw, _dt.default_index().type(reps), axis=ax, length=length)
         return call(_repeat_kernel, raw, repeats=reps, axis=ax)
     rep_raw = to_raw("repeat", repeats, "repeats")
     if _dt.kind_of(rep_raw.dtype) not in "iu":

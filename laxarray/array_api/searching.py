@@ -67,15 +67,15 @@ def arg_kernel(x, *, axis, keepdims, find_max):
         nan = lax.ne(x, x)
         big = lax.full_like(x, np.inf if find_max else -np.inf)
         any_nan = lax.reduce_or(nan, (ax,))
-        first_nan = lax.argmax(lax.convert_element_type(nan, np.int8), ax, np.int64)
+        first_nan = lax.argmax(lax.convert_element_type(nan, np.int8), ax, _dt.default_index())
         x_clean = lax.select(nan, big, x)
-        res = (lax.argmax if find_max else lax.argmin)(x_clean, ax, np.int64)
+        res = (lax.argmax if find_max else lax.argmin)(x_clean, ax, _dt.default_index())
         res = lax.select(any_nan, first_nan, res)
     elif _dt.kind_of(x.dtype) == "b":
         xi = lax.convert_element_type(x, np.int8)
-        res = (lax.argmax if find_max else lax.argmin)(xi, ax, np.int64)
+        res = (lax.argmax if find_max else lax.argmin)(xi, ax, _dt.default_index())
     else:
-        res = (lax.argmax if find_max else lax.argmin)(x, ax, np.int64)
+        res = (lax.argmax if find_max else lax.argmin)(x, ax, _dt.default_index())
     return lax.expand_dims(res, (ax,)) if keepdims else res
 
 
@@ -114,9 +114,9 @@ def _nonzero_now(a, *, size, fill_value):
     out = []
     for c in np.nonzero(a):
         if c.size == size:
-            out.append(c.astype(np.int64, copy=False))
+            out.append(c.astype(_dt.default_index(), copy=False))
             continue
-        full = np.full(size, fill_value, np.int64)
+        full = np.full(size, fill_value, _dt.default_index())
         full[:min(size, c.size)] = c[:size]
         out.append(full)
     return tuple(out)
@@ -131,7 +131,7 @@ def _nonzero_lax(mask, size):
     """The first ``size`` positions where the 1-D ``mask`` holds, by a stable sort of "is
     zero" keys, which puts the non-zero positions first, in order."""
     key = lax.convert_element_type(lax.bitwise_not(mask), np.int8)
-    pos = lax.iota(np.int64, mask.shape[0])
+    pos = lax.iota(_dt.default_index(), mask.shape[0])
     return lax.sort((key, pos), num_keys=1, is_stable=True)[1]
 
 
@@ -154,14 +154,14 @@ def _coordinates(x, size, fill_value, positions):
     mask = nonzero_mask(flat)  # exact for subnormals, as the eager count
     n = flat.shape[0]
     if n == 0:      # every slot is padding (and an empty axis must not be divided by)
-        return tuple(lax.full((size,), fill_value, np.int64) for _ in x.shape)
-    count = lax.reduce_sum(lax.convert_element_type(mask, np.int64), (0,))
+        return tuple(lax.full((size,), fill_value, _dt.default_index()) for _ in x.shape)
+    count = lax.reduce_sum(lax.convert_element_type(mask, _dt.default_index()), (0,))
     order = positions(mask, size)
     if order.shape[0] >= size:
         order = lax.slice(order, (0,), (size,))
     else:
-        order = lax.concatenate([order, lax.full((size - n,), 0, np.int64)], 0)
-    valid = lax.lt(lax.iota(np.int64, size), count)
+        order = lax.concatenate([order, lax.full((size - n,), 0, _dt.default_index())], 0)
+    valid = lax.lt(lax.iota(_dt.default_index(), size), count)
     outs = []
     stride = 1
     strides = []
@@ -200,14 +200,14 @@ def nonzero(x, /, *, size=None, fill_value=0):
 def searchsorted_kernel(sorted_x, v, sorter, *, right):
     if sorter is not None:
         sorted_x = lax.gather(
-            sorted_x, lax.expand_dims(lax.convert_element_type(sorter, np.int64), (1,)),
+            sorted_x, lax.expand_dims(lax.convert_element_type(sorter, _dt.default_index()), (1,)),
             lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,),
                                        start_index_map=(0,)), (1,),
             mode=lax.GatherScatterMode.CLIP)
     n = sorted_x.shape[0]
     flat = lax.reshape(v, (math.prod(v.shape),))
     if n == 0:
-        return lax.full(v.shape, 0, np.int64)
+        return lax.full(v.shape, 0, _dt.default_index())
     # branchless binary search (NaN-aware total order): ``lo`` counts the elements that
     # sort before each query; a loop of halving static-size steps (one gather each)
     # rather than an unrolled chain, which XLA would materialize step by step
@@ -223,11 +223,11 @@ def searchsorted_kernel(sorted_x, v, sorter, *, right):
         val = lax.gather(sorted_x, lax.expand_dims(at, (1,)), dnums, (1,),
                          mode=lax.GatherScatterMode.CLIP)
         take = lax.bitwise_and(inside, _before(val, flat, right))
-        return lax.select(take, cand, lo), lax.div(width, np.int64(2))
+        return lax.select(take, cand, lo), lax.div(width, _dt.default_index().type(2))
 
     levels = n.bit_length()
-    lo, _ = lax.fori_loop(0, levels, step, (lax.full(flat.shape, 0, np.int64),
-                                            np.int64(1 << (levels - 1))))
+    lo, _ = lax.fori_loop(0, levels, step, (lax.full(flat.shape, 0, _dt.default_index()),
+                                            _dt.default_index().type(1 << (levels - 1))))
     return lax.reshape(lo, v.shape)
 
 

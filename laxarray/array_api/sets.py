@@ -75,7 +75,7 @@ def _unique_now(a, *, size, fill_value, want):
     res = dict(zip(_host_order.UNIQUE_RESULTS[want], out))
     if "inverse" in res:
         res["inverse"] = res["inverse"].reshape(a.shape)
-    return tuple(res[name] for name in _host_order.UNIQUE_RESULTS[want]) + (np.int64(k),)
+    return tuple(res[name] for name in _host_order.UNIQUE_RESULTS[want]) + (_dt.default_index().type(k),)
 
 
 def _unique_host(x, *, size, fill_value, want):
@@ -120,7 +120,7 @@ def _unique_results(res, n_unique, fill_value, want):
 def _unique_lax(x, flat, size, want):
     n = flat.shape[0]
     keys = sort_keys(_unsigned_zero(flat), False)
-    iota = lax.iota(np.int64, n)
+    iota = lax.iota(_dt.default_index(), n)
     out = lax.sort(tuple(keys) + (flat, iota), is_stable=True, num_keys=len(keys))
     sv, perm = out[-2], out[-1]
     if n:
@@ -128,16 +128,16 @@ def _unique_lax(x, flat, size, want):
         new = lax.concatenate([lax.full((1,), True, np.bool_), differs], 0)
     else:
         new = lax.full((0,), True, np.bool_)
-    gid = lax.sub(lax.cumsum(lax.convert_element_type(new, np.int64), 0),
-                  lax.full((n,), 1, np.int64))
-    n_unique = lax.reduce_sum(lax.convert_element_type(new, np.int64), (0,))
+    gid = lax.sub(lax.cumsum(lax.convert_element_type(new, _dt.default_index()), 0),
+                  lax.full((n,), 1, _dt.default_index()))
+    n_unique = lax.reduce_sum(lax.convert_element_type(new, _dt.default_index()), (0,))
     head = lax.select(new, gid, lax.full_like(gid, size))
     res = {"values": _scatter_1d(size, x.dtype, head, sv)}
     if want != "values":
-        res["counts"] = _scatter_1d(size, np.int64, gid, lax.full((n,), 1, np.int64), add=True)
+        res["counts"] = _scatter_1d(size, _dt.default_index(), gid, lax.full((n,), 1, _dt.default_index()), add=True)
     if want == "all":
-        res["indices"] = _scatter_1d(size, np.int64, head, perm)
-        res["inverse"] = lax.reshape(_scatter_1d(n, np.int64, perm, gid), x.shape)
+        res["indices"] = _scatter_1d(size, _dt.default_index(), head, perm)
+        res["inverse"] = lax.reshape(_scatter_1d(n, _dt.default_index(), perm, gid), x.shape)
     return res, n_unique
 
 
@@ -153,7 +153,7 @@ def fit_length(v, size):
 def fill_past(values, k, fill_value):
     """Entries of ``values`` at positions >= ``k`` along axis 0 set to ``fill_value``
     (``None``: the first entry)."""
-    pos = lax.broadcasted_iota(np.int64, values.shape, 0)
+    pos = lax.broadcasted_iota(_dt.default_index(), values.shape, 0)
     if fill_value is not None:
         fill = lax.full(values.shape, fill_value, values.dtype)
     elif values.shape[0]:

@@ -88,7 +88,7 @@ def _sort_last(x, descending, want_indices):
     last = x.ndim - 1
     keys = sort_keys(x, descending)
     if want_indices:
-        payload = (lax.broadcasted_iota(np.int64, x.shape, last),)
+        payload = (lax.broadcasted_iota(_dt.default_index(), x.shape, last),)
     else:   # a key that is x itself sorts x (ties keep their order: the sort is stable)
         payload = () if len(keys) == 1 and keys[0] is x else (x,)
     out = lax.sort(tuple(keys) + payload, dimension=last, is_stable=True, num_keys=len(keys))

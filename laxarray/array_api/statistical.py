@@ -37,9 +37,9 @@ def accumulation_dtype(fn, x_dtype, dtype):
             fail(TypeError, fn, f"a complex 'dtype' for complex input of {x_dtype}", dt)
         return dt
     if _dt.kind_of(x_dtype) == "b" or _dt.kind_of(x_dtype) == "i":
-        return _dt.promote_types(x_dtype, _dt.int64)
+        return _dt.promote_types(x_dtype, _dt.default_int())
     if _dt.kind_of(x_dtype) == "u":
-        return _dt.promote_types(x_dtype, _dt.uint64)
+        return _dt.promote_types(x_dtype, _dt.default_uint())
     return x_dtype
 
 
@@ -108,7 +108,7 @@ def _reduce_kernel(x, *, axes, dtype, keepdims, op):
     elif op == "any":
         y = lax.reduce_or(_truthy(x), axes)
     else:  # count_nonzero
-        y = lax.reduce_sum(lax.convert_element_type(_truthy(x), np.int64), axes)
+        y = lax.reduce_sum(lax.convert_element_type(_truthy(x), _dt.default_index()), axes)
     return _finish(y, axes, keepdims)
 
 
@@ -143,11 +143,11 @@ def complex_extremum(x, axes, op):
     order does not matter: each element carries its position, which breaks every tie."""
     re, im = lax.real(x), lax.imag(x)
     nan = lax.bitwise_or(lax.ne(re, re), lax.ne(im, im))
-    pos = lax.full(x.shape, 0, np.int64)
+    pos = lax.full(x.shape, 0, _dt.default_index())
     stride = 1
     for a in sorted(axes, reverse=True):
-        step = lax.mul(lax.broadcasted_iota(np.int64, x.shape, a),
-                       lax.full(x.shape, stride, np.int64))
+        step = lax.mul(lax.broadcasted_iota(_dt.default_index(), x.shape, a),
+                       lax.full(x.shape, stride, _dt.default_index()))
         pos, stride = lax.add(pos, step), stride * x.shape[a]
     beats = lax.gt if op == "max" else lax.lt
 
@@ -164,7 +164,7 @@ def complex_extremum(x, axes, op):
 
     edge = -np.inf if op == "max" else np.inf
     init = (lax.full((), edge, re.dtype), lax.full((), edge, re.dtype), lax.full((), False),
-            lax.full((), np.iinfo(np.int64).max, np.int64))
+            lax.full((), np.iinfo(_dt.default_index()).max, _dt.default_index()))
     r, i, _, at = lax.reduce((re, im, nan, pos), init, pick, tuple(axes))
     return lax.complex(r, i), at
 
@@ -283,7 +283,7 @@ def _float_input(fn, x):
     if _dt.kind_of(dtype) not in "fc":
         if dtype not in _dt.CATEGORIES["real"]:
             _dt.check_category(fn, "x", dtype, "floating-point")
-        dtype = _dt.DEFAULT_FLOAT
+        dtype = _dt.default_float()
     return x, dtype
 
 

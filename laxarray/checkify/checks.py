@@ -23,6 +23,7 @@ from laxarray._core.jaxapi import (
     keep_when_unused)
 from laxarray.checkify.error import (
     Error, FailedCheckError, caller_frames, new_site, site, user_location)
+from laxarray._core import dtypes as _dt
 
 _LOCAL = threading.local()
 
@@ -193,7 +194,7 @@ def _check(fn, pred, msg, fmt_args, fmt_kwargs, debug):
 def first_failing(pred_batch):
     """Flat position of the first ``False`` in a boolean array (0 when all are true)."""
     flat = lax.reshape(pred_batch, (pred_batch.size,))
-    return lax.argmin(lax.convert_element_type(flat, np.int32), 0, np.int64)
+    return lax.argmin(lax.convert_element_type(flat, np.int32), 0, _dt.default_index())
 
 
 def _check_impl(pred, *fmt, code, n_batch, debug):

@@ -35,6 +35,7 @@ from laxarray.checkify.checks import (
     check_error_p, check_p, first_failing, suppress_checks, tracing_checkify)
 from laxarray.checkify.error import (
     CATEGORIES, Error, FailedCheckError, caller_frames, user_checks, user_location)
+from laxarray._core import dtypes as _dt
 
 
 # --- the error state ------------------------------------------------------------------------
@@ -136,7 +137,7 @@ class Context(Interpreter):
         payloads = {k: tuple(lax.full(shape, 0, np.dtype(dt)) for shape, dt in spec)
                     for k, spec in self.specs.items()}
         cls = FlagState if self.fast else State
-        return cls(lax.full((), 0, np.int32), lax.full((3,), 0, np.int64), payloads)
+        return cls(lax.full((), 0, np.int32), lax.full((3,), 0, _dt.default_index()), payloads)
 
     def from_leaves(self, leaves):
         """Rebuild a state from :meth:`State.leaves`."""
@@ -397,7 +398,7 @@ def _check_check_rule(ctx, eqn, invals, state):
     pos = first_failing(pred)
     bshape = pred.shape
     strides = np.cumprod((1,) + bshape[:0:-1])[::-1]
-    bidx = lax.concatenate([lax.broadcast(lax.rem(lax.div(pos, np.int64(s)), np.int64(n)), (1,))
+    bidx = lax.concatenate([lax.broadcast(lax.rem(lax.div(pos, _dt.default_index().type(s)), _dt.default_index().type(n)), (1,))
                             for s, n in zip(strides, bshape)], 0)
     payload = [bidx] + [
         lax.dynamic_index_in_dim(lax.reshape(x, (pred.size,) + x.shape[nb:]), pos, 0, False)
@@ -415,7 +416,7 @@ def _check_error_check_rule(ctx, eqn, invals, state):
                          else failed, 1), []
     if nb:
         n = int(np.prod(code.shape))
-        pos = lax.argmax(lax.ne(lax.reshape(code, (n,)), np.int32(0)), 0, np.int64)
+        pos = lax.argmax(lax.ne(lax.reshape(code, (n,)), np.int32(0)), 0, _dt.default_index())
 
         def pick(x):
             return lax.dynamic_index_in_dim(lax.reshape(x, (n,) + x.shape[nb:]), pos, 0, False)

@@ -24,6 +24,7 @@ from laxarray.checkify.error import (
     DivisionByZeroError, FloatDivisionByZeroError, FloatError, LinAlgCheckError, NaNError,
     OOBError, new_site, user_location)
 from laxarray.linalg import _status as linalg_status
+from laxarray._core import dtypes as _dt
 
 CHECK_RULES: dict = {}
 
@@ -193,14 +194,14 @@ def _index_error(ctx, eqn, state, mins, maxs, upper, axes, sizes):
     ``mins``/``maxs``: int64[K] per-component extremes; ``upper``/``axes``/``sizes``: static
     per-component bounds, operand axes and axis sizes.  Payload: (index, axis, size).
     """
-    lo = lax.lt(mins, np.int64(0))
-    hi = lax.gt(maxs, np.asarray(upper, np.int64))
+    lo = lax.lt(mins, _dt.default_index().type(0))
+    hi = lax.gt(maxs, np.asarray(upper, _dt.default_index()))
     bad = lax.bitwise_or(lo, hi)
     fail = _any(bad)
-    k = lax.argmax(lax.convert_element_type(bad, np.int32), 0, np.int64)
+    k = lax.argmax(lax.convert_element_type(bad, np.int32), 0, _dt.default_index())
     value = lax.dynamic_index_in_dim(lax.select(lo, mins, maxs), k, 0, False)
-    axis = lax.dynamic_index_in_dim(np.asarray(axes, np.int64), k, 0, False)
-    size = lax.dynamic_index_in_dim(np.asarray(sizes, np.int64), k, 0, False)
+    axis = lax.dynamic_index_in_dim(np.asarray(axes, _dt.default_index()), k, 0, False)
+    size = lax.dynamic_index_in_dim(np.asarray(sizes, _dt.default_index()), k, 0, False)
     info = lax.concatenate([lax.broadcast(v, (1,)) for v in (value, axis, size)], 0)
     return state.add(fail, _site_code(ctx, eqn, OOBError), index=info)
 
@@ -208,10 +209,10 @@ def _index_error(ctx, eqn, state, mins, maxs, upper, axes, sizes):
 def _defer_out_of_bounds(state, indices, upper):
     """Flag pass: defer the per-index test ``index < 0 or index > upper`` (one or-reduction
     shared with the region's other deferred tests, instead of a min and a max)."""
-    upper = np.asarray(upper, np.int64)
+    upper = np.asarray(upper, _dt.default_index())
     dt = _dtype(indices)
     if upper.size and upper.max() > np.iinfo(dt).max:
-        indices, dt = lax.convert_element_type(indices, np.int64), np.dtype(np.int64)
+        indices, dt = lax.convert_element_type(indices, _dt.default_index()), _dt.default_index()
     k = indices.shape[-1] if indices.ndim else 1
     if not k:
         return state
@@ -226,7 +227,7 @@ def _defer_out_of_bounds(state, indices, upper):
 
 def _extremes(indices):
     """Per-component min and max (int64[K]) of ``indices[..., K]``."""
-    idx = lax.convert_element_type(indices, np.int64)
+    idx = lax.convert_element_type(indices, _dt.default_index())
     axes = tuple(range(idx.ndim - 1))
     if not axes:
         return idx, idx
@@ -274,7 +275,7 @@ def _scatter_check_rule(ctx, eqn, state, invals, outs):
 
 
 def _stack_starts(starts):
-    return lax.concatenate([lax.broadcast(lax.convert_element_type(s, np.int64), (1,))
+    return lax.concatenate([lax.broadcast(lax.convert_element_type(s, _dt.default_index()), (1,))
                             for s in starts], 0)
 
 

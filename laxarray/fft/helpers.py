@@ -6,7 +6,6 @@ as NumPy does (integer bins times ``1 / (n * d)`` in float64), then cast to ``dt
 
 from __future__ import annotations
 
-import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
@@ -24,11 +23,11 @@ from laxarray.fft._plan import check_n
 @kernel(static=("n", "scale", "dtype", "half"))
 def _freq_kernel(*, n, scale, dtype, half):
     size = n // 2 + 1 if half else n
-    k = lax.iota(np.int64, size)
+    k = lax.iota(_dt.default_index(), size)
     if not half:
         k = lax.select(lax.le(k, lax.full_like(k, (n - 1) // 2)), k,
                        lax.sub(k, lax.full_like(k, n)))
-    f = lax.mul(lax.convert_element_type(k, np.float64), lax.full((), scale, np.float64))
+    f = lax.mul(lax.convert_element_type(k, _dt.on_device(_dt.float64)), lax.full((), scale, _dt.on_device(_dt.float64)))
     return cast_value(f, dtype)  # float16: rounded once
 
 
@@ -38,7 +37,7 @@ def _freq(fn, n, d, dtype, device, half):
         fail(TypeError, fn, "a Python real number for 'd'", d)
     if d == 0:
         fail(ValueError, fn, "a non-zero sample spacing 'd'", d)
-    dt = _dt.DEFAULT_FLOAT if dtype is None else _dt.canonicalize_dtype(fn, dtype)
+    dt = _dt.default_float() if dtype is None else _dt.canonicalize_dtype(fn, dtype)
     if dt not in _dt.CATEGORIES["real floating"]:
         fail(TypeError, fn, "a real floating-point 'dtype'", dt)
     dev = check_device(fn, device)

@@ -17,6 +17,7 @@ import math
 import numpy as np
 from jax import lax
 
+from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.kernel import kernel
@@ -102,8 +103,13 @@ def _operand(fn, x, real_input):
     if real_input:
         if _dt.kind_of(dt) == "c":
             fail(TypeError, fn, "a real-valued array for 'x'", dt)
-        return v, dt if dt in _dt.CATEGORIES["real floating"] else _dt.DEFAULT_FLOAT
-    return v, _dt.complex_dtype(dt if _dt.kind_of(dt) in "fc" else _dt.DEFAULT_FLOAT)
+        dt = dt if dt in _dt.CATEGORIES["real floating"] else _dt.default_float()
+    else:
+        dt = _dt.complex_dtype(dt if _dt.kind_of(dt) in "fc" else _dt.default_float())
+    # the transform's precision must be one the backend's FFT has (float32/complex64 on a
+    # TPU); half precision computes in complex64
+    _backend.current().check_family(fn, "fft", _dt.complex_dtype(dt))
+    return v, dt
 
 
 def _run(fn, x, steps, norm, real_input=False, conj_in=False, conj_out=False, v=None):

@@ -9,7 +9,9 @@ import jax
 import numpy as np
 from jax import lax
 from jax.lax import linalg as lax_linalg
+from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
+from laxarray._core.numerics import dot_general
 from laxarray.array_api._views import diagonal  # noqa: F401  (M.diagonal, shared with the view)
 
 
@@ -29,7 +31,7 @@ def mm(a, b):
     """Batched matrix product of ``(..., M, K)`` and ``(..., K, N)`` with equal batch shapes."""
     nb = a.ndim - 2
     bd = tuple(range(nb))
-    return lax.dot_general(a, b, (((nb + 1,), (nb,)), (bd, bd)))
+    return dot_general(a, b, (((nb + 1,), (nb,)), (bd, bd)))
 
 
 def broadcast_batch(x, batch):
@@ -112,8 +114,71 @@ def lu_sign_logabs(lu, pivots):
 
 
 def svd(x, full_matrices, compute_uv=True):
-    """``jax.lax.linalg.svd`` (singular values descending)."""
+    """``jax.lax.linalg.svd`` (singular values descending); where the backend's record asks
+    (``Backend.polar_svd``: the TPU) laxarray's own :func:`polar_svd`."""
+    if _backend.current().polar_svd and x.size:
+        return polar_svd(x, full_matrices, compute_uv)
     return lax_linalg.svd(x, full_matrices=full_matrices, compute_uv=compute_uv)
+
+
+def polar_svd(x, full_matrices, compute_uv=True):
+    """The SVD from the polar decomposition, as jax computes it on a TPU but traced here,
+    with the kernel (jax traces its own when XLA lowers it, in the process' 64-bit mode,
+    and that program aborted the TPU compiler): a tall matrix is first reduced to its
+    square ``R`` by QR, ``R = U_p H`` by QDWH (``lax.linalg.qdwh``), ``H = V diag(s) V^H``
+    by ``eigh``, and ``U = U_p V``, re-orthogonalised by QR where ``s`` says the matrix is
+    numerically rank-deficient (``U_p`` then need not be unitary)."""
+    *batch, m, n = x.shape
+    if batch:
+        flat = lax.reshape(x, (int(np.prod(batch)), m, n))
+        out = jax.vmap(lambda a: polar_svd(a, full_matrices, compute_uv))(flat)
+        return jax.tree.map(lambda o: lax.reshape(o, (*batch, *o.shape[1:])), out)
+    if m < n:   # the transpose's factors, swapped
+        out = polar_svd(mH(x), full_matrices, compute_uv)
+        if not compute_uv:
+            return out
+        u, s, vh = out
+        return mH(vh), s, mH(u)
+    q = None
+    a = x
+    if m > n:
+        q, r = lax_linalg.qr(x, full_matrices=full_matrices and compute_uv)
+        a = lax.slice(r, (0, 0), (n, n))
+    u_p, h, _, _ = lax_linalg.qdwh(a, max_iterations=10)
+    v, w = lax_linalg.eigh(h)                       # ascending
+    s = lax.rev(lax.max(w, lax.full_like(w, 0)), (0,))   # eigh may give tiny negatives
+    if not compute_uv:
+        return s
+    v = lax.rev(v, (1,))
+    u = mm(u_p, v)
+    tiny = lax.le(lax.index_in_dim(s, n - 1, keepdims=False),
+                  lax.mul(lax.full((), n * eps(s.dtype), s.dtype),
+                          lax.index_in_dim(s, 0, keepdims=False)))
+
+    def reorthogonalised(u):
+        uq, ur = lax_linalg.qr(u, full_matrices=False)
+        d = _diag(ur)
+        d = lax.real(d) if _dt.kind_of(d.dtype) == "c" else d
+        one = lax.full_like(d, 1)
+        sign = lax.convert_element_type(lax.select(lax.ge(d, lax.full_like(d, 0)), one,
+                                                   lax.neg(one)), uq.dtype)
+        return lax.mul(uq, lax.broadcast_in_dim(sign, uq.shape, (1,)))
+    u = lax.cond(tiny, reorthogonalised, lambda u: u, u)
+    if q is not None:
+        if full_matrices:   # the complement of q's first n columns completes U
+            head = mm(lax.slice(q, (0, 0), (m, n)), u)
+            u = lax.concatenate([head, lax.slice(q, (0, n), (m, m))], 1)
+        else:
+            u = mm(q, u)
+    return u, s, mH(v)
+
+
+def _diag(a):
+    """The diagonal of one square matrix."""
+    n = a.shape[-1]
+    rows = lax.broadcasted_iota(np.int32, (n, n), 0)
+    cols = lax.broadcasted_iota(np.int32, (n, n), 1)
+    return lax.reduce_sum(lax.select(lax.eq(rows, cols), a, lax.full_like(a, 0)), (0,))
 
 
 def eps(dtype):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import LinAlgError, fail
 from laxarray.array_api._array import Array
@@ -22,7 +23,7 @@ raw = to_raw
 
 def float_dtype(dtype):
     """The floating dtype a linalg computation on ``dtype`` runs in (ints/bool -> float64)."""
-    return dtype if dtype in _dt.CATEGORIES["floating-point"] else _dt.DEFAULT_FLOAT
+    return dtype if dtype in _dt.CATEGORIES["floating-point"] else _dt.default_float()
 
 
 def float_operand(fn, x, argname="x", *, min_rank=0):
@@ -36,9 +37,9 @@ def float_operand(fn, x, argname="x", *, min_rank=0):
 def matrix_operand(fn, x, argname="x", *, square=False):
     """``(raw, float dtype)`` for a stack of matrices ``(..., M, N)`` (``M == N`` if square)."""
     v, dt = float_operand(fn, x, argname, min_rank=2)
-    if v.dtype in _dt.EXTRA_FLOATING:  # LAPACK has no half precision (NumPy refuses too)
-        fail(TypeError, fn, f"a float32/float64/complex dtype for '{argname}' (no float16 "
-                            "or bfloat16 in linalg, as in NumPy)", v.dtype)
+    # LAPACK has no half precision (NumPy refuses it too), the TPU no float64
+    _backend.current().check_family(fn, "linalg", v.dtype if v.dtype in
+                                    _dt.EXTRA_FLOATING else dt, argname)
     if square and v.shape[-1] != v.shape[-2]:
         fail(LinAlgError, fn, f"square matrices in the last two axes of '{argname}'", x)
     return v, dt

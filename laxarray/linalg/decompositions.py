@@ -13,11 +13,14 @@ Differentiable with ``laxarray.grad`` (``svd`` with
 
 from __future__ import annotations
 
+import jax
 import numpy as np
 from jax import lax
 from jax.lax import linalg as lax_linalg
 
+from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
+from laxarray._core.jaxapi import host_call
 from laxarray._core.errors import fail
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_bool
@@ -108,10 +111,33 @@ def eigvalsh(x, /):
 @kernel(static=("dtype", "vectors"))
 def _eig_kernel(x, *, dtype, vectors):
     x = lax.convert_element_type(x, dtype)
-    out = lax_linalg.eig(x, compute_left_eigenvectors=False,
-                         compute_right_eigenvectors=vectors)
+    if _backend.current().eig:
+        out = lax_linalg.eig(x, compute_left_eigenvectors=False,
+                             compute_right_eigenvectors=vectors)
+    else:
+        out = _eig_on_host(x, vectors)
     code = status.eig_status(x, out[0])
     return (out[0], out[1], code) if vectors else (out[0], code)
+
+
+def _eig_on_host(x, vectors):
+    """``lax_linalg.eig``'s results from NumPy's LAPACK ``geev`` on the host, for backends
+    where XLA has no nonsymmetric eigensolver (``Backend.eig``: the TPU's and GPU's): the
+    matrices go to the host and the results come back (``jaxapi.host_call``), a transfer of
+    the operands and results on top of LAPACK's time.  NaN results for a matrix with inf or
+    NaN (``eig_status`` reports it as on the CPU)."""
+    cdt = np.dtype(_dt.complex_dtype(x.dtype))
+    shapes = (jax.ShapeDtypeStruct(x.shape[:-1], cdt),)
+    if vectors:
+        shapes += (jax.ShapeDtypeStruct(x.shape, cdt),)
+
+    def geev(a):
+        finite = np.isfinite(a).all(axis=(-2, -1), keepdims=True)
+        w, v = np.linalg.eig(np.where(finite, a, 0))
+        w = np.where(finite[..., 0], w, np.nan).astype(cdt)
+        v = np.where(finite, v, np.nan).astype(cdt)
+        return (w, v) if vectors else (w,)
+    return host_call(geev, shapes, x)
 
 
 def eig(x, /):
@@ -121,8 +147,9 @@ def eig(x, /):
 
     Returns ``EigResult(eigenvalues, eigenvectors)``, both complex (``complex64`` for
     ``float32`` input) even when the eigenvalues are real -- NumPy returns real arrays
-    then.  Eigenvectors have unit norm; their phase is unspecified.  Runs on the CPU
-    backend of ``jax.lax.linalg.eig``.  Eagerly, input with inf/NaN raises
+    then.  Eigenvectors have unit norm; their phase is unspecified.  On the CPU this is
+    ``jax.lax.linalg.eig`` (LAPACK); where XLA has no nonsymmetric eigensolver (TPU, GPU)
+    NumPy's LAPACK runs on the host, the matrices copied there and back.  Eagerly, input with inf/NaN raises
     ``LinAlgError("Array must not contain infs or NaNs")`` and eigenvalues that do not
     converge ``LinAlgError("Eigenvalues did not converge")``, as in NumPy (NaN under
     ``jax.jit``).
@@ -203,9 +230,9 @@ def qr(x, /, *, mode="reduced"):
 def _svd_kernel(x, *, dtype, full_matrices, compute_uv):
     x = lax.convert_element_type(x, dtype)
     if not compute_uv:
-        s = lax_linalg.svd(x, full_matrices=False, compute_uv=False)
+        s = M.svd(x, full_matrices=False, compute_uv=False)
         return s, status.svd_failed(x, s)
-    u, s, vh = lax_linalg.svd(x, full_matrices=full_matrices, compute_uv=True)
+    u, s, vh = M.svd(x, full_matrices=full_matrices, compute_uv=True)
     return u, s, vh, status.svd_failed(x, s)
 
 
@@ -234,9 +261,9 @@ def _svd_padded_kernel(x, exts, *, dtype, compute_uv, tall, short):
     rows, cols = x.shape
     x = lax.slice(x, (0, 0), (rows, short) if tall else (short, cols))
     if not compute_uv:
-        s = lax_linalg.svd(x, full_matrices=False, compute_uv=False)
+        s = M.svd(x, full_matrices=False, compute_uv=False)
         return _pad_to(s, (cols if tall else rows,)), status.svd_failed(x, s)
-    u, s, vh = lax_linalg.svd(x, full_matrices=False, compute_uv=True)
+    u, s, vh = M.svd(x, full_matrices=False, compute_uv=True)
     k = cols if tall else rows          # the bucket of the short side
     return (_pad_to(u, (rows, k)), _pad_to(s, (k,)), _pad_to(vh, (k, cols)),
             status.svd_failed(x, s))

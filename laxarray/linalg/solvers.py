@@ -145,7 +145,7 @@ def slogdet(x, /):
 # ---- matrix_power ----------------------------------------------------------------------------
 @kernel(static=("n", "dtype"))
 def _matrix_power_kernel(a, *, n, dtype):
-    work = _dt.int64 if dtype == _dt.bool_ else dtype
+    work = _dt.default_int() if dtype == _dt.bool_ else dtype
     a = lax.convert_element_type(a, work)
     size = a.shape[-1]
     singular = lax.full((), False, _dt.bool_)
@@ -246,11 +246,11 @@ def _rank_kernel(a, *tol_arr, dtype, rtol, absolute):
     a = lax.convert_element_type(a, dtype)
     if a.ndim < 2:
         nz = lax.ne(a, lax.full_like(a, 0))
-        return (lax.convert_element_type(lax.reduce_or(nz, tuple(range(a.ndim))), np.int64),
+        return (lax.convert_element_type(lax.reduce_or(nz, tuple(range(a.ndim))), _dt.default_index()),
                 lax.full((), False, _dt.bool_))
     s = M.svd(a, full_matrices=False, compute_uv=False)
     big = lax.gt(s, _cutoff(s, rtol, tol_arr, a.shape, dtype, absolute))
-    return (lax.reduce_sum(lax.convert_element_type(big, np.int64), (s.ndim - 1,)),
+    return (lax.reduce_sum(lax.convert_element_type(big, _dt.default_index()), (s.ndim - 1,)),
             status.svd_failed(a, s))
 
 
@@ -288,7 +288,7 @@ def _lstsq_kernel(a, b, *, dtype, vector, rcond, batch):
     m, n = a.shape[-2], a.shape[-1]
     u, s, vh = M.svd(a, full_matrices=False)
     big = lax.gt(s, _cutoff(s, rcond, (), a.shape, dtype))
-    rank = lax.reduce_sum(lax.convert_element_type(big, np.int64), (s.ndim - 1,))
+    rank = lax.reduce_sum(lax.convert_element_type(big, _dt.default_index()), (s.ndim - 1,))
     s_inv = lax.select(big, lax.div(lax.full_like(s, 1), lax.select(big, s, lax.full_like(s, 1))),
                        lax.full_like(s, 0))
     ub = lax.mul(M.mm(M.mH(u), b), lax.expand_dims(lax.convert_element_type(s_inv, dtype),

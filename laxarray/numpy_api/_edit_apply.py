@@ -254,7 +254,7 @@ def _scalar_raw(fn, v, dtype):
 @kernel(static=("mode", "dtype", "shape"))
 def _choose_kernel(a, choices, *, mode, dtype, shape):
     n = len(choices)
-    idx = cast_broadcast(a, np.int64, shape)
+    idx = cast_broadcast(a, _dt.default_index(), shape)
     if mode == "wrap":
         nn = lax.full_like(idx, n)
         idx = lax.rem(lax.add(lax.rem(idx, nn), nn), nn)

@@ -44,7 +44,7 @@ def _index_obj(fn, obj, n):
     """``obj`` of insert/delete -> ``(raw int64 indices or None, numpy indices or None,
     ndim of obj)``; a slice becomes its static range, a bool array its nonzero (eager)."""
     if isinstance(obj, slice):
-        idx = np.arange(*obj.indices(n), dtype=np.int64)
+        idx = np.arange(*obj.indices(n), dtype=_dt.default_index())
         return None, idx, 1
     if isinstance(obj, Array) or is_tracer(obj):
         raw = obj._value if isinstance(obj, Array) else obj
@@ -52,16 +52,16 @@ def _index_obj(fn, obj, n):
             if _dt.kind_of(raw.dtype) not in "iu":
                 fail(TypeError, fn, "an integer array for 'obj' under jax.jit (a boolean "
                      "'obj' decides the output length)", obj)
-            return lax.convert_element_type(raw, np.int64), None, raw.ndim
+            return lax.convert_element_type(raw, _dt.default_index()), None, raw.ndim
         obj = np.asarray(raw)
     arr = np.asarray(obj)
     if arr.size == 0 and not isinstance(obj, np.ndarray):
-        arr = arr.astype(np.int64)
+        arr = arr.astype(_dt.default_index())
     if _dt.kind_of(arr.dtype) == "b":
         return None, arr, arr.ndim
     if _dt.kind_of(arr.dtype) not in "iu":
         fail(TypeError, fn, "integers, a slice or a boolean array for 'obj'", obj)
-    return None, arr.astype(np.int64), arr.ndim
+    return None, arr.astype(_dt.default_index()), arr.ndim
 
 
 @kernel(static=("axis", "count"))
@@ -71,20 +71,20 @@ def _insert_kernel(x, block, idx, *, axis, count):
     idx = lax.select(lax.lt(idx, lax.full_like(idx, 0)), lax.add(idx, lax.full_like(idx, n)),
                      idx)
     idx = lax.clamp(lax.full_like(idx, 0), idx, lax.full_like(idx, n))
-    srt, order = lax.sort((idx, lax.iota(np.int64, count)), num_keys=1, is_stable=True)
+    srt, order = lax.sort((idx, lax.iota(_dt.default_index(), count)), num_keys=1, is_stable=True)
     # inserted item order[j] lands at srt[j] + j; old item i at i + #(idx <= i)
-    pos_new = lax.scatter(lax.full((count,), 0, np.int64), lax.expand_dims(order, (1,)),
-                          lax.add(srt, lax.iota(np.int64, count)), _D1, mode=_DROP)
-    old = lax.iota(np.int64, n)
+    pos_new = lax.scatter(lax.full((count,), 0, _dt.default_index()), lax.expand_dims(order, (1,)),
+                          lax.add(srt, lax.iota(_dt.default_index(), count)), _D1, mode=_DROP)
+    old = lax.iota(_dt.default_index(), n)
     before = lax.reduce_sum(lax.convert_element_type(
         lax.le(lax.broadcast_in_dim(srt, (n, count), (1,)),
-               lax.broadcast_in_dim(old, (n, count), (0,))), np.int64), (1,))
+               lax.broadcast_in_dim(old, (n, count), (0,))), _dt.default_index()), (1,))
     pos_old = lax.add(old, before)
     total = n + count
-    src = lax.scatter(lax.full((total,), 0, np.int64), lax.expand_dims(pos_old, (1,)), old,
+    src = lax.scatter(lax.full((total,), 0, _dt.default_index()), lax.expand_dims(pos_old, (1,)), old,
                       _D1, mode=_DROP)
     src = lax.scatter(src, lax.expand_dims(pos_new, (1,)),
-                      lax.add(lax.iota(np.int64, count), lax.full((count,), n, np.int64)),
+                      lax.add(lax.iota(_dt.default_index(), count), lax.full((count,), n, _dt.default_index())),
                       _D1, mode=_DROP)
     return gather_axis(lax.concatenate([x, block], axis), src, axis, wrap=False)
 
@@ -108,7 +108,7 @@ def insert(arr, obj, values, axis=None):
     if idx is not None and _dt.kind_of(idx.dtype) == "b":
         if idx.ndim != 1:
             fail(ValueError, fn, "a one-dimensional boolean 'obj'", obj)
-        idx = np.flatnonzero(idx).astype(np.int64)
+        idx = np.flatnonzero(idx).astype(_dt.default_index())
     if (traced_idx if idx is None else idx).ndim > 1:
         fail(ValueError, fn, "a scalar or one-dimensional 'obj'", obj)
     if idx is not None and idx.size and (idx.min() < -n or idx.max() > n):
@@ -137,7 +137,7 @@ def insert(arr, obj, values, axis=None):
         fail(ValueError, fn, f"'values' broadcastable to {tuple(shape)}", values)
     block = lax.broadcast_in_dim(vals, tuple(shape),
                                  tuple(range(len(shape) - vals.ndim, len(shape))))
-    return call(_insert_kernel, raw, block, lax.convert_element_type(idx_raw, np.int64),
+    return call(_insert_kernel, raw, block, lax.convert_element_type(idx_raw, _dt.default_index()),
                 axis=ax, count=count)
 
 
@@ -148,7 +148,7 @@ def _delete_kernel(x, idx, *, axis, keep):
                      idx)
     gone = lax.scatter(lax.full((n,), False, np.bool_), lax.expand_dims(idx, (1,)),
                        lax.full(idx.shape, True, np.bool_), _D1, mode=_DROP)
-    order = lax.sort((lax.convert_element_type(gone, np.int32), lax.iota(np.int64, n)),
+    order = lax.sort((lax.convert_element_type(gone, np.int32), lax.iota(_dt.default_index(), n)),
                      num_keys=1, is_stable=True)[1]
     return gather_axis(x, lax.slice(order, (0,), (keep,)), axis, wrap=False)
 
@@ -197,7 +197,7 @@ def delete(arr, obj, axis=None, *, assume_unique_indices=False):
 def _take_static_kernel(x, *, keep, axis):
     if not keep:
         return lax.slice_in_dim(x, 0, 0, axis=axis)
-    return gather_axis(x, np.asarray(keep, np.int64), axis, wrap=False)
+    return gather_axis(x, np.asarray(keep, _dt.default_index()), axis, wrap=False)
 
 
 def append(arr, values, axis=None):

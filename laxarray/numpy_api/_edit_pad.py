@@ -45,7 +45,7 @@ def _pairs(fn, value, ndim, argname, as_index):
     if as_index:
         if _dt.kind_of(arr.dtype) not in "iuf":
             fail(TypeError, fn, f"integers for '{argname}'", value)
-        arr = np.round(arr).astype(np.int64)
+        arr = np.round(arr).astype(_dt.default_index())
     if arr.ndim < 3 and arr.size == 1:
         arr = np.broadcast_to(arr.ravel(), (ndim, 2))
     elif arr.ndim < 3 and arr.size == 2 and arr.shape != (2, 1):
@@ -132,7 +132,7 @@ def _ramp(x, axis, edge, end, width, reverse):
     """NumPy's ``linspace(end, edge, width, endpoint=False, dtype=x.dtype)`` along ``axis``."""
     if not width:
         return None
-    dt = x.dtype if _dt.kind_of(x.dtype) in "fc" else np.dtype(np.float64)
+    dt = x.dtype if _dt.kind_of(x.dtype) in "fc" else _dt.on_device(_dt.float64)
     if _dt.kind_of(end.dtype) == "c" and _dt.kind_of(dt) != "c":
         dt = _dt.complex_dtype(dt)
     shape = tuple(width if d == axis else s for d, s in enumerate(x.shape))
@@ -183,7 +183,7 @@ def _stat(chunk, axis, mode, dtype):
             nan = lax.expand_dims(_nan_any(chunk, axis), (axis,))
             out = lax.select(nan, lax.full_like(out, np.nan), out)
         return out
-    ftype = chunk.dtype if kind in "fc" else np.dtype(np.float64)
+    ftype = chunk.dtype if kind in "fc" else _dt.on_device(_dt.float64)
     c = _cast(chunk, ftype)
     n = chunk.shape[axis]
     if mode == "mean":
@@ -210,8 +210,8 @@ def _stat(chunk, axis, mode, dtype):
 def _odd(edge, chunk):
     """``2 * edge - chunk`` as NumPy computes it (bool through int64, then != 0)."""
     if _dt.kind_of(chunk.dtype) == "b":
-        e = _cast(edge, np.int64)
-        v = lax.sub(lax.add(e, e), _cast(chunk, np.int64))
+        e = _cast(edge, _dt.default_index())
+        v = lax.sub(lax.add(e, e), _cast(chunk, _dt.default_index()))
         return lax.ne(v, lax.full_like(v, 0))
     return lax.sub(lax.add(edge, edge), chunk)
 

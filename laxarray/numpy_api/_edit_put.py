@@ -101,8 +101,8 @@ def _place_kernel(x, mask, vals):
     flat, m = _flat(x), _flat(mask)
     n = flat.shape[0]
     # the k-th True position (k = 0, 1, ...) takes vals[k % len(vals)]
-    k = lax.sub(lax.cumsum(lax.convert_element_type(m, np.int64), 0), lax.full((n,), 1,
-                                                                                 np.int64))
+    k = lax.sub(lax.cumsum(lax.convert_element_type(m, _dt.default_index()), 0), lax.full((n,), 1,
+                                                                                 _dt.default_index()))
     k = lax.rem(lax.max(k, lax.full_like(k, 0)), lax.full_like(k, vals.shape[0]))
     dnums = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,),
                                        start_index_map=(0,))
@@ -144,7 +144,7 @@ def place(arr, mask, vals, *, inplace=True):
 def _last_wins(idx):
     """``idx`` with every index that occurs again later replaced by -1 (dropped)."""
     n = idx.shape[0]
-    srt, order = lax.sort((idx, lax.iota(np.int64, n)), num_keys=1, is_stable=True)
+    srt, order = lax.sort((idx, lax.iota(_dt.default_index(), n)), num_keys=1, is_stable=True)
     last = lax.concatenate([lax.ne(lax.slice(srt, (1,), (n,)), lax.slice(srt, (0,), (n - 1,))),
                             lax.full((1,), True, np.bool_)], 0)
     keep = lax.scatter(lax.full((n,), False, np.bool_), lax.expand_dims(order, (1,)), last,
@@ -184,7 +184,7 @@ def put(a, ind, v, mode="raise", *, inplace=True):
     idx = to_raw(fn, ind, "ind")
     if _dt.kind_of(idx.dtype) not in "iu":
         fail(TypeError, fn, "integer indices for 'ind'", ind)
-    idx = _flat(lax.convert_element_type(idx, np.int64))
+    idx = _flat(lax.convert_element_type(idx, _dt.default_index()))
     n = math.prod(x.shape)
     count = idx.shape[0]
     if count == 0:
@@ -204,7 +204,7 @@ def put(a, ind, v, mode="raise", *, inplace=True):
 @kernel(static=("axis",))
 def _put_along_axis_kernel(x, idx, v, *, axis):
     n = x.shape[axis]
-    idx = lax.convert_element_type(idx, np.int64)
+    idx = lax.convert_element_type(idx, _dt.default_index())
     idx = lax.select(lax.lt(idx, lax.full_like(idx, 0)), lax.add(idx, lax.full_like(idx, n)),
                      idx)
     batch = tuple(d for d in range(x.ndim) if d != axis)
@@ -285,7 +285,7 @@ def _putmask_kernel(x, mask, vals):
     flat, m = _flat(x), _flat(mask)
     n = flat.shape[0]
     # NumPy's rule: position i takes values[i % len(values)] (not the k-th selected one)
-    k = lax.rem(lax.iota(np.int64, n), lax.full((n,), vals.shape[0], np.int64))
+    k = lax.rem(lax.iota(_dt.default_index(), n), lax.full((n,), vals.shape[0], _dt.default_index()))
     dnums = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,),
                                        start_index_map=(0,))
     picked = lax.gather(vals, lax.expand_dims(k, (1,)), dnums, (1,),
@@ -366,7 +366,7 @@ def _mask_positions(fn, m, size, fill_value):
                  "the values; pass size=N and optionally fill_value=)", size)
         return np.flatnonzero(np.asarray(m)), None
     pos = nonzero(wrap(m), size=size, fill_value=0)[0]._value
-    count = lax.reduce_sum(lax.convert_element_type(m, np.int64), (0,))
+    count = lax.reduce_sum(lax.convert_element_type(m, _dt.default_index()), (0,))
     return pos, count
 
 
@@ -375,7 +375,7 @@ def _pick_kernel(x, pos, count, *, axis, fill_value):
     out = gather_axis(x, pos, axis, wrap=False)
     if count is None:
         return out
-    k = lax.broadcasted_iota(np.int64, out.shape, axis)
+    k = lax.broadcasted_iota(_dt.default_index(), out.shape, axis)
     fill = lax.full(out.shape, 0 if fill_value is None else fill_value, x.dtype)
     return lax.select(lax.lt(k, lax.full_like(k, count)), out, fill)
 

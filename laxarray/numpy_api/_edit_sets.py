@@ -69,9 +69,9 @@ def _unique_np(unique, x, size, fill_value, equal_nan):
     n = math.prod(x.shape)
     values, indices, inverse, counts, k = unique(x, size=n, fill_value=None, want="all")
     if equal_nan and _dt.kind_of(x.dtype) in "fc":
-        pos = lax.iota(np.int64, n)
+        pos = lax.iota(_dt.default_index(), n)
         isn = lax.bitwise_and(lax.lt(pos, lax.full_like(pos, k)), lax.ne(values, values))
-        n_nan = lax.reduce_sum(lax.convert_element_type(isn, np.int64), (0,))
+        n_nan = lax.reduce_sum(lax.convert_element_type(isn, _dt.default_index()), (0,))
         nn = lax.sub(k, n_nan)
         has = lax.gt(n_nan, lax.full_like(n_nan, 0))
         nan_total = lax.reduce_sum(lax.select(isn, counts, lax.full_like(counts, 0)), (0,))
@@ -79,15 +79,15 @@ def _unique_np(unique, x, size, fill_value, equal_nan):
         counts = lax.select(lax.lt(pos, lax.full_like(pos, nn)), counts,
                             lax.select(at_nn, lax.full_like(counts, nan_total),
                                        lax.full_like(counts, 0)))
-        k = lax.add(nn, lax.convert_element_type(has, np.int64))
+        k = lax.add(nn, lax.convert_element_type(has, _dt.default_index()))
         inverse = lax.min(inverse, lax.full_like(inverse, nn))
     if size is None:
         size = n
-    pos = lax.iota(np.int64, size)
+    pos = lax.iota(_dt.default_index(), size)
     live = lax.lt(pos, lax.full_like(pos, k))
     values = fill_past(fit_length(values, size), k, fill_value)
-    indices = lax.select(live, fit_length(indices, size), lax.full((size,), 0, np.int64))
-    counts = lax.select(live, fit_length(counts, size), lax.full((size,), 0, np.int64))
+    indices = lax.select(live, fit_length(indices, size), lax.full((size,), 0, _dt.default_index()))
+    counts = lax.select(live, fit_length(counts, size), lax.full((size,), 0, _dt.default_index()))
     return values, indices, inverse, counts, k
 
 
@@ -95,7 +95,7 @@ def _unique_np(unique, x, size, fill_value, equal_nan):
 def _unique_rows_kernel(x, *, size, fill_value):
     """Unique rows of the 2-d ``x`` in lexicographic order (NumPy's ``unique(axis=...)``)."""
     n, m = x.shape
-    iota = lax.iota(np.int64, n)
+    iota = lax.iota(_dt.default_index(), n)
     keys = []
     for j in range(m):
         keys.extend(sort_keys(lax.index_in_dim(x, j, 1, keepdims=False), False))
@@ -112,9 +112,9 @@ def _unique_rows_kernel(x, *, size, fill_value):
         new = lax.concatenate([lax.full((1,), True, np.bool_), differs], 0)
     else:
         new = lax.full((0,), True, np.bool_)
-    gid = lax.sub(lax.cumsum(lax.convert_element_type(new, np.int64), 0),
-                  lax.full((n,), 1, np.int64))
-    k = lax.reduce_sum(lax.convert_element_type(new, np.int64), (0,))
+    gid = lax.sub(lax.cumsum(lax.convert_element_type(new, _dt.default_index()), 0),
+                  lax.full((n,), 1, _dt.default_index()))
+    k = lax.reduce_sum(lax.convert_element_type(new, _dt.default_index()), (0,))
     head = lax.select(new, gid, lax.full_like(gid, size))
     sdn = lax.ScatterDimensionNumbers(update_window_dims=(1,), inserted_window_dims=(0,),
                                       scatter_dims_to_operand_dims=(0,))
@@ -122,11 +122,11 @@ def _unique_rows_kernel(x, *, size, fill_value):
                          sdn, mode=_DROP)
     d1 = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
                                      scatter_dims_to_operand_dims=(0,))
-    indices = lax.scatter(lax.full((size,), 0, np.int64), lax.expand_dims(head, (1,)), perm,
+    indices = lax.scatter(lax.full((size,), 0, _dt.default_index()), lax.expand_dims(head, (1,)), perm,
                           d1, mode=_DROP)
-    counts = lax.scatter_add(lax.full((size,), 0, np.int64), lax.expand_dims(gid, (1,)),
-                             lax.full((n,), 1, np.int64), d1, mode=_DROP)
-    inverse = lax.scatter(lax.full((n,), 0, np.int64), lax.expand_dims(perm, (1,)), gid, d1,
+    counts = lax.scatter_add(lax.full((size,), 0, _dt.default_index()), lax.expand_dims(gid, (1,)),
+                             lax.full((n,), 1, _dt.default_index()), d1, mode=_DROP)
+    inverse = lax.scatter(lax.full((n,), 0, _dt.default_index()), lax.expand_dims(perm, (1,)), gid, d1,
                           mode=_DROP)
     values = fill_past(values, k, fill_value)
     return values, indices, inverse, counts, k
@@ -193,8 +193,8 @@ def _compact(fn, values, mask, size, fill_value):
 def _compact_kernel(values, mask, *, size, fill_value):
     n = values.shape[0]
     key = lax.convert_element_type(lax.bitwise_not(mask), np.int32)
-    order = lax.sort((key, lax.iota(np.int64, n)), num_keys=1, is_stable=True)[1]
-    k = lax.reduce_sum(lax.convert_element_type(mask, np.int64), (0,))
+    order = lax.sort((key, lax.iota(_dt.default_index(), n)), num_keys=1, is_stable=True)[1]
+    k = lax.reduce_sum(lax.convert_element_type(mask, _dt.default_index()), (0,))
     dnums = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,),
                                        start_index_map=(0,))
     picked = lax.gather(values, lax.expand_dims(order, (1,)), dnums, (1,),
@@ -228,13 +228,13 @@ def _common(fn, ar1, ar2):
 def _sort_pairs(aux):
     """Stable sort of ``aux`` by value (NaN last): (sorted, perm)."""
     keys = sort_keys(aux, False)
-    out = lax.sort(tuple(keys) + (aux, lax.iota(np.int64, aux.shape[0])), is_stable=True,
+    out = lax.sort(tuple(keys) + (aux, lax.iota(_dt.default_index(), aux.shape[0])), is_stable=True,
                    num_keys=len(keys))
     return out[-2], out[-1]
 
 
 def _live(k, n):
-    return lax.lt(lax.iota(np.int64, n), lax.full((n,), k, np.int64))
+    return lax.lt(lax.iota(_dt.default_index(), n), lax.full((n,), k, _dt.default_index()))
 
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False, *, size=None,
@@ -252,7 +252,7 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False, *, size=Non
     exact, size, fill = _size_args(fn, traced, size, fill_value, dt)
     a, b = lax.convert_element_type(a, dt), lax.convert_element_type(b, dt)
     if assume_unique:
-        ia, ib = lax.iota(np.int64, a.shape[0]), lax.iota(np.int64, b.shape[0])
+        ia, ib = lax.iota(_dt.default_index(), a.shape[0]), lax.iota(_dt.default_index(), b.shape[0])
         la = lb = None
     else:
         a, ia, ka = _uniq(fn, a, traced)
@@ -264,7 +264,7 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False, *, size=Non
         live = lax.concatenate([la, lb], 0)
         srt, perm = _sort_masked(aux, live)
     else:
-        srt, perm = _sort_pairs(aux) if n else (aux, lax.iota(np.int64, 0))
+        srt, perm = _sort_pairs(aux) if n else (aux, lax.iota(_dt.default_index(), 0))
         live = None
     if n < 2:
         mask = lax.full((max(n - 1, 0),), False, np.bool_)
@@ -280,7 +280,7 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False, *, size=Non
         return vals
     na = a.shape[0]
     i1 = lax.slice(perm, (0,), (max(n - 1, 0),))
-    i2 = lax.sub(lax.slice(perm, (min(1, n),), (n,)), lax.full((max(n - 1, 0),), na, np.int64))
+    i2 = lax.sub(lax.slice(perm, (min(1, n),), (n,)), lax.full((max(n - 1, 0),), na, _dt.default_index()))
     i1 = _gather1(ia, i1) if na else i1
     i2 = _gather1(ib, i2) if b.shape[0] else i2
     idx1 = _compact(fn, i1, mask, size, 0 if size is not None else None)
@@ -298,7 +298,7 @@ def _gather1(v, idx):
 def _sort_masked(aux, live):
     """Stable sort of ``aux`` by value with dead (padding) entries last: (sorted, perm)."""
     keys = [lax.convert_element_type(lax.bitwise_not(live), np.int32)] + list(sort_keys(aux, False))
-    out = lax.sort(tuple(keys) + (aux, lax.iota(np.int64, aux.shape[0])), is_stable=True,
+    out = lax.sort(tuple(keys) + (aux, lax.iota(_dt.default_index(), aux.shape[0])), is_stable=True,
                    num_keys=len(keys))
     return out[-2], out[-1]
 

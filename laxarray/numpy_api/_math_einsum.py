@@ -22,6 +22,7 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.kernel import kernel
+from laxarray._core.numerics import dot_general
 from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array
 from laxarray.array_api._convert import to_raw
@@ -348,7 +349,7 @@ def _contract_pair(a, la, b, lb, keep, precision):
     b_free = [c for c in lb if c not in la]
     dims = (([la.index(c) for c in contract], [lb.index(c) for c in contract]),
             ([la.index(c) for c in batch], [lb.index(c) for c in batch]))
-    out = lax.dot_general(a, b, dims, precision=precision)
+    out = dot_general(a, b, dims, precision=precision)
     return out, "".join(batch + a_free + b_free)
 
 
@@ -429,7 +430,7 @@ def einsum(*operands, out=None, optimize="greedy", dtype=None, casting="safe",
     if casting not in _CASTING:
         fail(ValueError, fn, f"'casting' to be one of {_CASTING}", casting)
     subscripts, raws, inputs, output, sizes = _resolve(fn, operands)
-    in_dt = _dt.result_type(*[v.dtype for v in raws]) if raws else _dt.DEFAULT_FLOAT
+    in_dt = _dt.result_type(*[v.dtype for v in raws]) if raws else _dt.default_float()
     if dtype is None:
         out_dt = in_dt
     else:

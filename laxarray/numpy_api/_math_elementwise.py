@@ -51,8 +51,9 @@ def _isnan(x):
 
 
 def _to_double(dt):
-    """float_power's compute dtype: float64, or complex128 for complex inputs."""
-    return _dt.complex128 if _dt.kind_of(dt) == "c" else _dt.float64
+    """float_power's compute dtype: float64, or complex128 for complex inputs (the widest
+    the backend has: float32/complex64 on a TPU)."""
+    return _dt.on_device(_dt.complex128 if _dt.kind_of(dt) == "c" else _dt.float64)
 
 
 # ---- binary ---------------------------------------------------------------------------
@@ -144,7 +145,7 @@ def exp2(x, /):
     n = lax.round(lax.clamp(_full(x, -limit), x, _full(x, limit)),
                   lax.RoundingMethod.TO_NEAREST_EVEN)
     f = lax.sub(x, n)
-    y = _scale_pow2(lax.exp2(f), lax.convert_element_type(n, np.int64))
+    y = _scale_pow2(lax.exp2(f), lax.convert_element_type(n, _dt.default_index()))
     return lax.select(lax.is_finite(x), y, lax.exp2(x))
 
 
@@ -372,7 +373,7 @@ def _float_arg(fn, x, argname="x", *, complex_ok=False):
     v = raw(fn, x, argname)
     if _dt.kind_of(v.dtype) == "c" and not complex_ok:
         _dt.check_category(fn, argname, v.dtype, "real numeric")
-    return v, (v.dtype if _dt.kind_of(v.dtype) in "fc" else _dt.float64)
+    return v, (v.dtype if _dt.kind_of(v.dtype) in "fc" else _dt.default_float())
 
 
 @kernel(static=("dtype",))
@@ -432,14 +433,14 @@ def _ldexp_kernel(x, n, *, dtype, shape):
     x = cast_broadcast(x, dtype, shape)
     _, frac, bias = FLOAT_LAYOUT[np.dtype(dtype)]
     limit = 2 * (bias + frac + 2)   # beyond this the result is 0 or inf for every finite x
-    n = cast_broadcast(n, np.int64, shape)
-    n = lax.clamp(lax.full((), -limit, np.int64), n, lax.full((), limit, np.int64))
+    n = cast_broadcast(n, _dt.default_index(), shape)
+    n = lax.clamp(lax.full((), -limit, _dt.default_index()), n, lax.full((), limit, _dt.default_index()))
     return _scale_pow2(x, n)
 
 
 @kernel()
 def _clamp_u64_kernel(n):
-    return lax.convert_element_type(lax.min(n, lax.full_like(n, 1 << 20)), np.int64)
+    return lax.convert_element_type(lax.min(n, lax.full_like(n, 1 << 20)), _dt.default_index())
 
 
 def ldexp(x1, x2, /):
@@ -601,7 +602,7 @@ def _around_kernel(x, *, decimals):
         neg = lax.lt(r, _full(r, 0))  # truncating division: make r >= 0, q the floor
         q = lax.select(neg, lax.sub(q, _full(q, 1)), q)
         r = lax.select(neg, lax.add(r, fx), r)
-        two_r = lax.mul(lax.convert_element_type(r, np.float64), lax.full((), 2.0))
+        two_r = lax.mul(lax.convert_element_type(r, _dt.on_device(_dt.float64)), lax.full((), 2.0))
         odd = lax.ne(lax.rem(q, _full(q, 2)), _full(q, 0))
         up = lax.bitwise_or(lax.gt(two_r, lax.full((), float(f))),
                             lax.bitwise_and(lax.eq(two_r, lax.full((), float(f))), odd))
@@ -664,7 +665,7 @@ def _unwrap_kernel(p, *, axis, dtype, period, discont, high, ambiguous):
         ddmod = lax.select(fix, _full(dd, high), ddmod)
     correct = lax.sub(ddmod, dd)
     mag = dd if _dt.kind_of(dtype) == "u" else lax.abs(dd)
-    small = lax.lt(lax.convert_element_type(mag, np.float64), lax.full((), float(discont)))
+    small = lax.lt(lax.convert_element_type(mag, _dt.on_device(_dt.float64)), lax.full((), float(discont)))
     correct = lax.select(small, _full(correct, 0), correct)
     return lax.concatenate([head, lax.add(rest, lax.cumsum(correct, axis))], axis)
 

@@ -38,7 +38,7 @@ def _poly1d(fn, p, argname="p"):
 
 
 def _inexact(dtype):
-    return dtype if _dt.kind_of(dtype) in "fc" else _dt.float64
+    return dtype if _dt.kind_of(dtype) in "fc" else _dt.default_float()
 
 
 # ---- evaluation and arithmetic -----------------------------------------------------------
@@ -183,7 +183,7 @@ def polyder(p, m=1):
     if m == 0:
         return wrap(v)
     # NumPy multiplies by an int64 array of powers: float32 coefficients give float64
-    dt = _dt.promote_types(v.dtype, _dt.int64)
+    dt = _dt.promote_types(v.dtype, _dt.default_int())
     return call(_polyder_kernel, v, m=m, dtype=dt)
 
 
@@ -241,7 +241,7 @@ def vander(x, N=None, increasing=False):
     n = v.shape[0] if N is None else check_int(fn, N, "N", minimum=0)
     check_bool(fn, bool(increasing) if isinstance(increasing, np.bool_) else increasing,
                "increasing")
-    dt = _dt.promote_types(v.dtype, _dt.int64)
+    dt = _dt.promote_types(v.dtype, _dt.default_int())
     return call(_vander_kernel, v, n=n, increasing=bool(increasing), dtype=dt)
 
 
@@ -403,7 +403,7 @@ def _window_len(fn, M):
 
 @kernel(static=("M", "kind"))
 def _cosine_window_kernel(*, M, kind):
-    n = lax.convert_element_type(lax.iota(np.int64, M), np.float64)
+    n = lax.convert_element_type(lax.iota(_dt.default_index(), M), _dt.on_device(_dt.float64))
     n = lax.sub(lax.mul(n, lax.full((), 2.0)), lax.full((), float(M - 1)))  # 1-M, ..., M-1
     t = lax.div(n, lax.full((), float(M - 1)))
     if kind == "bartlett":
@@ -422,9 +422,9 @@ def _cosine_window_kernel(*, M, kind):
 def _cosine_window(fn, M, kind):
     M = _window_len(fn, M)
     if M < 1:
-        return wrap(lax.full((0,), 0.0, np.float64))
+        return wrap(lax.full((0,), 0.0, _dt.on_device(_dt.float64)))
     if M == 1:
-        return wrap(lax.full((1,), 1.0, np.float64))
+        return wrap(lax.full((1,), 1.0, _dt.on_device(_dt.float64)))
     return call(_cosine_window_kernel, M=M, kind=kind)
 
 
@@ -454,8 +454,8 @@ def hanning(M):
 
 @kernel(static=("M",))
 def _kaiser_arg_kernel(beta, *, M):
-    beta = lax.convert_element_type(beta, np.float64)
-    n = lax.convert_element_type(lax.iota(np.int64, M), np.float64)
+    beta = lax.convert_element_type(beta, _dt.on_device(_dt.float64))
+    n = lax.convert_element_type(lax.iota(_dt.default_index(), M), _dt.on_device(_dt.float64))
     alpha = (M - 1) / 2.0
     r = lax.div(lax.sub(n, lax.full_like(n, alpha)), lax.full_like(n, alpha))
     return lax.mul(beta, lax.sqrt(lax.sub(lax.full_like(r, 1), lax.mul(r, r)))), beta
@@ -470,9 +470,9 @@ def kaiser(M, beta):
     if vb.ndim != 0 or _dt.kind_of(vb.dtype) == "c":
         fail(TypeError, fn, "a real scalar for 'beta'", vb)
     if M < 1:
-        return wrap(lax.full((0,), 0.0, np.float64))
+        return wrap(lax.full((0,), 0.0, _dt.on_device(_dt.float64)))
     if M == 1:
-        return wrap(lax.full((1,), 1.0, np.float64))
+        return wrap(lax.full((1,), 1.0, _dt.on_device(_dt.float64)))
     arg, b = call(_kaiser_arg_kernel, vb, M=M)
     return i0(arg) / i0(b)
 

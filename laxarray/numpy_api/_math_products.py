@@ -15,6 +15,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_choice, check_int, normalize_axis
+from laxarray._core.numerics import dot_general
 from laxarray.array_api._calls import call
 from laxarray.array_api._ufunc import cast_broadcast
 from laxarray.array_api._broadcast import broadcast_shapes2
@@ -41,7 +42,7 @@ def _finish(x, dtype):
 def _dot(a, b, dims, dtype):
     c = _compute(dtype)
     prec = None  # the kernel helper's matmul precision (numerics)
-    out = lax.dot_general(lax.convert_element_type(a, c), lax.convert_element_type(b, c),
+    out = dot_general(lax.convert_element_type(a, c), lax.convert_element_type(b, c),
                           dims, precision=prec)
     return _finish(out, dtype)
 
@@ -229,7 +230,7 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
         fail(ValueError, fn, "different 'axis1' and 'axis2'", (axis1, axis2))
     offset = check_int(fn, offset, "offset")
     if _dt.kind_of(v.dtype) == "b":
-        dt = _dt.int64 if dtype is None else _dt.canonicalize_dtype(fn, dtype)
+        dt = _dt.default_int() if dtype is None else _dt.canonicalize_dtype(fn, dtype)
     else:
         dt = accumulation_dtype(fn, v.dtype, dtype)
     return call(_trace_kernel, v, offset=offset, axes=(ax1, ax2), dtype=dt)

@@ -123,7 +123,7 @@ def _weak(value, raw):
 def _float_operand(fn, x, argname):
     raw = raw_of(fn, x, argname)
     if _dt.kind_of(raw.dtype) in "biu":
-        raw = lax.convert_element_type(raw, _dt.DEFAULT_FLOAT)
+        raw = lax.convert_element_type(raw, _dt.default_float())
     return raw
 
 
@@ -154,7 +154,7 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     lin_dt = _dt.result_type(_weak(start, s), _weak(stop, e), 1.0)
     work = _dt.result_type(lin_dt, _weak(base, b))
     if _dt.kind_of(work) in "biu":
-        work = _dt.DEFAULT_FLOAT
+        work = _dt.default_float()
     dt = work if dtype is None else _dt.canonicalize_dtype(fn, dtype)
     return call(_logspace_kernel, s, e, b, num=num, endpoint=endpoint, shape=shape,
                 lin_dtype=lin_dt, work=work, dtype=dt, axis=axis)
@@ -209,9 +209,9 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
             fail(ValueError, fn, "non-zero 'start' and 'stop' (a geometric sequence cannot "
                  "include zero)", r)
     dt = None if dtype is None else _dt.canonicalize_dtype(fn, dtype)
-    work = _dt.result_type(s.dtype, e.dtype, dt or _dt.DEFAULT_FLOAT)
+    work = _dt.result_type(s.dtype, e.dtype, dt or _dt.default_float())
     if _dt.kind_of(work) in "biu":
-        work = _dt.DEFAULT_FLOAT
+        work = _dt.default_float()
     return call(_geomspace_kernel, s, e, num=num, endpoint=endpoint, shape=shape, work=work,
                 dtype=dt or work, axis=axis)
 

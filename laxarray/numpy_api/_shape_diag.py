@@ -75,8 +75,8 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 @kernel(static=("k",))
 def _diag_from_vector_kernel(v, *, k):
     n = v.shape[0]
-    rows = lax.broadcasted_iota(np.int64, (n, n), 0)
-    cols = lax.broadcasted_iota(np.int64, (n, n), 1)
+    rows = lax.broadcasted_iota(_dt.default_index(), (n, n), 0)
+    cols = lax.broadcasted_iota(_dt.default_index(), (n, n), 1)
     square = lax.select(lax.eq(rows, cols), lax.broadcast_in_dim(v, (n, n), (0,)),
                         lax.full((n, n), 0, v.dtype))
     a = abs(k)
@@ -123,7 +123,7 @@ def diag_indices(n, ndim=2):
     """
     n = check_int("diag_indices", n, "n", minimum=0)
     ndim = check_int("diag_indices", ndim, "ndim", minimum=0)
-    idx = arange(n, dtype=_dt.DEFAULT_INDEX)
+    idx = arange(n, dtype=_dt.default_index())
     return (idx,) * ndim
 
 
@@ -151,9 +151,9 @@ def _shape_of(fn, arr, argname):
 
 @kernel(static=("n", "m", "k", "dtype"))
 def _tri_kernel(*, n, m, k, dtype):
-    rows = lax.broadcasted_iota(np.int64, (n, m), 0)
-    cols = lax.broadcasted_iota(np.int64, (n, m), 1)
-    keep = lax.le(lax.sub(cols, rows), lax.full((), k, np.int64))
+    rows = lax.broadcasted_iota(_dt.default_index(), (n, m), 0)
+    cols = lax.broadcasted_iota(_dt.default_index(), (n, m), 1)
+    keep = lax.le(lax.sub(cols, rows), lax.full((), k, _dt.default_index()))
     return lax.convert_element_type(keep, dtype)
 
 
@@ -178,7 +178,7 @@ def _tri_indices_kernel(*, n, m, k, lower, size):
     if not lower:
         keep = lax.bitwise_not(keep)
     if size == 0:
-        return lax.full((0,), 0, np.int64), lax.full((0,), 0, np.int64)
+        return lax.full((0,), 0, _dt.default_index()), lax.full((0,), 0, _dt.default_index())
     return nonzero_kernel.fn(keep, size=size, fill_value=0)
 
 
@@ -261,7 +261,7 @@ def mask_indices(n, mask_func, k=0):
     n = check_int("mask_indices", n, "n", minimum=0)
     if not callable(mask_func):
         fail(TypeError, "mask_indices", "a callable for 'mask_func'", mask_func)
-    m = call(_tri_kernel, n=n, m=n, k=n, dtype=_dt.DEFAULT_INT)  # all ones
+    m = call(_tri_kernel, n=n, m=n, k=n, dtype=_dt.default_int())  # all ones
     a = mask_func(m, k=k) if mask_func in (tril, triu) else mask_func(m, k)
     raw = raw_of("mask_indices", a, "mask_func(...)")
     if raw.ndim != 2:
@@ -287,7 +287,7 @@ def _fill_diagonal_kernel(a, val, *, step, end, count):
         spread = spread[:size]
     else:
         spread = lax.pad(spread, lax.full((), 0, a.dtype), ((0, size - count * step, 0),))
-    pos = lax.iota(np.int64, size)
+    pos = lax.iota(_dt.default_index(), size)
     on = lax.bitwise_and(lax.eq(lax.rem(pos, lax.full_like(pos, step)), lax.full_like(pos, 0)),
                          lax.lt(pos, lax.full_like(pos, end)))
     return lax.reshape(lax.select(on, spread, flat), a.shape)

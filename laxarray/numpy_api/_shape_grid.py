@@ -194,7 +194,7 @@ def _indices_kernel(*, dims, dtype, form):
     outs = []
     for i, d in enumerate(dims):
         shape = tuple(d if j == i else 1 for j in range(n)) if form == "sparse" else dims
-        outs.append(lax.convert_element_type(lax.broadcasted_iota(np.int64, shape, i), dtype))
+        outs.append(lax.convert_element_type(lax.broadcasted_iota(_dt.default_index(), shape, i), dtype))
     if form != "dense":
         return tuple(outs)
     if not outs:
@@ -224,7 +224,7 @@ def _grid_kernel(starts, steps, *, sizes, dtype, sparse):
     outs = []
     for i, d in enumerate(sizes):
         shape = tuple(d if j == i else 1 for j in range(n)) if sparse else sizes
-        g = lax.convert_element_type(lax.broadcasted_iota(np.int64, shape, i), dtype)
+        g = lax.convert_element_type(lax.broadcasted_iota(_dt.default_index(), shape, i), dtype)
         step = lax.broadcast(lax.index_in_dim(steps, i, keepdims=False), shape)
         start = lax.broadcast(lax.index_in_dim(starts, i, keepdims=False), shape)
         outs.append(lax.add(lax.mul(g, step), start))
@@ -315,7 +315,7 @@ def ix_(*args):
         if raw.ndim != 1:
             fail(ValueError, "ix_", "1-D sequences for 'args'", new)
         if raw.shape[0] == 0 and not hasattr(new, "dtype"):
-            raw = lax.convert_element_type(raw, _dt.DEFAULT_INDEX)
+            raw = lax.convert_element_type(raw, _dt.default_index())
         elif raw.dtype == _dt.bool_:
             if is_tracer(raw):
                 fail(TypeError, "ix_", "concrete boolean arrays in 'args' (the result length "

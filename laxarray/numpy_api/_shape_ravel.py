@@ -35,17 +35,17 @@ def _strides(dims, order):
 
 @kernel(static=("dims", "modes", "order", "shape"))
 def _ravel_multi_index_kernel(*idx, dims, modes, order, shape):
-    out = lax.full(shape, 0, np.int64)
+    out = lax.full(shape, 0, _dt.default_index())
     for v, d, mode, stride in zip(idx, dims, modes, _strides(dims, order)):
-        v = lax.convert_element_type(v, np.int64)
+        v = lax.convert_element_type(v, _dt.default_index())
         v = lax.broadcast_in_dim(v, shape, tuple(range(len(shape) - v.ndim, len(shape))))
         if mode == "wrap":
-            dd = lax.full(shape, max(d, 1), np.int64)
+            dd = lax.full(shape, max(d, 1), _dt.default_index())
             v = lax.rem(v, dd)
             v = lax.select(lax.lt(v, lax.full_like(v, 0)), lax.add(v, dd), v)
         else:
-            v = lax.clamp(np.int64(0), v, np.int64(max(d - 1, 0)))
-        out = lax.add(out, lax.mul(v, lax.full(shape, stride, np.int64)))
+            v = lax.clamp(_dt.default_index().type(0), v, _dt.default_index().type(max(d - 1, 0)))
+        out = lax.add(out, lax.mul(v, lax.full(shape, stride, _dt.default_index())))
     return out
 
 
@@ -97,8 +97,8 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
 @kernel(static=("dims", "order"))
 def _unravel_index_kernel(idx, *, dims, order):
     size = math.prod(dims)
-    idx = lax.convert_element_type(idx, np.int64)
-    idx = lax.clamp(np.int64(0), idx, np.int64(max(size - 1, 0)))
+    idx = lax.convert_element_type(idx, _dt.default_index())
+    idx = lax.clamp(_dt.default_index().type(0), idx, _dt.default_index().type(max(size - 1, 0)))
     outs = [None] * len(dims)
     axes = range(len(dims) - 1, -1, -1) if order == "C" else range(len(dims))
     for i in axes:
@@ -134,7 +134,7 @@ def unravel_index(indices, shape, order="C"):
 @kernel(static=())
 def _count_nonzero_kernel(x):
     mask = nonzero_mask(lax.reshape(x, (math.prod(x.shape),)))
-    return lax.reduce_sum(lax.convert_element_type(mask, np.int64), (0,))
+    return lax.reduce_sum(lax.convert_element_type(mask, _dt.default_index()), (0,))
 
 
 def _size_args(fn, raw, size, fill_value):
@@ -153,7 +153,7 @@ def _argwhere_kernel(x, *, size, fill_value, flat):
     if flat:
         x = lax.reshape(x, (math.prod(x.shape),))
     elif x.ndim == 0:
-        return lax.full((size, 0), 0, np.int64)
+        return lax.full((size, 0), 0, _dt.default_index())
     coords = nonzero_kernel.fn(nonzero_mask(x), size=size, fill_value=fill_value)
     if flat:
         return coords[0]

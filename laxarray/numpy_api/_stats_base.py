@@ -17,8 +17,8 @@ from laxarray.array_api._convert import to_raw
 
 __all__ = ["raw", "concrete", "count_dtype", "rounded_mul", "no_out"]
 
-#: dtype of counts and indices (NumPy's intp).
-count_dtype = _dt.DEFAULT_INDEX
+#: dtype of counts and indices (NumPy's intp; the backend's indexing dtype)
+count_dtype = _dt.default_index
 
 
 #: the raw jax value of an array-like argument (``TypeError`` naming ``fn`` if unusable)

@@ -24,6 +24,7 @@ from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
 from laxarray.array_api import statistical as _stat
 from laxarray.array_api._array import Array, wrap
 from laxarray._core.kernel import exact_div
+from laxarray._core.numerics import dot_general
 from laxarray.array_api._calls import call
 from laxarray.array_api.creation import full, zeros
 from laxarray.array_api.manipulation import squeeze
@@ -91,7 +92,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 # ---- cov / corrcoef --------------------------------------------------------------------------
 def _hdot(a, b):
     """``a @ b`` at full precision."""
-    return lax.dot_general(a, b, (((1,), (0,)), ((), ())))
+    return dot_general(a, b, (((1,), (0,)), ((), ())))
 
 
 @kernel(static=("ddof", "weighted", "has_aweights"))
@@ -139,7 +140,7 @@ def _freq_weights(fn, v, argname, nobs):
     w = raw(fn, v, argname)
     if _dt.kind_of(w.dtype) == "c":
         fail(TypeError, fn, f"real '{argname}'", v)
-    w = lax.convert_element_type(w, np.float64)
+    w = lax.convert_element_type(w, _dt.on_device(_dt.float64))
     if w.ndim > 1:
         fail_text(ValueError, fn, f"cannot handle multidimensional {argname}")
     if w.ndim == 0 or w.shape[0] != nobs:
@@ -243,7 +244,7 @@ def _interp_real(x, xp, fp, left, right):
         r = lax.select(lax.gt(x, x0), lax.broadcast(right, x.shape), y0)
         return lax.select(lax.lt(x, x0), lax.broadcast(left, x.shape), r)
     j = lax.sub(searchsorted_kernel(xp, x, None, right=True), lax.full(x.shape, 1,
-                                                                        count_dtype))
+                                                                        count_dtype()))
     hi_n = max(n - 2, 0)
     jc = lax.clamp(lax.full_like(j, 0), j, lax.full_like(j, hi_n))
     j1 = lax.min(lax.add(jc, lax.full_like(jc, 1)), lax.full_like(jc, n - 1))
@@ -317,8 +318,8 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         fail_text(ValueError, fn, "fp and xp are not of the same length")
     if xpr.shape[0] == 0:
         fail_text(ValueError, fn, "array of sample points is empty")
-    odt = np.dtype(np.complex128) if _dt.kind_of(fpr.dtype) == "c" else np.dtype(np.float64)
-    f64 = np.dtype(np.float64)
+    odt = _dt.on_device(_dt.complex128) if _dt.kind_of(fpr.dtype) == "c" else _dt.on_device(_dt.float64)
+    f64 = _dt.on_device(_dt.float64)
     xr, xpr = lax.convert_element_type(xr, f64), lax.convert_element_type(xpr, f64)
     fpr = lax.convert_element_type(fpr, odt)
     if period is not None:
@@ -426,7 +427,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
                                                                              fr.ndim)
     if edge_order not in (1, 2) or isinstance(edge_order, bool):
         fail_text(ValueError, fn, "'edge_order' greater than 2 not supported")
-    otype = fr.dtype if _dt.kind_of(fr.dtype) in "fc" else np.dtype(np.float64)
+    otype = fr.dtype if _dt.kind_of(fr.dtype) in "fc" else _dt.on_device(_dt.float64)
     fr = lax.convert_element_type(fr, otype)
     nv = len(varargs)
     if nv == 0:
@@ -457,7 +458,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
                           "corresponding dimension")
             else:
                 if _dt.kind_of(d.dtype) in "biu":
-                    d = lax.convert_element_type(d, np.float64)
+                    d = lax.convert_element_type(d, _dt.on_device(_dt.float64))
                 d = lax.sub(lax.slice(d, (1,), (n,)), lax.slice(d, (0,), (n - 1,)))
                 host = concrete(d)
                 uniform = host is not None and bool((host == host[0]).all())
@@ -528,7 +529,7 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
             d = _diff(xr, ax)
         pdtype = _dt.result_type(yr.dtype, d.dtype)
     if _dt.kind_of(pdtype) == "b":
-        pdtype = np.dtype(np.int64)
+        pdtype = _dt.default_index()
     rdtype = _dt.result_type(pdtype, 2.0)
     return call(_trapezoid_kernel, yr, d, axis=ax, pdtype=pdtype, rdtype=rdtype)
 

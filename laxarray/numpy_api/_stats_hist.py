@@ -58,8 +58,8 @@ def _uniform_edges_kernel(x, lo, hi, nb, *, nbins, lin, out, auto):
     div = lax.convert_element_type(nb, lin)
     # ``nb`` (= nbins) is an operand, not a constant: XLA divides by a constant through its
     # reciprocal, which is not correctly rounded; in float64 and rounded once it is exact
-    step = lax.convert_element_type(lax.div(lax.convert_element_type(delta, np.float64), nb),
-                                    lin)
+    wide = _dt.on_device(_dt.float64)
+    step = lax.convert_element_type(lax.div(lax.convert_element_type(delta, wide), nb), lin)
     y = lax.iota(lin, nbins + 1)
     scaled = lax.select(lax.eq(lax.broadcast(step, (nbins + 1,)), lax.full_like(y, 0)),
                         rounded_mul(lax.div(y, lax.broadcast(div, (nbins + 1,))),
@@ -94,16 +94,16 @@ def _range_pair(fn, rng, argname="range"):
 def _uniform_edges(fn, x, nbins, rng, *, numpy_histogram):
     """Edges of ``nbins`` equal bins over ``rng`` or the data's [min, max]."""
     xf = _dt.kind_of(x.dtype) == "f"
-    bin_dtype = x.dtype if xf else np.dtype(np.float64)
+    bin_dtype = x.dtype if xf else _dt.on_device(_dt.float64)
     auto = rng is None and math.prod(x.shape) > 0
     if rng is not None:
         lo, hi = _range_pair(fn, rng)
-        lin = np.dtype(np.float64)
+        lin = _dt.on_device(_dt.float64)
     elif not auto:
-        lo, hi, lin = 0.0, 1.0, np.dtype(np.float64)
+        lo, hi, lin = 0.0, 1.0, _dt.on_device(_dt.float64)
     else:
         lo = hi = 0.0
-        lin = x.dtype if xf else np.dtype(np.float64)
+        lin = x.dtype if xf else _dt.on_device(_dt.float64)
     out = bin_dtype if numpy_histogram else lin
     edges = call(_uniform_edges_kernel, x, np.float64(lo), np.float64(hi), np.float64(nbins),
                  nbins=nbins,
@@ -169,20 +169,20 @@ def _uniform_bin(e, v):
     inside = lax.bitwise_and(lax.ge(v, lax.broadcast(lo, (n,))),
                              lax.le(v, lax.broadcast(hi, (n,))))
     f = lax.select(inside, f, lax.full_like(f, 0))
-    k = lax.clamp(np.int64(0), lax.convert_element_type(f, np.int64), np.int64(m - 2))
+    k = lax.clamp(_dt.default_index().type(0), lax.convert_element_type(f, _dt.default_index()), _dt.default_index().type(m - 2))
 
     def edge(i):
         return lax.gather(e, lax.expand_dims(i, (1,)), lax.GatherDimensionNumbers(
             offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,)), (1,),
             mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS)
-    k = lax.sub(k, lax.convert_element_type(lax.lt(v, edge(k)), np.int64))
+    k = lax.sub(k, lax.convert_element_type(lax.lt(v, edge(k)), _dt.default_index()))
     up = lax.bitwise_and(lax.ge(v, edge(lax.add(k, lax.full_like(k, 1)))),
                          lax.ne(k, lax.full_like(k, m - 2)))
-    k = lax.add(k, lax.convert_element_type(up, np.int64))
+    k = lax.add(k, lax.convert_element_type(up, _dt.default_index()))
     below = lax.lt(v, lax.broadcast(lo, (n,)))
     c = lax.select(inside, lax.add(k, lax.full_like(k, 1)),
                    lax.select(below, lax.full_like(k, 0), lax.full_like(k, m)))
-    return lax.convert_element_type(c, count_dtype)
+    return lax.convert_element_type(c, count_dtype())
 
 
 @kernel(static=("out_dtype", "density", "uniform"))
@@ -190,7 +190,7 @@ def _bin_count_kernel(sample, weights, *edges, out_dtype, density, uniform=()):
     """Counts (or weight sums) of the (N, D) ``sample`` in the grid of ``edges``
     (``uniform[i]``: the edges of dimension ``i`` are equally spaced)."""
     n = sample.shape[0]
-    flat = lax.full((n,), 0, count_dtype)
+    flat = lax.full((n,), 0, count_dtype())
     nbin = []
     for i, e in enumerate(edges):
         v = lax.index_in_dim(sample, i, 1, keepdims=False)
@@ -204,7 +204,7 @@ def _bin_count_kernel(sample, weights, *edges, out_dtype, density, uniform=()):
         c = searchsorted_kernel(e, v, None, right=True)
         if m:
             on_edge = lax.eq(v, lax.broadcast(lax.index_in_dim(e, m - 1, 0, False), (n,)))
-            c = lax.sub(c, lax.convert_element_type(on_edge, count_dtype))
+            c = lax.sub(c, lax.convert_element_type(on_edge, count_dtype()))
         flat = lax.add(lax.mul(flat, lax.full_like(flat, m + 1)), c)
         nbin.append(m + 1)
     total = math.prod(nbin)
@@ -252,9 +252,9 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
                   "supported for weighted data")
     edges, uniform = _edges_for("histogram", x, bins, range, numpy_histogram=True)
     w = _weights("histogram", weights, x.shape[0])
-    out_dtype = np.dtype(count_dtype) if w is None else w.dtype
+    out_dtype = np.dtype(count_dtype()) if w is None else w.dtype
     if w is not None and _dt.kind_of(w.dtype) == "b":
-        out_dtype = np.dtype(count_dtype)
+        out_dtype = np.dtype(count_dtype())
     density = bool(density)
     sample = lax.reshape(x, (x.shape[0], 1))
     hist = call(_bin_count_kernel, sample, w, edges, out_dtype=out_dtype, density=density,
@@ -322,7 +322,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     w = _weights("histogramdd", weights, n)
     if w is not None and _dt.kind_of(w.dtype) == "c":
         fail(TypeError, "histogramdd", "real 'weights'", weights)
-    hist = call(_bin_count_kernel, s, w, *edges, out_dtype=np.dtype(np.float64),
+    hist = call(_bin_count_kernel, s, w, *edges, out_dtype=_dt.on_device(_dt.float64),
                 density=bool(density), uniform=uniform)
     return hist, tuple(wrap(e) for e in edges)
 
@@ -369,7 +369,7 @@ def _bincount_host(x, w, *, length, minlength, weighted):
     except ValueError:
         fail_text(ValueError, "bincount", "'x' must not contain negative values")
     # (NumPy gives int64 for an empty x even with weights: float64 sums here, always)
-    return out.astype(np.float64 if weighted else np.int64, copy=False)
+    return out.astype(np.float64 if weighted else _dt.default_index(), copy=False)
 
 
 def _bincount_statics(args, static):
@@ -395,23 +395,23 @@ _BINCOUNT_HOST = HostPath(
 
 @kernel(static=("length", "minlength", "weighted"), host=_BINCOUNT_HOST)
 def _bincount_kernel(x, w, *, length, minlength, weighted):
-    x = lax.convert_element_type(x, count_dtype)
+    x = lax.convert_element_type(x, count_dtype())
     narrow = not weighted and _NARROW_FROM <= x.shape[0] < 2 ** 31 and length < 2 ** 31
     if narrow and _tuple_width(length) > 1:
-        return lax.convert_element_type(_bincount_tuples(x, length), count_dtype)
+        return lax.convert_element_type(_bincount_tuples(x, length), count_dtype())
     if narrow:
         # int32 bins and counts (exact: no count reaches 2**31), indices clamped to just
         # outside [0, length) first so the narrowing drops, not wraps: XLA:CPU's scatter
         # runs 1.4x faster (1e7 values into 1e6 bins: 85 -> 59 ms), never slower
         idx = lax.convert_element_type(
-            lax.clamp(lax.full((), -1, count_dtype), x, lax.full((), length, count_dtype)),
+            lax.clamp(lax.full((), -1, count_dtype()), x, lax.full((), length, count_dtype())),
             np.int32)
         return lax.convert_element_type(_add_at(lax.full((length,), 0, np.int32), idx),
-                                        count_dtype)
+                                        count_dtype())
     if weighted:
-        return _add_at(lax.full((length,), 0, np.float64), x,
-                       lax.convert_element_type(w, np.float64))
-    return _add_at(lax.full((length,), 0, count_dtype), x)
+        return _add_at(lax.full((length,), 0, _dt.on_device(_dt.float64)), x,
+                       lax.convert_element_type(w, _dt.on_device(_dt.float64)))
+    return _add_at(lax.full((length,), 0, count_dtype()), x)
 
 
 #: From this many values on, the unweighted ``bincount`` kernel narrows what it scatters
@@ -505,7 +505,7 @@ def _digitize_kernel(x, bins, *, right, mode):
     n = bins.shape[0]
     flat = lax.reshape(x, (math.prod(x.shape),))
     if n == 0:
-        return lax.full(x.shape, 0, count_dtype)
+        return lax.full(x.shape, 0, count_dtype())
     inc = searchsorted_kernel(bins, flat, None, right=not right)
     rev = lax.rev(bins, (0,))
     dec = lax.sub(lax.full_like(inc, n), searchsorted_kernel(rev, flat, None, right=not right))

@@ -161,7 +161,7 @@ def nanargmin(a, axis=None, out=None, *, keepdims=False):
 
 def _wide(dtype):
     """The float64/complex128 dtype NumPy divides sums by counts in."""
-    return np.dtype(np.complex128) if _dt.kind_of(dtype) == "c" else np.dtype(np.float64)
+    return _dt.on_device(_dt.complex128) if _dt.kind_of(dtype) == "c" else _dt.on_device(_dt.float64)
 
 
 def _divide(total, count):
@@ -175,7 +175,7 @@ def _divide(total, count):
 def _nan_moment_kernel(x, *, axes, keepdims, dtype, ddof, op):
     nan = lax.ne(x, x)
     arr = lax.select(nan, lax.full_like(x, 0), x)
-    cnt = lax.reduce_sum(lax.convert_element_type(lax.bitwise_not(nan), count_dtype), axes)
+    cnt = lax.reduce_sum(lax.convert_element_type(lax.bitwise_not(nan), count_dtype()), axes)
     avg = _divide(lax.reduce_sum(lax.convert_element_type(arr, dtype), axes), cnt)
     if op == "mean":
         return _finish(avg, axes, keepdims)
@@ -187,7 +187,7 @@ def _nan_moment_kernel(x, *, axes, keepdims, dtype, ddof, op):
     else:
         sq = lax.mul(dev, dev)
     var = lax.reduce_sum(lax.convert_element_type(sq, _dt.real_dtype(dtype)), axes)
-    dof = lax.sub(lax.convert_element_type(cnt, np.float64), lax.full(cnt.shape, ddof,
+    dof = lax.sub(lax.convert_element_type(cnt, _dt.on_device(_dt.float64)), lax.full(cnt.shape, ddof,
                                                                        np.float64))
     var = _divide(var, dof)
     var = lax.select(lax.le(dof, lax.full_like(dof, 0)), lax.full_like(var, np.nan), var)
@@ -205,7 +205,7 @@ def _nan_moment(fn, op, a, axis, dtype, ddof, keepdims):
         if _dt.kind_of(dtype) not in "fc":
             fail(TypeError, fn, "an inexact (floating) 'dtype'", dtype)
     if _dt.kind_of(x.dtype) not in "fc":
-        x = lax.convert_element_type(x, np.float64)
+        x = lax.convert_element_type(x, _dt.on_device(_dt.float64))
     dt = dtype if dtype is not None else x.dtype
     if isinstance(ddof, bool) or not isinstance(ddof, (int, float, np.integer, np.floating)):
         fail(TypeError, fn, "a real number for 'ddof'", ddof)

@@ -91,9 +91,9 @@ def _valid_count(x2, omit_nan):
     """(B, 1) count of the values a quantile sees: all, or the non-NaN ones."""
     b, n = x2.shape
     if omit_nan and _dt.kind_of(x2.dtype) == "f":
-        ok = lax.convert_element_type(lax.eq(x2, x2), count_dtype)
+        ok = lax.convert_element_type(lax.eq(x2, x2), count_dtype())
         return lax.reduce_sum(ok, (1,)).reshape((b, 1))
-    return lax.full((b, 1), n, count_dtype)
+    return lax.full((b, 1), n, count_dtype())
 
 
 def _numpy_own(x2):
@@ -114,7 +114,7 @@ def _with_tail(x2, idxs, select, want_tail):
     if not want_tail:
         return _order_stats(x2, idxs, select), None
     b, n = x2.shape
-    *vals, last = _order_stats(x2, idxs + [lax.full((b, 1), n - 1, count_dtype)], select)
+    *vals, last = _order_stats(x2, idxs + [lax.full((b, 1), n - 1, count_dtype())], select)
     return vals, lax.ne(last, last)
 
 
@@ -130,7 +130,7 @@ def _index_method(method, n, q):
         v = _mul(lax.sub(n, one), q)
         v = {"lower": lax.floor, "higher": lax.ceil}.get(
             method, lambda t: lax.round(t, lax.RoundingMethod.TO_NEAREST_EVEN))(v)
-        return lax.convert_element_type(v, count_dtype)
+        return lax.convert_element_type(v, count_dtype())
     idx = lax.sub(_mul(n, q), one)
     if method == "closest_observation":
         idx = lax.sub(idx, lax.full_like(q, 0.5))
@@ -140,7 +140,7 @@ def _index_method(method, n, q):
     if method == "closest_observation":
         cond = lax.bitwise_and(cond, lax.eq(_floor_mod2(prev), one))
     res = lax.select(cond, prev, lax.add(prev, one))
-    res = lax.convert_element_type(res, count_dtype)
+    res = lax.convert_element_type(res, count_dtype())
     return lax.max(res, lax.full_like(res, 0))
 
 
@@ -250,7 +250,7 @@ def _quantile_rows(x2, q, *, method, omit_nan, vdtype, rdtype, select):
         if _dt.kind_of(q.dtype) not in "fc":        # integer q, method linear: (n - 1) * q
             idx = _mul(lax.sub(nq, lax.full_like(nq, 1)), lax.convert_element_type(
                 qf, nq.dtype))
-            idx = lax.convert_element_type(idx, count_dtype)
+            idx = lax.convert_element_type(idx, count_dtype())
         else:
             idx = _index_method(method, nq, qf)
         (res,), nan_rows = _with_tail(x2, [idx], select, want_tail)
@@ -278,8 +278,8 @@ def _quantile_rows(x2, q, *, method, omit_nan, vdtype, rdtype, select):
         elif method == "midpoint":
             whole = lax.eq(_floor_mod1(vi), lax.full_like(vi, 0))
             gamma = lax.select(whole, lax.full_like(gamma, 0), lax.full_like(gamma, 0.5))
-        (a, bb), nan_rows = _with_tail(x2, [lax.convert_element_type(prev_i, count_dtype),
-                                            lax.convert_element_type(next_i, count_dtype)],
+        (a, bb), nan_rows = _with_tail(x2, [lax.convert_element_type(prev_i, count_dtype()),
+                                            lax.convert_element_type(next_i, count_dtype())],
                                        select, want_tail)
         res = _lerp(a, bb, gamma, rdtype)
     if _dt.kind_of(x2.dtype) == "f" and n_all:
@@ -320,13 +320,13 @@ def _q_operand(fn, q, scale):
         qr = put_like(host, qr)
     elif scale != 1:
         if _dt.kind_of(qr.dtype) != "f":
-            qr = lax.convert_element_type(qr, np.float64)
+            qr = lax.convert_element_type(qr, _dt.on_device(_dt.float64))
         qr = lax.div(qr, lax.full_like(qr, scale))
     if host is not None and host.size and not (host.min() >= 0 and host.max() <= 1):
         what = "Percentiles must be in the range [0, 100]" if "percent" in fn else \
             "Quantiles must be in the range [0, 1]"
         fail_text(ValueError, fn, what)
-    vdtype = np.dtype(np.float64) if weak or _dt.kind_of(qr.dtype) != "f" else qr.dtype
+    vdtype = _dt.on_device(_dt.float64) if weak or _dt.kind_of(qr.dtype) != "f" else qr.dtype
     return qr, weak, vdtype
 
 
@@ -346,14 +346,14 @@ def _quantile(fn, a, q, axis, method, keepdims, omit_nan, scale, out=None):
         if _dt.kind_of(x.dtype) == "b":
             fail(TypeError, fn, f"a numeric (non-boolean) 'a' with method={method!r}", a)
         if weak:
-            rdtype = x.dtype if _dt.kind_of(x.dtype) == "f" else np.dtype(np.float64)
+            rdtype = x.dtype if _dt.kind_of(x.dtype) == "f" else _dt.on_device(_dt.float64)
         else:
             rdtype = _dt.promote_types(x.dtype, vdtype)
     n = math.prod(x.shape[d] for d in axes)
     if n == 0:
         if not omit_nan:
             fail(ValueError, fn, "a non-empty reduction ('a' has no elements along 'axis')", a)
-        x = lax.convert_element_type(x, np.float64) if _dt.kind_of(x.dtype) != "f" else x
+        x = lax.convert_element_type(x, _dt.on_device(_dt.float64)) if _dt.kind_of(x.dtype) != "f" else x
     return call(_quantile_kernel, x, qr, axes=axes, keepdims=keepdims, method=method,
                 omit_nan=omit_nan, vdtype=vdtype, rdtype=rdtype, weak=weak)
 
@@ -473,7 +473,7 @@ def _median(fn, a, axis, keepdims, omit_nan, out=None):
     x = raw(fn, a, "a")
     check_bool(fn, keepdims, "keepdims")
     axes = normalize_axes(fn, axis, x.ndim)
-    rdtype = x.dtype if _dt.kind_of(x.dtype) in "fc" else np.dtype(np.float64)
+    rdtype = x.dtype if _dt.kind_of(x.dtype) in "fc" else _dt.on_device(_dt.float64)
     if _dt.kind_of(x.dtype) == "c":
         fail(TypeError, fn, "a real array for 'a' (complex ordering is not supported)", a)
     return call(_median_kernel, x, axes=axes, keepdims=keepdims, omit_nan=omit_nan,
@@ -572,7 +572,7 @@ def _lexsort_kernel(*keys, axis):
     for k in reversed(keys):          # the last key is the primary one
         k = lax.transpose(k, perm) if axis != last else k
         ops.extend(sort_keys(k, False))
-    iota = lax.broadcasted_iota(count_dtype, ops[0].shape, last)
+    iota = lax.broadcasted_iota(count_dtype(), ops[0].shape, last)
     out = lax.sort(tuple(ops) + (iota,), dimension=last, is_stable=True, num_keys=len(ops))
     res = out[-1]
     return lax.transpose(res, perm) if axis != last else res

@@ -20,6 +20,7 @@ import numpy as np
 import laxarray.array_api as xp
 from laxarray._core.kernel import bucket_shape
 from laxarray.precompile.task import Task
+from laxarray._core import dtypes as _dt
 
 #: n_samples: one per bucket 32 .. 2048 (none a power of two).
 N_SAMPLES = (20, 50, 100, 200, 300, 700, 2000)
@@ -44,7 +45,7 @@ def _inputs(n, p, dtype, classes):
     y = X @ rng.standard_normal(p) + 0.1 * rng.standard_normal(n)
     labels = np.searchsorted(np.quantile(y, np.linspace(0, 1, classes + 1)[1:-1]), y)
     return (xp.asarray(X.astype(dtype)), xp.asarray(y.astype(dtype)),
-            xp.asarray(labels.astype(np.int64)))
+            xp.asarray(labels.astype(_dt.default_index())))
 
 
 def _components(p):

@@ -16,6 +16,7 @@ import numpy as np
 import laxarray.array_api as xp
 import laxarray.linalg as linalg
 from laxarray.precompile.task import Task
+from laxarray._core import dtypes as _dt
 
 #: 1-D lengths: one in each bucket 1, 2, 4, ..., 256.
 LENGTHS = (1, 2, 3, 5, 9, 17, 33, 65, 129)
@@ -45,7 +46,7 @@ def _host(dtype, shape, seed=0):
     if dtype == "bool":
         return rng.random(shape) < 0.5
     if dtype == "int64":
-        return rng.integers(1, 6, shape).astype(np.int64)
+        return rng.integers(1, 6, shape).astype(_dt.default_index())
     return rng.uniform(0.1, 0.9, shape).astype(dtype)
 
 

@@ -20,8 +20,13 @@ import math
 import jax
 import numpy as np
 from jax import lax
+from laxarray._core import dtypes as _dt
+from laxarray._core.numerics import dot_general
 
-KEY_DTYPE = np.dtype("int64")
+#: the dtype of linearized coordinates: the backend's index dtype (int64 on the CPU; int32
+#: on a TPU, which has no 64-bit integers: there a matrix's rows * columns must stay below
+#: 2**31 for its keys)
+KEY_DTYPE = _dt.default_index()
 GATHER_FILL = lax.GatherScatterMode.FILL_OR_DROP
 PROMISE = lax.GatherScatterMode.PROMISE_IN_BOUNDS
 
@@ -105,7 +110,7 @@ def cumsum(x):
     xp = lax.reshape(xp, (m, b) + tail)
     upper = np.triu(np.ones((b, b), x.dtype))
     # (m, b, *tail) . (b, b) over the block axis -> (m, *tail, b), then the block axis back
-    within = lax.dot_general(xp, upper, (((1,), (0,)), ((), ())))
+    within = dot_general(xp, upper, (((1,), (0,)), ((), ())))
     if tail:
         within = lax.transpose(within, (0, within.ndim - 1) + tuple(range(1, within.ndim - 1)))
     totals = within[:, b - 1]
@@ -206,7 +211,8 @@ def sort_by_keys(keys, bound=None):
     """Stable sort of ``keys`` (1-D); returns ``(sorted_keys, permutation)``.
 
     ``bound``: the largest key (keys are in ``[0, bound]``; a static int).  When its bits
-    and the positions' bits fit in 63, the keys are sorted as one int64 operand,
+    and the positions' bits fit in the key dtype (63 bits of int64, 31 of a TPU's int32),
+    the keys are sorted as one operand,
     ``key << bits | position``, and split again: XLA sorts one operand several times
     faster than a key with a payload (measured on CPU, 2.9e6 keys: 126 vs 790 ms), and
     the positions make equal keys keep their order."""
@@ -214,14 +220,14 @@ def sort_by_keys(keys, bound=None):
     pdt = np.dtype("int32") if n < 2**31 else np.dtype("int64")
     if bound is not None and n > 1:
         bits = (n - 1).bit_length()
-        if int(bound).bit_length() + bits <= 63:
+        if int(bound).bit_length() + bits <= np.iinfo(KEY_DTYPE).bits - 1:  # sign bit free
             packed = lax.bitwise_or(
-                lax.shift_left(lax.convert_element_type(keys, np.int64),
-                               lax.full((), bits, np.int64)), iota(np.dtype("int64"), n))
+                lax.shift_left(lax.convert_element_type(keys, KEY_DTYPE),
+                               lax.full((), bits, KEY_DTYPE)), iota(KEY_DTYPE, n))
             s = lax.sort(packed)
             perm = lax.convert_element_type(
-                lax.bitwise_and(s, lax.full((), (1 << bits) - 1, np.int64)), pdt)
-            skeys = lax.shift_right_arithmetic(s, lax.full((), bits, np.int64))
+                lax.bitwise_and(s, lax.full((), (1 << bits) - 1, KEY_DTYPE)), pdt)
+            skeys = lax.shift_right_arithmetic(s, lax.full((), bits, KEY_DTYPE))
             return lax.convert_element_type(skeys, keys.dtype), perm
     perm = iota(pdt, n)
     return lax.sort((keys, perm), num_keys=1, is_stable=True)

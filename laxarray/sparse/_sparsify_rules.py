@@ -30,6 +30,7 @@ from laxarray.sparse.ops import reduce as _red
 from laxarray.sparse.ops import reshape as _rs
 from laxarray.sparse.ops import slicing as _sl
 from laxarray.sparse import sharded as _sh
+from laxarray._core import dtypes as _dt
 
 
 class NoSparseRule(Exception):
@@ -591,25 +592,25 @@ def _conv_general_dilated_sparse_rule(eqn, invals, facts):
     if is_sparse(lhs):
         v = _rs.reshape(lhs, (n,))._as_bcoo()
         w = lax.convert_element_type(lax.reshape(rhs, (k,)), dtype)
-        pos = lax.convert_element_type(v.indices[:, 0], np.int64)
-        t = lax.sub(lax.add(pos[:, None], np.int64(lo)),
-                    lax.mul(lax.broadcasted_iota(np.int64, (1, k), 1), np.int64(rd)))
-        ok = lax.bitwise_and(lax.ge(t, np.int64(0)), lax.eq(lax.rem(t, np.int64(s)),
-                                                           np.int64(0)))
-        ok = lax.bitwise_and(ok, lax.lt(pos, np.int64(n))[:, None])
-        target = lax.select(ok, lax.div(t, np.int64(s)), lax.full_like(t, o))
+        pos = lax.convert_element_type(v.indices[:, 0], _dt.default_index())
+        t = lax.sub(lax.add(pos[:, None], _dt.default_index().type(lo)),
+                    lax.mul(lax.broadcasted_iota(_dt.default_index(), (1, k), 1), _dt.default_index().type(rd)))
+        ok = lax.bitwise_and(lax.ge(t, _dt.default_index().type(0)), lax.eq(lax.rem(t, _dt.default_index().type(s)),
+                                                           _dt.default_index().type(0)))
+        ok = lax.bitwise_and(ok, lax.lt(pos, _dt.default_index().type(n))[:, None])
+        target = lax.select(ok, lax.div(t, _dt.default_index().type(s)), lax.full_like(t, o))
         vals = lax.mul(lax.convert_element_type(v.data, dtype)[:, None], w[None, :])
         out = K.scatter_add_1d(o, lax.reshape(target, (t.size,)), lax.reshape(vals, (t.size,)))
     else:
         v = _rs.reshape(rhs, (k,))._as_bcoo()
         x = lax.convert_element_type(lax.reshape(lhs, (n,)), dtype)
-        j = lax.convert_element_type(v.indices[:, 0], np.int64)
-        pos = lax.add(lax.mul(lax.broadcasted_iota(np.int64, (1, o), 1), np.int64(s)),
-                      lax.sub(lax.mul(j[:, None], np.int64(rd)), np.int64(lo)))
-        ok = lax.bitwise_and(lax.ge(pos, np.int64(0)), lax.lt(pos, np.int64(n)))
+        j = lax.convert_element_type(v.indices[:, 0], _dt.default_index())
+        pos = lax.add(lax.mul(lax.broadcasted_iota(_dt.default_index(), (1, o), 1), _dt.default_index().type(s)),
+                      lax.sub(lax.mul(j[:, None], _dt.default_index().type(rd)), _dt.default_index().type(lo)))
+        ok = lax.bitwise_and(lax.ge(pos, _dt.default_index().type(0)), lax.lt(pos, _dt.default_index().type(n)))
         g = K.gather_1d(x, lax.reshape(lax.select(ok, pos, lax.full_like(pos, n)), (pos.size,)))
         g = lax.reshape(g, pos.shape)
-        wv = lax.select(lax.lt(j, np.int64(k)), lax.convert_element_type(v.data, dtype),
+        wv = lax.select(lax.lt(j, _dt.default_index().type(k)), lax.convert_element_type(v.data, dtype),
                         lax.full(j.shape, 0, dtype))
         out = lax.reduce_sum(lax.mul(wv[:, None], g), (0,))
     return [lax.reshape(lax.convert_element_type(out, dtype), tuple(out_aval.shape))]

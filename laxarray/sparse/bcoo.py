@@ -30,6 +30,7 @@ from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
 from laxarray.sparse._operators import OPS, SparseOperators
 from laxarray.sparse.ops import ell
+from laxarray._core import dtypes as _dt
 
 _PADDING_NOTE = "indices in [0, size] (size marks padding)"
 
@@ -352,12 +353,12 @@ def _nonzero_mask(x, n_dense):
 
 @kernel(static=("n_batch", "n_dense"))
 def _count_nonzero_kernel(x, *, n_batch, n_dense):
-    mask = lax.convert_element_type(_nonzero_mask(x, n_dense), np.int64)
+    mask = lax.convert_element_type(_nonzero_mask(x, n_dense), _dt.default_index())
     counts = lax.reduce_sum(mask, tuple(range(n_batch, mask.ndim)))
     if not n_batch:
         return counts
     # an empty batch holds no entries (reduce_max of nothing is the dtype's minimum)
-    return lax.max(lax.reduce_max(counts, tuple(range(n_batch))), lax.full((), 0, np.int64))
+    return lax.max(lax.reduce_max(counts, tuple(range(n_batch))), lax.full((), 0, _dt.default_index()))
 
 
 @kernel(static=("nse", "n_batch", "n_dense", "index_dtype"))
@@ -440,8 +441,8 @@ def bcoo_from_scipy_sparse(mat, *, index_dtype=None, device=None):
     idx = np.stack([np.asarray(coo.row), np.asarray(coo.col)], axis=1).astype(index_dtype)
     sorted_ = mat.format == "csr" and bool(getattr(mat, "has_sorted_indices", False))
     unique = bool(getattr(mat, "has_canonical_format", False))
-    data = np.asarray(coo.data)
-    out = BCOO._new(jax.device_put(data), jax.device_put(idx), tuple(coo.shape),
+    data = to_raw(fn, np.asarray(coo.data), "mat")  # the backend's dtype rules, as asarray's
+    out = BCOO._new(data, jax.device_put(idx), tuple(coo.shape),
                     indices_sorted=sorted_ and unique, unique_indices=unique)
     return placed(fn, out, device)
 
@@ -532,14 +533,14 @@ def segments_by_key(keys, values, total, nse, sparse_shape, index_dtype, sorted_
         out_keys = lax.full((nse,), total, K.KEY_DTYPE)
         outs = tuple(lax.full((nse,) + tuple(v.shape[1:]), 0, v.dtype) for v in values)
         return outs + (K.unravel_keys(out_keys, sparse_shape, index_dtype),
-                       lax.full((), 0, np.int64))
+                       lax.full((), 0, _dt.default_index()))
     first = lax.concatenate([lax.full((1,), True),
                              lax.ne(skeys[1:], skeys[:-1])], 0)
     valid = lax.lt(skeys, lax.full((), total, K.KEY_DTYPE))
     seg = lax.sub(K.cumsum(lax.convert_element_type(first, np.int32)),
                   lax.full((), 1, np.int32))
     seg = lax.select(valid, seg, lax.full(seg.shape, nse, np.int32))
-    n_unique = lax.reduce_sum(lax.convert_element_type(lax.bitwise_and(first, valid), np.int64),
+    n_unique = lax.reduce_sum(lax.convert_element_type(lax.bitwise_and(first, valid), _dt.default_index()),
                               (0,))
     out_keys = _scatter_set_1d(nse, seg, skeys, fill=total) if nse else \
         lax.full((0,), total, K.KEY_DTYPE)

@@ -314,7 +314,7 @@ def bcsr_from_scipy_sparse(mat, *, index_dtype=None, device=None):
     index_dtype = _index_dtype(fn, index_dtype, csr.shape + (csr.nnz,))
     sorted_ = bool(csr.has_sorted_indices)
     unique = bool(csr.has_canonical_format)
-    out = BCSR._new(jax.device_put(np.asarray(csr.data)),
+    out = BCSR._new(to_raw(fn, np.asarray(csr.data), "mat"),  # the backend's dtype rules
                     jax.device_put(np.asarray(csr.indices).astype(index_dtype)),
                     jax.device_put(np.asarray(csr.indptr).astype(index_dtype)),
                     tuple(csr.shape), indices_sorted=sorted_, unique_indices=unique)

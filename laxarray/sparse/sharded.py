@@ -221,9 +221,9 @@ def shard_rows(A, mesh, axis_name):
     rows, cols, data, block = rows[order], cols[order], data[order], block[order]
     counts = np.bincount(block, minlength=P)
     nse = max(1, int(counts.max()) if counts.size else 0)
-    starts = np.zeros(P + 1, np.int64)
+    starts = np.zeros(P + 1, _dt.default_index())
     np.cumsum(counts, out=starts[1:])
-    slot = np.arange(rows.size, dtype=np.int64) - starts[block]
+    slot = np.arange(rows.size, dtype=_dt.default_index()) - starts[block]
     local = rows - block * rpb
     index_dtype = np.promote_types(np.dtype(A.indices.dtype),
                                    K.default_index_dtype(rpb + 1, n_cols, nse))
@@ -292,7 +292,7 @@ def gather(m):
     host = [np.asarray(leaf) for leaf in m.leaves]
     data = host[0]
     if m.format == "bcsr":
-        cols, ptr = host[1], host[2].astype(np.int64)
+        cols, ptr = host[1], host[2].astype(_dt.default_index())
         counts = np.diff(ptr, axis=1).reshape(-1)[:n_rows]
         keep = np.arange(data.shape[1])[None, :] < ptr[:, -1:]
         indptr = np.zeros(n_rows + 1, cols.dtype)

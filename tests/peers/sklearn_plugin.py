@@ -4,6 +4,7 @@ scikit-learn parametrizes its array-API tests over a hard-coded list of namespac
 (``sklearn.utils._array_api.yield_namespaces`` and ``yield_namespace_device_dtype_combinations``:
 numpy, array_api_strict, cupy, torch, dpnp).  This plugin replaces both before the test
 modules are collected, so that every such test runs on ``laxarray`` in float64 and float32
+-- the ones the default device has: float32 alone on a TPU --
 (``SKLEARN_ARRAY_NAMESPACE=array_api_strict`` runs the same selection on array_api_strict,
 for comparison).  Used by ``make test-sklearn``:
 
@@ -26,9 +27,14 @@ def _combinations(include_numpy_namespaces=True):
     if NAMESPACE == "array_api_strict":  # scikit-learn's own pairs for it
         yield NAMESPACE, "CPU_DEVICE", "float64"
         yield NAMESPACE, "device1", "float32"
-    else:
-        yield NAMESPACE, None, "float64"
-        yield NAMESPACE, None, "float32"
+        return
+    # the dtypes the default device has (no float64 on a TPU: scikit-learn's own pairs for
+    # such a device, torch on "mps", are float32 alone)
+    import importlib
+    dtypes = importlib.import_module(NAMESPACE).__array_namespace_info__().dtypes()
+    for name in ("float64", "float32"):
+        if name in dtypes:
+            yield NAMESPACE, None, name
 
 
 _array_api.yield_namespaces = _namespaces

@@ -27,6 +27,7 @@ from laxarray._core.host import HostPath
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.runtime_checks import report
+from laxarray._core import numerics as _numerics
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
@@ -246,7 +247,7 @@ def _spmm_core(data, indices, y, sparse_shape, dense_shape, lc, rc, sorted_):
     if not dc and nd == 0:
         prod = lax.mul(lax.broadcast_in_dim(data, g.shape, (0,)), g)
     else:
-        prod = lax.dot_general(data, g, (((tuple(1 + c for c in dc)),
+        prod = _numerics.dot_general(data, g, (((tuple(1 + c for c in dc)),
                                           tuple(range(1, 1 + len(dc)))), ((0,), (0,))))
     # prod: (nse, dense free..., rfree...)
     free_sparse = [c for c in range(ns) if c not in sc]
@@ -392,9 +393,9 @@ def _spsp_kernel(a_data, a_idx, b_data, b_idx, *, ashape, bshape, lc, rc, lb, rb
     akeys, cnt = _a_counts(a_idx, ashape, lb, lc, counts)
     offsets = K.exclusive_cumsum(cnt)
     p = n_products
-    a_of = K.segment_ids(cnt, p, np.dtype("int64"))            # entry of a per product
-    in_range = lax.lt(a_of, lax.full((), a_idx.shape[0], np.int64))
-    j = lax.sub(K.iota(np.int64, p), K.gather_1d(offsets, a_of, K.GATHER_FILL))
+    a_of = K.segment_ids(cnt, p, K.KEY_DTYPE)                  # entry of a per product
+    in_range = lax.lt(a_of, lax.full((), a_idx.shape[0], _dt.default_index()))
+    j = lax.sub(K.iota(_dt.default_index(), p), K.gather_1d(offsets, a_of, K.GATHER_FILL))
     brow = K.gather_1d(akeys, a_of, K.GATHER_FILL)
     b_pos = lax.add(K.gather_1d(starts, brow, K.GATHER_FILL), j)
     b_of = K.gather_1d(perm, b_pos, K.GATHER_FILL)

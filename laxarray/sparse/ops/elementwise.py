@@ -354,7 +354,7 @@ def _union_2d_kernel(*leaves, shape, a_flags, b_flags, op, dtype, index_dtype, n
     SciPy's (:mod:`.union_host`)."""
     a, b = bcoo_operands(leaves, shape, shape, a_flags, b_flags)
     data, indices, count = _lax_union(a, b, op, nse, False)
-    count = lax.convert_element_type(count, np.int64)
+    count = lax.convert_element_type(count, _dt.default_index())
     if a_flags[0] and b_flags[0]:
         out = BCOO._new(data, indices, shape, indices_sorted=True, unique_indices=True)
         return (*bcsr_from_bcoo(out)._leaves(), count)
@@ -506,7 +506,7 @@ def _merge_positions_kernel(ai, bi, *, shape, by_rows):
         pos_b = lax.select(vb, pos_b, lax.full(pos_b.shape, drop, dt))
         count = lax.add(lax.index_in_dim(d, nb, keepdims=False),
                         lax.index_in_dim(start, n_rows, keepdims=False))
-        return pos_a, pos_b, lax.convert_element_type(count, np.int64)
+        return pos_a, pos_b, lax.convert_element_type(count, _dt.default_index())
 
     pa, pb, c = K.batched(one, nb_, in_axes=(0, 0))(ai, bi)
     if nb_:
@@ -531,7 +531,7 @@ def _merge_values_kernel(ad, ai, bd, bi, pos_a, pos_b, *, shape, nse, op, dtype,
     def one(ad, ai, bd, bi, pa, pb):
         # slots no entry reaches (only when nse exceeds the union) stay padding
         out_idx = lax.broadcast_in_dim(lax.convert_element_type(
-            np.asarray(sparse_shape, np.int64), index_dtype), (nse, ns), (1,))
+            np.asarray(sparse_shape, _dt.default_index()), index_dtype), (nse, ns), (1,))
         for pos, idx in ((pa, ai), (pb, bi)):
             out_idx = lax.scatter(out_idx, pos[:, None], lax.convert_element_type(
                 idx, index_dtype), idx_dnums, indices_are_sorted=True, unique_indices=True,

@@ -49,6 +49,7 @@ from jax import lax
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import kernel
 from laxarray.sparse import _keys as K
+from laxarray._core import dtypes as _dt
 
 #: most ELL slots per row.  The fused loop reads 3 streams (positions, columns, values)
 #: per slot; measured on 10^5-10^6-entry products, 6-8 slots plus narrow chunks beat
@@ -190,15 +191,15 @@ def _host_structure(mat):
     """Host ``(rows, cols, positions)`` of the valid entries, in storage order."""
     n_rows, n_cols = mat.shape
     if hasattr(mat, "indptr"):
-        indptr = np.asarray(mat.indptr).astype(np.int64)
-        cols = np.asarray(mat.indices).astype(np.int64)
-        rows = np.full(cols.shape, n_rows, np.int64)
+        indptr = np.asarray(mat.indptr).astype(_dt.default_index())
+        cols = np.asarray(mat.indices).astype(_dt.default_index())
+        rows = np.full(cols.shape, n_rows, _dt.default_index())
         end = int(indptr[-1])
-        rows[:end] = np.repeat(np.arange(n_rows, dtype=np.int64), np.diff(indptr))
+        rows[:end] = np.repeat(np.arange(n_rows, dtype=_dt.default_index()), np.diff(indptr))
     else:
-        idx = np.asarray(mat.indices).astype(np.int64)
+        idx = np.asarray(mat.indices).astype(_dt.default_index())
         rows, cols = idx[:, 0], idx[:, 1]
-    positions = np.arange(rows.size, dtype=np.int64)
+    positions = np.arange(rows.size, dtype=_dt.default_index())
     keep = (rows >= 0) & (rows < n_rows) & (cols >= 0) & (cols < n_cols)
     if not keep.all():
         rows, cols, positions = rows[keep], cols[keep], positions[keep]
@@ -245,9 +246,9 @@ def _build_one(rows, cols, positions, n_rows, n_cols, nse, data):
         rows, cols, positions = rows[order], cols[order], positions[order]
     counts = np.bincount(rows, minlength=n_rows)
     slots, width = _choose_layout(counts, n_rows)
-    starts = np.zeros(n_rows + 1, np.int64)
+    starts = np.zeros(n_rows + 1, _dt.default_index())
     np.cumsum(counts, out=starts[1:])
-    j = np.arange(rows.size, dtype=np.int64) - starts[rows]
+    j = np.arange(rows.size, dtype=_dt.default_index()) - starts[rows]
     col_dtype = K.default_index_dtype(n_rows, n_cols)
     pos_dtype = K.default_index_dtype(nse + 1)
     in_ell = j < slots
@@ -260,7 +261,7 @@ def _build_one(rows, cols, positions, n_rows, n_cols, nse, data):
     rest = ~in_ell
     r_rows, r_j = rows[rest], j[rest] - slots
     per_row = -(-np.maximum(counts - slots, 0) // width)
-    chunk_start = np.zeros(n_rows + 1, np.int64)
+    chunk_start = np.zeros(n_rows + 1, _dt.default_index())
     np.cumsum(per_row, out=chunk_start[1:])
     n_chunks = int(chunk_start[-1])
     flat = (chunk_start[r_rows] + r_j // width) * width + r_j % width

@@ -20,6 +20,7 @@ from laxarray._core.kernel import kernel
 from laxarray.sparse import _keys as K
 from laxarray.sparse.bcoo import BCOO, _layout_ints, _nse_int
 from laxarray.sparse.bcsr import BCSR
+from laxarray._core import dtypes as _dt
 
 
 def leaf_flags(mat):
@@ -126,14 +127,14 @@ def _group_count_kernel(indices, *, shape, n_batch, n_dense):
     nbt = math.prod(shape[:n_batch])
     skeys, _ = K.sort_by_keys(gkey, nbt * math.prod(shape[n_batch:len(shape) - n_dense]))
     if skeys.shape[0] == 0:
-        return lax.full((), 0, np.int64)
+        return lax.full((), 0, _dt.default_index())
     first = lax.concatenate([lax.full((1,), True), lax.ne(skeys[1:], skeys[:-1])], 0)
     total = math.prod(shape[:len(shape) - n_dense])
     first = lax.bitwise_and(first, lax.lt(skeys, lax.full((), total, K.KEY_DTYPE)))
     nsp = math.prod(shape[n_batch:len(shape) - n_dense])
     sb = lax.div(skeys, lax.full((), max(nsp, 1), K.KEY_DTYPE))
-    counts = K.scatter_add_1d(nbt, sb, lax.convert_element_type(first, np.int64))
-    return lax.reduce_max(counts, (0,)) if nbt else lax.full((), 0, np.int64)
+    counts = K.scatter_add_1d(nbt, sb, lax.convert_element_type(first, _dt.default_index()))
+    return lax.reduce_max(counts, (0,)) if nbt else lax.full((), 0, _dt.default_index())
 
 
 @kernel(static=("shape", "n_batch", "n_dense", "nse"))
@@ -152,17 +153,17 @@ def _from_flat_kernel(data, indices, *, shape, n_batch, n_dense, nse):
     else:
         first = lax.full((0,), True)
     first = lax.bitwise_and(first, valid)
-    g = lax.sub(K.cumsum(lax.convert_element_type(first, np.int64)),
-                lax.full((), 1, np.int64))
+    g = lax.sub(K.cumsum(lax.convert_element_type(first, _dt.default_index())),
+                lax.full((), 1, _dt.default_index()))
     sb = lax.div(sg, lax.full((), max(nsp, 1), K.KEY_DTYPE))
     sb = lax.select(valid, sb, lax.full(sb.shape, nbt, K.KEY_DTYPE))
-    groups_per_batch = K.scatter_add_1d(nbt, sb, lax.convert_element_type(first, np.int64))
+    groups_per_batch = K.scatter_add_1d(nbt, sb, lax.convert_element_type(first, _dt.default_index()))
     batch_start = K.exclusive_cumsum(groups_per_batch)
     slot = lax.sub(g, K.gather_1d(batch_start, sb, K.GATHER_FILL))
-    ok = lax.bitwise_and(valid, lax.lt(slot, lax.full((), nse, np.int64)))
+    ok = lax.bitwise_and(valid, lax.lt(slot, lax.full((), nse, _dt.default_index())))
     bpos = lax.select(ok, sb, lax.full(sb.shape, nbt, K.KEY_DTYPE))
     dk = K.gather_1d(dkey, perm, K.PROMISE)
-    dcols = K.unravel_keys(dk, dshape, np.int64)
+    dcols = K.unravel_keys(dk, dshape, _dt.default_index())
     vals = K.gather_1d(data, perm, K.PROMISE)
     # data[(batch, slot, *dense)] += value
     sidx = lax.concatenate([bpos[:, None], slot[:, None], dcols], 1)
@@ -175,7 +176,7 @@ def _from_flat_kernel(data, indices, *, shape, n_batch, n_dense, nse):
     index_dtype = indices.dtype
     sk = K.gather_1d(skey, perm, K.PROMISE)
     scols = K.unravel_keys(sk, sshape, index_dtype)
-    pad_row = lax.convert_element_type(np.asarray(sshape, dtype=np.int64), index_dtype)
+    pad_row = lax.convert_element_type(np.asarray(sshape, dtype=_dt.default_index()), index_dtype)
     out_idx = lax.broadcast_in_dim(pad_row, (nbt, nse, len(sshape)), (2,))
     dn2 = lax.ScatterDimensionNumbers(update_window_dims=(1,), inserted_window_dims=(0, 1),
                                       scatter_dims_to_operand_dims=(0, 1))

@@ -125,8 +125,8 @@ def _extreme_kernel(data, indices, *, shape, axes, is_max):
     scat = lax.scatter_max if is_max else lax.scatter_min
     ext = scat(lax.full((n_out,), init, data.dtype), keys[:, None], data, dn,
                mode=K.GATHER_FILL)
-    count = K.scatter_add_1d(n_out, keys, lax.full(keys.shape, 1, np.int64))
-    implicit = lax.lt(count, lax.full((), reduced, np.int64))
+    count = K.scatter_add_1d(n_out, keys, lax.full(keys.shape, 1, _dt.default_index()))
+    implicit = lax.lt(count, lax.full((), reduced, _dt.default_index()))
     zero = lax.full((n_out,), 0, data.dtype)
     with_zero = (lax.max if is_max else lax.min)(ext, zero)
     out = lax.select(implicit, with_zero, ext)

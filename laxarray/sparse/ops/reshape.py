@@ -105,11 +105,11 @@ def _bcsr_transpose_on_host(mat):
     """The BCSR transpose of a concrete 2-D BCSR, by a stable host sort of its entries by
     column (a counting-sort's result; no sort kernel to compile).  Padding stays last."""
     n_rows, n_cols = mat.shape
-    indptr = np.asarray(mat.indptr).astype(np.int64)
-    cols = np.asarray(mat.indices).astype(np.int64)
+    indptr = np.asarray(mat.indptr).astype(_dt.default_index())
+    cols = np.asarray(mat.indices).astype(_dt.default_index())
     data = np.asarray(mat.data)
     nse = cols.shape[0]
-    rows = np.full(nse, n_rows, np.int64)
+    rows = np.full(nse, n_rows, _dt.default_index())
     rows[:indptr[-1]] = np.repeat(np.arange(n_rows), np.diff(indptr))
     keep = np.flatnonzero((rows < n_rows) & (cols >= 0) & (cols < n_cols))
     order = keep[np.argsort(cols[keep], kind="stable")]    # rows ascend within a column
@@ -238,7 +238,7 @@ def _broadcast_kernel(data, indices, *, in_shape, shape, bdims, index_dtype):
             c = lax.convert_element_type(indices[:, src[d]], index_dtype)
             cols.append(lax.broadcast_in_dim(c, full, (0,))[..., None])
     idx = lax.concatenate(cols, 2) if cols else lax.full(full + (0,), 0, index_dtype)
-    sizes = lax.broadcast_in_dim(lax.convert_element_type(np.asarray(shape, np.int64),
+    sizes = lax.broadcast_in_dim(lax.convert_element_type(np.asarray(shape, _dt.default_index()),
                                                           index_dtype), idx.shape, (2,))
     idx = lax.select(lax.broadcast_in_dim(pad, idx.shape, (0,)), sizes, idx)
     data = lax.broadcast_in_dim(data, full, (0,))
@@ -284,7 +284,7 @@ def concatenate(operands, dimension=0):
 def _concat_kernel(datas, indicess, *, shapes, out_shape, dimension, dtype, index_dtype):
     outs_d, outs_i = [], []
     offset = 0
-    sizes = lax.convert_element_type(np.asarray(out_shape, np.int64), index_dtype)
+    sizes = lax.convert_element_type(np.asarray(out_shape, _dt.default_index()), index_dtype)
     for d, i, shp in zip(datas, indicess, shapes):
         i = lax.convert_element_type(i, index_dtype)
         pad = K.pad_mask(i, shp)

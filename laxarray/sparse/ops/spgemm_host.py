@@ -33,6 +33,7 @@ from laxarray._core.errors import fail
 from laxarray._core.host import aligned, to_device
 from laxarray._core.jaxapi import host_call
 from laxarray.sparse.ops.layout import split
+from laxarray._core import dtypes as _dt
 
 #: The dtypes SciPy's sparse arithmetic computes as the lax kernels do: the integers,
 #: float32/float64, complex64/complex128 (no float16 or bfloat16, which SciPy lacks; no
@@ -143,7 +144,7 @@ def eager(*leaves, ashape, bshape, a_flags, b_flags, lc, rc, dtype, index_dtype,
             fail(ValueError, "dot_general", f"an 'nse' of at least {needed} (the number of "
                  "products of these operands)", nse)
         out = padded(c, nse, index_dtype, csr)
-    return tuple(out) + (np.int64(c.nnz), np.int64(needed), np.bool_(c.has_sorted_indices))
+    return tuple(out) + (_dt.default_index().type(c.nnz), _dt.default_index().type(needed), np.bool_(c.has_sorted_indices))
 
 
 def traced(leaves, lax_fn, *, ashape, bshape, a_flags, b_flags, lc, rc, dtype, index_dtype,
@@ -158,10 +159,10 @@ def traced(leaves, lax_fn, *, ashape, bshape, a_flags, b_flags, lc, rc, dtype, i
 
     def host(*leaves):
         c, needed = _product_of(leaves, **static)
-        return padded(c, nse, index_dtype, csr) + (np.int64(c.nnz), np.int64(needed))
+        return padded(c, nse, index_dtype, csr) + (_dt.default_index().type(c.nnz), _dt.default_index().type(needed))
 
     shapes = (result_structs(nse, dtype, index_dtype, csr, rows)
-              + (jax.ShapeDtypeStruct((), np.int64), jax.ShapeDtypeStruct((), np.int64)))
+              + (jax.ShapeDtypeStruct((), _dt.default_index()), jax.ShapeDtypeStruct((), _dt.default_index())))
     return tuple(callback(host, shapes, lax_fn, *leaves))
 
 

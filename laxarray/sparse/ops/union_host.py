@@ -38,6 +38,7 @@ from jax import lax
 
 from laxarray.sparse.ops import spgemm_host
 from laxarray.sparse.ops.layout import split
+from laxarray._core import dtypes as _dt
 
 #: the lax operations SciPy's CSR arithmetic computes over the union of two patterns
 SIGN = {lax.add: 1, lax.sub: -1}
@@ -127,7 +128,7 @@ def eager(*leaves, shape, a_flags, b_flags, op, dtype, index_dtype, nse):
     csr = a_flags[0] and b_flags[0]
     out = (spgemm_host.leaves_of(c, index_dtype, csr) if nse is None
            else spgemm_host.padded(c, nse, index_dtype, csr))
-    return tuple(out) + (np.int64(c.nnz),)
+    return tuple(out) + (_dt.default_index().type(c.nnz),)
 
 
 def traced(leaves, lax_fn, *, shape, a_flags, b_flags, op, dtype, index_dtype, nse):
@@ -139,10 +140,10 @@ def traced(leaves, lax_fn, *, shape, a_flags, b_flags, op, dtype, index_dtype, n
 
     def host(*leaves):
         c = _sum_of(leaves, **static)
-        return spgemm_host.padded(c, nse, index_dtype, csr) + (np.int64(c.nnz),)
+        return spgemm_host.padded(c, nse, index_dtype, csr) + (_dt.default_index().type(c.nnz),)
 
     shapes = (spgemm_host.result_structs(nse, dtype, index_dtype, csr, shape[0])
-              + (jax.ShapeDtypeStruct((), np.int64),))
+              + (jax.ShapeDtypeStruct((), _dt.default_index()),))
     return tuple(spgemm_host.callback(host, shapes, lax_fn, *leaves))
 
 

@@ -1,0 +1,171 @@
+"""What each backend can do, in one record per XLA platform (issue 52).
+
+A :class:`Backend` says which dtypes arrays may have on the platform's devices, the default
+dtypes (what ``asarray([1.0])``, ``arange(3)`` and ``argsort`` give there), which dtypes each
+function family computes in (the TPU has no float64 linear algebra or FFT), how its programs
+are traced, whether XLA lowers the nonsymmetric eigensolver and 64-bit integer products there,
+and whether the kernels' CPU host paths may run.  Every decision that depends on the backend
+reads its record: ``info``'s ``dtypes``/``default_dtypes``, the creation functions and
+promotion's defaults (``dtypes.default_float`` ...), the dtype checks on arguments and
+array-likes, the kernel helper, the host gate, ``linalg`` and ``fft``.
+
+The TPU record lists no float64 and no complex128: the chip computes them only in an
+emulation that XLA cannot compile for linear algebra or FFT, and that aborted XLA's TPU
+compiler on a program as small as one ``convert`` of complex128 to complex64
+(``docs/accelerators.md``).  Asking for either there raises ``TypeError`` naming the
+function, the dtype and the platform before anything is compiled; the defaults are float32
+and complex64.  64-bit integers stay (NumPy's int64 data, labels and counts, and
+scikit-learn's ``xp.int64`` arrays need them): XLA emulates them, and the default integer
+is int64 as on the CPU, while indices (``argsort``, ``nonzero`` ...) are int32, the chip's
+own.  jax's own programs traced in 64-bit mode aborted the TPU compiler (its SVD, whose
+loop counters and pivots become int64), so there a kernel whose operands and static dtypes
+are all narrower than 64 bits is traced in jax's 32-bit mode (``Backend.wide_internals``),
+and the SVD, which jax traces only when XLA lowers it (in the process' 64-bit mode), is
+formed by laxarray from jax's polar decomposition and ``eigh`` (``Backend.polar_svd``); XLA
+has no 64-bit integer matrix product on the TPU, which ``numerics.dot_general`` computes by
+parts.  The CPU (and GPU) record is NumPy's: every dtype, 64-bit defaults.
+
+:func:`current` is the record of the backend laxarray places arrays on (jax's default
+backend: ``devices.all_devices``), or of the platform ``LAXARRAY_PLATFORM`` names.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import warnings
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+import jax
+import ml_dtypes
+import numpy as np
+
+from laxarray._core.errors import fail_text
+
+_B, _F16, _BF16 = np.dtype("bool"), np.dtype("float16"), np.dtype(ml_dtypes.bfloat16)
+_I8, _I16, _I32, _I64 = (np.dtype(n) for n in ("int8", "int16", "int32", "int64"))
+_U8, _U16, _U32, _U64 = (np.dtype(n) for n in ("uint8", "uint16", "uint32", "uint64"))
+_F32, _F64, _C64, _C128 = (np.dtype(n) for n in ("float32", "float64", "complex64",
+                                                 "complex128"))
+
+_ALL = frozenset((_B, _I8, _I16, _I32, _I64, _U8, _U16, _U32, _U64, _F16, _BF16, _F32, _F64,
+                  _C64, _C128))
+#: a 64-bit dtype's 32-bit stand-in, for results a device without it computes implicitly
+#: (a Python float's default, the float64 of a mean of integers)
+_NARROW = MappingProxyType({_I64: _I32, _U64: _U32, _F64: _F32, _C128: _C64})
+
+#: the standard's names for the default dtypes (``info.default_dtypes``)
+DEFAULT_KINDS = ("real floating", "complex floating", "integral", "indexing")
+
+
+@dataclass(frozen=True)
+class Backend:
+    """What one XLA platform supports (see the module docstring)."""
+
+    platform: str
+    #: the dtypes an array may have on this platform's devices
+    dtypes: frozenset
+    #: the standard's default dtypes: 'real floating', 'complex floating', 'integral',
+    #: 'indexing'
+    defaults: MappingProxyType
+    #: function family ('linalg', 'fft') -> the dtypes it computes in here
+    families: MappingProxyType
+    #: whether a kernel without 64-bit operands or static dtypes is traced in jax's 64-bit
+    #: mode (False: in its 32-bit mode, so that jax's own code adds no 64-bit value)
+    wide_internals: bool
+    #: whether XLA has matrix products of 64-bit integers here (``numerics.dot_general``)
+    int64_dot: bool
+    #: whether laxarray forms the SVD itself, from the polar decomposition (``lax.linalg.qdwh``)
+    #: and ``eigh``, traced with the kernel (``linalg._matrix_ops.svd``): jax's own TPU SVD
+    #: is traced when XLA lowers it, in the process' 64-bit mode, and aborted the compiler
+    polar_svd: bool
+    #: whether XLA lowers the nonsymmetric eigensolver (``linalg.eig``) here
+    eig: bool
+    #: whether the kernels' declared host paths (NumPy/SciPy on the host, ``_core/host.py``)
+    #: may run: only where the arrays already live in host memory
+    host: bool
+    notes: str = field(default="", compare=False)
+
+    def supports(self, dtype) -> bool:
+        """Whether arrays of ``dtype`` can live on this platform."""
+        return np.dtype(dtype) in self.dtypes
+
+    def narrow(self, dtype):
+        """The dtype an implicit result of ``dtype`` takes here: itself where supported,
+        else its 32-bit stand-in (float64 -> float32, int64 -> int32 ...)."""
+        dtype = np.dtype(dtype)
+        return dtype if dtype in self.dtypes else _NARROW.get(dtype, dtype)
+
+    def check(self, fn: str, dtype, argname: str = "dtype"):
+        """``dtype``, or ``TypeError`` naming ``fn``, the argument, the dtype and the
+        platform."""
+        dt = np.dtype(dtype)
+        if dt not in self.dtypes:
+            hint = f"; use {self.narrow(dt).name}" if dt in _NARROW else ""
+            fail_text(TypeError, fn, f"'{argname}' is {dt.name}, which the {self.platform} "
+                      f"backend has no arrays of (it has {_names(self.dtypes)}){hint}")
+        return dt
+
+    def check_family(self, fn: str, family: str, dtype, argname: str = "x"):
+        """``dtype`` if the family ``family`` computes in it here, else ``TypeError``
+        naming ``fn``, the argument, the dtype and the platform."""
+        dt = np.dtype(dtype)
+        if dt not in self.families[family]:
+            fail_text(TypeError, fn, f"'{argname}' is {dt.name}; {family} on the "
+                      f"{self.platform} backend computes in {_names(self.families[family])}")
+        return dt
+
+
+def _names(dtypes) -> str:
+    return ", ".join(sorted(d.name for d in dtypes))
+
+
+_LINALG_FULL = frozenset((_F32, _F64, _C64, _C128))
+
+CPU = Backend(
+    "cpu", _ALL,
+    MappingProxyType({"real floating": _F64, "complex floating": _C128, "integral": _I64,
+                      "indexing": _I64}),
+    MappingProxyType({"linalg": _LINALG_FULL, "fft": _LINALG_FULL}),
+    wide_internals=True, int64_dot=True, polar_svd=False, eig=True, host=True,
+    notes="NumPy's: every dtype, 64-bit defaults; LAPACK and DUCC")
+GPU = Backend(
+    "gpu", _ALL, CPU.defaults, CPU.families, wide_internals=True, int64_dot=True,
+    polar_svd=False, eig=False, host=False,
+    notes="as the CPU (float64 is native); the nonsymmetric eigensolver runs on the host")
+TPU = Backend(
+    "tpu", _ALL - {_F64, _C128},
+    MappingProxyType({"real floating": _F32, "complex floating": _C64, "integral": _I64,
+                      "indexing": _I32}),
+    MappingProxyType({"linalg": frozenset((_F32, _C64)), "fft": frozenset((_F32, _C64))}),
+    wide_internals=False, int64_dot=False, polar_svd=True, eig=False, host=False,
+    notes="no float64 or complex128 (see the module docstring); linear algebra and FFT in "
+          "float32/complex64; int32 indices; the nonsymmetric eigensolver on the host")
+
+RECORDS = MappingProxyType({"cpu": CPU, "gpu": GPU, "cuda": GPU, "rocm": GPU, "tpu": TPU})
+
+@functools.lru_cache(maxsize=None)
+def current() -> Backend:
+    """The record of the backend laxarray places arrays on: jax's default backend's, or the
+    one ``LAXARRAY_PLATFORM`` names (read once, at import: ``LAXARRAY_PLATFORM=tpu`` runs a
+    process on the CPU with the TPU's dtypes, defaults and 32-bit mode, which is how the
+    test suite checks the TPU's semantics without a TPU)."""
+    name = os.environ.get("LAXARRAY_PLATFORM", "").strip().lower()
+    if name and name not in RECORDS:
+        warnings.warn(f"LAXARRAY_PLATFORM={name!r} is not one of {sorted(RECORDS)}; "
+                      "using the default backend's record", RuntimeWarning, stacklevel=2)
+        name = ""
+    return for_platform(name or jax.default_backend())
+
+
+def for_platform(platform: str) -> Backend:
+    """The record of an XLA platform name (an unknown platform gets the CPU's)."""
+    return RECORDS.get(platform, CPU)
+
+
+def for_device(device) -> Backend:
+    """The record of ``device`` (a jax Device or Sharding); ``None``: :func:`current`.
+    (laxarray places arrays on the default backend's devices only, so this is
+    :func:`current` for every device it accepts.)"""
+    return current()
