@@ -1,0 +1,276 @@
+"""laxarray on an accelerator (issue 52): the project's tests and the three suites on the chip.
+
+On the lent TPU machine (the device tool), from the repository root, after
+``source tools/tpu_env.sh --sklearn`` (what the machine lacks, carried as wheels)::
+
+    python3 benchmarks/accelerator_check.py --platform tpu --out DIR [--only tests,suites]
+
+Parts, each in its own subprocess under its own time limit, one after another (only one
+process may hold a TPU, and opening it costs about 15 s):
+
+* ``tests``: the project's test selection for an accelerator, no pytest-xdist: on a GPU
+  ``ACCEL_TESTS``; on a TPU ``TPU_TESTS``, the files written for the device's dtypes
+  (``tests/platform_tpu``: the TPU's backend record, and the dtype-generic ones);
+* ``suites``: the official array-api-tests (``--aat DIR``, a checkout with its ``array-api``
+  submodule; every file, the dtypes the device lacks skipped through the suite's own
+  ``ARRAY_API_TESTS_SKIP_DTYPES``, read from laxarray's backend record in the process that
+  runs the suite, and ``benchmarks/accelerator_xfails_<platform>.txt``: the suite's own
+  defects, each with its reason), the conformance runner's default selection (``--jobs 1``)
+  and scikit-learn's array-API tests (``make test-sklearn``'s selection) with laxarray on
+  the chip.
+* ``bench``: on a GPU, ``benchmarks/gpu_check.py``'s table (the TPU's is issue 54's).
+
+``--dry`` runs the same code on the CPU in CI-sized pieces (``JAX_PLATFORMS=cpu``; with
+``--platform tpu`` also ``LAXARRAY_PLATFORM=tpu``, the TPU's record on the CPU): the check
+that the script works before the chip is asked for.  Written under DIR: ``summary.json``,
+``summary.md`` and one log per part; the summary is printed last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+#: the project's tests that exercise every area without the CPU-only machinery (compiler
+#: options, the executable store, host sorting and the instruction-set tests are CPU matters)
+ACCEL_TESTS = [
+    "tests/core/test_precision_policy.py", "tests/core/test_buckets.py",
+    "tests/array_api", "tests/linalg", "tests/fft",
+    "tests/sparse/test_gpu_fallbacks.py", "tests/sparse/test_dot.py",
+    "tests/sparse/test_ops.py", "tests/checkify/test_api.py",
+    "tests/checkify/test_control_flow.py",
+]
+#: in those folders, but about the CPU backend only
+CPU_ONLY_TESTS = ["tests/array_api/test_host_sort.py"]
+#: on a TPU: the files that are written for the device's dtypes (most of the suite builds
+#: its data in NumPy's float64, which a TPU has no arrays of: those run on CPUs and GPUs)
+TPU_TESTS = [
+    "tests/platform_tpu", "tests/core/test_precision_policy.py",
+    "tests/checkify/test_control_flow.py",
+    "tests/checkify/test_rules.py", "tests/checkify/test_transforms.py",
+    "tests/linalg/test_linalg_fft_peers.py", "tests/numpy_api/test_np_coverage.py",
+    "tests/array_api/test_threaded_writes.py", "tests/sparse/test_sparse_imports.py",
+]
+DRY_TESTS = ["tests/core/test_precision_policy.py::test_store_key_names_the_setting",
+             "tests/sparse/test_gpu_fallbacks.py::test_a_value_on_several_devices_declines"]
+
+#: seconds per part on the chip (a device call is at most 10 minutes) and under --dry
+BUDGET = {"tests": 240, "official": 300, "conformance": 240, "sklearn": 240}
+DRY_BUDGET = {"tests": 300, "official": 300, "conformance": 300, "sklearn": 300}
+
+#: the official suite's files (--dry: two of them)
+DRY_OFFICIAL = ["array_api_tests/test_creation_functions.py",
+                "array_api_tests/test_statistical_functions.py"]
+SKLEARN_K = "array_api or array_namespace"
+
+
+def _env(platform, dry):
+    env = dict(os.environ)
+    env["JAX_PLATFORMS"] = "cpu" if dry else {"gpu": "cuda"}.get(platform, platform)
+    if dry and platform == "tpu":
+        env["LAXARRAY_PLATFORM"] = "tpu"   # the TPU's backend record, on the CPU
+    env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, env.get("PYTHONPATH")) if p)
+    env["PYTHONUNBUFFERED"] = "1"
+    env.setdefault("SCIPY_ARRAY_API", "1")
+    env["HYPOTHESIS_PROFILE"] = "ci"
+    return env
+
+
+def _run(cmd, log, limit, env, cwd=ROOT):
+    """Run ``cmd`` with output to ``log``; ``(return code or 'timeout', seconds)``."""
+    t0 = time.perf_counter()
+    with open(log, "w") as f:
+        try:
+            rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, env=env, cwd=cwd,
+                                timeout=limit).returncode
+        except subprocess.TimeoutExpired:
+            rc = "timeout"
+    return rc, round(time.perf_counter() - t0, 1)
+
+
+def _tail(path, n=400):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()[-n:]
+    except OSError:
+        return ""
+
+
+def _pytest_counts(log):
+    """Counts and failed node ids: from the JUnit XML beside ``log`` (``name.xml``), else
+    the log's last summary line, else the progress characters of a run cut off at its
+    limit (which writes no XML)."""
+    from gpu_check import _junit
+    counts, failed = _junit(log[:-4] + ".xml")
+    if counts is not None:
+        return counts, failed[:300]
+    text = _tail(log, 10 ** 7)
+    failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", text, re.M)
+    m = re.findall(r"^=*\s*((?:\d+ \w+(?:, )?)+) in [\d.]+s", text, re.M)
+    if m:
+        counts = {k: int(v) for v, k in re.findall(r"(\d+) (\w+)", m[-1])}
+    else:
+        progress = "".join(re.findall(r"^([.FEsxX]+)\s*(?:\[|$)", text, re.M))
+        counts = {"passed": progress.count("."), "failed": progress.count("F"),
+                  "errors": progress.count("E"), "skipped": progress.count("s"),
+                  "cut off": True}
+    return counts, failed[:300]
+
+
+def run_tests(out, platform, dry, limit, env):
+    """The project's selection on the chip (one process)."""
+    log = os.path.join(out, "tests.log")
+    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rfE",
+           "-p", "no:xdist", "--continue-on-collection-errors",   # (-q: the repo's addopts)
+           f"--junitxml={log[:-4]}.xml"]
+    if platform == "tpu":
+        cmd += TPU_TESTS
+    elif dry:
+        cmd += DRY_TESTS
+    else:
+        cmd += ACCEL_TESTS + [f"--ignore={t}" for t in CPU_ONLY_TESTS]
+    rc, secs = _run(cmd, log, limit, env)
+    counts, failed = _pytest_counts(log)
+    return {"rc": rc, "seconds": secs, "counts": counts, "failed": failed}
+
+
+#: runs the official suite in a process that imported laxarray first: the dtypes the
+#: device lacks come from laxarray's backend record, not from a copy of it here
+_OFFICIAL = """
+import os, sys
+import laxarray as xp
+have = xp.__array_namespace_info__().dtypes()
+missing = [d for d in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                       "uint64", "float32", "float64", "complex64", "complex128") if d not in have]
+os.environ["ARRAY_API_TESTS_SKIP_DTYPES"] = ",".join(missing)
+os.environ["ARRAY_API_TESTS_MODULE"] = "laxarray"
+print("skipped dtypes (the device has none):", missing or "none", flush=True)
+import pytest
+sys.exit(pytest.main(sys.argv[1:]))
+"""
+
+
+def run_official(out, platform, dry, limit, env, aat):
+    log = os.path.join(out, "official.log")
+    if not aat or not os.path.isdir(os.path.join(aat, "array_api_tests")):
+        return {"rc": "absent", "note": f"no array-api-tests checkout at {aat!r}"}
+    xfails = os.path.join(ROOT, "benchmarks", f"accelerator_xfails_{platform}.txt")
+    cmd = [sys.executable, "-c", _OFFICIAL, "-p", "no:cacheprovider", "-q", "-rfE",
+           "-p", "no:xdist", "--max-examples", "2" if dry else "5", "--tb=line",
+           f"--junitxml={log[:-4]}.xml"]
+    if os.path.exists(xfails):
+        cmd += ["--xfails-file", xfails]
+    cmd += DRY_OFFICIAL if dry else ["array_api_tests"]
+    rc, secs = _run(cmd, log, limit, env, cwd=aat)
+    counts, failed = _pytest_counts(log)
+    return {"rc": rc, "seconds": secs, "counts": counts, "failed": failed,
+            "skipped dtypes": _tail(log, 10 ** 6).split("\n", 1)[0]}
+
+
+def run_conformance(out, platform, dry, limit, env):
+    report, log = os.path.join(out, "conformance.json"), os.path.join(out, "conformance.log")
+    cmd = [sys.executable, "-m", "laxarray.conformance", "--json", report, "--no-progress",
+           "--seed", "1", "--jobs", "1"]
+    if dry:
+        cmd += ["--functions", "add,sum,argsort,linspace,unique_counts"]
+    rc, secs = _run(cmd, log, limit, env)
+    summary = {"rc": rc, "seconds": secs, "command": " ".join(cmd[1:])}
+    tail = _tail(log, 2000).strip().splitlines()
+    summary["result"] = tail[-1] if tail else ""
+    summary["failed"] = re.findall(r"^--- laxarray: (\S+) (?:FAIL|ERROR)", _tail(log, 10 ** 7),
+                                   re.M)
+    return summary
+
+
+def run_sklearn(out, platform, dry, limit, env):
+    log = os.path.join(out, "sklearn.log")
+    import importlib.util
+    if importlib.util.find_spec("sklearn") is None:
+        return {"rc": "absent", "note": "scikit-learn is not installed"}
+    env = dict(env, PYTHONPATH=os.pathsep.join((os.path.join(ROOT, "tests", "peers"),
+                                                env["PYTHONPATH"])))
+    cmd = [sys.executable, "-m", "pytest", "-p", "sklearn_plugin", "-p", "no:cacheprovider",
+           "-p", "no:xdist", "-o", "addopts=", "-q", "-rfE", f"--junitxml={log[:-4]}.xml",
+           "--pyargs",
+           "sklearn.utils.tests.test_array_api" if dry else "sklearn", "-k", SKLEARN_K]
+    rc, secs = _run(cmd, log, limit, env)
+    counts, failed = _pytest_counts(log)
+    return {"rc": rc, "seconds": secs, "counts": counts, "failed": failed}
+
+
+def run_bench(out, platform, dry, limit, env):
+    if platform != "gpu":
+        return {"rc": "n/a", "note": "the TPU's benchmark table is issue 54's"}
+    import gpu_check
+    return gpu_check.run_bench(out, dry, limit, env)
+
+
+def report(summary):
+    lines = [f"# laxarray on {summary['platform']}" + (" (--dry: the CPU)" if summary["dry"]
+                                                        else ""), ""]
+    for part in ("tests", "official", "conformance", "sklearn", "bench"):
+        r = summary.get(part)
+        if not r:
+            continue
+        head = {k: v for k, v in r.items() if k not in ("failed", "log_tail", "rows")}
+        lines.append(f"{part}: {head}")
+        lines += [f"  FAILED {f}" for f in r.get("failed", [])[:40]]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--platform", choices=("tpu", "gpu"), required=True)
+    ap.add_argument("--out", required=True, help="directory for the results (made if missing)")
+    ap.add_argument("--dry", action="store_true", help="on the CPU, CI-sized pieces")
+    ap.add_argument("--only", default="tests,suites",
+                    help="comma-separated parts: tests, suites (official, conformance, "
+                         "sklearn), bench, or single suites")
+    ap.add_argument("--aat", default=os.path.join(ROOT, ".tpu", "array-api-tests"),
+                    help="an array-api-tests checkout (with its array-api submodule)")
+    ap.add_argument("--budget", default="1.0",
+                    help="a factor for every part's time limit, or PART=SECONDS,... ")
+    args = ap.parse_args(argv)
+    os.makedirs(args.out, exist_ok=True)
+    env = _env(args.platform, args.dry)
+    limits = dict(DRY_BUDGET if args.dry else BUDGET)
+    if "=" in args.budget:
+        limits.update({k: float(v) for k, v in (p.split("=") for p in args.budget.split(","))})
+    else:
+        limits = {k: v * float(args.budget) for k, v in limits.items()}
+    names = []
+    for name in args.only.split(","):
+        names += ["official", "conformance", "sklearn"] if name == "suites" else [name]
+    summary = {"platform": args.platform, "dry": args.dry}
+    for name in names:
+        if name == "official":
+            summary[name] = run_official(args.out, args.platform, args.dry, limits[name], env,
+                                         args.aat)
+        elif name == "bench":
+            summary[name] = run_bench(args.out, args.platform, args.dry, 600, env)
+        else:
+            run = {"tests": run_tests, "conformance": run_conformance,
+                   "sklearn": run_sklearn}[name]
+            summary[name] = run(args.out, args.platform, args.dry, limits[name], env)
+        with open(os.path.join(args.out, "summary.json"), "w") as f:
+            json.dump(summary, f, indent=1, default=str)
+        print(f"{name}: done in {summary[name].get('seconds')} s", flush=True)
+    text = report(summary)
+    with open(os.path.join(args.out, "summary.md"), "w") as f:
+        f.write(text + "\n")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
