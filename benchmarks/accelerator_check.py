@@ -32,24 +32,14 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# the GPU script's helpers and its test selection (ACCEL_TESTS less CPU_ONLY_TESTS)
+from gpu_check import CPU_ONLY_TESTS, GPU_TESTS as ACCEL_TESTS  # noqa: E402
+from gpu_check import _junit, _run, _tail  # noqa: E402
 
-#: the project's tests that exercise every area without the CPU-only machinery (compiler
-#: options, the executable store, host sorting and the instruction-set tests are CPU matters)
-ACCEL_TESTS = [
-    "tests/core/test_precision_policy.py", "tests/core/test_buckets.py",
-    "tests/array_api", "tests/linalg", "tests/fft",
-    "tests/sparse/test_gpu_fallbacks.py", "tests/sparse/test_dot.py",
-    "tests/sparse/test_ops.py", "tests/checkify/test_api.py",
-    "tests/checkify/test_control_flow.py",
-]
-#: in those folders, but about the CPU backend only
-CPU_ONLY_TESTS = ["tests/array_api/test_host_sort.py"]
 #: on a TPU: the files that are written for the device's dtypes (most of the suite builds
 #: its data in NumPy's float64, which a TPU has no arrays of: those run on CPUs and GPUs)
 TPU_TESTS = [
@@ -85,31 +75,10 @@ def _env(platform, dry):
     return env
 
 
-def _run(cmd, log, limit, env, cwd=ROOT):
-    """Run ``cmd`` with output to ``log``; ``(return code or 'timeout', seconds)``."""
-    t0 = time.perf_counter()
-    with open(log, "w") as f:
-        try:
-            rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, env=env, cwd=cwd,
-                                timeout=limit).returncode
-        except subprocess.TimeoutExpired:
-            rc = "timeout"
-    return rc, round(time.perf_counter() - t0, 1)
-
-
-def _tail(path, n=400):
-    try:
-        with open(path, errors="replace") as f:
-            return f.read()[-n:]
-    except OSError:
-        return ""
-
-
 def _pytest_counts(log):
     """Counts and failed node ids: from the JUnit XML beside ``log`` (``name.xml``), else
     the log's last summary line, else the progress characters of a run cut off at its
     limit (which writes no XML)."""
-    from gpu_check import _junit
     counts, failed = _junit(log[:-4] + ".xml")
     if counts is not None:
         return counts, failed[:300]
@@ -166,6 +135,7 @@ def run_official(out, platform, dry, limit, env, aat):
     xfails = os.path.join(ROOT, "benchmarks", f"accelerator_xfails_{platform}.txt")
     cmd = [sys.executable, "-c", _OFFICIAL, "-p", "no:cacheprovider", "-q", "-rfE",
            "-p", "no:xdist", "--max-examples", "2" if dry else "5", "--tb=line",
+           "--disable-deadline",     # a first call compiles: hypothesis' 200 ms is not ours
            f"--junitxml={log[:-4]}.xml"]
     if os.path.exists(xfails):
         cmd += ["--xfails-file", xfails]

@@ -89,12 +89,12 @@ def _env(dry):
     return env
 
 
-def _run(cmd, log, limit, env):
+def _run(cmd, log, limit, env, cwd=ROOT):
     """Run ``cmd`` with output to ``log``; ``(return code or 'timeout', seconds)``."""
     t0 = time.perf_counter()
     with open(log, "w") as f:
         try:
-            rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, env=env, cwd=ROOT,
+            rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, env=env, cwd=cwd,
                                 timeout=limit).returncode
         except subprocess.TimeoutExpired:
             rc = "timeout"
