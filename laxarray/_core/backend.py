@@ -17,13 +17,11 @@ function, the dtype and the platform before anything is compiled; the defaults a
 and complex64.  64-bit integers stay (NumPy's int64 data, labels and counts, and
 scikit-learn's ``xp.int64`` arrays need them): XLA emulates them, and the default integer
 is int64 as on the CPU, while indices (``argsort``, ``nonzero`` ...) are int32, the chip's
-own.  jax's own programs traced in 64-bit mode aborted the TPU compiler (its SVD, whose
-loop counters and pivots become int64), so there a kernel whose operands and static dtypes
-are all narrower than 64 bits is traced in jax's 32-bit mode (``Backend.wide_internals``),
-and the SVD, which jax traces only when XLA lowers it (in the process' 64-bit mode), is
-formed by laxarray from jax's polar decomposition and ``eigh`` (``Backend.polar_svd``); XLA
-has no 64-bit integer matrix product on the TPU, which ``numerics.dot_general`` computes by
-parts.  The CPU (and GPU) record is NumPy's: every dtype, 64-bit defaults.
+own.  jax's own SVD, which jax traces only when XLA lowers it (in the process' 64-bit
+mode: int64 loop counters and pivots), aborted the TPU compiler: there laxarray forms the
+SVD itself from jax's polar decomposition and ``eigh``, traced with the kernel in jax's
+32-bit mode (``Backend.polar_svd``); XLA has no 64-bit integer matrix product on the TPU,
+which ``numerics.dot_general`` computes by parts.  The CPU (and GPU) record is NumPy's: every dtype, 64-bit defaults.
 
 :func:`current` is the record of the backend laxarray places arrays on (jax's default
 backend: ``devices.all_devices``), or of the platform ``LAXARRAY_PLATFORM`` names.
@@ -71,14 +69,12 @@ class Backend:
     defaults: MappingProxyType
     #: function family ('linalg', 'fft') -> the dtypes it computes in here
     families: MappingProxyType
-    #: whether a kernel without 64-bit operands or static dtypes is traced in jax's 64-bit
-    #: mode (False: in its 32-bit mode, so that jax's own code adds no 64-bit value)
-    wide_internals: bool
     #: whether XLA has matrix products of 64-bit integers here (``numerics.dot_general``)
     int64_dot: bool
     #: whether laxarray forms the SVD itself, from the polar decomposition (``lax.linalg.qdwh``)
-    #: and ``eigh``, traced with the kernel (``linalg._matrix_ops.svd``): jax's own TPU SVD
-    #: is traced when XLA lowers it, in the process' 64-bit mode, and aborted the compiler
+    #: and ``eigh``, traced with the kernel in jax's 32-bit mode (``linalg._matrix_ops.svd``):
+    #: jax's own TPU SVD is traced when XLA lowers it, in the process' 64-bit mode, and its
+    #: 64-bit loop counters and pivots aborted the compiler
     polar_svd: bool
     #: whether XLA lowers the nonsymmetric eigensolver (``linalg.eig``) here
     eig: bool
@@ -128,18 +124,18 @@ CPU = Backend(
     MappingProxyType({"real floating": _F64, "complex floating": _C128, "integral": _I64,
                       "indexing": _I64}),
     MappingProxyType({"linalg": _LINALG_FULL, "fft": _LINALG_FULL}),
-    wide_internals=True, int64_dot=True, polar_svd=False, eig=True, host=True,
+    int64_dot=True, polar_svd=False, eig=True, host=True,
     notes="NumPy's: every dtype, 64-bit defaults; LAPACK and DUCC")
 GPU = Backend(
-    "gpu", _ALL, CPU.defaults, CPU.families, wide_internals=True, int64_dot=True,
-    polar_svd=False, eig=False, host=False,
+    "gpu", _ALL, CPU.defaults, CPU.families, int64_dot=True, polar_svd=False, eig=False,
+    host=False,
     notes="as the CPU (float64 is native); the nonsymmetric eigensolver runs on the host")
 TPU = Backend(
     "tpu", _ALL - {_F64, _C128},
     MappingProxyType({"real floating": _F32, "complex floating": _C64, "integral": _I64,
                       "indexing": _I32}),
     MappingProxyType({"linalg": frozenset((_F32, _C64)), "fft": frozenset((_F32, _C64))}),
-    wide_internals=False, int64_dot=False, polar_svd=True, eig=False, host=False,
+    int64_dot=False, polar_svd=True, eig=False, host=False,
     notes="no float64 or complex128 (see the module docstring); linear algebra and FFT in "
           "float32/complex64; int32 indices; the nonsymmetric eigensolver on the host")
 

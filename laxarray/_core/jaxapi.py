@@ -61,7 +61,7 @@ def enable_x64() -> None:
 
 
 def mode_32_bit():
-    """A context in which jax traces in its 32-bit mode (``numerics.with_backend_modes``)."""
+    """A context in which jax traces in its 32-bit mode (``linalg._matrix_ops.polar_svd``)."""
     return jax.enable_x64(False)
 
 

@@ -55,8 +55,7 @@ from laxarray._core import exec_store as _store
 from laxarray._core import record as _record
 from laxarray._core.exec_store import load_count  # noqa: F401 (re-exported)
 from laxarray._core.numerics import (exact_div, flush_subnormals,  # noqa: F401 (re-exported)
-                                     keep_divisor, with_backend_modes,
-                                     with_matmul_precision)
+                                     keep_divisor, with_matmul_precision)
 from laxarray._core import host as _host
 from laxarray._core.call_keys import dtypes_key as _dtypes_key, static_key as _static_key
 from laxarray._core import padding as _padding
@@ -370,8 +369,7 @@ class Bound:
         self.kernel = kern
         self.items = items
         self._fn = with_matmul_precision(  # traced under the binding's precision (its table's)
-            with_backend_modes(functools.partial(kern.fn, **dict(items)) if items else kern.fn,
-                               items))    # and the backend's mode (32-bit on a TPU)
+            functools.partial(kern.fn, **dict(items)) if items else kern.fn)
         self._plain = self._masked = self._plain_f = self._masked_f = None
         self._fused = self._inline = None
         self._extremes = False

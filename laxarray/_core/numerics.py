@@ -108,25 +108,6 @@ def _is_wide(value) -> bool:
     return dtype is not None and np.dtype(dtype) in _WIDE
 
 
-def with_backend_modes(fn, static_items=()):
-    """``fn`` traced as the backend's record asks: where ``Backend.wide_internals`` is off
-    (the TPU), a body whose array arguments and static dtypes are all narrower than 64 bits
-    is traced in jax's 32-bit mode, so jax's own code (the TPU's SVD, its loop counters and
-    pivots) adds no 64-bit value to the program -- in 64-bit mode such programs aborted
-    XLA's TPU compiler.  Elsewhere ``fn`` itself.  The kernel helper wraps every binding's
-    body with it; the check runs when jax traces, not per call."""
-    if _backend.current().wide_internals or any(_is_wide(v) for _, v in static_items):
-        return fn
-
-    @functools.wraps(fn)
-    def narrow_mode(*args, **kwargs):
-        if any(_is_wide(a) for a in jax.tree.leaves((args, kwargs))):
-            return fn(*args, **kwargs)
-        with _jaxapi.mode_32_bit():
-            return fn(*args, **kwargs)
-    return narrow_mode
-
-
 def dot_general(lhs, rhs, dimension_numbers, **kwargs):
     """``lax.dot_general``, also for 64-bit integers where XLA has no such product
     (``Backend.int64_dot`` off: the TPU): there the product is formed elementwise and summed
@@ -153,6 +134,8 @@ def _int64_dot(lhs, rhs, dimension_numbers, out_dtype):
     b, mm, nn = (int(np.prod(v, dtype=np.int64)) for v in (batch, m, n))
     a = lax.reshape(lax.transpose(lhs, (*lb, *lf, *lc)), (b, mm, 1, k))
     c = lax.reshape(lax.transpose(rhs, (*rb, *rf, *rc)), (b, 1, nn, k))
+    if k == 0 or b * mm * nn == 0:   # an empty sum, or an empty result
+        return lax.full((*batch, *m, *n), 0, out_dtype)
     step = max(1, min(k, (1 << 24) // max(1, b * mm * nn)))
     chunks = -(-k // step)
     if chunks > 1:   # zero-padded to whole chunks (zeros add nothing)

@@ -15,6 +15,7 @@ import math
 import numpy as np
 from jax import lax
 
+from laxarray._core import backend as _backend
 from laxarray._core.kernel import flush_subnormals
 
 
@@ -308,9 +309,10 @@ def ccos(z):
 
 
 def ctan(z):
-    """tan(z) = -1j * tanh(1j * z); complex64 is computed in complex128 (XLA's complex64
-    tanh loses several ulps near the poles, where NumPy's is within one)."""
-    if z.dtype == np.complex64:
+    """tan(z) = -1j * tanh(1j * z); complex64 is computed in complex128 where the backend
+    has it (XLA's complex64 tanh loses several ulps near the poles, where NumPy's is within
+    one; a TPU has no complex128)."""
+    if z.dtype == np.complex64 and _backend.current().supports(np.complex128):
         return lax.convert_element_type(ctan(lax.convert_element_type(z, np.complex128)),
                                         np.complex64)
     return _mul_neg_i(ctanh(_mul_i(z)))

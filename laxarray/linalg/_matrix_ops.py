@@ -11,6 +11,7 @@ from jax import lax
 from jax.lax import linalg as lax_linalg
 from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
+from laxarray._core.jaxapi import mode_32_bit
 from laxarray._core.numerics import dot_general
 from laxarray.array_api._views import diagonal  # noqa: F401  (M.diagonal, shared with the view)
 
@@ -123,18 +124,24 @@ def svd(x, full_matrices, compute_uv=True):
 
 def polar_svd(x, full_matrices, compute_uv=True):
     """The SVD from the polar decomposition, as jax computes it on a TPU but traced here,
-    with the kernel (jax traces its own when XLA lowers it, in the process' 64-bit mode,
-    and that program aborted the TPU compiler): a tall matrix is first reduced to its
-    square ``R`` by QR, ``R = U_p H`` by QDWH (``lax.linalg.qdwh``), ``H = V diag(s) V^H``
-    by ``eigh``, and ``U = U_p V``, re-orthogonalised by QR where ``s`` says the matrix is
-    numerically rank-deficient (``U_p`` then need not be unitary)."""
+    with the kernel and in jax's 32-bit mode (jax traces its own when XLA lowers it, in the
+    process' 64-bit mode, and that program aborted the TPU compiler): a tall matrix is
+    first reduced to its square ``R`` by QR, ``R = U_p H`` by QDWH (``lax.linalg.qdwh``),
+    ``H = V diag(s) V^H`` by ``eigh``, and ``U = U_p V``, re-orthogonalised by QR where
+    ``s`` says the matrix is numerically rank-deficient (``U_p`` then need not be
+    unitary).  ``x`` is float32 or complex64 (the TPU has no wider type)."""
+    with mode_32_bit():       # jax's QDWH counts its iterations in the default integer
+        return _polar_svd(x, full_matrices, compute_uv)
+
+
+def _polar_svd(x, full_matrices, compute_uv):
     *batch, m, n = x.shape
     if batch:
         flat = lax.reshape(x, (int(np.prod(batch)), m, n))
-        out = jax.vmap(lambda a: polar_svd(a, full_matrices, compute_uv))(flat)
+        out = jax.vmap(lambda a: _polar_svd(a, full_matrices, compute_uv))(flat)
         return jax.tree.map(lambda o: lax.reshape(o, (*batch, *o.shape[1:])), out)
     if m < n:   # the transpose's factors, swapped
-        out = polar_svd(mH(x), full_matrices, compute_uv)
+        out = _polar_svd(mH(x), full_matrices, compute_uv)
         if not compute_uv:
             return out
         u, s, vh = out

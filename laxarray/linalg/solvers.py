@@ -246,16 +246,16 @@ def _rank_kernel(a, *tol_arr, dtype, rtol, absolute):
     a = lax.convert_element_type(a, dtype)
     if a.ndim < 2:
         nz = lax.ne(a, lax.full_like(a, 0))
-        return (lax.convert_element_type(lax.reduce_or(nz, tuple(range(a.ndim))), _dt.default_index()),
+        return (lax.convert_element_type(lax.reduce_or(nz, tuple(range(a.ndim))), _dt.default_int()),
                 lax.full((), False, _dt.bool_))
     s = M.svd(a, full_matrices=False, compute_uv=False)
     big = lax.gt(s, _cutoff(s, rtol, tol_arr, a.shape, dtype, absolute))
-    return (lax.reduce_sum(lax.convert_element_type(big, _dt.default_index()), (s.ndim - 1,)),
+    return (lax.reduce_sum(lax.convert_element_type(big, _dt.default_int()), (s.ndim - 1,)),
             status.svd_failed(a, s))
 
 
 def matrix_rank(x, /, *, rtol=None, tol=None):
-    """Rank: the number of singular values above a threshold, as int64.
+    """Rank: the number of singular values above a threshold, in the default integer dtype.
 
     Array API: linalg.matrix_rank. NumPy: numpy.linalg.matrix_rank.
 

@@ -53,6 +53,8 @@ def test_info_lists_the_chips_dtypes_and_defaults():
     (lambda: xp.argmax(xp.asarray([3.0, 1.0])), "int32"),
     (lambda: xp.nonzero(xp.asarray([3.0, 0.0]))[0], "int32"),
     (lambda: xp.unique_counts(xp.asarray([3, 1, 3])).counts, "int32"),
+    (lambda: xp.linalg.matrix_rank(xp.eye(3)), "int64"),
+    (lambda: xp.tan(xp.asarray([3.8 - 1.5j], dtype=xp.complex64)), "complex64"),
     (lambda: xp.fft.rfft(xp.linspace(0, 1, 64)), "complex64"),
     (lambda: xp.fft.fftfreq(8), "float32"),
 ])
@@ -103,17 +105,23 @@ def test_inspection_answers_for_every_dtype():
     assert xp.can_cast(xp.float32, xp.float64)
 
 
-def test_programs_of_32_bit_data_hold_no_64_bit_value():
-    """jax's own code traced in 64-bit mode (the TPU's SVD) aborted the TPU's compiler:
-    programs whose data is 32-bit are traced in 32-bit mode; 64-bit data keeps its type."""
+def test_programs_of_float32_data_hold_no_wide_float():
+    """No kernel computes float32 data in float64 or complex128, which the chip lacks (a
+    ``convert`` of complex128 aborted its compiler), and the SVD's own code holds no 64-bit
+    value (jax's, traced at lowering in 64-bit mode, aborted it too)."""
     a = xp.asarray(np.random.default_rng(1).standard_normal((6, 6)), dtype=xp.float32)
-    for fn in (xp.linalg.svd, xp.linalg.eigh, xp.linalg.qr, xp.linalg.inv, xp.argsort,
-               lambda v: xp.sort(v, axis=0), xp.linalg.pinv):
-        text = str(jax.make_jaxpr(fn)(a))
-        assert "i64" not in text and "f64" not in text and "u64" not in text, fn
+    c = xp.astype(a, xp.complex64)
+    for fn, arg in ((xp.linalg.svd, a), (xp.linalg.eigh, a), (xp.linalg.qr, a),
+                    (xp.linalg.inv, a), (xp.linalg.pinv, a), (xp.log10, a), (xp.tan, c),
+                    (xp.mean, a), (lambda v: xp.float_power(v, 1.5), a),
+                    (lambda v: xp.quantile(v, 0.3), a)):
+        text = str(jax.make_jaxpr(fn)(arg))
+        assert "f64" not in text and "c128" not in text, fn
+    assert "i64" not in str(jax.make_jaxpr(xp.linalg.svd)(a))
     ints = xp.asarray(np.arange(6), dtype=xp.int64)
     assert xp.sum(ints).dtype == xp.int64
-    assert "i64" in str(jax.make_jaxpr(xp.cumulative_sum)(ints))
+    small = xp.asarray(np.zeros((0,), np.uint32)) + xp.asarray(np.zeros((0,), np.int8))
+    assert small.dtype == xp.int64      # the standard's promotion, kept
 
 
 @pytest.mark.parametrize("dtype", ["int64", "uint64", "int32"])
@@ -133,6 +141,10 @@ def test_integer_matrix_products_without_xlas_64_bit_product(dtype):
         (0,), (0,)))), a.T @ a)
     np.testing.assert_array_equal(np.asarray(jax.jit(xp.vecdot)(xp.asarray(a), xp.asarray(a))),
                                   np.sum(a * a, axis=-1, dtype=dtype))
+    for shape_a, shape_b in (((2, 0), (0, 3)), ((0, 4), (4, 2)), ((3, 2, 0), (3, 0, 1))):
+        e = np.ones(shape_a, dtype) @ np.ones(shape_b, dtype)      # empty sums and results
+        got = xp.ones(shape_a, dtype=dtype) @ xp.ones(shape_b, dtype=dtype)
+        np.testing.assert_array_equal(np.asarray(got), e)
 
 
 @pytest.mark.parametrize("name, base", [("log10", 10.0), ("log2", 2.0)])
