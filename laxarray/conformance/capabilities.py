@@ -11,9 +11,12 @@ with the reason, the specs that a missing feature makes inapplicable
 
 A run may target one device (``--device NAME``): the specs then see the namespace through
 :class:`OnDevice`, whose creation functions put arrays on that device and whose
-``__array_namespace_info__()`` reports it as the default device (with its default dtypes),
-and they draw no dtype the device lacks (``dtypes(device=...)``: array_api_strict's
-``no_float64`` and ``no_x64`` devices).
+``__array_namespace_info__()`` reports it as the default device (with its default dtypes).
+Whatever the device -- the targeted one, else the namespace's default device -- the specs
+draw no dtype it lacks (``dtypes(device=...)``: array_api_strict's ``no_float64`` and
+``no_x64`` devices, a TPU's missing 64-bit types) and expect its default dtypes
+(:mod:`laxarray.conformance.device_dtypes`: the probe's ``profile``); a spec none of whose
+dtypes the device has is skipped (:data:`NO_DTYPE`).
 
 >>> import array_api_strict as xp
 >>> caps = probe(xp)
@@ -28,11 +31,12 @@ from __future__ import annotations
 
 import functools
 import re
+import types
 from dataclasses import dataclass, field
 
 from hypothesis import reject
 
-from . import strategies as S
+from . import device_dtypes
 from .compare import dtype_name
 
 #: the optional features of the standard's ``capabilities()``: need -> (key, flag).
@@ -42,8 +46,12 @@ FEATURES = {"boolean_indexing": "boolean indexing",
 ONE_DEVICE = "namespace has one device"
 #: extensions array_api_strict can disable (``enabled_extensions``).
 STRICT_EXTENSIONS = ("linalg", "fft")
+#: the reason a spec is skipped when the run's device has none of its dtypes (the standard
+#: lets a device support a subset of them).
+NO_DTYPE = "no dtype of its group on this device"
 #: creation functions that take ``device=``: :class:`OnDevice` passes the run's device.
-CREATION = ("arange", "asarray", "empty", "eye", "full", "linspace", "ones", "zeros")
+CREATION = ("arange", "asarray", "empty", "eye", "full", "linspace", "ones", "zeros",
+            "fft.fftfreq", "fft.rfftfreq")
 
 
 @dataclass(frozen=True)
@@ -52,7 +60,9 @@ class Capabilities:
     :data:`~laxarray.conformance.spec.NEEDS` the namespace lacks to the reason;
     ``api_version``/``extensions`` are array_api_strict's flags (None: not restricted);
     ``devices`` are the usable devices; ``device`` the run's target device (None: the
-    namespace's default) and ``excluded_dtypes`` the dtype names it lacks."""
+    namespace's default); ``profile`` the dtypes of the device the specs run on (that one,
+    else the default device: :class:`~laxarray.conformance.device_dtypes.Profile`) and
+    ``excluded_dtypes`` the dtype names it lacks."""
 
     missing: dict = field(default_factory=dict)
     api_version: str | None = None
@@ -60,6 +70,18 @@ class Capabilities:
     devices: tuple = ()
     device: object = None
     excluded_dtypes: tuple = ()
+    profile: device_dtypes.Profile = device_dtypes.FULL
+
+    def where(self):
+        """The device the specs run on, as the report names it."""
+        if self.device is not None:
+            return f"device {self.device!r}"
+        named = self.profile.device
+        return "the default device" + ("" if named is None else f" {named!r}")
+
+    def no_dtype(self, why):
+        """The message of a spec skipped for want of a dtype (:data:`NO_DTYPE`)."""
+        return f"{NO_DTYPE} ({self.where()} {why})"
 
     def skip_reason(self, spec, added_in=None):
         """Why ``spec`` does not apply to the namespace, or ``""``: ``added_in`` is the
@@ -87,7 +109,7 @@ class Capabilities:
                 return self.missing[need]
         if spec.dtypes and self.excluded_dtypes \
                 and set(spec.dtypes) <= set(self.excluded_dtypes):
-            return f"its dtypes are all missing on device {self.device!r}"
+            return self.no_dtype(f"lacks {', '.join(spec.dtypes)}")
         return ""
 
     def dtype_note(self, spec):
@@ -95,7 +117,7 @@ class Capabilities:
         lacking = [d for d in spec.dtypes if d in self.excluded_dtypes]
         if not lacking:
             return ""
-        return f"{', '.join(lacking)} not drawn: missing on device {self.device!r}"
+        return f"{', '.join(lacking)} not drawn: missing on {self.where()}"
 
     def notes(self):
         """Lines describing the probe for the run's report."""
@@ -107,11 +129,22 @@ class Capabilities:
             lines.append(f"device {self.device!r}: inputs created there"
                          + (f"; {', '.join(self.excluded_dtypes)} not drawn (missing there)"
                             if self.excluded_dtypes else ""))
+        elif self.excluded_dtypes:
+            lines.append(f"{self.where()}: {', '.join(self.excluded_dtypes)} not drawn "
+                         "(missing there)")
+        if self.excluded_dtypes:
+            defaults = self.profile.defaults
+            lines.append("default dtypes expected: " + ", ".join(
+                f"{kind} {defaults[kind]}" for kind in device_dtypes.KINDS))
         return lines
 
     def target(self, xp):
-        """``xp`` as the specs see it: :class:`OnDevice` when the run targets a device."""
-        return xp if self.device is None else OnDevice(xp, self.device, self.excluded_dtypes)
+        """``xp`` as the specs see it: :class:`OnDevice` when the run targets a device, or
+        when the default device lacks some dtype (then only to reject the calls that ask
+        for one: see :class:`OnDevice`); ``xp`` itself otherwise."""
+        if self.device is None and not self.excluded_dtypes:
+            return xp
+        return OnDevice(xp, self.device, self.excluded_dtypes)
 
 
 def _info(xp):
@@ -201,27 +234,23 @@ def probe(xp, device=None):
     if len(devices) < 2:
         missing["multiple_devices"] = ONE_DEVICE if devices else \
             "namespace lists no usable devices (__array_namespace_info__().devices())"
-    excluded = ()
-    if device is not None:
-        if isinstance(device, str):
-            device = find_device(xp, device)
-        try:
-            have = {str(k) for k in info.dtypes(device=device)}
-            excluded = tuple(d for d in S.ALL if d not in have)
-        except Exception:  # noqa: BLE001 -- no per-device dtypes: nothing excluded
-            excluded = ()
+    if isinstance(device, str):
+        device = find_device(xp, device)
+    # the dtypes of the device the specs run on: the targeted one, else the default device
+    # (no per-device dtypes: all of them, 64-bit defaults)
+    profile = device_dtypes.probe(xp, device)
     api_version = extensions = None
     if flags is not None:
         api_version = flags.get("api_version")
         if flags.get("enabled_extensions") is not None:
             extensions = tuple(flags["enabled_extensions"])
-    return Capabilities(missing, api_version, extensions, devices, device, excluded)
+    return Capabilities(missing, api_version, extensions, devices, device, profile.missing(),
+                        profile)
 
 
 class _InfoOnDevice:
     """An inspection object whose default device is ``device``, with that device's
-    default dtypes unless another device is asked for.  ``dtypes()`` stays the namespace's
-    own answer (the inspection spec expects its default device to hold all 13 dtypes)."""
+    dtypes and default dtypes unless another device is asked for."""
 
     def __init__(self, info, device):
         self._info, self._device = info, device
@@ -237,6 +266,11 @@ class _InfoOnDevice:
         """The namespace's default dtypes on ``device`` (default: the run's device)."""
         return self._info.default_dtypes(device=self._device if device is None else device)
 
+    def dtypes(self, *, device=None, kind=None):
+        """The namespace's dtypes of ``kind`` on ``device`` (default: the run's device)."""
+        return self._info.dtypes(device=self._device if device is None else device,
+                                 kind=kind)
+
 
 class OnDevice:
     """Namespace ``xp`` with ``device`` as its default device: the creation functions
@@ -244,7 +278,9 @@ class OnDevice:
     keeps the array's device, as the standard says); a call asking for a
     dtype in ``excluded`` (``dtype=``, ``astype``'s target, ``asarray`` of an array of
     that dtype) is rejected as an example (hypothesis' ``reject``), not run; everything
-    else is ``xp``'s own."""
+    else is ``xp``'s own.  ``device=None`` keeps the namespace's default device (and its
+    inspection object): only the rejection applies -- a default device that lacks some
+    dtype, whose missing dtypes a spec may still ask for by name."""
 
     def __init__(self, xp, device, excluded=()):
         self._xp, self._device, self._excluded = xp, device, frozenset(excluded)
@@ -255,14 +291,28 @@ class OnDevice:
 
     def __getattr__(self, name):
         attr = getattr(self._xp, name)
-        if name == "__array_namespace_info__":
+        if name == "__array_namespace_info__" and self._device is not None:
             return lambda: _InfoOnDevice(attr(), self._device)
+        if name == "fft" and self._device is not None:
+            return self._fft(attr)
         if not callable(attr) or isinstance(attr, type) or name.startswith("__"):
             return attr
         cached = self._wrapped.get(name)
         if cached is None or cached.__wrapped__ is not attr:
             cached = self._wrapped[name] = self._wrap(name, attr)
         return cached
+
+    def _fft(self, fft):
+        """The ``fft`` extension with its creation functions (``fftfreq``, ``rfftfreq``)
+        wrapped: a ``SimpleNamespace``, which the runner's call records still enter
+        (:class:`~laxarray.conformance.flushing.Calls`)."""
+        cached = self._wrapped.get("fft")
+        if cached is None or cached[0] is not fft:
+            names = {k: getattr(fft, k) for k in dir(fft) if not k.startswith("_")}
+            names.update({k: self._wrap(f"fft.{k}", names[k]) for k in ("fftfreq", "rfftfreq")
+                          if callable(names.get(k))})
+            cached = self._wrapped["fft"] = (fft, types.SimpleNamespace(**names))
+        return cached[1]
 
     def _excluded_dtype(self, dtype):
         return dtype is not None and not isinstance(dtype, (bool, int, float, complex)) \
@@ -281,7 +331,8 @@ class OnDevice:
                     reject()
             keeps = name == "asarray" and args and hasattr(args[0], "device") \
                 and not hasattr(args[0], "__array_interface__")  # an array, not NumPy's
-            if name in CREATION and kwargs.get("device") is None and not keeps:
+            if name in CREATION and kwargs.get("device") is None and not keeps \
+                    and self._device is not None:
                 kwargs["device"] = self._device
             return fn(*args, **kwargs)
         return call

@@ -47,7 +47,7 @@ from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 from hypothesis.errors import HypothesisException, Unsatisfiable
 import numpy as np
 
-from . import (boundaries, capabilities as caps_mod, coverage,
+from . import (boundaries, capabilities as caps_mod, coverage, device_dtypes,
                                   parallel, snippets, special_cases_check)
 from .spec import (SPECS, Pinned, collecting_notes, excluding_dtypes,
                                        mutable_arrays, resolve, without_local_constants)
@@ -375,9 +375,11 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
     written to (default: probed, :func:`arrays_are_mutable`); a spec that needs writes is
     ``"unsupported"`` (:data:`IMMUTABLE`) where they cannot.  ``capabilities``: what
     ``xp`` can do (default: probed, :func:`laxarray.conformance.capabilities.probe`); a
-    spec it makes inapplicable is ``"skipped"`` with the reason, and a run on a target
-    device draws no dtype the device lacks (noted in the message of a pass).  After a
-    search that passed, the spec's pinned examples run, each once whatever
+    spec it makes inapplicable is ``"skipped"`` with the reason, and the specs draw no
+    dtype the run's device (the target device, else the default one) lacks (noted in the
+    message of a pass) and expect its default dtypes
+    (:mod:`laxarray.conformance.device_dtypes`).  After a search that passed, the spec's
+    pinned examples run, each once whatever
     ``max_examples`` (:attr:`~laxarray.conformance.spec.Spec.pinned`: a failure the search
     finds is reported on its small, shrunk example); a failing one is reported as it is.
     Before the search, the spec's boundary examples run (``boundary=True``,
@@ -481,7 +483,7 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"), mutable_arrays(mutable), \
                 excluding_dtypes(capabilities.excluded_dtypes), collecting_notes() as notes, \
-                without_local_constants():
+                device_dtypes.using(capabilities.profile), without_local_constants():
             warnings.simplefilter("ignore")
             if boundary and boundaries.applies(spec):
                 _run_boundaries(search, batch, at, ran, seen, record, shrink)
@@ -496,8 +498,7 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
         err = _first_error(exc)
         if isinstance(err, Unsatisfiable) and capabilities.excluded_dtypes:
             return Result(name, "skipped", examples[0], time.perf_counter() - start,
-                          f"every example needs a dtype missing on device "
-                          f"{capabilities.device!r}")
+                          capabilities.no_dtype("lacks a dtype every example needs"))
         status = "fail" if isinstance(err, AssertionError) else "error"
         message = f"{type(err).__name__}: {err}".strip().splitlines()[0][:500]
         drawn, calls = last[0], None

@@ -10,7 +10,8 @@ Factories build the common shapes of spec (unary and binary elementwise function
 a row of data: the oracle, the dtype group, an optional input domain and the expected
 result dtype rule; the error bound is the function's row in
 :data:`~laxarray.conformance.tolerances.BOUNDS`, and expected dtypes come from the
-standard's promotion table (:mod:`laxarray.conformance.promotion`).
+standard's promotion table (:mod:`laxarray.conformance.promotion`) as it applies to the
+run's device (:mod:`laxarray.conformance.device_dtypes`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Callable
 import numpy as np
 from hypothesis import strategies as st
 
-from . import promotion, strategies as S, tolerances
+from . import device_dtypes, promotion, strategies as S, tolerances
 from .compare import (ConformanceError, assert_dtype, assert_shape,
                                           assert_values, flush_subnormals, to_numpy)
 from .flushing import Calls, Draws, passes_flushed
@@ -264,8 +265,10 @@ def as_xp(xp, arr: np.ndarray):
 
 # ---- expected dtype rules (the standard's promotion table, never np.promote_types) -------------
 def same_dtype(*names):
-    """The standard's result dtype of ``names`` (:func:`promotion.result_type`)."""
-    return promotion.result_type(*names)
+    """The standard's result dtype of ``names`` on the run's device
+    (:func:`device_dtypes.result_type`: :func:`promotion.result_type` where the device has
+    it)."""
+    return device_dtypes.result_type(*names)
 
 
 def bool_result(*names):
@@ -275,7 +278,7 @@ def bool_result(*names):
 
 def real_of(*names):
     """The real dtype of the standard's result dtype of ``names`` (``abs``, ``real``)."""
-    return promotion.real_of(promotion.result_type(*names))
+    return promotion.real_of(device_dtypes.result_type(*names))
 
 
 def promotable_pairs(group):

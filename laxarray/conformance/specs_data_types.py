@@ -7,6 +7,10 @@ results the standard leaves to the library).
 
 Where the standard leaves a result unspecified (mixed-kind promotion, casting complex to
 real), a namespace may either raise ``TypeError`` or agree with NumPy.
+
+Only the dtypes of the run's device are checked (:mod:`laxarray.conformance.device_dtypes`:
+all 13 outside a run); where the table's result is one the device lacks, the promotion
+expected is the device's (:func:`~laxarray.conformance.device_dtypes.result_type`).
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from . import strategies as S
+from . import device_dtypes, strategies as S
+from .device_dtypes import available
 from .promotion import PROMOTION_TABLE
 from .compare import (ConformanceError, assert_dtype, assert_shape,
                                           assert_values, dtype_name, to_numpy)
@@ -64,18 +69,20 @@ def _unspecified(fn, call):
 
 
 def _result_type_check(xp, data):
-    # every pair, as dtypes: the table where defined, else TypeError or any dtype
-    for a, b in itertools.product(S.ALL, S.ALL):
+    # every pair of the device's dtypes, as dtypes: the table where defined (the device's
+    # promotion where it lacks the table's result), else TypeError or any dtype
+    names = available(S.ALL)
+    for a, b in itertools.product(names, names):
         call = lambda: xp.result_type(xp_dtype(xp, a), xp_dtype(xp, b))  # noqa: E731
         if (a, b) in PROMOTION_TABLE:
             got = dtype_name(call())
-            if got != PROMOTION_TABLE[(a, b)]:
-                raise ConformanceError(f"result_type({a}, {b}): {got}, expected "
-                                       f"{PROMOTION_TABLE[(a, b)]}")
+            expected = device_dtypes.result_type(a, b)
+            if got != expected:
+                raise ConformanceError(f"result_type({a}, {b}): {got}, expected {expected}")
         else:
             _unspecified(f"result_type({a}, {b})", call)
     # every dtype with every Python scalar kind (NEP 50: scalars are weak)
-    for dtype, pytype in itertools.product(S.ALL, _SCALAR_JOINS):
+    for dtype, pytype in itertools.product(names, _SCALAR_JOINS):
         value = _SCALAR_VALUES[pytype]
         call = lambda: xp.result_type(xp_dtype(xp, dtype), value)  # noqa: E731
         expected = _scalar_result(dtype, pytype)
@@ -85,13 +92,11 @@ def _result_type_check(xp, data):
         elif dtype_name(call()) != expected:
             raise ConformanceError(f"{fn}: {dtype_name(call())}, expected {expected}")
     # arrays and dtypes mixed, several arguments of one promotable group, scalars anywhere
-    group = data.draw(st.sampled_from((S.SIGNED, S.UNSIGNED[:-1] + S.SIGNED, S.FLOATING,
-                                       S.BOOL)), label="group")
+    group = data.draw(st.sampled_from(tuple(available(g) for g in (
+        S.SIGNED, S.UNSIGNED[:-1] + S.SIGNED, S.FLOATING, S.BOOL))), label="group")
     names = data.draw(st.lists(st.sampled_from(group), min_size=1, max_size=4), label="dtypes")
     args = [_maybe_array(xp, data, n, f"array {i}") for i, n in enumerate(names)]
-    expected = names[0]
-    for n in names[1:]:
-        expected = PROMOTION_TABLE[(expected, n)]
+    expected = device_dtypes.result_type(*names)
     pytypes = [t for t in _SCALAR_JOINS if _scalar_result(expected, t) == expected]
     for t in data.draw(st.lists(st.sampled_from(pytypes), max_size=2), label="scalars"):
         args.insert(data.draw(st.integers(0, len(args)), label="at"), _SCALAR_VALUES[t])
@@ -101,25 +106,29 @@ def _result_type_check(xp, data):
 
 
 def _can_cast_check(xp, data):
-    for a, b in itertools.product(S.ALL, S.ALL):
+    names = available(S.ALL)
+    for a, b in itertools.product(names, names):
         fn = f"can_cast({a}, {b})"
         got = xp.can_cast(xp_dtype(xp, a), xp_dtype(xp, b))
         if not isinstance(got, bool):
             raise ConformanceError(f"{fn}: returned {type(got).__name__}, expected bool")
         # outside the table (mixed kinds, int64 with uint64) the type promotion rules
-        # say nothing, so neither does can_cast: any bool
-        if (a, b) in PROMOTION_TABLE and got != (PROMOTION_TABLE[(a, b)] == b):
+        # say nothing, so neither does can_cast: any bool; nor where the table's result is
+        # a dtype the device lacks (uint32 to int32 on a device without int64: the
+        # device's promotion to int32 is no safe cast)
+        if (a, b) in PROMOTION_TABLE and PROMOTION_TABLE[(a, b)] in names \
+                and got != (PROMOTION_TABLE[(a, b)] == b):
             expected = PROMOTION_TABLE[(a, b)] == b
             raise ConformanceError(f"{fn}: {got}, expected {expected}")
-    a, b = data.draw(st.sampled_from(S.ALL), label="from"), data.draw(
-        st.sampled_from(S.ALL), label="to")
+    a, b = data.draw(st.sampled_from(names), label="from"), data.draw(
+        st.sampled_from(names), label="to")
     x = xp.zeros((2,), dtype=xp_dtype(xp, a))
     if xp.can_cast(x, xp_dtype(xp, b)) != xp.can_cast(xp_dtype(xp, a), xp_dtype(xp, b)):
         raise ConformanceError(f"can_cast: an array of {a} and the dtype {a} disagree")
 
 
 def _finfo_check(xp, data):
-    for name in S.FLOATING:
+    for name in available(S.FLOATING):
         arg = _maybe_array(xp, data, name, f"array of {name}")
         got = xp.finfo(arg)
         real = np.dtype(name).type(0).real.dtype
@@ -135,7 +144,7 @@ def _finfo_check(xp, data):
 
 
 def _iinfo_check(xp, data):
-    for name in S.INTEGRAL:
+    for name in available(S.INTEGRAL):
         arg = _maybe_array(xp, data, name, f"array of {name}")
         got = xp.iinfo(arg)
         ref = np.iinfo(name)
@@ -152,15 +161,16 @@ _KINDS = ("bool", "signed integer", "unsigned integer", "integral", "real floati
 
 
 def _isdtype_check(xp, data):
-    for name, kind in itertools.product(S.ALL, _KINDS):
+    names = available(S.ALL)
+    for name, kind in itertools.product(names, _KINDS):
         expected = name in S.DTYPE_GROUPS[kind]
         if xp.isdtype(xp_dtype(xp, name), kind) is not expected:
             raise ConformanceError(f"isdtype({name}, {kind!r}): expected {expected}")
-    for a, b in itertools.product(S.ALL, S.ALL):
+    for a, b in itertools.product(names, names):
         if xp.isdtype(xp_dtype(xp, a), xp_dtype(xp, b)) is not (a == b):
             raise ConformanceError(f"isdtype({a}, {b}): expected {a == b}")
-    name = data.draw(st.sampled_from(S.ALL), label="dtype")
-    parts = data.draw(st.lists(st.one_of(st.sampled_from(_KINDS), st.sampled_from(S.ALL)),
+    name = data.draw(st.sampled_from(names), label="dtype")
+    parts = data.draw(st.lists(st.one_of(st.sampled_from(_KINDS), st.sampled_from(names)),
                                min_size=1, max_size=3), label="kind tuple")
     expected = any(name in S.DTYPE_GROUPS[p] if p in S.DTYPE_GROUPS else name == p
                    for p in parts)
@@ -207,12 +217,13 @@ def _astype_one(xp, x, src, dst, kw):
 
 
 def _astype_check(xp, data):
-    src = data.draw(st.sampled_from(S.ALL), label="from")
+    names = available(S.ALL)
+    src = data.draw(st.sampled_from(names), label="from")
     shape = data.draw(S.shapes(), label="shape")
     kw = {}
     if data.draw(st.booleans(), label="pass device"):
         kw["device"] = default_device(xp)
-    for dst in S.ALL:  # every target: one draw of values per example
+    for dst in names:  # every target of the device: one draw of values per example
         _astype_one(xp, _astype_values(data, src, dst, shape), src, dst, kw)
     # copy=False with the same dtype returns the input; copy=True never does
     x = data.draw(S.arrays(src, shape), label="x")
@@ -247,10 +258,14 @@ def _info_check(xp, data):
         raise ConformanceError(f"default_device(): {dev!r} not in devices()")
     device = data.draw(st.sampled_from((None,) + devices), label="device")
     defaults = inf.default_dtypes(device=device)
+    listed = {str(n) for n in inf.dtypes(device=device)}
     for key, kind in (("real floating", "real floating"), ("complex floating",
                       "complex floating"), ("integral", "integral"), ("indexing", "integral")):
         if key not in defaults or dtype_name(defaults[key]) not in S.DTYPE_GROUPS[kind]:
             raise ConformanceError(f"default_dtypes(): {key!r} missing or not {kind}")
+        if dtype_name(defaults[key]) not in listed:  # a default the device has no arrays of
+            raise ConformanceError(f"default_dtypes(device={device!r})[{key!r}]: "
+                                   f"{dtype_name(defaults[key])}, not among its dtypes()")
     out = xp.zeros((1,))  # the defaults are what creation functions use
     if dtype_name(out) != dtype_name(defaults["real floating"]) and device is None:
         raise ConformanceError("default_dtypes(): 'real floating' differs from zeros()'s dtype")
@@ -260,7 +275,11 @@ def _info_check(xp, data):
     got = inf.dtypes(device=device, kind=kind)
     kinds = _KINDS if kind is None else (kind if isinstance(kind, tuple) else (kind,))
     expected = {n for n in S.ALL if any(n in S.DTYPE_GROUPS[k] for k in kinds)}
-    # a specific device may support fewer dtypes; the default device supports all 13
+    # a device may support fewer dtypes (the standard lets it): the run's device -- the
+    # default one, unless the run targets another -- exactly those the run draws (all 13
+    # outside a run), another device a subset of the 13
+    if device is None:
+        expected &= device_dtypes.current().dtypes
     if set(got) != expected and (device is None or not set(got) <= expected):
         raise ConformanceError(f"dtypes(kind={kind!r}): {sorted(got)}, expected "
                                f"{sorted(expected)}")

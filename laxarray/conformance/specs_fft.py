@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from . import strategies as S
+from . import device_dtypes, strategies as S
 from .compare import assert_dtype, assert_shape, assert_values, to_numpy
 from .spec import as_xp
 from .specs_linalg import (close, complex_name, draw_array, real_name,
@@ -121,8 +121,10 @@ def _freq(name):
         dtype = data.draw(st.sampled_from([None, "float32", "float64"]), label="dtype")
         kwargs = {} if dtype is None else {"dtype": getattr(xp, dtype)}
         out = getattr(xp.fft, name)(n, d=d, **kwargs)
-        expected = getattr(np.fft, name)(n, d).astype(dtype or "float64")
-        assert_dtype(f"fft.{name}", out, dtype or "float64")
+        # no dtype: the default real floating dtype (of the run's device)
+        dtype = dtype or device_dtypes.default("real floating")
+        expected = getattr(np.fft, name)(n, d).astype(dtype)
+        assert_dtype(f"fft.{name}", out, dtype)
         assert_shape(f"fft.{name}", out, expected.shape)
         assert_values(f"fft.{name}", to_numpy(out), expected)
     return check

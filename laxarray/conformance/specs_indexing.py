@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from . import promotion, strategies as S
+from . import device_dtypes, promotion, strategies as S
 from .compare import ConformanceError, assert_dtype, assert_shape, \
     assert_values, to_numpy
 from .spec import Spec, as_xp, register
@@ -49,7 +49,8 @@ def index_keys(draw, shape):
             d += 1
         elif kind == "array" and n > 0 and not use_mask:
             ishape = draw(S.broadcastable_shapes(bshape), label="index array shape")
-            parts.append(draw(S.arrays("int64", ishape, min_value=-n, max_value=n - 1)))
+            parts.append(draw(S.arrays(device_dtypes.default("indexing"), ishape,
+                                       min_value=-n, max_value=n - 1)))
             d += 1
         elif kind == "mask" and use_mask and not used_mask:
             k = draw(st.integers(1, ndim - d), label="mask rank")

@@ -9,7 +9,8 @@ factor by factor.  Inputs that need a well-conditioned matrix (inv, solve, det, 
 are drawn as such, so bounds stay tight; they live in
 :data:`laxarray.conformance.tolerances.BOUNDS` (``linalg.*`` rows: normwise, in ulps of the
 namespace's dtype, scaled by the largest expected magnitude or a stated one).  Expected
-dtypes come from the standard's promotion table (:mod:`laxarray.conformance.promotion`).
+dtypes come from the standard's promotion table (:mod:`laxarray.conformance.promotion`) and
+the run's device's default dtypes (:mod:`laxarray.conformance.device_dtypes`).
 The norms' non-SVD orders get NaN and infinities placed in the reduced slice
 (:func:`~laxarray.conformance.strategies.placed`); the products and views (matmul,
 tensordot, vecdot, outer, cross, trace, multi_dot ...) are in
@@ -23,7 +24,7 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from . import promotion, strategies as S
+from . import device_dtypes, strategies as S
 from .compare import (ConformanceError, assert_dtype, assert_shape,
                                           assert_values, to_numpy)
 from .spec import Spec, as_xp, promotable_pairs, register, resolve
@@ -103,8 +104,9 @@ def real_name(dtype):
 
 
 def float_name(dtype):
+    """``dtype``'s name if floating, else the default real floating dtype (integer input)."""
     dt = np.dtype(dtype)
-    return dt.name if dt.kind in "fc" else "float64"
+    return dt.name if dt.kind in "fc" else device_dtypes.default("real floating")
 
 
 def complex_name(dtype):
@@ -341,7 +343,7 @@ def _solve(xp, data):
         k = data.draw(st.integers(0, 3), label="k")
         b = draw_array(data, d2, tuple(b2) + (n, k), label="x2")
     out = fn(xp, "linalg.solve")(as_xp(xp, a), as_xp(xp, b))
-    assert_dtype("linalg.solve", out, promotion.result_type(d1, d2))
+    assert_dtype("linalg.solve", out, device_dtypes.result_type(d1, d2))
     expected = np.linalg.solve(upcast(a), upcast(b))
     assert_shape("linalg.solve", out, expected.shape)
     close("linalg.solve", to_numpy(out), expected,
@@ -421,7 +423,7 @@ def _matrix_rank(xp, data):
         kwargs["rtol"] = as_xp(xp, rtol)
         rtol = rtol[..., None]
     out = fn(xp, "linalg.matrix_rank")(as_xp(xp, a), **kwargs)
-    assert_dtype("linalg.matrix_rank", out, "int64")
+    assert_dtype("linalg.matrix_rank", out, device_dtypes.default("integral"))
     assert_shape("linalg.matrix_rank", out, tuple(batch))
     s = np.linalg.svd(upcast(a), compute_uv=False)
     thr = s.max(axis=-1, keepdims=True, initial=0) * rtol

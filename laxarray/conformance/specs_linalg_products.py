@@ -18,7 +18,7 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from . import promotion, strategies as S
+from . import device_dtypes, promotion, strategies as S
 from .compare import assert_dtype, assert_shape, assert_values, to_numpy
 from .spec import as_xp, promotable_pairs
 from .specs_linalg import (close, draw_array, draw_batch, draw_dtype, fn,
@@ -46,7 +46,7 @@ def _finite_max(expected):
 
 
 def _product_compare(name, out, expected, d1, d2):
-    dt = np.dtype(promotion.result_type(d1, d2))
+    dt = np.dtype(device_dtypes.result_type(d1, d2))
     assert_dtype(name, out, dt.name)
     assert_shape(name, out, np.shape(expected))
     got = to_numpy(out)
@@ -96,7 +96,7 @@ def _matmul(xp, data):
     x1, x2 = draw_array(data, d1, s1, **_SMALL), draw_array(data, d2, s2, **_SMALL, label="x2")
     x1, x2 = matmul_placed(data, x1, x2)
     out = fn(xp, "linalg.matmul")(as_xp(xp, x1), as_xp(xp, x2))
-    dt = np.dtype(promotion.result_type(d1, d2))
+    dt = np.dtype(device_dtypes.result_type(d1, d2))
     _product_compare("linalg.matmul", out, _oracle(np.matmul, x1.astype(dt), x2.astype(dt)),
                      d1, d2)
 
@@ -112,7 +112,7 @@ def _tensordot(xp, data):
     x1, x2 = data.draw(S.placed_pair(x1, x2, tuple(range(len(a), len(a + c))),
                                      tuple(range(len(c)))), label="placed")
     out = fn(xp, "linalg.tensordot")(as_xp(xp, x1), as_xp(xp, x2), axes=len(c))
-    dt = np.dtype(promotion.result_type(d1, d2))
+    dt = np.dtype(device_dtypes.result_type(d1, d2))
     _product_compare("linalg.tensordot", out,
                      tensordot_oracle(x1.astype(dt), x2.astype(dt), len(c)), d1, d2)
 
@@ -128,7 +128,7 @@ def _vecdot(xp, data):
     x1, x2 = data.draw(S.placed_pair(x1, x2, (-1,), (-1,), batch1=tuple(range(len(batch))),
                                      batch2=tuple(range(len(b2)))), label="placed")
     out = fn(xp, "linalg.vecdot")(as_xp(xp, x1), as_xp(xp, x2), axis=-1)
-    dt = np.dtype(promotion.result_type(d1, d2))
+    dt = np.dtype(device_dtypes.result_type(d1, d2))
     with np.errstate(all="ignore"):
         expected = np.sum(np.conj(x1.astype(dt)) * x2.astype(dt), axis=-1, dtype=dt)
     _product_compare("linalg.vecdot", out, expected, d1, d2)
@@ -143,7 +143,7 @@ def _outer(xp, data):
     x1, x2 = data.draw(S.placed_pair(x1, x2, (), (), kinds=(
         "as drawn", "one nan", "inf times zero", "opposite infinities")), label="placed")
     out = fn(xp, "linalg.outer")(as_xp(xp, x1), as_xp(xp, x2))
-    dt = np.dtype(promotion.result_type(d1, d2))
+    dt = np.dtype(device_dtypes.result_type(d1, d2))
     _product_compare("linalg.outer", out, _oracle(np.outer, x1.astype(dt), x2.astype(dt)),
                      d1, d2)
 
@@ -201,7 +201,7 @@ def _cross(xp, data):
     x2 = draw_array(data, d2, shape2, **_SMALL, label="x2")
     x1, x2 = _cross_placed(data, x1, x2, axis)
     out = fn(xp, "linalg.cross")(as_xp(xp, x1), as_xp(xp, x2), axis=axis)
-    dt = np.dtype(promotion.result_type(d1, d2))
+    dt = np.dtype(device_dtypes.result_type(d1, d2))
     expected = _oracle(np.cross, x1.astype(dt), x2.astype(dt), axis=axis)
     _product_compare("linalg.cross", out, expected, d1, d2)
 
@@ -230,10 +230,11 @@ def _matrix_transpose(xp, data):
 
 
 def _sum_dtype(dtype):
-    """The standard's ``trace`` dtype: the default (unsigned) integer dtype for (unsigned)
-    integers, the input's dtype otherwise."""
+    """The standard's ``trace`` dtype: the default (unsigned) integer dtype of the run's
+    device for (unsigned) integers, the input's dtype otherwise."""
     kind = np.dtype(dtype).kind
-    return np.dtype({"i": "int64", "u": "uint64"}.get(kind, np.dtype(dtype).name))
+    default = {"i": "integral", "u": "unsigned"}.get(kind)
+    return np.dtype(device_dtypes.default(default) if default else np.dtype(dtype).name)
 
 
 def _trace_placed(data, x, offset):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import assume, strategies as st
 
-from . import promotion, strategies as S
+from . import device_dtypes, promotion, strategies as S
 from .compare import assert_dtype, assert_shape, assert_values, to_numpy
 from .spec import Spec, as_xp, register
 from .specs_linalg_products import tensordot_oracle
@@ -69,7 +69,10 @@ def _concat(xp, data):
     # floats and uint64 do not promote with int16: then x's own dtype)
     other = "int16" if promotion.defined(x.dtype.name, "int16") else x.dtype.name
     y = data.draw(S.arrays(other, x.shape), label="y")
-    expected = np.concatenate([x, y], axis=axis)
+    # the standard's promotion on the run's device (uint32 with int16: int64, or the
+    # device's own int32 where it has no int64), the values NumPy's
+    result = device_dtypes.result_type(x.dtype.name, other)
+    expected = np.concatenate([x, y], axis=axis).astype(result)
     _exact("concat", xp.concat([as_xp(xp, x), as_xp(xp, y)], axis=axis), expected)
 
 
@@ -166,7 +169,7 @@ def _repeat(xp, data):
     n = x.size if axis is None else x.shape[axis]
     if data.draw(st.booleans(), label="array repeats"):
         reps = np.asarray(data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)),
-                          dtype=np.int64)
+                          dtype=device_dtypes.default("indexing"))
         got = xp.repeat(as_xp(xp, x), as_xp(xp, reps), axis=axis)
     else:
         reps = data.draw(st.integers(0, 3), label="repeats")
@@ -179,7 +182,8 @@ def _take(xp, data):
     x = _draw(data, min_dims=1, min_side=1)
     axis = data.draw(st.integers(-x.ndim, x.ndim - 1), label="axis")
     n = x.shape[axis]
-    idx = np.asarray(data.draw(st.lists(st.integers(-n, n - 1), max_size=5)), dtype=np.int64)
+    idx = np.asarray(data.draw(st.lists(st.integers(-n, n - 1), max_size=5)),
+                     dtype=device_dtypes.default("indexing"))
     _exact("take", xp.take(as_xp(xp, x), as_xp(xp, idx), axis=axis), np.take(x, idx, axis))
 
 
@@ -190,13 +194,16 @@ def _take_along_axis(xp, data):
     n = x.shape[axis]
     shape = list(x.shape)
     shape[axis] = data.draw(st.integers(0, 4), label="k")
-    idx = data.draw(S.arrays("int64", tuple(shape), min_value=-n, max_value=n - 1), label="i")
+    idx = data.draw(S.arrays(device_dtypes.default("indexing"), tuple(shape), min_value=-n,
+                             max_value=n - 1), label="i")
     _exact("take_along_axis", xp.take_along_axis(as_xp(xp, x), as_xp(xp, idx), axis=axis),
            np.take_along_axis(x, idx, axis))
 
 
 def _int_or_float_pair(data):
-    dtype = data.draw(st.sampled_from(["int32", "int64", "float64"]), label="dtype")
+    # (on a device without 64-bit types: int32 and float32)
+    dtype = data.draw(st.sampled_from(device_dtypes.narrowed(["int32", "int64", "float64"])),
+                      label="dtype")
     return dtype, dict(min_value=-10, max_value=10) if dtype.startswith("int") else dict(
         min_value=-10, max_value=10)
 
@@ -244,25 +251,30 @@ def _tensordot(xp, data):
 
 @spec("vecdot", kind="linear algebra")
 def _vecdot(xp, data):
-    dtype = data.draw(st.sampled_from(["int64", "float64", "complex128"]), label="dtype")
+    # (on a device without 64-bit types: int32, float32 and complex64)
+    dtype = data.draw(st.sampled_from(device_dtypes.narrowed(
+        ["int64", "float64", "complex128"])), label="dtype")
     shape = data.draw(S.shapes(min_dims=1), label="shape")
     # complex parts bounded too: near the float64 limit the summation order decides what
-    # overflows, and the standard fixes no order (a conforming namespace failed at seed 3)
-    a = data.draw(S.arrays(dtype, shape, min_value=-10, max_value=10) if dtype != "complex128"
-                  else S.arrays(dtype, shape, finite=True, min_value=-1e100, max_value=1e100),
+    # overflows, and the standard fixes no order (a conforming namespace failed at seed 3);
+    # complex64 products of parts <= 2**50 stay far from its limit (3e38)
+    big = 1e100 if dtype == "complex128" else 2.0 ** 50
+    complex_in = np.dtype(dtype).kind == "c"
+    a = data.draw(S.arrays(dtype, shape, min_value=-10, max_value=10) if not complex_in
+                  else S.arrays(dtype, shape, finite=True, min_value=-big, max_value=big),
                   label="x1")
-    b = data.draw(S.arrays(dtype, shape, min_value=-10, max_value=10) if dtype != "complex128"
-                  else S.arrays(dtype, shape, finite=True, min_value=-1e100, max_value=1e100),
+    b = data.draw(S.arrays(dtype, shape, min_value=-10, max_value=10) if not complex_in
+                  else S.arrays(dtype, shape, finite=True, min_value=-big, max_value=big),
                   label="x2")
     axis = data.draw(st.integers(-len(shape), -1), label="axis")
     others = tuple(i for i in range(len(shape)) if i != axis % len(shape))
     a, b = data.draw(S.placed_pair(a, b, (axis,), (axis,), batch1=others, batch2=others),
-                     label="placed")  # real only: complex128 and int64 pass unchanged
+                     label="placed")  # real only: complex and integers pass unchanged
     with np.errstate(all="ignore"):
         expected = np.vecdot(a, b, axis=axis)
     out = xp.vecdot(as_xp(xp, a), as_xp(xp, b), axis=axis)
     assert_dtype("vecdot", out, expected.dtype.name)
-    if dtype == "complex128":
+    if complex_in:
         assume(np.isfinite(expected).all())
     with np.errstate(invalid="ignore"):  # |inf| * 0 (the scale serves the complex row)
         scale = np.sum(np.abs(a) * np.abs(b), axis=axis)

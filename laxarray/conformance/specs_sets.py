@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from . import strategies as S
+from . import device_dtypes, strategies as S
 from .compare import ConformanceError, assert_dtype, assert_shape, \
     assert_values, to_numpy
 from .spec import Spec, as_xp, promotable_pairs, register
@@ -47,7 +47,7 @@ def _check_values(fn, values, expected):
 
 
 def _check_counts(fn, values, counts, expected_values, expected_counts):
-    assert_dtype(fn, counts, "int64")
+    assert_dtype(fn, counts, device_dtypes.default("indexing"))
     assert_shape(fn, counts, expected_counts.shape)
     got_v, got_c = _sorted(values, to_numpy(counts))
     _, exp_c = _sorted(expected_values, expected_counts)
@@ -55,7 +55,7 @@ def _check_counts(fn, values, counts, expected_values, expected_counts):
 
 
 def _check_inverse(fn, x, values, inverse):
-    assert_dtype(fn, inverse, "int64")
+    assert_dtype(fn, inverse, device_dtypes.default("indexing"))
     assert_shape(fn, inverse, x.shape)
     inv = to_numpy(inverse)
     if x.size and (inv.min() < 0 or inv.max() >= values.size):
@@ -64,7 +64,7 @@ def _check_inverse(fn, x, values, inverse):
 
 
 def _check_indices(fn, x, values, indices):
-    assert_dtype(fn, indices, "int64")
+    assert_dtype(fn, indices, device_dtypes.default("indexing"))
     assert_shape(fn, indices, values.shape)
     idx = to_numpy(indices)
     flat = x.reshape(-1)

@@ -14,7 +14,7 @@ import math
 import numpy as np
 from hypothesis import assume, reject, strategies as st
 
-from . import strategies as S
+from . import device_dtypes, strategies as S
 from .compare import (ConformanceError, assert_dtype, assert_shape,
                                           assert_values, to_numpy)
 from .spec import Spec, as_xp, large_examples, register, resolve
@@ -29,10 +29,12 @@ def _axes_count(shape, axis):
 
 def _sum_dtype(name):
     """The standard's result dtype of ``sum``/``prod``/``cumulative_sum`` with no ``dtype``:
-    the default integer dtype (int64) for bool and signed integers, the default unsigned
-    one (uint64) for unsigned integers, the input's floating dtype otherwise."""
+    the default integer dtype of the run's device (int64, or int32 on a device without
+    64-bit types) for bool and signed integers, the default unsigned one (of the same
+    width) for unsigned integers, the input's floating dtype otherwise."""
     kind = np.dtype(name).kind
-    return {"b": "int64", "i": "int64", "u": "uint64"}.get(kind, np.dtype(name).name)
+    default = {"b": "integral", "i": "integral", "u": "unsigned"}.get(kind)
+    return device_dtypes.default(default) if default else np.dtype(name).name
 
 
 def _nan_part_free(got, *expected):
@@ -145,7 +147,7 @@ reduction("all", np.all, "any", result=lambda d: "bool")
 reduction("any", np.any, "any", result=lambda d: "bool")
 reduction("count_nonzero", lambda x, axis, keepdims: np.asarray(
     np.count_nonzero(x, axis=axis, keepdims=keepdims), dtype=np.int64), "any",
-    result=lambda d: "int64")
+    result=lambda d: device_dtypes.default("indexing"))  # "the default array index data type"
 def _mean_oracle(x, axis, keepdims):
     """Sum divided by the (real) count; complex parts divided separately (NumPy divides by
     a complex count, which turns ``0+inf*j`` into ``nan+inf*j``)."""
@@ -261,7 +263,7 @@ def _arg_check(name, oracle):
         keepdims = data.draw(st.booleans(), label="keepdims")
         expected = np.asarray(oracle(x, axis=axis, keepdims=keepdims))
         out = resolve(xp, name)(as_xp(xp, x), axis=axis, keepdims=keepdims)
-        assert_dtype(name, out, "int64")
+        assert_dtype(name, out, device_dtypes.default("indexing"))
         assert_values(name, to_numpy(out), expected)
     return register(Spec(name, check, S.REAL_NUMERIC, kind="searching",
                          pinned=large_examples()))
@@ -281,7 +283,7 @@ def _nonzero_check(xp, data):
     if len(out) != len(expected):
         raise ConformanceError(f"nonzero: {len(out)} index arrays, expected {len(expected)}")
     for o, e in zip(out, expected):
-        assert_dtype("nonzero", o, "int64")
+        assert_dtype("nonzero", o, device_dtypes.default("indexing"))
         assert_values("nonzero", to_numpy(o), e)
 
 
@@ -296,6 +298,7 @@ def _searchsorted_check(xp, data):
     side = data.draw(st.sampled_from(["left", "right"]), label="side")
     expected = np.searchsorted(x1, x2, side=side)
     out = xp.searchsorted(as_xp(xp, x1), as_xp(xp, x2), side=side)
+    assert_dtype("searchsorted", out, device_dtypes.default("indexing"))
     assert_values("searchsorted", to_numpy(out), expected)
 
 
@@ -303,9 +306,10 @@ register(Spec("searchsorted", _searchsorted_check, S.REAL_NUMERIC, kind="searchi
 
 
 def _where_check(xp, data):
-    d1, d2 = data.draw(st.sampled_from([("float64", "float32"), ("int8", "int16"),
-                                        ("bool", "bool"), ("complex64", "float64"),
-                                        ("uint8", "uint8")]), label="dtypes")
+    # (on a device without 64-bit types: float32 for float64)
+    d1, d2 = data.draw(st.sampled_from(device_dtypes.narrowed([
+        ("float64", "float32"), ("int8", "int16"), ("bool", "bool"), ("complex64", "float64"),
+        ("uint8", "uint8")])), label="dtypes")
     shape = data.draw(S.shapes(), label="shape")
     cond = data.draw(S.arrays("bool", data.draw(S.broadcastable_shapes(shape))), label="c")
     x1 = data.draw(S.arrays(d1, shape), label="x1")
@@ -331,8 +335,10 @@ def _sort_check(name):
         x = data.draw(S.placed(x, axis, ("as drawn", "signed zeros", "signed zeros")
                                + (() if descending else ("one nan", "nan slice"))),
                       label="x placed")
-        out = to_numpy(resolve(xp, name)(as_xp(xp, x), axis=axis, descending=descending,
-                                         stable=True))
+        out = resolve(xp, name)(as_xp(xp, x), axis=axis, descending=descending, stable=True)
+        if name == "argsort":
+            assert_dtype(name, out, device_dtypes.default("indexing"))
+        out = to_numpy(out)
         if descending:
             # the standard leaves NaN placement unspecified: check on NaN-free inputs
             assume(not np.isnan(x.astype(np.float64)).any())
