@@ -60,6 +60,8 @@ DRY_BUDGET = {"tests": 300, "official": 300, "conformance": 300, "sklearn": 300}
 DRY_OFFICIAL = ["array_api_tests/test_creation_functions.py",
                 "array_api_tests/test_statistical_functions.py"]
 SKLEARN_K = "array_api or array_namespace"
+#: pytest's --maxfail for every pytest part (set by main)
+MAXFAIL: list = []
 
 
 def _env(platform, dry):
@@ -100,7 +102,7 @@ def run_tests(out, platform, dry, limit, env):
     log = os.path.join(out, "tests.log")
     cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rfE",
            "-p", "no:xdist", "--continue-on-collection-errors",   # (-q: the repo's addopts)
-           f"--junitxml={log[:-4]}.xml"]
+           f"--junitxml={log[:-4]}.xml", *MAXFAIL]
     if platform == "tpu":
         cmd += TPU_TESTS
     elif dry:
@@ -136,9 +138,10 @@ def run_official(out, platform, dry, limit, env, aat):
     cmd = [sys.executable, "-c", _OFFICIAL, "-p", "no:cacheprovider", "-q", "-rfE",
            "-p", "no:xdist", "--max-examples", "2" if dry else "5", "--tb=line",
            "--disable-deadline",     # a first call compiles: hypothesis' 200 ms is not ours
-           f"--junitxml={log[:-4]}.xml"]
+           f"--junitxml={log[:-4]}.xml", *MAXFAIL]
+    cmd.append(f"--rootdir={aat}")   # (a path among the arguments would move pytest's root)
     if os.path.exists(xfails):
-        cmd += ["--xfails-file", xfails]
+        cmd.append(f"--xfails-file={xfails}")
     cmd += DRY_OFFICIAL if dry else ["array_api_tests"]
     rc, secs = _run(cmd, log, limit, env, cwd=aat)
     counts, failed = _pytest_counts(log)
@@ -170,7 +173,7 @@ def run_sklearn(out, platform, dry, limit, env):
                                                 env["PYTHONPATH"])))
     cmd = [sys.executable, "-m", "pytest", "-p", "sklearn_plugin", "-p", "no:cacheprovider",
            "-p", "no:xdist", "-o", "addopts=", "-q", "-rfE", f"--junitxml={log[:-4]}.xml",
-           "--pyargs",
+           *MAXFAIL, "--pyargs",
            "sklearn.utils.tests.test_array_api" if dry else "sklearn", "-k", SKLEARN_K]
     rc, secs = _run(cmd, log, limit, env)
     counts, failed = _pytest_counts(log)
@@ -210,7 +213,12 @@ def main(argv=None):
                     help="an array-api-tests checkout (with its array-api submodule)")
     ap.add_argument("--budget", default="1.0",
                     help="a factor for every part's time limit, or PART=SECONDS,... ")
+    ap.add_argument("--maxfail", type=int, default=25,
+                    help="stop a pytest part after this many failures (its report, with "
+                         "the failures' reasons, is written only when it ends; 0: never)")
     args = ap.parse_args(argv)
+    global MAXFAIL
+    MAXFAIL = [f"--maxfail={args.maxfail}"] if args.maxfail else []
     os.makedirs(args.out, exist_ok=True)
     env = _env(args.platform, args.dry)
     limits = dict(DRY_BUDGET if args.dry else BUDGET)
