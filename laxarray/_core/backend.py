@@ -32,7 +32,7 @@ from __future__ import annotations
 import functools
 import os
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 
 import jax
@@ -81,7 +81,6 @@ class Backend:
     #: whether the kernels' declared host paths (NumPy/SciPy on the host, ``_core/host.py``)
     #: may run: only where the arrays already live in host memory
     host: bool
-    notes: str = field(default="", compare=False)
 
     def supports(self, dtype) -> bool:
         """Whether arrays of ``dtype`` can live on this platform."""
@@ -119,27 +118,27 @@ def _names(dtypes) -> str:
 
 _LINALG_FULL = frozenset((_F32, _F64, _C64, _C128))
 
+#: NumPy's: every dtype, 64-bit defaults
 CPU = Backend(
     "cpu", _ALL,
     MappingProxyType({"real floating": _F64, "complex floating": _C128, "integral": _I64,
                       "indexing": _I64}),
     MappingProxyType({"linalg": _LINALG_FULL, "fft": _LINALG_FULL}),
-    int64_dot=True, polar_svd=False, eig=True, host=True,
-    notes="NumPy's: every dtype, 64-bit defaults; LAPACK and DUCC")
+    int64_dot=True, polar_svd=False, eig=True, host=True)
+#: as the CPU (float64 is native there), the nonsymmetric eigensolver on the host
 GPU = Backend(
     "gpu", _ALL, CPU.defaults, CPU.families, int64_dot=True, polar_svd=False, eig=False,
-    host=False,
-    notes="as the CPU (float64 is native); the nonsymmetric eigensolver runs on the host")
+    host=False)
+#: no float64 or complex128 (see the module docstring)
 TPU = Backend(
     "tpu", _ALL - {_F64, _C128},
     MappingProxyType({"real floating": _F32, "complex floating": _C64, "integral": _I64,
                       "indexing": _I32}),
     MappingProxyType({"linalg": frozenset((_F32, _C64)), "fft": frozenset((_F32, _C64))}),
-    int64_dot=False, polar_svd=True, eig=False, host=False,
-    notes="no float64 or complex128 (see the module docstring); linear algebra and FFT in "
-          "float32/complex64; int32 indices; the nonsymmetric eigensolver on the host")
+    int64_dot=False, polar_svd=True, eig=False, host=False)
 
 RECORDS = MappingProxyType({"cpu": CPU, "gpu": GPU, "cuda": GPU, "rocm": GPU, "tpu": TPU})
+
 
 @functools.lru_cache(maxsize=None)
 def current() -> Backend:

@@ -179,6 +179,7 @@ def isdtype(dtype, kind):
     return False
 
 
+@functools.lru_cache(maxsize=None)     # the backend's record is fixed for the process
 def promote_types(d1, d2):
     """Result dtype of two array operands (the standard's table, NumPy 2 for mixed kinds).
 
@@ -190,7 +191,6 @@ def promote_types(d1, d2):
     return on_device(_promote_types(d1, d2))
 
 
-@functools.lru_cache(maxsize=None)
 def _promote_types(d1, d2):
     d1, d2 = np.dtype(d1), np.dtype(d2)
     if bfloat16 in (d1, d2):
@@ -212,6 +212,7 @@ def _default_for_kind(skind):
     return (bool_, default_int(), default_float(), default_complex())[skind]
 
 
+@functools.lru_cache(maxsize=None)     # the backend's record is fixed for the process
 def weak_promote(dtype, pytype):
     """Result dtype of an array of ``dtype`` with a Python scalar of ``pytype`` (NEP 50)."""
     skind, dkind = _PY_KIND[pytype], _DTYPE_KIND[kind_of(dtype)]
