@@ -21,7 +21,8 @@ own.  jax's own SVD, which jax traces only when XLA lowers it (in the process' 6
 mode: int64 loop counters and pivots), aborted the TPU compiler: there laxarray forms the
 SVD itself from jax's polar decomposition and ``eigh``, traced with the kernel in jax's
 32-bit mode (``Backend.polar_svd``); XLA has no 64-bit integer matrix product on the TPU,
-which ``numerics.dot_general`` computes by parts.  The CPU (and GPU) record is NumPy's: every dtype, 64-bit defaults.
+which ``numerics.dot_general`` computes by parts.  The CPU (and GPU) record is NumPy's:
+every dtype, 64-bit defaults.
 
 :func:`current` is the record of the backend laxarray places arrays on (jax's default
 backend: ``devices.all_devices``), or of the platform ``LAXARRAY_PLATFORM`` names.
@@ -52,10 +53,6 @@ _ALL = frozenset((_B, _I8, _I16, _I32, _I64, _U8, _U16, _U32, _U64, _F16, _BF16,
 #: a 64-bit dtype's 32-bit stand-in, for results a device without it computes implicitly
 #: (a Python float's default, the float64 of a mean of integers)
 _NARROW = MappingProxyType({_I64: _I32, _U64: _U32, _F64: _F32, _C128: _C64})
-
-#: the standard's names for the default dtypes (``info.default_dtypes``)
-DEFAULT_KINDS = ("real floating", "complex floating", "integral", "indexing")
-
 
 @dataclass(frozen=True)
 class Backend:
@@ -144,8 +141,9 @@ RECORDS = MappingProxyType({"cpu": CPU, "gpu": GPU, "cuda": GPU, "rocm": GPU, "t
 def current() -> Backend:
     """The record of the backend laxarray places arrays on: jax's default backend's, or the
     one ``LAXARRAY_PLATFORM`` names (read once, at import: ``LAXARRAY_PLATFORM=tpu`` runs a
-    process on the CPU with the TPU's dtypes, defaults and 32-bit mode, which is how the
-    test suite checks the TPU's semantics without a TPU)."""
+    process on the CPU with the TPU's dtypes, defaults and programs, which is how the test
+    suite checks the TPU's semantics without a TPU).  Fixed for the process: callers may
+    cache what they derive from it."""
     name = os.environ.get("LAXARRAY_PLATFORM", "").strip().lower()
     if name and name not in RECORDS:
         warnings.warn(f"LAXARRAY_PLATFORM={name!r} is not one of {sorted(RECORDS)}; "

@@ -48,7 +48,8 @@ _REAL_FLOATING_ALL = EXTRA_FLOATING + REAL_FLOATING
 
 
 # The default dtypes are the backend's (``_core/backend.py``): NumPy's 64-bit ones on the CPU,
-# the 32-bit ones on a TPU.  Functions, not constants: a test may switch the record.
+# float32/complex64 and int32 indices on a TPU.  Functions, not constants: the record is
+# known once jax's backend is, not when this module is imported.
 
 def default_float():
     """The default real floating dtype of the current backend (float64 on the CPU)."""
@@ -184,9 +185,9 @@ def promote_types(d1, d2):
     """Result dtype of two array operands (the standard's table, NumPy 2 for mixed kinds).
 
     bfloat16 follows jax: it absorbs bool and every integer, meets float16 at float32, and
-    yields to float32/float64 and the complex types.  On a backend without 64-bit types a
-    64-bit result takes its 32-bit stand-in (``int32 + uint32 -> int32`` on a TPU, as in
-    jax.numpy there).
+    yields to float32/float64 and the complex types.  On a backend without the result's
+    dtype it takes its 32-bit stand-in (``int64 + uint64``, float64 in NumPy, is float32
+    on a TPU).
     """
     return on_device(_promote_types(d1, d2))
 

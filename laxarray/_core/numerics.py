@@ -96,24 +96,15 @@ _jaxapi.register_program_setting("laxarray_matmul_precision", _config.get_matmul
 
 # ---- what the backend's record asks of a program -------------------------------------------
 
-_WIDE = frozenset(np.dtype(n) for n in ("int64", "uint64", "float64", "complex128"))
-
-
-def _is_wide(value) -> bool:
-    """Whether ``value`` is a 64-bit dtype or a value of one (a static Python number is
-    neither: it takes the program's types)."""
-    if isinstance(value, np.dtype):
-        return value in _WIDE
-    dtype = getattr(value, "dtype", None)
-    return dtype is not None and np.dtype(dtype) in _WIDE
+_INT64 = frozenset((np.dtype(np.int64), np.dtype(np.uint64)))
 
 
 def dot_general(lhs, rhs, dimension_numbers, **kwargs):
     """``lax.dot_general``, also for 64-bit integers where XLA has no such product
     (``Backend.int64_dot`` off: the TPU): there the product is formed elementwise and summed
     over the contracted axes, a slice of them at a time (the same wrapping integer result)."""
-    if _backend.current().int64_dot or not (
-            _dt.kind_of(lhs.dtype) in "iu" and (_is_wide(lhs) or _is_wide(rhs))):
+    if _backend.current().int64_dot or not (np.dtype(lhs.dtype) in _INT64
+                                            or np.dtype(rhs.dtype) in _INT64):
         return lax.dot_general(lhs, rhs, dimension_numbers, **kwargs)
     return _int64_dot(lhs, rhs, dimension_numbers, kwargs.get("preferred_element_type"))
 
