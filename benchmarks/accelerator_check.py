@@ -77,13 +77,31 @@ def _env(platform, dry):
     return env
 
 
+def _reasons(xml):
+    """``{test id: first line of its failure message}`` from pytest's JUnit XML."""
+    import xml.etree.ElementTree as ET
+    try:
+        root = ET.parse(xml).getroot()
+    except (OSError, ET.ParseError):
+        return {}
+    out = {}
+    for case in root.iter("testcase"):
+        bad = case.find("failure")
+        bad = case.find("error") if bad is None else bad
+        if bad is not None:
+            text = (bad.get("message") or bad.text or "").strip().splitlines()
+            out[f"{case.get('classname')}::{case.get('name')}"] = (text or [""])[0][:300]
+    return out
+
+
 def _pytest_counts(log):
-    """Counts and failed node ids: from the JUnit XML beside ``log`` (``name.xml``), else
-    the log's last summary line, else the progress characters of a run cut off at its
-    limit (which writes no XML)."""
+    """Counts and failed node ids, each with the first line of its reason: from the JUnit
+    XML beside ``log`` (``name.xml``), else the log's last summary line, else the progress
+    characters of a run cut off at its limit (which writes no XML)."""
     counts, failed = _junit(log[:-4] + ".xml")
     if counts is not None:
-        return counts, failed[:300]
+        reasons = _reasons(log[:-4] + ".xml")
+        return counts, [f"{t} -- {reasons.get(t, '')}" for t in failed[:300]]
     text = _tail(log, 10 ** 7)
     failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", text, re.M)
     m = re.findall(r"^=*\s*((?:\d+ \w+(?:, )?)+) in [\d.]+s", text, re.M)
@@ -196,7 +214,7 @@ def report(summary):
             continue
         head = {k: v for k, v in r.items() if k not in ("failed", "log_tail", "rows")}
         lines.append(f"{part}: {head}")
-        lines += [f"  FAILED {f}" for f in r.get("failed", [])[:40]]
+        lines += [f"  FAILED {f}" for f in r.get("failed", [])[:300]]
         lines.append("")
     return "\n".join(lines)
 

@@ -42,6 +42,8 @@ from laxarray._core.errors import fail, fail_text, tracer_conversion
 from laxarray._core.jaxapi import Tracer
 from laxarray.array_api._dispatch import NUMPY_METHODS, OPERATIONS
 
+#: DLPack's device type of the host's memory (``kDLCPU``)
+_DL_CPU = 1
 _API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
 
 #: What an operator accepts besides an Array (anything else: ``NotImplemented``).
@@ -349,11 +351,55 @@ class Array:
         kwargs = {"stream": stream, "copy": copy, "dl_device": dl_device}
         if max_version is not None and max_version[0] >= 1:
             kwargs["max_version"] = max_version
+        own = self._own_dlpack_device()
+        if dl_device is not None and tuple(dl_device) != own:
+            return self._dlpack_on_host(dl_device, own, copy, kwargs.get("max_version"))
+        if own is None:
+            self.__dlpack_device__()              # raises: DLPack cannot name the device
         return self._value.__dlpack__(**kwargs)
 
+    def _own_dlpack_device(self):
+        """``(device type, id)`` of the array's memory, or None where DLPack has no type for
+        it (a TPU's memory)."""
+        try:
+            kind, ident = self._value.__dlpack_device__()
+        except BufferError:
+            return None
+        return (kind, ident)
+
+    def _dlpack_on_host(self, dl_device, own, copy, max_version):
+        """A capsule in the host's memory for a consumer asking for it from an array on an
+        accelerator (``np.from_dlpack(x, device="cpu")``, which scikit-learn's ``move_to``
+        calls): a NumPy copy, as jax's own export needs jax's CPU backend, which a process
+        started with ``JAX_PLATFORMS=tpu`` does not have."""
+        where = f"{own!r}" if own is not None else self._dlpack_place()
+        if tuple(dl_device) != (_DL_CPU, 0):
+            fail_text(BufferError, "Array.__dlpack__", "cannot export to DLPack device "
+                      f"{tuple(dl_device)!r} from {where}: only the array's own device and "
+                      f"the host ({_DL_CPU}, 0) are reachable")
+        if copy is False:
+            fail_text(BufferError, "Array.__dlpack__", f"exporting to the host from {where} "
+                      "needs a copy, and copy=False")
+        host = np.array(self._host(), copy=True)   # writable: a read-only one cannot export
+        return host.__dlpack__(max_version=max_version)
+
     def __dlpack_device__(self, /):
-        """``(device type, device id)`` for DLPack. Array API: __dlpack_device__."""
-        return self._value.__dlpack_device__()
+        """``(device type, device id)`` for DLPack. Array API: __dlpack_device__.
+
+        DLPack has no device type for a TPU's memory: there it raises ``BufferError``, and
+        ``__dlpack__(dl_device=(1, 0))`` (``np.from_dlpack(x, device="cpu")``) exports a
+        host copy."""
+        own = self._own_dlpack_device()
+        if own is None:
+            fail_text(BufferError, "Array.__dlpack_device__", "DLPack has no device type for "
+                      f"{self._dlpack_place()}: export a host copy with "
+                      "np.from_dlpack(x, device='cpu') or np.asarray(x)")
+        return own
+
+    def _dlpack_place(self):
+        dev = self.device
+        platform = getattr(dev, "platform", None)
+        return f"a {platform} device" if platform else "an array on several devices"
 
     def to_device(self, device, /, *, stream=None) -> Array:
         """Copy to ``device`` (a jax Device or a ``jax.sharding.Sharding``). Array API: to_device.

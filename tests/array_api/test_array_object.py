@@ -399,3 +399,22 @@ def test_numpy_behaviours_scipy_relies_on():
     parts[0, 3] = 9.0                                                # writes reach v
     z.view(np.float64)[0, 3] = 9.0
     same(v, z)
+
+
+def test_dlpack_to_the_host_from_a_device_dlpack_cannot_name(monkeypatch):
+    """On a TPU (no DLPack device type) an export asked for the host is a NumPy copy, and
+    one for the array's own device a BufferError naming it (as NumPy's from_dlpack expects);
+    simulated on the CPU by a device DLPack declines, as jax's TPU arrays do."""
+    x = xp.asarray(A)
+    monkeypatch.setattr(type(x), "_own_dlpack_device", lambda self: None)
+    back = np.from_dlpack(x, device="cpu")
+    np.testing.assert_array_equal(back, A)
+    assert back.flags.writeable
+    with pytest.raises(BufferError, match="__dlpack_device__"):
+        x.__dlpack_device__()
+    with pytest.raises(BufferError, match="__dlpack"):
+        np.from_dlpack(x)
+    with pytest.raises(BufferError, match="copy=False"):
+        x.__dlpack__(dl_device=(1, 0), copy=False)
+    with pytest.raises(BufferError, match=r"\(2, 0\)"):
+        x.__dlpack__(dl_device=(2, 0))
