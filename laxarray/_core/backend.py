@@ -4,7 +4,8 @@ A :class:`Backend` says which dtypes arrays may have on the platform's devices, 
 dtypes (what ``asarray([1.0])``, ``arange(3)`` and ``argsort`` give there), which dtypes each
 function family computes in (the TPU has no float64 linear algebra or FFT), how its programs
 are traced, whether XLA lowers the nonsymmetric eigensolver and 64-bit integer products there,
-and whether the kernels' CPU host paths may run.  Every decision that depends on the backend
+whether the kernels' CPU host paths may run, and which float32 elementwise functions
+laxarray computes itself because XLA's lowering there is far from correctly rounded.  Every decision that depends on the backend
 reads its record: ``info``'s ``dtypes``/``default_dtypes``, the creation functions and
 promotion's defaults (``dtypes.default_float`` ...), the dtype checks on arguments and
 array-likes, the kernel helper, the host gate, ``linalg`` and ``fft``.
@@ -78,6 +79,10 @@ class Backend:
     #: whether the kernels' declared host paths (NumPy/SciPy on the host, ``_core/host.py``)
     #: may run: only where the arrays already live in host memory
     host: bool
+    #: the float32 elementwise functions XLA lowers here more than 4 ulps from the correctly
+    #: rounded result, which laxarray computes itself from exactly rounded operations
+    #: (``array_api/_own_math.py``; measured by ``benchmarks/elementwise_accuracy.py``)
+    own_math: frozenset = frozenset()
 
     def supports(self, dtype) -> bool:
         """Whether arrays of ``dtype`` can live on this platform."""
@@ -132,7 +137,9 @@ TPU = Backend(
     MappingProxyType({"real floating": _F32, "complex floating": _C64, "integral": _I64,
                       "indexing": _I32}),
     MappingProxyType({"linalg": frozenset((_F32, _C64)), "fft": frozenset((_F32, _C64))}),
-    int64_dot=False, polar_svd=True, eig=False, host=False)
+    int64_dot=False, polar_svd=True, eig=False, host=False,
+    own_math=frozenset(("exp", "exp2", "expm1", "log", "log1p", "tanh", "sinh", "cosh",
+                        "asinh", "acosh", "atanh")))
 
 RECORDS = MappingProxyType({"cpu": CPU, "gpu": GPU, "cuda": GPU, "rocm": GPU, "tpu": TPU})
 

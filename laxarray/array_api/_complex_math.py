@@ -17,6 +17,7 @@ from jax import lax
 
 from laxarray._core import backend as _backend
 from laxarray._core.kernel import flush_subnormals
+from laxarray.array_api._own_math import own, pick
 
 
 def _parts(z):
@@ -114,8 +115,9 @@ def _exp_halves(x):
     up to where cosh itself overflows, at twice the error)."""
     ax = lax.abs(x)
     half = _full(x, 0.5)
-    e = lax.exp(ax)
-    h = lax.exp(lax.mul(ax, half))
+    exp = pick("exp", lax.exp)
+    e = exp(ax)
+    h = exp(lax.mul(ax, half))
     large = lax.gt(ax, _full(x, 709.0 if x.dtype == np.float64 else 88.0))
     up = lax.select(large, lax.mul(lax.mul(half, h), h), lax.mul(half, e))
     down = lax.select(large, lax.div(half, lax.mul(h, h)), lax.div(half, e))
@@ -128,15 +130,19 @@ def sinh_real(x):
     path, ``exp(|x| - ln 2)``, and the square of ``exp(|x|/2)`` were 3 ulps off)."""
     ax = lax.abs(x)
     up, down = _exp_halves(x)
-    t = lax.expm1(ax)
+    t = pick("expm1", lax.expm1)(ax)
     mid = lax.mul(_full(x, 0.5), lax.add(t, lax.div(t, lax.add(t, _full(x, 1)))))
-    big = lax.select(lax.lt(ax, _full(x, 22)), mid, lax.sub(up, down))
-    return lax.select(lax.lt(ax, _full(x, 1)), lax.sinh(x), _copysign(big, x))
+    big = _copysign(lax.select(lax.lt(ax, _full(x, 22)), mid, lax.sub(up, down)), x)
+    if own("sinh", x):       # the fdlibm formula below 1 too (XLA's sinh is far off there)
+        return lax.select(_isnan(x), x, big)
+    return lax.select(lax.lt(ax, _full(x, 1)), lax.sinh(x), big)
 
 
 def cosh_real(x):
     """Real cosh: XLA's below |x| = 1, else ``exp(|x|)/2 + exp(-|x|)/2``."""
     up, down = _exp_halves(x)
+    if own("cosh", x):       # the sum below 1 too (XLA's cosh is far off there)
+        return lax.add(up, down)
     return lax.select(lax.lt(lax.abs(x), _full(x, 1)), lax.cosh(x), lax.add(up, down))
 
 

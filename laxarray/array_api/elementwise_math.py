@@ -7,7 +7,6 @@ jax.numpy does).  Under ``jax.jit`` each traces to bare lax primitives.
 from __future__ import annotations
 
 import builtins
-import decimal
 import functools
 import math
 
@@ -21,6 +20,7 @@ from laxarray._core.errors import fail
 from laxarray._core.kernel import kernel
 from laxarray._core.numerics import FLOAT_LAYOUT, cast_value
 from laxarray.array_api import _complex_math as _cm
+from laxarray.array_api import _own_math as _om
 from laxarray.array_api._array import Array, wrap, wrap_padded
 from laxarray.array_api._broadcast import broadcast_many, broadcast_rule
 from laxarray.array_api._calls import call
@@ -43,13 +43,13 @@ def _unary(body_name, lax_fn, doc, complex_fn=None):
     return elementwise_unary(_FLOATING, compute=to_float)(body)
 
 
-exp = _unary("exp", lax.exp, "Exponential ``e**x``. Array API: exp. NumPy: numpy.exp.",
+exp = _unary("exp", _om.pick("exp", lax.exp), "Exponential ``e**x``. Array API: exp. NumPy: numpy.exp.",
              _cm.cexp)
-expm1 = _unary("expm1", lax.expm1, "``exp(x) - 1`` accurately near 0. Array API: expm1. "
+expm1 = _unary("expm1", _om.pick("expm1", lax.expm1), "``exp(x) - 1`` accurately near 0. Array API: expm1. "
                "NumPy: numpy.expm1.", _cm.cexpm1)
-log = _unary("log", lax.log, "Natural logarithm. Array API: log. NumPy: numpy.log.",
+log = _unary("log", _om.pick("log", lax.log), "Natural logarithm. Array API: log. NumPy: numpy.log.",
              _cm.clog)
-log1p = _unary("log1p", lax.log1p, "``log(1 + x)`` accurately near 0. Array API: log1p. "
+log1p = _unary("log1p", _om.pick("log1p", lax.log1p), "``log(1 + x)`` accurately near 0. Array API: log1p. "
                "NumPy: numpy.log1p.", _cm.clog1p)
 sqrt = _unary("sqrt", lax.sqrt, "Principal square root. Array API: sqrt. NumPy: numpy.sqrt.",
               _cm.csqrt)
@@ -66,89 +66,20 @@ sinh = _unary("sinh", _cm.sinh_real, "Hyperbolic sine. Array API: sinh. NumPy: n
               _cm.csinh)
 cosh = _unary("cosh", _cm.cosh_real, "Hyperbolic cosine. Array API: cosh. NumPy: numpy.cosh.",
               _cm.ccosh)
-tanh = _unary("tanh", lax.tanh, "Hyperbolic tangent. Array API: tanh. NumPy: numpy.tanh.",
+tanh = _unary("tanh", _om.pick("tanh", lax.tanh), "Hyperbolic tangent. Array API: tanh. NumPy: numpy.tanh.",
               _cm.ctanh)
-asinh = _unary("asinh", lax.asinh, "Inverse hyperbolic sine. Array API: asinh. "
+asinh = _unary("asinh", _om.pick("asinh", lax.asinh), "Inverse hyperbolic sine. Array API: asinh. "
                "NumPy: numpy.arcsinh.", _cm.casinh)
-acosh = _unary("acosh", lax.acosh, "Inverse hyperbolic cosine. Array API: acosh. "
+acosh = _unary("acosh", _om.pick("acosh", lax.acosh), "Inverse hyperbolic cosine. Array API: acosh. "
                "NumPy: numpy.arccosh.", _cm.cacosh)
-atanh = _unary("atanh", lax.atanh, "Inverse hyperbolic tangent. Array API: atanh. "
+atanh = _unary("atanh", _om.pick("atanh", lax.atanh), "Inverse hyperbolic tangent. Array API: atanh. "
                "NumPy: numpy.arctanh.", _cm.catanh)
-
-
-def _split(value, keep):
-    """``value`` (a Decimal) as float64 ``hi + lo`` with ``hi`` rounded down to ``keep``
-    significant bits, so products of ``hi`` with short factors are exact (fdlibm's split)."""
-    mant, exp = math.frexp(float(value))
-    hi = math.ldexp(math.floor(math.ldexp(mant, keep)), exp - keep)
-    return hi, float(value - decimal.Decimal(hi))
-
-
-def _log_constants(base, inv_bits, l2_bits):
-    """``1 / log(base)`` and ``log_base(2)``, each split as ``hi + lo`` with ``inv_bits`` and
-    ``l2_bits`` significant bits in ``hi``."""
-    with decimal.localcontext() as ctx:
-        ctx.prec = 40
-        ln_base = decimal.Decimal(base).ln()
-        return (_split(1 / ln_base, inv_bits),
-                _split(decimal.Decimal(2).ln() / ln_base, l2_bits))
-
-
-#: per working dtype: the bits of ``f - f*f/2`` kept in its high part (the low ones masked:
-#: 21 significant bits in float64, 12 in float32), and ``(base, constants)``; the constants'
-#: high parts are short enough that their products with that high part (21 + 32 bits, 12 +
-#: 12) and with the exponent (11 + 42, 8 + 16) are exact
-_LOG_WORK = {
-    np.dtype(np.float64): (np.int64, ~0xFFFFFFFF,
-                           {b: _log_constants(b, 32, 42) for b in (2, 10)}),
-    np.dtype(np.float32): (np.int32, ~0xFFF, {b: _log_constants(b, 12, 16) for b in (2, 10)}),
-}
-# the minimax coefficients of log(1 + f) on [sqrt(1/2) - 1, sqrt(2) - 1] (fdlibm's Lg1..Lg7)
-_LG = (6.666666666666735130e-01, 3.999999999940941908e-01, 2.857142874366239149e-01,
-       2.222219843214978396e-01, 1.818357216161805012e-01, 1.531383769920937332e-01,
-       1.479819860511658591e-01)
-
-
-def _log_split(m, e, base):
-    """``e log_base(2) + log_base(m)`` in ``m``'s dtype (float64, or float32 where the
-    backend has no float64) for ``m`` in ``[sqrt(1/2), sqrt(2)]``, to under one ulp:
-    fdlibm's ``log10``/``log2`` (``f = m - 1`` is exact, ``log(1 + f)`` is a polynomial in
-    ``s = f / (2 + f)``, and its leading part ``f - f*f/2`` is split in two so that
-    multiplying by the split ``1 / log(base)`` loses nothing)."""
-    def c(v):
-        return lax.full_like(m, v)
-    itype, mask, constants = _LOG_WORK[np.dtype(m.dtype)]
-    (inv_hi, inv_lo), (l2_hi, l2_lo) = constants[base]
-    f = lax.sub(m, c(1.0))
-    s = lax.div(f, lax.add(c(2.0), f))
-    z = lax.mul(s, s)
-    w = lax.mul(z, z)
-    t1 = lax.mul(w, lax.add(c(_LG[1]), lax.mul(w, lax.add(c(_LG[3]), lax.mul(w, c(_LG[5]))))))
-    t2 = lax.mul(z, lax.add(c(_LG[0]), lax.mul(w, lax.add(
-        c(_LG[2]), lax.mul(w, lax.add(c(_LG[4]), lax.mul(w, c(_LG[6]))))))))
-    hfsq = lax.mul(c(0.5), lax.mul(f, f))
-    r = lax.mul(s, lax.add(hfsq, lax.add(t2, t1)))          # log(1 + f) - (f - hfsq)
-    hi = lax.sub(f, hfsq)
-    bits = lax.bitcast_convert_type(hi, itype)
-    hi = lax.bitcast_convert_type(lax.bitwise_and(bits, lax.full_like(bits, mask)),
-                                  m.dtype)                # short: exact products
-    lo = lax.add(lax.sub(lax.sub(f, hi), hfsq), r)
-    val_hi = lax.mul(hi, c(inv_hi))
-    val_lo = lax.add(lax.mul(lax.add(lo, hi), c(inv_lo)), lax.mul(lo, c(inv_hi)))
-    if base == 2:
-        y2 = e
-    else:
-        y2 = lax.mul(e, c(l2_hi))
-        val_lo = lax.add(val_lo, lax.mul(e, c(l2_lo)))
-    total = lax.add(y2, val_hi)
-    val_lo = lax.add(val_lo, lax.add(lax.sub(y2, total), val_hi))
-    return lax.add(val_lo, total)
 
 
 @functools.partial(jax.custom_jvp, nondiff_argnums=(1,))
 def _log_base_real(x, base):
     """``log_base(x)`` of real floating ``x`` as ``e log_base(2) + log(m) / log(base)`` with
-    ``x = m 2**e``, ``m`` in ``[sqrt(1/2), sqrt(2)]`` (``_log_split``): powers of the base
+    ``x = m 2**e``, ``m`` in ``[sqrt(1/2), sqrt(2)]`` (``_own_math.log_split``): powers of the base
     come out exact (``log10(0.1) == -1``, ``log2(2**k) == k``), where ``log(x) / log(base)``
     is off by an ulp or two.  float16 and float32 do the arithmetic in float64 (then they
     are correctly rounded, where NumPy's float32 log10 is in 47% of cases); on a backend
@@ -158,28 +89,13 @@ def _log_base_real(x, base):
     and not on others)."""
     dt = np.dtype(x.dtype)
     itype, frac, bias = FLOAT_LAYOUT[dt]
-
-    def full(v, like=x):
-        return lax.full_like(like, v)
-    # a subnormal is its fraction field times 2**(1 - bias - frac): that integer, as a float,
-    # is normal (XLA on CPU reads subnormal operands of arithmetic and conversions as zero)
-    sub = lax.lt(lax.abs(x), full(np.finfo(dt).tiny))
-    bits = lax.bitcast_convert_type(x, itype)
-    bits = lax.select(sub, lax.bitcast_convert_type(lax.convert_element_type(bits, dt), itype),
-                      bits)
-    field = lax.shift_right_logical(bits, full(frac, bits))
-    field = lax.bitwise_and(field, full((1 << (dt.itemsize * 8 - 1 - frac)) - 1, bits))
-    m = lax.bitcast_convert_type(lax.bitwise_or(
-        lax.bitwise_and(bits, full((1 << frac) - 1, bits)), full(bias << frac, bits)), dt)
-    e = lax.sub(field, lax.select(sub, full(2 * bias + frac - 1, bits), full(bias, bits)))
-    big = lax.gt(m, full(math.sqrt(2.0)))
+    m, e = _om.mantissa_exponent(x, frac, bias, itype)
     work = np.dtype(np.float64) if _backend.current().supports(np.float64) else \
         np.dtype(np.float32)
-    m = lax.convert_element_type(lax.select(big, lax.mul(m, full(0.5)), m), work)
-    e = lax.convert_element_type(lax.select(big, lax.add(e, full(1, e)), e), work)
-    out = _log_split(m, e, base)
-    plain = lax.div(lax.log(x), full(math.log(base)))
-    ok = lax.bitwise_and(lax.gt(x, full(0)), lax.is_finite(x))
+    m, e = lax.convert_element_type(m, work), lax.convert_element_type(e, work)
+    out = _om.log_split(m, e, base)
+    plain = lax.div(lax.log(x), lax.full_like(x, math.log(base)))
+    ok = lax.bitwise_and(lax.gt(x, lax.full_like(x, 0)), lax.is_finite(x))
     return lax.select(ok, cast_value(out, dt), plain)  # float16: rounded once (issue 57)
 
 
@@ -228,7 +144,7 @@ def logaddexp(x1, x2, /):
     """``log(exp(x1) + exp(x2))`` without overflow. Array API: logaddexp. NumPy: numpy.logaddexp."""
     big = lax.max(x1, x2)
     diff = lax.neg(lax.abs(lax.sub(x1, x2)))
-    out = lax.add(big, lax.log1p(lax.exp(diff)))
+    out = lax.add(big, _om.pick("log1p", lax.log1p)(_om.pick("exp", lax.exp)(diff)))
     # equal infinities: log(e^inf + e^inf) = inf, log(0 + 0) = -inf (diff would be NaN)
     same = lax.eq(x1, x2)
     # x1 + (x2 - x1) / 2 (= x1 there) keeps the gradient 1/2 for each argument

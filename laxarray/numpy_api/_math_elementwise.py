@@ -24,6 +24,7 @@ from laxarray._core.validate import check_int, normalize_axis
 from laxarray.array_api._calls import call
 from laxarray.array_api._array import wrap
 from laxarray.array_api._complex_math import cexp
+from laxarray.array_api._own_math import pick
 from laxarray.array_api._ufunc import (cast_broadcast, elementwise_binary, elementwise_unary,
                                        to_float)
 from laxarray.array_api._broadcast import broadcast_shapes2
@@ -109,7 +110,7 @@ def logaddexp2(x1, x2, /):
     one = _full(x1, 1)
     d = lax.sub(x1, x2)
     ln2 = _full(x1, np.log(2.0))
-    up = lax.div(lax.log1p(lax.exp2(lax.neg(lax.abs(d)))), ln2)
+    up = lax.div(pick("log1p", lax.log1p)(pick("exp2", lax.exp2)(lax.neg(lax.abs(d)))), ln2)
     big = lax.max(x1, x2)
     out = lax.add(big, up)
     out = lax.select(lax.eq(x1, x2), lax.add(x1, one), out)
@@ -145,14 +146,32 @@ def exp2(x, /):
     n = lax.round(lax.clamp(_full(x, -limit), x, _full(x, limit)),
                   lax.RoundingMethod.TO_NEAREST_EVEN)
     f = lax.sub(x, n)
-    y = _scale_pow2(lax.exp2(f), lax.convert_element_type(n, _dt.default_index()))
+    y = _scale_pow2(pick("exp2", lax.exp2)(f),
+                    lax.convert_element_type(n, _dt.default_index()))
     return lax.select(lax.is_finite(x), y, lax.exp2(x))
 
 
 @elementwise_unary("real numeric", compute=to_float)
 def cbrt(x, /):
     """Real cube root. NumPy: numpy.cbrt."""
-    return lax.cbrt(x)
+    # XLA's cbrt gives one wrong constant for every subnormal (XLA:CPU reads the operand as
+    # a zero it mishandles): a subnormal is its fraction field times 2**-u, so its root is
+    # cbrt(field * 2**-(u % 3)) * 2**-(u // 3), all normal
+    info = np.finfo(x.dtype)
+    itype = {2: np.int16, 4: np.int32, 8: np.int64}[np.dtype(x.dtype).itemsize]
+    frac = info.nmant
+    u = info.maxexp - 2 + frac                     # smallest subnormal: 2**-u
+    bits = lax.bitcast_convert_type(x, itype)
+    field = lax.bitwise_and(bits, lax.full(x.shape, (1 << frac) - 1, itype))
+    wide = lax.mul(lax.convert_element_type(field, x.dtype), _full(x, 2.0 ** -(u % 3)))
+    sub = lax.mul(lax.cbrt(wide), _full(x, 2.0 ** -(u // 3)))
+    # told from the bits (a zero exponent field, a nonzero fraction): XLA:CPU compares
+    # half-precision subnormals as zeros
+    exponent = lax.bitwise_and(bits, lax.full(x.shape, ((1 << (info.bits - 1)) - 1)
+                                              & ~((1 << frac) - 1), itype))
+    tiny = lax.bitwise_and(lax.eq(exponent, lax.full(x.shape, 0, itype)),
+                           lax.ne(field, lax.full(x.shape, 0, itype)))
+    return lax.select(tiny, _copysign(sub, x), lax.cbrt(x))
 
 
 @elementwise_unary("real", compute=to_float)

@@ -1,0 +1,351 @@
+"""float32 exponentials and logarithms from exactly rounded operations, for backends whose
+XLA lowering of them is far from correctly rounded (``Backend.own_math``).
+
+On a TPU, XLA's float32 ``exp`` is up to about 100 ulps off at large arguments, ``log`` and
+``log1p`` about 4000 ulps next to 1, ``expm1``, ``tanh``, ``sinh`` and the inverse
+hyperbolic functions 1000-4000 ulps (``docs/accelerators.md``, measured by
+``benchmarks/elementwise_accuracy.py``), where the CPU's are within 5.  The functions here
+compute them from additions, multiplications, one division at most and bit operations,
+which every backend rounds exactly, in the textbook way (fdlibm's): an argument reduction
+that loses nothing (``x = n ln2 + r``; ``x = 2**e m``), a short polynomial on the reduced
+argument, and an exact rescaling.  Each is within 2-3 float32 ulps over its whole domain,
+with the special values (NaN, ±inf, ±0) of the standard.
+
+:func:`pick` is the one switch: a kernel calls ``pick("exp", lax.exp)(x)`` and gets XLA's
+own primitive unless the backend's record lists the function and ``x`` is float32 (the
+CPU's results do not change).  Each formulation carries the function's derivative
+(``jax.custom_jvp``), as XLA's primitive does.
+"""
+
+from __future__ import annotations
+
+import decimal
+import math
+
+import jax
+import numpy as np
+from jax import lax
+
+from laxarray._core import backend as _backend
+
+_F32 = np.dtype(np.float32)
+#: ``ln 2`` split as fdlibm's ``expf`` splits it: the high part has 15 significant bits, so
+#: ``n * LN2_HI`` is exact for every reduction count ``|n| <= 150``
+_LN2_HI, _LN2_LO = 6.9314575195e-01, 1.4286067653e-06
+_LOG2E = 1.4426950408889634
+#: the Taylor coefficients 1/k! of exp, k = 2 .. 8 (degree 8 leaves under 2**-30 relative
+#: on |r| <= ln2 / 2)
+_INV_FACT = tuple(1.0 / math.factorial(k) for k in range(2, 9))
+
+
+def pick(name, xla_fn):
+    """``xla_fn``, or laxarray's own formulation of ``name`` for float32 operands where the
+    backend's record lists ``name`` in ``own_math``."""
+    def fn(x):
+        return _OWN[name](x) if own(name, x) else xla_fn(x)
+    return fn
+
+
+def own(name, x):
+    """Whether laxarray's own formulation of ``name`` applies to ``x`` here."""
+    return np.dtype(x.dtype) == _F32 and name in _backend.current().own_math
+
+
+def _full(x, v):
+    return lax.full_like(x, v)
+
+
+def _pow2(k):
+    """``2.0**k`` (float32) of int32 ``k`` in ``[-126, 127]``, built from its bits."""
+    return lax.bitcast_convert_type(
+        lax.shift_left(lax.add(k, _full(k, 127)), _full(k, 23)), np.float32)
+
+
+def _reduce(x):
+    """``(n, r)`` with ``x = n ln2 + r``, ``|r| <= ln2 / 2`` and ``n`` an int32 (x clamped to
+    where exp is finite and nonzero): ``x - n * LN2_HI`` is exact."""
+    x = lax.clamp(_full(x, -104.0), x, _full(x, 89.0))
+    nf = lax.round(lax.mul(x, _full(x, _LOG2E)), lax.RoundingMethod.TO_NEAREST_EVEN)
+    r = lax.sub(lax.sub(x, lax.mul(nf, _full(x, _LN2_HI))), lax.mul(nf, _full(x, _LN2_LO)))
+    return lax.convert_element_type(nf, np.int32), r
+
+
+def _expm1_poly(r):
+    """``exp(r) - 1`` for ``|r| <= ln2 / 2``: ``r + r**2 (1/2! + r/3! + ... + r**6/8!)``."""
+    acc = _full(r, _INV_FACT[-1])
+    for c in reversed(_INV_FACT[:-1]):
+        acc = lax.add(_full(r, c), lax.mul(r, acc))
+    return lax.add(r, lax.mul(lax.mul(r, r), acc))
+
+
+def _scale(v, n):
+    """``v * 2**n`` for int32 ``n`` in ``[-150, 128]``, in two exact steps (each power of two
+    is normal); one rounding, only where the result is subnormal."""
+    n1 = lax.shift_right_arithmetic(n, _full(n, 1))
+    return lax.mul(lax.mul(v, _pow2(n1)), _pow2(lax.sub(n, n1)))
+
+
+@jax.custom_jvp
+def exp(x):
+    """``e**x``: ``2**n (1 + expm1(r))``."""
+    n, r = _reduce(x)
+    return _scale(lax.add(_full(r, 1.0), _expm1_poly(r)), n)
+
+
+@exp.defjvp
+def _exp_jvp(primals, tangents):
+    y = exp(primals[0])
+    return y, lax.mul(tangents[0], y)
+
+
+@jax.custom_jvp
+def exp2(x):
+    """``2**x``: ``2**n 2**r`` with ``n = round(x)``, ``2**r = exp(r ln2)`` (``r`` exact)."""
+    x = lax.clamp(_full(x, -151.0), x, _full(x, 129.0))
+    nf = lax.round(x, lax.RoundingMethod.TO_NEAREST_EVEN)
+    r = lax.mul(lax.sub(x, nf), _full(x, math.log(2.0)))
+    return _scale(lax.add(_full(r, 1.0), _expm1_poly(r)), lax.convert_element_type(nf, np.int32))
+
+
+@exp2.defjvp
+def _exp2_jvp(primals, tangents):
+    y = exp2(primals[0])
+    return y, lax.mul(tangents[0], lax.mul(y, _full(y, math.log(2.0))))
+
+
+@jax.custom_jvp
+def expm1(x):
+    """``e**x - 1``: ``2**n expm1(r) + (2**n - 1)``, exact but for the last addition while
+    ``n <= 24``; past it ``exp(x) - 1`` (the 1 is below the last place)."""
+    n, r = _reduce(x)
+    p = _expm1_poly(r)
+    t = _pow2(lax.max(n, _full(n, -126)))
+    small = lax.add(lax.mul(t, p), lax.sub(t, _full(t, 1.0)))
+    big = lax.sub(_scale(lax.add(_full(r, 1.0), p), n), _full(r, 1.0))
+    out = lax.select(lax.gt(n, _full(n, 24)), big, small)
+    return lax.select(lax.eq(x, _full(x, 0.0)), x, out)        # -0.0 stays -0.0
+
+
+@expm1.defjvp
+def _expm1_jvp(primals, tangents):
+    y = expm1(primals[0])
+    return y, lax.mul(tangents[0], lax.add(y, _full(y, 1.0)))
+
+
+# ---- logarithms ------------------------------------------------------------------------------
+def _split(value, keep):
+    """``value`` (a Decimal) as float64 ``hi + lo`` with ``hi`` rounded down to ``keep``
+    significant bits, so products of ``hi`` with short factors are exact (fdlibm's split)."""
+    mant, ex = math.frexp(float(value))
+    hi = math.ldexp(math.floor(math.ldexp(mant, keep)), ex - keep)
+    return hi, float(value - decimal.Decimal(hi))
+
+
+def _log_constants(base, inv_bits, l2_bits):
+    """``1 / log(base)`` and ``log_base(2)``, each split as ``hi + lo`` with ``inv_bits`` and
+    ``l2_bits`` significant bits in ``hi`` (``base`` None: e)."""
+    with decimal.localcontext() as ctx:
+        ctx.prec = 40
+        ln_base = decimal.Decimal(1) if base is None else decimal.Decimal(base).ln()
+        return (_split(1 / ln_base, inv_bits),
+                _split(decimal.Decimal(2).ln() / ln_base, l2_bits))
+
+
+#: per working dtype: the bits of ``f - f*f/2`` kept in its high part (the low ones masked:
+#: 21 significant bits in float64, 12 in float32), and ``(base, constants)``; the constants'
+#: high parts are short enough that their products with that high part (21 + 32 bits, 12 +
+#: 12) and with the exponent (11 + 42, 8 + 16) are exact
+LOG_WORK = {
+    np.dtype(np.float64): (np.int64, ~0xFFFFFFFF,
+                           {b: _log_constants(b, 32, 42) for b in (2, 10, None)}),
+    np.dtype(np.float32): (np.int32, ~0xFFF,
+                           {b: _log_constants(b, 12, 16) for b in (2, 10, None)}),
+}
+# the minimax coefficients of log(1 + f) on [sqrt(1/2) - 1, sqrt(2) - 1] (fdlibm's Lg1..Lg7)
+_LG = (6.666666666666735130e-01, 3.999999999940941908e-01, 2.857142874366239149e-01,
+       2.222219843214978396e-01, 1.818357216161805012e-01, 1.531383769920937332e-01,
+       1.479819860511658591e-01)
+
+
+def log_split(m, e, base):
+    """``e log_base(2) + log_base(m)`` in ``m``'s dtype (float64, or float32 where the
+    backend has no float64) for ``m`` in ``[sqrt(1/2), sqrt(2)]``, to under one ulp
+    (``base`` None: e): fdlibm's ``log10``/``log2`` (``f = m - 1`` is exact, ``log(1 + f)``
+    is a polynomial in ``s = f / (2 + f)``, and its leading part ``f - f*f/2`` is split in
+    two so that multiplying by the split ``1 / log(base)`` loses nothing)."""
+    def c(v):
+        return lax.full_like(m, v)
+    itype, mask, constants = LOG_WORK[np.dtype(m.dtype)]
+    (inv_hi, inv_lo), (l2_hi, l2_lo) = constants[base]
+    f = lax.sub(m, c(1.0))
+    s = lax.div(f, lax.add(c(2.0), f))
+    z = lax.mul(s, s)
+    w = lax.mul(z, z)
+    t1 = lax.mul(w, lax.add(c(_LG[1]), lax.mul(w, lax.add(c(_LG[3]), lax.mul(w, c(_LG[5]))))))
+    t2 = lax.mul(z, lax.add(c(_LG[0]), lax.mul(w, lax.add(
+        c(_LG[2]), lax.mul(w, lax.add(c(_LG[4]), lax.mul(w, c(_LG[6]))))))))
+    hfsq = lax.mul(c(0.5), lax.mul(f, f))
+    r = lax.mul(s, lax.add(hfsq, lax.add(t2, t1)))          # log(1 + f) - (f - hfsq)
+    hi = lax.sub(f, hfsq)
+    bits = lax.bitcast_convert_type(hi, itype)
+    hi = lax.bitcast_convert_type(lax.bitwise_and(bits, lax.full_like(bits, mask)),
+                                  m.dtype)                # short: exact products
+    lo = lax.add(lax.sub(lax.sub(f, hi), hfsq), r)
+    if base is None:                                      # 1 / log(e) = 1: no product
+        val_hi, val_lo = hi, lo
+    else:
+        val_hi = lax.mul(hi, c(inv_hi))
+        val_lo = lax.add(lax.mul(lax.add(lo, hi), c(inv_lo)), lax.mul(lo, c(inv_hi)))
+    if base == 2:
+        y2 = e
+    else:
+        y2 = lax.mul(e, c(l2_hi))
+        val_lo = lax.add(val_lo, lax.mul(e, c(l2_lo)))
+    total = lax.add(y2, val_hi)
+    val_lo = lax.add(val_lo, lax.add(lax.sub(y2, total), val_hi))
+    return lax.add(val_lo, total)
+
+
+def mantissa_exponent(x, frac_bits, bias, itype):
+    """``(m, e)`` with ``x = m 2**e`` and ``m`` in ``[sqrt(1/2), sqrt(2)]``, for positive
+    finite ``x`` (subnormals included), both in ``x``'s dtype."""
+    dt = np.dtype(x.dtype)
+
+    def full(v, like=x):
+        return lax.full_like(like, v)
+    # a subnormal is its fraction field times 2**(1 - bias - frac): that integer, as a float,
+    # is normal (XLA on CPU reads subnormal operands of arithmetic and conversions as zero)
+    sub = lax.lt(lax.abs(x), full(np.finfo(dt).tiny))
+    bits = lax.bitcast_convert_type(x, itype)
+    bits = lax.select(sub, lax.bitcast_convert_type(lax.convert_element_type(bits, dt), itype),
+                      bits)
+    field = lax.shift_right_logical(bits, full(frac_bits, bits))
+    field = lax.bitwise_and(field, full((1 << (dt.itemsize * 8 - 1 - frac_bits)) - 1, bits))
+    m = lax.bitcast_convert_type(lax.bitwise_or(
+        lax.bitwise_and(bits, full((1 << frac_bits) - 1, bits)), full(bias << frac_bits, bits)),
+        dt)
+    e = lax.sub(field, lax.select(sub, full(2 * bias + frac_bits - 1, bits), full(bias, bits)))
+    big = lax.gt(m, full(math.sqrt(2.0)))
+    return (lax.select(big, lax.mul(m, full(0.5)), m),
+            lax.convert_element_type(lax.select(big, lax.add(e, full(1, e)), e), dt))
+
+
+@jax.custom_jvp
+def log(x):
+    """Natural logarithm: ``e ln2 + log(m)`` (:func:`log_split`); zero, negative, inf and
+    NaN take XLA's ``log`` (exact there)."""
+    m, e = mantissa_exponent(x, 23, 127, np.int32)
+    out = log_split(m, e, None)
+    ok = lax.bitwise_and(lax.gt(x, _full(x, 0.0)), lax.is_finite(x))
+    return lax.select(ok, out, lax.log(x))
+
+
+@log.defjvp
+def _log_jvp(primals, tangents):
+    (x,), (dx,) = primals, tangents
+    return log(x), lax.div(dx, x)
+
+
+@jax.custom_jvp
+def log1p(x):
+    """``log(1 + x)``: ``log(u) + (x - (u - 1)) / u`` with ``u = 1 + x`` rounded (the
+    correction is the rounding error of ``u``, exact next to 0)."""
+    u = lax.add(_full(x, 1.0), x)
+    # ``u - 1`` with a 1 XLA cannot see: its simplifier folds ``(1 + x) - 1`` to ``x``
+    one = lax.sign(lax.abs(u))                   # 1 wherever the correction is used
+    corr = lax.div(lax.sub(x, lax.sub(u, one)), u)
+    out = lax.add(log(u), corr)
+    plain = lax.bitwise_or(lax.le(u, _full(u, 0.0)), lax.bitwise_not(lax.is_finite(u)))
+    out = lax.select(plain, log(u), out)
+    return lax.select(lax.eq(x, _full(x, 0.0)), x, out)        # -0.0 stays -0.0
+
+
+@log1p.defjvp
+def _log1p_jvp(primals, tangents):
+    (x,), (dx,) = primals, tangents
+    return log1p(x), lax.div(dx, lax.add(x, _full(x, 1.0)))
+
+
+# ---- hyperbolic ------------------------------------------------------------------------------
+def _copysign(mag, sign_src):
+    bits = lax.bitcast_convert_type(sign_src, np.int32)
+    a = lax.abs(mag)
+    return lax.select(lax.lt(bits, _full(bits, 0)), lax.neg(a), a)
+
+
+@jax.custom_jvp
+def tanh(x):
+    """``-t / (t + 2)`` with ``t = expm1(-2|x|)``, the sign of ``x``; 1 past |x| = 9.1."""
+    a = lax.abs(x)
+    t = expm1(lax.mul(a, _full(a, -2.0)))
+    y = lax.div(lax.neg(t), lax.add(t, _full(t, 2.0)))
+    y = lax.select(lax.gt(a, _full(a, 9.1)), _full(a, 1.0), y)
+    return lax.select(lax.ne(x, x), x, _copysign(y, x))
+
+
+@tanh.defjvp
+def _tanh_jvp(primals, tangents):
+    y = tanh(primals[0])
+    return y, lax.mul(tangents[0], lax.sub(_full(y, 1.0), lax.mul(y, y)))
+
+
+#: past 2**12, ``sqrt(x**2 + 1)`` is ``x`` to float32's precision
+_HUGE = 4096.0
+
+
+@jax.custom_jvp
+def asinh(x):
+    """``log1p(a + a**2 / (1 + sqrt(1 + a**2)))`` with ``a = |x|``; ``log(a) + ln2`` past
+    2**12; the sign of ``x``."""
+    a = lax.abs(x)
+    small = lax.min(a, _full(a, _HUGE))
+    a2 = lax.mul(small, small)
+    y = log1p(lax.add(small, lax.div(a2, lax.add(_full(a, 1.0),
+                                                 lax.sqrt(lax.add(_full(a, 1.0), a2))))))
+    y = lax.select(lax.gt(a, _full(a, _HUGE)), lax.add(log(a), _full(a, math.log(2.0))), y)
+    return lax.select(lax.ne(x, x), x, _copysign(y, x))
+
+
+@asinh.defjvp
+def _asinh_jvp(primals, tangents):
+    (x,), (dx,) = primals, tangents
+    return asinh(x), lax.div(dx, lax.sqrt(lax.add(lax.mul(x, x), _full(x, 1.0))))
+
+
+@jax.custom_jvp
+def acosh(x):
+    """``log1p(t + sqrt(2t + t**2))`` with ``t = x - 1`` (exact near 1); ``log(x) + ln2``
+    past 2**12; NaN below 1."""
+    t = lax.sub(lax.clamp(_full(x, 1.0), x, _full(x, _HUGE)), _full(x, 1.0))
+    y = log1p(lax.add(t, lax.sqrt(lax.add(lax.add(t, t), lax.mul(t, t)))))
+    y = lax.select(lax.gt(x, _full(x, _HUGE)), lax.add(log(x), _full(x, math.log(2.0))), y)
+    return lax.select(lax.lt(x, _full(x, 1.0)), _full(x, np.nan), lax.select(lax.ne(x, x), x, y))
+
+
+@acosh.defjvp
+def _acosh_jvp(primals, tangents):
+    (x,), (dx,) = primals, tangents
+    return acosh(x), lax.div(dx, lax.sqrt(lax.sub(lax.mul(x, x), _full(x, 1.0))))
+
+
+@jax.custom_jvp
+def atanh(x):
+    """``log1p(2a / (1 - a)) / 2`` with ``a = |x|``, the sign of ``x``; NaN past 1."""
+    a = lax.abs(x)
+    y = lax.mul(_full(a, 0.5), log1p(lax.div(lax.add(a, a), lax.sub(_full(a, 1.0), a))))
+    # NaN past 1 said outright: on the chip 2a / (1 - a) is 0 past 2**126 (its division
+    # multiplies by a reciprocal that flushes to zero there)
+    y = lax.select(lax.gt(a, _full(a, 1.0)), _full(a, np.nan), y)
+    return lax.select(lax.ne(x, x), x, _copysign(y, x))
+
+
+@atanh.defjvp
+def _atanh_jvp(primals, tangents):
+    (x,), (dx,) = primals, tangents
+    return atanh(x), lax.div(dx, lax.sub(_full(x, 1.0), lax.mul(x, x)))
+
+
+_OWN = {"exp": exp, "exp2": exp2, "expm1": expm1, "log": log, "log1p": log1p, "tanh": tanh,
+        "asinh": asinh, "acosh": acosh, "atanh": atanh}
+#: the names :func:`pick` knows (a backend record lists a subset in ``own_math``)
+NAMES = frozenset(_OWN) | {"sinh", "cosh"}
