@@ -21,6 +21,7 @@ import jax
 import numpy as np
 from jax import lax
 from laxarray._core import dtypes as _dt
+from laxarray._core.errors import fail_text
 from laxarray._core.numerics import dot_general
 
 #: the dtype of linearized coordinates: the backend's index dtype (int64 on the CPU; int32
@@ -29,6 +30,22 @@ from laxarray._core.numerics import dot_general
 KEY_DTYPE = _dt.default_index()
 GATHER_FILL = lax.GatherScatterMode.FILL_OR_DROP
 PROMISE = lax.GatherScatterMode.PROMISE_IN_BOUNDS
+
+
+def check_key_space(total):
+    """``total`` (the number of positions a key enumerates, the padding key), or
+    ``ValueError`` where the backend's key dtype cannot hold it: on a TPU's record keys are
+    int32, and a sparse array whose sparse dimensions span 2**31 or more positions would
+    have its keys wrap and its entries merged silently."""
+    total = int(total)
+    if total > np.iinfo(KEY_DTYPE).max:
+        from laxarray._core import backend
+        fail_text(ValueError, "laxarray.sparse",
+                  f"this operation linearizes {total} positions (the product of the sparse "
+                  f"dimensions), more than the {KEY_DTYPE.name} keys of the "
+                  f"{backend.current().platform} backend hold ({np.iinfo(KEY_DTYPE).max}); "
+                  "split the array (batch dimensions) or run it on the CPU")
+    return total
 
 
 def default_index_dtype(*sizes) -> np.dtype:
@@ -57,7 +74,7 @@ def _const(x, value):
 
 def linear_keys(indices, sparse_shape):
     """Row-major linear keys (int64) of ``indices[..., nse, n_sparse]``; padding -> total."""
-    total = math.prod(sparse_shape)
+    total = check_key_space(math.prod(sparse_shape))
     key = lax.full(indices.shape[:-1], 0, KEY_DTYPE)
     for d, size in enumerate(sparse_shape):
         col = lax.convert_element_type(indices[..., d], KEY_DTYPE)
@@ -218,6 +235,8 @@ def sort_by_keys(keys, bound=None):
     the positions make equal keys keep their order."""
     n = keys.shape[0]
     pdt = np.dtype("int32") if n < 2**31 else np.dtype("int64")
+    if bound is not None and keys.dtype == KEY_DTYPE:
+        check_key_space(bound)
     if bound is not None and n > 1:
         bits = (n - 1).bit_length()
         if int(bound).bit_length() + bits <= np.iinfo(KEY_DTYPE).bits - 1:  # sign bit free

@@ -116,7 +116,7 @@ def _group_keys(indices, shape, n_batch, n_dense):
     skey = K.linear_keys(indices[:, n_batch:nd - n_dense], sshape)
     dkey = K.linear_keys(indices[:, nd - n_dense:], dshape)
     nsp = math.prod(sshape)
-    big = lax.full(bkey.shape, math.prod(bshape) * nsp, K.KEY_DTYPE)
+    big = lax.full(bkey.shape, K.check_key_space(math.prod(bshape) * nsp), K.KEY_DTYPE)
     gkey = lax.select(pad, big, lax.add(lax.mul(bkey, lax.full((), nsp, K.KEY_DTYPE)), skey))
     return pad, bkey, skey, dkey, gkey
 
