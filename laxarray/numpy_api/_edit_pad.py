@@ -26,7 +26,7 @@ from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.array_api.indexing_functions import take_along_axis_kernel
-from laxarray.array_api.statistical import numpy_sum
+from laxarray.array_api.statistical import _plus_zero, numpy_sum
 from laxarray.array_api.sorting import sort_kernel
 
 _ALLOWED = {"empty": (), "edge": (), "wrap": (), "constant": ("constant_values",),
@@ -82,6 +82,11 @@ def _widths(fn, pad_width, ndim):
 def _values_operand(fn, value, ndim, argname):
     """Per-axis/side values as one raw ``(ndim, 2)`` array (may be traced)."""
     raw = to_raw(fn, value, argname)
+    return _values_broadcast(fn, raw, value, ndim, argname)
+
+
+def _values_broadcast(fn, raw, value, ndim, argname):
+    """``_values_operand`` for ``value`` already converted to the raw ``raw``."""
     if raw.ndim > 2:
         fail(ValueError, fn, f"'{argname}' broadcastable to ({ndim}, 2)", value)
     if raw.ndim == 2 and raw.shape == (2, 1):
@@ -128,29 +133,94 @@ def _divisor(shape, value, dtype):
     return lax.optimization_barrier(lax.full(shape, value, dtype))
 
 
-def _ramp(x, axis, edge, end, width, reverse):
-    """NumPy's ``linspace(end, edge, width, endpoint=False, dtype=x.dtype)`` along ``axis``."""
+_PY_ZERO_OF_KIND = {"b": False, "i": 0, "u": 0, "f": 0.0, "c": 0j}
+
+
+def _ramp_dtype(x_dtype, raw_end):
+    """The dtype NumPy's ``linspace(end, edge, ..., dtype=x.dtype)`` computes the ramp in.
+
+    ``numpy.pad`` hands ``linspace`` the end values as NumPy scalars (strong: they promote
+    with the edge's dtype, so float32 data with the default ``end_values=0``, an int64,
+    ramps in float64 and is rounded once to float32 at the end) when ``end_values`` has one
+    value or one (before, after) pair; any other shape goes through ``tolist`` and the end
+    values are Python scalars (weak: the ramp is computed in the data's own float dtype).
+    ``linspace`` makes the result inexact (an integer ramp is computed in float64).  The
+    dtype is NumPy's own answer for stand-ins of the operands (static: dtypes only), so its
+    rules for bfloat16 and the other extension dtypes come along.
+    """
+    shape, end = tuple(raw_end.shape), np.dtype(raw_end.dtype)
+    size = math.prod(shape)
+    if len(shape) < 3 and (size == 1 or (size == 2 and shape != (2, 1))):
+        start = np.zeros((), end)[()]
+    else:
+        start = _PY_ZERO_OF_KIND[_dt.kind_of(end)]
+    try:
+        dt = np.linspace(start, np.zeros((1,), x_dtype), 0, endpoint=False).dtype
+    except (TypeError, ValueError):
+        dt = _dt.promote_types(end, x_dtype)
+    if _dt.kind_of(dt) not in "fc":
+        dt = _dt.float64
+    return _dt.on_device(dt)
+
+
+def _ramp(x, axis, edge, end, width, reverse, dt):
+    """NumPy's ``linspace(end, edge, width, endpoint=False, dtype=x.dtype)`` along ``axis``,
+    computed in ``dt`` (:func:`_ramp_dtype`) and cast to ``x.dtype`` once at the end."""
     if not width:
         return None
-    dt = x.dtype if _dt.kind_of(x.dtype) in "fc" else _dt.on_device(_dt.float64)
-    if _dt.kind_of(end.dtype) == "c" and _dt.kind_of(dt) != "c":
-        dt = _dt.complex_dtype(dt)
     shape = tuple(width if d == axis else s for d, s in enumerate(x.shape))
-    start = lax.broadcast_in_dim(_cast(end, dt), shape, ())
-    delta = _spread(lax.sub(_cast(edge, dt), _cast(end, dt)), x, axis, width)
-    k = lax.broadcasted_iota(dt, shape, axis)
-    div = _divisor(shape, width, dt)
-    step = lax.div(delta, div)
-    any_zero = lax.reduce_or(lax.eq(step, lax.full_like(step, 0)), tuple(range(x.ndim)))
-    # the products leave a cond before ``+ start``: XLA may not fuse them into one rounding
-    # (a fused multiply-add), which would round differently from NumPy
-    y = lax.cond(any_zero, lambda k, d, dl, s: lax.mul(lax.div(k, d), dl),
-                 lambda k, d, dl, s: lax.mul(k, s), k, div, delta, step)
-    y = lax.add(y, start)
+    if _dt.kind_of(dt) == "c":
+        y = _complex_ramp(x, axis, edge, end, width, shape, dt)
+    else:
+        start = lax.broadcast_in_dim(_cast(end, dt), shape, ())
+        delta = _spread(lax.sub(_cast(edge, dt), _cast(end, dt)), x, axis, width)
+        k = lax.broadcasted_iota(dt, shape, axis)
+        div = _divisor(shape, width, dt)
+        step = lax.div(delta, div)
+        any_zero = lax.reduce_or(lax.eq(step, lax.full_like(step, 0)), tuple(range(x.ndim)))
+        # the products leave a cond before ``+ start``: XLA may not fuse them into one
+        # rounding (a fused multiply-add), which would round differently from NumPy
+        y = lax.cond(any_zero, lambda k, d, dl, s: lax.mul(lax.div(k, d), dl),
+                     lambda k, d, dl, s: lax.mul(k, s), k, div, delta, step)
+        y = lax.add(y, start)
     if _dt.kind_of(x.dtype) in "iu":
         y = lax.floor(y)
+    if _dt.kind_of(dt) == "c" and _dt.kind_of(x.dtype) != "c":
+        y = lax.real(y)  # NumPy's astype of a complex ramp to real data keeps the real part
     y = _cast(y, x.dtype)
     return lax.rev(y, (axis,)) if reverse else y
+
+
+def _complex_ramp(x, axis, edge, end, width, shape, dt):
+    """The complex ``linspace`` ramp with NumPy's complex arithmetic, part by part: its
+    division by the real ``width`` is Smith's (``rat = 0``, a multiplication by
+    ``1 / width``), which XLA's complex division does not round alike."""
+    rdt = _dt.real_dtype(dt)
+    e, g = _cast(end, dt), _cast(edge, dt)
+    delta = _spread(lax.sub(g, e), x, axis, width)
+    dr, di = lax.real(delta), lax.imag(delta)
+    er = lax.broadcast_in_dim(lax.real(e), shape, ())
+    ei = lax.broadcast_in_dim(lax.imag(e), shape, ())
+    k = lax.broadcasted_iota(rdt, shape, axis)
+    zero = _divisor(shape, 0, rdt)   # the imaginary part of ``k`` and of ``width``; ``rat``
+    scl = lax.div(lax.full(shape, 1, rdt), _divisor(shape, width, rdt))
+
+    def quot(ar, ai):  # (ar + ai j) / (width + 0j), NumPy's loop
+        return (lax.mul(lax.add(ar, lax.mul(ai, zero)), scl),
+                lax.mul(lax.sub(ai, lax.mul(ar, zero)), scl))
+
+    def prod(ar, ai, br, bi):
+        return (lax.sub(lax.mul(ar, br), lax.mul(ai, bi)),
+                lax.add(lax.mul(ar, bi), lax.mul(ai, br)))
+
+    sr, si = quot(dr, di)
+    step_zero = lax.bitwise_and(lax.eq(sr, lax.full_like(sr, 0)),
+                                lax.eq(si, lax.full_like(si, 0)))
+    any_zero = lax.reduce_or(step_zero, tuple(range(x.ndim)))
+    yr, yi = lax.cond(any_zero, lambda k, z, sr, si, dr, di: prod(*quot(k, z), dr, di),
+                      lambda k, z, sr, si, dr, di: prod(k, z, sr, si),
+                      k, zero, sr, si, dr, di)
+    return lax.complex(lax.add(yr, er), lax.add(yi, ei))
 
 
 def _nan_any(chunk, axis):
@@ -197,7 +267,13 @@ def _stat(chunk, axis, mode, dtype):
             srt = sort_kernel.lax(c, axis=axis, descending=False, want_indices=False)
             lo, hi = _at(srt, axis, (n - 1) // 2, (n - 1) // 2 + 1), _at(srt, axis, n // 2,
                                                                          n // 2 + 1)
-            out = lo if n % 2 else lax.div(lax.add(lo, hi), lax.full_like(lo, 2))
+            # NumPy's median is ``mean`` of the middle one or two: a sum from +0.0 (the
+            # median of -0.0 is 0.0), in float32 for float16 data, divided by the count
+            wide = _dt.float32 if ftype == _dt.float16 else ftype
+            lo, hi = _cast(lo, wide), _cast(hi, wide)
+            out = _plus_zero(lo) if n % 2 else lax.div(_plus_zero(lax.add(lo, hi)),
+                                                       lax.full_like(lo, 2))
+            out = _cast(out, ftype)
             nan = _nan_any(c, axis)
             if nan is not None:
                 out = lax.select(lax.expand_dims(nan, (axis,)),
@@ -252,8 +328,8 @@ def _wrap(x, axis, left, right):
     return _at(tiled, axis, before * n - left, before * n + n + right)
 
 
-@kernel(static=("widths", "mode", "stat_length", "odd"))
-def _pad_kernel(x, values, *, widths, mode, stat_length, odd):
+@kernel(static=("widths", "mode", "stat_length", "odd", "ramp_dtype"))
+def _pad_kernel(x, values, *, widths, mode, stat_length, odd, ramp_dtype=None):
     dtype = x.dtype
     for axis, (left, right) in enumerate(widths):
         if mode in ("constant", "empty"):
@@ -274,9 +350,10 @@ def _pad_kernel(x, values, *, widths, mode, stat_length, odd):
         elif mode == "linear_ramp":
             row = lax.squeeze(_at(values, 0, axis, axis + 1), (0,))
             x = _join(_ramp(x, axis, _at(x, axis, 0, 1), lax.index_in_dim(row, 0, keepdims=False),
-                            left, False), x,
+                            left, False, ramp_dtype), x,
                       _ramp(x, axis, _at(x, axis, n - 1, n),
-                            lax.index_in_dim(row, 1, keepdims=False), right, True), axis)
+                            lax.index_in_dim(row, 1, keepdims=False), right, True, ramp_dtype),
+                      axis)
         elif mode in _STATS:
             ln, rn = stat_length[axis]
             ln = n if ln is None or ln > n else ln
@@ -346,11 +423,18 @@ def pad(array, pad_width, mode="constant", **kwargs):
                   f"{sorted(extra)}")
     ndim = raw.ndim
     values = lax.full((ndim, 2), 0, raw.dtype)
+    ramp_dtype = None
     if mode == "constant":
         values = _values_operand("pad", kwargs.get("constant_values", 0), ndim,
                                  "constant_values")
     elif mode == "linear_ramp":
-        values = _values_operand("pad", kwargs.get("end_values", 0), ndim, "end_values")
+        end_values = kwargs.get("end_values", 0)
+        raw_end = to_raw("pad", end_values, "end_values")
+        ramp_dtype = _ramp_dtype(raw.dtype, raw_end)
+        if _dt.kind_of(raw.dtype) in "iu" and _dt.kind_of(ramp_dtype) == "c":
+            fail(TypeError, "pad", "real 'end_values' for integer data (its linear ramp is "
+                 "floored)", end_values)
+        values = _values_broadcast("pad", raw_end, end_values, ndim, "end_values")
     stat = None
     if mode in _STATS:
         stat = _pairs("pad", kwargs.get("stat_length"), ndim, "stat_length", True)
@@ -368,4 +452,5 @@ def pad(array, pad_width, mode="constant", **kwargs):
             if raw.shape[d] == 0 and (left or right):
                 fail(ValueError, "pad", f"a non-empty axis {d} to extend with mode '{mode}' "
                      "(only 'constant' and 'empty' extend empty axes)", array)
-    return call(_pad_kernel, raw, values, widths=widths, mode=mode, stat_length=stat, odd=odd)
+    return call(_pad_kernel, raw, values, widths=widths, mode=mode, stat_length=stat, odd=odd,
+                ramp_dtype=ramp_dtype)
