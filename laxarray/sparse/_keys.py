@@ -20,6 +20,7 @@ import math
 import jax
 import numpy as np
 from jax import lax
+from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail_text
 from laxarray._core.numerics import dot_general
@@ -39,11 +40,10 @@ def check_key_space(total):
     have its keys wrap and its entries merged silently."""
     total = int(total)
     if total > np.iinfo(KEY_DTYPE).max:
-        from laxarray._core import backend
         fail_text(ValueError, "laxarray.sparse",
                   f"this operation linearizes {total} positions (the product of the sparse "
                   f"dimensions), more than the {KEY_DTYPE.name} keys of the "
-                  f"{backend.current().platform} backend hold ({np.iinfo(KEY_DTYPE).max}); "
+                  f"{_backend.current().platform} backend hold ({np.iinfo(KEY_DTYPE).max}); "
                   "split the array (batch dimensions) or run it on the CPU")
     return total
 
