@@ -33,13 +33,20 @@ def flush_subnormals(x):
     tiny = lax.full_like(x, _dt.machine_limits(x.dtype).tiny)
     magnitude = lax.abs(x)
     zero = lax.full_like(x, 0)
-    signed_zero = lax.select(_sign_bit(x), lax.neg(zero), zero)
+    signed_zero = lax.select(sign_bit(x), lax.neg(zero), zero)
     return lax.select(lax.lt(magnitude, tiny), signed_zero, x)
 
 
-def _sign_bit(x):
+def sign_bit(x):
+    """Whether the sign bit of real floating ``x`` is set (-0.0 and negative NaN too)."""
     bits = lax.bitcast_convert_type(x, {2: np.int16, 4: np.int32, 8: np.int64}[x.dtype.itemsize])
     return lax.lt(bits, lax.full_like(bits, 0))
+
+
+def copysign(mag, sign_src):
+    """The magnitude of ``mag`` with the sign bit of ``sign_src`` (real floating)."""
+    a = lax.abs(mag)
+    return lax.select(sign_bit(sign_src), lax.neg(a), a)
 
 
 def rounded(p):

@@ -17,6 +17,7 @@ from jax import lax
 
 from laxarray._core import backend as _backend
 from laxarray._core.kernel import flush_subnormals
+from laxarray._core.numerics import copysign as _copysign
 from laxarray.array_api._own_math import own, pick
 
 
@@ -42,17 +43,6 @@ def _isinf(x):
 
 def _isfinite(x):
     return lax.is_finite(x)
-
-
-def _signbit(x):
-    itype = {2: np.int16, 4: np.int32, 8: np.int64}[np.dtype(x.dtype).itemsize]
-    bits = lax.bitcast_convert_type(x, itype)
-    return lax.lt(bits, lax.full_like(bits, 0))
-
-
-def _copysign(mag, sign_src):
-    a = lax.abs(mag)
-    return lax.select(_signbit(sign_src), lax.neg(a), a)
 
 
 def _keep_nan_copysign(v, sign_src):

@@ -27,6 +27,8 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import backend as _backend
+from laxarray._core.numerics import FLOAT_LAYOUT
+from laxarray._core.numerics import copysign as _copysign
 
 _F32 = np.dtype(np.float32)
 #: ``ln 2`` split as fdlibm's ``expf`` splits it: the high part has 15 significant bits, so
@@ -53,6 +55,21 @@ def own(name, x):
 
 def _full(x, v):
     return lax.full_like(x, v)
+
+
+def _derivative(dydx):
+    """``jax.custom_jvp`` with the tangent ``dx * dydx(x, y)`` (``y`` the primal output):
+    the bit operations of a formulation have no derivative of their own."""
+    def wrap(fn):
+        fn = jax.custom_jvp(fn)
+
+        @fn.defjvp
+        def _jvp(primals, tangents):
+            (x,), (dx,) = primals, tangents
+            y = fn(x)
+            return y, lax.mul(dx, dydx(x, y))
+        return fn
+    return wrap
 
 
 def _pow2(k):
@@ -85,20 +102,15 @@ def _scale(v, n):
     return lax.mul(lax.mul(v, _pow2(n1)), _pow2(lax.sub(n, n1)))
 
 
-@jax.custom_jvp
+@_derivative(lambda x, y: y)
 def exp(x):
     """``e**x``: ``2**n (1 + expm1(r))``."""
     n, r = _reduce(x)
     return _scale(lax.add(_full(r, 1.0), _expm1_poly(r)), n)
 
 
-@exp.defjvp
-def _exp_jvp(primals, tangents):
-    y = exp(primals[0])
-    return y, lax.mul(tangents[0], y)
 
-
-@jax.custom_jvp
+@_derivative(lambda x, y: lax.mul(y, _full(y, math.log(2.0))))
 def exp2(x):
     """``2**x``: ``2**n 2**r`` with ``n = round(x)``, ``2**r = exp(r ln2)`` (``r`` exact)."""
     x = lax.clamp(_full(x, -151.0), x, _full(x, 129.0))
@@ -107,13 +119,8 @@ def exp2(x):
     return _scale(lax.add(_full(r, 1.0), _expm1_poly(r)), lax.convert_element_type(nf, np.int32))
 
 
-@exp2.defjvp
-def _exp2_jvp(primals, tangents):
-    y = exp2(primals[0])
-    return y, lax.mul(tangents[0], lax.mul(y, _full(y, math.log(2.0))))
 
-
-@jax.custom_jvp
+@_derivative(lambda x, y: lax.add(y, _full(y, 1.0)))
 def expm1(x):
     """``e**x - 1``: ``2**n expm1(r) + (2**n - 1)``, exact but for the last addition while
     ``n <= 24``; past it ``exp(x) - 1`` (the 1 is below the last place)."""
@@ -125,11 +132,6 @@ def expm1(x):
     out = lax.select(lax.gt(n, _full(n, 24)), big, small)
     return lax.select(lax.eq(x, _full(x, 0.0)), x, out)        # -0.0 stays -0.0
 
-
-@expm1.defjvp
-def _expm1_jvp(primals, tangents):
-    y = expm1(primals[0])
-    return y, lax.mul(tangents[0], lax.add(y, _full(y, 1.0)))
 
 
 # ---- logarithms ------------------------------------------------------------------------------
@@ -206,10 +208,11 @@ def log_split(m, e, base):
     return lax.add(val_lo, total)
 
 
-def mantissa_exponent(x, frac_bits, bias, itype):
+def mantissa_exponent(x):
     """``(m, e)`` with ``x = m 2**e`` and ``m`` in ``[sqrt(1/2), sqrt(2)]``, for positive
-    finite ``x`` (subnormals included), both in ``x``'s dtype."""
+    finite ``x`` (subnormals included; a dtype of ``FLOAT_LAYOUT``), both in ``x``'s dtype."""
     dt = np.dtype(x.dtype)
+    itype, frac_bits, bias = FLOAT_LAYOUT[dt]
 
     def full(v, like=x):
         return lax.full_like(like, v)
@@ -230,23 +233,18 @@ def mantissa_exponent(x, frac_bits, bias, itype):
             lax.convert_element_type(lax.select(big, lax.add(e, full(1, e)), e), dt))
 
 
-@jax.custom_jvp
+@_derivative(lambda x, y: lax.div(_full(x, 1.0), x))
 def log(x):
     """Natural logarithm: ``e ln2 + log(m)`` (:func:`log_split`); zero, negative, inf and
     NaN take XLA's ``log`` (exact there)."""
-    m, e = mantissa_exponent(x, 23, 127, np.int32)
+    m, e = mantissa_exponent(x)
     out = log_split(m, e, None)
     ok = lax.bitwise_and(lax.gt(x, _full(x, 0.0)), lax.is_finite(x))
     return lax.select(ok, out, lax.log(x))
 
 
-@log.defjvp
-def _log_jvp(primals, tangents):
-    (x,), (dx,) = primals, tangents
-    return log(x), lax.div(dx, x)
 
-
-@jax.custom_jvp
+@_derivative(lambda x, y: lax.div(_full(x, 1.0), lax.add(x, _full(x, 1.0))))
 def log1p(x):
     """``log(1 + x)``: ``log(u) + (x - (u - 1)) / u`` with ``u = 1 + x`` rounded (the
     correction is the rounding error of ``u``, exact next to 0)."""
@@ -260,20 +258,9 @@ def log1p(x):
     return lax.select(lax.eq(x, _full(x, 0.0)), x, out)        # -0.0 stays -0.0
 
 
-@log1p.defjvp
-def _log1p_jvp(primals, tangents):
-    (x,), (dx,) = primals, tangents
-    return log1p(x), lax.div(dx, lax.add(x, _full(x, 1.0)))
-
 
 # ---- hyperbolic ------------------------------------------------------------------------------
-def _copysign(mag, sign_src):
-    bits = lax.bitcast_convert_type(sign_src, np.int32)
-    a = lax.abs(mag)
-    return lax.select(lax.lt(bits, _full(bits, 0)), lax.neg(a), a)
-
-
-@jax.custom_jvp
+@_derivative(lambda x, y: lax.sub(_full(y, 1.0), lax.mul(y, y)))
 def tanh(x):
     """``-t / (t + 2)`` with ``t = expm1(-2|x|)``, the sign of ``x``; 1 past |x| = 9.1."""
     a = lax.abs(x)
@@ -283,17 +270,12 @@ def tanh(x):
     return lax.select(lax.ne(x, x), x, _copysign(y, x))
 
 
-@tanh.defjvp
-def _tanh_jvp(primals, tangents):
-    y = tanh(primals[0])
-    return y, lax.mul(tangents[0], lax.sub(_full(y, 1.0), lax.mul(y, y)))
-
 
 #: past 2**12, ``sqrt(x**2 + 1)`` is ``x`` to float32's precision
 _HUGE = 4096.0
 
 
-@jax.custom_jvp
+@_derivative(lambda x, y: lax.rsqrt(lax.add(lax.mul(x, x), _full(x, 1.0))))
 def asinh(x):
     """``log1p(a + a**2 / (1 + sqrt(1 + a**2)))`` with ``a = |x|``; ``log(a) + ln2`` past
     2**12; the sign of ``x``."""
@@ -306,13 +288,8 @@ def asinh(x):
     return lax.select(lax.ne(x, x), x, _copysign(y, x))
 
 
-@asinh.defjvp
-def _asinh_jvp(primals, tangents):
-    (x,), (dx,) = primals, tangents
-    return asinh(x), lax.div(dx, lax.sqrt(lax.add(lax.mul(x, x), _full(x, 1.0))))
 
-
-@jax.custom_jvp
+@_derivative(lambda x, y: lax.rsqrt(lax.sub(lax.mul(x, x), _full(x, 1.0))))
 def acosh(x):
     """``log1p(t + sqrt(2t + t**2))`` with ``t = x - 1`` (exact near 1); ``log(x) + ln2``
     past 2**12; NaN below 1."""
@@ -322,13 +299,8 @@ def acosh(x):
     return lax.select(lax.lt(x, _full(x, 1.0)), _full(x, np.nan), lax.select(lax.ne(x, x), x, y))
 
 
-@acosh.defjvp
-def _acosh_jvp(primals, tangents):
-    (x,), (dx,) = primals, tangents
-    return acosh(x), lax.div(dx, lax.sqrt(lax.sub(lax.mul(x, x), _full(x, 1.0))))
 
-
-@jax.custom_jvp
+@_derivative(lambda x, y: lax.div(_full(x, 1.0), lax.sub(_full(x, 1.0), lax.mul(x, x))))
 def atanh(x):
     """``log1p(2a / (1 - a)) / 2`` with ``a = |x|``, the sign of ``x``; NaN past 1."""
     a = lax.abs(x)
@@ -339,13 +311,6 @@ def atanh(x):
     return lax.select(lax.ne(x, x), x, _copysign(y, x))
 
 
-@atanh.defjvp
-def _atanh_jvp(primals, tangents):
-    (x,), (dx,) = primals, tangents
-    return atanh(x), lax.div(dx, lax.sub(_full(x, 1.0), lax.mul(x, x)))
-
 
 _OWN = {"exp": exp, "exp2": exp2, "expm1": expm1, "log": log, "log1p": log1p, "tanh": tanh,
         "asinh": asinh, "acosh": acosh, "atanh": atanh}
-#: the names :func:`pick` knows (a backend record lists a subset in ``own_math``)
-NAMES = frozenset(_OWN) | {"sinh", "cosh"}

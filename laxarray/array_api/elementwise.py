@@ -15,6 +15,8 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.kernel import flush_subnormals
+from laxarray._core.numerics import copysign as _copysign
+from laxarray._core.numerics import sign_bit as _signbit_real
 from laxarray.array_api import _complex_math as _cm
 from laxarray.array_api._array import Array
 from laxarray.array_api._dispatch import provide
@@ -520,22 +522,11 @@ def isfinite(x, /):
     return lax.is_finite(x)
 
 
-def _signbit_real(x):
-    itype = {2: np.int16, 4: np.int32, 8: np.int64}[np.dtype(x.dtype).itemsize]
-    bits = lax.bitcast_convert_type(x, itype)
-    return lax.lt(bits, lax.full_like(bits, 0))
-
-
 @elementwise_unary("real floating", compute=to_float)
 def signbit(x, /):
     """Whether the sign bit is set (true for -0.0 and negative NaN).
     Array API: signbit. NumPy: numpy.signbit."""
     return _signbit_real(x)
-
-
-def _copysign(mag, sign_src):
-    a = lax.abs(mag)
-    return lax.select(_signbit_real(sign_src), lax.neg(a), a)
 
 
 @elementwise_binary("real floating", compute=to_float)

@@ -88,8 +88,7 @@ def _log_base_real(x, base):
     (``cast_value``: XLA:CPU's own conversion goes through float32 on some instruction sets
     and not on others)."""
     dt = np.dtype(x.dtype)
-    itype, frac, bias = FLOAT_LAYOUT[dt]
-    m, e = _om.mantissa_exponent(x, frac, bias, itype)
+    m, e = _om.mantissa_exponent(x)
     work = np.dtype(np.float64) if _backend.current().supports(np.float64) else \
         np.dtype(np.float32)
     m, e = lax.convert_element_type(m, work), lax.convert_element_type(e, work)
