@@ -11,6 +11,7 @@ differ in the last bits).  Pad widths are static under ``jax.jit``.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import jax
@@ -148,7 +149,12 @@ def _ramp_dtype(x_dtype, raw_end):
     dtype is NumPy's own answer for stand-ins of the operands (static: dtypes only), so its
     rules for bfloat16 and the other extension dtypes come along.
     """
-    shape, end = tuple(raw_end.shape), np.dtype(raw_end.dtype)
+    return _ramp_dtype_of(np.dtype(x_dtype), np.dtype(raw_end.dtype), tuple(raw_end.shape))
+
+
+@functools.lru_cache(maxsize=None)
+def _ramp_dtype_of(x_dtype, end, shape):
+    """:func:`_ramp_dtype` by dtypes and shape (NumPy's answer, asked once per key)."""
     size = math.prod(shape)
     if len(shape) < 3 and (size == 1 or (size == 2 and shape != (2, 1))):
         start = np.zeros((), end)[()]
