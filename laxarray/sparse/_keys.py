@@ -26,8 +26,8 @@ from laxarray._core.errors import fail_text
 from laxarray._core.numerics import dot_general
 
 #: the dtype of linearized coordinates: the backend's index dtype (int64 on the CPU; int32
-#: on a TPU, which has no 64-bit integers: there a matrix's rows * columns must stay below
-#: 2**31 for its keys)
+#: on a TPU, whose 64-bit integers XLA emulates: there the positions an operation
+#: linearizes must stay below 2**31, which :func:`check_key_space` enforces)
 KEY_DTYPE = _dt.default_index()
 GATHER_FILL = lax.GatherScatterMode.FILL_OR_DROP
 PROMISE = lax.GatherScatterMode.PROMISE_IN_BOUNDS
@@ -73,7 +73,8 @@ def _const(x, value):
 
 
 def linear_keys(indices, sparse_shape):
-    """Row-major linear keys (int64) of ``indices[..., nse, n_sparse]``; padding -> total."""
+    """Row-major linear keys (``KEY_DTYPE``) of ``indices[..., nse, n_sparse]``; padding ->
+    total."""
     total = check_key_space(math.prod(sparse_shape))
     key = lax.full(indices.shape[:-1], 0, KEY_DTYPE)
     for d, size in enumerate(sparse_shape):
