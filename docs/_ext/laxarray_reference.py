@@ -437,8 +437,12 @@ def backends_rst():
     for label, attr in (("64-bit integer matrix products in XLA", "int64_dot"),
                         ("``linalg.eig`` in XLA", "eig"),
                         ("SVD from the polar decomposition", "polar_svd"),
-                        ("host (NumPy/SciPy) paths", "host")):
+                        ("host (NumPy/SciPy) paths", "host"),
+                        ("executable store", "store"),
+                        ("one process at a time (``precompile`` in-process)", "exclusive")):
         rows.append([label, *[("yes" if getattr(r, attr) else "no") for _, r in records]])
+    rows.append(["float32 functions laxarray computes itself", *[
+        ", ".join(f"``{n}``" for n in sorted(r.own_math)) or "none" for _, r in records]])
     title = "Backends: dtypes and devices"
     lines = [title, "=" * len(title), "",
              "Generated from the backend records of ``laxarray/_core/backend.py`` (one "

@@ -4,8 +4,10 @@ A :class:`Backend` says which dtypes arrays may have on the platform's devices, 
 dtypes (what ``asarray([1.0])``, ``arange(3)`` and ``argsort`` give there), which dtypes each
 function family computes in (the TPU has no float64 linear algebra or FFT), how its programs
 are traced, whether XLA lowers the nonsymmetric eigensolver and 64-bit integer products there,
-whether the kernels' CPU host paths may run, and which float32 elementwise functions
-laxarray computes itself because XLA's lowering there is far from correctly rounded.  Every decision that depends on the backend
+whether the kernels' CPU host paths may run, which float32 elementwise functions
+laxarray computes itself because XLA's lowering there is far from correctly rounded,
+whether the executable store keeps its kernels, and whether one process at a time holds
+its devices.  Every decision that depends on the backend
 reads its record: ``info``'s ``dtypes``/``default_dtypes``, the creation functions and
 promotion's defaults (``dtypes.default_float`` ...), the dtype checks on arguments and
 array-likes, the kernel helper, the host gate, ``linalg`` and ``fft``.
@@ -83,6 +85,14 @@ class Backend:
     #: rounded result, which laxarray computes itself from exactly rounded operations
     #: (``array_api/_own_math.py``; measured by ``benchmarks/elementwise_accuracy.py``)
     own_math: frozenset = frozenset()
+    #: whether laxarray keeps this platform's compiled kernels in its executable store
+    #: (``exec_store``): jax serializes them and loads them back here (measured on the CPU
+    #: and on a TPU v5e; a GPU's are not measured yet)
+    store: bool = False
+    #: whether only one process at a time may hold this platform's devices (a TPU): work
+    #: that laxarray would spread over child processes (``precompile``'s workers) runs in
+    #: the calling process there
+    exclusive: bool = False
 
     def supports(self, dtype) -> bool:
         """Whether arrays of ``dtype`` can live on this platform."""
@@ -126,7 +136,7 @@ CPU = Backend(
     MappingProxyType({"real floating": _F64, "complex floating": _C128, "integral": _I64,
                       "indexing": _I64}),
     MappingProxyType({"linalg": _LINALG_FULL, "fft": _LINALG_FULL}),
-    int64_dot=True, polar_svd=False, eig=True, host=True)
+    int64_dot=True, polar_svd=False, eig=True, host=True, store=True)
 #: as the CPU (float64 is native there), the nonsymmetric eigensolver on the host
 GPU = Backend(
     "gpu", _ALL, CPU.defaults, CPU.families, int64_dot=True, polar_svd=False, eig=False,
@@ -139,7 +149,7 @@ TPU = Backend(
     MappingProxyType({"linalg": frozenset((_F32, _C64)), "fft": frozenset((_F32, _C64))}),
     int64_dot=False, polar_svd=True, eig=False, host=False,
     own_math=frozenset(("exp", "exp2", "expm1", "log", "log1p", "tanh", "sinh", "cosh",
-                        "asinh", "acosh", "atanh")))
+                        "asinh", "acosh", "atanh")), store=True, exclusive=True)
 
 RECORDS = MappingProxyType({"cpu": CPU, "gpu": GPU, "cuda": GPU, "rocm": GPU, "tpu": TPU})
 
@@ -162,6 +172,13 @@ def current() -> Backend:
 def for_platform(platform: str) -> Backend:
     """The record of an XLA platform name (an unknown platform gets the CPU's)."""
     return RECORDS.get(platform, CPU)
+
+
+def compiling() -> Backend:
+    """The record of the platform XLA compiles laxarray's kernels for: jax's default
+    backend's, whatever ``LAXARRAY_PLATFORM`` says (a CPU process with the TPU's record still
+    compiles CPU executables, and keeps them in the store as the CPU's)."""
+    return for_platform(jax.default_backend())
 
 
 def for_device(device) -> Backend:

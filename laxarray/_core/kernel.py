@@ -345,9 +345,10 @@ _NO = object()          # "not served from the store": the call goes through jax
 
 
 def _open_store():
-    """The store; none in a cluster (executables name one process's devices)."""
+    """The store, where the compiling platform's record keeps one (``Backend.store``: the
+    CPU, the TPU); none in a cluster (executables name one process's devices)."""
     if not _STORE:
-        _STORE.append(_store.default_store() if _options() is not None
+        _STORE.append(_store.default_store() if _backend.compiling().store
                       and jax.process_count() == 1 else None)
     return _STORE[0]
 

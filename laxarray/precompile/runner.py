@@ -1,6 +1,7 @@
 """Run a workload or a record file: the parent spawns worker processes and draws the
 progress bar; each worker runs its share of the tasks and reports one JSON line per task on
-stdout.
+stdout.  On a device that only one process may hold (a TPU) the parent runs every task
+itself, as a single worker would.
 
 Workers are fresh interpreters (``python -m laxarray.precompile --worker SOURCE I N``, where
 SOURCE is a workload name or ``from:`` and a record file's path) with the parent's
@@ -29,7 +30,7 @@ import threading
 import time
 import warnings
 
-from laxarray._core import exec_store, kernel
+from laxarray._core import backend as _backend, exec_store, kernel
 from laxarray.precompile import recorded
 from laxarray.precompile.workloads import check_name, chunk, requires, shares, tasks
 
@@ -48,7 +49,9 @@ def precompile(workload=None, jobs=None, *, limit=None, match=None, stream=None,
     ``"sklearn"``); ``from_file`` instead names a file that a run with
     ``LAXARRAY_RECORD=FILE`` wrote, and exactly the executables it lists are loaded (where
     the store has them) or built (not both arguments: ``ValueError``).  ``jobs`` defaults
-    to ``os.cpu_count()``; ``match`` (a glob on task labels) and ``limit`` (the first tasks
+    to ``os.cpu_count()``; on a device that one process at a time may hold (a TPU:
+    ``Backend.exclusive``) the tasks run in this process instead, one after another, and
+    ``jobs`` is not used.  ``match`` (a glob on task labels) and ``limit`` (the first tasks
     only) select part of the work.  The progress bar and the summary go to ``stream``
     (default ``sys.stderr``; ``False``: silent).  Returns the summary as a dict; raises
     ``RuntimeError`` where the store is off or a worker failed (after the summary).  A
@@ -111,6 +114,8 @@ def _go(source, found, store, jobs, limit, match, stream):
     if stream is None:
         stream = sys.stderr
     run = _Run(source, found, store, stream or None)
+    if _backend.compiling().exclusive:   # one process may hold the device: this one
+        return run.here(source, limit, match)
     count = shares(found, jobs)
     run.start([_worker_command(source, i, count, limit, match) for i in range(count)])
     return run.finish()
@@ -222,6 +227,31 @@ class _Run:
         except BaseException:
             self._stop()
             raise
+        return self._close(codes)
+
+    def here(self, source, limit, match):
+        """Run every task in this process, as one worker would (on a device that only one
+        process may hold: ``Backend.exclusive``); the summary."""
+        self.started = time.perf_counter()
+        self.errs.append(collections.deque(maxlen=30))
+        report = _Lines(self._line)
+        scipy_setting = os.environ.get("SCIPY_ARRAY_API")
+        try:
+            with warnings.catch_warnings():
+                code = work(source, 0, 1, limit, match, report=report)
+        finally:
+            if scipy_setting is None:
+                os.environ.pop("SCIPY_ARRAY_API", None)
+            else:
+                os.environ["SCIPY_ARRAY_API"] = scipy_setting
+        return self._close([code])
+
+    def _line(self, line):
+        if line.startswith(MARK):
+            self._report(json.loads(line[len(MARK):]))
+
+    def _close(self, codes):
+        """The summary, drawn and printed; ``RuntimeError`` where a worker failed."""
         summary = self._summary(codes)
         self._draw(final=True)
         if self.stream is not None:
@@ -291,6 +321,23 @@ class _Run:
                 proc.kill()
 
 
+class _Lines:
+    """A text stream that hands each complete line written to it to ``take``."""
+
+    def __init__(self, take):
+        self.take, self.rest = take, ""
+
+    def write(self, text):
+        self.rest += text
+        *lines, self.rest = self.rest.split("\n")
+        for line in lines:
+            self.take(line)
+        return len(text)
+
+    def flush(self):
+        pass
+
+
 def format_summary(summary: dict) -> str:
     """The summary of :func:`precompile` as the lines it prints."""
     s = summary
@@ -327,8 +374,9 @@ def work(source, index, count, limit=None, match=None, report=None) -> int:
     active = kernel._open_store() is not None
     emit({"event": "start", "tasks": len(mine), "store": active})
     if not active:
-        print("laxarray.precompile: this process has no executable store (it serves CPU "
-              "programs only, and LAXARRAY_COMPILATION_CACHE must not be 0)", file=sys.stderr)
+        print("laxarray.precompile: this process has no executable store (it serves the "
+              "CPU's and the TPU's programs, and LAXARRAY_COMPILATION_CACHE must not be 0)",
+              file=sys.stderr)
         return 3
     record = {}  # kind -> [tasks failed, tasks run without failure]
     for position, task in mine:
