@@ -252,6 +252,9 @@ def _host_call_impl(*args, fn, avals, vmap_method):
 
 
 def _host_call_lowering(ctx, *args, fn, avals, vmap_method):
+    if any(0 in a.shape for a in (*ctx.avals_in, *avals)):
+        return _jmlir.lower_fun(_without_empty(fn, ctx.avals_in, avals, vmap_method),
+                                multiple_results=True)(ctx, *args)
     if _one_device(ctx):
         def call(*xs):
             return tuple(_host_call_run(fn, xs, avals))
@@ -265,6 +268,35 @@ def _host_call_lowering(ctx, *args, fn, avals, vmap_method):
         run = lambda *ys: tuple(_host_call_run(fn, ys, avals))  # noqa: E731
         return jax.pure_callback(run, shapes, *xs, vmap_method=vmap_method)
     return _jmlir.lower_fun(through_jax, multiple_results=True)(ctx, *args)
+
+
+def _without_empty(fn, avals_in, avals, vmap_method):
+    """A host call with its empty operands and results taken out of the program: an empty
+    operand is handed to ``fn`` as an empty NumPy array made on the host, an empty result
+    is a constant, and with no result left no call is made.  (On a TPU a host call that
+    moves a zero-byte buffer aborts the process, asynchronously, in libtpu's host-command
+    dispatcher: "HostCommand byte_offset -1 is not aligned to 512", ``linalg.eig`` of a
+    0x0 matrix on the chip; the rule holds on every backend.)"""
+    empty_in = [0 in a.shape for a in avals_in]
+    empty_out = [0 in a.shape for a in avals]
+    blanks = [(i, np.empty(a.shape, a.dtype)) for i, (a, e) in enumerate(zip(avals_in, empty_in))
+              if e]
+    wanted = tuple(a for a, e in zip(avals, empty_out) if not e)
+
+    def inner(*kept):
+        full = list(kept)
+        for i, blank in blanks:          # ascending positions: each insert lands in place
+            full.insert(i, blank)
+        outs = fn(*full)
+        return tuple(o for o, e in zip(outs, empty_out) if not e)
+
+    def body(*xs):
+        kept = [x for x, e in zip(xs, empty_in) if not e]
+        got = iter(_host_call_p.bind(*kept, fn=inner, avals=wanted, vmap_method=vmap_method)
+                   if wanted else ())
+        return [jax.lax.full(a.shape, 0, a.dtype) if e else next(got)
+                for a, e in zip(avals, empty_out)]
+    return body
 
 
 def _one_device(ctx) -> bool:
@@ -363,7 +395,9 @@ def serialize_compiled(compiled) -> bytes:
     that blob would load, then fail on its first run (``NOT_FOUND: Function ... not
     found``).  A process that has had no hit in jax's persistent cache (counted from the
     import of laxarray) compiled all its executables afresh; after a hit, a CPU executable
-    passes only with machine code in it or with no need of any (:data:`_CODELESS`)."""
+    passes only with machine code in it or with no need of any (:data:`_CODELESS`).  On a
+    TPU an executable from jax's cache serializes whole and loads again (measured by
+    ``benchmarks/store_check.py``), so only the CPU's are checked."""
     if compiled in _LOADED:
         raise NotSerializable("serialize_compiled: expected an executable compiled in this "
                               "process; got one that load_compiled loaded (jaxlib writes it "
@@ -536,7 +570,8 @@ def register_program_setting(name, read) -> None:
 
 def environment_fingerprint() -> str:
     """A short hex digest of what a compiled executable depends on besides its program: jax,
-    jaxlib, the backend and its devices, this CPU, ``XLA_FLAGS``, jax's program settings and
+    jaxlib, the backend (its platform version, device kind and count; on a TPU libtpu's
+    version and ``LIBTPU_INIT_ARGS``), this CPU, ``XLA_FLAGS``, jax's program settings and
     laxarray's (:func:`register_program_setting`)."""
     settings = tuple(repr(getattr(jax.config, name, None)) for name in _PROGRAM_SETTINGS)
     if _LIBRARY_SETTINGS:
@@ -562,7 +597,21 @@ def _machine_description() -> str:
         f"platform_version={client.platform_version}", f"device_kind={device.device_kind}",
         f"devices={jax.device_count()}", f"local_devices={jax.local_device_count()}",
         f"processes={jax.process_count()}", f"cpu={_cpu_description()}",
-        f"XLA_FLAGS={_os.environ.get('XLA_FLAGS', '')}")))
+        f"XLA_FLAGS={_os.environ.get('XLA_FLAGS', '')}",
+        *((f"libtpu={_distribution_version('libtpu', 'libtpu-nightly')}",
+           f"LIBTPU_INIT_ARGS={_os.environ.get('LIBTPU_INIT_ARGS', '')}")
+          if client.platform == "tpu" else ()))))
+
+
+def _distribution_version(*names) -> str:
+    """The installed version of the first of the distributions ``names`` found, else ''."""
+    from importlib import metadata
+    for name in names:
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return ""
 
 
 def _cpu_description() -> str:

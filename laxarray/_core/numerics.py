@@ -160,6 +160,50 @@ FLOAT_LAYOUT = {
 }
 
 
+def pow2(n, dtype):
+    """``2.0 ** n`` of the real float ``dtype`` for integer ``n`` in its normal exponent
+    range, built from the bits."""
+    itype, frac, bias = FLOAT_LAYOUT[np.dtype(dtype)]
+    n = lax.convert_element_type(n, itype)
+    return lax.bitcast_convert_type(lax.shift_left(lax.add(n, lax.full_like(n, bias)),
+                                                   lax.full_like(n, frac)), dtype)
+
+
+def scale_pow2(x, n):
+    """``x * 2**n`` for integer ``|n| <= 2 (bias + fraction bits + 2)``, in three exact steps
+    (each power of two stays in the normal range; one rounding, where the result is
+    subnormal).  ``n`` has ``x``'s shape or is a scalar; a complex ``x`` scales both parts."""
+    if _dt.kind_of(x.dtype) == "c":
+        return lax.complex(scale_pow2(lax.real(x), n), scale_pow2(lax.imag(x), n))
+    if n.shape != x.shape:
+        n = lax.broadcast_in_dim(n, x.shape, ())
+    third = lax.div(n, lax.full_like(n, 3))
+    last = lax.sub(n, lax.mul(third, lax.full_like(n, 2)))
+    y = lax.mul(x, pow2(third, x.dtype))
+    y = lax.mul(y, pow2(third, x.dtype))
+    return lax.mul(y, pow2(last, x.dtype))
+
+
+def exponent(x):
+    """The binary exponent ``e`` of a positive normal real float ``x`` (``2**e <= x <
+    2**(e+1)``), as its same-width integer, read from the bits."""
+    itype, frac, bias = FLOAT_LAYOUT[np.dtype(x.dtype)]
+    bits = lax.bitcast_convert_type(x, itype)
+    field = lax.shift_right_logical(bits, lax.full_like(bits, frac))
+    return lax.sub(field, lax.full_like(field, bias))
+
+
+# ---- a platform's quirks: one rule each ---------------------------------------------------
+
+def float_rem(x, y):
+    """``lax.rem`` of real floats (C's ``fmod``) with a finite ``x`` kept at an infinite
+    ``y``.  XLA's TPU lowering computes ``x - trunc(x / y) * y``, which is NaN there
+    (the official suite's ``remainder(5.0, inf)`` on the chip); XLA:CPU already gives
+    ``x``, so the select changes no CPU result."""
+    keep = lax.bitwise_and(lax.is_finite(x), lax.eq(lax.abs(y), lax.full_like(y, np.inf)))
+    return lax.select(keep, x, lax.rem(x, y))
+
+
 # ---- NumPy's casts inside a kernel -------------------------------------------------------
 
 _UINT_OF_WIDTH = {2: np.dtype("uint16"), 4: np.dtype("uint32"), 8: np.dtype("uint64")}

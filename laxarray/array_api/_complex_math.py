@@ -181,7 +181,8 @@ def ctanh(z):
     For a finite ``a`` an imaginary part that underflows to zero keeps the sign of
     ``sin(2b)`` (the sign of the exact value); for ``a = ±inf`` the standard states
     ``±1 + 0j`` for a positive finite ``b`` whatever ``sin(2b)`` is, so the result is
-    ``±1`` with a zero of ``b``'s sign (``tanh(conj(x)) == conj(tanh(x))``)."""
+    ``±1`` with a zero of ``b``'s sign (``tanh(conj(x)) == conj(tanh(x))``); ``NaN ± 0j``
+    gives ``NaN ± 0j`` on every backend."""
     a, b = _parts(z)
     w = lax.tanh(z)
     re, im = _parts(w)
@@ -197,6 +198,10 @@ def ctanh(z):
     bad_b = _not(_isfinite(b))
     re = lax.select(_and(zero_a, bad_b), a, re)
     im = lax.select(_and(zero_a, bad_b), _full(b, np.nan), im)
+    # a NaN and b == ±0: NaN ± 0j (XLA:CPU gives it; the TPU's lowering NaN + NaN j)
+    nan_a = _and(_isnan(a), lax.eq(b, _full(b, 0)))
+    re = lax.select(nan_a, a, re)
+    im = lax.select(nan_a, b, im)
     return _c(re, im)
 
 

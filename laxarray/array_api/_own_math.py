@@ -27,7 +27,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import backend as _backend
-from laxarray._core.numerics import FLOAT_LAYOUT
+from laxarray._core.numerics import FLOAT_LAYOUT, pow2
 from laxarray._core.numerics import copysign as _copysign
 
 _F32 = np.dtype(np.float32)
@@ -72,12 +72,6 @@ def _derivative(dydx):
     return wrap
 
 
-def _pow2(k):
-    """``2.0**k`` (float32) of int32 ``k`` in ``[-126, 127]``, built from its bits."""
-    return lax.bitcast_convert_type(
-        lax.shift_left(lax.add(k, _full(k, 127)), _full(k, 23)), np.float32)
-
-
 def _reduce(x):
     """``(n, r)`` with ``x = n ln2 + r``, ``|r| <= ln2 / 2`` and ``n`` an int32 (x clamped to
     where exp is finite and nonzero): ``x - n * LN2_HI`` is exact."""
@@ -99,7 +93,7 @@ def _scale(v, n):
     """``v * 2**n`` for int32 ``n`` in ``[-150, 128]``, in two exact steps (each power of two
     is normal); one rounding, only where the result is subnormal."""
     n1 = lax.shift_right_arithmetic(n, _full(n, 1))
-    return lax.mul(lax.mul(v, _pow2(n1)), _pow2(lax.sub(n, n1)))
+    return lax.mul(lax.mul(v, pow2(n1, np.float32)), pow2(lax.sub(n, n1), np.float32))
 
 
 @_derivative(lambda x, y: y)
@@ -126,7 +120,7 @@ def expm1(x):
     ``n <= 24``; past it ``exp(x) - 1`` (the 1 is below the last place)."""
     n, r = _reduce(x)
     p = _expm1_poly(r)
-    t = _pow2(lax.max(n, _full(n, -126)))
+    t = pow2(lax.max(n, _full(n, -126)), np.float32)
     small = lax.add(lax.mul(t, p), lax.sub(t, _full(t, 1.0)))
     big = lax.sub(_scale(lax.add(_full(r, 1.0), p), n), _full(r, 1.0))
     out = lax.select(lax.gt(n, _full(n, 24)), big, small)

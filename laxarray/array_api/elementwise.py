@@ -15,7 +15,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.kernel import flush_subnormals
-from laxarray._core.numerics import copysign as _copysign
+from laxarray._core.numerics import copysign as _copysign, float_rem
 from laxarray._core.numerics import sign_bit as _signbit_real
 from laxarray.array_api import _complex_math as _cm
 from laxarray.array_api._array import Array
@@ -86,7 +86,7 @@ def _int_floor_divide(x1, x2):
 def _float_divmod(x1, x2):
     """NumPy's npy_divmod: (floor quotient, remainder with the sign of x2)."""
     zero = _zeros(x1)
-    mod = lax.rem(x1, x2)
+    mod = float_rem(x1, x2)
     div = lax.div(lax.sub(x1, mod), x2)
     fix = lax.bitwise_and(lax.ne(mod, zero), lax.ne(lax.lt(x2, zero), lax.lt(mod, zero)))
     mod = lax.select(fix, lax.add(mod, x2), mod)

@@ -12,7 +12,7 @@ from jax.lax import linalg as lax_linalg
 from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.jaxapi import mode_32_bit
-from laxarray._core.numerics import dot_general
+from laxarray._core.numerics import dot_general, exponent, scale_pow2
 from laxarray.array_api._views import diagonal  # noqa: F401  (M.diagonal, shared with the view)
 
 
@@ -140,8 +140,34 @@ def _polar_svd(x, full_matrices, compute_uv):
         flat = lax.reshape(x, (int(np.prod(batch)), m, n))
         out = jax.vmap(lambda a: _polar_svd(a, full_matrices, compute_uv))(flat)
         return jax.tree.map(lambda o: lax.reshape(o, (*batch, *o.shape[1:])), out)
+    # QDWH's norms and eigh's products square the entries: a matrix whose largest entry is
+    # far from 1 (past 2**64 in float32) overflowed to NaN ("did not converge" where LAPACK
+    # scales first).  Scaled by the power of two of its largest entry -- exact, and the
+    # singular values scaled back -- it cannot.
+    e = _exponent_of_largest(x)
+    out = _polar_svd_scaled(scale_pow2(x, lax.neg(e)), full_matrices, compute_uv)
+    if not compute_uv:
+        return scale_pow2(out, e)
+    u, s, vh = out
+    return u, scale_pow2(s, e), vh
+
+
+def _exponent_of_largest(x):
+    """The binary exponent of ``x``'s largest entry in magnitude (of a real or imaginary
+    part), as the int32 0 where that is zero, subnormal or not finite."""
+    mag = lax.abs(x) if _dt.kind_of(x.dtype) != "c" else lax.max(lax.abs(lax.real(x)),
+                                                                  lax.abs(lax.imag(x)))
+    big = lax.reduce_max(mag, tuple(range(mag.ndim)))
+    usable = lax.bitwise_and(lax.is_finite(big),
+                             lax.ge(big, lax.full_like(big, _dt.machine_limits(big.dtype).tiny)))
+    e = lax.convert_element_type(exponent(big), np.int32)
+    return lax.select(usable, e, lax.full_like(e, 0))
+
+
+def _polar_svd_scaled(x, full_matrices, compute_uv):
+    m, n = x.shape
     if m < n:   # the transpose's factors, swapped
-        out = _polar_svd(mH(x), full_matrices, compute_uv)
+        out = _polar_svd_scaled(mH(x), full_matrices, compute_uv)
         if not compute_uv:
             return out
         u, s, vh = out

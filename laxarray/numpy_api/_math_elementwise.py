@@ -19,7 +19,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import kernel
-from laxarray._core.numerics import FLOAT_LAYOUT
+from laxarray._core.numerics import FLOAT_LAYOUT, float_rem, scale_pow2
 from laxarray._core.validate import check_int, normalize_axis
 from laxarray.array_api._calls import call
 from laxarray.array_api._array import wrap
@@ -94,8 +94,7 @@ def fmod(x1, x2, /):
         is_zero = lax.eq(x2, zero)
         r = lax.rem(x1, lax.select(is_zero, _full(x2, 1), x2))
         return lax.select(is_zero, zero, r)
-    keep = lax.bitwise_and(lax.is_finite(x1), lax.eq(lax.abs(x2), _full(x2, np.inf)))
-    return lax.select(keep, x1, lax.rem(x1, x2))
+    return float_rem(x1, x2)
 
 
 @elementwise_binary("numeric", compute=_to_double)
@@ -146,7 +145,7 @@ def exp2(x, /):
     n = lax.round(lax.clamp(_full(x, -limit), x, _full(x, limit)),
                   lax.RoundingMethod.TO_NEAREST_EVEN)
     f = lax.sub(x, n)
-    y = _scale_pow2(pick("exp2", lax.exp2)(f),
+    y = scale_pow2(pick("exp2", lax.exp2)(f),
                     lax.convert_element_type(n, _dt.default_index()))
     return lax.select(lax.is_finite(x), y, lax.exp2(x))
 
@@ -429,24 +428,6 @@ def frexp(x, /):
     return call(_frexp_kernel, v, dtype=dt)
 
 
-def _pow2(n, dtype):
-    """``2.0 ** n`` for integer ``n`` in the normal exponent range, built from bits."""
-    itype, frac, bias = FLOAT_LAYOUT[np.dtype(dtype)]
-    n = lax.convert_element_type(n, itype)
-    return lax.bitcast_convert_type(lax.shift_left(lax.add(n, _full(n, bias)),
-                                                   _full(n, frac)), dtype)
-
-
-def _scale_pow2(x, n):
-    """``x * 2**n`` for int64 ``|n| <= 2 (bias + fraction bits + 2)``, in three exact steps
-    (each power of two stays in the normal range)."""
-    third = lax.div(n, _full(n, 3))
-    last = lax.sub(n, lax.mul(third, _full(n, 2)))
-    y = lax.mul(x, _pow2(third, x.dtype))
-    y = lax.mul(y, _pow2(third, x.dtype))
-    return lax.mul(y, _pow2(last, x.dtype))
-
-
 @kernel(static=("dtype", "shape"))
 def _ldexp_kernel(x, n, *, dtype, shape):
     x = cast_broadcast(x, dtype, shape)
@@ -454,7 +435,7 @@ def _ldexp_kernel(x, n, *, dtype, shape):
     limit = 2 * (bias + frac + 2)   # beyond this the result is 0 or inf for every finite x
     n = cast_broadcast(n, _dt.default_index(), shape)
     n = lax.clamp(lax.full((), -limit, _dt.default_index()), n, lax.full((), limit, _dt.default_index()))
-    return _scale_pow2(x, n)
+    return scale_pow2(x, n)
 
 
 @kernel()

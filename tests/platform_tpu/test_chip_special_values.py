@@ -1,0 +1,113 @@
+"""Results the TPU's XLA lowering got wrong where XLA:CPU gets them right, each fixed by one
+rule in laxarray's programs (docs/accelerators.md §2): they hold here on the CPU with the
+TPU's record, and ``benchmarks/accelerator_check.py`` runs this file on the chip, where the
+official suite found them (2026-12-06)."""
+
+import numpy as np
+import pytest
+
+import laxarray as xp
+
+INF = np.float32(np.inf)
+
+
+@pytest.mark.parametrize("op", ["remainder", "fmod", "floor_divide", "mod_operator"])
+def test_a_finite_number_by_an_infinity_follows_numpy(op):
+    # XLA's TPU rem is x - trunc(x / y) * y: NaN at y = ±inf (numerics.float_rem)
+    x1 = np.array([5.0, -5.0, 5.0, -5.0, 0.0, -0.0, 3.5e38, -1e-30], dtype=np.float32)
+    x2 = np.array([INF, INF, -INF, -INF, INF, -INF, -INF, INF], dtype=np.float32)
+    a1, a2 = xp.asarray(x1), xp.asarray(x2)
+    got = {"remainder": lambda: xp.remainder(a1, a2), "fmod": lambda: xp.fmod(a1, a2),
+           "floor_divide": lambda: xp.floor_divide(a1, a2),
+           "mod_operator": lambda: a1 % a2}[op]()
+    want = {"remainder": np.remainder, "fmod": np.fmod, "floor_divide": None,
+            "mod_operator": np.remainder}[op]
+    got = np.asarray(got)
+    if want is None:   # the standard's floor(x1 / x2): a signed zero (NumPy says -1 for mixed)
+        with np.errstate(invalid="ignore"):
+            want = np.floor(x1 / x2)
+    else:
+        want = want(x1, x2)
+    np.testing.assert_array_equal(got, want)
+    assert np.array_equal(np.signbit(got), np.signbit(want))
+
+
+def test_complex_tanh_of_nan_and_a_signed_zero():
+    # the standard: tanh(NaN + 0j) is NaN + 0j, the zero keeping its sign
+    z = xp.asarray(np.array([complex(np.nan, 0.0), complex(np.nan, -0.0)], np.complex64))
+    got = np.asarray(xp.tanh(z))
+    assert np.isnan(got.real).all()
+    assert np.array_equal(got.imag, [0.0, -0.0])
+    assert np.array_equal(np.signbit(got.imag), [False, True])
+
+
+@pytest.mark.parametrize("exp2", [-90, -60, 0, 60, 90, 120])
+@pytest.mark.parametrize("shape", [(5, 5), (7, 3), (3, 7), (2, 4, 4)])
+@pytest.mark.parametrize("dtype", ["float32", "complex64"])
+def test_the_svd_of_matrices_far_from_one(exp2, shape, dtype):
+    # the polar SVD squares the entries: past 2**64 it overflowed (the official suite's pinv
+    # on the chip: "SVD did not converge"), far below 1 it lost digits; scaled by the power
+    # of two of the largest entry, it does neither (past 2**-100 the entries themselves
+    # come near the subnormals, which XLA flushes: README, "subnormals")
+    rng = np.random.default_rng(abs(exp2) + len(shape))
+    a = rng.standard_normal(shape)
+    if dtype == "complex64":
+        a = a + 1j * rng.standard_normal(shape)
+    a = (a * 2.0 ** exp2).astype(dtype)
+    want = np.linalg.svd(a.astype(np.complex128 if dtype == "complex64" else np.float64),
+                         compute_uv=False)
+    top = want[..., :1]
+    s = np.asarray(xp.linalg.svdvals(xp.asarray(a)))
+    np.testing.assert_allclose(s / top, want / top, atol=2e-6)
+    u, s2, vh = (np.asarray(t) for t in xp.linalg.svd(xp.asarray(a), full_matrices=False))
+    rebuilt = (u * s2[..., None, :]) @ vh
+    assert np.max(np.abs(rebuilt - a)) <= 2e-6 * np.max(np.abs(a))
+    p = np.asarray(xp.linalg.pinv(xp.asarray(a)))
+    want_p = np.linalg.pinv(a.astype(np.complex128 if dtype == "complex64" else np.float64))
+    # (at 2**120 the pseudo-inverse's entries lie near the subnormals, which XLA flushes)
+    tiny = np.finfo(np.float32).tiny
+    assert np.max(np.abs(p - want_p)) <= 1e-4 * np.max(np.abs(want_p)) + 8 * tiny
+
+
+def _text(fn, *args):
+    import jax
+    return jax.jit(fn).lower(*args).as_text()
+
+
+def test_a_host_call_moves_no_empty_buffer():
+    # a host call that moved a zero-byte buffer aborted the process on the chip, later and
+    # from another thread (libtpu: "HostCommand byte_offset -1"): linalg.eig of 0x0
+    import jax
+    from laxarray._core import jaxapi
+
+    seen = []
+
+    def fn(a, b):
+        seen.append((a.shape, b.shape))
+        return a.sum(axis=0) + b.size, np.zeros((0, 2), np.float32)
+
+    shapes = (jax.ShapeDtypeStruct((3,), np.float32), jax.ShapeDtypeStruct((0, 2), np.float32))
+
+    def program(a, b):
+        return jaxapi.host_call(fn, shapes, a, b)
+
+    a, b = np.ones((4, 3), np.float32), np.zeros((0,), np.float32)
+    text = _text(program, a, b)
+    calls = [ln for ln in text.splitlines() if "callback" in ln and "custom_call" in ln]
+    assert len(calls) == 1 and "tensor<0" not in calls[0], calls   # no empty operand/result
+    got = jax.jit(program)(a, b)
+    np.testing.assert_array_equal(np.asarray(got[0]), a.sum(axis=0))
+    assert got[1].shape == (0, 2) and seen[-1] == ((4, 3), (0,))   # fn still sees both
+    # nothing but empty results: no host call at all
+    assert "callback" not in _text(lambda b: jaxapi.host_call(
+        lambda v: v * 2, jax.ShapeDtypeStruct((0,), np.float32), b), b)
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (0, 3, 3), (2, 0, 0)])
+def test_eig_of_empty_matrices(shape):
+    x = np.zeros(shape, np.float32)
+    w, v = xp.linalg.eig(xp.asarray(x))
+    want_w, want_v = np.linalg.eig(x)
+    assert w.shape == want_w.shape and v.shape == want_v.shape
+    assert w.dtype == xp.complex64 and v.dtype == xp.complex64
+    assert xp.linalg.eigvals(xp.asarray(x)).shape == want_w.shape
