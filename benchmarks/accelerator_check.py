@@ -18,7 +18,15 @@ process may hold a TPU, and opening it costs about 15 s):
   defects, each with its reason), the conformance runner's default selection (``--jobs 1``)
   and scikit-learn's array-API tests (``make test-sklearn``'s selection) with laxarray on
   the chip.
+* ``store``: ``benchmarks/store_check.py``: a fresh process loads, from the executable
+  store, every kernel that an earlier process compiled (first calls timed both ways);
 * ``bench``: on a GPU, ``benchmarks/gpu_check.py``'s table (the TPU's is issue 54's).
+
+``--official-part K/N`` runs the K-th of N shares of the official suite's files (balanced
+by their measured time), ``--conformance-part K/N`` the K-th of N runs of the runner's
+specs, so that a whole run spreads over several device calls; with
+``LAXARRAY_COMPILATION_CACHE`` in the repository (kept between calls on a warm machine)
+the later calls load what the earlier ones compiled.
 
 ``--dry`` runs the same code on the CPU in CI-sized pieces (``JAX_PLATFORMS=cpu``; with
 ``--platform tpu`` also ``LAXARRAY_PLATFORM=tpu``, the TPU's record on the CPU): the check
@@ -53,8 +61,23 @@ DRY_TESTS = ["tests/core/test_precision_policy.py::test_store_key_names_the_sett
              "tests/sparse/test_gpu_fallbacks.py::test_a_value_on_several_devices_declines"]
 
 #: seconds per part on the chip (a device call is at most 10 minutes) and under --dry
-BUDGET = {"tests": 240, "official": 300, "conformance": 240, "sklearn": 240}
-DRY_BUDGET = {"tests": 300, "official": 300, "conformance": 300, "sklearn": 300}
+BUDGET = {"tests": 240, "official": 300, "conformance": 240, "sklearn": 240, "store": 300}
+DRY_BUDGET = {"tests": 300, "official": 300, "conformance": 300, "sklearn": 300, "store": 300}
+
+#: the official suite's files with the seconds each took on the CPU with the TPU's record
+#: (``--max-examples 5``, an empty store, 1025 executables compiled; 2026-12-06):
+#: ``--official-part K/N`` runs the K-th of N shares of about equal weight, so that a whole
+#: run fits several device calls
+OFFICIAL_SECONDS = {f"array_api_tests/{name}.py": secs for name, secs in (
+    ("test_special_cases", 7.1), ("test_linalg", 6.8),
+    ("test_operators_and_elementwise_functions", 5.7), ("test_creation_functions", 5.6),
+    ("test_fft", 4.4), ("test_array_object", 2.2), ("test_manipulation_functions", 2.0),
+    ("test_data_type_functions", 1.6), ("test_statistical_functions", 0.9),
+    ("test_dlpack", 0.4), ("test_searching_functions", 0.3), ("test_set_functions", 0.2),
+    ("test_has_names", 0.2), ("test_indexing_functions", 0.1),
+    ("test_utility_functions", 0.1), ("test_signatures", 0.1),
+    ("test_sorting_functions", 0.1), ("test_inspection_functions", 0.0),
+    ("test_constants", 0.0))}
 
 #: the official suite's files (--dry: two of them)
 DRY_OFFICIAL = ["array_api_tests/test_creation_functions.py",
@@ -62,6 +85,8 @@ DRY_OFFICIAL = ["array_api_tests/test_creation_functions.py",
 SKLEARN_K = "array_api or array_namespace"
 #: pytest's --maxfail for every pytest part (set by main)
 MAXFAIL: list = []
+#: ``--official-part``, ``--conformance-part``: ``(K, N)`` or ``None`` (set by main)
+OFFICIAL_PART = CONFORMANCE_PART = None
 
 
 def _env(platform, dry):
@@ -160,11 +185,53 @@ def run_official(out, platform, dry, limit, env, aat):
     cmd.append(f"--rootdir={aat}")   # (a path among the arguments would move pytest's root)
     if os.path.exists(xfails):
         cmd.append(f"--xfails-file={xfails}")
-    cmd += DRY_OFFICIAL if dry else ["array_api_tests"]
+    cmd += DRY_OFFICIAL if dry else official_files(aat, OFFICIAL_PART)
     rc, secs = _run(cmd, log, limit, env, cwd=aat)
     counts, failed = _pytest_counts(log)
     return {"rc": rc, "seconds": secs, "counts": counts, "failed": failed,
-            "skipped dtypes": _tail(log, 10 ** 6).split("\n", 1)[0]}
+            "skipped dtypes": next((ln for ln in _tail(log, 10 ** 7).splitlines()
+                                    if ln.startswith("skipped dtypes")), "")}
+
+
+def official_files(aat, part):
+    """The official suite's test files in share ``part`` (``(K, N)``: the K-th of N, by the
+    weights of :data:`OFFICIAL_SECONDS`, heaviest first onto the lightest share; a file
+    not listed weighs as much as the heaviest); ``None``: the whole suite."""
+    if part is None:
+        return ["array_api_tests"]
+    k, n = part
+    files = sorted(f"array_api_tests/{f}" for f in os.listdir(os.path.join(aat, "array_api_tests"))
+                   if f.startswith("test_") and f.endswith(".py"))
+    heaviest = max(OFFICIAL_SECONDS.values(), default=1.0)
+    weight = {f: OFFICIAL_SECONDS.get(f, heaviest) for f in files}
+    shares = [[0.0, []] for _ in range(n)]
+    for f in sorted(files, key=lambda f: (-weight[f], f)):
+        lightest = min(shares, key=lambda sh: sh[0])
+        lightest[0] += weight[f]
+        lightest[1].append(f)
+    return sorted(shares[k - 1][1])
+
+
+def run_store(out, platform, dry, limit, env):
+    """``benchmarks/store_check.py``: the store filled by one process, loaded by the next."""
+    import store_check
+    summary = store_check.run(os.path.join(out, "store"), dry)
+    summary["table"] = store_check.table(summary)
+    return summary
+
+
+def conformance_share(k, n):
+    """The spec names of the conformance runner's default selection in share ``k`` of ``n``
+    (contiguous runs of the sorted names), listed by a process kept off the chip."""
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, env.get("PYTHONPATH")) if p)
+    import subprocess
+    names = subprocess.run(
+        [sys.executable, "-c", "from laxarray.conformance import runner; "
+         "print('\\n'.join(s.name for s in runner.select_specs()[0]))"],
+        env=env, capture_output=True, text=True, check=True).stdout.split()
+    size = -(-len(names) // n)
+    return names[(k - 1) * size:k * size]
 
 
 def run_conformance(out, platform, dry, limit, env):
@@ -173,6 +240,8 @@ def run_conformance(out, platform, dry, limit, env):
            "--seed", "1", "--jobs", "1"]
     if dry:
         cmd += ["--functions", "add,sum,argsort,linspace,unique_counts"]
+    elif CONFORMANCE_PART is not None:
+        cmd += ["--functions", ",".join(conformance_share(*CONFORMANCE_PART))]
     rc, secs = _run(cmd, log, limit, env)
     summary = {"rc": rc, "seconds": secs, "command": " ".join(cmd[1:])}
     tail = _tail(log, 2000).strip().splitlines()
@@ -208,15 +277,31 @@ def run_bench(out, platform, dry, limit, env):
 def report(summary):
     lines = [f"# laxarray on {summary['platform']}" + (" (--dry: the CPU)" if summary["dry"]
                                                         else ""), ""]
-    for part in ("tests", "official", "conformance", "sklearn", "bench"):
+    for part in ("store", "tests", "official", "conformance", "sklearn", "bench"):
         r = summary.get(part)
         if not r:
             continue
-        head = {k: v for k, v in r.items() if k not in ("failed", "log_tail", "rows")}
+        head = {k: v for k, v in r.items()
+                if k not in ("failed", "log_tail", "rows", "table", "fill", "load", "blob")}
         lines.append(f"{part}: {head}")
+        if r.get("table"):
+            lines.append(r["table"])
         lines += [f"  FAILED {f}" for f in r.get("failed", [])[:300]]
         lines.append("")
     return "\n".join(lines)
+
+
+def _share(ap, option, text):
+    """``(K, N)`` of ``text`` ``"K/N"`` (``None`` stays ``None``)."""
+    if not text:
+        return None
+    try:
+        k, n = (int(v) for v in text.split("/"))
+    except ValueError:
+        k = n = 0
+    if not 1 <= k <= n:
+        ap.error(f"{option}: expected K/N with 1 <= K <= N; got {text}")
+    return k, n
 
 
 def main(argv=None):
@@ -234,8 +319,14 @@ def main(argv=None):
     ap.add_argument("--maxfail", type=int, default=25,
                     help="stop a pytest part after this many failures (its report, with "
                          "the failures' reasons, is written only when it ends; 0: never)")
+    ap.add_argument("--official-part", default=None, metavar="K/N",
+                    help="run the K-th of N shares of the official suite's files")
+    ap.add_argument("--conformance-part", default=None, metavar="K/N",
+                    help="run the K-th of N shares of the conformance runner's specs")
     args = ap.parse_args(argv)
-    global MAXFAIL
+    global MAXFAIL, OFFICIAL_PART, CONFORMANCE_PART
+    OFFICIAL_PART = _share(ap, "--official-part", args.official_part)
+    CONFORMANCE_PART = _share(ap, "--conformance-part", args.conformance_part)
     MAXFAIL = [f"--maxfail={args.maxfail}"] if args.maxfail else []
     os.makedirs(args.out, exist_ok=True)
     env = _env(args.platform, args.dry)
@@ -256,7 +347,7 @@ def main(argv=None):
             summary[name] = run_bench(args.out, args.platform, args.dry, 600, env)
         else:
             run = {"tests": run_tests, "conformance": run_conformance,
-                   "sklearn": run_sklearn}[name]
+                   "sklearn": run_sklearn, "store": run_store}[name]
             summary[name] = run(args.out, args.platform, args.dry, limits[name], env)
         with open(os.path.join(args.out, "summary.json"), "w") as f:
             json.dump(summary, f, indent=1, default=str)

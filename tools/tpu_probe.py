@@ -40,6 +40,37 @@ def rel(got, want):
 
 #: (name, code): each prints what it finds; an exception is recorded as 'raised'
 CASES = [
+    # host arrays of unusual layout sent to the chip (the conformance runner's abort on the
+    # chip, 2026-12-06: "HostCommand byte_offset -1 is not aligned to 512")
+    ("put_reversed_jax", """
+v = np.arange(8, dtype=np.float32)[::-1]
+print(np.asarray(jax.device_put(v)))
+"""),
+    ("put_reversed_laxarray", """
+v = np.arange(8, dtype=np.float32)[::-1]
+print(np.asarray(xp.asarray(v)), np.asarray(xp.asarray(v) + 1))
+"""),
+    ("put_strided_2d", """
+v = np.arange(24, dtype=np.float32).reshape(4, 6)[:, ::-2]
+print(np.asarray(xp.asarray(v)), np.asarray(xp.asarray(v.T)))
+"""),
+    ("setitem_reversed_value", """
+x = xp.zeros(8)
+x[...] = np.arange(8, dtype=np.float32)[::-1]
+print(np.asarray(x))
+"""),
+    ("eig_1x1", "print(xp.linalg.eigvals(xp.asarray([[2.0]])))"),
+    ("eig_nan", """
+try:
+    xp.linalg.eig(xp.asarray([[np.nan, 1.0], [0.0, 1.0]]))
+except Exception as e:
+    print(type(e).__name__, e)
+"""),
+    ("eig_0x0", "print(xp.linalg.eigvals(xp.zeros((0, 0))))"),
+    ("eig_batch_0", "print(xp.linalg.eig(xp.zeros((0, 2, 2))))"),
+    ("put_empty", """
+print(np.asarray(xp.asarray(np.zeros((0, 3), np.float32)) + 1), xp.asarray(np.zeros(0, np.int64)))
+"""),
     ("env", """
 import importlib, platform
 d = jax.devices()[0]
