@@ -20,7 +20,8 @@ process may hold a TPU, and opening it costs about 15 s):
   the chip.
 * ``store``: ``benchmarks/store_check.py``: a fresh process loads, from the executable
   store, every kernel that an earlier process compiled (first calls timed both ways);
-* ``bench``: on a GPU, ``benchmarks/gpu_check.py``'s table (the TPU's is issue 54's).
+* ``bench``: on a GPU, ``benchmarks/gpu_check.py``'s table; on a TPU,
+  ``benchmarks/tpu_bench.py``'s (laxarray beside jax.numpy on the chip, one process).
 
 ``--official-part K/N`` runs the K-th of N shares of the official suite's files (balanced
 by their measured time), ``--conformance-part K/N`` the K-th of N runs of the runner's
@@ -268,8 +269,9 @@ def run_sklearn(out, platform, dry, limit, env):
 
 
 def run_bench(out, platform, dry, limit, env):
-    if platform != "gpu":
-        return {"rc": "n/a", "note": "the TPU's benchmark table is issue 54's"}
+    if platform == "tpu":
+        import tpu_bench
+        return tpu_bench.run_bench(out, dry, limit, env)
     import gpu_check
     return gpu_check.run_bench(out, dry, limit, env)
 
