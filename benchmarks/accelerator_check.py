@@ -25,7 +25,7 @@ process may hold a TPU, and opening it costs about 15 s):
 
 ``--official-part K/N`` runs the K-th of N shares of the official suite's files (balanced
 by their measured time), ``--conformance-part K/N`` the K-th of N runs of the runner's
-specs, so that a whole run spreads over several device calls; with
+specs, ``--sklearn-part K/N`` of scikit-learn's tests, so that a whole run spreads over several device calls; with
 ``LAXARRAY_COMPILATION_CACHE`` in the repository (kept between calls on a warm machine)
 the later calls load what the earlier ones compiled.
 
@@ -86,8 +86,9 @@ DRY_OFFICIAL = ["array_api_tests/test_creation_functions.py",
 SKLEARN_K = "array_api or array_namespace"
 #: pytest's --maxfail for every pytest part (set by main)
 MAXFAIL: list = []
-#: ``--official-part``, ``--conformance-part``: ``(K, N)`` or ``None`` (set by main)
-OFFICIAL_PART = CONFORMANCE_PART = None
+#: ``--official-part``, ``--conformance-part``, ``--sklearn-part``: ``(K, N)`` or ``None``
+#: (set by main)
+OFFICIAL_PART = CONFORMANCE_PART = SKLEARN_PART = None
 
 
 def _env(platform, dry):
@@ -259,6 +260,8 @@ def run_sklearn(out, platform, dry, limit, env):
         return {"rc": "absent", "note": "scikit-learn is not installed"}
     env = dict(env, PYTHONPATH=os.pathsep.join((os.path.join(ROOT, "tests", "peers"),
                                                 env["PYTHONPATH"])))
+    if SKLEARN_PART is not None:     # read by tests/peers/sklearn_plugin.py
+        env["SKLEARN_SHARD"] = "%d/%d" % SKLEARN_PART
     cmd = [sys.executable, "-m", "pytest", "-p", "sklearn_plugin", "-p", "no:cacheprovider",
            "-p", "no:xdist", "-o", "addopts=", "-q", "-rfE", f"--junitxml={log[:-4]}.xml",
            *MAXFAIL, "--pyargs",
@@ -325,10 +328,13 @@ def main(argv=None):
                     help="run the K-th of N shares of the official suite's files")
     ap.add_argument("--conformance-part", default=None, metavar="K/N",
                     help="run the K-th of N shares of the conformance runner's specs")
+    ap.add_argument("--sklearn-part", default=None, metavar="K/N",
+                    help="run the K-th of N contiguous shares of scikit-learn's selection")
     args = ap.parse_args(argv)
-    global MAXFAIL, OFFICIAL_PART, CONFORMANCE_PART
+    global MAXFAIL, OFFICIAL_PART, CONFORMANCE_PART, SKLEARN_PART
     OFFICIAL_PART = _share(ap, "--official-part", args.official_part)
     CONFORMANCE_PART = _share(ap, "--conformance-part", args.conformance_part)
+    SKLEARN_PART = _share(ap, "--sklearn-part", args.sklearn_part)
     MAXFAIL = [f"--maxfail={args.maxfail}"] if args.maxfail else []
     os.makedirs(args.out, exist_ok=True)
     env = _env(args.platform, args.dry)

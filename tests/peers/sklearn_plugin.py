@@ -14,6 +14,7 @@ for comparison).  Used by ``make test-sklearn``:
 
 import os
 
+import pytest
 import sklearn.utils._array_api as _array_api
 
 NAMESPACE = os.environ.get("SKLEARN_ARRAY_NAMESPACE", "laxarray")
@@ -39,3 +40,20 @@ def _combinations(include_numpy_namespaces=True):
 
 _array_api.yield_namespaces = _namespaces
 _array_api.yield_namespace_device_dtype_combinations = _combinations
+
+
+@pytest.hookimpl(trylast=True)     # after -k has deselected: shares of what runs
+def pytest_collection_modifyitems(config, items):
+    """``SKLEARN_SHARD=K/N`` keeps the K-th of N contiguous shares of the selected tests (a
+    whole run on a TPU is longer than one device call; contiguous shares keep a module's
+    tests, and the programs they share, together)."""
+    shard = os.environ.get("SKLEARN_SHARD", "").strip()
+    if not shard:
+        return
+    k, n = (int(v) for v in shard.split("/"))
+    if not 1 <= k <= n:
+        raise ValueError(f"SKLEARN_SHARD: expected K/N with 1 <= K <= N; got {shard!r}")
+    size = -(-len(items) // n)
+    keep = items[(k - 1) * size:k * size]
+    config.hook.pytest_deselected(items=[i for i in items if i not in keep])
+    items[:] = keep
