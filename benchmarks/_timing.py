@@ -20,14 +20,21 @@ def block(out):
     return out
 
 
-def median_time(fn, repeats):
+def median_time(fn, repeats, *, budget=None, deadline=None, min_runs=3):
     """``(median seconds of repeats, seconds of the first call)``; the first call includes
-    tracing and compiling for the jax-based libraries."""
+    tracing and compiling for the jax-based libraries.  Fewer repeats where a limit says so
+    (after at least one): once ``budget`` seconds of timed runs are spent (``min_runs``
+    made), or where another run would pass ``deadline`` (a ``time.monotonic()``, reckoning
+    twice the last run)."""
     t0 = time.perf_counter()
     block(fn())
     first = time.perf_counter() - t0
     runs = []
     for _ in range(repeats):
+        if runs and ((deadline is not None and time.monotonic() + 2 * runs[-1] > deadline)
+                     or (budget is not None and len(runs) >= min_runs
+                         and sum(runs) > budget)):
+            break
         t0 = time.perf_counter()
         block(fn())
         runs.append(time.perf_counter() - t0)

@@ -175,20 +175,10 @@ def measure(fn, repeats, min_runs=3):
     """``(median ms, first-call ms)``: a first call, then up to ``repeats`` timed calls,
     each waited for; fewer once :data:`REPEAT_SECONDS` are spent (``min_runs`` made) or
     when another call would run past the group's time."""
-    from _timing import block
-    t0 = time.perf_counter()
-    block(fn())
-    first = time.perf_counter() - t0
-    runs = []
-    while len(runs) < repeats:
-        last = runs[-1] if runs else first
-        if runs and (time.monotonic() + 2 * last > _GROUP_END[0]
-                     or (len(runs) >= min_runs and sum(runs) > _REPEAT_SECONDS[0])):
-            break
-        t0 = time.perf_counter()
-        block(fn())
-        runs.append(time.perf_counter() - t0)
-    return statistics.median(runs) * 1e3, first * 1e3
+    from _timing import median_time
+    median, first = median_time(fn, repeats, budget=_REPEAT_SECONDS[0],
+                                deadline=_GROUP_END[0], min_runs=min_runs)
+    return median * 1e3, first * 1e3
 
 
 def timed(R, row, unit, lib, fn, repeats, convert=None, min_runs=3):

@@ -19,8 +19,7 @@ import numpy as np
 
 import laxarray.array_api as xp
 from laxarray._core.kernel import bucket_shape
-from laxarray.precompile.task import Task
-from laxarray._core import backend as _backend
+from laxarray.precompile.task import Task, device_dtypes
 from laxarray._core import dtypes as _dt
 
 #: n_samples: one per bucket 32 .. 2048 (none a power of two).
@@ -150,7 +149,7 @@ def tasks() -> list[Task]:
     """The workload's tasks: each estimator on each grid shape and dtype, then the metrics on
     each ``n_samples``; a group is one bucket shape and dtype (their executables are shared)."""
     found = []
-    for dtype in dict.fromkeys(_backend.current().narrow(d).name for d in DTYPES):
+    for dtype in device_dtypes(DTYPES):
         for n, p in GRID:
             group = f"{dtype} {bucket_shape((n, p))}"
             for kind, run, counts, weight in ESTIMATORS:

@@ -15,8 +15,7 @@ import numpy as np
 
 import laxarray.array_api as xp
 import laxarray.linalg as linalg
-from laxarray.precompile.task import Task
-from laxarray._core import backend as _backend
+from laxarray.precompile.task import Task, device_dtypes
 from laxarray._core import dtypes as _dt
 
 #: 1-D lengths: one in each bucket 1, 2, 4, ..., 256.
@@ -133,15 +132,8 @@ def _take(x):
 
 
 def _other_dtype(dtype):
-    return _backend.current().narrow({"float64": "float32", "float32": "float64",
-                                      "int64": "float64", "bool": "int64"}[dtype])
-
-
-def _on_device(dtypes):
-    """``dtypes`` as the device has them: each one it lacks replaced by its 32-bit stand-in
-    (on a TPU, the float64 tasks run in float32), duplicates dropped."""
-    record = _backend.current()
-    return tuple(dict.fromkeys(record.narrow(d).name for d in dtypes))
+    return _dt.on_device({"float64": "float32", "float32": "float64", "int64": "float64",
+                          "bool": "int64"}[dtype])
 
 
 ELEMENTWISE = (
@@ -261,7 +253,7 @@ def tasks() -> list[Task]:
     found = []
 
     def add(name, dtypes, calls):
-        for dtype in _on_device(dtypes):
+        for dtype in device_dtypes(dtypes):
             found.append(Task(f"{name} {dtype}", name, f"{name} {dtype}",
                               len(calls(dtype)), functools.partial(calls, dtype)))
 

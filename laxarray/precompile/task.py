@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple
 
+from laxarray._core import dtypes as _dt
+
 
 class Task(NamedTuple):
     """One unit of a workload: the calls ``calls()`` returns, made in one worker."""
@@ -15,4 +17,11 @@ class Task(NamedTuple):
     calls: Callable[[], list]   #: zero-argument callables, built in the worker
 
 
-__all__ = ["Task"]
+def device_dtypes(names) -> tuple[str, ...]:
+    """The dtype ``names`` a workload asks for, as the device has them: each one it lacks
+    replaced by its 32-bit stand-in (``dtypes.on_device``: on a TPU the float64 tasks run in
+    float32), duplicates dropped."""
+    return tuple(dict.fromkeys(_dt.on_device(name).name for name in names))
+
+
+__all__ = ["Task", "device_dtypes"]
