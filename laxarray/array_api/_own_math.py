@@ -27,7 +27,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import backend as _backend
-from laxarray._core.numerics import FLOAT_LAYOUT, pow2
+from laxarray._core.numerics import FLOAT_LAYOUT, exponent, pow2, rounded, scale_pow2, sign_bit
 from laxarray._core.numerics import copysign as _copysign
 
 _F32 = np.dtype(np.float32)
@@ -306,5 +306,146 @@ def atanh(x):
 
 
 
+# ---- correctly rounded division and square root ------------------------------------------
+# The standard asks for correctly rounded ``divide``, ``reciprocal`` and ``sqrt`` (and ``+ - *``,
+# which every backend rounds exactly).  The chip's division multiplies by an approximate
+# reciprocal and its square root is close but not exact (1 ulp off, and far off where a
+# reciprocal leaves the exponent range), so where the record lists them the quotient and the
+# root are refined in the textbook way: on the operands' significands (no range to leave),
+# an exact residual (Dekker's product from a 12-bit split) says whether the true value lies
+# above or below half an ulp from the estimate.  A quotient or a root of floats is never
+# exactly halfway between two floats, so there is no tie to break.
+
+_HALF_SPLIT, _SPLIT_MASK = 0x800, -0x1000   # round the significand to 12 bits (int32 bits)
+
+
+def _split(a):
+    """``a = hi + lo`` exactly, ``hi`` ``a`` rounded to 12 significant bits (``lo``: 12 more)."""
+    bits = lax.bitcast_convert_type(a, np.int32)
+    bits = lax.bitwise_and(lax.add(bits, lax.full_like(bits, _HALF_SPLIT)),
+                           lax.full_like(bits, _SPLIT_MASK))
+    hi = lax.bitcast_convert_type(bits, np.float32)
+    return hi, lax.sub(a, hi)
+
+
+def _residual(n, a, b):
+    """``n - a b``, exact where that is a float32 and ``a b`` is within a factor two of
+    ``n`` (Dekker's product: ``p + e = a b`` exactly, ``n - p`` exact by Sterbenz)."""
+    p = rounded(lax.mul(a, b))     # rounded alone: an fma would leave no error term
+    ah, al = _split(a)
+    bh, bl = _split(b)
+    e = lax.sub(lax.mul(ah, bh), p)
+    e = lax.add(lax.add(lax.add(e, lax.mul(ah, bl)), lax.mul(al, bh)), lax.mul(al, bl))
+    return lax.sub(lax.sub(n, p), e)
+
+
+def _significand(x):
+    """``(m, e)``: ``x = m 2**e``, ``m`` in ``[1, 2)`` (float32), ``e`` int32, for positive
+    normal float32 ``x``."""
+    bits = lax.bitcast_convert_type(x, np.int32)
+    m = lax.bitcast_convert_type(lax.bitwise_or(
+        lax.bitwise_and(bits, lax.full_like(bits, 0x007FFFFF)),
+        lax.full_like(bits, 0x3F800000)), np.float32)
+    return m, exponent(x)
+
+
+def _normal(x):
+    """``x`` is a normal float32 (not zero, subnormal, infinite or NaN)."""
+    a = lax.abs(x)
+    return lax.bitwise_and(lax.ge(a, _full(a, np.finfo(np.float32).tiny)),
+                           lax.lt(a, _full(a, np.inf)))
+
+
+_ULP1 = 2.0 ** -23      # the ulp of [1, 2)
+
+
+def refine_quotient(n, d, q0):
+    """The correctly rounded ``n / d`` for ``n`` in ``[d, 2d)``, ``d`` in ``[1, 2)``, from an
+    estimate ``q0`` within a few ulps: one Newton step makes it faithful (within an ulp;
+    its residual is then exact), and the residual's sign against half an ulp times ``d``
+    picks it or a neighbour."""
+    q = lax.add(q0, lax.div(_residual(n, q0, d), d))
+    q = lax.clamp(_full(q, 1.0), q, _full(q, 2.0))
+    r = _residual(n, q, d)
+    half = lax.mul(d, _full(d, _ULP1 / 2))
+    q = lax.select(lax.gt(r, half), lax.add(q, _full(q, _ULP1)), q)
+    return lax.select(lax.lt(r, lax.neg(half)), lax.sub(q, _full(q, _ULP1)), q)
+
+
+def refine_root(m, s0):
+    """The correctly rounded ``sqrt(m)`` for ``m`` in ``[1, 4)`` from an estimate ``s0``
+    within a few ulps: a Newton step, then ``r = m - s**2`` (exact).  The root lies above
+    ``s + ulp/2`` when ``r > s ulp + ulp**2/4``, that is (``r - s ulp`` is a multiple of
+    ``2**-46``, four times ``ulp**2/4``) when ``r > s ulp``; below ``s - ulp/2`` when
+    ``r <= -s ulp``."""
+    s = lax.add(s0, lax.div(_residual(m, s0, s0), lax.add(s0, s0)))
+    s = lax.clamp(_full(s, 1.0), s, _full(s, 2.0))
+    r = _residual(m, s, s)
+    t = lax.mul(s, _full(s, _ULP1))
+    s2 = lax.select(lax.gt(r, t), lax.add(s, _full(s, _ULP1)), s)
+    return lax.select(lax.le(r, lax.neg(t)), lax.sub(s, _full(s, _ULP1)), s2)
+
+
+def _divide_jvp(primals, tangents):
+    (x, y), (dx, dy) = primals, tangents
+    q = divide(x, y)
+    return q, lax.div(lax.sub(dx, lax.mul(q, dy)), y)
+
+
+@jax.custom_jvp
+def divide(x, y):
+    """``x / y`` correctly rounded (float32, :func:`divide_from`), with the quotient's
+    derivative."""
+    return divide_from(x, y, lax.div)
+
+
+divide.defjvp(_divide_jvp)
+
+
+def divide_from(x, y, estimate):
+    """``x / y`` correctly rounded (float32): the quotient of the significands refined
+    (:func:`refine_quotient`), then scaled by the exponents' difference (one rounding where
+    the result is subnormal); zeros, subnormals, infinities and NaN as XLA's division gives
+    them.  ``estimate``: the division the refinement starts from (a few ulps off is fine)."""
+    ok = lax.bitwise_and(_normal(x), _normal(y))
+    one = _full(x, 1.0)
+    ax, ay = lax.select(ok, lax.abs(x), one), lax.select(ok, lax.abs(y), one)
+    mx, ex = _significand(ax)
+    my, ey = _significand(ay)
+    low = lax.lt(mx, my)                      # n in [d, 2d): the quotient in [1, 2)
+    mx = lax.select(low, lax.add(mx, mx), mx)
+    ex = lax.sub(ex, lax.convert_element_type(low, np.int32))
+    q = refine_quotient(mx, my, estimate(mx, my))
+    q = scale_pow2(q, lax.sub(ex, ey))
+    q = lax.select(lax.ne(sign_bit(x), sign_bit(y)), lax.neg(q), q)
+    return lax.select(ok, q, lax.div(x, y))
+
+
+@_derivative(lambda x, y: lax.neg(lax.mul(y, y)))
+def reciprocal(x):
+    """``1 / x`` correctly rounded (float32), as :func:`divide`."""
+    return divide(_full(x, 1.0), x)
+
+
+@_derivative(lambda x, y: lax.div(_full(y, 0.5), y))
+def sqrt(x):
+    """``sqrt(x)`` correctly rounded (float32, :func:`sqrt_from`), with its derivative."""
+    return sqrt_from(x, lax.sqrt)
+
+
+def sqrt_from(x, estimate):
+    """``sqrt(x)`` correctly rounded (float32): the root of ``x``'s significand times an even
+    power of two refined (:func:`refine_root`), then scaled exactly; zero, subnormals,
+    negatives, infinity and NaN as XLA's square root gives them.  ``estimate``: the root
+    the refinement starts from (a few ulps off is fine)."""
+    ok = lax.bitwise_and(_normal(x), lax.gt(x, _full(x, 0.0)))
+    m, e = _significand(lax.select(ok, x, _full(x, 1.0)))
+    odd = lax.bitwise_and(e, lax.full_like(e, 1))
+    m = lax.select(lax.eq(odd, lax.full_like(odd, 1)), lax.add(m, m), m)
+    half_e = lax.shift_right_arithmetic(lax.sub(e, odd), lax.full_like(e, 1))
+    s = scale_pow2(refine_root(m, estimate(m)), half_e)
+    return lax.select(ok, s, lax.sqrt(x))
+
+
 _OWN = {"exp": exp, "exp2": exp2, "expm1": expm1, "log": log, "log1p": log1p, "tanh": tanh,
-        "asinh": asinh, "acosh": acosh, "atanh": atanh}
+        "asinh": asinh, "acosh": acosh, "atanh": atanh, "reciprocal": reciprocal, "sqrt": sqrt}

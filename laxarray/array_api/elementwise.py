@@ -18,6 +18,7 @@ from laxarray._core.kernel import flush_subnormals
 from laxarray._core.numerics import copysign as _copysign, float_rem
 from laxarray._core.numerics import sign_bit as _signbit_real
 from laxarray.array_api import _complex_math as _cm
+from laxarray.array_api import _own_math as _om
 from laxarray.array_api._array import Array
 from laxarray.array_api._dispatch import provide
 from laxarray.array_api._ufunc import elementwise_binary, elementwise_unary, to_float
@@ -68,6 +69,8 @@ def multiply(x1, x2, /):
 @elementwise_binary("numeric", compute=to_float, exact_divisor=True)
 def divide(x1, x2, /):
     """True division; integer inputs give float64. Array API: divide. NumPy: numpy.divide."""
+    if _om.own("divide", x1):   # correctly rounded where XLA's division is not
+        return _om.divide(x1, x2)
     return lax.div(x1, x2)
 
 
@@ -275,7 +278,7 @@ def square(x, /):
 @elementwise_unary("floating-point", compute=to_float)
 def reciprocal(x, /):
     """``1 / x`` elementwise. Array API: reciprocal. NumPy: numpy.reciprocal."""
-    out = lax.div(lax.full_like(x, 1), x)
+    out = _om.pick("reciprocal", lambda v: lax.div(lax.full_like(v, 1), v))(x)
     if _is_complex(x):  # textbook signs: 1/(c + dj) = (c - dj) / (c**2 + d**2)
         re, im = lax.real(out), lax.imag(out)
         re = lax.select(lax.ne(re, re), re, _copysign(re, lax.real(x)))

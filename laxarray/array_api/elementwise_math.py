@@ -51,7 +51,7 @@ log = _unary("log", _om.pick("log", lax.log), "Natural logarithm. Array API: log
              _cm.clog)
 log1p = _unary("log1p", _om.pick("log1p", lax.log1p), "``log(1 + x)`` accurately near 0. Array API: log1p. "
                "NumPy: numpy.log1p.", _cm.clog1p)
-sqrt = _unary("sqrt", lax.sqrt, "Principal square root. Array API: sqrt. NumPy: numpy.sqrt.",
+sqrt = _unary("sqrt", _om.pick("sqrt", lax.sqrt), "Principal square root. Array API: sqrt. NumPy: numpy.sqrt.",
               _cm.csqrt)
 sin = _unary("sin", lax.sin, "Sine. Array API: sin. NumPy: numpy.sin.", _cm.csin)
 cos = _unary("cos", lax.cos, "Cosine. Array API: cos. NumPy: numpy.cos.", _cm.ccos)

@@ -617,6 +617,13 @@ def _check_parallel(xp, namespace_label, device):
         raise ValueError(f"run_namespace: jobs > 1 needs the device as a name; got {device!r}")
 
 
+def _isatty(stream):
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 class Progress:
     """A plain-text progress bar on a stream (stderr by default)."""
 
@@ -625,9 +632,17 @@ class Progress:
         self.stream = sys.stderr if stream is None else stream
         self.done = 0
 
-    def update(self, name):
-        """Advance one step, showing ``name``."""
+    def update(self, name, seconds=None, status=None):
+        """Advance one step, showing ``name``; on a stream that is not a terminal (a log), a
+        line per step with its ``seconds`` and ``status``, so that a run cut off midway says
+        where it was and what had failed."""
         self.done += 1
+        if not _isatty(self.stream):
+            took = "" if seconds is None else f" {seconds:.2f} s"
+            verdict = "" if status is None else f" {status}"
+            self.stream.write(f"{self.label} {self.done}/{self.total} {name}{took}{verdict}\n")
+            self.stream.flush()
+            return
         filled = self.width * self.done // max(self.total, 1)
         bar = "#" * filled + "." * (self.width - filled)
         self.stream.write(f"\r{self.label} [{bar}] {self.done}/{self.total} {name:<28.28}")
@@ -635,6 +650,8 @@ class Progress:
 
     def close(self):
         """End the bar's line."""
+        if not _isatty(self.stream):
+            return
         self.stream.write("\n")
         self.stream.flush()
 
@@ -674,7 +691,7 @@ def run_namespace(xp, specs, skipped=None, *, namespace_label="xp", version="202
                 result.message = f"expected to fail ({reason}) but passed"
         run.results.append(result)
         if bar:
-            bar.update(result.name)
+            bar.update(result.name, result.seconds, result.status)
 
     options = dict(max_examples=max_examples, seed=seed, namespace_label=namespace_label,
                    shrink=shrink)

@@ -30,6 +30,33 @@ def test_laxarray_add_sum_pass():
     assert text.rstrip().splitlines()[-1] == "2 passed, 0 failed"
 
 
+def test_progress_to_a_log_is_a_line_per_spec():
+    # a log cut off midway (a device call's time limit) must say which specs ended and when
+    log = io.StringIO()
+    bar = runner.Progress(3, "xp", stream=log)
+    for name, secs, status in (("add", 0.5, "pass"), ("sum", None, None),
+                               ("linalg.eig", 12.25, "fail")):
+        bar.update(name, secs, status)
+    bar.close()
+    assert log.getvalue().splitlines() == ["xp 1/3 add 0.50 s pass", "xp 2/3 sum",
+                                           "xp 3/3 linalg.eig 12.25 s fail"]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_on_a_terminal_is_one_bar():
+    term = _Terminal()
+    bar = runner.Progress(2, "xp", stream=term, width=4)
+    bar.update("add", 0.5)
+    bar.update("sum", 0.5)
+    bar.close()
+    assert "\n" not in term.getvalue()[:-1] and term.getvalue().endswith("\n")
+    assert term.getvalue().count("\r") == 2 and "[####] 2/2 sum" in term.getvalue()
+
+
 def test_numpy_known_failure_has_snippet():
     # np.finfo(float32).eps is a NumPy scalar, not a Python float (see test_peers.KNOWN)
     status, text = run_cli(["--namespace", "numpy", "--functions", "finfo,add",

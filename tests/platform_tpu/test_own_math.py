@@ -39,8 +39,13 @@ def points():
 X = points()
 
 
+#: the standard's correctly rounded functions (its "Accuracy" page): laxarray refines them
+#: where the chip's are not (1 ulp off, and far off where a reciprocal leaves the range)
+ROUNDED = {"divide", "reciprocal", "sqrt"}
+
+
 def test_the_record_lists_what_is_tested():
-    assert backend.current().own_math == set(FUNCS)
+    assert backend.current().own_math == set(FUNCS) | ROUNDED
 
 
 @pytest.mark.parametrize("name", sorted(FUNCS))
@@ -90,3 +95,90 @@ def test_derivative_is_the_functions(name):
     grad = jax.vmap(jax.grad(lambda v: fn(xp.asarray(v)).__jax_array__()))
     got = np.asarray(grad(pts))
     np.testing.assert_allclose(got, DERIVATIVES[name](pts.astype(np.float64)), rtol=1e-5)
+
+
+# ---- divide, reciprocal, sqrt: correctly rounded ------------------------------------------
+
+def _normal_mask(*arrays):
+    return np.logical_and.reduce([np.isfinite(a) & (np.abs(a) >= TINY) for a in arrays])
+
+
+def _off_by(k_of, exact):
+    """An estimate ``exact`` moved by -1 .. +2 ulps, chosen per element from ``k_of``'s bits
+    (the chip's division and root are a few ulps off; XLA:CPU's are exact)."""
+    def estimate(*args):
+        q = jax.lax.bitcast_convert_type(exact(*args), np.int32)
+        k = jax.lax.bitcast_convert_type(args[0], np.int32)
+        k = jax.lax.bitwise_and(k, jax.lax.full_like(k, 3))
+        return jax.lax.bitcast_convert_type(jax.lax.sub(jax.lax.add(q, k), jax.lax.full_like(k, 1)),
+                                            np.float32)
+    return estimate
+
+
+def _pairs():
+    rng = np.random.default_rng(11)
+    a, b = (rng.integers(0, 2 ** 32, 300_000, dtype=np.uint64).astype(np.uint32).view(F32)
+            for _ in range(2))
+    near = (1.0 + np.arange(-500, 500) * 2.0 ** -23).astype(F32)
+    return (np.concatenate([a, near, near, np.full(4, 3.0, F32)]),
+            np.concatenate([b, near[::-1], np.full(near.size, 3.0, F32), near[:4]]))
+
+
+@pytest.mark.parametrize("estimated", [False, True], ids=["xla", "few-ulps-off"])
+def test_divide_and_reciprocal_are_correctly_rounded(estimated):
+    from laxarray.array_api import _own_math
+    a, b = _pairs()
+    with np.errstate(all="ignore"):
+        want, inv = (a.astype(np.float64) / b).astype(F32), (1.0 / b.astype(np.float64)).astype(F32)
+    if estimated:
+        est = _off_by(a, jax.lax.div)
+        got = np.asarray(jax.jit(lambda u, v: _own_math.divide_from(u, v, est))(a, b))
+        got_inv = np.asarray(jax.jit(lambda v: _own_math.divide_from(
+            jax.lax.full_like(v, 1.0), v, _off_by(b, jax.lax.div)))(b))
+    else:
+        got, got_inv = np.asarray(xp.asarray(a) / xp.asarray(b)), np.asarray(xp.reciprocal(xp.asarray(b)))
+    ok = _normal_mask(a, b, want)
+    assert ok.sum() > 200_000
+    np.testing.assert_array_equal(got[ok].view(np.uint32), want[ok].view(np.uint32))
+    ok = _normal_mask(b, inv)
+    np.testing.assert_array_equal(got_inv[ok].view(np.uint32), inv[ok].view(np.uint32))
+
+
+@pytest.mark.parametrize("estimated", [False, True], ids=["xla", "few-ulps-off"])
+def test_sqrt_is_correctly_rounded(estimated):
+    from laxarray.array_api import _own_math
+    a = np.abs(_pairs()[0])
+    a = np.concatenate([a, (np.arange(1, 5000, dtype=np.float64) ** 2).astype(F32),
+                        np.nextafter(F32(4.0), F32(0.0)), F32(1.0)], axis=None)
+    with np.errstate(all="ignore"):
+        want = np.sqrt(a.astype(np.float64)).astype(F32)
+    if estimated:
+        got = np.asarray(jax.jit(lambda u: _own_math.sqrt_from(u, _off_by(u, jax.lax.sqrt)))(a))
+    else:
+        got = np.asarray(xp.sqrt(xp.asarray(a)))
+    ok = _normal_mask(a)
+    np.testing.assert_array_equal(got[ok].view(np.uint32), want[ok].view(np.uint32))
+
+
+def test_rounded_functions_special_values_as_numpy():
+    sp = SPECIALS[np.abs(SPECIALS) != TINY]     # the flushed subnormal results aside
+    u, v = np.meshgrid(sp, sp)
+    with np.errstate(all="ignore"):
+        cases = [(np.asarray(xp.asarray(u) / xp.asarray(v)), u / v),
+                 (np.asarray(xp.reciprocal(xp.asarray(sp))), np.reciprocal(sp)),
+                 (np.asarray(xp.sqrt(xp.asarray(sp))), np.sqrt(sp))]
+    for got, want in cases:
+        keep = ~((want != 0) & (np.abs(want) < TINY))
+        np.testing.assert_array_equal(got[keep], want[keep])
+        assert np.array_equal(np.signbit(got[keep]), np.signbit(want[keep]))
+
+
+def test_rounded_functions_derivatives():
+    pts = np.array([0.5, 1.5, 3.0], F32)
+    d = jax.vmap(jax.grad(lambda u, v: (xp.asarray(u) / xp.asarray(v)).__jax_array__(),
+                          argnums=(0, 1)))(pts, pts[::-1])
+    np.testing.assert_allclose(d[0], 1 / pts[::-1].astype(np.float64), rtol=1e-6)
+    np.testing.assert_allclose(d[1], -pts.astype(np.float64) / pts[::-1] ** 2.0, rtol=1e-6)
+    for fn, ref in ((xp.sqrt, lambda x: 0.5 / np.sqrt(x)), (xp.reciprocal, lambda x: -1 / x ** 2)):
+        got = jax.vmap(jax.grad(lambda u: fn(xp.asarray(u)).__jax_array__()))(pts)
+        np.testing.assert_allclose(got, ref(pts.astype(np.float64)), rtol=1e-6)
