@@ -90,7 +90,8 @@ def _float_divmod(x1, x2):
     """NumPy's npy_divmod: (floor quotient, remainder with the sign of x2)."""
     zero = _zeros(x1)
     mod = float_rem(x1, x2)
-    div = lax.div(lax.sub(x1, mod), x2)
+    # NumPy's quotient (x1 - mod) / x2, correctly rounded as NumPy's
+    div = (_om.divide if _om.own("divide", x1) else lax.div)(lax.sub(x1, mod), x2)
     fix = lax.bitwise_and(lax.ne(mod, zero), lax.ne(lax.lt(x2, zero), lax.lt(mod, zero)))
     mod = lax.select(fix, lax.add(mod, x2), mod)
     div = lax.select(fix, lax.sub(div, lax.full_like(div, 1)), div)
