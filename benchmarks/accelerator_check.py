@@ -86,6 +86,8 @@ DRY_OFFICIAL = ["array_api_tests/test_creation_functions.py",
 SKLEARN_K = "array_api or array_namespace"
 #: pytest's --maxfail for every pytest part (set by main)
 MAXFAIL: list = []
+#: ``--bench-groups``: the names of tpu_bench's groups to run, or ``None`` (all)
+BENCH_GROUPS = None
 #: ``--official-part``, ``--conformance-part``, ``--sklearn-part``: ``(K, N)`` or ``None``
 #: (set by main)
 OFFICIAL_PART = CONFORMANCE_PART = SKLEARN_PART = None
@@ -278,7 +280,7 @@ def run_sklearn(out, platform, dry, limit, env):
 def run_bench(out, platform, dry, limit, env):
     if platform == "tpu":
         import tpu_bench
-        return tpu_bench.run_bench(out, dry, limit, env)
+        return tpu_bench.run_bench(out, dry, limit, env, groups=BENCH_GROUPS)
     import gpu_check
     return gpu_check.run_bench(out, dry, limit, env)
 
@@ -334,8 +336,12 @@ def main(argv=None):
                     help="run the K-th of N shares of the conformance runner's specs")
     ap.add_argument("--sklearn-part", default=None, metavar="K/N",
                     help="run the K-th of N contiguous shares of scikit-learn's selection")
+    ap.add_argument("--bench-groups", default=None, metavar="G,G",
+                    help="the bench's groups of rows (tpu_bench.GROUPS; default all: more "
+                         "than one device call holds, so a chip run splits them)")
     args = ap.parse_args(argv)
-    global MAXFAIL, OFFICIAL_PART, CONFORMANCE_PART, SKLEARN_PART
+    global MAXFAIL, OFFICIAL_PART, CONFORMANCE_PART, SKLEARN_PART, BENCH_GROUPS
+    BENCH_GROUPS = args.bench_groups.split(",") if args.bench_groups else None
     OFFICIAL_PART = _share(ap, "--official-part", args.official_part)
     CONFORMANCE_PART = _share(ap, "--conformance-part", args.conformance_part)
     SKLEARN_PART = _share(ap, "--sklearn-part", args.sklearn_part)

@@ -119,3 +119,21 @@ def test_the_workloads_ask_only_for_the_devices_dtypes():
     # a function the CPU's workload runs in float64 only runs in float32 here
     assert "acosh float32" in [t.label for t in workloads.tasks("standard")]
 
+
+
+@needs_cpu
+def test_the_workflow_in_a_fresh_process_compiles_nothing(tmp_path):
+    # tpu_bench's scikit-learn groups (--dry sizes): the first child fills an empty store
+    # and agrees with NumPy; a second child on that store loads every kernel it needs
+    pytest.importorskip("sklearn")
+    _python([os.path.join(ROOT, "benchmarks", "tpu_bench.py"), "--dry", "--out",
+             str(tmp_path), "--groups", "sklearn,sklearn_fresh"], {"SCIPY_ARRAY_API": "1"})
+    with open(tmp_path / "bench.json") as f:
+        rows = json.load(f)["rows"]
+    first = rows["scikit-learn workflow, first run"]
+    warm = rows["scikit-learn workflow, warm"]
+    fresh = rows["scikit-learn workflow, first run in a fresh process on a filled store"]
+    assert warm["answers"]["lda predict equal"] >= 0.999
+    assert max(v for k, v in warm["answers"].items() if k != "lda predict equal") <= 1e-3
+    assert first["built"] > 0
+    assert fresh["compiled"] == 0 and fresh["loaded"] > 0, fresh
