@@ -151,7 +151,7 @@ TPU = Backend(
     MappingProxyType({"linalg": frozenset((_F32, _C64)), "fft": frozenset((_F32, _C64))}),
     int64_dot=False, polar_svd=True, eig=False, host=False,
     own_math=frozenset(("exp", "exp2", "expm1", "log", "log1p", "tanh", "sinh", "cosh",
-                        "asinh", "acosh", "atanh", "divide", "reciprocal", "sqrt", "fmod")),
+                        "asinh", "acosh", "atanh", "divide", "reciprocal", "sqrt", "fmod", "pow")),
     store=True, exclusive=True)
 
 RECORDS = MappingProxyType({"cpu": CPU, "gpu": GPU, "cuda": GPU, "rocm": GPU, "tpu": TPU})
