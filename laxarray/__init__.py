@@ -8,9 +8,11 @@ Arrays are immutable values behind handles; see ``laxarray.Array``.
 
 import importlib as _importlib
 
+from laxarray._core import settings as _settings
 from laxarray._core.compile_cache import configure as _configure_cache
 from laxarray._core.jaxapi import enable_x64 as _enable_x64
 
+_settings.check_all()   # a bad LAXARRAY_* value warns once and uses the default
 _enable_x64()
 _configure_cache()
 

@@ -34,8 +34,6 @@ backend: ``devices.all_devices``), or of the platform ``LAXARRAY_PLATFORM`` name
 from __future__ import annotations
 
 import functools
-import os
-import warnings
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -44,6 +42,7 @@ import ml_dtypes
 import numpy as np
 
 from laxarray._core.errors import fail_text
+from laxarray._core import settings as _settings
 
 _B, _F16, _BF16 = np.dtype("bool"), np.dtype("float16"), np.dtype(ml_dtypes.bfloat16)
 _I8, _I16, _I32, _I64 = (np.dtype(n) for n in ("int8", "int16", "int32", "int64"))
@@ -164,12 +163,7 @@ def current() -> Backend:
     process on the CPU with the TPU's dtypes, defaults and programs, which is how the test
     suite checks the TPU's semantics without a TPU).  Fixed for the process: callers may
     cache what they derive from it."""
-    name = os.environ.get("LAXARRAY_PLATFORM", "").strip().lower()
-    if name and name not in RECORDS:
-        warnings.warn(f"LAXARRAY_PLATFORM={name!r} is not one of {sorted(RECORDS)}; "
-                      "using the default backend's record", RuntimeWarning, stacklevel=2)
-        name = ""
-    return for_platform(name or jax.default_backend())
+    return for_platform(_settings.value("LAXARRAY_PLATFORM") or jax.default_backend())
 
 
 def for_platform(platform: str) -> Backend:

@@ -24,6 +24,7 @@ import os
 import time
 
 import jax
+from laxarray._core import settings as _settings
 
 _ENV = "LAXARRAY_COMPILATION_CACHE"
 _PRUNE_MARK = ".laxarray-pruned"
@@ -39,7 +40,7 @@ def default_dir() -> str:
 def configure():
     """Turn on jax's persistent cache as the module docstring says; the directory used, or
     ``None`` where it is off (or jax's own setting is in force: then that directory)."""
-    setting = os.environ.get(_ENV, "").strip()
+    setting = _settings.value(_ENV)
     if setting == "0":
         return None
     current = jax.config.jax_compilation_cache_dir
@@ -55,7 +56,7 @@ def configure():
     except OSError:
         return None
     jax.config.update("jax_compilation_cache_dir", path)
-    _prune(path, int(os.environ.get(f"{_ENV}_MAX_MB", 1024)) << 20)
+    _prune(path, _settings.value(f"{_ENV}_MAX_MB"))
     return path
 
 

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import os
 import threading
 import warnings
 
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.validate import check_bool
+from laxarray._core import settings as _settings
 
 MODES = ("allow", "warn", "raise")
 
@@ -69,8 +69,7 @@ class _Scoped:
                 changed()
 
 
-_RANK = _Scoped("rank_promotion", _valid("LAXARRAY_RANK_PROMOTION",
-                                         os.environ.get("LAXARRAY_RANK_PROMOTION", "allow")))
+_RANK = _Scoped("rank_promotion", _settings.value("LAXARRAY_RANK_PROMOTION"))
 #: whether any thread may need the check (the process' mode is not ``allow``, or a
 #: ``rank_promotion`` block is open somewhere), read on the eager fast paths.
 ACTIVE = _RANK.value != "allow"
@@ -126,8 +125,7 @@ def check_ranks(fn, *shapes):
 # arrays sharded over several devices, and when this switch is off -- which ``jax.export``
 # needs, since a program with a host callback cannot be serialized.
 
-_HOST_SORT = _Scoped("host_sort", os.environ.get("LAXARRAY_HOST_SORT", "1")
-                     not in ("0", "", "false", "False"))
+_HOST_SORT = _Scoped("host_sort", _settings.value("LAXARRAY_HOST_SORT"))
 
 
 def get_host_sort():
@@ -177,8 +175,7 @@ def _valid_precision(fn, name):
 #: the setting: the process' value (``PRECISION.value``) and a ``matmul_precision`` block's
 #: per-context one; ``PRECISION.open`` says whether any block is open (the kernel helper
 #: then looks the setting up per call)
-PRECISION = _Scoped("matmul_precision", _valid_precision(
-    "LAXARRAY_MATMUL_PRECISION", os.environ.get("LAXARRAY_MATMUL_PRECISION", "highest")))
+PRECISION = _Scoped("matmul_precision", _settings.value("LAXARRAY_MATMUL_PRECISION"))
 MATMUL_PRECISION = PRECISION.value  # the process' value (set_matmul_precision)
 
 

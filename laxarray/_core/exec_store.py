@@ -50,6 +50,7 @@ import numpy as np
 
 from laxarray._core import jaxapi, prefetch
 from laxarray._core.files import TEMP_PREFIX as _TEMP_PREFIX, remove as _remove, write_atomic
+from laxarray._core import settings as _settings
 
 _ENV = "LAXARRAY_COMPILATION_CACHE"
 
@@ -335,18 +336,12 @@ def _warn_once(what, message):
 
 
 def _max_bytes_from_env():
-    text = os.environ.get(f"{_ENV}_MAX_MB", "").strip()
-    try:
-        return int(float(text) * (1 << 20)) if text else 1024 << 20
-    except ValueError:
-        _warn_once(("max", text), f"laxarray: {_ENV}_MAX_MB: expected a number of megabytes; "
-                   f"got {text!r} (using 1024)")
-        return 1024 << 20
+    return _settings.value(f"{_ENV}_MAX_MB")
 
 
 def default_dir():
     """The store's directory from ``LAXARRAY_COMPILATION_CACHE`` (``None``: turned off)."""
-    setting = os.environ.get(_ENV, "").strip()
+    setting = _settings.value(_ENV)
     if setting == "0":
         return None
     if setting:
@@ -380,7 +375,7 @@ def _hint_if_empty(store) -> None:
     silent where the store is off, in ``python -m laxarray.precompile`` and its workers
     (``LAXARRAY_STORE_HINT=0``, which anyone may set); never raises."""
     try:
-        if store is None or os.environ.get("LAXARRAY_STORE_HINT", "").strip() == "0" or (
+        if store is None or not _settings.value("LAXARRAY_STORE_HINT") or (
                 "laxarray.precompile" in getattr(sys, "orig_argv", ())):
             return
         marker = os.path.join(store.path, ".hinted")

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import functools
 import math
-import os
 import threading
 
 import jax
@@ -63,11 +62,12 @@ from laxarray._core.jaxapi import (ConcreteArray, NotSerializable, Tracer,
                                    fast_call, one_device, program_contents, put_like,
                                    register_program_setting, serialize_compiled,
                                    traced_program)
+from laxarray._core import settings as _settings
 
 # ---- policy settings ---------------------------------------------------------------------
 
 #: Largest padded element count that runs bucketed (``LAXARRAY_BUCKET_LIMIT``; 0 disables).
-BUCKET_LIMIT = int(os.environ.get("LAXARRAY_BUCKET_LIMIT", 1 << 15))
+BUCKET_LIMIT = _settings.value("LAXARRAY_BUCKET_LIMIT")
 
 
 def set_bucket_limit(n: int) -> int:
@@ -153,9 +153,9 @@ class _ExactExtremesNeeded(Exception):
 
 #: Debugging aid for tests: fill host-side padding with NaN / the dtype's maximum instead of
 #: zeros, so a bucket rule that forgets to mask shows up as a wrong value.
-POISON = os.environ.get("LAXARRAY_BUCKET_POISON", "") not in ("", "0")
+POISON = _settings.value("LAXARRAY_BUCKET_POISON")
 
-_MAX_EXECUTABLES = [max(int(os.environ.get("LAXARRAY_KERNEL_CACHE", 256)), 1)]
+_MAX_EXECUTABLES = [_settings.value("LAXARRAY_KERNEL_CACHE")]
 
 
 def executable_limit() -> int:

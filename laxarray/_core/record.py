@@ -21,7 +21,6 @@ from __future__ import annotations
 import enum
 import importlib
 import json
-import os
 import struct
 import threading
 
@@ -29,9 +28,10 @@ import jax
 import numpy as np
 
 from laxarray._core import jaxapi
+from laxarray._core import settings as _settings
 
 #: The file named by ``LAXARRAY_RECORD`` when the process started (``None``: not recording).
-PATH = os.environ.get("LAXARRAY_RECORD", "").strip() or None
+PATH = _settings.value("LAXARRAY_RECORD") or None
 #: The version of the line format; :func:`read` refuses other versions.
 FORMAT = 1
 
@@ -55,7 +55,7 @@ def note(bound, masked, sig, device) -> None:
             "items": [[k, encode(v)] for k, v in bound.items],
             "masked": bool(masked), "sig": [_encode_input(a) for a in sig]}, sort_keys=True)
     except (Unrecordable, AttributeError, TypeError, ValueError) as e:
-        if os.environ.get("LAXARRAY_RECORD_DEBUG"):
+        if _settings.value("LAXARRAY_RECORD_DEBUG"):
             print("NOTREC", bound.kernel.__name__, e)
         return
     with _LOCK:
