@@ -228,12 +228,6 @@ def _positions(lay):
     return before.count("s"), len(before)
 
 
-def _gather_shape(lay, bshape):
-    windows = [lay.axes[a][2] for a in _window_axes(lay)]
-    p, _ = _positions(lay)
-    return tuple(windows[:p]) + tuple(bshape) + tuple(windows[p:])
-
-
 def _final_shape(lay, bshape):
     out = []
     wins = iter(lay.axes[a][2] for a in _window_axes(lay))

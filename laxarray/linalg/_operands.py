@@ -45,14 +45,6 @@ def matrix_operand(fn, x, argname="x", *, square=False):
     return v, dt
 
 
-def numeric_operand(fn, x, argname="x"):
-    """The raw value of a numeric (not bool) argument."""
-    v = raw(fn, x, argname)
-    if v.dtype not in _dt.CATEGORIES["numeric"]:
-        fail(TypeError, fn, f"a numeric dtype for '{argname}'", v.dtype)
-    return v
-
-
 def check_rtol(fn, rtol, batch_shape, argname="rtol"):
     """``rtol``: None, a Python real or a real floating array broadcasting to ``batch_shape``.
 

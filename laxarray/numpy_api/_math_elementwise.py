@@ -200,16 +200,8 @@ def rad2deg(x, /):
     return lax.mul(x, _full(x, 180.0 / np.pi))
 
 
-@elementwise_unary("real", compute=to_float)
-def radians(x, /):
-    """Degrees to radians (same as deg2rad). NumPy: numpy.radians."""
-    return lax.mul(x, _full(x, np.pi / 180.0))
-
-
-@elementwise_unary("real", compute=to_float)
-def degrees(x, /):
-    """Radians to degrees (same as rad2deg). NumPy: numpy.degrees."""
-    return lax.mul(x, _full(x, 180.0 / np.pi))
+#: NumPy's other names of the same two functions (one kernel each)
+radians, degrees = deg2rad, rad2deg
 
 
 @elementwise_unary("real", compute=to_float)
