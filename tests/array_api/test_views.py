@@ -48,7 +48,7 @@ def programs(draw):
     """A base shape and dtype, and a list of steps over the aliases made so far."""
     shape = tuple(draw(st.lists(st.integers(1, 5), min_size=1, max_size=3)))
     dtype = draw(st.sampled_from(["float64", "complex128"]))
-    steps, shapes, arrays_ = [], [shape], [0]
+    steps, shapes, dtypes, arrays_ = [], [shape], [dtype], [0]
     for _ in range(draw(st.integers(1, 8))):
         # NumPy gives a scalar for an integer-only key (laxarray: a 0-d array, a copy of the
         # element); NumPy's views of a scalar are copies of it: only arrays are sources
@@ -73,13 +73,15 @@ def programs(draw):
             arg = draw(st.sampled_from(["real", "imag"]))
         else:
             arg = (_key(draw, src), float(draw(st.integers(-9, 9))))
-        if kind == "real" and dtype != "complex128":
+        # .real/.imag of a complex alias only (of a real one NumPy's .imag is read-only)
+        if kind == "real" and dtypes[i] != "complex128":
             continue
-        made = _apply_np(np.zeros(src, dtype), kind, arg)
+        made = _apply_np(np.zeros(src, dtypes[i]), kind, arg)
         if made is not None:
             if isinstance(made, np.ndarray):
                 arrays_.append(len(shapes))
             shapes.append(made.shape)
+            dtypes.append(str(made.dtype))
         steps.append((i, kind, arg))
     return shape, dtype, steps
 
