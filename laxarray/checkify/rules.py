@@ -92,43 +92,24 @@ def _whole_produced(bad_out, bad_in, eqn, invals, outs):
     return produced
 
 
-# --- NaN ------------------------------------------------------------------------------------
+# --- NaN and infinities: "produced here" ------------------------------------------------------
+# A NaN (nan_checks) or an infinity (float_checks) is reported where an operation makes it
+# from operands that had none: element by element for elementwise primitives, anywhere in
+# the output for reductions and contractions.  The two errors differ only in their
+# primitives, their predicates and the operands they apply to (:func:`_produced_rules`).
 
+#: reductions and contractions: either error is reported for the whole output
+REDUCING = (lax.dot_general_p, lax.reduce_sum_p, lax.reduce_prod_p, lax.cumsum_p,
+            lax.cumprod_p, lax.conv_general_dilated_p)
 NAN_ELEMENTWISE = (
     lax.add_p, lax.sub_p, lax.mul_p, lax.div_p, lax.rem_p, lax.pow_p, lax.sin_p, lax.cos_p,
     lax.tan_p, lax.asin_p, lax.acos_p, lax.acosh_p, lax.atanh_p, lax.log_p, lax.log1p_p,
     lax.sqrt_p, lax.rsqrt_p, lax.lgamma_p, lax.digamma_p, lax.igamma_p, lax.igammac_p,
     lax.erf_inv_p, lax.exp_p, lax.atan2_p)
-NAN_REDUCING = (lax.dot_general_p, lax.reduce_sum_p, lax.reduce_prod_p, lax.cumsum_p,
-                lax.cumprod_p, lax.conv_general_dilated_p)
-
-
-@check_rule(NaNError, *NAN_ELEMENTWISE)
-def _elementwise_nan_check_rule(ctx, eqn, state, invals, outs):
-    """NaN in an output element whose input elements are all NaN-free."""
-    if not _inexact(outs[0]):
-        return state
-    bad = _elementwise_produced(_isnan, _isnan, eqn, invals, outs)
-    return state.defer(bad, _site_code(ctx, eqn, NaNError))
-
-
-@check_rule(NaNError, *NAN_REDUCING)
-def _reducing_nan_check_rule(ctx, eqn, state, invals, outs):
-    """NaN in the output of a reduction/contraction whose inputs have no NaN."""
-    if not _inexact(outs[0]):
-        return state
-    fail = _whole_produced(_isnan, _isnan, eqn, invals, outs)
-    return state.add(fail, _site_code(ctx, eqn, NaNError))
-
-
-# --- infinities (float_checks) --------------------------------------------------------------
-
 FLOAT_ELEMENTWISE = (
     lax.add_p, lax.sub_p, lax.mul_p, lax.div_p, lax.pow_p, lax.integer_pow_p, lax.square_p,
     lax.exp_p, lax.exp2_p, lax.expm1_p, lax.log_p, lax.log1p_p, lax.sinh_p, lax.cosh_p,
     lax.tan_p, lax.lgamma_p, lax.digamma_p, lax.rsqrt_p, lax.atanh_p, lax.convert_element_type_p)
-FLOAT_REDUCING = (lax.dot_general_p, lax.reduce_sum_p, lax.reduce_prod_p, lax.cumsum_p,
-                  lax.cumprod_p, lax.conv_general_dilated_p)
 
 
 def _not_finite(x):
@@ -139,22 +120,32 @@ def _real_floating(x) -> bool:
     return kind_of(_dtype(x)) == "f"
 
 
-@check_rule(FloatError, *FLOAT_ELEMENTWISE)
-def _elementwise_float_check_rule(ctx, eqn, state, invals, outs):
-    """An infinite output element whose input elements are all finite."""
-    if not _real_floating(outs[0]) or not all(_real_floating(x) or not _inexact(x) for x in invals):
-        return state
-    bad = _elementwise_produced(_isinf, _not_finite, eqn, invals, outs)
-    return state.defer(bad, _site_code(ctx, eqn, FloatError))
+def _produced_rules(category, elementwise, bad_out, bad_in, applies):
+    """Register ``category``'s two rules: ``bad_out`` in an output element (elementwise
+    primitives) or anywhere in the output (:data:`REDUCING`) whose inputs have no ``bad_in``;
+    ``applies(invals, outs)`` says which operands the check is for."""
+    @check_rule(category, *elementwise)
+    def _elementwise_rule(ctx, eqn, state, invals, outs):
+        if not applies(invals, outs):
+            return state
+        bad = _elementwise_produced(bad_out, bad_in, eqn, invals, outs)
+        return state.defer(bad, _site_code(ctx, eqn, category))
+
+    @check_rule(category, *REDUCING)
+    def _reducing_rule(ctx, eqn, state, invals, outs):
+        if not applies(invals, outs):
+            return state
+        fail = _whole_produced(bad_out, bad_in, eqn, invals, outs)
+        return state.add(fail, _site_code(ctx, eqn, category))
 
 
-@check_rule(FloatError, *FLOAT_REDUCING)
-def _reducing_float_check_rule(ctx, eqn, state, invals, outs):
-    """An infinity in the output of a reduction/contraction whose inputs are finite."""
-    if not _real_floating(outs[0]) or not all(_real_floating(x) or not _inexact(x) for x in invals):
-        return state
-    fail = _whole_produced(_isinf, _not_finite, eqn, invals, outs)
-    return state.add(fail, _site_code(ctx, eqn, FloatError))
+# NaN: any inexact output (complex included)
+_produced_rules(NaNError, NAN_ELEMENTWISE, _isnan, _isnan,
+                lambda invals, outs: _inexact(outs[0]))
+# an infinity from finite operands: real floating outputs and operands only
+_produced_rules(FloatError, FLOAT_ELEMENTWISE, _isinf, _not_finite,
+                lambda invals, outs: _real_floating(outs[0]) and all(
+                    _real_floating(x) or not _inexact(x) for x in invals))
 
 
 # --- division -------------------------------------------------------------------------------
@@ -400,9 +391,9 @@ def propagates(eqn, position, nonfinite) -> bool:
 def _checked_primitives(errors):
     checked = set()
     if NaNError in errors:
-        checked.update(NAN_ELEMENTWISE + NAN_REDUCING)
+        checked.update(NAN_ELEMENTWISE + REDUCING)
     if FloatError in errors:
-        checked.update(FLOAT_ELEMENTWISE + FLOAT_REDUCING)
+        checked.update(FLOAT_ELEMENTWISE + REDUCING)
     return checked
 
 
