@@ -553,7 +553,9 @@ WRITE_LOCK = threading.RLock()
 
 
 def wrap(value) -> Array:
-    """The one constructor: an ``Array`` handle on a raw jax value (no checks, no copy)."""
+    """An ``Array`` handle on a raw jax value (no checks, no copy).  The handle's other
+    makers are :func:`wrap_padded` and :func:`wrap_padded_like` (a bucket-shaped value),
+    :func:`wrap_view` (a view) and :func:`_copy_handle`; each sets every slot."""
     out = _new(Array)
     out._v = value
     out._pad = None
