@@ -24,7 +24,7 @@ def _fast_put_impl():
     """jaxlib's one-call host-to-device transfer (what ``jax.device_put`` ends in, without
     its ~40 us of Python layers), or ``None`` where this jaxlib lacks it."""
     try:
-        from jaxlib import _jax
+        from jaxlib import _jax     # local: a private module some jaxlib builds lack
         put = _jax.batched_device_put
         probe = np.zeros(2)
         target = jax.device_put(probe)
@@ -347,6 +347,7 @@ _jbatching.primitive_batchers[_host_call_p] = _host_call_batch
 # library may use, and only here (tests/test_house_rules.py allows exactly this import).
 
 import hashlib as _hashlib  # noqa: E402
+from importlib import metadata as _metadata  # noqa: E402
 from jax.experimental import serialize_executable as _serialize  # noqa: E402
 import os as _os  # noqa: E402
 import pickle as _pickle  # noqa: E402
@@ -546,7 +547,7 @@ def prepare_lapack() -> None:
         if _LAPACK_READY:
             return
         try:
-            from jaxlib import lapack as _jlapack
+            from jaxlib import lapack as _jlapack  # local: imported on the first CPU solve only
         except ImportError:  # a jaxlib without the CPU LAPACK kernels: nothing to prepare
             _jlapack = None
         if _jlapack is not None:
@@ -605,11 +606,10 @@ def _machine_description() -> str:
 
 def _distribution_version(*names) -> str:
     """The installed version of the first of the distributions ``names`` found, else ''."""
-    from importlib import metadata
     for name in names:
         try:
-            return metadata.version(name)
-        except metadata.PackageNotFoundError:
+            return _metadata.version(name)
+        except _metadata.PackageNotFoundError:
             continue
     return ""
 

@@ -14,6 +14,7 @@ only.  scikit-learn is imported in the worker, which sets ``SCIPY_ARRAY_API=1`` 
 from __future__ import annotations
 
 import functools
+import importlib
 
 import numpy as np
 
@@ -37,6 +38,13 @@ def _sklearn():
     return sklearn
 
 
+def _sk(name):
+    """scikit-learn's ``name`` (``"decomposition.PCA"``), imported when a workload runs:
+    scikit-learn is optional, and this is the one place that imports it."""
+    module, attr = name.rsplit(".", 1)
+    return getattr(importlib.import_module(f"sklearn.{module}"), attr)
+
+
 @functools.lru_cache(maxsize=None)
 def _inputs(n, p, dtype, classes):
     """``X``, a regression target and a class label vector (int64) as laxarray arrays."""
@@ -53,56 +61,56 @@ def _components(p):
 
 
 def _standard_scaler(X, y, c):
-    from sklearn.preprocessing import StandardScaler
+    StandardScaler = _sk("preprocessing.StandardScaler")
     return StandardScaler().fit_transform(X)
 
 
 def _min_max_scaler(X, y, c):
-    from sklearn.preprocessing import MinMaxScaler
+    MinMaxScaler = _sk("preprocessing.MinMaxScaler")
     return MinMaxScaler().fit(X).transform(X)
 
 
 def _pca(X, y, c):
-    from sklearn.decomposition import PCA
+    PCA = _sk("decomposition.PCA")
     model = PCA(n_components=_components(X.shape[1]))
     return model.fit_transform(X), model.transform(X)
 
 
 def _pca_full(X, y, c):
-    from sklearn.decomposition import PCA
+    PCA = _sk("decomposition.PCA")
     return PCA(n_components=_components(X.shape[1]), svd_solver="full").fit(X).transform(X)
 
 
 def _pca_randomized(X, y, c):
-    from sklearn.decomposition import PCA
+    PCA = _sk("decomposition.PCA")
     model = PCA(n_components=min(2, X.shape[1]), svd_solver="randomized", random_state=0)
     return model.fit_transform(X)
 
 
 def _ridge(X, y, c):
-    from sklearn.linear_model import Ridge
+    Ridge = _sk("linear_model.Ridge")
     return Ridge(solver="svd").fit(X, y).predict(X)
 
 
 def _lda(X, y, c):
-    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    LinearDiscriminantAnalysis = _sk("discriminant_analysis.LinearDiscriminantAnalysis")
     model = LinearDiscriminantAnalysis().fit(X, c)
     return model.predict(X), model.predict_proba(X)
 
 
 def _logistic(X, y, c):
-    from sklearn.linear_model import LogisticRegression
+    LogisticRegression = _sk("linear_model.LogisticRegression")
     model = LogisticRegression().fit(X, c)
     return model.predict(X), model.predict_proba(X)
 
 
 def _accuracy(X, y, c):
-    from sklearn.metrics import accuracy_score
+    accuracy_score = _sk("metrics.accuracy_score")
     return accuracy_score(c, xp.flip(c))
 
 
 def _confusion(X, y, c):
-    from sklearn.metrics import confusion_matrix
+    confusion_matrix = _sk("metrics.confusion_matrix")
     return confusion_matrix(c, xp.flip(c))
 
 
@@ -112,7 +120,7 @@ def _r2(X, y, c):
 
 
 def _mse(X, y, c):
-    from sklearn.metrics import mean_squared_error
+    mean_squared_error = _sk("metrics.mean_squared_error")
     return mean_squared_error(y, xp.flip(y))
 
 

@@ -307,7 +307,7 @@ def bcsr_from_scipy_sparse(mat, *, index_dtype=None, device=None):
     :class:`~laxarray.sparse.sharded.RowSharded` result (see ``bcoo_fromdense``)."""
     fn = "bcsr_from_scipy_sparse"
     check_placement(fn, device)
-    import scipy.sparse as sps
+    import scipy.sparse as sps  # local: import laxarray does not load SciPy's sparse
     if not sps.issparse(mat):
         fail(TypeError, fn, "a scipy.sparse array or matrix for 'mat'", mat)
     csr = mat if mat.format == "csr" else mat.tocsr()

@@ -72,7 +72,7 @@ def _coo(A):
 
 # ---- host side ------------------------------------------------------------------------
 def _host_matrix(data, rows, cols, n):
-    import scipy.sparse as sps
+    import scipy.sparse as sps  # local: import laxarray does not load SciPy's sparse
     data, rows, cols = np.asarray(data), np.asarray(rows), np.asarray(cols)
     keep = (rows >= 0) & (rows < n) & (cols >= 0) & (cols < n)
     return sps.csc_array((data[keep], (rows[keep], cols[keep])), shape=(n, n))
@@ -80,7 +80,7 @@ def _host_matrix(data, rows, cols, n):
 
 def _host_lu(data, rows, cols, n):
     """SuperLU of the matrix, or ``None`` when it is exactly singular."""
-    import scipy.sparse.linalg as spla
+    import scipy.sparse.linalg as spla  # local: import laxarray does not load SciPy's sparse
     try:
         return spla.splu(_host_matrix(data, rows, cols, n))
     except RuntimeError:            # SuperLU: "Factor is exactly singular"

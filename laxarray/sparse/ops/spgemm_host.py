@@ -48,7 +48,7 @@ def _operand(leaves, shape, csr, contract, dtype, left):
     """A SciPy sparse matrix of one operand, oriented for ``left @ right`` (the contracted
     dimension last for the left operand, first for the right one), and the contracted
     coordinate of each stored (non-padding) entry, for counting products."""
-    import scipy.sparse as sps
+    import scipy.sparse as sps  # local: import laxarray does not load SciPy's sparse
     if csr:
         data, indices, indptr = (np.asarray(v) for v in leaves)
         n = int(indptr[-1])

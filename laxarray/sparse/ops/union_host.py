@@ -69,7 +69,7 @@ def _csr_of(leaves, shape, kind, dtype):
     """A canonical SciPy CSR array (sorted, unique, no padding) of one operand's leaves:
     BCSR's arrays as they are, a canonical BCOO with its row pointers counted, anything
     else through SciPy's COO -> CSR (which sums duplicates and sorts)."""
-    import scipy.sparse as sps
+    import scipy.sparse as sps  # local: import laxarray does not load SciPy's sparse
     csr, canonical = kind
     m, n = shape
     if csr:
