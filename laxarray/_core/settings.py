@@ -97,12 +97,13 @@ SETTINGS = {
     "LAXARRAY_HOST_SORT": Setting(
         True, _switch, "0 or 1", "sort with NumPy on the CPU backend"),
     "LAXARRAY_BUCKET_LIMIT": Setting(
-        1 << 15, _count(1), "a positive integer",
-        "the size up to which eager calls are padded to shared buckets"),
+        1 << 15, _count(0), "a non-negative integer",
+        "the size up to which eager calls are padded to shared buckets (0: never)"),
     "LAXARRAY_BUCKET_POISON": Setting(
         False, _switch, "0 or 1", "fill padding with NaN/maximum (a test aid)"),
     "LAXARRAY_KERNEL_CACHE": Setting(
-        256, _count(1), "a positive integer", "executables kept in memory"),
+        256, lambda text: max(int(text), 1), "an integer",
+        "executables kept in memory (at least one)"),
 }
 
 _WARNED: set = set()

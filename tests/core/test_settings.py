@@ -57,6 +57,8 @@ def test_a_malformed_value_warns_once_and_gives_the_default(name, monkeypatch):
     ("LAXARRAY_PREFETCH", "0", False), ("LAXARRAY_HOST_SORT", "False", False),
     ("LAXARRAY_PLATFORM", " TPU ", "tpu"), ("LAXARRAY_KERNEL_CACHE", "8", 8),
     ("LAXARRAY_MATMUL_PRECISION", "tf32", "tf32"), ("LAXARRAY_COMPILATION_CACHE", "0", "0"),
+    ("LAXARRAY_BUCKET_LIMIT", "0", 0),       # bucketing off, as the README says
+    ("LAXARRAY_KERNEL_CACHE", "0", 1),       # at least one executable
 ])
 def test_valid_values_parse(name, text, want, monkeypatch):
     monkeypatch.setenv(name, text)
