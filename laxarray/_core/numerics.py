@@ -193,6 +193,23 @@ def exponent(x):
     return lax.sub(field, lax.full_like(field, bias))
 
 
+def is_normal(x):
+    """``x`` is a normal real float (not zero, subnormal, infinite or NaN)."""
+    a = lax.abs(x)
+    return lax.bitwise_and(lax.ge(a, lax.full_like(a, np.finfo(a.dtype).tiny)),
+                           lax.lt(a, lax.full_like(a, np.inf)))
+
+
+def significand(x):
+    """``(m, e)``: ``x = m 2**e`` with ``m`` in ``[1, 2)`` (``x``'s dtype) and ``e`` its
+    same-width integer, for positive normal ``x`` of a dtype of :data:`FLOAT_LAYOUT`."""
+    itype, frac, bias = FLOAT_LAYOUT[np.dtype(x.dtype)]
+    bits = lax.bitcast_convert_type(x, itype)
+    m = lax.bitwise_or(lax.bitwise_and(bits, lax.full_like(bits, (1 << frac) - 1)),
+                       lax.full_like(bits, bias << frac))
+    return lax.bitcast_convert_type(m, x.dtype), exponent(x)
+
+
 # ---- a platform's quirks: one rule each ---------------------------------------------------
 
 def float_rem(x, y):
@@ -217,24 +234,20 @@ _FMOD_STEP = 7
 
 def _fmod_exact(x, y, other):
     """``fmod(x, y)`` of float32, exact, where both are normal (``other`` elsewhere): with
-    ``|x| = mx 2**ex``, ``|y| = my 2**ey`` (24-bit integers ``mx``, ``my``), the remainder
-    is ``(mx 2**(ex - ey) mod my) 2**ey``, the power of two brought in a few bits at a time
+    ``|x| = mx 2**(ex - 23)``, ``|y| = my 2**(ey - 23)`` (24-bit integers ``mx``, ``my``),
+    the remainder is ``(mx 2**(ex - ey) mod my) 2**(ey - 23)``, the power of two brought in a few bits at a time
     (``(r 2**s) mod my``, int32) -- a loop that ends when every element has its exponents'
     difference worked off (at most 36 steps), the sign of ``x``."""
-    tiny, i32 = np.finfo(np.float32).tiny, np.int32
-
     def full(v, like):
         return lax.full_like(like, v)
-    ax, ay = lax.abs(x), lax.abs(y)
-    ok = lax.bitwise_and(lax.bitwise_and(lax.ge(ax, full(tiny, ax)), lax.lt(ax, full(np.inf, ax))),
-                         lax.bitwise_and(lax.ge(ay, full(tiny, ay)), lax.lt(ay, full(np.inf, ay))))
-    bx = lax.bitcast_convert_type(lax.select(ok, ax, full(1.0, ax)), i32)
-    by = lax.bitcast_convert_type(lax.select(ok, ay, full(1.0, ay)), i32)
-    frac, implicit = full(0x007FFFFF, bx), full(0x00800000, bx)
-    mx = lax.bitwise_or(lax.bitwise_and(bx, frac), implicit)
-    my = lax.bitwise_or(lax.bitwise_and(by, frac), implicit)
-    shift = full(23, bx)
-    ex, ey = lax.shift_right_logical(bx, shift), lax.shift_right_logical(by, shift)
+    ok = lax.bitwise_and(is_normal(x), is_normal(y))
+    one = full(1.0, x)
+
+    def integer_significand(v):      # |v| = m 2**(e - 23), m a 24-bit integer
+        m, e = significand(lax.select(ok, lax.abs(v), one))
+        return lax.convert_element_type(lax.mul(m, full(2.0 ** 23, m)), np.int32), e
+    mx, ex = integer_significand(x)
+    my, ey = integer_significand(y)
     left = lax.max(lax.sub(ex, ey), full(0, ex))
     r = lax.rem(mx, my)
 
@@ -249,7 +262,7 @@ def _fmod_exact(x, y, other):
     # |x| < |y|: x itself (the loop saw no difference to work off, but r is mx mod my)
     r = lax.select(lax.lt(ex, ey), mx, r)
     exp = lax.select(lax.lt(ex, ey), ex, ey)
-    out = scale_pow2(lax.convert_element_type(r, np.float32), lax.sub(exp, full(150, exp)))
+    out = scale_pow2(lax.convert_element_type(r, np.float32), lax.sub(exp, full(23, exp)))
     out = copysign(out, x)
     # the derivative lax.rem has (1 for x, -trunc(x / y) for y), carried by a term that is
     # zero in value: the integers above have none (a subtraction keeps a -0.0 result)

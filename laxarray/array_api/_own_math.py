@@ -27,7 +27,8 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import backend as _backend
-from laxarray._core.numerics import FLOAT_LAYOUT, exponent, pow2, rounded, scale_pow2, sign_bit
+from laxarray._core.numerics import (FLOAT_LAYOUT, is_normal, pow2, rounded, scale_pow2,
+                                    sign_bit, significand)
 from laxarray._core.numerics import copysign as _copysign
 
 _F32 = np.dtype(np.float32)
@@ -319,7 +320,7 @@ def atanh(x):
 _HALF_SPLIT, _SPLIT_MASK = 0x800, -0x1000   # round the significand to 12 bits (int32 bits)
 
 
-def _split(a):
+def _split12(a):
     """``a = hi + lo`` exactly, ``hi`` ``a`` rounded to 12 significant bits (``lo``: 12 more)."""
     bits = lax.bitcast_convert_type(a, np.int32)
     bits = lax.bitwise_and(lax.add(bits, lax.full_like(bits, _HALF_SPLIT)),
@@ -332,8 +333,8 @@ def _two_prod(a, b):
     """``(p, e)``: ``p = a b`` rounded and ``e = a b - p`` exactly (Dekker's product; no
     overflow or underflow)."""
     p = rounded(lax.mul(a, b))     # rounded alone: an fma would leave no error term
-    ah, al = _split(a)
-    bh, bl = _split(b)
+    ah, al = _split12(a)
+    bh, bl = _split12(b)
     e = lax.sub(lax.mul(ah, bh), p)
     e = lax.add(lax.add(lax.add(e, lax.mul(ah, bl)), lax.mul(al, bh)), lax.mul(al, bl))
     return p, e
@@ -351,23 +352,6 @@ def _residual(n, a, b):
     ``n`` (Dekker's product: ``p + e = a b`` exactly, ``n - p`` exact by Sterbenz)."""
     p, e = _two_prod(a, b)
     return lax.sub(lax.sub(n, p), e)
-
-
-def _significand(x):
-    """``(m, e)``: ``x = m 2**e``, ``m`` in ``[1, 2)`` (float32), ``e`` int32, for positive
-    normal float32 ``x``."""
-    bits = lax.bitcast_convert_type(x, np.int32)
-    m = lax.bitcast_convert_type(lax.bitwise_or(
-        lax.bitwise_and(bits, lax.full_like(bits, 0x007FFFFF)),
-        lax.full_like(bits, 0x3F800000)), np.float32)
-    return m, exponent(x)
-
-
-def _normal(x):
-    """``x`` is a normal float32 (not zero, subnormal, infinite or NaN)."""
-    a = lax.abs(x)
-    return lax.bitwise_and(lax.ge(a, _full(a, np.finfo(np.float32).tiny)),
-                           lax.lt(a, _full(a, np.inf)))
 
 
 _ULP1 = 2.0 ** -23      # the ulp of [1, 2)
@@ -421,11 +405,11 @@ def divide_from(x, y, estimate):
     (:func:`refine_quotient`), then scaled by the exponents' difference (one rounding where
     the result is subnormal); zeros, subnormals, infinities and NaN as XLA's division gives
     them.  ``estimate``: the division the refinement starts from (a few ulps off is fine)."""
-    ok = lax.bitwise_and(_normal(x), _normal(y))
+    ok = lax.bitwise_and(is_normal(x), is_normal(y))
     one = _full(x, 1.0)
     ax, ay = lax.select(ok, lax.abs(x), one), lax.select(ok, lax.abs(y), one)
-    mx, ex = _significand(ax)
-    my, ey = _significand(ay)
+    mx, ex = significand(ax)
+    my, ey = significand(ay)
     low = lax.lt(mx, my)                      # n in [d, 2d): the quotient in [1, 2)
     mx = lax.select(low, lax.add(mx, mx), mx)
     ex = lax.sub(ex, lax.convert_element_type(low, np.int32))
@@ -452,8 +436,8 @@ def sqrt_from(x, estimate):
     power of two refined (:func:`refine_root`), then scaled exactly; zero, subnormals,
     negatives, infinity and NaN as XLA's square root gives them.  ``estimate``: the root
     the refinement starts from (a few ulps off is fine)."""
-    ok = lax.bitwise_and(_normal(x), lax.gt(x, _full(x, 0.0)))
-    m, e = _significand(lax.select(ok, x, _full(x, 1.0)))
+    ok = lax.bitwise_and(is_normal(x), lax.gt(x, _full(x, 0.0)))
+    m, e = significand(lax.select(ok, x, _full(x, 1.0)))
     odd = lax.bitwise_and(e, lax.full_like(e, 1))
     m = lax.select(lax.eq(odd, lax.full_like(odd, 1)), lax.add(m, m), m)
     half_e = lax.shift_right_arithmetic(lax.sub(e, odd), lax.full_like(e, 1))
@@ -484,7 +468,7 @@ def _log2_pair(a):
     float32 ``a``: ``a = m 2**e``, ``m`` in ``[sqrt(1/2), sqrt(2)]``; ``ln m = 2 atanh(s)``
     with ``s = (m - 1) / (m + 1)`` (``|s| <= 0.172``) as a pair of floats, ``2s + 2s**3/3``
     in pairs and the rest of the series in float32."""
-    m, e = _significand(a)
+    m, e = significand(a)
     big = lax.gt(m, _full(m, math.sqrt(2.0)))
     m = lax.select(big, lax.mul(m, _full(m, 0.5)), m)
     e = lax.add(e, lax.convert_element_type(big, np.int32))
@@ -519,7 +503,7 @@ def _pow_value(x, y):
     """``x ** y`` for float32 where ``x`` is normal and ``y`` finite and nonzero (the sign:
     a negative ``x`` needs an integer ``y``, odd ones keep it); XLA's ``pow`` elsewhere
     (zeros, infinities, NaN, subnormal bases, ``y = 0``)."""
-    ok = lax.bitwise_and(_normal(x), lax.bitwise_and(lax.is_finite(y),
+    ok = lax.bitwise_and(is_normal(x), lax.bitwise_and(lax.is_finite(y),
                                                      lax.ne(y, _full(y, 0.0))))
     one = _full(x, 1.0)
     ax = lax.select(ok, lax.abs(x), one)
