@@ -43,9 +43,10 @@ _INV_FACT = tuple(1.0 / math.factorial(k) for k in range(2, 9))
 
 def pick(name, xla_fn):
     """``xla_fn``, or laxarray's own formulation of ``name`` for float32 operands where the
-    backend's record lists ``name`` in ``own_math``."""
-    def fn(x):
-        return _OWN[name](x) if own(name, x) else xla_fn(x)
+    backend's record lists ``name`` in ``own_math`` (unary or binary: the first operand's
+    dtype decides)."""
+    def fn(x, *rest):
+        return _OWN[name](x, *rest) if own(name, x) else xla_fn(x, *rest)
     return fn
 
 
@@ -551,4 +552,5 @@ pow.defjvp(_pow_jvp)
 
 
 _OWN = {"exp": exp, "exp2": exp2, "expm1": expm1, "log": log, "log1p": log1p, "tanh": tanh,
-        "asinh": asinh, "acosh": acosh, "atanh": atanh, "reciprocal": reciprocal, "sqrt": sqrt}
+        "asinh": asinh, "acosh": acosh, "atanh": atanh, "reciprocal": reciprocal, "sqrt": sqrt,
+        "divide": divide, "pow": pow}

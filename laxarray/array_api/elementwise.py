@@ -66,12 +66,14 @@ def multiply(x1, x2, /):
     return lax.mul(x1, x2)
 
 
+#: true division: XLA's, or correctly rounded where XLA's is not (a TPU's record)
+_DIV = _om.pick("divide", lax.div)
+
+
 @elementwise_binary("numeric", compute=to_float, exact_divisor=True)
 def divide(x1, x2, /):
     """True division; integer inputs give float64. Array API: divide. NumPy: numpy.divide."""
-    if _om.own("divide", x1):   # correctly rounded where XLA's division is not
-        return _om.divide(x1, x2)
-    return lax.div(x1, x2)
+    return _DIV(x1, x2)
 
 
 def _int_floor_divide(x1, x2):
@@ -91,7 +93,7 @@ def _float_divmod(x1, x2):
     zero = _zeros(x1)
     mod = float_rem(x1, x2)
     # NumPy's quotient (x1 - mod) / x2, correctly rounded as NumPy's
-    div = (_om.divide if _om.own("divide", x1) else lax.div)(lax.sub(x1, mod), x2)
+    div = _DIV(lax.sub(x1, mod), x2)
     fix = lax.bitwise_and(lax.ne(mod, zero), lax.ne(lax.lt(x2, zero), lax.lt(mod, zero)))
     mod = lax.select(fix, lax.add(mod, x2), mod)
     div = lax.select(fix, lax.sub(div, lax.full_like(div, 1)), div)
@@ -144,9 +146,7 @@ def real_pow(x1, x2):
     subnormal base as ``2**-1075`` (``pow(1e-310, -0.5)`` gave 6.4e161) and
     ``pow(0, 1e-45)`` as 0, not ``0 ** 0 = 1``."""
     x1, x2 = flush_subnormals(x1), flush_subnormals(x2)
-    if _om.own("pow", x1):      # float32 log2(x) in two floats where XLA's pow is far off
-        return _om.pow(x1, x2)
-    return lax.pow(x1, x2)
+    return _om.pick("pow", lax.pow)(x1, x2)   # XLA's pow is far off on a TPU
 
 
 def _pow_body(x1, x2, /):
