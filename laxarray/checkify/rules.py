@@ -122,21 +122,19 @@ def _real_floating(x) -> bool:
 
 def _produced_rules(category, elementwise, bad_out, bad_in, applies):
     """Register ``category``'s two rules: ``bad_out`` in an output element (elementwise
-    primitives) or anywhere in the output (:data:`REDUCING`) whose inputs have no ``bad_in``;
-    ``applies(invals, outs)`` says which operands the check is for."""
-    @check_rule(category, *elementwise)
-    def _elementwise_rule(ctx, eqn, state, invals, outs):
-        if not applies(invals, outs):
-            return state
-        bad = _elementwise_produced(bad_out, bad_in, eqn, invals, outs)
-        return state.defer(bad, _site_code(ctx, eqn, category))
-
-    @check_rule(category, *REDUCING)
-    def _reducing_rule(ctx, eqn, state, invals, outs):
-        if not applies(invals, outs):
-            return state
-        fail = _whole_produced(bad_out, bad_in, eqn, invals, outs)
-        return state.add(fail, _site_code(ctx, eqn, category))
+    primitives: a per-element flag, deferred) or anywhere in the output (:data:`REDUCING`:
+    one flag) whose inputs have no ``bad_in``; ``applies(invals, outs)`` says which
+    operands the check is for."""
+    def rule(produced, per_element):
+        def check(ctx, eqn, state, invals, outs):
+            if not applies(invals, outs):
+                return state
+            bad = produced(bad_out, bad_in, eqn, invals, outs)
+            record = state.defer if per_element else state.add
+            return record(bad, _site_code(ctx, eqn, category))
+        return check
+    check_rule(category, *elementwise)(rule(_elementwise_produced, True))
+    check_rule(category, *REDUCING)(rule(_whole_produced, False))
 
 
 # NaN: any inexact output (complex included)
