@@ -453,6 +453,7 @@ def sqrt_from(x, estimate):
 # exp(r ln2) for |r| <= 1/2: within 2 ulps.
 
 def _df(v):
+    """The Python float ``v`` as float32 ``hi + lo``."""
     hi = np.float32(v)
     return float(hi), float(np.float32(v - float(hi)))
 
@@ -469,10 +470,7 @@ def _log2_pair(a):
     float32 ``a``: ``a = m 2**e``, ``m`` in ``[sqrt(1/2), sqrt(2)]``; ``ln m = 2 atanh(s)``
     with ``s = (m - 1) / (m + 1)`` (``|s| <= 0.172``) as a pair of floats, ``2s + 2s**3/3``
     in pairs and the rest of the series in float32."""
-    m, e = significand(a)
-    big = lax.gt(m, _full(m, math.sqrt(2.0)))
-    m = lax.select(big, lax.mul(m, _full(m, 0.5)), m)
-    e = lax.add(e, lax.convert_element_type(big, np.int32))
+    m, e = mantissa_exponent(a)
     f = lax.sub(m, _full(m, 1.0))                                  # exact
     dh = lax.add(_full(f, 2.0), f)
     dl = lax.add(lax.sub(_full(f, 2.0), dh), f)                    # 2 + f = dh + dl
@@ -496,7 +494,7 @@ def _log2_pair(a):
     qh, ql = _two_prod(hi, _full(hi, _INV_LN2[0]))
     ql = lax.add(ql, lax.add(lax.mul(hi, _full(hi, _INV_LN2[1])),
                              lax.mul(lo, _full(lo, _INV_LN2[0]))))
-    big_h, big_l = _two_sum(lax.convert_element_type(e, np.float32), qh)
+    big_h, big_l = _two_sum(e, qh)
     return big_h, lax.add(big_l, ql)
 
 
