@@ -78,7 +78,7 @@ class ExecutableStore:
     def __init__(self, path, max_bytes=None):
         self.path = os.fspath(path)
         if max_bytes is None:
-            max_bytes = _max_bytes_from_env()
+            max_bytes = _settings.value(f"{_ENV}_MAX_MB")
         self.max_bytes = int(max_bytes)
         self._lock = threading.Lock()
         self._size = None            # estimated bytes in the store (None: not scanned yet)
@@ -333,10 +333,6 @@ def _warn_once(what, message):
     if what not in _WARNED:
         _WARNED.add(what)
         warnings.warn(message, RuntimeWarning, stacklevel=3)
-
-
-def _max_bytes_from_env():
-    return _settings.value(f"{_ENV}_MAX_MB")
 
 
 def default_dir():

@@ -38,13 +38,11 @@ def _switch(text: str) -> bool:
     raise ValueError(text)
 
 
-def _count(least: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        n = int(text)
-        if n < least:
-            raise ValueError(text)
-        return n
-    return parse
+def _non_negative(text: str) -> int:
+    n = int(text)
+    if n < 0:
+        raise ValueError(text)
+    return n
 
 
 def _megabytes(text: str) -> int:
@@ -66,8 +64,13 @@ def _text(text: str) -> str:
     return text
 
 
+#: the platforms that have a backend record (``backend.RECORDS``, which imports this module;
+#: a test keeps the two equal)
+PLATFORMS = ("cpu", "gpu", "cuda", "rocm", "tpu")
+
+
 def _platform(text: str) -> str:
-    return _choice("cpu", "gpu", "cuda", "rocm", "tpu")(text.lower())
+    return _choice(*PLATFORMS)(text.lower())
 
 
 SETTINGS = {
@@ -97,7 +100,7 @@ SETTINGS = {
     "LAXARRAY_HOST_SORT": Setting(
         True, _switch, "0 or 1", "sort with NumPy on the CPU backend"),
     "LAXARRAY_BUCKET_LIMIT": Setting(
-        1 << 15, _count(0), "a non-negative integer",
+        1 << 15, _non_negative, "a non-negative integer",
         "the size up to which eager calls are padded to shared buckets (0: never)"),
     "LAXARRAY_BUCKET_POISON": Setting(
         False, _switch, "0 or 1", "fill padding with NaN/maximum (a test aid)"),

@@ -40,6 +40,11 @@ def test_the_table_covers_what_the_package_reads():
     assert set(BAD) | FREE_TEXT == set(settings.SETTINGS)
 
 
+def test_the_platforms_are_the_backend_records():
+    from laxarray._core import backend
+    assert set(settings.PLATFORMS) == set(backend.RECORDS)
+
+
 @pytest.mark.parametrize("name", sorted(BAD))
 def test_a_malformed_value_warns_once_and_gives_the_default(name, monkeypatch):
     monkeypatch.setenv(name, BAD[name])
