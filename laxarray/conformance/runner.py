@@ -631,13 +631,14 @@ class Progress:
         self.total, self.label, self.width = total, label, width
         self.stream = sys.stderr if stream is None else stream
         self.done = 0
+        self.lines = not _isatty(self.stream)     # a log: a line per step, not a bar
 
     def update(self, name, seconds=None, status=None):
         """Advance one step, showing ``name``; on a stream that is not a terminal (a log), a
         line per step with its ``seconds`` and ``status``, so that a run cut off midway says
         where it was and what had failed."""
         self.done += 1
-        if not _isatty(self.stream):
+        if self.lines:
             took = "" if seconds is None else f" {seconds:.2f} s"
             verdict = "" if status is None else f" {status}"
             self.stream.write(f"{self.label} {self.done}/{self.total} {name}{took}{verdict}\n")
@@ -650,7 +651,7 @@ class Progress:
 
     def close(self):
         """End the bar's line."""
-        if not _isatty(self.stream):
+        if self.lines:
             return
         self.stream.write("\n")
         self.stream.flush()
