@@ -18,6 +18,7 @@ from jax import lax
 from laxarray._core import backend as _backend
 from laxarray._core.kernel import flush_subnormals
 from laxarray._core.numerics import copysign as _copysign
+from laxarray.array_api import _own_complex as _oc
 from laxarray.array_api._own_math import own, pick
 
 
@@ -80,6 +81,27 @@ def _not(x):
     return lax.bitwise_not(x)
 
 
+def _value(name, z, xla_fn, own_fn):
+    """The parts of ``xla_fn(z)``, or, where the backend's record lists the real function
+    ``name`` and ``z`` is complex64, of laxarray's own ``own_fn`` (:mod:`._own_complex`) for
+    finite parts (XLA's value stays for the rest, which the callers' special cases read)."""
+    a, b = _parts(z)
+    re, im = _parts(xla_fn(z))
+    if not own(name, a):
+        return re, im
+    ore, oim = own_fn(flush_subnormals(a), flush_subnormals(b))
+    ok = _oc.finite(a, b)
+    return lax.select(ok, ore, re), lax.select(ok, oim, im)
+
+
+def cabs(z):
+    """``|z|`` (XLA's, or laxarray's own :func:`._own_complex.hypot` where the record lists
+    ``sqrt``)."""
+    if own("sqrt", lax.real(z)):
+        return _oc.hypot(*_parts(z))
+    return lax.abs(z)
+
+
 def _nan_nan_where(cond, re, im):
     nan = _full(re, np.nan)
     return lax.select(cond, nan, re), lax.select(cond, nan, im)
@@ -88,6 +110,8 @@ def _nan_nan_where(cond, re, im):
 def hypot(x, y):
     """``sqrt(x**2 + y**2)`` of real values without undue overflow/underflow; an infinite
     argument gives ``+inf`` even with a NaN."""
+    if own("sqrt", x):
+        return _oc.hypot(x, y)
     a, b = lax.abs(x), lax.abs(y)
     big, small = lax.max(a, b), lax.min(a, b)
     zero = _full(big, 0)
@@ -254,7 +278,7 @@ def _nan_a_cases(a, b, re, im, zero_b_imag):
 def casinh(z):
     """asinh: XLA's value with odd/conjugate symmetry enforced and the standard's NaN cases."""
     a, b = _parts(z)
-    re, im = _parts(lax.asinh(z))
+    re, im = _value("asinh", z, lax.asinh, _oc.asinh)
     re = _keep_nan_copysign(re, a)
     im = _keep_nan_copysign(im, b)
     re, im, nan_a, nan_b = _nan_a_cases(a, b, re, im, True)
@@ -271,13 +295,14 @@ def catanh(z):
     """atanh: XLA's value with odd/conjugate symmetry enforced and the standard's special
     cases for infinities and NaNs."""
     a, b = _parts(z)
-    re, im = _parts(lax.atanh(z))
-    # near a = ±1 (|b| < 1) XLA's real part underflows: 0.5 * (log|1 + z| - log|1 - z|)
+    re, im = _value("atanh", z, lax.atanh, _oc.atanh)
     one = _full(a, 1)
-    far = _and(lax.gt(lax.abs(a), _full(a, 0.5)), lax.lt(lax.abs(b), one))
-    alt = lax.mul(_full(a, 0.5), lax.sub(lax.log(hypot(lax.add(one, a), b)),
-                                         lax.log(hypot(lax.sub(one, a), b))))
-    re = lax.select(far, alt, re)
+    if not own("atanh", a):
+        # near a = ±1 (|b| < 1) XLA's real part underflows: 0.5 (log|1 + z| - log|1 - z|)
+        far = _and(lax.gt(lax.abs(a), _full(a, 0.5)), lax.lt(lax.abs(b), one))
+        alt = lax.mul(_full(a, 0.5), lax.sub(lax.log(hypot(lax.add(one, a), b)),
+                                             lax.log(hypot(lax.sub(one, a), b))))
+        re = lax.select(far, alt, re)
     re = _keep_nan_copysign(re, a)
     im = _keep_nan_copysign(im, b)
     half_pi = _full(a, math.pi / 2)
@@ -308,7 +333,7 @@ def catanh(z):
 def cacosh(z):
     """acosh: XLA's value with the standard's NaN cases and conjugate symmetry."""
     a, b = _parts(z)
-    re, im = _parts(lax.acosh(z))
+    re, im = _value("acosh", z, lax.acosh, _oc.acosh)
     im = _keep_nan_copysign(im, b)
     fin_a = _isfinite(a)
     re, im = _nan_nan_where(_and(fin_a, lax.ne(a, _full(a, 0)), _isnan(b)), re, im)
@@ -321,7 +346,7 @@ def cacos(z):
     """acos: XLA's value with conjugate symmetry (imaginary part opposite to ``b``) and the
     standard's NaN cases."""
     a, b = _parts(z)
-    re, im = _parts(lax.acos(z))
+    re, im = _value("acosh", z, lax.acos, _oc.acos)
     im = _keep_nan_copysign(im, lax.neg(b))
     fin_a = _isfinite(a)
     re, im = _nan_nan_where(_and(fin_a, lax.ne(a, _full(a, 0)), _isnan(b)), re, im)
@@ -365,9 +390,9 @@ def catan(z):
 def cexp(z):
     """exp with ``b == ±0`` giving ``exp(a) ± 0j`` exactly (XLA's value otherwise)."""
     a, b = _parts(z)
-    re, im = _parts(lax.exp(z))
+    re, im = _value("exp", z, lax.exp, _oc.exp)
     zero_b = lax.eq(b, _full(b, 0))
-    re, im = lax.select(zero_b, lax.exp(a), re), lax.select(zero_b, b, im)
+    re, im = lax.select(zero_b, pick("exp", lax.exp)(a), re), lax.select(zero_b, b, im)
     return _infinite_a_nonfinite_b(a, b, re, im, 0)
 
 
@@ -389,10 +414,10 @@ def cexpm1(z):
     ``-0``), and the standard's cases for an infinite ``a`` with ``b`` infinite or NaN:
     ``+inf`` gives ``inf + NaN j``, ``-inf`` gives ``-1 + 0j`` (XLA gives NaN + NaN j)."""
     a, b = _parts(z)
-    re, im = _parts(lax.expm1(z))
+    re, im = _value("expm1", z, lax.expm1, _oc.expm1)
     zero = _full(b, 0)
     zero_b = lax.eq(b, zero)
-    re = lax.select(zero_b, lax.select(lax.eq(a, zero), zero, lax.expm1(a)), re)
+    re = lax.select(zero_b, lax.select(lax.eq(a, zero), zero, pick("expm1", lax.expm1)(a)), re)
     im = lax.select(zero_b, b, im)
     return _infinite_a_nonfinite_b(a, b, re, im, -1)
 
@@ -400,7 +425,8 @@ def cexpm1(z):
 def clog(z):
     """log (XLA's complex log agrees with the standard once subnormal parts read as 0)."""
     re, im = _parts(z)
-    return _nan_inf_log(re, im, lax.log(_c(flush_subnormals(re), flush_subnormals(im))))
+    w = _c(*_value("log", _c(flush_subnormals(re), flush_subnormals(im)), lax.log, _oc.log))
+    return _nan_inf_log(re, im, w)
 
 
 def _nan_inf_log(a, b, w):
@@ -415,6 +441,10 @@ def clog1p(z):
     """log1p: ``log(1 + z)`` with the real part from ``log1p`` near 0 (no cancellation)."""
     a, b = _parts(z)
     a, b = flush_subnormals(a), flush_subnormals(b)
+    if own("log1p", a):
+        re, im = _value("log1p", _c(a, b), lambda w: lax.log(lax.add(w, _full(w, 1))),
+                        _oc.log1p)
+        return _nan_inf_log(a, b, _c(re, im))
     one = _full(a, 1)
     w = _c(lax.add(one, a), b)
     re, _ = _parts(lax.log(w))
@@ -432,7 +462,7 @@ def csqrt(z):
     ``+inf ± inf j`` (even for NaN ``a``), and for NaN ``b`` an ``a`` of ``+inf`` giving
     ``+inf + NaN j`` and of ``-inf`` giving ``NaN + inf j`` (XLA gives NaN + NaN j)."""
     a, b = _parts(z)
-    re, im = _parts(lax.sqrt(z))
+    re, im = _value("sqrt", z, lax.sqrt, _oc.sqrt)
     im = _keep_nan_copysign(im, b)
     inf_b = _isinf(b)
     re = lax.select(inf_b, _full(re, np.inf), re)

@@ -330,7 +330,7 @@ def _split12(a):
     return hi, lax.sub(a, hi)
 
 
-def _two_prod(a, b):
+def two_prod(a, b):
     """``(p, e)``: ``p = a b`` rounded and ``e = a b - p`` exactly (Dekker's product; no
     overflow or underflow)."""
     p = rounded(lax.mul(a, b))     # rounded alone: an fma would leave no error term
@@ -341,17 +341,17 @@ def _two_prod(a, b):
     return p, e
 
 
-def _two_sum(a, b):
+def two_sum(a, b):
     """``(s, e)``: ``s = a + b`` rounded and ``e = a + b - s`` exactly (Knuth)."""
     s = lax.add(a, b)
     bb = lax.sub(s, a)
     return s, lax.add(lax.sub(a, lax.sub(s, bb)), lax.sub(b, bb))
 
 
-def _residual(n, a, b):
+def residual(n, a, b):
     """``n - a b``, exact where that is a float32 and ``a b`` is within a factor two of
     ``n`` (Dekker's product: ``p + e = a b`` exactly, ``n - p`` exact by Sterbenz)."""
-    p, e = _two_prod(a, b)
+    p, e = two_prod(a, b)
     return lax.sub(lax.sub(n, p), e)
 
 
@@ -363,9 +363,9 @@ def refine_quotient(n, d, q0):
     estimate ``q0`` within a few ulps: one Newton step makes it faithful (within an ulp;
     its residual is then exact), and the residual's sign against half an ulp times ``d``
     picks it or a neighbour."""
-    q = lax.add(q0, lax.div(_residual(n, q0, d), d))
+    q = lax.add(q0, lax.div(residual(n, q0, d), d))
     q = lax.clamp(_full(q, 1.0), q, _full(q, 2.0))
-    r = _residual(n, q, d)
+    r = residual(n, q, d)
     half = lax.mul(d, _full(d, _ULP1 / 2))
     q = lax.select(lax.gt(r, half), lax.add(q, _full(q, _ULP1)), q)
     return lax.select(lax.lt(r, lax.neg(half)), lax.sub(q, _full(q, _ULP1)), q)
@@ -377,9 +377,9 @@ def refine_root(m, s0):
     ``s + ulp/2`` when ``r > s ulp + ulp**2/4``, that is (``r - s ulp`` is a multiple of
     ``2**-46``, four times ``ulp**2/4``) when ``r > s ulp``; below ``s - ulp/2`` when
     ``r <= -s ulp``."""
-    s = lax.add(s0, lax.div(_residual(m, s0, s0), lax.add(s0, s0)))
+    s = lax.add(s0, lax.div(residual(m, s0, s0), lax.add(s0, s0)))
     s = lax.clamp(_full(s, 1.0), s, _full(s, 2.0))
-    r = _residual(m, s, s)
+    r = residual(m, s, s)
     t = lax.mul(s, _full(s, _ULP1))
     s2 = lax.select(lax.gt(r, t), lax.add(s, _full(s, _ULP1)), s)
     return lax.select(lax.le(r, lax.neg(t)), lax.sub(s, _full(s, _ULP1)), s2)
@@ -404,8 +404,10 @@ divide.defjvp(_divide_jvp)
 def divide_from(x, y, estimate):
     """``x / y`` correctly rounded (float32): the quotient of the significands refined
     (:func:`refine_quotient`), then scaled by the exponents' difference (one rounding where
-    the result is subnormal); zeros, subnormals, infinities and NaN as XLA's division gives
-    them.  ``estimate``: the division the refinement starts from (a few ulps off is fine)."""
+    the result is subnormal); zeros, subnormals and NaN as ``estimate`` gives them, and an
+    infinite ``x`` over a finite ``y`` an infinity (the chip divides as ``x * (1 / y)``, and
+    ``1 / y`` flushes to zero past ``y = 2**126``: ``inf / 3e38`` was NaN).  ``estimate``:
+    the division the refinement starts from (a few ulps off is fine)."""
     ok = lax.bitwise_and(is_normal(x), is_normal(y))
     one = _full(x, 1.0)
     ax, ay = lax.select(ok, lax.abs(x), one), lax.select(ok, lax.abs(y), one)
@@ -416,8 +418,12 @@ def divide_from(x, y, estimate):
     ex = lax.sub(ex, lax.convert_element_type(low, np.int32))
     q = refine_quotient(mx, my, estimate(mx, my))
     q = scale_pow2(q, lax.sub(ex, ey))
-    q = lax.select(lax.ne(sign_bit(x), sign_bit(y)), lax.neg(q), q)
-    return lax.select(ok, q, lax.div(x, y))
+    negative = lax.ne(sign_bit(x), sign_bit(y))
+    q = lax.select(negative, lax.neg(q), q)
+    inf = _full(x, np.inf)
+    rest = lax.select(lax.bitwise_and(lax.eq(lax.abs(x), inf), lax.is_finite(y)),
+                      lax.select(negative, lax.neg(inf), inf), estimate(x, y))
+    return lax.select(ok, q, rest)
 
 
 @_derivative(lambda x, y: lax.neg(lax.mul(y, y)))
@@ -475,26 +481,26 @@ def _log2_pair(a):
     dh = lax.add(_full(f, 2.0), f)
     dl = lax.add(lax.sub(_full(f, 2.0), dh), f)                    # 2 + f = dh + dl
     sh = lax.div(f, dh)
-    p, pe = _two_prod(sh, dh)
+    p, pe = two_prod(sh, dh)
     sl = lax.div(lax.sub(lax.sub(lax.sub(f, p), pe), lax.mul(sh, dl)), dh)
-    s2h, s2l = _two_prod(sh, sh)
+    s2h, s2l = two_prod(sh, sh)
     s2l = lax.add(s2l, lax.mul(lax.add(sh, sh), sl))
-    s3h, s3l = _two_prod(sh, s2h)
+    s3h, s3l = two_prod(sh, s2h)
     s3l = lax.add(s3l, lax.add(lax.mul(sh, s2l), lax.mul(sl, s2h)))
-    t3h, t3l = _two_prod(_full(f, _TWO_THIRDS[0]), s3h)
+    t3h, t3l = two_prod(_full(f, _TWO_THIRDS[0]), s3h)
     t3l = lax.add(t3l, lax.add(lax.mul(_full(f, _TWO_THIRDS[0]), s3l),
                                lax.mul(_full(f, _TWO_THIRDS[1]), s3h)))
     acc = _full(f, _ATANH_TAIL[-1])
     for c in reversed(_ATANH_TAIL[:-1]):
         acc = lax.add(_full(f, c), lax.mul(s2h, acc))
     tail = lax.mul(lax.mul(s3h, s2h), acc)
-    hi, lo = _two_sum(lax.add(sh, sh), t3h)
+    hi, lo = two_sum(lax.add(sh, sh), t3h)
     lo = lax.add(lo, lax.add(lax.add(sl, sl), lax.add(t3l, tail)))
-    hi, lo = _two_sum(hi, lo)                                        # ln m = hi + lo
-    qh, ql = _two_prod(hi, _full(hi, _INV_LN2[0]))
+    hi, lo = two_sum(hi, lo)                                        # ln m = hi + lo
+    qh, ql = two_prod(hi, _full(hi, _INV_LN2[0]))
     ql = lax.add(ql, lax.add(lax.mul(hi, _full(hi, _INV_LN2[1])),
                              lax.mul(lo, _full(lo, _INV_LN2[0]))))
-    big_h, big_l = _two_sum(e, qh)
+    big_h, big_l = two_sum(e, qh)
     return big_h, lax.add(big_l, ql)
 
 
@@ -510,7 +516,7 @@ def _pow_value(x, y):
     # log is 0): clamped, Dekker's split of y stays finite
     yy = lax.clamp(_full(y, -2.0 ** 64), lax.select(ok, y, one), _full(y, 2.0 ** 64))
     lh, ll = _log2_pair(ax)
-    zh, zl = _two_prod(yy, lh)
+    zh, zl = two_prod(yy, lh)
     zl = lax.add(zl, lax.mul(yy, ll))
     n = lax.round(lax.clamp(_full(zh, -160.0), zh, _full(zh, 160.0)),
                   lax.RoundingMethod.TO_NEAREST_EVEN)
