@@ -150,7 +150,8 @@ def real_pow(x1, x2):
     return _om.pick("pow", lax.pow)(x1, x2)   # XLA's pow is far off on a TPU
 
 
-def _pow_body(x1, x2, /):
+def pow_values(x1, x2, /):
+    """``x1 ** x2`` of raw values of one dtype (integer, real or complex), as ``pow``."""
     if _is_int(x1):
         return int_pow(x1, x2)
     if not _is_complex(x1):
@@ -210,8 +211,8 @@ def _complex_int_pow(a, x2):
     return lax.select(lax.lt(n, lax.full_like(n, 0)), lax.div(one, r), r)
 
 
-_pow_body.__name__ = "pow"  # error messages name the public function
-_pow_general = elementwise_binary("numeric")(_pow_body)
+pow_values.__name__ = "pow"  # error messages name the public function
+_pow_general = elementwise_binary("numeric")(pow_values)
 
 
 @elementwise_unary("real floating")
