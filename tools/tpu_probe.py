@@ -92,6 +92,33 @@ t = time.perf_counter(); c2 = se.deserialize_and_load(blob, it, ot); tl = time.p
 print('serialized', len(blob), 'bytes in', round(ts * 1e3, 1), 'ms; loaded in', round(tl * 1e3, 1), 'ms')
 print('same result', bool(np.array_equal(np.asarray(c2(np.ones(1000, np.float32))), np.asarray(c(np.ones(1000, np.float32))))))
 """),
+    # scikit-learn's Ridge (solver "svd") on the chip was 2e-4 off NumPy's float32 result in
+    # cross_val_predict (2026-12-06): the SVD's accuracy, laxarray beside jax.numpy
+    ("svd accuracy 666x5", """
+X = a32(666, 5) * np.float32(30)
+s64 = np.linalg.svd(X.astype(np.float64), compute_uv=False)
+for name, svd in (("laxarray", lambda a: xp.linalg.svd(xp.asarray(a), full_matrices=False)),
+                  ("jnp", lambda a: jnp.linalg.svd(a, full_matrices=False))):
+    u, s, vt = (np.asarray(t, dtype=np.float64) for t in svd(X))
+    print(name, "reconstruction", rel((u * s) @ vt, X), "orthogonality",
+          float(np.abs(u.T @ u - np.eye(5)).max()), "singular values", rel(s, s64))
+"""),
+    ("ridge predictions", """
+import sklearn
+from sklearn.datasets import make_regression
+from sklearn.linear_model import Ridge
+X, y = make_regression(n_samples=1000, n_features=5, n_informative=3, random_state=42)
+ref = Ridge().fit(X, y).predict(X)
+X32, y32 = X.astype(np.float32), y.astype(np.float32)
+print("numpy float32", float(np.abs(Ridge().fit(X32, y32).predict(X32) - ref).max()))
+with sklearn.config_context(array_api_dispatch=True):
+    for name, ns in (("laxarray", xp), ("jnp", jnp)):
+        try:
+            got = Ridge().fit(ns.asarray(X32), ns.asarray(y32)).predict(ns.asarray(X32))
+            print(name, float(np.abs(np.asarray(got, dtype=np.float64) - ref).max()))
+        except Exception as e:
+            print(name, "raised", type(e).__name__, str(e)[:200])
+"""),
     ("jnp svd 8x8", "print(jnp.linalg.svd(a32(8, 8))[1])"),
     ("la svd 8x8 precision default", """
 xp.set_matmul_precision('default')
