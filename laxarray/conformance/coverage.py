@@ -15,6 +15,16 @@ files them under a few headings (:data:`HEADINGS`):
 - ``special values``: ``NaN``, ``+inf``, ``-inf``, ``-0.0`` found in a floating array.
 
 :func:`classes` files one example; a :class:`Record` gathers them per spec.
+
+The headings say which classes were met, not where: ties met on a 2-D input along an axis
+say nothing of a 1-D input with ``axis=None``, and a bug on that path alone slips.  So a
+record also counts **combinations** (:func:`combination`, :meth:`Record.table`): each
+example files the value classes its arrays hold (:data:`VALUE_CLASSES`: ``ties``,
+``NaN``, ``+inf``, ``-inf``, ``-0.0``, ``empty``, ``size 1``; ``any``: every example)
+under the code path it took -- the rank of its first array (``0-d``, ``1-D``, ``n-D``),
+its axis (``axis=None``, ``axis>=0``, ``axis<0``, ``axis tuple``, where it draws one) and
+``keepdims`` (where it draws it) -- so that a report says "ties x 1-D x axis=None: 3" or
+"not met", per function.
 """
 
 from __future__ import annotations
@@ -112,6 +122,81 @@ def classes(drawn, out=None):
     return out
 
 
+#: the value classes of the combination table, in report order (``any``: every example)
+VALUE_CLASSES = ("any", "ties", "NaN", "+inf", "-inf", "-0.0", "empty", "size 1")
+#: the separator of a path's parts (and of a combination's value class and path)
+SEP = " x "
+#: value classes no 0-d input can hold
+_NOT_0D = frozenset(("ties", "empty"))
+
+
+def _value_classes(x, out):
+    """Add to the set ``out`` the value classes of array ``x`` (NumPy)."""
+    if x.size == 0:
+        out.add("empty")
+        return
+    if x.size == 1:
+        out.add("size 1")
+    if x.dtype.kind not in "biufc":
+        return
+    flat = x.reshape(-1)
+    if 2 <= flat.size <= 4096 and "ties" not in out:
+        if x.dtype.kind in "fc":  # NaN and -0.0 by their bits, or equal by value
+            if np.unique(flat.view(f"V{flat.dtype.itemsize}")).size < flat.size or \
+                    np.unique(flat).size < flat.size:
+                out.add("ties")
+        elif np.unique(flat).size < flat.size:
+            out.add("ties")
+    if x.dtype.kind in "fc":
+        found = {h: set() for h in HEADINGS}
+        _specials(x, found)
+        out.update(found["special values"])
+
+
+def _rank(ndim):
+    return "0-d" if ndim == 0 else "1-D" if ndim == 1 else "n-D"
+
+
+def combination(drawn):
+    """``(path, value classes)`` of one example's draws ``drawn`` (``(label, value)``
+    pairs): ``path`` the tuple of its parts (the rank of its first array, its axis and
+    keepdims where drawn; None where it drew no array), ``value classes`` the set of
+    :data:`VALUE_CLASSES` its arrays hold (``any`` always).  An array drawn again as
+    ``"<label> placed"`` (:func:`~laxarray.conformance.strategies.placed`) counts as
+    placed, not as first drawn."""
+    arrays = {}
+    axis, keepdims = (), None
+    for label, value in drawn:
+        label = label or ""
+        if isinstance(value, np.ndarray):
+            base = label[:-len(" placed")] if label.endswith(" placed") else label
+            arrays[base if base in arrays else label] = [value]
+        elif isinstance(value, (tuple, list)) and value and \
+                all(isinstance(v, np.ndarray) for v in value):
+            arrays[label] = list(value)
+        elif label == "explicit axis" and value is False and axis == ():
+            axis = ("axis=None",)
+        elif any(w in label for w in _AXIS_WORDS) and not label.endswith("given") and \
+                axis == ():
+            if value is None:
+                axis = ("axis=None",)
+            elif isinstance(value, tuple):
+                axis = ("axis tuple",)
+            elif isinstance(value, int) and not isinstance(value, bool):
+                axis = ("axis<0" if value < 0 else "axis>=0",)
+        elif label == "keepdims" and isinstance(value, (bool, np.bool_)):
+            keepdims = "keepdims" if value else "no keepdims"
+    if not arrays:
+        return None, set()
+    first = next(iter(arrays.values()))[0]
+    path = (_rank(first.ndim),) + axis + ((keepdims,) if keepdims else ())
+    found = {"any"}
+    for group in arrays.values():
+        for x in group:
+            _value_classes(x, found)
+    return path, found
+
+
 class Record:
     """The coverage of one spec's examples, gathered one example at a time."""
 
@@ -119,6 +204,8 @@ class Record:
         self.classes = {h: set() for h in HEADINGS}
         #: examples run before the random phase (boundary examples)
         self.boundary = 0
+        #: ``{(value class, path): examples}`` (:func:`combination`)
+        self.combinations = {}
 
     def add(self, drawn):
         """File one example's draws; never raises (a record must not fail a spec)."""
@@ -126,6 +213,32 @@ class Record:
             classes(drawn, self.classes)
         except Exception:  # noqa: BLE001 -- an odd draw is left out of the record
             pass
+        try:
+            path, found = combination(drawn)
+        except Exception:  # noqa: BLE001 -- as above
+            return
+        if path is not None:
+            for value in found:
+                key = (value, path)
+                self.combinations[key] = self.combinations.get(key, 0) + 1
+
+    def table(self):
+        """The combination table: ``{"paths": [path, ...], "rows": {value class: {path:
+        examples}}, "not met": ["ties x 1-D x axis=None", ...]}``, a path (``"1-D x
+        axis=None x keepdims"``) for each one an example took, a row for each value class
+        some example held, and the cells of those rows and paths no example met (a 0-d
+        path has no ties and is never empty: not listed); ``{}`` where no example drew an
+        array."""
+        if not self.combinations:
+            return {}
+        paths = sorted({p for _, p in self.combinations}, key=_path_order)
+        values = [v for v in VALUE_CLASSES if any(k[0] == v for k in self.combinations)]
+        rows = {v: {SEP.join(p): n for p in paths
+                    for n in [self.combinations.get((v, p))] if n} for v in values}
+        missing = [SEP.join((v,) + p) for v in values if v != "any" for p in paths
+                   if (v, p) not in self.combinations and
+                   not (p[0] == "0-d" and v in _NOT_0D)]
+        return {"paths": [SEP.join(p) for p in paths], "rows": rows, "not met": missing}
 
     def as_dict(self):
         """``{heading: sorted list}`` of the non-empty headings, with ``boundary
@@ -133,6 +246,22 @@ class Record:
         out = {h: sorted(v, key=_order) for h, v in self.classes.items() if v}
         out["boundary examples"] = self.boundary
         return out
+
+
+_PART_ORDER = {part: i for i, part in enumerate((
+    "0-d", "1-D", "n-D", "axis=None", "axis>=0", "axis<0", "axis tuple", "no keepdims",
+    "keepdims"))}
+
+
+def _path_order(path):
+    return tuple(_PART_ORDER.get(p, len(_PART_ORDER)) for p in path)
+
+
+def met(table, value, *parts):
+    """The examples of ``table`` (:meth:`Record.table`) that held value class ``value`` on
+    a path with every one of ``parts`` (``met(t, "ties", "1-D", "axis=None")``)."""
+    return sum(n for path, n in table.get("rows", {}).get(value, {}).items()
+               if set(parts) <= set(path.split(SEP)))
 
 
 def _order(item):
@@ -164,4 +293,4 @@ def summary(record):
     return ", ".join(parts)
 
 
-__all__ = ["HEADINGS", "Record", "classes", "summary"]
+__all__ = ["HEADINGS", "VALUE_CLASSES", "Record", "classes", "combination", "met", "summary"]

@@ -315,6 +315,40 @@ def _coverage_cell(record):
             f"{_esc(coverage.summary(record))}</td>")
 
 
+def _combinations(run):
+    """Per function of ``run``, its combination table
+    (:meth:`laxarray.conformance.coverage.Record.table`) as a ``<details>``: a row per value
+    class, a column per code path, each cell the examples that met both or "not met"."""
+    out = []
+    for r in run.results:
+        table = r.combinations
+        if not table or not table.get("paths"):
+            continue
+        paths, missing = table["paths"], set(table.get("not met", ()))
+        head = "".join(f'<th class="v">{_esc(p)}</th>' for p in paths)
+        rows = []
+        for value, cells in table["rows"].items():
+            tds = []
+            for p in paths:
+                key = coverage.SEP.join((value, p))
+                if p in cells:
+                    tds.append(f'<td style="background:{_COLOURS["pass"]}" '
+                               f'title="{_esc(key)}: met">{cells[p]}</td>')
+                elif key in missing:
+                    tds.append(f'<td style="background:{_COLOURS["fail"]}" '
+                               f'title="{_esc(key)}: not met">not met</td>')
+                else:
+                    tds.append(f'<td title="{_esc(key)}: cannot occur">n/a</td>')
+            rows.append(f'<tr><td class="n">{_esc(value)}</td>{"".join(tds)}</tr>')
+        word = f"{len(missing)} not met" if missing else "all met"
+        out.append(f'<details class="combinations" data-filter="{_esc(r.name.lower())}">'
+                   f"<summary><b>{_esc(r.name)}</b>: {len(table['rows'])} value classes "
+                   f"&times; {len(paths)} paths, {word}</summary>"
+                   f'<div class="scroll"><table class="matrix"><tr><th>value class</th>'
+                   f"{head}</tr>{''.join(rows)}</table></div></details>")
+    return "\n".join(out)
+
+
 def _failure(run, r):
     """One failure as a ``<details>``: the summary names it, the body shows the message
     and the reproducing snippet."""
@@ -368,6 +402,10 @@ def to_html(runs):
     for run in runs:
         parts.append(f"<h2>{_esc(run.namespace)}: function &times; dtype</h2>")
         parts.append(_matrix(run))
+        table = _combinations(run)
+        if table:
+            parts.append(f"<h2>{_esc(run.namespace)}: value classes &times; code paths</h2>")
+            parts.append(table)
         failed = [r for r in run.results if r.status in _FAILED]
         if failed:
             parts.append(f"<h2>{_esc(run.namespace)}: failures ({len(failed)})</h2>")

@@ -95,13 +95,17 @@ class Result:
     dtypes: dict = field(default_factory=dict)
     #: the classes of input its examples exercised (:mod:`laxarray.conformance.coverage`)
     coverage: dict = field(default_factory=dict)
+    #: the value classes x code paths its examples met
+    #: (:meth:`laxarray.conformance.coverage.Record.table`)
+    combinations: dict = field(default_factory=dict)
 
     def as_dict(self):
         """A JSON-ready dict of this result."""
         return {"name": self.name, "status": self.status, "examples": self.examples,
                 "seconds": round(self.seconds, 4), "message": self.message,
                 "snippet": self.snippet, "standalone": self.standalone, "drawn": self.drawn,
-                "dtypes": dict(self.dtypes), "coverage": dict(self.coverage)}
+                "dtypes": dict(self.dtypes), "coverage": dict(self.coverage),
+                "combinations": dict(self.combinations)}
 
 
 @dataclass
@@ -518,7 +522,7 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
                                None if batch[0] is None else batch[0][:at[0] + 1]),
                       standalone is not None,
                       "\n".join(f"{label} = {value!r}" for label, value in drawn), dtypes,
-                      record.as_dict())
+                      record.as_dict(), record.table())
     if special_cases_check.has_cases(name):  # every special case the standard states
         cases = special_cases_check.outcome(target, name, namespace_label=namespace_label,
                                             exclude=capabilities.excluded_dtypes,
@@ -527,12 +531,13 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
             message, snippet, standalone, failed = cases
             dtypes.update(dict.fromkeys(failed, "fail"))
             return Result(name, "fail", examples[0], time.perf_counter() - start, message,
-                          snippet, standalone, dtypes=dtypes, coverage=record.as_dict())
+                          snippet, standalone, dtypes=dtypes, coverage=record.as_dict(),
+                          combinations=record.table())
     lines = [f"{topic}: {', '.join(sorted(items))}" for topic, items in sorted(notes.items())]
     lines += [capabilities.dtype_note(spec)]
     return Result(name, "pass", examples[0], time.perf_counter() - start,
                   message="; ".join(line for line in lines if line), dtypes=dtypes,
-                  coverage=record.as_dict())
+                  coverage=record.as_dict(), combinations=record.table())
 
 
 def _run_boundaries(search, batch, at, ran, seen, record, shrink):

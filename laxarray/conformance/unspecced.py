@@ -2,20 +2,11 @@
 each with the reason why; ``tests/conformance/test_spec_coverage.py`` requires every public
 callable to have a spec in :data:`~laxarray.conformance.SPECS` or a row here.
 
-:data:`ALIASES` maps a NumPy alias to the name whose spec checks it (the test checks that
-the two are the same object); :data:`UNSPECCED` gives the reason for the rest.
+:data:`UNSPECCED` gives the reason; NumPy's spellings of the standard's functions
+(``laxarray.numpy_api.aliases.ALIASES``: the same objects) are checked by their specs.
 """
 
 from __future__ import annotations
-
-#: NumPy spellings of the standard's functions: the same object, checked by its spec
-ALIASES = {
-    "absolute": "abs", "arccos": "acos", "arccosh": "acosh", "arcsin": "asin",
-    "arcsinh": "asinh", "arctan": "atan", "arctan2": "atan2", "arctanh": "atanh",
-    "bitwise_not": "bitwise_invert", "invert": "bitwise_invert", "conjugate": "conj",
-    "left_shift": "bitwise_left_shift", "right_shift": "bitwise_right_shift",
-    "mod": "remainder", "power": "pow", "true_divide": "divide",
-}
 
 _TYPE = "a type, not a function of arrays (its behaviour is that of the functions' specs)"
 _NUMPY_TYPE = "NumPy's scalar type or dtype class, re-exported: not laxarray's code"
@@ -57,4 +48,4 @@ UNSPECCED = {
                    "which no array namespace of the standard has (tests/numpy_api)"),
 }
 
-__all__ = ["ALIASES", "UNSPECCED"]
+__all__ = ["UNSPECCED"]

@@ -164,6 +164,16 @@ def _packbits_kernel(x, *, axis, bitorder):
     return lax.reduce_sum(lax.mul(bits, w), (axis + 1,))
 
 
+def _bits_axis(fn, axis, v):
+    """``packbits``'s and ``unpackbits``' axis: ``None`` (the flattened array) or normalized
+    (an axis of a 0-d array is an error)."""
+    if axis is None:
+        return None
+    if v.ndim == 0:
+        fail(ValueError, fn, "an array of rank >= 1 when 'axis' is given", v)
+    return normalize_axis(fn, axis, v.ndim)
+
+
 def packbits(a, /, axis=None, bitorder="big"):
     """Pack the truth values of an integer or boolean array into uint8 bytes.
     NumPy: numpy.packbits. ``axis=None`` packs the flattened array; the axis is zero-padded
@@ -172,11 +182,7 @@ def packbits(a, /, axis=None, bitorder="big"):
     v = raw(fn, a, "a")
     _dt.check_category(fn, "a", v.dtype, "integer or boolean")
     bitorder = check_choice(fn, bitorder, "bitorder", ("big", "little"))
-    ax = None
-    if axis is not None:
-        if v.ndim == 0:
-            fail(ValueError, fn, "an array of rank >= 1 when 'axis' is given", v)
-        ax = normalize_axis(fn, axis, v.ndim)
+    ax = _bits_axis(fn, axis, v)
     return call(_packbits_kernel, v, axis=ax, bitorder=bitorder)
 
 
@@ -212,11 +218,7 @@ def unpackbits(a, /, axis=None, count=None, bitorder="big"):
     if v.dtype != _dt.uint8:
         fail(TypeError, fn, "a uint8 array for 'a'", v.dtype)
     bitorder = check_choice(fn, bitorder, "bitorder", ("big", "little"))
-    ax = None
-    if axis is not None:
-        if v.ndim == 0:
-            fail(ValueError, fn, "an array of rank >= 1 when 'axis' is given", v)
-        ax = normalize_axis(fn, axis, v.ndim)
+    ax = _bits_axis(fn, axis, v)
     flat = (v.size if ax is None else v.shape[ax]) * 8
     if count is None:
         n = flat

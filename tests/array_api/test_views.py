@@ -100,6 +100,11 @@ def _apply_np(a, kind, arg):
         return np.squeeze(a, arg)
     if kind == "real":
         return a.real if arg == "real" else a.imag
+    return _write(a, kind, arg)
+
+
+def _write(a, kind, arg):
+    """A write through ``a`` (NumPy's or laxarray's: the same syntax); returns None."""
     key, c = arg
     if kind == "set":
         a[key] = c
@@ -123,14 +128,7 @@ def _apply_lx(a, kind, arg):
         return xp.squeeze(a, axis=arg)
     if kind == "real":
         return a.real if arg == "real" else a.imag
-    key, c = arg
-    if kind == "set":
-        a[key] = c
-    elif kind == "setadd":
-        a[key] += c
-    else:
-        a += c
-    return None
+    return _write(a, kind, arg)
 
 
 def _base(shape, dtype):

@@ -10,7 +10,8 @@ import pytest
 
 import laxarray
 from laxarray.conformance import SPECS, tolerances
-from laxarray.conformance.unspecced import ALIASES, UNSPECCED
+from laxarray.conformance.unspecced import UNSPECCED
+from laxarray.numpy_api.aliases import ALIASES
 
 
 def _public_callables():

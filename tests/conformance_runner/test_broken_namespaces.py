@@ -388,6 +388,32 @@ def _matmul_skips_zero_terms(x1, x2, /):
     return _a(out.astype(np.result_type(a, b)))
 
 
+# ---- wrong on one code path only (issue 56): right everywhere else -------------------------
+def _argmax_last_tie_1d_none(x, /, *, axis=None, keepdims=False):
+    # a 1-D input with axis=None takes a "flat" path that returns the last of tied maxima
+    out = cnp.argmax(x, axis=axis, keepdims=keepdims)
+    a = _a(x)
+    if a.ndim != 1 or axis is not None or not a.size or \
+            (a.dtype.kind == "f" and np.isnan(a).any()):
+        return out
+    last = a.size - 1 - int(np.argmax(a[::-1]))
+    return _a(np.full(_a(out).shape, last, dtype=_a(out).dtype))
+
+
+def _sum_negative_axis_drops_keepdims(x, /, *, axis=None, dtype=None, keepdims=False):
+    # keepdims=True is honoured except where the axis is given as a negative int
+    negative = isinstance(axis, int) and axis < 0
+    return cnp.sum(x, axis=axis, dtype=dtype, keepdims=keepdims and not negative)
+
+
+def _argsort_1d_reverses_ties(x, /, *, axis=-1, descending=False, stable=True):
+    # a 1-D ascending sort takes a path that orders ties last-first (n-D inputs are right)
+    a = _a(x)
+    if a.ndim != 1 or descending:
+        return cnp.argsort(x, axis=axis, descending=descending, stable=stable)
+    return _a(np.lexsort((-np.arange(a.size), a)).astype(np.int64))
+
+
 BROKEN_MORE = {
     # NaN propagation
     "maximum drops NaN (fmax)": ("maximum", {"maximum": _maximum_fmax}),
@@ -482,6 +508,14 @@ BROKEN_MORE = {
     "linalg.trace ignores offset": ("linalg.trace", {}, {"trace": _trace_ignores_offset}),
     "linalg.cross negated": ("linalg.cross", {}, {"cross": _cross_negated}),
     "linalg.outer swapped": ("linalg.outer", {}, {"outer": _outer_swapped}),
+    # wrong on one code path only (issue 56): the boundary phase crosses its value classes
+    # with the paths (boundaries.crossed), so the path and the value class meet
+    "argmax of a 1-D tie is the last (axis=None only)": (
+        "argmax", {"argmax": _argmax_last_tie_1d_none}),
+    "sum drops keepdims on a negative axis": (
+        "sum", {"sum": _sum_negative_axis_drops_keepdims}),
+    "stable argsort reverses ties of 1-D inputs only": (
+        "argsort", {"argsort": _argsort_1d_reverses_ties}),
 }
 
 

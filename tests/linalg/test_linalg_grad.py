@@ -7,6 +7,7 @@ factors (or, for qr, a matrix with a safely non-zero pivot sign).
 
 import numpy as np
 import pytest
+from checks import fd_grad
 
 import laxarray as xp
 
@@ -18,16 +19,6 @@ RECT = RNG.uniform(-1, 1, (4, 3)) + np.vstack([3 * np.eye(3), np.zeros((1, 3))])
 B = RNG.uniform(-1, 1, (3, 2))
 W33, W43, W34, W3, W32, B42 = (RNG.uniform(-1, 1, s) for s in
                                [(3, 3), (4, 3), (3, 4), (3,), (3, 2), (4, 2)])
-
-
-def fd_grad(f, x, h=1e-6):
-    """Central differences of the scalar ``f`` (NumPy in, float out) at ``x``."""
-    g = np.zeros_like(x)
-    for idx in np.ndindex(x.shape):
-        e = np.zeros_like(x)
-        e[idx] = h
-        g[idx] = (f(x + e) - f(x - e)) / (2 * h)
-    return g
 
 
 def check(scalar, x):
