@@ -96,9 +96,10 @@ class ExecutableStore:
         except OSError as err:
             problem = f"cannot be created ({err})"
         if problem:
-            _warn_once(("open", path), f"laxarray: the executable store {path} {problem}; "
-                       f"running without it (set {_ENV}=0 to silence this, or use a "
-                       f"directory of your own with mode 0o700)")
+            _settings.warn_once(("open", path),
+                                f"laxarray: the executable store {path} {problem}; running "
+                                f"without it (set {_ENV}=0 to silence this, or use a "
+                                f"directory of your own with mode 0o700)")
             return None
         return cls(path, max_bytes)
 
@@ -324,15 +325,6 @@ def _unsafe(path):
     if st.st_mode & 0o022:
         return f"may be written by group or others (mode {st.st_mode & 0o777:#o})"
     return None
-
-
-_WARNED = set()
-
-
-def _warn_once(what, message):
-    if what not in _WARNED:
-        _WARNED.add(what)
-        warnings.warn(message, RuntimeWarning, stacklevel=3)
 
 
 def default_dir():

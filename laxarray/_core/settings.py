@@ -123,12 +123,13 @@ def value(name: str) -> Any:
     try:
         return setting.parse(text)
     except (ValueError, TypeError, OverflowError):
-        _warn((name, text), f"laxarray: {name}={text!r}: expected {setting.expected}; "
+        warn_once((name, text), f"laxarray: {name}={text!r}: expected {setting.expected}; "
                             f"using the default ({setting.default!r})")
         return setting.default
 
 
-def _warn(key, message: str) -> None:
+def warn_once(key, message: str) -> None:
+    """A ``RuntimeWarning`` the first time ``key`` is seen in this process (thread-safe)."""
     with _LOCK:
         if key in _WARNED:
             return
@@ -143,5 +144,5 @@ def check_all() -> None:
         value(name)
     for name in sorted(os.environ):
         if name.startswith("LAXARRAY_") and name not in SETTINGS:
-            _warn(("unknown", name), f"laxarray: {name} is not a laxarray setting (known: "
+            warn_once(("unknown", name), f"laxarray: {name} is not a laxarray setting (known: "
                                      f"{', '.join(sorted(SETTINGS))}); ignored")

@@ -36,7 +36,11 @@ follow from them --
   the signed zeros in turn (``+0.0, -0.0, +0.0 ...``: both orders, not left to the draw);
 - **special values**: each placement of :func:`~laxarray.conformance.strategies.placed`
   and :func:`~laxarray.conformance.strategies.placed_pair` the spec draws, on a floating
-  dtype.
+  dtype;
+- **value classes x paths** (:func:`crossed`): for a spec drawing an axis and an array,
+  each value class (ties at the first and last positions, the special ties, each
+  placement) on each code path (:data:`PATHS`: 0-d, 1-D, n-D x ``axis=None``, negative,
+  largest), ``keepdims`` alternating (a covering design of strength 2).
 
 The plans run in batches, each batch one hypothesis example (:func:`check_batch`: a
 search's own cost, engine start and the rejected all-zeros example, is most of a small
@@ -152,6 +156,8 @@ def _shape_for(bounds, rule):
     if rule == "small":
         nd = min(max(lo_d, 2), hi_d)
         return tuple(side(2 + (i % 2)) for i in range(nd))
+    if rule == "1d":  # four elements: room for a tie at the first and last positions
+        return (side(4),) if lo_d <= 1 <= hi_d else None
     if rule == "empty":
         if lo_s > 0:
             return None
@@ -248,7 +254,8 @@ class Steered:
             return None if shape is None else _Just(shape)
         if kind == "bcast" and rule in ("drop", "same"):
             return _Just(tuple(info[1:] if rule == "drop" else info) if info else ())
-        if kind == "array" and rule in ("ties", "special ties", "zero ties", "moderate"):
+        if kind == "array" and rule in ("ties", "extreme ties", "special ties", "zero ties",
+                                        "moderate"):
             return self._pooled(info, rule)
         if kind in ("placed", "placed pair") and isinstance(rule, tuple) and \
                 rule[0] == "placement":
@@ -284,6 +291,10 @@ class Steered:
                                                  max_size=2), label="tie pool")
                 self._pools[key] = tuple(drawn)
             pool = self._pools[key]
+            if rule == "extreme ties":  # a b b a a b b a ...: each value of the pool at
+                # least twice from 4 elements on, one of them at the first and the last
+                # position of 4 (whichever is the extreme, it ties; a b b a along a row)
+                return _Just(build([pool[(i + 1) // 2 % 2] for i in range(n)]))
         at = self._rng().integers(0, len(pool), n)
         return _Just(build([pool[i] for i in at]))
 
@@ -333,11 +344,11 @@ def _pick(values, rule):
         return None
     if isinstance(rule, int) and not isinstance(rule, bool):
         return _Just(values[rule]) if rule < len(values) else None
-    if rule in ("floating", "complex"):
-        want = "f" if rule == "floating" else "c"
+    if rule in ("floating", "complex", "integer"):
+        want = {"floating": "f", "complex": "c", "integer": "iu"}[rule]
         for v in values:
             names = v if isinstance(v, tuple) else (v,)
-            if all(np.dtype(n).kind == want for n in names):
+            if all(np.dtype(n).kind in want for n in names):
                 return _Just(v)
         return None
     ints = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
@@ -432,6 +443,59 @@ def plans(seen, done):
                 if placement != "as drawn":
                     out.append(dict(small, **{"@dtype": "floating",
                                               label: ("placement", placement)}))
+    out.extend(crossed(seen))  # the value classes on every code path
+    return out
+
+
+#: the code paths the value classes are crossed with (:func:`crossed`): a shape rule and
+#: an axis rule; an axis is read against the rank, so the two are one dimension
+PATHS = (("0d", "none"), ("1d", "none"), ("1d", "negative"), ("batch", "none"),
+         ("batch", "negative"), ("batch", "largest"))
+
+
+def crossed(seen):
+    """Plans crossing the value classes of a spec that draws an axis and an array with
+    its code paths (issue 56): a class drawn beside a path is not a class met on it (ties
+    met on a 2-D input along an axis say nothing of a 1-D input with ``axis=None``).
+
+    Three dimensions: the value class (ties of two values at the first and last positions,
+    ``"extreme ties"``; the special ties, NaN, infinities and signed zeros; each placement
+    of :func:`~laxarray.conformance.strategies.placed` the spec draws), the path
+    (:data:`PATHS`: rank x axis, within the spec's shape bounds) and ``keepdims`` (where
+    drawn; on an integer dtype where the spec always places a special value, which would
+    overwrite the ties).  A covering design of strength 2 over (value class, path) and ``keepdims``:
+    every class on every path, once, and ``keepdims`` alternating so that each class and
+    each path meets it both ways -- ``classes x paths`` plans, not ``x 2``."""
+    axis_labels = [label for label, (kind, _) in seen.items()
+                   if label and kind == "options" and any(w in label for w in _AXIS_WORDS)]
+    kinds = {kind for kind, _ in seen.values()}
+    shape_info = next((info for kind, info in seen.values() if kind == "shape"), None)
+    if not axis_labels or "array" not in kinds or shape_info is None:
+        return []
+    keep = {"@placed": ("placement", "as drawn"), "@placed pair": ("placement", "as drawn")}
+    # where a placement is always made (no "as drawn" among its kinds), it would overwrite
+    # the ties of a floating array: they are drawn on an integer dtype, which it leaves be
+    fixed = any(kind in ("placed", "placed pair") and "as drawn" not in info[1]
+                for kind, info in seen.values())
+    values = [dict(keep, **{"@array": "extreme ties"}, **({"@dtype": "integer"} if fixed
+                                                         else {})),
+              dict(keep, **{"@array": "special ties", "@dtype": "floating"})]
+    for label, (kind, info) in seen.items():
+        if kind == "placed":
+            values += [{"@dtype": "floating", label: ("placement", p)}
+                       for p in dict.fromkeys(info[1]) if p != "as drawn"]
+    paths = [(shape, axis) for shape, axis in PATHS
+             if _shape_for(shape_info, shape) is not None]
+    base = {"@given": "true", "scalar x2": ("=", False), "@array": "moderate", "@size": 2}
+    out = []
+    for i, value in enumerate(values):
+        for j, (shape, axis) in enumerate(paths):
+            if shape == "0d" and value.get("@array") == "extreme ties":
+                continue  # a 0-d array ties with nothing
+            plan = dict(base, **value, **{"@shape": shape, "@axis": axis})
+            if "keepdims" in seen:
+                plan["keepdims"] = ("=", (i + j) % 2 == 1)
+            out.append(plan)
     return out
 
 
@@ -481,5 +545,5 @@ def applies(spec):
     return spec.kind not in NO_BOUNDARIES
 
 
-__all__ = ["Steered", "options", "plans", "begin", "check", "check_batch", "applies",
+__all__ = ["Steered", "options", "plans", "crossed", "PATHS", "begin", "check", "check_batch", "applies",
            "NO_BOUNDARIES"]

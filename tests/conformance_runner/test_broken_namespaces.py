@@ -406,6 +406,14 @@ def _sum_negative_axis_drops_keepdims(x, /, *, axis=None, dtype=None, keepdims=F
     return cnp.sum(x, axis=axis, dtype=dtype, keepdims=keepdims and not negative)
 
 
+def _min_1d_none_skips_nan(x, /, *, axis=None, keepdims=False):
+    # the whole-array path of a 1-D input skips NaN (fmin); every other path propagates it
+    a = _a(x)
+    if a.ndim == 1 and axis is None and a.dtype.kind == "f" and a.size:
+        return _a(np.fmin.reduce(a, axis=None, keepdims=keepdims))
+    return cnp.min(x, axis=axis, keepdims=keepdims)
+
+
 def _argsort_1d_reverses_ties(x, /, *, axis=-1, descending=False, stable=True):
     # a 1-D ascending sort takes a path that orders ties last-first (n-D inputs are right)
     a = _a(x)
@@ -512,6 +520,8 @@ BROKEN_MORE = {
     # with the paths (boundaries.crossed), so the path and the value class meet
     "argmax of a 1-D tie is the last (axis=None only)": (
         "argmax", {"argmax": _argmax_last_tie_1d_none}),
+    "min of a 1-D input skips NaN (axis=None only)": (
+        "min", {"min": _min_1d_none_skips_nan}),
     "sum drops keepdims on a negative axis": (
         "sum", {"sum": _sum_negative_axis_drops_keepdims}),
     "stable argsort reverses ties of 1-D inputs only": (

@@ -1,0 +1,156 @@
+"""Coverage of combinations (issue 56): value classes crossed with the code paths they met,
+in the coverage record and the reports, and in the boundary phase's plans."""
+
+import io
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from laxarray.conformance import SPECS, boundaries, coverage, runner, strategies as S
+from laxarray.conformance.__main__ import main
+from laxarray.conformance.special_cases_check import functions_only
+
+cnp = pytest.importorskip("array_api_compat.numpy")
+
+import test_broken_namespaces as more  # noqa: E402  (this folder is on sys.path)
+
+
+def test_an_example_files_its_value_classes_under_its_path():
+    x = np.array([1.0, 2.0, 1.0])  # a tie ...
+    placed = np.array([1.0, np.nan, 3.0])  # ... that the placed array no longer has
+    path, found = coverage.combination([("dtype", "float64"), ("shape", (3,)), ("x", x),
+                                        ("axis", None), ("x placed", placed),
+                                        ("keepdims", True)])
+    assert path == ("1-D", "axis=None", "keepdims")
+    assert found == {"any", "NaN"}
+    path, found = coverage.combination([("x", np.zeros((2, 2))), ("axis", -1)])
+    assert path == ("n-D", "axis<0") and "ties" in found and "-0.0" not in found
+    path, found = coverage.combination([("x", np.array(-0.0))])
+    assert path == ("0-d",) and found == {"any", "size 1", "-0.0"}
+    path, found = coverage.combination([("x", np.arange(3)), ("explicit axis", False)])
+    assert path == ("1-D", "axis=None") and found == {"any"}
+    assert coverage.combination([("n", 3), ("dtype", "int8")]) == (None, set())
+
+
+def test_the_table_names_the_combinations_not_met():
+    record = coverage.Record()
+    record.add([("x", np.array([[1, 1], [2, 3]])), ("axis", -1), ("keepdims", False)])
+    record.add([("x", np.array([1, 2, 3])), ("axis", None), ("keepdims", False)])
+    record.add([("x", np.array(5)), ("axis", None), ("keepdims", False)])
+    # the headings alone say "ties: met" ...
+    assert record.as_dict()["ties"] == ["repeated values"]
+    table = record.table()  # ... the table says where
+    assert table["paths"] == ["0-d x axis=None x no keepdims", "1-D x axis=None x no keepdims",
+                              "n-D x axis<0 x no keepdims"]
+    assert table["rows"]["any"] == dict.fromkeys(table["paths"], 1)
+    assert table["rows"]["ties"] == {"n-D x axis<0 x no keepdims": 1}
+    assert "ties x 1-D x axis=None x no keepdims" in table["not met"]
+    assert not any(m.startswith("ties x 0-d") for m in table["not met"])  # cannot occur
+    assert coverage.met(table, "ties", "n-D") == 1
+    assert coverage.met(table, "ties", "1-D", "axis=None") == 0
+    assert coverage.Record().table() == {}
+
+
+def _seen(name):
+    """The draws of spec ``name`` that its first boundary plan meets."""
+    seen = {}
+
+    @settings(max_examples=1, database=None)
+    @given(st.data())
+    def first(data):
+        with functions_only():
+            boundaries.check(SPECS[name], cnp, data, boundaries.plans({}, 0)[0], seen=seen)
+
+    first()
+    return seen
+
+
+@pytest.mark.parametrize("name", ["argmax", "sum", "argsort", "cumulative_sum"])
+def test_crossed_plans_put_every_value_class_on_every_path(name):
+    seen = _seen(name)
+    plans = boundaries.crossed(seen)
+    assert plans and all(p in boundaries.plans(seen, 1) for p in plans)
+    path_keys = ("@shape", "@axis", "keepdims")
+    cls = lambda p: tuple(sorted((k, v) for k, v in p.items()  # noqa: E731
+                                 if k not in path_keys))
+    classes = {cls(p) for p in plans}
+    paths = {(p["@shape"], p["@axis"]) for p in plans}
+    placements = {v[1] for p in plans for k, v in p.items()
+                  if isinstance(v, tuple) and v[0] == "placement" and v[1] != "as drawn"}
+    placed = [info[1] for kind, info in seen.values() if kind == "placed"]
+    assert placements == {k for kinds in placed for k in kinds if k != "as drawn"}
+    assert {p.get("@array") for p in plans} >= {"extreme ties", "special ties"}
+    assert {"1d", "batch"} <= {shape for shape, _ in paths}
+    met = {(cls(p), p["@shape"], p["@axis"]) for p in plans}
+    for c in classes:  # every class on every path (a 0-d array cannot tie)
+        for shape, axis in paths:
+            if not (shape == "0d" and dict(c).get("@array") == "extreme ties"):
+                assert (c, shape, axis) in met, (c, shape, axis)
+    assert len(plans) == len(met)  # and once
+    if "keepdims" in seen:  # keepdims both ways for each class and each path
+        for c in classes:
+            assert {p["keepdims"][1] for p in plans if cls(p) == c} == {False, True}
+        for path in paths:
+            assert {p["keepdims"][1] for p in plans
+                    if (p["@shape"], p["@axis"]) == path} == {False, True}
+
+
+def test_extreme_ties_tie_at_the_first_and_last_positions():
+    @settings(max_examples=10, database=None)
+    @given(st.data())
+    def check(data):
+        steered = boundaries.Steered(data, {"@array": "extreme ties", "@shape": "1d"})
+        shape = steered.draw(S.shapes(), label="shape")
+        x = steered.draw(S.arrays("int16", shape), label="x")
+        assert x.shape == (4,) and x[0] == x[3] and x[1] == x[2]
+
+    check()
+
+
+def test_a_run_meets_ties_and_nan_on_every_path_of_argmax():
+    with functions_only():
+        result = runner.run_spec(cnp, SPECS["argmax"], seed=1)
+    assert result.status == "pass", result.message
+    table = result.combinations
+    for path in (("1-D", "axis=None"), ("1-D", "axis<0"), ("n-D", "axis=None"),
+                 ("n-D", "axis<0"), ("n-D", "axis>=0")):
+        for value in ("ties", "NaN", "-0.0", "+inf"):
+            assert coverage.met(table, value, *path) > 0, (value, path)
+    assert table["rows"]["any"] and set(table["paths"]) >= {
+        "1-D x axis=None x keepdims", "n-D x axis<0 x no keepdims"}
+
+
+@pytest.mark.parametrize("bug", ["argmax of a 1-D tie is the last (axis=None only)",
+                                 "stable argsort reverses ties of 1-D inputs only"])
+def test_a_single_path_bug_is_caught_by_its_crossed_plan(bug):
+    # a plan of the crossing (a 1-D input) catches it, in the boundary phase, at each seed
+    name, ns = more._case(bug)
+    for seed in range(3):
+        result = runner.run_spec(ns, SPECS[name], seed=seed, namespace_label="broken",
+                                 shrink=False)
+        assert result.status == "fail", (seed, result.message)
+        assert "PLANS = [" in result.snippet, seed
+        failing = result.snippet.split("PLANS = [", 1)[1].split("\n]", 1)[0]
+        failing = failing.strip().splitlines()[-1]
+        assert "'@shape': '1d'" in failing and "ties'" in failing, (seed, failing)
+
+
+def test_reports_carry_the_combination_table(tmp_path):
+    jpath, hpath = tmp_path / "r.json", tmp_path / "r.html"
+    status = main(["--namespace", "array_api_compat.numpy", "--functions", "argmax",
+                   "--seed", "1", "--no-progress", "--json", str(jpath), "--html",
+                   str(hpath)], stdout=io.StringIO())
+    assert status == 0
+    result = json.loads(jpath.read_text())["runs"][0]["results"][0]
+    table = result["combinations"]
+    assert set(table) == {"paths", "rows", "not met"}
+    assert coverage.met(table, "ties", "1-D", "axis=None") > 0
+    for value, cells in table["rows"].items():
+        assert set(cells) <= set(table["paths"]), value
+    page = hpath.read_text()
+    assert "value classes &times; code paths" in page
+    assert "<summary><b>argmax</b>:" in page
+    for path in table["paths"]:
+        assert f">{path}</th>" in page
