@@ -119,6 +119,18 @@ with sklearn.config_context(array_api_dispatch=True):
         except Exception as e:
             print(name, "raised", type(e).__name__, str(e)[:200])
 """),
+    # the conformance runner's floor_divide and remainder took 100-120 s on the chip (every
+    # other spec 0.1-36 s; 2-3 s on the CPU): the first call per dtype, laxarray beside jnp
+    ("floor_divide compile per dtype", """
+for dt in ("float32", "int8", "int32", "uint32", "int64", "uint64"):
+    a = np.arange(1, 9).astype(dt)
+    row = [dt]
+    for name, f in (("laxarray //", lambda: np.asarray(xp.asarray(a) // xp.asarray(a[::-1]))),
+                    ("laxarray %", lambda: np.asarray(xp.asarray(a) % xp.asarray(a[::-1]))),
+                    ("jnp //", lambda: np.asarray(jnp.asarray(a) // jnp.asarray(a[::-1])))):
+        t = time.perf_counter(); f(); row.append(f"{name} {time.perf_counter() - t:.2f} s")
+    print(*row)
+"""),
     ("jnp svd 8x8", "print(jnp.linalg.svd(a32(8, 8))[1])"),
     ("la svd 8x8 precision default", """
 xp.set_matmul_precision('default')
