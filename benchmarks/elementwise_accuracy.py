@@ -15,6 +15,16 @@ zero shows it here); the count of NaN/inf disagreements with the reference (``sp
 and the median time of one eager call on 2**22 elements of the function's domain, as a
 ratio to jax.numpy's (round-robin, median of repeats; compile time apart). ``--dry``: the
 CPU, fewer points. Written to DIR: ``accuracy.json`` and ``accuracy.md``.
+
+``--chart PNG`` draws the table as a picture (matplotlib, the ``bench`` extra): each
+function's worst error in ulps, laxarray beside jax.numpy, on a log scale with the 4-ulp
+line of the rule, and laxarray's time as a ratio to jax.numpy's; ``--from JSON`` draws it
+from an earlier run's ``accuracy.json`` (or its printed rows) instead of measuring.  The
+picture in ``docs/accelerators.md`` is drawn from the chip's run kept in
+``docs/_static/data/tpu_accuracy.json``::
+
+    python benchmarks/elementwise_accuracy.py --from docs/_static/data/tpu_accuracy.json \
+        --chart docs/_static/tpu_accuracy.png
 """
 
 from __future__ import annotations
@@ -158,12 +168,66 @@ def table(rows, device):
     return "\n".join(lines)
 
 
+def read_rows(path):
+    """``(device, rows)`` of an ``accuracy.json``, or of a log of the printed rows."""
+    with open(path) as fh:
+        text = fh.read()
+    if text.lstrip().startswith("{") and '"rows"' in text[:2000]:
+        data = json.loads(text)
+        return data.get("device", "?") + (f", {data['date']}" if "date" in data else ""), \
+            data["rows"]
+    return "?", [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+
+
+def chart(rows, device, path):
+    """The picture: worst normal-range ulps per function (log scale), laxarray and
+    jax.numpy, the 4-ulp line, laxarray's time over jax.numpy's under each name."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    names = [r["function"] for r in rows]
+    floor, top = 0.1, 1e9
+
+    def shown(v):
+        return min(max(v, floor), top)
+    lx = [shown(r["laxarray"]["normal"]) for r in rows]
+    jx = [shown(r["jax.numpy"]["normal"]) for r in rows]
+    x = np.arange(len(rows))
+    fig, ax = plt.subplots(figsize=(max(8.0, 0.42 * len(rows)), 4.2))
+    ax.bar(x - 0.2, jx, 0.4, label="jax.numpy", color="#b0b0b0")
+    ax.bar(x + 0.2, lx, 0.4, label="laxarray", color="#2b6cb0")
+    ax.axhline(4, color="#c53030", lw=1, ls="--", label="4 ulps (the rule)")
+    ax.set_yscale("log")
+    ax.set_ylim(floor, top * 3)
+    ax.set_xticks(x, [f"{n}\n{r['ratio']:.2f}x" for n, r in zip(names, rows)], fontsize=7,
+                  rotation=90)
+    ax.set_ylabel("worst error, float32 ulps (normal range)")
+    ax.set_title(f"float32 elementwise accuracy on {device}\n(under each name: laxarray's "
+                 "time / jax.numpy's; bars at 1e9: off the scale, a flushed or NaN result)",
+                 fontsize=9)
+    ax.legend(fontsize=8, loc="upper left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=None)
     ap.add_argument("--only", default="", help="comma-separated function names")
     ap.add_argument("--dry", action="store_true", help="the CPU, fewer points")
+    ap.add_argument("--chart", default=None, metavar="PNG", help="draw the table as a picture")
+    ap.add_argument("--from", dest="source", default=None, metavar="JSON",
+                    help="draw from an earlier run's accuracy.json (or printed rows)")
     args = ap.parse_args(argv)
+    if args.source:
+        device, rows = read_rows(args.source)
+        if args.only:
+            rows = [r for r in rows if r["function"] in args.only.split(",")]
+        print(table(rows, device))
+        if args.chart:
+            chart(rows, device, args.chart)
+        return 0
     if args.dry:
         os.environ["JAX_PLATFORMS"] = "cpu"
     import jax
@@ -179,6 +243,8 @@ def main(argv=None):
             json.dump({"device": device, "rows": rows}, fh, indent=1)
         with open(os.path.join(args.out, "accuracy.md"), "w") as fh:
             fh.write(text + "\n")
+    if args.chart:
+        chart(rows, device, args.chart)
     return 0
 
 

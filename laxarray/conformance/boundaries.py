@@ -459,11 +459,11 @@ def crossed(seen):
     met on a 2-D input along an axis say nothing of a 1-D input with ``axis=None``).
 
     Three dimensions: the value class (ties of two values at the first and last positions,
-    ``"extreme ties"``; the special ties, NaN, infinities and signed zeros; each placement
-    of :func:`~laxarray.conformance.strategies.placed` the spec draws), the path
+    ``"extreme ties"``, on an integer dtype where the spec always places a special value,
+    which would overwrite them; the special ties, NaN, infinities and signed zeros; each
+    placement of :func:`~laxarray.conformance.strategies.placed` the spec draws), the path
     (:data:`PATHS`: rank x axis, within the spec's shape bounds) and ``keepdims`` (where
-    drawn; on an integer dtype where the spec always places a special value, which would
-    overwrite the ties).  A covering design of strength 2 over (value class, path) and ``keepdims``:
+    drawn).  A covering design of strength 2 over (value class, path) and ``keepdims``:
     every class on every path, once, and ``keepdims`` alternating so that each class and
     each path meets it both ways -- ``classes x paths`` plans, not ``x 2``."""
     axis_labels = [label for label, (kind, _) in seen.items()
@@ -489,9 +489,7 @@ def crossed(seen):
     base = {"@given": "true", "scalar x2": ("=", False), "@array": "moderate", "@size": 2}
     out = []
     for i, value in enumerate(values):
-        for j, (shape, axis) in enumerate(paths):
-            if shape == "0d" and value.get("@array") == "extreme ties":
-                continue  # a 0-d array ties with nothing
+        for j, (shape, axis) in enumerate(paths):  # (0-d "ties" too: the path runs)
             plan = dict(base, **value, **{"@shape": shape, "@axis": axis})
             if "keepdims" in seen:
                 plan["keepdims"] = ("=", (i + j) % 2 == 1)
