@@ -51,6 +51,7 @@ from laxarray._core import config as _config
 from laxarray._core import dtypes as _dt
 from laxarray._core.devices import check_devices
 from laxarray._core import exec_store as _store
+from laxarray._core import primitives as _primitives
 from laxarray._core import record as _record
 from laxarray._core.exec_store import load_count  # noqa: F401 (re-exported)
 from laxarray._core.numerics import (exact_div, flush_subnormals,  # noqa: F401 (re-exported)
@@ -88,36 +89,9 @@ COMPILER_OPTIONS = {"xla_backend_optimization_level": 1,
 NEUTRAL_OPTIONS = dict(COMPILER_OPTIONS, xla_cpu_use_fusion_emitters=False)
 _NEUTRAL_ONLY = {"xla_cpu_use_fusion_emitters": False}  # added at compile to a traced program
 
-#: Primitives whose CPU code gives the same bits with XLA's fusion emitters and without them,
-#: on real float32/float64, integer and bool values (each is compared in
-#: ``tests/core/test_compiler_options.py``; a primitive not listed keeps the fusion emitters).
-EMITTER_NEUTRAL = frozenset({
-    # arithmetic, comparisons, rounding
-    "add", "sub", "mul", "div", "rem", "neg", "abs", "sign", "max", "min", "clamp",
-    "square", "integer_pow", "sqrt", "floor", "ceil", "round", "nextafter", "is_finite",
-    "eq", "ne", "lt", "le", "gt", "ge", "select_n",
-    "and", "or", "not", "xor", "shift_left", "shift_right_arithmetic",
-    "shift_right_logical", "population_count", "clz",
-    "convert_element_type", "bitcast_convert_type", "reduce_precision",
-    # transcendental functions that XLA expands the same way in both and that run as fast
-    # (exp, expm1, log, log1p and tanh also give the same bits, but run up to 1.6x slower
-    # on large inputs without the fusion emitters)
-    "sin", "cos", "logistic", "atan2", "pow", "erf", "rsqrt", "sinh", "cosh", "asin",
-    "acos",
-    # data movement
-    "broadcast_in_dim", "reshape", "squeeze", "transpose", "rev", "pad",
-    "concatenate", "slice", "dynamic_slice", "dynamic_update_slice", "gather", "scatter",
-    "scatter-add", "scatter-max", "scatter-min", "iota", "copy",
-    "optimization_barrier",
-    # reductions, scans, products, sorting
-    # (argmax/argmin: the same bits, up to 2x slower along the leading axis)
-    "reduce_sum", "reduce_max", "reduce_min", "reduce_and", "reduce_or",
-    "cumsum", "cummax", "cummin", "dot_general", "sort",
-    # LAPACK calls (the same library routine either way)
-    "svd", "eigh", "cholesky", "qr", "lu", "triangular_solve",
-    # nested programs (their contents are checked too)
-    "jit", "cond", "while", "scan",
-})
+#: Primitives whose CPU code gives the same bits with XLA's fusion emitters and without them
+#: (the ``neutral`` rows of :mod:`.primitives`).
+EMITTER_NEUTRAL = _primitives.names("neutral")
 
 
 def _neutral_dtype(dtype) -> bool:

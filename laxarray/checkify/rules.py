@@ -25,6 +25,7 @@ from laxarray.checkify.error import (
     OOBError, new_site, user_location)
 from laxarray.linalg import _status as linalg_status
 from laxarray._core import dtypes as _dt
+from laxarray._core import primitives as _primitives
 
 CHECK_RULES: dict = {}
 
@@ -98,18 +99,11 @@ def _whole_produced(bad_out, bad_in, eqn, invals, outs):
 # the output for reductions and contractions.  The two errors differ only in their
 # primitives, their predicates and the operands they apply to (:func:`_produced_rules`).
 
-#: reductions and contractions: either error is reported for the whole output
-REDUCING = (lax.dot_general_p, lax.reduce_sum_p, lax.reduce_prod_p, lax.cumsum_p,
-            lax.cumprod_p, lax.conv_general_dilated_p)
-NAN_ELEMENTWISE = (
-    lax.add_p, lax.sub_p, lax.mul_p, lax.div_p, lax.rem_p, lax.pow_p, lax.sin_p, lax.cos_p,
-    lax.tan_p, lax.asin_p, lax.acos_p, lax.acosh_p, lax.atanh_p, lax.log_p, lax.log1p_p,
-    lax.sqrt_p, lax.rsqrt_p, lax.lgamma_p, lax.digamma_p, lax.igamma_p, lax.igammac_p,
-    lax.erf_inv_p, lax.exp_p, lax.atan2_p)
-FLOAT_ELEMENTWISE = (
-    lax.add_p, lax.sub_p, lax.mul_p, lax.div_p, lax.pow_p, lax.integer_pow_p, lax.square_p,
-    lax.exp_p, lax.exp2_p, lax.expm1_p, lax.log_p, lax.log1p_p, lax.sinh_p, lax.cosh_p,
-    lax.tan_p, lax.lgamma_p, lax.digamma_p, lax.rsqrt_p, lax.atanh_p, lax.convert_element_type_p)
+#: reductions and contractions: either error is reported for the whole output; the
+#: elementwise primitives that can make a NaN, an infinity (:mod:`laxarray._core.primitives`)
+REDUCING = _primitives.primitives("reduces")
+NAN_ELEMENTWISE = _primitives.primitives("nan")
+FLOAT_ELEMENTWISE = _primitives.primitives("inf")
 
 
 def _not_finite(x):

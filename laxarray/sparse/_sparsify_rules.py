@@ -31,6 +31,7 @@ from laxarray.sparse.ops import reshape as _rs
 from laxarray.sparse.ops import slicing as _sl
 from laxarray.sparse import sharded as _sh
 from laxarray._core import dtypes as _dt
+from laxarray._core import primitives as _primitives
 
 
 class NoSparseRule(Exception):
@@ -149,18 +150,11 @@ def _flat_nse(m):
 
 
 # ---- elementwise unary ----------------------------------------------------------------------
-ZERO_PRESERVING_UNARY = (
-    lax.neg_p, lax.abs_p, lax.sign_p, lax.floor_p, lax.ceil_p, lax.round_p, lax.sin_p,
-    lax.tan_p, lax.asin_p, lax.atan_p, lax.sinh_p, lax.tanh_p, lax.asinh_p, lax.atanh_p,
-    lax.sqrt_p, lax.cbrt_p, lax.expm1_p, lax.log1p_p, lax.real_p, lax.imag_p, lax.conj_p,
-    lax.integer_pow_p, lax.convert_element_type_p, lax.copy_p, lax.square_p, lax.erf_p,
-    lax.erf_inv_p, lax.reduce_precision_p)
-_LINEAR_UNARY = frozenset({lax.neg_p, lax.real_p, lax.imag_p, lax.conj_p, lax.copy_p})
-
-ZERO_DESTROYING_UNARY = frozenset({
-    lax.exp_p, lax.exp2_p, lax.log_p, lax.cos_p, lax.cosh_p, lax.acos_p, lax.acosh_p,
-    lax.logistic_p, lax.is_finite_p, lax.not_p, lax.rsqrt_p, lax.erfc_p, lax.lgamma_p,
-    lax.digamma_p, lax.bessel_i0e_p})
+#: the primitives with ``f(0) == 0`` (those of them that are linear need no summing of
+#: duplicates first) and those with ``f(0) != 0``: :mod:`laxarray._core.primitives`' rows
+ZERO_PRESERVING_UNARY = _primitives.primitives("keeps-zero")
+_LINEAR_UNARY = frozenset(_primitives.primitives("linear"))
+ZERO_DESTROYING_UNARY = frozenset(_primitives.primitives("moves-zero"))
 
 
 def _linear(eqn, x):

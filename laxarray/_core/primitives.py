@@ -1,0 +1,179 @@
+"""Facts about jax's primitives, in one table: the kernel helper reads which keep XLA:CPU's
+bits with and without its fusion emitters, sparsify which keep a zero, checkify which can
+make a NaN or an infinity.  A fact about a new primitive is one row here.
+
+The facts (a row lists those that hold):
+
+- ``neutral``: XLA:CPU's code gives the same bits with its fusion emitters and without them
+  on real float32/float64, integer and bool values (each is compared in
+  ``tests/core/test_compiler_options.py``; a primitive not marked keeps the emitters).
+  Transcendental functions are marked where XLA expands them the same way in both and they
+  run as fast: ``exp``, ``expm1``, ``log``, ``log1p`` and ``tanh`` give the same bits too
+  but run up to 1.6x slower on large inputs without the emitters; ``argmax``/``argmin``
+  the same bits, up to 2x slower along the leading axis.  Nested programs (``jit``,
+  ``cond``, ``while``, ``scan``) are marked: their contents are checked too.
+- ``keeps-zero``: a unary elementwise primitive with ``f(0) == 0`` (sparsify maps the
+  stored values and keeps the pattern); ``linear``: one that is also linear, so duplicate
+  entries need not be summed first; ``moves-zero``: a unary one with ``f(0) != 0`` (sparsify
+  says so, rather than densify).
+- ``nan``, ``inf``: an elementwise primitive that can make a NaN (an infinity) from
+  operands without one, element by element (checkify's ``nan_checks``, ``float_checks``);
+  ``reduces``: a reduction or contraction, checked for either over its whole output.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from jax import lax
+from jax.lax import linalg as lax_linalg
+
+_TABLE = """
+add                     neutral nan inf
+sub                     neutral nan inf
+mul                     neutral nan inf
+div                     neutral nan inf
+rem                     neutral nan
+neg                     neutral keeps-zero linear
+abs                     neutral keeps-zero
+sign                    neutral keeps-zero
+max                     neutral
+min                     neutral
+clamp                   neutral
+square                  neutral keeps-zero inf
+integer_pow             neutral keeps-zero inf
+sqrt                    neutral keeps-zero nan
+floor                   neutral keeps-zero
+ceil                    neutral keeps-zero
+round                   neutral keeps-zero
+nextafter               neutral
+is_finite               neutral moves-zero
+eq                      neutral
+ne                      neutral
+lt                      neutral
+le                      neutral
+gt                      neutral
+ge                      neutral
+select_n                neutral
+and                     neutral
+or                      neutral
+not                     neutral moves-zero
+xor                     neutral
+shift_left              neutral
+shift_right_arithmetic  neutral
+shift_right_logical     neutral
+population_count        neutral
+clz                     neutral
+convert_element_type    neutral keeps-zero inf
+bitcast_convert_type    neutral
+reduce_precision        neutral keeps-zero
+sin                     neutral keeps-zero nan
+cos                     neutral moves-zero nan
+tan                     keeps-zero nan inf
+asin                    neutral keeps-zero nan
+acos                    neutral moves-zero nan
+atan                    keeps-zero
+sinh                    neutral keeps-zero inf
+cosh                    neutral moves-zero inf
+tanh                    keeps-zero
+asinh                   keeps-zero
+acosh                   moves-zero nan
+atanh                   keeps-zero nan inf
+atan2                   neutral nan
+logistic                neutral moves-zero
+pow                     neutral nan inf
+erf                     neutral keeps-zero
+erf_inv                 keeps-zero nan
+erfc                    moves-zero
+rsqrt                   neutral moves-zero nan inf
+cbrt                    keeps-zero
+exp                     moves-zero nan inf
+exp2                    moves-zero inf
+expm1                   keeps-zero inf
+log                     moves-zero nan inf
+log1p                   keeps-zero nan inf
+lgamma                  moves-zero nan inf
+digamma                 moves-zero nan inf
+igamma                  nan
+igammac                 nan
+bessel_i0e              moves-zero
+real                    keeps-zero linear
+imag                    keeps-zero linear
+conj                    keeps-zero linear
+copy                    neutral keeps-zero linear
+broadcast_in_dim        neutral
+reshape                 neutral
+squeeze                 neutral
+transpose               neutral
+rev                     neutral
+pad                     neutral
+concatenate             neutral
+slice                   neutral
+dynamic_slice           neutral
+dynamic_update_slice    neutral
+gather                  neutral
+scatter                 neutral
+scatter-add             neutral
+scatter-max             neutral
+scatter-min             neutral
+iota                    neutral
+optimization_barrier    neutral
+reduce_sum              neutral reduces
+reduce_prod             reduces
+reduce_max              neutral
+reduce_min              neutral
+reduce_and              neutral
+reduce_or               neutral
+cumsum                  neutral reduces
+cumprod                 reduces
+cummax                  neutral
+cummin                  neutral
+dot_general             neutral reduces
+conv_general_dilated    reduces
+sort                    neutral
+svd                     neutral
+eigh                    neutral
+cholesky                neutral
+qr                      neutral
+lu                      neutral
+triangular_solve        neutral
+jit                     neutral
+cond                    neutral
+while                   neutral
+scan                    neutral
+"""
+
+FACTS = ("neutral", "keeps-zero", "linear", "moves-zero", "nan", "inf", "reduces")
+
+
+def _rows():
+    rows = {}
+    for line in _TABLE.strip().splitlines():
+        name, *facts = line.split()
+        unknown = set(facts) - set(FACTS)
+        if unknown or name in rows:
+            raise AssertionError(f"primitives table: row {line!r}")
+        rows[name] = frozenset(facts)
+    return rows
+
+
+#: primitive name -> its facts
+ROWS = _rows()
+
+
+def names(fact: str) -> frozenset:
+    """The names of the primitives with ``fact``."""
+    return frozenset(name for name, facts in ROWS.items() if fact in facts)
+
+
+@functools.lru_cache(maxsize=None)
+def primitives(fact: str) -> tuple:
+    """The primitive objects (``jax.lax``'s, ``jax.lax.linalg``'s) with ``fact``, by name."""
+    out = []
+    for name in sorted(names(fact)):
+        attr = name.replace("-", "_") + "_p"
+        out.append(getattr(lax, attr, None) or getattr(lax_linalg, attr))
+    return tuple(out)
+
+
+__all__ = ["FACTS", "ROWS", "names", "primitives"]
