@@ -385,8 +385,17 @@ def _spmv_prototypes(S, R, m, v, want):
     put = _to_jax
     cols, data, rws, x = put(m.indices.astype(np.int32)), put(m.data), put(rows.astype(np.int32)), put(v)
     ed, ec = put(ell_data), put(ell_cols)
+    order = np.argsort(m.indices, kind="stable")
+    sorted_cols = put(m.indices[order].astype(np.int32))
+    perm = put(order.astype(np.int32))
     cases = {
         "gather x[cols] alone": (jax.jit(lambda c, x: x[c]), (cols, x), None),
+        # the same gather with the indices sorted (column order): does locality help the
+        # chip's gather?  and the permutation that would take products back to row order
+        "gather x[cols], columns sorted": (jax.jit(lambda c, x: x[c]), (sorted_cols, x), None),
+        "permute the products (random order)": (jax.jit(lambda p, d: d[p]), (perm, data), None),
+        "segment sum, rows unsorted": (jax.jit(lambda d, c, r, x: jax.ops.segment_sum(
+            d * x[c], r, num_segments=n)), (data, cols, rws, x), want),
         "segment sum, sorted rows": (jax.jit(lambda d, c, r, x: jax.ops.segment_sum(
             d * x[c], r, num_segments=n, indices_are_sorted=True)), (data, cols, rws, x), want),
         f"ELL, rows padded to {k}": (jax.jit(lambda d, c, x: jnp.sum(d * x[c], axis=1)),
