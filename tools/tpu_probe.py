@@ -36,6 +36,34 @@ def rel(got, want):
     got = np.asarray(got, dtype=np.complex128 if np.iscomplexobj(want) else np.float64)
     want = np.asarray(want)
     return float(np.max(np.abs(got - want)) / max(float(np.max(np.abs(want))), 1e-300))
+def _leaves(out):
+    if isinstance(out, (tuple, list)):
+        return [leaf for o in out for leaf in _leaves(o)]
+    return [out]
+def sweep(name):
+    # calls the public function name with the first argument pattern it accepts and says
+    # which, or an error of jax's that reached the caller (as
+    # tests/platform_tpu/test_public_functions.py, which runs on the CPU)
+    fn = xp
+    for part in name.split("."):
+        fn = getattr(fn, part)
+    x8, y8, x44, y44 = (xp.asarray(a32(*s)) for s in ((8,), (8,), (4, 4), (4, 4)))
+    i8 = xp.asarray(np.arange(1, 9, dtype=np.int32))
+    patterns = {"x": (x8,), "x44": (x44,), "x,y": (x8, y8), "x44,y44": (x44, y44),
+                "i": (i8,), "i,i": (i8, i8[::-1]), "x,2": (x8, 2), "8": (8,), "x44,x": (x44, x8)}
+    tried = []
+    for label, args in patterns.items():
+        try:
+            for leaf in _leaves(fn(*args)):
+                if hasattr(leaf, "__jax_array__"):
+                    np.asarray(leaf)
+            return f"ok {label}"
+        except Exception as e:   # noqa: BLE001 (classified below)
+            text = str(e)
+            if type(e).__module__.startswith(("jax", "jaxlib")) or text.startswith(("lax.", "jnp.")):
+                return f"BAD {label} {type(e).__module__}.{type(e).__name__}: {text[:240]}"
+            tried.append(f"{label}:{type(e).__name__}")
+    return "none " + " ".join(tried)
 """
 
 #: (name, code): each prints what it finds; an exception is recorded as 'raised'
@@ -194,12 +222,35 @@ print('ok', Z.shape, float(r.coef_[0]), lda.score(Xs, xp.asarray(labels)))
 ]
 
 
+#: names skipped by --sweep: they change process-wide settings or need other arguments
+SWEEP_SKIP = {"set_matmul_precision", "set_rank_promotion", "set_host_sort", "seterr",
+              "frompyfunc", "vectorize", "from_dlpack", "piecewise", "apply_along_axis",
+              "apply_over_axes", "fromfunction", "load", "save", "savez", "savez_compressed",
+              "loadtxt", "savetxt", "genfromtxt", "fromfile", "tofile", "printoptions",
+              "set_printoptions", "errstate"}
+
+
+def sweep_names():
+    """The public callables of laxarray, linalg and fft (listed by a process kept off the
+    chip: only one process may hold it)."""
+    code = ("import laxarray as x\n"
+            "for p, m in (('', x), ('linalg.', x.linalg), ('fft.', x.fft)):\n"
+            "    for n in getattr(m, '__all__', None) or [k for k in dir(m) if not k.startswith('_')]:\n"
+            "        o = getattr(m, n, None)\n"
+            "        if callable(o) and not isinstance(o, type): print(p + n)\n")
+    env = dict(os.environ, JAX_PLATFORMS="cpu")
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout.split()
+    return [n for n in out if n.split(".")[-1] not in SWEEP_SKIP]
+
+
 def child(names, out):
     """Run ``names`` in order; before each, append ``start NAME`` to ``out``."""
     import traceback
     glb = {}
     exec(PRELUDE, glb)
     codes = dict(CASES)
+    codes.update({n: f"print(sweep({n!r}))" for n in names if n not in codes})
     with open(out, "a") as log:
         for name in names:
             log.write(json.dumps({"start": name}) + "\n")
@@ -229,6 +280,10 @@ def main():
     parser.add_argument("--dump", help="a folder for XLA's HLO of every child")
     parser.add_argument("--dry", action="store_true", help="on the CPU")
     parser.add_argument("--only", help="comma-separated case names")
+    parser.add_argument("--sweep", metavar="K/N",
+                        help="instead of the cases: call every public function of laxarray, "
+                             "linalg and fft (the K-th of N shares) with simple float32 "
+                             "arguments, for aborts and errors that are not laxarray's")
     parser.add_argument("--child", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -237,6 +292,11 @@ def main():
         child(args.child, progress)
         return
     names = [n for n, _ in CASES]
+    if args.sweep:
+        k, n = (int(v) for v in args.sweep.split("/"))
+        names = sweep_names()
+        size = -(-len(names) // n)
+        names = names[(k - 1) * size:k * size]
     if args.only:
         names = [n for n in names if n in args.only.split(",")]
     if os.path.exists(progress):
@@ -284,7 +344,14 @@ def main():
             fh.write(json.dumps(rec) + "\n")
     for rec in recs:
         text = rec.get("error") or rec.get("out", "")
-        print(f"{rec['status']:8s} {rec['case']:28s} {text.strip()[:300]!r}")
+        if not args.sweep or rec["status"] != "ok" or "BAD" in text:
+            print(f"{rec['status']:8s} {rec['case']:28s} {text.strip()[:300]!r}")
+    if args.sweep:
+        outs = [r.get("out", "") for r in recs if r["status"] == "ok"]
+        print(f"sweep: {len(recs)} functions, {sum(o.startswith('ok') for o in outs)} ran, "
+              f"{sum(o.startswith('none') for o in outs)} took no pattern, "
+              f"{sum(o.startswith('BAD') for o in outs)} BAD, "
+              f"{sum(r['status'] != 'ok' for r in recs)} raised or aborted")
 
 
 if __name__ == "__main__":

@@ -594,10 +594,10 @@ def _around_kernel(x, *, decimals):
         neg = lax.lt(r, _full(r, 0))  # truncating division: make r >= 0, q the floor
         q = lax.select(neg, lax.sub(q, _full(q, 1)), q)
         r = lax.select(neg, lax.add(r, fx), r)
-        two_r = lax.mul(lax.convert_element_type(r, _dt.on_device(_dt.float64)), lax.full((), 2.0))
+        # half to even: r against f - r, in integers (0 <= r < f: no overflow, every width)
+        rest = lax.sub(fx, r)
         odd = lax.ne(lax.rem(q, _full(q, 2)), _full(q, 0))
-        up = lax.bitwise_or(lax.gt(two_r, lax.full((), float(f))),
-                            lax.bitwise_and(lax.eq(two_r, lax.full((), float(f))), odd))
+        up = lax.bitwise_or(lax.gt(r, rest), lax.bitwise_and(lax.eq(r, rest), odd))
         q = lax.select(up, lax.add(q, _full(q, 1)), q)
         return lax.mul(q, fx)
     even = lax.RoundingMethod.TO_NEAREST_EVEN
@@ -657,7 +657,8 @@ def _unwrap_kernel(p, *, axis, dtype, period, discont, high, ambiguous):
         ddmod = lax.select(fix, _full(dd, high), ddmod)
     correct = lax.sub(ddmod, dd)
     mag = dd if _dt.kind_of(dtype) == "u" else lax.abs(dd)
-    small = lax.lt(lax.convert_element_type(mag, _dt.on_device(_dt.float64)), lax.full((), float(discont)))
+    wide = _dt.on_device(_dt.float64)
+    small = lax.lt(lax.convert_element_type(mag, wide), lax.full((), discont, wide))
     correct = lax.select(small, _full(correct, 0), correct)
     return lax.concatenate([head, lax.add(rest, lax.cumsum(correct, axis))], axis)
 

@@ -404,8 +404,9 @@ def _window_len(fn, M):
 @kernel(static=("M", "kind"))
 def _cosine_window_kernel(*, M, kind):
     n = lax.convert_element_type(lax.iota(_dt.default_index(), M), _dt.on_device(_dt.float64))
-    n = lax.sub(lax.mul(n, lax.full((), 2.0)), lax.full((), float(M - 1)))  # 1-M, ..., M-1
-    t = lax.div(n, lax.full((), float(M - 1)))
+    # 1-M, ..., M-1 (constants of n's dtype: float32 where the device has no float64)
+    n = lax.sub(lax.mul(n, lax.full_like(n, 2.0)), lax.full_like(n, M - 1))
+    t = lax.div(n, lax.full_like(n, M - 1))
     if kind == "bartlett":
         return lax.select(lax.le(n, lax.full_like(n, 0)), lax.add(lax.full_like(t, 1), t),
                           lax.sub(lax.full_like(t, 1), t))

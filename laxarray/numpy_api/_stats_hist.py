@@ -59,7 +59,8 @@ def _uniform_edges_kernel(x, lo, hi, nb, *, nbins, lin, out, auto):
     # ``nb`` (= nbins) is an operand, not a constant: XLA divides by a constant through its
     # reciprocal, which is not correctly rounded; in float64 and rounded once it is exact
     wide = _dt.on_device(_dt.float64)
-    step = lax.convert_element_type(lax.div(lax.convert_element_type(delta, wide), nb), lin)
+    step = lax.convert_element_type(lax.div(lax.convert_element_type(delta, wide),
+                                            lax.convert_element_type(nb, wide)), lin)
     y = lax.iota(lin, nbins + 1)
     scaled = lax.select(lax.eq(lax.broadcast(step, (nbins + 1,)), lax.full_like(y, 0)),
                         rounded_mul(lax.div(y, lax.broadcast(div, (nbins + 1,))),

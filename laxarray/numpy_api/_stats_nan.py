@@ -187,8 +187,8 @@ def _nan_moment_kernel(x, *, axes, keepdims, dtype, ddof, op):
     else:
         sq = lax.mul(dev, dev)
     var = lax.reduce_sum(lax.convert_element_type(sq, _dt.real_dtype(dtype)), axes)
-    dof = lax.sub(lax.convert_element_type(cnt, _dt.on_device(_dt.float64)), lax.full(cnt.shape, ddof,
-                                                                       np.float64))
+    wide = _dt.on_device(_dt.float64)
+    dof = lax.sub(lax.convert_element_type(cnt, wide), lax.full(cnt.shape, ddof, wide))
     var = _divide(var, dof)
     var = lax.select(lax.le(dof, lax.full_like(dof, 0)), lax.full_like(var, np.nan), var)
     if op == "std":
