@@ -141,18 +141,25 @@ def _canonical(obj):
     return dt if dt in _SUPPORTED else None
 
 
+#: the Python types that name the backend's default dtype of their kind
+_PYTHON_DEFAULTS = {int: default_int, float: default_float, complex: default_complex}
+
+
 def canonicalize_dtype(fn: str, dtype, argname: str = "dtype", *, any_device=False):
     """Return the NumPy dtype for ``dtype`` or raise ``TypeError`` naming ``fn``.
 
-    Accepts dtype objects, NumPy scalar types and the Python types ``bool int float complex``.
-    A dtype the current backend has no arrays of (float64 on a TPU) raises ``TypeError``
+    Accepts dtype objects, NumPy scalar types and the Python types ``bool int float complex``;
+    ``int``, ``float`` and ``complex`` are the backend's default dtypes of their kind, as in
+    jax (float64, complex128 on the CPU as in NumPy; float32, complex64 on a TPU, so that
+    NumPy code's ``dtype=float`` runs there).  Any other dtype the current backend has no
+    arrays of (``float64`` named on a TPU) raises ``TypeError``
     naming the backend too, unless ``any_device`` (the inspection functions: ``isdtype``,
     ``result_type``, ``can_cast``, ``finfo``, ``iinfo`` answer for every dtype).
     """
     if dtype is None:
         fail(TypeError, fn, f"a dtype for '{argname}'", dtype)
     try:
-        dt = _canonical(dtype)
+        dt = _PYTHON_DEFAULTS[dtype]() if dtype in _PYTHON_DEFAULTS else _canonical(dtype)
     except TypeError:  # unhashable
         dt = None
     if dt is None:

@@ -57,6 +57,12 @@ def test_info_lists_the_chips_dtypes_and_defaults():
     (lambda: xp.tan(xp.asarray([3.8 - 1.5j], dtype=xp.complex64)), "complex64"),
     (lambda: xp.fft.rfft(xp.linspace(0, 1, 64)), "complex64"),
     (lambda: xp.fft.fftfreq(8), "float32"),
+    # the Python types name the device's defaults (as in jax): NumPy code's dtype=float runs
+    (lambda: xp.zeros(3, dtype=float), "float32"),
+    (lambda: xp.asarray([1, 2], dtype=complex), "complex64"),
+    (lambda: xp.astype(xp.ones(2, dtype=xp.int8), float), "float32"),
+    (lambda: xp.tri(3), "float32"),
+    (lambda: xp.arange(3, dtype=int), "int64"),
 ])
 def test_creation_and_promotion_take_the_chips_defaults(make, dtype):
     assert make().dtype == np.dtype(dtype)
