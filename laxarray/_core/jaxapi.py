@@ -656,7 +656,19 @@ def shape_struct(aval):
 
 
 def fast_call(compiled):
-    """The callable that runs ``compiled`` (a ``jax.stages.Compiled`` that ran once): its
-    C++ call where jax keeps one (``Compiled.__call__`` is a Python frame before it)."""
+    """The callable that runs ``compiled`` (a ``jax.stages.Compiled``): its C++ call
+    (``Compiled.__call__`` is a Python frame before it), made here as that first call would
+    make it where it has not run yet -- an executable loaded from the store had not, and
+    kept the Python frame for every call (7.3 against 6.7 us a dependent add on the CPU)."""
     call = getattr(compiled, "_call", None)
+    if call is None:
+        create = getattr(getattr(compiled, "_executable", None), "create_cpp_call", None)
+        params = getattr(compiled, "_params", None)
+        if create is not None and params is not None:
+            try:
+                call = create(params)
+            except Exception:  # noqa: BLE001  (then the Python frame it is)
+                call = None
+            if call is not None:
+                compiled._call = call
     return compiled if call is None else call

@@ -68,3 +68,15 @@ def test_body_and_consts_of_jax_0_11():
     j = Jaxpr()
     body, consts = jaxapi.body_and_consts(j)
     assert body is j and consts == [np.float32(3)]
+
+
+def test_fast_call_of_an_executable_that_never_ran_is_its_cpp_call():
+    # an executable loaded from the store had not run: its kept callable was the Python
+    # Compiled.__call__ for every call; fast_call makes the C++ call that call would make
+    a = np.arange(8, dtype=np.float32)
+    exe = jax.jit(lambda u: u * 2).lower(a).compile()
+    blob = jaxapi.serialize_compiled(exe)
+    loaded = jaxapi.load_compiled(blob)
+    run = jaxapi.fast_call(loaded)
+    assert not isinstance(run, jax.stages.Compiled)
+    np.testing.assert_array_equal(np.asarray(run(a)), a * 2)
