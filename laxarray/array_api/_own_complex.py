@@ -70,13 +70,24 @@ def hypot(a, b):
     return lax.select(inf, _full(out, np.inf), out)
 
 
+def _rescale(a, b):
+    """The int32 power of two that brings the larger of ``|a|``, ``|b|`` near 1 where it is
+    past ``2**60`` (``-64``) or below ``2**-60`` (``64``), else 0: exact, and both parts
+    move together (a ratio or an angle of them does not change)."""
+    big = lax.max(lax.abs(a), lax.abs(b))
+    zero = lax.full(big.shape, 0, np.int32)
+    return lax.select(lax.bitwise_and(lax.gt(big, _full(big, _BIG)),
+                                      lax.lt(big, _full(big, np.inf))),
+                      lax.full_like(zero, -64),
+                      lax.select(lax.lt(big, _full(big, 1.0 / _BIG)), lax.full_like(zero, 64),
+                                 zero))
+
+
 def atan2(y, x):
-    """``atan2(y, x)``: the chip's, with both arguments scaled by a power of two first where
-    one is past ``2**60`` (the chip divides as ``y * (1 / x)``, and ``1 / x`` flushes to zero
+    """``atan2(y, x)``: the chip's, with both arguments scaled by a power of two first
+    (:func:`_rescale`: the chip divides as ``y * (1 / x)``, and ``1 / x`` flushes to zero
     past ``2**126``: ``atan2(4e12, 3e38)`` was 0)."""
-    big = lax.max(lax.abs(x), lax.abs(y))
-    down = lax.bitwise_and(lax.gt(big, _full(big, _BIG)), lax.lt(big, _full(big, np.inf)))
-    k = lax.select(down, lax.full(big.shape, -64, np.int32), lax.full(big.shape, 0, np.int32))
+    k = _rescale(x, y)
     return copysign(lax.atan2(scale_pow2(y, k), scale_pow2(x, k)), y)
 
 
@@ -132,12 +143,9 @@ def expm1(a, b):
 
 def sqrt(a, b):
     """The principal root: ``t = sqrt((|a| + |z|) / 2)`` and ``b / (2t)``, placed by the sign
-    of ``a`` (no cancellation); parts past ``2**60`` (or all below ``2**-60``) are scaled by
-    ``2**-64`` (``2**64``) first and the root by ``2**32`` (``2**-32``)."""
-    big = lax.max(lax.abs(a), lax.abs(b))
-    i32 = lax.full(big.shape, 0, np.int32)
-    k = lax.select(lax.gt(big, _full(big, _BIG)), lax.full_like(i32, -64),
-                   lax.select(lax.lt(big, _full(big, 1.0 / _BIG)), lax.full_like(i32, 64), i32))
+    of ``a`` (no cancellation); the parts scaled first (:func:`_rescale`) and the root by
+    the square root of that power of two."""
+    k = _rescale(a, b)
     sa, sb = scale_pow2(a, k), scale_pow2(b, k)
     t = _om.sqrt(lax.mul(_full(sa, 0.5), lax.add(lax.abs(sa), hypot(sa, sb))))
     zero = lax.eq(t, _full(t, 0.0))
