@@ -602,12 +602,12 @@ def lexsort(keys, axis=-1):
 def sort_complex(a):
     """Sort along the last axis as complex numbers (real part first, then imaginary).
     NumPy: numpy.sort_complex (int8/int16/uint8/uint16 give complex64, other real dtypes
-    complex128)."""
+    the default complex dtype: complex128, complex64 on a TPU)."""
     x = raw("sort_complex", a, "a")
     if x.ndim == 0:
         fail(ValueError, "sort_complex", "an array of rank >= 1 for 'a'", a)
     if _dt.kind_of(x.dtype) != "c":
         small = x.dtype in (np.int8, np.int16, np.uint8, np.uint16)
-        x = lax.convert_element_type(x, np.complex64 if small else np.complex128)
+        x = lax.convert_element_type(x, np.complex64 if small else _dt.default_complex())
     return call(sort_kernel, x, axis=x.ndim - 1, descending=False, want_indices=False)
 
