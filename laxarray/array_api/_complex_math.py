@@ -81,17 +81,23 @@ def _not(x):
     return lax.bitwise_not(x)
 
 
-def _value(name, z, xla_fn, own_fn):
+def _value(name, z, xla_fn, own_fn, at_infinity=None):
     """The parts of ``xla_fn(z)``, or, where the backend's record lists the real function
     ``name`` and ``z`` is complex64, of laxarray's own ``own_fn`` (:mod:`._own_complex`) for
-    finite parts (XLA's value stays for the rest, which the callers' special cases read)."""
+    finite parts and of ``at_infinity`` (when given) where one part is infinite and neither
+    is NaN; XLA's value stays for the rest, which the callers' special cases read."""
     a, b = _parts(z)
     re, im = _parts(xla_fn(z))
     if not own(name, a):
         return re, im
     ore, oim = own_fn(flush_subnormals(a), flush_subnormals(b))
     ok = _oc.finite(a, b)
-    return lax.select(ok, ore, re), lax.select(ok, oim, im)
+    re, im = lax.select(ok, ore, re), lax.select(ok, oim, im)
+    if at_infinity is None:
+        return re, im
+    ire, iim = at_infinity(a, b)
+    inf = _oc.infinite(a, b)
+    return lax.select(inf, ire, re), lax.select(inf, iim, im)
 
 
 def cabs(z):
@@ -278,7 +284,7 @@ def _nan_a_cases(a, b, re, im, zero_b_imag):
 def casinh(z):
     """asinh: XLA's value with odd/conjugate symmetry enforced and the standard's NaN cases."""
     a, b = _parts(z)
-    re, im = _value("asinh", z, lax.asinh, _oc.asinh)
+    re, im = _value("asinh", z, lax.asinh, _oc.asinh, _oc.asinh_at_infinity)
     re = _keep_nan_copysign(re, a)
     im = _keep_nan_copysign(im, b)
     re, im, nan_a, nan_b = _nan_a_cases(a, b, re, im, True)
@@ -333,7 +339,7 @@ def catanh(z):
 def cacosh(z):
     """acosh: XLA's value with the standard's NaN cases and conjugate symmetry."""
     a, b = _parts(z)
-    re, im = _value("acosh", z, lax.acosh, _oc.acosh)
+    re, im = _value("acosh", z, lax.acosh, _oc.acosh, _oc.acosh_at_infinity)
     im = _keep_nan_copysign(im, b)
     fin_a = _isfinite(a)
     re, im = _nan_nan_where(_and(fin_a, lax.ne(a, _full(a, 0)), _isnan(b)), re, im)
@@ -346,7 +352,7 @@ def cacos(z):
     """acos: XLA's value with conjugate symmetry (imaginary part opposite to ``b``) and the
     standard's NaN cases."""
     a, b = _parts(z)
-    re, im = _value("acosh", z, lax.acos, _oc.acos)
+    re, im = _value("acosh", z, lax.acos, _oc.acos, _oc.acos_at_infinity)
     im = _keep_nan_copysign(im, lax.neg(b))
     fin_a = _isfinite(a)
     re, im = _nan_nan_where(_and(fin_a, lax.ne(a, _full(a, 0)), _isnan(b)), re, im)
@@ -414,7 +420,7 @@ def cexpm1(z):
     ``-0``), and the standard's cases for an infinite ``a`` with ``b`` infinite or NaN:
     ``+inf`` gives ``inf + NaN j``, ``-inf`` gives ``-1 + 0j`` (XLA gives NaN + NaN j)."""
     a, b = _parts(z)
-    re, im = _value("expm1", z, lax.expm1, _oc.expm1)
+    re, im = _value("expm1", z, lax.expm1, _oc.expm1, _oc.expm1_at_infinity)
     zero = _full(b, 0)
     zero_b = lax.eq(b, zero)
     re = lax.select(zero_b, lax.select(lax.eq(a, zero), zero, pick("expm1", lax.expm1)(a)), re)

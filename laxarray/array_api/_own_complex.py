@@ -41,6 +41,56 @@ def finite(a, b):
     return lax.bitwise_and(lax.is_finite(a), lax.is_finite(b))
 
 
+def infinite(a, b):
+    """One part infinite and neither NaN (the region of :func:`atan2_at_infinity`)."""
+    either = lax.bitwise_or(lax.eq(lax.abs(a), _full(a, np.inf)),
+                            lax.eq(lax.abs(b), _full(b, np.inf)))
+    return lax.bitwise_and(either, lax.bitwise_and(lax.eq(a, a), lax.eq(b, b)))
+
+
+def atan2_at_infinity(y, x):
+    """``atan2(|y|, x)`` where ``y`` or ``x`` is infinite, from selects alone: ``pi/4`` or
+    ``3pi/4`` for two infinities, ``pi/2`` for an infinite ``y``, ``0`` or ``pi`` for an
+    infinite ``x`` (the chip's XLA gave NaN parts for such arguments of ``acos``, ``acosh``
+    and ``asinh``: ``acos(-inf + 3e38j)``)."""
+    inf_y = lax.eq(lax.abs(y), _full(y, np.inf))
+    inf_x = lax.eq(lax.abs(x), _full(x, np.inf))
+    neg_x = lax.lt(x, _full(x, 0.0))
+    both = lax.select(neg_x, _full(x, 3 * math.pi / 4), _full(x, math.pi / 4))
+    flat = lax.select(neg_x, _full(x, math.pi), _full(x, 0.0))
+    return lax.select(inf_y, lax.select(inf_x, both, _full(x, math.pi / 2)), flat)
+
+
+def acos_at_infinity(a, b):
+    """``acos`` where :func:`infinite`: ``atan2(|b|, a) - inf j`` (the imaginary part's
+    sign is the caller's)."""
+    return atan2_at_infinity(b, a), _full(b, -np.inf)
+
+
+def acosh_at_infinity(a, b):
+    """``acosh`` where :func:`infinite`: ``+inf + atan2(|b|, a) j``."""
+    return _full(a, np.inf), atan2_at_infinity(b, a)
+
+
+def asinh_at_infinity(a, b):
+    """``asinh`` where :func:`infinite`: ``inf + atan2(|b|, |a|) j`` (the signs are the
+    caller's)."""
+    return _full(a, np.inf), atan2_at_infinity(b, lax.abs(a))
+
+
+def expm1_at_infinity(a, b):
+    """``expm1`` where :func:`infinite`: ``inf cis(b)`` for ``a = +inf``, ``-1 + 0 cis(b)``
+    for ``a = -inf`` (``b`` finite), NaN parts for an infinite ``b`` (the callers' cases
+    for an infinite ``a`` with it)."""
+    c, s = lax.cos(b), lax.sin(b)
+    inf = _full(a, np.inf)
+    pos = lax.eq(a, inf)
+    re = lax.select(pos, lax.mul(inf, c), _full(a, -1.0))
+    im = lax.select(pos, lax.mul(inf, s), lax.mul(_full(s, 0.0), s))
+    bad_b = lax.eq(lax.abs(b), inf)
+    return lax.select(bad_b, _full(a, np.nan), re), lax.select(bad_b, _full(b, np.nan), im)
+
+
 def _scaled_magnitude(a, b):
     """``(r, e)`` with ``hypot(a, b) = r 2**e``, ``r`` in ``[1, 2 sqrt 2)``, within about half
     an ulp: the larger part's exponent taken out (exactly), the sum of squares carried in two
