@@ -261,7 +261,7 @@ def tanh(x):
     """``-t / (t + 2)`` with ``t = expm1(-2|x|)``, the sign of ``x``; 1 past |x| = 9.1."""
     a = lax.abs(x)
     t = expm1(lax.mul(a, _full(a, -2.0)))
-    y = lax.div(lax.neg(t), lax.add(t, _full(t, 2.0)))
+    y = faithful_div(lax.neg(t), lax.add(t, _full(t, 2.0)))
     y = lax.select(lax.gt(a, _full(a, 9.1)), _full(a, 1.0), y)
     return lax.select(lax.ne(x, x), x, _copysign(y, x))
 
@@ -278,8 +278,8 @@ def asinh(x):
     a = lax.abs(x)
     small = lax.min(a, _full(a, _HUGE))
     a2 = lax.mul(small, small)
-    y = log1p(lax.add(small, lax.div(a2, lax.add(_full(a, 1.0),
-                                                 lax.sqrt(lax.add(_full(a, 1.0), a2))))))
+    y = log1p(lax.add(small, faithful_div(a2, lax.add(_full(a, 1.0),
+                                                      faithful_sqrt(lax.add(_full(a, 1.0), a2))))))
     y = lax.select(lax.gt(a, _full(a, _HUGE)), lax.add(log(a), _full(a, math.log(2.0))), y)
     return lax.select(lax.ne(x, x), x, _copysign(y, x))
 
@@ -290,7 +290,7 @@ def acosh(x):
     """``log1p(t + sqrt(2t + t**2))`` with ``t = x - 1`` (exact near 1); ``log(x) + ln2``
     past 2**12; NaN below 1."""
     t = lax.sub(lax.clamp(_full(x, 1.0), x, _full(x, _HUGE)), _full(x, 1.0))
-    y = log1p(lax.add(t, lax.sqrt(lax.add(lax.add(t, t), lax.mul(t, t)))))
+    y = log1p(lax.add(t, faithful_sqrt(lax.add(lax.add(t, t), lax.mul(t, t)))))
     y = lax.select(lax.gt(x, _full(x, _HUGE)), lax.add(log(x), _full(x, math.log(2.0))), y)
     return lax.select(lax.lt(x, _full(x, 1.0)), _full(x, np.nan), lax.select(lax.ne(x, x), x, y))
 
@@ -298,9 +298,12 @@ def acosh(x):
 
 @_derivative(lambda x, y: lax.div(_full(x, 1.0), lax.sub(_full(x, 1.0), lax.mul(x, x))))
 def atanh(x):
-    """``log1p(2a / (1 - a)) / 2`` with ``a = |x|``, the sign of ``x``; NaN past 1."""
+    """``log1p(2a / (1 - a)) / 2`` with ``a = |x|``, the sign of ``x``; ``a`` itself below
+    2**-12 (where ``a**3 / 3`` is under half an ulp, and the quotient's residual, near the
+    subnormals, would not be exact); NaN past 1."""
     a = lax.abs(x)
-    y = lax.mul(_full(a, 0.5), log1p(lax.div(lax.add(a, a), lax.sub(_full(a, 1.0), a))))
+    y = lax.mul(_full(a, 0.5), log1p(faithful_div(lax.add(a, a), lax.sub(_full(a, 1.0), a))))
+    y = lax.select(lax.lt(a, _full(a, 2.0 ** -12)), a, y)
     # NaN past 1 said outright: on the chip 2a / (1 - a) is 0 past 2**126 (its division
     # multiplies by a reciprocal that flushes to zero there)
     y = lax.select(lax.gt(a, _full(a, 1.0)), _full(a, np.nan), y)
@@ -383,6 +386,28 @@ def refine_root(m, s0):
     t = lax.mul(s, _full(s, _ULP1))
     s2 = lax.select(lax.gt(r, t), lax.add(s, _full(s, _ULP1)), s)
     return lax.select(lax.le(r, lax.neg(t)), lax.sub(s, _full(s, _ULP1)), s2)
+
+
+def faithful_div(n, d):
+    """``n / d`` within about half an ulp on a backend whose division is a few ulps off
+    (the chip's: 1-2): its quotient corrected once by the exact residual ``n - q d``
+    (:func:`residual`).  For quotients of moderate range (the residual's products must
+    neither overflow nor leave the normal range): the own functions' inner divisions.  A
+    quotient that is zero or not finite is the backend's."""
+    q0 = lax.div(n, d)
+    q = lax.add(q0, lax.div(residual(n, q0, d), d))
+    keep = lax.bitwise_or(lax.eq(q0, _full(q0, 0.0)), lax.bitwise_not(lax.is_finite(q)))
+    return lax.select(keep, q0, q)
+
+
+def faithful_sqrt(v):
+    """``sqrt(v)`` within about half an ulp as :func:`faithful_div` (one Newton step from
+    the backend's root with the exact residual ``v - s**2``); zero, infinity and NaN are
+    the backend's."""
+    s0 = lax.sqrt(v)
+    s = lax.add(s0, lax.div(residual(v, s0, s0), lax.add(s0, s0)))
+    keep = lax.bitwise_or(lax.eq(s0, _full(s0, 0.0)), lax.bitwise_not(lax.is_finite(s)))
+    return lax.select(keep, s0, s)
 
 
 def _divide_jvp(primals, tangents):

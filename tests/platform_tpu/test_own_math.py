@@ -1,7 +1,9 @@
 """laxarray's own float32 exponentials and logarithms (``Backend.own_math``, the TPU's record):
 within 3 ulps of NumPy's float64 result over the whole domain, NumPy's special values, and
 the derivative of the function.  On the CPU with the TPU's record these check the
-formulations (XLA:CPU rounds every operation they use as the chip does); on the chip,
+formulations, with the chip's division and square root (one or two ulps off, where XLA:CPU's
+are correctly rounded) imitated by :func:`checks.chip_like`: read plainly, they were within
+3 ulps on the CPU and 3.54 on the chip (2026-12-06); on the chip,
 ``benchmarks/elementwise_accuracy.py`` shows the same figures."""
 
 import jax
@@ -9,6 +11,7 @@ import numpy as np
 import pytest
 
 import laxarray as xp
+from checks import assert_same_signs, chip_like
 from laxarray._core import backend
 
 F32 = np.float32
@@ -54,15 +57,19 @@ def test_within_three_ulps_of_the_exact_result(name):
     got = np.asarray(fn(xp.asarray(X)))
     assert got.dtype == F32
     with np.errstate(all="ignore"):
+        moved = chip_like(fn, X)     # the chip's division and root, 1-2 ulps off
         ref = ref_fn(X.astype(np.float64))
         r32 = ref.astype(F32)
     finite = np.isfinite(r32)
     # normal inputs and results (XLA:CPU, like the chip, flushes subnormals)
     sub_in = (X != 0) & (np.abs(X) < TINY)
     normal = finite & ~sub_in & ~((ref != 0) & (np.abs(ref) < TINY))
-    err = np.abs(got[normal].astype(np.float64) - ref[normal]) / np.spacing(np.abs(r32[normal]))
-    worst = int(np.argmax(err))
-    assert err[worst] <= 3.0, (name, X[normal][worst], got[normal][worst], ref[normal][worst])
+    for out in (got, moved):
+        err = np.abs(out[normal].astype(np.float64) - ref[normal]) / np.spacing(
+            np.abs(r32[normal]))
+        worst = int(np.argmax(err))
+        assert err[worst] <= 3.0, (name, X[normal][worst], out[normal][worst],
+                                   ref[normal][worst])
     # NaN, the infinities and overflow as NumPy's float32 has them
     np.testing.assert_array_equal(got[~finite & ~sub_in], r32[~finite & ~sub_in])
 
@@ -170,7 +177,7 @@ def test_rounded_functions_special_values_as_numpy():
     for got, want in cases:
         keep = ~((want != 0) & (np.abs(want) < TINY))
         np.testing.assert_array_equal(got[keep], want[keep])
-        assert np.array_equal(np.signbit(got[keep]), np.signbit(want[keep]))
+        assert_same_signs(got[keep], want[keep])
 
 
 def test_divide_from_the_chips_division_keeps_numpys_special_values():
@@ -190,7 +197,7 @@ def test_divide_from_the_chips_division_keeps_numpys_special_values():
     got = np.asarray(jax.jit(lambda a, b: _own_math.divide_from(a, b, chip))(u, v))
     keep = ~((want != 0) & (np.abs(want) < TINY))
     np.testing.assert_array_equal(got[keep], want[keep])
-    assert np.array_equal(np.signbit(got[keep]), np.signbit(want[keep]))
+    assert_same_signs(got[keep], want[keep])
 
 
 def test_rounded_functions_derivatives():
