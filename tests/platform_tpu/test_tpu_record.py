@@ -92,7 +92,16 @@ def test_float64_data_arrives_as_float32_rounded_once():
     np.testing.assert_array_equal(np.asarray(xp.asarray(a)), a.astype(np.float32))
     got = xp.sin(a)      # an operand of a function too (XLA's sin: within an ulp of NumPy's)
     assert got.dtype == xp.float32
-    np.testing.assert_allclose(np.asarray(got), np.sin(a.astype(np.float32)), rtol=2e-7)
+    # XLA may read a subnormal operand as zero (README, "subnormals": the chip does, sin(1e-40)
+    # was 0 there; XLA:CPU's sin keeps it): either value is NumPy's, on that reading or not
+    a32 = a.astype(np.float32)
+    flushed = np.where(np.abs(a32) < np.finfo(np.float32).tiny, a32 * 0, a32)
+    with np.errstate(invalid="ignore"):
+        for want in (np.sin(a32), np.sin(flushed)):
+            ok = np.isclose(np.asarray(got), want, rtol=2e-7, atol=0, equal_nan=True)
+            if ok.all():
+                break
+    assert ok.all(), (np.asarray(got), np.sin(a32), np.sin(flushed))
 
 
 def test_numpy_arrays_convert_on_the_host_when_a_dtype_is_asked_for():
