@@ -19,6 +19,12 @@ The facts (a row lists those that hold):
 - ``nan``, ``inf``: an elementwise primitive that can make a NaN (an infinity) from
   operands without one, element by element (checkify's ``nan_checks``, ``float_checks``);
   ``reduces``: a reduction or contraction, checked for either over its whole output.
+- ``folds``: XLA's algebraic simplifier may rewrite it together with a consumer
+  (``log(exp(a))`` to ``a``, ``exp(a) * exp(b)`` to ``exp(a + b)``, ``exp(a) / exp(b)`` to
+  ``exp(a - b)``, ``pow(exp(a), b)`` to ``exp(a b)``, ``log(pow(a, b))`` to ``b log(a)``),
+  which changes what a NaN or an infinity does: ``log(exp(1e308))`` is 1e308, not inf.
+  Checkify puts an ``optimization_barrier`` between the two (its checks follow IEEE
+  arithmetic, as the program is written).
 """
 
 from __future__ import annotations
@@ -81,13 +87,13 @@ acosh                   moves-zero nan
 atanh                   keeps-zero nan inf
 atan2                   neutral nan
 logistic                neutral moves-zero
-pow                     neutral nan inf
+pow                     neutral nan inf folds
 erf                     neutral keeps-zero
 erf_inv                 keeps-zero nan
 erfc                    moves-zero
 rsqrt                   neutral moves-zero nan inf
 cbrt                    keeps-zero
-exp                     moves-zero nan inf
+exp                     moves-zero nan inf folds
 exp2                    moves-zero inf
 expm1                   keeps-zero inf
 log                     moves-zero nan inf
@@ -143,7 +149,7 @@ while                   neutral
 scan                    neutral
 """
 
-FACTS = ("neutral", "keeps-zero", "linear", "moves-zero", "nan", "inf", "reduces")
+FACTS = ("neutral", "keeps-zero", "linear", "moves-zero", "nan", "inf", "reduces", "folds")
 
 
 def _rows():

@@ -16,6 +16,7 @@ state has one fixed structure for every branch and loop carry.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 
 import jax
@@ -28,7 +29,8 @@ from laxarray._core.errors import fail
 from laxarray._core.interpret import Interpreter, select_by
 from laxarray._core.jaxapi import (
     Primitive, bind_eqn, custom_jvp_call_p, custom_vjp_call_p, define_batching_rule,
-    define_lowering, jaxprs_in_params, scan_counts, scan_p, shard_map_params, while_p)
+    define_lowering, jaxprs_in_params, scan_counts, scan_p, shard_map_params, source_frames,
+    while_p)
 from laxarray._core.kernel import jit_function
 from laxarray.checkify import rules
 from laxarray.checkify.checks import (
@@ -58,6 +60,7 @@ class Context(Interpreter):
         self._needs = {}
         self._sinks = {}
         self._deferred = {}          # id(loop eqn) -> carry outputs tested after the loop
+        self._made_by = {}           # id -> an output variable of a rules.FOLDED primitive
         if not fast:
             self._collect(jaxpr)
         self.keys = tuple(self.specs)
@@ -78,6 +81,18 @@ class Context(Interpreter):
                     pos += n
             for sub in jaxprs_in_params(eqn.params):
                 self._collect(sub)
+
+    @contextlib.contextmanager
+    def inside(self, eqn):
+        """Sites of a custom derivative's body, evaluated in this block, without a user frame
+        of their own are reported at ``eqn``'s (jax traces such a body with a traceback that
+        ends at the body: laxarray's own ``sqrt`` on the TPU reported the checkify call)."""
+        saved = self.fallback
+        self.fallback = user_location(source_frames(eqn), saved)
+        try:
+            yield
+        finally:
+            self.fallback = saved
 
     def site(self, eqn, category, make):
         """The site of ``category`` for ``eqn`` (one per equation and category, per trace)."""
@@ -177,8 +192,16 @@ class Context(Interpreter):
                 or any(self.needs(j) for j in jaxprs_in_params(eqn.params)))
 
     def primitive(self, eqn, invals, state):
-        """Re-bind ``eqn``; then the check rules of its primitive (``rules.CHECK_RULES``)."""
+        """Re-bind ``eqn``; then the check rules of its primitive (``rules.CHECK_RULES``).
+        With NaN or float checks, a value of a ``rules.FOLDED`` primitive reaches a
+        ``rules.FOLDING`` one through an ``optimization_barrier``: XLA would fold the pair
+        (``log(exp(a))`` to ``a``) and lose the NaN or infinity the checks are about."""
+        if eqn.primitive in rules.FOLDING and self.errors & rules.SINK_CATEGORIES:
+            invals = [lax.optimization_barrier(x) if id(v) in self._made_by else x
+                      for v, x in zip(eqn.invars, invals)]
         outs = bind_eqn(eqn, invals)
+        if eqn.primitive in rules.FOLDED:
+            self._made_by.update((id(v), v) for v in eqn.outvars)
         for category, rule in rules.CHECK_RULES.get(eqn.primitive, ()):
             if category in self.errors and not (self.fast and category in rules.SINK_CATEGORIES):
                 state = rule(self, eqn, state, invals, outs)
@@ -359,7 +382,8 @@ def _custom_jvp_call_check_rule(ctx, eqn, invals, state):
             _, touts = jax.jvp(lambda *a: bind_eqn(eqn, list(a)), tuple(args), tuple(tangents[1]))
         return (leaves_out, outs), ([_zero_tangent(x) for x in leaves_out], list(touts))
 
-    leaves, outs = wrapped(ctx.leaves(state), list(invals))
+    with ctx.inside(eqn):
+        leaves, outs = wrapped(ctx.leaves(state), list(invals))
     return ctx.from_leaves(leaves), outs
 
 
@@ -380,7 +404,8 @@ def _custom_vjp_call_check_rule(ctx, eqn, invals, state):
         return zeros, list(vjp_fn(list(cts[1])))
 
     wrapped.defvjp(fwd, bwd)
-    leaves, outs = wrapped(ctx.leaves(state), list(invals))
+    with ctx.inside(eqn):
+        leaves, outs = wrapped(ctx.leaves(state), list(invals))
     return ctx.from_leaves(leaves), outs
 
 
