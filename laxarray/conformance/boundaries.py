@@ -37,10 +37,14 @@ follow from them --
 - **special values**: each placement of :func:`~laxarray.conformance.strategies.placed`
   and :func:`~laxarray.conformance.strategies.placed_pair` the spec draws, on a floating
   dtype;
-- **value classes x paths** (:func:`crossed`): for a spec drawing an axis and an array,
-  each value class (ties at the first and last positions, the special ties, each
-  placement) on each code path (:data:`PATHS`: 0-d, 1-D, n-D x ``axis=None``, negative,
-  largest), ``keepdims`` alternating (a covering design of strength 2).
+- **value classes x paths x keywords** (:func:`crossed`): for a spec drawing an axis (or
+  an enumerated keyword) and an array, each value class (ties of two moderate values at the
+  first and last positions, the special ties, each placement) on each code path
+  (:data:`PATHS`: 0-d, 1-D, n-D x ``axis=None``, negative, largest, a tuple of two of three
+  axes; :data:`RANK_PATHS` without an axis), and every value of each enumerated keyword
+  (:func:`keywords`: ``keepdims``, ``descending``, ``side``, ``include_initial``, ``ord``,
+  ...) met with every value of each other dimension (:func:`cover`: a covering design of
+  strength 2).
 
 The plans run in batches, each batch one hypothesis example (:func:`check_batch`: a
 search's own cost, engine start and the rejected all-zeros example, is most of a small
@@ -52,13 +56,14 @@ get none (:data:`NO_BOUNDARIES`).
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
 from hypothesis import assume, strategies as st
 from hypothesis.errors import UnsatisfiedAssumption
 
-from . import strategies as S
+from . import coverage, strategies as S
 from .spec import _EXCLUDED, _Excluding
 
 #: kinds of spec that get no boundary examples: their draws are not shaped by dtypes,
@@ -284,6 +289,18 @@ class Steered:
                 # on: not left to the draw, which puts +0.0 before -0.0 in a quarter of the
                 # arrays of two elements (a fresh array per draw: the spec may write to it)
                 return _Just(build([pool[i % len(pool)] for i in range(n)]))
+        elif rule == "extreme ties":  # a b b a a b b a ...: each value of the pool at
+            # least twice from 4 elements on, one of them at the first and the last position
+            # of 4 (whichever is the extreme, it ties; a b b a along a row).  The pool is two
+            # moderate values (NaN's ties are the special ties', overflow and underflow the
+            # placements'): a tie is about equality, and a spec may reject NaN on a keyword's
+            # path (a descending sort) or round an extreme differently on another
+            key = ("extreme", dtype, tuple(sorted(bounds.items())))
+            if key not in self._pools:
+                self._pools[key] = tuple(_moderate_values(dt, (2,), bounds,
+                                                          self._rng()).tolist())
+            pool = self._pools[key]
+            return _Just(build([pool[(i + 1) // 2 % 2] for i in range(n)]))
         else:
             key = (dtype, tuple(sorted(bounds.items())))
             if key not in self._pools:
@@ -291,10 +308,6 @@ class Steered:
                                                  max_size=2), label="tie pool")
                 self._pools[key] = tuple(drawn)
             pool = self._pools[key]
-            if rule == "extreme ties":  # a b b a a b b a ...: each value of the pool at
-                # least twice from 4 elements on, one of them at the first and the last
-                # position of 4 (whichever is the extreme, it ties; a b b a along a row)
-                return _Just(build([pool[(i + 1) // 2 % 2] for i in range(n)]))
         at = self._rng().integers(0, len(pool), n)
         return _Just(build([pool[i] for i in at]))
 
@@ -364,6 +377,12 @@ def _pick(values, rule):
     if rule == "all":  # the longest tuple of axes
         tuples = [v for v in values if isinstance(v, tuple)]
         return _Just(max(tuples, key=len)) if tuples else None
+    if rule == "tuple":  # a tuple of some of the axes (the first and the last of three)
+        tuples = [v for v in values if isinstance(v, tuple) and len(v) >= 2]
+        if not tuples:
+            return None
+        longest = max(len(v) for v in tuples)
+        return _Just(min([v for v in tuples if len(v) < longest] or tuples, key=len))
     return None
 
 
@@ -448,29 +467,64 @@ def plans(seen, done):
 
 
 #: the code paths the value classes are crossed with (:func:`crossed`): a shape rule and
-#: an axis rule; an axis is read against the rank, so the two are one dimension
+#: an axis rule; an axis is read against the rank, so the two are one dimension (a tuple
+#: of two of three axes where the axis draw offers tuples)
 PATHS = (("0d", "none"), ("1d", "none"), ("1d", "negative"), ("batch", "none"),
-         ("batch", "negative"), ("batch", "largest"))
+         ("batch", "negative"), ("batch", "largest"), ("batch", "tuple"))
+#: the paths of a spec that draws no axis: the rank alone
+RANK_PATHS = (("0d", None), ("1d", None), ("batch", None))
+
+#: the keywords whose every value the value classes are crossed with (:func:`keywords`):
+#: the standard's (and NumPy's) keyword arguments that take one of a few values, by the
+#: label a spec draws them under (its other few-valued draws are its own choices: which
+#: operand is swapped, which form of a call is made)
+KEYWORDS = frozenset(coverage.KEYWORDS) | {"keepdims"}
+#: the most values of an enumerated keyword that are crossed (``vector_norm``'s ``ord``: 9)
+MAX_KEYWORD = 12
+#: the most keyword-value combinations a row of the covering design searches at once (past
+#: it, one keyword at a time)
+_MAX_COMBOS = 512
+
+
+def keywords(seen):
+    """``{label: values}`` of the enumerated keywords among the draws ``seen`` (label ->
+    ``(kind, info)``): a draw labelled by a name of :data:`KEYWORDS` whose options are 2 to
+    :data:`MAX_KEYWORD` readable values (``descending``, ``side``, ``include_initial``,
+    ``ord``, ``keepdims``, ...)."""
+    out = {}
+    for label, (kind, info) in seen.items():
+        if label in KEYWORDS and kind == "options" and info and \
+                2 <= len(info) <= MAX_KEYWORD and not _is_dtype_options(info) and \
+                all(v is None or isinstance(v, (bool, int, float, str)) for v in info):
+            out[label] = tuple(info)
+    return out
 
 
 def crossed(seen):
-    """Plans crossing the value classes of a spec that draws an axis and an array with
-    its code paths (issue 56): a class drawn beside a path is not a class met on it (ties
-    met on a 2-D input along an axis say nothing of a 1-D input with ``axis=None``).
+    """Plans crossing the value classes of a spec that draws an array with its code paths
+    and the values of its enumerated keywords (issue 56): a class drawn beside a path is
+    not a class met on it (ties met on a 2-D input along an axis say nothing of a 1-D
+    input with ``axis=None``, nor of ``descending=True``).
 
-    Three dimensions: the value class (ties of two values at the first and last positions,
-    ``"extreme ties"``, on an integer dtype where the spec always places a special value,
-    which would overwrite them; the special ties, NaN, infinities and signed zeros; each
-    placement of :func:`~laxarray.conformance.strategies.placed` the spec draws), the path
-    (:data:`PATHS`: rank x axis, within the spec's shape bounds) and ``keepdims`` (where
-    drawn).  A covering design of strength 2 over (value class, path) and ``keepdims``:
-    every class on every path, once, and ``keepdims`` alternating so that each class and
-    each path meets it both ways -- ``classes x paths`` plans, not ``x 2``."""
+    The dimensions: the value class (ties of two moderate values at the first and last
+    positions, ``"extreme ties"``, on an integer dtype where the spec always places a
+    special value, which would overwrite them; the special ties, NaN, infinities and signed
+    zeros; each placement of :func:`~laxarray.conformance.strategies.placed` the spec
+    draws), the path (:data:`PATHS`: rank x axis, within the spec's shape bounds, where it
+    draws an axis; else :data:`RANK_PATHS`, where it draws an enumerated keyword) and each
+    enumerated keyword (:func:`keywords`: ``keepdims``, ``descending``, ``side``, ...).
+    Every class runs on every path, once; the keywords' values are spread over those
+    plans, and plans added where they do not suffice, so that every value of each
+    dimension meets every value of each other one at least once (:func:`cover`, a
+    covering design of strength 2): ``classes x paths`` plans as a rule, not ``x 2`` per
+    boolean keyword (as many as the largest product of two dimensions where a keyword has
+    more values than a class has paths: ``vector_norm``'s 9 ``ord`` x 7 paths)."""
     axis_labels = [label for label, (kind, _) in seen.items()
                    if label and kind == "options" and any(w in label for w in _AXIS_WORDS)]
     kinds = {kind for kind, _ in seen.values()}
     shape_info = next((info for kind, info in seen.values() if kind == "shape"), None)
-    if not axis_labels or "array" not in kinds or shape_info is None:
+    enum = keywords(seen)
+    if not (axis_labels or enum) or "array" not in kinds or shape_info is None:
         return []
     keep = {"@placed": ("placement", "as drawn"), "@placed pair": ("placement", "as drawn")}
     # where a placement is always made (no "as drawn" among its kinds), it would overwrite
@@ -484,16 +538,73 @@ def crossed(seen):
         if kind == "placed":
             values += [{"@dtype": "floating", label: ("placement", p)}
                        for p in dict.fromkeys(info[1]) if p != "as drawn"]
-    paths = [(shape, axis) for shape, axis in PATHS
-             if _shape_for(shape_info, shape) is not None]
+    tuples = any(isinstance(v, tuple) for label in axis_labels for v in seen[label][1] or ())
+    paths = [(shape, axis) for shape, axis in (PATHS if axis_labels else RANK_PATHS)
+             if _shape_for(shape_info, shape) is not None and (axis != "tuple" or tuples)]
+    if not paths:
+        return []
     base = {"@given": "true", "scalar x2": ("=", False), "@array": "moderate", "@size": 2}
+    labels = list(enum)
+    rows = cover([len(values), len(paths)] + [len(enum[k]) for k in labels])
     out = []
-    for i, value in enumerate(values):
-        for j, (shape, axis) in enumerate(paths):  # (0-d "ties" too: the path runs)
-            plan = dict(base, **value, **{"@shape": shape, "@axis": axis})
-            if "keepdims" in seen:
-                plan["keepdims"] = ("=", (i + j) % 2 == 1)
-            out.append(plan)
+    for row in rows:  # (0-d "ties" too: the path runs)
+        shape, axis = paths[row[1]]
+        plan = dict(base, **values[row[0]], **{"@shape": shape})
+        if axis is not None:
+            plan["@axis"] = axis
+        for label, i in zip(labels, row[2:]):
+            plan[label] = ("=", enum[label][i])
+        out.append(plan)
+    return out
+
+
+def cover(sizes):
+    """Rows of a covering design of strength 2 over dimensions of ``sizes`` values: tuples
+    of value indices in which every value of each dimension meets every value of each
+    other one at least once.  The first two dimensions are crossed in full (every pair,
+    in order: a row per pair), the others' values are chosen row by row to meet the most
+    pairs not met yet, and rows are added (each starting from a pair not met) until every
+    pair is.  Deterministic."""
+    if len(sizes) < 2:
+        return [(i,) for i in range(sizes[0])] if sizes else []
+    dims = range(len(sizes))
+    todo = {(a, va, b, vb) for a in dims for b in dims if a < b
+            for va in range(sizes[a]) for vb in range(sizes[b])}
+
+    def pairs(row):
+        return {(a, row[a], b, row[b]) for a in dims for b in dims
+                if a < b and row[a] is not None and row[b] is not None}
+
+    def complete(row, free):
+        """Fill the dimensions ``free`` of ``row`` (a list) to meet the most pairs."""
+        combos = math.prod(sizes[d] for d in free)
+        groups = [free] if combos <= _MAX_COMBOS else [[d] for d in free]
+        for group in groups:
+            best, gain = None, -1
+            for choice in itertools.product(*(range(sizes[d]) for d in group)):
+                for d, v in zip(group, choice):
+                    row[d] = v
+                got = len(pairs(row) & todo)
+                if got > gain:
+                    best, gain = choice, got
+            for d, v in zip(group, best):
+                row[d] = v
+        return tuple(row)
+
+    out = []
+    extra = [d for d in dims if d > 1]
+    for i in range(sizes[0]):
+        for j in range(sizes[1]):
+            row = complete([i, j] + [None] * len(extra), extra)
+            todo -= pairs(row)
+            out.append(row)
+    while todo:
+        a, va, b, vb = min(todo)
+        row = [None] * len(sizes)
+        row[a], row[b] = va, vb
+        row = complete(row, [d for d in dims if d not in (a, b)])
+        todo -= pairs(row)
+        out.append(row)
     return out
 
 
@@ -543,5 +654,6 @@ def applies(spec):
     return spec.kind not in NO_BOUNDARIES
 
 
-__all__ = ["Steered", "options", "plans", "crossed", "PATHS", "begin", "check", "check_batch", "applies",
+__all__ = ["Steered", "options", "plans", "crossed", "cover", "keywords", "PATHS", "RANK_PATHS",
+           "KEYWORDS", "begin", "check", "check_batch", "applies",
            "NO_BOUNDARIES"]

@@ -24,7 +24,9 @@ example files the value classes its arrays hold (:data:`VALUE_CLASSES`: ``ties``
 under the code path it took -- the rank of its first array (``0-d``, ``1-D``, ``n-D``),
 its axis (``axis=None``, ``axis>=0``, ``axis<0``, ``axis tuple``, where it draws one) and
 ``keepdims`` (where it draws it) -- so that a report says "ties x 1-D x axis=None: 3" or
-"not met", per function.
+"not met", per function.  The values of its enumerated keywords (:data:`KEYWORDS`:
+``descending``, ``side``, ``include_initial``, ``ord``, ...) are a second set of columns:
+"ties x descending=True: 2".
 """
 
 from __future__ import annotations
@@ -128,6 +130,20 @@ VALUE_CLASSES = ("any", "ties", "NaN", "+inf", "-inf", "-0.0", "empty", "size 1"
 SEP = " x "
 #: value classes no 0-d input can hold
 _NOT_0D = frozenset(("ties", "empty"))
+#: the labels of the enumerated keywords a spec draws (the standard's and NumPy's keyword
+#: arguments that take one of a few values), filed as columns ``label=value`` of the
+#: combination table (``keepdims`` is part of the path)
+KEYWORDS = ("descending", "stable", "side", "include_initial", "ord", "mode", "norm",
+            "correction", "invert", "full_matrices", "upper", "endpoint", "indexing",
+            "copy", "equal_nan", "hermitian", "sparse", "return_index", "return_inverse",
+            "return_counts", "return_indices", "assume_unique", "bitorder")
+_KEYWORDS = frozenset(KEYWORDS)
+
+
+def keyword(label, value):
+    """The column of the combination table for a keyword's value: ``descending=True``,
+    ``side='left'``, ``ord=inf``."""
+    return f"{label}={value!r}" if isinstance(value, str) else f"{label}={value}"
 
 
 def _value_classes(x, out):
@@ -164,8 +180,15 @@ def combination(drawn):
     :data:`VALUE_CLASSES` its arrays hold (``any`` always).  An array drawn again as
     ``"<label> placed"`` (:func:`~laxarray.conformance.strategies.placed`) counts as
     placed, not as first drawn."""
+    path, found, _ = _combination(drawn)
+    return path, found
+
+
+def _combination(drawn):
+    """:func:`combination`'s ``(path, value classes)`` and the keyword columns (a list) of
+    one example's draws."""
     arrays = {}
-    axis, keepdims = (), None
+    axis, keepdims, keys = (), None, []
     for label, value in drawn:
         label = label or ""
         if isinstance(value, np.ndarray):
@@ -186,15 +209,18 @@ def combination(drawn):
                 axis = ("axis<0" if value < 0 else "axis>=0",)
         elif label == "keepdims" and isinstance(value, (bool, np.bool_)):
             keepdims = "keepdims" if value else "no keepdims"
+        elif label in _KEYWORDS and (value is None or
+                                     isinstance(value, (bool, int, float, str))):
+            keys.append(keyword(label, value))
     if not arrays:
-        return None, set()
+        return None, set(), []
     first = next(iter(arrays.values()))[0]
     path = (_rank(first.ndim),) + axis + ((keepdims,) if keepdims else ())
     found = {"any"}
     for group in arrays.values():
         for x in group:
             _value_classes(x, found)
-    return path, found
+    return path, found, keys
 
 
 class Record:
@@ -206,6 +232,12 @@ class Record:
         self.boundary = 0
         #: ``{(value class, path): examples}`` (:func:`combination`)
         self.combinations = {}
+        #: ``{(value class, "label=value"): examples}``: the keywords' values met
+        self.keyword_cells = {}
+        #: ``{label: values}`` of the enumerated keywords the spec draws (the runner sets
+        #: it from its boundary examples, :func:`~laxarray.conformance.boundaries.keywords`):
+        #: each value is a column of the table, met or not
+        self.keywords = {}
 
     def add(self, drawn):
         """File one example's draws; never raises (a record must not fail a spec)."""
@@ -214,13 +246,16 @@ class Record:
         except Exception:  # noqa: BLE001 -- an odd draw is left out of the record
             pass
         try:
-            path, found = combination(drawn)
+            path, found, keys = _combination(drawn)
         except Exception:  # noqa: BLE001 -- as above
             return
         if path is not None:
             for value in found:
                 key = (value, path)
                 self.combinations[key] = self.combinations.get(key, 0) + 1
+                for column in keys:
+                    key = (value, column)
+                    self.keyword_cells[key] = self.keyword_cells.get(key, 0) + 1
 
     def table(self):
         """The combination table: ``{"paths": [path, ...], "rows": {value class: {path:
@@ -228,7 +263,10 @@ class Record:
         axis=None x keepdims"``) for each one an example took, a row for each value class
         some example held, and the cells of those rows and paths no example met (a 0-d
         path has no ties and is never empty: not listed); ``{}`` where no example drew an
-        array."""
+        array.  Where the spec draws enumerated keywords, also ``"keywords": ["descending=
+        False", "descending=True", ...]`` (every value of :attr:`keywords`, and any other
+        met) and ``"keyword rows": {value class: {"descending=True": examples}}``, their
+        cells no example met in ``"not met"`` (``"ties x descending=True"``)."""
         if not self.combinations:
             return {}
         paths = sorted({p for _, p in self.combinations}, key=_path_order)
@@ -238,7 +276,20 @@ class Record:
         missing = [SEP.join((v,) + p) for v in values if v != "any" for p in paths
                    if (v, p) not in self.combinations and
                    not (p[0] == "0-d" and v in _NOT_0D)]
-        return {"paths": [SEP.join(p) for p in paths], "rows": rows, "not met": missing}
+        columns = list(dict.fromkeys(
+            [keyword(label, v) for label, vals in self.keywords.items()
+             if label in _KEYWORDS for v in vals] +
+            sorted({c for _, c in self.keyword_cells})))
+        out = {"paths": [SEP.join(p) for p in paths], "rows": rows, "not met": missing}
+        if columns:
+            out["keywords"] = columns
+            out["keyword rows"] = {v: {c: n for c in columns
+                                       for n in [self.keyword_cells.get((v, c))] if n}
+                                   for v in values}
+            # (with "any": a value the spec draws that no example took)
+            out["not met"] += [SEP.join((v, c)) for v in values for c in columns
+                               if (v, c) not in self.keyword_cells]
+        return out
 
     def as_dict(self):
         """``{heading: sorted list}`` of the non-empty headings, with ``boundary
@@ -259,7 +310,11 @@ def _path_order(path):
 
 def met(table, value, *parts):
     """The examples of ``table`` (:meth:`Record.table`) that held value class ``value`` on
-    a path with every one of ``parts`` (``met(t, "ties", "1-D", "axis=None")``)."""
+    a path with every one of ``parts`` (``met(t, "ties", "1-D", "axis=None")``), or with
+    the keyword value ``parts`` names (``met(t, "ties", "descending=True")``: a column of
+    the keywords)."""
+    if len(parts) == 1 and parts[0] in table.get("keywords", ()):
+        return table["keyword rows"].get(value, {}).get(parts[0], 0)
     return sum(n for path, n in table.get("rows", {}).get(value, {}).items()
                if set(parts) <= set(path.split(SEP)))
 
@@ -293,4 +348,5 @@ def summary(record):
     return ", ".join(parts)
 
 
-__all__ = ["HEADINGS", "VALUE_CLASSES", "Record", "classes", "combination", "met", "summary"]
+__all__ = ["HEADINGS", "VALUE_CLASSES", "KEYWORDS", "Record", "classes", "combination",
+           "keyword", "met", "summary"]

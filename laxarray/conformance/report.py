@@ -318,18 +318,21 @@ def _coverage_cell(record):
 def _combinations(run):
     """Per function of ``run``, its combination table
     (:meth:`laxarray.conformance.coverage.Record.table`) as a ``<details>``: a row per value
-    class, a column per code path, each cell the examples that met both or "not met"."""
+    class, a column per code path and per value of an enumerated keyword, each cell the
+    examples that met both or "not met"."""
     out = []
     for r in run.results:
         table = r.combinations
         if not table or not table.get("paths"):
             continue
         paths, missing = table["paths"], set(table.get("not met", ()))
-        head = "".join(f'<th class="v">{_esc(p)}</th>' for p in paths)
+        columns = table.get("keywords", [])  # (the enumerated keywords' values, after)
+        head = "".join(f'<th class="v">{_esc(p)}</th>' for p in paths + columns)
         rows = []
         for value, cells in table["rows"].items():
             tds = []
-            for p in paths:
+            cells = dict(cells, **table.get("keyword rows", {}).get(value, {}))
+            for p in paths + columns:
                 key = coverage.SEP.join((value, p))
                 if p in cells:
                     tds.append(f'<td style="background:{_COLOURS["pass"]}" '
@@ -343,7 +346,9 @@ def _combinations(run):
         word = f"{len(missing)} not met" if missing else "all met"
         out.append(f'<details class="combinations" data-filter="{_esc(r.name.lower())}">'
                    f"<summary><b>{_esc(r.name)}</b>: {len(table['rows'])} value classes "
-                   f"&times; {len(paths)} paths, {word}</summary>"
+                   f"&times; {len(paths)} paths"
+                   + (f" and {len(columns)} keyword values" if columns else "") +
+                   f", {word}</summary>"
                    f'<div class="scroll"><table class="matrix"><tr><th>value class</th>'
                    f"{head}</tr>{''.join(rows)}</table></div></details>")
     return "\n".join(out)

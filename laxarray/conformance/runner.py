@@ -492,6 +492,7 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
             if boundary and boundaries.applies(spec):
                 _run_boundaries(search, batch, at, ran, seen, record, shrink)
                 plan[0] = None
+                record.keywords = boundaries.keywords(seen)
             search(max_examples)()
             for pinned[0], draws in spec.pinned_examples():
                 body(Pinned(draws))

@@ -245,8 +245,11 @@ def axes(ndim, *, allow_none=True, allow_tuple=True):
         if allow_tuple:
             options.append(st.lists(st.integers(0, ndim - 1), unique=True, max_size=ndim)
                            .map(tuple))
+    # (the tuples stated: every axis, and the first and the last of three or more -- a
+    # tuple that is not axis=None in another form)
     stated = ((None,) if allow_none else ()) + tuple(range(-ndim, ndim)) + \
-        ((tuple(range(ndim)),) if allow_tuple and ndim > 0 else ())
+        ((tuple(range(ndim)),) if allow_tuple and ndim > 0 else ()) + \
+        (((0, ndim - 1),) if allow_tuple and ndim > 2 else ())
     return _stating(st.one_of(*options), "options", stated)
 
 

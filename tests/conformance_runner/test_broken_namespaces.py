@@ -4,6 +4,8 @@ zeros, complex conjugation, norm modes, creation arguments, ...), which the runn
 flag on the right function.  (tests/conformance_runner/test_runner_cli.py holds the first
 set; together they are the project's set of broken namespaces.)"""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -422,6 +424,39 @@ def _argsort_1d_reverses_ties(x, /, *, axis=-1, descending=False, stable=True):
     return _a(np.lexsort((-np.arange(a.size), a)).astype(np.int64))
 
 
+# ---- wrong for one value of an enumerated keyword only (issue 56): right for the others --
+def _argsort_descending_first_ties_reversed(x, /, *, axis=-1, descending=False, stable=True):
+    # descending=True is the flip of the ascending order where a slice's first element ties
+    # with a later one (its ties come out last-first); right ascending, and without such ties
+    out = cnp.argsort(x, axis=axis, descending=descending, stable=stable)
+    a = _a(x)
+    if not descending or a.ndim == 0 or not a.size:
+        return out
+    rows = np.moveaxis(a, axis, -1)
+    first = (rows[..., 1:] == rows[..., :1]).any(axis=-1, keepdims=True)
+    flipped = np.flip(np.argsort(rows, axis=-1, stable=True), axis=-1)
+    fixed = np.where(first, flipped, np.moveaxis(_a(out), axis, -1))
+    return _a(np.moveaxis(fixed, -1, axis).astype(_a(out).dtype))
+
+
+def _cumulative_sum_1d_initial_one(x, /, *, axis=None, dtype=None, include_initial=False):
+    # the 1-D path with include_initial=True starts from 1 (cumulative_prod's identity);
+    # every other path, and include_initial=False, starts from 0
+    out = cnp.cumulative_sum(x, axis=axis, dtype=dtype, include_initial=include_initial)
+    a = _a(x)
+    if a.ndim != 1 or not include_initial:
+        return out
+    return _a(_a(out) + np.ones((), dtype=_a(out).dtype))
+
+
+def _vector_norm_axis_pair_min_is_ord_minus_one(x, /, *, axis=None, keepdims=False, ord=2):
+    # over a tuple of some of the axes (two of three), ord=-inf computes the ord=-1 norm;
+    # every other ord, an int axis, axis=None and the tuple of every axis are right
+    if isinstance(axis, tuple) and 1 < len(axis) < _a(x).ndim and ord == -math.inf:
+        ord = -1
+    return cnp.linalg.vector_norm(x, axis=axis, keepdims=keepdims, ord=ord)
+
+
 BROKEN_MORE = {
     # NaN propagation
     "maximum drops NaN (fmax)": ("maximum", {"maximum": _maximum_fmax}),
@@ -526,6 +561,14 @@ BROKEN_MORE = {
         "sum", {"sum": _sum_negative_axis_drops_keepdims}),
     "stable argsort reverses ties of 1-D inputs only": (
         "argsort", {"argsort": _argsort_1d_reverses_ties}),
+    # wrong for one value of an enumerated keyword only: the boundary phase crosses the
+    # value classes and the paths with every value of each keyword (boundaries.crossed)
+    "descending argsort reverses ties of the first element (descending=True only)": (
+        "argsort", {"argsort": _argsort_descending_first_ties_reversed}),
+    "cumulative_sum starts 1-D inputs from 1 (include_initial=True only)": (
+        "cumulative_sum", {"cumulative_sum": _cumulative_sum_1d_initial_one}),
+    "vector_norm over two of three axes: ord=-inf is ord=-1": (
+        "linalg.vector_norm", {}, {"vector_norm": _vector_norm_axis_pair_min_is_ord_minus_one}),
 }
 
 
