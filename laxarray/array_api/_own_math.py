@@ -361,13 +361,24 @@ def residual(n, a, b):
 _ULP1 = 2.0 ** -23      # the ulp of [1, 2)
 
 
+def newton_quotient(n, d, q0):
+    """One Newton step from the estimate ``q0`` of ``n / d``: ``q0 + (n - q0 d) / d``, the
+    residual exact (:func:`residual`)."""
+    return lax.add(q0, lax.div(residual(n, q0, d), d))
+
+
+def newton_root(m, s0):
+    """One Newton step from the estimate ``s0`` of ``sqrt(m)``: ``s0 + (m - s0**2) / 2s0``,
+    the residual exact."""
+    return lax.add(s0, lax.div(residual(m, s0, s0), lax.add(s0, s0)))
+
+
 def refine_quotient(n, d, q0):
     """The correctly rounded ``n / d`` for ``n`` in ``[d, 2d)``, ``d`` in ``[1, 2)``, from an
     estimate ``q0`` within a few ulps: one Newton step makes it faithful (within an ulp;
     its residual is then exact), and the residual's sign against half an ulp times ``d``
     picks it or a neighbour."""
-    q = lax.add(q0, lax.div(residual(n, q0, d), d))
-    q = lax.clamp(_full(q, 1.0), q, _full(q, 2.0))
+    q = lax.clamp(_full(q0, 1.0), newton_quotient(n, d, q0), _full(q0, 2.0))
     r = residual(n, q, d)
     half = lax.mul(d, _full(d, _ULP1 / 2))
     q = lax.select(lax.gt(r, half), lax.add(q, _full(q, _ULP1)), q)
@@ -380,8 +391,7 @@ def refine_root(m, s0):
     ``s + ulp/2`` when ``r > s ulp + ulp**2/4``, that is (``r - s ulp`` is a multiple of
     ``2**-46``, four times ``ulp**2/4``) when ``r > s ulp``; below ``s - ulp/2`` when
     ``r <= -s ulp``."""
-    s = lax.add(s0, lax.div(residual(m, s0, s0), lax.add(s0, s0)))
-    s = lax.clamp(_full(s, 1.0), s, _full(s, 2.0))
+    s = lax.clamp(_full(s0, 1.0), newton_root(m, s0), _full(s0, 2.0))
     r = residual(m, s, s)
     t = lax.mul(s, _full(s, _ULP1))
     s2 = lax.select(lax.gt(r, t), lax.add(s, _full(s, _ULP1)), s)
@@ -395,7 +405,7 @@ def faithful_div(n, d):
     neither overflow nor leave the normal range): the own functions' inner divisions.  A
     quotient that is zero or not finite is the backend's."""
     q0 = lax.div(n, d)
-    q = lax.add(q0, lax.div(residual(n, q0, d), d))
+    q = newton_quotient(n, d, q0)
     keep = lax.bitwise_or(lax.eq(q0, _full(q0, 0.0)), lax.bitwise_not(lax.is_finite(q)))
     return lax.select(keep, q0, q)
 
@@ -405,7 +415,7 @@ def faithful_sqrt(v):
     the backend's root with the exact residual ``v - s**2``); zero, infinity and NaN are
     the backend's."""
     s0 = lax.sqrt(v)
-    s = lax.add(s0, lax.div(residual(v, s0, s0), lax.add(s0, s0)))
+    s = newton_root(v, s0)
     keep = lax.bitwise_or(lax.eq(s0, _full(s0, 0.0)), lax.bitwise_not(lax.is_finite(s)))
     return lax.select(keep, s0, s)
 

@@ -28,7 +28,7 @@ from laxarray._core.dtypes import kind_of
 from laxarray._core.errors import fail
 from laxarray._core.interpret import Interpreter, select_by
 from laxarray._core.jaxapi import (
-    Primitive, bind_eqn, custom_jvp_call_p, custom_vjp_call_p, define_batching_rule,
+    Literal, Primitive, bind_eqn, custom_jvp_call_p, custom_vjp_call_p, define_batching_rule,
     define_lowering, jaxprs_in_params, scan_counts, scan_p, shard_map_params, source_frames,
     while_p)
 from laxarray._core.kernel import jit_function
@@ -60,7 +60,7 @@ class Context(Interpreter):
         self._needs = {}
         self._sinks = {}
         self._deferred = {}          # id(loop eqn) -> carry outputs tested after the loop
-        self._made_by = {}           # id -> an output variable of a rules.FOLDED primitive
+        self._folded = set()         # output variables of rules.FOLDED primitives
         if not fast:
             self._collect(jaxpr)
         self.keys = tuple(self.specs)
@@ -197,11 +197,12 @@ class Context(Interpreter):
         ``rules.FOLDING`` one through an ``optimization_barrier``: XLA would fold the pair
         (``log(exp(a))`` to ``a``) and lose the NaN or infinity the checks are about."""
         if eqn.primitive in rules.FOLDING and self.errors & rules.SINK_CATEGORIES:
-            invals = [lax.optimization_barrier(x) if id(v) in self._made_by else x
+            invals = [lax.optimization_barrier(x)
+                      if not isinstance(v, Literal) and v in self._folded else x
                       for v, x in zip(eqn.invars, invals)]
         outs = bind_eqn(eqn, invals)
         if eqn.primitive in rules.FOLDED:
-            self._made_by.update((id(v), v) for v in eqn.outvars)
+            self._folded.update(eqn.outvars)
         for category, rule in rules.CHECK_RULES.get(eqn.primitive, ()):
             if category in self.errors and not (self.fast and category in rules.SINK_CATEGORIES):
                 state = rule(self, eqn, state, invals, outs)
