@@ -204,6 +204,34 @@ print("4x4 matmul error / eps", float(np.abs(np.asarray(xp.asarray(a[0]) @ xp.as
                                           - a[0].astype(np.float64) @ b).max()
                                    / (np.abs(a[0]) @ np.abs(b)).max() / 2 ** -24))
 """),
+    # which of the polar SVD's pieces loses on the chip (each fine alone by its own measure,
+    # yet the 4x4 SVD rebuilt to 2.4e-6 before _matrix_ops._refined): each piece's backward
+    # error and orthogonality in float64 on the host, and the SVD's after the refinement
+    ("svd steps", """
+import jax
+from jax import lax
+from laxarray._core.jaxapi import mode_32_bit
+rng = np.random.default_rng(63)
+a = rng.standard_normal((2, 4, 4)).astype(np.float32)[0]
+tall = rng.standard_normal((1000, 5)).astype(np.float32)
+d = lambda t: np.asarray(t, np.float64)
+rel = lambda e, x: float(np.abs(e).max() / np.abs(x).max())
+with mode_32_bit():
+    up, h = (d(t) for t in jax.jit(lambda x: lax.linalg.qdwh(x, max_iterations=10)[:2])(a))
+    print("qdwh rebuilt", rel(up @ h - a, a), "orthogonal", rel(up.T @ up - np.eye(4), np.eye(4)),
+          "H symmetric", rel(h - h.T, h))
+    v, w = (d(t) for t in jax.jit(lax.linalg.eigh)(h.astype(np.float32)))
+    print("eigh of H rebuilt", rel((v * w) @ v.T - h, h), "orthogonal",
+          rel(v.T @ v - np.eye(4), np.eye(4)))
+    q, r = (d(t) for t in jax.jit(lambda x: lax.linalg.qr(x, full_matrices=False))(tall))
+    print("qr 1000x5 rebuilt", rel(q @ r - tall, tall), "orthogonal",
+          rel(q.T @ q - np.eye(5), np.eye(5)))
+for x in (a, tall):
+    u, s, vh = (d(t) for t in xp.linalg.svd(xp.asarray(x), full_matrices=False))
+    k = min(x.shape)
+    print(x.shape, "svd rebuilt", rel((u * s) @ vh - x, x), "orthogonal",
+          rel(u.T @ u - np.eye(k), np.eye(k)), rel(vh @ vh.T - np.eye(k), np.eye(k)))
+"""),
     # the conformance runner's floor_divide and remainder took 100-120 s on the chip (every
     # other spec 0.1-36 s; 2-3 s on the CPU): the first call per dtype, laxarray beside jnp
     ("floor_divide compile per dtype", """

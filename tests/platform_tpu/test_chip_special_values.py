@@ -122,37 +122,57 @@ def test_eig_of_empty_matrices(shape):
     assert xp.linalg.eigvals(xp.asarray(x)).shape == want_w.shape
 
 
-def test_the_polar_svd_corrects_a_turned_polar_factor(monkeypatch):
-    # on the chip, QDWH's factor came out orthogonal but turned from the true one by a small
-    # rotation (its triangular solves are less exact): a 4x4 batch rebuilt to 2.4e-6 of its
-    # largest entry, 3e-7 on the CPU.  Here QDWH's factor is turned by a rotation of 1e-5
+@pytest.mark.parametrize("piece, shape", [(p, s) for p in ("qdwh", "eigh", "qr")
+                                           for s in ((4, 4), (9, 4), (4, 9))
+                                           if p != "qr" or s[0] != s[1]])   # (square: no QR)
+def test_the_polar_svd_puts_back_what_its_pieces_lose(monkeypatch, piece, shape):
+    # on the chip, QR, QDWH and eigh each gave factors orthogonal to working precision but
+    # turned from the true ones: a 4x4 batch rebuilt to 2.4e-6 of its largest entry (3e-7 on
+    # the CPU), Ridge's predictions 1.8e-4 off.  Here one piece's factor is turned by a
+    # rotation of 1e-5 (the thin QR's also loses orthogonality by 1e-5); the SVD still
+    # rebuilds the matrix within 2e-6 with orthogonal factors
     import jax
+    from jax import lax
     from laxarray.linalg import _matrix_ops as M
-    qdwh = jax.lax.linalg.qdwh
+    linalg = jax.lax.linalg
     turns = []
 
-    def turned(a, **kw):
-        u, h, it, ok = qdwh(a, **kw)
-        n = a.shape[-1]
+    def turn(x):
+        n = x.shape[-1]
         e = np.random.default_rng(len(turns)).standard_normal((n, n)).astype(np.float32) * 1e-5
         e = (e - e.T) / 2
         r = np.eye(n, dtype=np.float32) + e + e @ e / 2
         turns.append(r)
-        return u @ r, h, it, ok
+        # (HIGHEST: the chip's default product is one bfloat16 pass, 1e-3 off)
+        return lax.dot(x, r.astype(x.dtype), precision=lax.Precision.HIGHEST)
 
-    class Linalg:
+    class Patched:
         def __getattr__(self, name):
-            return getattr(jax.lax.linalg, name)
-    patched = Linalg()
-    patched.qdwh = turned
-    monkeypatch.setattr(M, "lax_linalg", patched)
-    for seed in range(6):
-        a = np.random.default_rng(seed).standard_normal((4, 4)).astype(np.float32)
+            return getattr(linalg, name)
+
+        def qdwh(self, a, **kw):
+            u, h, it, ok = linalg.qdwh(a, **kw)
+            return (turn(u) if piece == "qdwh" else u), h, it, ok
+
+        def eigh(self, h, **kw):
+            v, w = linalg.eigh(h, **kw)
+            return (turn(v) if piece == "eigh" else v), w
+
+        def qr(self, x, **kw):
+            q, r = linalg.qr(x, **kw)
+            if piece == "qr" and q.shape[-1] != q.shape[-2]:   # the tall matrix's thin Q
+                noise = np.random.default_rng(9).standard_normal(q.shape).astype(np.float32)
+                q = turn(q) + noise * np.float32(1e-5)
+            return q, r
+    monkeypatch.setattr(M, "lax_linalg", Patched())
+    for seed in range(4):
+        a = np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
         u, s, vh = (np.asarray(t, np.float64) for t in jax.jit(
             lambda b: M.polar_svd(b, False))(a))
         assert np.abs((u * s) @ vh - a).max() <= 2e-6 * np.abs(a).max()
-        # the turn alone is past that bound: the factor's own H does not rebuild a
-        up = np.linalg.svd(a.astype(np.float64))
-        polar = (up[0] @ up[2]) @ turns[-1].astype(np.float64)
-        m = polar.T @ a
-        assert np.abs(polar @ ((m + m.T) / 2) - a).max() > 2e-6 * np.abs(a).max()
+        k = min(shape)
+        assert np.abs(u.T @ u - np.eye(k)).max() <= 2e-6
+        assert np.abs(vh @ vh.T - np.eye(k)).max() <= 2e-6
+        np.testing.assert_allclose(s, np.linalg.svd(a.astype(np.float64), compute_uv=False),
+                                   rtol=0, atol=2e-6 * np.abs(a).max())
+    assert turns   # the piece was met
