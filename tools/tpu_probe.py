@@ -269,6 +269,56 @@ def per_op(step, start, n=400):
 print("us per dependent add: laxarray", per_op(lambda v: v + b, c), "jnp", per_op(lambda v: v + bj, cj),
       "compiled executable", per_op(lambda v: exe(v, bj), cj))
 """),
+    # where SpMV's time goes on the chip (81 ms for 10**7 nonzeros, SciPy 15 ms on one host
+    # core): the gather, the sorted segment sum (a scatter-add), and the scatter-free
+    # alternatives (a segmented scan, a prefix-sum difference), 10**6 rows, 10 per row
+    ("spmv parts", """
+from jax import lax
+import laxarray.sparse as sp
+m, per = 10 ** 6, 10
+nnz = m * per
+r = np.random.default_rng(1)
+cols = jnp.asarray(r.integers(0, m, nnz).astype(np.int32))
+rows = jnp.asarray(np.repeat(np.arange(m, dtype=np.int32), per))
+vals = jnp.asarray(r.standard_normal(nnz).astype(np.float32))
+x = jnp.asarray(r.standard_normal(m).astype(np.float32))
+ends = jnp.asarray((np.arange(1, m + 1) * per - 1).astype(np.int32))
+def ms(f, *args):
+    f = jax.jit(f)
+    t = time.perf_counter(); jax.block_until_ready(f(*args)); first = time.perf_counter() - t
+    runs = []
+    for _ in range(5):
+        t = time.perf_counter(); jax.block_until_ready(f(*args)); runs.append(time.perf_counter() - t)
+    return f"{np.median(runs) * 1e3:.2f} ms (first {first:.2f} s)"
+gather = lambda x, c: x[c]
+def scatter(p, rows, sorted_):
+    return jnp.zeros(m, p.dtype).at[rows].add(p, indices_are_sorted=sorted_)
+def seg_scan(p, rows):
+    start = jnp.concatenate([jnp.ones(1, bool), rows[1:] != rows[:-1]])
+    def op(a, b):
+        va, fa = a; vb, fb = b
+        return jnp.where(fb, vb, va + vb), fa | fb
+    return lax.associative_scan(op, (p, start))[0]
+with jax.enable_x64(False):   # (jax.numpy's programs as a 32-bit process has them)
+    print("gather x[cols]", ms(gather, x, cols))
+    print("gather sorted cols", ms(gather, x, jnp.sort(cols)))
+    print("mul", ms(lambda v, w: v * w, vals, vals))
+    print("sorted scatter-add", ms(lambda p, r: scatter(p, r, True), vals, rows))
+    print("unsorted scatter-add", ms(lambda p, r: scatter(p, r, False), vals, cols))
+    print("segmented scan + row ends", ms(lambda p, r, e: seg_scan(p, r)[e], vals, rows, ends))
+    print("cumsum + difference", ms(lambda p, e: jnp.diff(jnp.cumsum(p)[e], prepend=0.0), vals, ends))
+    print("reshape sum (equal rows)", ms(lambda p: p.reshape(m, per).sum(1), vals))
+    print("whole: gather, mul, sorted scatter", ms(lambda v, c, r, x: scatter(v * x[c], r, True), vals, cols, rows, x))
+    print("whole: gather, mul, segmented scan", ms(lambda v, c, r, e, x: seg_scan(v * x[c], r)[e], vals, cols, rows, ends, x))
+a = sp.BCSR.from_scipy_sparse(__import__("scipy.sparse", fromlist=["csr_matrix"]).csr_matrix(
+    (np.asarray(vals), np.asarray(cols), np.arange(0, nnz + 1, per)), shape=(m, m)))
+xl = xp.asarray(np.asarray(x))
+(a @ xl).__jax_array__().block_until_ready()
+runs = []
+for _ in range(5):
+    t = time.perf_counter(); (a @ xl).__jax_array__().block_until_ready(); runs.append(time.perf_counter() - t)
+print("laxarray BCSR @ x", f"{np.median(runs) * 1e3:.2f} ms")
+"""),
     ("jnp svd 8x8", "print(jnp.linalg.svd(a32(8, 8))[1])"),
     ("la svd 8x8 precision default", """
 xp.set_matmul_precision('default')
