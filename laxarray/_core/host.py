@@ -114,7 +114,7 @@ class HostPath:
         filled = self.fill(args, static)
         if filled == static:
             return DECLINED
-        return self.kernel.bind(tuple(filled.items())).lax(*args)
+        return self.kernel.bind(tuple(filled.items())).run_xla(*args)
 
 
 def platform(raw):

@@ -201,6 +201,73 @@ def program_contents(closed):
     return names, dtypes
 
 
+def _eval_trace_type():
+    with jax.core.eval_context(), _jex.core.take_current_trace() as trace:
+        return type(trace)
+
+
+_EVAL_TRACE = _eval_trace_type()
+
+
+def under_trace() -> bool:
+    """Whether a trace (``jax.jit``, ``make_jaxpr``, ``grad`` ...) is open in this thread: a
+    computation on concrete values is then part of that program."""
+    with _jex.core.take_current_trace() as trace:
+        return type(trace) is not _EVAL_TRACE
+
+
+def _in_scope(eqn, scope) -> bool:
+    return scope in str(eqn.source_info.name_stack).split("/")
+
+
+def without_scope(closed, scope):
+    """``(program, found)``: the closed jaxpr ``closed`` less the equations traced under the
+    name scope ``scope`` (``jax.named_scope``) at its top level, where each such group ends
+    in a ``select_n`` whose result stands for its second operand (``lax.select(test, other,
+    value)``'s ``value``); ``program`` is ``closed`` itself where there are none there.
+    ``found``: whether any equation, nested programs' included, is under ``scope``."""
+    found = [False]
+
+    def walk(jaxpr):
+        for eqn in jaxpr.eqns:
+            if found[0]:
+                return
+            if _in_scope(eqn, scope):
+                found[0] = True
+                return
+            for sub in jaxprs_in_params(eqn.params):
+                walk(sub)
+    walk(closed.jaxpr)
+    jaxpr = closed.jaxpr
+    if not found[0] or not any(_in_scope(e, scope) for e in jaxpr.eqns):
+        return closed, found[0]
+    same = {}   # a select's result -> the value it stands for
+
+    def read(v):
+        while not isinstance(v, Literal) and v in same:
+            v = same[v]
+        return v
+    eqns = []
+    for eqn in jaxpr.eqns:
+        if not _in_scope(eqn, scope):
+            eqns.append(eqn.replace(invars=[read(v) for v in eqn.invars]))
+        elif eqn.primitive.name == "select_n":
+            same[eqn.outvars[0]] = eqn.invars[1]
+    program = jaxpr.replace(eqns=eqns, outvars=[read(v) for v in jaxpr.outvars])
+    return ClosedJaxpr(program, closed.consts), True
+
+
+def program_function(closed, out_tree, name):
+    """The function named ``name`` that evaluates ``closed`` on the leaves of its arguments
+    and returns its results in the pytree structure ``out_tree``."""
+    run = _jex.core.jaxpr_as_fun(closed)
+
+    def program(*args):
+        return jax.tree.unflatten(out_tree, run(*jax.tree.leaves(args)))
+    program.__name__ = program.__qualname__ = name
+    return program
+
+
 # --- host calls (laxarray.array_api._host_order) ----------------------------------------------
 
 _host_call_p = Primitive("host_callback")

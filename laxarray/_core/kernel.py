@@ -3,16 +3,21 @@
 A public function validates its arguments in Python (static facts only), then runs one
 *kernel*: a function over raw jax values whose keyword arguments are static (hashable).
 ``@kernel(static=(...))`` makes it a :class:`Kernel`; ``kern.bind(items)`` fixes the static
-values and gives a :class:`Bound`, which owns the jitted callables for that binding.
+values and gives a :class:`Bound`, which owns that binding's executables: one table by call
+signature, each entry built by the one compile step (:func:`compile_program`).
 
 The policy, stated once:
 
 * **Static vs dynamic.**  Only shape-determining facts are static (axes, dtypes, result
   shapes, the structure of an index key); values -- integer indices, slice starts, index
   arrays -- are array arguments, so a loop over ``x[i]`` compiles once.
-* **Eager vs traced.**  Every kernel is jitted with ``inline=True``: under an outer
-  ``jax.jit``/``make_jaxpr`` the body is inlined, so traced programs show bare lax
-  primitives (what ``sparsify``/``checkify`` interpret); eagerly it runs a cached executable.
+* **Eager vs traced.**  Under an outer ``jax.jit``/``make_jaxpr`` (a tracer among the
+  arguments) the body is inlined (``jax.jit(inline=True)``), so traced programs show bare
+  lax primitives (what ``sparsify``/``checkify`` interpret).  Eagerly a call runs the
+  binding's executable for its signature (a dict lookup by the arguments' abstract values,
+  then the executable's C++ call); a signature it has none for gets one from the
+  executable store (loaded, or compiled and written) or, where the store cannot key the
+  call, from the compile step alone.
 * **Buckets.**  Small concrete arrays (at most :data:`BUCKET_LIMIT` elements once padded) are
   run on inputs padded to a *bucket* shape -- every axis longer than one rounded up to a power
   of two -- so 17x5 and 19x6 share one executable.  Results stay padded on the device (an
@@ -25,10 +30,13 @@ The policy, stated once:
   whose traced program uses only :data:`EMITTER_NEUTRAL` primitives on real 32/64-bit and
   integer/bool values also turns off XLA's fusion emitters (:data:`NEUTRAL_OPTIONS`: half
   the compile time, the same bits, ``tests/core/test_compiler_options.py``); the rest keep
-  them.  A program whose float max/min must keep NaN (:func:`reduce_extreme`) compiles
-  without XLA's YNNPACK reduction (:data:`EXACT_EXTREMES`).  The choice is made per traced
-  program, never by the input's size; the measurements and the rejected settings (``-O0``)
-  are in ``docs/performance.md``.
+  them.  A program whose float max/min must keep NaN (:func:`reduce_extreme`: its NaN test
+  is in the trace, under a name scope) compiles without XLA's YNNPACK reduction
+  (:data:`EXACT_EXTREMES`) and without that test.  The compile step traces a program once,
+  reads these options from its jaxpr (:func:`program_options`) and compiles with them:
+  the choice is made per traced program, never by the input's size or by what the process
+  ran before; the measurements and the rejected settings (``-O0``) are in
+  ``docs/performance.md``.
 * **Host paths.**  A kernel may declare a CPU host path (``@kernel(host=HostPath(...))``,
   ``_core/host.py``): its gate is asked before the XLA body runs, and nothing else chooses.
 * **Bounded memory.**  Every executable is counted; beyond :func:`executable_limit`
@@ -44,25 +52,24 @@ import threading
 
 import jax
 import numpy as np
-from jax import lax
 
 from laxarray._core import backend as _backend
 from laxarray._core import config as _config
-from laxarray._core import dtypes as _dt
 from laxarray._core.devices import check_devices
 from laxarray._core import exec_store as _store
 from laxarray._core import primitives as _primitives
 from laxarray._core import record as _record
 from laxarray._core.exec_store import load_count  # noqa: F401 (re-exported)
-from laxarray._core.numerics import (exact_div, flush_subnormals,  # noqa: F401 (re-exported)
-                                     keep_divisor, with_matmul_precision)
+from laxarray._core.numerics import (NAN_TEST, exact_div,  # noqa: F401 (re-exported)
+                                     flush_subnormals, keep_divisor, reduce_extreme,
+                                     with_matmul_precision)
 from laxarray._core import host as _host
-from laxarray._core.call_keys import dtypes_key as _dtypes_key, static_key as _static_key
+from laxarray._core.call_keys import static_key as _static_key
 from laxarray._core import padding as _padding
 from laxarray._core.jaxapi import (ConcreteArray, NotSerializable, Tracer,
-                                   fast_call, one_device, program_contents, put_like,
-                                   register_program_setting, serialize_compiled,
-                                   traced_program)
+                                   fast_call, one_device, program_contents, program_function,
+                                   put_like, register_program_setting, serialize_compiled,
+                                   under_trace, without_scope)
 from laxarray._core import settings as _settings
 
 # ---- policy settings ---------------------------------------------------------------------
@@ -87,7 +94,6 @@ COMPILER_OPTIONS = {"xla_backend_optimization_level": 1,
 
 #: The options for kernels whose programs are emitter-neutral (see the module docstring).
 NEUTRAL_OPTIONS = dict(COMPILER_OPTIONS, xla_cpu_use_fusion_emitters=False)
-_NEUTRAL_ONLY = {"xla_cpu_use_fusion_emitters": False}  # added at compile to a traced program
 
 #: Primitives whose CPU code gives the same bits with XLA's fusion emitters and without them
 #: (the ``neutral`` rows of :mod:`.primitives`).
@@ -112,17 +118,6 @@ def _options(neutral=False, extremes=False):
         return None
     options = NEUTRAL_OPTIONS if neutral else COMPILER_OPTIONS
     return dict(options, **EXACT_EXTREMES) if extremes else options
-
-
-class _FusionEmittersNeeded(Exception):
-    """Raised while tracing a kernel compiled with :data:`NEUTRAL_OPTIONS` whose program is
-    not emitter-neutral: the call is run again with :data:`COMPILER_OPTIONS`."""
-
-
-class _ExactExtremesNeeded(Exception):
-    """Raised while tracing a kernel's eager program that reduces floats with
-    :func:`reduce_extreme` under options that keep YNNPACK's reductions: the binding
-    switches to :data:`EXACT_EXTREMES` and the call runs again."""
 
 
 #: Debugging aid for tests: fill host-side padding with NaN / the dtype's maximum instead of
@@ -194,46 +189,12 @@ def pad_raw(v):
 extents, mask_padding, unpad_raw = _padding.extents, _padding.mask_padding, _padding.unpad_raw
 
 
-# ---- numerics policy: XLA-on-CPU workarounds, each one named here -----------------------
-
-def reduce_extreme(x, axes, find_max):
-    """``lax.reduce_max`` (``find_max``) or ``lax.reduce_min`` of ``x`` over ``axes``, NaN
-    wherever a reduced NaN is, at every size.
-
-    XLA:CPU's YNNPACK reduction drops NaN from 4096 elements on (:data:`EXACT_EXTREMES`).
-    laxarray's own eager executables compile such a program without that fusion; inlined
-    into a user's ``jax.jit`` (whose options laxarray cannot set) a second reduction finds
-    the NaN and puts it back."""
-    reduce = lax.reduce_max if find_max else lax.reduce_min
-    if _dt.kind_of(x.dtype) != "f" or not axes or math.prod(x.shape[a] for a in axes) < 2:
-        return reduce(x, axes)
-    own = _THREAD.bound
-    if own is not None:  # tracing one of laxarray's eager programs
-        if not own._extremes and _options() is not None:
-            raise _ExactExtremesNeeded
-        return reduce(x, axes)
-    y = reduce(x, axes)
-    nan = lax.reduce_or(lax.ne(x, x), axes)
-    return lax.select(nan, lax.full_like(y, np.nan), y)
-
-
 # ---- executables: counting and eviction --------------------------------------------------
 
-_LIVE: dict = {}        # jitted callable -> [Bound, executables]
+_LIVE: dict = {}        # a Bound's table of executables (exec_store.Executables) -> [Bound, n]
 _TOTAL = [0]
 _COMPILES = [0]         # executables built by laxarray kernels since start-up
 _SPY = [None]           # tests: a list that records (module, kernel name) of every run
-
-
-class _ThreadState(threading.local):
-    """What this thread's kernel calls are doing (each thread has its own: a trace in one
-    thread never reads another's eager call)."""
-
-    eager = None   # the Bound whose eager call is running (a trace then is a compile)
-    bound = None   # the Bound whose eager program is being traced
-
-
-_THREAD = _ThreadState()
 _LOCK = threading.RLock()  # the accounting above, shared by threads
 
 
@@ -249,12 +210,12 @@ def live_executables() -> int:
     return _TOTAL[0]
 
 
-def _register(bound, jitted):
+def _register(bound, table):
     with _LOCK:
         _COMPILES[0] += 1
-        entry = _LIVE.get(jitted)
+        entry = _LIVE.get(table)
         if entry is None:
-            _LIVE[jitted] = [bound, 1]
+            _LIVE[table] = [bound, 1]
         else:
             entry[1] += 1
         _TOTAL[0] += 1
@@ -262,30 +223,13 @@ def _register(bound, jitted):
             _evict()
 
 
-def _unregister(jitted):
-    with _LOCK:
-        entry = _LIVE.get(jitted)
-        if entry is not None and entry[1] > 0:
-            entry[1] -= 1
-            _TOTAL[0] -= 1
-            _COMPILES[0] -= 1
-
-
-def _forget(jitted):
-    """Drop the executables of ``jitted`` from the accounting (they go with the callable)."""
-    with _LOCK:
-        entry = _LIVE.pop(jitted, None)
-        if entry is not None:
-            _TOTAL[0] -= entry[1]
-
-
 def _evict():
     """Drop executables until a quarter of the bound is free: bindings not used since the
     previous sweep go first (oldest registration first), then the rest in that order.
 
-    A binding drops its jitted callable (the next call makes a new one); the executables go
-    with the callable once no thread is still running it -- clearing jax's cache instead
-    would pull it from under a concurrent call."""
+    A binding drops its table (the next call starts a new one); the executables go with the
+    table once no thread is still running one -- clearing jax's cache instead would pull
+    them from under a concurrent call."""
     limit = _MAX_EXECUTABLES[0]
     with _LOCK:
         if _TOTAL[0] <= limit:
@@ -293,29 +237,63 @@ def _evict():
         target = limit - max(limit // 4, 1) if limit > 1 else 0
         entries = list(_LIVE.items())  # registration order
         for pass_ in (0, 1):
-            for jitted, (bound, count) in entries:
+            for table, (bound, count) in entries:
                 if _TOTAL[0] <= target:
                     break
-                if jitted not in _LIVE or (pass_ == 0 and bound.used):
+                if table not in _LIVE or (pass_ == 0 and bound.used):
                     continue
-                for slot in _SLOTS:
-                    if getattr(bound, slot) is jitted:
-                        setattr(bound, slot, None)
-                del _LIVE[jitted]
+                if bound._exes is table:
+                    bound._exes = None
+                del _LIVE[table]
                 _TOTAL[0] -= count
         for bound, _ in _LIVE.values():
             bound.used = False
 
 
-# ---- kernels -----------------------------------------------------------------------------
+# ---- the compile step: trace once, read the options from the program, compile ------------
 
-_SLOTS = ("_plain", "_masked", "_plain_f", "_masked_f", "_exes")  # a Bound's executables
+def program_options(closed):
+    """``(program, options)`` for the traced program ``closed`` (a closed jaxpr) of an eager
+    call: :data:`NEUTRAL_OPTIONS` where it is emitter-neutral (only :data:`EMITTER_NEUTRAL`
+    primitives, on real 32/64-bit or integer values), else :data:`COMPILER_OPTIONS`, each
+    with :data:`EXACT_EXTREMES` where it holds a :func:`reduce_extreme` NaN test; ``program``
+    is ``closed`` less the NaN tests of its top level (those options keep the NaN; ``None``
+    off the CPU)."""
+    program, exact = without_scope(closed, NAN_TEST)
+    names, dtypes = program_contents(program)
+    return program, _options(names <= EMITTER_NEUTRAL and all(map(_neutral_dtype, dtypes)),
+                             exact)
+
+
+def compile_program(jitted, args):
+    """The compile step of every executable a kernel builds: ``jitted`` (a kernel body under
+    ``jax.jit``, without options) traced once on ``args`` (arrays, or
+    ``jax.ShapeDtypeStruct`` stand-ins), its options read from that trace
+    (:func:`program_options`), lowered and compiled with them."""
+    traced = jitted.trace(*args)
+    program, options = program_options(traced.jaxpr)
+    if program is not traced.jaxpr:   # lowered without the NaN tests it dropped
+        traced = jax.jit(program_function(program, traced.out_tree, traced.fun_name),
+                         keep_unused=True).trace(*args)
+    return traced.lower().compile(options)
+
+
+def _jit_body(body, name):
+    """``body`` under ``jax.jit`` (named ``name``, without options) for the compile step, and
+    for the calls it cannot serve (inlined into an outer trace: ``inline``)."""
+    def entry(*args):
+        return body(*args)
+    entry.__name__ = entry.__qualname__ = name
+    # keep_unused: a result that does not depend on the arguments (isfinite of integers,
+    # argsort of an empty array) still goes to their device; jax would drop the unused
+    # committed arguments and place it on the default device
+    return jax.jit(entry, inline=True, keep_unused=True)
 
 
 # ---- the executable store (exec_store): a kernel call's executable, built once per machine
 
 _STORE = []             # [the process's ExecutableStore or None], resolved on first use
-_NO = object()          # "not served from the store": the call goes through jax.jit
+_NO = object()          # "no executable of the table ran": the caller takes the next way
 
 
 def _open_store():
@@ -327,69 +305,126 @@ def _open_store():
     return _STORE[0]
 
 
-class Bound:
-    """One kernel with its static arguments fixed: its jitted callables (exact and padded
-    inputs alike; the masked variant for bucketed inputs; each compiled with
-    :data:`NEUTRAL_OPTIONS` where the program allows and with :data:`COMPILER_OPTIONS`
-    where not), and whether it ran since the last eviction sweep (``used``: a second-chance
-    LRU, cheaper than a clock per call).  ``_fused``: the argument dtypes whose programs
-    needed the fusion emitters (``None`` while there are none), sent straight there.
-    ``_extremes``: its programs reduce floats with :func:`reduce_extreme`, so they compile
-    with :data:`EXACT_EXTREMES` (found at the first such trace)."""
+_SCALARS = (bool, int, float, complex)
 
-    __slots__ = ("kernel", "items", "_fn", "_plain", "_masked", "_plain_f", "_masked_f",
-                 "_fused", "_inline", "_extremes", "_exes", "_identity", "used")
+
+def _local_key(args):
+    """The table key of a call that the store cannot key (arrays committed to a device or a
+    sharding, say): each argument's abstract value with its sharding and whether it is
+    committed, and the ambient meshes; ``None`` for a tracer or an argument of another kind
+    (then ``jax.jit`` serves the call)."""
+    sig = []
+    for a in args:
+        if isinstance(a, Tracer):
+            return None
+        aval = getattr(a, "aval", None)
+        if aval is not None:
+            sharding = getattr(a, "sharding", None)
+            if sharding is None:
+                return None
+            sig.append((aval, sharding, bool(getattr(a, "committed", False))))
+        elif a is None or type(a) in _SCALARS:
+            sig.append(type(a))
+        elif type(a) is np.ndarray or isinstance(a, np.generic):
+            sig.append((a.shape, a.dtype.str, "numpy"))
+        else:
+            return None
+    return ("local", tuple(sig), jax.sharding.get_abstract_mesh(), jax.sharding.get_mesh())
+
+
+# ---- kernels -----------------------------------------------------------------------------
+
+class Bound:
+    """One kernel with its static arguments fixed: its table of executables by call
+    signature (``_exes``: one for the plain body and the masked variant alike, each built by
+    :func:`compile_program`, through the executable store where the call can be keyed
+    there), the ``jax.jit`` callables the compile step traces (``_jit``; the masked body's
+    ``jitted``) and calls inside an outer trace inline (``_inline``; ``inline``), and
+    whether it ran since the last eviction sweep (``used``: a second-chance LRU, cheaper
+    than a clock per call)."""
+
+    __slots__ = ("kernel", "items", "_fn", "_jit", "_masked", "_inline", "_exes",
+                 "_identity", "used")
 
     def __init__(self, kern, items):
         self.kernel = kern
         self.items = items
         self._fn = with_matmul_precision(  # traced under the binding's precision (its table's)
             functools.partial(kern.fn, **dict(items)) if items else kern.fn)
-        self._plain = self._masked = self._plain_f = self._masked_f = None
-        self._fused = self._inline = None
-        self._extremes = False
+        self._jit = self._masked = self._inline = None
         self._exes = self._identity = None
         self.used = True
 
-    def _jit(self, body, neutral=True):
-        """``body`` jitted for eager calls.  ``neutral``: with :data:`NEUTRAL_OPTIONS`; then
-        each new program is traced once, checked and replayed, and one that is not
-        emitter-neutral raises :class:`_FusionEmittersNeeded` before anything compiles."""
-        bound = self
-        options = _options(neutral, self._extremes)
-        check = neutral and options is not None
+    def __call__(self, *args):
+        host = self.kernel.host
+        if host is not None:  # a declared host path decides first (_core/host.py)
+            out = host.run(self, args)
+            if out is not _host.DECLINED:
+                return out
+        for a in args:
+            if isinstance(a, Tracer):  # inlined into an outer trace: compiles nothing
+                return self._traced(args)
+        return self.run_eager(args)
 
-        def entry(*args):
-            if _THREAD.eager is not bound:
-                return body(*args)
-            _THREAD.eager = None  # traced for an eager call: a new executable
-            _THREAD.bound = bound
+    def run_xla(self, *args):
+        """The kernel's own body (the XLA program) on ``args``, whatever its host path."""
+        for a in args:
+            if isinstance(a, Tracer):
+                return self._traced(args)
+        return self.run_eager(args)
+
+    def run_eager(self, args):
+        """Run on concrete ``args``: exact ones, or bucket-shaped ones whose padding needs no
+        masking (elementwise).  The eager hot path: the table's executable for the
+        arguments' abstract values, by its C++ call."""
+        exes = self._exes
+        if exes is not None:
             try:
-                if check:  # a fresh callable: jax must not share this trace with the
-                    # inlined one, which reduces differently (reduce_extreme)
-                    names, dtypes, replay = traced_program(functools.partial(body), args)
-                    if not (names <= EMITTER_NEUTRAL and all(map(_neutral_dtype, dtypes))):
-                        raise _FusionEmittersNeeded
-                    _register(bound, jitted)
-                    return replay()
-                out = body(*args)
-            finally:
-                _THREAD.bound = None
-            _register(bound, jitted)
-            return out
-        entry.__name__ = self.kernel.__name__
-        entry.__qualname__ = self.kernel.__name__
-        # keep_unused: a result that does not depend on the arguments (isfinite of integers,
-        # argsort of an empty array) still goes to their device; jax would drop the unused
-        # committed arguments and place it on the default device
-        jitted = jax.jit(entry, inline=True, compiler_options=options, keep_unused=True)
-        jitted.neutral = neutral
-        return jitted
+                run = exes.get(tuple([a.aval for a in args if not a._committed]))
+            except (AttributeError, TypeError):  # a scalar; a tracer refuses _committed
+                run = None
+            if run is not None:
+                try:
+                    out = run(*args)
+                except (TypeError, ValueError):  # placed elsewhere than it was built for
+                    out = _NO
+                if out is not _NO:
+                    self.used = True
+                    if _SPY[0] is not None:
+                        self._spy()
+                    return out
+        return self._run_new(self._fn, args)
+
+    def run_masked(self, args, exts):
+        """Run on bucket-shaped ``args`` after masking the padding of each input ``i`` whose
+        fill (``kernel.fills[i]``) is not ``None``; ``exts`` are their true extents (passed
+        on to the body as its last argument if the kernel takes ``extents``)."""
+        return self._run_new(self._masked_body(), tuple(args) + tuple(exts))
+
+    def prepare(self, masked, sig, args, device) -> bool:
+        """Load or build (and store) the executable of an eager call of signature ``sig``
+        (``exec_store.call_signature``) placed on ``device`` (``exec_store.placement``)
+        without running it: ``args`` stand for the inputs (``jax.ShapeDtypeStruct`` for
+        arrays). A replay."""
+        body = self._masked_body() if masked else self._fn
+        name = self._store_key(body, args, sig, device)
+        if name is None:
+            return False
+        try:
+            exe = self._executable(body, args, name)
+        except Exception:  # noqa: BLE001  (a call of it would say what fails)
+            return False
+        if one_device(exe):
+            self._keep((True, sig) if masked else sig, exe)
+        return True
+
+    def _spy(self):
+        _SPY[0].append((self.kernel.fn.__module__, self.kernel.__name__))
 
     def _traced(self, args, body=None):
-        """Inlined into an outer trace (jax refuses compiler options there); ``body``: the
-        masked variant's body instead of the kernel's."""
-        if body is None:
+        """Inlined into an outer trace; ``body``: the masked variant's body instead of the
+        kernel's."""
+        if body is None or body is self._fn:
             jitted = self._inline
             if jitted is None:
                 jitted = self._inline = jax.jit(self._fn, inline=True)
@@ -400,53 +435,65 @@ class Bound:
             self._spy()
         return out
 
-    def _run(self, jitted, body, args):
-        """``jitted(*args)``; concrete ``args`` under an outer trace (a kernel applied to
-        constants inside ``jax.jit``) are staged there too, where jax refuses compiler
-        options: then the same body runs inlined without them."""
-        self.used = True
-        _THREAD.eager = self
+    def _run_new(self, body, args):
+        """Run ``body`` on ``args`` by the table's executable for them, loaded or built first
+        where the table has none: keyed by the store's signature where the arguments are
+        placed by default and the executable spans one device (the hot path's key), else
+        by :func:`_local_key`.  ``jax.jit`` serves a call neither keys (inlined under an
+        outer trace) and one whose executable cannot be built (its call says what fails)."""
+        if under_trace():  # concrete values under an outer trace: part of its program
+            return self._traced(args, body)
+        masked = body is not self._fn
+        sig = _store.call_signature(args)
+        if sig is not None and len(sig) != len(args):
+            sig = None
+        exes = self._exes
+        if sig is not None and exes is not None:
+            run = exes.get((True, sig) if masked else sig)
+            if run is not None:
+                out = self._call(run, args)
+                if out is not _NO:
+                    return out
+                sig = None   # built for another placement: the local key names theirs
+        local = _local_key(args)
+        if local is not None:
+            local = (masked, local)
+            run = None if exes is None else exes.get(local)
+            if run is not None:
+                out = self._call(run, args)
+                if out is not _NO:
+                    return out
+        if sig is not None or local is not None:
+            name = None if sig is None else self._store_key(body, args, sig)
+            try:
+                exe = self._executable(body, args, name)
+            except Exception:  # noqa: BLE001  (jax.jit's call below says what failed)
+                exe = None
+            if exe is not None:
+                key = ((True, sig) if masked else sig) if sig is not None and one_device(
+                    exe) else local   # (spread by an ambient mesh: the local key names it)
+                if key is not None:
+                    out = self._call(self._keep(key, exe), args)
+                    if out is not _NO:
+                        return out
+        for a in args:
+            if isinstance(a, Tracer):
+                return self._traced(args, body)
         try:
-            out = jitted(*args)
+            out = self._jitted(body)(*args)
         except ValueError as exc:
-            if "compiler_options" not in str(exc):
-                check_devices(self.kernel.__name__, exc, args)
-                raise
-            _unregister(jitted)
-            return self._traced(args, None if body is self._fn else body)
-        except _FusionEmittersNeeded:
-            return self._first_fused(body, args)
-        except _ExactExtremesNeeded:
-            self._exact_extremes()
-            if not jitted.neutral:
-                return self._run_fused(body, args)
-            if body is self._fn:
-                return self.padded(args)
-            jitted = self._masked = self._jit(body)
-            jitted.body = body
-            return self._run(jitted, body, args)
-        if _SPY[0] is not None:  # recorded once it ran: a check at trace time runs nothing
+            check_devices(self.kernel.__name__, exc, args)
+            raise
+        self.used = True
+        if _SPY[0] is not None:
             self._spy()
         return out
 
-    def _stored(self, body, args):
-        """Run ``body`` on ``args`` by an executable held here, loaded from the store or
-        compiled and written there; ``_NO`` where the call stays with ``jax.jit``."""
-        sig = _store.call_signature(args)
-        if sig is None:
-            return _NO
-        key = sig if body is self._fn else (True, sig)
-        exes = self._exes
-        run = None if exes is None else exes.get(key)
-        if run is None:
-            exe = self._executable(body, args, sig)
-            if exe is None:
-                return _NO
-            run = self._keep(key, exe)
+    def _call(self, run, args):
+        """``run(*args)`` (a table's executable), or ``_NO`` where it refuses ``args``."""
         try:
             out = run(*args)
-        except (TypeError, ValueError):  # placed elsewhere than it was built for: jax.jit's
-            self._identity = False       # call decides (and says what is wrong, if anything)
+        except (TypeError, ValueError):  # placed elsewhere than it was built for
             return _NO
         self.used = True
         if _SPY[0] is not None:
@@ -464,180 +511,58 @@ class Bound:
         _register(self, exes)
         return run
 
-    def _executable(self, body, args, sig, device=None):
-        """The executable for ``args`` (signature ``sig``; on ``device``, default: theirs)
-        loaded or compiled and written."""
+    def _store_key(self, body, args, sig, device=None):
+        """The store's key of ``body`` on ``args`` (signature ``sig``; on ``device``, default:
+        theirs), the lookup recorded (``LAXARRAY_RECORD``); ``None`` where the store is off
+        or cannot key the call (a kernel or statics naming process objects, committed or
+        spread arguments)."""
         store = _open_store()
+        if store is None:
+            return None
         if self._identity is None:
             kern = self.kernel
             name = _store.describe((kern.__name__, kern.fn, kern.fills, kern.shape,
                                     kern.extents, tuple(self.items)))
-            self._identity = False if store is None or name is None else (name,)
+            self._identity = False if name is None else (name,)
         device = _store.placement(args) if device is None else device
-        if self._identity is False or store is None or device is None or len(sig) != len(
-                args) or True in [getattr(a, "committed", False) for a in args]:
+        if self._identity is False or device is None or len(sig) != len(args) or True in [
+                getattr(a, "committed", False) for a in args]:
             return None
-        # (not the binding's option state, _extremes or _fused: it depends on what the
-        # process ran before, and a program traced to any of them compiles with the options
-        # it needs, so the key's executable is right whichever process wrote it)
-        name = _store.key_for((*self._identity, body is not self._fn, repr(sig), device))
+        masked = body is not self._fn
         if _record.PATH:
-            _record.note(self, body is not self._fn, sig, device)
+            _record.note(self, masked, sig, device)
+        return _store.key_for((*self._identity, masked, repr(sig), device))
+
+    def _executable(self, body, args, name):
+        """``body``'s executable for ``args``: loaded from the store by the key ``name``, else
+        built by the compile step and written there (``name`` ``None``: built only)."""
+        if name is None:
+            return compile_program(self._jitted(body), args)
+        store = _STORE[0]
         exe = store.load(name)   # (loaded on the default device alone: jaxapi.load_compiled)
         if exe is None:
-            exe = self._compile(body, args)
-            if exe is None or not one_device(exe):   # the key has no ambient mesh in it
-                return None
-            try:
-                store.put(name, serialize_compiled(exe))
-            except NotSerializable:
-                pass  # kept for this process (a host callback: nothing to write)
+            exe = compile_program(self._jitted(body), args)
+            if one_device(exe):   # the key has no ambient mesh in it
+                try:
+                    store.put(name, serialize_compiled(exe))
+                except NotSerializable:
+                    pass  # kept for this process (a host callback: nothing to write)
         return exe
 
-    def _compile(self, body, args):
-        """``body``'s executable for ``args``, compiled as an eager call would be: traced
-        once, and compiled with :data:`NEUTRAL_OPTIONS` if that trace is emitter-neutral
-        (the check reads the trace; nothing is traced twice)."""
-        dtypes_key = _dtypes_key(args)
-        for _ in range(2):
-            slot = ("_plain" if body is self._fn else "_masked") + "_f"
-            jitted = getattr(self, slot)
-            if jitted is None:
-                jitted = self._jit(body, neutral=False)
-                if body is not self._fn:
-                    jitted.body = body
-                setattr(self, slot, jitted)
-            _THREAD.eager = self
-            try:
-                traced = jitted.trace(*args)
-            except _ExactExtremesNeeded:
-                self._exact_extremes()
-                continue
-            except Exception:  # noqa: BLE001  (jax.jit's call says what failed)
-                return None
-            finally:
-                _THREAD.eager = None
-            _unregister(jitted)  # counted again once it is one of self._exes
-            options = None
-            if _options(True) is not None and not (self._fused and dtypes_key in self._fused):
-                names, dtypes = program_contents(traced.jaxpr)
-                if names <= EMITTER_NEUTRAL and all(map(_neutral_dtype, dtypes)):
-                    options = _NEUTRAL_ONLY
-                else:
-                    self._fused = (self._fused or set()) | {dtypes_key}
-            try:
-                return traced.lower().compile(options)
-            except Exception:  # noqa: BLE001
-                return None
-        return None
-
-    def _exact_extremes(self):
-        """Compile this binding's programs with :data:`EXACT_EXTREMES` from now on."""
-        self._extremes = True
-        for slot in _SLOTS[:4]:
-            jitted = getattr(self, slot)
-            if jitted is not None:
-                _forget(jitted)
-                setattr(self, slot, None)
-
-    def _first_fused(self, body, args):
-        """A program that needs the fusion emitters: send later calls on these argument
-        dtypes straight there, and run this one there."""
-        self._fused = (self._fused or set()) | {_dtypes_key(args)}
-        return self._run_fused(body, args)
-
-    def _run_fused(self, body, args):
-        """Run ``body`` (the kernel's or the masked variant's) with the fusion emitters."""
-        if body is self._fn:
-            jitted = self._plain_f
-            if jitted is None:
-                jitted = self._plain_f = self._jit(body, neutral=False)
-        else:
-            jitted = self._masked_f
-            if jitted is None:
-                jitted = self._masked_f = self._jit(body, neutral=False)
-        return self._run(jitted, body, args)
-
-    def _spy(self):
-        _SPY[0].append((self.kernel.fn.__module__, self.kernel.__name__))
-
-    def __call__(self, *args):
-        host = self.kernel.host
-        if host is not None:  # a declared host path decides first (_core/host.py)
-            out = host.run(self, args)
-            if out is not _host.DECLINED:
-                return out
-        for a in args:
-            if isinstance(a, Tracer):  # inlined into an outer trace: compiles nothing
-                return self._traced(args)
-        return self.padded(args)
-
-    def lax(self, *args):
-        """The kernel's own body (the XLA program) on ``args``, whatever its host path."""
-        for a in args:
-            if isinstance(a, Tracer):
-                return self._traced(args)
-        return self.padded(args)
-
-    def padded(self, args):
-        """Run eagerly on concrete ``args``: exact ones, or bucket-shaped ones whose padding
-        needs no masking (elementwise).  (The store's warm call inlined: the eager hot
-        path.)"""
-        exes = self._exes
-        if exes is not None:  # the warm path through the store, inlined
-            try:
-                run = exes.get(tuple([a.aval for a in args if not a._committed]))
-            except (AttributeError, TypeError):  # a scalar; a tracer refuses _committed
-                run = None
-            if run is not None:
-                try:
-                    out = run(*args)
-                except (TypeError, ValueError):
-                    out = _NO
-                if out is not _NO:
-                    self.used = True
-                    if _SPY[0] is not None:
-                        self._spy()
-                    return out
-        if self._identity is not False:
-            out = self._stored(self._fn, args)
-            if out is not _NO:
-                return out
-        if self._fused is not None and _dtypes_key(args) in self._fused:
-            return self._run_fused(self._fn, args)
-        jitted = self._plain
+    def _jitted(self, body):
+        """The ``jax.jit`` of ``body`` (the kernel's or the masked variant's)."""
+        if body is not self._fn:
+            return body.jitted
+        jitted = self._jit
         if jitted is None:
-            jitted = self._plain = self._jit(self._fn)
-        return self._run(jitted, self._fn, args)
+            jitted = self._jit = _jit_body(body, self.kernel.__name__)
+        return jitted
 
-    def masked(self, args, exts):
-        """Run on bucket-shaped ``args`` after masking the padding of each input ``i`` whose
-        fill (``kernel.fills[i]``) is not ``None``; ``exts`` are their true extents (passed
-        on to the body as its last argument if the kernel takes ``extents``)."""
-        jitted = self._masked_jit()
-        args = tuple(args) + tuple(exts)
-        if self._identity is not False:
-            out = self._stored(jitted.body, args)
-            if out is not _NO:
-                return out
-        if self._fused is not None and _dtypes_key(args) in self._fused:
-            return self._run_fused(jitted.body, args)
-        return self._run(jitted, jitted.body, args)
-
-    def prepare(self, masked, sig, args, device) -> bool:
-        """Load or build (and store) the executable of an eager call of signature ``sig``
-        (``exec_store.call_signature``) placed on ``device`` (``exec_store.placement``)
-        without running it: ``args`` stand for the inputs (``jax.ShapeDtypeStruct`` for
-        arrays). A replay."""
-        body = self._masked_jit().body if masked else self._fn
-        exe = self._executable(body, args, sig, device)
-        if exe is not None:
-            self._keep((True, sig) if masked else sig, exe)
-        return exe is not None
-
-    def _masked_jit(self):
-        jitted = self._masked
-        if jitted is None:
+    def _masked_body(self):
+        """The masked variant's body: each input's padding set to its fill, then the
+        kernel's body (``jitted``, ``inline``: its ``jax.jit`` callables)."""
+        body = self._masked
+        if body is None:
             kern, statics, fn = self.kernel, dict(self.items), self._fn
             fills = kern.fills or ()
 
@@ -648,10 +573,10 @@ class Bound:
                     f = fills[i] if i < len(fills) else None
                     xs.append(x if f is None else mask_padding(x, e, f(x.dtype, statics)))
                 return fn(*xs, flat[n:]) if kern.extents else fn(*xs)
-            jitted = self._masked = self._jit(body)
+            body.jitted = _jit_body(body, kern.__name__)
             body.inline = jax.jit(body, inline=True)
-            jitted.body = body
-        return jitted
+            self._masked = body
+        return body
 
 
 class Kernel:
@@ -712,10 +637,10 @@ class Kernel:
     def __call__(self, *args, **static):
         return self.bind(tuple(static.items()))(*args)
 
-    def lax(self, *args, **static):
-        """The XLA body alone (:meth:`Bound.lax`), for a caller that must not take the
+    def run_xla(self, *args, **static):
+        """The XLA body alone (:meth:`Bound.run_xla`), for a caller that must not take the
         host path (a kernel body that only needs a lax sort, say)."""
-        return self.bind(tuple(static.items())).lax(*args)
+        return self.bind(tuple(static.items())).run_xla(*args)
 
     def __repr__(self):
         return f"<kernel {self.__name__} static={sorted(self.static)}>"

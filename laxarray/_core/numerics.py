@@ -2,13 +2,14 @@
 and the matrix-product precision every kernel body is traced under (on GPU XLA's default
 for float32 products is TF32; laxarray's is NumPy's grade: ``config.get_matmul_precision``).
 
-(:func:`laxarray._core.kernel.reduce_extreme`, which depends on how the kernel helper
-compiles, lives there; ``kernel`` re-exports these for the kernels that use them.)
+``kernel`` re-exports these for the kernels that use them; :func:`reduce_extreme` marks
+its NaN test (the name scope :data:`NAN_TEST`), which the kernel helper's compile step reads.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 
 import jax
 import numpy as np
@@ -70,6 +71,30 @@ def exact_div(x, d):
     third of the quotients; an optimization barrier on the divisor keeps the division
     (``exact_divisor=True`` on the binary decorator does it for a broadcast ``x2``)."""
     return lax.div(x, keep_divisor(d))
+
+
+#: The name scope of :func:`reduce_extreme`'s NaN test: the kernel helper's compile step
+#: finds it in a traced program, compiles that program with ``kernel.EXACT_EXTREMES`` and
+#: drops the test (XLA's own max/min then keep NaN).
+NAN_TEST = "laxarray_nan_test"
+
+
+def reduce_extreme(x, axes, find_max):
+    """``lax.reduce_max`` (``find_max``) or ``lax.reduce_min`` of ``x`` over ``axes``, NaN
+    wherever a reduced NaN is, at every size.
+
+    XLA:CPU's YNNPACK reduction drops NaN from 4096 elements on (``kernel.EXACT_EXTREMES``).
+    A float reduction of two elements or more is followed by a NaN test (a second reduction
+    that finds the NaN and puts it back) under the name scope :data:`NAN_TEST`: inlined
+    into a user's ``jax.jit`` (whose options laxarray cannot set) it stays; laxarray's own
+    eager executables drop it and compile without that fusion."""
+    reduce = lax.reduce_max if find_max else lax.reduce_min
+    y = reduce(x, axes)
+    if _dt.kind_of(x.dtype) != "f" or not axes or math.prod(x.shape[a] for a in axes) < 2:
+        return y
+    with jax.named_scope(NAN_TEST):
+        nan = lax.reduce_or(lax.ne(x, x), axes)
+        return lax.select(nan, lax.full_like(y, np.nan), y)
 
 
 # ---- the matrix-product precision (laxarray._core.config.MATMUL_PRECISION) ----------------

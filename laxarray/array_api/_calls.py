@@ -62,7 +62,7 @@ def call_padded(kern: Kernel, arrays, logical, **static):
     found = padded_inputs(arrays, raw_ok=True)
     if found is None:
         return None
-    return wrap_bucketed(kern.bind(tuple(static.items())).padded(found[0]), logical)
+    return wrap_bucketed(kern.bind(tuple(static.items())).run_eager(found[0]), logical)
 
 
 def call(kern: Kernel, *arrays, **static):
@@ -84,9 +84,9 @@ def call(kern: Kernel, *arrays, **static):
         if found is not None and out_shape is not None:
             bound = kern.bind(items)
             if kern.extents or (kern.fills and any(f is not None for f in kern.fills)):
-                out = bound.masked(padded, [extents(s) for s in shapes])
+                out = bound.run_masked(padded, [extents(s) for s in shapes])
             else:
-                out = bound.padded(padded)
+                out = bound.run_eager(padded)
             if type(out) in (tuple, list):
                 return tuple(wrap_bucketed(o, s) for o, s in zip(out, out_shape))
             return wrap_bucketed(out, out_shape)

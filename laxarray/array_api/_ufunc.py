@@ -92,9 +92,9 @@ def promoted_padded(p1, p2, dtype):
     fused program casts the same way."""
     cast = _astype_kernel.bind((("dtype", dtype),))
     if p1.dtype != dtype:
-        p1 = cast.padded((p1,))
+        p1 = cast.run_eager((p1,))
     if p2.dtype != dtype:
-        p2 = cast.padded((p2,))
+        p2 = cast.run_eager((p2,))
     return p1, p2
 
 
@@ -130,7 +130,7 @@ def elementwise_unary(category="numeric", compute=_identity, flush_subnormals=Fa
                 x = wrap(to_raw(name, x, "x"))
             p = x._padded()
             if p is not False:  # the hot path: the padded result
-                return wrap_padded_like(bound.padded((p,)), x)
+                return wrap_padded_like(bound.run_eager((p,)), x)
             return wrap(bound(x._value))
 
         return public
@@ -238,7 +238,7 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
             p = x._padded()
             if p is not False:
                 args = (s, p) if scalar_first else (p, s)
-                return wrap_padded(bound.padded(args), x.shape)
+                return wrap_padded(bound.run_eager(args), x.shape)
             v = x._value
             return wrap(bound(s, v) if scalar_first else bound(v, s))
 
@@ -261,7 +261,7 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
                         validate(dtype)
                         if compute(dtype) == dtype:
                             p1, p2 = promoted_padded(p1, p2, dtype)
-                    return wrap_padded(arrays_bound.padded((p1, p2)), shape)
+                    return wrap_padded(arrays_bound.run_eager((p1, p2)), shape)
                 return wrap(arrays_bound(x1._value, x2._value))
             if t1 is Array and t2 in _PYTYPES:
                 return with_scalar(x1, x2, False)

@@ -276,7 +276,7 @@ def _isin_kernel(a, b, *, invert, dtype):
                     lax.broadcast_in_dim(flat, a.shape + (m,), (a.ndim,)))
         found = lax.reduce_or(eq, (a.ndim,))
     else:
-        srt = sort_kernel.lax(flat, axis=0, descending=False, want_indices=False)
+        srt = sort_kernel.run_xla(flat, axis=0, descending=False, want_indices=False)
         pos = searchsorted_kernel(srt, a, None, right=False)
         pos = lax.min(pos, lax.full_like(pos, m - 1))
         dnums = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,),

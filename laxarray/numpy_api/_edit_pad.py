@@ -240,7 +240,7 @@ def _stat(chunk, axis, mode, dtype):
     kind = _dt.kind_of(chunk.dtype)
     if mode in ("maximum", "minimum"):
         if kind == "c":
-            srt = sort_kernel.lax(chunk, axis=axis, descending=mode == "maximum",
+            srt = sort_kernel.run_xla(chunk, axis=axis, descending=mode == "maximum",
                                   want_indices=False)
             out = _at(srt, axis, 0, 1)
             # a NaN propagates as the element itself, the first along the axis (NumPy's
@@ -270,7 +270,7 @@ def _stat(chunk, axis, mode, dtype):
             out = lax.full(tuple(1 if d == axis else s for d, s in enumerate(c.shape)), np.nan,
                            ftype)
         else:
-            srt = sort_kernel.lax(c, axis=axis, descending=False, want_indices=False)
+            srt = sort_kernel.run_xla(c, axis=axis, descending=False, want_indices=False)
             lo, hi = _at(srt, axis, (n - 1) // 2, (n - 1) // 2 + 1), _at(srt, axis, n // 2,
                                                                          n // 2 + 1)
             # NumPy's median is ``mean`` of the middle one or two: a sum from +0.0 (the

@@ -83,7 +83,7 @@ def _select_on_host(x2, idxs):
 
 def _select_sorted(x2, idxs):
     """The order statistics ``idxs`` from a full ``lax.sort``."""
-    srt = sort_kernel.lax(x2, axis=1, descending=False, want_indices=False)
+    srt = sort_kernel.run_xla(x2, axis=1, descending=False, want_indices=False)
     return [take_along_axis_kernel(srt, i, axis=1, wrap=False) for i in idxs]
 
 
@@ -542,7 +542,7 @@ _PARTITION_HOST = HostPath(
 @kernel(static=("axis", "kth", "want_indices"), host=_PARTITION_HOST)
 def _partition_kernel(x, *, axis, kth, want_indices):
     # a full sort satisfies the partition property for every kth
-    return sort_kernel.lax(x, axis=axis, descending=False, want_indices=want_indices)
+    return sort_kernel.run_xla(x, axis=axis, descending=False, want_indices=want_indices)
 
 
 def partition(a, kth, axis=-1):

@@ -15,7 +15,7 @@ from jax import lax
 
 import laxarray as xp
 from laxarray._core import kernel as K
-from laxarray._core.jaxapi import traced_program
+from laxarray._core.jaxapi import program_contents, traced_program
 
 pytestmark = pytest.mark.skipif(jax.default_backend() != "cpu",
                                 reason="the emitter choice is made on the CPU backend only")
@@ -236,53 +236,78 @@ def _fresh_kernel(body):
     return K.kernel()(body)
 
 
-def test_neutral_program_compiles_without_fusion_emitters():
+@pytest.fixture
+def choices(monkeypatch):
+    """The options the compile step picks, one entry per program it compiles."""
+    seen = []
+
+    def spy(closed):
+        program, options = real(closed)
+        seen.append(options)
+        return program, options
+    real = K.program_options
+    monkeypatch.setattr(K, "program_options", spy)
+    return seen
+
+
+def test_neutral_program_compiles_without_fusion_emitters(choices):
     def body(a, b):
         return lax.add(lax.mul(a, b), a)
     bound = _fresh_kernel(body).bind(())
     x, y = _inputs(np.dtype(np.float64))
     out = np.asarray(bound(jax.device_put(x), jax.device_put(y)))
-    assert bound._fused is None and bound._plain is not None and bound._plain_f is None
+    assert choices == [K.NEUTRAL_OPTIONS]
     want = np.asarray(_compiled(body, (x, y), K.NEUTRAL_OPTIONS)(x, y))
     assert out.tobytes() == want.tobytes()
 
 
-def test_fusion_emitters_kept_where_results_would_differ():
+def test_fusion_emitters_kept_where_results_would_differ(choices):
     """tan differs in the last bit without the fusion emitters: its kernel keeps them, and
     gives the bits of a compile with COMPILER_OPTIONS."""
     kern = _fresh_kernel(lambda a: lax.tan(a))
     bound = kern.bind(())
     x = _floats(np.dtype(np.float64), 3)
     out = np.asarray(bound(jax.device_put(x)))
-    assert bound._fused == {(np.dtype(np.float64),)}
+    assert choices == [K.COMPILER_OPTIONS]
     expected = np.asarray(_compiled(lax.tan, (x,), K.COMPILER_OPTIONS)(x))
     assert out.tobytes() == expected.tobytes()
     differs = np.asarray(_compiled(lax.tan, (x,), K.NEUTRAL_OPTIONS)(x))
     assert differs.tobytes() != expected.tobytes()  # else tan belongs in EMITTER_NEUTRAL
 
 
-def test_choice_is_per_dtype(monkeypatch):
-    """One kernel: complex values need the fusion emitters, float ones do not; a later
-    float call still compiles the cheap way and a later complex call (a new shape) goes
-    straight to the fusion emitters, with no failed neutral attempt first."""
-    checks = []
-
-    def spy(body, args):
-        checks.append(tuple(a.dtype for a in args))
-        return traced_program(body, args)
-    monkeypatch.setattr(K, "traced_program", spy)
+def test_choice_is_per_program(choices):
+    """One kernel: complex values need the fusion emitters, float ones do not; each program
+    is traced once and compiled with the options its trace asks for."""
     bound = _fresh_kernel(lambda a, b: lax.mul(a, b)).bind(())
     z = jax.device_put(np.array([1 + 2j, np.nan + 1j, -0.0 - 3j]))
     bound(z, z)
-    assert bound._fused == {(z.dtype, z.dtype)} and checks == [(z.dtype, z.dtype)]
+    assert choices == [K.COMPILER_OPTIONS]
     x = jax.device_put(np.arange(5.0))
     np.testing.assert_array_equal(np.asarray(bound(x, x)), np.arange(5.0) ** 2)
-    assert bound._plain is not None and (x.dtype, x.dtype) not in bound._fused
-    assert checks[-1] == (x.dtype, x.dtype)
+    assert choices[-1] == K.NEUTRAL_OPTIONS
     z2 = jax.device_put(np.array([2 + 2j, 1j, 1.0, 4.0]))
-    n_checks = len(checks)
     np.testing.assert_array_equal(np.asarray(bound(z2, z2)), np.asarray(z2) ** 2)
-    assert len(checks) == n_checks  # the fused compile only: no neutral attempt
+    assert choices[-1] == K.COMPILER_OPTIONS and len(choices) == 3
+    bound(x, x)
+    assert len(choices) == 3   # the table's executable: nothing traced again
+
+
+def test_extreme_reductions_drop_their_nan_test(choices):
+    """A float max of laxarray's own compiles with EXACT_EXTREMES and without the NaN test
+    that reduce_extreme adds for a user's jax.jit (whose options laxarray cannot set)."""
+    def body(a):
+        return K.reduce_extreme(a, (0,), True)
+    closed = jax.make_jaxpr(body)(np.zeros(8))
+    assert "reduce_or" in program_contents(closed)[0]
+    program, options = K.program_options(closed)
+    assert "reduce_or" not in program_contents(program)[0]
+    assert options == dict(K.NEUTRAL_OPTIONS, **K.EXACT_EXTREMES)
+    x = np.arange(5000.0)
+    x[4000] = np.nan
+    assert np.isnan(np.asarray(_fresh_kernel(body).bind(())(jax.device_put(x))))
+    assert choices[-1] == dict(K.NEUTRAL_OPTIONS, **K.EXACT_EXTREMES)
+    ints = K.program_options(jax.make_jaxpr(body)(np.zeros(8, np.int32)))[1]
+    assert ints == K.NEUTRAL_OPTIONS
 
 
 def test_public_functions_agree_with_fused_compiles():

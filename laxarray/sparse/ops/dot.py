@@ -490,7 +490,7 @@ def _spsp_2d_host(*leaves, **static):
     overflow report and NaN values."""
     nse = static["nse"]
     *out, count, needed = _spgemm.traced(
-        leaves, lambda *raw: _spsp_2d_kernel.lax(*raw, **static)[:-1], **static)
+        leaves, lambda *raw: _spsp_2d_kernel.run_xla(*raw, **static)[:-1], **static)
     fits = lax.le(needed, lax.full((), nse, needed.dtype))
     report(fits, "sparse @ sparse: the operands make {needed} products, more than the "
            f"nse={nse} given (the result is truncated; pass a larger nse)", needed=needed)

@@ -329,7 +329,7 @@ def _union_2d_statics(args, static):
 def _union_2d_host(*leaves, **static):
     """The host path under a trace: SciPy's sum in a host callback padded to ``nse``
     (:func:`.union_host.traced`), differentiated by the lax body."""
-    return _union_host.traced(leaves, lambda *raw: _union_2d_kernel.lax(*raw, **static),
+    return _union_host.traced(leaves, lambda *raw: _union_2d_kernel.run_xla(*raw, **static),
                               **static)
 
 
