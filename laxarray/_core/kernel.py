@@ -18,25 +18,26 @@ The policy, stated once:
   then the executable's C++ call); a signature it has none for gets one from the
   executable store (loaded, or compiled and written) or, where the store cannot key the
   call, from the compile step alone.
-* **Buckets.**  Small concrete arrays (at most :data:`BUCKET_LIMIT` elements once padded) are
-  run on inputs padded to a *bucket* shape -- every axis longer than one rounded up to a power
-  of two -- so 17x5 and 19x6 share one executable.  Results stay padded on the device (an
-  ``Array`` knows its logical shape) and are cut to their exact shape only when a consumer
-  needs that: a kernel without a bucket rule, NumPy, a ``jax.jit`` argument.  A bucketed
-  kernel masks the padding of an input with the value its rule names (0 for a sum, -inf for
-  a max ...) before the body runs, so whatever lies in the padding never reaches a result.
-* **Compiler options.**  On CPU every kernel compiles with :data:`COMPILER_OPTIONS` (LLVM at
-  ``-O1``, one LLVM module): about 35% shorter compiles, the same bits and speed.  A kernel
-  whose traced program uses only :data:`EMITTER_NEUTRAL` primitives on real 32/64-bit and
-  integer/bool values also turns off XLA's fusion emitters (:data:`NEUTRAL_OPTIONS`: half
-  the compile time, the same bits, ``tests/core/test_compiler_options.py``); the rest keep
-  them.  A program whose float max/min must keep NaN (:func:`reduce_extreme`: its NaN test
-  is in the trace, under a name scope) compiles without XLA's YNNPACK reduction
-  (:data:`EXACT_EXTREMES`) and without that test.  The compile step traces a program once,
-  reads these options from its jaxpr (:func:`program_options`) and compiles with them:
-  the choice is made per traced program, never by the input's size or by what the process
-  ran before; the measurements and the rejected settings (``-O0``) are in
-  ``docs/performance.md``.
+* **Buckets** (``_core/buckets.py``).  Small concrete arrays (at most ``BUCKET_LIMIT``
+  elements once padded) are run on inputs padded to a *bucket* shape -- every axis longer
+  than one rounded up to a power of two -- so 17x5 and 19x6 share one executable.  Results
+  stay padded on the device (an ``Array`` knows its logical shape) and are cut to their
+  exact shape only when a consumer needs that: a kernel without a bucket rule, NumPy, a
+  ``jax.jit`` argument.  A bucketed kernel masks the padding of an input with the value its
+  rule names (0 for a sum, -inf for a max ...) before the body runs, so whatever lies in the
+  padding never reaches a result.
+* **Compiler options** (``_core/compile_options.py``).  On CPU every kernel compiles with
+  :data:`COMPILER_OPTIONS` (LLVM at ``-O1``, one LLVM module): about 35% shorter compiles,
+  the same bits and speed.  A kernel whose traced program uses only :data:`EMITTER_NEUTRAL`
+  primitives on real 32/64-bit and integer/bool values also turns off XLA's fusion emitters
+  (:data:`NEUTRAL_OPTIONS`: half the compile time, the same bits,
+  ``tests/core/test_compiler_options.py``); the rest keep them.  A program whose float
+  max/min must keep NaN (:func:`reduce_extreme`: its NaN test is in the trace, under a name
+  scope) compiles without XLA's YNNPACK reduction (:data:`EXACT_EXTREMES`) and without that
+  test.  The compile step traces a program once, reads these options from its jaxpr
+  (:func:`program_options`) and compiles with them: the choice is made per traced program,
+  never by the input's size or by what the process ran before; the measurements and the
+  rejected settings (``-O0``) are in ``docs/performance.md``.
 * **Host paths.**  A kernel may declare a CPU host path (``@kernel(host=HostPath(...))``,
   ``_core/host.py``): its gate is asked before the XLA body runs, and nothing else chooses.
 * **Bounded memory.**  Every executable is counted; beyond :func:`executable_limit`
@@ -47,7 +48,6 @@ The policy, stated once:
 from __future__ import annotations
 
 import functools
-import math
 import threading
 
 import jax
@@ -57,7 +57,6 @@ from laxarray._core import backend as _backend
 from laxarray._core import config as _config
 from laxarray._core.devices import check_devices
 from laxarray._core import exec_store as _store
-from laxarray._core import primitives as _primitives
 from laxarray._core import record as _record
 from laxarray._core.exec_store import load_count  # noqa: F401 (re-exported)
 from laxarray._core.numerics import (NAN_TEST, exact_div,  # noqa: F401 (re-exported)
@@ -65,64 +64,16 @@ from laxarray._core.numerics import (NAN_TEST, exact_div,  # noqa: F401 (re-expo
                                      with_matmul_precision)
 from laxarray._core import host as _host
 from laxarray._core.call_keys import static_key as _static_key
-from laxarray._core import padding as _padding
-from laxarray._core.jaxapi import (ConcreteArray, NotSerializable, Tracer,
-                                   fast_call, one_device, program_contents, program_function,
-                                   put_like, register_program_setting, serialize_compiled,
-                                   under_trace, without_scope)
+from laxarray._core.buckets import mask_padding
+from laxarray._core.compile_options import (COMPILER_OPTIONS,  # noqa: F401 (re-exported)
+                                            EMITTER_NEUTRAL, EXACT_EXTREMES, NEUTRAL_OPTIONS,
+                                            program_options)
+from laxarray._core.jaxapi import (NotSerializable, Tracer, fast_call, one_device,
+                                   program_function, register_program_setting,
+                                   serialize_compiled, under_trace)
 from laxarray._core import settings as _settings
 
 # ---- policy settings ---------------------------------------------------------------------
-
-#: Largest padded element count that runs bucketed (``LAXARRAY_BUCKET_LIMIT``; 0 disables).
-BUCKET_LIMIT = _settings.value("LAXARRAY_BUCKET_LIMIT")
-
-
-def set_bucket_limit(n: int) -> int:
-    """Set :data:`BUCKET_LIMIT` (0 turns bucketing off for arrays made from now on);
-    returns the previous limit."""
-    global BUCKET_LIMIT
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise ValueError(f"set_bucket_limit: expected an int >= 0 for 'n'; got {n!r}")
-    previous, BUCKET_LIMIT = BUCKET_LIMIT, n
-    bucket_shape.cache_clear()
-    return previous
-
-#: XLA options for every kernel on the CPU backend (see the module docstring).
-COMPILER_OPTIONS = {"xla_backend_optimization_level": 1,
-                    "xla_cpu_parallel_codegen_split_count": 1}
-
-#: The options for kernels whose programs are emitter-neutral (see the module docstring).
-NEUTRAL_OPTIONS = dict(COMPILER_OPTIONS, xla_cpu_use_fusion_emitters=False)
-
-#: Primitives whose CPU code gives the same bits with XLA's fusion emitters and without them
-#: (the ``neutral`` rows of :mod:`.primitives`).
-EMITTER_NEUTRAL = _primitives.names("neutral")
-
-
-def _neutral_dtype(dtype) -> bool:
-    return dtype is not None and (dtype.kind in "biu" or
-                                  (dtype.kind == "f" and dtype.itemsize >= 4))
-
-
-#: XLA:CPU's YNNPACK library fusion kept for matrix products, not reductions: from 4096
-#: elements on, its float max/min drop NaN (jax.numpy's too); its sums differ from XLA's loop
-#: only in rounding and run ~2x faster, so only programs that need NaN-exact extremes
-#: (:func:`reduce_extreme`) take this option (audit: ``docs/performance.md``).
-EXACT_EXTREMES = {"xla_cpu_experimental_ynn_fusion_type": "LIBRARY_FUSION_TYPE_DOT"}
-
-
-@functools.lru_cache(maxsize=None)
-def _options(neutral=False, extremes=False):
-    if jax.default_backend() != "cpu":
-        return None
-    options = NEUTRAL_OPTIONS if neutral else COMPILER_OPTIONS
-    return dict(options, **EXACT_EXTREMES) if extremes else options
-
-
-#: Debugging aid for tests: fill host-side padding with NaN / the dtype's maximum instead of
-#: zeros, so a bucket rule that forgets to mask shows up as a wrong value.
-POISON = _settings.value("LAXARRAY_BUCKET_POISON")
 
 _MAX_EXECUTABLES = [_settings.value("LAXARRAY_KERNEL_CACHE")]
 
@@ -138,55 +89,6 @@ def set_executable_limit(n: int) -> None:
         raise ValueError(f"set_executable_limit: expected an int >= 1 for 'n'; got {n!r}")
     _MAX_EXECUTABLES[0] = n
     _evict()
-
-
-# ---- buckets -----------------------------------------------------------------------------
-
-def bucket_dim(n: int) -> int:
-    """The bucketed length of an axis of length ``n`` (axes of length 0 or 1 stay)."""
-    return n if n <= 1 else 1 << (n - 1).bit_length()
-
-
-@functools.lru_cache(maxsize=8192)
-def bucket_shape(shape: tuple):
-    """The padded shape of ``shape``, or ``None`` if arrays of that shape are not bucketed
-    (an empty axis, or more than :data:`BUCKET_LIMIT` elements once padded)."""
-    out = tuple(bucket_dim(n) for n in shape)
-    if 0 in shape or math.prod(out) > BUCKET_LIMIT:
-        return None
-    return out
-
-
-def _fill_value(dtype):
-    if not POISON:
-        return 0
-    kind = np.dtype(dtype).kind
-    if kind in "fc" or dtype.name == "bfloat16":
-        return np.nan
-    if kind in "iu":
-        return np.iinfo(dtype).max
-    return True
-
-
-def pad_raw(v):
-    """The bucket-shaped device copy of the concrete value ``v`` (padding filled on the host),
-    or ``None`` if ``v`` is not bucketed (see :func:`bucket_shape`; one device only)."""
-    if BUCKET_LIMIT <= 0 or type(v) is not ConcreteArray:
-        return None
-    bshape = bucket_shape(v.shape)
-    if bshape is None:
-        return None
-    if bshape == v.shape:
-        return v
-    if len(v.sharding.device_set) != 1:
-        return None
-    host = np.asarray(v)
-    out = np.full(bshape, _fill_value(host.dtype), host.dtype)
-    out[tuple(slice(0, n) for n in host.shape)] = host
-    return put_like(out, v)
-
-
-extents, mask_padding, unpad_raw = _padding.extents, _padding.mask_padding, _padding.unpad_raw
 
 
 # ---- executables: counting and eviction --------------------------------------------------
@@ -251,19 +153,6 @@ def _evict():
 
 
 # ---- the compile step: trace once, read the options from the program, compile ------------
-
-def program_options(closed):
-    """``(program, options)`` for the traced program ``closed`` (a closed jaxpr) of an eager
-    call: :data:`NEUTRAL_OPTIONS` where it is emitter-neutral (only :data:`EMITTER_NEUTRAL`
-    primitives, on real 32/64-bit or integer values), else :data:`COMPILER_OPTIONS`, each
-    with :data:`EXACT_EXTREMES` where it holds a :func:`reduce_extreme` NaN test; ``program``
-    is ``closed`` less the NaN tests of its top level (those options keep the NaN; ``None``
-    off the CPU)."""
-    program, exact = without_scope(closed, NAN_TEST)
-    names, dtypes = program_contents(program)
-    return program, _options(names <= EMITTER_NEUTRAL and all(map(_neutral_dtype, dtypes)),
-                             exact)
-
 
 def compile_program(jitted, args):
     """The compile step of every executable a kernel builds: ``jitted`` (a kernel body under

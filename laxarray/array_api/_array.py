@@ -36,7 +36,7 @@ import jax
 import numpy as np
 
 from laxarray._core import dtypes as _dt
-from laxarray._core import kernel as _kernel
+from laxarray._core import buckets as _buckets
 from laxarray._core.devices import check_device, default_device, device_of, place
 from laxarray._core.errors import fail, fail_text, tracer_conversion
 from laxarray._core.jaxapi import Tracer
@@ -154,7 +154,7 @@ class Array:
             if self._view is not None:  # a view: its current value (_views)
                 return self._view.value(self)._value
             p = self._pad
-            v = _kernel.unpad_raw(p, self._lshape)
+            v = _buckets.unpad_raw(p, self._lshape)
             if self._pad is p:  # kept unless another thread rebound the handle meanwhile
                 self._v = v
         return v
@@ -171,7 +171,7 @@ class Array:
             if self._view is not None:
                 return self._view.value(self)._padded()
             v = self._v
-            p = _kernel.pad_raw(v)
+            p = _buckets.pad_raw(v)
             p = False if p is None else p
             if self._v is v:  # kept unless another thread rebound the handle meanwhile
                 self._pad = p

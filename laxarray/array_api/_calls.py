@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from laxarray._core.host import DECLINED
 from laxarray._core.jaxapi import Tracer
-from laxarray._core.kernel import POISON, Kernel, bucket_shape, extents
+from laxarray._core import buckets as _buckets
+from laxarray._core.buckets import bucket_shape, extents
+from laxarray._core.kernel import Kernel
 from laxarray.array_api._array import Array, wrap, wrap_padded
 
 
@@ -17,7 +19,7 @@ def wrap_bucketed(padded, shape):
     """The Array of logical ``shape`` held as the bucket-shaped result ``padded`` (under
     ``LAXARRAY_BUCKET_POISON`` the bucket invariant is checked: a kernel's padded result
     must have exactly the bucket shape of its logical shape)."""
-    if POISON and tuple(padded.shape) != bucket_shape(tuple(shape)):
+    if _buckets.POISON and tuple(padded.shape) != bucket_shape(tuple(shape)):
         raise RuntimeError(f"bucketed result of shape {padded.shape} for logical {shape}")
     return wrap_padded(padded, shape)
 

@@ -42,7 +42,8 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import broadcast_error, fail, shape_text, slice_error
 from laxarray._core.jaxapi import Tracer, is_tracer
-from laxarray._core.kernel import bucket_shape, kernel
+from laxarray._core.buckets import bucket_shape
+from laxarray._core.kernel import kernel
 from laxarray.array_api import _index_plan as _basic
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._broadcast import broadcastable

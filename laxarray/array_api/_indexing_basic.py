@@ -16,7 +16,7 @@ import numpy as np
 
 from laxarray._core.errors import broadcast_error, shape_text
 from laxarray._core.jaxapi import put_like
-from laxarray._core.kernel import bucket_shape
+from laxarray._core.buckets import bucket_shape
 from laxarray.array_api import _views
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._broadcast import broadcastable

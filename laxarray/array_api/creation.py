@@ -20,7 +20,8 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.devices import all_devices, check_device, default_device, place
 from laxarray._core.errors import ZeroStepError, fail
 from laxarray._core.jaxapi import Tracer
-from laxarray._core.kernel import bucket_dim, bucket_shape, kernel
+from laxarray._core.buckets import bucket_dim, bucket_shape
+from laxarray._core.kernel import kernel
 from laxarray._core.numerics import cast_value, exact_div, rounded
 from laxarray._core.validate import check_bool, check_choice, check_int, normalize_shape
 from laxarray.array_api._array import Array, _copy_handle, wrap

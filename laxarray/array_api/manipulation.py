@@ -15,7 +15,8 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.devices import all_devices, committed_places, fail_mixed_devices
 from laxarray._core.errors import broadcast_error, fail, shape_text
 from laxarray._core.jaxapi import is_tracer
-from laxarray._core.kernel import bucket_shape, extents, kernel
+from laxarray._core.buckets import bucket_shape, extents
+from laxarray._core.kernel import kernel
 from laxarray._core.validate import (check_bool, check_int, normalize_axes, normalize_axis,
                                      normalize_shape)
 from laxarray.array_api._calls import call, call_padded, padded_inputs, wrap_bucketed

@@ -29,7 +29,8 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.host import HostPath
 from laxarray._core.jaxapi import is_tracer
-from laxarray._core.kernel import kernel, unpad_raw
+from laxarray._core.buckets import unpad_raw
+from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_bool, check_int
 from laxarray.array_api import _host_order
 from laxarray.array_api._array import Array, wrap

@@ -19,7 +19,7 @@ import importlib
 import numpy as np
 
 import laxarray.array_api as xp
-from laxarray._core.kernel import bucket_shape
+from laxarray._core.buckets import bucket_shape
 from laxarray.precompile.task import Task, device_dtypes
 from laxarray._core import dtypes as _dt
 

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import laxarray as xp
+from laxarray._core import buckets as B
 from laxarray._core import kernel as K
 
 CASES = [
@@ -26,11 +27,11 @@ CASES = [
 
 @pytest.fixture
 def poisoned():
-    previous, K.POISON = K.POISON, True
+    previous, B.POISON = B.POISON, True
     try:
         yield
     finally:
-        K.POISON = previous
+        B.POISON = previous
 
 
 @pytest.mark.parametrize("shapes,axis", CASES, ids=str)

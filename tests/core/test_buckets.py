@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import laxarray as xp
-from laxarray._core import kernel as K
+from laxarray._core import buckets as B
 from profiles import CI
 
 #: every example compiles its exact-shape oracle anew (each drawn shape is a new program),
@@ -66,8 +66,8 @@ def _specials(draw, out):
 
 def _run(fn, inputs, bucketed):
     """``fn`` on laxarray copies of ``inputs``, bucketed (poisoned padding) or exact."""
-    previous = K.set_bucket_limit(K.BUCKET_LIMIT if bucketed else 0)
-    poison, K.POISON = K.POISON, bucketed
+    previous = B.set_bucket_limit(B.BUCKET_LIMIT if bucketed else 0)
+    poison, B.POISON = B.POISON, bucketed
     try:
         args = [xp.asarray(a) if isinstance(a, np.ndarray) else a for a in inputs]
         if bucketed:
@@ -76,8 +76,8 @@ def _run(fn, inputs, bucketed):
         out = fn(*args)
         return [np.asarray(o) for o in (out if isinstance(out, tuple) else (out,))]
     finally:
-        K.POISON = poison
-        K.set_bucket_limit(previous)
+        B.POISON = poison
+        B.set_bucket_limit(previous)
 
 
 def _bits(a):

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import laxarray as xp
+from laxarray._core import buckets as B
 from laxarray._core import kernel as K
 
 _EVENTS = {"backend": 0, "hits": 0}
@@ -123,7 +124,7 @@ def test_a_public_call_compiles_at_most_one_executable(name, call, shape):
 
 def test_live_executables_stay_within_the_bound():
     limit = K.executable_limit()
-    previous = K.set_bucket_limit(0)
+    previous = B.set_bucket_limit(0)
     try:
         K.set_executable_limit(8)
         for n in range(16):  # 48 programs through a bound of 8
@@ -132,7 +133,7 @@ def test_live_executables_stay_within_the_bound():
             assert K.live_executables() <= 8
     finally:
         K.set_executable_limit(limit)
-        K.set_bucket_limit(previous)
+        B.set_bucket_limit(previous)
 
 
 _CHILD = textwrap.dedent("""
@@ -200,7 +201,7 @@ def test_eviction_is_safe_while_other_threads_run_kernels():
     """Threads compiling and running many kernels while the bound evicts: every result
     right, no error (eviction drops a binding's jitted callable; a running call keeps it)."""
     import threading
-    limit, previous = K.executable_limit(), K.set_bucket_limit(0)
+    limit, previous = K.executable_limit(), B.set_bucket_limit(0)
     errors = []
 
     def work(seed):
@@ -220,7 +221,7 @@ def test_eviction_is_safe_while_other_threads_run_kernels():
             t.join()
     finally:
         K.set_executable_limit(limit)
-        K.set_bucket_limit(previous)
+        B.set_bucket_limit(previous)
     assert errors == []
 
 

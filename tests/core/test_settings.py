@@ -79,9 +79,9 @@ def test_import_never_fails_on_a_setting(tmp_path):
     code = ("import warnings; warnings.simplefilter('always')\n"
             "with warnings.catch_warnings(record=True) as w:\n"
             "    import laxarray as xp\n"
-            "    from laxarray._core import config, kernel\n"
+            "    from laxarray._core import buckets, config\n"
             "import json; print(json.dumps({'warned': [str(x.message) for x in w],\n"
-            "    'precision': config.get_matmul_precision(), 'limit': kernel.BUCKET_LIMIT,\n"
+            "    'precision': config.get_matmul_precision(), 'limit': buckets.BUCKET_LIMIT,\n"
             "    'sum': float(xp.sum(xp.ones(3)))}))")
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, timeout=300, cwd=tmp_path)

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import laxarray as xp
+from laxarray._core import buckets as B
 from laxarray._core import kernel as K
 from laxarray.array_api._calls import call
 
@@ -29,16 +30,16 @@ def _input(shape, dtype, rank=None, seed=0):
 
 
 def _run(fn, a, bucketed):
-    previous = K.set_bucket_limit(K.BUCKET_LIMIT if bucketed else 0)
-    poison, K.POISON = K.POISON, bucketed
+    previous = B.set_bucket_limit(B.BUCKET_LIMIT if bucketed else 0)
+    poison, B.POISON = B.POISON, bucketed
     try:
         x = xp.asarray(a)
         assert (x._padded() is not False) == bucketed
         out = fn(x)
         return [np.asarray(o) for o in (out if isinstance(out, tuple) else (out,))]
     finally:
-        K.POISON = poison
-        K.set_bucket_limit(previous)
+        B.POISON = poison
+        B.set_bucket_limit(previous)
 
 
 def _thin(x):

@@ -1,0 +1,111 @@
+"""Buckets: the padded shapes small concrete arrays run in, so that 17x5 and 19x6 share one
+executable (the policy: ``laxarray._core.kernel``'s docstring), the padding filled on the
+host, the true extents of a padded value as device vectors, masking the padding inside a
+kernel, and cutting a padded value to its exact shape."""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import jax
+import numpy as np
+from jax import lax
+
+from laxarray._core.jaxapi import ConcreteArray, Tracer, put_like
+from laxarray._core import settings as _settings
+
+#: Largest padded element count that runs bucketed (``LAXARRAY_BUCKET_LIMIT``; 0 disables).
+BUCKET_LIMIT = _settings.value("LAXARRAY_BUCKET_LIMIT")
+
+
+def set_bucket_limit(n: int) -> int:
+    """Set :data:`BUCKET_LIMIT` (0 turns bucketing off for arrays made from now on);
+    returns the previous limit."""
+    global BUCKET_LIMIT
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise ValueError(f"set_bucket_limit: expected an int >= 0 for 'n'; got {n!r}")
+    previous, BUCKET_LIMIT = BUCKET_LIMIT, n
+    bucket_shape.cache_clear()
+    return previous
+
+#: Debugging aid for tests (read here at each padding, so a test may set it): fill host-side padding with NaN / the dtype's maximum instead of
+#: zeros, so a bucket rule that forgets to mask shows up as a wrong value.
+POISON = _settings.value("LAXARRAY_BUCKET_POISON")
+
+
+def bucket_dim(n: int) -> int:
+    """The bucketed length of an axis of length ``n`` (axes of length 0 or 1 stay)."""
+    return n if n <= 1 else 1 << (n - 1).bit_length()
+
+
+@functools.lru_cache(maxsize=8192)
+def bucket_shape(shape: tuple):
+    """The padded shape of ``shape``, or ``None`` if arrays of that shape are not bucketed
+    (an empty axis, or more than :data:`BUCKET_LIMIT` elements once padded)."""
+    out = tuple(bucket_dim(n) for n in shape)
+    if 0 in shape or math.prod(out) > BUCKET_LIMIT:
+        return None
+    return out
+
+
+def _fill_value(dtype):
+    if not POISON:
+        return 0
+    kind = np.dtype(dtype).kind
+    if kind in "fc" or dtype.name == "bfloat16":
+        return np.nan
+    if kind in "iu":
+        return np.iinfo(dtype).max
+    return True
+
+
+def pad_raw(v):
+    """The bucket-shaped device copy of the concrete value ``v`` (padding filled on the host),
+    or ``None`` if ``v`` is not bucketed (see :func:`bucket_shape`; one device only)."""
+    if BUCKET_LIMIT <= 0 or type(v) is not ConcreteArray:
+        return None
+    bshape = bucket_shape(v.shape)
+    if bshape is None:
+        return None
+    if bshape == v.shape:
+        return v
+    if len(v.sharding.device_set) != 1:
+        return None
+    host = np.asarray(v)
+    out = np.full(bshape, _fill_value(host.dtype), host.dtype)
+    out[tuple(slice(0, n) for n in host.shape)] = host
+    return put_like(out, v)
+
+
+
+def unpad_raw(p, shape):
+    """The leading ``shape`` part of the device value ``p``: a padded array's exact value,
+    or the eager cut of a result whose length depends on the data (``unique``).  Cut on the
+    host, so no compilation per length; a traced ``p`` (a padded constant that an outer
+    trace staged) or one spread over several devices is sliced by lax instead."""
+    if p.shape == shape:
+        return p
+    if isinstance(p, Tracer) or len(p.sharding.device_set) != 1:
+        return lax.slice(p, (0,) * len(shape), shape)
+    return put_like(np.array(np.asarray(p)[tuple(slice(0, n) for n in shape)]), p)
+
+
+@functools.lru_cache(maxsize=8192)
+def extents(shape: tuple):
+    """``shape`` as an int32 vector: the dynamic true extent of a padded input.  Kept on the
+    device (uncommitted, so it follows its kernel's other inputs): a NumPy vector would be
+    copied to the device on every call, about 6 us per extent."""
+    return jax.device_put(np.array(shape, np.int32))
+
+
+def mask_padding(x, ext, fill):
+    """``x`` (padded) with every element outside the true extent ``ext`` set to ``fill``."""
+    keep = None
+    for axis, n in enumerate(x.shape):
+        if n > 1:
+            ok = lax.lt(lax.broadcasted_iota(np.int32, x.shape, axis), ext[axis])
+            keep = ok if keep is None else lax.bitwise_and(keep, ok)
+    if keep is None:
+        return x
+    return lax.select(keep, x, lax.full_like(x, fill))
