@@ -448,15 +448,27 @@ def call_signature(args):
         return tuple([a.aval for a in args if not a._committed])
     except (AttributeError, TypeError):  # not all jax arrays (a tracer refuses _committed)
         pass
+    return signature_of(args, _default_placed)
+
+
+def _default_placed(a):
+    return None if getattr(a, "committed", False) else a.aval
+
+
+def signature_of(args, array_key):
+    """The signature of ``args``: ``array_key(a)`` for each jax array (``None``: refused),
+    Python scalars and ``None`` by type, NumPy values by shape and dtype; ``None`` for a
+    tracer, an argument of another kind, or a refused array (:func:`call_signature`, and
+    ``kernel``'s key of calls the store cannot key)."""
     sig = []
     for a in args:
         if isinstance(a, jaxapi.Tracer):
             return None
-        aval = getattr(a, "aval", None)
-        if aval is not None:
-            if getattr(a, "committed", False):
+        if getattr(a, "aval", None) is not None:
+            key = array_key(a)
+            if key is None:
                 return None
-            sig.append(aval)
+            sig.append(key)
         elif a is None or type(a) in _SCALARS:
             sig.append(type(a))
         elif type(a) is np.ndarray or isinstance(a, np.generic):

@@ -51,7 +51,6 @@ import functools
 import threading
 
 import jax
-import numpy as np
 
 from laxarray._core import backend as _backend
 from laxarray._core import config as _config
@@ -194,31 +193,20 @@ def _open_store():
     return _STORE[0]
 
 
-_SCALARS = (bool, int, float, complex)
-
-
 def _local_key(args):
     """The table key of a call that the store cannot key (arrays committed to a device or a
     sharding, say): each argument's abstract value with its sharding and whether it is
     committed, and the ambient meshes; ``None`` for a tracer or an argument of another kind
     (then ``jax.jit`` serves the call)."""
-    sig = []
-    for a in args:
-        if isinstance(a, Tracer):
-            return None
-        aval = getattr(a, "aval", None)
-        if aval is not None:
-            sharding = getattr(a, "sharding", None)
-            if sharding is None:
-                return None
-            sig.append((aval, sharding, bool(getattr(a, "committed", False))))
-        elif a is None or type(a) in _SCALARS:
-            sig.append(type(a))
-        elif type(a) is np.ndarray or isinstance(a, np.generic):
-            sig.append((a.shape, a.dtype.str, "numpy"))
-        else:
-            return None
-    return ("local", tuple(sig), jax.sharding.get_abstract_mesh(), jax.sharding.get_mesh())
+    sig = _store.signature_of(args, _placed)
+    if sig is None:
+        return None
+    return ("local", sig, jax.sharding.get_abstract_mesh(), jax.sharding.get_mesh())
+
+
+def _placed(a):
+    sharding = getattr(a, "sharding", None)
+    return None if sharding is None else (a.aval, sharding, bool(getattr(a, "committed", False)))
 
 
 # ---- kernels -----------------------------------------------------------------------------
