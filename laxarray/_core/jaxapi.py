@@ -168,21 +168,6 @@ add_any_p = _jad.add_jaxvals_p   # the sum of cotangents that jax.grad's jaxprs 
 
 # --- tracing internals used by the kernel helper (compiler options per program) --------------
 
-def traced_program(fn, args):
-    """Trace ``fn(*args)`` once: ``(names, dtypes, replay)`` -- the primitive names and the
-    value dtypes of the program (nested programs -- ``jit``, ``cond``, ``while`` ... --
-    included) and ``replay()``, which evaluates that program on ``args`` and returns what
-    ``fn(*args)`` returns.  ``args`` may be tracers of an enclosing trace (then ``replay``
-    binds the program's primitives into it)."""
-    closed, out_shape = jax.make_jaxpr(fn, return_shape=True)(*args)
-    names, dtypes = program_contents(closed)
-
-    def replay():
-        flat = _jex.core.jaxpr_as_fun(closed)(*jax.tree.leaves(args))
-        return jax.tree.unflatten(jax.tree.structure(out_shape), flat)
-    return names, dtypes, replay
-
-
 def program_contents(closed):
     """``(names, dtypes)``: the primitive names and value dtypes of the closed jaxpr
     ``closed``, nested programs (``jit``, ``cond``, ``while`` ...) included."""
