@@ -353,9 +353,6 @@ class Bound:
                     out = self._call(self._keep(key, exe), args)
                     if out is not _NO:
                         return out
-        for a in args:
-            if isinstance(a, Tracer):
-                return self._traced(args, body)
         try:
             out = self._jitted(body)(*args)
         except ValueError as exc:
