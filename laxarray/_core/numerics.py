@@ -74,7 +74,8 @@ def exact_div(x, d):
 
 
 #: The name scope of :func:`reduce_extreme`'s NaN test: the kernel helper's compile step
-#: finds it in a traced program, compiles that program with ``kernel.EXACT_EXTREMES`` and
+#: finds it in a traced program, compiles that program with
+#: ``compile_options.EXACT_EXTREMES`` and
 #: drops the test (XLA's own max/min then keep NaN).
 NAN_TEST = "laxarray_nan_test"
 
@@ -83,7 +84,8 @@ def reduce_extreme(x, axes, find_max):
     """``lax.reduce_max`` (``find_max``) or ``lax.reduce_min`` of ``x`` over ``axes``, NaN
     wherever a reduced NaN is, at every size.
 
-    XLA:CPU's YNNPACK reduction drops NaN from 4096 elements on (``kernel.EXACT_EXTREMES``).
+    XLA:CPU's YNNPACK reduction drops NaN from 4096 elements on
+    (``compile_options.EXACT_EXTREMES``).
     A float reduction of two elements or more is followed by a NaN test (a second reduction
     that finds the NaN and puts it back) under the name scope :data:`NAN_TEST`: inlined
     into a user's ``jax.jit`` (whose options laxarray cannot set) it stays; laxarray's own

@@ -251,11 +251,10 @@ def _refined(a, u, s, v):
     alpha = lax.add(t, lax.mul(hv, lax.add(lax.mul(c(sj), ru), lax.mul(c(si), rv))))
     beta = lax.neg(lax.add(mH(t), lax.mul(hv, lax.add(lax.mul(c(si), ru), lax.mul(c(sj), rv)))))
     total, gap = lax.add(si, sj), lax.sub(sj, si)
-    zero = lax.full_like(t, 0)
 
-    def guarded(num, den, usable):
+    def guarded(num, den, usable):   # num / den where usable, else 0
         safe = lax.select(usable, den, lax.full_like(den, 1))
-        return lax.select(usable, lax.div(num, c(safe)), zero)
+        return lax.select(usable, lax.div(num, c(safe)), lax.full_like(num, 0))
     apart = lax.sub(alpha, beta)
     size = cabs(apart) if _dt.kind_of(dtype) == "c" else lax.abs(apart)
     x_minus_y = guarded(lax.add(alpha, beta), total, lax.gt(total, floor))
@@ -264,11 +263,9 @@ def _refined(a, u, s, v):
     f = lax.add(lax.mul(hv, ru), lax.mul(hv, lax.add(x_plus_y, x_minus_y)))
     g = lax.add(lax.mul(hv, rv), lax.mul(hv, lax.sub(x_plus_y, x_minus_y)))
     m = a.shape[0]
-    usable = lax.gt(sig, floor)
-    inv = lax.select(usable, lax.div(lax.full_like(sig, 1), lax.select(
-        usable, sig, lax.full_like(sig, 1))), lax.full_like(sig, 0))
-    outside = lax.mul(lax.sub(b, hi(u, lax.add(t, hi(ru, t)))),
-                      c(lax.broadcast_in_dim(inv, (m, n), (1,))))
+    outside = guarded(lax.sub(b, hi(u, lax.add(t, hi(ru, t)))),
+                      lax.broadcast_in_dim(sig, (m, n), (1,)),
+                      lax.broadcast_in_dim(lax.gt(sig, floor), (m, n), (1,)))
     u = lax.add(lax.add(u, hi(u, f)), outside)
     v = lax.add(v, hi(v, g))
     # first-order steps may leave a tie of singular values an ulp out of order
