@@ -97,7 +97,13 @@ OFFICIAL_PART = CONFORMANCE_PART = SKLEARN_PART = None
 
 def _env(platform, dry):
     env = dict(os.environ)
-    env["JAX_PLATFORMS"] = "cpu" if dry else {"gpu": "cuda"}.get(platform, platform)
+    if dry:
+        env["JAX_PLATFORMS"] = "cpu"
+    else:
+        # as a user's process runs: the accelerator is jax's default backend, and the host
+        # CPU's backend is there too (a NumPy buffer's DLPack import lands on it; with
+        # JAX_PLATFORMS=tpu the suites missed that: session 17)
+        env.pop("JAX_PLATFORMS", None)
     if dry and platform == "tpu":
         env["LAXARRAY_PLATFORM"] = "tpu"   # the TPU's backend record, on the CPU
     env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")

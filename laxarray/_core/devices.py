@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 
 import jax
+import numpy as np
 
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import Tracer
@@ -25,14 +26,28 @@ def default_device():
 def place(value, device):
     """``value`` (a jax value) on ``device``.  With one device there is nothing to choose:
     the value stays as it is, uncommitted (committed and uncommitted arguments are separate
-    jax cache entries, so committing would compile every kernel twice)."""
-    if device is None or isinstance(value, Tracer):
+    jax cache entries, so committing would compile every kernel twice).  A concrete array
+    on a device laxarray does not list (the host CPU's, on a machine whose default backend
+    is an accelerator: what ``jax.dlpack.from_dlpack`` makes of a NumPy buffer there)
+    moves to ``device``, or uncommitted to the default device: laxarray's arrays live on
+    :func:`all_devices` only."""
+    if isinstance(value, Tracer):
+        return value
+    foreign = isinstance(value, jax.Array) and not value.sharding.device_set <= _listed()
+    if foreign and (device is None or len(all_devices()) == 1):
+        return jax.device_put(np.asarray(value))
+    if device is None:
         return value
     if isinstance(device, jax.sharding.Sharding):
         return jax.device_put(value, device)
     if len(all_devices()) == 1 and isinstance(value, jax.Array):
         return value
     return jax.device_put(value, device)
+
+
+@functools.lru_cache(maxsize=None)
+def _listed() -> frozenset:
+    return frozenset(all_devices())
 
 
 def device_of(value):

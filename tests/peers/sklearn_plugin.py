@@ -46,14 +46,16 @@ _array_api.yield_namespace_device_dtype_combinations = _combinations
 def pytest_collection_modifyitems(config, items):
     """``SKLEARN_SHARD=K/N`` keeps the K-th of N contiguous shares of the selected tests (a
     whole run on a TPU is longer than one device call; contiguous shares keep a module's
-    tests, and the programs they share, together)."""
+    tests, and the programs they share, together).  ``SKLEARN_SHARD=K/N+M`` leaves out the
+    share's first M tests (the rest of a share a device call's limit cut off)."""
     shard = os.environ.get("SKLEARN_SHARD", "").strip()
     if not shard:
         return
+    shard, _, skip = shard.partition("+")
     k, n = (int(v) for v in shard.split("/"))
     if not 1 <= k <= n:
         raise ValueError(f"SKLEARN_SHARD: expected K/N with 1 <= K <= N; got {shard!r}")
     size = -(-len(items) // n)
-    keep = items[(k - 1) * size:k * size]
+    keep = items[(k - 1) * size:k * size][int(skip or 0):]
     config.hook.pytest_deselected(items=[i for i in items if i not in keep])
     items[:] = keep
