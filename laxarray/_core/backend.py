@@ -6,8 +6,8 @@ function family computes in (the TPU has no float64 linear algebra or FFT), how 
 are traced, whether XLA lowers the nonsymmetric eigensolver and 64-bit integer products there,
 whether the kernels' CPU host paths may run, which float32 elementwise functions
 laxarray computes itself because XLA's lowering there is far from correctly rounded,
-whether the executable store keeps its kernels, and whether one process at a time holds
-its devices.  Every decision that depends on the backend
+whether the executable store keeps its kernels, whether one process at a time holds
+its devices, and which XLA compiler options its kernels take.  Every decision that depends on the backend
 reads its record: ``info``'s ``dtypes``/``default_dtypes``, the creation functions and
 promotion's defaults (``dtypes.default_float`` ...), the dtype checks on arguments and
 array-likes, the kernel helper, the host gate, ``linalg`` and ``fft``.
@@ -34,7 +34,7 @@ backend: ``devices.all_devices``), or of the platform ``LAXARRAY_PLATFORM`` name
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 import jax
@@ -94,6 +94,11 @@ class Backend:
     #: that laxarray would spread over child processes (``precompile``'s workers) runs in
     #: the calling process there
     exclusive: bool = False
+    #: XLA compiler options of laxarray's kernels on this platform (``compile_options``
+    #: picks them per program): ``"every"`` kernel's, what an emitter-``"neutral"`` program
+    #: adds, what a program that needs NaN-``"exact_extremes"`` adds; empty: XLA's defaults
+    #: (the measurements: ``docs/performance.md``)
+    xla_options: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
 
     def supports(self, dtype) -> bool:
         """Whether arrays of ``dtype`` can live on this platform."""
@@ -131,13 +136,24 @@ def _names(dtypes) -> str:
 
 _LINALG_FULL = frozenset((_F32, _F64, _C64, _C128))
 
+#: XLA:CPU's options (``Backend.xla_options``): LLVM at -O1 in one module for every kernel
+#: (about 35% shorter compiles); without the fusion emitters where a program's bits are the
+#: same either way (half the compile time); YNNPACK's library fusion for matrix products
+#: only where a program needs NaN-exact max/min (from 4096 elements its reductions drop NaN)
+_XLA_CPU = MappingProxyType({
+    "every": MappingProxyType({"xla_backend_optimization_level": 1,
+                               "xla_cpu_parallel_codegen_split_count": 1}),
+    "neutral": MappingProxyType({"xla_cpu_use_fusion_emitters": False}),
+    "exact_extremes": MappingProxyType({
+        "xla_cpu_experimental_ynn_fusion_type": "LIBRARY_FUSION_TYPE_DOT"})})
+
 #: NumPy's: every dtype, 64-bit defaults
 CPU = Backend(
     "cpu", _ALL,
     MappingProxyType({"real floating": _F64, "complex floating": _C128, "integral": _I64,
                       "indexing": _I64}),
     MappingProxyType({"linalg": _LINALG_FULL, "fft": _LINALG_FULL}),
-    int64_dot=True, polar_svd=False, eig=True, host=True, store=True)
+    int64_dot=True, polar_svd=False, eig=True, host=True, store=True, xla_options=_XLA_CPU)
 #: as the CPU (float64 is native there), the nonsymmetric eigensolver on the host
 GPU = Backend(
     "gpu", _ALL, CPU.defaults, CPU.families, int64_dot=True, polar_svd=False, eig=False,

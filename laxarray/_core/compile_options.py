@@ -1,23 +1,23 @@
-"""The XLA:CPU compiler options of laxarray's kernels, read from each traced program (the
-policy: ``laxarray._core.kernel``'s docstring; the measurements: ``docs/performance.md``).
-Off the CPU there are none."""
+"""The XLA compiler options of laxarray's kernels, read from each traced program: the
+compiling platform's record lists them (``backend.Backend.xla_options``: XLA:CPU's; none
+elsewhere); the policy: ``laxarray._core.kernel``'s docstring, the measurements:
+``docs/performance.md``."""
 
 from __future__ import annotations
 
 import functools
 
-import jax
-
+from laxarray._core import backend as _backend
 from laxarray._core import primitives as _primitives
 from laxarray._core.jaxapi import program_contents, without_scope
 from laxarray._core.numerics import NAN_TEST
 
+_CPU_OPTIONS = _backend.CPU.xla_options
 #: XLA options for every kernel on the CPU backend (see ``kernel``'s docstring).
-COMPILER_OPTIONS = {"xla_backend_optimization_level": 1,
-                    "xla_cpu_parallel_codegen_split_count": 1}
+COMPILER_OPTIONS = dict(_CPU_OPTIONS["every"])
 
 #: The options for kernels whose programs are emitter-neutral (see ``kernel``'s docstring).
-NEUTRAL_OPTIONS = dict(COMPILER_OPTIONS, xla_cpu_use_fusion_emitters=False)
+NEUTRAL_OPTIONS = dict(COMPILER_OPTIONS, **_CPU_OPTIONS["neutral"])
 
 #: Primitives whose CPU code gives the same bits with XLA's fusion emitters and without them
 #: (the ``neutral`` rows of :mod:`.primitives`).
@@ -33,15 +33,21 @@ def _neutral_dtype(dtype) -> bool:
 #: elements on, its float max/min drop NaN (jax.numpy's too); its sums differ from XLA's loop
 #: only in rounding and run ~2x faster, so only programs that need NaN-exact extremes
 #: (:func:`reduce_extreme`) take this option (audit: ``docs/performance.md``).
-EXACT_EXTREMES = {"xla_cpu_experimental_ynn_fusion_type": "LIBRARY_FUSION_TYPE_DOT"}
+EXACT_EXTREMES = dict(_CPU_OPTIONS["exact_extremes"])
 
 
 @functools.lru_cache(maxsize=None)
 def _options(neutral=False, extremes=False):
-    if jax.default_backend() != "cpu":
+    """The compiling platform's options for a program (``None``: XLA's defaults)."""
+    record = _backend.compiling().xla_options
+    if not record:
         return None
-    options = NEUTRAL_OPTIONS if neutral else COMPILER_OPTIONS
-    return dict(options, **EXACT_EXTREMES) if extremes else options
+    options = dict(record["every"])
+    if neutral:
+        options.update(record["neutral"])
+    if extremes:
+        options.update(record["exact_extremes"])
+    return options
 
 
 def program_options(closed):

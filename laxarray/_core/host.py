@@ -134,6 +134,21 @@ def placed(raw) -> bool:
     return config.get_host_sort() and _backend.current().host and platform(raw) == "cpu"
 
 
+# ---- SciPy's sparse package, on first use ------------------------------------------------
+
+def scipy_sparse():
+    """``scipy.sparse``, imported on the first host path or conversion that needs it
+    (``import laxarray`` does not load SciPy's sparse package: about 0.2 s)."""
+    import scipy.sparse  # local: the one deferred import of it (see the docstring)
+    return scipy.sparse
+
+
+def scipy_sparse_linalg():
+    """``scipy.sparse.linalg``, imported on first use (as :func:`scipy_sparse`)."""
+    import scipy.sparse.linalg  # local: the one deferred import of it
+    return scipy.sparse.linalg
+
+
 # ---- results: NumPy to jax without a copy ----------------------------------------------------
 
 #: the host alignment at which ``jax.device_put`` on the CPU shares memory instead of copying

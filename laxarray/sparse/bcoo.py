@@ -31,6 +31,7 @@ from laxarray.sparse import _keys as K
 from laxarray.sparse._operators import OPS, SparseOperators
 from laxarray.sparse.ops import ell
 from laxarray._core import dtypes as _dt
+from laxarray._core import host as _host
 
 _PADDING_NOTE = "indices in [0, size] (size marks padding)"
 
@@ -433,7 +434,7 @@ def bcoo_from_scipy_sparse(mat, *, index_dtype=None, device=None):
     :func:`bcoo_fromdense`) for a :class:`~laxarray.sparse.sharded.RowSharded` result."""
     fn = "bcoo_from_scipy_sparse"
     check_placement(fn, device)
-    import scipy.sparse as sps  # local: import laxarray does not load SciPy's sparse
+    sps = _host.scipy_sparse()
     if not sps.issparse(mat):
         fail(TypeError, fn, "a scipy.sparse array or matrix for 'mat'", mat)
     coo = mat.tocoo()
@@ -453,7 +454,7 @@ def bcoo_to_scipy_sparse(mat, format="coo"):
     Padding entries are dropped; duplicates are kept (scipy sums them on use).
     """
     fn = "bcoo_to_scipy_sparse"
-    import scipy.sparse as sps  # local: import laxarray does not load SciPy's sparse
+    sps = _host.scipy_sparse()
     mat = as_sparse_input(fn, mat)
     if mat.n_batch or mat.n_dense or mat.n_sparse != 2:
         fail(ValueError, fn, "a 2-D BCOO with n_batch == n_dense == 0", mat)

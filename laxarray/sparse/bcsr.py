@@ -20,6 +20,7 @@ import jax
 import numpy as np
 from jax import lax
 
+from laxarray._core import host as _host
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import kernel
@@ -307,7 +308,7 @@ def bcsr_from_scipy_sparse(mat, *, index_dtype=None, device=None):
     :class:`~laxarray.sparse.sharded.RowSharded` result (see ``bcoo_fromdense``)."""
     fn = "bcsr_from_scipy_sparse"
     check_placement(fn, device)
-    import scipy.sparse as sps  # local: import laxarray does not load SciPy's sparse
+    sps = _host.scipy_sparse()
     if not sps.issparse(mat):
         fail(TypeError, fn, "a scipy.sparse array or matrix for 'mat'", mat)
     csr = mat if mat.format == "csr" else mat.tocsr()

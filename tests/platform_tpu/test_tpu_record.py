@@ -231,3 +231,23 @@ def test_svd_is_formed_from_the_polar_decomposition(shape):
         got = np.asarray(xp.linalg.lstsq(xp.asarray(a), xp.asarray(b))[0])
         want = np.linalg.lstsq(a.astype(np.float64), b, rcond=None)[0]
         np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-4 * np.abs(want).max())
+
+
+def test_compiler_options_follow_the_compiling_platform_not_the_emulated_one():
+    # a CPU process with the TPU's record still compiles XLA:CPU executables: their options
+    # are the CPU record's (without the one that keeps NaN in large max/min, XLA:CPU's
+    # YNNPACK reduction drops it from 4096 elements on); the TPU's record asks for none
+    from laxarray._core import compile_options
+    assert backend.TPU.xla_options == {} and backend.current() is backend.TPU
+    compiling = backend.compiling()
+    assert compiling.platform == jax.default_backend()
+    options = compile_options._options(False, True)
+    if compiling.xla_options:
+        for part in ("every", "exact_extremes"):
+            assert dict(compiling.xla_options[part]).items() <= options.items()
+    else:
+        assert options is None
+    x = np.arange(8192, dtype=np.float32)
+    x[5000] = np.nan
+    assert np.isnan(float(xp.max(xp.asarray(x))))
+    assert np.isnan(float(xp.min(xp.asarray(x))))

@@ -25,6 +25,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
+from laxarray._core import host as _host
 from laxarray._core.errors import LinAlgError, fail, fail_text
 from laxarray._core.jaxapi import host_call, is_tracer
 from laxarray.array_api._array import wrap
@@ -72,7 +73,7 @@ def _coo(A):
 
 # ---- host side ------------------------------------------------------------------------
 def _host_matrix(data, rows, cols, n):
-    import scipy.sparse as sps  # local: import laxarray does not load SciPy's sparse
+    sps = _host.scipy_sparse()
     data, rows, cols = np.asarray(data), np.asarray(rows), np.asarray(cols)
     keep = (rows >= 0) & (rows < n) & (cols >= 0) & (cols < n)
     return sps.csc_array((data[keep], (rows[keep], cols[keep])), shape=(n, n))
@@ -80,7 +81,7 @@ def _host_matrix(data, rows, cols, n):
 
 def _host_lu(data, rows, cols, n):
     """SuperLU of the matrix, or ``None`` when it is exactly singular."""
-    import scipy.sparse.linalg as spla  # local: import laxarray does not load SciPy's sparse
+    spla = _host.scipy_sparse_linalg()
     try:
         return spla.splu(_host_matrix(data, rows, cols, n))
     except RuntimeError:            # SuperLU: "Factor is exactly singular"

@@ -30,6 +30,7 @@ from __future__ import annotations
 import jax
 import numpy as np
 from laxarray._core.errors import fail
+from laxarray._core import host as _host
 from laxarray._core.host import aligned, to_device
 from laxarray._core.jaxapi import host_call
 from laxarray.sparse.ops.layout import split
@@ -48,7 +49,7 @@ def _operand(leaves, shape, csr, contract, dtype, left):
     """A SciPy sparse matrix of one operand, oriented for ``left @ right`` (the contracted
     dimension last for the left operand, first for the right one), and the contracted
     coordinate of each stored (non-padding) entry, for counting products."""
-    import scipy.sparse as sps  # local: import laxarray does not load SciPy's sparse
+    sps = _host.scipy_sparse()
     if csr:
         data, indices, indptr = (np.asarray(v) for v in leaves)
         n = int(indptr[-1])

@@ -39,6 +39,7 @@ from jax import lax
 from laxarray.sparse.ops import spgemm_host
 from laxarray.sparse.ops.layout import split
 from laxarray._core import dtypes as _dt
+from laxarray._core import host as _host
 
 #: the lax operations SciPy's CSR arithmetic computes over the union of two patterns
 SIGN = {lax.add: 1, lax.sub: -1}
@@ -69,7 +70,7 @@ def _csr_of(leaves, shape, kind, dtype):
     """A canonical SciPy CSR array (sorted, unique, no padding) of one operand's leaves:
     BCSR's arrays as they are, a canonical BCOO with its row pointers counted, anything
     else through SciPy's COO -> CSR (which sums duplicates and sorts)."""
-    import scipy.sparse as sps  # local: import laxarray does not load SciPy's sparse
+    sps = _host.scipy_sparse()
     csr, canonical = kind
     m, n = shape
     if csr:
