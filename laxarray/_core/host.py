@@ -128,12 +128,6 @@ def platform(raw):
     return next(iter(devices)).platform if len(devices) == 1 else None
 
 
-def placed(raw) -> bool:
-    """The gate without the dtype: the host paths on and ``raw`` on (or traced for) one
-    CPU device.  Off the CPU (GPU, TPU) every host path declines."""
-    return config.get_host_sort() and _backend.current().host and platform(raw) == "cpu"
-
-
 # ---- SciPy's sparse package, on first use ------------------------------------------------
 
 def scipy_sparse():

@@ -159,11 +159,6 @@ class Array:
                 self._v = v
         return v
 
-    @_value.setter
-    def _value(self, value):
-        self._pad = None
-        self._v = value
-
     def _padded(self):
         """The bucket-shaped raw value (made on first use and kept), or ``False``."""
         p = self._pad

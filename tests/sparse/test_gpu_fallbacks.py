@@ -73,7 +73,6 @@ def test_every_gate_declines_off_the_cpu(monkeypatch):
     c = sp.BCOO.from_scipy_sparse(_sparse((8, 6), 3))
     f64 = np.dtype(np.float64)
     gates = {
-        "placed": lambda: _host.placed(x),
         # the sparse kernels' gates on the leaves they read
         "sparse @ sparse": lambda: _dot._spsp_2d_kernel.host.takes(
             a._leaves() + b._leaves(), {"dtype": f64}),
@@ -87,14 +86,21 @@ def test_every_gate_declines_off_the_cpu(monkeypatch):
     monkeypatch.setattr(_host, "platform", lambda raw: "gpu")
     off = {name: gate() for name, gate in gates.items()}
     assert not any(off.values()), off
-    traced = []
-    jax.make_jaxpr(lambda v: traced.append(_host.placed(v)) or v)(x)
+    traced = []     # a traced value's gate asks the same question
+    jax.make_jaxpr(lambda v: traced.append(_first_gate(v)) or v)(x)
     assert traced == [False]
 
 
+def _first_gate(raw):
+    path = _host.declared()[0]
+    return path.takes((raw, raw), {"dtype": raw.dtype})
+
+
 def test_a_value_on_several_devices_declines(monkeypatch):
+    x = la.asarray(np.arange(3.0))._value
+    assert _first_gate(x) == bool(backend.current().host)
     monkeypatch.setattr(_host, "platform", lambda raw: None)
-    assert not _host.placed(la.asarray(np.arange(3.0))._value)
+    assert not _first_gate(x)
 
 
 # ---- sorting and selection by lax ---------------------------------------------------------
