@@ -24,7 +24,7 @@ The facts (a row lists those that hold):
   ``exp(a - b)``, ``pow(exp(a), b)`` to ``exp(a b)``, ``log(pow(a, b))`` to ``b log(a)``),
   which changes what a NaN or an infinity does: ``log(exp(1e308))`` is 1e308, not inf.
   Checkify puts an ``optimization_barrier`` between the two (its checks follow IEEE
-  arithmetic, as the program is written).
+  arithmetic, as the program is written).  ``folding``: such a consumer.
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ from jax.lax import linalg as lax_linalg
 _TABLE = """
 add                     neutral nan inf
 sub                     neutral nan inf
-mul                     neutral nan inf
-div                     neutral nan inf
+mul                     neutral nan inf folding
+div                     neutral nan inf folding
 rem                     neutral nan
 neg                     neutral keeps-zero linear
 abs                     neutral keeps-zero
@@ -87,7 +87,7 @@ acosh                   moves-zero nan
 atanh                   keeps-zero nan inf
 atan2                   neutral nan
 logistic                neutral moves-zero
-pow                     neutral nan inf folds
+pow                     neutral nan inf folds folding
 erf                     neutral keeps-zero
 erf_inv                 keeps-zero nan
 erfc                    moves-zero
@@ -96,7 +96,7 @@ cbrt                    keeps-zero
 exp                     moves-zero nan inf folds
 exp2                    moves-zero inf
 expm1                   keeps-zero inf
-log                     moves-zero nan inf
+log                     moves-zero nan inf folding
 log1p                   keeps-zero nan inf
 lgamma                  moves-zero nan inf
 digamma                 moves-zero nan inf
@@ -149,7 +149,8 @@ while                   neutral
 scan                    neutral
 """
 
-FACTS = ("neutral", "keeps-zero", "linear", "moves-zero", "nan", "inf", "reduces", "folds")
+FACTS = ("neutral", "keeps-zero", "linear", "moves-zero", "nan", "inf", "reduces", "folds",
+         "folding")
 
 
 def _rows():

@@ -105,9 +105,9 @@ REDUCING = _primitives.primitives("reduces")
 NAN_ELEMENTWISE = _primitives.primitives("nan")
 FLOAT_ELEMENTWISE = _primitives.primitives("inf")
 #: producers XLA's simplifier may fold with one of ``FOLDING`` consuming them
-#: (``_core.primitives``, "folds"): checkify puts a barrier between them
+#: (``_core.primitives``, "folds", "folding"): checkify puts a barrier between them
 FOLDED = _primitives.primitives("folds")
-FOLDING = (lax.log_p, lax.mul_p, lax.div_p, lax.pow_p)
+FOLDING = _primitives.primitives("folding")
 
 
 def _not_finite(x):
