@@ -417,6 +417,27 @@ def sweep_names():
     return [n for n in out if n.split(".")[-1] not in SWEEP_SKIP]
 
 
+class _Lines:
+    """A case's stdout: kept whole, and each line also written to the progress log as it
+    comes (``{"partial": case, "line": ...}``), so a case cut off by a hang or a limit
+    still says how far it got."""
+
+    def __init__(self, text, log, name):
+        self.text, self.log, self.name, self.pending = text, log, name, ""
+
+    def write(self, s):
+        self.text.write(s)
+        self.pending += s
+        while "\n" in self.pending:
+            line, self.pending = self.pending.split("\n", 1)
+            self.log.write(json.dumps({"partial": self.name, "line": line}) + "\n")
+            self.log.flush()
+        return len(s)
+
+    def flush(self):
+        pass
+
+
 def child(names, out):
     """Run ``names`` in order; before each, append ``start NAME`` to ``out``."""
     import traceback
@@ -432,13 +453,13 @@ def child(names, out):
             t = time.perf_counter()
             import io
             import contextlib
-            buf = io.StringIO()
+            buf = _Lines(io.StringIO(), log, name)
             try:
                 with contextlib.redirect_stdout(buf):
                     exec(codes[name], dict(glb))
-                rec = {"case": name, "status": "ok", "out": buf.getvalue()[-2000:]}
+                rec = {"case": name, "status": "ok", "out": buf.text.getvalue()[-2000:]}
             except BaseException as e:  # noqa: BLE001 (recorded, not raised)
-                rec = {"case": name, "status": "raised", "out": buf.getvalue()[-1000:],
+                rec = {"case": name, "status": "raised", "out": buf.text.getvalue()[-1000:],
                        "error": f"{type(e).__module__}.{type(e).__name__}: {e}"[:3000],
                        "where": traceback.format_exc()[-1500:]}
             rec["seconds"] = round(time.perf_counter() - t, 3)
@@ -457,6 +478,9 @@ def main():
                         help="instead of the cases: call every public function of laxarray, "
                              "linalg and fft (the K-th of N shares) with simple float32 "
                              "arguments, for aborts and errors that are not laxarray's")
+    parser.add_argument("--limit", type=float, default=None,
+                        help="seconds a child may run before it is killed and its case "
+                             "recorded as cut off (the lines it printed are kept)")
     parser.add_argument("--child", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -484,20 +508,26 @@ def main():
             flags = env.get("XLA_FLAGS", "")
             env["XLA_FLAGS"] = (f"{flags} --xla_dump_to={args.dump}/{runs} "
                                 "--xla_dump_hlo_as_text").strip()
-        rc = subprocess.run([sys.executable, __file__, "--out", args.out, "--child", *todo],
-                            env=env, cwd=ROOT).returncode
-        last = None
+        try:
+            rc = subprocess.run([sys.executable, __file__, "--out", args.out, "--child", *todo],
+                                env=env, cwd=ROOT, timeout=args.limit).returncode
+        except subprocess.TimeoutExpired:   # (the child is killed: the case is cut off)
+            rc = "timeout"
+        last, lines = None, {}
         with open(progress) as fh:
             for line in fh:
                 rec = json.loads(line)
                 if "start" in rec:
                     last = rec["start"]
+                elif "partial" in rec:
+                    lines.setdefault(rec["partial"], []).append(rec["line"])
                 else:
                     done.add(rec["case"])
         if last is not None and last not in done:
             with open(progress, "a") as fh:
-                fh.write(json.dumps({"case": last, "status": "aborted", "rc": rc,
-                                     "dump": runs}) + "\n")
+                fh.write(json.dumps({"case": last, "rc": rc, "dump": runs,
+                                     "status": "cut off" if rc == "timeout" else "aborted",
+                                     "out": "\n".join(lines.get(last, []))}) + "\n")
             done.add(last)
             aborted_runs.append(runs)
         elif rc != 0 and len(done) < len(names):
@@ -510,7 +540,7 @@ def main():
                 path = os.path.join(args.dump, str(r))
                 if os.path.isdir(path):
                     tar.add(path, arcname=f"dump{r}")
-    recs = [json.loads(line) for line in open(progress) if '"case"' in line]
+    recs = [r for r in map(json.loads, open(progress)) if "case" in r]
     os.remove(progress)
     with open(os.path.join(args.out, "probe.jsonl"), "w") as fh:
         for rec in recs:
