@@ -431,6 +431,24 @@ def bench_dispatch(S, R):
                 c = c + b
             return c
         timed(R, row2, "us/op", lib, chain, S["repeats"], lambda ms: ms * 1e3 / calls)
+    # the floor: one compiled XLA executable called directly (jaxlib's dispatch and the
+    # device's own time); what a library adds is its row less this one
+    import jax
+    x, b = _to_jax(small), _to_jax(small)
+    plus_one = jax.jit(lambda v: v + 1.0).lower(x).compile()
+    add = jax.jit(lambda u, v: u + v).lower(x, b).compile()
+    timed(R, row1, "us/op", "xla executable", lambda: plus_one(x), calls,
+          lambda ms: ms * 1e3)
+
+    def floor_chain():
+        c = x
+        for _ in range(calls):
+            c = add(c, b)
+        return c
+    timed(R, row2, "us/op", "xla executable", floor_chain, S["repeats"],
+          lambda ms: ms * 1e3 / calls)
+    for row in (row1, row2):
+        R.note(row, "xla executable: a compiled jax executable called directly (the floor)")
     for label, op in (("exp(a) + sin(a) * 2", lambda xp, a: xp.exp(a) + xp.sin(a) * 2.0),
                       ("sum(a)", lambda xp, a: xp.sum(a))):
         row = f"first call on a new shape: {label}"
@@ -710,7 +728,9 @@ def table(data):
         comp = r.get("compile ms", {})
         compile_cell = " / ".join(_fmt(comp.get(k)) or "-" for k in ("laxarray", "jax")
                                   ) if comp else ""
-        notes = [r.get("note", "")] + [f"{k}: {v}" for k, v in r.get("error", {}).items()]
+        known = ("laxarray", "jax", "host", "unit", "note", "error", "compile ms")
+        notes = ([r.get("note", "")] + [f"{k}: {_fmt(v)}" for k, v in r.items() if k not in known]
+                 + [f"{k}: {v}" for k, v in r.get("error", {}).items()])
         lines.append(f"| {name} | {r.get('unit', '')} | {_fmt(la)} | {_fmt(jx)} | "
                      f"{_fmt(host)} | {_ratio(la, jx)} | {_ratio(la, host)} | {compile_cell} "
                      f"| {'; '.join(n for n in notes if n).replace('|', '/')} |")
