@@ -213,5 +213,5 @@ def declared():
     return list(_DECLARED)
 
 
-__all__ = ["HostPath", "NATIVE", "DECLINED", "platform", "placed", "aligned", "aligned_copy",
+__all__ = ["HostPath", "NATIVE", "DECLINED", "platform", "aligned", "aligned_copy",
            "to_like", "to_device", "table", "declared"]

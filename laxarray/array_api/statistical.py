@@ -292,7 +292,8 @@ def _moment(fn, op, x, axis, correction, keepdims):
     x, dtype = _float_input(fn, x)
     axes = normalize_axes(fn, axis, x.ndim)
     check_bool(fn, keepdims, "keepdims")
-    count = float(math.prod(x.shape[a] for a in axes))
+    # (a host scalar in the backend's widest float: no float64 in a TPU program)
+    count = _dt.on_device(_dt.float64).type(math.prod(x.shape[a] for a in axes))
     return call(_moment_kernel, x, count, axes=axes, keepdims=keepdims,
                 correction=correction, op=op, dtype=dtype)
 

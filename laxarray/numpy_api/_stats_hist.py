@@ -106,8 +106,8 @@ def _uniform_edges(fn, x, nbins, rng, *, numpy_histogram):
         lo = hi = 0.0
         lin = x.dtype if xf else _dt.on_device(_dt.float64)
     out = bin_dtype if numpy_histogram else lin
-    edges = call(_uniform_edges_kernel, x, np.float64(lo), np.float64(hi), np.float64(nbins),
-                 nbins=nbins,
+    wide = _dt.on_device(_dt.float64).type     # (no float64 in a TPU program)
+    edges = call(_uniform_edges_kernel, x, wide(lo), wide(hi), wide(nbins), nbins=nbins,
                  lin=lin, out=out, auto=auto)
     host = concrete(edges._value)
     if host is not None:
