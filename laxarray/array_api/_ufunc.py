@@ -67,9 +67,8 @@ class _KernelCache(dict):
 def _bound(kern, name, module, dtype=None):
     kern.__name__ = f"_{name}_kernel"
     kern.__module__ = module
-    k = Kernel(kern, ())
-    k.recipe = (f"{__name__}:family_kernel", (module, name, dtype and dtype.name))
-    return k.bind(())
+    return Kernel(kern, (), factory=(f"{__name__}:family_kernel",
+                                     (module, name, dtype and dtype.name))).bind(())
 
 
 #: (module, function name) -> dtype name or None -> that elementwise function's kernel
