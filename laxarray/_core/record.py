@@ -2,7 +2,8 @@
 ``python -m laxarray.precompile --from FILE`` builds exactly those executables again (after
 a jax upgrade, on a new machine, for a CI image).
 
-A line names the kernel by import path (``module:qualname``), its static arguments in a
+A line names the kernel as its identity does (``kernel_id.KernelId``: an import path,
+``module:qualname``, or a factory's path and arguments), its static arguments in a
 tagged JSON form that keeps what JSON would lose (``-0.0``, NaN, a float vs an int, dtypes,
 enums, module functions), whether the masked variant ran, and the input avals (shape, dtype,
 weak type).  A replay (``laxarray.precompile.recorded.replay``) turns a line back into the
