@@ -108,11 +108,25 @@ def test_a_kernel_no_other_process_finds_has_no_path_but_keeps_its_store_text():
     assert renamed_kernel.id.store is not None
 
 
-def test_every_findable_kernel_is_found_back_and_none_is_patched():
+def test_two_elementwise_functions_of_one_name_keep_apart():
+    # numpy's angle makes one function in radians, then one in degrees, both named angle:
+    # each has its own family key, so a record of one replays that one, not the other
+    module = "laxarray.numpy_api._math_elementwise"
+    rad, deg = family_kernel(module, "angle"), family_kernel(module, "angle~1")
+    assert rad is not deg and rad.id.path == deg.id.path
+    assert (rad.id.args, deg.id.args) == ((module, "angle", None), (module, "angle~1", None))
+    assert "float:1.0" in rad.id.store and "float:1.0" not in deg.id.store
+    assert rad.id.find() is rad and deg.id.find() is deg
+    z = lx.asarray(np.array([1j, -1.0]))
+    assert any(kid is deg.id for kid in _spied(lambda: lx.angle(z, deg=True)))
+
+
+def test_every_kernel_of_laxarray_is_found_back_and_none_is_patched():
     lx.asarray(_X) + 1.5        # a factory's kernel by dtype exists
     kernels = [k for k in K._KERNELS if k.id.module.startswith("laxarray.")]
     assert len(kernels) > 100
     for kern in kernels:
-        assert kern.id.path is None or kern.id.find() is kern, kern
+        # every kernel laxarray makes can be recorded and replayed (precompile --from)
+        assert kern.id.path is not None and kern.id.find() is kern, kern
         # the identity is said where the kernel is made, not patched on afterwards
         assert not {"recipe", "host_of"} & set(vars(kern)), kern
