@@ -57,7 +57,7 @@ def kernels_run():
     ran = []
     previous, _kernel._SPY[0] = _kernel._SPY[0], ran
     try:
-        yield lambda prefix="laxarray": [name for module, name in ran
-                                         if module.startswith(prefix)]
+        yield lambda prefix="laxarray": [kid.name for kid in ran
+                                         if kid.module.startswith(prefix)]
     finally:
         _kernel._SPY[0] = previous

@@ -62,6 +62,7 @@ from laxarray._core.numerics import (NAN_TEST, exact_div,  # noqa: F401 (re-expo
                                      flush_subnormals, keep_divisor, reduce_extreme,
                                      with_matmul_precision)
 from laxarray._core import host as _host
+from laxarray._core.kernel_id import KernelId, identify
 from laxarray._core.call_keys import static_key as _static_key
 from laxarray._core.buckets import mask_padding
 from laxarray._core.compile_options import (COMPILER_OPTIONS,  # noqa: F401 (re-exported)
@@ -95,7 +96,7 @@ def set_executable_limit(n: int) -> None:
 _LIVE: dict = {}        # a Bound's table of executables (exec_store.Executables) -> [Bound, n]
 _TOTAL = [0]
 _COMPILES = [0]         # executables built by laxarray kernels since start-up
-_SPY = [None]           # tests: a list that records (module, kernel name) of every run
+_SPY = [None]           # tests: a list that records the KernelId of every run
 _LOCK = threading.RLock()  # the accounting above, shared by threads
 
 
@@ -296,7 +297,7 @@ class Bound:
         return True
 
     def _spy(self):
-        _SPY[0].append((self.kernel.fn.__module__, self.kernel.__name__))
+        _SPY[0].append(self.kernel.id)
 
     def _traced(self, args, body=None):
         """Inlined into an outer trace; ``body``: the masked variant's body instead of the
@@ -393,11 +394,9 @@ class Bound:
         store = _open_store()
         if store is None:
             return None
-        if self._identity is None:
-            kern = self.kernel
-            name = _store.describe((kern.__name__, kern.fn, kern.fills, kern.shape,
-                                    kern.extents, tuple(self.items)))
-            self._identity = False if name is None else (name,)
+        if self._identity is None:   # the kernel's store text (its KernelId), the statics'
+            text, items = self.kernel.id.store, _store.describe(tuple(self.items))
+            self._identity = False if text is None or items is None else (text, items)
         device = _store.placement(args) if device is None else device
         if self._identity is False or device is None or len(sig) != len(args) or True in [
                 getattr(a, "committed", False) for a in args]:
@@ -466,20 +465,24 @@ class Kernel:
     for bodies that must mask intermediate values themselves.  ``_bound``: the bindings
     of the process' matrix-product precision (``config.MATMUL_PRECISION``); ``_bounds``:
     one table per precision (a ``matmul_precision`` block uses its own).
+
+    Its identity (:attr:`id`) is said here, once: ``factory=(path, args)`` for a kernel a
+    function at ``path`` returns from ``args``; ``owner``, the kernel whose host path's
+    traced body this is (``on_host``, made here); neither for a module's kernel.
     """
 
     __slots__ = ("fn", "static", "_bound", "_bounds", "fills", "shape", "extents", "host",
-                 "on_host", "__name__", "__dict__")
+                 "on_host", "_factory", "_owner", "_id", "__name__", "__dict__")
 
-    def __init__(self, fn, static, fills=None, shape=None, extents=False, host=None):
+    def __init__(self, fn, static, fills=None, shape=None, extents=False, host=None,
+                 factory=None, owner=None):
         self.fn = fn
+        self._factory, self._owner, self._id = factory, owner, None
         self.host = host    # a host.HostPath; its traced body is a kernel of its own
         self.on_host = None if host is None or host.traced is None else Kernel(
-            host.traced, static, fills, shape, extents)
+            host.traced, static, fills, shape, extents, owner=self)
         if host is not None:
             host.kernel = self
-            if self.on_host is not None:
-                self.on_host.host_of = self     # (how a record names it)
         self.static = frozenset(static)
         self._bounds = {}
         self._bound = self._bounds.setdefault(_config.MATMUL_PRECISION, {})
@@ -489,6 +492,15 @@ class Kernel:
         self.__name__ = fn.__name__
         self.__doc__ = fn.__doc__
         _KERNELS.append(self)
+
+    @property
+    def id(self) -> KernelId:
+        """This kernel's identity (``kernel_id.KernelId``: what the store's key, the
+        recorder and the test spy name it by), computed on first use and kept."""
+        kid = self._id
+        if kid is None:
+            kid = self._id = identify(self, self._factory, self._owner)
+        return kid
 
     def bind(self, static_items) -> Bound:
         """The :class:`Bound` kernel for one tuple of ``(name, value)`` static items."""

@@ -2,7 +2,8 @@
 ``python -m laxarray.precompile --from FILE`` builds exactly those executables again (after
 a jax upgrade, on a new machine, for a CI image).
 
-A line names the kernel by import path (``module:qualname``), its static arguments in a
+A line names the kernel as its identity does (``kernel_id.KernelId``: an import path,
+``module:qualname``, or a factory's path and arguments), its static arguments in a
 tagged JSON form that keeps what JSON would lose (``-0.0``, NaN, a float vs an int, dtypes,
 enums, module functions), whether the masked variant ran, and the input avals (shape, dtype,
 weak type).  A replay (``laxarray.precompile.recorded.replay``) turns a line back into the
@@ -70,20 +71,14 @@ def note(bound, masked, sig, device) -> None:
 
 
 def kernel_path(kern):
-    """How another process finds ``kern``: ``[path, args]``, where ``path`` names a module
-    attribute that is ``kern`` (``args`` empty) or a function that returns it from ``args``
-    (a kernel built by a factory sets ``kern.recipe = (path, args)``)."""
-    recipe = getattr(kern, "recipe", None)
-    if recipe is not None:
-        return [recipe[0], encode(tuple(recipe[1]))]
-    owner = getattr(kern, "host_of", None)
-    if owner is not None:   # a declared host path's body (``host.HostPath.traced``)
-        path = f"{owner.fn.__module__}:{owner.__name__}.on_host"
-    else:
-        path = f"{kern.fn.__module__}:{kern.__name__}"
-    if _resolve(path) is not kern:
-        raise Unrecordable(f"{path} does not name the kernel")
-    return [path, encode(())]
+    """How another process finds ``kern``: ``[path, args]`` of its identity (``kern.id``, a
+    ``kernel_id.KernelId``): ``path`` names a module attribute that is ``kern`` (``args``
+    empty), a factory that returns it from ``args``, or its owner's ``.on_host``;
+    ``Unrecordable`` where it has none."""
+    kid = kern.id
+    if kid.path is None:
+        raise Unrecordable(f"{kid.module}:{kid.name} has no path another process finds")
+    return [kid.path, encode(kid.args)]
 
 
 def _encode_input(a):
@@ -168,11 +163,11 @@ def label(entry) -> str:
 
 
 def target(entry):
-    """``(what the entry's kernel path names, the recorded factory arguments)``: a kernel
-    and ``()``, or a factory of one (:func:`kernel_path`) and its arguments;
-    ``Unrecordable`` where the path is gone."""
+    """``(path, args)`` of the entry's kernel, as :func:`kernel_path` wrote them (the
+    arguments decoded): ``kernel_id.find(path, args)`` is the kernel; ``Unrecordable``
+    where an argument names what is gone."""
     path, args = entry["kernel"]
-    return _resolve(path), decode(args)
+    return path, decode(args)
 
 
 def statics(entry) -> tuple:
@@ -237,14 +232,14 @@ def decode(obj):
     if tag == "d":
         return np.dtype(v)
     if tag == "e":
-        return getattr(_resolve(v[0]), v[1])
+        return getattr(resolve(v[0]), v[1])
     if tag == "s":
         return slice(*map(decode, v))
     if tag in ("t", "l", "fs"):
         parts = [decode(x) for x in v]
         return {"t": tuple, "l": list, "fs": frozenset}[tag](parts)
     if tag == "fn":
-        return _resolve(v)
+        return resolve(v)
     raise Unrecordable(f"an unknown tag {tag!r}")
 
 
@@ -267,7 +262,7 @@ def _path_of(obj) -> str:
         raise Unrecordable(f"{obj!r} has no import path")
     path = f"{module}:{qualname}"
     try:
-        found = _resolve(path)
+        found = resolve(path)
     except Unrecordable:
         found = None
     if found is not obj:
@@ -275,7 +270,9 @@ def _path_of(obj) -> str:
     return path
 
 
-def _resolve(path):
+def resolve(path):
+    """The object ``path`` (``module:qualname``) names, its module imported;
+    ``Unrecordable`` where it is gone."""
     module, _, qualname = path.partition(":")
     try:
         obj = importlib.import_module(module)

@@ -64,21 +64,33 @@ class _KernelCache(dict):
         return fn
 
 
-def _bound(kern, name, module, dtype=None):
+def _bound(kern, name, module, family, dtype=None):
     kern.__name__ = f"_{name}_kernel"
     kern.__module__ = module
-    k = Kernel(kern, ())
-    k.recipe = (f"{__name__}:family_kernel", (module, name, dtype and dtype.name))
-    return k.bind(())
+    return Kernel(kern, (), factory=(f"{__name__}:family_kernel",
+                                     (module, family, dtype and dtype.name))).bind(())
 
 
-#: (module, function name) -> dtype name or None -> that elementwise function's kernel
+#: (module, family key) -> dtype name or None -> that elementwise function's kernel
 _FAMILIES = {}
 
 
+def _family_key(module, name):
+    """The key of a new elementwise function ``module.name`` among :data:`_FAMILIES`:
+    ``name``, or ``name~N`` for the N+1-th function of that name the module makes (numpy's
+    angle in radians, then in degrees), in import order: the same in every process."""
+    key, n = name, 0
+    while (module, key) in _FAMILIES:
+        n += 1
+        key = f"{name}~{n}"
+    _FAMILIES[(module, key)] = None     # taken; the decorator puts its kernels there
+    return key
+
+
 def family_kernel(module, name, dtype=None):
-    """The kernel of elementwise function ``module.name`` (``dtype``: its kernel for an
-    array and a Python scalar of that compute dtype), as a recorded replay names it."""
+    """The kernel of elementwise function ``module.name`` (``name``: its family key,
+    :func:`_family_key`; ``dtype``: its kernel for an array and a Python scalar of that
+    compute dtype), as a recorded replay names it."""
     importlib.import_module(module)
     return _FAMILIES[(module, name)](dtype)
 
@@ -118,8 +130,9 @@ def elementwise_unary(category="numeric", compute=_identity, flush_subnormals=Fa
             if dtype not in allowed:
                 _dt.check_category(name, "x", dtype, category)
             return inner(lax.convert_element_type(x, compute(dtype)))
-        bound = _bound(kern, name, body.__module__)
-        _FAMILIES[(body.__module__, name)] = lambda _: bound.kernel
+        family = _family_key(body.__module__, name)
+        bound = _bound(kern, name, body.__module__, family)
+        _FAMILIES[(body.__module__, family)] = lambda _: bound.kernel
 
         @functools.wraps(body)
         def public(x, /, *, out=None):
@@ -202,6 +215,7 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
     def deco(outer):
         name = outer.__name__
         module = outer.__module__
+        family = _family_key(module, name)
         body = _flushed(outer) if flush_subnormals else outer
 
         def validate(dtype):
@@ -215,7 +229,7 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
                 shape = a.shape if a.shape == b.shape else jax.lax.broadcast_shapes(
                     a.shape, b.shape)
                 return body(cast_broadcast(a, target, shape), second(b, target, shape))
-            return _bound(kern, name, module, dtype)
+            return _bound(kern, name, module, family, dtype)
 
         by_dtype = _KernelCache(build, validate)
 
@@ -227,8 +241,8 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
                 name, a.shape, b.shape)
             target = compute(dtype)
             return body(cast_broadcast(a, target, shape), second(b, target, shape))
-        arrays_bound = _bound(arrays_kern, name, module)
-        _FAMILIES[(module, name)] = lambda dt: (
+        arrays_bound = _bound(arrays_kern, name, module, family)
+        _FAMILIES[(module, family)] = lambda dt: (
             arrays_bound if dt is None else by_dtype[np.dtype(dt)]).kernel
 
         def with_scalar(x, scalar, scalar_first):

@@ -15,6 +15,7 @@ import json
 
 from laxarray._core import record
 from laxarray._core.kernel import Kernel
+from laxarray._core.kernel_id import find
 from laxarray.precompile.task import Task
 from laxarray.precompile.workloads import select
 
@@ -46,9 +47,7 @@ def replay(entry) -> None:
     """Load or build (and store) the executable of one record entry in this process;
     ``RuntimeError`` where the store does not take it, ``record.Unrecordable`` where its
     kernel is gone (an upgrade renamed or removed it)."""
-    kern, args = record.target(entry)
-    if not isinstance(kern, Kernel):
-        kern = kern(*args)
+    kern = find(*record.target(entry))
     if not isinstance(kern, Kernel):
         raise record.Unrecordable(f"{entry['kernel'][0]} does not give a laxarray kernel "
                                   "(any more)")
