@@ -276,8 +276,21 @@ class Bound:
     def run_masked(self, args, exts):
         """Run on bucket-shaped ``args`` after masking the padding of each input ``i`` whose
         fill (``kernel.fills[i]``) is not ``None``; ``exts`` are their true extents (passed
-        on to the body as its last argument if the kernel takes ``extents``)."""
-        return self._run_new(self._masked_body(), tuple(args) + tuple(exts))
+        on to the body as its last argument if the kernel takes ``extents``).  The table
+        first, as :meth:`run_eager` (its masked executables are keyed ``(True,
+        signature)``)."""
+        args = tuple(args) + tuple(exts)
+        exes = self._exes
+        if exes is not None:
+            try:
+                run = exes.get((True, tuple([a.aval for a in args if not a._committed])))
+            except (AttributeError, TypeError):  # a scalar; a tracer refuses _committed
+                run = None
+            if run is not None:
+                out = self._call(run, args)
+                if out is not _NO:
+                    return out
+        return self._run_new(self._masked_body(), args)
 
     def prepare(self, masked, sig, args, device) -> bool:
         """Load or build (and store) the executable of an eager call of signature ``sig``
