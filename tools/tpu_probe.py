@@ -319,6 +319,40 @@ for _ in range(5):
     t = time.perf_counter(); (a @ xl).__jax_array__().block_until_ready(); runs.append(time.perf_counter() - t)
 print("laxarray BCSR @ x", f"{np.median(runs) * 1e3:.2f} ms")
 """),
+    # the XLA:CPU quirks numerics.py works around, asked of this platform's XLA with bare
+    # lax programs (issue 53 item 2: a workaround the platform does not need leaves its
+    # programs): subnormal readings, fma contraction, division by a broadcast constant,
+    # NaN in large max/min
+    ("cpu quirks", """
+from jax import lax
+f = jax.jit
+sub = np.array([1e-40, -1e-40, 1e-45, 1.2e-38], np.float32)
+print("subnormal > 0:", np.asarray(f(lambda v: v > 0)(sub)).tolist(),
+      "| v * 1:", np.asarray(f(lambda v: v * np.float32(1))(sub)).tolist(),
+      "| v + 0 == 0:", np.asarray(f(lambda v: (v + np.float32(0)) == 0)(sub)).tolist(),
+      "| pow(v, 1):", np.asarray(f(lambda v: lax.pow(v, np.float32(1)))(sub)).tolist(),
+      "| atan2(v, 1):", np.asarray(f(lambda v: lax.atan2(v, lax.full_like(v, 1)))(sub)).tolist())
+n = 10 ** 5
+a, b, c = a32(n), a32(n), a32(n)
+got = np.asarray(f(lambda a, b, c: a * b + c)(a, b, c))
+plain = a * b + c     # NumPy: the product rounded, then the sum
+fused = (a.astype(np.float64) * b + c).astype(np.float32)   # one rounding (fma)
+print("a*b+c equal to rounded-then-added:", int((got == plain).sum()), "to fma:",
+      int((got == fused).sum()), "of", n)
+d = np.abs(a32(n)) + np.float32(0.5)
+want = a / np.float32(3)
+got_c = np.asarray(f(lambda a: a / np.float32(3))(a))
+got_b = np.asarray(f(lambda a, d: a / d)(a, np.full(n, 3, np.float32)))
+got_v = np.asarray(f(lambda a, d: a / d)(a, d))
+print("a / 3 (constant) correctly rounded:", int((got_c == want).sum()), "| a / b (b = 3):",
+      int((got_b == want).sum()), "| a / d:", int((got_v == a / d).sum()), "of", n)
+for size in (100, 5000, 10 ** 6):
+    v = a32(size)
+    v[size // 2] = np.nan
+    mx = float(np.asarray(f(lambda v: lax.reduce_max(v, (0,)))(v)))
+    mn = float(np.asarray(f(lambda v: lax.reduce_min(v, (0,)))(v)))
+    print(f"max/min of {size} with a NaN:", mx, mn)
+"""),
     ("jnp svd 8x8", "print(jnp.linalg.svd(a32(8, 8))[1])"),
     ("la svd 8x8 precision default", """
 xp.set_matmul_precision('default')
