@@ -8,9 +8,11 @@ tagged JSON form that keeps what JSON would lose (``-0.0``, NaN, a float vs an i
 enums, module functions), whether the masked variant ran, and the input avals (shape, dtype,
 weak type).  A replay (``laxarray.precompile.recorded.replay``) turns a line back into the
 same binding and signature (:func:`target`, :func:`statics`, :func:`call_inputs`), so the
-store key it builds is the key the recorded call looked up.  Calls the store does not serve
-(committed or sharded arrays, host callbacks, kernels defined inside functions or whose
-statics name objects of one process) are not recorded: there is nothing to rebuild.
+store key it builds is the key the recorded call looked up.  Calls the store cannot key
+(committed or sharded arrays, kernels defined inside functions or whose statics name
+objects of one process) are not recorded: there is nothing to rebuild.  A program with a
+host callback is recorded (the line is written at the lookup, before the compile) though
+the store keeps none: its replay compiles it and stores nothing, as the recorded call did.
 
 Lines are appended with one ``write`` of a line opened in append mode, so processes
 recording into one file at once do not interleave within a line; each process writes a
