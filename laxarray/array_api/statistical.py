@@ -71,14 +71,7 @@ def _highest(dtype):
 
 def _reduce_fill(dtype, static):
     """What padding reads as in a bucketed reduction: the operation's identity."""
-    op = static["op"]
-    if op in ("prod", "all"):
-        return 1
-    if op == "max":
-        return _lowest(dtype)
-    if op == "min":
-        return _highest(dtype)
-    return 0
+    return REDUCTIONS[static["op"]][0](dtype)
 
 
 def reduced_shape(shape, *, axes, keepdims, **_):
@@ -92,25 +85,44 @@ def reduced_shape(shape, *, axes, keepdims, **_):
 def _reduce_kernel(x, *, axes, dtype, keepdims, op):
     if dtype is not None:
         x = lax.convert_element_type(x, dtype)
-    if op in ("sum", "prod") and x.dtype in _HALF:  # accumulate in float32, as NumPy
-        wide = lax.convert_element_type(x, np.float32)
-        y = lax.reduce_sum(wide, axes) if op == "sum" else lax.reduce_prod(wide, axes)
-        y = lax.convert_element_type(y, x.dtype)
-    elif op == "sum":
-        y = numpy_sum(x, axes)
-    elif op == "prod":
-        y = lax.reduce_prod(x, axes)
-    elif op in ("max", "min") and _dt.kind_of(x.dtype) == "c":
-        y = _complex_extremum(x, axes, op)
-    elif op in ("max", "min"):
-        y = reduce_extreme(x, axes, op == "max")
-    elif op == "all":
-        y = lax.reduce_and(_truthy(x), axes)
-    elif op == "any":
-        y = lax.reduce_or(_truthy(x), axes)
-    else:  # count_nonzero
-        y = lax.reduce_sum(lax.convert_element_type(_truthy(x), _dt.default_index()), axes)
-    return _finish(y, axes, keepdims)
+    return _finish(REDUCTIONS[op][1](x, axes), axes, keepdims)
+
+
+def _accumulated(reduce):
+    """``reduce`` (``numpy_sum``, ``lax.reduce_prod``) with float16/bfloat16 accumulated in
+    float32, as NumPy."""
+    def body(x, axes):
+        if x.dtype in _HALF:
+            return lax.convert_element_type(
+                reduce(lax.convert_element_type(x, np.float32), axes), x.dtype)
+        return reduce(x, axes)
+    return body
+
+
+def _extreme(op):
+    def body(x, axes):
+        if _dt.kind_of(x.dtype) == "c":
+            return _complex_extremum(x, axes, op)
+        return reduce_extreme(x, axes, op == "max")
+    return body
+
+
+def _count(x, axes):
+    return lax.reduce_sum(lax.convert_element_type(_truthy(x), _dt.default_index()), axes)
+
+
+#: ``_reduce_kernel``'s operations, one row each: ``op -> (identity(dtype): what a bucket's
+#: padding reads as, body(x, axes): the reduction)``.  A new reduction of the standard's
+#: shape (axes, keepdims, an optional dtype) is a row here and its public function.
+REDUCTIONS = {
+    "sum": (lambda dtype: 0, _accumulated(lambda x, axes: numpy_sum(x, axes))),
+    "prod": (lambda dtype: 1, _accumulated(lax.reduce_prod)),
+    "max": (lambda dtype: _lowest(dtype), _extreme("max")),
+    "min": (lambda dtype: _highest(dtype), _extreme("min")),
+    "all": (lambda dtype: 1, lambda x, axes: lax.reduce_and(_truthy(x), axes)),
+    "any": (lambda dtype: 0, lambda x, axes: lax.reduce_or(_truthy(x), axes)),
+    "count": (lambda dtype: 0, _count),
+}
 
 
 def numpy_sum(x, axes):

@@ -58,7 +58,7 @@ def test_arange_first_value_is_start(start):
           np.arange(start, 3.0, 0.5, dtype=np.float32))
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex128])
 @pytest.mark.parametrize("shape,axis", [((1,), None), ((3, 1), 1), ((1, 1), None), ((2, 3), 1)])
 def test_sums_of_negative_zeros_are_numpys(dtype, shape, axis):
     # NumPy adds the elements to +0.0: a sum (and mean) of one -0.0 is 0.0; XLA reduces a
