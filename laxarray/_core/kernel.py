@@ -253,14 +253,13 @@ class Bound:
 
     def run_eager(self, args):
         """Run on concrete ``args``: exact ones, or bucket-shaped ones whose padding needs no
-        masking (elementwise).  The eager hot path: the table's executable for the
-        arguments' abstract values, by its C++ call."""
+        masking (elementwise).  The eager hot path: the table's executable for the call's
+        signature (``exec_store.call_signature``: the arguments' abstract values), by its
+        C++ call."""
+        sig = _store.call_signature(args)
         exes = self._exes
-        if exes is not None:
-            try:
-                run = exes.get(tuple([a.aval for a in args if not a._committed]))
-            except (AttributeError, TypeError):  # a scalar; a tracer refuses _committed
-                run = None
+        if sig is not None and exes is not None:
+            run = exes.get(sig)
             if run is not None:
                 try:
                     out = run(*args)
@@ -271,7 +270,8 @@ class Bound:
                     if _SPY[0] is not None:
                         self._spy()
                     return out
-        return self._run_new(self._fn, args)
+                sig = None   # built for another placement: the local key names theirs
+        return self._run_new(self._fn, args, sig)
 
     def run_masked(self, args, exts):
         """Run on bucket-shaped ``args`` after masking the padding of each input ``i`` whose
@@ -280,17 +280,16 @@ class Bound:
         first, as :meth:`run_eager` (its masked executables are keyed ``(True,
         signature)``)."""
         args = tuple(args) + tuple(exts)
+        sig = _store.call_signature(args)
         exes = self._exes
-        if exes is not None:
-            try:
-                run = exes.get((True, tuple([a.aval for a in args if not a._committed])))
-            except (AttributeError, TypeError):  # a scalar; a tracer refuses _committed
-                run = None
+        if sig is not None and exes is not None:
+            run = exes.get((True, sig))
             if run is not None:
                 out = self._call(run, args)
                 if out is not _NO:
                     return out
-        return self._run_new(self._masked_body(), args)
+                sig = None
+        return self._run_new(self._masked_body(), args, sig)
 
     def prepare(self, masked, sig, args, device) -> bool:
         """Load or build (and store) the executable of an eager call of signature ``sig``
@@ -326,26 +325,19 @@ class Bound:
             self._spy()
         return out
 
-    def _run_new(self, body, args):
-        """Run ``body`` on ``args`` by the table's executable for them, loaded or built first
-        where the table has none: keyed by the store's signature where the arguments are
-        placed by default and the executable spans one device (the hot path's key), else
-        by :func:`_local_key`.  ``jax.jit`` serves a call neither keys (inlined under an
-        outer trace) and one whose executable cannot be built (its call says what fails)."""
+    def _run_new(self, body, args, sig):
+        """Run ``body`` on ``args``, whose signature ``sig`` the table had no executable for
+        (``None``: none the store can key), by one loaded or built first: keyed by ``sig``
+        where the arguments are placed by default and the executable spans one device (the
+        hot path's key), else by :func:`_local_key`.  ``jax.jit`` serves a call neither
+        keys (inlined under an outer trace) and one whose executable cannot be built (its
+        call says what fails)."""
         if under_trace():  # concrete values under an outer trace: part of its program
             return self._traced(args, body)
         masked = body is not self._fn
-        sig = _store.call_signature(args)
         if sig is not None and len(sig) != len(args):
             sig = None
         exes = self._exes
-        if sig is not None and exes is not None:
-            run = exes.get((True, sig) if masked else sig)
-            if run is not None:
-                out = self._call(run, args)
-                if out is not _NO:
-                    return out
-                sig = None   # built for another placement: the local key names theirs
         local = _local_key(args)
         if local is not None:
             local = (masked, local)
