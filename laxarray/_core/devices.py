@@ -18,6 +18,12 @@ def all_devices() -> tuple:
     return tuple(jax.devices())
 
 
+@functools.lru_cache(maxsize=None)
+def _listed() -> frozenset:
+    """:func:`all_devices` as a set (what a placement is checked against)."""
+    return frozenset(all_devices())
+
+
 def default_device():
     """The device new arrays go to when ``device=None``."""
     return all_devices()[0]
@@ -43,11 +49,6 @@ def place(value, device):
     if len(all_devices()) == 1 and isinstance(value, jax.Array):
         return value
     return jax.device_put(value, device)
-
-
-@functools.lru_cache(maxsize=None)
-def _listed() -> frozenset:
-    return frozenset(all_devices())
 
 
 def device_of(value):
@@ -78,7 +79,7 @@ def check_device(fn: str, device, argname: str = "device"):
     if device is None:
         return None
     if isinstance(device, jax.sharding.Sharding):
-        if device.device_set <= set(all_devices()):
+        if device.device_set <= _listed():
             return device
         fail(ValueError, fn, f"a sharding over the devices {all_devices()} for '{argname}'",
              device)
