@@ -7,8 +7,8 @@ are traced, whether XLA lowers the nonsymmetric eigensolver and 64-bit integer p
 whether the kernels' CPU host paths may run, which float32 elementwise functions
 laxarray computes itself because XLA's lowering there is far from correctly rounded,
 whether the executable store keeps its kernels, whether one process at a time holds
-its devices, and which XLA compiler options its kernels take.  Every decision that depends on the backend
-reads its record: ``info``'s ``dtypes``/``default_dtypes``, the creation functions and
+its devices, and which XLA compiler options its kernels take.  Every decision that
+depends on the backend reads its record: ``info``'s ``dtypes``/``default_dtypes``, the creation functions and
 promotion's defaults (``dtypes.default_float`` ...), the dtype checks on arguments and
 array-likes, the kernel helper, the host gate, ``linalg`` and ``fft``.
 

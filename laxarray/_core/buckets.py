@@ -29,8 +29,10 @@ def set_bucket_limit(n: int) -> int:
     bucket_shape.cache_clear()
     return previous
 
-#: Debugging aid for tests (read here at each padding, so a test may set it): fill host-side padding with NaN / the dtype's maximum instead of
-#: zeros, so a bucket rule that forgets to mask shows up as a wrong value.
+
+#: Debugging aid for tests (read here at each padding, so a test may set it): fill host-side
+#: padding with NaN / the dtype's maximum instead of zeros, so a bucket rule that forgets to
+#: mask shows up as a wrong value.
 POISON = _settings.value("LAXARRAY_BUCKET_POISON")
 
 

@@ -88,43 +88,6 @@ def _reduce_kernel(x, *, axes, dtype, keepdims, op):
     return _finish(REDUCTIONS[op][1](x, axes), axes, keepdims)
 
 
-def _accumulated(reduce):
-    """``reduce`` (``numpy_sum``, ``lax.reduce_prod``) with float16/bfloat16 accumulated in
-    float32, as NumPy."""
-    def body(x, axes):
-        if x.dtype in _HALF:
-            return lax.convert_element_type(
-                reduce(lax.convert_element_type(x, np.float32), axes), x.dtype)
-        return reduce(x, axes)
-    return body
-
-
-def _extreme(op):
-    def body(x, axes):
-        if _dt.kind_of(x.dtype) == "c":
-            return _complex_extremum(x, axes, op)
-        return reduce_extreme(x, axes, op == "max")
-    return body
-
-
-def _count(x, axes):
-    return lax.reduce_sum(lax.convert_element_type(_truthy(x), _dt.default_index()), axes)
-
-
-#: ``_reduce_kernel``'s operations, one row each: ``op -> (identity(dtype): what a bucket's
-#: padding reads as, body(x, axes): the reduction)``.  A new reduction of the standard's
-#: shape (axes, keepdims, an optional dtype) is a row here and its public function.
-REDUCTIONS = {
-    "sum": (lambda dtype: 0, _accumulated(lambda x, axes: numpy_sum(x, axes))),
-    "prod": (lambda dtype: 1, _accumulated(lax.reduce_prod)),
-    "max": (lambda dtype: _lowest(dtype), _extreme("max")),
-    "min": (lambda dtype: _highest(dtype), _extreme("min")),
-    "all": (lambda dtype: 1, lambda x, axes: lax.reduce_and(_truthy(x), axes)),
-    "any": (lambda dtype: 0, lambda x, axes: lax.reduce_or(_truthy(x), axes)),
-    "count": (lambda dtype: 0, _count),
-}
-
-
 def numpy_sum(x, axes):
     """``lax.reduce_sum(x, axes)`` with NumPy's zero: NumPy adds the elements to +0.0, so its
     sum of one -0.0 is 0.0, while XLA reduces one element to the element itself (and folds
@@ -186,6 +149,43 @@ def _truthy(x):
     if x.dtype == np.bool_:
         return x
     return lax.ne(x, lax.full_like(x, 0))
+
+
+def _accumulated(reduce):
+    """``reduce`` (``numpy_sum``, ``lax.reduce_prod``) with float16/bfloat16 accumulated in
+    float32, as NumPy."""
+    def body(x, axes):
+        if x.dtype in _HALF:
+            return lax.convert_element_type(
+                reduce(lax.convert_element_type(x, np.float32), axes), x.dtype)
+        return reduce(x, axes)
+    return body
+
+
+def _extreme(op):
+    def body(x, axes):
+        if _dt.kind_of(x.dtype) == "c":
+            return _complex_extremum(x, axes, op)
+        return reduce_extreme(x, axes, op == "max")
+    return body
+
+
+def _count(x, axes):
+    return lax.reduce_sum(lax.convert_element_type(_truthy(x), _dt.default_index()), axes)
+
+
+#: ``_reduce_kernel``'s operations, one row each: ``op -> (identity(dtype): what a bucket's
+#: padding reads as, body(x, axes): the reduction)``.  A new reduction of the standard's
+#: shape (axes, keepdims, an optional dtype) is a row here and its public function.
+REDUCTIONS = {
+    "sum": (lambda dtype: 0, _accumulated(numpy_sum)),
+    "prod": (lambda dtype: 1, _accumulated(lax.reduce_prod)),
+    "max": (_lowest, _extreme("max")),
+    "min": (_highest, _extreme("min")),
+    "all": (lambda dtype: 1, lambda x, axes: lax.reduce_and(_truthy(x), axes)),
+    "any": (lambda dtype: 0, lambda x, axes: lax.reduce_or(_truthy(x), axes)),
+    "count": (lambda dtype: 0, _count),
+}
 
 
 def _reduction(fn, x, axis, keepdims, category):

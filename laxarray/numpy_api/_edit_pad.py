@@ -241,7 +241,7 @@ def _stat(chunk, axis, mode, dtype):
     if mode in ("maximum", "minimum"):
         if kind == "c":
             srt = sort_kernel.run_xla(chunk, axis=axis, descending=mode == "maximum",
-                                  want_indices=False)
+                                      want_indices=False)
             out = _at(srt, axis, 0, 1)
             # a NaN propagates as the element itself, the first along the axis (NumPy's
             # maximum keeps its NaN operand: amax([nan+infj]) is nan+infj, not nan+nanj)
