@@ -33,7 +33,7 @@ _DAY = 24 * 3600
 
 def default_dir() -> str:
     """The cache directory laxarray uses when ``LAXARRAY_COMPILATION_CACHE`` is unset."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    base = _settings.cache_home()
     return os.path.join(base, "laxarray", f"jax-{jax.__version__}")
 
 

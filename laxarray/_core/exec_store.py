@@ -334,7 +334,7 @@ def default_dir():
         return None
     if setting:
         return os.path.join(setting, "executables")
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    base = _settings.cache_home()
     return os.path.join(base, "laxarray", "executables")
 
 

@@ -137,6 +137,12 @@ def warn_once(key, message: str) -> None:
     warnings.warn(message, RuntimeWarning, stacklevel=3)
 
 
+def cache_home() -> str:
+    """The user's cache directory, below which laxarray keeps its stores where
+    ``LAXARRAY_COMPILATION_CACHE`` names none: ``$XDG_CACHE_HOME``, else ``~/.cache``."""
+    return os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+
+
 def check_all() -> None:
     """Parse every setting once (at import), warning about bad values and about
     ``LAXARRAY_*`` variables the table does not know."""
