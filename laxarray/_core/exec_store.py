@@ -2,7 +2,7 @@
 
 jax's persistent cache (``compile_cache``) saves XLA's compile, but a fresh process still
 traces and lowers every kernel first.  This store lets a kernel call skip all three: its key
-(:func:`key_for`: the kernel's identity and static facts, :func:`jaxapi.environment_fingerprint`
+(:func:`key_for`: the kernel's identity and static facts, :func:`fingerprint.environment_fingerprint`
 and :func:`source_fingerprint`) names a file holding the executable that
 :func:`jaxapi.serialize_compiled` wrote.
 
@@ -48,7 +48,7 @@ import warnings
 
 import numpy as np
 
-from laxarray._core import jaxapi, prefetch
+from laxarray._core import fingerprint, jaxapi, prefetch
 from laxarray._core.files import TEMP_PREFIX as _TEMP_PREFIX, remove as _remove, write_atomic
 from laxarray._core import settings as _settings
 
@@ -425,11 +425,11 @@ def source_fingerprint() -> str:
 
 def key_for(parts: tuple) -> str:
     """The store key of a kernel call: ``parts`` (strings, ints, reprs naming the kernel and
-    its static facts) with :func:`jaxapi.environment_fingerprint` and :func:`source_fingerprint`."""
+    its static facts) with :func:`fingerprint.environment_fingerprint` and :func:`source_fingerprint`."""
     if type(parts) is not tuple:
         raise TypeError(f"key_for: expected a tuple of strings and ints; got "
                         f"{type(parts).__name__}")
-    return "|".join((f"laxarray-exec/{STORE_FORMAT}", jaxapi.environment_fingerprint(),
+    return "|".join((f"laxarray-exec/{STORE_FORMAT}", fingerprint.environment_fingerprint(),
                      source_fingerprint(), *map(repr, parts)))
 
 

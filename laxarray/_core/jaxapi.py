@@ -398,30 +398,20 @@ _jbatching.primitive_batchers[_host_call_p] = _host_call_batch
 # ``jax.experimental.serialize_executable`` is the one module of ``jax.experimental`` the
 # library may use, and only here (tests/test_house_rules.py allows exactly this import).
 
-import hashlib as _hashlib  # noqa: E402
-from importlib import metadata as _metadata  # noqa: E402
 from jax.experimental import serialize_executable as _serialize  # noqa: E402
-import os as _os  # noqa: E402
 import pickle as _pickle  # noqa: E402
-import platform as _platform  # noqa: E402
 import re as _re  # noqa: E402
-import sys as _sys  # noqa: E402
 import threading as _threading  # noqa: E402
 import weakref as _weakref  # noqa: E402
 
 import jax.monitoring  # noqa: E402
-import jaxlib.version  # noqa: E402
+
+from laxarray._core.hlo_text import (has_object_code, needs_no_code, platform_of,  # noqa: E402
+                                     program_text)
 
 #: The version of what :func:`serialize_compiled` writes; part of
-#: :func:`environment_fingerprint`, so a change of the format never loads an old blob.
+#: ``fingerprint.environment_fingerprint``, so a change of the format never loads an old blob.
 EXECUTABLE_FORMAT = 1
-
-#: jax settings that change the program jax lowers or compiles for the same laxarray call
-#: (read on every :func:`environment_fingerprint` call: a user may change them at any time).
-_PROGRAM_SETTINGS = ("jax_enable_x64", "jax_explicit_x64_dtypes", "jax_default_matmul_precision",
-                     "jax_debug_nans", "jax_debug_infs", "jax_threefry_partitionable",
-                     "jax_default_prng_impl", "jax_disable_jit")
-
 
 class NotSerializable(Exception):
     """A compiled program that cannot be written out (a host callback -- ``jax.pure_callback``,
@@ -448,14 +438,14 @@ def serialize_compiled(compiled) -> bytes:
     that blob would load, then fail on its first run (``NOT_FOUND: Function ... not
     found``).  A process that has had no hit in jax's persistent cache (counted from the
     import of laxarray) compiled all its executables afresh; after a hit, a CPU executable
-    passes only with machine code in it or with no need of any (:data:`_CODELESS`).  On a
+    passes only with machine code in it or with no need of any (``hlo_text.needs_no_code``).  On a
     TPU an executable from jax's cache serializes whole and loads again (measured by
     ``benchmarks/store_check.py``), so only the CPU's are checked."""
     if compiled in _LOADED:
         raise NotSerializable("serialize_compiled: expected an executable compiled in this "
                               "process; got one that load_compiled loaded (jaxlib writes it "
                               "again without its machine code)")
-    text = _program_text(compiled)
+    text = program_text(compiled)
     if text is None:
         raise NotSerializable("serialize_compiled: expected an executable whose program "
                               "jax can print; got one without text (as_text)")
@@ -473,8 +463,8 @@ def serialize_compiled(compiled) -> bytes:
         raise NotSerializable(f"serialize_compiled: expected an executable that jax can "
                               f"serialize; got one it refuses ({type(err).__name__}: {err})"
                               ) from err
-    if (_JAX_CACHE_HITS[0] and _platform_of(compiled) == "cpu"
-            and not _OBJECT_CODE.search(payload) and not _needs_no_code(text)):
+    if (_JAX_CACHE_HITS[0] and platform_of(compiled) == "cpu"
+            and not has_object_code(payload) and not needs_no_code(text)):
         raise NotSerializable("serialize_compiled: expected an executable with its machine "
                               "code; got one without (on CPU, an executable that jax loaded "
                               "from its persistent compilation cache: compile it afresh)")
@@ -495,65 +485,6 @@ jax.monitoring.register_event_listener(_count_jax_cache_hit)
 
 #: The executables that :func:`load_compiled` made (never serialized again).
 _LOADED = _weakref.WeakSet()
-
-#: An object file inside a serialized XLA:CPU executable: ELF (Linux), Mach-O (macOS).
-_OBJECT_CODE = _re.compile(rb"\x7fELF|\xcf\xfa\xed\xfe")
-
-#: HLO instructions that XLA:CPU runs without code of the program's own (no kernel, no
-#: comparator): a program made only of these has no object file, and needs none.  Only
-#: certain ones: an instruction missing here (``dot``, ``fft``, library fusions) just keeps
-#: its program out of the store in a process that had jax-cache hits.
-_CODELESS = frozenset({"parameter", "constant", "tuple", "get-tuple-element", "bitcast",
-                       "copy", "custom-call", "after-all", "add-dependency", "opt-barrier",
-                       "partition-id", "replica-id", "copy-start", "copy-done", "domain"})
-_INSTRUCTION = _re.compile(r"^\s*(?:ROOT\s+)?%?[\w.\-]+\s*=\s*(.*)$")
-
-
-def _program_text(compiled):
-    """The optimized HLO text of ``compiled`` (``None``: none to be had)."""
-    try:
-        text = compiled.as_text()
-    except Exception:  # noqa: BLE001  (a backend without HLO text)
-        return None
-    return text if isinstance(text, str) else None
-
-
-def _platform_of(compiled):
-    try:
-        return compiled.runtime_executable().client.platform
-    except Exception:  # noqa: BLE001
-        return None
-
-
-def _needs_no_code(text) -> bool:
-    """Whether every instruction of HLO ``text`` is in :data:`_CODELESS` (an instruction
-    whose opcode cannot be read counts as one that needs code)."""
-    for line in text.splitlines():
-        m = _INSTRUCTION.match(line)
-        if m is None:
-            continue
-        opcode = _opcode(m.group(1))
-        if opcode not in _CODELESS:
-            return False
-    return True
-
-
-def _opcode(rest):
-    """The opcode of an HLO instruction's right-hand side ``shape opcode(operands) ...``."""
-    if rest.startswith("("):               # a tuple shape, perhaps nested
-        depth, i = 0, 0
-        while i < len(rest):
-            depth += (rest[i] == "(") - (rest[i] == ")")
-            i += 1
-            if depth == 0:
-                break
-    else:
-        i = rest.find(" ")
-        if i < 0:
-            return None
-    m = _re.match(r"\s*([a-z][\w\-]*)\(", rest[i:])
-    return m.group(1) if m else None
-
 
 def load_compiled(blob: bytes):
     """The ``jax.stages.Compiled`` that :func:`serialize_compiled` wrote into ``blob``, loaded
@@ -605,83 +536,6 @@ def prepare_lapack() -> None:
         if _jlapack is not None:
             _jlapack._lapack.initialize()   # jax._src.lax.linalg.initialize_lapack's one line
         _LAPACK_READY.append(True)
-
-
-_FINGERPRINTS = {}
-
-#: laxarray's own settings that change the program of a laxarray call: (name, read) pairs,
-#: read like :data:`_PROGRAM_SETTINGS` on every :func:`environment_fingerprint` call.
-_LIBRARY_SETTINGS = []
-
-
-def register_program_setting(name, read) -> None:
-    """Make laxarray's setting ``name`` (``read()`` gives its current value) part of
-    :func:`environment_fingerprint`, as jax's program settings are: an executable compiled
-    under one value is never loaded under another."""
-    _LIBRARY_SETTINGS[:] = [(n, r) for n, r in _LIBRARY_SETTINGS if n != name] + [(name, read)]
-
-
-def environment_fingerprint() -> str:
-    """A short hex digest of what a compiled executable depends on besides its program: jax,
-    jaxlib, the backend (its platform version, device kind and count; on a TPU libtpu's
-    version and ``LIBTPU_INIT_ARGS``), this CPU, ``XLA_FLAGS``, jax's program settings and
-    laxarray's (:func:`register_program_setting`)."""
-    settings = tuple(repr(getattr(jax.config, name, None)) for name in _PROGRAM_SETTINGS)
-    if _LIBRARY_SETTINGS:
-        settings += tuple(f"{name}={read()!r}" for name, read in _LIBRARY_SETTINGS)
-    digest = _FINGERPRINTS.get(settings)
-    if digest is None:
-        if "machine" not in _FINGERPRINTS:
-            _FINGERPRINTS["machine"] = _machine_description()
-        text = "\n".join((_FINGERPRINTS["machine"], *settings))
-        digest = _FINGERPRINTS[settings] = _hashlib.blake2b(
-            text.encode(), digest_size=12).hexdigest()
-    return digest
-
-
-def _machine_description() -> str:
-    """The process-constant part of :func:`environment_fingerprint`, as text."""
-    device = jax.devices()[0]
-    client = device.client
-    return "\n".join(map(str, (
-        f"format={EXECUTABLE_FORMAT}", f"python={_sys.version_info[:2]}",
-        f"jax={jax.__version__}", f"jaxlib={jaxlib.version.__version__}",
-        f"numpy={np.__version__}", f"platform={client.platform}",
-        f"platform_version={client.platform_version}", f"device_kind={device.device_kind}",
-        f"devices={jax.device_count()}", f"local_devices={jax.local_device_count()}",
-        f"processes={jax.process_count()}", f"cpu={_cpu_description()}",
-        f"XLA_FLAGS={_os.environ.get('XLA_FLAGS', '')}",
-        *((f"libtpu={_distribution_version('libtpu', 'libtpu-nightly')}",
-           f"LIBTPU_INIT_ARGS={_os.environ.get('LIBTPU_INIT_ARGS', '')}")
-          if client.platform == "tpu" else ()))))
-
-
-def _distribution_version(*names) -> str:
-    """The installed version of the first of the distributions ``names`` found, else ''."""
-    for name in names:
-        try:
-            return _metadata.version(name)
-        except _metadata.PackageNotFoundError:
-            continue
-    return ""
-
-
-def _cpu_description() -> str:
-    """This CPU's model and feature flags (XLA:CPU compiles for the host's features): the
-    first processor's lines of ``/proc/cpuinfo``, else ``platform``'s machine and processor."""
-    wanted = ("model name", "flags", "features", "cpu part", "cpu implementer")
-    found = []
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
-            for line in f:
-                if not line.strip():
-                    break                    # the first processor's block is enough
-                name, _, value = line.partition(":")
-                if name.strip().lower() in wanted:
-                    found.append(f"{name.strip().lower()}={value.strip()}")
-    except OSError:
-        pass
-    return ";".join(found) or f"{_platform.machine()};{_platform.processor()}"
 
 
 def one_device(compiled) -> bool:

@@ -68,9 +68,9 @@ from laxarray._core.buckets import mask_padding
 from laxarray._core.compile_options import (COMPILER_OPTIONS,  # noqa: F401 (re-exported)
                                             EMITTER_NEUTRAL, EXACT_EXTREMES, NEUTRAL_OPTIONS,
                                             program_options)
+from laxarray._core.fingerprint import register_program_setting
 from laxarray._core.jaxapi import (NotSerializable, Tracer, fast_call, one_device,
-                                   program_function, register_program_setting,
-                                   serialize_compiled, under_trace)
+                                   program_function, serialize_compiled, under_trace)
 from laxarray._core import settings as _settings
 
 # ---- policy settings ---------------------------------------------------------------------

@@ -18,7 +18,7 @@ from jax import lax
 from laxarray._core import backend as _backend
 from laxarray._core import config as _config
 from laxarray._core import dtypes as _dt
-from laxarray._core import jaxapi as _jaxapi
+from laxarray._core import fingerprint as _fingerprint
 
 
 def flush_subnormals(x):
@@ -125,7 +125,7 @@ def with_matmul_precision(fn, precision=None):
 
 
 # the setting changes the programs laxarray compiles: part of every executable-store key
-_jaxapi.register_program_setting("laxarray_matmul_precision", _config.get_matmul_precision)
+_fingerprint.register_program_setting("laxarray_matmul_precision", _config.get_matmul_precision)
 
 
 # ---- what the backend's record asks of a program -------------------------------------------

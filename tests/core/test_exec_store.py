@@ -22,6 +22,7 @@ import pytest
 from jax import lax
 
 from laxarray._core import exec_store as S
+from laxarray._core import fingerprint as F
 from laxarray._core import jaxapi as J
 
 RNG = np.random.default_rng(0)
@@ -480,20 +481,20 @@ def test_keys_name_their_parts_the_environment_and_the_source():
     key = S.key_for(("sum", "float64", (3, 4)))
     assert key == S.key_for(("sum", "float64", (3, 4)))
     assert key != S.key_for(("sum", "float64", (4, 3)))
-    assert J.environment_fingerprint() in key and S.source_fingerprint() in key
+    assert F.environment_fingerprint() in key and S.source_fingerprint() in key
     with pytest.raises(TypeError, match="key_for: expected a tuple"):
         S.key_for(["sum"])
 
 
 def test_the_environment_fingerprint_follows_jax_settings():
-    before = J.environment_fingerprint()
+    before = F.environment_fingerprint()
     previous = jax.config.jax_default_matmul_precision
     jax.config.update("jax_default_matmul_precision", "highest")
     try:
-        assert J.environment_fingerprint() != before
+        assert F.environment_fingerprint() != before
     finally:
         jax.config.update("jax_default_matmul_precision", previous)
-    assert J.environment_fingerprint() == before
+    assert F.environment_fingerprint() == before
 
 
 _SOURCE = "from laxarray._core import exec_store as S; print(S.source_fingerprint())"

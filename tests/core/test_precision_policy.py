@@ -17,7 +17,7 @@ import pytest
 from jax import lax
 
 import laxarray as la
-from laxarray._core import config, jaxapi, kernel
+from laxarray._core import config, fingerprint, kernel
 
 #: laxarray's setting -> the operand precision StableHLO prints
 PRINTED = {"highest": "HIGHEST", "tf32": "HIGH", "default": "DEFAULT"}
@@ -121,7 +121,7 @@ def test_store_key_names_the_setting():
     prints = set()
     for setting in PRINTED:
         with la.matmul_precision(setting):
-            prints.add(jaxapi.environment_fingerprint())
+            prints.add(fingerprint.environment_fingerprint())
     assert len(prints) == len(PRINTED)
 
 
