@@ -99,6 +99,14 @@ class Backend:
     #: adds, what a program that needs NaN-``"exact_extremes"`` adds; empty: XLA's defaults
     #: (the measurements: ``docs/performance.md``)
     xla_options: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    #: XLA's numerics on this platform that kernel bodies work around (``numerics``; read
+    #: from the platform XLA compiles for, :func:`compiling`): ``"fma"`` (a product feeding
+    #: an add becomes one fused multiply-add: ``numerics.rounded``), ``"reciprocal"``
+    #: (``a / broadcast(b)`` becomes ``a * (1 / b)``: ``numerics.keep_divisor``),
+    #: ``"nan_extremes"`` (float max/min reductions drop NaN from some size on:
+    #: ``numerics.reduce_extreme``'s NaN test).  What the TPU does is measured by
+    #: ``tools/tpu_probe.py`` ("cpu quirks"); an unmeasured platform keeps the CPU's.
+    quirks: frozenset = frozenset()
 
     def supports(self, dtype) -> bool:
         """Whether arrays of ``dtype`` can live on this platform."""
@@ -147,17 +155,21 @@ _XLA_CPU = MappingProxyType({
     "exact_extremes": MappingProxyType({
         "xla_cpu_experimental_ynn_fusion_type": "LIBRARY_FUSION_TYPE_DOT"})})
 
+#: XLA:CPU's numerics that kernels work around (``Backend.quirks``), measured on x86-64
+_CPU_QUIRKS = frozenset(("fma", "reciprocal", "nan_extremes"))
+
 #: NumPy's: every dtype, 64-bit defaults
 CPU = Backend(
     "cpu", _ALL,
     MappingProxyType({"real floating": _F64, "complex floating": _C128, "integral": _I64,
                       "indexing": _I64}),
     MappingProxyType({"linalg": _LINALG_FULL, "fft": _LINALG_FULL}),
-    int64_dot=True, polar_svd=False, eig=True, host=True, store=True, xla_options=_XLA_CPU)
+    int64_dot=True, polar_svd=False, eig=True, host=True, store=True, xla_options=_XLA_CPU,
+    quirks=_CPU_QUIRKS)
 #: as the CPU (float64 is native there), the nonsymmetric eigensolver on the host
 GPU = Backend(
     "gpu", _ALL, CPU.defaults, CPU.families, int64_dot=True, polar_svd=False, eig=False,
-    host=False)
+    host=False, quirks=_CPU_QUIRKS)
 #: no float64 or complex128 (see the module docstring)
 TPU = Backend(
     "tpu", _ALL - {_F64, _C128},
@@ -167,7 +179,11 @@ TPU = Backend(
     int64_dot=False, polar_svd=True, eig=False, host=False,
     own_math=frozenset(("exp", "exp2", "expm1", "log", "log1p", "tanh", "sinh", "cosh",
                         "asinh", "acosh", "atanh", "divide", "reciprocal", "sqrt", "fmod", "pow")),
-    store=True, exclusive=True)
+    store=True, exclusive=True,
+    # none of the CPU's (tpu_probe "cpu quirks", 2026-12-06): no fused multiply-add (10**5 of
+    # 10**5 products rounded before the add), its division is laxarray's own ("divide" above),
+    # and max/min keep NaN at 100, 5000 and 10**6 elements
+    quirks=frozenset())
 
 RECORDS = MappingProxyType({"cpu": CPU, "gpu": GPU, "cuda": GPU, "rocm": GPU, "tpu": TPU})
 

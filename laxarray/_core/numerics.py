@@ -1,5 +1,6 @@
-"""laxarray's numerics policy: the workarounds a kernel body applies on XLA:CPU, named once,
-and the matrix-product precision every kernel body is traced under (on GPU XLA's default
+"""laxarray's numerics policy: the workarounds a kernel body applies for XLA:CPU's numerics,
+named once and applied where the platform XLA compiles for has the quirk (``Backend.quirks``:
+a TPU program carries none of them), and the matrix-product precision every kernel body is traced under (on GPU XLA's default
 for float32 products is TF32; laxarray's is NumPy's grade: ``config.get_matmul_precision``).
 
 ``kernel`` re-exports these for the kernels that use them; :func:`reduce_extreme` marks
@@ -50,17 +51,28 @@ def copysign(mag, sign_src):
     return lax.select(sign_bit(sign_src), lax.neg(a), a)
 
 
+def quirk(name: str) -> bool:
+    """Whether XLA on the platform it compiles laxarray's kernels for has the numerics quirk
+    ``name`` (``Backend.quirks``: ``"fma"``, ``"reciprocal"``, ``"nan_extremes"``), which a
+    kernel body then works around; read when a body is traced."""
+    return name in _backend.compiling().quirks
+
+
 def rounded(p):
     """The float ``p`` (a product) rounded on its own before it is added to anything: XLA:CPU
     lets LLVM fuse a multiply that feeds an add into one fma, rounded once (openxla/xla#41579),
     where NumPy rounds the product and then the sum.  The select (``p == p``: only NaN fails,
-    and then ``p`` is NaN anyway) stands between the two, so no fma forms."""
+    and then ``p`` is NaN anyway) stands between the two, so no fma forms.  ``p`` itself
+    where XLA forms no fma (the ``"fma"`` quirk: not on a TPU)."""
+    if not quirk("fma"):
+        return p
     return lax.select(lax.eq(p, p), p, lax.full_like(p, np.nan))
 
 
 def keep_divisor(d):
-    """``d`` behind an optimization barrier (floats), so XLA keeps ``x / d`` a division."""
-    if _dt.kind_of(d.dtype) in "fc":
+    """``d`` behind an optimization barrier (floats), so XLA keeps ``x / d`` a division
+    (where it would rewrite it into a reciprocal's product: the ``"reciprocal"`` quirk)."""
+    if _dt.kind_of(d.dtype) in "fc" and quirk("reciprocal"):
         d = lax.optimization_barrier(d)
     return d
 
@@ -85,14 +97,15 @@ def reduce_extreme(x, axes, find_max):
     wherever a reduced NaN is, at every size.
 
     XLA:CPU's YNNPACK reduction drops NaN from 4096 elements on
-    (``compile_options.EXACT_EXTREMES``).
+    (``compile_options.EXACT_EXTREMES``; the ``"nan_extremes"`` quirk, not a TPU's).
     A float reduction of two elements or more is followed by a NaN test (a second reduction
     that finds the NaN and puts it back) under the name scope :data:`NAN_TEST`: inlined
     into a user's ``jax.jit`` (whose options laxarray cannot set) it stays; laxarray's own
     eager executables drop it and compile without that fusion."""
     reduce = lax.reduce_max if find_max else lax.reduce_min
     y = reduce(x, axes)
-    if _dt.kind_of(x.dtype) != "f" or not axes or math.prod(x.shape[a] for a in axes) < 2:
+    if (_dt.kind_of(x.dtype) != "f" or not axes or math.prod(x.shape[a] for a in axes) < 2
+            or not quirk("nan_extremes")):
         return y
     with jax.named_scope(NAN_TEST):
         nan = lax.reduce_or(lax.ne(x, x), axes)
