@@ -1,8 +1,11 @@
 """Calling kernels on laxarray Arrays: bucketed inputs, wrapping results.
 
-A kernel (``laxarray._core.kernel``) runs on raw jax values; :func:`call` picks the padded
-(bucketed) or exact values of its Array arguments, runs the bound kernel and wraps the
-result(s) as Arrays of their logical shape.  It sits above the Array, which it builds.
+A kernel (``laxarray._core.kernel``) runs on raw jax values; :func:`call` is the one way a
+kernel runs on the buckets: where the kernel's declaration lets it (its ``shape``,
+``bucket``, ``fills``, ``unpadded`` and ``extents``, ``kernel.Kernel``) it takes the padded
+values of its arguments and the binding of the buckets' static arguments, else the exact
+values and the caller's; it wraps the result(s) as Arrays of their logical shape.  It sits
+above the Array, which it builds.
 """
 
 from __future__ import annotations
@@ -35,12 +38,12 @@ def _wrap_out(out):
 _SCALARS = (bool, int, float, complex)
 
 
-def padded_inputs(arrays, unpadded=(), raw_ok=False):
+def padded_inputs(arrays, unpadded=()):
     """``(values on their buckets, logical shapes)`` of ``arrays`` if every one runs there,
     else ``None``: a bucketed Array's padded value, a NumPy array padded on the host, a 0-d
-    value (a Python scalar, a 0-d NumPy/jax value) and the argument at a position in
+    value (a Python scalar, a 0-d NumPy/jax value) and the NumPy argument at a position in
     ``unpadded`` (an index parameter vector) as they are; a larger array, a jax array or a
-    tracer runs exact.  ``raw_ok``: other non-Array values pass through as they are."""
+    tracer runs exact."""
     out, shapes = [], []
     for i, a in enumerate(arrays):
         t = type(a)
@@ -54,9 +57,6 @@ def padded_inputs(arrays, unpadded=(), raw_ok=False):
                                not isinstance(a, Tracer)):
             out.append(a)
             shapes.append(())
-        elif raw_ok and not isinstance(a, Tracer):
-            out.append(a)
-            shapes.append(a.shape)
         elif t is np.ndarray:
             p = a if i in unpadded else pad_host(a)
             if p is None:
@@ -66,16 +66,6 @@ def padded_inputs(arrays, unpadded=(), raw_ok=False):
         else:
             return None
     return out, shapes
-
-
-def call_padded(kern: Kernel, arrays, logical, **static):
-    """Run ``kern`` on the padded values of ``arrays`` (Arrays or 0-d values; ``None`` if any
-    is not bucketed) with ``static`` arguments the caller gave for the bucket shapes (a
-    ``reshape`` to the bucket of the logical shape, say); the result has shape ``logical``."""
-    found = padded_inputs(arrays, raw_ok=True)
-    if found is None:
-        return None
-    return wrap_bucketed(kern.bind(tuple(static.items())).run_eager(found[0]), logical)
 
 
 def call(kern: Kernel, *arrays, **static):
@@ -113,4 +103,4 @@ def call(kern: Kernel, *arrays, **static):
     return _wrap_out(kern.bind(items)(*raw))
 
 
-__all__ = ["call", "call_padded", "padded_inputs", "wrap_bucketed"]
+__all__ = ["call", "padded_inputs", "wrap_bucketed"]
