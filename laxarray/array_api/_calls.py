@@ -73,8 +73,8 @@ def call(kern: Kernel, *arrays, **static):
 
     A kernel with a ``shape`` rule runs bucketed when every input runs on its bucket
     (:func:`padded_inputs`) and the rule gives a logical result shape; it is bound to the
-    static arguments its ``bucket`` rule gives for the buckets, and its results are padded
-    Arrays of the logical shape."""
+    static arguments its ``bucket`` rule gives for the buckets (``Kernel.on_buckets``), and
+    its results are padded Arrays of the logical shape."""
     items = tuple(static.items())
     if kern.shape is not None:
         if kern.host is not None:   # a declared host path takes exact values, unbucketed
@@ -85,11 +85,8 @@ def call(kern: Kernel, *arrays, **static):
         found = padded_inputs(arrays, kern.unpadded)
         if found is not None:
             padded, shapes = found
-            out_shape = kern.shape(*shapes, **static)
+            out_shape, bound = kern.on_buckets(static, items, shapes)
         if found is not None and out_shape is not None:
-            if kern.bucket is not None:   # the buckets' statics: the binding is theirs
-                items = tuple({**static, **kern.bucket(*shapes, **static)}.items())
-            bound = kern.bind(items)
             if kern.extents or (kern.fills and any(f is not None for f in kern.fills)):
                 out = bound.run_masked(padded, [extents(s) for s in shapes])
             else:
