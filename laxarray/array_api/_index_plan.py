@@ -1,4 +1,4 @@
-"""Basic index keys (integers, slices, ``...``, ``None``): static plans, dynamic starts,
+"""Basic index keys (integers, slices, ``...``, ``None``): static plans, dynamic params,
 and the get/set kernels over raw values.
 
 A basic key is split into a static *plan* -- per axis the step, the number of elements
