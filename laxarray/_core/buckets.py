@@ -74,11 +74,25 @@ def pad_raw(v):
         return v
     if len(v.sharding.device_set) != 1:
         return None
-    host = np.asarray(v)
+    return put_like(_padded_copy(np.asarray(v), bshape), v)
+
+
+def pad_host(a):
+    """The NumPy array ``a`` padded on the host to its bucket shape (as :func:`pad_raw` pads
+    a device value), or ``None`` if ``a`` is not bucketed."""
+    if BUCKET_LIMIT <= 0:
+        return None
+    bshape = bucket_shape(a.shape)
+    if bshape is None:
+        return None
+    return a if bshape == a.shape else _padded_copy(a, bshape)
+
+
+def _padded_copy(host, bshape):
+    """The NumPy array ``host`` in the leading corner of a new one of shape ``bshape``."""
     out = np.full(bshape, _fill_value(host.dtype), host.dtype)
     out[tuple(slice(0, n) for n in host.shape)] = host
-    return put_like(out, v)
-
+    return out
 
 
 def unpad_raw(p, shape):
@@ -111,3 +125,15 @@ def mask_padding(x, ext, fill):
     if keep is None:
         return x
     return lax.select(keep, x, lax.full_like(x, fill))
+
+
+def static_shape_rule(*in_shapes, shape, **_):
+    """The ``shape`` rule of a kernel whose static ``shape`` is its result's shape: that
+    shape where it has a bucket, else ``None`` (the kernel runs exact)."""
+    return shape if bucket_shape(shape) is not None else None
+
+
+def static_shape_bucket(*in_shapes, shape, **_):
+    """The ``bucket`` rule of such a kernel: on the buckets it makes the bucket of
+    ``shape``."""
+    return {"shape": bucket_shape(shape)}

@@ -23,9 +23,9 @@ The policy, stated once:
   than one rounded up to a power of two -- so 17x5 and 19x6 share one executable.  Results
   stay padded on the device (an ``Array`` knows its logical shape) and are cut to their
   exact shape only when a consumer needs that: a kernel without a bucket rule, NumPy, a
-  ``jax.jit`` argument.  A bucketed kernel masks the padding of an input with the value its
-  rule names (0 for a sum, -inf for a max ...) before the body runs, so whatever lies in the
-  padding never reaches a result.
+  ``jax.jit`` argument.  A kernel declares its buckets (:class:`Kernel`): the result shape,
+  the statics it runs with there (its executables are the buckets'), the value masking an
+  input's padding (0 for a sum, -inf for a max ...) before the body, so none reaches a result.
 * **Compiler options** (``_core/compile_options.py``).  On CPU every kernel compiles with
   :data:`COMPILER_OPTIONS` (LLVM at ``-O1``, one LLVM module): about 35% shorter compiles,
   the same bits and speed.  A kernel whose traced program uses only :data:`EMITTER_NEUTRAL`
@@ -462,40 +462,39 @@ class Kernel:
 
     A kernel with a ``shape`` rule may run bucketed: ``shape(*in_shapes, **static)`` gives
     the logical result shape (a tuple of shapes for several results; ``None`` where these
-    inputs must run exact) and validates the logical input shapes.  ``fills``: one entry per
-    array argument -- ``None`` (its padding never reaches the result) or ``fill(dtype,
-    static)`` (``static``: the dict of static arguments), the value its padding is set to
-    before the body runs.  ``extents``: the body takes one more positional argument, the
-    tuple of the inputs' true extents (int32 vectors) when bucketed and ``None`` when not,
-    for bodies that must mask intermediate values themselves.  ``_bound``: the bindings
-    of the process' matrix-product precision (``config.MATMUL_PRECISION``); ``_bounds``:
-    one table per precision (a ``matmul_precision`` block uses its own).
+    inputs must run exact) and validates the logical input shapes.  ``bucket(*in_shapes,
+    **static)``: a dict of the statics that change on the buckets (a shape replaced by its
+    bucket, a plan by the bucket's), so the binding is the buckets'.  ``fills``: per array
+    argument ``None`` (its padding never reaches the result) or ``fill(dtype, static)``
+    (``static``: the dict of statics), the value its padding is set to before the body
+    runs.  ``unpadded``: positions of arguments passed as they are (index parameters).
+    ``extents``: the body takes one more argument, the inputs' true extents (int32 vectors;
+    ``None`` when exact), to mask intermediate values itself.  ``_bound``: the bindings of
+    the process' matmul precision (``config.MATMUL_PRECISION``); ``_bounds``: per precision.
 
     Its identity (:attr:`id`) is said here, once: ``factory=(path, args)`` for a kernel a
     function at ``path`` returns from ``args``; ``owner``, the kernel whose host path's
     traced body this is (``on_host``, made here); neither for a module's kernel.
     """
 
-    __slots__ = ("fn", "static", "_bound", "_bounds", "fills", "shape", "extents", "host",
-                 "on_host", "_factory", "_owner", "_id", "__name__", "__dict__")
+    __slots__ = ("fn", "static", "_bound", "_bounds", "fills", "shape", "bucket", "unpadded",
+                 "extents", "host", "on_host", "_factory", "_owner", "_id", "__name__", "__dict__")
 
     def __init__(self, fn, static, fills=None, shape=None, extents=False, host=None,
-                 factory=None, owner=None):
+                 factory=None, owner=None, bucket=None, unpadded=()):
         self.fn = fn
         self._factory, self._owner, self._id = factory, owner, None
         self.host = host    # a host.HostPath; its traced body is a kernel of its own
         self.on_host = None if host is None or host.traced is None else Kernel(
-            host.traced, static, fills, shape, extents, owner=self)
+            host.traced, static, fills, shape, extents, owner=self, bucket=bucket, unpadded=unpadded)
         if host is not None:
             host.kernel = self
         self.static = frozenset(static)
         self._bounds = {}
         self._bound = self._bounds.setdefault(_config.MATMUL_PRECISION, {})
-        self.fills = fills
-        self.shape = shape
-        self.extents = extents
-        self.__name__ = fn.__name__
-        self.__doc__ = fn.__doc__
+        self.fills, self.shape, self.bucket = fills, shape, bucket
+        self.unpadded, self.extents = tuple(unpadded), extents
+        self.__name__, self.__doc__ = fn.__name__, fn.__doc__
         _KERNELS.append(self)
 
     @property
@@ -525,6 +524,23 @@ class Kernel:
         bound = table[key] = Bound(self, static_items)
         return bound
 
+    def on_buckets(self, static, items, shapes):
+        """``(logical result shape, Bound of the buckets' statics)`` of a call (statics
+        ``static``, as ``items`` too) on inputs of logical ``shapes``; ``(None, None)``:
+        exact.  The rules are pure: their answers are kept (4096 per precision)."""
+        table = self._bound if not _PRECISION.open else self._bounds.setdefault(
+            _config.get_matmul_precision(), {})
+        said, key = table.get(_BUCKETS), (_static_key(items), *shapes)
+        if said is None or len(said) >= 4096:
+            said = table[_BUCKETS] = {}
+        out = said.get(key)
+        if out is None:
+            shape = self.shape(*shapes, **static)
+            if shape is not None and self.bucket is not None:
+                static.update(self.bucket(*shapes, **static))
+            out = said[key] = (shape, None if shape is None else self.bind(tuple(static.items())))
+        return out
+
     def __call__(self, *args, **static):
         return self.bind(tuple(static.items()))(*args)
 
@@ -538,6 +554,7 @@ class Kernel:
 
 
 _KERNELS = []   # every Kernel: a change of precision switches each to that precision's table
+_BUCKETS = "buckets"   # a table's entry of the bucket rules' answers (Kernel.on_buckets)
 _PRECISION = _config.PRECISION
 
 
@@ -551,12 +568,13 @@ _config.on_matmul_precision(_precision_changed)
 register_program_setting("laxarray_backend", lambda: _backend.current().platform)
 
 
-def kernel(static=(), fills=None, shape=None, extents=False, host=None):
+def kernel(static=(), fills=None, shape=None, extents=False, host=None, bucket=None,
+           unpadded=()):
     """Decorator: make ``fn(*arrays, **static)`` a :class:`Kernel` with ``static`` names;
     with a ``shape`` rule it may run bucketed (see :class:`Kernel`); with ``host`` (a
     ``host.HostPath``) it takes that CPU host path where the path's gate lets it."""
     def deco(fn):
-        return Kernel(fn, static, fills, shape, extents, host)
+        return Kernel(fn, static, fills, shape, extents, host, bucket=bucket, unpadded=unpadded)
     return deco
 
 

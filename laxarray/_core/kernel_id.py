@@ -62,7 +62,8 @@ def identify(kern, factory=None, owner=None) -> KernelId:
     args)``), the traced host body of ``owner`` (a ``Kernel``), or neither (a module
     attribute of its name)."""
     fn, name = kern.fn, kern.__name__
-    store = describe((name, fn, kern.fills, kern.shape, kern.extents))
+    store = describe((name, fn, kern.fills, kern.shape, kern.bucket, kern.unpadded,
+                      kern.extents))
     if factory is not None:
         path, args = factory[0], tuple(factory[1])
     elif owner is None:

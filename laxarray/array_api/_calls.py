@@ -1,16 +1,21 @@
 """Calling kernels on laxarray Arrays: bucketed inputs, wrapping results.
 
-A kernel (``laxarray._core.kernel``) runs on raw jax values; :func:`call` picks the padded
-(bucketed) or exact values of its Array arguments, runs the bound kernel and wraps the
-result(s) as Arrays of their logical shape.  It sits above the Array, which it builds.
+A kernel (``laxarray._core.kernel``) runs on raw jax values; :func:`call` is the one way a
+kernel runs on the buckets: where the kernel's declaration lets it (its ``shape``,
+``bucket``, ``fills``, ``unpadded`` and ``extents``, ``kernel.Kernel``) it takes the padded
+values of its arguments and the binding of the buckets' static arguments, else the exact
+values and the caller's; it wraps the result(s) as Arrays of their logical shape.  It sits
+above the Array, which it builds.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from laxarray._core.host import DECLINED
 from laxarray._core.jaxapi import Tracer
 from laxarray._core import buckets as _buckets
-from laxarray._core.buckets import bucket_shape, extents
+from laxarray._core.buckets import bucket_shape, extents, pad_host
 from laxarray._core.kernel import Kernel
 from laxarray.array_api._array import Array, wrap, wrap_padded
 
@@ -33,45 +38,43 @@ def _wrap_out(out):
 _SCALARS = (bool, int, float, complex)
 
 
-def padded_inputs(arrays, raw_ok=False):
-    """``(padded raw values, logical shapes)`` of ``arrays`` if every one is a bucketed
-    Array or a 0-d value (a Python scalar, a 0-d NumPy/jax value), else ``None``.
-    ``raw_ok``: other non-Array values (index vectors, say) pass through as they are."""
+def padded_inputs(arrays, unpadded=()):
+    """``(values on their buckets, logical shapes)`` of ``arrays`` if every one runs there,
+    else ``None``: a bucketed Array's padded value, a NumPy array padded on the host, a 0-d
+    value (a Python scalar, a 0-d NumPy/jax value) and the NumPy argument at a position in
+    ``unpadded`` (an index parameter vector) as they are; a larger array, a jax array or a
+    tracer runs exact."""
     out, shapes = [], []
-    for a in arrays:
-        if type(a) is Array:
+    for i, a in enumerate(arrays):
+        t = type(a)
+        if t is Array:
             p = a._padded()
             if p is False:
                 return None
             out.append(p)
             shapes.append(a.shape)
-        elif type(a) in _SCALARS or (getattr(a, "shape", None) == () and
-                                     not isinstance(a, Tracer)):
+        elif t in _SCALARS or (getattr(a, "shape", None) == () and
+                               not isinstance(a, Tracer)):
             out.append(a)
             shapes.append(())
-        elif raw_ok and not isinstance(a, Tracer):
-            out.append(a)
+        elif t is np.ndarray:
+            p = a if i in unpadded else pad_host(a)
+            if p is None:
+                return None
+            out.append(p)
             shapes.append(a.shape)
         else:
             return None
     return out, shapes
 
 
-def call_padded(kern: Kernel, arrays, logical, **static):
-    """Run ``kern`` on the padded values of ``arrays`` (Arrays or 0-d values; ``None`` if any
-    is not bucketed) with ``static`` arguments the caller gave for the bucket shapes (a
-    ``reshape`` to the bucket of the logical shape, say); the result has shape ``logical``."""
-    found = padded_inputs(arrays, raw_ok=True)
-    if found is None:
-        return None
-    return wrap_bucketed(kern.bind(tuple(static.items())).run_eager(found[0]), logical)
-
-
 def call(kern: Kernel, *arrays, **static):
     """Run ``kern`` on ``arrays`` (laxarray arrays or raw values) and wrap the result(s).
 
-    A kernel with a ``shape`` rule runs bucketed when every input is a bucketed Array or a
-    0-d value; its results are then padded Arrays of the logical shape the rule gives."""
+    A kernel with a ``shape`` rule runs bucketed when every input runs on its bucket
+    (:func:`padded_inputs`) and the rule gives a logical result shape; it is bound to the
+    static arguments its ``bucket`` rule gives for the buckets (``Kernel.on_buckets``), and
+    its results are padded Arrays of the logical shape."""
     items = tuple(static.items())
     if kern.shape is not None:
         if kern.host is not None:   # a declared host path takes exact values, unbucketed
@@ -79,12 +82,11 @@ def call(kern: Kernel, *arrays, **static):
                                                    for a in arrays])
             if out is not DECLINED:
                 return _wrap_out(out)
-        found = padded_inputs(arrays)
+        found = padded_inputs(arrays, kern.unpadded)
         if found is not None:
             padded, shapes = found
-            out_shape = kern.shape(*shapes, **static)
+            out_shape, bound = kern.on_buckets(static, items, shapes)
         if found is not None and out_shape is not None:
-            bound = kern.bind(items)
             if kern.extents or (kern.fills and any(f is not None for f in kern.fills)):
                 out = bound.run_masked(padded, [extents(s) for s in shapes])
             else:
@@ -98,4 +100,4 @@ def call(kern: Kernel, *arrays, **static):
     return _wrap_out(kern.bind(items)(*raw))
 
 
-__all__ = ["call", "call_padded", "padded_inputs", "wrap_bucketed"]
+__all__ = ["call", "padded_inputs", "wrap_bucketed"]

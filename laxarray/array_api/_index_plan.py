@@ -1,15 +1,17 @@
-"""Basic index keys (integers, slices, ``...``, ``None``): static plans, dynamic starts,
+"""Basic index keys (integers, slices, ``...``, ``None``): static plans, dynamic params,
 and the get/set kernels over raw values.
 
 A basic key is split into a static *plan* -- per axis the step, the number of elements
 taken and whether it is an integer, i.e. the key's structure and the result's shape -- and
-the *dynamic* start of every axis, an int64 vector passed to the kernel.  So ``x[i]``,
-``x[i, j]``, ``x[i:i+k]`` and ``x[i] = v`` compile once per shape and key structure,
-whatever the values of ``i``, ``j``.  Exact arrays trace to ``dynamic_slice``/``slice``/
-``rev`` (get) or ``dynamic_update_slice``/``scatter`` (set); bucketed (padded) arrays to a
-gather/scatter per axis whose positions ``start + k * step`` are dynamic too, so one
-executable serves every logical shape of a bucket.  Out-of-range integers raise
-``IndexError`` (indices are Python values here, so this is always checked).
+dynamic *params*, the start, step and count of every axis, an int64 vector passed to the
+kernel.  So ``x[i]``, ``x[i, j]``, ``x[i:i+k]`` and ``x[i] = v`` compile once per shape and
+key structure, whatever the values of ``i``, ``j``.  Exact arrays trace to
+``dynamic_slice``/``slice``/``rev`` (get) or ``dynamic_update_slice``/``scatter`` (set),
+reading the starts alone; on a bucket (padded arrays) the kernels' ``bucket`` rule gives
+the plan of the bucket (:func:`bucket_plan`), and they trace to a gather/scatter per axis
+whose positions ``start + k * step`` are dynamic too, so one executable serves every
+logical shape of a bucket.  Out-of-range integers raise ``IndexError`` (indices are Python
+values here, so this is always checked).
 
 The Arrays' side (views, buckets, values) is ``_indexing_basic``; the views' read and
 write-back kernels (``_views``) reuse these kernels' bodies; advanced keys
@@ -18,6 +20,7 @@ write-back kernels (``_views``) reuse these kernels' bodies; advanced keys
 
 from __future__ import annotations
 
+import math
 import operator
 
 import numpy as np
@@ -154,22 +157,51 @@ def _at(v, i):
 
 
 def dynamic_plan(axes, shape):
-    """``(plan, starts)`` for exact arrays: per axis ``(step, count, is_int, full)`` (static)
-    and the lowest index taken per axis (an int64 vector: dynamic)."""
-    plan, starts = [], []
+    """``(plan, params)`` of the basic ``axes`` plan: per axis ``(step, count, is_int,
+    full)`` (static) and ``[start, step, count]`` per axis (an int64 vector: dynamic)."""
+    plan, params = [], []
     for (start, step, count, is_int), n in zip(axes, shape):
-        low = start + (count - 1) * step if step < 0 and count > 0 else start
         plan.append((step, count, is_int, start == 0 and step == 1 and count == n))
-        starts.append(low)
-    return tuple(plan), np.array(starts, _dt.default_index())
+        params.extend((start, step, count))
+    return tuple(plan), np.array(params, _dt.default_index())
 
 
-def _region(x, starts, plan):
-    """The elements of ``x`` a dynamic plan selects, every axis kept (in key order)."""
+def bucket_plan(plan):
+    """The plan of a bucket: per axis ``(is_int, length taken in the bucket)``; the step
+    and count are read from the params (dynamic)."""
+    return tuple((is_int, 1 if is_int else bucket_dim(count)) for _, count, is_int, _ in plan)
+
+
+def on_bucket(plan) -> bool:
+    """Whether ``plan`` is a bucket's (:func:`bucket_plan`); an empty plan (a 0-d array)
+    reads the same either way."""
+    return bool(plan) and len(plan[0]) == 2
+
+
+def _index_bucket(*in_shapes, plan, out_shape, **_):
+    """The ``bucket`` rule of the get and set kernels: the bucket's plan, and the bucket of
+    ``x[key]``'s shape."""
+    return {"plan": bucket_plan(plan), "out_shape": bucket_shape(out_shape)}
+
+
+def _lows(params, plan):
+    """The lowest index each axis of an exact plan takes: its start, less the (static)
+    span of a negative step."""
+    out = []
+    for axis, (step, count, _, _) in enumerate(plan):
+        start = _at(params, 3 * axis)
+        if step < 0 and count > 1:
+            start = lax.add(start, lax.full((), (count - 1) * step, start.dtype))
+        out.append(start)
+    return out
+
+
+def _region(x, params, plan):
+    """The elements of ``x`` an exact plan selects, every axis kept (in key order)."""
     if all(full for *_, full in plan):
         return x
     sizes = [(c - 1) * abs(st) + 1 if c else 0 for st, c, _, _ in plan]
-    y = lax.dynamic_slice(x, [_at(starts, i) for i in range(x.ndim)], sizes)
+    y = lax.dynamic_slice(x, _lows(params, plan), sizes)
     if any(abs(st) != 1 for st, c, _, _ in plan if c > 1):
         y = lax.slice(y, [0] * x.ndim, sizes, [abs(st) if c > 1 else 1
                                                 for st, c, _, _ in plan])
@@ -177,24 +209,26 @@ def _region(x, starts, plan):
     return lax.rev(y, flips) if flips else y
 
 
-@kernel(static=("plan", "out_shape"))
-def _getitem_kernel(x, starts, *, plan, out_shape):
-    return lax.reshape(_region(x, starts, plan), out_shape)
+def _get_shape(xshape, pshape, *, plan, out_shape):
+    """The ``shape`` rule of a get: ``x[key]``'s shape, ``None`` (exact) where it has no
+    bucket."""
+    return out_shape if bucket_shape(out_shape) is not None else None
 
 
-def padded_plan(axes, out_shape):
-    """``(plan, params, bucket)`` for padded arrays: per axis ``(is_int, length taken in the
-    bucket)`` (static), ``[start, step, count]`` per axis (dynamic) and the result's bucket."""
-    plan, params = [], []
-    for start, step, count, is_int in axes:
-        plan.append((is_int, 1 if is_int else bucket_dim(count)))
-        params.extend((start, step, count))
-    return tuple(plan), np.array(params, _dt.default_index()), bucket_shape(out_shape)
+@kernel(static=("plan", "out_shape"), shape=_get_shape, bucket=_index_bucket, unpadded=(1,))
+def _getitem_kernel(x, params, *, plan, out_shape):
+    """``x[key]`` of a basic key: the region an exact plan selects; on a bucket, a gather per
+    axis at the dynamic positions ``start + k * step`` (padded to the bucket's length)."""
+    if on_bucket(plan):
+        for axis, (pos, _) in enumerate(_positions(x, params, plan)):
+            x = _take_axis(x, axis, pos)
+        return lax.reshape(x, out_shape)
+    return lax.reshape(_region(x, params, plan), out_shape)
 
 
 def _positions(x, params, plan):
-    """Per axis: the int64 positions ``start + k * step`` of the bucket's ``k`` and whether
-    ``k`` is within the logical count."""
+    """Per axis of a bucket's plan: the int64 positions ``start + k * step`` of the
+    bucket's ``k`` and whether ``k`` is within the logical count."""
     out = []
     for axis, (_is_int, m) in enumerate(plan):
         start, step, count = (_at(params, 3 * axis + j) for j in range(3))
@@ -255,13 +289,6 @@ def _take_axis(x, axis, pos):
                       mode=lax.GatherScatterMode.CLIP)
 
 
-@kernel(static=("plan", "bucket"))
-def _getitem_padded_kernel(x, params, *, plan, bucket):
-    for axis, (pos, _) in enumerate(_positions(x, params, plan)):
-        x = _take_axis(x, axis, pos)
-    return lax.reshape(x, bucket)
-
-
 def is_basic(key):
     """Whether ``key`` is basic: integers, slices, ``...`` and ``None`` only."""
     if type(key) is tuple:
@@ -286,8 +313,22 @@ _UPDATES = {"set": lambda a, b: b, "add": lax.add, "subtract": lax.sub, "multipl
             "divide": lax.div, "min": lax.min, "max": lax.max, "power": power}
 
 
-@kernel(static=("plan", "out_shape", "dtype", "op"))
-def _setitem_kernel(x, value, starts, *, plan, out_shape, dtype, op):
+def _set_shape(xshape, vshape, pshape, *, plan, out_shape, dtype, op):
+    """The ``shape`` rule of a set: ``x``'s shape where ``x[key]`` has elements and a
+    bucket, else ``None`` (exact)."""
+    if not math.prod(out_shape) or not math.prod(xshape) or bucket_shape(out_shape) is None:
+        return None
+    return xshape
+
+
+@kernel(static=("plan", "out_shape", "dtype", "op"), shape=_set_shape, bucket=_index_bucket,
+        unpadded=(2,))
+def _setitem_kernel(x, value, params, *, plan, out_shape, dtype, op):
+    """``x`` after ``x[key] <op>= value`` of a basic key: the region of an exact plan
+    updated in place (``dynamic_update_slice``, a scatter for steps); on a bucket
+    (:func:`_set_on_bucket`) a scatter at the dynamic positions."""
+    if on_bucket(plan):
+        return _set_on_bucket(x, value, params, plan, out_shape, dtype, op)
     if any(c == 0 for _, c, _, _ in plan):
         return x
     # broadcast the value to x[key]'s shape (NumPy's rule), then lay it out on the region:
@@ -296,13 +337,13 @@ def _setitem_kernel(x, value, starts, *, plan, out_shape, dtype, op):
     value = broadcast_value(store_cast(value, dtype), out_shape)
     region = lax.reshape(value, tuple(c for _, c, _, _ in plan))
     if op != "set":
-        region = _UPDATES[op](_region(x, starts, plan), region)
+        region = _UPDATES[op](_region(x, params, plan), region)
     if all(full for *_, full in plan):
         return region
     flips = tuple(a for a, (st, c, _, _) in enumerate(plan) if st < 0 and c > 1)
     if flips:
         region = lax.rev(region, flips)
-    lows = [_at(starts, i) for i in range(x.ndim)]
+    lows = _lows(params, plan)
     if all(abs(st) == 1 or c <= 1 for st, c, _, _ in plan):
         return lax.dynamic_update_slice(x, region, lows)
     grids = []
@@ -317,8 +358,10 @@ def _setitem_kernel(x, value, starts, *, plan, out_shape, dtype, op):
     return lax.scatter(x, idx, region, dnums, indices_are_sorted=True, unique_indices=True)
 
 
-@kernel(static=("plan", "bucket", "dtype", "op"))
-def _setitem_padded_kernel(x, value, params, *, plan, bucket, dtype, op):
+def _set_on_bucket(x, value, params, plan, bucket, dtype, op):
+    """``_setitem_kernel`` on a bucket: ``value`` broadcast to the bucket of ``x[key]``,
+    scattered at the positions of the bucket's plan within the logical counts (the rest
+    dropped)."""
     value = broadcast_value(store_cast(value, dtype), bucket)
     region_shape = tuple(m for _, m in plan)
     region = lax.reshape(value, region_shape)
@@ -344,5 +387,5 @@ def _setitem_padded_kernel(x, value, params, *, plan, bucket, dtype, op):
 
 
 __all__ = ["basic_plan", "slice_region", "write_region", "store_cast", "broadcast_value",
-           "dynamic_plan", "padded_plan", "check_index_range", "wrap_negative", "is_basic",
-           "power"]
+           "dynamic_plan", "bucket_plan", "on_bucket", "check_index_range", "wrap_negative",
+           "is_basic", "power"]

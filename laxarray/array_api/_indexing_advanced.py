@@ -42,12 +42,12 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import broadcast_error, fail, shape_text, slice_error
 from laxarray._core.jaxapi import Tracer, is_tracer
-from laxarray._core.buckets import bucket_shape
+from laxarray._core.buckets import bucket_dim, bucket_shape
 from laxarray._core.kernel import kernel
 from laxarray.array_api import _index_plan as _basic
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._broadcast import broadcastable
-from laxarray.array_api._calls import call, call_padded
+from laxarray.array_api._calls import call
 from laxarray.array_api._convert import has_traced, to_raw, value_operand
 from laxarray.array_api.indexing_functions import gather_axis
 from laxarray.array_api.manipulation import reshape_kernel
@@ -358,7 +358,36 @@ def _dnums_parts(plan, ndim):
 
 # ---- get ---------------------------------------------------------------------------------------
 
-@kernel(static=("plan", "mode", "fill_value", "sorted_", "unique", "wrap"))
+def _whole(axes, xshape, skip=()):
+    """Whether every axis of ``xshape`` but those in ``skip`` is taken whole by ``axes``."""
+    return all(a == (0, 1, n, False) for d, (a, n) in enumerate(zip(axes, xshape))
+               if d not in skip)
+
+
+def _gather_shape(xshape, *comp_shapes, plan, mode, fill_value, sorted_, unique, wrap):
+    """The ``shape`` rule of a gather: its result's shape where it runs on the buckets --
+    no index mode (a caller passes exact values with one: they may read past an axis),
+    every index concrete (wrapped on the host), every other axis of ``x`` taken whole, a
+    result with a bucket -- else ``None`` (exact).  The index arrays are padded on the
+    host, so one executable serves every index count of a bucket."""
+    pxshape, axes, adv, _, _, out_shape = plan
+    if (mode is not MODES[None] or any(wrap) or pxshape != tuple(xshape)
+            or not _whole(axes, pxshape, adv) or bucket_shape(out_shape) is None):
+        return None
+    return out_shape
+
+
+def _gather_bucket(xshape, *comp_shapes, plan, **_):
+    """The ``bucket`` rule of a gather: the plan over the whole bucket of ``x``, the
+    bucket of the index shape and of the result."""
+    pxshape, _, adv, p, bshape, out_shape = plan
+    xb = bucket_shape(pxshape)
+    return {"plan": (xb, tuple((0, 1, n, False) for n in xb), adv, p, bucket_shape(bshape),
+                     bucket_shape(out_shape))}
+
+
+@kernel(static=("plan", "mode", "fill_value", "sorted_", "unique", "wrap"),
+        shape=_gather_shape, bucket=_gather_bucket)
 def _gather_kernel(x, *comps, plan, mode, fill_value, sorted_, unique, wrap):
     xshape, axes, adv, _, bshape, out_shape = plan
     if math.prod(out_shape) == 0 or any(xshape[a] == 0 for a in adv):
@@ -394,46 +423,17 @@ def getitem(x, entries, *, mode=None, fill_value=None, size=None, sorted_=False,
     if padded and mode is None:
         mode = "fill"
     plan = _plan(lay, bshape)
-    if mode is None:
-        out = _bucketed_gather(x, lay, comps, bshape, plan, sorted_, unique)
-        if out is not None:
-            return out
-    return call(_gather_kernel, x, *comps, plan=plan, mode=MODES[mode],
+    # an index mode may read past an axis (clip, fill): exact values, never a bucket's
+    return call(_gather_kernel, x if mode is None else _raw(x), *comps, plan=plan,
+                mode=MODES[mode],
                 fill_value=(canonical_fill(fn, fill_value, x.dtype) if mode in ("fill", "drop")
                             else None),
                 sorted_=sorted_, unique=unique, wrap=wrap_flags(comps))
 
 
-def _bucketed_gather(x, lay, comps, bshape, plan, sorted_, unique):
-    """``x[key]`` on the padded ``x`` when every index is concrete and every other axis is
-    taken whole: the index arrays (negative ones already wrapped by the true length) are
-    padded on the host, so one executable serves every index count of a bucket; else
-    ``None``."""
-    out_shape = plan[-1]
-    bucket_out, bucket_b = bucket_shape(out_shape), bucket_shape(tuple(bshape))
-    if (bucket_out is None or bucket_b is None or lay.xshape != tuple(x.shape)
-            or any(isinstance(c, Tracer) or not isinstance(c, np.ndarray) for c in comps)
-            or any(lay.axes[a] != (0, 1, lay.xshape[a], False) for a in _window_axes(lay))):
-        return None
-    p = x._padded() if type(x) is Array else None
-    if p is None or p is False:
-        return None
-    padded_comps = []
-    for c in comps:
-        c = np.broadcast_to(c, bshape)
-        buf = np.zeros(bucket_b, _dt.default_index())
-        buf[tuple(slice(0, k) for k in bshape)] = c
-        padded_comps.append(buf)
-    padded_lay = Layout()
-    padded_lay.xshape = tuple(p.shape)
-    padded_lay.axes = tuple((0, 1, n, False) for n in p.shape)
-    padded_lay.groups, padded_lay.adjacent, padded_lay.order = lay.groups, lay.adjacent, lay.order
-    padded_plan = _plan(padded_lay, bucket_b)
-    if padded_plan[-1] != bucket_out:
-        return None
-    return call_padded(_gather_kernel, [x, *padded_comps], out_shape, plan=padded_plan,
-                       mode=MODES[None], fill_value=None, sorted_=sorted_, unique=unique,
-                       wrap=(False,) * len(comps))
+def _raw(x):
+    """The exact raw value of ``x`` (an Array or a raw value)."""
+    return x._value if type(x) is Array else x
 
 
 # ---- set and update ops -------------------------------------------------------------------
@@ -476,7 +476,8 @@ def _mask_select_ok(lay):
 
 def update(x, entries, value, op, *, mode=None, sorted_=False, unique=False,
            fn="Array.__setitem__"):
-    """The raw value of ``x`` after ``x[key] <op>= value`` for a classified key with arrays."""
+    """``x`` after ``x[key] <op>= value`` for a classified key with arrays: a raw value, or
+    an Array (a boolean-mask update's, which may run on the buckets; see :func:`updated`)."""
     lay = layout(fn, x.shape, entries, check_ints=mode is None)
     v = value_operand(fn, value, x.dtype)
     if type(v) is Array:
@@ -494,8 +495,9 @@ def update(x, entries, value, op, *, mode=None, sorted_=False, unique=False,
     if not broadcastable(tuple(v.shape), out_shape):
         _value_shape_error(fn, value, v.shape, out_shape)
     if op in ("divide", "power"):
-        current = call(_gather_kernel, x, *comps, plan=plan, mode=MODES[mode], fill_value=None,
-                       sorted_=sorted_, unique=unique, wrap=wrap_flags(comps))._value
+        current = call(_gather_kernel, x._value, *comps, plan=plan, mode=MODES[mode],
+                       fill_value=None, sorted_=sorted_, unique=unique,
+                       wrap=wrap_flags(comps))._value
         v = _apply(op, current, _basic.broadcast_value(
             _basic.store_cast(v, x.dtype), out_shape))
         op = "set"
@@ -525,8 +527,8 @@ def _apply(op, a, b):
 
 
 def setitem_value(x, entries, value):
-    """``x`` after ``x[key] = value`` for a classified key with arrays: a raw value, or an
-    Array where the update ran bucketed (see :func:`updated`)."""
+    """``x`` after ``x[key] = value`` for a classified key with arrays: a raw value or an
+    Array, as :func:`update` gives it (see :func:`updated`)."""
     return update(x, entries, value, "set")
 
 
@@ -538,6 +540,9 @@ def updated(out):
 # ---- boolean-mask updates as a select -------------------------------------------------------
 
 def _mask_update(fn, x, lay, v, value, op):
+    """``x`` after ``x[key] <op>= v`` for a key of one boolean mask with Python integers and
+    basic entries: the value's shape checked by NumPy's rule, then a select (an Array; the
+    raw ``x`` where nothing is selected)."""
     (_, mask, first, rank), = [g for g in lay.groups if g[0] == "mask"]
     ints = tuple((g[2], g[1] + lay.xshape[g[2]] if g[1] < 0 else g[1])
                  for g in lay.groups if g[0] == "int")
@@ -561,34 +566,12 @@ def _mask_update(fn, x, lay, v, value, op):
         _value_shape_error(fn, value, tuple(v.shape), _shape_text(template, count), full)
     if count == 0 or math.prod(lay.xshape) == 0:
         return x._value
-    if conc is not None and length == 1 and math.prod(vshape) == 1:
-        out = _bucketed_mask_update(x, lay, conc, first, rank, ints, b_at, v, op)
-        if out is not None:
-            return out
     plan = (lay.xshape, lay.axes, first, rank, ints, _positions(lay)[0], b_at, target)
-    return _mask_update_kernel.bind((("plan", plan), ("op", op)))(x._value, v, mask)
-
-
-def _bucketed_mask_update(x, lay, mask, first, rank, ints, b_at, v, op):
-    """``x[mask] <op>= v`` (one value) on the padded ``x``: the concrete mask is padded with
-    False on the host, so one executable serves every array of a bucket; else ``None``."""
-    if lay.xshape != tuple(x.shape) or any(a != (0, 1, n, False) for a, n in
-                                           zip(lay.axes, lay.xshape)):
-        return None
-    p = x._padded()
-    if p is False or bucket_shape(tuple(x.shape)) is None:
-        return None
-    window = tuple(p.shape[first:first + rank])
-    buf = np.zeros(window, np.bool_)
-    buf[tuple(slice(0, k) for k in mask.shape)] = mask
-    padded_lay = Layout()
-    padded_lay.xshape = tuple(p.shape)
-    padded_lay.axes = tuple((0, 1, n, False) for n in p.shape)
-    padded_lay.groups, padded_lay.adjacent, padded_lay.order = lay.groups, lay.adjacent, lay.order
-    target = tuple(1 if d == -1 else d for d in _final_shape(padded_lay, (-1,)))
-    plan = (padded_lay.xshape, padded_lay.axes, first, rank, ints, _positions(padded_lay)[0],
-            b_at, target)
-    return call_padded(_mask_update_kernel, [x, v, buf], tuple(x.shape), plan=plan, op=op)
+    # a concrete mask small enough for a bucket goes as its host copy (padded there where
+    # the update runs on the buckets); a larger one stays on the device
+    if conc is not None and bucket_shape(conc.shape) is not None:
+        mask = conc
+    return call(_mask_update_kernel, x, v, mask, plan=plan, op=op)
 
 
 def _value_shape_error(fn, value, vshape, target, full_mask=False):
@@ -614,7 +597,27 @@ def _shape_text(template, count):
                  for d in template)
 
 
-@kernel(static=("plan", "op"))
+def _mask_update_shape(xshape, vshape, mshape, *, plan, op):
+    """The ``shape`` rule of a mask update: ``x``'s shape where it runs on the buckets --
+    one value (``x[mask] <op>= v``, ``v`` of one element), every axis of ``x`` taken whole
+    -- else ``None`` (exact).  The mask is padded on the host, so one executable serves
+    every array of a bucket."""
+    pxshape, axes, _, _, _, _, b_at, target = plan
+    if (pxshape != tuple(xshape) or target[b_at] != 1 or math.prod(vshape) != 1
+            or not _whole(axes, pxshape)):
+        return None
+    return xshape
+
+
+def _mask_update_bucket(xshape, vshape, mshape, *, plan, op):
+    """The ``bucket`` rule of a mask update: the plan over the whole bucket of ``x``."""
+    pxshape, _, first, rank, ints, p, b_at, target = plan
+    xb = bucket_shape(pxshape)
+    return {"plan": (xb, tuple((0, 1, n, False) for n in xb), first, rank, ints, p, b_at,
+                     tuple(bucket_dim(n) for n in target))}
+
+
+@kernel(static=("plan", "op"), shape=_mask_update_shape, bucket=_mask_update_bucket)
 def _mask_update_kernel(x, v, mask, *, plan, op):
     xshape, axes, first, rank, ints, p, b_at, target = plan
     xe = lax.reshape(x, xshape)

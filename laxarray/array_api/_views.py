@@ -9,7 +9,7 @@ independent.
 
 A view is an ``Array`` whose ``_view`` is a :class:`ViewInfo`: its *root* (the array that
 owns the data; never a view: views of views compose), the chain of view operations from the
-root (static, hashable) with their dynamic arguments (index starts), the view's cached value
+root (static, hashable) with their dynamic arguments (index params), the view's cached value
 and the root value it was computed from.  A view's own ``_v``/``_pad`` slots stay ``None``,
 so every read takes this module's path (the ``_view`` slot holds the state this module
 defines, and it reads that slot; the other slots are ``_array``'s, reached through the

@@ -20,12 +20,13 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.devices import all_devices, check_device, default_device, place
 from laxarray._core.errors import ZeroStepError, fail
 from laxarray._core.jaxapi import Tracer
-from laxarray._core.buckets import bucket_dim, bucket_shape
+from laxarray._core.buckets import (bucket_dim, bucket_shape, static_shape_bucket,
+                                    static_shape_rule)
 from laxarray._core.kernel import kernel
 from laxarray._core.numerics import cast_value, exact_div, rounded
 from laxarray._core.validate import check_bool, check_choice, check_int, normalize_shape
 from laxarray.array_api._array import Array, _copy_handle, wrap
-from laxarray.array_api._calls import call, call_padded
+from laxarray.array_api._calls import call
 from laxarray.array_api._convert import as_array, operand_for_dtype, scalar_operand, to_raw
 from laxarray.array_api.data_types import _astype_kernel
 
@@ -97,7 +98,7 @@ def _host_cast(obj, dtype):
     return obj.astype(dtype)
 
 
-@kernel(static=("shape", "dtype"))
+@kernel(static=("shape", "dtype"), shape=static_shape_rule, bucket=static_shape_bucket)
 def _full_kernel(fill, *, shape, dtype):
     return lax.full(shape, lax.convert_element_type(fill, dtype), dtype)
 
@@ -122,13 +123,8 @@ def _full(fn, shape, fill_value, dtype, device):
         _fill_dtype(fn, fill_value)
         fill = operand_for_dtype(fn, fill_value, dt, "fill_value")
     if dev is None:
-        bucket = bucket_shape(dims)
-        if bucket is not None:
-            out = call_padded(_full_kernel, [fill], dims, shape=bucket, dtype=dt)
-            if out is not None:
-                return out
-    out = call(_full_kernel, fill, shape=dims, dtype=dt)
-    return out if dev is None else wrap(_place(out._value, dev))
+        return call(_full_kernel, fill, shape=dims, dtype=dt)
+    return wrap(_place(_full_kernel(fill, shape=dims, dtype=dt), dev))  # exact, then placed
 
 
 def full(shape, fill_value, *, dtype=None, device=None) -> Array:
@@ -204,7 +200,17 @@ def _static_number(fn, value, argname):
     return value
 
 
-@kernel(static=("num", "dtype"))
+def _arange_shape(start, step, *, num, dtype):
+    """The logical shape of ``arange``'s result, ``None`` (exact) where it has no bucket."""
+    return (num,) if bucket_shape((num,)) is not None else None
+
+
+def _arange_bucket(start, step, *, num, dtype):
+    """On its bucket ``arange`` computes the bucket's length of values."""
+    return {"num": bucket_dim(num)}
+
+
+@kernel(static=("num", "dtype"), shape=_arange_shape, bucket=_arange_bucket)
 def _arange_kernel(start, step, *, num, dtype):
     # start/step are runtime scalars, so XLA cannot fold "0 * step + start" into a
     # constant with the wrong zero sign; integer arithmetic is modular, so iota and
@@ -268,12 +274,9 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
         start_v, delta = _wrap_int(start_v, dt), _wrap_int(delta, dt)
     operands = (scalar_operand("arange", start_v, dt, "start"),
                 scalar_operand("arange", delta, dt, "step"))
-    if dev is None and bucket_shape((num,)) is not None:
-        out = call_padded(_arange_kernel, operands, (num,), num=bucket_dim(num), dtype=dt)
-        if out is not None:
-            return out
-    out = call(_arange_kernel, *operands, num=num, dtype=dt)
-    return out if dev is None else wrap(_place(out._value, dev))
+    if dev is None:
+        return call(_arange_kernel, *operands, num=num, dtype=dt)
+    return wrap(_place(_arange_kernel(*operands, num=num, dtype=dt), dev))  # exact, placed
 
 
 @kernel(static=("num", "dtype", "endpoint", "out"))

@@ -15,11 +15,12 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.devices import all_devices, committed_places, fail_mixed_devices
 from laxarray._core.errors import broadcast_error, fail, shape_text
 from laxarray._core.jaxapi import is_tracer
-from laxarray._core.buckets import bucket_shape, extents
+from laxarray._core.buckets import (bucket_shape, extents, static_shape_bucket,
+                                    static_shape_rule)
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import (check_bool, check_int, normalize_axes, normalize_axis,
                                      normalize_shape)
-from laxarray.array_api._calls import call, call_padded, padded_inputs, wrap_bucketed
+from laxarray.array_api._calls import call, padded_inputs, wrap_bucketed
 from laxarray.array_api import _views
 from laxarray.array_api._broadcast import broadcast_many, broadcast_pair
 from laxarray.array_api._convert import as_array, to_raw
@@ -81,7 +82,7 @@ def broadcast_shapes(*shapes):
                                                                "shapes") for shape in shapes])
 
 
-@kernel(static=("shape",))
+@kernel(static=("shape",), shape=static_shape_rule, bucket=static_shape_bucket)
 def _broadcast_to_kernel(x, *, shape):
     nd = len(shape)
     return lax.broadcast_in_dim(x, shape, tuple(range(nd - x.ndim, nd)))
@@ -103,12 +104,7 @@ def broadcast_to(x, /, shape):
                     f"[original->remapped]: {shape_text(raw.shape)}  and requested shape "
                     f"{shape_text(shape)}")
         raise broadcast_error("broadcast_to", f"an array broadcastable to {shape}", x, text)
-    out = None
-    bucket = bucket_shape(shape)
-    if bucket is not None:
-        out = call_padded(_broadcast_to_kernel, [raw], shape, shape=bucket)
-    if out is None:
-        out = call(_broadcast_to_kernel, raw, shape=shape)
+    out = call(_broadcast_to_kernel, raw, shape=shape)
     offset, strides = _views.layout_of(raw)
     lead = len(shape) - raw.ndim
     strides = (0,) * lead + tuple(0 if n == 1 and m != 1 else s for n, m, s in
@@ -124,7 +120,16 @@ def broadcast_arrays(*arrays):
     return tuple(call(_broadcast_to_kernel, r, shape=shape) for r in raws)
 
 
-@kernel(static=("shape",))
+def _reshape_shape(xshape, *, shape):
+    """The logical shape of a reshape that runs on the buckets: one where only axes of
+    length 1 come or go (the padded value then reshapes to the bucket of ``shape``), else
+    ``None`` (exact)."""
+    if tuple(n for n in xshape if n != 1) != tuple(n for n in shape if n != 1):
+        return None
+    return static_shape_rule(xshape, shape=shape)
+
+
+@kernel(static=("shape",), shape=_reshape_shape, bucket=static_shape_bucket)
 def reshape_kernel(x, *, shape):
     return lax.reshape(x, shape)
 
@@ -146,18 +151,6 @@ def _resolve_shape(fn, size, shape):
     return tuple(dims)
 
 
-def _reshape_value(x, dims):
-    """``x``'s value reshaped to ``dims`` (a new array): padded when only axes of length 1
-    come or go (the padded value then reshapes to the bucket of ``dims``), else exact."""
-    if tuple(n for n in x.shape if n != 1) == tuple(n for n in dims if n != 1):
-        bucket = bucket_shape(dims)
-        if bucket is not None:
-            out = call_padded(reshape_kernel, [x], dims, shape=bucket)
-            if out is not None:
-                return out
-    return call(reshape_kernel, x, shape=dims)
-
-
 def _reshaped(x, dims, copy=None, fn="reshape"):
     """``x`` reshaped to ``dims``: a view where NumPy gives one (the data can be laid out
     in the new shape without moving: always for an array that is not a strided view), a
@@ -167,7 +160,7 @@ def _reshaped(x, dims, copy=None, fn="reshape"):
     if new_strides is None and copy is False:
         fail(ValueError, fn, "a shape this array can take without a copy (copy=False); "
              "it is a strided view", dims)
-    out = _reshape_value(x, dims)
+    out = call(reshape_kernel, x, shape=dims)   # padded where only 1-axes come or go
     if new_strides is None:
         return out
     return _views.make_view(x, ("reshape", dims), None, out, (offset, new_strides))
@@ -339,7 +332,7 @@ def stack(arrays, /, *, axis=0):
         if len(committed_places(values)) > 1:
             fail_mixed_devices("stack", values)
     new_shape = shape[:ax] + (1,) + shape[ax:]
-    return concat([_reshape_value(r, new_shape) for r in raws], axis=ax)
+    return concat([call(reshape_kernel, r, shape=new_shape) for r in raws], axis=ax)
 
 
 def unstack(x, /, *, axis=0):

@@ -226,38 +226,47 @@ def qr(x, /, *, mode="reduced"):
     return QRResult(q, r)
 
 
-@kernel(static=("dtype", "full_matrices", "compute_uv"))
-def _svd_kernel(x, *, dtype, full_matrices, compute_uv):
-    x = lax.convert_element_type(x, dtype)
-    if not compute_uv:
-        s = M.svd(x, full_matrices=False, compute_uv=False)
-        return s, status.svd_failed(x, s)
-    u, s, vh = M.svd(x, full_matrices=full_matrices, compute_uv=True)
-    return u, s, vh, status.svd_failed(x, s)
-
-
 def _zero(dtype, static):
+    """The fill of a bucketed matrix's padding: zero rows (columns) change no singular
+    value."""
     return 0
 
 
-def _svd_shapes(shape, *, compute_uv, **_):
+def _svd_shapes(shape, *, full_matrices, compute_uv, **_):
+    """The ``shape`` rule of the svd: the thin factors (and the failure flag) of one
+    nonempty matrix; ``None`` (exact) for a stack, an empty matrix or ``full_matrices``."""
+    if len(shape) != 2 or 0 in shape or (full_matrices and compute_uv):
+        return None
     m, n = shape
     k = min(m, n)
     return ((m, k), (k,), (k, n), ()) if compute_uv else ((k,), ())
 
 
-@kernel(static=("dtype", "compute_uv", "tall", "short"), fills=(_zero,), shape=_svd_shapes,
-        extents=True)
-def _svd_padded_kernel(x, exts, *, dtype, compute_uv, tall, short):
-    """The thin svd of one matrix, on its bucket too: a tall matrix padded with zero rows
-    (a wide one: zero columns) has the same S and V, and U gains zero rows -- Householder
-    vectors of LAPACK's QR and bidiagonalization keep zero tails -- so one executable
-    serves every row count of a bucket. The padded columns of a tall one are cut off
-    first (zero columns would add zero singular values), and each factor is padded to
-    the bucket of its logical shape after; the last result is ``_status.svd_failed``."""
+def _svd_bucket(shape, **_):
+    """The ``bucket`` rule of the svd: on its bucket the body cuts the padding of the short
+    side, whose logical length (and which side it is) becomes static: ``cut``."""
+    m, n = shape
+    return {"cut": (m >= n, min(m, n))}
+
+
+@kernel(static=("dtype", "full_matrices", "compute_uv", "cut"), fills=(_zero,),
+        shape=_svd_shapes, bucket=_svd_bucket, extents=True)
+def _svd_kernel(x, exts, *, dtype, full_matrices, compute_uv, cut):
+    """The svd of a stack of matrices (the last result: ``_status.svd_failed``); the thin
+    svd of one matrix on its bucket too (``cut``: ``None``, or on a bucket ``(tall, short
+    side)``): a tall matrix padded with zero rows (a wide one: zero columns) has the same S
+    and V, and U gains zero rows -- Householder vectors of LAPACK's QR and
+    bidiagonalization keep zero tails -- so one executable serves every row count of a
+    bucket. The padded columns of a tall one are cut off first (zero columns would add zero
+    singular values), and each factor is padded to the bucket of its logical shape after."""
     x = lax.convert_element_type(x, dtype)
     if exts is None:
-        return _svd_kernel.fn(x, dtype=dtype, full_matrices=False, compute_uv=compute_uv)
+        if not compute_uv:
+            s = M.svd(x, full_matrices=False, compute_uv=False)
+            return s, status.svd_failed(x, s)
+        u, s, vh = M.svd(x, full_matrices=full_matrices, compute_uv=True)
+        return u, s, vh, status.svd_failed(x, s)
+    tall, short = cut
     rows, cols = x.shape
     x = lax.slice(x, (0, 0), (rows, short) if tall else (short, cols))
     if not compute_uv:
@@ -274,14 +283,12 @@ def _pad_to(a, shape):
     return lax.pad(a, zero, [(0, n - m, 0) for m, n in zip(a.shape, shape)])
 
 
-def _bucketed_svd(x, dt, compute_uv):
-    """``_svd_padded_kernel``'s results (the last: the SVD failed) for a bucketed nonempty
-    matrix ``x``; else ``None``."""
-    if type(x) is not Array or x.ndim != 2 or 0 in x.shape:
-        return None
-    m, n = x.shape
-    return call(_svd_padded_kernel, x, dtype=dt, compute_uv=compute_uv, tall=m >= n,
-                short=min(m, n))
+def _svd(x, v, dt, full_matrices, compute_uv):
+    """``_svd_kernel``'s results (the last: the SVD failed) for ``x``: on its bucket where
+    ``x`` is a bucketed Array (and the kernel's rule lets it), else on ``v``, its raw
+    value."""
+    return call(_svd_kernel, x if type(x) is Array else v, dtype=dt,
+                full_matrices=full_matrices, compute_uv=compute_uv, cut=None)
 
 
 def svd(x, /, *, full_matrices=True, compute_uv=True):
@@ -300,13 +307,7 @@ def svd(x, /, *, full_matrices=True, compute_uv=True):
     compute_uv = check_bool("svd", compute_uv, "compute_uv")
     if not compute_uv:
         return svdvals(x)
-    if not full_matrices:
-        out = _bucketed_svd(x, dt, True)
-        if out is not None:
-            status.raise_if(out[3], status.SVD_NOT_CONVERGED)
-            return SVDResult(*out[:3])
-    u, s, vh, failed = call(_svd_kernel, v, dtype=dt, full_matrices=full_matrices,
-                            compute_uv=True)
+    u, s, vh, failed = _svd(x, v, dt, full_matrices, True)
     status.raise_if(failed, status.SVD_NOT_CONVERGED)
     return SVDResult(u, s, vh)
 
@@ -317,11 +318,9 @@ def svdvals(x, /):
     Array API: linalg.svdvals. NumPy: numpy.linalg.svdvals.  Raises as :func:`svd` does.
     """
     v, dt = matrix_operand("svdvals", x)
-    out = _bucketed_svd(x, dt, False)
-    if out is None:
-        out = call(_svd_kernel, v, dtype=dt, full_matrices=False, compute_uv=False)
-    status.raise_if(out[1], status.SVD_NOT_CONVERGED)
-    return out[0]
+    s, failed = _svd(x, v, dt, False, False)
+    status.raise_if(failed, status.SVD_NOT_CONVERGED)
+    return s
 
 
 __all__ = ["cholesky", "eigh", "eigvalsh", "eig", "eigvals", "qr", "svd", "svdvals"]

@@ -220,7 +220,9 @@ def test_a_record_rebuilt_into_a_fresh_store_serves_the_program(tmp_path):
     entries = record.read(calls)
     # one line per executable the program looked up: it compiled each (a fresh store)
     assert first["loads"] == 0 and first["compiles"] == len(entries) >= 6, first
-    assert {record.label(e).split()[0] for e in entries} >= {"_svd_padded_kernel", "_matmul_kernel"}
+    labels = [record.label(e) for e in entries]
+    assert any(t.startswith("_svd_kernel masked ") for t in labels), labels  # on its bucket
+    assert any(t.startswith("_matmul_kernel ") for t in labels), labels
 
     proc = _precompile(tmp_path / "B", "--from", str(calls), "--jobs", "2")
     assert proc.returncode == 0, proc.stderr[-3000:]
