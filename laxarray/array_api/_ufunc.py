@@ -1,15 +1,24 @@
-"""Decorators that turn a lax body into a public elementwise function.
+"""Decorators that turn a lax body into a public elementwise function, and NumPy's ufunc.
 
 The decorator validates (dtype category), promotes (the standard's table for arrays, NEP 50
 for Python scalars), checks broadcasting, unwraps, runs the function's one kernel, and
 wraps.  The decorated body sees raw jax values already converted to the compute dtype and
 broadcast to the result shape; the public name is the body's ``__name__``.
+
+A binary function that is one of NumPy's ufuncs is built here as a :class:`ufunc`, its
+facts (identity, reduction, accumulation, ``at``) declared at its decorator
+(:class:`UfuncFacts`); the bodies of the ufunc's methods use the reductions and shape
+functions of later chapters, so the class finds them in ``_dispatch.UFUNC_METHODS``
+(filled by ``laxarray.numpy_api.ufuncs``), as the Array finds its NumPy methods.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
+import sys
+from typing import Any, Callable
 
 from jax import lax
 
@@ -19,6 +28,7 @@ from laxarray._core.kernel import Kernel, flush_subnormals, keep_divisor
 from laxarray.array_api._array import Array, wrap, wrap_padded, wrap_padded_like
 from laxarray.array_api._broadcast import broadcast_shapes2, broadcast_shapes2_cached
 from laxarray.array_api._convert import scalar_operand, to_raw
+from laxarray.array_api._dispatch import UFUNC_METHODS
 from laxarray.array_api._operators import check_out, finish_out
 from laxarray.array_api.data_types import _astype_kernel
 
@@ -179,7 +189,7 @@ def _flushed(body):
 
 
 def elementwise_binary(category="numeric", compute=_identity, exact_divisor=False,
-                       flush_subnormals=False):
+                       flush_subnormals=False, ufunc=None):
     """Decorator for ``f(x1, x2) -> array`` with promotion and broadcasting.
 
     One kernel per function, with no statics: promotion, the category check and the
@@ -205,6 +215,8 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
     ``exact_divisor``: ``x2`` divides (a broadcast ``x2`` must not become a reciprocal);
     ``flush_subnormals``: the body sees subnormal floats as signed zeros.  Both are the
     numerics policy of ``laxarray._core.kernel`` (XLA-on-CPU workarounds, declared here).
+    ``ufunc``: the function is one of NumPy's ufuncs, with these :class:`UfuncFacts`
+    (identity, reduction, accumulation, ``at``): the decorator returns a :class:`ufunc`.
     """
     allowed = _dt.CATEGORIES[category]
     second = _exact_divisor if exact_divisor else cast_broadcast
@@ -270,5 +282,100 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
                 broadcast_shapes2(name, s1, s2)
             return wrap(bound(v1, v2))
 
-        return public
+        return public if ufunc is None else as_ufunc(ufunc)(public)
     return deco
+
+
+# ---- NumPy's ufunc -----------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class UfuncFacts:
+    """What NumPy's ufunc methods need to know of a binary function, said where the
+    function is defined (``elementwise_binary(ufunc=...)``, :func:`as_ufunc`).
+
+    ``identity``: NumPy's (``0`` for add; a reduction of no elements gives it, a fold without
+    a fast reduction starts from it).  ``reorderable``: its reduction may run over several
+    axes at once (NumPy's term: add, maximum, logical_and ...).  ``reduce``,
+    ``accumulate``: the name of the standard's reduction and accumulation that are its
+    ``reduce`` and ``accumulate`` (``"sum"``, ``"cumulative_sum"``: defined in a later
+    chapter, so named, as the Array's operators name theirs); else they fold with the
+    function.  ``at``: the ``x.at[...]`` update that is its ``at`` (``"add"``,
+    ``"subtract"``, ``"multiply"``, ``"max"``, ``"min"``); else it has none.
+    """
+
+    identity: object = None
+    reorderable: bool = False
+    reduce: str | None = None
+    accumulate: str | None = None
+    at: str | None = None
+
+
+class _UfuncMethod:
+    """A ufunc method declared on :class:`ufunc`: the body of that name in
+    ``_dispatch.UFUNC_METHODS``, bound to the ufunc (``ufunc.reduce`` is the body itself,
+    with its signature and docstring)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __get__(self, obj, objtype=None):
+        fn = UFUNC_METHODS[self.name]
+        return fn if obj is None else fn.__get__(obj, objtype)
+
+
+class ufunc:
+    """A function with NumPy's ufunc methods (``reduce``, ``accumulate``, ``outer``, ``at``)
+    and attributes (``nin``, ``nout``, ``identity``). NumPy: numpy.ufunc.
+
+    laxarray's binary ufuncs (``add``, ``maximum``, ``hypot`` ...) are built so where they
+    are defined; :func:`laxarray.frompyfunc` makes one from a Python function.  Calling one
+    calls its function (the same arguments, ``out=`` included where the function takes
+    it).  Under ``jax.jit`` a method's ``axis`` is static."""
+
+    # ``__call__`` is a slot holding the function: calling the ufunc calls it directly,
+    # with no frame of the ufunc's in between (the eager call of ``add`` stays one call)
+    __slots__ = ("__call__", "__dict__", "__weakref__")
+    __call__: Callable[..., Any]
+
+    def __init__(self, func, nin=2, nout=1, *, name=None, identity=None, facts=None):
+        self.__call__ = func
+        self._facts = facts     # laxarray's own ufunc's (UfuncFacts), None for a user's
+        self.nin, self.nout = nin, nout
+        self.identity = identity if facts is None else facts.identity
+        self.__name__ = name or getattr(func, "__name__", "ufunc")
+        self.__qualname__ = name or getattr(func, "__qualname__", self.__name__)
+        self.__module__ = getattr(func, "__module__", None) or __name__
+        self.__doc__ = getattr(func, "__doc__", None)
+        self.__wrapped__ = func   # inspect.signature reads the function's
+
+    reduce = _UfuncMethod("reduce")
+    accumulate = _UfuncMethod("accumulate")
+    outer = _UfuncMethod("outer")
+    at = _UfuncMethod("at")
+
+    def __repr__(self):
+        return f"<laxarray.ufunc '{self.__name__}'>"
+
+    def __reduce__(self):
+        # a module's ufunc pickles as a reference to it, as a function does; another (from
+        # frompyfunc) as its function, counts and attributes
+        if getattr(sys.modules.get(self.__module__), self.__qualname__, None) is self:
+            return self.__qualname__
+        return ufunc, (self.__call__, self.nin, self.nout), self.__dict__
+
+
+def as_ufunc(facts):
+    """Decorator: the binary function ``func(x1, x2, /)`` as a :class:`ufunc` with
+    ``facts`` (:class:`UfuncFacts`) -- for one that is not a single elementwise kernel
+    (``pow``, with its ``x ** 2`` shortcut); :func:`elementwise_binary` takes ``ufunc=``."""
+    def deco(func):
+        return ufunc(func, 2, 1, facts=facts)
+    return deco
+
+
+def plain(fn):
+    """The function a call of ``fn`` runs: a :class:`ufunc`'s own, else ``fn`` itself (the
+    Array's operators call it, a step shorter than the ufunc's call)."""
+    return fn.__call__ if type(fn) is ufunc else fn
