@@ -332,10 +332,17 @@ class ufunc:
     laxarray's binary ufuncs (``add``, ``maximum``, ``hypot`` ...) are built so where they
     are defined; :func:`laxarray.frompyfunc` makes one from a Python function.  Calling one
     calls its function (the same arguments, ``out=`` included where the function takes
-    it).  Under ``jax.jit`` a method's ``axis`` is static."""
+    it).  Differs from NumPy: no ``reduceat``; ``reduce`` takes no ``out`` or ``where``,
+    ``accumulate`` no ``out``; only add, subtract, multiply, maximum and minimum have
+    ``at``.  Under ``jax.jit`` a method's ``axis`` (and ``dtype``, ``keepdims``) is static.
 
-    # ``__call__`` is a slot holding the function: calling the ufunc calls it directly,
-    # with no frame of the ufunc's in between (the eager call of ``add`` stays one call)
+    >>> import laxarray as lx
+    >>> isinstance(lx.add, lx.ufunc), lx.add.identity, lx.maximum.accumulate([1, 3, 2])
+    (True, 0, Array([1, 3, 3]))
+    """
+
+    # ``__call__`` is a slot holding the function: calling the ufunc calls it with no
+    # Python frame of the ufunc's in between
     __slots__ = ("__call__", "__dict__", "__weakref__")
     __call__: Callable[..., Any]
 
