@@ -330,9 +330,9 @@ class ufunc:
     and attributes (``nin``, ``nout``, ``identity``). NumPy: numpy.ufunc.
 
     laxarray's binary ufuncs (``add``, ``maximum``, ``hypot`` ...) are built so where they
-    are defined; :func:`laxarray.frompyfunc` makes one from a Python function.  Calling one
-    calls its function (the same arguments, ``out=`` included where the function takes
-    it).  Differs from NumPy: no ``reduceat``; ``reduce`` takes no ``out`` or ``where``,
+    are defined (their decorators pass their ``facts``, :class:`UfuncFacts`);
+    :func:`laxarray.frompyfunc` makes one from a Python function.  Calling one calls its
+    function (the same arguments, ``out=`` included where the function takes it).  Differs from NumPy: no ``reduceat``; ``reduce`` takes no ``out`` or ``where``,
     ``accumulate`` no ``out``; only add, subtract, multiply, maximum and minimum have
     ``at``.  Under ``jax.jit`` a method's ``axis`` (and ``dtype``, ``keepdims``) is static.
 
