@@ -1,19 +1,25 @@
-"""Decorators that turn a lax body into a public elementwise function.
+"""Decorators that turn a lax body into a public elementwise function, and NumPy's ufunc.
 
 The decorator validates (dtype category), promotes (the standard's table for arrays, NEP 50
-for Python scalars), checks broadcasting, unwraps, calls one cached jitted kernel per
-compute dtype, and wraps.  The decorated body sees raw jax values already converted to the
-compute dtype and broadcast to the result shape; the public name is the body's
-``__name__``.
+for Python scalars), checks broadcasting, unwraps, runs the function's one kernel, and
+wraps.  The decorated body sees raw jax values already converted to the compute dtype and
+broadcast to the result shape; the public name is the body's ``__name__``.
+
+A binary function that is one of NumPy's ufuncs is built here as a :class:`ufunc`, its
+facts (identity, reduction, accumulation, ``at``) declared at its decorator
+(:class:`UfuncFacts`); the bodies of the ufunc's methods use the reductions and shape
+functions of later chapters, so the class finds them in ``_dispatch.UFUNC_METHODS``
+(filled by ``laxarray.numpy_api.ufuncs``), as the Array finds its NumPy methods.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
+import sys
+from typing import Any, Callable
 
-import jax
-import numpy as np
 from jax import lax
 
 from laxarray._core import config as _cfg
@@ -22,6 +28,7 @@ from laxarray._core.kernel import Kernel, flush_subnormals, keep_divisor
 from laxarray.array_api._array import Array, wrap, wrap_padded, wrap_padded_like
 from laxarray.array_api._broadcast import broadcast_shapes2, broadcast_shapes2_cached
 from laxarray.array_api._convert import scalar_operand, to_raw
+from laxarray.array_api._dispatch import UFUNC_METHODS
 from laxarray.array_api._operators import check_out, finish_out
 from laxarray.array_api.data_types import _astype_kernel
 
@@ -49,29 +56,7 @@ def to_float(dt):
     return dt if _dt.kind_of(dt) in "fc" else _dt.default_float()
 
 
-class _KernelCache(dict):
-    """compute dtype -> bound kernel, validated and built on first use, so the eager path
-    is one dict lookup (the category check happens once per dtype)."""
-
-    def __init__(self, build, validate):
-        super().__init__()
-        self._build = build
-        self._validate = validate
-
-    def __missing__(self, dtype):
-        self._validate(dtype)  # raises for a dtype outside the function's category
-        fn = self[dtype] = self._build(dtype)
-        return fn
-
-
-def _bound(kern, name, module, family, dtype=None):
-    kern.__name__ = f"_{name}_kernel"
-    kern.__module__ = module
-    return Kernel(kern, (), factory=(f"{__name__}:family_kernel",
-                                     (module, family, dtype and dtype.name))).bind(())
-
-
-#: (module, family key) -> dtype name or None -> that elementwise function's kernel
+#: (module, family key) -> the one kernel of that elementwise function
 _FAMILIES = {}
 
 
@@ -83,25 +68,34 @@ def _family_key(module, name):
     while (module, key) in _FAMILIES:
         n += 1
         key = f"{name}~{n}"
-    _FAMILIES[(module, key)] = None     # taken; the decorator puts its kernels there
     return key
 
 
-def family_kernel(module, name, dtype=None):
+def family_kernel(module, name):
     """The kernel of elementwise function ``module.name`` (``name``: its family key,
-    :func:`_family_key`; ``dtype``: its kernel for an array and a Python scalar of that
-    compute dtype), as a recorded replay names it."""
+    :func:`_family_key`), as a recorded replay names it."""
     importlib.import_module(module)
-    return _FAMILIES[(module, name)](dtype)
+    return _FAMILIES[(module, name)]
+
+
+def _one_kernel(kern, name, module):
+    """``kern`` as the one kernel of the elementwise function ``module.name`` (named
+    ``_{name}_kernel``, found again by :func:`family_kernel`), bound: it has no statics."""
+    key = _family_key(module, name)
+    kern.__name__ = f"_{name}_kernel"
+    kern.__module__ = module
+    made = _FAMILIES[(module, key)] = Kernel(
+        kern, (), factory=(f"{__name__}:family_kernel", (module, key)))
+    return made.bind(())
 
 
 def promoted_padded(p1, p2, dtype):
     """Two bucketed operands of different dtypes, each cast to ``dtype`` (their promoted
     dtype) by astype's kernel: one cast program per dtype pair, shared by astype and every
     elementwise function, whose own program then serves only equal dtypes, not each pair
-    of the table (for small operands a dispatch more costs less than a program to load or
-    compile).  Exact: promotion widens, where astype's cast is a plain conversion, and the
-    fused program casts the same way."""
+    of the table (see :func:`elementwise_binary` for the measurements).  Exact: promotion
+    widens, where astype's cast is a plain conversion, and the fused program casts the
+    same way."""
     cast = _astype_kernel.bind((("dtype", dtype),))
     if p1.dtype != dtype:
         p1 = cast.run_eager((p1,))
@@ -115,9 +109,9 @@ def elementwise_unary(category="numeric", compute=_identity, flush_subnormals=Fa
     mapping the input dtype to the dtype the body sees (e.g. :func:`to_float`);
     ``flush_subnormals``: the body sees subnormal floats as signed zeros.
 
-    One kernel serves every dtype (jax's cache keys it by the input's dtype; the category
-    check runs when a dtype is traced for the first time).  A bucketed input runs padded
-    (elementwise bodies need no masking) and gives a padded result.
+    One kernel serves every dtype (its table of executables is keyed by the input's dtype;
+    the category check runs when a dtype is traced for the first time).  A bucketed input
+    runs padded (elementwise bodies need no masking) and gives a padded result.
     """
     allowed = _dt.CATEGORIES[category]
 
@@ -130,9 +124,7 @@ def elementwise_unary(category="numeric", compute=_identity, flush_subnormals=Fa
             if dtype not in allowed:
                 _dt.check_category(name, "x", dtype, category)
             return inner(lax.convert_element_type(x, compute(dtype)))
-        family = _family_key(body.__module__, name)
-        bound = _bound(kern, name, body.__module__, family)
-        _FAMILIES[(body.__module__, family)] = lambda _: bound.kernel
+        bound = _one_kernel(kern, name, body.__module__)
 
         @functools.wraps(body)
         def public(x, /, *, out=None):
@@ -197,43 +189,47 @@ def _flushed(body):
 
 
 def elementwise_binary(category="numeric", compute=_identity, exact_divisor=False,
-                       flush_subnormals=False):
+                       flush_subnormals=False, ufunc=None):
     """Decorator for ``f(x1, x2) -> array`` with promotion and broadcasting.
 
-    Two arrays go straight to one kernel (jax's cache keys it by the input dtypes and
-    shapes); promotion, the category check and the broadcast check run when a combination
-    is traced for the first time (bucketed: the broadcast check runs on the logical shapes
-    first).  An array with a Python scalar takes a per-dtype kernel (weak scalars join by
-    kind, NEP 50); other operands take the general path.  Bucketed arrays run padded.
+    One kernel per function, with no statics: promotion, the category check and the
+    broadcast check are in it, run when a signature is traced for the first time (its
+    table of executables is keyed by the operands' dtypes and shapes).  A Python scalar
+    enters as a 0-d value of the dtype it promotes to with the array (NEP 50: it joins by
+    kind, decided before the kernel), so the kernel's promotion of the two dtypes gives that
+    same dtype.  Bucketed arrays run padded.
+
+    Bucketed operands of different dtypes are cast to their promoted dtype first
+    (:func:`promoted_padded`: a call more, the function's program shared by every pair)
+    rather than promoted in the kernel (one call, a program per function and dtype pair),
+    where the body computes in that dtype (a floating function of integers converts in its
+    kernel).  Measured on an empty store: the scikit-learn cold start
+    (``benchmarks/cold_start.py``) has no such operands (149 programs, 236 calls either
+    way; on float32 data 162 programs and 239 calls against 161 and 238); the conformance
+    runner on 20 binary functions built 674 programs in 23 s against 1341 in 49 s, and 7
+    functions on 8 dtype pairs 29 programs (124 calls) in 0.57 s against 56 (56 calls) in
+    1.28 s.  The call more costs a warm mixed call 14.4 us against 7.6 us
+    (100 elements): a program of a pair pays back after some 5000 calls of it on an empty
+    store, some 200 where the store holds it.
+
     ``exact_divisor``: ``x2`` divides (a broadcast ``x2`` must not become a reciprocal);
     ``flush_subnormals``: the body sees subnormal floats as signed zeros.  Both are the
     numerics policy of ``laxarray._core.kernel`` (XLA-on-CPU workarounds, declared here).
+    ``ufunc``: the function is one of NumPy's ufuncs, with these :class:`UfuncFacts`
+    (identity, reduction, accumulation, ``at``): the decorator returns a :class:`ufunc`.
     """
     allowed = _dt.CATEGORIES[category]
     second = _exact_divisor if exact_divisor else cast_broadcast
 
     def deco(outer):
         name = outer.__name__
-        module = outer.__module__
-        family = _family_key(module, name)
         body = _flushed(outer) if flush_subnormals else outer
 
         def validate(dtype):
             if dtype not in allowed:
                 _dt.check_category(name, "x1, x2", dtype, category)
 
-        def build(dtype):
-            target = compute(dtype)
-
-            def kern(a, b):
-                shape = a.shape if a.shape == b.shape else jax.lax.broadcast_shapes(
-                    a.shape, b.shape)
-                return body(cast_broadcast(a, target, shape), second(b, target, shape))
-            return _bound(kern, name, module, family, dtype)
-
-        by_dtype = _KernelCache(build, validate)
-
-        def arrays_kern(a, b):
+        def kern(a, b):
             d1, d2 = a.dtype, b.dtype
             dtype = d1 if d1 == d2 else _dt.promote_types(d1, d2)
             validate(dtype)
@@ -241,14 +237,12 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
                 name, a.shape, b.shape)
             target = compute(dtype)
             return body(cast_broadcast(a, target, shape), second(b, target, shape))
-        arrays_bound = _bound(arrays_kern, name, module, family)
-        _FAMILIES[(module, family)] = lambda dt: (
-            arrays_bound if dt is None else by_dtype[np.dtype(dt)]).kernel
+        bound = _one_kernel(kern, name, outer.__module__)
 
         def with_scalar(x, scalar, scalar_first):
             dt = _dt.weak_promote(x.dtype, type(scalar))
             s = scalar_operand(name, scalar, dt, "x1" if scalar_first else "x2")
-            bound = by_dtype[dt]
+            validate(dt)
             p = x._padded()
             if p is not False:
                 args = (s, p) if scalar_first else (p, s)
@@ -275,18 +269,120 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
                         validate(dtype)
                         if compute(dtype) == dtype:
                             p1, p2 = promoted_padded(p1, p2, dtype)
-                    return wrap_padded(arrays_bound.run_eager((p1, p2)), shape)
-                return wrap(arrays_bound(x1._value, x2._value))
+                    return wrap_padded(bound.run_eager((p1, p2)), shape)
+                return wrap(bound(x1._value, x2._value))
             if t1 is Array and t2 in _PYTYPES:
                 return with_scalar(x1, x2, False)
             if t2 is Array and t1 in _PYTYPES:
                 return with_scalar(x2, x1, True)
             v1, v2, dt = binary_operands(name, x1, x2)
-            bound = by_dtype[dt]
+            validate(dt)
             s1, s2 = v1.shape, v2.shape
             if s1 != s2:
                 broadcast_shapes2(name, s1, s2)
             return wrap(bound(v1, v2))
 
-        return public
+        return public if ufunc is None else as_ufunc(ufunc)(public)
     return deco
+
+
+# ---- NumPy's ufunc -----------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class UfuncFacts:
+    """What NumPy's ufunc methods need to know of a binary function, said where the
+    function is defined (``elementwise_binary(ufunc=...)``, :func:`as_ufunc`).
+
+    ``identity``: NumPy's (``0`` for add; a reduction of no elements gives it, a fold without
+    a fast reduction starts from it).  ``reorderable``: its reduction may run over several
+    axes at once (NumPy's term: add, maximum, logical_and ...).  ``reduce``,
+    ``accumulate``: the name of the standard's reduction and accumulation that are its
+    ``reduce`` and ``accumulate`` (``"sum"``, ``"cumulative_sum"``: defined in a later
+    chapter, so named, as the Array's operators name theirs); else they fold with the
+    function.  ``at``: the ``x.at[...]`` update that is its ``at`` (``"add"``,
+    ``"subtract"``, ``"multiply"``, ``"max"``, ``"min"``); else it has none.
+    """
+
+    identity: object = None
+    reorderable: bool = False
+    reduce: str | None = None
+    accumulate: str | None = None
+    at: str | None = None
+
+
+class _UfuncMethod:
+    """A ufunc method declared on :class:`ufunc`: the body of that name in
+    ``_dispatch.UFUNC_METHODS``, bound to the ufunc (``ufunc.reduce`` is the body itself,
+    with its signature and docstring)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __get__(self, obj, objtype=None):
+        fn = UFUNC_METHODS[self.name]
+        return fn if obj is None else fn.__get__(obj, objtype)
+
+
+class ufunc:
+    """A function with NumPy's ufunc methods (``reduce``, ``accumulate``, ``outer``, ``at``)
+    and attributes (``nin``, ``nout``, ``identity``). NumPy: numpy.ufunc.
+
+    laxarray's binary ufuncs (``add``, ``maximum``, ``hypot`` ...) are built so where they
+    are defined (their decorators pass their ``facts``, :class:`UfuncFacts`);
+    :func:`laxarray.frompyfunc` makes one from a Python function.  Calling one calls its
+    function (the same arguments, ``out=`` included where the function takes it).  Differs from NumPy: no ``reduceat``; ``reduce`` takes no ``out`` or ``where``,
+    ``accumulate`` no ``out``; only add, subtract, multiply, maximum and minimum have
+    ``at``.  Under ``jax.jit`` a method's ``axis`` (and ``dtype``, ``keepdims``) is static.
+
+    >>> import laxarray as lx
+    >>> isinstance(lx.add, lx.ufunc), lx.add.identity, lx.maximum.accumulate([1, 3, 2])
+    (True, 0, Array([1, 3, 3]))
+    """
+
+    # ``__call__`` is a slot holding the function: calling the ufunc calls it with no
+    # Python frame of the ufunc's in between
+    __slots__ = ("__call__", "__dict__", "__weakref__")
+    __call__: Callable[..., Any]
+
+    def __init__(self, func, nin=2, nout=1, *, name=None, identity=None, facts=None):
+        self.__call__ = func
+        self._facts = facts     # laxarray's own ufunc's (UfuncFacts), None for a user's
+        self.nin, self.nout = nin, nout
+        self.identity = identity if facts is None else facts.identity
+        self.__name__ = name or getattr(func, "__name__", "ufunc")
+        self.__qualname__ = name or getattr(func, "__qualname__", self.__name__)
+        self.__module__ = getattr(func, "__module__", None) or __name__
+        self.__doc__ = getattr(func, "__doc__", None)
+        self.__wrapped__ = func   # inspect.signature reads the function's
+
+    reduce = _UfuncMethod("reduce")
+    accumulate = _UfuncMethod("accumulate")
+    outer = _UfuncMethod("outer")
+    at = _UfuncMethod("at")
+
+    def __repr__(self):
+        return f"<laxarray.ufunc '{self.__name__}'>"
+
+    def __reduce__(self):
+        # a module's ufunc pickles as a reference to it, as a function does; another (from
+        # frompyfunc) as its function, counts and attributes
+        if getattr(sys.modules.get(self.__module__), self.__qualname__, None) is self:
+            return self.__qualname__
+        return ufunc, (self.__call__, self.nin, self.nout), self.__dict__
+
+
+def as_ufunc(facts):
+    """Decorator: the binary function ``func(x1, x2, /)`` as a :class:`ufunc` with
+    ``facts`` (:class:`UfuncFacts`) -- for one that is not a single elementwise kernel
+    (``pow``, with its ``x ** 2`` shortcut); :func:`elementwise_binary` takes ``ufunc=``."""
+    def deco(func):
+        return ufunc(func, 2, 1, facts=facts)
+    return deco
+
+
+def plain(fn):
+    """The function a call of ``fn`` runs: a :class:`ufunc`'s own, else ``fn`` itself (the
+    Array's operators call it, a step shorter than the ufunc's call)."""
+    return fn.__call__ if type(fn) is ufunc else fn

@@ -22,7 +22,8 @@ from laxarray.array_api import _own_complex as _oc
 from laxarray.array_api import _own_math as _om
 from laxarray.array_api._array import Array
 from laxarray.array_api._dispatch import provide
-from laxarray.array_api._ufunc import elementwise_binary, elementwise_unary, to_float
+from laxarray.array_api._ufunc import (UfuncFacts, as_ufunc, elementwise_binary,
+                                       elementwise_unary, plain, to_float)
 
 
 def _zeros(x):
@@ -44,7 +45,8 @@ def _to_bool(x):
 
 
 # ---- arithmetic ---------------------------------------------------------------------------
-@elementwise_binary("any")
+@elementwise_binary("any", ufunc=UfuncFacts(identity=0, reorderable=True, reduce="sum",
+                                             accumulate="cumulative_sum", at="add"))
 def add(x1, x2, /):
     """Add elementwise (bool + bool is logical or, as NumPy). Array API: add. NumPy: numpy.add."""
     if x1.dtype == np.bool_:
@@ -52,13 +54,14 @@ def add(x1, x2, /):
     return lax.add(x1, x2)
 
 
-@elementwise_binary("numeric")
+@elementwise_binary("numeric", ufunc=UfuncFacts(at="subtract"))
 def subtract(x1, x2, /):
     """Subtract elementwise. Array API: subtract. NumPy: numpy.subtract."""
     return lax.sub(x1, x2)
 
 
-@elementwise_binary("any")
+@elementwise_binary("any", ufunc=UfuncFacts(identity=1, reorderable=True, reduce="prod",
+                                             accumulate="cumulative_prod", at="multiply"))
 def multiply(x1, x2, /):
     """Multiply elementwise (bool * bool is logical and, as NumPy).
     Array API: multiply. NumPy: numpy.multiply."""
@@ -71,7 +74,7 @@ def multiply(x1, x2, /):
 _DIV = _om.pick("divide", lax.div)
 
 
-@elementwise_binary("numeric", compute=to_float, exact_divisor=True)
+@elementwise_binary("numeric", compute=to_float, exact_divisor=True, ufunc=UfuncFacts())
 def divide(x1, x2, /):
     """True division; integer inputs give float64. Array API: divide. NumPy: numpy.divide."""
     return _DIV(x1, x2)
@@ -108,7 +111,7 @@ def _float_divmod(x1, x2):
     return floordiv, mod
 
 
-@elementwise_binary("real numeric")
+@elementwise_binary("real numeric", ufunc=UfuncFacts())
 def floor_divide(x1, x2, /):
     """Floor division; integer division by zero gives 0.
     Array API: floor_divide. NumPy: numpy.floor_divide.
@@ -126,7 +129,7 @@ def floor_divide(x1, x2, /):
     return lax.select(one_inf, lax.div(x1, x2), _float_divmod(x1, x2)[0])
 
 
-@elementwise_binary("real numeric")
+@elementwise_binary("real numeric", ufunc=UfuncFacts())
 def remainder(x1, x2, /):
     """Remainder with the sign of the divisor (integer ``x % 0`` gives 0).
     Array API: remainder. NumPy: numpy.remainder."""
@@ -220,6 +223,7 @@ def _square_real(x, /):
     return lax.mul(x, x)
 
 
+@as_ufunc(UfuncFacts())
 def pow(x1, x2, /):
     """Power elementwise. Array API: pow. NumPy: numpy.power.
 
@@ -407,7 +411,7 @@ def _complex_pick(x1, x2, beats):
     return lax.select(take, x1, x2)
 
 
-@elementwise_binary("any")
+@elementwise_binary("any", ufunc=UfuncFacts(reorderable=True, reduce="max", at="max"))
 def maximum(x1, x2, /):
     """Elementwise maximum, propagating NaN. Array API: maximum. NumPy: numpy.maximum.
 
@@ -418,7 +422,7 @@ def maximum(x1, x2, /):
     return lax.max(x1, x2)
 
 
-@elementwise_binary("any")
+@elementwise_binary("any", ufunc=UfuncFacts(reorderable=True, reduce="min", at="min"))
 def minimum(x1, x2, /):
     """Elementwise minimum, propagating NaN. Array API: minimum. NumPy: numpy.minimum.
 
@@ -429,19 +433,19 @@ def minimum(x1, x2, /):
 
 
 # ---- bitwise ------------------------------------------------------------------------------
-@elementwise_binary("integer or boolean")
+@elementwise_binary("integer or boolean", ufunc=UfuncFacts(identity=-1, reorderable=True))
 def bitwise_and(x1, x2, /):
     """Bitwise AND. Array API: bitwise_and. NumPy: numpy.bitwise_and."""
     return lax.bitwise_and(x1, x2)
 
 
-@elementwise_binary("integer or boolean")
+@elementwise_binary("integer or boolean", ufunc=UfuncFacts(identity=0, reorderable=True))
 def bitwise_or(x1, x2, /):
     """Bitwise OR. Array API: bitwise_or. NumPy: numpy.bitwise_or."""
     return lax.bitwise_or(x1, x2)
 
 
-@elementwise_binary("integer or boolean")
+@elementwise_binary("integer or boolean", ufunc=UfuncFacts(identity=0, reorderable=True))
 def bitwise_xor(x1, x2, /):
     """Bitwise XOR. Array API: bitwise_xor. NumPy: numpy.bitwise_xor."""
     return lax.bitwise_xor(x1, x2)
@@ -477,20 +481,20 @@ def bitwise_right_shift(x1, x2, /):
 
 
 # ---- logical ------------------------------------------------------------------------------
-@elementwise_binary("any")
+@elementwise_binary("any", ufunc=UfuncFacts(identity=True, reorderable=True, reduce="all"))
 def logical_and(x1, x2, /):
     """Logical AND (non-bool inputs are tested against zero).
     Array API: logical_and. NumPy: numpy.logical_and."""
     return lax.bitwise_and(_to_bool(x1), _to_bool(x2))
 
 
-@elementwise_binary("any")
+@elementwise_binary("any", ufunc=UfuncFacts(identity=False, reorderable=True, reduce="any"))
 def logical_or(x1, x2, /):
     """Logical OR. Array API: logical_or. NumPy: numpy.logical_or."""
     return lax.bitwise_or(_to_bool(x1), _to_bool(x2))
 
 
-@elementwise_binary("any")
+@elementwise_binary("any", ufunc=UfuncFacts(identity=False, reorderable=True))
 def logical_xor(x1, x2, /):
     """Logical XOR. Array API: logical_xor. NumPy: numpy.logical_xor."""
     return lax.bitwise_xor(_to_bool(x1), _to_bool(x2))
@@ -542,7 +546,7 @@ def signbit(x, /):
     return _signbit_real(x)
 
 
-@elementwise_binary("real floating", compute=to_float)
+@elementwise_binary("real floating", compute=to_float, ufunc=UfuncFacts())
 def copysign(x1, x2, /):
     """Magnitude of ``x1`` with the sign of ``x2``. Array API: copysign. NumPy: numpy.copysign."""
     return _copysign(x1, x2)
@@ -562,7 +566,9 @@ __all__ = ["abs", "add", "bitwise_and", "bitwise_invert", "bitwise_left_shift", 
            "minimum", "multiply", "negative", "nextafter", "not_equal", "positive", "pow",
            "reciprocal", "remainder", "round", "sign", "signbit", "square", "subtract", "trunc"]
 
-# the bodies of the Array's operators (``x + y`` is ``add(x, y)``; ``matmul``: linear_algebra)
-provide(add, subtract, multiply, divide, floor_divide, remainder, pow, bitwise_and, bitwise_or,
-        bitwise_xor, bitwise_left_shift, bitwise_right_shift, equal, not_equal, less,
-        less_equal, greater, greater_equal, negative, positive, abs, bitwise_invert)
+# the bodies of the Array's operators (``x + y`` is ``add(x, y)``, the ufunc's function
+# itself; ``matmul``: linear_algebra)
+provide(*map(plain, (add, subtract, multiply, divide, floor_divide, remainder, pow,
+                     bitwise_and, bitwise_or, bitwise_xor, bitwise_left_shift,
+                     bitwise_right_shift, equal, not_equal, less, less_equal, greater,
+                     greater_equal, negative, positive, abs, bitwise_invert)))

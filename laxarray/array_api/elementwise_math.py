@@ -26,8 +26,8 @@ from laxarray.array_api._array import Array, wrap, wrap_padded
 from laxarray.array_api._broadcast import broadcast_many, broadcast_rule
 from laxarray.array_api._calls import call
 from laxarray.array_api._convert import as_array, scalar_operand
-from laxarray.array_api._ufunc import (binary_operands, cast_broadcast, elementwise_binary,
-                                       elementwise_unary, to_float)
+from laxarray.array_api._ufunc import (UfuncFacts, binary_operands, cast_broadcast,
+                                       elementwise_binary, elementwise_unary, to_float)
 from laxarray.array_api.elementwise import _copysign, _is_complex, _zeros
 
 _FLOATING = "numeric"  # ints and bool are accepted and computed in float64
@@ -123,7 +123,8 @@ log10 = _unary("log10", lambda x: _log_base(x, 10), "Base-10 logarithm. Array AP
                "NumPy: numpy.log10.")
 
 
-@elementwise_binary("real numeric", compute=to_float, flush_subnormals=True)
+@elementwise_binary("real numeric", compute=to_float, flush_subnormals=True,
+                    ufunc=UfuncFacts())
 def atan2(x1, x2, /):
     """Quadrant-aware inverse tangent of ``x1 / x2``. Array API: atan2. NumPy: numpy.arctan2."""
     # XLA on CPU flushes subnormals in its division but not in its comparisons, so a
@@ -134,14 +135,16 @@ def atan2(x1, x2, /):
     return _copysign(lax.atan2(x1, x2), x1)
 
 
-@elementwise_binary("real numeric", compute=to_float)
+@elementwise_binary("real numeric", compute=to_float,
+                    ufunc=UfuncFacts(identity=0, reorderable=True))
 def hypot(x1, x2, /):
     """``sqrt(x1**2 + x2**2)`` without overflow; inf wins over NaN.
     Array API: hypot. NumPy: numpy.hypot."""
     return _cm.hypot(x1, x2)
 
 
-@elementwise_binary("real numeric", compute=to_float)
+@elementwise_binary("real numeric", compute=to_float,
+                    ufunc=UfuncFacts(identity=-math.inf, reorderable=True))
 def logaddexp(x1, x2, /):
     """``log(exp(x1) + exp(x2))`` without overflow. Array API: logaddexp. NumPy: numpy.logaddexp."""
     big = lax.max(x1, x2)

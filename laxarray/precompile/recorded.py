@@ -33,7 +33,7 @@ def tasks(path, limit: int | None = None, match: str | None = None) -> list[Task
 def _task(entry) -> Task:
     label = record.label(entry)
     # the label is "NAME[ masked] SIGNATURE" and a signature has no spaces; NAME is the
-    # kernel's, with a factory's arguments (family_kernel(..., 'sin', None))
+    # kernel's, with a factory's arguments (family_kernel(..., 'sin'))
     kind = label.rsplit(" ", 1)[0].removesuffix(" masked")
     group = json.dumps([entry["kernel"], entry["items"]], sort_keys=True)
     return Task(label, kind, group, 1, functools.partial(_calls, entry))

@@ -1,11 +1,17 @@
 """ufunc methods and NumPy's aliases/wrappers, against NumPy."""
 
+import inspect
+import operator
+import pickle
+import sys
+
 import jax
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
 import laxarray as la
+from laxarray.array_api._dispatch import UFUNC_METHODS
 
 UFUNCS = ["add", "subtract", "multiply", "maximum", "minimum", "divide", "hypot"]
 NP_NAME = {"pow": "power"}
@@ -91,6 +97,42 @@ def test_ufunc_identity_and_isinstance():
         assert isinstance(getattr(la, name), la.ufunc)
         assert getattr(la, name).identity == getattr(np, name).identity
     assert not isinstance(la.sin, la.ufunc)
+
+
+#: laxarray's ufuncs: the binary functions whose definition declares their ufunc facts
+UFUNC_NAMES = {"add", "subtract", "multiply", "divide", "pow", "maximum", "minimum",
+               "floor_divide", "remainder", "bitwise_and", "bitwise_or", "bitwise_xor",
+               "logical_and", "logical_or", "logical_xor", "hypot", "logaddexp", "copysign",
+               "atan2"}
+
+
+def test_ufuncs_are_built_where_their_function_is_defined():
+    found = {name: getattr(la, name) for name in dir(la)
+             if isinstance(getattr(la, name), la.ufunc)}
+    assert {u.__name__ for u in found.values()} == UFUNC_NAMES   # aliases: the same objects
+    assert la.power is la.pow and la.arctan2 is la.atan2
+    for u in found.values():
+        assert type(u) is la.ufunc and (u.nin, u.nout) == (2, 1)
+        # the object the defining module holds under its name, built there: no attribute is
+        # attached to it afterwards
+        assert getattr(sys.modules[u.__module__], u.__qualname__) is u
+        assert u.__module__.startswith("laxarray.array_api.")
+        assert u.__doc__ and u.__doc__ == u.__wrapped__.__doc__
+        assert inspect.signature(u) == inspect.signature(u.__wrapped__)
+        assert pickle.loads(pickle.dumps(u)) is u
+        assert u.reduce.__func__ is UFUNC_METHODS["reduce"]
+    x, y = la.asarray(_data(7, (4,))), la.asarray(_data(8, (4,)))
+    np.testing.assert_array_equal(np.asarray(jax.jit(la.add)(x, y)),
+                                  np.asarray(la.add(x, y)))
+    assert repr(la.add) == "<laxarray.ufunc 'add'>"
+
+
+def test_a_frompyfunc_ufunc_pickles_with_its_function():
+    f = la.frompyfunc(operator.mul, 2, 1, identity=1)
+    g = pickle.loads(pickle.dumps(f))
+    assert (g.__name__, g.nin, g.nout, g.identity) == ("mul", 2, 1, 1)
+    np.testing.assert_allclose(np.asarray(g.reduce(_data(9, (4,)))),
+                               np.multiply.reduce(_data(9, (4,))), rtol=1e-12)
 
 
 def test_frompyfunc_reduce_folds_in_order_under_jit():
