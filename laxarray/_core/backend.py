@@ -107,6 +107,13 @@ class Backend:
     #: ``numerics.reduce_extreme``'s NaN test).  What the TPU does is measured by
     #: ``tools/tpu_probe.py`` ("cpu quirks"); an unmeasured platform keeps the CPU's.
     quirks: frozenset = frozenset()
+    #: the longest axis a cumulative sum, product, max or min scans in one piece here;
+    #: longer axes run in blocks of this length (``numerics.cumulative``).  ``None``: no
+    #: limit.  The TPU's: XLA lowers a scan there to a reduce-window whose compile time
+    #: grows with the axis (``lax.cumsum`` of int32: 0.9 s at 2**12, 2.8 s at 2**16, 33 s at
+    #: 2**20), blocks of 1024 compile in 0.4-0.5 s at 2**20 and run as fast (tpu_probe
+    #: "cumsum forms", 2026-12-06)
+    scan_block: int | None = None
 
     def supports(self, dtype) -> bool:
         """Whether arrays of ``dtype`` can live on this platform."""
@@ -183,7 +190,7 @@ TPU = Backend(
     # none of the CPU's (tpu_probe "cpu quirks", 2026-12-06): no fused multiply-add (10**5 of
     # 10**5 products rounded before the add), its division is laxarray's own ("divide" above),
     # and max/min keep NaN at 100, 5000 and 10**6 elements
-    quirks=frozenset())
+    quirks=frozenset(), scan_block=1024)
 
 RECORDS = MappingProxyType({"cpu": CPU, "gpu": GPU, "cuda": GPU, "rocm": GPU, "tpu": TPU})
 

@@ -58,6 +58,38 @@ def quirk(name: str) -> bool:
     return name in _backend.compiling().quirks
 
 
+_SCANS = {"sum": (lax.cumsum, lax.add), "prod": (lax.cumprod, lax.mul),
+          "max": (lax.cummax, lax.max), "min": (lax.cummin, lax.min)}
+
+
+def cumulative(op: str, x, axis: int = 0, reverse: bool = False):
+    """``lax.cum<op>`` (``op``: ``"sum"``, ``"prod"``, ``"max"``, ``"min"``) of ``x`` along
+    ``axis``, in blocks of the compiling platform's ``Backend.scan_block`` where the axis is
+    longer: each block scanned, the blocks' totals scanned (the same way), and each block
+    combined with the total before it; read when a body is traced."""
+    scan, combine = _SCANS[op]
+    block = _backend.compiling().scan_block
+    n = x.shape[axis]
+    if block is None or n <= block:
+        return scan(x, axis=axis, reverse=reverse)
+    if reverse:
+        return lax.rev(cumulative(op, lax.rev(x, (axis,)), axis), (axis,))
+    m = -(-n // block)
+    pads = [(0, 0, 0)] * x.ndim
+    pads[axis] = (0, m * block - n, 0)          # at the end: no earlier value sees it
+    shape = x.shape[:axis] + (m, block) + x.shape[axis + 1:]
+    within = scan(lax.reshape(lax.pad(x, lax.full((), 0, x.dtype), pads), shape), axis=axis + 1)
+    totals = cumulative(op, lax.index_in_dim(within, block - 1, axis + 1, keepdims=False), axis)
+    before = lax.slice_in_dim(totals, 0, m - 1, axis=axis)
+    rest = lax.slice_in_dim(within, 1, m, axis=axis)
+    rest = combine(lax.broadcast_in_dim(before, rest.shape,
+                                        tuple(d for d in range(rest.ndim) if d != axis + 1)),
+                   rest)
+    out = lax.concatenate([lax.slice_in_dim(within, 0, 1, axis=axis), rest], axis)
+    out = lax.reshape(out, x.shape[:axis] + (m * block,) + x.shape[axis + 1:])
+    return lax.slice_in_dim(out, 0, n, axis=axis)
+
+
 def rounded(p):
     """The float ``p`` (a product) rounded on its own before it is added to anything: XLA:CPU
     lets LLVM fuse a multiply that feeds an add into one fma, rounded once (openxla/xla#41579),

@@ -18,6 +18,7 @@ from laxarray._core.jaxapi import is_tracer
 from laxarray._core.buckets import (bucket_shape, extents, static_shape_bucket,
                                     static_shape_rule)
 from laxarray._core.kernel import kernel
+from laxarray._core.numerics import cumulative
 from laxarray._core.validate import (check_bool, check_int, normalize_axes, normalize_axis,
                                      normalize_shape)
 from laxarray.array_api._calls import call, padded_inputs, wrap_bucketed
@@ -434,14 +435,14 @@ def _repeat_counts_kernel(x, counts, *, axis, length):
     n = x.shape[axis]
     counts = lax.broadcast_in_dim(lax.convert_element_type(counts, _dt.default_index()), (n,),
                                   () if counts.ndim == 0 else (0,))
-    ends = lax.cumsum(counts, axis=0)
+    ends = cumulative("sum", counts)
     # source of output slot i = #{j : ends[j] <= i}: add 1 at each end, then a running sum
     marks = lax.scatter_add(
         lax.full((length + 1,), 0, _dt.default_index()), lax.expand_dims(lax.min(ends, _dt.default_index().type(length)),
                                                                (1,)),
         lax.full((n,), 1, _dt.default_index()),
         lax.ScatterDimensionNumbers((), (0,), (0,)), mode=lax.GatherScatterMode.CLIP)
-    src = lax.cumsum(marks[:length], axis=0)
+    src = cumulative("sum", marks[:length])
     src = lax.min(src, _dt.default_index().type(max(n - 1, 0)))  # past the total: the last element again
     return gather_axis(x, src, axis, wrap=False)
 

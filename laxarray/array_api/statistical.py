@@ -21,6 +21,7 @@ from laxarray._core.errors import fail
 from laxarray._core.host import HostPath
 from laxarray._core.buckets import mask_padding
 from laxarray._core.kernel import exact_div, kernel, reduce_extreme
+from laxarray._core.numerics import cumulative
 from laxarray._core.validate import check_bool, check_int, normalize_axes, normalize_axis
 from laxarray.array_api import _host_order
 from laxarray.array_api._array import wrap
@@ -385,7 +386,7 @@ def _cumulative_kernel(x, *, axis, dtype, include_initial, op):
 def _lax_cumulative(x, *, axis, dtype, include_initial, op):
     x = lax.convert_element_type(x, dtype)
     if x.shape[axis] > 0:
-        y = lax.cumsum(x, axis) if op == "sum" else lax.cumprod(x, axis)
+        y = cumulative(op, x, axis)
     else:
         y = x
     if include_initial:

@@ -14,7 +14,7 @@ from jax.lax import linalg as lax_linalg
 from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.jaxapi import mode_32_bit
-from laxarray._core.numerics import dot_general, exponent, scale_pow2
+from laxarray._core.numerics import cumulative, dot_general, exponent, scale_pow2
 from laxarray.array_api._complex_math import cabs
 from laxarray.array_api._own_math import pick
 from laxarray.array_api._views import diagonal  # noqa: F401  (M.diagonal, shared with the view)
@@ -269,7 +269,7 @@ def _refined(a, u, s, v):
     u = lax.add(lax.add(u, hi(u, f)), outside)
     v = lax.add(v, hi(v, g))
     # first-order steps may leave a tie of singular values an ulp out of order
-    sig = lax.rev(lax.cummax(lax.rev(sig, (0,)), axis=0), (0,))
+    sig = cumulative("max", sig, 0, reverse=True)
     return u, sig, v
 
 

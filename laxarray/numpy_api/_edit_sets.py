@@ -19,6 +19,7 @@ from laxarray._core.errors import fail
 from laxarray._core.host import HostPath
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import kernel
+from laxarray._core.numerics import cumulative
 from laxarray._core.validate import check_bool, check_int, normalize_axis
 from laxarray.array_api._calls import call
 from laxarray.array_api._array import wrap
@@ -60,7 +61,7 @@ _UNIQUE_NP_HOST = HostPath(
 
 @kernel(static=("size", "fill_value", "equal_nan"), host=_UNIQUE_NP_HOST)
 def _unique_np_kernel(x, *, size, fill_value, equal_nan):
-    return _unique_np(unique_kernel.lax, x, size, fill_value, equal_nan)
+    return _unique_np(unique_kernel.run_xla, x, size, fill_value, equal_nan)
 
 
 def _unique_np(unique, x, size, fill_value, equal_nan):
@@ -112,7 +113,7 @@ def _unique_rows_kernel(x, *, size, fill_value):
         new = lax.concatenate([lax.full((1,), True, np.bool_), differs], 0)
     else:
         new = lax.full((0,), True, np.bool_)
-    gid = lax.sub(lax.cumsum(lax.convert_element_type(new, _dt.default_index()), 0),
+    gid = lax.sub(cumulative("sum", lax.convert_element_type(new, _dt.default_index())),
                   lax.full((n,), 1, _dt.default_index()))
     k = lax.reduce_sum(lax.convert_element_type(new, _dt.default_index()), (0,))
     head = lax.select(new, gid, lax.full_like(gid, size))

@@ -19,7 +19,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import kernel
-from laxarray._core.numerics import FLOAT_LAYOUT, float_rem, scale_pow2
+from laxarray._core.numerics import FLOAT_LAYOUT, cumulative, float_rem, scale_pow2
 from laxarray._core.validate import check_int, normalize_axis
 from laxarray.array_api._calls import call
 from laxarray.array_api._array import wrap
@@ -660,7 +660,7 @@ def _unwrap_kernel(p, *, axis, dtype, period, discont, high, ambiguous):
     wide = _dt.on_device(_dt.float64)
     small = lax.lt(lax.convert_element_type(mag, wide), lax.full((), discont, wide))
     correct = lax.select(small, _full(correct, 0), correct)
-    return lax.concatenate([head, lax.add(rest, lax.cumsum(correct, axis))], axis)
+    return lax.concatenate([head, lax.add(rest, cumulative("sum", correct, axis))], axis)
 
 
 def unwrap(p, discont=None, axis=-1, *, period=2 * np.pi):

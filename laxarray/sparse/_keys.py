@@ -23,7 +23,7 @@ from jax import lax
 from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail_text
-from laxarray._core.numerics import dot_general
+from laxarray._core.numerics import cumulative, dot_general
 
 #: the dtype of linearized coordinates: the backend's index dtype (int64 on the CPU; int32
 #: on a TPU, whose 64-bit integers XLA emulates: there the positions an operation
@@ -117,10 +117,13 @@ def cumsum(x):
     totals.  Measured on 2e6 int32: 4-5 ms against 17 ms for ``lax.cumsum`` and 6 ms for
     NumPy, and it compiles in 0.17 s, where an unrolled chain of 16 adds per block (the
     previous form, as fast) took 1.9 s: a sparse sum or product holds several of these.
+    Where the platform scans in blocks of its own (``Backend.scan_block``: the TPU), those:
+    this form compiled in 5.3 s there at 2**20, the platform's blocks in 0.4 s.
     """
     n = x.shape[0]
-    if n <= 4 * _SCAN_BLOCK or np.dtype(x.dtype).kind not in "iu":
-        return lax.cumsum(x, axis=0)
+    if (n <= 4 * _SCAN_BLOCK or np.dtype(x.dtype).kind not in "iu"
+            or _backend.compiling().scan_block is not None):
+        return cumulative("sum", x)
     b = _SCAN_BLOCK
     m = -(-n // b)
     tail = tuple(x.shape[1:])

@@ -127,6 +127,17 @@ def test_unique_nan_handling_and_axis():
     np.testing.assert_array_equal(np.asarray(got[1]), [*exp[1], 0])
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128", "float32"])
+@pytest.mark.parametrize("shape", [(0,), (0, 3)])
+def test_unique_of_an_empty_array_as_numpy(dtype, shape):
+    # complex values take the lax body eagerly (no host sort for them)
+    x = np.zeros(shape, dtype)
+    got = lx.unique(lx.asarray(x), return_index=True, return_counts=True)
+    want = np.unique(x, return_index=True, return_counts=True)
+    for g, w in zip(got, want):
+        assert g.shape == w.shape and g.dtype == w.dtype
+
+
 @pytest.mark.parametrize("name", ["union1d", "intersect1d", "setdiff1d", "setxor1d"])
 def test_set_routines_size_under_jit(name):
     expected = getattr(np, name)(X, Y)
