@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import laxarray as xp
+from laxarray._core import kernel as _kernel
 
 
 def fd_grad(f, x, h=1e-6):
@@ -17,6 +18,18 @@ def fd_grad(f, x, h=1e-6):
         e[idx] = h
         g[idx] = (f(x + e) - f(x - e)) / (2 * h)
     return g
+
+
+def kernels_ran(call):
+    """The ``KernelId`` of every kernel ``call()`` ran, in order (the kernel helper's test
+    spy; ``call``'s result is waited for)."""
+    ran = []
+    previous, _kernel._SPY[0] = _kernel._SPY[0], ran
+    try:
+        jax.block_until_ready(call())
+    finally:
+        _kernel._SPY[0] = previous
+    return ran
 
 
 def raises_before_kernels(name, exc, call, kernels_run, package):

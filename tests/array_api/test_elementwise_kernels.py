@@ -7,21 +7,10 @@ import numpy as np
 import pytest
 
 import laxarray as lx
-from laxarray._core import kernel as K
+from checks import kernels_ran
 from laxarray.array_api._ufunc import family_kernel
 
 _X = np.array([3.0, -1.0, 2.5, 0.0, 7.0])
-
-
-def _ran(call):
-    """The KernelIds of the kernels ``call`` ran, in order."""
-    ran = []
-    previous, K._SPY[0] = K._SPY[0], ran
-    try:
-        jax.block_until_ready(call())
-    finally:
-        K._SPY[0] = previous
-    return ran
 
 
 def test_every_kind_of_operand_runs_the_one_kernel():
@@ -33,7 +22,7 @@ def test_every_kind_of_operand_runs_the_one_kernel():
              lambda: jax.jit(lambda a: a + 1.5)(x)]
     kernel = family_kernel("laxarray.array_api.elementwise", "add")
     for call in calls:
-        ran = [kid for kid in _ran(call) if kid.name == "_add_kernel"]
+        ran = [kid for kid in kernels_ran(call) if kid.name == "_add_kernel"]
         assert ran == [kernel.id], call
 
 
@@ -41,11 +30,11 @@ def test_bucketed_operands_of_two_dtypes_are_cast_first():
     # the measured choice (elementwise_binary's docstring): astype's program per dtype pair,
     # the function's program shared by every pair
     x, i = lx.asarray(_X), lx.asarray(np.arange(5))
-    assert [kid.name for kid in _ran(lambda: lx.multiply(i, x))] == [
+    assert [kid.name for kid in kernels_ran(lambda: lx.multiply(i, x))] == [
         "_astype_kernel", "_multiply_kernel"]
     # a floating function of integers converts in its own kernel
     i32 = lx.asarray(np.arange(5, dtype=np.int32))
-    assert [kid.name for kid in _ran(lambda: lx.atan2(i, i32))] == ["_atan2_kernel"]
+    assert [kid.name for kid in kernels_ran(lambda: lx.atan2(i, i32))] == ["_atan2_kernel"]
     np.testing.assert_array_equal(np.asarray(lx.multiply(i, x)), np.arange(5) * _X)
 
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import laxarray as lx
+from checks import kernels_ran
 from laxarray._core import exec_store, record
 from laxarray._core import kernel as K
 from laxarray._core.kernel_id import KernelId, find
@@ -33,16 +34,6 @@ _CASES = {
 }
 
 
-def _spied(call):
-    ran = []
-    previous, K._SPY[0] = K._SPY[0], ran
-    try:
-        jax.block_until_ready(call())
-    finally:
-        K._SPY[0] = previous
-    return ran
-
-
 @pytest.mark.parametrize("case", list(_CASES))
 def test_the_spy_the_record_and_the_store_key_read_one_identity(case, tmp_path, monkeypatch):
     make, items, inputs, call = _CASES[case]
@@ -52,7 +43,7 @@ def test_the_spy_the_record_and_the_store_key_read_one_identity(case, tmp_path, 
     assert (kid.module, kid.name) == (kern.fn.__module__, kern.__name__)
 
     # the spy records the kernel's identity itself
-    assert any(entry is kid for entry in _spied(call))
+    assert any(entry is kid for entry in kernels_ran(call))
 
     # one store lookup, recorded: its line and its key both come from that identity
     keys = []
@@ -118,7 +109,7 @@ def test_two_elementwise_functions_of_one_name_keep_apart():
     assert "float:1.0" in rad.id.store and "float:1.0" not in deg.id.store
     assert rad.id.find() is rad and deg.id.find() is deg
     z = lx.asarray(np.array([1j, -1.0]))
-    assert any(kid is deg.id for kid in _spied(lambda: lx.angle(z, deg=True)))
+    assert any(kid is deg.id for kid in kernels_ran(lambda: lx.angle(z, deg=True)))
 
 
 def test_every_kernel_of_laxarray_is_found_back_and_none_is_patched():
