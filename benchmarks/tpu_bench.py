@@ -519,10 +519,17 @@ def bench_sklearn(S, R):
     host_args, workflow = problem
     R.note(row_first, f"{S['sklearn'][0]} x {S['sklearn'][1]} float32")
     chip_args = tuple(la.asarray(a) for a in host_args)
+    last = {}                  # each library's last answers, for the check (no extra runs)
+
+    def run(lib, args):
+        last[lib] = workflow(*args)
+        return last[lib]
     for lib, args in (("host", host_args), ("laxarray", chip_args)):
         with R.attempt(row_warm, lib):
             before = kernel.compile_count()
-            ms, first = measure(lambda args=args: workflow(*args), 3, min_runs=2)
+            # the host's ~22 s runs: one timed after the first (its compile-free first run)
+            ms, first = measure(lambda lib=lib, args=args: run(lib, args), 3,
+                                min_runs=1 if lib == "host" else 2)
             R.put(row_warm, "ms", lib, ms, max(first - ms, 0.0))
             R.put(row_first, "ms", lib, first)
             if lib == "laxarray":
@@ -530,11 +537,18 @@ def bench_sklearn(S, R):
                 R.data["rows"][row_first]["built"] = built
                 R.note(row_first, f"laxarray compiled {built} kernels")
     with R.attempt(row_warm, "check"):
-        got, want = workflow(*chip_args), workflow(*host_args)
+        got, want = last["laxarray"], last["host"]
         diffs = {}
-        for key in ("mean_", "scale_", "explained_variance_", "coef_", "intercept_",
-                    "lda coef_", "euclidean_distances"):
+        for key in ("mean_", "scale_", "explained_variance_", "coef_", "lda coef_",
+                    "euclidean_distances"):
             diffs[key] = _rel(got[key], want[key])
+        # Ridge's intercept is mean(y) - mean(X) @ coef_, terms about 10**4 times the
+        # difference at these sizes (9e-6 from 0.09 at 10**6 x 100): its float32 error is
+        # relative to the terms, not to itself
+        X64, y64 = (np.asarray(a, np.float64) for a in host_args[:2])
+        terms = abs(float(y64.mean())) + float(np.sum(np.abs(X64.mean(0) * want["coef_"])))
+        diffs["intercept_ (of its terms)"] = float(
+            abs(float(got["intercept_"]) - float(want["intercept_"])) / terms)
         comps, ref = np.asarray(got["components_"], np.float64), want["components_"]
         signs = np.sign(np.sum(comps * ref, axis=1, keepdims=True))
         diffs["components_"] = _rel(comps * signs, ref)

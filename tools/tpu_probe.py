@@ -399,6 +399,116 @@ print(rel((A @ A.T).todense(), (a @ a.T).toarray()))
     ("la argsort i64 out", "print(xp.argsort(xp.asarray(a32(10))).dtype)"),
     ("la cumsum i64", "print(xp.cumulative_sum(xp.asarray(np.arange(10))))"),
     ("la unique", "print(xp.unique_values(xp.asarray(np.array([3, 1, 3, 2], np.int32))))"),
+    # issue 54: the workflow's first run on an empty store compiled 175 kernels in 117 s on
+    # the chip (2026-12-06): which programs take the time (jax's compile log, per program;
+    # lowering and XLA's compile apart); --dry runs it at 2000 x 100
+    ("sklearn compile times", """
+import logging, re, collections, sklearn
+from sklearn.preprocessing import StandardScaler
+from sklearn.decomposition import PCA
+from sklearn.linear_model import Ridge
+from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+from sklearn.metrics.pairwise import euclidean_distances
+times = collections.defaultdict(list)
+class Grab(logging.Handler):
+    def emit(self, record):
+        m = re.match(r"Finished (.*?) (?:of|for) (.*?) in ([0-9.e-]+) sec", record.getMessage())
+        if m:
+            times[(m.group(1), m.group(2))].append(float(m.group(3)))
+h = Grab(); h.setLevel(logging.DEBUG)
+for name in ("jax", "jax._src"):
+    logging.getLogger(name).addHandler(h)
+jax.config.update("jax_log_compiles", True)
+n = 2000 if jax.default_backend() == "cpu" else 10 ** 6
+X = (rng.standard_normal((n, 100)) * np.linspace(0.5, 3.0, 100)).astype(np.float32)
+y = (X @ rng.standard_normal(100)).astype(np.float32)
+X, y, c = xp.asarray(X), xp.asarray(y), xp.asarray((np.asarray(y) > 0).astype(np.int32))
+t = time.perf_counter()
+with sklearn.config_context(array_api_dispatch=True):
+    StandardScaler().fit(X).transform(X)
+    PCA(n_components=5, svd_solver="full").fit(X).transform(X)
+    Ridge(solver="svd").fit(X, y).predict(X)
+    LinearDiscriminantAnalysis().fit(X, c).predict(X)
+    jax.block_until_ready(euclidean_distances(X[:1000], X[:10000]).__jax_array__())
+print(f"workflow {time.perf_counter() - t:.1f} s")
+stages = collections.Counter()
+for (stage, prog), v in times.items():
+    stages[stage] += sum(v)
+print("by stage:", {k: round(v, 1) for k, v in stages.most_common()})
+comp = sorted(((sum(v), len(v), p) for (s, p), v in times.items() if "XLA compilation" in s), reverse=True)
+print("programs compiled", sum(k for _, k, _ in comp), "in", round(sum(t for t, _, _ in comp), 1), "s; slowest:")
+for t, k, p in comp[:25]:
+    print(f"  {t:7.2f} s  x{k}  {p[:90]}")
+"""),
+    # issue 54: unique_kernel's four programs took ~90 s of the workflow's compiling on the
+    # chip (LDA's labels, 10**6 int32): each piece's compile time alone, and jnp.unique's
+    ("unique parts", """
+from jax import lax
+from laxarray.array_api.sets import unique_kernel
+n = 2 ** 10 if jax.default_backend() == "cpu" else 2 ** 20
+k = jnp.asarray(rng.integers(0, 2, n).astype(np.int32))
+f = jnp.asarray(rng.standard_normal(n).astype(np.float32))
+io = lambda v: lax.iota(np.int32, v.shape[0])
+pieces = {
+    "sort int32": lambda v: lax.sort(v),
+    "sort int32 unstable+iota": lambda v: lax.sort((v, io(v)), num_keys=1),
+    "sort int32 stable+iota": lambda v: lax.sort((v, io(v)), num_keys=1, is_stable=True),
+    "sort int32 stable, 2 + iota": lambda v: lax.sort((v, v, io(v)), num_keys=1, is_stable=True),
+    "sort float32 stable+iota": (lambda v: lax.sort((v, io(v)), num_keys=1, is_stable=True), f),
+    "cumsum int32": lambda v: lax.cumsum(v, 0),
+    "scatter-add": lambda v: jnp.zeros(n, np.int32).at[v].add(1),
+    "unique values": lambda v: unique_kernel.run_xla(v, size=None, fill_value=None, want="values"),
+    "unique all": lambda v: unique_kernel.run_xla(v, size=None, fill_value=None, want="all"),
+    "jnp.unique size=n": lambda v: jnp.unique(v, size=n),
+}
+for name, p in pieces.items():
+    fn, arg = p if isinstance(p, tuple) else (p, k)
+    t = time.perf_counter()
+    try:
+        exe = jax.jit(fn).lower(arg).compile()
+        c = time.perf_counter() - t
+        jax.block_until_ready(exe(arg)); t = time.perf_counter(); jax.block_until_ready(exe(arg))
+        print(f"{name}: compile {c:.2f} s, run {1e3 * (time.perf_counter() - t):.2f} ms", flush=True)
+    except Exception as e:
+        print(f"{name}: {type(e).__name__} {str(e)[:100]}", flush=True)
+"""),
+    # issue 54: lax.cumsum of 2**20 int32 compiled in 26 s on the chip (XLA's reduce-window
+    # lowering), more than a sort of the same size (11 s): the size where that starts, and
+    # the alternatives' compile and run times (jax's associative scan, laxarray's blocked
+    # integer scan, two levels of reduce-window)
+    ("cumsum forms", """
+from jax import lax
+from laxarray.sparse._keys import cumsum as blocked
+def two_level(v, b=1024):
+    n = v.shape[0]; m = -(-n // b)
+    w = lax.reshape(lax.pad(v, lax.full((), 0, v.dtype), [(0, m * b - n, 0)]), (m, b))
+    within = lax.cumsum(w, axis=1)
+    tot = within[:, b - 1]
+    off = lax.cumsum(tot, axis=0) - tot
+    return lax.reshape(within + off[:, None], (m * b,))[:n]
+forms = {"lax.cumsum": lambda v: lax.cumsum(v, axis=0),
+         "associative_scan": lambda v: lax.associative_scan(lax.add, v),
+         "blocked (ints)": blocked, "two-level": two_level}
+big = 2 ** 12 if jax.default_backend() == "cpu" else 2 ** 24
+cases = [("lax.cumsum", np.int32, 2 ** 12), ("lax.cumsum", np.int32, 2 ** 16)]
+cases += [(f, d, n) for n in (2 ** 20, big) for f in forms for d in (np.int32, np.float32)
+          if not (f == "blocked (ints)" and d == np.float32) and not (f == "lax.cumsum" and (n == big or d == np.float32))]
+for name, dt, n in cases:
+    v = jnp.asarray((rng.integers(0, 3, n) if dt == np.int32 else rng.standard_normal(n)).astype(dt))
+    t = time.perf_counter()
+    try:
+        exe = jax.jit(forms[name]).lower(v).compile()
+        c = time.perf_counter() - t
+        out = exe(v); jax.block_until_ready(out)
+        runs = []
+        for _ in range(3):
+            t = time.perf_counter(); jax.block_until_ready(exe(v)); runs.append(time.perf_counter() - t)
+        ref = np.cumsum(np.asarray(v, np.float64))
+        err = float(np.max(np.abs(np.asarray(out, np.float64) - ref)) / max(1.0, np.max(np.abs(ref))))
+        print(f"{name} {np.dtype(dt).name} 2**{int(np.log2(n))}: compile {c:.2f} s, run {1e3 * min(runs):.2f} ms, rel err {err:.1e}", flush=True)
+    except Exception as e:
+        print(f"{name} {np.dtype(dt).name} {n}: {type(e).__name__} {str(e)[:100]}", flush=True)
+"""),
     ("sklearn workflow", """
 import sklearn
 from sklearn.preprocessing import StandardScaler
