@@ -120,6 +120,26 @@ def test_only_the_kernel_helper_calls_jax_jit():
     assert list(_jit_calls(PACKAGE / "_core" / "kernel.py")), "the helper itself must jit"
 
 
+_SCANS = ("cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp")
+
+
+def _scan_calls(path):
+    """Line numbers in ``path`` that name one of lax's scans (``lax.cumsum`` ...)."""
+    for node in ast.walk(_tree(path)):
+        if (isinstance(node, ast.Attribute) and node.attr in _SCANS
+                and isinstance(node.value, ast.Name) and node.value.id == "lax"):
+            yield node.lineno
+
+
+def test_only_numerics_scans():
+    # numerics.cumulative keeps every scan within the platform's Backend.scan_block
+    allowed = {PACKAGE / "_core" / "numerics.py"}
+    bad = [f"{p.relative_to(PACKAGE)}:{line}" for p in _library_files() if p not in allowed
+           for line in _scan_calls(p)]
+    assert bad == []
+    assert list(_scan_calls(PACKAGE / "_core" / "numerics.py"))
+
+
 #: laxarray's own public names: neither the standard's nor NumPy's (a short, reasoned list).
 OWN_NAMES = {
     "Array": "the array object (the standard names no class)",
