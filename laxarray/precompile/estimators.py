@@ -33,7 +33,7 @@ GRID = tuple((n, p) for n in N_SAMPLES for p in N_FEATURES if bucket_shape((n, p
 
 
 def _sklearn():
-    import sklearn
+    import sklearn  # local: scikit-learn is optional (this workload needs it, laxarray not)
     sklearn.set_config(array_api_dispatch=True)
     return sklearn
 
@@ -115,7 +115,7 @@ def _confusion(X, y, c):
 
 
 def _r2(X, y, c):
-    from sklearn.metrics import r2_score
+    from sklearn.metrics import r2_score  # local: scikit-learn is optional (see _sklearn)
     return r2_score(y, xp.flip(y))
 
 
