@@ -73,3 +73,15 @@ def test_the_tpu_record_blocks_the_library_functions(monkeypatch):
     want = np.unique(x, return_counts=True)
     np.testing.assert_array_equal(np.asarray(values), want[0])
     np.testing.assert_array_equal(np.asarray(counts), want[1])
+
+
+@pytest.mark.parametrize("op", ["sum", "prod", "max"])
+def test_blocked_scans_differentiate_as_the_plain_scan(monkeypatch, op):
+    rng = np.random.default_rng(3)
+    x, w = rng.uniform(0.5, 1.5, 50), rng.standard_normal(50)
+
+    def loss(v):
+        return (numerics.cumulative(op, v, 0) * w).sum()
+    plain = jax.grad(loss)(x)
+    _blocked(monkeypatch, 4)
+    np.testing.assert_allclose(jax.grad(loss)(x), plain, rtol=1e-12)
