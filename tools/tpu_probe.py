@@ -271,7 +271,8 @@ print("us per dependent add: laxarray", per_op(lambda v: v + b, c), "jnp", per_o
 """),
     # where SpMV's time goes on the chip (81 ms for 10**7 nonzeros, SciPy 15 ms on one host
     # core): the gather, the sorted segment sum (a scatter-add), and the scatter-free
-    # alternatives (a segmented scan, a prefix-sum difference), 10**6 rows, 10 per row
+    # alternatives (a prefix-sum difference, row sums of a padded ELL layout), 10**6 rows,
+    # 10 per row
     ("spmv parts", """
 from jax import lax
 import laxarray.sparse as sp
@@ -293,23 +294,22 @@ def ms(f, *args):
 gather = lambda x, c: x[c]
 def scatter(p, rows, sorted_):
     return jnp.zeros(m, p.dtype).at[rows].add(p, indices_are_sorted=sorted_)
-def seg_scan(p, rows):
-    start = jnp.concatenate([jnp.ones(1, bool), rows[1:] != rows[:-1]])
-    def op(a, b):
-        va, fa = a; vb, fb = b
-        return jnp.where(fb, vb, va + vb), fa | fb
-    return lax.associative_scan(op, (p, start))[0]
+from laxarray._core.numerics import cumulative   # blocked on the chip (Backend.scan_block)
+def prefix_difference(p, e):
+    c = cumulative("sum", p)[e]
+    return jnp.concatenate([c[:1], c[1:] - c[:-1]])
 with jax.enable_x64(False):   # (jax.numpy's programs as a 32-bit process has them)
     print("gather x[cols]", ms(gather, x, cols))
     print("gather sorted cols", ms(gather, x, jnp.sort(cols)))
     print("mul", ms(lambda v, w: v * w, vals, vals))
     print("sorted scatter-add", ms(lambda p, r: scatter(p, r, True), vals, rows))
     print("unsorted scatter-add", ms(lambda p, r: scatter(p, r, False), vals, cols))
-    print("segmented scan + row ends", ms(lambda p, r, e: seg_scan(p, r)[e], vals, rows, ends))
-    print("cumsum + difference", ms(lambda p, e: jnp.diff(jnp.cumsum(p)[e], prepend=0.0), vals, ends))
-    print("reshape sum (equal rows)", ms(lambda p: p.reshape(m, per).sum(1), vals))
+    # (lax.cumsum and jax's associative scan compile for minutes at 10**7 on the chip:
+    # "cumsum forms"; the prefix difference cancels in float32, timed only)
+    print("blocked cumsum + difference", ms(prefix_difference, vals, ends))
+    print("reshape sum (equal rows: ELL)", ms(lambda p: p.reshape(m, per).sum(1), vals))
     print("whole: gather, mul, sorted scatter", ms(lambda v, c, r, x: scatter(v * x[c], r, True), vals, cols, rows, x))
-    print("whole: gather, mul, segmented scan", ms(lambda v, c, r, e, x: seg_scan(v * x[c], r)[e], vals, cols, rows, ends, x))
+    print("whole: gather, mul, ELL row sums", ms(lambda v, c, x: (v * x[c]).reshape(m, per).sum(1), vals, cols, x))
 a = sp.BCSR.from_scipy_sparse(__import__("scipy.sparse", fromlist=["csr_matrix"]).csr_matrix(
     (np.asarray(vals), np.asarray(cols), np.arange(0, nnz + 1, per)), shape=(m, m)))
 xl = xp.asarray(np.asarray(x))
