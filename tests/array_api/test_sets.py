@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import laxarray as xp
+from laxarray._core import backend, kernel
 
 SPECIAL = np.array([3.0, np.nan, 1.0, -0.0, 0.0, 3.0, np.nan, -np.inf])
 
@@ -100,3 +101,20 @@ def test_bad_input():
         xp.unique_counts(x, size=-1)
     with pytest.raises(TypeError, match="unique_values"):
         xp.unique_values(x, size=2.0)
+
+
+def test_without_host_paths_the_unique_functions_share_one_program(monkeypatch):
+    # the TPU's record: one sort compiled for the four functions (it dominated LDA's first
+    # run on the chip), each result still the function's own
+    monkeypatch.setattr(backend, "current", lambda: backend.for_platform("tpu"))
+    x = np.random.default_rng(5).integers(0, 7, 3001).astype(np.int32)   # a new shape
+    before = kernel.compile_count()
+    got = [xp.unique_values(xp.asarray(x)), xp.unique_counts(xp.asarray(x)),
+           xp.unique_inverse(xp.asarray(x)), xp.unique_all(xp.asarray(x))]
+    values, index, inverse, counts = np.unique(x, return_index=True, return_inverse=True,
+                                               return_counts=True)
+    np.testing.assert_array_equal(np.asarray(got[0]), values)
+    np.testing.assert_array_equal(np.asarray(got[1].counts), counts)
+    np.testing.assert_array_equal(np.asarray(got[2].inverse_indices), inverse)
+    np.testing.assert_array_equal(np.asarray(got[3].indices), index)
+    assert kernel.compile_count() - before == 1
