@@ -1,6 +1,7 @@
 """laxarray's numerics policy: the workarounds a kernel body applies for XLA:CPU's numerics,
 named once and applied where the platform XLA compiles for has the quirk (``Backend.quirks``:
-a TPU program carries none of them), and the matrix-product precision every kernel body is traced under (on GPU XLA's default
+a TPU program carries none of them), scans within the platform's ``Backend.scan_block``,
+and the matrix-product precision every kernel body is traced under (on GPU XLA's default
 for float32 products is TF32; laxarray's is NumPy's grade: ``config.get_matmul_precision``).
 
 ``kernel`` re-exports these for the kernels that use them; :func:`reduce_extreme` marks
@@ -66,10 +67,15 @@ def cumulative(op: str, x, axis: int = 0, reverse: bool = False):
     """``lax.cum<op>`` (``op``: ``"sum"``, ``"prod"``, ``"max"``, ``"min"``) of ``x`` along
     ``axis``, in blocks of the compiling platform's ``Backend.scan_block`` where the axis is
     longer: each block scanned, the blocks' totals scanned (the same way), and each block
-    combined with the total before it; read when a body is traced."""
+    combined with the total before it; where there is no such limit, a long integer sum
+    along axis 0 by small matrix products (:func:`_sum_by_products`); read when a body is
+    traced."""
     scan, combine = _SCANS[op]
     block = _backend.compiling().scan_block
     n = x.shape[axis]
+    if (block is None and op == "sum" and axis == 0 and not reverse
+            and n > 4 * _PRODUCT_BLOCK and np.dtype(x.dtype).kind in "iu"):
+        return _sum_by_products(x)
     if block is None or n <= block:
         return scan(x, axis=axis, reverse=reverse)
     if reverse:
@@ -88,6 +94,35 @@ def cumulative(op: str, x, axis: int = 0, reverse: bool = False):
     out = lax.concatenate([lax.slice_in_dim(within, 0, 1, axis=axis), rest], axis)
     out = lax.reshape(out, x.shape[:axis] + (m * block,) + x.shape[axis + 1:])
     return lax.slice_in_dim(out, 0, n, axis=axis)
+
+
+_PRODUCT_BLOCK = 16
+
+
+def _sum_by_products(x):
+    """Inclusive cumulative sum along axis 0 of an integer array (exact), where the platform
+    scans in one piece: ``lax.cumsum`` lowers to an associative scan that XLA on CPU runs at
+    ~10-25 ns per element, so rows of 16 are summed by one small matrix product with an
+    upper-triangular matrix of ones (exact in integers), then the same over the block
+    totals.  Measured on 2e6 int32: 4-5 ms against 17 ms for ``lax.cumsum`` and 6 ms for
+    NumPy, compiled in 0.17 s (an unrolled chain of 16 adds per block, as fast, took 1.9 s).
+    Not where the platform blocks its scans: on a TPU this form compiled in 5.3 s at
+    2**20, its blocks in 0.4 s."""
+    n, b = x.shape[0], _PRODUCT_BLOCK
+    m = -(-n // b)
+    tail = tuple(x.shape[1:])
+    xp = lax.pad(x, lax.full((), 0, x.dtype), [(0, m * b - n, 0)] + [(0, 0, 0)] * len(tail))
+    xp = lax.reshape(xp, (m, b) + tail)
+    upper = np.triu(np.ones((b, b), x.dtype))
+    # (m, b, *tail) . (b, b) over the block axis -> (m, *tail, b), then the block axis back
+    within = dot_general(xp, upper, (((1,), (0,)), ((), ())))
+    if tail:
+        within = lax.transpose(within, (0, within.ndim - 1) + tuple(range(1, within.ndim - 1)))
+    totals = within[:, b - 1]
+    offsets = lax.sub(cumulative("sum", totals), totals)
+    out = lax.add(within, lax.broadcast_in_dim(offsets, within.shape,
+                                               (0,) + tuple(range(2, within.ndim))))
+    return lax.slice_in_dim(lax.reshape(out, (m * b,) + tail), 0, n, axis=0)
 
 
 def rounded(p):

@@ -23,7 +23,7 @@ from jax import lax
 from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail_text
-from laxarray._core.numerics import cumulative, dot_general
+from laxarray._core.numerics import cumulative
 
 #: the dtype of linearized coordinates: the backend's index dtype (int64 on the CPU; int32
 #: on a TPU, whose 64-bit integers XLA emulates: there the positions an operation
@@ -105,45 +105,9 @@ def unravel_keys(keys, sparse_shape, index_dtype):
     return lax.concatenate(cols, len(keys.shape))
 
 
-_SCAN_BLOCK = 16
-
-
-def cumsum(x):
-    """Inclusive cumulative sum along axis 0 of an *integer* array (exact).
-
-    ``lax.cumsum`` lowers to an associative scan that XLA on CPU runs at ~10-25 ns per
-    element.  Blocked instead: rows of 16 are summed by one small matrix product with an
-    upper-triangular matrix of ones (exact in integers), then the same over the block
-    totals.  Measured on 2e6 int32: 4-5 ms against 17 ms for ``lax.cumsum`` and 6 ms for
-    NumPy, and it compiles in 0.17 s, where an unrolled chain of 16 adds per block (the
-    previous form, as fast) took 1.9 s: a sparse sum or product holds several of these.
-    Where the platform scans in blocks of its own (``Backend.scan_block``: the TPU), those:
-    this form compiled in 5.3 s there at 2**20, the platform's blocks in 0.4 s.
-    """
-    n = x.shape[0]
-    if (n <= 4 * _SCAN_BLOCK or np.dtype(x.dtype).kind not in "iu"
-            or _backend.compiling().scan_block is not None):
-        return cumulative("sum", x)
-    b = _SCAN_BLOCK
-    m = -(-n // b)
-    tail = tuple(x.shape[1:])
-    xp = lax.pad(x, lax.full((), 0, x.dtype), [(0, m * b - n, 0)] + [(0, 0, 0)] * len(tail))
-    xp = lax.reshape(xp, (m, b) + tail)
-    upper = np.triu(np.ones((b, b), x.dtype))
-    # (m, b, *tail) . (b, b) over the block axis -> (m, *tail, b), then the block axis back
-    within = dot_general(xp, upper, (((1,), (0,)), ((), ())))
-    if tail:
-        within = lax.transpose(within, (0, within.ndim - 1) + tuple(range(1, within.ndim - 1)))
-    totals = within[:, b - 1]
-    offsets = lax.sub(cumsum(totals), totals)
-    out = lax.add(within, lax.broadcast_in_dim(offsets, within.shape,
-                                               (0,) + tuple(range(2, within.ndim))))
-    return lax.slice_in_dim(lax.reshape(out, (m * b,) + tail), 0, n, axis=0)
-
-
 def exclusive_cumsum(x):
     """``[0, x0, x0+x1, ...]`` of length ``len(x) + 1`` (1-D)."""
-    c = cumsum(x)
+    c = cumulative("sum", x)
     return lax.concatenate([lax.full((1,), 0, x.dtype), c], 0)
 
 
@@ -165,7 +129,7 @@ def segment_ids(counts, total, dtype=np.int32):
     starts = exclusive_cumsum(lax.convert_element_type(counts, dtype))  # n + 1
     ones = lax.full((n + 1,), 1, dtype)
     marks = scatter_add_1d(total, starts, ones, sorted_=True, dtype=dtype)
-    return lax.sub(cumsum(marks), lax.full((), 1, dtype))
+    return lax.sub(cumulative("sum", marks), lax.full((), 1, dtype))
 
 
 _WORD = 32

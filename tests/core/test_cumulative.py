@@ -58,7 +58,7 @@ def _longest_scan(jaxpr):
 @pytest.mark.parametrize("block", [None, 16])
 def test_no_scan_longer_than_the_block(monkeypatch, block):
     _blocked(monkeypatch, block)
-    x = np.arange(1000, dtype=np.int32)
+    x = np.arange(1000, dtype=np.float32)       # (integers take matrix products unblocked)
     longest = _longest_scan(jax.make_jaxpr(lambda v: numerics.cumulative("sum", v))(x).jaxpr)
     assert longest == (1000 if block is None else block)
 
@@ -85,3 +85,15 @@ def test_blocked_scans_differentiate_as_the_plain_scan(monkeypatch, op):
     plain = jax.grad(loss)(x)
     _blocked(monkeypatch, 4)
     np.testing.assert_allclose(jax.grad(loss)(x), plain, rtol=1e-12)
+
+
+@pytest.mark.parametrize("n", [0, 1, 63, 64, 65, 1000, 40_000])
+def test_integer_sums_by_products_equal_numpy(n):
+    # where the platform scans in one piece (the CPU), a long integer sum along axis 0 runs
+    # as small matrix products (numerics._sum_by_products); under vmap too
+    x = np.random.default_rng(n).integers(-3, 4, n).astype(np.int32)
+    got = jax.jit(lambda v: numerics.cumulative("sum", v))(x)
+    np.testing.assert_array_equal(np.asarray(got), np.cumsum(x))
+    xs = np.stack([x, -x])
+    got = jax.vmap(lambda v: numerics.cumulative("sum", v))(xs)
+    np.testing.assert_array_equal(np.asarray(got), np.cumsum(xs, axis=1))

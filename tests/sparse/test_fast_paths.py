@@ -14,7 +14,6 @@ import pytest
 import scipy.sparse as sps
 
 import laxarray.sparse as sp
-from laxarray.sparse import _keys as K
 from laxarray.sparse.ops import ell
 
 
@@ -225,11 +224,3 @@ def test_merge_union_gradient():
     g = jax.grad(f)(a.data)
     rows, cols = np.asarray(a.indices).T
     np.testing.assert_allclose(np.asarray(g), 2 * (da - db)[rows, cols], rtol=1e-12)
-
-
-@pytest.mark.parametrize("n", [0, 1, 63, 64, 65, 1000, 40_000])
-def test_blocked_cumsum(n):
-    x = np.random.default_rng(n).integers(-3, 4, n).astype(np.int32)
-    np.testing.assert_array_equal(np.asarray(jax.jit(K.cumsum)(x)), np.cumsum(x))
-    xs = np.stack([x, -x])
-    np.testing.assert_array_equal(np.asarray(jax.vmap(K.cumsum)(xs)), np.cumsum(xs, axis=1))

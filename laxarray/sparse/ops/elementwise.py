@@ -25,6 +25,7 @@ from laxarray._core.errors import fail
 from laxarray._core.host import HostPath
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import kernel
+from laxarray._core.numerics import cumulative
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
@@ -493,14 +494,14 @@ def _merge_positions_kernel(ai, bi, *, shape, by_rows):
         lo_a, hit_a = _search_rows(kb, start, ka, ra, longest)
         hit_a = lax.bitwise_and(hit_a, va)
         ha = lax.convert_element_type(hit_a, dt)
-        matched_before = lax.sub(K.cumsum(ha), ha)
+        matched_before = lax.sub(cumulative("sum", ha), ha)
         pos_a = lax.sub(lax.add(K.iota(dt, na), lo_a), matched_before)
         # pos_b[j] = j + (unmatched a keys <= kb[j]): one histogram of lo_a over nb + 1
         # slots (the last: a entries past every b entry), summed.  A matched b entry lands
         # on its partner's slot.
         unmatched = lax.convert_element_type(lax.bitwise_and(va, lax.bitwise_not(hit_a)), dt)
         at = lax.select(va, lo_a, lax.full(lo_a.shape, drop, dt))
-        d = K.cumsum(K.scatter_add_1d(nb + 1, at, unmatched, sorted_=True))
+        d = cumulative("sum", K.scatter_add_1d(nb + 1, at, unmatched, sorted_=True))
         pos_b = lax.add(K.iota(dt, nb), lax.slice_in_dim(d, 0, nb))
         pos_a = lax.select(va, pos_a, lax.full(pos_a.shape, drop, dt))
         pos_b = lax.select(vb, pos_b, lax.full(pos_b.shape, drop, dt))
