@@ -94,6 +94,14 @@ def test_array_api_version():
     assert laxarray.__array_api_version__ == "2025.12"
 
 
+def _attribute_uses(tree, module, names):
+    """Line numbers of ``module.<name>`` in ``tree`` for a name in ``names``."""
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and node.attr in names
+                and isinstance(node.value, ast.Name) and node.value.id == module):
+            yield node.lineno
+
+
 def _jit_calls(path):
     """Line numbers in ``path`` that call or import ``jax.jit`` (``jax.jit(...)``,
     ``@jax.jit``, ``partial(jax.jit, ...)``, ``from jax import jit``), and lines whose text
@@ -103,41 +111,28 @@ def _jit_calls(path):
         if "jax.jit(" in line:
             yield i
     tree = _tree(path)
+    yield from _attribute_uses(tree, "jax", ("jit",))
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Attribute) and node.attr == "jit"
-                and isinstance(node.value, ast.Name) and node.value.id == "jax"):
-            yield node.lineno
-        elif isinstance(node, ast.ImportFrom) and node.module == "jax" and any(
+        if isinstance(node, ast.ImportFrom) and node.module == "jax" and any(
                 a.name == "jit" for a in node.names):
             yield node.lineno
 
 
-def test_only_the_kernel_helper_calls_jax_jit():
-    allowed = {PACKAGE / "_core" / "kernel.py"}
-    bad = [f"{p.relative_to(PACKAGE)}:{line}" for p in _library_files() if p not in allowed
-           for line in _jit_calls(p)]
-    assert bad == []
-    assert list(_jit_calls(PACKAGE / "_core" / "kernel.py")), "the helper itself must jit"
-
-
-_SCANS = ("cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp")
-
-
 def _scan_calls(path):
     """Line numbers in ``path`` that name one of lax's scans (``lax.cumsum`` ...)."""
-    for node in ast.walk(_tree(path)):
-        if (isinstance(node, ast.Attribute) and node.attr in _SCANS
-                and isinstance(node.value, ast.Name) and node.value.id == "lax"):
-            yield node.lineno
+    return _attribute_uses(_tree(path), "lax",
+                           ("cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp"))
 
 
-def test_only_numerics_scans():
-    # numerics.cumulative keeps every scan within the platform's Backend.scan_block
-    allowed = {PACKAGE / "_core" / "numerics.py"}
-    bad = [f"{p.relative_to(PACKAGE)}:{line}" for p in _library_files() if p not in allowed
-           for line in _scan_calls(p)]
+@pytest.mark.parametrize("finder, owner", [
+    (_jit_calls, "_core/kernel.py"),      # the one kernel helper jits
+    (_scan_calls, "_core/numerics.py"),   # numerics.cumulative keeps scans in scan_block
+], ids=["jax.jit", "lax scans"])
+def test_only_its_owner_uses_it(finder, owner):
+    bad = [f"{p.relative_to(PACKAGE)}:{line}" for p in _library_files()
+           if p != PACKAGE / owner for line in finder(p)]
     assert bad == []
-    assert list(_scan_calls(PACKAGE / "_core" / "numerics.py"))
+    assert list(finder(PACKAGE / owner)), "the owner itself must use it"
 
 
 #: laxarray's own public names: neither the standard's nor NumPy's (a short, reasoned list).
