@@ -14,6 +14,7 @@ import hashlib
 import os
 import platform
 import sys
+import threading
 from importlib import metadata
 
 import jax
@@ -30,6 +31,7 @@ _PROGRAM_SETTINGS = ("jax_enable_x64", "jax_explicit_x64_dtypes", "jax_default_m
 
 
 _FINGERPRINTS = {}
+_MACHINE_LOCK = threading.Lock()
 
 #: laxarray's own settings that change the program of a laxarray call: (name, read) pairs,
 #: read like :data:`_PROGRAM_SETTINGS` on every :func:`environment_fingerprint` call.
@@ -54,7 +56,9 @@ def environment_fingerprint() -> str:
     digest = _FINGERPRINTS.get(settings)
     if digest is None:
         if "machine" not in _FINGERPRINTS:
-            _FINGERPRINTS["machine"] = _machine_description()
+            with _MACHINE_LOCK:   # (the store's key-parts thread may be at it: once)
+                if "machine" not in _FINGERPRINTS:
+                    _FINGERPRINTS["machine"] = _machine_description()
         text = "\n".join((_FINGERPRINTS["machine"], *settings))
         digest = _FINGERPRINTS[settings] = hashlib.blake2b(
             text.encode(), digest_size=12).hexdigest()

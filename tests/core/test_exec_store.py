@@ -521,3 +521,82 @@ def test_an_edit_of_laxarray_changes_the_source_fingerprint(tmp_path):
     with open(copy / "_core" / "errors.py", "a") as f:
         f.write("\n# edited\n")
     assert fingerprint() != first
+
+
+# ---- the key parts, computed once while the program goes on ------------------------------
+
+
+def _counted_and_slow(monkeypatch, module, name):
+    """Wrap ``module.name`` so that each call counts and takes 50 ms (threads overlap)."""
+    import time
+    calls = []
+    original = getattr(module, name)
+
+    def slow(*args):
+        calls.append(1)
+        time.sleep(0.05)
+        return original(*args)
+    monkeypatch.setattr(module, name, slow)
+    return calls
+
+
+def _from_threads(fn, n=6):
+    import threading
+    got = []
+    threads = [threading.Thread(target=lambda: got.append(fn())) for _ in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return got
+
+
+def test_source_fingerprint_is_hashed_once_when_threads_ask_at_once(monkeypatch):
+    # the store's key-parts thread and the first call may both ask before either has it:
+    # one hashes, the other waits (the source was hashed up to 6 times before the lock)
+    want = S.source_fingerprint()
+    monkeypatch.setattr(S, "_SOURCE", [])
+    calls = _counted_and_slow(monkeypatch, S, "_hash_source")
+    got = _from_threads(S.source_fingerprint)
+    assert len(calls) == 1
+    assert got == [want] * len(got)
+
+
+def test_machine_description_is_read_once_when_threads_ask_at_once(monkeypatch):
+    want = F.environment_fingerprint()
+    monkeypatch.setattr(F, "_FINGERPRINTS", {})
+    calls = _counted_and_slow(monkeypatch, F, "_machine_description")
+    got = _from_threads(F.environment_fingerprint)
+    assert len(calls) == 1
+    assert got == [want] * len(got)
+
+
+_KEY_PARTS = """
+import laxarray, json
+from laxarray._core import exec_store as S, fingerprint as F
+thread = S._SOURCE_THREAD
+if thread is not None:
+    thread.join(30)
+import threading
+keys = [t for t in threading.enumerate() if t.name == "laxarray-keys"]
+for t in keys:
+    t.join(30)
+print(json.dumps({"source_thread": thread is not None, "source": S._SOURCE[:1],
+                  "machine": "machine" in F._FINGERPRINTS,
+                  "hashed": S._hash_source()}))
+"""
+
+
+@pytest.mark.parametrize("store_on", [True, False])
+def test_key_parts_are_computed_at_import_where_the_store_is_on(tmp_path, store_on):
+    # a fresh process's first call must not pay the source hash (10-16 ms here) and
+    # libtpu's version lookup (on the chip, 58 ms against 5-7 ms for the calls after it)
+    env = dict(os.environ, LAXARRAY_COMPILATION_CACHE=str(tmp_path) if store_on else "0",
+               LAXARRAY_STORE_HINT="0", LAXARRAY_PREFETCH="0")
+    out = subprocess.run([sys.executable, "-c", _KEY_PARTS], env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["source_thread"] is store_on
+    assert got["machine"] is store_on
+    assert got["source"] == ([got["hashed"]] if store_on else [])
