@@ -273,6 +273,123 @@ print("us per dependent add: laxarray", per_op(lambda v: v + b, c), "jnp", per_o
     # core): the gather, the sorted segment sum (a scatter-add), and the scatter-free
     # alternatives (a prefix-sum difference, row sums of a padded ELL layout), 10**6 rows,
     # 10 per row
+    # where a gather's time goes on the chip (issue 54's sparse regression, session 20): the
+    # regression's tables are 10**5 (coefficients) and 10**6 (residuals) long; its index
+    # arrays 10**7; variants of table size, index layout, mode and sortedness
+    ("gather forms", """
+from jax import lax
+nnz, F, m = 10 ** 7, 10 ** 5, 10 ** 6
+r = np.random.default_rng(1)
+def ms(f, *args):
+    f = jax.jit(f)
+    t = time.perf_counter(); jax.block_until_ready(f(*args)); first = time.perf_counter() - t
+    runs = []
+    for _ in range(5):
+        t = time.perf_counter(); jax.block_until_ready(f(*args)); runs.append(time.perf_counter() - t)
+    return f"{np.median(runs) * 1e3:.2f} ms (first {first:.2f} s)"
+def g1(table, idx, mode, sorted_=False):
+    dn = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,))
+    return lax.gather(table, idx[..., None], dn, (1,), mode=mode, indices_are_sorted=sorted_)
+def s1(n, idx, upd, sorted_=False):
+    dn = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,), scatter_dims_to_operand_dims=(0,))
+    return lax.scatter_add(jnp.zeros(n, upd.dtype), idx[..., None], upd, dn, indices_are_sorted=sorted_, mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS)
+P, C = lax.GatherScatterMode.PROMISE_IN_BOUNDS, lax.GatherScatterMode.CLIP
+vals = jnp.asarray(r.standard_normal(nnz).astype(np.float32))
+with jax.enable_x64(False):
+    for T in (10 ** 3, 10 ** 4, F, m):
+        tab = jnp.asarray(r.standard_normal(T).astype(np.float32))
+        idx = jnp.asarray(r.integers(0, T, nnz).astype(np.int32))
+        print(f"T={T}: gather 1-D promise", ms(lambda t, i: g1(t, i, P), tab, idx),
+              "| clip", ms(lambda t, i: g1(t, i, C), tab, idx),
+              "| 2-D idx", ms(lambda t, i: g1(t, i.reshape(-1, 128), P), tab, idx),
+              "| sorted+flag", ms(lambda t, i: g1(t, i, P, True), tab, jnp.sort(idx)),
+              "| bf16", ms(lambda t, i: g1(t, i, P), tab.astype(jnp.bfloat16), idx))
+        print(f"T={T}: scatter-add unsorted", ms(lambda i, u: s1(T, i, u), idx, vals),
+              "| 2-D", ms(lambda i, u: s1(T, i.reshape(-1, 128), u.reshape(-1, 128)), idx, vals),
+              "| sorted+flag", ms(lambda i, u: s1(T, i, u, True), jnp.sort(idx), vals))
+"""),
+    # a fixed permutation of 2**24 float32 on the chip without XLA's gather (7.3 ns an
+    # index, "gather forms"): a Benes network's stages (swap partners at distance 2**k where
+    # a control says so) timed with random controls, against XLA's sort with a payload,
+    # whole and in short rows (session 20)
+    ("benes stages", """
+from jax import lax
+r = np.random.default_rng(1)
+def ms(f, *args):
+    f = jax.jit(f)
+    t = time.perf_counter(); jax.block_until_ready(f(*args)); first = time.perf_counter() - t
+    runs = []
+    for _ in range(5):
+        t = time.perf_counter(); jax.block_until_ready(f(*args)); runs.append(time.perf_counter() - t)
+    return f"{np.median(runs) * 1e3:.2f} ms (first {first:.2f} s)"
+R, L = (2 ** 17, 128) if jax.default_backend() != "cpu" else (2 ** 10, 128)
+def stage(x, c, bit):
+    # swap x[i] and x[i ^ 2**bit] where c says so; bits 0-6 are lanes, 7-23 rows
+    if bit >= 7:
+        k = bit - 7
+        y = x.reshape(R // 2 ** (k + 1), 2, 2 ** k, L)
+        y = lax.rev(y, (1,)).reshape(R, L)
+    else:
+        y = x.reshape(R, L // 2 ** (bit + 1), 2, 2 ** bit)
+        y = lax.rev(y, (2,)).reshape(R, L)
+    return lax.select(c, y, x)
+def network(x, cs, bits):
+    for c, b in zip(cs, bits):
+        x = stage(x, c, b)
+    return x
+def packed_stage(x, w, bit):
+    # the controls as bits of uint32 words, one word per 32 lanes' elements
+    c = (lax.shift_right_logical(w.reshape(R, 4, 1), jnp.arange(32, dtype=jnp.uint32).reshape(1, 1, 32)) & 1).reshape(R, L) == 1
+    return stage(x, c, bit)
+x = jnp.asarray(r.standard_normal((R, L)).astype(np.float32))
+top = int(np.log2(R * L)) - 1
+bits_all = list(range(top, 0, -1)) + list(range(0, top + 1))
+cs = [jnp.asarray(r.random((R, L)) < 0.5) for _ in bits_all]
+ws = [jnp.asarray(r.integers(0, 2 ** 32, (R, 4), dtype=np.uint64).astype(np.uint32)) for _ in bits_all]
+with jax.enable_x64(False):
+    for b in (top, (top + 7) // 2, 7, 6, 3, 0):
+        print(f"one stage bit {b}", ms(lambda x, c: stage(x, c, b), x, cs[0]))
+    print("row stages 7-23 (17)", ms(lambda x, *c: network(x, c, range(7, top + 1)), x, *cs[:top - 6]))
+    print("lane stages 0-6 (7)", ms(lambda x, *c: network(x, c, range(7)), x, *cs[:7]))
+    print("whole network (47 stages)", ms(lambda x, *c: network(x, c, bits_all), x, *cs))
+    print("whole network, packed controls", ms(lambda x, *w: (lambda y: y)(
+        __import__("functools").reduce(lambda y, wb: packed_stage(y, wb[0], wb[1]), zip(w, bits_all), x)), x, *ws))
+    keys = jnp.asarray(r.permutation(R * L).astype(np.int32)).reshape(R, L)
+    print("sort 2**24 key+payload", ms(lambda k, v: lax.sort((k.reshape(-1), v.reshape(-1)), num_keys=1)[1], keys, x))
+    for width in (128, 1024, 8192):
+        kk = jnp.asarray(np.argsort(r.random((R * L // width, width)), axis=1).astype(np.int32))
+        print(f"sort rows of {width} key+payload", ms(lambda k, v: lax.sort((k, v.reshape(k.shape)), dimension=1, num_keys=1)[1], kk, x))
+    print("transpose (2**17,128)", ms(lambda v: v.T, x))
+"""),
+    # what a stored executable's first call costs on the chip, part by part (issue 54's
+    # "first call of a stored signature <= 5 ms"; store_check measured 4-12 ms, svdvals 225):
+    # unpickling the blob, jax's deserialize_and_load, the first run and a second one
+    ("store load parts", """
+import pickle
+from jax import lax
+from laxarray._core import jaxapi
+progs = {
+    "exp 1000": (lambda x: lax.exp(x), a32(1000)),
+    "sum 1000": (lambda x: lax.reduce_sum(x, (0,)), a32(1000)),
+    "matmul 64": (lambda m: lax.dot(m, m), a32(64, 64)),
+    "eigh 64": (lambda m: lax.linalg.eigh(m + m.T)[1], a32(64, 64)),
+    "qr 64": (lambda m: lax.linalg.qr(m)[1], a32(64, 64)),
+}
+with jax.enable_x64(False):
+    for name, (f, arg) in progs.items():
+        dev = jax.device_put(arg)
+        comp = jax.jit(f).lower(dev).compile()
+        blob = jaxapi.serialize_compiled(comp)
+        t0 = time.perf_counter(); parts = pickle.loads(blob)
+        t1 = time.perf_counter(); exe = jaxapi.load_compiled(blob)
+        t2 = time.perf_counter(); jax.block_until_ready(exe(dev))
+        t3 = time.perf_counter(); jax.block_until_ready(exe(dev))
+        t4 = time.perf_counter(); np.asarray(exe(dev))
+        t5 = time.perf_counter()
+        print(f"{name}: blob {len(blob) / 1e3:.0f} kB; unpickle {1e3 * (t1 - t0):.2f} ms, "
+              f"load {1e3 * (t2 - t1) - 1e3 * (t1 - t0):.2f}, first run {1e3 * (t3 - t2):.2f}, "
+              f"second {1e3 * (t4 - t3):.2f}, run + fetch {1e3 * (t5 - t4):.2f}")
+"""),
     ("spmv parts", """
 from jax import lax
 import laxarray.sparse as sp
