@@ -390,6 +390,15 @@ with jax.enable_x64(False):
               f"load {1e3 * (t2 - t1) - 1e3 * (t1 - t0):.2f}, first run {1e3 * (t3 - t2):.2f}, "
               f"second {1e3 * (t4 - t3):.2f}, run + fetch {1e3 * (t5 - t4):.2f}")
 """),
+    # store_check's svdvals: 207 ms on its first call in a fresh process on a filled store
+    # (one executable loaded), where other calls take 4-11 ms: is it the run itself?
+    ("svdvals runs", """
+m = xp.asarray(a32(64, 64))
+for i in range(4):
+    t = time.perf_counter(); np.asarray(xp.linalg.svdvals(m)); print(f"call {i}: {(time.perf_counter() - t) * 1e3:.1f} ms")
+m2 = xp.asarray(a32(64, 64))
+t = time.perf_counter(); np.asarray(xp.linalg.svdvals(m2)); print(f"new data: {(time.perf_counter() - t) * 1e3:.1f} ms")
+"""),
     ("spmv parts", """
 from jax import lax
 import laxarray.sparse as sp
