@@ -36,6 +36,14 @@ def rel(got, want):
     got = np.asarray(got, dtype=np.complex128 if np.iscomplexobj(want) else np.float64)
     want = np.asarray(want)
     return float(np.max(np.abs(got - want)) / max(float(np.max(np.abs(want))), 1e-300))
+def ms(f, *args):
+    # the median of 5 runs of jax.jit(f) after its first (compile and run, in seconds)
+    f = jax.jit(f)
+    t = time.perf_counter(); jax.block_until_ready(f(*args)); first = time.perf_counter() - t
+    runs = []
+    for _ in range(5):
+        t = time.perf_counter(); jax.block_until_ready(f(*args)); runs.append(time.perf_counter() - t)
+    return f"{np.median(runs) * 1e3:.2f} ms (first {first:.2f} s)"
 def _leaves(out):
     if isinstance(out, (tuple, list)):
         return [leaf for o in out for leaf in _leaves(o)]
@@ -280,13 +288,6 @@ print("us per dependent add: laxarray", per_op(lambda v: v + b, c), "jnp", per_o
 from jax import lax
 nnz, F, m = 10 ** 7, 10 ** 5, 10 ** 6
 r = np.random.default_rng(1)
-def ms(f, *args):
-    f = jax.jit(f)
-    t = time.perf_counter(); jax.block_until_ready(f(*args)); first = time.perf_counter() - t
-    runs = []
-    for _ in range(5):
-        t = time.perf_counter(); jax.block_until_ready(f(*args)); runs.append(time.perf_counter() - t)
-    return f"{np.median(runs) * 1e3:.2f} ms (first {first:.2f} s)"
 def g1(table, idx, mode, sorted_=False):
     dn = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,))
     return lax.gather(table, idx[..., None], dn, (1,), mode=mode, indices_are_sorted=sorted_)
@@ -315,13 +316,6 @@ with jax.enable_x64(False):
     ("benes stages", """
 from jax import lax
 r = np.random.default_rng(1)
-def ms(f, *args):
-    f = jax.jit(f)
-    t = time.perf_counter(); jax.block_until_ready(f(*args)); first = time.perf_counter() - t
-    runs = []
-    for _ in range(5):
-        t = time.perf_counter(); jax.block_until_ready(f(*args)); runs.append(time.perf_counter() - t)
-    return f"{np.median(runs) * 1e3:.2f} ms (first {first:.2f} s)"
 R, L = (2 ** 17, 128) if jax.default_backend() != "cpu" else (2 ** 10, 128)
 def stage(x, c, bit):
     # swap x[i] and x[i ^ 2**bit] where c says so; bits 0-6 are lanes, 7-23 rows
@@ -410,13 +404,6 @@ rows = jnp.asarray(np.repeat(np.arange(m, dtype=np.int32), per))
 vals = jnp.asarray(r.standard_normal(nnz).astype(np.float32))
 x = jnp.asarray(r.standard_normal(m).astype(np.float32))
 ends = jnp.asarray((np.arange(1, m + 1) * per - 1).astype(np.int32))
-def ms(f, *args):
-    f = jax.jit(f)
-    t = time.perf_counter(); jax.block_until_ready(f(*args)); first = time.perf_counter() - t
-    runs = []
-    for _ in range(5):
-        t = time.perf_counter(); jax.block_until_ready(f(*args)); runs.append(time.perf_counter() - t)
-    return f"{np.median(runs) * 1e3:.2f} ms (first {first:.2f} s)"
 gather = lambda x, c: x[c]
 def scatter(p, rows, sorted_):
     return jnp.zeros(m, p.dtype).at[rows].add(p, indices_are_sorted=sorted_)
