@@ -4,7 +4,7 @@ On the lent TPU machine, from the repository root (``source tools/tpu_env.sh`` f
 
     python3 benchmarks/store_check.py --out DIR [--dry]
 
-Three fresh processes, one after another (one process at a time may hold a TPU), on an
+Five fresh processes, one after another (one process at a time may hold a TPU), on an
 empty store in ``DIR/store``:
 
 1. *fill*: every call of :data:`CALLS` on data of the device's default float dtype, its
@@ -18,6 +18,10 @@ empty store in ``DIR/store``:
    executable without its machine code) or writes it to ``DIR/from-jax-cache.bin``.
 3. *blob*: loads that blob, if any, runs it and compares with NumPy: the store may keep an
    executable of jax's cache only if it round-trips.
+4. *trace* and 5. *ahead*: the calls again with loading ahead on, as a user's runs have it
+   (the first three turn it off, to time each load): *trace* writes the program's trace at
+   exit, and *ahead* loads its entries on the prefetch thread while it imports, so its
+   first calls find them loaded -- a user's second run of the same script.
 
 Written: ``DIR/store_check.json`` (every figure) and the table on stdout.  ``--dry``: the
 same on the CPU with the TPU's record (``JAX_PLATFORMS=cpu``, ``LAXARRAY_PLATFORM=tpu``).
@@ -128,6 +132,8 @@ for name, (ours, oracle) in CALLS.items():
     calls[name] = {"ms": round(ms, 2), "ok": ok, "compiled": kernel.compile_count() - c0
                    - (kernel.load_count() - l0), "loaded": kernel.load_count() - l0}
 result["calls"] = calls
+from laxarray._core import prefetch
+result["loaded_ahead"] = prefetch.loaded_ahead()
 result["compiles"], result["loads"] = kernel.compile_count(), kernel.load_count()
 result["store"] = kernel._open_store() is not None
 
@@ -175,9 +181,12 @@ def run(out, dry=False):
     if dry:
         env.update(JAX_PLATFORMS="cpu", LAXARRAY_PLATFORM="tpu")
     summary = {"dry": dry}
-    for phase in ("fill", "load", "blob"):
+    for phase in ("fill", "load", "blob", "trace", "ahead"):
+        # trace and ahead: loading ahead on, as a user's runs have it -- the first writes
+        # the program's trace at exit, the second loads its entries while it imports
         t = time.perf_counter()
-        summary[phase] = _child(phase, out, env)
+        summary[phase] = _child(phase, out, dict(env, LAXARRAY_PREFETCH="1")
+                                if phase in ("trace", "ahead") else env)
         summary[phase]["process_s"] = round(time.perf_counter() - t, 2)
     with open(os.path.join(out, "store_check.json"), "w") as f:
         json.dump(summary, f, indent=1)
@@ -185,20 +194,24 @@ def run(out, dry=False):
 
 
 def table(summary) -> str:
-    fill, load = summary["fill"], summary["load"]
+    fill, load, ahead = summary["fill"], summary["load"], summary.get("ahead", {})
     if "calls" not in fill or "calls" not in load:
         return json.dumps(summary, indent=1)
+    ahead_calls = ahead.get("calls", {})
     lines = [f"platform {fill['platform']}; import {fill['import_s']} s / {load['import_s']} s;"
              f" process {fill['process_s']} s / {load['process_s']} s",
              "| call | first call, empty store (ms) | first call, filled store (ms) | "
-             "compiled / loaded | agrees with NumPy |", "|---|---|---|---|---|"]
+             "compiled / loaded | first call, loaded ahead (ms) | agrees with NumPy |",
+             "|---|---|---|---|---|---|"]
     for name, f in fill["calls"].items():
-        g = load["calls"][name]
+        g, h = load["calls"][name], ahead_calls.get(name, {})
+        ok = f["ok"] and g["ok"] and h.get("ok", True)
         lines.append(f"| {name} | {f['ms']} | {g['ms']} | {g['compiled']} / {g['loaded']} "
-                     f"| {f['ok'] and g['ok']} |")
+                     f"| {h.get('ms', '-')} | {ok} |")
     lines.append(f"fill: {fill['compiles']} executables; load: {load['compiles']} of which "
                  f"{load['loads']} loaded; jax's cache: {load.get('jax_cache_hits')} hits, "
-                 f"serialize: {load.get('from_jax_cache')}; blob: {summary['blob'].get('blob')}")
+                 f"serialize: {load.get('from_jax_cache')}; blob: {summary['blob'].get('blob')}; "
+                 f"loaded ahead: {ahead.get('loaded_ahead', ahead.get('stderr', '-'))}")
     return "\n".join(lines)
 
 

@@ -393,6 +393,21 @@ for i in range(4):
 m2 = xp.asarray(a32(64, 64))
 t = time.perf_counter(); np.asarray(xp.linalg.svdvals(m2)); print(f"new data: {(time.perf_counter() - t) * 1e3:.1f} ms")
 """),
+    # where svdvals' and unique_values' first calls go in a process on a filled store (run
+    # the case twice on one store: the second loads): the profile's heaviest entries
+    ("first call profiles", """
+import cProfile, pstats
+from laxarray._core import kernel
+m = xp.asarray(a32(64, 64))
+v = xp.asarray(np.round(a32(1000)))
+for label, f in (("svdvals", lambda: xp.linalg.svdvals(m)), ("unique_values", lambda: xp.unique_values(v))):
+    pr = cProfile.Profile(); c0, l0 = kernel.compile_count(), kernel.load_count()
+    t = time.perf_counter(); pr.enable(); np.asarray(f()); pr.disable()
+    print(f"{label}: {(time.perf_counter() - t) * 1e3:.1f} ms, built {kernel.compile_count() - c0}, loaded {kernel.load_count() - l0}")
+    top = sorted(((ct, f"{f.rsplit('/', 1)[-1]}:{fn}") for (f, _, fn), (_, _, _, ct, _)
+                  in pstats.Stats(pr).stats.items() if "importlib" not in f), reverse=True)
+    print(" | ".join(f"{ct * 1e3:.0f} {where}" for ct, where in top[:14]))
+"""),
     ("spmv parts", """
 from jax import lax
 import laxarray.sparse as sp

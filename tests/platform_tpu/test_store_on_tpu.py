@@ -54,6 +54,12 @@ def test_a_fresh_process_loads_every_kernel_from_the_store(tmp_path):
     verdict, blob = load["from_jax_cache"], got["blob"]["blob"]
     assert (verdict.startswith("refused") and blob == "none written") or (
         verdict == "written" and blob == "ok"), (verdict, blob)
+    # a user's second run, loading ahead: the thread loaded every executable the first
+    # run looked up, and the calls that took them still agree with NumPy
+    ahead = got["ahead"]
+    assert ahead["calls"].keys() == fill["calls"].keys()
+    assert all(call["ok"] for call in ahead["calls"].values())
+    assert ahead["compiles"] == ahead["loads"] == ahead["loaded_ahead"] == fill["compiles"]
 
 
 _EXCLUSIVE = textwrap.dedent("""
