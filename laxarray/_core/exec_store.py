@@ -588,6 +588,15 @@ class Executables(dict):
     __hash__ = object.__hash__
 
 
+def _after_fork_in_child() -> None:
+    # the parent's key-parts threads may have held the lock when it forked; they are not in
+    # the child, which hashes for itself what it lacks
+    global _SOURCE_LOCK
+    _SOURCE_LOCK = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
 #: hashes laxarray's source (:func:`source_fingerprint`) while the rest of the package
 #: imports, where the store is on; a key that needs it first waits for it
 _SOURCE_THREAD = None

@@ -33,6 +33,15 @@ _PROGRAM_SETTINGS = ("jax_enable_x64", "jax_explicit_x64_dtypes", "jax_default_m
 _FINGERPRINTS = {}
 _MACHINE_LOCK = threading.Lock()
 
+
+def _after_fork_in_child() -> None:
+    # the store's key-parts thread may have held it when the parent forked (it is not here)
+    global _MACHINE_LOCK
+    _MACHINE_LOCK = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
 #: laxarray's own settings that change the program of a laxarray call: (name, read) pairs,
 #: read like :data:`_PROGRAM_SETTINGS` on every :func:`environment_fingerprint` call.
 _LIBRARY_SETTINGS = []

@@ -90,6 +90,19 @@ _STATE = {"ahead": None, "trace": None, "seen": None, "folder": None}
 _LOCK = threading.Lock()
 
 
+def _after_fork_in_child() -> None:
+    """A forked child (a ``multiprocessing`` worker, say) has its parent's loader but not its
+    thread: a key the thread was loading when the parent forked would be waited for
+    forever.  The child loads what it needs itself, and, doing a share of its parent's work
+    (:func:`_pool_worker`), keeps no trace of its own."""
+    global _LOCK
+    _LOCK = threading.Lock()
+    _STATE.update(ahead=None, trace=None, seen=None)
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 def program_name() -> str:
     """The program a trace belongs to: the script (``sys.argv[0]`` made absolute, which
     ``-m`` sets to the module's file), the code of ``python -c``, or ``<interactive>``."""

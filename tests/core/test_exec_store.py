@@ -600,3 +600,44 @@ def test_key_parts_are_computed_at_import_where_the_store_is_on(tmp_path, store_
     assert got["source_thread"] is store_on
     assert got["machine"] is store_on
     assert got["source"] == ([got["hashed"]] if store_on else [])
+
+
+def _in_forked_child(fn, seconds=60):
+    """Run ``fn`` in a forked child under an alarm; whether it returned (True) or hung,
+    raised or was killed (False)."""
+    import signal
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # jax warns that a threaded process forks
+        pid = os.fork()
+    if pid == 0:   # the child: never back into pytest
+        code = 1
+        try:
+            signal.alarm(seconds)
+            fn()
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def test_a_forked_child_hashes_the_source_though_the_parent_was_at_it(monkeypatch):
+    # the source thread held the lock when the parent forked (a pool started right after
+    # the import): the child, without that thread, must not wait for it forever
+    want = S.source_fingerprint()
+    monkeypatch.setattr(S, "_SOURCE", [])
+    with S._SOURCE_LOCK:
+        def child():
+            assert S.source_fingerprint() == want
+        assert _in_forked_child(child)
+
+
+def test_a_forked_child_reads_the_machine_though_the_parent_was_at_it(monkeypatch):
+    want = F.environment_fingerprint()
+    monkeypatch.setattr(F, "_FINGERPRINTS", {})
+    monkeypatch.setattr(F, "_machine_description", lambda: "a machine")
+    with F._MACHINE_LOCK:
+        def child():
+            assert F.environment_fingerprint() != want   # computed afresh, in the child
+        assert _in_forked_child(child)

@@ -179,3 +179,37 @@ def test_a_pool_worker_neither_loads_ahead_nor_writes_the_trace(tmp_path):
     assert worker["ok"] and worker["ahead"] == 0 and worker["loads"] > 0
     assert list((store / "executables" / "traces").iterdir()) == [trace]
     assert trace.read_text() == keys
+
+
+class _Loading:
+    """A loader whose thread is loading ``name`` (and will never say it is done: in a
+    forked child the thread is gone)."""
+
+    def __init__(self, name):
+        self._cond = threading.Condition()
+        self._current, self._ready, self._queue = name, {}, []
+        self.loaded = 0
+
+    take = prefetch.Ahead.take
+
+
+def test_a_forked_child_loads_for_itself_what_the_parents_thread_was_loading(monkeypatch):
+    import signal
+    import warnings
+    monkeypatch.setitem(prefetch._STATE, "ahead", _Loading("k"))
+    monkeypatch.setitem(prefetch._STATE, "trace", ["k"])
+    monkeypatch.setitem(prefetch._STATE, "seen", {"k"})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # jax warns that a threaded process forks
+        pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            signal.alarm(30)
+            # the child takes nothing from a loader it does not have, and keeps no trace
+            if prefetch.take("k") == (False, None) and prefetch._STATE["trace"] is None:
+                code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
