@@ -351,25 +351,15 @@ def default_store() -> ExecutableStore | None:
                 store = None if path is None else ExecutableStore.open(path)
                 if store is not None:
                     prefetch.start(store)
-                    threading.Thread(target=_compute_key_parts, daemon=True,
-                                     name="laxarray-keys").start()
+                    # what every key holds, while the program imports rather than in its
+                    # first call (on the chip that call took 58 ms, the next ones 5-7):
+                    # laxarray's source read and hashed (10-16 ms on a 2-core CPU), and
+                    # on a TPU libtpu's version looked up in the installed distributions
+                    fingerprint.environment_fingerprint()
+                    source_fingerprint()
                 _DEFAULT.append(store)
                 _hint_if_empty(store)
     return _DEFAULT[0]
-
-
-def _compute_key_parts() -> None:
-    """Compute what every store key holds (the source and environment fingerprints: 10-50 ms,
-    reading the package's source and, on a TPU, libtpu's version from the installed
-    distributions) while the program goes on, so that a fresh process's first call does not
-    pay it (on the chip that call took 58 ms, the calls after it 5-7).  The source is
-    hashed from the import of this module on (:data:`_SOURCE_THREAD`); the environment
-    needs the backend open, so this runs when the store opens, at the end of the import."""
-    try:
-        fingerprint.environment_fingerprint()
-        source_fingerprint()
-    except Exception:  # noqa: BLE001  (the first call computes them again and says why)
-        pass
 
 
 def _hint_if_empty(store) -> None:
@@ -407,7 +397,6 @@ def _hint_if_empty(store) -> None:
 
 
 _SOURCE = []
-_SOURCE_LOCK = threading.Lock()
 
 #: folders of the package that hold no kernel: their edits leave every executable valid
 _NO_KERNELS = frozenset({"__pycache__", "conformance", "precompile"})
@@ -418,33 +407,26 @@ def source_fingerprint() -> str:
     the package but :data:`_NO_KERNELS`), computed once per process (a few ms): an edit or
     an upgrade never loads an old program, and a clone of the same source shares the store."""
     if not _SOURCE:
-        with _SOURCE_LOCK:   # (the key-parts thread may be computing it: wait, not twice)
-            if not _SOURCE:
-                _SOURCE.append(_hash_source())
+        package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        h = hashlib.blake2b(digest_size=12)
+        stack = [package]
+        found = []
+        while stack:
+            folder = stack.pop()
+            with os.scandir(folder) as it:
+                for e in it:
+                    if e.is_dir(follow_symlinks=False):
+                        if e.name not in _NO_KERNELS:
+                            stack.append(e.path)
+                    elif e.name.endswith(".py"):
+                        found.append((e.path[len(package) + 1:], e.path))   # (relative)
+        for rel, path in sorted(found):
+            with open(path, "rb") as f:
+                data = f.read()
+            h.update(f"{rel}\0{len(data)}\0".encode())
+            h.update(data)
+        _SOURCE.append(h.hexdigest())
     return _SOURCE[0]
-
-
-def _hash_source() -> str:
-    """:func:`source_fingerprint`'s digest, computed."""
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    h = hashlib.blake2b(digest_size=12)
-    stack = [package]
-    found = []
-    while stack:
-        folder = stack.pop()
-        with os.scandir(folder) as it:
-            for e in it:
-                if e.is_dir(follow_symlinks=False):
-                    if e.name not in _NO_KERNELS:
-                        stack.append(e.path)
-                elif e.name.endswith(".py"):
-                    found.append((e.path[len(package) + 1:], e.path))   # (relative)
-    for rel, path in sorted(found):
-        with open(path, "rb") as f:
-            data = f.read()
-        h.update(f"{rel}\0{len(data)}\0".encode())
-        h.update(data)
-    return h.hexdigest()
 
 
 def key_for(parts: tuple) -> str:
@@ -586,21 +568,3 @@ class Executables(dict):
     """A kernel binding's executables by call signature; one accounting entry in the kernel
     helper's table of live executables (hashable by identity)."""
     __hash__ = object.__hash__
-
-
-def _after_fork_in_child() -> None:
-    # the parent's key-parts threads may have held the lock when it forked; they are not in
-    # the child, which hashes for itself what it lacks
-    global _SOURCE_LOCK
-    _SOURCE_LOCK = threading.Lock()
-
-
-os.register_at_fork(after_in_child=_after_fork_in_child)
-
-#: hashes laxarray's source (:func:`source_fingerprint`) while the rest of the package
-#: imports, where the store is on; a key that needs it first waits for it
-_SOURCE_THREAD = None
-if default_dir() is not None:
-    _SOURCE_THREAD = threading.Thread(target=source_fingerprint, daemon=True,
-                                      name="laxarray-source")
-    _SOURCE_THREAD.start()

@@ -14,7 +14,6 @@ import hashlib
 import os
 import platform
 import sys
-import threading
 from importlib import metadata
 
 import jax
@@ -31,16 +30,6 @@ _PROGRAM_SETTINGS = ("jax_enable_x64", "jax_explicit_x64_dtypes", "jax_default_m
 
 
 _FINGERPRINTS = {}
-_MACHINE_LOCK = threading.Lock()
-
-
-def _after_fork_in_child() -> None:
-    # the store's key-parts thread may have held it when the parent forked (it is not here)
-    global _MACHINE_LOCK
-    _MACHINE_LOCK = threading.Lock()
-
-
-os.register_at_fork(after_in_child=_after_fork_in_child)
 
 #: laxarray's own settings that change the program of a laxarray call: (name, read) pairs,
 #: read like :data:`_PROGRAM_SETTINGS` on every :func:`environment_fingerprint` call.
@@ -65,9 +54,7 @@ def environment_fingerprint() -> str:
     digest = _FINGERPRINTS.get(settings)
     if digest is None:
         if "machine" not in _FINGERPRINTS:
-            with _MACHINE_LOCK:   # (the store's key-parts thread may be at it: once)
-                if "machine" not in _FINGERPRINTS:
-                    _FINGERPRINTS["machine"] = _machine_description()
+            _FINGERPRINTS["machine"] = _machine_description()
         text = "\n".join((_FINGERPRINTS["machine"], *settings))
         digest = _FINGERPRINTS[settings] = hashlib.blake2b(
             text.encode(), digest_size=12).hexdigest()

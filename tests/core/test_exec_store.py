@@ -523,67 +523,16 @@ def test_an_edit_of_laxarray_changes_the_source_fingerprint(tmp_path):
     assert fingerprint() != first
 
 
-# ---- the key parts, computed once while the program goes on ------------------------------
 
-
-def _counted_and_slow(monkeypatch, module, name):
-    """Wrap ``module.name`` so that each call counts and takes 50 ms (threads overlap)."""
-    import time
-    calls = []
-    original = getattr(module, name)
-
-    def slow(*args):
-        calls.append(1)
-        time.sleep(0.05)
-        return original(*args)
-    monkeypatch.setattr(module, name, slow)
-    return calls
-
-
-def _from_threads(fn, n=6):
-    import threading
-    got = []
-    threads = [threading.Thread(target=lambda: got.append(fn())) for _ in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return got
-
-
-def test_source_fingerprint_is_hashed_once_when_threads_ask_at_once(monkeypatch):
-    # the store's key-parts thread and the first call may both ask before either has it:
-    # one hashes, the other waits (the source was hashed up to 6 times before the lock)
-    want = S.source_fingerprint()
-    monkeypatch.setattr(S, "_SOURCE", [])
-    calls = _counted_and_slow(monkeypatch, S, "_hash_source")
-    got = _from_threads(S.source_fingerprint)
-    assert len(calls) == 1
-    assert got == [want] * len(got)
-
-
-def test_machine_description_is_read_once_when_threads_ask_at_once(monkeypatch):
-    want = F.environment_fingerprint()
-    monkeypatch.setattr(F, "_FINGERPRINTS", {})
-    calls = _counted_and_slow(monkeypatch, F, "_machine_description")
-    got = _from_threads(F.environment_fingerprint)
-    assert len(calls) == 1
-    assert got == [want] * len(got)
-
+# ---- the key parts, computed at import -----------------------------------------------------
 
 _KEY_PARTS = """
-import laxarray, json
+import json
+import laxarray
 from laxarray._core import exec_store as S, fingerprint as F
-thread = S._SOURCE_THREAD
-if thread is not None:
-    thread.join(30)
-import threading
-keys = [t for t in threading.enumerate() if t.name == "laxarray-keys"]
-for t in keys:
-    t.join(30)
-print(json.dumps({"source_thread": thread is not None, "source": S._SOURCE[:1],
-                  "machine": "machine" in F._FINGERPRINTS,
-                  "hashed": S._hash_source()}))
+print(json.dumps({"source": S._SOURCE[:1], "machine": "machine" in F._FINGERPRINTS}))
+S._SOURCE.clear()
+print(json.dumps({"hashed": S.source_fingerprint()}))
 """
 
 
@@ -596,48 +545,6 @@ def test_key_parts_are_computed_at_import_where_the_store_is_on(tmp_path, store_
     out = subprocess.run([sys.executable, "-c", _KEY_PARTS], env=env, capture_output=True,
                          text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
-    got = json.loads(out.stdout.strip().splitlines()[-1])
-    assert got["source_thread"] is store_on
-    assert got["machine"] is store_on
-    assert got["source"] == ([got["hashed"]] if store_on else [])
-
-
-def _in_forked_child(fn, seconds=60):
-    """Run ``fn`` in a forked child under an alarm; whether it returned (True) or hung,
-    raised or was killed (False)."""
-    import signal
-    import warnings
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")   # jax warns that a threaded process forks
-        pid = os.fork()
-    if pid == 0:   # the child: never back into pytest
-        code = 1
-        try:
-            signal.alarm(seconds)
-            fn()
-            code = 0
-        finally:
-            os._exit(code)
-    _, status = os.waitpid(pid, 0)
-    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
-
-
-def test_a_forked_child_hashes_the_source_though_the_parent_was_at_it(monkeypatch):
-    # the source thread held the lock when the parent forked (a pool started right after
-    # the import): the child, without that thread, must not wait for it forever
-    want = S.source_fingerprint()
-    monkeypatch.setattr(S, "_SOURCE", [])
-    with S._SOURCE_LOCK:
-        def child():
-            assert S.source_fingerprint() == want
-        assert _in_forked_child(child)
-
-
-def test_a_forked_child_reads_the_machine_though_the_parent_was_at_it(monkeypatch):
-    want = F.environment_fingerprint()
-    monkeypatch.setattr(F, "_FINGERPRINTS", {})
-    monkeypatch.setattr(F, "_machine_description", lambda: "a machine")
-    with F._MACHINE_LOCK:
-        def child():
-            assert F.environment_fingerprint() != want   # computed afresh, in the child
-        assert _in_forked_child(child)
+    at_import, again = (json.loads(line) for line in out.stdout.strip().splitlines()[-2:])
+    assert at_import["machine"] is store_on
+    assert at_import["source"] == ([again["hashed"]] if store_on else [])
