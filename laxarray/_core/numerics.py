@@ -96,6 +96,14 @@ def cumulative(op: str, x, axis: int = 0, reverse: bool = False):
     return lax.slice_in_dim(out, 0, n, axis=axis)
 
 
+def rank_of_true(flags, dtype):
+    """For each position of the 1-D boolean ``flags``, how many are true up to and including
+    it, less one (``dtype``): where ``flags`` marks the first element of each group of a
+    sorted array, the number of each element's group; at a true flag, its rank among them."""
+    return lax.sub(cumulative("sum", lax.convert_element_type(flags, dtype)),
+                   lax.full(flags.shape, 1, dtype))
+
+
 _PRODUCT_BLOCK = 16
 
 

@@ -44,7 +44,7 @@ from laxarray._core.errors import broadcast_error, fail, shape_text, slice_error
 from laxarray._core.jaxapi import Tracer, is_tracer
 from laxarray._core.buckets import bucket_dim, bucket_shape
 from laxarray._core.kernel import kernel
-from laxarray._core.numerics import cumulative
+from laxarray._core.numerics import rank_of_true
 from laxarray.array_api import _index_plan as _basic
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._broadcast import broadcastable
@@ -634,8 +634,7 @@ def _mask_update_kernel(x, v, mask, *, plan, op):
     if length == 1:
         v = lax.reshape(v, gshape[:p] + (1,) * rank + gshape[p + 1:])
     else:
-        flat = lax.reshape(lax.convert_element_type(mask, _dt.default_index()), (math.prod(mask.shape),))
-        pos = lax.sub(cumulative("sum", flat), lax.full_like(flat, 1))
+        pos = rank_of_true(lax.reshape(mask, (math.prod(mask.shape),)), _dt.default_index())
         pos = lax.clamp(_dt.default_index().type(0), pos, _dt.default_index().type(length - 1))
         v = gather_axis(v, lax.reshape(pos, mask.shape), p, wrap=False)
     labels = windows[:p] + list(range(first, first + rank)) + windows[p:] + [a for a, _ in ints]

@@ -32,7 +32,7 @@ from laxarray._core.host import HostPath
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.buckets import unpad_raw
 from laxarray._core.kernel import kernel
-from laxarray._core.numerics import cumulative
+from laxarray._core.numerics import rank_of_true
 from laxarray._core.validate import check_bool, check_int
 from laxarray.array_api import _host_order
 from laxarray.array_api._array import Array, wrap
@@ -131,8 +131,7 @@ def _unique_lax(x, flat, size, want):
         new = lax.concatenate([lax.full((1,), True, np.bool_), differs], 0)
     else:
         new = lax.full((0,), True, np.bool_)
-    gid = lax.sub(cumulative("sum", lax.convert_element_type(new, _dt.default_index())),
-                  lax.full((n,), 1, _dt.default_index()))
+    gid = rank_of_true(new, _dt.default_index())
     n_unique = lax.reduce_sum(lax.convert_element_type(new, _dt.default_index()), (0,))
     head = lax.select(new, gid, lax.full_like(gid, size))
     res = {"values": _scatter_1d(size, x.dtype, head, sv)}

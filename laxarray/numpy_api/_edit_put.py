@@ -26,7 +26,7 @@ from laxarray._core.validate import (casts_same_kind, check_bool, check_choice, 
                                      check_int)
 from laxarray.array_api._array import WRITE_LOCK, Array, wrap
 from laxarray.array_api._convert import value_operand
-from laxarray._core.numerics import cast_value, cumulative
+from laxarray._core.numerics import cast_value, rank_of_true
 from laxarray.array_api._calls import call
 from laxarray.array_api._broadcast import broadcast_pair
 from laxarray.array_api._array import check_writable
@@ -99,10 +99,8 @@ def _cycle(vals, count):
 @kernel(static=())
 def _place_kernel(x, mask, vals):
     flat, m = _flat(x), _flat(mask)
-    n = flat.shape[0]
     # the k-th True position (k = 0, 1, ...) takes vals[k % len(vals)]
-    k = lax.sub(cumulative("sum", lax.convert_element_type(m, _dt.default_index())), lax.full((n,), 1,
-                                                                                 _dt.default_index()))
+    k = rank_of_true(m, _dt.default_index())
     k = lax.rem(lax.max(k, lax.full_like(k, 0)), lax.full_like(k, vals.shape[0]))
     dnums = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,),
                                        start_index_map=(0,))

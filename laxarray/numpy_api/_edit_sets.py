@@ -19,7 +19,7 @@ from laxarray._core.errors import fail
 from laxarray._core.host import HostPath
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.kernel import kernel
-from laxarray._core.numerics import cumulative
+from laxarray._core.numerics import rank_of_true
 from laxarray._core.validate import check_bool, check_int, normalize_axis
 from laxarray.array_api._calls import call
 from laxarray.array_api._array import wrap
@@ -113,8 +113,7 @@ def _unique_rows_kernel(x, *, size, fill_value):
         new = lax.concatenate([lax.full((1,), True, np.bool_), differs], 0)
     else:
         new = lax.full((0,), True, np.bool_)
-    gid = lax.sub(cumulative("sum", lax.convert_element_type(new, _dt.default_index())),
-                  lax.full((n,), 1, _dt.default_index()))
+    gid = rank_of_true(new, _dt.default_index())
     k = lax.reduce_sum(lax.convert_element_type(new, _dt.default_index()), (0,))
     head = lax.select(new, gid, lax.full_like(gid, size))
     sdn = lax.ScatterDimensionNumbers(update_window_dims=(1,), inserted_window_dims=(0,),

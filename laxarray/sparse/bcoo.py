@@ -32,7 +32,7 @@ from laxarray.sparse._operators import OPS, SparseOperators
 from laxarray.sparse.ops import ell
 from laxarray._core import dtypes as _dt
 from laxarray._core import host as _host
-from laxarray._core.numerics import cumulative
+from laxarray._core.numerics import rank_of_true
 
 _PADDING_NOTE = "indices in [0, size] (size marks padding)"
 
@@ -539,8 +539,7 @@ def segments_by_key(keys, values, total, nse, sparse_shape, index_dtype, sorted_
     first = lax.concatenate([lax.full((1,), True),
                              lax.ne(skeys[1:], skeys[:-1])], 0)
     valid = lax.lt(skeys, lax.full((), total, K.KEY_DTYPE))
-    seg = lax.sub(cumulative("sum", lax.convert_element_type(first, np.int32)),
-                  lax.full((), 1, np.int32))
+    seg = rank_of_true(first, np.int32)
     seg = lax.select(valid, seg, lax.full(seg.shape, nse, np.int32))
     n_unique = lax.reduce_sum(lax.convert_element_type(lax.bitwise_and(first, valid), _dt.default_index()),
                               (0,))

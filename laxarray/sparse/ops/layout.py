@@ -21,7 +21,7 @@ from laxarray.sparse import _keys as K
 from laxarray.sparse.bcoo import BCOO, _layout_ints, _nse_int
 from laxarray.sparse.bcsr import BCSR
 from laxarray._core import dtypes as _dt
-from laxarray._core.numerics import cumulative
+from laxarray._core.numerics import rank_of_true
 
 
 def leaf_flags(mat):
@@ -154,8 +154,7 @@ def _from_flat_kernel(data, indices, *, shape, n_batch, n_dense, nse):
     else:
         first = lax.full((0,), True)
     first = lax.bitwise_and(first, valid)
-    g = lax.sub(cumulative("sum", lax.convert_element_type(first, _dt.default_index())),
-                lax.full((), 1, _dt.default_index()))
+    g = rank_of_true(first, _dt.default_index())
     sb = lax.div(sg, lax.full((), max(nsp, 1), K.KEY_DTYPE))
     sb = lax.select(valid, sb, lax.full(sb.shape, nbt, K.KEY_DTYPE))
     groups_per_batch = K.scatter_add_1d(nbt, sb, lax.convert_element_type(first, _dt.default_index()))
