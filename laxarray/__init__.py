@@ -1,20 +1,18 @@
 """laxarray: the Python Array API standard (2025.12) and the NumPy surface on jax.lax.
 
-Importing laxarray turns on jax's 64-bit mode: the default dtypes are float64/int64/
-complex128 on the CPU, as in NumPy; a TPU has no float64 or complex128, and its defaults
-are float32/int64/complex64 (``laxarray._core.backend``; ``docs/accelerators.md``).
-Arrays are immutable values behind handles; see ``laxarray.Array``.
+laxarray's dtypes are NumPy's: the default dtypes are float64/int64/complex128 on the CPU;
+a TPU has no float64 or complex128, and its defaults are float32/int64/complex64
+(``laxarray._core.backend``; ``docs/accelerators.md``).  Importing laxarray changes nothing
+of jax's configuration: laxarray runs its own work in jax's 64-bit mode, thread-locally, and
+the user's own jax code keeps the mode the user chose (``docs/jax_interop.md``).  Arrays
+are immutable values behind handles; see ``laxarray.Array``.
 """
 
 import importlib as _importlib
 
 from laxarray._core import settings as _settings
-from laxarray._core.compile_cache import configure as _configure_cache
-from laxarray._core.jaxapi import enable_x64 as _enable_x64
 
 _settings.check_all()   # a bad LAXARRAY_* value warns once and uses the default
-_enable_x64()
-_configure_cache()
 
 from laxarray._core.dtypes import (  # noqa: E402
     bfloat16, bool_ as bool, complex64, complex128, float16, float32, float64, int8, int16,
@@ -22,14 +20,26 @@ from laxarray._core.dtypes import (  # noqa: E402
 from laxarray._core.config import (  # noqa: E402,F401
     RankPromotionWarning, get_host_sort, get_matmul_precision, get_rank_promotion, host_sort,
     matmul_precision, rank_promotion, set_host_sort, set_matmul_precision, set_rank_promotion)
-from laxarray._core.errors import AxisError  # noqa: E402
+from laxarray._core.errors import AxisError, StoreHintWarning  # noqa: E402,F401
 from laxarray.array_api import *  # noqa: E402,F401,F403
 from laxarray.array_api import Array, __array_namespace_info__  # noqa: E402,F401
 from laxarray import fft, linalg, optimize, typing  # noqa: E402,F401
 from laxarray.numpy_api import *  # noqa: E402,F401,F403
-from laxarray.transforms import grad, jacfwd, jacrev, jit, value_and_grad, vmap  # noqa: E402,F401
+from laxarray.transforms import (grad, hessian, jacfwd, jacrev, jit, jvp,  # noqa: E402,F401
+                                 value_and_grad, vjp, vmap)
 
 __array_api_version__ = "2025.12"
+
+
+def _version() -> str:
+    from importlib import metadata   # local: read once, here
+    try:
+        return metadata.version("laxarray")
+    except metadata.PackageNotFoundError:   # a source tree on sys.path, not installed
+        return "0+unknown"
+
+
+__version__ = _version()
 
 # Open the executable store now: its background thread loads, while the program goes on
 # importing, the executables this program's last run used (laxarray._core.prefetch).

@@ -94,6 +94,8 @@ def _eval(jaxpr, consts, args, nan_at_infinity=False):
         name = eqn.primitive.name
         if sub is not None and hasattr(sub, "consts") and name not in ("cond", "while", "scan"):
             outs = _eval(sub.jaxpr, sub.consts, vals, nan_at_infinity)
+        elif sub is not None and name == "laxarray":   # a region (jaxapi): an open jaxpr
+            outs = _eval(sub, (), vals, nan_at_infinity)
         else:
             outs = eqn.primitive.bind(*vals, **eqn.params)
             outs = outs if eqn.primitive.multiple_results else [outs]

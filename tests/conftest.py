@@ -7,6 +7,7 @@ import os
 # (tests/clients needs it, and scikit-learn's array_api_dispatch requires it).
 os.environ.setdefault("SCIPY_ARRAY_API", "1")
 
+import jax
 import pytest
 from hypothesis import HealthCheck, settings
 from profiles import PROFILE
@@ -61,3 +62,15 @@ def kernels_run():
                                          if kid.module.startswith(prefix)]
     finally:
         _kernel._SPY[0] = previous
+
+
+@pytest.fixture
+def jax_x64():
+    """The test's own jax code is a 64-bit jax program: jax's 64-bit mode on (in this
+    thread) for the test, as a user who turned it on would have it.  Its ``jax.numpy``
+    oracles and the NumPy float64 arguments it gives ``jax.jit``/``vmap``/``grad`` stay
+    float64.  laxarray needs nothing of it (it runs in 64-bit mode whatever the user's,
+    ``docs/jax_interop.md``): the tests without it are a 32-bit user's program, jax's
+    default, and ``tests/test_jax_interop.py`` tests that user's jax code beside laxarray."""
+    with jax.enable_x64(True):
+        yield

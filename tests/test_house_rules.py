@@ -149,7 +149,9 @@ OWN_NAMES = {
     "bfloat16": "jax's (ml_dtypes') bfloat16, a dtype NumPy lacks",
     "finfo_object": "the type finfo returns", "iinfo_object": "the type iinfo returns",
     "grad": "jax transformations for Array-valued functions", "value_and_grad": "same",
-    "jacfwd": "same", "jacrev": "same", "vmap": "same", "jit": "same",
+    "jacfwd": "same", "jacrev": "same", "vmap": "same", "jit": "same", "hessian": "same",
+    "vjp": "same", "jvp": "same",
+    "StoreHintWarning": "the category of the one-time hint that the executable store is empty",
 }
 
 

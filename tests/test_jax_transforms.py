@@ -11,7 +11,8 @@ def _five_ops(a, b):
     return xp.exp(xp.sin(a) * b + 1.0) - xp.sqrt(xp.abs(b))
 
 
-def test_jaxpr_of_five_op_expression_is_bare_lax_primitives():
+def test_jaxpr_of_five_op_expression_is_bare_lax_primitives(jax_x64):
+    # in a 64-bit jax program (the user turned x64 on) laxarray's kernels are inlined
     a = xp.asarray(np.linspace(0, 1, 6))
     b = xp.asarray(np.linspace(1, 2, 6))
     jaxpr = jax.make_jaxpr(_five_ops)(a, b).jaxpr
@@ -20,6 +21,21 @@ def test_jaxpr_of_five_op_expression_is_bare_lax_primitives():
     for expected in ("sin", "mul", "add", "exp", "sub", "sqrt", "abs"):
         assert expected in prims
     assert all(not e.params.get("jaxpr") for e in jaxpr.eqns)
+
+
+def test_in_a_32_bit_program_each_kernel_is_one_region_of_bare_primitives():
+    # jax's default mode: each kernel is one `laxarray` region (docs/jax_interop.md), whose
+    # body holds the kernel's bare primitives, in 64-bit types
+    a = xp.asarray(np.linspace(0, 1, 6))
+    b = xp.asarray(np.linspace(1, 2, 6))
+    jaxpr = jax.make_jaxpr(_five_ops)(a, b).jaxpr
+    assert {e.primitive.name for e in jaxpr.eqns} == {"laxarray"}
+    inner = [e for region in jaxpr.eqns for e in region.params["call_jaxpr"].eqns]
+    prims = [e.primitive.name for e in inner]
+    for expected in ("sin", "mul", "add", "exp", "sub", "sqrt", "abs"):
+        assert expected in prims
+    assert all(not e.params.get("jaxpr") and not e.params.get("call_jaxpr") for e in inner)
+    assert {v.aval.dtype for e in inner for v in e.outvars} == {np.dtype(np.float64)}
 
 
 def test_jit_result_matches_eager_and_numpy():

@@ -8,11 +8,10 @@ from __future__ import annotations
 import functools
 import math
 
-import jax
 import numpy as np
 from jax import lax
 
-from laxarray._core.jaxapi import ConcreteArray, Tracer, put_like
+from laxarray._core.jaxapi import ConcreteArray, Tracer, device_put, put_like, staged
 from laxarray._core import settings as _settings
 
 #: Largest padded element count that runs bucketed (``LAXARRAY_BUCKET_LIMIT``; 0 disables).
@@ -102,7 +101,9 @@ def unpad_raw(p, shape):
     trace staged) or one spread over several devices is sliced by lax instead."""
     if p.shape == shape:
         return p
-    if isinstance(p, Tracer) or len(p.sharding.device_set) != 1:
+    if isinstance(p, Tracer):   # (in a 32-bit caller's program: a region, see jaxapi)
+        return staged(lambda q: lax.slice(q, (0,) * len(shape), shape), p)
+    if len(p.sharding.device_set) != 1:
         return lax.slice(p, (0,) * len(shape), shape)
     return put_like(np.array(np.asarray(p)[tuple(slice(0, n) for n in shape)]), p)
 
@@ -112,7 +113,7 @@ def extents(shape: tuple):
     """``shape`` as an int32 vector: the dynamic true extent of a padded input.  Kept on the
     device (uncommitted, so it follows its kernel's other inputs): a NumPy vector would be
     copied to the device on every call, about 6 us per extent."""
-    return jax.device_put(np.array(shape, np.int32))
+    return device_put(np.array(shape, np.int32))
 
 
 def mask_padding(x, ext, fill):

@@ -9,7 +9,7 @@ import jax
 import numpy as np
 
 from laxarray._core.errors import fail
-from laxarray._core.jaxapi import Tracer
+from laxarray._core.jaxapi import Tracer, device_put
 
 
 @functools.lru_cache(maxsize=None)
@@ -41,14 +41,14 @@ def place(value, device):
         return value
     foreign = isinstance(value, jax.Array) and not value.sharding.device_set <= _listed()
     if foreign and (device is None or len(all_devices()) == 1):
-        return jax.device_put(np.asarray(value))
+        return device_put(np.asarray(value))
     if device is None:
         return value
     if isinstance(device, jax.sharding.Sharding):
-        return jax.device_put(value, device)
+        return device_put(value, device)
     if len(all_devices()) == 1 and isinstance(value, jax.Array):
         return value
-    return jax.device_put(value, device)
+    return device_put(value, device)
 
 
 def device_of(value):

@@ -8,6 +8,13 @@ from __future__ import annotations
 import numpy as np
 
 
+class StoreHintWarning(UserWarning):
+    """laxarray's one-time hint that its executable store is empty (a fresh machine compiles
+    each new kernel once): a category of its own, so that a program can filter it
+    (``warnings.filterwarnings("ignore", category=laxarray.StoreHintWarning)``) or the
+    environment can (``LAXARRAY_STORE_HINT=0``)."""
+
+
 class AxisError(np.exceptions.AxisError):
     """An axis argument out of range for the array's rank: NumPy's ``AxisError`` (a
     ``ValueError`` and an ``IndexError``), so code catching NumPy's catches it."""

@@ -1,15 +1,16 @@
 """A persistent store of compiled executables, keyed by laxarray's own kernel keys.
 
-jax's persistent cache (``compile_cache``) saves XLA's compile, but a fresh process still
-traces and lowers every kernel first.  This store lets a kernel call skip all three: its key
+jax's persistent compilation cache (the user's to turn on: laxarray leaves jax's
+configuration alone) saves XLA's compile, but a fresh process still traces and lowers every
+kernel first.  This store lets a kernel call skip all three: its key
 (:func:`key_for`: the kernel's identity and static facts, :func:`fingerprint.environment_fingerprint`
 and :func:`source_fingerprint`) names a file holding the executable that
 :func:`jaxapi.serialize_compiled` wrote.
 
 * **Where.**  :func:`default_store` follows ``LAXARRAY_COMPILATION_CACHE``: unset, the store
   is ``$XDG_CACHE_HOME/laxarray/executables`` (``~/.cache/laxarray/executables``); ``0``
-  turns it off; ``/path`` puts it in ``/path/executables`` (next to jax's cache, which
-  ``compile_cache`` puts in ``/path``).  Clear it with ``rm -rf`` of that directory.
+  turns it off; ``/path`` puts it in ``/path/executables``.  Clear it with ``rm -rf`` of
+  that directory.
 * **Safety.**  Entries are pickles, and loading one may run code: a store is used only in a
   directory that belongs to this user and that neither group nor others may write (created
   with mode 0o700); any other directory turns the store off with one warning.
@@ -51,6 +52,7 @@ import numpy as np
 from laxarray._core import fingerprint, jaxapi, prefetch
 from laxarray._core.files import TEMP_PREFIX as _TEMP_PREFIX, remove as _remove, write_atomic
 from laxarray._core import settings as _settings
+from laxarray._core.errors import StoreHintWarning
 
 _ENV = "LAXARRAY_COMPILATION_CACHE"
 
@@ -363,9 +365,9 @@ def default_store() -> ExecutableStore | None:
 
 
 def _hint_if_empty(store) -> None:
-    """Say once per store directory, on stderr, how to fill an empty store: on a fresh
-    machine each new kernel compiles once (seconds at first), which looks like a slow
-    library.  The marker file ``.hinted`` in the store means "said" (or "found filled");
+    """Say once per store directory, as a :class:`errors.StoreHintWarning`, how to fill an
+    empty store: on a fresh machine each new kernel compiles once (seconds at first), which
+    looks like a slow library.  The marker file ``.hinted`` in the store means "said" (or "found filled");
     silent where the store is off, in ``python -m laxarray.precompile`` and its workers
     (``LAXARRAY_STORE_HINT=0``, which anyone may set); never raises."""
     try:
@@ -387,11 +389,11 @@ def _hint_if_empty(store) -> None:
         # be written (a read-only store) nothing is said, rather than said every time
         os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         if empty:
-            print(f"laxarray: the executable store {store.path} is empty; each new kernel "
-                  f"compiles once on this machine (seconds at first). To compile ahead: "
-                  f"python -m laxarray.precompile --workload sklearn (or --from FILE "
-                  f"recorded with LAXARRAY_RECORD=FILE). This is said once.",
-                  file=sys.stderr, flush=True)
+            warnings.warn(f"laxarray: the executable store {store.path} is empty; each new "
+                          f"kernel compiles once on this machine (seconds at first). To "
+                          f"compile ahead: python -m laxarray.precompile --workload sklearn "
+                          f"(or --from FILE recorded with LAXARRAY_RECORD=FILE). This is "
+                          f"said once.", StoreHintWarning, stacklevel=2)
     except Exception:  # noqa: BLE001  (a hint never breaks the call that opened the store)
         pass
 

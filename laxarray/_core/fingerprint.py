@@ -24,9 +24,10 @@ from laxarray._core.jaxapi import EXECUTABLE_FORMAT
 
 #: jax settings that change the program jax lowers or compiles for the same laxarray call
 #: (read on every :func:`environment_fingerprint` call: a user may change them at any time).
-_PROGRAM_SETTINGS = ("jax_enable_x64", "jax_explicit_x64_dtypes", "jax_default_matmul_precision",
-                     "jax_debug_nans", "jax_debug_infs", "jax_threefry_partitionable",
-                     "jax_default_prng_impl", "jax_disable_jit")
+#: Not jax's 64-bit mode: laxarray traces and compiles every program in it, whatever the
+#: user's (``jaxapi.wide``), so it is the same for every key.
+_PROGRAM_SETTINGS = ("jax_default_matmul_precision", "jax_debug_nans", "jax_debug_infs",
+                     "jax_threefry_partitionable", "jax_default_prng_impl", "jax_disable_jit")
 
 
 _FINGERPRINTS = {}
@@ -66,7 +67,7 @@ def _machine_description() -> str:
     device = jax.devices()[0]
     client = device.client
     return "\n".join(map(str, (
-        f"format={EXECUTABLE_FORMAT}", f"python={sys.version_info[:2]}",
+        f"format={EXECUTABLE_FORMAT}", "x64=laxarray's own", f"python={sys.version_info[:2]}",
         f"jax={jax.__version__}", f"jaxlib={jaxlib.version.__version__}",
         f"numpy={np.__version__}", f"platform={client.platform}",
         f"platform_version={client.platform_version}", f"device_kind={device.device_kind}",

@@ -36,7 +36,7 @@ import numpy as np
 
 from laxarray._core import backend as _backend
 from laxarray._core import config
-from laxarray._core.jaxapi import is_tracer, put_like
+from laxarray._core.jaxapi import device_put, is_tracer, put_like
 
 #: The dtypes NumPy sorts and computes natively: bool, the integers, float32 and float64
 #: (complex, float16 and bfloat16 stay in lax).
@@ -177,7 +177,7 @@ def to_like(v, like):
 def to_device(v, device=None):
     """NumPy ``v`` as a jax array on ``device``, through aligned host memory (one host copy
     at most)."""
-    return jax.device_put(aligned_copy(np.asarray(v)), device)
+    return device_put(aligned_copy(np.asarray(v)), device)
 
 
 # ---- the table of declarations ---------------------------------------------------------------

@@ -38,7 +38,7 @@ from jax import lax
 
 from laxarray._core.jaxapi import (
     Literal, body_and_consts, call_p, closed_call_p, cond_p, custom_jvp_call_p,
-    custom_vjp_call_p, jit_p, remat_p, scan_counts, scan_p, while_p)
+    custom_vjp_call_p, eval_shape, jit_p, region_p, remat_p, scan_counts, scan_p, while_p)
 
 
 class Interpreter:
@@ -222,8 +222,8 @@ def _step_abstract(x):
 
 # ---- the structural rules -------------------------------------------------------------------
 def _call_rule(interp, eqn, invals, state):
-    """``jit``, ``closed_call``, ``call`` and the custom-derivative calls: the sub-jaxpr
-    evaluated inline."""
+    """``jit``, ``closed_call``, ``call``, laxarray's regions and the custom-derivative
+    calls: the sub-jaxpr evaluated inline."""
     sub = eqn.params["jaxpr" if eqn.primitive is jit_p else "call_jaxpr"]
     body, consts = body_and_consts(sub)
     out_state, outs = interp.evaluate(body, consts, invals, interp.enter(state, eqn))
@@ -276,7 +276,7 @@ def _scan_rule(interp, eqn, invals, state):
 
     def probe(carry):
         x_abs = [_step_abstract(x) for x in xs]
-        return jax.eval_shape(lambda c, x: step(leaves, c, x)[1], carry, x_abs)
+        return eval_shape(lambda c, x: step(leaves, c, x)[1], carry, x_abs)
 
     init, conform = interp.scan_carry(init, probe)
 
@@ -295,6 +295,7 @@ STRUCTURAL_RULES = {
     call_p: _call_rule,
     custom_jvp_call_p: _call_rule,
     custom_vjp_call_p: _call_rule,
+    region_p: _call_rule,       # laxarray's own call in a 32-bit caller's program (jaxapi)
     remat_p: _remat_rule,
     cond_p: _cond_rule,
     while_p: _while_rule,

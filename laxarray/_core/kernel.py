@@ -69,8 +69,9 @@ from laxarray._core.compile_options import (COMPILER_OPTIONS,  # noqa: F401 (re-
                                             EMITTER_NEUTRAL, EXACT_EXTREMES, NEUTRAL_OPTIONS,
                                             program_options)
 from laxarray._core.fingerprint import register_program_setting
-from laxarray._core.jaxapi import (NotSerializable, Tracer, fast_call, one_device,
-                                   program_function, serialize_compiled, under_trace)
+from laxarray._core.jaxapi import (NotSerializable, Tracer, as_64bit_code, caller_wide,
+                                   enter, fast_call, leave, one_device, program_function,
+                                   region, serialize_compiled, settle, under_trace)
 from laxarray._core import settings as _settings
 
 # ---- policy settings ---------------------------------------------------------------------
@@ -255,8 +256,17 @@ class Bound:
         """Run on concrete ``args``: exact ones, or bucket-shaped ones whose padding needs no
         masking (elementwise).  The eager hot path: the table's executable for the call's
         signature (``exec_store.call_signature``: the arguments' abstract values), by its
-        C++ call."""
-        sig = _store.call_signature(args)
+        C++ call.  Only a call whose arguments are all jax arrays runs in the thread's own
+        mode (an executable takes jax arrays of any dtype in any mode); the rest, and every
+        trace and compile, run in 64-bit mode (``jaxapi.wide``)."""
+        try:
+            sig = tuple([a.aval for a in args if not a._committed])
+        except (AttributeError, TypeError):  # Python scalars, NumPy arrays, tracers
+            token = enter()
+            try:
+                return self._run_other(args)
+            finally:
+                leave(token)
         exes = self._exes
         if sig is not None and exes is not None:
             run = exes.get(sig)
@@ -271,6 +281,23 @@ class Bound:
                         self._spy()
                     return out
                 sig = None   # built for another placement: the local key names theirs
+        token = enter()
+        try:
+            return self._run_new(self._fn, args, sig)
+        finally:
+            leave(token)
+
+    def _run_other(self, args):
+        """:meth:`run_eager` of arguments that are not all jax arrays, in 64-bit mode."""
+        sig = _store.call_signature(args)
+        exes = self._exes
+        if sig is not None and exes is not None:
+            run = exes.get(sig)
+            if run is not None:
+                out = self._call(run, args)
+                if out is not _NO:
+                    return out
+                sig = None
         return self._run_new(self._fn, args, sig)
 
     def run_masked(self, args, exts):
@@ -280,22 +307,33 @@ class Bound:
         first, as :meth:`run_eager` (its masked executables are keyed ``(True,
         signature)``)."""
         args = tuple(args) + tuple(exts)
-        sig = _store.call_signature(args)
-        exes = self._exes
-        if sig is not None and exes is not None:
-            run = exes.get((True, sig))
-            if run is not None:
-                out = self._call(run, args)
-                if out is not _NO:
-                    return out
-                sig = None
-        return self._run_new(self._masked_body(), args, sig)
+        token = enter()   # (a 0-d input may be a Python scalar: see run_eager)
+        try:
+            sig = _store.call_signature(args)
+            exes = self._exes
+            if sig is not None and exes is not None:
+                run = exes.get((True, sig))
+                if run is not None:
+                    out = self._call(run, args)
+                    if out is not _NO:
+                        return out
+                    sig = None
+            return self._run_new(self._masked_body(), args, sig)
+        finally:
+            leave(token)
 
     def prepare(self, masked, sig, args, device) -> bool:
         """Load or build (and store) the executable of an eager call of signature ``sig``
         (``exec_store.call_signature``) placed on ``device`` (``exec_store.placement``)
         without running it: ``args`` stand for the inputs (``jax.ShapeDtypeStruct`` for
         arrays). A replay."""
+        token = enter()
+        try:
+            return self._prepare(masked, sig, args, device)
+        finally:
+            leave(token)
+
+    def _prepare(self, masked, sig, args, device) -> bool:
         body = self._masked_body() if masked else self._fn
         name = self._store_key(body, args, sig, device)
         if name is None:
@@ -320,7 +358,19 @@ class Bound:
                 jitted = self._inline = jax.jit(self._fn, inline=True)
         else:
             jitted = body.inline
-        out = jitted(*args)
+        if not caller_wide():   # in a 32-bit caller's trace: a region (see jaxapi)
+            settle(args)
+            token = enter()
+            try:
+                out = region(jitted, args)
+            finally:
+                leave(token)
+        else:
+            token = enter()
+            try:
+                out = jitted(*args)
+            finally:
+                leave(token)
         if _SPY[0] is not None:
             self._spy()
         return out
@@ -581,8 +631,9 @@ def kernel(static=(), fills=None, shape=None, extents=False, host=None, bucket=N
 def jit_function(fn, **jit_kwargs):
     """``jax.jit(fn, **jit_kwargs)`` for whole programs that are not kernels (solver loops,
     checkify's checked function, ``laxarray.jit``).  No compiler options: jax refuses them on
-    a jit nested in another, and these may be."""
-    return jax.jit(fn, **jit_kwargs)
+    a jit nested in another, and these may be.  Traced and called as 64-bit code
+    (``jaxapi.as_64bit_code``): a region where a 32-bit caller traces it."""
+    return as_64bit_code(jax.jit(fn, **jit_kwargs))
 
 
 def jit_static(fn, static_argnames):

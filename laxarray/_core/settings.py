@@ -76,10 +76,10 @@ def _platform(text: str) -> str:
 SETTINGS = {
     "LAXARRAY_COMPILATION_CACHE": Setting(
         "", _text, "a directory, or 0",
-        "the executable store's and jax's cache's directory (0: both off)"),
+        "the executable store's directory (0: off)"),
     "LAXARRAY_COMPILATION_CACHE_MAX_MB": Setting(
         1024 << 20, _megabytes, "a number of megabytes",
-        "the executable store's (and jax's cache's) size limit"),
+        "the executable store's size limit"),
     "LAXARRAY_PREFETCH": Setting(
         True, _switch, "0 or 1", "load ahead what this program looked up last time"),
     "LAXARRAY_STORE_HINT": Setting(

@@ -39,7 +39,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core import buckets as _buckets
 from laxarray._core.devices import check_device, default_device, device_of, place
 from laxarray._core.errors import fail, fail_text, tracer_conversion
-from laxarray._core.jaxapi import Tracer
+from laxarray._core.jaxapi import ARRAY_TYPE, Tracer, device_put
 from laxarray.array_api._dispatch import NUMPY_METHODS, OPERATIONS
 
 #: DLPack's device type of the host's memory (``kDLCPU``)
@@ -547,6 +547,11 @@ _new = object.__new__
 WRITE_LOCK = threading.RLock()
 
 
+# a 32-bit caller's trace is seen in the arguments of laxarray's functions (an Array of a
+# tracer): jaxapi.in_wide_region's test, which cannot import this module
+ARRAY_TYPE[0] = Array
+
+
 def wrap(value) -> Array:
     """An ``Array`` handle on a raw jax value (no checks, no copy).  The handle's other
     makers are :func:`wrap_padded` and :func:`wrap_padded_like` (a bucket-shaped value),
@@ -610,7 +615,7 @@ def _copy_handle(x):
 
 
 def _from_numpy(arr):
-    return wrap(jax.device_put(arr))
+    return wrap(device_put(arr))
 
 
 jax.tree_util.register_pytree_node(

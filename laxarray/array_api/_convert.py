@@ -17,7 +17,7 @@ from jax import lax
 from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import describe, fail, message
-from laxarray._core.jaxapi import Tracer
+from laxarray._core.jaxapi import Tracer, device_put
 from laxarray.array_api._array import Array, wrap
 
 
@@ -59,7 +59,7 @@ def scalar_operand(fn: str, value, dtype, argname: str = "x"):
              value)
     elif kind == "b" and not isinstance(value, bool):
         fail(TypeError, fn, f"a Python bool for '{argname}' with a bool array", value)
-    out = jax.device_put(np.asarray(value, dtype=dtype))
+    out = device_put(np.asarray(value, dtype=dtype))
     if isinstance(out, Tracer):
         # under jax.jit device_put is traced: never cache a tracer (it would leak into
         # later traces and eager calls); a NumPy scalar is embedded as a literal instead
@@ -105,7 +105,7 @@ def to_raw(fn: str, obj, argname: str = "x"):
         # jax may read a NumPy buffer after device_put returns (or alias it on CPU), so a
         # later write to the caller's array could change ours: hand jax a private copy.
         arr = arr.copy()
-    return jax.device_put(arr)
+    return device_put(arr)
 
 
 def as_array(fn: str, obj, argname: str = "x") -> Array:
@@ -161,7 +161,7 @@ def operand_for_dtype(fn: str, value, dtype, argname: str):
     pytype = _dt.scalar_pytype(value)
     if pytype is not None:
         if pytype is float and _dt.kind_of(dtype) in "iu":
-            return jax.device_put(np.asarray(value).astype(dtype))
+            return device_put(np.asarray(value).astype(dtype))
         if pytype is int and _dt.kind_of(dtype) == "b":
             fail(TypeError, fn, f"a bool for '{argname}' with a bool array", value)
         if pytype is not bool and _dt.kind_of(dtype) == "b":

@@ -34,6 +34,7 @@ from laxarray.array_api import _indexing_advanced as _adv
 from laxarray.array_api import _indexing_basic as _basic
 from laxarray.array_api._dispatch import provide
 from laxarray.array_api._operators import cast_back
+from laxarray._core.jaxapi import in_wide_mode
 
 _OPS_CATEGORY = {"set": "any", "add": "numeric", "subtract": "numeric", "multiply": "numeric",
                  "divide": "floating-point", "min": "real", "max": "real", "power": "numeric"}
@@ -65,6 +66,7 @@ class IndexUpdateRef:
     def __repr__(self):
         return f"_IndexUpdateRef({self._array!r}, {self._key!r})"
 
+    @in_wide_mode
     def get(self, *, indices_are_sorted=False, unique_indices=False, mode=None,
             fill_value=None, size=None):
         """``x[key]`` with an out-of-range ``mode``; ``size`` for a traced boolean mask.
@@ -116,6 +118,7 @@ class IndexUpdateRef:
         """``x`` with ``x[key] **= values``. jax: x.at[key].power."""
         return self._update("power", values, indices_are_sorted, unique_indices, mode)
 
+    @in_wide_mode
     def _update(self, op, values, indices_are_sorted, unique_indices, mode,
                 casting="same_kind"):
         """``x[key] <op>= values`` as a new Array.  The selected elements are computed in

@@ -19,7 +19,7 @@ from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.devices import all_devices, check_device, default_device, place
 from laxarray._core.errors import ZeroStepError, fail
-from laxarray._core.jaxapi import Tracer
+from laxarray._core.jaxapi import Tracer, device_put, in_wide_mode
 from laxarray._core.buckets import (bucket_dim, bucket_shape, static_shape_bucket,
                                     static_shape_rule)
 from laxarray._core.kernel import kernel
@@ -409,6 +409,7 @@ def _dlpack_on_host(x):
         return False
 
 
+@in_wide_mode
 def from_dlpack(x, /, *, device=None, copy=None) -> Array:
     """Array from an object implementing DLPack. Array API: from_dlpack. NumPy: numpy.from_dlpack.
 
@@ -431,7 +432,7 @@ def from_dlpack(x, /, *, device=None, copy=None) -> Array:
     if copy and _dlpack_on_host(x):
         # jax copies host buffers asynchronously (a write to x right after the call can
         # still reach the result): take a private NumPy copy first
-        return wrap(_place(jax.device_put(np.array(np.from_dlpack(x), copy=True)), dev))
+        return wrap(_place(device_put(np.array(np.from_dlpack(x), copy=True)), dev))
     try:
         raw = _jax_dlpack.from_dlpack(x, copy=copy)
     except ValueError:
@@ -443,7 +444,7 @@ def from_dlpack(x, /, *, device=None, copy=None) -> Array:
         if copy is False:
             fail(ValueError, "from_dlpack", "a buffer jax can import without a copy with "
                  "copy=False", x)
-        raw = jax.device_put(np.array(np.from_dlpack(x), copy=True))
+        raw = device_put(np.array(np.from_dlpack(x), copy=True))
     return wrap(_place(to_raw("from_dlpack", raw, "x"), dev))
 
 

@@ -14,7 +14,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.jaxapi import Tracer
+from laxarray._core.jaxapi import Tracer, in_wide_region
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import normalize_axis
 from laxarray.array_api._array import Array
@@ -77,6 +77,7 @@ def _take_kernel(x, idx, exts, *, axis, wrap=True):
     return gather_axis(x, idx, axis, n, wrap)
 
 
+@in_wide_region
 def take(x, indices, /, *, axis=None):
     """Elements of ``x`` at integer ``indices`` along ``axis``. Array API: take. NumPy: numpy.take.
 
@@ -113,6 +114,7 @@ def take_along_axis_kernel(x, idx, *, axis, wrap=True):
                       tuple(1 for _ in range(x.ndim)), mode=lax.GatherScatterMode.CLIP)
 
 
+@in_wide_region
 def take_along_axis(x, indices, /, *, axis=-1):
     """Pick values along ``axis`` with an index array of the same rank.
     Array API: take_along_axis. NumPy: numpy.take_along_axis."""

@@ -16,6 +16,7 @@ from laxarray.array_api._convert import as_array
 from laxarray.array_api._dispatch import provide
 from laxarray.array_api._ufunc import binary_operands, cast_broadcast
 from laxarray.array_api.manipulation import permute_dims
+from laxarray._core.jaxapi import in_wide_mode, in_wide_region
 
 
 def _zero_fill(dtype, static):
@@ -90,6 +91,7 @@ def matmul(x1, x2, /):
 __all__ = ["matmul"]
 
 
+@in_wide_mode
 def matrix_transpose(x, /):
     """Transpose the last two axes. Array API: matrix_transpose. NumPy: numpy.matrix_transpose."""
     raw = as_array("matrix_transpose", x)
@@ -105,6 +107,7 @@ def _tensordot_kernel(a, b, *, dtype, axes1, axes2):
     return dot_general(a, b, ((axes1, axes2), ((), ())), preferred_element_type=dtype)
 
 
+@in_wide_region
 def tensordot(x1, x2, /, *, axes=2):
     """Sum products over the given axes. Array API: tensordot. NumPy: numpy.tensordot.
     ``axes`` is static under ``jax.jit``."""
@@ -138,6 +141,7 @@ def _vecdot_kernel(a, b, *, dtype, axis, shape):
     return lax.reduce_sum(lax.mul(a, b), (axis,))
 
 
+@in_wide_region
 def vecdot(x1, x2, /, *, axis=-1):
     """Dot product of vectors along ``axis`` (conjugating ``x1``). Array API: vecdot.
     NumPy: numpy.vecdot."""

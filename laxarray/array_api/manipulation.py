@@ -7,14 +7,13 @@ import functools
 import math
 import operator
 
-import jax
 import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.devices import all_devices, committed_places, fail_mixed_devices
 from laxarray._core.errors import broadcast_error, fail, shape_text
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import device_put, in_wide_mode, is_tracer
 from laxarray._core.buckets import (bucket_shape, extents, static_shape_bucket,
                                     static_shape_rule)
 from laxarray._core.kernel import kernel
@@ -39,6 +38,7 @@ def permute_dims_kernel(x, *, axes):
     return lax.transpose(x, axes)
 
 
+@in_wide_mode
 def permute_dims(x, /, axes):
     """Permute the axes (negative axes allowed). Array API: permute_dims. NumPy: numpy.transpose."""
     raw = as_array("permute_dims", x)
@@ -77,6 +77,7 @@ def _broadcast_all(fn, shapes):
     return broadcast_many(fn, shapes, _mismatch_text)
 
 
+@in_wide_mode
 def broadcast_shapes(*shapes):
     """The broadcast of several shapes. Array API: broadcast_shapes. NumPy: numpy.broadcast_shapes."""
     return _broadcast_all("broadcast_shapes", [normalize_shape("broadcast_shapes", shape,
@@ -89,6 +90,7 @@ def _broadcast_to_kernel(x, *, shape):
     return lax.broadcast_in_dim(x, shape, tuple(range(nd - x.ndim, nd)))
 
 
+@in_wide_mode
 def broadcast_to(x, /, shape):
     """Broadcast to ``shape``: a read-only view, as NumPy's (writing into it raises
     ``ValueError``). Array API: broadcast_to. NumPy: numpy.broadcast_to."""
@@ -114,6 +116,7 @@ def broadcast_to(x, /, shape):
                             readonly=True)
 
 
+@in_wide_mode
 def broadcast_arrays(*arrays):
     """Broadcast arrays against each other. Array API: broadcast_arrays. NumPy: numpy.broadcast_arrays."""
     raws = [to_raw("broadcast_arrays", a, "arrays") for a in arrays]
@@ -167,6 +170,7 @@ def _reshaped(x, dims, copy=None, fn="reshape"):
     return _views.make_view(x, ("reshape", dims), None, out, (offset, new_strides))
 
 
+@in_wide_mode
 def reshape(x, /, shape, *, copy=None):
     """Reshape (C order; one -1 allowed). Array API: reshape. NumPy: numpy.reshape.
 
@@ -181,6 +185,7 @@ def reshape(x, /, shape, *, copy=None):
     return _reshaped(raw, dims, copy)
 
 
+@in_wide_mode
 def expand_dims(x, /, axis):
     """Insert size-1 axes at ``axis`` (an int or a tuple, positions in the result).
     Array API: expand_dims. NumPy: numpy.expand_dims."""
@@ -194,6 +199,7 @@ def expand_dims(x, /, axis):
     return _reshaped(raw, tuple(shape))
 
 
+@in_wide_mode
 def squeeze(x, /, axis):
     """Remove size-1 axes. Array API: squeeze. NumPy: numpy.squeeze."""
     raw = as_array("squeeze", x)
@@ -210,12 +216,14 @@ def flip_kernel(x, *, axes):
     return lax.rev(x, axes) if axes else x
 
 
+@in_wide_mode
 def flip(x, /, *, axis=None):
     """Reverse along ``axis`` (all axes by default). Array API: flip. NumPy: numpy.flip."""
     raw = to_raw("flip", x)
     return call(flip_kernel, raw, axes=normalize_axes("flip", axis, raw.ndim))
 
 
+@in_wide_mode
 def moveaxis(x, source, destination, /):
     """Move axes to new positions. Array API: moveaxis. NumPy: numpy.moveaxis."""
     raw = as_array("moveaxis", x)
@@ -245,7 +253,7 @@ def concat_kernel(*xs, axis, dtype):
 def _bucket_zeros(shape, dtype):
     """Zeros of a bucket shape on the default device (uncommitted), copied from the host
     once: the start of a bucketed concat, which then compiles only the placing kernel."""
-    return jax.device_put(np.zeros(shape, dtype))
+    return device_put(np.zeros(shape, dtype))
 
 
 @kernel(static=("axis",))
@@ -294,6 +302,7 @@ def _sequence(fn, arrays):
     return raws, _dt.result_type(*[r.dtype for r in raws])
 
 
+@in_wide_mode
 def concat(arrays, /, *, axis=0):
     """Join arrays along an existing axis (``axis=None`` flattens first).
     Array API: concat. NumPy: numpy.concatenate."""
@@ -321,6 +330,7 @@ def concat(arrays, /, *, axis=0):
     return call(concat_kernel, *raws, axis=axis, dtype=dt)
 
 
+@in_wide_mode
 def stack(arrays, /, *, axis=0):
     """Join arrays along a new axis. Array API: stack. NumPy: numpy.stack."""
     raws, dt = _sequence("stack", arrays)
@@ -336,6 +346,7 @@ def stack(arrays, /, *, axis=0):
     return concat([call(reshape_kernel, r, shape=new_shape) for r in raws], axis=ax)
 
 
+@in_wide_mode
 def unstack(x, /, *, axis=0):
     """Split into a tuple of arrays along ``axis``. Array API: unstack."""
     raw = as_array("unstack", x)
@@ -363,6 +374,7 @@ def _roll_kernel(x, *, shifts, axes):
     return x
 
 
+@in_wide_mode
 def roll(x, /, shift, *, axis=None):
     """Roll elements along axes (flattened when ``axis=None``). Array API: roll. NumPy: numpy.roll.
 
@@ -397,6 +409,7 @@ def _tile_kernel(x, *, reps):
     return lax.reshape(y, tuple(r * s for r, s in zip(reps, x.shape)))
 
 
+@in_wide_mode
 def tile(x, repetitions, /):
     """Repeat the whole array ``repetitions`` times per axis (an int too, as NumPy).
     Array API: tile. NumPy: numpy.tile."""
@@ -447,6 +460,7 @@ def _repeat_counts_kernel(x, counts, *, axis, length):
     return gather_axis(x, src, axis, wrap=False)
 
 
+@in_wide_mode
 def repeat(x, repeats, /, *, axis=None, total_repeat_length=None):
     """Repeat each element ``repeats`` times. Array API: repeat. NumPy: numpy.repeat.
 

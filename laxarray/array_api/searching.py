@@ -16,7 +16,7 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.host import HostPath
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import in_wide_region, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.numerics import nonzero_mask
 from laxarray._core.validate import check_bool, check_choice, check_int, normalize_axis
@@ -95,6 +95,7 @@ def _arg(fn, x, axis, keepdims, find_max):
     return out
 
 
+@in_wide_region
 def argmax(x, /, *, axis=None, keepdims=False):
     """Index of the maximum (first occurrence; flattened when ``axis=None``).
     Array API: argmax. NumPy: numpy.argmax.  Complex input (which the standard leaves out)
@@ -102,6 +103,7 @@ def argmax(x, /, *, axis=None, keepdims=False):
     return _arg("argmax", x, axis, keepdims, True)
 
 
+@in_wide_region
 def argmin(x, /, *, axis=None, keepdims=False):
     """Index of the minimum (first occurrence). Array API: argmin. NumPy: numpy.argmin.
     Complex input follows NumPy, as for :func:`argmax`."""
@@ -175,6 +177,7 @@ def _coordinates(x, size, fill_value, positions):
     return tuple(outs)
 
 
+@in_wide_region
 def nonzero(x, /, *, size=None, fill_value=0):
     """Indices of the non-zero elements, one int64 array per axis.
     Array API: nonzero. NumPy: numpy.nonzero.
@@ -244,6 +247,7 @@ def _before(a, v, right):
     return lax.le(a, v) if right else lax.lt(a, v)
 
 
+@in_wide_region
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
     """Insertion points of ``x2`` in the sorted 1-D ``x1`` (int64).
     Array API: searchsorted. NumPy: numpy.searchsorted. ``x2`` may be a Python scalar."""
@@ -278,6 +282,7 @@ def _where_kernel(c, a, b, *, dtype):
 _NOT_GIVEN = object()
 
 
+@in_wide_region
 def where(condition, x1=_NOT_GIVEN, x2=_NOT_GIVEN, /, *, size=None, fill_value=0):
     """Choose ``x1`` where ``condition`` else ``x2`` (broadcast; scalars are weak).
     Array API: where. NumPy: numpy.where.

@@ -29,7 +29,7 @@ from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.host import HostPath
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import in_wide_region, is_tracer
 from laxarray._core.buckets import unpad_raw
 from laxarray._core.kernel import kernel
 from laxarray._core.numerics import rank_of_true
@@ -196,6 +196,7 @@ def _unique(fn, x, size, fill_value, want):
     return res
 
 
+@in_wide_region
 def unique_all(x, /, *, size=None, fill_value=None):
     """Unique values, first-occurrence indices, inverse indices and counts.
     Array API: unique_all. NumPy: numpy.unique_all.
@@ -212,6 +213,7 @@ def unique_all(x, /, *, size=None, fill_value=None):
     return UniqueAllResult(r["values"], r["indices"], r["inverse"], r["counts"])
 
 
+@in_wide_region
 def unique_counts(x, /, *, size=None, fill_value=None):
     """Unique values and their counts. Array API: unique_counts. NumPy: numpy.unique_counts.
 
@@ -220,6 +222,7 @@ def unique_counts(x, /, *, size=None, fill_value=None):
     return UniqueCountsResult(r["values"], r["counts"])
 
 
+@in_wide_region
 def unique_inverse(x, /, *, size=None, fill_value=None):
     """Unique values and the indices into them that rebuild ``x`` (shape of ``x``).
     Array API: unique_inverse. NumPy: numpy.unique_inverse.
@@ -229,6 +232,7 @@ def unique_inverse(x, /, *, size=None, fill_value=None):
     return UniqueInverseResult(r["values"], r["inverse"])
 
 
+@in_wide_region
 def unique_values(x, /, *, size=None, fill_value=None):
     """The unique values of ``x``, sorted (NaN last).
     Array API: unique_values. NumPy: numpy.unique_values.
@@ -293,6 +297,7 @@ def _isin_kernel(a, b, *, invert, dtype):
     return lax.bitwise_not(found) if invert else found
 
 
+@in_wide_region
 def isin(x1, x2, /, *, invert=False):
     """Whether each element of ``x1`` equals some element of ``x2`` (shape of ``x1``).
     Array API: isin. NumPy: numpy.isin.

@@ -25,6 +25,7 @@ from laxarray.array_api import _host_order
 from laxarray.array_api._array import Array
 from laxarray.array_api._calls import call
 from laxarray.array_api._convert import to_raw
+from laxarray._core.jaxapi import in_wide_region
 
 
 def sort_keys(x, descending):
@@ -120,6 +121,7 @@ def _prepare(fn, x, axis, descending, stable):
     return raw, ax
 
 
+@in_wide_region
 def sort(x, /, *, axis=-1, descending=False, stable=True):
     """Sorted copy along ``axis`` (NaN last). Array API: sort. NumPy: numpy.sort.
 
@@ -130,6 +132,7 @@ def sort(x, /, *, axis=-1, descending=False, stable=True):
     return call(sort_kernel, raw, axis=ax, descending=descending, want_indices=False)
 
 
+@in_wide_region
 def argsort(x, /, *, axis=-1, descending=False, stable=True):
     """Indices that sort along ``axis`` (int64; ties keep input order).
     Array API: argsort. NumPy: numpy.argsort.

@@ -28,6 +28,7 @@ from laxarray.array_api._array import wrap
 from laxarray.array_api._calls import call
 from laxarray.array_api._convert import as_array, to_raw
 from laxarray.array_api.manipulation import broadcast_to
+from laxarray._core.jaxapi import in_wide_region
 
 
 
@@ -198,6 +199,7 @@ def _reduction(fn, x, axis, keepdims, category):
     return x, axes
 
 
+@in_wide_region
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):
     """Sum over ``axis``. Array API: sum. NumPy: numpy.sum."""
     raw, axes = _reduction("sum", x, axis, keepdims, "any")
@@ -205,6 +207,7 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False):
     return call(_reduce_kernel, raw, axes=axes, dtype=dt, keepdims=keepdims, op="sum")
 
 
+@in_wide_region
 def prod(x, /, *, axis=None, dtype=None, keepdims=False):
     """Product over ``axis``. Array API: prod. NumPy: numpy.prod."""
     raw, axes = _reduction("prod", x, axis, keepdims, "any")
@@ -219,6 +222,7 @@ def _extremum(fn, op, x, axis, keepdims):
     return call(_reduce_kernel, raw, axes=axes, dtype=None, keepdims=keepdims, op=op)
 
 
+@in_wide_region
 def max(x, /, *, axis=None, keepdims=False):
     """Maximum over ``axis``; NaN propagates. Array API: max. NumPy: numpy.max.
 
@@ -227,6 +231,7 @@ def max(x, /, *, axis=None, keepdims=False):
     return _extremum("max", "max", x, axis, keepdims)
 
 
+@in_wide_region
 def min(x, /, *, axis=None, keepdims=False):
     """Minimum over ``axis``; NaN propagates. Array API: min. NumPy: numpy.min.
 
@@ -234,18 +239,21 @@ def min(x, /, *, axis=None, keepdims=False):
     return _extremum("min", "min", x, axis, keepdims)
 
 
+@in_wide_region
 def all(x, /, *, axis=None, keepdims=False):
     """Whether all elements are truthy (NaN is truthy). Array API: all. NumPy: numpy.all."""
     raw, axes = _reduction("all", x, axis, keepdims, "any")
     return call(_reduce_kernel, raw, axes=axes, dtype=None, keepdims=keepdims, op="all")
 
 
+@in_wide_region
 def any(x, /, *, axis=None, keepdims=False):
     """Whether any element is truthy. Array API: any. NumPy: numpy.any."""
     raw, axes = _reduction("any", x, axis, keepdims, "any")
     return call(_reduce_kernel, raw, axes=axes, dtype=None, keepdims=keepdims, op="any")
 
 
+@in_wide_region
 def count_nonzero(x, /, *, axis=None, keepdims=False):
     """Number of non-zero elements (int64). Array API: count_nonzero. NumPy: numpy.count_nonzero."""
     raw, axes = _reduction("count_nonzero", x, axis, keepdims, "any")
@@ -311,6 +319,7 @@ def _moment(fn, op, x, axis, correction, keepdims):
                 correction=correction, op=op, dtype=dtype)
 
 
+@in_wide_region
 def mean(x, /, *, axis=None, keepdims=False):
     """Arithmetic mean (complex allowed; integers averaged in float64; empty gives NaN).
     Array API: mean. NumPy: numpy.mean."""
@@ -325,6 +334,7 @@ def _spread(fn, op, x, axis, correction, keepdims):
     return _moment(fn, op, x, axis, float(correction), keepdims)
 
 
+@in_wide_region
 def var(x, /, *, axis=None, correction=0.0, keepdims=False):
     """Variance with ``correction`` (NumPy's ddof); complex gives a real result.
     Array API: var. NumPy: numpy.var.  Where ``M - correction <= 0`` the result is NaN, as
@@ -332,6 +342,7 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False):
     return _spread("var", "var", x, axis, correction, keepdims)
 
 
+@in_wide_region
 def std(x, /, *, axis=None, correction=0.0, keepdims=False):
     """Standard deviation with ``correction``. Array API: std. NumPy: numpy.std.
     Where ``M - correction <= 0`` the result is NaN, as the standard says (NumPy: inf)."""
@@ -412,6 +423,7 @@ def _cumulative(fn, op, x, axis, dtype, include_initial):
                 op=op)
 
 
+@in_wide_region
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
     """Cumulative sum along ``axis``. Array API: cumulative_sum. NumPy: numpy.cumulative_sum.
 
@@ -421,6 +433,7 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
     return _cumulative("cumulative_sum", "sum", x, axis, dtype, include_initial)
 
 
+@in_wide_region
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
     """Cumulative product along ``axis``. Array API: cumulative_prod.
     NumPy: numpy.cumulative_prod. On the CPU host path NumPy's own, as
@@ -444,6 +457,7 @@ def _diff_kernel(*parts, axis, n, dtype):
     return x
 
 
+@in_wide_region
 def diff(x, /, n=1, axis=-1, prepend=None, append=None):
     """``n``-th discrete difference along ``axis`` (bool input gives ``!=``).
     Array API: diff. NumPy: numpy.diff (``n`` and ``axis`` may be passed by position, in

@@ -28,6 +28,7 @@ UNSPECCED = {
     "ufunc": _TYPE + " (the ufunc methods have specs: add.reduce, ...)",
     "AxisError": "an exception class (tests/test_errors_match_numpy.py)",
     "RankPromotionWarning": "a warning class of the rank-promotion guard",
+    "StoreHintWarning": "a warning class: the hint that the executable store is empty",
     "linalg.LinAlgError": "an exception class (linalg specs expect ValueError subclasses)",
     "linalg.EigResult": _RESULT, "linalg.EighResult": _RESULT, "linalg.QRResult": _RESULT,
     "linalg.SVDResult": _RESULT, "linalg.SlogdetResult": _RESULT,
@@ -41,7 +42,8 @@ UNSPECCED = {
     "printoptions": "NumPy's own print options, re-exported: no numeric output",
     "iterable": "NumPy's own np.iterable, re-exported: not laxarray's code",
     "grad": _TRANSFORM, "value_and_grad": _TRANSFORM, "jacfwd": _TRANSFORM,
-    "jacrev": _TRANSFORM, "jit": _TRANSFORM, "vmap": _TRANSFORM,
+    "jacrev": _TRANSFORM, "jit": _TRANSFORM, "vmap": _TRANSFORM, "hessian": _TRANSFORM,
+    "vjp": _TRANSFORM, "jvp": _TRANSFORM,
     "fromfile": ("reads a file on disk (a spec writes no files); the same NumPy reader as "
                  "frombuffer and fromstring, which have specs"),
     "frompyfunc": ("wraps a Python callable into an object ufunc: NumPy's object arrays, "

@@ -18,6 +18,7 @@ from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.fft._plan import check_n
+from laxarray._core.jaxapi import in_wide_region
 
 
 @kernel(static=("n", "scale", "dtype", "half"))
@@ -45,6 +46,7 @@ def _freq(fn, n, d, dtype, device, half):
     return out if dev is None else wrap(place(out._value, dev))
 
 
+@in_wide_region
 def fftfreq(n, /, d=1.0, *, dtype=None, device=None):
     """Sample frequencies of an ``n``-point DFT: ``[0, 1, ..., -2, -1] / (d * n)``.
 
@@ -53,6 +55,7 @@ def fftfreq(n, /, d=1.0, *, dtype=None, device=None):
     return _freq("fftfreq", n, d, dtype, device, half=False)
 
 
+@in_wide_region
 def rfftfreq(n, /, d=1.0, *, dtype=None, device=None):
     """Sample frequencies of :func:`rfft`: ``[0, 1, ..., n // 2] / (d * n)``.
 
@@ -87,12 +90,14 @@ def _shift(fn, x, axes, inverse):
     return call(_shift_kernel, v, shifts=shifts)
 
 
+@in_wide_region
 def fftshift(x, /, axes=None):
     """Move the zero frequency to the centre (roll by ``n // 2``). Array API: fft.fftshift.
     NumPy: numpy.fft.fftshift. Any dtype; ``axes`` (int or sequence) is static."""
     return _shift("fftshift", x, axes, inverse=False)
 
 
+@in_wide_region
 def ifftshift(x, /, axes=None):
     """Inverse of :func:`fftshift` (roll by ``-(n // 2)``). Array API: fft.ifftshift.
     NumPy: numpy.fft.ifftshift."""

@@ -25,6 +25,7 @@ from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array
 from laxarray.array_api._convert import to_raw
 from laxarray.fft._plan import check_norm, nd_axes, one_axis, swap_norm
+from laxarray._core.jaxapi import in_wide_region
 
 _FFT_TYPE = {"fft": lax.FftType.FFT, "ifft": lax.FftType.IFFT, "rfft": lax.FftType.RFFT,
              "irfft": lax.FftType.IRFFT}
@@ -125,6 +126,7 @@ def _one(fn, kind, x, n, axis, norm, **kw):
     return _run(fn, x, [(kind, ax, n)], norm, real_input=real_input, v=v, **kw)
 
 
+@in_wide_region
 def fft(x, /, n=None, axis=-1, norm="backward"):
     """1-D discrete Fourier transform. Array API: fft.fft. NumPy: numpy.fft.fft.
 
@@ -138,17 +140,20 @@ def fft(x, /, n=None, axis=-1, norm="backward"):
     return _one("fft", "fft", x, n, axis, norm)
 
 
+@in_wide_region
 def ifft(x, /, n=None, axis=-1, norm="backward"):
     """1-D inverse discrete Fourier transform. Array API: fft.ifft. NumPy: numpy.fft.ifft."""
     return _one("ifft", "ifft", x, n, axis, norm)
 
 
+@in_wide_region
 def rfft(x, /, n=None, axis=-1, norm="backward"):
     """1-D transform of real input, ``n // 2 + 1`` outputs. Array API: fft.rfft.
     NumPy: numpy.fft.rfft. Complex input raises ``TypeError``."""
     return _one("rfft", "rfft", x, n, axis, norm)
 
 
+@in_wide_region
 def irfft(x, /, n=None, axis=-1, norm="backward"):
     """Inverse of :func:`rfft`: real output of length ``n`` (default ``2 * (M - 1)``).
 
@@ -157,6 +162,7 @@ def irfft(x, /, n=None, axis=-1, norm="backward"):
     return _one("irfft", "irfft", x, n, axis, norm)
 
 
+@in_wide_region
 def hfft(x, /, n=None, axis=-1, norm="backward"):
     """Transform of a Hermitian-symmetric signal given by its first half: real output of
     length ``n`` (default ``2 * (M - 1)``). Array API: fft.hfft. NumPy: numpy.fft.hfft."""
@@ -166,6 +172,7 @@ def hfft(x, /, n=None, axis=-1, norm="backward"):
                 conj_in=True, v=v)
 
 
+@in_wide_region
 def ihfft(x, /, n=None, axis=-1, norm="backward"):
     """Inverse of :func:`hfft` for real input: ``n // 2 + 1`` complex outputs.
 
@@ -184,23 +191,27 @@ def _complex_nd(fn, kind, x, s, axes, norm):
     return _run(fn, x, steps, norm, v=v)
 
 
+@in_wide_region
 def fftn(x, /, s=None, axes=None, norm="backward"):
     """N-d discrete Fourier transform over ``axes`` (default all). Array API: fft.fftn.
     NumPy: numpy.fft.fftn. ``s`` requires ``axes`` (NumPy 2's deprecation made an error)."""
     return _complex_nd("fftn", "fft", x, s, axes, norm)
 
 
+@in_wide_region
 def ifftn(x, /, s=None, axes=None, norm="backward"):
     """N-d inverse discrete Fourier transform. Array API: fft.ifftn. NumPy: numpy.fft.ifftn."""
     return _complex_nd("ifftn", "ifft", x, s, axes, norm)
 
 
+@in_wide_region
 def fft2(x, /, s=None, axes=(-2, -1), norm="backward"):
     """2-d discrete Fourier transform over ``axes``. Array API: (not in the standard).
     NumPy: numpy.fft.fft2."""
     return _complex_nd("fft2", "fft", x, s, axes, norm)
 
 
+@in_wide_region
 def ifft2(x, /, s=None, axes=(-2, -1), norm="backward"):
     """2-d inverse discrete Fourier transform. Array API: (not in the standard).
     NumPy: numpy.fft.ifft2."""
@@ -226,12 +237,14 @@ def _irfftn(fn, x, s, axes, norm):
     return _run(fn, x, steps, norm, v=v)
 
 
+@in_wide_region
 def rfftn(x, /, s=None, axes=None, norm="backward"):
     """N-d transform of real input (half spectrum on the last axis). Array API: fft.rfftn.
     NumPy: numpy.fft.rfftn."""
     return _rfftn("rfftn", x, s, axes, norm)
 
 
+@in_wide_region
 def irfftn(x, /, s=None, axes=None, norm="backward"):
     """Inverse of :func:`rfftn`; the last axis' output length defaults to ``2 * (M - 1)``.
 
@@ -240,11 +253,13 @@ def irfftn(x, /, s=None, axes=None, norm="backward"):
     return _irfftn("irfftn", x, s, axes, norm)
 
 
+@in_wide_region
 def rfft2(x, /, s=None, axes=(-2, -1), norm="backward"):
     """2-d transform of real input. Array API: (not in the standard). NumPy: numpy.fft.rfft2."""
     return _rfftn("rfft2", x, s, axes, norm)
 
 
+@in_wide_region
 def irfft2(x, /, s=None, axes=(-2, -1), norm="backward"):
     """Inverse of :func:`rfft2`. Array API: (not in the standard). NumPy: numpy.fft.irfft2."""
     return _irfftn("irfft2", x, s, axes, norm)

@@ -20,7 +20,7 @@ from jax.lax import linalg as lax_linalg
 
 from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
-from laxarray._core.jaxapi import host_call
+from laxarray._core.jaxapi import host_call, in_wide_region
 from laxarray._core.errors import fail
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_bool
@@ -50,6 +50,7 @@ def _cholesky_kernel(x, *, dtype, upper):
     return (M.mH(low) if upper else low), status.cholesky_failed(x, raw)
 
 
+@in_wide_region
 def cholesky(x, /, *, upper=False):
     """Cholesky factor of Hermitian positive-definite matrices.
 
@@ -80,6 +81,7 @@ def _eigh_kernel(x, *, dtype, vectors):
     return (w, v, failed) if vectors else (w, failed)
 
 
+@in_wide_region
 def eigh(x, /):
     """Eigenvalues (ascending) and orthonormal eigenvectors of Hermitian matrices.
 
@@ -96,6 +98,7 @@ def eigh(x, /):
     return EighResult(w, vec)
 
 
+@in_wide_region
 def eigvalsh(x, /):
     """Eigenvalues (ascending) of Hermitian matrices.
 
@@ -140,6 +143,7 @@ def _eig_on_host(x, vectors):
     return host_call(geev, shapes, x)
 
 
+@in_wide_region
 def eig(x, /):
     """Eigenvalues and right eigenvectors of general square matrices.
 
@@ -160,6 +164,7 @@ def eig(x, /):
     return EigResult(w, vec)
 
 
+@in_wide_region
 def eigvals(x, /):
     """Eigenvalues of general square matrices, complex.
 
@@ -206,6 +211,7 @@ def _pad_last(v, size):
     return lax.pad(v, lax.full((), 1, v.dtype), pad)
 
 
+@in_wide_region
 def qr(x, /, *, mode="reduced"):
     """QR decomposition ``x = Q R`` of a stack of matrices.
 
@@ -291,6 +297,7 @@ def _svd(x, v, dt, full_matrices, compute_uv):
                 full_matrices=full_matrices, compute_uv=compute_uv, cut=None)
 
 
+@in_wide_region
 def svd(x, /, *, full_matrices=True, compute_uv=True):
     """Singular value decomposition ``x = U diag(S) Vh``, singular values descending.
 
@@ -312,6 +319,7 @@ def svd(x, /, *, full_matrices=True, compute_uv=True):
     return SVDResult(u, s, vh)
 
 
+@in_wide_region
 def svdvals(x, /):
     """Singular values, descending, in the real dtype of ``x``.
 

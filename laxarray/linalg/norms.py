@@ -19,6 +19,7 @@ from laxarray.array_api._calls import call
 from laxarray.linalg import _matrix_ops as M
 from laxarray.linalg import _status as status
 from laxarray.linalg._operands import float_operand, matrix_operand
+from laxarray._core.jaxapi import in_wide_region
 
 INF = math.inf
 _MATRIX_ORDS = (1, -1, 2, -2, INF, -INF, "fro", "nuc")
@@ -60,6 +61,7 @@ def _vector_norm_kernel(x, *, dtype, axes, ord, keepdims):
     return _keep(_vector_norm_raw(x, axes, ord), axes, keepdims)
 
 
+@in_wide_region
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     """Vector p-norm over ``axis`` (all axes by default).
 
@@ -130,6 +132,7 @@ def _check_matrix_ord(fn, ord, shape, row, col):
     return ord if ord in (INF, -INF) else int(ord)
 
 
+@in_wide_region
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     """Matrix norm of the last two axes.
 
@@ -153,6 +156,7 @@ def _checked(pair):
     return pair[0]
 
 
+@in_wide_region
 def norm(x, ord=None, axis=None, keepdims=False):
     """Vector or matrix norm with NumPy's rules. Array API: (not in the standard; see
     vector_norm / matrix_norm). NumPy: numpy.linalg.norm.
@@ -224,6 +228,7 @@ def _cond_kernel(x, *, dtype, p):
     return lax.select(lax.bitwise_and(lax.ne(r, r), lax.bitwise_not(x_nan)), inf, r), failed
 
 
+@in_wide_region
 def cond(x, p=None):
     """Condition number of matrices. Array API: (not in the standard). NumPy: numpy.linalg.cond.
 

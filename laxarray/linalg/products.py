@@ -22,6 +22,7 @@ from laxarray.array_api.linear_algebra import matmul, matrix_transpose, tensordo
 from laxarray.array_api.statistical import accumulation_dtype
 from laxarray.linalg import _matrix_ops as M
 from laxarray.linalg._operands import raw
+from laxarray._core.jaxapi import in_wide_mode, in_wide_region
 
 
 def _numeric_pair(fn, x1, x2):
@@ -40,6 +41,7 @@ def _outer_kernel(a, b, *, dtype):
     return lax.mul(lax.expand_dims(a, (1,)), lax.expand_dims(b, (0,)))
 
 
+@in_wide_region
 def outer(x1, x2, /):
     """Outer product of two 1-D arrays. Array API: linalg.outer. NumPy: numpy.linalg.outer."""
     v1, v2, dt = _numeric_pair("outer", x1, x2)
@@ -60,6 +62,7 @@ def _cross_kernel(a, b, *, dtype, axis, shape):
     return lax.concatenate([c0, c1, c2], axis)
 
 
+@in_wide_region
 def cross(x1, x2, /, *, axis=-1):
     """Cross product of 3-element vectors along ``axis``.
 
@@ -87,6 +90,7 @@ def _diagonal_kernel(x, *, offset):
     return M.diagonal(x, offset)
 
 
+@in_wide_mode
 def diagonal(x, /, *, offset=0):
     """Diagonals of the last two axes. Array API: linalg.diagonal. NumPy: numpy.linalg.diagonal.
 
@@ -108,6 +112,7 @@ def _trace_kernel(x, *, offset, dtype):
     return lax.reduce_sum(d, (d.ndim - 1,))
 
 
+@in_wide_region
 def trace(x, /, *, offset=0, dtype=None):
     """Sum of the ``offset`` diagonal of the last two axes.
 
@@ -164,6 +169,7 @@ def _multi_dot_kernel(*arrays, dtype, order, first_vec, last_vec):
     return out
 
 
+@in_wide_region
 def multi_dot(arrays, /):
     """Product of a chain of matrices in the cheapest order.
 

@@ -22,7 +22,7 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import LinAlgError, fail
 from laxarray._core.host import to_like
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import in_wide_region, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_int, normalize_axis
 from laxarray.array_api._calls import call
@@ -55,6 +55,7 @@ def _broadcast_vec(v, batch):
     return lax.broadcast_in_dim(v, shape, tuple(range(len(shape) - v.ndim, len(shape))))
 
 
+@in_wide_region
 def solve(x1, x2, /):
     """Solve ``x1 @ x = x2`` for square, non-singular ``x1``.
 
@@ -93,6 +94,7 @@ def _inv_kernel(a, *, dtype):
             status.lu_singular(lu))
 
 
+@in_wide_region
 def inv(x, /):
     """Inverse of square matrices. Array API: linalg.inv. NumPy: numpy.linalg.inv.
 
@@ -123,12 +125,14 @@ def _det_kernel(a, *, dtype, log):
     return lax.mul(sign, lax.reduce_prod(M.diagonal(lu), (lu.ndim - 2,)))
 
 
+@in_wide_region
 def det(x, /):
     """Determinants of square matrices. Array API: linalg.det. NumPy: numpy.linalg.det."""
     v, dt = matrix_operand("det", x, square=True)
     return call(_det_kernel, v, dtype=dt, log=False)
 
 
+@in_wide_region
 def slogdet(x, /):
     """Sign and natural log of the absolute determinant of square matrices.
 
@@ -169,6 +173,7 @@ def _matrix_power_kernel(a, *, n, dtype):
     return result, singular
 
 
+@in_wide_region
 def matrix_power(x, n, /):
     """Integer power of square matrices by repeated squaring.
 
@@ -223,6 +228,7 @@ def _pinv_kernel(a, *rtol_arr, dtype, rtol):
     return M.mm(M.mH(vh), scaled), failed
 
 
+@in_wide_region
 def pinv(x, /, *, rtol=None, rcond=None):
     """Moore-Penrose pseudo-inverse via the SVD. Array API: linalg.pinv. NumPy: numpy.linalg.pinv.
 
@@ -254,6 +260,7 @@ def _rank_kernel(a, *tol_arr, dtype, rtol, absolute):
             status.svd_failed(a, s))
 
 
+@in_wide_region
 def matrix_rank(x, /, *, rtol=None, tol=None):
     """Rank: the number of singular values above a threshold, in the default integer dtype.
 
@@ -304,6 +311,7 @@ def _lstsq_kernel(a, b, *, dtype, vector, rcond, batch):
     return x, resid, rank, s, status.lstsq_failed(s)
 
 
+@in_wide_region
 def lstsq(x1, x2, /, rcond=None):
     """Least-squares solution of ``x1 @ x = x2`` (minimum norm when rank-deficient), via the SVD.
 
@@ -352,6 +360,7 @@ def _tensorinv_kernel(a, *, dtype, shape2, out_shape):
             status.lu_singular(lu))
 
 
+@in_wide_region
 def tensorinv(x, /, ind=2):
     """Inverse of an N-d array for :func:`tensordot` with ``ind`` axes.
 
@@ -380,6 +389,7 @@ def _tensorsolve_kernel(a, b, *, dtype, perm, size, out_shape):
     return lax.reshape(M.lu_solve(lu, p, b), out_shape), status.lu_singular(lu)
 
 
+@in_wide_region
 def tensorsolve(x1, x2, /, axes=None):
     """Solve ``tensordot(x1, x, axes=x.ndim) = x2`` for ``x``.
 

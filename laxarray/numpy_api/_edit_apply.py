@@ -17,7 +17,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import in_wide_region, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_choice, normalize_axis
 from laxarray.array_api._calls import call
@@ -41,6 +41,7 @@ def _wrap_tree(out):
     return wrap(out)
 
 
+@in_wide_region
 def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     """Apply ``func1d`` to every 1-d slice of ``arr`` along ``axis``.
     NumPy: numpy.apply_along_axis.
@@ -72,6 +73,7 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     return wrap(lax.transpose(out, perm))
 
 
+@in_wide_region
 def apply_over_axes(func, a, axes):
     """Apply ``func(a, axis)`` repeatedly over ``axes``, keeping the rank.
     NumPy: numpy.apply_over_axes.
@@ -116,6 +118,7 @@ def _parse_signature(fn, signature):
     return dims(ins), dims(outs)
 
 
+@in_wide_region
 def vectorize(pyfunc, otypes=None, doc=None, excluded=None, cache=False, signature=None):
     """A function that maps ``pyfunc`` over its (broadcast) array arguments.
     NumPy: numpy.vectorize.
@@ -140,6 +143,7 @@ def vectorize(pyfunc, otypes=None, doc=None, excluded=None, cache=False, signatu
             otypes = list(otypes)
         otypes = [_dt.canonicalize_dtype(fn, t, "otypes") for t in otypes]
 
+    @in_wide_region
     @functools.wraps(pyfunc)
     def wrapped(*args, **kwargs):
         fixed_pos = {i: a for i, a in enumerate(args) if i in excluded}
@@ -206,6 +210,7 @@ def _operand(fn, v, argname):
     return raw, raw.dtype
 
 
+@in_wide_region
 def select(condlist, choicelist, default=0):
     """Per element, the choice of the first true condition, else ``default``.
     NumPy: numpy.select.
@@ -270,6 +275,7 @@ def _choose_kernel(a, choices, *, mode, dtype, shape):
                       (1,) * (len(shape) + 1), mode=lax.GatherScatterMode.CLIP)
 
 
+@in_wide_region
 def choose(a, choices, mode="raise"):
     """Per element, ``choices[a[i]][i]`` (all broadcast together). NumPy: numpy.choose.
 
@@ -306,6 +312,7 @@ def choose(a, choices, mode="raise"):
     return call(_choose_kernel, idx, raws, mode=mode, dtype=dtype, shape=shape)
 
 
+@in_wide_region
 def piecewise(x, condlist, funclist, *args, **kw):
     """Piecewise-defined values: ``funclist[i]`` where ``condlist[i]`` holds (later
     conditions win), 0 elsewhere. NumPy: numpy.piecewise.

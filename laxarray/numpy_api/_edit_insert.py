@@ -15,7 +15,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import in_wide_mode, in_wide_region, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_int, normalize_axis, normalize_shape, normalize_axes
 from laxarray.array_api._calls import call
@@ -89,6 +89,7 @@ def _insert_kernel(x, block, idx, *, axis, count):
     return gather_axis(lax.concatenate([x, block], axis), src, axis, wrap=False)
 
 
+@in_wide_region
 def insert(arr, obj, values, axis=None):
     """Insert ``values`` before the indices ``obj`` along ``axis`` (flattened if None).
     NumPy: numpy.insert.
@@ -153,6 +154,7 @@ def _delete_kernel(x, idx, *, axis, keep):
     return gather_axis(x, lax.slice(order, (0,), (keep,)), axis, wrap=False)
 
 
+@in_wide_region
 def delete(arr, obj, axis=None, *, assume_unique_indices=False):
     """A copy of ``arr`` without the entries ``obj`` along ``axis`` (flattened if None).
     NumPy: numpy.delete.
@@ -200,6 +202,7 @@ def _take_static_kernel(x, *, keep, axis):
     return gather_axis(x, np.asarray(keep, _dt.default_index()), axis, wrap=False)
 
 
+@in_wide_region
 def append(arr, values, axis=None):
     """``arr`` and ``values`` joined along ``axis`` (both flattened if None).
     NumPy: numpy.append. The dtype is the promotion of both (scalars become arrays)."""
@@ -226,6 +229,7 @@ def _resize_kernel(x, *, shape):
     return lax.reshape(lax.slice(flat, (0,), (total,)), shape)
 
 
+@in_wide_region
 def resize(a, new_shape):
     """``a`` flattened, repeated cyclically and reshaped to ``new_shape`` (zeros if ``a`` is
     empty). NumPy: numpy.resize. ``new_shape`` is static."""
@@ -248,6 +252,7 @@ def _rot90_kernel(m, *, k, axes):
     return lax.rev(lax.transpose(m, tuple(perm)), (a1,))
 
 
+@in_wide_mode
 def rot90(m, k=1, axes=(0, 1)):
     """Rotate by 90 degrees ``k`` times in the plane of ``axes`` (from the first axis
     towards the second). NumPy: numpy.rot90. ``k`` and ``axes`` are static."""
@@ -264,6 +269,7 @@ def rot90(m, k=1, axes=(0, 1)):
     return call(_rot90_kernel, raw, k=k, axes=(a0, a1))
 
 
+@in_wide_mode
 def fliplr(m):
     """Reverse the second axis (columns). NumPy: numpy.fliplr. Needs rank >= 2."""
     raw = to_raw("fliplr", m, "m")
@@ -272,6 +278,7 @@ def fliplr(m):
     return _flip(raw, 1)
 
 
+@in_wide_mode
 def flipud(m):
     """Reverse the first axis (rows). NumPy: numpy.flipud. Needs rank >= 1."""
     raw = to_raw("flipud", m, "m")
@@ -284,6 +291,7 @@ def _flip(raw, axis):
     return call(flip_kernel, raw, axes=(axis,))
 
 
+@in_wide_mode
 def trim_zeros(filt, trim="fb", axis=None):
     """Trim leading (``'f'``) and/or trailing (``'b'``) zeros. NumPy: numpy.trim_zeros.
 

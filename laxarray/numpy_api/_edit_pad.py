@@ -20,7 +20,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import in_wide_region, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_choice, normalize_axis
 from laxarray.array_api._calls import call
@@ -400,6 +400,7 @@ def _pad_callable(fn, raw, widths, kwargs):
     return wrap(x)
 
 
+@in_wide_region
 def pad(array, pad_width, mode="constant", **kwargs):
     """Pad an array. NumPy: numpy.pad.
 

@@ -20,7 +20,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import broadcast_error, fail, message, shape_text
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import in_wide_mode, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import (casts_same_kind, check_bool, check_choice, normalize_axis,
                                      check_int)
@@ -109,6 +109,7 @@ def _place_kernel(x, mask, vals):
     return lax.reshape(lax.select(m, picked, flat), x.shape)
 
 
+@in_wide_mode
 def place(arr, mask, vals, *, inplace=True):
     """Set the positions where ``mask`` is true to ``vals`` (cycled), in place.
     NumPy: numpy.place.
@@ -167,6 +168,7 @@ def _put_kernel(a, ind, v, *, mode):
     return lax.reshape(out, a.shape)
 
 
+@in_wide_mode
 def put(a, ind, v, mode="raise", *, inplace=True):
     """Set the flat positions ``ind`` of ``a`` to ``v`` (cycled), in place. NumPy: numpy.put.
 
@@ -213,6 +215,7 @@ def _put_along_axis_kernel(x, idx, v, *, axis):
     return lax.scatter(x, lax.expand_dims(idx, (idx.ndim,)), v, dnums, mode=_DROP)
 
 
+@in_wide_mode
 def put_along_axis(arr, indices, values, axis, inplace=True, *, mode=None):
     """Write ``values`` at ``indices`` along ``axis`` of ``arr`` (the inverse of
     ``take_along_axis``), in place. NumPy: numpy.put_along_axis.
@@ -291,6 +294,7 @@ def _putmask_kernel(x, mask, vals):
     return lax.reshape(lax.select(m, picked, flat), x.shape)
 
 
+@in_wide_mode
 def putmask(a, mask, values):
     """Set ``a`` to ``values`` where ``mask`` is true, in place (position ``i`` takes
     ``values[i % len(values)]``); returns None. NumPy: numpy.putmask.
@@ -328,6 +332,7 @@ def _copyto_kernel(dst, src, where, *, dtype):
     return lax.select(bcast(where), bcast(cast_value(src, dtype)), dst)
 
 
+@in_wide_mode
 def copyto(dst, src, casting="same_kind", where=True):
     """Copy ``src`` (broadcast) into ``dst`` where ``where`` is true, in place; returns
     None. NumPy: numpy.copyto.
@@ -395,6 +400,7 @@ def _pick(fn, x, m, axis, size, fill_value):
     return call(_pick_kernel, x, pos, count, axis=axis, fill_value=fill_value)
 
 
+@in_wide_mode
 def extract(condition, arr, *, size=None, fill_value=None):
     """The elements of ``arr`` (flattened) where ``condition`` (flattened) is nonzero.
     NumPy: numpy.extract.
@@ -417,6 +423,7 @@ def extract(condition, arr, *, size=None, fill_value=None):
     return _pick(fn, x, c, 0, size, fill_value)
 
 
+@in_wide_mode
 def compress(condition, a, axis=None, *, size=None, fill_value=None):
     """The slices of ``a`` along ``axis`` (flattened if None) where the 1-d ``condition`` is
     true. NumPy: numpy.compress.

@@ -17,7 +17,7 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.host import HostPath
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import in_wide_region, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.numerics import rank_of_true
 from laxarray._core.validate import check_bool, check_int, normalize_axis
@@ -132,6 +132,7 @@ def _unique_rows_kernel(x, *, size, fill_value):
     return values, indices, inverse, counts, k
 
 
+@in_wide_region
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
            equal_nan=True, sorted=True, size=None, fill_value=None):
     """Sorted unique values (or sub-arrays along ``axis``), with optional first indices,
@@ -237,6 +238,7 @@ def _live(k, n):
     return lax.lt(lax.iota(_dt.default_index(), n), lax.full((n,), k, _dt.default_index()))
 
 
+@in_wide_region
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False, *, size=None,
                 fill_value=None):
     """Sorted values common to both inputs (flattened). NumPy: numpy.intersect1d.
@@ -303,6 +305,7 @@ def _sort_masked(aux, live):
     return out[-2], out[-1]
 
 
+@in_wide_region
 def union1d(ar1, ar2, *, size=None, fill_value=None):
     """Sorted unique values of both inputs (flattened). NumPy: numpy.union1d.
 
@@ -315,6 +318,7 @@ def union1d(ar1, ar2, *, size=None, fill_value=None):
     return unique(wrap(aux), size=size, fill_value=fill)
 
 
+@in_wide_region
 def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
     """Sorted unique values of ``ar1`` not in ``ar2`` (``ar1``'s order and duplicates if
     ``assume_unique``). NumPy: numpy.setdiff1d. ``size``/``fill_value``: module docstring.
@@ -334,6 +338,7 @@ def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
     return _compact(fn, a, keep, size, fill)
 
 
+@in_wide_region
 def setxor1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
     """Sorted values in exactly one of the inputs (flattened). NumPy: numpy.setxor1d.
 

@@ -20,6 +20,7 @@ from laxarray.array_api._convert import scalar_operand
 from laxarray.array_api._ufunc import cast_broadcast
 from laxarray.array_api._broadcast import broadcast_shapes2
 from laxarray.linalg._operands import raw
+from laxarray._core.jaxapi import in_wide_region
 
 
 def _tol(fn, value, name):
@@ -86,12 +87,14 @@ def _closeness(fn, a, b, rtol, atol, equal_nan, reduce):
                 equal_nan=bool(equal_nan), reduce=reduce)
 
 
+@in_wide_region
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Elementwise ``|a - b| <= atol + rtol * |b|`` (equal infinities are close).
     NumPy: numpy.isclose. ``rtol``/``atol`` are static Python numbers under ``jax.jit``."""
     return _closeness("isclose", a, b, rtol, atol, equal_nan, False)
 
 
+@in_wide_region
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Whether all elements are close (see isclose), as a 0-d bool array.
     NumPy: numpy.allclose."""
@@ -130,6 +133,7 @@ def _equal(fn, a1, a2, equal_nan, broadcast):
     return call(_equal_kernel, v1, v2, dtype=dt, shape=shape, equal_nan=bool(equal_nan))
 
 
+@in_wide_region
 def array_equal(a1, a2, equal_nan=False):
     """Whether two arrays have the same shape and elements (0-d bool array).
     NumPy: numpy.array_equal. With ``equal_nan`` NaNs compare equal (complex: a NaN in
@@ -137,6 +141,7 @@ def array_equal(a1, a2, equal_nan=False):
     return _equal("array_equal", a1, a2, equal_nan, False)
 
 
+@in_wide_region
 def array_equiv(a1, a2):
     """Whether two arrays broadcast together and are equal elementwise (0-d bool array).
     NumPy: numpy.array_equiv."""
@@ -174,6 +179,7 @@ def _bits_axis(fn, axis, v):
     return normalize_axis(fn, axis, v.ndim)
 
 
+@in_wide_region
 def packbits(a, /, axis=None, bitorder="big"):
     """Pack the truth values of an integer or boolean array into uint8 bytes.
     NumPy: numpy.packbits. ``axis=None`` packs the flattened array; the axis is zero-padded
@@ -208,6 +214,7 @@ def _unpackbits_kernel(x, *, axis, count, bitorder):
     return bits
 
 
+@in_wide_region
 def unpackbits(a, /, axis=None, count=None, bitorder="big"):
     """Unpack uint8 bytes into bits (uint8 0/1). NumPy: numpy.unpackbits.
 

@@ -26,6 +26,7 @@ from laxarray._core.numerics import dot_general
 from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array
 from laxarray.array_api._convert import to_raw
+from laxarray._core.jaxapi import in_wide_region
 
 _LETTERS = string.ascii_uppercase + string.ascii_lowercase  # NumPy's sublist order
 _CASTING = ("no", "equiv", "safe", "same_kind", "unsafe")
@@ -406,6 +407,7 @@ def _resolve(fn, args):
     return subscripts, raws, inputs, output, sizes
 
 
+@in_wide_region
 def einsum(*operands, out=None, optimize="greedy", dtype=None, casting="safe",
            precision=None):
     """Einstein summation. NumPy: numpy.einsum.
@@ -447,6 +449,7 @@ def einsum(*operands, out=None, optimize="greedy", dtype=None, casting="safe",
                 precision=precision)
 
 
+@in_wide_region
 def einsum_path(*operands, optimize="greedy", einsum_call=False):
     """The contraction path einsum would use, and a printable report. NumPy: numpy.einsum_path.
 

@@ -15,7 +15,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import in_wide_region, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_bool, check_int
 from laxarray.array_api._calls import call
@@ -52,6 +52,7 @@ def _polyval_kernel(p, x, *, dtype):
     return y
 
 
+@in_wide_region
 def polyval(p, x):
     """Evaluate the polynomial ``p`` (highest power first) at ``x`` by Horner's scheme.
     NumPy: numpy.polyval. The number of coefficients is static under ``jax.jit``."""
@@ -84,11 +85,13 @@ def _polyadd(fn, a1, a2, subtract):
     return call(_polyadd_kernel, va, vb, dtype=dt, n=n, subtract=subtract)
 
 
+@in_wide_region
 def polyadd(a1, a2):
     """Sum of two polynomials (highest power first). NumPy: numpy.polyadd."""
     return _polyadd("polyadd", a1, a2, False)
 
 
+@in_wide_region
 def polysub(a1, a2):
     """Difference of two polynomials (highest power first). NumPy: numpy.polysub."""
     return _polyadd("polysub", a1, a2, True)
@@ -105,6 +108,7 @@ def _trim_leading(fn, v):
     return v[int(nz[0]):] if nz[0] else v
 
 
+@in_wide_region
 def polymul(a1, a2, *, trim_leading_zeros=True):
     """Product of two polynomials: the convolution of their coefficients.
     NumPy: numpy.polymul.
@@ -138,6 +142,7 @@ def _polydiv_kernel(u, v, *, dtype):
     return quot, r
 
 
+@in_wide_region
 def polydiv(u, v, *, trim_leading_zeros=True):
     """Quotient and remainder of polynomial division. NumPy: numpy.polydiv.
 
@@ -174,6 +179,7 @@ def _polyder_kernel(p, *, m, dtype):
     return p
 
 
+@in_wide_region
 def polyder(p, m=1):
     """The ``m``-th derivative of a polynomial. NumPy: numpy.polyder.
     ``m`` is static under ``jax.jit``."""
@@ -198,6 +204,7 @@ def _polyint_kernel(p, k, *, m, dtype):
     return p
 
 
+@in_wide_region
 def polyint(p, m=1, k=None):
     """The ``m``-th antiderivative, with integration constants ``k`` (default 0; a scalar
     is used for every step). NumPy: numpy.polyint. ``m`` is static under ``jax.jit``."""
@@ -231,6 +238,7 @@ def _vander_kernel(x, *, n, increasing, dtype):
     return lax.concatenate([lax.expand_dims(c, (1,)) for c in cols], 1)
 
 
+@in_wide_region
 def vander(x, N=None, increasing=False):
     """Vandermonde matrix: columns ``x**(N-1), ..., x**0`` (reversed if ``increasing``).
     NumPy: numpy.vander. ``N`` and ``increasing`` are static under ``jax.jit``."""
@@ -245,6 +253,7 @@ def vander(x, N=None, increasing=False):
     return call(_vander_kernel, v, n=n, increasing=bool(increasing), dtype=dt)
 
 
+@in_wide_region
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     """Least-squares polynomial fit (highest power first). NumPy: numpy.polyfit.
 
@@ -328,6 +337,7 @@ def _linear_root_kernel(p, *, dtype):
     return lax.neg(lax.div(lax.slice_in_dim(p, 1, 2), lax.slice_in_dim(p, 0, 1)))
 
 
+@in_wide_region
 def roots(p, *, strip_zeros=True):
     """Roots of a polynomial (highest power first): eigenvalues of the companion matrix.
     NumPy: numpy.roots.
@@ -370,6 +380,7 @@ def _poly_kernel(z, *, dtype):
     return a
 
 
+@in_wide_region
 def poly(seq_of_zeros):
     """Coefficients of the monic polynomial with the given roots (or of a square matrix's
     characteristic polynomial). NumPy: numpy.poly.
@@ -429,24 +440,28 @@ def _cosine_window(fn, M, kind):
     return call(_cosine_window_kernel, M=M, kind=kind)
 
 
+@in_wide_region
 def bartlett(M):
     """Bartlett (triangular) window of ``M`` points (float64). NumPy: numpy.bartlett.
     ``M`` is static under ``jax.jit``."""
     return _cosine_window("bartlett", M, "bartlett")
 
 
+@in_wide_region
 def blackman(M):
     """Blackman window of ``M`` points (float64). NumPy: numpy.blackman.
     ``M`` is static under ``jax.jit``."""
     return _cosine_window("blackman", M, "blackman")
 
 
+@in_wide_region
 def hamming(M):
     """Hamming window of ``M`` points (float64). NumPy: numpy.hamming.
     ``M`` is static under ``jax.jit``."""
     return _cosine_window("hamming", M, "hamming")
 
 
+@in_wide_region
 def hanning(M):
     """Hann window of ``M`` points (float64). NumPy: numpy.hanning.
     ``M`` is static under ``jax.jit``."""
@@ -462,6 +477,7 @@ def _kaiser_arg_kernel(beta, *, M):
     return lax.mul(beta, lax.sqrt(lax.sub(lax.full_like(r, 1), lax.mul(r, r)))), beta
 
 
+@in_wide_region
 def kaiser(M, beta):
     """Kaiser window of ``M`` points with shape parameter ``beta`` (float64).
     NumPy: numpy.kaiser. ``M`` is static under ``jax.jit``; ``beta`` may be traced."""

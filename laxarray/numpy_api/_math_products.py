@@ -22,6 +22,7 @@ from laxarray.array_api._broadcast import broadcast_shapes2
 from laxarray.array_api.statistical import accumulation_dtype
 from laxarray.linalg import _matrix_ops as M
 from laxarray.linalg._operands import raw
+from laxarray._core.jaxapi import in_wide_region
 
 
 def _pair(fn, a, b, names=("a", "b")):
@@ -65,6 +66,7 @@ def _dot_kernel(a, b, *, dtype):
     return _dot(a, b, (((a.ndim - 1,), (cb,)), ((), ())), dtype)
 
 
+@in_wide_region
 def dot(a, b, out=None):
     """Dot product with NumPy's N-D rule. NumPy: numpy.dot.
 
@@ -89,6 +91,7 @@ def _inner_kernel(a, b, *, dtype):
     return _dot(a, b, (((a.ndim - 1,), (b.ndim - 1,)), ((), ())), dtype)
 
 
+@in_wide_region
 def inner(a, b, /):
     """Inner product over the last axes (0-d operands multiply). NumPy: numpy.inner."""
     va, vb, dt = _pair("inner", a, b)
@@ -106,6 +109,7 @@ def _vdot_kernel(a, b, *, dtype):
     return _dot(a, b, (((0,), (0,)), ((), ())), dtype)
 
 
+@in_wide_region
 def vdot(a, b, /):
     """Flattened dot product, conjugating ``a``. NumPy: numpy.vdot."""
     va, vb, dt = _pair("vdot", a, b)
@@ -122,6 +126,7 @@ def _outer_kernel(a, b, *, dtype):
     return _mul(cast_broadcast(a, a.dtype, shape), cast_broadcast(b, b.dtype, shape), dtype)
 
 
+@in_wide_region
 def outer(a, b, out=None):
     """Outer product of the flattened inputs. NumPy: numpy.outer. ``out`` is not supported."""
     if out is not None:
@@ -142,6 +147,7 @@ def _kron_kernel(a, b, *, dtype):
     return lax.reshape(out, tuple(x * y for x, y in zip(a.shape, b.shape)))
 
 
+@in_wide_region
 def kron(a, b, /):
     """Kronecker product (blocks of ``a[i] * b``). NumPy: numpy.kron."""
     va, vb, dt = _pair("kron", a, b)
@@ -172,6 +178,7 @@ def _cross_kernel(a, b, *, dtype, shape, na, nb, axisc):
     return out
 
 
+@in_wide_region
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """Cross product of 2- or 3-element vectors. NumPy: numpy.cross.
 
@@ -212,6 +219,7 @@ def _trace_kernel(x, *, offset, axes, dtype):
     return lax.reduce_sum(d, (d.ndim - 1,))
 
 
+@in_wide_region
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """Sum along a diagonal of ``axis1``/``axis2``. NumPy: numpy.trace.
 
@@ -250,6 +258,7 @@ def _matvec_kernel(a, b, *, dtype, batch, conj, vec_first):
     return _dot(a, b, (((nb + 1,), (nb,)), (bdims, bdims)), dtype)
 
 
+@in_wide_region
 def matvec(x1, x2, /):
     """Matrix-vector product ``x1 @ x2`` over the last axes, batches broadcast.
     NumPy: numpy.matvec."""
@@ -264,6 +273,7 @@ def matvec(x1, x2, /):
     return call(_matvec_kernel, v1, v2, dtype=dt, batch=batch, conj=False, vec_first=False)
 
 
+@in_wide_region
 def vecmat(x1, x2, /):
     """Vector-matrix product ``conj(x1) @ x2`` over the last axes, batches broadcast.
     NumPy: numpy.vecmat."""
@@ -318,6 +328,7 @@ def _conv_operands(fn, a, v):
     return lax.reshape(va, (va.size,)), lax.reshape(vv, (vv.size,)), dt
 
 
+@in_wide_region
 def correlate(a, v, mode="valid"):
     """Cross-correlation of two 1-D sequences, conjugating ``v``. NumPy: numpy.correlate.
 
@@ -328,6 +339,7 @@ def correlate(a, v, mode="valid"):
     return call(_correlate_kernel, va, vv, dtype=dt, mode=mode, conj=True, flip=False)
 
 
+@in_wide_region
 def convolve(a, v, mode="full"):
     """Discrete linear convolution of two 1-D sequences. NumPy: numpy.convolve.
 

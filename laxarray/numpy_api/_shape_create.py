@@ -13,7 +13,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import in_wide_region, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import (check_bool, check_choice, check_int, normalize_axis,
                                      normalize_shape)
@@ -27,6 +27,7 @@ from laxarray.numpy_api._shape_grid import _indices_kernel
 from laxarray.numpy_api._shape_split import raw_of
 
 
+@in_wide_region
 def array(object, dtype=None, *, copy=True, order="K", ndmin=0):
     """Create an array (a new one unless ``copy`` allows reuse). NumPy: numpy.array.
 
@@ -54,6 +55,7 @@ def array(object, dtype=None, *, copy=True, order="K", ndmin=0):
     return out
 
 
+@in_wide_region
 def copy(a, order="K"):
     """A copy of ``a`` (a new handle; ``order`` is accepted and ignored). NumPy: numpy.copy.
 
@@ -64,6 +66,7 @@ def copy(a, order="K"):
     return wrap(raw_of("copy", a, "a"))
 
 
+@in_wide_region
 def identity(n, dtype=None):
     """The ``n x n`` identity matrix (float64 by default). NumPy: numpy.identity.
 
@@ -139,6 +142,7 @@ def _sampling_args(fn, num, endpoint, axis, raws):
     return num, shape, axis
 
 
+@in_wide_region
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     """``base ** linspace(start, stop, num)``. NumPy: numpy.logspace.
 
@@ -193,6 +197,7 @@ def _geomspace_kernel(start, stop, *, num, endpoint, shape, work, dtype, axis):
     return lax.convert_element_type(out, dtype)
 
 
+@in_wide_region
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     """Numbers spaced evenly on a log scale, from ``start`` to ``stop`` (a geometric
     progression). NumPy: numpy.geomspace.
@@ -219,6 +224,7 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
                 dtype=dt or work, axis=axis)
 
 
+@in_wide_region
 def fromfunction(function, shape, *, dtype=float, **kwargs):
     """``function(*coordinate_arrays, **kwargs)`` over the index grid of ``shape``.
     NumPy: numpy.fromfunction.

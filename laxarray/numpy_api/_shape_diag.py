@@ -14,7 +14,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.devices import device_of, place
-from laxarray._core.jaxapi import Tracer
+from laxarray._core.jaxapi import Tracer, in_wide_mode, in_wide_region
 from laxarray._core.errors import fail
 from laxarray._core.kernel import kernel
 from laxarray._core.numerics import cast_value
@@ -47,6 +47,7 @@ def _diagonal_kernel(x, *, offset, axis1, axis2):
                      (1,) * nb + (m + 1,))
 
 
+@in_wide_mode
 def diagonal(a, offset=0, axis1=0, axis2=1):
     """The ``offset``-th diagonal over ``axis1``/``axis2`` (appended as the last axis).
     NumPy: numpy.diagonal.
@@ -84,6 +85,7 @@ def _diag_from_vector_kernel(v, *, k):
     return lax.pad(square, lax.full((), 0, v.dtype), pads)
 
 
+@in_wide_mode
 def diag(v, k=0):
     """A 2-D array with ``v`` on its ``k``-th diagonal (``v`` 1-D), or the ``k``-th diagonal
     of a 2-D ``v``. NumPy: numpy.diag. ``k`` is static.
@@ -100,6 +102,7 @@ def diag(v, k=0):
     fail(ValueError, "diag", "a 1-D or 2-D array for 'v'", v)
 
 
+@in_wide_region
 def diagflat(v, k=0):
     """A 2-D array with the flattened ``v`` on its ``k``-th diagonal. NumPy: numpy.diagflat.
 
@@ -114,6 +117,7 @@ def diagflat(v, k=0):
     return call(_diag_from_vector_kernel, flat, k=k)
 
 
+@in_wide_mode
 def diag_indices(n, ndim=2):
     """Indices of the main diagonal of an ``(n,) * ndim`` array (``ndim`` int64 arrays).
     NumPy: numpy.diag_indices. All arguments static.
@@ -127,6 +131,7 @@ def diag_indices(n, ndim=2):
     return (idx,) * ndim
 
 
+@in_wide_mode
 def diag_indices_from(arr):
     """Indices of the main diagonal of ``arr`` (rank >= 2, all sides equal).
     NumPy: numpy.diag_indices_from. Only ``arr``'s shape is used.
@@ -157,6 +162,7 @@ def _tri_kernel(*, n, m, k, dtype):
     return lax.convert_element_type(keep, dtype)
 
 
+@in_wide_mode
 def tri(N, M=None, k=0, dtype=float):
     """Ones at and below the ``k``-th diagonal of an ``N x M`` array. NumPy: numpy.tri.
 
@@ -193,6 +199,7 @@ def _tri_indices(fn, n, k, m, lower):
     return call(_tri_indices_kernel, n=n, m=m, k=k, lower=lower, size=size)
 
 
+@in_wide_mode
 def tril_indices(n, k=0, m=None):
     """Row and column indices of the lower triangle of an ``n x m`` array (row-major order).
     NumPy: numpy.tril_indices. All arguments are static (the result length follows).
@@ -203,6 +210,7 @@ def tril_indices(n, k=0, m=None):
     return _tri_indices("tril_indices", n, k, m, True)
 
 
+@in_wide_mode
 def triu_indices(n, k=0, m=None):
     """Row and column indices of the upper triangle of an ``n x m`` array (row-major order).
     NumPy: numpy.triu_indices. All arguments are static.
@@ -225,6 +233,7 @@ def _tri_indices_from(fn, arr, k, lower):
     return out
 
 
+@in_wide_mode
 def tril_indices_from(arr, k=0):
     """Indices of the lower triangle of the 2-D ``arr``. NumPy: numpy.tril_indices_from.
 
@@ -237,6 +246,7 @@ def tril_indices_from(arr, k=0):
     return _tri_indices_from("tril_indices_from", arr, k, True)
 
 
+@in_wide_mode
 def triu_indices_from(arr, k=0):
     """Indices of the upper triangle of the 2-D ``arr``. NumPy: numpy.triu_indices_from.
 
@@ -249,6 +259,7 @@ def triu_indices_from(arr, k=0):
     return _tri_indices_from("triu_indices_from", arr, k, False)
 
 
+@in_wide_mode
 def mask_indices(n, mask_func, k=0):
     """Indices where ``mask_func(ones((n, n)), k)`` is non-zero. NumPy: numpy.mask_indices.
 
@@ -293,6 +304,7 @@ def _fill_diagonal_kernel(a, val, *, step, end, count):
     return lax.reshape(lax.select(on, spread, flat), a.shape)
 
 
+@in_wide_mode
 def fill_diagonal(a, val, wrap=False, *, inplace=True):
     """Set the main diagonal of ``a`` to ``val``, in place (returns None), as NumPy.
     NumPy: numpy.fill_diagonal.

@@ -15,7 +15,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import in_wide_mode, in_wide_region, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_bool, normalize_shape
 from laxarray.array_api._calls import call
@@ -101,6 +101,7 @@ class AxisConcatenator:
                 obj = permute_dims_kernel(obj, axes=tuple(perm))
         return obj
 
+    @in_wide_mode
     def __getitem__(self, key):
         fn = self.name
         if isinstance(key, str):
@@ -202,6 +203,7 @@ def _indices_kernel(*, dims, dtype, form):
     return lax.concatenate([lax.expand_dims(o, (0,)) for o in outs], 0)
 
 
+@in_wide_region
 def indices(dimensions, dtype=int, sparse=False):
     """The index grid of an array of shape ``dimensions``. NumPy: numpy.indices.
 
@@ -253,6 +255,7 @@ class GridClass:
     def __init__(self, name, sparse):
         self.name, self.sparse = name, sparse
 
+    @in_wide_mode
     def __getitem__(self, key):
         fn = self.name
         if isinstance(key, slice):
@@ -298,6 +301,7 @@ mgrid = GridClass("mgrid", sparse=False)
 ogrid = GridClass("ogrid", sparse=True)
 
 
+@in_wide_region
 def ix_(*args):
     """Open-mesh index arrays from 1-D sequences (boolean ones via their non-zero positions).
     NumPy: numpy.ix_.

@@ -15,7 +15,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import in_wide_region, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_choice, check_int, normalize_shape
 from laxarray.array_api._broadcast import broadcast_shapes2
@@ -56,6 +56,7 @@ def _int_index_raw(fn, x, argname):
     return raw
 
 
+@in_wide_region
 def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     """Flat indices of the coordinate arrays ``multi_index`` in an array of shape ``dims``.
     NumPy: numpy.ravel_multi_index.
@@ -108,6 +109,7 @@ def _unravel_index_kernel(idx, *, dims, order):
     return tuple(outs)
 
 
+@in_wide_region
 def unravel_index(indices, shape, order="C"):
     """Coordinate arrays of the flat ``indices`` in an array of ``shape``.
     NumPy: numpy.unravel_index.
@@ -160,6 +162,7 @@ def _argwhere_kernel(x, *, size, fill_value, flat):
     return lax.concatenate([lax.expand_dims(c, (1,)) for c in coords], 1)
 
 
+@in_wide_region
 def argwhere(a, *, size=None, fill_value=None):
     """Indices of the non-zero elements, one row per element: shape ``(N, a.ndim)``.
     NumPy: numpy.argwhere.
@@ -175,6 +178,7 @@ def argwhere(a, *, size=None, fill_value=None):
     return call(_argwhere_kernel, raw, size=size, fill_value=fill, flat=False)
 
 
+@in_wide_region
 def flatnonzero(a, *, size=None, fill_value=0):
     """Indices of the non-zero elements of the flattened ``a``. NumPy: numpy.flatnonzero.
 

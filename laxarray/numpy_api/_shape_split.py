@@ -11,7 +11,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import in_wide_mode, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_choice, check_int, normalize_axis
 from laxarray.array_api._calls import call
@@ -72,6 +72,7 @@ def _split(fn, ary, indices_or_sections, axis, equal):
     return list(call(_split_kernel, raw, axis=ax, bounds=bounds))
 
 
+@in_wide_mode
 def split(ary, indices_or_sections, axis=0):
     """Split into equal sections, or at the given indices. NumPy: numpy.split.
 
@@ -85,6 +86,7 @@ def split(ary, indices_or_sections, axis=0):
     return _split("split", ary, indices_or_sections, axis, True)
 
 
+@in_wide_mode
 def array_split(ary, indices_or_sections, axis=0):
     """Split into sections of nearly equal size (or at indices). NumPy: numpy.array_split.
 
@@ -104,6 +106,7 @@ def _split_along(fn, ary, indices_or_sections, min_ndim, axis_for):
     return _split(fn, raw, indices_or_sections, axis_for(raw.ndim), True)
 
 
+@in_wide_mode
 def hsplit(ary, indices_or_sections):
     """Split horizontally (axis 1, or axis 0 of a 1-D array). NumPy: numpy.hsplit.
 
@@ -116,6 +119,7 @@ def hsplit(ary, indices_or_sections):
     return _split_along("hsplit", ary, indices_or_sections, 1, lambda nd: 1 if nd > 1 else 0)
 
 
+@in_wide_mode
 def vsplit(ary, indices_or_sections):
     """Split vertically (along axis 0) an array of rank >= 2. NumPy: numpy.vsplit.
 
@@ -128,6 +132,7 @@ def vsplit(ary, indices_or_sections):
     return _split_along("vsplit", ary, indices_or_sections, 2, lambda nd: 0)
 
 
+@in_wide_mode
 def dsplit(ary, indices_or_sections):
     """Split along the third axis an array of rank >= 3. NumPy: numpy.dsplit.
 
@@ -162,6 +167,7 @@ def _atleast_public(fn, arys, ndim, where):
     return outs[0] if len(outs) == 1 else outs
 
 
+@in_wide_mode
 def atleast_1d(*arys):
     """View inputs as arrays of rank >= 1 (a tuple for several inputs). NumPy: numpy.atleast_1d.
 
@@ -171,6 +177,7 @@ def atleast_1d(*arys):
     return _atleast_public("atleast_1d", arys, 1, "front")
 
 
+@in_wide_mode
 def atleast_2d(*arys):
     """View inputs as arrays of rank >= 2 (``(N,)`` becomes ``(1, N)``). NumPy: numpy.atleast_2d.
 
@@ -180,6 +187,7 @@ def atleast_2d(*arys):
     return _atleast_public("atleast_2d", arys, 2, "front")
 
 
+@in_wide_mode
 def atleast_3d(*arys):
     """View inputs as arrays of rank >= 3 (``(N,)`` -> ``(1, N, 1)``, ``(M, N)`` -> ``(M, N, 1)``).
     NumPy: numpy.atleast_3d.
@@ -226,6 +234,7 @@ def sequence_of_raws(fn, tup, argname="tup"):
     return [raw_of(fn, a, argname) for a in tup]
 
 
+@in_wide_mode
 def hstack(tup, *, dtype=None, casting="same_kind"):
     """Stack horizontally (axis 1; axis 0 for 1-D inputs). NumPy: numpy.hstack.
 
@@ -236,6 +245,7 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
     return join("hstack", raws, 0 if raws[0].ndim == 1 else 1, dtype, casting)
 
 
+@in_wide_mode
 def vstack(tup, *, dtype=None, casting="same_kind"):
     """Stack vertically (axis 0 of the inputs made at least 2-D). NumPy: numpy.vstack.
 
@@ -246,6 +256,7 @@ def vstack(tup, *, dtype=None, casting="same_kind"):
     return join("vstack", raws, 0, dtype, casting)
 
 
+@in_wide_mode
 def dstack(tup):
     """Stack along the third axis (inputs made at least 3-D). NumPy: numpy.dstack.
 
@@ -256,6 +267,7 @@ def dstack(tup):
     return join("dstack", raws, 2)
 
 
+@in_wide_mode
 def column_stack(tup):
     """Stack 1-D arrays as columns (and 2-D arrays as they are). NumPy: numpy.column_stack.
 
@@ -297,6 +309,7 @@ def _block_build(arrays, depth, list_ndim, ndim):
     return join("block", parts, -(list_ndim - depth))._value
 
 
+@in_wide_mode
 def block(arrays):
     """Assemble an array from nested lists of blocks. NumPy: numpy.block.
 

@@ -30,6 +30,7 @@ from laxarray.array_api.creation import full, zeros
 from laxarray.array_api.manipulation import squeeze
 from laxarray.array_api.searching import searchsorted_kernel
 from laxarray.numpy_api._stats_base import concrete, count_dtype, raw, rounded_mul
+from laxarray._core.jaxapi import in_wide_region
 
 __all__ = ["average", "cov", "corrcoef", "interp", "gradient", "trapezoid", "ediff1d"]
 
@@ -50,6 +51,7 @@ def _wavg_kernel(x, w, *, axes, keepdims, rdtype):
     return avg, scl
 
 
+@in_wide_region
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """Weighted average along ``axis``; with ``returned=True`` also the sum of weights.
     NumPy: numpy.average. ``axis``/``keepdims`` static under ``jax.jit``.
@@ -154,6 +156,7 @@ def _freq_weights(fn, v, argname, nobs):
     return w
 
 
+@in_wide_region
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *,
         dtype=None):
     """Covariance matrix of the variables in the rows (``rowvar=True``) of ``m`` [and ``y``].
@@ -229,6 +232,7 @@ def _corr_kernel(c):
     return lax.clamp(lax.full_like(c, -1), c, lax.full_like(c, 1))
 
 
+@in_wide_region
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):
     """Pearson correlation coefficients (``cov`` normalised, clipped to [-1, 1]).
     NumPy: numpy.corrcoef. ``rowvar`` static under ``jax.jit``."""
@@ -304,6 +308,7 @@ def _interp_kernel(x, xp, fp, left, right, *, period):
     return lax.reshape(out, shape)
 
 
+@in_wide_region
 def interp(x, xp, fp, left=None, right=None, period=None):
     """Piecewise-linear interpolation of ``(xp, fp)`` at ``x`` (float64 or complex128).
     NumPy: numpy.interp. ``period`` is static under ``jax.jit``; ``xp`` must be increasing
@@ -412,6 +417,7 @@ def _comb(a, b, c, f0, f1, f2):
     return lax.add(lax.add(m(a, f0), m(b, f1)), m(c, f2))
 
 
+@in_wide_region
 def gradient(f, *varargs, axis=None, edge_order=1):
     """Gradient by central differences inside and one-sided (order 1 or 2) at the edges.
     NumPy: numpy.gradient. Returns one array, or a tuple for several axes.
@@ -498,6 +504,7 @@ def _trapezoid_kernel(y, d, *, axis, pdtype, rdtype):
     return lax.reduce_sum(half, (axis,))
 
 
+@in_wide_region
 def trapezoid(y, x=None, dx=1.0, axis=-1):
     """Integral of ``y`` along ``axis`` by the trapezoidal rule. NumPy: numpy.trapezoid.
 
@@ -554,6 +561,7 @@ def _ediff1d_kernel(x, begin, end):
     return lax.concatenate(parts, 0) if len(parts) > 1 else d
 
 
+@in_wide_region
 def ediff1d(ary, to_end=None, to_begin=None):
     """Differences between consecutive elements of the flattened ``ary``, with optional
     values prepended/appended. NumPy: numpy.ediff1d (result dtype: ``ary``'s)."""

@@ -17,14 +17,13 @@ from __future__ import annotations
 import math
 import operator
 
-import jax
 import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.host import HostPath
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import device_put, in_wide_region, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_bool, check_int
 from laxarray.array_api._calls import call
@@ -134,7 +133,7 @@ def _edges_for(fn, x, bins, rng, *, numpy_histogram, argname="bins"):
         if bins not in _ESTIMATORS:
             fail(ValueError, fn, f"a valid estimator for '{argname}' {_ESTIMATORS}", bins)
         # the number of bins depends on the data: NumPy's estimator on the host values
-        return jax.device_put(np.histogram_bin_edges(host, bins=bins, range=rng)), False
+        return device_put(np.histogram_bin_edges(host, bins=bins, range=rng)), False
     if np.ndim(bins) == 0 and not hasattr(bins, "shape") or getattr(bins, "ndim", 1) == 0:
         if isinstance(bins, (bool, np.bool_)):
             fail(TypeError, fn, f"an integer '{argname}'", bins)
@@ -239,6 +238,7 @@ def _weights(fn, weights, n):
     return lax.reshape(w, (n,))
 
 
+@in_wide_region
 def histogram(a, bins=10, range=None, density=None, weights=None):
     """Counts (or weight sums) of ``a`` in ``bins``, and the bin edges.
     NumPy: numpy.histogram (``bins``: an int, a sequence of edges, or -- eagerly only --
@@ -263,6 +263,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
     return hist, wrap(edges)
 
 
+@in_wide_region
 def histogram_bin_edges(a, bins=10, range=None, weights=None):
     """The bin edges :func:`histogram` would use. NumPy: numpy.histogram_bin_edges."""
     x = _sample_1d("histogram_bin_edges", raw("histogram_bin_edges", a, "a"), "a")
@@ -295,6 +296,7 @@ def _dd_sample(fn, sample):
     return s
 
 
+@in_wide_region
 def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     """D-dimensional histogram of an (N, D) sample (or a sequence of D arrays).
     NumPy: numpy.histogramdd. Returns ``(hist, edges)``; ``hist`` is float64 as in NumPy.
@@ -331,6 +333,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
 builtins_range = range
 
 
+@in_wide_region
 def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
     """2-D histogram of points ``(x, y)``. NumPy: numpy.histogram2d.
 
@@ -468,6 +471,7 @@ def _bincount_tuples(x, length):
     return lax.slice(counts, (0,), (length,))
 
 
+@in_wide_region
 def bincount(x, weights=None, minlength=0, *, length=None):
     """Occurrences of each value in the non-negative integer array ``x``.
     NumPy: numpy.bincount (int64 counts; float64 sums with ``weights``).
@@ -520,6 +524,7 @@ def _digitize_kernel(x, bins, *, right, mode):
     return lax.reshape(out, x.shape)
 
 
+@in_wide_region
 def digitize(x, bins, right=False):
     """Index of the bin of ``bins`` (1-D, increasing or decreasing) each value falls in.
     NumPy: numpy.digitize (int64). ``right`` is static under ``jax.jit``.

@@ -25,6 +25,7 @@ from laxarray.array_api._array import wrap
 from laxarray.array_api.manipulation import reshape
 from laxarray.array_api.searching import arg_kernel, argmax, argmin
 from laxarray.numpy_api._stats_base import concrete, count_dtype, no_out, raw
+from laxarray._core.jaxapi import in_wide_region
 
 __all__ = ["nansum", "nanprod", "nanmax", "nanmin", "nanargmax", "nanargmin", "nanmean",
            "nanvar", "nanstd", "nancumsum", "nancumprod", "cumsum", "cumprod", "ptp"]
@@ -46,6 +47,7 @@ def _finish(y, axes, keepdims):
     return lax.expand_dims(y, axes) if keepdims and axes else y
 
 
+@in_wide_region
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
     """Sum treating NaN as zero. NumPy: numpy.nansum. ``axis``/``dtype`` static under jit."""
     no_out("nansum", out)
@@ -54,6 +56,7 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
     return _stat.sum(wrap(x), axis=axes, dtype=dtype, keepdims=keepdims)
 
 
+@in_wide_region
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
     """Product treating NaN as one. NumPy: numpy.nanprod. ``axis``/``dtype`` static under jit."""
     no_out("nanprod", out)
@@ -86,6 +89,7 @@ def _nan_extremum(fn, a, axis, keepdims, find_max):
     return call(_nan_extremum_kernel, x, axes=axes, keepdims=keepdims, find_max=find_max)
 
 
+@in_wide_region
 def nanmax(a, axis=None, out=None, keepdims=False):
     """Maximum ignoring NaN (an all-NaN slice gives NaN). NumPy: numpy.nanmax.
 
@@ -94,6 +98,7 @@ def nanmax(a, axis=None, out=None, keepdims=False):
     return _nan_extremum("nanmax", a, axis, keepdims, True)
 
 
+@in_wide_region
 def nanmin(a, axis=None, out=None, keepdims=False):
     """Minimum ignoring NaN (an all-NaN slice gives NaN). NumPy: numpy.nanmin.
 
@@ -142,6 +147,7 @@ def _stat_arg(find_max):
     return argmax if find_max else argmin
 
 
+@in_wide_region
 def nanargmax(a, axis=None, out=None, *, keepdims=False):
     """Index of the maximum ignoring NaN. NumPy: numpy.nanargmax.
 
@@ -151,6 +157,7 @@ def nanargmax(a, axis=None, out=None, *, keepdims=False):
     return _nanarg("nanargmax", a, axis, keepdims, True)
 
 
+@in_wide_region
 def nanargmin(a, axis=None, out=None, *, keepdims=False):
     """Index of the minimum ignoring NaN. NumPy: numpy.nanargmin.
 
@@ -213,6 +220,7 @@ def _nan_moment(fn, op, a, axis, dtype, ddof, keepdims):
                 ddof=float(ddof), op=op)
 
 
+@in_wide_region
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     """Mean ignoring NaN (all-NaN slice: NaN; integers give float64). NumPy: numpy.nanmean."""
     no_out("nanmean", out)
@@ -227,6 +235,7 @@ def _ddof(fn, ddof, correction):
     return ddof
 
 
+@in_wide_region
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
     """Variance ignoring NaN; slices with ``count - ddof <= 0`` give NaN.
     NumPy: numpy.nanvar (complex input gives a real result)."""
@@ -235,6 +244,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correc
                        keepdims)
 
 
+@in_wide_region
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
     """Standard deviation ignoring NaN. NumPy: numpy.nanstd."""
     no_out("nanstd", out)
@@ -256,21 +266,25 @@ def _cumulative(fn, a, axis, dtype, nan_value, out=None):
     return op(wrap(x), axis=axis, dtype=dtype)
 
 
+@in_wide_region
 def cumsum(a, axis=None, dtype=None, out=None):
     """Cumulative sum (``axis=None``: of the flattened array). NumPy: numpy.cumsum."""
     return _cumulative("cumsum", a, axis, dtype, None, out)
 
 
+@in_wide_region
 def cumprod(a, axis=None, dtype=None, out=None):
     """Cumulative product (``axis=None``: flattened). NumPy: numpy.cumprod."""
     return _cumulative("cumprod", a, axis, dtype, None, out)
 
 
+@in_wide_region
 def nancumsum(a, axis=None, dtype=None, out=None):
     """Cumulative sum treating NaN as zero. NumPy: numpy.nancumsum."""
     return _cumulative("nancumsum", a, axis, dtype, 0, out)
 
 
+@in_wide_region
 def nancumprod(a, axis=None, dtype=None, out=None):
     """Cumulative product treating NaN as one. NumPy: numpy.nancumprod."""
     return _cumulative("nancumprod", a, axis, dtype, 1, out)
@@ -282,6 +296,7 @@ def _ptp_kernel(x, *, axes, keepdims):
     return _finish(lax.sub(top, bottom), axes, keepdims)
 
 
+@in_wide_region
 def ptp(a, axis=None, out=None, keepdims=False):
     """Range ``max - min`` along ``axis`` (integers wrap, as NumPy). NumPy: numpy.ptp.
 

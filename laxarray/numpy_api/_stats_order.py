@@ -29,7 +29,7 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.host import HostPath
-from laxarray._core.jaxapi import put_like
+from laxarray._core.jaxapi import in_wide_region, put_like
 from laxarray._core.kernel import kernel
 from laxarray._core.numerics import cast_value
 from laxarray._core.validate import check_bool, check_choice, normalize_axes, normalize_axis
@@ -358,6 +358,7 @@ def _quantile(fn, a, q, axis, method, keepdims, omit_nan, scale, out=None):
                 omit_nan=omit_nan, vdtype=vdtype, rdtype=rdtype, weak=weak)
 
 
+@in_wide_region
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
              keepdims=False):
     """``q``-th quantiles along ``axis`` (result shape ``q.shape + reduced shape``).
@@ -370,6 +371,7 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
     return _quantile("quantile", a, q, axis, method, keepdims, False, 1, out)
 
 
+@in_wide_region
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                keepdims=False):
     """``q``-th percentiles (``q`` in [0, 100]). NumPy: numpy.percentile.
@@ -378,6 +380,7 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
     return _quantile("percentile", a, q, axis, method, keepdims, False, 100, out)
 
 
+@in_wide_region
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                 keepdims=False):
     """Quantiles ignoring NaN (an all-NaN slice gives NaN). NumPy: numpy.nanquantile.
@@ -387,6 +390,7 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
     return _quantile("nanquantile", a, q, axis, method, keepdims, True, 1, out)
 
 
+@in_wide_region
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                   keepdims=False):
     """Percentiles ignoring NaN. NumPy: numpy.nanpercentile. The CPU host path of
@@ -480,6 +484,7 @@ def _median(fn, a, axis, keepdims, omit_nan, out=None):
                 rdtype=rdtype)
 
 
+@in_wide_region
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """Median along ``axis`` (mean of the two middle values; NaN in a slice gives NaN).
     NumPy: numpy.median. Integers give float64; an empty slice gives NaN.  CPU host path:
@@ -487,6 +492,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     return _median("median", a, axis, keepdims, False, out)
 
 
+@in_wide_region
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """Median ignoring NaN (an all-NaN slice gives NaN). NumPy: numpy.nanmedian.
     The CPU host path of :func:`median`."""
@@ -545,6 +551,7 @@ def _partition_kernel(x, *, axis, kth, want_indices):
     return sort_kernel.run_xla(x, axis=axis, descending=False, want_indices=want_indices)
 
 
+@in_wide_region
 def partition(a, kth, axis=-1):
     """A copy with the ``kth`` element in sorted position, smaller ones before it and
     larger ones after. NumPy: numpy.partition. ``kth`` is static under ``jax.jit``.
@@ -555,6 +562,7 @@ def partition(a, kth, axis=-1):
     return _partition("partition", a, kth, axis, False)
 
 
+@in_wide_region
 def argpartition(a, kth, axis=-1):
     """Indices that partition ``a`` around ``kth`` (int64). NumPy: numpy.argpartition.
 
@@ -578,6 +586,7 @@ def _lexsort_kernel(*keys, axis):
     return lax.transpose(res, perm) if axis != last else res
 
 
+@in_wide_region
 def lexsort(keys, axis=-1):
     """Indirect stable sort on several keys; the LAST key is the primary one (int64).
     NumPy: numpy.lexsort. ``axis`` is static; keys are a sequence or a 2-D+ array."""
@@ -599,6 +608,7 @@ def lexsort(keys, axis=-1):
     return call(_lexsort_kernel, *ks, axis=ax)
 
 
+@in_wide_region
 def sort_complex(a):
     """Sort along the last axis as complex numbers (real part first, then imaginary).
     NumPy: numpy.sort_complex (int8/int16/uint8/uint16 give complex64, other real dtypes

@@ -28,6 +28,7 @@ from laxarray.array_api._dispatch import UFUNC_METHODS
 from laxarray.array_api._ufunc import UfuncFacts, ufunc
 from laxarray.array_api.creation import asarray
 from laxarray.numpy_api._edit_put import _check_inplace, finish_in_place
+from laxarray._core.jaxapi import eval_shape, in_wide_mode
 
 
 @functools.lru_cache(maxsize=None)
@@ -35,7 +36,7 @@ def _fold_dtype(func, dtype):
     """The dtype ``func`` gives for two operands of ``dtype`` (``divide``: int -> float64),
     read from its trace: nothing is compiled or run."""
     one = jax.ShapeDtypeStruct((), dtype)
-    return jax.eval_shape(lambda a, b: func(wrap(a), wrap(b))._value, one, one).dtype
+    return eval_shape(lambda a, b: func(wrap(a), wrap(b))._value, one, one).dtype
 
 
 @kernel(static=("func", "accumulate"))
@@ -198,6 +199,7 @@ def at(self, a, indices, b=None, /, *, inplace=True):
                                                    casting="unsafe"))
 
 
+@in_wide_mode
 def frompyfunc(func, /, nin, nout, *, identity=None):
     """A :class:`ufunc` from a Python function of laxarray arrays (it must broadcast and be
     traceable for ``reduce``/``accumulate``, which run it in ``lax.scan``).

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from jax import lax
+from laxarray._core.jaxapi import in_wide_mode
 
 
 class LineSearchResult(NamedTuple):
@@ -53,6 +54,7 @@ class _State(NamedTuple):
     out: tuple         # (a, phi, grad) accepted strong-Wolfe point
 
 
+@in_wide_mode
 def line_search(value_and_grad, x, d, f0, g0, a_init, *, c1=1e-4, c2=0.9, maxls=20,
                 amax=1e10):
     """Strong-Wolfe step along ``d`` from ``x`` (raw flat values; ``g0 . d`` must be < 0)."""

@@ -21,6 +21,7 @@ from laxarray._core.validate import check_choice, check_int
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.optimize._linesearch import line_search
+from laxarray._core.jaxapi import in_wide_mode
 
 METHODS = ("l-bfgs", "bfgs")
 STATUS = {0: "converged: gradient norm <= gtol", 1: "maximum number of iterations reached",
@@ -52,6 +53,7 @@ _OPTIONS = {"l-bfgs": ("maxiter", "gtol", "ftol", "maxcor", "maxls", "c1", "c2")
             "bfgs": ("maxiter", "gtol", "ftol", "maxls", "c1", "c2")}
 
 
+@in_wide_mode
 def minimize(fun, x0, args=(), *, method, tol=None, options=None):
     """Minimize a scalar function of one real array with BFGS or L-BFGS.
 

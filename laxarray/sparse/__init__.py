@@ -49,6 +49,7 @@ from laxarray.sparse.transform import sparsify  # noqa: F401
 from laxarray.sparse import linalg  # noqa: F401
 from laxarray.sparse._operators import OPS as _OPS
 from laxarray.sparse.ops import layout as _layout
+from laxarray._core.jaxapi import in_wide_mode
 
 # The formats' methods (A @ B, A + B, A.T, A.sum(), A.tobcsr() ...) call operations whose
 # modules import the formats, so they look them up in this table, filled here.
@@ -60,6 +61,7 @@ vars(_OPS).update(
     place_matrix=_place_matrix, row_sharding_axis=_row_sharding_axis)
 
 
+@in_wide_mode
 def fromdense(x, *, format="bcoo", nse=None, n_batch=0, n_dense=0, index_dtype=None,
               device=None):
     """Sparse array of the nonzeros of dense ``x`` in ``format`` ('bcoo' or 'bcsr').
@@ -75,11 +77,13 @@ def fromdense(x, *, format="bcoo", nse=None, n_batch=0, n_dense=0, index_dtype=N
     _fail(ValueError, "fromdense", "format 'bcoo' or 'bcsr'", format)
 
 
+@in_wide_mode
 def todense(mat):
     """The dense laxarray ``Array`` of a BCOO or BCSR."""
     return bcoo_todense(mat)
 
 
+@in_wide_mode
 def from_scipy_sparse(mat, *, format="bcoo", index_dtype=None, device=None):
     """A BCOO (or BCSR with ``format='bcsr'``) from a ``scipy.sparse`` array or matrix.
 
@@ -90,26 +94,31 @@ def from_scipy_sparse(mat, *, format="bcoo", index_dtype=None, device=None):
     return bcoo_from_scipy_sparse(mat, index_dtype=index_dtype, device=device)
 
 
+@in_wide_mode
 def to_scipy_sparse(mat, format="csr"):
     """A ``scipy.sparse`` ``csr``/``csc``/``coo`` array of a 2-D unbatched sparse array."""
     return bcoo_to_scipy_sparse(mat, format=format)
 
 
+@in_wide_mode
 def sort_indices(mat):
     """Entries sorted (same format)."""
     return mat.sort_indices()
 
 
+@in_wide_mode
 def sum_duplicates(mat, nse=None):
     """Duplicates summed (same format); see :func:`bcoo_sum_duplicates`."""
     return mat.sum_duplicates(nse=nse)
 
 
+@in_wide_mode
 def eliminate_zeros(mat, nse=None):
     """Stored zeros removed (same format)."""
     return mat.eliminate_zeros(nse=nse)
 
 
+@in_wide_mode
 def update_layout(mat, *, n_batch=None, n_dense=None, nse=None):
     """BCOO with another batch/dense split; see :func:`bcoo_update_layout`."""
     return bcoo_update_layout(mat, n_batch=n_batch, n_dense=n_dense, nse=nse)

@@ -23,7 +23,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core.errors import fail, fail_text
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import device_put, in_wide_mode, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
@@ -281,6 +281,7 @@ def as_sparse_input(fn, mat, argname="mat"):
 
 
 # ---- dense <-> BCOO ------------------------------------------------------------------------
+@in_wide_mode
 def bcoo_fromdense(x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None, device=None):
     """A BCOO holding the nonzeros of dense ``x``, sorted and unique.
 
@@ -387,6 +388,7 @@ def _scatter_set_1d(n, positions, values, fill):
                        indices_are_sorted=True, unique_indices=True, mode=K.GATHER_FILL)
 
 
+@in_wide_mode
 def bcoo_todense(mat):
     """The dense laxarray ``Array`` of a BCOO (or BCSR): duplicates summed, padding ignored."""
     mat = as_sparse_input("bcoo_todense", mat)
@@ -428,6 +430,7 @@ def _todense_kernel(data, indices, *, shape, unique, sorted_):
 
 
 # ---- scipy ---------------------------------------------------------------------------------
+@in_wide_mode
 def bcoo_from_scipy_sparse(mat, *, index_dtype=None, device=None):
     """A 2-D BCOO from any ``scipy.sparse`` array or matrix (entries kept as stored).
 
@@ -444,11 +447,12 @@ def bcoo_from_scipy_sparse(mat, *, index_dtype=None, device=None):
     sorted_ = mat.format == "csr" and bool(getattr(mat, "has_sorted_indices", False))
     unique = bool(getattr(mat, "has_canonical_format", False))
     data = to_raw(fn, np.asarray(coo.data), "mat")  # the backend's dtype rules, as asarray's
-    out = BCOO._new(data, jax.device_put(idx), tuple(coo.shape),
+    out = BCOO._new(data, device_put(idx), tuple(coo.shape),
                     indices_sorted=sorted_ and unique, unique_indices=unique)
     return placed(fn, out, device)
 
 
+@in_wide_mode
 def bcoo_to_scipy_sparse(mat, format="coo"):
     """A ``scipy.sparse`` ``coo``/``csr``/``csc`` array of a 2-D unbatched, dense-free BCOO.
 
@@ -469,6 +473,7 @@ def bcoo_to_scipy_sparse(mat, format="coo"):
 
 
 # ---- canonicalisation ------------------------------------------------------------------------
+@in_wide_mode
 def bcoo_sort_indices(mat):
     """Entries sorted by row-major coordinate within each batch (padding last).
 
@@ -496,6 +501,7 @@ def _sort_kernel(data, indices, *, shape):
     return K.batched(one, n_batch, in_axes=(0, 0))(data, indices)
 
 
+@in_wide_mode
 def bcoo_sum_duplicates(mat, nse=None):
     """Duplicates summed: sorted, unique indices, padding entries at the end.
 
@@ -589,6 +595,7 @@ def _sum_duplicates_kernel(data, indices, *, shape, nse):
     return d, i, count
 
 
+@in_wide_mode
 def bcoo_eliminate_zeros(mat, nse=None):
     """Stored zeros turned into padding and removed (via :func:`bcoo_sum_duplicates`).
 
@@ -620,6 +627,7 @@ def _zero_to_padding_kernel(data, indices, *, shape):
                       sizes, indices)
 
 
+@in_wide_mode
 def bcoo_update_layout(mat, *, n_batch=None, n_dense=None, nse=None):
     """The same array with another ``n_batch``/``n_dense`` split.
 

@@ -22,7 +22,7 @@ from jax import lax
 
 from laxarray._core import host as _host
 from laxarray._core.errors import fail
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import device_put, in_wide_mode, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import to_raw
@@ -219,6 +219,7 @@ def _check_kernel(indices, indptr, *, n_cols):
 
 
 # ---- BCSR <-> BCOO -------------------------------------------------------------------------
+@in_wide_mode
 def bcsr_to_bcoo(mat):
     """The BCOO equivalent of a BCSR (row ids expanded from ``indptr``)."""
     if not isinstance(mat, BCSR):
@@ -243,6 +244,7 @@ def _to_bcoo_kernel(indices, indptr, *, shape):
     return K.batched(one, nb, in_axes=(0, 0))(indices, indptr)
 
 
+@in_wide_mode
 def bcsr_from_bcoo(mat):
     """A BCSR from a BCOO with two sparse dimensions (entries sorted by row first)."""
     fn = "bcsr_from_bcoo"
@@ -276,6 +278,7 @@ def _from_bcoo_kernel(indices, *, shape):
     return K.batched(one, nb, in_axes=0)(indices)
 
 
+@in_wide_mode
 def bcsr_fromdense(x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None, device=None):
     """A BCSR of the nonzeros of dense ``x`` (``x.ndim - n_batch - n_dense`` must be 2).
 
@@ -294,6 +297,7 @@ def bcsr_fromdense(x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None, devic
     return placed(fn, out, device)
 
 
+@in_wide_mode
 def bcsr_todense(mat):
     """The dense laxarray ``Array`` of a BCSR."""
     if not isinstance(mat, BCSR):
@@ -301,6 +305,7 @@ def bcsr_todense(mat):
     return mat.todense()
 
 
+@in_wide_mode
 def bcsr_from_scipy_sparse(mat, *, index_dtype=None, device=None):
     """A 2-D BCSR from any ``scipy.sparse`` array or matrix (CSR kept as stored).
 
@@ -316,12 +321,13 @@ def bcsr_from_scipy_sparse(mat, *, index_dtype=None, device=None):
     sorted_ = bool(csr.has_sorted_indices)
     unique = bool(csr.has_canonical_format)
     out = BCSR._new(to_raw(fn, np.asarray(csr.data), "mat"),  # the backend's dtype rules
-                    jax.device_put(np.asarray(csr.indices).astype(index_dtype)),
-                    jax.device_put(np.asarray(csr.indptr).astype(index_dtype)),
+                    device_put(np.asarray(csr.indices).astype(index_dtype)),
+                    device_put(np.asarray(csr.indptr).astype(index_dtype)),
                     tuple(csr.shape), indices_sorted=sorted_, unique_indices=unique)
     return placed(fn, out, device)
 
 
+@in_wide_mode
 def bcsr_to_scipy_sparse(mat, format="csr"):
     """A ``scipy.sparse`` array of a 2-D unbatched BCSR."""
     if not isinstance(mat, BCSR):

@@ -29,7 +29,7 @@ from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import device_put, in_wide_mode, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import to_raw
@@ -183,6 +183,7 @@ def _axis_size(fn, mesh, axis_name):
     return (names if isinstance(axis_name, tuple) else names[0]), size
 
 
+@in_wide_mode
 def shard_rows(A, mesh, axis_name):
     """``A`` (a 2-D BCOO or BCSR) partitioned by row blocks over ``mesh``'s ``axis_name``.
 
@@ -246,7 +247,7 @@ def shard_rows(A, mesh, axis_name):
         fmt = "bcoo"
     sharding = NamedSharding(mesh, PartitionSpec(axis_name))
     out = object.__new__(RowSharded)
-    out.leaves = tuple(jax.device_put(leaf, sharding) for leaf in leaves)
+    out.leaves = tuple(device_put(leaf, sharding) for leaf in leaves)
     out.format, out._shape, out.mesh, out.axis_name = fmt, (n_rows, n_cols), mesh, axis_name
     out.rows_per_block = rpb
     out.indices_sorted, out.unique_indices = bool(A.indices_sorted), bool(A.unique_indices)
@@ -297,15 +298,15 @@ def gather(m):
         keep = np.arange(data.shape[1])[None, :] < ptr[:, -1:]
         indptr = np.zeros(n_rows + 1, cols.dtype)
         np.cumsum(counts, out=indptr[1:])
-        out = BCSR._new(jax.device_put(data[keep]), jax.device_put(cols[keep]),
-                        jax.device_put(indptr), (n_rows, n_cols), m.indices_sorted,
+        out = BCSR._new(device_put(data[keep]), device_put(cols[keep]),
+                        device_put(indptr), (n_rows, n_cols), m.indices_sorted,
                         m.unique_indices)
     else:
         idx = host[1]
         keep = idx[..., 0] < rpb
         rows = idx[..., 0] + (np.arange(idx.shape[0]) * rpb)[:, None]
         glob = np.stack([rows[keep], idx[..., 1][keep]], axis=1).astype(idx.dtype)
-        out = BCOO._new(jax.device_put(data[keep]), jax.device_put(glob), (n_rows, n_cols),
+        out = BCOO._new(device_put(data[keep]), device_put(glob), (n_rows, n_cols),
                         m.indices_sorted, m.unique_indices)
     return out.T if m.transposed else out
 

@@ -33,7 +33,8 @@ from jax import lax
 
 from laxarray._core.errors import fail
 from laxarray._core.interpret import Interpreter
-from laxarray._core.jaxapi import Literal, bind_eqn, host_call_p, is_tracer
+from laxarray._core.jaxapi import (Literal, as_64bit_code, bind_eqn, eval_shape, host_call_p,
+                                   is_tracer)
 from laxarray.array_api._array import Array, wrap
 from laxarray.sparse import _sparsify_rules as R
 from laxarray.sparse.bcoo import BCOO
@@ -222,7 +223,7 @@ class _Sparsifier(Interpreter):
 
     def conform_branches(self, fns, leaves, operands):
         """Branches whose outputs are padded or densified to one structure."""
-        templates = _branch_templates([jax.eval_shape(fn, leaves, operands)[1] for fn in fns])
+        templates = _branch_templates([eval_shape(fn, leaves, operands)[1] for fn in fns])
 
         def conformed(fn):
             def branch(leaves, args):
@@ -238,7 +239,7 @@ class _Sparsifier(Interpreter):
     def while_loop(self, leaves, init, cond, body):
         """``lax.while_loop`` with the condition as its own (facts do not cross the loop)."""
         init, conform = _fix_carry(
-            self, init, lambda c: jax.eval_shape(lambda cc: body(leaves, cc)[1], c),
+            self, init, lambda c: eval_shape(lambda cc: body(leaves, cc)[1], c),
             "while_loop")
         vals = lax.while_loop(lambda c: self.plain(cond(leaves, c)[1][0]),
                               lambda c: conform(body(leaves, c)[1]), list(init))
@@ -387,6 +388,7 @@ def sparsify(f, *, densify=False):
     ctx = _Sparsifier(bool(densify))
     cache = {}
 
+    @as_64bit_code   # (traced and interpreted in 64-bit mode, as laxarray's kernels are)
     @functools.wraps(f)
     def sparsified(*args, **kwargs):
         leaves, in_tree = jax.tree_util.tree_flatten((args, kwargs), is_leaf=_is_input)

@@ -22,6 +22,10 @@ from jax import lax
 from checkify_markers import marked_line
 from laxarray import checkify as ck
 
+# this module's own jax code (jax.jit/grad/vmap on NumPy float64 values, jax.numpy oracles)
+# is a 64-bit jax program: see the jax_x64 fixture (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("jax_x64")
+
 HERE = __file__
 N = 4
 _DN = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,), start_index_map=(0,))

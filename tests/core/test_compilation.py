@@ -1,4 +1,4 @@
-"""Compilation policy (laxarray._core.kernel, laxarray._core.compile_cache).
+"""Compilation policy (laxarray._core.kernel; jax's own persistent cache is the user's).
 
 Counts, never timings: indexing compiles per key structure (not per index value), new
 shapes of one bucket share executables, a public call compiles at most one executable, the
@@ -177,7 +177,8 @@ def test_executable_store_lets_a_fresh_process_skip_compiling(tmp_path):
     env = {"LAXARRAY_COMPILATION_CACHE": str(tmp_path)}
     first = _result(_child(env))
     second = _result(_child(env))
-    assert first["dir"] == str(tmp_path) and first["compiles"] >= 1 and first["loads"] == 0
+    # jax's persistent cache stays the user's to configure (laxarray's kernels have the store)
+    assert first["dir"] is None and first["compiles"] >= 1 and first["loads"] == 0
     assert second["compiles"] == 0 and second["hits"] == 0
     assert second["loads"] == second["built"] == first["built"]
     assert second["value"] == first["value"]

@@ -17,8 +17,11 @@ import laxarray as xp
 from laxarray._core import kernel as K
 from laxarray._core.jaxapi import program_contents
 
-pytestmark = pytest.mark.skipif(jax.default_backend() != "cpu",
-                                reason="the emitter choice is made on the CPU backend only")
+# the programs here are the test's own jax code, compiled as laxarray compiles its kernels:
+# in jax's 64-bit mode (the jax_x64 fixture, tests/conftest.py)
+pytestmark = [pytest.mark.skipif(jax.default_backend() != "cpu",
+                                 reason="the emitter choice is made on the CPU backend only"),
+              pytest.mark.usefixtures("jax_x64")]
 
 N = 1031
 

@@ -13,6 +13,10 @@ import pytest
 import laxarray as lx
 from laxarray._core import backend, numerics
 
+# numerics.cumulative is traced here by the test's own jax.jit, as laxarray traces it in its
+# kernels: in jax's 64-bit mode (the jax_x64 fixture, tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("jax_x64")
+
 _NUMPY = {"sum": np.cumsum, "prod": np.cumprod, "max": np.maximum.accumulate,
           "min": np.minimum.accumulate}
 

@@ -25,6 +25,10 @@ from laxarray._core import exec_store as S
 from laxarray._core import fingerprint as F
 from laxarray._core import jaxapi as J
 
+# the executables here are compiled by the test itself as laxarray compiles its kernels: in
+# jax's 64-bit mode (the jax_x64 fixture, tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("jax_x64")
+
 RNG = np.random.default_rng(0)
 _A = RNG.standard_normal((6, 6))
 _SPD = _A @ _A.T + 6 * np.eye(6)
@@ -68,7 +72,9 @@ def _np_add_at(x, i):
 
 _LOADER = textwrap.dedent("""
     import json, sys
+    import jax
     import numpy as np
+    jax.config.update("jax_enable_x64", True)   # the cases are laxarray's: 64-bit programs
     from laxarray._core import exec_store as S, jaxapi as J
     work = sys.argv[1]
     order = json.load(open(work + "/keys.json"))     # [name, key, calls LAPACK]
@@ -137,6 +143,7 @@ def _result(proc):
 _WRITER_CASES = textwrap.dedent("""
     import json, sys
     import jax
+    jax.config.update("jax_enable_x64", True)   # the cases are laxarray's: 64-bit programs
     sys.path.insert(0, sys.argv[1])
     import test_exec_store as T
     from laxarray._core import exec_store as S, jaxapi as J
@@ -235,11 +242,13 @@ def test_a_loaded_executable_is_not_serialized_again(fresh_compiles):
 
 
 _FROM_JAX_CACHE = textwrap.dedent("""
-    import json
+    import json, sys
     import numpy as np
     import laxarray, jax
     from jax import lax
     from laxarray._core import jaxapi as J
+    jax.config.update("jax_enable_x64", True)
+    jax.config.update("jax_compilation_cache_dir", sys.argv[1])   # the user's choice
     jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)  # cache all
     jax.config.update("jax_persistent_cache_min_entry_size_bytes", -1)
     x = np.linspace(0.0, 1.0, 11)
@@ -263,9 +272,10 @@ def test_an_executable_from_jax_cache_is_not_serializable(tmp_path):
     """jaxlib 0.10.2 writes an executable that it loaded from jax's persistent cache again
     without its machine code; serialize_compiled refuses it (a program that needs no code of
     its own -- copies, tuples -- serializes either way)."""
-    env = _env(tmp_path)                            # jax's cache in tmp_path, empty
-    first = _result(_python(_FROM_JAX_CACHE, env=env))
-    second = _result(_python(_FROM_JAX_CACHE, env=env))
+    env = _env(tmp_path)
+    cache = tmp_path / "jax-cache"                  # jax's cache, empty
+    first = _result(_python(_FROM_JAX_CACHE, cache, env=env))
+    second = _result(_python(_FROM_JAX_CACHE, cache, env=env))
     assert first == {"kernel": "ok", "codeless": "ok"}
     assert "persistent compilation cache" in second["kernel"]
     assert second["codeless"] == "ok"

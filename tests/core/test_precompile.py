@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import warnings
 
 import pytest
 
@@ -292,30 +293,49 @@ def _store(path):
     return exec_store.ExecutableStore.open(path)
 
 
-def test_hint_is_said_once_per_store_and_only_for_an_empty_one(tmp_path, monkeypatch, capsys):
+def _hints(call):
+    """The texts of the StoreHintWarnings ``call()`` gave."""
+    import laxarray
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    assert all(issubclass(w.category, laxarray.StoreHintWarning) for w in caught)
+    return [str(w.message) for w in caught]
+
+
+def test_hint_is_said_once_per_store_and_only_for_an_empty_one(tmp_path, monkeypatch):
     from laxarray._core import exec_store
     monkeypatch.delenv("LAXARRAY_STORE_HINT", raising=False)
     store = _store(tmp_path / "a")
-    exec_store._hint_if_empty(store)
-    err = capsys.readouterr().err
-    assert err.count(_HINT) == 1 and store.path in err and "--from FILE" in err
+    said = _hints(lambda: exec_store._hint_if_empty(store))
+    assert len(said) == 1 and _HINT in said[0] and store.path in said[0]
+    assert "--from FILE" in said[0]
     assert (tmp_path / "a" / ".hinted").exists()
-    exec_store._hint_if_empty(store)
-    exec_store._hint_if_empty(_store(tmp_path / "a"))
-    assert _HINT not in capsys.readouterr().err              # the marker: once
+    assert _hints(lambda: (exec_store._hint_if_empty(store),
+                           exec_store._hint_if_empty(_store(tmp_path / "a")))) == []
     filled = _store(tmp_path / "b")
     filled.put("a key", b"an executable")
-    exec_store._hint_if_empty(filled)
-    assert _HINT not in capsys.readouterr().err
+    assert _hints(lambda: exec_store._hint_if_empty(filled)) == []
     assert (tmp_path / "b" / ".hinted").exists()             # found filled: not asked again
-    exec_store._hint_if_empty(None)                          # the store is off
+    assert _hints(lambda: exec_store._hint_if_empty(None)) == []   # the store is off
     monkeypatch.setenv("LAXARRAY_STORE_HINT", "0")           # precompile's workers
-    exec_store._hint_if_empty(_store(tmp_path / "c"))
-    assert _HINT not in capsys.readouterr().err and not (tmp_path / "c" / ".hinted").exists()
+    assert _hints(lambda: exec_store._hint_if_empty(_store(tmp_path / "c"))) == []
+    assert not (tmp_path / "c" / ".hinted").exists()
+
+
+def test_hint_can_be_filtered_by_its_category(tmp_path, monkeypatch):
+    import laxarray
+    from laxarray._core import exec_store
+    monkeypatch.delenv("LAXARRAY_STORE_HINT", raising=False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.filterwarnings("ignore", category=laxarray.StoreHintWarning)
+        exec_store._hint_if_empty(_store(tmp_path / "a"))
+    assert caught == []
 
 
 def test_hint_never_raises_and_is_not_repeated_where_no_marker_can_be_written(
-        tmp_path, monkeypatch, capsys):
+        tmp_path, monkeypatch):
     from laxarray._core import exec_store
     monkeypatch.delenv("LAXARRAY_STORE_HINT", raising=False)
     store = _store(tmp_path / "a")
@@ -324,12 +344,11 @@ def test_hint_never_raises_and_is_not_repeated_where_no_marker_can_be_written(
         raise PermissionError(13, "Permission denied")
     with monkeypatch.context() as m:
         m.setattr(exec_store.os, "open", read_only)
-        exec_store._hint_if_empty(store)
-        exec_store._hint_if_empty(store)
-    assert _HINT not in capsys.readouterr().err   # not said, rather than said every time
+        said = _hints(lambda: (exec_store._hint_if_empty(store),
+                               exec_store._hint_if_empty(store)))
+    assert said == []                             # not said, rather than said every time
     os.rmdir(tmp_path / "a")
-    exec_store._hint_if_empty(store)              # the directory is gone: nothing raised
-    assert _HINT not in capsys.readouterr().err
+    assert _hints(lambda: exec_store._hint_if_empty(store)) == []   # gone: nothing raised
 
 
 _OPEN_CHILD = """

@@ -136,6 +136,7 @@ def _gathered_shapes(hlo):
 
 @pytest.mark.parametrize("fmt", ["bcsr", "bcoo"])
 @pytest.mark.parametrize("n_rows", [64, 61])
+@pytest.mark.usefixtures("jax_x64")   # its own jax.device_put of a NumPy float64 vector
 def test_compiled_products_do_not_gather_the_matrix(fmt, n_rows):
     mesh, axis = make_mesh("8")
     Sn = random_matrix(n_rows, N_COLS, 4)

@@ -179,6 +179,7 @@ def _search(c, shift, a0):
 
 @settings(max_examples=15)
 @given(seed=st.integers(0, 2**32 - 1), a0=st.sampled_from([1e-3, 0.1, 1.0, 30.0]))
+@pytest.mark.usefixtures("jax_x64")  # its own jax code builds float64 values
 def test_line_search_step_satisfies_strong_wolfe(seed, a0):
     rng = np.random.default_rng(seed)
     c = jnp.asarray(rng.uniform(0.5, 5.0, 4))

@@ -15,6 +15,7 @@ FORMATS = ["bcoo", "bcsr"]
 @settings(max_examples=4, deadline=None)
 @given(seed=st.integers(0, 2**31), shape=st.sampled_from(SHAPES_2D),
        dtype=st.sampled_from(DTYPES))
+@pytest.mark.usefixtures("jax_x64")  # NumPy float64 given to jax's own transformations
 def test_matmul_against_dense(fmt, seed, shape, dtype):
     rng = np.random.default_rng(seed)
     m, dense = make(fmt, rng, shape, dtype)
@@ -113,6 +114,7 @@ def test_batched_dot_general():
                                np.swapaxes(y, 1, 2) @ np.swapaxes(x, 1, 2), rtol=1e-12)
 
 
+@pytest.mark.usefixtures("jax_x64")  # NumPy float64 given to jax's own transformations
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_matmul_jit_vmap_and_gradients(fmt):
     rng = np.random.default_rng(5)

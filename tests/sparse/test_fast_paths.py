@@ -16,6 +16,10 @@ import scipy.sparse as sps
 import laxarray.sparse as sp
 from laxarray.sparse.ops import ell
 
+# this module's own jax code (jax.jit/grad/vmap on NumPy float64 values, jax.numpy oracles)
+# is a 64-bit jax program: see the jax_x64 fixture (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("jax_x64")
+
 
 def _skewed(rng, n_rows, n_cols, long_rows=3, long_len=120):
     """A CSR matrix with many 0-2 entry rows and a few very long ones (power-law like)."""

@@ -121,6 +121,7 @@ def test_fromdense_fixed_nse_and_jit():
         jax.jit(lambda v: sp.bcoo_fromdense(v))(x)
 
 
+@pytest.mark.usefixtures("jax_x64")  # NumPy float64 given to jax's own transformations
 def test_pytree_jit_vmap_grad():
     rng = np.random.default_rng(1)
     x = rng.standard_normal((3, 4, 5)) * (rng.uniform(size=(3, 4, 5)) < 0.5)

@@ -16,6 +16,10 @@ from jax import lax
 
 import laxarray.sparse as sp
 
+# this module's own jax code (jax.jit/grad/vmap on NumPy float64 values, jax.numpy oracles)
+# is a 64-bit jax program: see the jax_x64 fixture (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("jax_x64")
+
 FORMATS = ["bcoo", "bcsr"]
 TOL = dict(rtol=1e-12, atol=1e-12)
 

@@ -105,6 +105,7 @@ def test_extract_and_sddmm(fmt):
     np.testing.assert_allclose(dn(r), (A @ B) * pattern, rtol=1e-12)
 
 
+@pytest.mark.usefixtures("jax_x64")  # NumPy float64 given to jax's own transformations
 def test_elementwise_under_jit_and_grad():
     rng = np.random.default_rng(8)
     a, da = make("bcoo", rng, (4, 5))

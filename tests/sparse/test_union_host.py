@@ -13,6 +13,10 @@ import laxarray as la
 import laxarray.sparse as sp
 from laxarray._core import config
 
+# this module's own jax code (jax.jit/grad/vmap on NumPy float64 values, jax.numpy oracles)
+# is a 64-bit jax program: see the jax_x64 fixture (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("jax_x64")
+
 FORMATS = [sp.BCOO, sp.BCSR]
 OPS = {"add": operator.add, "sub": operator.sub}
 

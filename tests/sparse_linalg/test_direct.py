@@ -14,6 +14,10 @@ import laxarray as xp
 import laxarray.sparse as sp
 from laxarray.sparse import linalg as L
 
+# this module's own jax code (jax.jit/grad/vmap on NumPy float64 values, jax.numpy oracles)
+# is a 64-bit jax program: see the jax_x64 fixture (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("jax_x64")
+
 FORMATS = ["bcoo", "bcsr"]
 DTYPES = [np.float32, np.float64, np.complex128]
 

@@ -167,6 +167,7 @@ def test_lsqr_damp_x0_callable_and_underdetermined(lsq_problem):
                                atol=1e-9)
 
 
+@pytest.mark.usefixtures("jax_x64")  # NumPy float64 given to jax's own transformations
 def test_lsqr_right_preconditioner_and_jit(lsq_problem):
     a, b = lsq_problem
     scale = 1.0 / np.sqrt(np.asarray(a.multiply(a).sum(axis=0)) + 1e-3)

@@ -11,6 +11,10 @@ import laxarray as la
 import laxarray.sparse as sp
 from sparsify_cases import FORMATS, check, random_dense, to_sparse
 
+# this module's own jax code (jax.jit/grad/vmap on NumPy float64 values, jax.numpy oracles)
+# is a 64-bit jax program: see the jax_x64 fixture (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("jax_x64")
+
 SHAPE = (5, 4)
 
 UNARY_REAL = [jnp.negative, jnp.abs, jnp.sign, jnp.floor, jnp.ceil, jnp.round, jnp.sin,

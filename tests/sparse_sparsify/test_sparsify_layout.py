@@ -10,6 +10,10 @@ from jax import lax
 
 from sparsify_cases import FORMATS, check, random_dense
 
+# this module's own jax code (jax.jit/grad/vmap on NumPy float64 values, jax.numpy oracles)
+# is a 64-bit jax program: see the jax_x64 fixture (tests/conftest.py)
+pytestmark = pytest.mark.usefixtures("jax_x64")
+
 SHAPE = (5, 4)
 
 

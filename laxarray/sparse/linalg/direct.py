@@ -27,7 +27,7 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core import host as _host
 from laxarray._core.errors import LinAlgError, fail, fail_text
-from laxarray._core.jaxapi import host_call, is_tracer
+from laxarray._core.jaxapi import device_put, host_call, in_wide_mode, is_tracer
 from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
@@ -103,6 +103,7 @@ def _singular(fn):
 
 
 # ---- spsolve ------------------------------------------------------------------------------
+@in_wide_mode
 def spsolve(A, b):
     """Solve ``A x = b`` for a square BCOO/BCSR ``A`` and ``b`` of shape ``(n,)`` or
     ``(n, k)``.
@@ -128,7 +129,7 @@ def spsolve(A, b):
         lu = _host_lu(np.asarray(data).astype(dtype), rows, cols, n)
         if lu is None:
             _singular(fn)
-        return wrap(jax.device_put(_host_solve(lu, raw_b, "N", dtype)))
+        return wrap(device_put(_host_solve(lu, raw_b, "N", dtype)))
     data = lax.convert_element_type(data, dtype)
     return wrap(_spsolve(n, data, rows, cols, lax.convert_element_type(raw_b, dtype)))
 
@@ -165,7 +166,8 @@ def _data_cotangent(y, x, rows, cols):
     return lax.neg(prod)
 
 
-_spsolve.defvjp(_spsolve_fwd, _spsolve_bwd)
+# (run by jax's differentiation, maybe after laxarray's call returned: in 64-bit mode)
+_spsolve.defvjp(in_wide_mode(_spsolve_fwd), in_wide_mode(_spsolve_bwd))
 
 
 # ---- a reusable factorisation ----------------------------------------------------------
@@ -187,6 +189,7 @@ class SparseLU:
         """Stored entries of the L and U factors."""
         return int(self._lu.L.nnz + self._lu.U.nnz)
 
+    @in_wide_mode
     def solve(self, b, trans="N"):
         """``x`` with ``A x = b`` (``trans="T"``: ``A^T x = b``; ``"H"``: ``A^H x = b``).
 
@@ -199,7 +202,7 @@ class SparseLU:
         raw = _rhs(fn, b, n)
         dtype = _solve_dtype(self.dtype, raw.dtype)
         if not is_tracer(raw):
-            return wrap(jax.device_put(_host_solve(self._lu, raw, trans, dtype)))
+            return wrap(device_put(_host_solve(self._lu, raw, trans, dtype)))
         raw = lax.convert_element_type(raw, dtype)
         if trans == "H":                 # A^H x = b  <=>  A^T conj(x) = conj(b)
             if dtype.kind == "c":
@@ -229,7 +232,7 @@ def _lu_solve_bwd(lu, trans, _, g):
     return (_lu_callback(lu, "N" if trans == "T" else "T", g),)
 
 
-_lu_solve.defvjp(_lu_solve_fwd, _lu_solve_bwd)
+_lu_solve.defvjp(in_wide_mode(_lu_solve_fwd), in_wide_mode(_lu_solve_bwd))
 
 
 def splu(A):
@@ -255,6 +258,7 @@ def splu(A):
     return SparseLU(lu, tuple(A.shape), dtype)
 
 
+@in_wide_mode
 def factorized(A):
     """A function ``solve(b)`` that solves ``A x = b`` with one factorisation of ``A``.
 

@@ -19,6 +19,7 @@ from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray._core.kernel import jit_static
 from laxarray.sparse.linalg._operator import as_operator, check_square, matvec
+from laxarray._core.jaxapi import in_wide_mode
 
 
 def _conj(x):
@@ -92,6 +93,7 @@ def _threshold(b, tol, atol):
     return lax.max(tol * nb, lax.full_like(nb, atol))
 
 
+@in_wide_mode
 def cg(A, b, x0=None, *, tol=1e-5, atol=0.0, maxiter=None, M=None):
     """Conjugate gradients for a Hermitian positive-definite ``A``.
 
@@ -144,6 +146,7 @@ def _cg_impl(pA, pM, b, x, tol, atol, maxiter, *, opA, opM):
 _cg_run = jit_static(_cg_impl, ("opA", "opM"))
 
 
+@in_wide_mode
 def bicgstab(A, b, x0=None, *, tol=1e-5, atol=0.0, maxiter=None, M=None):
     """Biconjugate gradient stabilized (BiCGSTAB) for a general square ``A``.
 
@@ -210,6 +213,7 @@ def _bicgstab_impl(pA, pM, b, x, tol, atol, maxiter, *, opA, opM):
 _bicgstab_run = jit_static(_bicgstab_impl, ("opA", "opM"))
 
 
+@in_wide_mode
 def gmres(A, b, x0=None, *, tol=1e-5, atol=0.0, restart=20, maxiter=None, M=None):
     """Restarted GMRES for a general square ``A`` (right preconditioning by ``M``).
 

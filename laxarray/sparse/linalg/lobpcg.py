@@ -20,8 +20,10 @@ from laxarray.array_api._convert import to_raw
 from laxarray._core.kernel import jit_static
 from laxarray.sparse.linalg._operator import as_operator, check_square, matvec
 from laxarray.sparse.linalg.krylov import tolerance
+from laxarray._core.jaxapi import in_wide_mode
 
 
+@in_wide_mode
 def lobpcg_standard(A, X, m=100, tol=None):
     """The ``k = X.shape[1]`` largest eigenvalues and eigenvectors of a symmetric ``A``.
 

@@ -17,6 +17,7 @@ from laxarray.array_api._array import wrap
 from laxarray._core.kernel import jit_static
 from laxarray.sparse.linalg._operator import matvec_rect, rmatvec
 from laxarray.sparse.linalg.krylov import norm2, prepare, tolerance
+from laxarray._core.jaxapi import in_wide_mode
 
 
 class LsqrResult(NamedTuple):
@@ -36,6 +37,7 @@ class LsqrResult(NamedTuple):
     xnorm: object
 
 
+@in_wide_mode
 def lsqr(A, b, x0=None, *, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None,
          M=None):
     """Least-squares solution of ``A x = b`` (``A`` m-by-n, any shape) by LSQR.

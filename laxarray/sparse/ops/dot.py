@@ -24,7 +24,7 @@ import jax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.host import HostPath
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import in_wide_mode, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.runtime_checks import report
 from laxarray._core import numerics as _numerics
@@ -64,6 +64,7 @@ def _check_sizes(fn, lshape, rshape, dims):
                  (tuple(lshape), tuple(rshape)))
 
 
+@in_wide_mode
 def dot_general(lhs, rhs, dimension_numbers, *, nse=None, precision=None,
                 preferred_element_type=None):
     """General contraction with a sparse operand (``lax.dot_general`` semantics).
@@ -266,6 +267,7 @@ def _spmm_core(data, indices, y, sparse_shape, dense_shape, lc, rc, sorted_):
 
 
 # ---- matmul ---------------------------------------------------------------------------------
+@in_wide_mode
 def matmul(x1, x2, *, nse=None):
     """``x1 @ x2`` with at least one sparse operand (NumPy matmul rules for 1-D/2-D/N-D).
 

@@ -23,7 +23,7 @@ import laxarray.array_api as _la
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.host import HostPath
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import in_wide_mode, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.numerics import cumulative
 from laxarray.array_api._array import Array, wrap
@@ -55,6 +55,7 @@ def unique(mat):
 
 
 # ---- unary --------------------------------------------------------------------------------
+@in_wide_mode
 def map_values(fn, mat):
     """Apply ``fn`` to the stored values only (the documented escape hatch).
 
@@ -78,6 +79,7 @@ def map_values(fn, mat):
     return with_data(mat, out)
 
 
+@in_wide_mode
 def astype(x, dtype, /):
     """``x`` with values cast to ``dtype`` (laxarray ``astype`` rules)."""
     if not is_sparse(x):
@@ -162,6 +164,7 @@ def _pattern_binary(fn, op, mat, other, swap=False):
     return with_data(mat, res._value)
 
 
+@in_wide_mode
 def multiply(x1, x2, /):
     """Elementwise product with at least one sparse operand; sparse result.
 
@@ -178,6 +181,7 @@ def multiply(x1, x2, /):
     return _pattern_binary(fn, _la.multiply, x2, x1, swap=True)
 
 
+@in_wide_mode
 def divide(x1, x2, /):
     """Sparse ``x1`` divided by a scalar or dense ``x2``; sparse result (implicit zeros stay
     zero).  A sparse divisor densifies: ``todense(x1) / todense(x2)`` (dense result)."""
@@ -188,6 +192,7 @@ def divide(x1, x2, /):
     return _pattern_binary(fn, _la.divide, x1, x2)
 
 
+@in_wide_mode
 def add(x1, x2, /):
     """Sum: sparse + sparse is sparse (union of patterns); with a dense operand or scalar
     the result is a dense ``Array``.  Two 2-D sparse operands take the CPU host path
@@ -200,6 +205,7 @@ def add(x1, x2, /):
     return _dense_binary(_la.add, x1, x2)
 
 
+@in_wide_mode
 def subtract(x1, x2, /):
     """Difference: sparse - sparse is sparse; with a dense operand or scalar, dense.  Two
     2-D sparse operands take the CPU host path, as in :func:`add`."""
@@ -221,12 +227,14 @@ def _extremum(fn, dense_fn, lax_fn, x1, x2):
     return _dense_binary(dense_fn, x1, x2)
 
 
+@in_wide_mode
 def maximum(x1, x2, /):
     """Elementwise maximum: sparse with ``0`` or with a sparse array gives a sparse result
     (implicit zeros count as 0); with a dense array or a non-zero scalar, a dense one."""
     return _extremum("maximum", _la.maximum, lax.max, x1, x2)
 
 
+@in_wide_mode
 def minimum(x1, x2, /):
     """Elementwise minimum; see :func:`maximum`."""
     return _extremum("minimum", _la.minimum, lax.min, x1, x2)

@@ -46,7 +46,7 @@ import jax
 import numpy as np
 from jax import lax
 
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import device_put, in_wide_mode, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray.sparse import _keys as K
 from laxarray._core import dtypes as _dt
@@ -270,7 +270,7 @@ def _build_one(rows, cols, positions, n_rows, n_cols, nse, data):
     chunk_pos[flat] = positions[rest]
     chunk_cols[flat] = cols[rest]
     chunk_rows = np.repeat(np.arange(n_rows, dtype=col_dtype), per_row)
-    put = jax.device_put
+    put = device_put
     vals = None
     if data is not None:
         ext = np.concatenate([data, np.zeros(1, data.dtype)])
@@ -322,7 +322,8 @@ def _product_with_vals_jvp(dtype, primals, tangents):
     return out, lax.full(out.shape, 0, dtype) if t_out is None else t_out
 
 
-_product_with_vals.defjvp(_product_with_vals_jvp, symbolic_zeros=True)
+# (run by jax's differentiation, maybe after laxarray's call returned: in 64-bit mode)
+_product_with_vals.defjvp(in_wide_mode(_product_with_vals_jvp), symbolic_zeros=True)
 
 
 def _slot_sum(slot_vals, slot_cols, x_ext, dtype, mode):

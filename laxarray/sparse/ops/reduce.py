@@ -15,7 +15,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import in_wide_mode, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray.array_api._array import wrap
 from laxarray.sparse import _keys as K
@@ -36,6 +36,7 @@ def _norm_axis(fn, axis, ndim):
     return tuple(sorted(axes))
 
 
+@in_wide_mode
 def sum(mat, axis=None):
     """Sum over ``axis`` (int, tuple or None). Sparse result; a dense 0-d ``Array`` when every
     dimension is reduced. NumPy: sum. Integer values keep their dtype."""
@@ -133,11 +134,13 @@ def _extreme_kernel(data, indices, *, shape, axes, is_max):
     return lax.reshape(out, out_shape)
 
 
+@in_wide_mode
 def max(mat, axis=None):
     """Maximum over ``axis``; implicit zeros take part. Dense ``Array`` result. NumPy: max."""
     return _extreme("max", mat, axis, True)
 
 
+@in_wide_mode
 def min(mat, axis=None):
     """Minimum over ``axis``; implicit zeros take part. Dense ``Array`` result. NumPy: min."""
     return _extreme("min", mat, axis, False)

@@ -17,7 +17,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import AxisError, fail
-from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi import device_put, in_wide_mode, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray.sparse import _keys as K
 from laxarray.sparse._base import _restore, is_sparse
@@ -45,6 +45,7 @@ def _axes(fn, axes, ndim):
     return tuple(out)
 
 
+@in_wide_mode
 def transpose(mat, axes=None):
     """Permute dimensions (``lax.transpose``); default reverses them. NumPy: transpose."""
     fn = "transpose"
@@ -119,7 +120,7 @@ def _bcsr_transpose_on_host(mat):
     t_idx[:order.size] = rows[order]
     t_ptr = np.zeros(n_cols + 1, mat.indptr.dtype)
     np.cumsum(np.bincount(cols[keep], minlength=n_cols), out=t_ptr[1:])
-    put = jax.device_put
+    put = device_put
     with jax.ensure_compile_time_eval():
         return BCSR._new(put(t_data), put(t_idx), put(t_ptr), (n_cols, n_rows),
                          indices_sorted=True, unique_indices=mat.unique_indices)
@@ -153,6 +154,7 @@ def _new_shape(fn, shape, size):
     return tuple(shape)
 
 
+@in_wide_mode
 def reshape(mat, shape):
     """Reshape (row-major, like ``numpy.reshape``); the result has the flat layout."""
     fn = "reshape"
@@ -174,6 +176,7 @@ def _reshape_kernel(indices, *, shape, new_shape, index_dtype):
     return K.unravel_keys(keys, new_shape, index_dtype)
 
 
+@in_wide_mode
 def squeeze(mat, dimensions):
     """Remove size-1 dimensions (``lax.squeeze``). NumPy: squeeze (explicit axes)."""
     fn = "squeeze"
@@ -196,6 +199,7 @@ def squeeze(mat, dimensions):
     return reshape(mat, shape)
 
 
+@in_wide_mode
 def broadcast_in_dim(mat, shape, broadcast_dimensions):
     """``lax.broadcast_in_dim`` for sparse arrays: entries replicated over new and expanded
     dimensions; the result has the flat layout."""
@@ -245,6 +249,7 @@ def _broadcast_kernel(data, indices, *, in_shape, shape, bdims, index_dtype):
     return lax.reshape(data, (nse * r,)), lax.reshape(idx, (nse * r, len(shape)))
 
 
+@in_wide_mode
 def broadcast_to(mat, shape):
     """Broadcast to ``shape`` (NumPy rules: new dimensions on the left)."""
     a = _as("broadcast_to", mat)
@@ -254,6 +259,7 @@ def broadcast_to(mat, shape):
     return broadcast_in_dim(mat, shape, tuple(range(len(shape) - a.ndim, len(shape))))
 
 
+@in_wide_mode
 def concatenate(operands, dimension=0):
     """Join sparse arrays along ``dimension`` (``lax.concatenate``); flat-layout result."""
     fn = "concatenate"

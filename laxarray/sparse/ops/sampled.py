@@ -19,8 +19,10 @@ from laxarray.sparse._base import _restore, is_sparse
 from laxarray.sparse.ops.dot import _check_sizes, _norm_dims
 from laxarray.sparse.ops.elementwise import dense_at_pattern, with_data
 from laxarray.sparse.ops.layout import to_flat
+from laxarray._core.jaxapi import in_wide_mode
 
 
+@in_wide_mode
 def extract(sparr, arr):
     """Values of dense ``arr`` at the stored entries of ``sparr`` (same pattern and format).
 
@@ -44,6 +46,7 @@ def extract(sparr, arr):
     return with_data(sparr, vals)
 
 
+@in_wide_mode
 def dot_general_sampled(lhs, rhs, indices_of, dimension_numbers):
     """``dot_general(lhs, rhs)`` evaluated only at the pattern of sparse ``indices_of``.
 

@@ -17,8 +17,10 @@ from laxarray.array_api._convert import to_raw
 from laxarray.sparse._base import _restore
 from laxarray.sparse.bcoo import BCOO
 from laxarray.sparse.ops.reshape import _as, squeeze
+from laxarray._core.jaxapi import in_wide_mode
 
 
+@in_wide_mode
 def slice(mat, start_indices, limit_indices, strides=None):  # noqa: A001 (lax name)
     """``lax.slice`` of a sparse array (static starts, limits, positive strides)."""
     fn = "slice"
@@ -88,6 +90,7 @@ def _recompose(indices, cols, ok, sparse_shape):
     return lax.concatenate(out, indices.ndim - 1)
 
 
+@in_wide_mode
 def dynamic_slice(mat, start_indices, slice_sizes):
     """``lax.dynamic_slice`` of a sparse array: starts may be traced (clamped into range),
     ``slice_sizes`` are static."""
@@ -143,6 +146,7 @@ def _dynamic_slice_kernel(data, indices, starts, *, shape, sizes):
     return data, _recompose(indices, cols, ok, sizes[nb:nb + ns])
 
 
+@in_wide_mode
 def getitem(mat, key):
     """``mat[key]`` for integers, slices (positive step) and ``...``; integers drop their
     dimension.  NumPy basic indexing on the dense equivalent; static keys only."""

@@ -32,7 +32,7 @@ import numpy as np
 from laxarray._core.errors import fail
 from laxarray._core import host as _host
 from laxarray._core.host import aligned, to_device
-from laxarray._core.jaxapi import host_call
+from laxarray._core.jaxapi import host_call, in_wide_mode
 from laxarray.sparse.ops.layout import split
 from laxarray._core import dtypes as _dt
 
@@ -187,6 +187,7 @@ def callback(host, shapes, lax_fn, *leaves):
         return host_call(host, shapes, *leaves, vmap_method="sequential")
 
     @run.defjvp
+    @in_wide_mode   # (run by jax's differentiation, maybe after laxarray's call returned)
     def run_jvp(primals, tangents):
         return jax.jvp(lax_fn, primals, tangents)
 
