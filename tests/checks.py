@@ -23,12 +23,8 @@ def fd_grad(f, x, h=1e-6):
 def kernels_ran(call):
     """The ``KernelId`` of every kernel ``call()`` ran, in order (the kernel helper's test
     spy; ``call``'s result is waited for)."""
-    ran = []
-    previous, _kernel._SPY[0] = _kernel._SPY[0], ran
-    try:
+    with _kernel.spy() as ran:
         jax.block_until_ready(call())
-    finally:
-        _kernel._SPY[0] = previous
     return ran
 
 

@@ -51,17 +51,13 @@ if "tpu" not in (os.environ.get("LAXARRAY_PLATFORM", "") + os.environ.get("JAX_P
 
 @pytest.fixture
 def kernels_run():
-    """Spy on every laxarray kernel run (``_core.kernel``'s one spy hook) for one test:
-    returns ``ran(prefix="laxarray")``, the names of the kernels that ran so far whose
-    defining module starts with ``prefix``."""
+    """Spy on every laxarray kernel run (``_core.kernel.spy``) for one test: returns
+    ``ran(prefix="laxarray")``, the names of the kernels that ran so far whose defining
+    module starts with ``prefix``."""
     from laxarray._core import kernel as _kernel
-    ran = []
-    previous, _kernel._SPY[0] = _kernel._SPY[0], ran
-    try:
+    with _kernel.spy() as ran:
         yield lambda prefix="laxarray": [kid.name for kid in ran
                                          if kid.module.startswith(prefix)]
-    finally:
-        _kernel._SPY[0] = previous
 
 
 @pytest.fixture

@@ -1,11 +1,13 @@
-"""A persistent store of compiled executables, keyed by laxarray's own kernel keys.
+"""A persistent store of compiled executables: a cache of bytes by key, behind the kernel
+runtime's tables.
 
 jax's persistent compilation cache (the user's to turn on: laxarray leaves jax's
 configuration alone) saves XLA's compile, but a fresh process still traces and lowers every
-kernel first.  This store lets a kernel call skip all three: its key
-(:func:`key_for`: the kernel's identity and static facts, :func:`fingerprint.environment_fingerprint`
-and :func:`source_fingerprint`) names a file holding the executable that
-:func:`jaxapi.serialize_compiled` wrote.
+kernel first.  This store lets a kernel call skip all three: the call's key -- computed by
+``call_key.store_key`` before any tracing: the kernel's identity and static facts, the
+call's signature and device, ``fingerprint``'s environment and source digests -- names a
+file holding the executable that :func:`jaxapi.serialize_compiled` wrote.  The store knows
+nothing of kernels: :meth:`ExecutableStore.get`/:meth:`~ExecutableStore.put` bytes by key.
 
 * **Where.**  :func:`default_store` follows ``LAXARRAY_COMPILATION_CACHE``: unset, the store
   is ``$XDG_CACHE_HOME/laxarray/executables`` (``~/.cache/laxarray/executables``); ``0``
@@ -37,8 +39,6 @@ and :func:`source_fingerprint`) names a file holding the executable that
 
 from __future__ import annotations
 
-import enum
-import functools
 import hashlib
 import os
 import struct
@@ -47,7 +47,6 @@ import threading
 import time
 import warnings
 
-import numpy as np
 
 from laxarray._core import fingerprint, jaxapi, prefetch
 from laxarray._core.files import TEMP_PREFIX as _TEMP_PREFIX, remove as _remove, write_atomic
@@ -358,7 +357,7 @@ def default_store() -> ExecutableStore | None:
                     # laxarray's source read and hashed (10-16 ms on a 2-core CPU), and
                     # on a TPU libtpu's version looked up in the installed distributions
                     fingerprint.environment_fingerprint()
-                    source_fingerprint()
+                    fingerprint.source_fingerprint()
                 _DEFAULT.append(store)
                 _hint_if_empty(store)
     return _DEFAULT[0]
@@ -398,151 +397,6 @@ def _hint_if_empty(store) -> None:
         pass
 
 
-_SOURCE = []
-
-#: folders of the package that hold no kernel: their edits leave every executable valid
-_NO_KERNELS = frozenset({"__pycache__", "conformance", "precompile"})
-
-
-def source_fingerprint() -> str:
-    """A hex digest of laxarray's own source (the path and content of every ``.py`` file of
-    the package but :data:`_NO_KERNELS`), computed once per process (a few ms): an edit or
-    an upgrade never loads an old program, and a clone of the same source shares the store."""
-    if not _SOURCE:
-        package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        h = hashlib.blake2b(digest_size=12)
-        stack = [package]
-        found = []
-        while stack:
-            folder = stack.pop()
-            with os.scandir(folder) as it:
-                for e in it:
-                    if e.is_dir(follow_symlinks=False):
-                        if e.name not in _NO_KERNELS:
-                            stack.append(e.path)
-                    elif e.name.endswith(".py"):
-                        found.append((e.path[len(package) + 1:], e.path))   # (relative)
-        for rel, path in sorted(found):
-            with open(path, "rb") as f:
-                data = f.read()
-            h.update(f"{rel}\0{len(data)}\0".encode())
-            h.update(data)
-        _SOURCE.append(h.hexdigest())
-    return _SOURCE[0]
-
-
-def key_for(parts: tuple) -> str:
-    """The store key of a kernel call: ``parts`` (strings, ints, reprs naming the kernel and
-    its static facts) with :func:`fingerprint.environment_fingerprint` and :func:`source_fingerprint`."""
-    if type(parts) is not tuple:
-        raise TypeError(f"key_for: expected a tuple of strings and ints; got "
-                        f"{type(parts).__name__}")
-    return "|".join((f"laxarray-exec/{STORE_FORMAT}", fingerprint.environment_fingerprint(),
-                     source_fingerprint(), *map(repr, parts)))
-
-
-# ---- keys of kernel calls (laxarray._core.kernel) -------------------------------------------
-
-_SCALARS = (bool, int, float, complex)
-
-
-def call_signature(args):
-    """What selects one executable of a binding: the arguments' abstract values (shape,
-    dtype, weak type), Python scalars by type; ``None`` for arguments of other kinds and
-    for arrays committed to a device or a sharding (jax.jit places those and their results:
-    an executable built for default placement would drop a ``NamedSharding``)."""
-    try:  # the hot path: jax arrays only; a committed one is left out (a shorter key that
-        # no executable was written under: see Bound._executable)
-        return tuple([a.aval for a in args if not a._committed])
-    except (AttributeError, TypeError):  # not all jax arrays (a tracer refuses _committed)
-        pass
-    return signature_of(args, _default_placed)
-
-
-def _default_placed(a):
-    return None if getattr(a, "committed", False) else a.aval
-
-
-def signature_of(args, array_key):
-    """The signature of ``args``: ``array_key(a)`` for each jax array (``None``: refused),
-    Python scalars and ``None`` by type, NumPy values by shape and dtype; ``None`` for a
-    tracer, an argument of another kind, or a refused array (:func:`call_signature`, and
-    ``kernel``'s key of calls the store cannot key)."""
-    sig = []
-    for a in args:
-        if isinstance(a, jaxapi.Tracer):
-            return None
-        if getattr(a, "aval", None) is not None:
-            key = array_key(a)
-            if key is None:
-                return None
-            sig.append(key)
-        elif a is None or type(a) in _SCALARS:
-            sig.append(type(a))
-        elif type(a) is np.ndarray or isinstance(a, np.generic):
-            sig.append((a.shape, a.dtype.str, "numpy"))
-        else:
-            return None
-    return tuple(sig)
-
-
-def placement(args):
-    """The one device every jax array of ``args`` lives on (its id), or ``None`` where
-    they span several (sharded programs stay out of the store)."""
-    found = None
-    for a in args:
-        sharding = getattr(a, "sharding", None)
-        if sharding is None:
-            continue
-        devices = sharding.device_set
-        if len(devices) != 1:
-            return None
-        (device,) = devices
-        if found is not None and device.id != found:
-            return None
-        found = device.id
-    return -1 if found is None else found
-
-
-_PLAIN = (str, int, float, complex, bool, type(None), np.dtype, np.generic)
-
-
-def describe(v, depth=0):
-    """A text naming ``v`` the same way in every process (a constant, a dtype, a module
-    function with what its closure holds), or ``None`` where there is none (an object of
-    this process only): the store key of a kernel and its static arguments."""
-    if isinstance(v, _PLAIN):
-        return f"{type(v).__name__}:{v!r}"
-    if isinstance(v, enum.Enum):  # lax.GatherScatterMode, say
-        return f"enum:{type(v).__module__}.{type(v).__qualname__}.{v.name}"
-    if isinstance(v, (tuple, list, frozenset)):
-        parts = [describe(x, depth) for x in (sorted(v, key=repr) if type(v) is frozenset
-                                               else v)]
-        return None if None in parts else f"{type(v).__name__}({','.join(parts)})"
-    if isinstance(v, type):
-        return f"type:{v.__module__}.{v.__qualname__}"
-    if depth > 3:
-        return None
-    if isinstance(v, functools.partial):
-        inner = describe((v.func, v.args, tuple(sorted(v.keywords.items()))), depth + 1)
-        return None if inner is None else f"partial({inner})"
-    name = getattr(v, "__qualname__", None)
-    module = getattr(v, "__module__", None)
-    if not (isinstance(name, str) and isinstance(module, str)):
-        return None
-    text = f"{module}.{getattr(v, '__name__', '')}/{name}"
-    cells = getattr(v, "__closure__", None) or ()
-    if cells:
-        try:
-            inner = describe(tuple(c.cell_contents for c in cells), depth + 1)
-        except ValueError:  # an empty cell
-            return None
-        if inner is None:
-            return None
-        text += f"[{inner}]"
-    return text
-
-
 _LOADS = [0, 0.0]
 _LOADS_LOCK = threading.Lock()
 
@@ -564,9 +418,3 @@ def load_seconds() -> float:
     """Seconds kernel calls spent in loading executables (reading, deserializing; waiting
     for the background loader), in this process."""
     return _LOADS[1]
-
-
-class Executables(dict):
-    """A kernel binding's executables by call signature; one accounting entry in the kernel
-    helper's table of live executables (hashable by identity)."""
-    __hash__ = object.__hash__

@@ -1,11 +1,11 @@
-"""What a compiled executable depends on besides its program, as one digest.
+"""What a compiled executable depends on besides its program, as digests.
 
-The executable store (``exec_store``) keys every executable with
-:func:`environment_fingerprint`: jax, jaxlib and NumPy, the backend (its platform version,
-device kind and count; on a TPU libtpu's version and ``LIBTPU_INIT_ARGS``), this CPU's model
-and features (XLA:CPU compiles for the host's instruction set), ``XLA_FLAGS``, jax's program
-settings and laxarray's own (:func:`register_program_setting`).  An executable compiled
-under one of them is never loaded under another.
+Every store key (``call_key.store_key``) holds :func:`environment_fingerprint` -- jax,
+jaxlib and NumPy, the backend (its platform version, device kind and count; on a TPU
+libtpu's version and ``LIBTPU_INIT_ARGS``), this CPU's model and features (XLA:CPU compiles
+for the host's instruction set), ``XLA_FLAGS``, jax's program settings and laxarray's own
+(:func:`register_program_setting`) -- and :func:`source_fingerprint`, laxarray's own source.
+An executable compiled under one of them is never loaded under another.
 """
 
 from __future__ import annotations
@@ -105,3 +105,36 @@ def _cpu_description() -> str:
     except OSError:
         pass
     return ";".join(found) or f"{platform.machine()};{platform.processor()}"
+
+
+_SOURCE = []
+
+#: folders of the package that hold no kernel: their edits leave every executable valid
+_NO_KERNELS = frozenset({"__pycache__", "conformance", "precompile"})
+
+
+def source_fingerprint() -> str:
+    """A hex digest of laxarray's own source (the path and content of every ``.py`` file of
+    the package but :data:`_NO_KERNELS`), computed once per process (a few ms): an edit or
+    an upgrade never loads an old program, and a clone of the same source shares the store."""
+    if not _SOURCE:
+        package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        h = hashlib.blake2b(digest_size=12)
+        stack = [package]
+        found = []
+        while stack:
+            folder = stack.pop()
+            with os.scandir(folder) as it:
+                for e in it:
+                    if e.is_dir(follow_symlinks=False):
+                        if e.name not in _NO_KERNELS:
+                            stack.append(e.path)
+                    elif e.name.endswith(".py"):
+                        found.append((e.path[len(package) + 1:], e.path))   # (relative)
+        for rel, path in sorted(found):
+            with open(path, "rb") as f:
+                data = f.read()
+            h.update(f"{rel}\0{len(data)}\0".encode())
+            h.update(data)
+        _SOURCE.append(h.hexdigest())
+    return _SOURCE[0]

@@ -48,7 +48,6 @@ The policy, stated once:
 from __future__ import annotations
 
 import functools
-import threading
 
 import jax
 
@@ -56,6 +55,9 @@ from laxarray._core import backend as _backend
 from laxarray._core import config as _config
 from laxarray._core.devices import check_devices
 from laxarray._core import exec_store as _store
+from laxarray._core import executables as _exes
+from laxarray._core.executables import (compile_count, executable_limit,  # noqa: F401
+                                        live_executables, set_executable_limit, spy)
 from laxarray._core import record as _record
 from laxarray._core.exec_store import load_count  # noqa: F401 (re-exported)
 from laxarray._core.numerics import (NAN_TEST, exact_div,  # noqa: F401 (re-exported)
@@ -63,7 +65,8 @@ from laxarray._core.numerics import (NAN_TEST, exact_div,  # noqa: F401 (re-expo
                                      with_matmul_precision)
 from laxarray._core import host as _host
 from laxarray._core.kernel_id import KernelId, identify
-from laxarray._core.call_keys import static_key as _static_key
+from laxarray._core.call_key import (array_signature, describe, placement, signature, spread,
+                                     static_key as _static_key, storable, store_key)
 from laxarray._core.buckets import mask_padding
 from laxarray._core.compile_options import (COMPILER_OPTIONS,  # noqa: F401 (re-exported)
                                             EMITTER_NEUTRAL, EXACT_EXTREMES, NEUTRAL_OPTIONS,
@@ -72,86 +75,6 @@ from laxarray._core.fingerprint import register_program_setting
 from laxarray._core.jaxapi import (NotSerializable, Tracer, as_64bit_code, caller_wide,
                                    enter, fast_call, leave, one_device, program_function,
                                    region, serialize_compiled, settle, under_trace)
-from laxarray._core import settings as _settings
-
-# ---- policy settings ---------------------------------------------------------------------
-
-_MAX_EXECUTABLES = [_settings.value("LAXARRAY_KERNEL_CACHE")]
-
-
-def executable_limit() -> int:
-    """How many compiled executables laxarray keeps before evicting the least recently used."""
-    return _MAX_EXECUTABLES[0]
-
-
-def set_executable_limit(n: int) -> None:
-    """Set the executable bound (``LAXARRAY_KERNEL_CACHE`` at start-up); evicts at once."""
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise ValueError(f"set_executable_limit: expected an int >= 1 for 'n'; got {n!r}")
-    _MAX_EXECUTABLES[0] = n
-    _evict()
-
-
-# ---- executables: counting and eviction --------------------------------------------------
-
-_LIVE: dict = {}        # a Bound's table of executables (exec_store.Executables) -> [Bound, n]
-_TOTAL = [0]
-_COMPILES = [0]         # executables built by laxarray kernels since start-up
-_SPY = [None]           # tests: a list that records the KernelId of every run
-_LOCK = threading.RLock()  # the accounting above, shared by threads
-
-
-def compile_count() -> int:
-    """Executables laxarray's kernels have built in this process, or loaded from the
-    executable store (:func:`load_count` of them); traces under an outer ``jax.jit`` are
-    not counted: they compile nothing."""
-    return _COMPILES[0]
-
-
-def live_executables() -> int:
-    """Executables currently kept (at most :func:`executable_limit`)."""
-    return _TOTAL[0]
-
-
-def _register(bound, table):
-    with _LOCK:
-        _COMPILES[0] += 1
-        entry = _LIVE.get(table)
-        if entry is None:
-            _LIVE[table] = [bound, 1]
-        else:
-            entry[1] += 1
-        _TOTAL[0] += 1
-        if _TOTAL[0] > _MAX_EXECUTABLES[0]:
-            _evict()
-
-
-def _evict():
-    """Drop executables until a quarter of the bound is free: bindings not used since the
-    previous sweep go first (oldest registration first), then the rest in that order.
-
-    A binding drops its table (the next call starts a new one); the executables go with the
-    table once no thread is still running one -- clearing jax's cache instead would pull
-    them from under a concurrent call."""
-    limit = _MAX_EXECUTABLES[0]
-    with _LOCK:
-        if _TOTAL[0] <= limit:
-            return
-        target = limit - max(limit // 4, 1) if limit > 1 else 0
-        entries = list(_LIVE.items())  # registration order
-        for pass_ in (0, 1):
-            for table, (bound, count) in entries:
-                if _TOTAL[0] <= target:
-                    break
-                if table not in _LIVE or (pass_ == 0 and bound.used):
-                    continue
-                if bound._exes is table:
-                    bound._exes = None
-                del _LIVE[table]
-                _TOTAL[0] -= count
-        for bound, _ in _LIVE.values():
-            bound.used = False
-
 
 # ---- the compile step: trace once, read the options from the program, compile ------------
 
@@ -180,10 +103,9 @@ def _jit_body(body, name):
     return jax.jit(entry, inline=True, keep_unused=True)
 
 
-# ---- the executable store (exec_store): a kernel call's executable, built once per machine
+# ---- the executable store: a kernel call's executable, built once per machine ----------------
 
 _STORE = []             # [the process's ExecutableStore or None], resolved on first use
-_NO = object()          # "no executable of the table ran": the caller takes the next way
 
 
 def _open_store():
@@ -195,43 +117,43 @@ def _open_store():
     return _STORE[0]
 
 
-def _local_key(args):
-    """The table key of a call that the store cannot key (arrays committed to a device or a
-    sharding, say): each argument's abstract value with its sharding and whether it is
-    committed, and the ambient meshes; ``None`` for a tracer or an argument of another kind
-    (then ``jax.jit`` serves the call)."""
-    sig = _store.signature_of(args, _placed)
-    if sig is None:
-        return None
-    return ("local", sig, jax.sharding.get_abstract_mesh(), jax.sharding.get_mesh())
-
-
-def _placed(a):
-    sharding = getattr(a, "sharding", None)
-    return None if sharding is None else (a.aval, sharding, bool(getattr(a, "committed", False)))
-
-
 # ---- kernels -----------------------------------------------------------------------------
 
-class Bound:
-    """One kernel with its static arguments fixed: its table of executables by call
-    signature (``_exes``: one for the plain body and the masked variant alike, each built by
-    :func:`compile_program`, through the executable store where the call can be keyed
-    there), the ``jax.jit`` callables the compile step traces (``_jit``; the masked body's
-    ``jitted``) and calls inside an outer trace inline (``_inline``; ``inline``), and
-    whether it ran since the last eviction sweep (``used``: a second-chance LRU, cheaper
-    than a clock per call)."""
+class _Variant:
+    """One body of a binding -- the kernel's own, or its masked form, which sets the
+    padding of bucket-shaped inputs to their fills first -- with its ``jax.jit`` callables
+    (``jitted`` for the compile step, ``inline`` for an outer trace) and its table of
+    executables by call key (``exes``)."""
 
-    __slots__ = ("kernel", "items", "_fn", "_jit", "_masked", "_inline", "_exes",
-                 "_identity", "used")
+    __slots__ = ("body", "masked", "jitted", "inline", "exes")
+
+    def __init__(self, body, masked, name):
+        self.body, self.masked = body, masked
+        self.jitted = _jit_body(body, name)
+        self.inline = jax.jit(body, inline=True)
+        self.exes = None
+
+
+class Bound:
+    """One kernel with its static arguments fixed: its variants (the plain body, built at
+    once, and the masked one, on first use), each with its table of executables by call key,
+    and whether it ran since the last eviction sweep (``used``: a second-chance LRU, cheaper
+    than a clock per call).
+
+    A call runs: its key (``call_key.signature``) -> the variant's table -> the executable
+    store (``_store_key``, where the call can be kept there) -> the compile step
+    (:func:`compile_program`); inside an outer trace the body is inlined instead
+    (:meth:`_traced`)."""
+
+    __slots__ = ("kernel", "items", "_fn", "_plain", "_masked", "_identity", "used")
 
     def __init__(self, kern, items):
         self.kernel = kern
         self.items = items
         self._fn = with_matmul_precision(  # traced under the binding's precision (its table's)
             functools.partial(kern.fn, **dict(items)) if items else kern.fn)
-        self._jit = self._masked = self._inline = None
-        self._exes = self._identity = None
+        self._plain = _Variant(self._fn, False, kern.__name__)
+        self._masked = self._identity = None
         self.used = True
 
     def __call__(self, *args):
@@ -242,234 +164,167 @@ class Bound:
                 return out
         for a in args:
             if isinstance(a, Tracer):  # inlined into an outer trace: compiles nothing
-                return self._traced(args)
+                return self._traced(self._plain, args)
         return self.run_eager(args)
 
     def run_xla(self, *args):
         """The kernel's own body (the XLA program) on ``args``, whatever its host path."""
         for a in args:
             if isinstance(a, Tracer):
-                return self._traced(args)
+                return self._traced(self._plain, args)
         return self.run_eager(args)
 
     def run_eager(self, args):
         """Run on concrete ``args``: exact ones, or bucket-shaped ones whose padding needs no
-        masking (elementwise).  The eager hot path: the table's executable for the call's
-        signature (``exec_store.call_signature``: the arguments' abstract values), by its
-        C++ call.  Only a call whose arguments are all jax arrays runs in the thread's own
-        mode (an executable takes jax arrays of any dtype in any mode); the rest, and every
-        trace and compile, run in 64-bit mode (``jaxapi.wide``)."""
+        masking (elementwise).  The eager hot path: the key of arguments that are all jax
+        arrays, the table's executable, its C++ call -- in the thread's own mode (an
+        executable takes jax arrays of any dtype in any mode); any other call, and every
+        trace, load and compile, in 64-bit mode (``jaxapi.enter``)."""
+        plain = self._plain
         try:
-            sig = tuple([a.aval for a in args if not a._committed])
+            sig = array_signature(args)
         except (AttributeError, TypeError):  # Python scalars, NumPy arrays, tracers
-            token = enter()
-            try:
-                return self._run_other(args)
-            finally:
-                leave(token)
-        exes = self._exes
-        if sig is not None and exes is not None:
+            return self._run_wide(plain, args)
+        exes = plain.exes
+        if exes is not None:
             run = exes.get(sig)
             if run is not None:
-                try:
-                    out = run(*args)
-                except (TypeError, ValueError):  # placed elsewhere than it was built for
-                    out = _NO
-                if out is not _NO:
-                    self.used = True
-                    if _SPY[0] is not None:
-                        self._spy()
-                    return out
-                sig = None   # built for another placement: the local key names theirs
+                self.used = True
+                return run(*args)
         token = enter()
         try:
-            return self._run_new(self._fn, args, sig)
+            return self._run_new(plain, args, sig)
         finally:
             leave(token)
-
-    def _run_other(self, args):
-        """:meth:`run_eager` of arguments that are not all jax arrays, in 64-bit mode."""
-        sig = _store.call_signature(args)
-        exes = self._exes
-        if sig is not None and exes is not None:
-            run = exes.get(sig)
-            if run is not None:
-                out = self._call(run, args)
-                if out is not _NO:
-                    return out
-                sig = None
-        return self._run_new(self._fn, args, sig)
 
     def run_masked(self, args, exts):
         """Run on bucket-shaped ``args`` after masking the padding of each input ``i`` whose
         fill (``kernel.fills[i]``) is not ``None``; ``exts`` are their true extents (passed
-        on to the body as its last argument if the kernel takes ``extents``).  The table
-        first, as :meth:`run_eager` (its masked executables are keyed ``(True,
-        signature)``)."""
-        args = tuple(args) + tuple(exts)
-        token = enter()   # (a 0-d input may be a Python scalar: see run_eager)
+        on to the body as its last argument if the kernel takes ``extents``).  The masked
+        variant's table first, as :meth:`run_eager`."""
+        return self._run_wide(self._masked_variant(), tuple(args) + tuple(exts))
+
+    def _run_wide(self, variant, args):
+        """A call of ``variant`` on ``args`` of any kind, in 64-bit mode."""
+        token = enter()
         try:
-            sig = _store.call_signature(args)
-            exes = self._exes
+            sig = signature(args)
+            exes = variant.exes
             if sig is not None and exes is not None:
-                run = exes.get((True, sig))
+                run = exes.get(sig)
                 if run is not None:
-                    out = self._call(run, args)
-                    if out is not _NO:
-                        return out
-                    sig = None
-            return self._run_new(self._masked_body(), args, sig)
+                    self.used = True
+                    return run(*args)
+            return self._run_new(variant, args, sig)
         finally:
             leave(token)
 
     def prepare(self, masked, sig, args, device) -> bool:
         """Load or build (and store) the executable of an eager call of signature ``sig``
-        (``exec_store.call_signature``) placed on ``device`` (``exec_store.placement``)
-        without running it: ``args`` stand for the inputs (``jax.ShapeDtypeStruct`` for
-        arrays). A replay."""
+        (``call_key.signature``) placed on ``device`` (``call_key.placement``) without
+        running it: ``args`` stand for the inputs (``jax.ShapeDtypeStruct`` for arrays).
+        A replay."""
         token = enter()
         try:
-            return self._prepare(masked, sig, args, device)
+            variant = self._masked_variant() if masked else self._plain
+            name = self._store_key(variant, sig, device)
+            if name is None:
+                return False
+            try:
+                exe = self._executable(variant, args, name)
+            except Exception:  # noqa: BLE001  (a call of it would say what fails)
+                return False
+            if one_device(exe):
+                self._keep(variant, sig, exe)
+            return True
         finally:
             leave(token)
 
-    def _prepare(self, masked, sig, args, device) -> bool:
-        body = self._masked_body() if masked else self._fn
-        name = self._store_key(body, args, sig, device)
-        if name is None:
-            return False
+    def _traced(self, variant, args):
+        """``variant``'s body inlined into an outer trace: in a 32-bit caller's trace a
+        region (``jaxapi.region``), else the body's primitives themselves."""
+        wide = caller_wide()
+        token = enter()
         try:
-            exe = self._executable(body, args, name)
-        except Exception:  # noqa: BLE001  (a call of it would say what fails)
-            return False
-        if one_device(exe):
-            self._keep((True, sig) if masked else sig, exe)
-        return True
-
-    def _spy(self):
-        _SPY[0].append(self.kernel.id)
-
-    def _traced(self, args, body=None):
-        """Inlined into an outer trace; ``body``: the masked variant's body instead of the
-        kernel's."""
-        if body is None or body is self._fn:
-            jitted = self._inline
-            if jitted is None:
-                jitted = self._inline = jax.jit(self._fn, inline=True)
-        else:
-            jitted = body.inline
-        if not caller_wide():   # in a 32-bit caller's trace: a region (see jaxapi)
-            settle(args)
-            token = enter()
-            try:
-                out = region(jitted, args)
-            finally:
-                leave(token)
-        else:
-            token = enter()
-            try:
-                out = jitted(*args)
-            finally:
-                leave(token)
-        if _SPY[0] is not None:
-            self._spy()
+            if wide:
+                out = variant.inline(*args)
+            else:
+                settle(args)    # (NumPy values vmap/jvp tracers hold: in the caller's mode)
+                out = region(variant.inline, args)
+        finally:
+            leave(token)
+        _exes.ran(self)
         return out
 
-    def _run_new(self, body, args, sig):
-        """Run ``body`` on ``args``, whose signature ``sig`` the table had no executable for
-        (``None``: none the store can key), by one loaded or built first: keyed by ``sig``
-        where the arguments are placed by default and the executable spans one device (the
-        hot path's key), else by :func:`_local_key`.  ``jax.jit`` serves a call neither
-        keys (inlined under an outer trace) and one whose executable cannot be built (its
-        call says what fails)."""
+    def _run_new(self, variant, args, sig):
+        """Run ``variant`` on ``args``, whose key ``sig`` its table had no executable for
+        (``None``: no key), by one loaded from the store or built first, kept under ``sig``
+        -- or, where an ambient mesh spread it over several devices, under
+        ``call_key.spread(sig)``.  ``jax.jit`` serves a call under an outer trace (inlined)
+        and one whose executable cannot be built (its call says what fails)."""
         if under_trace():  # concrete values under an outer trace: part of its program
-            return self._traced(args, body)
-        masked = body is not self._fn
-        if sig is not None and len(sig) != len(args):
-            sig = None
-        exes = self._exes
-        local = _local_key(args)
-        if local is not None:
-            local = (masked, local)
-            run = None if exes is None else exes.get(local)
+            return self._traced(variant, args)
+        exe = None
+        if sig is not None:
+            exes = variant.exes
+            run = None if exes is None else exes.get(spread(sig))
             if run is not None:
-                out = self._call(run, args)
-                if out is not _NO:
-                    return out
-        if sig is not None or local is not None:
-            name = None if sig is None else self._store_key(body, args, sig)
+                self.used = True
+                return run(*args)
+            name = self._store_key(variant, sig, placement(args)) if storable(args) else None
             try:
-                exe = self._executable(body, args, name)
+                exe = self._executable(variant, args, name)
             except Exception:  # noqa: BLE001  (jax.jit's call below says what failed)
                 exe = None
-            if exe is not None:
-                key = ((True, sig) if masked else sig) if sig is not None and one_device(
-                    exe) else local   # (spread by an ambient mesh: the local key names it)
-                if key is not None:
-                    out = self._call(self._keep(key, exe), args)
-                    if out is not _NO:
-                        return out
-        try:
-            out = self._jitted(body)(*args)
-        except ValueError as exc:
-            check_devices(self.kernel.__name__, exc, args)
-            raise
-        self.used = True
-        if _SPY[0] is not None:
-            self._spy()
+        if exe is not None:
+            out = self._keep(variant, sig, exe)(*args)
+        else:
+            try:
+                out = variant.jitted(*args)
+            except ValueError as exc:
+                check_devices(self.kernel.__name__, exc, args)
+                raise
+            self.used = True
+        _exes.ran(self)
         return out
 
-    def _call(self, run, args):
-        """``run(*args)`` (a table's executable), or ``_NO`` where it refuses ``args``."""
-        try:
-            out = run(*args)
-        except (TypeError, ValueError):  # placed elsewhere than it was built for
-            return _NO
-        self.used = True
-        if _SPY[0] is not None:
-            self._spy()
-        return out
-
-    def _keep(self, key, exe):
-        """Hold ``exe`` for calls of ``key`` (counted among the live executables; a sweep
-        that this registration sets off may drop the table, never the executable returned)."""
-        exes = self._exes
+    def _keep(self, variant, sig, exe):
+        """Hold ``exe`` in ``variant``'s table under ``sig`` (under ``spread(sig)`` where it
+        spans several devices), counted among the live executables (a sweep that this
+        registration sets off may drop the table, never the executable returned)."""
+        exes = variant.exes
         if exes is None:
-            exes = self._exes = _store.Executables()
-        exes[key] = run = fast_call(exe)
+            exes = variant.exes = _exes.new_table(self)
+        exes[sig if one_device(exe) else spread(sig)] = run = fast_call(exe)
         self.used = True
-        _register(self, exes)
+        _exes.register(variant, exes)
         return run
 
-    def _store_key(self, body, args, sig, device=None):
-        """The store's key of ``body`` on ``args`` (signature ``sig``; on ``device``, default:
-        theirs), the lookup recorded (``LAXARRAY_RECORD``); ``None`` where the store is off
-        or cannot key the call (a kernel or statics naming process objects, committed or
-        spread arguments)."""
+    def _store_key(self, variant, sig, device):
+        """The store's key of ``variant`` on a call of key ``sig`` placed on ``device``, the
+        lookup recorded (``LAXARRAY_RECORD``); ``None`` where the store is off or cannot key
+        the call (a kernel or statics naming process objects; several devices)."""
         store = _open_store()
-        if store is None:
+        if store is None or device is None:
             return None
         if self._identity is None:   # the kernel's store text (its KernelId), the statics'
-            text, items = self.kernel.id.store, _store.describe(tuple(self.items))
+            text, items = self.kernel.id.store, describe(tuple(self.items))
             self._identity = False if text is None or items is None else (text, items)
-        device = _store.placement(args) if device is None else device
-        if self._identity is False or device is None or len(sig) != len(args) or True in [
-                getattr(a, "committed", False) for a in args]:
+        if self._identity is False:
             return None
-        masked = body is not self._fn
         if _record.PATH:
-            _record.note(self, masked, sig, device)
-        return _store.key_for((*self._identity, masked, repr(sig), device))
+            _record.note(self, variant.masked, sig, device)
+        return store_key(*self._identity, variant.masked, sig, device)
 
-    def _executable(self, body, args, name):
-        """``body``'s executable for ``args``: loaded from the store by the key ``name``, else
-        built by the compile step and written there (``name`` ``None``: built only)."""
+    def _executable(self, variant, args, name):
+        """``variant``'s executable for ``args``: loaded from the store by the key ``name``,
+        else built by the compile step and written there (``name`` ``None``: built only)."""
         if name is None:
-            return compile_program(self._jitted(body), args)
+            return compile_program(variant.jitted, args)
         store = _STORE[0]
         exe = store.load(name)   # (loaded on the default device alone: jaxapi.load_compiled)
         if exe is None:
-            exe = compile_program(self._jitted(body), args)
+            exe = compile_program(variant.jitted, args)
             if one_device(exe):   # the key has no ambient mesh in it
                 try:
                     store.put(name, serialize_compiled(exe))
@@ -477,20 +332,11 @@ class Bound:
                     pass  # kept for this process (a host callback: nothing to write)
         return exe
 
-    def _jitted(self, body):
-        """The ``jax.jit`` of ``body`` (the kernel's or the masked variant's)."""
-        if body is not self._fn:
-            return body.jitted
-        jitted = self._jit
-        if jitted is None:
-            jitted = self._jit = _jit_body(body, self.kernel.__name__)
-        return jitted
-
-    def _masked_body(self):
-        """The masked variant's body: each input's padding set to its fill, then the
-        kernel's body (``jitted``, ``inline``: its ``jax.jit`` callables)."""
-        body = self._masked
-        if body is None:
+    def _masked_variant(self):
+        """The masked variant: each input's padding set to its fill, then the kernel's
+        body."""
+        variant = self._masked
+        if variant is None:
             kern, statics, fn = self.kernel, dict(self.items), self._fn
             fills = kern.fills or ()
 
@@ -501,10 +347,8 @@ class Bound:
                     f = fills[i] if i < len(fills) else None
                     xs.append(x if f is None else mask_padding(x, e, f(x.dtype, statics)))
                 return fn(*xs, flat[n:]) if kern.extents else fn(*xs)
-            body.jitted = _jit_body(body, kern.__name__)
-            body.inline = jax.jit(body, inline=True)
-            self._masked = body
-        return body
+            variant = self._masked = _Variant(body, True, kern.__name__)
+        return variant
 
 
 class Kernel:
@@ -520,7 +364,8 @@ class Kernel:
     runs.  ``unpadded``: positions of arguments passed as they are (index parameters).
     ``extents``: the body takes one more argument, the inputs' true extents (int32 vectors;
     ``None`` when exact), to mask intermediate values itself.  ``_bound``: the bindings of
-    the process' matmul precision (``config.MATMUL_PRECISION``); ``_bounds``: per precision.
+    the process' matmul precision (``config.MATMUL_PRECISION``, a :class:`_Bindings`);
+    ``_bounds``: per precision.
 
     Its identity (:attr:`id`) is said here, once: ``factory=(path, args)`` for a kernel a
     function at ``path`` returns from ``args``; ``owner``, the kernel whose host path's
@@ -541,7 +386,7 @@ class Kernel:
             host.kernel = self
         self.static = frozenset(static)
         self._bounds = {}
-        self._bound = self._bounds.setdefault(_config.MATMUL_PRECISION, {})
+        self._bound = self._bounds.setdefault(_config.MATMUL_PRECISION, _Bindings())
         self.fills, self.shape, self.bucket = fills, shape, bucket
         self.unpadded, self.extents = tuple(unpadded), extents
         self.__name__, self.__doc__ = fn.__name__, fn.__doc__
@@ -561,8 +406,8 @@ class Kernel:
         key = _static_key(static_items)
         # the bindings of the precision in force: the process' table unless a
         # matmul_precision block is open somewhere (then this context's)
-        table = self._bound if not _PRECISION.open else self._bounds.setdefault(
-            _config.get_matmul_precision(), {})
+        table = (self._bound if not _PRECISION.open else self._bounds.setdefault(
+            _config.get_matmul_precision(), _Bindings())).by_statics
         try:
             return table[key]
         except KeyError:
@@ -571,18 +416,18 @@ class Kernel:
         if names != self.static:
             raise TypeError(f"{self.__name__}: static arguments {sorted(self.static)} "
                             f"expected; got {sorted(names)}")
-        bound = table[key] = Bound(self, static_items)
-        return bound
+        # setdefault: threads binding the same statics at once all get the first binding
+        return table.setdefault(key, Bound(self, static_items))
 
     def on_buckets(self, static, items, shapes):
         """``(logical result shape, Bound of the buckets' statics)`` of a call (statics
         ``static``, as ``items`` too) on inputs of logical ``shapes``; ``(None, None)``:
         exact.  The rules are pure: their answers are kept (4096 per precision)."""
-        table = self._bound if not _PRECISION.open else self._bounds.setdefault(
-            _config.get_matmul_precision(), {})
-        said, key = table.get(_BUCKETS), (_static_key(items), *shapes)
-        if said is None or len(said) >= 4096:
-            said = table[_BUCKETS] = {}
+        bindings = self._bound if not _PRECISION.open else self._bounds.setdefault(
+            _config.get_matmul_precision(), _Bindings())
+        said, key = bindings.said, (_static_key(items), *shapes)
+        if len(said) >= 4096:
+            said = bindings.said = {}
         out = said.get(key)
         if out is None:
             shape = self.shape(*shapes, **static)
@@ -603,14 +448,24 @@ class Kernel:
         return f"<kernel {self.__name__} static={sorted(self.static)}>"
 
 
+class _Bindings:
+    """A kernel's bindings under one matmul precision: by their static items
+    (``by_statics``), and the bucket rules' answers (``said``: ``(static key, *input
+    shapes)`` -> ``(logical result shape, Bound)``, :meth:`Kernel.on_buckets`)."""
+
+    __slots__ = ("by_statics", "said")
+
+    def __init__(self):
+        self.by_statics, self.said = {}, {}
+
+
 _KERNELS = []   # every Kernel: a change of precision switches each to that precision's table
-_BUCKETS = "buckets"   # a table's entry of the bucket rules' answers (Kernel.on_buckets)
 _PRECISION = _config.PRECISION
 
 
 def _precision_changed(precision):
     for kern in _KERNELS:
-        kern._bound = kern._bounds.setdefault(precision, {})
+        kern._bound = kern._bounds.setdefault(precision, _Bindings())
 
 
 _config.on_matmul_precision(_precision_changed)

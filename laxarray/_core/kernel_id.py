@@ -4,11 +4,11 @@ process, computed once per kernel (on first use) and read by everything that nam
 Three readers, one value (:class:`KernelId`):
 
 * the executable store's key (``kernel.Bound``): :attr:`KernelId.store`, the kernel's body
-  with what its closure holds and its bucket rules as ``exec_store.describe`` text, to which
+  with what its closure holds and its bucket rules as ``call_key.describe`` text, to which
   a binding adds its static arguments;
 * the recorder (``record.kernel_path``, ``LAXARRAY_RECORD``) and its replay: :attr:`KernelId.path`
   and :attr:`KernelId.args`, how another process finds the kernel (:func:`find`);
-* the test spy (``kernel._SPY``): :attr:`KernelId.module` and :attr:`KernelId.name`.
+* the test spy (``kernel.spy``): :attr:`KernelId.module` and :attr:`KernelId.name`.
 
 How another process finds a kernel is said where the kernel is made, never patched on after:
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from laxarray._core.exec_store import describe
+from laxarray._core.call_key import describe
 from laxarray._core.record import Unrecordable, resolve
 
 

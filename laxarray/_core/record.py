@@ -48,7 +48,7 @@ class Unrecordable(ValueError):
 
 def note(bound, masked, sig, device) -> None:
     """Append the line of one store lookup (``bound``'s kernel and statics, the masked
-    variant or not, the call signature ``sig`` of ``exec_store.call_signature``) to
+    variant or not, the call signature ``sig`` of ``call_key.signature``) to
     :data:`PATH`; never raises (a call that cannot be recorded is left out)."""
     if device not in (-1, jax.devices()[0].id):  # another device: this process's choice
         return
@@ -179,7 +179,7 @@ def statics(entry) -> tuple:
 
 def call_inputs(entry):
     """``(signature, stand-in arguments, device)`` of an entry's call, as the recorded call
-    had them (``exec_store.call_signature``, ``exec_store.placement``): placed on the
+    had them (``call_key.signature``, ``call_key.placement``): placed on the
     default device, unless none of its inputs is an array."""
     sig, stand_ins = zip(*map(_decode_input, entry["sig"])) if entry["sig"] else ((), ())
     device = jax.devices()[0].id if any(a[0] == "a" for a in entry["sig"]) else -1

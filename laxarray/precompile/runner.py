@@ -6,7 +6,7 @@ itself, as a single worker would.
 Workers are fresh interpreters (``python -m laxarray.precompile --worker SOURCE I N``, where
 SOURCE is a workload name or ``from:`` and a record file's path) with the parent's
 environment -- so they fill the store the parent names, under the same key (``XLA_FLAGS``
-and the rest of :func:`exec_store.key_for`'s environment) -- plus ``SCIPY_ARRAY_API=1``
+and the rest of :func:`call_key.store_key`'s environment) -- plus ``SCIPY_ARRAY_API=1``
 (scikit-learn's array API dispatch needs it before SciPy is imported),
 ``LAXARRAY_STORE_HINT=0`` (no "the store is empty" hint: they fill it) and, unless set,
 ``OPENBLAS_NUM_THREADS=1`` (workers already share the cores).

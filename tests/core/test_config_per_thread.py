@@ -65,7 +65,7 @@ def test_matmul_precision_blocks_hold_per_thread():
                 bound = kern.bind(tuple((n, None) for n in sorted(kern.static)))
                 table = kern._bounds[seen]
                 barrier.wait(timeout=120)         # no block closes before all have read
-                outcomes[k] = (seen, any(b is bound for b in table.values()))
+                outcomes[k] = (seen, any(b is bound for b in table.by_statics.values()))
         except BaseException as exc:  # noqa: BLE001 (reported below)
             outcomes[k] = exc
             barrier.abort()

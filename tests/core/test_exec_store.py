@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 from jax import lax
 
+from laxarray._core import call_key as C
 from laxarray._core import exec_store as S
 from laxarray._core import fingerprint as F
 from laxarray._core import jaxapi as J
@@ -75,7 +76,7 @@ _LOADER = textwrap.dedent("""
     import jax
     import numpy as np
     jax.config.update("jax_enable_x64", True)   # the cases are laxarray's: 64-bit programs
-    from laxarray._core import exec_store as S, jaxapi as J
+    from laxarray._core import call_key as C, exec_store as S, jaxapi as J
     work = sys.argv[1]
     order = json.load(open(work + "/keys.json"))     # [name, key, calls LAPACK]
     store = S.default_store()
@@ -84,7 +85,7 @@ _LOADER = textwrap.dedent("""
     for name, key, lapack in order:
         if lapack and "lapack_ready_before_linalg" not in info:
             info["lapack_ready_before_linalg"] = bool(J._LAPACK_READY)
-        info["keys_match"] &= S.key_for(("test_exec_store", name)) == key
+        info["keys_match"] &= C.text_key(("test_exec_store", name)) == key
         blob = store.get(key)
         if blob is None:
             info[name] = "miss"
@@ -146,11 +147,11 @@ _WRITER_CASES = textwrap.dedent("""
     jax.config.update("jax_enable_x64", True)   # the cases are laxarray's: 64-bit programs
     sys.path.insert(0, sys.argv[1])
     import test_exec_store as T
-    from laxarray._core import exec_store as S, jaxapi as J
+    from laxarray._core import call_key as C, exec_store as S, jaxapi as J
     store = S.default_store()
     keys = {}
     for name, (fn, args, _) in T.CASES.items():
-        keys[name] = S.key_for(("test_exec_store", name))
+        keys[name] = C.text_key(("test_exec_store", name))
         store.put(keys[name], J.serialize_compiled(jax.jit(fn).lower(*args).compile()))
     print(json.dumps({"keys": keys, "jax_cache_hits": J._JAX_CACHE_HITS[0]}))
 """)
@@ -178,7 +179,7 @@ def round_trip(tmp_path_factory):
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_an_executable_runs_in_a_fresh_process(round_trip, name):
     info, outputs = round_trip
-    assert info["keys_match"], "key_for differs between two processes"
+    assert info["keys_match"], "text_key differs between two processes"
     assert info[name] == "ran"
     fn, args, oracle = CASES[name]
     want = oracle(*args)
@@ -488,12 +489,12 @@ def test_two_writer_processes_share_a_store(tmp_path, limit):
 
 
 def test_keys_name_their_parts_the_environment_and_the_source():
-    key = S.key_for(("sum", "float64", (3, 4)))
-    assert key == S.key_for(("sum", "float64", (3, 4)))
-    assert key != S.key_for(("sum", "float64", (4, 3)))
-    assert F.environment_fingerprint() in key and S.source_fingerprint() in key
-    with pytest.raises(TypeError, match="key_for: expected a tuple"):
-        S.key_for(["sum"])
+    key = C.text_key(("sum", "float64", (3, 4)))
+    assert key == C.text_key(("sum", "float64", (3, 4)))
+    assert key != C.text_key(("sum", "float64", (4, 3)))
+    assert F.environment_fingerprint() in key and F.source_fingerprint() in key
+    with pytest.raises(TypeError, match="text_key: expected a tuple"):
+        C.text_key(["sum"])
 
 
 def test_the_environment_fingerprint_follows_jax_settings():
@@ -507,7 +508,7 @@ def test_the_environment_fingerprint_follows_jax_settings():
     assert F.environment_fingerprint() == before
 
 
-_SOURCE = "from laxarray._core import exec_store as S; print(S.source_fingerprint())"
+_SOURCE = "from laxarray._core import fingerprint as F; print(F.source_fingerprint())"
 
 
 def test_an_edit_of_laxarray_changes_the_source_fingerprint(tmp_path):
@@ -518,7 +519,7 @@ def test_an_edit_of_laxarray_changes_the_source_fingerprint(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(tmp_path), PYTHONDONTWRITEBYTECODE="1")
 
     def fingerprint():
-        out = subprocess.run([sys.executable, "-c", _SOURCE + "; print(S.__file__)"],
+        out = subprocess.run([sys.executable, "-c", _SOURCE + "; print(F.__file__)"],
                              env=env, cwd=tmp_path, capture_output=True, text=True,
                              timeout=600)
         assert out.returncode == 0, out.stderr[-3000:]
@@ -539,10 +540,10 @@ def test_an_edit_of_laxarray_changes_the_source_fingerprint(tmp_path):
 _KEY_PARTS = """
 import json
 import laxarray
-from laxarray._core import exec_store as S, fingerprint as F
-print(json.dumps({"source": S._SOURCE[:1], "machine": "machine" in F._FINGERPRINTS}))
-S._SOURCE.clear()
-print(json.dumps({"hashed": S.source_fingerprint()}))
+from laxarray._core import fingerprint as F
+print(json.dumps({"source": F._SOURCE[:1], "machine": "machine" in F._FINGERPRINTS}))
+F._SOURCE.clear()
+print(json.dumps({"hashed": F.source_fingerprint()}))
 """
 
 

@@ -10,7 +10,7 @@ import pytest
 
 import laxarray as lx
 from checks import kernels_ran
-from laxarray._core import exec_store, record
+from laxarray._core import call_key, exec_store, record
 from laxarray._core import kernel as K
 from laxarray._core.kernel_id import KernelId, find
 from laxarray.array_api._ufunc import family_kernel
@@ -47,9 +47,9 @@ def test_the_spy_the_record_and_the_store_key_read_one_identity(case, tmp_path, 
 
     # one store lookup, recorded: its line and its key both come from that identity
     keys = []
-    key_for = exec_store.key_for
-    monkeypatch.setattr(exec_store, "key_for", lambda parts: keys.append(parts) or key_for(
-        parts))
+    store_key = K.store_key
+    monkeypatch.setattr(K, "store_key", lambda *parts: keys.append(parts) or store_key(
+        *parts))
     monkeypatch.setattr(K, "_STORE", [exec_store.ExecutableStore.open(tmp_path / "store")])
     monkeypatch.setattr(record, "PATH", str(tmp_path / "calls.jsonl"))
     monkeypatch.setattr(record, "_SEEN", set())
@@ -57,7 +57,7 @@ def test_the_spy_the_record_and_the_store_key_read_one_identity(case, tmp_path, 
     assert kern.bind(items).prepare(False, sig, stand_ins, device)
     (entry,) = record.read(tmp_path / "calls.jsonl")
     assert entry["kernel"] == record.kernel_path(kern) == [kid.path, record.encode(kid.args)]
-    assert [parts[:2] for parts in keys] == [(kid.store, exec_store.describe(items))]
+    assert [parts[:2] for parts in keys] == [(kid.store, call_key.describe(items))]
 
     # the recorded path finds the very kernel again (a replay binds this one)
     assert find(*record.target(entry)) is kern
