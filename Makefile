@@ -57,8 +57,9 @@ test: $(STAMP)
 # set fails here rather than on a user's machine. tools/isa_bits.py compares every
 # elementwise function across instruction sets; docs/performance.md has its findings.
 ISA_TESTS := tests/array_api/test_log_base.py tests/array_api/test_division_rounding.py \
-	tests/array_api/test_inplace_casting.py tests/array_api/test_linspace_sinh.py \
-	tests/array_api/test_pow_subnormal.py tests/array_api/test_signed_zeros.py \
+	tests/array_api/test_inplace_casting.py tests/array_api/test_linspace.py \
+	tests/array_api/test_sinh_cosh.py tests/array_api/test_pow.py \
+	tests/array_api/test_signed_zeros.py \
 	tests/array_api/test_complex_special_cases.py tests/numpy_api/test_spacing_frexp.py \
 	tests/numpy_api/test_bfloat16.py tests/numpy_api/test_np_float16.py \
 	tests/core/test_nan_extremes.py tests/core/test_compiler_options.py \

@@ -316,7 +316,7 @@ def _cycles(graph):
         index[v] = low[v] = len(index)
         stack.append(v)
         on_stack.add(v)
-        for w in graph[v]:
+        for w in graph.get(v, ()):
             if w not in index:
                 visit(w)
                 low[v] = min(low[v], low[w])
@@ -367,6 +367,67 @@ def test_laxarray_modules_are_imported_at_module_top():
                 for node, local in _import_nodes(tree)
                 if local and _import_targets(module, node)]
     assert bad == []
+
+
+# ---- no import circle anywhere in the tree: the package and the scripts beside it ----------
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+#: the folders of scripts: each is run with its own folder on ``sys.path`` (and some put
+#: another of these there: the device harnesses read benchmarks' timing helpers)
+SCRIPT_DIRS = ("benchmarks", "tools", "tools/device", "examples")
+
+
+def _script_graph(root, dirs=SCRIPT_DIRS):
+    """``folder/stem`` -> what that script imports, function-local imports included: a bare
+    ``import X`` or ``from X import ...`` is the script ``X`` of its own folder, else of the
+    one other folder of ``dirs`` that has it; ``laxarray...`` is the package's module."""
+    scripts = {f"{d}/{p.stem}": p for d in dirs for p in sorted((root / d).glob("*.py"))}
+
+    def script(name, folder):
+        if f"{folder}/{name}" in scripts:
+            return f"{folder}/{name}"
+        found = [f"{d}/{name}" for d in dirs if f"{d}/{name}" in scripts]
+        return found[0] if len(found) == 1 else None
+
+    graph = {}
+    for node, path in scripts.items():
+        folder, targets = node.rpartition("/")[0], set()
+        for stmt, _ in _import_nodes(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(stmt, ast.ImportFrom) and stmt.level:
+                continue   # scripts are not packages: a relative import is not theirs
+            names = ([alias.name for alias in stmt.names] if isinstance(stmt, ast.Import)
+                     else [f"{stmt.module}.{alias.name}" for alias in stmt.names])
+            for name in names:
+                if name.split(".")[0] == PACKAGE.name:
+                    targets.add(_nearest_module(name))
+                else:
+                    targets.add(script(name.split(".")[0], folder))
+        graph[node] = targets - {None, node}
+    return graph
+
+
+def test_no_import_circle_anywhere_in_the_tree():
+    """No circle among laxarray's modules and the scripts of benchmarks/, tools/ and
+    examples/ (a harness that imports another that imports it back: the two are one
+    module that cannot be read, or run, apart); what two scripts share goes in a module
+    both import (``tools/device/_harness.py``)."""
+    graph = {**_import_graph(), **_script_graph(REPO)}
+    assert _cycles(graph) == []
+
+
+def test_circle_finder_sees_scripts_import_each_other(tmp_path):
+    (tmp_path / "bench").mkdir()
+    (tmp_path / "device").mkdir()
+    (tmp_path / "bench" / "_timing.py").write_text("import time\n")
+    (tmp_path / "device" / "a.py").write_text("import b\nfrom _timing import time\n")
+    (tmp_path / "device" / "b.py").write_text("import os\n")
+    graph = _script_graph(tmp_path, ("bench", "device"))
+    assert graph == {"bench/_timing": set(), "device/a": {"device/b", "bench/_timing"},
+                     "device/b": set()}
+    assert _cycles(graph) == []
+    # b imports a back, inside a function: a circle of the two
+    (tmp_path / "device" / "b.py").write_text("def f():\n    from a import x\n")
+    assert _cycles(_script_graph(tmp_path, ("bench", "device"))) == [["device/a", "device/b"]]
 
 
 # ---- the Array's storage: its slots belong to the modules that define them ----------------

@@ -105,7 +105,7 @@ class Backend:
     #: (``a / broadcast(b)`` becomes ``a * (1 / b)``: ``numerics.keep_divisor``),
     #: ``"nan_extremes"`` (float max/min reductions drop NaN from some size on:
     #: ``numerics.reduce_extreme``'s NaN test).  What the TPU does is measured by
-    #: ``tools/tpu_probe.py`` ("cpu quirks"); an unmeasured platform keeps the CPU's.
+    #: ``tools/device/tpu_probe.py`` ("cpu quirks"); an unmeasured platform keeps the CPU's.
     quirks: frozenset = frozenset()
     #: the longest axis a cumulative sum, product, max or min scans in one piece here;
     #: longer axes run in blocks of this length (``numerics.cumulative``).  ``None``: no

@@ -1,9 +1,10 @@
 """Data types: the standard's dtype objects, their categories and the promotion rules.
 
 dtypes are plain NumPy dtype objects (``laxarray.float64 == numpy.dtype('float64')``).
-Promotion between two array operands follows NumPy 2, which agrees with the Array API
-table wherever the standard defines a result (and extends it to mixed kinds as NumPy does:
-``int64 + float32 -> float64``, ``int64 + uint64 -> float64``).  Python scalars are *weak*
+Promotion between two array operands is one literal table (:data:`PROMOTION_TABLE`): NumPy
+2's rules, which agree with the Array API table wherever the standard defines a result (and
+extend it to mixed kinds as NumPy does: ``int64 + float32 -> float64``, ``int64 + uint64 ->
+float64``).  Python scalars are *weak*
 (NEP 50): they take the dtype of the array operand when their kind allows it.
 
 ``bfloat16`` (ml_dtypes' type, as in jax) is a real floating dtype beyond NumPy.  NumPy reports
@@ -187,6 +188,47 @@ def isdtype(dtype, kind):
     return False
 
 
+#: The promotion of two array operands: row dtype with column dtype, in the standard's type
+#: codes (``i1`` int8 ... ``c16`` complex128) and ``b`` bool, ``f2`` float16, ``bf`` bfloat16.
+#: Where the standard defines a result (``tests/core/test_promotion_table.py`` checks every
+#: such cell against the standard's tables) it is the standard's; mixed kinds are NumPy 2's
+#: (``i8`` with ``u8`` is ``f8``, ``i4`` with ``f4`` is ``f8``, ``b`` joins any number);
+#: bfloat16 is jax's (it absorbs bool and every integer, meets float16 at float32, yields to
+#: float32/float64 and the complex types).  A new dtype is a row and a column here.
+_PROMOTION = """
+     b   i1  i2  i4  i8  u1  u2  u4  u8  f2  bf  f4  f8  c8  c16
+b    b   i1  i2  i4  i8  u1  u2  u4  u8  f2  bf  f4  f8  c8  c16
+i1   i1  i1  i2  i4  i8  i2  i4  i8  f8  f2  bf  f4  f8  c8  c16
+i2   i2  i2  i2  i4  i8  i2  i4  i8  f8  f4  bf  f4  f8  c8  c16
+i4   i4  i4  i4  i4  i8  i4  i4  i8  f8  f8  bf  f8  f8  c16 c16
+i8   i8  i8  i8  i8  i8  i8  i8  i8  f8  f8  bf  f8  f8  c16 c16
+u1   u1  i2  i2  i4  i8  u1  u2  u4  u8  f2  bf  f4  f8  c8  c16
+u2   u2  i4  i4  i4  i8  u2  u2  u4  u8  f4  bf  f4  f8  c8  c16
+u4   u4  i8  i8  i8  i8  u4  u4  u4  u8  f8  bf  f8  f8  c16 c16
+u8   u8  f8  f8  f8  f8  u8  u8  u8  u8  f8  bf  f8  f8  c16 c16
+f2   f2  f2  f4  f8  f8  f2  f4  f8  f8  f2  f4  f4  f8  c8  c16
+bf   bf  bf  bf  bf  bf  bf  bf  bf  bf  f4  bf  f4  f8  c8  c16
+f4   f4  f4  f4  f8  f8  f4  f4  f8  f8  f4  f4  f4  f8  c8  c16
+f8   f8  f8  f8  f8  f8  f8  f8  f8  f8  f8  f8  f8  f8  c16 c16
+c8   c8  c8  c8  c16 c16 c8  c8  c16 c16 c8  c8  c8  c16 c8  c16
+c16  c16 c16 c16 c16 c16 c16 c16 c16 c16 c16 c16 c16 c16 c16 c16
+"""
+#: the table's codes
+CODES = {"b": bool_, "i1": int8, "i2": int16, "i4": int32, "i8": int64, "u1": uint8,
+         "u2": uint16, "u4": uint32, "u8": uint64, "f2": float16, "bf": bfloat16,
+         "f4": float32, "f8": float64, "c8": complex64, "c16": complex128}
+
+
+def _read_promotion(text):
+    header, *rows = (line.split() for line in text.strip().splitlines())
+    return {(CODES[row[0]], CODES[col]): CODES[cell]
+            for row in rows for col, cell in zip(header, row[1:], strict=True)}
+
+
+#: ``(dtype, dtype) -> result dtype`` for every pair of the fifteen (both orders)
+PROMOTION_TABLE = _read_promotion(_PROMOTION)
+
+
 @functools.lru_cache(maxsize=None)     # the backend's record is fixed for the process
 def promote_types(d1, d2):
     """Result dtype of two array operands (the standard's table, NumPy 2 for mixed kinds).
@@ -201,14 +243,16 @@ def promote_types(d1, d2):
 
 def _promote_types(d1, d2):
     d1, d2 = np.dtype(d1), np.dtype(d2)
-    if bfloat16 in (d1, d2):
-        other = d2 if d1 == bfloat16 else d1
-        if other == bfloat16 or other.kind in "biu":
-            return bfloat16
-        if other == float16:
-            return float32
-        return other
-    return np.promote_types(d1, d2)
+    result = PROMOTION_TABLE.get((d1, d2))
+    if result is None:
+        fail(TypeError, "promote_types", "two of laxarray's dtypes", f"{d1} and {d2}")
+    return result
+
+
+#: the order in which :func:`result_type` folds several dtypes: complex, then real
+#: floating, then integer, then bool (NumPy's ``result_type`` of mixed kinds:
+#: ``int8, uint16, float32 -> float32``, where folding left to right gives float64)
+_KIND_ORDER = {"c": 0, "f": 1, "i": 2, "u": 2, "b": 3}
 
 
 #: Python scalar types in kind order; a weak scalar joins an array dtype by kind.
@@ -265,7 +309,8 @@ def result_type(*arrays_and_dtypes):
                                           "arrays_and_dtypes", any_device=True))
     strong = None
     if strongs and bfloat16 not in strongs:
-        strong = np.result_type(*strongs)
+        strong = functools.reduce(_promote_types, sorted(
+            strongs, key=lambda d: _KIND_ORDER[kind_of(d)]))
     elif strongs:
         strong = functools.reduce(promote_types, strongs)
     if strong is None:

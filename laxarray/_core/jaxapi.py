@@ -857,7 +857,7 @@ def serialize_compiled(compiled) -> bytes:
     import of laxarray) compiled all its executables afresh; after a hit, a CPU executable
     passes only with machine code in it or with no need of any (``hlo_text.needs_no_code``).  On a
     TPU an executable from jax's cache serializes whole and loads again (measured by
-    ``benchmarks/store_check.py``), so only the CPU's are checked."""
+    ``tools/device/store_check.py``), so only the CPU's are checked."""
     if compiled in _LOADED:
         raise NotSerializable("serialize_compiled: expected an executable compiled in this "
                               "process; got one that load_compiled loaded (jaxlib writes it "

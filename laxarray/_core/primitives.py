@@ -25,6 +25,15 @@ The facts (a row lists those that hold):
   which changes what a NaN or an infinity does: ``log(exp(1e308))`` is 1e308, not inf.
   Checkify puts an ``optimization_barrier`` between the two (its checks follow IEEE
   arithmetic, as the program is written).  ``folding``: such a consumer.
+- ``keeps-nonfinite``: every output element is non-finite (NaN or an infinity) when an
+  input element it depends on is, for real floating operands and results (inf - inf and
+  0 * inf are NaN, sin/cos/tan(inf) NaN, sqrt/log/log1p(-inf) NaN, sums and contractions
+  keep a non-finite term); ``keeps-nan``: the same for a NaN (every ``keeps-nonfinite``
+  primitive, and those that drop only infinities: exp(-inf) is 0, tanh(inf) is 1).
+  Checkify's flag pass follows these to find where a non-finite value surfaces.  ``div``
+  (its numerator's non-finite values, either operand's NaN) and ``integer_pow`` (a positive
+  power) keep them on a condition of the operand or the parameter, which
+  ``checkify.rules.propagates`` reads.
 """
 
 from __future__ import annotations
@@ -35,20 +44,20 @@ from jax import lax
 from jax.lax import linalg as lax_linalg
 
 _TABLE = """
-add                     neutral nan inf
-sub                     neutral nan inf
-mul                     neutral nan inf folding
+add                     neutral nan inf keeps-nonfinite keeps-nan
+sub                     neutral nan inf keeps-nonfinite keeps-nan
+mul                     neutral nan inf folding keeps-nonfinite keeps-nan
 div                     neutral nan inf folding
 rem                     neutral nan
-neg                     neutral keeps-zero linear
-abs                     neutral keeps-zero
+neg                     neutral keeps-zero linear keeps-nonfinite keeps-nan
+abs                     neutral keeps-zero keeps-nonfinite keeps-nan
 sign                    neutral keeps-zero
 max                     neutral
 min                     neutral
 clamp                   neutral
-square                  neutral keeps-zero inf
+square                  neutral keeps-zero inf keeps-nonfinite keeps-nan
 integer_pow             neutral keeps-zero inf
-sqrt                    neutral keeps-zero nan
+sqrt                    neutral keeps-zero nan keeps-nonfinite keeps-nan
 floor                   neutral keeps-zero
 ceil                    neutral keeps-zero
 round                   neutral keeps-zero
@@ -70,34 +79,34 @@ shift_right_arithmetic  neutral
 shift_right_logical     neutral
 population_count        neutral
 clz                     neutral
-convert_element_type    neutral keeps-zero inf
+convert_element_type    neutral keeps-zero inf keeps-nonfinite keeps-nan
 bitcast_convert_type    neutral
 reduce_precision        neutral keeps-zero
-sin                     neutral keeps-zero nan
-cos                     neutral moves-zero nan
-tan                     keeps-zero nan inf
-asin                    neutral keeps-zero nan
-acos                    neutral moves-zero nan
-atan                    keeps-zero
-sinh                    neutral keeps-zero inf
-cosh                    neutral moves-zero inf
-tanh                    keeps-zero
-asinh                   keeps-zero
-acosh                   moves-zero nan
-atanh                   keeps-zero nan inf
+sin                     neutral keeps-zero nan keeps-nonfinite keeps-nan
+cos                     neutral moves-zero nan keeps-nonfinite keeps-nan
+tan                     keeps-zero nan inf keeps-nonfinite keeps-nan
+asin                    neutral keeps-zero nan keeps-nan
+acos                    neutral moves-zero nan keeps-nan
+atan                    keeps-zero keeps-nan
+sinh                    neutral keeps-zero inf keeps-nan
+cosh                    neutral moves-zero inf keeps-nan
+tanh                    keeps-zero keeps-nan
+asinh                   keeps-zero keeps-nan
+acosh                   moves-zero nan keeps-nan
+atanh                   keeps-zero nan inf keeps-nan
 atan2                   neutral nan
-logistic                neutral moves-zero
+logistic                neutral moves-zero keeps-nan
 pow                     neutral nan inf folds folding
-erf                     neutral keeps-zero
+erf                     neutral keeps-zero keeps-nan
 erf_inv                 keeps-zero nan
 erfc                    moves-zero
-rsqrt                   neutral moves-zero nan inf
-cbrt                    keeps-zero
-exp                     moves-zero nan inf folds
-exp2                    moves-zero inf
-expm1                   keeps-zero inf
-log                     moves-zero nan inf folding
-log1p                   keeps-zero nan inf
+rsqrt                   neutral moves-zero nan inf keeps-nan
+cbrt                    keeps-zero keeps-nan
+exp                     moves-zero nan inf folds keeps-nan
+exp2                    moves-zero inf keeps-nan
+expm1                   keeps-zero inf keeps-nan
+log                     moves-zero nan inf folding keeps-nonfinite keeps-nan
+log1p                   keeps-zero nan inf keeps-nonfinite keeps-nan
 lgamma                  moves-zero nan inf
 digamma                 moves-zero nan inf
 igamma                  nan
@@ -106,14 +115,14 @@ bessel_i0e              moves-zero
 real                    keeps-zero linear
 imag                    keeps-zero linear
 conj                    keeps-zero linear
-copy                    neutral keeps-zero linear
-broadcast_in_dim        neutral
-reshape                 neutral
-squeeze                 neutral
-transpose               neutral
-rev                     neutral
+copy                    neutral keeps-zero linear keeps-nonfinite keeps-nan
+broadcast_in_dim        neutral keeps-nonfinite keeps-nan
+reshape                 neutral keeps-nonfinite keeps-nan
+squeeze                 neutral keeps-nonfinite keeps-nan
+transpose               neutral keeps-nonfinite keeps-nan
+rev                     neutral keeps-nonfinite keeps-nan
 pad                     neutral
-concatenate             neutral
+concatenate             neutral keeps-nonfinite keeps-nan
 slice                   neutral
 dynamic_slice           neutral
 dynamic_update_slice    neutral
@@ -124,17 +133,17 @@ scatter-max             neutral
 scatter-min             neutral
 iota                    neutral
 optimization_barrier    neutral
-reduce_sum              neutral reduces
+reduce_sum              neutral reduces keeps-nonfinite keeps-nan
 reduce_prod             reduces
 reduce_max              neutral
 reduce_min              neutral
 reduce_and              neutral
 reduce_or               neutral
-cumsum                  neutral reduces
+cumsum                  neutral reduces keeps-nonfinite keeps-nan
 cumprod                 reduces
 cummax                  neutral
 cummin                  neutral
-dot_general             neutral reduces
+dot_general             neutral reduces keeps-nonfinite keeps-nan
 conv_general_dilated    reduces
 sort                    neutral
 svd                     neutral
@@ -150,7 +159,7 @@ scan                    neutral
 """
 
 FACTS = ("neutral", "keeps-zero", "linear", "moves-zero", "nan", "inf", "reduces", "folds",
-         "folding")
+         "folding", "keeps-nonfinite", "keeps-nan")
 
 
 def _rows():

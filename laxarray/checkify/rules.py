@@ -350,20 +350,11 @@ def _eig_check_rule(ctx, eqn, state, invals, outs):
 
 SINK_CATEGORIES = frozenset({NaNError, FloatError})
 
-# Primitives whose every output element is non-finite (NaN or +-inf) when an input element it
-# depends on is non-finite, for real floating inputs and outputs: inf - inf and 0 * inf give
-# NaN, sin/cos/tan(inf) give NaN, sqrt/log/log1p(-inf) give NaN, sums and contractions keep a
-# non-finite term non-finite.  ``div`` keeps only its numerator's (x / inf == 0).
-NONFINITE_PROPAGATING = (
-    lax.add_p, lax.sub_p, lax.mul_p, lax.neg_p, lax.abs_p, lax.sin_p, lax.cos_p, lax.tan_p,
-    lax.sqrt_p, lax.log_p, lax.log1p_p, lax.square_p, lax.reduce_sum_p, lax.cumsum_p,
-    lax.dot_general_p, lax.copy_p, lax.reshape_p, lax.broadcast_in_dim_p, lax.transpose_p,
-    lax.squeeze_p, lax.concatenate_p, lax.rev_p, lax.convert_element_type_p)
-# NaN alone also survives these (exp(-inf) == 0 and tanh(inf) == 1 drop only infinities).
-NAN_PROPAGATING = NONFINITE_PROPAGATING + (
-    lax.exp_p, lax.exp2_p, lax.expm1_p, lax.tanh_p, lax.logistic_p, lax.atan_p, lax.asin_p,
-    lax.acos_p, lax.sinh_p, lax.cosh_p, lax.asinh_p, lax.acosh_p, lax.atanh_p, lax.erf_p,
-    lax.rsqrt_p, lax.cbrt_p)
+#: primitives whose every output element is non-finite (NaN) when an input element it
+#: depends on is (``_core.primitives``, "keeps-nonfinite", "keeps-nan"); ``div`` and
+#: ``integer_pow`` keep them on a condition, read by :func:`propagates`
+NONFINITE_PROPAGATING = _primitives.primitives("keeps-nonfinite")
+NAN_PROPAGATING = _primitives.primitives("keeps-nan")
 
 
 def propagates(eqn, position, nonfinite) -> bool:

@@ -180,7 +180,10 @@ def issubdtype(arg1, arg2):
 
 def promote_types(a, b):
     """The dtype both promote to (NumPy 2's rules, as laxarray's operators use)."""
-    return _dt.promote_types(np.dtype(a), np.dtype(b))
+    a, b = np.dtype(a), np.dtype(b)
+    if (a, b) not in _dt.PROMOTION_TABLE:   # dtypes laxarray has no arrays of: NumPy's rule
+        return _dt.on_device(np.promote_types(a, b))
+    return _dt.promote_types(a, b)
 
 
 def array_repr(arr, max_line_width=None, precision=None, suppress_small=None):

@@ -5,7 +5,7 @@ Each workaround is traced under every platform's record (``backend.compiling`` p
 return it) and its program is read: the fma barrier is a ``select`` of ``p == p``, the kept
 divisor an ``optimization_barrier``, the NaN test of a float max a second reduction
 (``reduce_or``).  What each record lists is measured: on the CPU by the rest of the suite (NumPy's
-results: ``test_nan_extremes``, the rounding tests), on the chip by ``tools/tpu_probe.py``
+results: ``test_nan_extremes``, the rounding tests), on the chip by ``tools/device/tpu_probe.py``
 ("cpu quirks", ``docs/accelerators.md``).
 """
 

@@ -1,6 +1,6 @@
 """Results the TPU's XLA lowering got wrong where XLA:CPU gets them right, each fixed by one
 rule in laxarray's programs (docs/accelerators.md §2): they hold here on the CPU with the
-TPU's record, and ``benchmarks/accelerator_check.py`` runs this file on the chip, where the
+TPU's record, and ``tools/device/accelerator_check.py`` runs this file on the chip, where the
 official suite found them (2026-12-06)."""
 
 import numpy as np

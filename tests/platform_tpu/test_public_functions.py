@@ -2,7 +2,7 @@
 under the TPU's record, runs or raises laxarray's own error -- never one of jax's: a device
 without float64 must not meet a float64 constant inside a kernel (``bartlett``,
 ``histogram``, ``nanvar``, ``unwrap`` did: ``lax.mul requires arguments to have the same
-dtypes, got float32, float64``).  ``tools/tpu_probe.py --sweep`` does the same on the chip,
+dtypes, got float32, float64``).  ``tools/device/tpu_probe.py --sweep`` does the same on the chip,
 where an abort would also show."""
 
 import numpy as np

@@ -3,7 +3,7 @@ is loaded rather than compiled, precompile fills the store in the calling proces
 device that one process at a time may hold, and its workloads run in the device's dtypes.
 
 Here XLA:CPU compiles (``LAXARRAY_PLATFORM=tpu``); on the chip the same checks are
-``benchmarks/store_check.py``, whose ``--dry`` mode the first test runs.  Child processes
+``tools/device/store_check.py``, whose ``--dry`` mode the first test runs.  Child processes
 cannot open a TPU that the test process holds, so the first two tests need the CPU."""
 
 import json
@@ -35,7 +35,7 @@ def _python(args, env_extra, timeout=600):
 
 @needs_cpu
 def test_a_fresh_process_loads_every_kernel_from_the_store(tmp_path):
-    _python([os.path.join(ROOT, "benchmarks", "store_check.py"), "--dry", "--out",
+    _python([os.path.join(ROOT, "tools", "device", "store_check.py"), "--dry", "--out",
              str(tmp_path)], {})
     with open(tmp_path / "store_check.json") as f:
         got = json.load(f)
@@ -132,7 +132,7 @@ def test_the_workflow_in_a_fresh_process_compiles_nothing(tmp_path):
     # tpu_bench's scikit-learn groups (--dry sizes): the first child fills an empty store
     # and agrees with NumPy; a second child on that store loads every kernel it needs
     pytest.importorskip("sklearn")
-    _python([os.path.join(ROOT, "benchmarks", "tpu_bench.py"), "--dry", "--out",
+    _python([os.path.join(ROOT, "tools", "device", "tpu_bench.py"), "--dry", "--out",
              str(tmp_path), "--groups", "sklearn,sklearn_fresh"], {"SCIPY_ARRAY_API": "1"})
     with open(tmp_path / "bench.json") as f:
         rows = json.load(f)["rows"]

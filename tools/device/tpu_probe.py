@@ -8,8 +8,8 @@ that aborted are packed into ``OUT/aborted_dumps.tar.gz``, so the modules of a c
 aborts can be compared with jax.numpy's for the same call.  Only one process may hold a TPU:
 children run one at a time.
 
-    python3 tools/tpu_probe.py --out DIR [--dump DUMPDIR] [--only NAME,...]
-    python3 tools/tpu_probe.py --out DIR --dry        # the same, on the CPU
+    python3 tools/device/tpu_probe.py --out DIR [--dump DUMPDIR] [--only NAME,...]
+    python3 tools/device/tpu_probe.py --out DIR --dry        # the same, on the CPU
 
 Writes ``DIR/probe.jsonl`` (one line per case: status ok / raised / aborted, the output
 or the exception) and prints a summary.
@@ -23,7 +23,7 @@ import sys
 import tarfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 PRELUDE = """
 import numpy as np, jax, time

@@ -3,7 +3,7 @@
 # docs/accelerators.md; scikit-learn from the machine's own package index) under /tmp and puts
 # the repository on PYTHONPATH.  The machine's own jax, jaxlib, libtpu, numpy and scipy stay
 # first: only pure-Python test tools go ahead of them.
-#   source tools/tpu_env.sh [--sklearn]
+#   source tools/device/tpu_env.sh [--sklearn]
 PIP_CONFIG_FILE=/dev/null python3 -m pip install --isolated -q --no-index --no-deps \
     --no-compile --no-cache-dir --upgrade --target /tmp/site .whl-tpu/*.whl || return 1
 export PYTHONPATH="$PWD:/tmp/site:$PYTHONPATH"

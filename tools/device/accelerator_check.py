@@ -1,9 +1,9 @@
 """laxarray on an accelerator (issue 52): the project's tests and the three suites on the chip.
 
 On the lent TPU machine (the device tool), from the repository root, after
-``source tools/tpu_env.sh --sklearn`` (what the machine lacks, carried as wheels)::
+``source tools/device/tpu_env.sh --sklearn`` (what the machine lacks, carried as wheels)::
 
-    python3 benchmarks/accelerator_check.py --platform tpu --out DIR [--only tests,suites]
+    python3 tools/device/accelerator_check.py --platform tpu --out DIR [--only tests,suites]
 
 Parts, each in its own subprocess under its own time limit, one after another (only one
 process may hold a TPU, and opening it costs about 15 s):
@@ -14,14 +14,14 @@ process may hold a TPU, and opening it costs about 15 s):
 * ``suites``: the official array-api-tests (``--aat DIR``, a checkout with its ``array-api``
   submodule; every file, the dtypes the device lacks skipped through the suite's own
   ``ARRAY_API_TESTS_SKIP_DTYPES``, read from laxarray's backend record in the process that
-  runs the suite, and ``benchmarks/accelerator_xfails_<platform>.txt``: the suite's own
+  runs the suite, and ``tools/device/accelerator_xfails_<platform>.txt``: the suite's own
   defects, each with its reason), the conformance runner's default selection (``--jobs 1``)
   and scikit-learn's array-API tests (``make test-sklearn``'s selection) with laxarray on
   the chip.
-* ``store``: ``benchmarks/store_check.py``: a fresh process loads, from the executable
+* ``store``: ``tools/device/store_check.py``: a fresh process loads, from the executable
   store, every kernel that an earlier process compiled (first calls timed both ways);
-* ``bench``: on a GPU, ``benchmarks/gpu_check.py``'s table; on a TPU,
-  ``benchmarks/tpu_bench.py``'s (laxarray beside jax.numpy on the chip, one process).
+* ``bench``: on a GPU, ``tools/device/gpu_check.py``'s table; on a TPU,
+  ``tools/device/tpu_bench.py``'s (laxarray beside jax.numpy on the chip, one process).
 
 ``--official-part K/N`` runs the K-th of N shares of the official suite's files (balanced
 by their measured time), ``--conformance-part K/N`` the K-th of N runs of the runner's
@@ -43,11 +43,10 @@ import os
 import re
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-# the GPU script's helpers and its test selection (ACCEL_TESTS less CPU_ONLY_TESTS)
+from _harness import ROOT, accelerator_env, junit, run, tail  # noqa: E402
+# the GPU script's test selection (ACCEL_TESTS less CPU_ONLY_TESTS)
 from gpu_check import CPU_ONLY_TESTS, GPU_TESTS as ACCEL_TESTS  # noqa: E402
-from gpu_check import _junit, _run, _tail  # noqa: E402
 
 #: on a TPU: the files that are written for the device's dtypes (most of the suite builds
 #: its data in NumPy's float64, which a TPU has no arrays of: those run on CPUs and GPUs)
@@ -95,25 +94,6 @@ BENCH_GROUPS = None
 OFFICIAL_PART = CONFORMANCE_PART = SKLEARN_PART = None
 
 
-def _env(platform, dry):
-    env = dict(os.environ)
-    if dry:
-        env["JAX_PLATFORMS"] = "cpu"
-    else:
-        # as a user's process runs: the accelerator is jax's default backend, and the host
-        # CPU's backend is there too (a NumPy buffer's DLPack import lands on it; with
-        # JAX_PLATFORMS=tpu the suites missed that: session 17)
-        env.pop("JAX_PLATFORMS", None)
-    if dry and platform == "tpu":
-        env["LAXARRAY_PLATFORM"] = "tpu"   # the TPU's backend record, on the CPU
-    env.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, env.get("PYTHONPATH")) if p)
-    env["PYTHONUNBUFFERED"] = "1"
-    env.setdefault("SCIPY_ARRAY_API", "1")
-    env["HYPOTHESIS_PROFILE"] = "ci"
-    return env
-
-
 def _reasons(xml):
     """``{test id: first line of its failure message}`` from pytest's JUnit XML."""
     import xml.etree.ElementTree as ET
@@ -135,11 +115,11 @@ def _pytest_counts(log):
     """Counts and failed node ids, each with the first line of its reason: from the JUnit
     XML beside ``log`` (``name.xml``), else the log's last summary line, else the progress
     characters of a run cut off at its limit (which writes no XML)."""
-    counts, failed = _junit(log[:-4] + ".xml")
+    counts, failed = junit(log[:-4] + ".xml")
     if counts is not None:
         reasons = _reasons(log[:-4] + ".xml")
         return counts, [f"{t} -- {reasons.get(t, '')}" for t in failed[:300]]
-    text = _tail(log, 10 ** 7)
+    text = tail(log, 10 ** 7)
     failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", text, re.M)
     m = re.findall(r"^=*\s*((?:\d+ \w+(?:, )?)+) in [\d.]+s", text, re.M)
     if m:
@@ -164,7 +144,7 @@ def run_tests(out, platform, dry, limit, env):
         cmd += DRY_TESTS
     else:
         cmd += ACCEL_TESTS + [f"--ignore={t}" for t in CPU_ONLY_TESTS]
-    rc, secs = _run(cmd, log, limit, env)
+    rc, secs = run(cmd, log, limit, env)
     counts, failed = _pytest_counts(log)
     return {"rc": rc, "seconds": secs, "counts": counts, "failed": failed}
 
@@ -189,7 +169,7 @@ def run_official(out, platform, dry, limit, env, aat):
     log = os.path.join(out, "official.log")
     if not aat or not os.path.isdir(os.path.join(aat, "array_api_tests")):
         return {"rc": "absent", "note": f"no array-api-tests checkout at {aat!r}"}
-    xfails = os.path.join(ROOT, "benchmarks", f"accelerator_xfails_{platform}.txt")
+    xfails = os.path.join(ROOT, "tools", "device", f"accelerator_xfails_{platform}.txt")
     cmd = [sys.executable, "-c", _OFFICIAL, "-p", "no:cacheprovider", "-q", "-rfE",
            "-p", "no:xdist", "--max-examples", "2" if dry else "5", "--tb=line",
            "--disable-deadline",     # a first call compiles: hypothesis' 200 ms is not ours
@@ -198,10 +178,10 @@ def run_official(out, platform, dry, limit, env, aat):
     if os.path.exists(xfails):
         cmd.append(f"--xfails-file={xfails}")
     cmd += DRY_OFFICIAL if dry else official_files(aat, OFFICIAL_PART)
-    rc, secs = _run(cmd, log, limit, env, cwd=aat)
+    rc, secs = run(cmd, log, limit, env, cwd=aat)
     counts, failed = _pytest_counts(log)
     return {"rc": rc, "seconds": secs, "counts": counts, "failed": failed,
-            "skipped dtypes": next((ln for ln in _tail(log, 10 ** 7).splitlines()
+            "skipped dtypes": next((ln for ln in tail(log, 10 ** 7).splitlines()
                                     if ln.startswith("skipped dtypes")), "")}
 
 
@@ -225,7 +205,7 @@ def official_files(aat, part):
 
 
 def run_store(out, platform, dry, limit, env):
-    """``benchmarks/store_check.py``: the store filled by one process, loaded by the next."""
+    """``tools/device/store_check.py``: the store filled by one process, loaded by the next."""
     import store_check
     summary = store_check.run(os.path.join(out, "store"), dry)
     summary["table"] = store_check.table(summary)
@@ -254,13 +234,13 @@ def run_conformance(out, platform, dry, limit, env):
         cmd += ["--functions", "add,sum,argsort,linspace,unique_counts"]
     elif CONFORMANCE_PART is not None:
         cmd += ["--functions", ",".join(conformance_share(*CONFORMANCE_PART))]
-    rc, secs = _run(cmd, log, limit, env)
+    rc, secs = run(cmd, log, limit, env)
     summary = {"rc": rc, "seconds": secs, "command": " ".join(cmd[1:])}
-    tail = _tail(log, 2000).strip().splitlines()
-    summary["result"] = tail[-1] if tail else ""
+    last = tail(log, 2000).strip().splitlines()
+    summary["result"] = last[-1] if last else ""
     # the progress lines name each spec's verdict as it ends: a run cut off by its limit
     # still says what had failed
-    text = _tail(log, 10 ** 7)
+    text = tail(log, 10 ** 7)
     summary["failed"] = sorted(set(
         re.findall(r"^--- laxarray: (\S+) (?:FAIL|ERROR)", text, re.M)
         + re.findall(r"^laxarray \d+/\d+ (\S+) [\d.]+ s (?:fail|error)$", text, re.M)))
@@ -280,7 +260,7 @@ def run_sklearn(out, platform, dry, limit, env):
            "-p", "no:xdist", "-o", "addopts=", "-q", "-rfE", f"--junitxml={log[:-4]}.xml",
            *MAXFAIL, "--pyargs",
            "sklearn.utils.tests.test_array_api" if dry else "sklearn", "-k", SKLEARN_K]
-    rc, secs = _run(cmd, log, limit, env)
+    rc, secs = run(cmd, log, limit, env)
     counts, failed = _pytest_counts(log)
     return {"rc": rc, "seconds": secs, "counts": counts, "failed": failed}
 
@@ -355,7 +335,7 @@ def main(argv=None):
     SKLEARN_PART = _share(ap, "--sklearn-part", args.sklearn_part)
     MAXFAIL = [f"--maxfail={args.maxfail}"] if args.maxfail else []
     os.makedirs(args.out, exist_ok=True)
-    env = _env(args.platform, args.dry)
+    env = accelerator_env(args.platform, args.dry)
     limits = dict(DRY_BUDGET if args.dry else BUDGET)
     if "=" in args.budget:
         limits.update({k: float(v) for k, v in (p.split("=") for p in args.budget.split(","))})
@@ -372,9 +352,9 @@ def main(argv=None):
         elif name == "bench":
             summary[name] = run_bench(args.out, args.platform, args.dry, limits[name], env)
         else:
-            run = {"tests": run_tests, "conformance": run_conformance,
-                   "sklearn": run_sklearn, "store": run_store}[name]
-            summary[name] = run(args.out, args.platform, args.dry, limits[name], env)
+            part = {"tests": run_tests, "conformance": run_conformance,
+                    "sklearn": run_sklearn, "store": run_store}[name]
+            summary[name] = part(args.out, args.platform, args.dry, limits[name], env)
         with open(os.path.join(args.out, "summary.json"), "w") as f:
             json.dump(summary, f, indent=1, default=str)
         print(f"{name}: done in {summary[name].get('seconds')} s", flush=True)

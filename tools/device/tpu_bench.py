@@ -1,10 +1,10 @@
 """laxarray on a TPU (issue 54, item 2): the benchmark table, laxarray beside jax.numpy.
 
 On the lent TPU machine (the device tool), from the repository root, after
-``source tools/tpu_env.sh --sklearn`` (what the machine lacks, carried as wheels)::
+``source tools/device/tpu_env.sh --sklearn`` (what the machine lacks, carried as wheels)::
 
-    python3 benchmarks/accelerator_check.py --platform tpu --out DIR --only bench
-    python3 benchmarks/tpu_bench.py --out DIR [--scale S]     # the same, on its own
+    python3 tools/device/accelerator_check.py --platform tpu --out DIR --only bench
+    python3 tools/device/tpu_bench.py --out DIR [--scale S]     # the same, on its own
 
 Everything is measured in ONE child process (only one process may hold a TPU, and opening
 it costs about 15 s), laxarray and jax.numpy (``jax.experimental.sparse`` for sparse
@@ -62,7 +62,7 @@ import tempfile
 import time
 import traceback
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from _harness import BENCHMARKS, accelerator_env, run, tail
 
 #: full sizes (on the chip), and --dry's
 SIZES = {"elementwise": 2**26, "matmul": 4096, "sort": 10**7, "spmv": (10**6, 10**7),
@@ -100,8 +100,6 @@ def run_bench(out, dry, limit, env, scale=1.0, groups=None):
     unknown = set(groups) - set(GROUPS)
     if unknown:
         raise ValueError(f"tpu_bench: unknown groups {sorted(unknown)}; known: {GROUPS}")
-    sys.path.insert(0, HERE)
-    from gpu_check import _run, _tail
     log, result = os.path.join(out, "bench.log"), os.path.join(out, "bench.json")
     if os.path.exists(result):
         os.remove(result)
@@ -119,7 +117,7 @@ def run_bench(out, dry, limit, env, scale=1.0, groups=None):
         for names, path in ((first, result), (fresh, result + ".fresh.json")):
             if not names or secs >= limit - 30:
                 continue
-            rc_one, took = _run(child_cmd(path, names), log + (".fresh" if path != result
+            rc_one, took = run(child_cmd(path, names), log + (".fresh" if path != result
                                                                  else ""), limit - secs, env)
             rc, secs = rc or rc_one, secs + took
             try:
@@ -143,7 +141,7 @@ def run_bench(out, dry, limit, env, scale=1.0, groups=None):
     with open(os.path.join(out, "bench.md"), "w") as f:
         f.write(text + "\n")
     return {"rc": rc, "seconds": secs, "rows": data, "table": text,
-            "log_tail": _tail(log, 3000) if rc else ""}
+            "log_tail": tail(log, 3000) if rc else ""}
 
 
 # ---- the child: results, guards, timing ---------------------------------------------------------
@@ -677,7 +675,7 @@ def environment():
 def child(path, dry, scale, groups):
     start = time.monotonic()
     deadline = start + (DRY_CHILD_SECONDS if dry else CHILD_SECONDS)
-    sys.path.insert(0, HERE)
+    sys.path.insert(0, BENCHMARKS)      # the timing helpers and sparse_regression
     S = dict(DRY_SIZES if dry else SIZES, scale=scale)
     _REPEAT_SECONDS[0] = DRY_REPEAT_SECONDS if dry else REPEAT_SECONDS
     R = Results(path, {"dry": dry, "scale": scale, "sizes": S, "seconds": {}})
@@ -772,9 +770,7 @@ def main(argv=None):
     if not args.out:
         ap.error("--out DIR is required")
     os.makedirs(args.out, exist_ok=True)
-    sys.path.insert(0, HERE)
-    from accelerator_check import _env
-    result = run_bench(args.out, args.dry, args.limit, _env("tpu", args.dry), args.scale,
+    result = run_bench(args.out, args.dry, args.limit, accelerator_env("tpu", args.dry), args.scale,
                        groups)
     print(f"rc {result['rc']}, {result['seconds']} s")
     print(result["table"])

@@ -1,8 +1,8 @@
 """The executable store on the device: a fresh process loads what an earlier one compiled.
 
-On the lent TPU machine, from the repository root (``source tools/tpu_env.sh`` first)::
+On the lent TPU machine, from the repository root (``source tools/device/tpu_env.sh`` first)::
 
-    python3 benchmarks/store_check.py --out DIR [--dry]
+    python3 tools/device/store_check.py --out DIR [--dry]
 
 Five fresh processes, one after another (one process at a time may hold a TPU), on an
 empty store in ``DIR/store``:
@@ -36,7 +36,7 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 _CHILD = r'''
 import json, sys, time

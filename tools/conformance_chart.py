@@ -7,7 +7,7 @@ pooled; a spec that failed at any seed counts as failed, and so does one the nam
 lacks (``unsupported``), as in the runner's summary; skipped specs are left out, and their
 count is printed::
 
-    .venv/bin/python benchmarks/conformance_chart.py [--namespaces laxarray,...]
+    .venv/bin/python tools/conformance_chart.py [--namespaces laxarray,...]
         [--seeds 1] [--from REPORT.json,...] [--out docs/_static/conformance_pass_rate.png]
 
 Needs matplotlib (``pip install -e .[bench]``).  The picture in ``docs/conformance.md`` is

@@ -2,7 +2,7 @@
 
 On a GPU machine, from the repository root, in at most 6 minutes::
 
-    python3 benchmarks/gpu_check.py --out DIR
+    python3 tools/device/gpu_check.py --out DIR
 
 (a) a GPU test selection (``JAX_PLATFORMS=cuda``, pytest-xdist; core, array_api, linalg, fft,
 sparse, checkify), (b) the conformance runner's default selection on the GPU, (c) the
@@ -35,12 +35,11 @@ import json
 import os
 import re
 import statistics
-import subprocess
 import sys
 import time
 import traceback
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from _harness import ROOT, junit, run, tail
 
 #: (a) the GPU test selection: files that exercise every area without the CPU-only
 #: machinery (compiler options, executable store, host sorting are CPU matters)
@@ -89,26 +88,6 @@ def _env(dry):
     return env
 
 
-def _run(cmd, log, limit, env, cwd=ROOT):
-    """Run ``cmd`` with output to ``log``; ``(return code or 'timeout', seconds)``."""
-    t0 = time.perf_counter()
-    with open(log, "w") as f:
-        try:
-            rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, env=env, cwd=cwd,
-                                timeout=limit).returncode
-        except subprocess.TimeoutExpired:
-            rc = "timeout"
-    return rc, round(time.perf_counter() - t0, 1)
-
-
-def _tail(path, n=400):
-    try:
-        with open(path, errors="replace") as f:
-            return f.read()[-n:]
-    except OSError:
-        return ""
-
-
 def run_tests(out, dry, limit, env):
     """(a): pytest on the selection; counts and failures from its JUnit XML (a run cut off
     at its limit writes none: then the progress characters of its log are counted)."""
@@ -124,35 +103,16 @@ def run_tests(out, dry, limit, env):
         env.setdefault("XLA_PYTHON_CLIENT_MEM_FRACTION", "0.1")
     if os.path.exists(xml):
         os.remove(xml)
-    rc, secs = _run(cmd, log, limit, env)
-    counts, failed = _junit(xml)
+    rc, secs = run(cmd, log, limit, env)
+    counts, failed = junit(xml)
     if counts is None:
-        progress = "".join(re.findall(r"^([.FEsxX]+)\s*(?:\[|$)", _tail(log, 10**6), re.M))
+        progress = "".join(re.findall(r"^([.FEsxX]+)\s*(?:\[|$)", tail(log, 10**6), re.M))
         counts = {"passed": progress.count("."), "failed": progress.count("F"),
                   "errors": progress.count("E"), "skipped": progress.count("s"),
                   "cut off": True}
-        failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", _tail(log, 10**6), re.M)
+        failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", tail(log, 10**6), re.M)
     return {"rc": rc, "seconds": secs, "counts": counts, "failed": failed[:200],
             "selection": DRY_TESTS if dry else GPU_TESTS}
-
-
-def _junit(path):
-    """``(counts, failed test ids)`` from pytest's JUnit XML; ``(None, [])`` if absent."""
-    import xml.etree.ElementTree as ET
-    try:
-        root = ET.parse(path).getroot()
-    except (OSError, ET.ParseError):
-        return None, []
-    counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
-    failed = []
-    for suite in root.iter("testsuite"):
-        for k in counts:
-            counts[k] += int(suite.get(k, 0))
-        for case in suite.iter("testcase"):
-            if case.find("failure") is not None or case.find("error") is not None:
-                failed.append(f"{case.get('classname')}::{case.get('name')}")
-    counts["passed"] = counts["tests"] - counts["failures"] - counts["errors"] - counts["skipped"]
-    return counts, failed
 
 
 def run_conformance(out, dry, limit, env):
@@ -163,7 +123,7 @@ def run_conformance(out, dry, limit, env):
     cmd += (["--functions", "add", "--max-examples", "2", "--jobs", "1",
              "--extensions", ""] if dry else
             ["--max-examples", "10", "--jobs", str(max(1, min(8, (os.cpu_count() or 2) // 2)))])
-    rc, secs = _run(cmd, log, limit, env)
+    rc, secs = run(cmd, log, limit, env)
     summary = {"rc": rc, "seconds": secs, "command": " ".join(cmd[1:])}
     try:
         with open(report) as f:
@@ -172,7 +132,7 @@ def run_conformance(out, dry, limit, env):
             k: v for k, v in data.items() if isinstance(v, (int, float, str))}
     except (OSError, ValueError):
         summary["summary"] = None
-        summary["log_tail"] = _tail(log)
+        summary["log_tail"] = tail(log)
     return summary
 
 
@@ -181,13 +141,13 @@ def run_bench(out, dry, limit, env):
     cmd = [sys.executable, os.path.abspath(__file__), "--child-bench", result]
     if dry:
         cmd.append("--dry")
-    rc, secs = _run(cmd, log, limit, env)
+    rc, secs = run(cmd, log, limit, env)
     try:
         with open(result) as f:
             rows = json.load(f)
     except (OSError, ValueError):
         rows = {}
-    return {"rc": rc, "seconds": secs, "rows": rows, "log_tail": _tail(log) if rc else ""}
+    return {"rc": rc, "seconds": secs, "rows": rows, "log_tail": tail(log) if rc else ""}
 
 
 def _has(module):
