@@ -109,10 +109,14 @@ docs: $(DOCS_STAMP)
 	$(PY) -m sphinx -b html -q docs docs/_build/html
 	@echo "docs/_build/html/index.html"
 
-# The site built with warnings as errors, the reference checked against every module's
-# __all__ (tests/test_docs_site.py; not in make test's run, .ci/run calls this after it).
-# tools/docs_browser_check.py then opens the pages in headless Chromium, where installed.
+# Every entry of the reference checked (tools/docs_check.py: no object repr, a signature,
+# Parameters for the goal set less tools/docs_parameters_allowlist.txt, examples that run,
+# device claims the backend records back, jit fields; it prints the counts), then the site
+# built with warnings as errors and read back (tests/test_docs_site.py; not in make test's
+# run, .ci/run calls this after it). tools/docs_browser_check.py then opens the pages in
+# headless Chromium, where installed.
 docs-check: $(DOCS_STAMP)
+	$(PY) tools/docs_check.py --report docs/_build/docs_check.json
 	$(PY) -m pytest -p no:xdist -p no:cacheprovider tests/test_docs_site.py
 
 bench: $(STAMP)
