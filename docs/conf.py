@@ -30,6 +30,7 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.intersphinx",
     "laxarray_reference",
+    "laxarray_numpy_gaps",   # docs/_generated/numpy_missing.md, for numpy_missing.md
 ]
 
 # numpydoc docstrings (STYLE convention 6): NumPy's section names, no Google style
@@ -42,7 +43,7 @@ intersphinx_mapping = {"numpy": ("https://numpy.org/doc/2.4/", "_intersphinx/num
 intersphinx_disabled_reftypes = ["std:doc", "std:label"]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "_ext", "_intersphinx", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "_ext", "_generated", "_intersphinx", "Thumbs.db", ".DS_Store"]
 templates_path = []
 
 # MyST: the pages are plain CommonMark with GitHub tables; headings get anchors so that
