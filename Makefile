@@ -5,7 +5,8 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DOCS_STAMP := $(VENV)/.installed-docs
 
-.PHONY: demo test test-deep test-isa lint format test-sklearn test-scipy bench docs docs-check clean
+.PHONY: demo test test-deep test-isa lint format test-sklearn test-scipy bench docs docs-check \
+	dist test-install clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -118,6 +119,21 @@ docs: $(DOCS_STAMP)
 docs-check: $(DOCS_STAMP)
 	$(PY) tools/docs_check.py --report docs/_build/docs_check.json
 	$(PY) -m pytest -p no:xdist -p no:cacheprovider tests/test_docs_site.py
+
+# The wheel users install (docs/install.md): dist/laxarray-<version>-py3-none-any.whl, built
+# by pip from pyproject.toml in an isolated build environment (setuptools from the package
+# index). Seconds.
+dist: $(PY)
+	rm -rf build dist/laxarray-*.whl   # (build/: setuptools would pack files left there)
+	$(PY) -m pip wheel --quiet --no-deps -w dist .
+	@ls dist/laxarray-*.whl
+
+# That wheel installed in a fresh virtual environment outside the clone (its dependencies
+# from the package index), imported, and the README's first example run and its output
+# compared with the README's (tests/test_install.py; about a minute, most of it pip).
+# Not part of make test.
+test-install: dist $(STAMP)
+	LAXARRAY_TEST_INSTALL=1 $(PY) -m pytest -p no:xdist -p no:cacheprovider tests/test_install.py
 
 bench: $(STAMP)
 	$(PY) benchmarks/dispatch.py
