@@ -112,12 +112,15 @@ docs: $(DOCS_STAMP)
 
 # Every entry of the reference checked (tools/docs_check.py: no object repr, a signature,
 # Parameters for the goal set less tools/docs_parameters_allowlist.txt, examples that run,
-# device claims the backend records back, jit fields; it prints the counts), then the site
+# device claims the backend records back, jit fields; it prints the counts), the written
+# pages (tools/docs_pages_check.py: no bare issue numbers, no private imports in the user
+# pages' code, sidebar titles that are the pages' titles), then the site
 # built with warnings as errors and read back (tests/test_docs_site.py; not in make test's
 # run, .ci/run calls this after it). tools/docs_browser_check.py then opens the pages in
 # headless Chromium, where installed.
 docs-check: $(DOCS_STAMP)
 	$(PY) tools/docs_check.py --report docs/_build/docs_check.json
+	$(PY) tools/docs_pages_check.py
 	$(PY) -m pytest -p no:xdist -p no:cacheprovider tests/test_docs_site.py
 
 # The wheel users install (docs/install.md): dist/laxarray-<version>-py3-none-any.whl, built

@@ -176,3 +176,31 @@ def test_numpy_names_link_to_numpy_and_module_notes_are_links(site):
     assert "see the module docstring" not in re.sub(r"<[^>]+>", "", sets)
     notes = (site / "reference" / "module-notes.html").read_text()
     assert 'id="module-notes-laxarray-array-api-sets"' in notes
+
+
+def test_the_users_pages(site):
+    def text(name):
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", (site / name).read_text()))
+    install = text("install.html")
+    for needed in ("python -m pip install .", "make dist", "jax[tpu]", "make test-install",
+                   "3.11"):
+        assert needed in install, needed
+    gaps = _generator_gaps()
+    page = text("numpy_missing.html")
+    for names in gaps.missing().values():
+        for name in names:
+            assert f" {name} " in page or f" {name}," in page, name
+    assert "errstate" in page and "random" in page and "datetime64" in page
+    assert "Unreleased" in text("changelog.html")
+    index = (site / "index.html").read_text()
+    for page in ("install.html", "why.html", "numpy_missing.html", "changelog.html",
+                 "contributing.html"):
+        assert f'href="{page}"' in index, page
+
+
+def _generator_gaps():
+    spec = importlib.util.spec_from_file_location(
+        "laxarray_numpy_gaps", DOCS / "_ext" / "laxarray_numpy_gaps.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
