@@ -143,4 +143,4 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .multidevice.log .lint.log .isa.log .tpu.log \
-		docs/_build docs/reference
+		docs/_build docs/reference docs/_generated build dist/laxarray-*.whl
