@@ -154,3 +154,9 @@ def test_a_sidebar_title_that_is_not_the_pages_fails(tmp_path):
 def test_a_listed_page_without_a_title_fails(tmp_path):
     problems, _ = _tool().check(site(tmp_path, second="Text only.\n"))
     assert [(p[0], p[1]) for p in problems] == [("title", "second.md")]
+
+
+def test_an_include_of_a_file_the_build_generates_is_passed_over_before_the_build(tmp_path):
+    docs = site(tmp_path, second="# Second page\n\n```{include} _generated/table.md\n```\n")
+    problems, _ = _tool().check(docs)   # (a fresh clone: make docs-check runs this first)
+    assert problems == []
