@@ -5,7 +5,8 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DOCS_STAMP := $(VENV)/.installed-docs
 
-.PHONY: demo test test-deep test-isa lint format test-sklearn test-scipy bench docs docs-check clean
+.PHONY: demo test test-deep test-isa lint format test-sklearn test-scipy bench docs docs-check \
+	dist test-install clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -110,15 +111,37 @@ docs: $(DOCS_STAMP)
 	$(PY) -m sphinx -b html -q docs docs/_build/html
 	@echo "docs/_build/html/index.html"
 
-# The site built with warnings as errors, the reference checked against every module's
-# __all__ (tests/test_docs_site.py; not in make test's run, .ci/run calls this after it).
-# tools/docs_browser_check.py then opens the pages in headless Chromium, where installed.
+# Every entry of the reference checked (tools/docs_check.py: no object repr, a signature,
+# Parameters for the goal set less tools/docs_parameters_allowlist.txt, examples that run,
+# device claims the backend records back, jit fields; it prints the counts), the written
+# pages (tools/docs_pages_check.py: no bare issue numbers, no private imports in the user
+# pages' code, sidebar titles that are the pages' titles), then the site
+# built with warnings as errors and read back (tests/test_docs_site.py; not in make test's
+# run, .ci/run calls this after it). tools/docs_browser_check.py then opens the pages in
+# headless Chromium, where installed.
 docs-check: $(DOCS_STAMP)
+	$(PY) tools/docs_check.py --report docs/_build/docs_check.json
+	$(PY) tools/docs_pages_check.py
 	$(PY) -m pytest -p no:xdist -p no:cacheprovider tests/test_docs_site.py
+
+# The wheel users install (docs/install.md): dist/laxarray-<version>-py3-none-any.whl, built
+# by pip from pyproject.toml in an isolated build environment (setuptools from the package
+# index). Seconds.
+dist: $(PY)
+	rm -rf build dist/laxarray-*.whl   # (build/: setuptools would pack files left there)
+	$(PY) -m pip wheel --quiet --no-deps -w dist .
+	@ls dist/laxarray-*.whl
+
+# That wheel installed in a fresh virtual environment outside the clone (its dependencies
+# from the package index), imported, and the README's first example run and its output
+# compared with the README's (tests/test_install.py; about a minute, most of it pip).
+# Not part of make test.
+test-install: dist $(STAMP)
+	LAXARRAY_TEST_INSTALL=1 $(PY) -m pytest -p no:xdist -p no:cacheprovider tests/test_install.py
 
 bench: $(STAMP)
 	$(PY) benchmarks/dispatch.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .multidevice.log .lint.log .isa.log .tpu.log \
-		docs/_build docs/reference
+		docs/_build docs/reference docs/_generated build dist/laxarray-*.whl

@@ -1,8 +1,12 @@
 """Sphinx configuration of laxarray's documentation site (``make docs``; issue 55).
 
-Built offline: no intersphinx, a theme installed as a Python package (furo), the Markdown
-pages of docs/ read by MyST, the API reference generated from the code by the local
-extension ``docs/_ext/laxarray_reference.py`` into ``docs/reference/`` (git-ignored).
+Built offline: a theme installed as a Python package (furo), the Markdown pages of docs/
+read by MyST, the API reference generated from the code by the local extension
+``docs/_ext/laxarray_reference.py`` into ``docs/reference/`` (git-ignored), the docstrings'
+numpydoc sections (Parameters, Returns, Raises, Notes, Examples) read by napoleon, and
+NumPy's names linked to NumPy's pages through intersphinx with the inventory kept in the
+repository (``docs/_intersphinx/numpy.inv``, written by ``tools/numpy_inventory.py``):
+nothing is downloaded. The version shown on every page is the installed package's.
 """
 
 import pathlib
@@ -12,19 +16,34 @@ DOCS = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(DOCS.parent))
 sys.path.insert(0, str(DOCS / "_ext"))
 
+import laxarray  # noqa: E402  (after the path above: this tree's laxarray)
+
 project = "laxarray"
 author = "the laxarray developers"
 copyright = "the laxarray developers"
-release = version = "0.1.0"
+release = laxarray.__version__
+version = ".".join(release.split(".")[:2])
 
 extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "sphinx.ext.intersphinx",
     "laxarray_reference",
+    "laxarray_numpy_gaps",   # docs/_generated/numpy_missing.md, for numpy_missing.md
 ]
+
+# numpydoc docstrings (STYLE convention 6): NumPy's section names, no Google style
+napoleon_google_docstring = False
+napoleon_numpy_docstring = True
+napoleon_use_rtype = False
+
+# NumPy's pages for NumPy's names, from the inventory kept in the repository (offline)
+intersphinx_mapping = {"numpy": ("https://numpy.org/doc/2.4/", "_intersphinx/numpy.inv")}
+intersphinx_disabled_reftypes = ["std:doc", "std:label"]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "_ext", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "_ext", "_generated", "_intersphinx", "Thumbs.db", ".DS_Store"]
 templates_path = []
 
 # MyST: the pages are plain CommonMark with GitHub tables; headings get anchors so that
@@ -38,7 +57,7 @@ autodoc_typehints = "none"
 autodoc_inherit_docstrings = False
 
 html_theme = "furo"
-html_title = "laxarray"
+html_title = f"laxarray {release}"   # on every page (the sidebar's title)
 html_static_path = ["_static"]
 html_css_files = ["laxarray.css"]
 html_show_sourcelink = False

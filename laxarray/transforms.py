@@ -15,6 +15,7 @@ the function runs in that mode too.
 from __future__ import annotations
 
 import functools
+import inspect
 
 import jax
 
@@ -83,6 +84,8 @@ def _adapt(transform, doc):
         return wrapped
     adapter.__name__ = transform.__name__
     adapter.__doc__ = doc
+    # jax's own parameters: help() and the documentation show them, not (*targs, **tkwargs)
+    adapter.__signature__ = inspect.signature(transform)
     return adapter
 
 

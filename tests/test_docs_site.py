@@ -142,3 +142,65 @@ def test_the_guide_pages_and_pictures_are_built(site):
         assert (site / f"{page.stem}.html").is_file(), page.name
     assert list((site / "_images").glob("cold_start*.png"))
     assert "float64" in (site / "reference" / "backends.html").read_text()
+
+
+def test_no_page_shows_an_address_and_every_page_its_version(site):
+    import laxarray
+    for page in sorted(site.rglob("*.html")):
+        text = page.read_text()
+        assert not re.search(r"\bat 0x[0-9a-f]{6,}|object at 0x", text), page
+        assert f"laxarray {laxarray.__version__}" in text, f"{page}: no version"
+
+
+def test_the_array_page(site):
+    page = (site / "reference" / "standard-array-object.html").read_text()
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    assert "class laxarray. Array ¶" in text and "Array(*args" not in text
+    for heading in ("Making arrays", "Attributes", "Operators", "Indexing",
+                    "Conversions and protocols", "NumPy’s methods"):
+        assert heading in text, heading
+    for member in ("laxarray.Array.dtype", "laxarray.Array.__getitem__",
+                   "laxarray.Array.__setitem__", "laxarray.Array.mT", "laxarray.Array.sum"):
+        assert f'id="{member}"' in page, member
+    assert "x // y" in text and "__rfloordiv__" in text
+    getitem = page[page.index('id="laxarray.Array.__getitem__"'):]
+    assert re.search(r'<dl class="field-list[^"]*">\s*<dt class="field-odd">Parameters',
+                     getitem[:4000])
+
+
+def test_numpy_names_link_to_numpy_and_module_notes_are_links(site):
+    page = (site / "reference" / "numpy-statistics.html").read_text()
+    assert "https://numpy.org/doc/2.4/reference/generated/numpy.corrcoef.html" in page
+    sets = (site / "reference" / "standard-sets.html").read_text()
+    assert 'href="module-notes.html#module-notes-laxarray-array-api-sets"' in sets
+    assert "see the module docstring" not in re.sub(r"<[^>]+>", "", sets)
+    notes = (site / "reference" / "module-notes.html").read_text()
+    assert 'id="module-notes-laxarray-array-api-sets"' in notes
+
+
+def test_the_users_pages(site):
+    def text(name):
+        return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", (site / name).read_text()))
+    install = text("install.html")
+    for needed in ("python -m pip install .", "make dist", "jax[tpu]", "make test-install",
+                   "3.11"):
+        assert needed in install, needed
+    gaps = _generator_gaps()
+    page = text("numpy_missing.html")
+    for names in gaps.missing().values():
+        for name in names:
+            assert f" {name} " in page or f" {name}," in page, name
+    assert "errstate" in page and "random" in page and "datetime64" in page
+    assert "Unreleased" in text("changelog.html")
+    index = (site / "index.html").read_text()
+    for page in ("install.html", "why.html", "numpy_missing.html", "changelog.html",
+                 "contributing.html"):
+        assert f'href="{page}"' in index, page
+
+
+def _generator_gaps():
+    spec = importlib.util.spec_from_file_location(
+        "laxarray_numpy_gaps", DOCS / "_ext" / "laxarray_numpy_gaps.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

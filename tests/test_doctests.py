@@ -27,5 +27,6 @@ def test_docs_page_examples(page):
     result = doctest.testfile(str(ROOT / "docs" / page), module_relative=False,
                               optionflags=FLAGS, report=True)
     assert result.failed == 0
-    if page != "design.md":
+    if page not in ("design.md", "contributing.md", "changelog.md"):   # (the last two are
+        # CONTRIBUTING.md and CHANGELOG.md, included)
         assert result.attempted > 0, f"docs/{page} has no example"

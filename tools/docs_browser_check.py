@@ -9,8 +9,11 @@ scripts ran; ``--virtual-time-budget`` lets Sphinx's search finish):
   list links to its reference entry);
 - an API page renders a signature (``unique_values(x, /, *, size=None, fill_value=None)``);
 - the home page renders its toctree;
+- the install page says how to install (``pip install``, ``make dist``);
+- an API entry renders its Parameters table (``Array.__getitem__``);
 
-and saves screenshots of the home page, one API page and the performance page into
+and saves screenshots of the home page, the install page, an API page, the entries of
+``unique_values`` and ``linalg.svd``, the ``Array`` page and the performance page into
 ``docs/_static/screenshots/`` (``--screenshots``). Needs ``chromium`` (Debian:
 ``apt-get install chromium``); exits 2 without it, 1 on a failed check.
 """
@@ -29,10 +32,16 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 HTML = ROOT / "docs" / "_build" / "html"
 SCREENSHOTS = ROOT / "docs" / "_static" / "screenshots"
-#: (file name, page, window size) of each screenshot; the performance page's is tall
-#: enough to show its first figure
+#: (file name, page[#anchor], window size) of each screenshot; the performance page's is
+#: tall enough to show its first figure, an entry's (an anchor) to show its Parameters,
+#: Returns and example
 SHOTS = (("home.png", "index.html", "1280,1000"),
+         ("install.png", "install.html", "1280,1600"),
          ("api_sets.png", "reference/standard-sets.html", "1280,1000"),
+         ("unique_values.png", "reference/standard-sets.html#laxarray.unique_values",
+          "1280,1400"),
+         ("linalg_svd.png", "reference/linalg.html#laxarray.linalg.svd", "1280,1400"),
+         ("array.png", "reference/standard-array-object.html", "1280,1600"),
          ("performance.png", "performance.html", "1280,3000"))
 
 
@@ -65,6 +74,28 @@ def screenshot(browser, profile, url, path, size="1280,1000"):
     return path.is_file() and path.stat().st_size > 0
 
 
+def screenshot_at(browser, profile, page, anchor, path, size):
+    """A screenshot of ``page`` from the entry ``anchor`` on (headless Chromium neither
+    scrolls to a URL's fragment before its screenshot nor paints a page scrolled by a
+    script): a copy of the page beside it whose script hides what comes before the entry
+    (the page's title stays), then removed."""
+    html = page.read_text()
+    script = ("<script>(function () {"
+              f"var e = document.getElementById({anchor!r}); if (!e) return;"
+              "var n = e.closest('dl') || e;"
+              "while (n && n.tagName !== 'ARTICLE' && n.tagName !== 'BODY') {"
+              "  for (var p = n.previousElementSibling; p; p = p.previousElementSibling)"
+              "    if (p.tagName !== 'H1' && !p.querySelector('h1')) p.style.display = 'none';"
+              "  n = n.parentElement; }"
+              "})();</script>")
+    copy = page.with_name(f".screenshot-{page.name}")
+    copy.write_text(html.replace("</body>", script + "</body>", 1))
+    try:
+        return screenshot(browser, profile, copy.as_uri(), path, size)
+    finally:
+        copy.unlink()
+
+
 def _text(dom):
     return htmllib.unescape(re.sub(r"<[^>]+>", "", dom))
 
@@ -89,9 +120,24 @@ def check(html, screenshots):
         home = dump_dom(browser, profile, (html / "index.html").as_uri())
         results.append(("home page lists the guide", "Getting started" in _text(home),
                         "toctree"))
+        install = _text(dump_dom(browser, profile, (html / "install.html").as_uri()))
+        results.append(("install page says how to pip install",
+                        "python -m pip install ." in install and "make dist" in install,
+                        "install.html"))
+        array = dump_dom(browser, profile,
+                         (html / "reference" / "standard-array-object.html").as_uri())
+        getitem = array[array.find('id="laxarray.Array.__getitem__"'):]
+        results.append(("an API entry renders its Parameters table",
+                        re.search(r"<dt[^>]*>Parameters", getitem[:6000]) is not None,
+                        "Array.__getitem__"))
         for name, page, size in SHOTS:
-            ok = screenshot(browser, profile, (html / page).as_uri(), screenshots / name,
-                            size)
+            page, _, anchor = page.partition("#")
+            if anchor:
+                ok = screenshot_at(browser, profile, html / page, anchor, screenshots / name,
+                                   size)
+            else:
+                ok = screenshot(browser, profile, (html / page).as_uri(), screenshots / name,
+                                size)
             results.append((f"screenshot {page}", ok, str(screenshots / name)))
     return results
 

@@ -114,6 +114,10 @@ class Backend:
     #: 2**20), blocks of 1024 compile in 0.4-0.5 s at 2**20 and run as fast (tpu_probe
     #: "cumsum forms", 2026-12-06)
     scan_block: int | None = None
+    #: where laxarray has run on this platform's devices, or ``""`` where it never has: the
+    #: documentation's device claims read it (``docs/_ext/laxarray_reference.py`` marks a
+    #: platform without runs "untested", whatever its record expects)
+    tested: str = ""
 
     def supports(self, dtype) -> bool:
         """Whether arrays of ``dtype`` can live on this platform."""
@@ -172,8 +176,9 @@ CPU = Backend(
                       "indexing": _I64}),
     MappingProxyType({"linalg": _LINALG_FULL, "fft": _LINALG_FULL}),
     int64_dot=True, polar_svd=False, eig=True, host=True, store=True, xla_options=_XLA_CPU,
-    quirks=_CPU_QUIRKS)
-#: as the CPU (float64 is native there), the nonsymmetric eigensolver on the host
+    quirks=_CPU_QUIRKS, tested="the whole test suite, on every change (x86-64)")
+#: as the CPU (float64 is native there), the nonsymmetric eigensolver on the host; never run
+#: on a GPU yet (``tools/device/gpu_check.py`` is the prepared run)
 GPU = Backend(
     "gpu", _ALL, CPU.defaults, CPU.families, int64_dot=True, polar_svd=False, eig=False,
     host=False, quirks=_CPU_QUIRKS)
@@ -190,7 +195,9 @@ TPU = Backend(
     # none of the CPU's (tpu_probe "cpu quirks", 2026-12-06): no fused multiply-add (10**5 of
     # 10**5 products rounded before the add), its division is laxarray's own ("divide" above),
     # and max/min keep NaN at 100, 5000 and 10**6 elements
-    quirks=frozenset(), scan_block=1024)
+    quirks=frozenset(), scan_block=1024,
+    tested="a TPU v5e, jax 0.10.2: the TPU tests, array-api-tests, the conformance runner, "
+           "scikit-learn's array-API tests (docs/accelerators.md)")
 
 RECORDS = MappingProxyType({"cpu": CPU, "gpu": GPU, "cuda": GPU, "rocm": GPU, "tpu": TPU})
 

@@ -512,9 +512,100 @@ class Array:
 
     # ---- indexing (bodies in laxarray.array_api._indexing) -----------------------------
     def __getitem__(self, key, /) -> Array:
+        """``x[key]``: NumPy's indexing. Array API: __getitem__.
+
+        Parameters
+        ----------
+        key : int, slice, Ellipsis, None, array, or a tuple of these
+            Basic keys (integers, slices, ``...``, ``None`` for a new axis of length 1)
+            select a view of ``x``; integer arrays or sequences and boolean masks
+            (advanced indexing, with NumPy's rules for where the indexed axes go) select
+            a copy.
+
+        Returns
+        -------
+        Array
+            For a basic key a view: writes through it change ``x`` and every other view
+            of it. A key of integers only gives a 0-d array holding a copy, where NumPy
+            gives a scalar. For an advanced key a new array.
+
+        Raises
+        ------
+        IndexError
+            A concrete index out of range, or a key of another kind (a string, a float).
+        ValueError
+            A traced boolean mask (under ``jax.jit`` or ``vmap`` the number of ``True``
+            elements would decide the shape: ``x.at[mask].get(size=N, fill_value=v)``
+            gives a result of length ``N``).
+
+        Notes
+        -----
+        Index values are data: ``x[i]`` compiles once per shape and kind of key, not
+        once per value of ``i``. Under ``jax.jit`` a traced integer index out of range is
+        clamped into range, as in jax (a concrete one raises).
+
+        Examples
+        --------
+        >>> import laxarray as xp
+        >>> x = xp.reshape(xp.arange(12), (3, 4))
+        >>> x[1]
+        Array([4, 5, 6, 7])
+        >>> x[1:, ::2]
+        Array([[ 4,  6],
+               [ 8, 10]])
+        >>> x[x > 8]
+        Array([ 9, 10, 11])
+        >>> row = x[0]
+        >>> row[:] = -1               # a view: the write changes x
+        >>> x[0].tolist()
+        [-1, -1, -1, -1]
+        """
         return OPERATIONS["getitem"](self, key)
 
     def __setitem__(self, key, value, /) -> None:
+        """``x[key] = value``: write into ``x``, as NumPy does. Array API: __setitem__.
+
+        Values are immutable: the handle ``x`` is rebound to the updated value. A view
+        writes through to the array it views, and so changes every other view of it.
+
+        Parameters
+        ----------
+        key : int, slice, Ellipsis, None, array, or a tuple of these
+            As for ``x[key]``; a boolean mask may be traced here (the write keeps the
+            shape).
+        value : Array, Python scalar, NumPy array or nested sequence
+            Broadcasts to ``x[key].shape``. An array's dtype must promote to ``x.dtype``;
+            Python scalars are weak (an ``int`` written into a float array is fine, a
+            ``complex`` into a real one raises).
+
+        Raises
+        ------
+        IndexError
+            As for ``x[key]``.
+        ValueError
+            ``value`` does not broadcast to ``x[key].shape``, or ``x`` is a read-only
+            view (of ``broadcast_to`` or ``diagonal``).
+        TypeError
+            ``value``'s dtype or kind does not fit ``x.dtype``.
+
+        Notes
+        -----
+        Under ``jax.jit``, ``vmap`` and ``grad`` a write is a functional update of the
+        traced value, and differentiable.
+
+        Examples
+        --------
+        >>> import laxarray as xp
+        >>> x = xp.zeros(5)
+        >>> x[1:3] = 5.0
+        >>> x[x > 1] += 1.0
+        >>> x
+        Array([0., 6., 6., 0., 0.])
+        >>> x[0] = 1j
+        Traceback (most recent call last):
+        ...
+        TypeError: Array.__setitem__: expected a real scalar for 'value' with a real array of float64; got 1j (type complex)
+        """
         with WRITE_LOCK:  # read-modify-write: threads writing one array must not lose updates
             OPERATIONS["setitem"](self, key, value)
 
