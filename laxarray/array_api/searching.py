@@ -114,7 +114,7 @@ def argmax(x, /, *, axis=None, keepdims=False):
     Returns
     -------
     Array
-        The indices, of the default index dtype (int64).
+        The indices, of the default index dtype (int64; int32 on a TPU).
 
     Raises
     ------
@@ -165,7 +165,7 @@ def argmin(x, /, *, axis=None, keepdims=False):
     Returns
     -------
     Array
-        The indices, of the default index dtype (int64).
+        The indices, of the default index dtype (int64; int32 on a TPU).
 
     Raises
     ------
@@ -282,8 +282,8 @@ def nonzero(x, /, *, size=None, fill_value=0):
     Returns
     -------
     tuple of Array
-        ``x.ndim`` arrays of the default index dtype (int64), the coordinates of the
-        non-zeros in row-major (C) order.
+        ``x.ndim`` arrays of the default index dtype (int64; int32 on a TPU), the
+        coordinates of the non-zeros in row-major (C) order.
 
     Raises
     ------
@@ -394,7 +394,8 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     Returns
     -------
     Array
-        The insertion indices, of the shape of ``x2`` and the default index dtype (int64).
+        The insertion indices, of the shape of ``x2`` and the default index dtype (int64;
+        int32 on a TPU).
 
     Raises
     ------

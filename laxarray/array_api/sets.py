@@ -221,7 +221,7 @@ def unique_all(x, /, *, size=None, fill_value=None):
         values (of the dtype of ``x``); the flat index in ``x`` of the first occurrence of
         each; for each element of ``x`` (its shape) the index of its value in ``values``; the
         number of occurrences of each (the index arrays and counts of the default index
-        dtype, int64).
+        dtype: int64, int32 on a TPU).
 
     Raises
     ------
@@ -282,7 +282,7 @@ def unique_counts(x, /, *, size=None, fill_value=None):
     -------
     UniqueCountsResult
         A named tuple ``(values, counts)``: the sorted unique values (of the dtype of ``x``)
-        and their counts (of the default index dtype, int64).
+        and their counts (of the default index dtype: int64, int32 on a TPU).
 
     Raises
     ------
@@ -341,7 +341,8 @@ def unique_inverse(x, /, *, size=None, fill_value=None):
     UniqueInverseResult
         A named tuple ``(values, inverse_indices)``: the sorted unique values (of the dtype
         of ``x``) and, of the shape of ``x``, the index of each element's value in
-        ``values`` (of the default index dtype, int64): ``values[inverse_indices]`` is ``x``.
+        ``values`` (of the default index dtype: int64, int32 on a TPU):
+        ``values[inverse_indices]`` is ``x``.
 
     Raises
     ------

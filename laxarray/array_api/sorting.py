@@ -202,8 +202,8 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True):
     Returns
     -------
     Array
-        The indices, of the shape of ``x`` and the default index dtype (int64); ties keep
-        their input order.
+        The indices, of the shape of ``x`` and the default index dtype (int64; int32 on a
+        TPU); ties keep their input order.
 
     Raises
     ------

@@ -532,7 +532,7 @@ def count_nonzero(x, /, *, axis=None, keepdims=False):
     Returns
     -------
     Array
-        The counts, of the default index dtype (int64).
+        The counts, of the default index dtype (int64; int32 on a TPU).
 
     Raises
     ------
