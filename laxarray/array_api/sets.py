@@ -243,8 +243,8 @@ def unique_all(x, /, *, size=None, fill_value=None):
     part) is its own unique value with a count of one; ``-0.0`` and ``+0.0`` are one value
     (the first occurring is returned).  Unique values come sorted as NumPy sorts (NaN last).
 
-    On the CPU the sorting and counting run in NumPy on the host: eagerly by a direct call
-    (no kernel, no compile), under ``jax.jit`` through a host callback, with the results of
+    On the CPU the sorting and counting take the host path, NumPy: eagerly by a direct
+    call (no kernel, no compile), under ``jax.jit`` through a host callback, with the results of
     the lax path that other devices run.
 
     Examples
@@ -304,8 +304,8 @@ def unique_counts(x, /, *, size=None, fill_value=None):
     part) is its own unique value with a count of one; ``-0.0`` and ``+0.0`` are one value
     (the first occurring is returned).  Unique values come sorted as NumPy sorts (NaN last).
 
-    On the CPU the sorting and counting run in NumPy on the host: eagerly by a direct call
-    (no kernel, no compile), under ``jax.jit`` through a host callback, with the results of
+    On the CPU the sorting and counting take the host path, NumPy: eagerly by a direct
+    call (no kernel, no compile), under ``jax.jit`` through a host callback, with the results of
     the lax path that other devices run.
 
     Examples
@@ -364,8 +364,8 @@ def unique_inverse(x, /, *, size=None, fill_value=None):
     part) is its own unique value with a count of one; ``-0.0`` and ``+0.0`` are one value
     (the first occurring is returned).  Unique values come sorted as NumPy sorts (NaN last).
 
-    On the CPU the sorting and counting run in NumPy on the host: eagerly by a direct call
-    (no kernel, no compile), under ``jax.jit`` through a host callback, with the results of
+    On the CPU the sorting and counting take the host path, NumPy: eagerly by a direct
+    call (no kernel, no compile), under ``jax.jit`` through a host callback, with the results of
     the lax path that other devices run.
 
     Examples
@@ -425,8 +425,8 @@ def unique_values(x, /, *, size=None, fill_value=None):
     part) is its own unique value with a count of one; ``-0.0`` and ``+0.0`` are one value
     (the first occurring is returned).  Unique values come sorted as NumPy sorts (NaN last).
 
-    On the CPU the sorting and counting run in NumPy on the host: eagerly by a direct call
-    (no kernel, no compile), under ``jax.jit`` through a host callback, with the results of
+    On the CPU the sorting and counting take the host path, NumPy: eagerly by a direct
+    call (no kernel, no compile), under ``jax.jit`` through a host callback, with the results of
     the lax path that other devices run.
 
     Examples
@@ -525,7 +525,7 @@ def isin(x1, x2, /, *, invert=False):
     Static under ``jax.jit``: ``invert``.
 
     Equality is ``equal`` after promotion: NaN is in nothing, ``-0.0`` is in ``[0.0]``.  On
-    the CPU it runs in NumPy, eagerly (no kernel) and under ``jax.jit`` (a host call):
+    the CPU the host path runs NumPy, eagerly (no kernel) and under ``jax.jit`` (a host call):
     integers by NumPy's ``isin`` (a lookup table), floats by a binary search in the sorted
     distinct values of ``x2``.  Unlike NumPy, no ``assume_unique`` or ``kind``.
 

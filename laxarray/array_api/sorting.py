@@ -162,8 +162,8 @@ def sort(x, /, *, axis=-1, descending=False, stable=True):
     ``descending`` reverses the order of distinct keys while keeping ties in their original
     order (stable), as the standard requires.
 
-    On the CPU the sort runs in NumPy (10-30x faster than XLA's CPU sort, the same order,
-    differentiable): eagerly by a direct call, which compiles nothing, under ``jax.jit``
+    On the CPU its host path sorts in NumPy (10-30x faster than XLA's CPU sort, the same
+    order, differentiable): eagerly by a direct call, which compiles nothing, under ``jax.jit``
     through a host callback (the values of 64-bit integers excepted: XLA sorts those
     faster); see ``docs/performance.md``.  Elsewhere, and with ``set_host_sort(False)``
     (which ``jax.export`` needs), ``lax.sort``.  Unlike NumPy, no ``kind`` or ``order``.
@@ -223,8 +223,8 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True):
     ``descending`` reverses the order of distinct keys while keeping ties in their original
     order (stable), as the standard requires.
 
-    On the CPU the sort runs in NumPy (10-30x faster than XLA's CPU sort, the same order,
-    differentiable): eagerly by a direct call, which compiles nothing, under ``jax.jit``
+    On the CPU its host path sorts in NumPy (10-30x faster than XLA's CPU sort, the same
+    order, differentiable): eagerly by a direct call, which compiles nothing, under ``jax.jit``
     through a host callback (the values of 64-bit integers excepted: XLA sorts those
     faster); see ``docs/performance.md``.  Elsewhere, and with ``set_host_sort(False)``
     (which ``jax.export`` needs), ``lax.sort``.  Unlike NumPy, no ``kind`` or ``order``.
