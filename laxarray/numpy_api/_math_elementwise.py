@@ -610,21 +610,96 @@ def _around_kernel(x, *, decimals):
 
 
 def around(a, decimals=0, out=None):
-    """Round half to even to ``decimals`` decimals (negative: to tens, hundreds...).
+    """Round each element half to even, to the given number of decimals.
+
     NumPy: numpy.around.
 
-    Integers stay integers (negative ``decimals`` round them half to even); floats compute
-    ``rint(x * 10**d) / 10**d`` as NumPy does.  ``decimals`` is static under ``jax.jit``;
-    ``out`` is not supported.
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    decimals : int, optional
+        The number of decimals to round to (negative: to tens, hundreds ...); default 0.
+    out : None, optional
+        NumPy's; only ``None`` is accepted (laxarray arrays are immutable).
+
+    Returns
+    -------
+    Array
+        The rounded values, of the dtype of ``a``.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like, ``decimals`` is not an int, or ``out`` is given.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``decimals``.
+
+    Integers stay integers (a negative ``decimals`` rounds them half to even, in integers);
+    floats compute ``rint(x * 10**d) / 10**d`` as NumPy does (the division not turned into a
+    product by an inexact reciprocal: ``round(1.25, 1)`` is ``1.2``); complex input rounds
+    both parts.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.around(xp.asarray([1.25, 2.675]), 1)
+    Array([1.2, 2.7])
     """
     return _around("around", a, decimals, out)
 
 
 def round(x, /, decimals=0, out=None):  # noqa: A001 -- the standard's and NumPy's name
-    """Round half to even; complex rounds both parts. Array API: round. NumPy: numpy.round.
+    """Round each element half to even, to the given number of decimals.
 
-    ``decimals`` (NumPy's extra, static under ``jax.jit``) rounds to that many decimals as
-    :func:`around` does; ``out`` is not supported."""
+    Array API: round. NumPy: numpy.round.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array.
+    decimals : int, optional
+        The number of decimals to round to (negative: to tens, hundreds ...); default 0.
+    out : None, optional
+        NumPy's; only ``None`` is accepted (laxarray arrays are immutable).
+
+    Returns
+    -------
+    Array
+        The rounded values, of the dtype of ``x``.
+
+    Raises
+    ------
+    TypeError
+        If the input is not array_like (of a numeric dtype, for ``decimals=0``),
+        ``decimals`` is not an int, or ``out`` is given.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``decimals``.
+
+    The standard's ``round`` (``decimals=0``, which ``laxarray.array_api.round`` is) with
+    NumPy's ``decimals`` as :func:`around` does.  With ``decimals=0`` bool input raises
+    ``TypeError`` (the standard's numeric category); with other ``decimals`` it is returned
+    as it is.
+
+    Integers stay integers (a negative ``decimals`` rounds them half to even, in integers);
+    floats compute ``rint(x * 10**d) / 10**d`` as NumPy does (the division not turned into a
+    product by an inexact reciprocal: ``round(1.25, 1)`` is ``1.2``); complex input rounds
+    both parts.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.round(xp.asarray([0.5, 1.5, 2.5]))
+    Array([0., 2., 2.])
+    >>> xp.round(xp.asarray([1.25, 3.14159]), 2)
+    Array([1.25, 3.14])
+    >>> xp.round(xp.asarray([125, 135]), -1)
+    Array([120, 140])
+    """
     if out is None and type(decimals) is int and decimals == 0:
         return _api_round(x)
     return _around("round", x, decimals, out)
