@@ -49,7 +49,7 @@ from laxarray.sparse.transform import sparsify  # noqa: F401
 from laxarray.sparse import linalg  # noqa: F401
 from laxarray.sparse._operators import OPS as _OPS
 from laxarray.sparse.ops import layout as _layout
-from laxarray._core.jaxapi import in_wide_mode
+from laxarray._core.jaxapi import in_wide_mode as _in_wide_mode
 
 # The formats' methods (A @ B, A + B, A.T, A.sum(), A.tobcsr() ...) call operations whose
 # modules import the formats, so they look them up in this table, filled here.
@@ -61,7 +61,7 @@ vars(_OPS).update(
     place_matrix=_place_matrix, row_sharding_axis=_row_sharding_axis)
 
 
-@in_wide_mode
+@_in_wide_mode
 def fromdense(x, *, format="bcoo", nse=None, n_batch=0, n_dense=0, index_dtype=None,
               device=None):
     """Return a sparse array (BCOO or BCSR) holding the non-zeros of a dense array.
@@ -126,7 +126,7 @@ def fromdense(x, *, format="bcoo", nse=None, n_batch=0, n_dense=0, index_dtype=N
     _fail(ValueError, "fromdense", "format 'bcoo' or 'bcsr'", format)
 
 
-@in_wide_mode
+@_in_wide_mode
 def todense(mat):
     """Return the dense array of a BCOO or BCSR.
 
@@ -161,7 +161,7 @@ def todense(mat):
     return bcoo_todense(mat)
 
 
-@in_wide_mode
+@_in_wide_mode
 def from_scipy_sparse(mat, *, format="bcoo", index_dtype=None, device=None):
     """Return a BCOO (or BCSR) of a ``scipy.sparse`` array or matrix.
 
@@ -209,7 +209,7 @@ def from_scipy_sparse(mat, *, format="bcoo", index_dtype=None, device=None):
     return bcoo_from_scipy_sparse(mat, index_dtype=index_dtype, device=device)
 
 
-@in_wide_mode
+@_in_wide_mode
 def to_scipy_sparse(mat, format="csr"):
     """Return a ``scipy.sparse`` array of a 2-D, unbatched, dense-free BCOO or BCSR.
 
@@ -250,7 +250,7 @@ def to_scipy_sparse(mat, format="csr"):
     return bcoo_to_scipy_sparse(mat, format=format)
 
 
-@in_wide_mode
+@_in_wide_mode
 def sort_indices(mat):
     """Return a sparse array with its entries sorted, in the same format.
 
@@ -283,7 +283,7 @@ def sort_indices(mat):
     return mat.sort_indices()
 
 
-@in_wide_mode
+@_in_wide_mode
 def sum_duplicates(mat, nse=None):
     """Return a sparse array with duplicate coordinates summed, in the same format.
 
@@ -322,7 +322,7 @@ def sum_duplicates(mat, nse=None):
     return mat.sum_duplicates(nse=nse)
 
 
-@in_wide_mode
+@_in_wide_mode
 def eliminate_zeros(mat, nse=None):
     """Return a sparse array without its stored zeros, in the same format.
 
@@ -361,7 +361,7 @@ def eliminate_zeros(mat, nse=None):
     return mat.eliminate_zeros(nse=nse)
 
 
-@in_wide_mode
+@_in_wide_mode
 def update_layout(mat, *, n_batch=None, n_dense=None, nse=None):
     """Return the same array as a BCOO with another split into batch, sparse and dense dimensions.
 
