@@ -330,9 +330,42 @@ def _conv_operands(fn, a, v):
 
 @in_wide_region
 def correlate(a, v, mode="valid"):
-    """Cross-correlation of two 1-D sequences, conjugating ``v``. NumPy: numpy.correlate.
+    """Return the cross-correlation of two 1-D sequences.
 
-    ``mode`` (``'valid'``, ``'same'``, ``'full'``) is static under ``jax.jit``.
+    Array API: (not in the standard). NumPy: numpy.correlate.
+
+    Parameters
+    ----------
+    a : array_like
+        The first sequence: 1-D (or a scalar), non-empty.
+    v : array_like
+        The second sequence, likewise; conjugated.
+    mode : {'valid', 'same', 'full'}, optional
+        As :func:`convolve`'s; default ``'valid'``.
+
+    Returns
+    -------
+    Array
+        ``sum(a[n + k] * conj(v[k]))`` for each lag, of the promoted dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        If an operand is empty or not 1-D, or ``mode`` is unknown.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``mode``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.correlate(la.asarray([1, 2, 3]), la.asarray([0, 1, 0.5]))
+    Array([3.5])
+    >>> la.correlate(la.asarray([1, 2, 3]), la.asarray([0, 1, 0.5]), mode="full")
+    Array([0.5, 2. , 3.5, 3. , 0. ])
     """
     mode = check_choice("correlate", mode, "mode", ("valid", "same", "full"))
     va, vv, dt = _conv_operands("correlate", a, v)
@@ -341,9 +374,45 @@ def correlate(a, v, mode="valid"):
 
 @in_wide_region
 def convolve(a, v, mode="full"):
-    """Discrete linear convolution of two 1-D sequences. NumPy: numpy.convolve.
+    """Return the discrete linear convolution of two 1-D sequences.
 
-    ``mode`` (``'full'``, ``'same'``, ``'valid'``) is static under ``jax.jit``.
+    Array API: (not in the standard). NumPy: numpy.convolve.
+
+    Parameters
+    ----------
+    a : array_like
+        The first sequence: 1-D (or a scalar), non-empty.
+    v : array_like
+        The second sequence, likewise.
+    mode : {'full', 'same', 'valid'}, optional
+        ``'full'`` (default): every overlap, ``len(a) + len(v) - 1`` values; ``'same'``: the
+        length of the longer input, centred; ``'valid'``: only complete overlaps.
+
+    Returns
+    -------
+    Array
+        The convolution, of the promoted dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        If an operand is empty or not 1-D, or ``mode`` is unknown.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``mode``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.convolve(la.asarray([1, 2, 3]), la.asarray([0, 1, 0.5]))
+    Array([0. , 1. , 2.5, 4. , 1.5])
+    >>> la.convolve(la.asarray([1, 2, 3]), la.asarray([0, 1, 0.5]), mode="same")
+    Array([1. , 2.5, 4. ])
+    >>> la.convolve(la.asarray([1, 2]), la.asarray([1, 1]))
+    Array([1, 3, 2])
     """
     mode = check_choice("convolve", mode, "mode", ("valid", "same", "full"))
     va, vv, dt = _conv_operands("convolve", a, v)
