@@ -91,16 +91,50 @@ def _insert_kernel(x, block, idx, *, axis, count):
 
 @in_wide_region
 def insert(arr, obj, values, axis=None):
-    """Insert ``values`` before the indices ``obj`` along ``axis`` (flattened if None).
-    NumPy: numpy.insert.
+    """Insert values before the given indices along an axis.
 
-    ``obj`` (an int, a slice, an integer or boolean array) may be a traced integer array
-    under ``jax.jit`` (its length is static; out-of-range entries are clamped); eagerly an
-    out-of-range index raises ``IndexError``.  ``values`` are cast to ``arr``'s dtype.
+    Array API: (not in the standard). NumPy: numpy.insert.
 
-    >>> import laxarray as lx
-    >>> lx.insert(lx.asarray([1, 2, 3]), 1, 9)
+    Parameters
+    ----------
+    arr : array_like
+        The input array.
+    obj : int, slice or array_like of ints or bools
+        The indices before which to insert; may be a traced integer array under ``jax.jit``
+        (its length is static; out-of-range entries are clamped).
+    values : array_like
+        The values, cast to ``arr``'s dtype; broadcast to the inserted positions.
+    axis : int, optional
+        The axis to insert along; default None: ``arr`` is flattened first.
+
+    Returns
+    -------
+    Array
+        A new array with the values inserted.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    IndexError
+        Eagerly, if an index is out of range (``[-n, n]``).
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, the length of ``obj``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.insert(la.asarray([1, 2, 3]), 1, 9)
     Array([1, 9, 2, 3])
+    >>> la.insert(la.asarray([1, 2, 3]), [0, 3], [8, 9])
+    Array([8, 1, 2, 3, 9])
+    >>> la.insert(la.asarray([[1, 2], [3, 4]]), 1, 0, axis=1)
+    Array([[1, 0, 2],
+           [3, 0, 4]])
     """
     fn = "insert"
     raw, ax = _axis_or_flat(fn, to_raw(fn, arr, "arr"), axis)
@@ -156,16 +190,51 @@ def _delete_kernel(x, idx, *, axis, keep):
 
 @in_wide_region
 def delete(arr, obj, axis=None, *, assume_unique_indices=False):
-    """A copy of ``arr`` without the entries ``obj`` along ``axis`` (flattened if None).
-    NumPy: numpy.delete.
+    """Return a new array without the entries at the given indices along an axis.
 
-    ``obj``: an int, a slice, an integer or boolean array.  A traced integer ``obj`` under
-    ``jax.jit`` needs ``assume_unique_indices=True`` (static; as in jax.numpy): the output
-    length is then ``n - len(obj)``, which duplicates would break.
+    Array API: (not in the standard). NumPy: numpy.delete.
 
-    >>> import laxarray as lx
-    >>> lx.delete(lx.asarray([1, 2, 3, 4]), [0, 2])
+    Parameters
+    ----------
+    arr : array_like
+        The input array.
+    obj : int, slice or array_like of ints or bools
+        The entries to remove.
+    axis : int, optional
+        The axis; default None: ``arr`` is flattened first.
+    assume_unique_indices : bool, optional
+        A promise that an integer ``obj`` has no duplicates, required for a traced ``obj``
+        under ``jax.jit`` (as in jax.numpy): the output length is then ``n - len(obj)``.
+
+    Returns
+    -------
+    Array
+        A new array without those entries.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    IndexError
+        Eagerly, if an index is out of range.
+    ValueError
+        Under ``jax.jit``, for a traced ``obj`` without ``assume_unique_indices=True``.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``assume_unique_indices``, the length of ``obj``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.delete(la.asarray([1, 2, 3, 4]), [0, 2])
     Array([2, 4])
+    >>> la.delete(la.asarray([1, 2, 3, 4]), slice(1, 3))
+    Array([1, 4])
+    >>> la.delete(la.asarray([[1, 2], [3, 4]]), 0, axis=0)
+    Array([[3, 4]])
     """
     fn = "delete"
     raw, ax = _axis_or_flat(fn, to_raw(fn, arr, "arr"), axis)
@@ -204,8 +273,46 @@ def _take_static_kernel(x, *, keep, axis):
 
 @in_wide_region
 def append(arr, values, axis=None):
-    """``arr`` and ``values`` joined along ``axis`` (both flattened if None).
-    NumPy: numpy.append. The dtype is the promotion of both (scalars become arrays)."""
+    """Append values to the end of an array.
+
+    Array API: (not in the standard). NumPy: numpy.append.
+
+    Parameters
+    ----------
+    arr : array_like
+        The input array.
+    values : array_like
+        The values; with an ``axis``, of ``arr``'s rank.
+    axis : int, optional
+        The axis to append along; default None: both are flattened first.
+
+    Returns
+    -------
+    Array
+        ``concatenate([arr, values], axis)``, of the promotion of both dtypes (scalars
+        become arrays).
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        If, with an ``axis``, the ranks or the other axes' sizes differ.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.append(la.asarray([1, 2]), [3, 4])
+    Array([1, 2, 3, 4])
+    >>> la.append(la.asarray([1, 2]), 2.5)
+    Array([1. , 2. , 2.5])
+    """
     fn = "append"
     a, v = to_raw(fn, arr, "arr"), to_raw(fn, values, "values")
     if axis is None:

@@ -135,19 +135,67 @@ def _unique_rows_kernel(x, *, size, fill_value):
 @in_wide_region
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
            equal_nan=True, sorted=True, size=None, fill_value=None):
-    """Sorted unique values (or sub-arrays along ``axis``), with optional first indices,
-    inverse indices and counts. NumPy: numpy.unique.
+    """Find the sorted unique elements of an array (or unique sub-arrays along an axis).
 
-    ``equal_nan=True`` (NumPy's default) counts all NaNs as one value (with ``axis``, rows
-    with NaNs stay distinct, as in NumPy).  ``sorted=False`` is accepted; the result is
-    sorted anyway.  ``size``/``fill_value`` (static) make it traceable: see the module
-    docstring; the inverse indices have the input's shape (``axis=None``) or its length
-    along ``axis``.  The flags, ``axis`` and ``size`` are static under ``jax.jit``.  CPU
-    host path (``axis=None``): NumPy's sort and count in a host call, eagerly and under jit.
+    Array API: (not in the standard). NumPy: numpy.unique.
 
-    >>> import laxarray as lx
-    >>> lx.unique(lx.asarray([3, 1, 3]), return_counts=True)
-    (Array([1, 3]), Array([1, 2]))
+    Parameters
+    ----------
+    ar : array_like
+        The input array; flattened unless ``axis`` is given.
+    return_index : bool, optional
+        Also return the index of each unique value's first occurrence.
+    return_inverse : bool, optional
+        Also return the indices that rebuild ``ar`` from the unique values (of ``ar``'s
+        shape for ``axis=None``, else of its length along ``axis``).
+    return_counts : bool, optional
+        Also return each unique value's count.
+    axis : int, optional
+        Find unique sub-arrays along this axis; default None.
+    equal_nan : bool, optional
+        Count all NaNs as one value (NumPy's default, True); with ``axis``, rows with NaNs
+        stay distinct, as in NumPy.
+    sorted : bool, optional
+        Accepted; the result is sorted anyway.
+    size : int, optional
+        The static number of unique values to return, required under ``jax.jit``: padded
+        with ``fill_value`` or truncated (as jax.numpy's).
+    fill_value : scalar, optional
+        The padding; default the smallest unique value.
+
+    Returns
+    -------
+    Array or tuple of Array
+        The unique values, then the requested index, inverse and count arrays, in that order.
+
+    Raises
+    ------
+    TypeError
+        If ``ar`` is not array_like.
+    ValueError
+        Under ``jax.jit`` without ``size``, or ``fill_value`` without ``size``.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: the flags, ``axis``, ``equal_nan``, ``size``, ``fill_value``.
+
+    With ``axis=None`` on the CPU it takes the CPU host path: NumPy's sort and count in a
+    host call, eagerly and under ``jax.jit``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.unique(la.asarray([3, 1, 3]))
+    Array([1, 3])
+    >>> la.unique(la.asarray([3, 1, 3]), return_inverse=True, return_counts=True)
+    (Array([1, 3]), Array([1, 0, 1]), Array([1, 2]))
+    >>> la.unique(la.asarray([[1, 0], [1, 0], [2, 3]]), axis=0)
+    Array([[1, 0],
+           [2, 3]])
+    >>> la.unique(la.asarray([3, 1, 3]), size=3, fill_value=0)
+    Array([1, 3, 0])
     """
     fn = "unique"
     raw = to_raw(fn, ar, "ar")

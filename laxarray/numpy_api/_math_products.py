@@ -68,10 +68,48 @@ def _dot_kernel(a, b, *, dtype):
 
 @in_wide_region
 def dot(a, b, out=None):
-    """Dot product with NumPy's N-D rule. NumPy: numpy.dot.
+    """Return the dot product of two arrays, with NumPy's N-d rule.
 
-    0-d operands multiply; otherwise the last axis of ``a`` is contracted with the only
-    axis of a 1-D ``b`` or the second-to-last axis of ``b``.  ``out`` is not supported.
+    Array API: (not in the standard). NumPy: numpy.dot.
+
+    Parameters
+    ----------
+    a, b : array_like
+        The operands.  0-d operands multiply; otherwise the last axis of ``a`` is contracted
+        with the only axis of a 1-D ``b`` or the second-to-last axis of ``b``.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+
+    Returns
+    -------
+    Array
+        The product, of the promoted dtype: of shape ``a.shape[:-1]`` for a 1-D ``b``, else
+        ``a.shape[:-1] + b.shape[:-2] + b.shape[-1:]``.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, or ``out`` is given.
+    ValueError
+        If the contracted axes differ in size.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    One ``dot_general``; prefer :func:`matmul` for stacks of matrices (it broadcasts them).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1, 2], [3, 4]])
+    >>> la.dot(a, la.asarray([1, 1]))
+    Array([3, 7])
+    >>> la.dot(2, a)
+    Array([[2, 4],
+           [6, 8]])
+    >>> la.dot(la.ones((2, 3, 4)), la.ones((5, 4, 6))).shape
+    (2, 3, 5, 6)
     """
     if out is not None:
         fail(TypeError, "dot", "out=None (laxarray arrays are immutable)", out)
@@ -93,7 +131,41 @@ def _inner_kernel(a, b, *, dtype):
 
 @in_wide_region
 def inner(a, b, /):
-    """Inner product over the last axes (0-d operands multiply). NumPy: numpy.inner."""
+    """Return the inner product of two arrays over their last axes.
+
+    Array API: (not in the standard). NumPy: numpy.inner.
+
+    Parameters
+    ----------
+    a, b : array_like
+        The operands; their last axes have one size (0-d operands multiply).
+
+    Returns
+    -------
+    Array
+        Of shape ``a.shape[:-1] + b.shape[:-1]`` and the promoted dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        If the last axes differ in size.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.inner(la.asarray([1, 2]), la.asarray([3, 4]))
+    Array(11)
+    >>> a = la.asarray([[1, 2], [3, 4]])
+    >>> la.inner(a, a)
+    Array([[ 5, 11],
+           [11, 25]])
+    """
     va, vb, dt = _pair("inner", a, b)
     if va.ndim and vb.ndim and va.shape[-1] != vb.shape[-1]:
         fail(ValueError, "inner", "equal last dimensions", (tuple(va.shape), tuple(vb.shape)))
@@ -128,7 +200,40 @@ def _outer_kernel(a, b, *, dtype):
 
 @in_wide_region
 def outer(a, b, out=None):
-    """Outer product of the flattened inputs. NumPy: numpy.outer. ``out`` is not supported."""
+    """Compute the outer product of two arrays, flattened first.
+
+    Array API: (not in the standard). NumPy: numpy.outer.
+
+    Parameters
+    ----------
+    a, b : array_like
+        The operands; flattened.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+
+    Returns
+    -------
+    Array
+        ``ravel(a)[:, None] * ravel(b)[None, :]``, of the promoted dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, or ``out`` is given.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    :func:`laxarray.linalg.outer` (the standard's) takes only 1-D operands.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.outer(la.asarray([1, 2]), la.asarray([1, 10, 100]))
+    Array([[  1,  10, 100],
+           [  2,  20, 200]])
+    """
     if out is not None:
         fail(TypeError, "outer", "out=None (laxarray arrays are immutable)", out)
     va, vb, dt = _pair("outer", a, b)
@@ -149,7 +254,36 @@ def _kron_kernel(a, b, *, dtype):
 
 @in_wide_region
 def kron(a, b, /):
-    """Kronecker product (blocks of ``a[i] * b``). NumPy: numpy.kron."""
+    """Compute the Kronecker product of two arrays.
+
+    Array API: (not in the standard). NumPy: numpy.kron.
+
+    Parameters
+    ----------
+    a, b : array_like
+        The operands (the smaller rank is padded with leading size-one axes).
+
+    Returns
+    -------
+    Array
+        The blocks ``a[i] * b``, of the promoted dtype; each dimension the product of the
+        operands' dimensions.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.kron(la.asarray([1, 10]), la.asarray([1, 2, 3]))
+    Array([ 1,  2,  3, 10, 20, 30])
+    """
     va, vb, dt = _pair("kron", a, b)
     return call(_kron_kernel, va, vb, dtype=dt)
 

@@ -29,14 +29,47 @@ from laxarray.numpy_api._shape_split import raw_of
 
 @in_wide_region
 def array(object, dtype=None, *, copy=True, order="K", ndmin=0):
-    """Create an array (a new one unless ``copy`` allows reuse). NumPy: numpy.array.
+    """Create an array.
 
-    ``copy=True`` gives a new handle (values are immutable, so no data is duplicated);
-    ``copy=False`` raises ``ValueError`` when a conversion is needed; ``order`` is accepted
-    and ignored (laxarray has no memory layouts); ``ndmin`` prepends size-1 axes.
+    Array API: (not in the standard). NumPy: numpy.array.
 
-    >>> array([1, 2], ndmin=2).shape
-    (1, 2)
+    Parameters
+    ----------
+    object : array_like
+        An array, a nested sequence of numbers, a NumPy or jax array, or a Python scalar.
+    dtype : dtype, optional
+        The dtype; default inferred as :func:`asarray` does.
+    copy : bool, optional
+        True (default): a new array handle (values are immutable, so no data is duplicated);
+        False: raise ``ValueError`` when a conversion is needed.
+    order : {'K', 'A', 'C', 'F'}, optional
+        Accepted and ignored (laxarray has no memory layouts).
+    ndmin : int, optional
+        Prepend size-one axes up to this rank; default 0.
+
+    Returns
+    -------
+    Array
+        The array.
+
+    Raises
+    ------
+    TypeError
+        If ``object`` is not array_like.
+    ValueError
+        If ``copy=False`` and a conversion is needed.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``dtype``, ``copy``, ``ndmin``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.array([1, 2], ndmin=2)
+    Array([[1, 2]])
+    >>> la.array([1, 2], dtype=la.float32)
+    Array([1., 2.], dtype=float32)
     """
     dt = None if dtype is None else _dt.canonicalize_dtype("array", dtype)
     if copy is not None:

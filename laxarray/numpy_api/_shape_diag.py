@@ -87,11 +87,42 @@ def _diag_from_vector_kernel(v, *, k):
 
 @in_wide_mode
 def diag(v, k=0):
-    """A 2-D array with ``v`` on its ``k``-th diagonal (``v`` 1-D), or the ``k``-th diagonal
-    of a 2-D ``v``. NumPy: numpy.diag. ``k`` is static.
+    """Extract a diagonal of a 2-D array, or build a 2-D array with a 1-D one on a diagonal.
 
-    >>> diag([1, 2]).shape
-    (2, 2)
+    Array API: (not in the standard). NumPy: numpy.diag.
+
+    Parameters
+    ----------
+    v : array_like
+        A 1-D array (to put on the diagonal) or a 2-D one (to read it from).
+    k : int, optional
+        The diagonal: 0 (default) the main one, positive above it, negative below.
+
+    Returns
+    -------
+    Array
+        For 1-D ``v``, a square array of side ``len(v) + abs(k)`` with ``v`` on diagonal
+        ``k``; for 2-D ``v``, the diagonal's elements.
+
+    Raises
+    ------
+    TypeError
+        If ``v`` is not array_like, or ``k`` is not an integer.
+    ValueError
+        If ``v`` is neither 1-D nor 2-D.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``k``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.diag(la.asarray([1, 2]))
+    Array([[1, 0],
+           [0, 2]])
+    >>> la.diag(la.asarray([[1, 2], [3, 4]]), k=-1)
+    Array([3])
     """
     raw = raw_of("diag", v, "v")
     k = check_int("diag", k, "k")

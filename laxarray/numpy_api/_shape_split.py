@@ -74,27 +74,90 @@ def _split(fn, ary, indices_or_sections, axis, equal):
 
 @in_wide_mode
 def split(ary, indices_or_sections, axis=0):
-    """Split into equal sections, or at the given indices. NumPy: numpy.split.
+    """Split an array into equal sections, or at the given indices.
 
-    ``indices_or_sections`` is static under ``jax.jit`` (an int, or a sequence / concrete
-    array of split points); the result is a list of arrays.
+    Array API: (not in the standard). NumPy: numpy.split.
 
-    >>> from laxarray import arange, eye, ones, zeros
-    >>> [a.shape for a in split(arange(6), 3)]
-    [(2,), (2,), (2,)]
+    Parameters
+    ----------
+    ary : array_like
+        The array to split.
+    indices_or_sections : int or sequence of ints
+        An int ``N``: ``N`` equal sections (``N`` must divide the axis length); a sequence
+        (or concrete array) of increasing split points.
+    axis : int, optional
+        The axis to split along; default 0.
+
+    Returns
+    -------
+    list of Array
+        The sections.
+
+    Raises
+    ------
+    TypeError
+        If ``ary`` is not array_like, or ``indices_or_sections`` is not an int or a sequence
+        of ints.
+    ValueError
+        If ``N`` is not positive or does not divide the axis length.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``indices_or_sections``, ``axis``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.split(la.arange(6), 3)
+    [Array([0, 1]), Array([2, 3]), Array([4, 5])]
+    >>> la.split(la.arange(6), [1, 4])
+    [Array([0]), Array([1, 2, 3]), Array([4, 5])]
     """
     return _split("split", ary, indices_or_sections, axis, True)
 
 
 @in_wide_mode
 def array_split(ary, indices_or_sections, axis=0):
-    """Split into sections of nearly equal size (or at indices). NumPy: numpy.array_split.
+    """Split an array into sections of nearly equal size, or at the given indices.
 
-    ``indices_or_sections`` is static under ``jax.jit``; the result is a list of arrays.
+    Array API: (not in the standard). NumPy: numpy.array_split.
 
-    >>> from laxarray import arange, eye, ones, zeros
-    >>> [a.shape for a in array_split(arange(5), 2)]
-    [(3,), (2,)]
+    Parameters
+    ----------
+    ary : array_like
+        The array to split.
+    indices_or_sections : int or sequence of ints
+        An int ``N``: ``N`` sections, the first ``length % N`` one element longer; a
+        sequence of split points, as :func:`split`'s.
+    axis : int, optional
+        The axis to split along; default 0.
+
+    Returns
+    -------
+    list of Array
+        The sections.
+
+    Raises
+    ------
+    TypeError
+        If ``ary`` is not array_like, or ``indices_or_sections`` is not an int or a sequence
+        of ints.
+    ValueError
+        If ``N`` is not positive.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``indices_or_sections``, ``axis``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.array_split(la.arange(5), 2)
+    [Array([0, 1, 2]), Array([3, 4])]
     """
     return _split("array_split", ary, indices_or_sections, axis, False)
 
@@ -236,10 +299,44 @@ def sequence_of_raws(fn, tup, argname="tup"):
 
 @in_wide_mode
 def hstack(tup, *, dtype=None, casting="same_kind"):
-    """Stack horizontally (axis 1; axis 0 for 1-D inputs). NumPy: numpy.hstack.
+    """Stack arrays horizontally: along axis 1, or axis 0 for 1-D inputs.
 
-    >>> hstack([[1, 2], [3]]).shape
-    (3,)
+    Array API: (not in the standard). NumPy: numpy.hstack.
+
+    Parameters
+    ----------
+    tup : sequence of array_like
+        The arrays.
+    dtype : dtype, optional
+        The result's dtype; default the promotion of the inputs'.
+    casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
+        The rule for ``dtype``; default ``'same_kind'``.
+
+    Returns
+    -------
+    Array
+        The stacked array.
+
+    Raises
+    ------
+    TypeError
+        If an element is not array_like, or does not cast to ``dtype``.
+    ValueError
+        If ``tup`` is empty or the shapes do not match.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``dtype``, ``casting``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.hstack([la.asarray([1, 2]), la.asarray([3])])
+    Array([1, 2, 3])
+    >>> a = la.asarray([[1, 2], [3, 4]])
+    >>> la.hstack([a, a])
+    Array([[1, 2, 1, 2],
+           [3, 4, 3, 4]])
     """
     raws = [_atleast(r, 1) for r in sequence_of_raws("hstack", tup)]
     return join("hstack", raws, 0 if raws[0].ndim == 1 else 1, dtype, casting)
@@ -247,10 +344,41 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
 
 @in_wide_mode
 def vstack(tup, *, dtype=None, casting="same_kind"):
-    """Stack vertically (axis 0 of the inputs made at least 2-D). NumPy: numpy.vstack.
+    """Stack arrays vertically: along axis 0 of the inputs made at least 2-D.
 
-    >>> vstack([[1, 2], [3, 4]]).shape
-    (2, 2)
+    Array API: (not in the standard). NumPy: numpy.vstack.
+
+    Parameters
+    ----------
+    tup : sequence of array_like
+        The arrays.
+    dtype : dtype, optional
+        The result's dtype; default the promotion of the inputs'.
+    casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
+        The rule for ``dtype``; default ``'same_kind'``.
+
+    Returns
+    -------
+    Array
+        The stacked array, at least 2-D.
+
+    Raises
+    ------
+    TypeError
+        If an element is not array_like, or does not cast to ``dtype``.
+    ValueError
+        If ``tup`` is empty or the shapes do not match.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``dtype``, ``casting``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.vstack([la.asarray([1, 2]), la.asarray([3, 4])])
+    Array([[1, 2],
+           [3, 4]])
     """
     raws = [_atleast(r, 2) for r in sequence_of_raws("vstack", tup)]
     return join("vstack", raws, 0, dtype, casting)
