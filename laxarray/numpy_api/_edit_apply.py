@@ -212,15 +212,41 @@ def _operand(fn, v, argname):
 
 @in_wide_region
 def select(condlist, choicelist, default=0):
-    """Per element, the choice of the first true condition, else ``default``.
-    NumPy: numpy.select.
+    """Return, per element, the choice of the first true condition, else a default.
 
-    Conditions must be boolean; the dtype promotes the choices and ``default`` (Python
-    scalars are weak).
+    Array API: (not in the standard). NumPy: numpy.select.
 
-    >>> import laxarray as lx
-    >>> x = lx.asarray([1, 5, 9])
-    >>> lx.select([x < 3, x > 7], [x, -x], 0)
+    Parameters
+    ----------
+    condlist : sequence of array_like of bool
+        The conditions, boolean arrays that broadcast together.
+    choicelist : sequence of array_like
+        One choice per condition.
+    default : scalar or array_like, optional
+        The value where no condition holds; default 0.
+
+    Returns
+    -------
+    Array
+        The broadcast result, of the promotion of the choices and ``default`` (Python
+        scalars are weak).
+
+    Raises
+    ------
+    TypeError
+        If a condition is not boolean.
+    ValueError
+        If the lists differ in length or the shapes do not broadcast.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> x = la.asarray([1, 5, 9])
+    >>> la.select([x < 3, x > 7], [x, -x], 0)
     Array([ 1,  0, -9])
     """
     fn = "select"

@@ -525,11 +525,40 @@ def _nan_to_num_kernel(x, *, nan, posinf, neginf):
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
-    """Replace NaN by ``nan`` and +-inf by ``posinf``/``neginf`` (default: the dtype's
-    largest finite values). NumPy: numpy.nan_to_num.
+    """Replace NaN with zero (or ``nan``) and infinities with large finite numbers.
 
-    ``copy`` is accepted and ignored (arrays are immutable); the replacement values are
-    static Python scalars under ``jax.jit``.
+    Array API: (not in the standard). NumPy: numpy.nan_to_num.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array; integers and bools are returned unchanged.
+    copy : bool, optional
+        Accepted and ignored (arrays are immutable).
+    nan : float, optional
+        The value for NaN; default 0.0.
+    posinf, neginf : float, optional
+        The values for +inf and -inf; default the dtype's largest and smallest finite values.
+
+    Returns
+    -------
+    Array
+        ``x`` with the replacements, of its dtype (complex: in each part).
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or a replacement is not a Python number.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``copy``, ``nan``, ``posinf``, ``neginf``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.nan_to_num(la.asarray([la.nan, la.inf, -la.inf, 1.0]), posinf=9.0, neginf=-9.0)
+    Array([ 0.,  9., -9.,  1.])
     """
     fn = "nan_to_num"
     v = raw(fn, x)

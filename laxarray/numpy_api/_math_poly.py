@@ -54,8 +54,41 @@ def _polyval_kernel(p, x, *, dtype):
 
 @in_wide_region
 def polyval(p, x):
-    """Evaluate the polynomial ``p`` (highest power first) at ``x`` by Horner's scheme.
-    NumPy: numpy.polyval. The number of coefficients is static under ``jax.jit``."""
+    """Evaluate a polynomial at points.
+
+    Array API: (not in the standard). NumPy: numpy.polyval.
+
+    Parameters
+    ----------
+    p : array_like
+        The coefficients, highest power first.
+    x : array_like
+        The points.
+
+    Returns
+    -------
+    Array
+        ``p[0] * x**(n-1) + ... + p[n-1]``, of ``x``'s shape and the promoted dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+
+    Notes
+    -----
+    Static under ``jax.jit``: the number of coefficients.
+
+    Horner's scheme.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.polyval(la.asarray([1.0, 2.0, 3.0]), 2.0)
+    Array(11.)
+    >>> la.polyval([3, 0, 1], la.asarray([5, 1]))
+    Array([76,  4])
+    """
     vp = _poly1d("polyval", p)
     if _dt.scalar_pytype(x) is not None:
         _, vx, dt = binary_operands("polyval", wrap(vp), x)
@@ -255,12 +288,52 @@ def vander(x, N=None, increasing=False):
 
 @in_wide_region
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
-    """Least-squares polynomial fit (highest power first). NumPy: numpy.polyfit.
+    """Fit a polynomial of a degree to points by least squares.
 
-    Same algorithm as NumPy (scaled Vandermonde columns, ``linalg.lstsq``); ``deg``,
-    ``full`` and ``cov`` are static under ``jax.jit``.  ``full=True`` returns
-    ``(coefficients, residuals, rank, singular values, rcond)`` with residuals as
-    ``linalg.lstsq`` gives them.  NumPy's RankWarning is not issued.
+    Array API: (not in the standard). NumPy: numpy.polyfit.
+
+    Parameters
+    ----------
+    x : array_like
+        The 1-D sample points.
+    y : array_like
+        The values: 1-D, or 2-D with one data set per column; of ``x``'s length.
+    deg : int
+        The polynomial's degree, at least 0.
+    rcond : float, optional
+        The relative cutoff for small singular values; default ``len(x) * eps``.
+    full : bool, optional
+        Also return the diagnostics (see Returns); default False.
+    w : array_like, optional
+        Weights applied to the residuals, one per sample.
+    cov : bool or 'unscaled', optional
+        Also return the covariance matrix of the coefficients; default False.
+
+    Returns
+    -------
+    Array or tuple
+        The coefficients, highest power first; with ``full``, ``(coefficients, residuals,
+        rank, singular values, rcond)``; with ``cov``, ``(coefficients, covariance)``.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, or ``y`` is not 1-D/2-D of ``x``'s length.
+    ValueError
+        If ``deg`` is negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``deg``, ``rcond``, ``full``, ``cov``.
+
+    NumPy's algorithm (scaled Vandermonde columns, ``linalg.lstsq``); NumPy's
+    ``RankWarning`` is not issued.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.polyfit(la.asarray([0.0, 1.0, 2.0, 3.0]), la.asarray([1.0, 3.0, 5.0, 7.0]), 1)
+    Array([2., 1.])
     """
     fn = "polyfit"
     order = check_int(fn, deg, "deg", minimum=0) + 1

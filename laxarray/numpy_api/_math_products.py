@@ -355,10 +355,49 @@ def _trace_kernel(x, *, offset, axes, dtype):
 
 @in_wide_region
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-    """Sum along a diagonal of ``axis1``/``axis2``. NumPy: numpy.trace.
+    """Return the sum along a diagonal of an array.
 
-    Booleans and small integers accumulate in int64/uint64 unless ``dtype`` is given.
-    ``offset``, the axes and ``dtype`` are static under ``jax.jit``; ``out`` is not supported.
+    Array API: (not in the standard). NumPy: numpy.trace.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array, of rank at least two.
+    offset : int, optional
+        The diagonal: 0 (default) the main one, positive above it, negative below.
+    axis1, axis2 : int, optional
+        The two axes of the matrices; default 0 and 1 (``linalg.trace`` uses the last two).
+    dtype : dtype, optional
+        The dtype to sum in; default: booleans and smaller integers in the default integer
+        dtype of their signedness.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+
+    Returns
+    -------
+    Array
+        The sums, of ``a``'s shape without ``axis1`` and ``axis2``.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like, or ``out`` is given.
+    ValueError
+        If ``a`` has rank below two, or ``axis1 == axis2``.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``offset``, ``axis1``, ``axis2``, ``dtype``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.trace(la.asarray([[1, 2], [3, 4]]))
+    Array(5)
+    >>> la.trace(la.ones((2, 3, 3)), axis1=1, axis2=2)
+    Array([3., 3.])
     """
     fn = "trace"
     if out is not None:

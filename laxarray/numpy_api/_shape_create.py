@@ -90,10 +90,38 @@ def array(object, dtype=None, *, copy=True, order="K", ndmin=0):
 
 @in_wide_region
 def copy(a, order="K"):
-    """A copy of ``a`` (a new handle; ``order`` is accepted and ignored). NumPy: numpy.copy.
+    """Return a copy of an array.
 
-    >>> copy([1, 2]).shape
-    (2,)
+    Array API: (not in the standard). NumPy: numpy.copy.
+
+    Parameters
+    ----------
+    a : array_like
+        The input.
+    order : {'K', 'A', 'C', 'F'}, optional
+        Accepted and ignored (laxarray has no memory layouts).
+
+    Returns
+    -------
+    Array
+        A new array handle with ``a``'s values (values are immutable, so no data is duplicated).
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([1, 2])
+    >>> b = la.copy(a)
+    >>> b is a, bool(la.all(b == a))
+    (False, True)
     """
     check_choice("copy", order, "order", ("K", "A", "C", "F"))
     return wrap(raw_of("copy", a, "a"))
@@ -101,12 +129,39 @@ def copy(a, order="K"):
 
 @in_wide_region
 def identity(n, dtype=None):
-    """The ``n x n`` identity matrix (float64 by default). NumPy: numpy.identity.
+    """Return the identity matrix.
 
-    All arguments are static.
+    Array API: (not in the standard). NumPy: numpy.identity.
 
-    >>> identity(2).shape
-    (2, 2)
+    Parameters
+    ----------
+    n : int
+        The number of rows and columns, at least 0.
+    dtype : dtype, optional
+        The dtype; default the default floating dtype.
+
+    Returns
+    -------
+    Array
+        The ``n x n`` identity matrix.
+
+    Raises
+    ------
+    TypeError
+        If ``n`` is not an integer.
+    ValueError
+        If ``n`` is negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``n``, ``dtype``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.identity(2)
+    Array([[1., 0.],
+           [0., 1.]])
     """
     n = check_int("identity", n, "n", minimum=0)
     dt = None if dtype is None else _dt.canonicalize_dtype("identity", dtype)
@@ -177,13 +232,48 @@ def _sampling_args(fn, num, endpoint, axis, raws):
 
 @in_wide_region
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
-    """``base ** linspace(start, stop, num)``. NumPy: numpy.logspace.
+    """Return numbers spaced evenly on a log scale: ``base ** linspace(start, stop, num)``.
 
-    ``start``, ``stop`` and ``base`` may be arrays (broadcast; may be traced); ``num``,
-    ``endpoint``, ``dtype`` and ``axis`` are static.
+    Array API: (not in the standard). NumPy: numpy.logspace.
 
-    >>> logspace(0, 2, 3).shape
-    (3,)
+    Parameters
+    ----------
+    start, stop : array_like
+        The first and last exponents (broadcast together; may be traced).
+    num : int, optional
+        The number of samples, at least 0; default 50.
+    endpoint : bool, optional
+        Whether ``base ** stop`` is the last sample; default True.
+    base : array_like, optional
+        The base; default 10.0.
+    dtype : dtype, optional
+        The dtype of the result.
+    axis : int, optional
+        Where the samples' axis goes when ``start``/``stop`` are arrays; default 0.
+
+    Returns
+    -------
+    Array
+        The ``num`` samples.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like or ``num`` is not an integer.
+    ValueError
+        If ``num`` is negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``num``, ``endpoint``, ``dtype``, ``axis``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.logspace(0, 2, 3)
+    Array([  1.,  10., 100.])
+    >>> la.logspace(0, 3, 4, base=2.0)
+    Array([1., 2., 4., 8.])
     """
     fn = "logspace"
     s, e = _float_operand(fn, start, "start"), _float_operand(fn, stop, "stop")

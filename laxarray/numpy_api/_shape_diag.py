@@ -232,22 +232,80 @@ def _tri_indices(fn, n, k, m, lower):
 
 @in_wide_mode
 def tril_indices(n, k=0, m=None):
-    """Row and column indices of the lower triangle of an ``n x m`` array (row-major order).
-    NumPy: numpy.tril_indices. All arguments are static (the result length follows).
+    """Return the row and column indices of the lower triangle of an ``(n, m)`` array.
 
-    >>> [i.shape for i in tril_indices(3)]
-    [(6,), (6,)]
+    Array API: (not in the standard). NumPy: numpy.tril_indices.
+
+    Parameters
+    ----------
+    n : int
+        The number of rows, at least 0.
+    k : int, optional
+        The diagonal offset: 0 (default) the main one, positive above it.
+    m : int, optional
+        The number of columns; default ``n``.
+
+    Returns
+    -------
+    tuple of Array
+        ``(rows, cols)`` in row-major order, of the index dtype.
+
+    Raises
+    ------
+    TypeError
+        If an argument is not an integer.
+    ValueError
+        If ``n`` or ``m`` is negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``n``, ``k``, ``m`` (the result length follows).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.tril_indices(3)
+    (Array([0, 1, 1, 2, 2, 2]), Array([0, 0, 1, 0, 1, 2]))
     """
     return _tri_indices("tril_indices", n, k, m, True)
 
 
 @in_wide_mode
 def triu_indices(n, k=0, m=None):
-    """Row and column indices of the upper triangle of an ``n x m`` array (row-major order).
-    NumPy: numpy.triu_indices. All arguments are static.
+    """Return the row and column indices of the upper triangle of an ``(n, m)`` array.
 
-    >>> [i.shape for i in triu_indices(3, 1)]
-    [(3,), (3,)]
+    Array API: (not in the standard). NumPy: numpy.triu_indices.
+
+    Parameters
+    ----------
+    n : int
+        The number of rows, at least 0.
+    k : int, optional
+        The diagonal offset: 0 (default) the main one, positive above it.
+    m : int, optional
+        The number of columns; default ``n``.
+
+    Returns
+    -------
+    tuple of Array
+        ``(rows, cols)`` in row-major order, of the index dtype.
+
+    Raises
+    ------
+    TypeError
+        If an argument is not an integer.
+    ValueError
+        If ``n`` or ``m`` is negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``n``, ``k``, ``m``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.triu_indices(3, 1)
+    (Array([0, 0, 1]), Array([1, 2, 2]))
     """
     return _tri_indices("triu_indices", n, k, m, False)
 

@@ -111,14 +111,42 @@ def _unravel_index_kernel(idx, *, dims, order):
 
 @in_wide_region
 def unravel_index(indices, shape, order="C"):
-    """Coordinate arrays of the flat ``indices`` in an array of ``shape``.
-    NumPy: numpy.unravel_index.
+    """Convert flat indices into coordinate arrays for an array of a shape.
 
-    ``shape`` and ``order`` are static.  Eagerly, an index outside ``[0, prod(shape))``
-    raises ``ValueError``; under ``jax.jit`` it is clipped into range.  Results are int64.
+    Array API: (not in the standard). NumPy: numpy.unravel_index.
 
-    >>> [int(i) for i in unravel_index(6, (3, 4))]
-    [1, 2]
+    Parameters
+    ----------
+    indices : array_like
+        Integer flat indices, in ``[0, prod(shape))``.
+    shape : tuple of ints
+        The array's shape.
+    order : {'C', 'F'}, optional
+        Row-major (default) or column-major indexing.
+
+    Returns
+    -------
+    tuple of Array
+        One int64 coordinate array per axis, of ``indices``' shape.
+
+    Raises
+    ------
+    TypeError
+        If ``indices`` is not of an integer dtype.
+    ValueError
+        Eagerly, if an index is out of range (under ``jax.jit`` it is clipped).
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``shape``, ``order``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.unravel_index(6, (3, 4))
+    (Array(1), Array(2))
+    >>> la.unravel_index(la.asarray([1, 6]), (3, 4))
+    (Array([0, 1]), Array([1, 2]))
     """
     fn = "unravel_index"
     dims = normalize_shape(fn, shape, "shape")

@@ -232,20 +232,71 @@ def _atleast_public(fn, arys, ndim, where):
 
 @in_wide_mode
 def atleast_1d(*arys):
-    """View inputs as arrays of rank >= 1 (a tuple for several inputs). NumPy: numpy.atleast_1d.
+    """View inputs as arrays of rank at least one.
 
-    >>> atleast_1d(1.0).shape
-    (1,)
+    Array API: (not in the standard). NumPy: numpy.atleast_1d.
+
+    Parameters
+    ----------
+    *arys : array_like
+        One or more inputs.
+
+    Returns
+    -------
+    Array or tuple of Array
+        Each input as an array, 0-d ones reshaped to ``(1,)``; a tuple for several inputs.
+
+    Raises
+    ------
+    TypeError
+        If an input is not array_like.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.atleast_1d(1.0)
+    Array([1.])
+    >>> la.atleast_1d(1.0, [2, 3])
+    (Array([1.]), Array([2, 3]))
     """
     return _atleast_public("atleast_1d", arys, 1, "front")
 
 
 @in_wide_mode
 def atleast_2d(*arys):
-    """View inputs as arrays of rank >= 2 (``(N,)`` becomes ``(1, N)``). NumPy: numpy.atleast_2d.
+    """View inputs as arrays of rank at least two.
 
-    >>> atleast_2d([1, 2]).shape
-    (1, 2)
+    Array API: (not in the standard). NumPy: numpy.atleast_2d.
+
+    Parameters
+    ----------
+    *arys : array_like
+        One or more inputs.
+
+    Returns
+    -------
+    Array or tuple of Array
+        Each input as an array: ``(N,)`` becomes ``(1, N)``, 0-d ``(1, 1)``; a tuple for
+        several inputs.
+
+    Raises
+    ------
+    TypeError
+        If an input is not array_like.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.atleast_2d([1, 2])
+    Array([[1, 2]])
     """
     return _atleast_public("atleast_2d", arys, 2, "front")
 
@@ -397,10 +448,37 @@ def dstack(tup):
 
 @in_wide_mode
 def column_stack(tup):
-    """Stack 1-D arrays as columns (and 2-D arrays as they are). NumPy: numpy.column_stack.
+    """Stack 1-D arrays as columns of a 2-D array (2-D arrays as they are).
 
-    >>> column_stack([[1, 2], [3, 4]]).shape
-    (2, 2)
+    Array API: (not in the standard). NumPy: numpy.column_stack.
+
+    Parameters
+    ----------
+    tup : sequence of array_like
+        The arrays: 1-D ones become columns.
+
+    Returns
+    -------
+    Array
+        The 2-D stack.
+
+    Raises
+    ------
+    TypeError
+        If an element is not array_like.
+    ValueError
+        If the lengths differ.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.column_stack([la.asarray([1, 2]), la.asarray([3, 4])])
+    Array([[1, 3],
+           [2, 4]])
     """
     raws = []
     for r in sequence_of_raws("column_stack", tup):

@@ -203,10 +203,56 @@ def _freq_weights(fn, v, argname, nobs):
 @in_wide_region
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *,
         dtype=None):
-    """Covariance matrix of the variables in the rows (``rowvar=True``) of ``m`` [and ``y``].
-    NumPy: numpy.cov. ``rowvar``/``bias``/``ddof`` static; weights may be traced.
+    """Estimate the covariance matrix of variables from observations.
 
-    Integer-valued / non-negative weight checks are eager only."""
+    Array API: (not in the standard). NumPy: numpy.cov.
+
+    Parameters
+    ----------
+    m : array_like
+        A 1-D or 2-D array: each row a variable and each column an observation (``rowvar``).
+    y : array_like, optional
+        More variables, in the same layout, stacked under ``m``'s.
+    rowvar : bool, optional
+        True (default): rows are variables; False: columns are.
+    bias : bool, optional
+        Normalise by ``N`` instead of ``N - 1``; default False.
+    ddof : int, optional
+        Normalise by ``N - ddof`` (overrides ``bias``).
+    fweights : array_like, optional
+        Integer frequency weights, one per observation.
+    aweights : array_like, optional
+        Non-negative observation weights.
+    dtype : dtype, optional
+        The dtype of the result; default at least float64 (float32 input gives float64).
+
+    Returns
+    -------
+    Array
+        The covariance matrix (0-d for a single variable).
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, or (eagerly) ``fweights`` is not integer-valued.
+    ValueError
+        If ``m`` has rank above 2, the weights do not match, or (eagerly) a weight is negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``rowvar``, ``bias``, ``ddof``, ``dtype`` (the weights may be
+    traced; their checks are then
+    skipped).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.cov(la.asarray([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]]))
+    Array([[ 1., -1.],
+           [-1.,  1.]])
+    >>> la.cov(la.asarray([1.0, 2.0]), bias=True)
+    Array(0.25)
+    """
     fn = "cov"
     mr = raw(fn, m, "m")
     if mr.ndim > 2:
@@ -278,8 +324,44 @@ def _corr_kernel(c):
 
 @in_wide_region
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):
-    """Pearson correlation coefficients (``cov`` normalised, clipped to [-1, 1]).
-    NumPy: numpy.corrcoef. ``rowvar`` static under ``jax.jit``."""
+    """Return the Pearson correlation coefficients of variables.
+
+    Array API: (not in the standard). NumPy: numpy.corrcoef.
+
+    Parameters
+    ----------
+    x : array_like
+        A 1-D or 2-D array of variables (rows, or columns with ``rowvar=False``).
+    y : array_like, optional
+        More variables, stacked under ``x``'s.
+    rowvar : bool, optional
+        True (default): rows are variables.
+    dtype : dtype, optional
+        The dtype of the result.
+
+    Returns
+    -------
+    Array
+        :func:`cov` normalised by the standard deviations, clipped to [-1, 1].
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        If ``x`` has rank above 2 (the message names :func:`cov`).
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``rowvar``, ``dtype``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.corrcoef(la.asarray([0.0, 1.0, 2.0]), la.asarray([1.0, 2.0, 4.0]))
+    Array([[1.        , 0.98198051],
+           [0.98198051, 1.        ]])
+    """
     c = cov(x, y, rowvar, dtype=dtype)
     return call(_corr_kernel, c)
 
@@ -636,9 +718,48 @@ def _trapezoid_kernel(y, d, *, axis, pdtype, rdtype):
 
 @in_wide_region
 def trapezoid(y, x=None, dx=1.0, axis=-1):
-    """Integral of ``y`` along ``axis`` by the trapezoidal rule. NumPy: numpy.trapezoid.
+    """Integrate along an axis by the composite trapezoidal rule.
 
-    ``axis`` static under ``jax.jit``; ``x`` (sample points) may be traced."""
+    Array API: (not in the standard). NumPy: numpy.trapezoid.
+
+    Parameters
+    ----------
+    y : array_like
+        The sampled values.
+    x : array_like, optional
+        The sample points (1-D of ``y``'s length along ``axis``, or of ``y``'s shape); may
+        be traced.  Default: spacing ``dx``.
+    dx : float, optional
+        The spacing when ``x`` is None; default 1.0.
+    axis : int, optional
+        The axis to integrate along; default -1.
+
+    Returns
+    -------
+    Array
+        The integrals, of ``y``'s shape without ``axis``; integers give float64.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        If ``x`` does not match ``y``.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.trapezoid(la.asarray([1.0, 2.0, 3.0]))
+    Array(4.)
+    >>> la.trapezoid(la.asarray([1.0, 2.0, 3.0]), x=la.asarray([4.0, 6.0, 8.0]))
+    Array(8.)
+    """
     fn = "trapezoid"
     yr = raw(fn, y, "y")
     if yr.ndim == 0:
