@@ -63,7 +63,14 @@ def fmax(x1, x2, /):
     """Elementwise maximum ignoring NaN (NaN only if both are NaN). NumPy: numpy.fmax.
 
     Complex input as NumPy: lexicographic order (real part first); a value with a NaN part
-    loses to one without, ``x1`` wins a tie."""
+    loses to one without, ``x1`` wins a tie.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.fmax(la.asarray([1.0, la.nan, la.nan]), la.asarray([2.0, 0.0, la.nan]))
+    Array([ 2.,  0., nan])
+    """
     if _is_int(x1):
         return lax.max(x1, x2) if x1.dtype != np.bool_ else lax.bitwise_or(x1, x2)
     if _dt.kind_of(x1.dtype) == "c":
@@ -76,7 +83,14 @@ def fmax(x1, x2, /):
 def fmin(x1, x2, /):
     """Elementwise minimum ignoring NaN (NaN only if both are NaN). NumPy: numpy.fmin.
 
-    Complex input as for :func:`fmax`."""
+    Complex input as for :func:`fmax`.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.fmin(la.asarray([1.0, la.nan, la.nan]), la.asarray([2.0, 0.0, la.nan]))
+    Array([ 1.,  0., nan])
+    """
     if _is_int(x1):
         return lax.min(x1, x2) if x1.dtype != np.bool_ else lax.bitwise_and(x1, x2)
     if _dt.kind_of(x1.dtype) == "c":
@@ -88,7 +102,14 @@ def fmin(x1, x2, /):
 @elementwise_binary("real numeric")
 def fmod(x1, x2, /):
     """Remainder with the sign of the dividend (C's fmod; integer ``x % 0`` gives 0).
-    NumPy: numpy.fmod."""
+    NumPy: numpy.fmod.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.fmod(la.asarray([-3, -2, 2, 3]), 2)
+    Array([-1,  0,  0,  1])
+    """
     if _is_int(x1):
         zero = _full(x2, 0)
         is_zero = lax.eq(x2, zero)
@@ -99,13 +120,27 @@ def fmod(x1, x2, /):
 
 @elementwise_binary("numeric", compute=_to_double)
 def float_power(x1, x2, /):
-    """Power computed in float64 (complex128 for complex inputs). NumPy: numpy.float_power."""
+    """Power computed in float64 (complex128 for complex inputs). NumPy: numpy.float_power.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.float_power(la.asarray([2, 3]), 2)
+    Array([4., 9.])
+    """
     return complex_pow(x1, x2) if _is_complex(x1) else real_pow(x1, x2)
 
 
 @elementwise_binary("real numeric", compute=to_float)
 def logaddexp2(x1, x2, /):
-    """``log2(2**x1 + 2**x2)`` without overflow. NumPy: numpy.logaddexp2."""
+    """``log2(2**x1 + 2**x2)`` without overflow. NumPy: numpy.logaddexp2.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.logaddexp2(la.asarray([1.0, 3.0]), la.asarray([1.0, 3.0]))
+    Array([2., 4.])
+    """
     one = _full(x1, 1)
     d = lax.sub(x1, x2)
     ln2 = _full(x1, np.log(2.0))
@@ -119,7 +154,14 @@ def logaddexp2(x1, x2, /):
 @elementwise_binary("real numeric", compute=to_float)
 def heaviside(x1, x2, /):
     """Heaviside step: 0 for ``x1 < 0``, ``x2`` at 0, 1 for ``x1 > 0``, NaN for NaN.
-    NumPy: numpy.heaviside."""
+    NumPy: numpy.heaviside.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.heaviside(la.asarray([-1.5, 0.0, 2.0]), 0.5)
+    Array([0. , 0.5, 1. ])
+    """
     zero = _full(x1, 0)
     out = lax.select(lax.lt(x1, zero), zero, _full(x1, 1))
     out = lax.select(lax.eq(x1, zero), x2, out)
@@ -134,7 +176,14 @@ def divmod(x1, x2, /):
 # ---- unary ----------------------------------------------------------------------------
 @elementwise_unary("numeric", compute=to_float)
 def exp2(x, /):
-    """``2 ** x``. NumPy: numpy.exp2."""
+    """``2 ** x``. NumPy: numpy.exp2.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.exp2(la.asarray([0.0, 1.0, 3.0]))
+    Array([1., 2., 8.])
+    """
     if _is_complex(x):
         ln2 = lax.full((), np.log(2.0), lax.real(x).dtype)
         return cexp(lax.complex(lax.mul(lax.real(x), ln2), lax.mul(lax.imag(x), ln2)))
@@ -152,7 +201,14 @@ def exp2(x, /):
 
 @elementwise_unary("real numeric", compute=to_float)
 def cbrt(x, /):
-    """Real cube root. NumPy: numpy.cbrt."""
+    """Real cube root. NumPy: numpy.cbrt.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.cbrt(la.asarray([-8.0, 27.0]))
+    Array([-2.,  3.])
+    """
     # XLA's cbrt gives one wrong constant for every subnormal (XLA:CPU reads the operand as
     # a zero it mishandles): a subnormal is its fraction field times 2**-u, so its root is
     # cbrt(field * 2**-(u % 3)) * 2**-(u // 3), all normal
@@ -175,13 +231,27 @@ def cbrt(x, /):
 
 @elementwise_unary("real", compute=to_float)
 def fabs(x, /):
-    """Absolute value as a float (complex input is rejected). NumPy: numpy.fabs."""
+    """Absolute value as a float (complex input is rejected). NumPy: numpy.fabs.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.fabs(la.asarray([-1, 2]))
+    Array([1., 2.])
+    """
     return lax.abs(x)
 
 
 @elementwise_unary("numeric", compute=to_float)
 def rint(x, /):
-    """Round to the nearest integer, half to even (float result). NumPy: numpy.rint."""
+    """Round to the nearest integer, half to even (float result). NumPy: numpy.rint.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.rint(la.asarray([-1.5, -0.5, 0.5, 1.5, 2.7]))
+    Array([-2., -0.,  0.,  2.,  3.])
+    """
     even = lax.RoundingMethod.TO_NEAREST_EVEN
     if _is_complex(x):
         return lax.complex(lax.round(lax.real(x), even), lax.round(lax.imag(x), even))
@@ -190,13 +260,31 @@ def rint(x, /):
 
 @elementwise_unary("real", compute=to_float)
 def deg2rad(x, /):
-    """Degrees to radians. NumPy: numpy.deg2rad."""
+    """Degrees to radians. NumPy: numpy.deg2rad.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.deg2rad(la.asarray([0.0, 90.0, 180.0]))
+    Array([0.        , 1.57079633, 3.14159265])
+    >>> la.radians(la.asarray([180.0]))
+    Array([3.14159265])
+    """
     return lax.mul(x, _full(x, np.pi / 180.0))
 
 
 @elementwise_unary("real", compute=to_float)
 def rad2deg(x, /):
-    """Radians to degrees. NumPy: numpy.rad2deg."""
+    """Radians to degrees. NumPy: numpy.rad2deg.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.rad2deg(la.asarray([0.0, la.pi / 2]))
+    Array([ 0., 90.])
+    >>> la.degrees(la.asarray([la.pi]))
+    Array([180.])
+    """
     return lax.mul(x, _full(x, 180.0 / np.pi))
 
 
@@ -210,7 +298,16 @@ def spacing(x, /):
     the largest finite value; ``spacing(±0)`` is the smallest subnormal). NumPy:
     numpy.spacing.  Built from the bits (XLA on CPU flushes subnormal differences); float16
     follows the float32/float64 rule (NumPy's float16 gives negative values the positive
-    distance toward zero)."""
+    distance toward zero).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.spacing(la.asarray([1.0, 1e10]))
+    Array([2.22044605e-16, 1.90734863e-06])
+    >>> la.spacing(la.asarray([1.0], dtype=la.float32))
+    Array([1.1920929e-07], dtype=float32)
+    """
     itype, frac, bias = FLOAT_LAYOUT[np.dtype(x.dtype)]
     bits = lax.bitcast_convert_type(x, itype)
     sign = lax.bitwise_and(bits, _full(bits, np.iinfo(itype).min))
@@ -236,7 +333,14 @@ _UINT_OF = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 @elementwise_unary("integer or boolean")
 def bitwise_count(x, /):
-    """Number of 1-bits in ``|x|``, as uint8. NumPy: numpy.bitwise_count."""
+    """Number of 1-bits in ``|x|``, as uint8. NumPy: numpy.bitwise_count.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.bitwise_count(la.asarray([0, 7, 255, -1]))
+    Array([0, 3, 8, 1], dtype=uint8)
+    """
     if x.dtype == np.bool_:
         return lax.convert_element_type(x, np.uint8)
     if _dt.kind_of(x.dtype) == "i":
@@ -247,7 +351,14 @@ def bitwise_count(x, /):
 
 @elementwise_unary("numeric", compute=to_float)
 def sinc(x, /):
-    """Normalised sinc, ``sin(pi x) / (pi x)`` with 1 at 0. NumPy: numpy.sinc."""
+    """Normalised sinc, ``sin(pi x) / (pi x)`` with 1 at 0. NumPy: numpy.sinc.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.sinc(la.asarray([0.0, 0.5]))
+    Array([1.        , 0.63661977])
+    """
     y = lax.mul(x, _full(x, np.pi))
     zero = lax.eq(x, _full(x, 0))
     safe = lax.select(zero, _full(y, 1), y)
@@ -291,7 +402,14 @@ def _chbevl(x, coeffs):
 @elementwise_unary("real", compute=to_float)
 def i0(x, /):
     """Modified Bessel function of the first kind, order 0 (Cephes, as NumPy).
-    NumPy: numpy.i0."""
+    NumPy: numpy.i0.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.i0(la.asarray([0.0, 1.0]))
+    Array([1.        , 1.26606588])
+    """
     ax = lax.abs(x)
     small = lax.le(ax, _full(ax, 8.0))
     xs = lax.select(small, ax, _full(ax, 8.0))
@@ -326,7 +444,14 @@ def angle(z, deg=False):
 
 @elementwise_unary("real")
 def isposinf(x, /):
-    """Test for +inf (real input only). NumPy: numpy.isposinf."""
+    """Test for +inf (real input only). NumPy: numpy.isposinf.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.isposinf(la.asarray([la.inf, -la.inf, 1.0]))
+    Array([ True, False, False])
+    """
     if _is_int(x):
         return lax.full(x.shape, False)
     return lax.eq(x, _full(x, np.inf))
@@ -334,7 +459,14 @@ def isposinf(x, /):
 
 @elementwise_unary("real")
 def isneginf(x, /):
-    """Test for -inf (real input only). NumPy: numpy.isneginf."""
+    """Test for -inf (real input only). NumPy: numpy.isneginf.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.isneginf(la.asarray([la.inf, -la.inf, 1.0]))
+    Array([False,  True, False])
+    """
     if _is_int(x):
         return lax.full(x.shape, False)
     return lax.eq(x, _full(x, -np.inf))
@@ -342,7 +474,14 @@ def isneginf(x, /):
 
 @elementwise_unary("any")
 def iscomplex(x, /):
-    """Whether each element has a non-zero imaginary part. NumPy: numpy.iscomplex."""
+    """Whether each element has a non-zero imaginary part. NumPy: numpy.iscomplex.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.iscomplex(la.asarray([1 + 1j, 1 + 0j]))
+    Array([ True, False])
+    """
     if _is_complex(x):
         im = lax.imag(x)
         return lax.ne(im, _full(im, 0))
@@ -351,7 +490,14 @@ def iscomplex(x, /):
 
 @elementwise_unary("any")
 def isreal(x, /):
-    """Whether each element has a zero imaginary part. NumPy: numpy.isreal."""
+    """Whether each element has a zero imaginary part. NumPy: numpy.isreal.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.isreal(la.asarray([1 + 1j, 1 + 0j]))
+    Array([False,  True])
+    """
     if _is_complex(x):
         im = lax.imag(x)
         return lax.eq(im, _full(im, 0))
@@ -491,14 +637,28 @@ def _abs_int(x):
 def gcd(x1, x2, /):
     """Greatest common divisor of ``|x1|`` and ``|x2|`` (integers only). NumPy: numpy.gcd.
 
-    Euclid's algorithm in a ``lax.while_loop`` (traceable)."""
+    Euclid's algorithm in a ``lax.while_loop`` (traceable).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.gcd(la.asarray([12, 20]), 8)
+    Array([4, 4])
+    """
     return lax.convert_element_type(_gcd_loop(_abs_int(x1), _abs_int(x2)), x1.dtype)
 
 
 @elementwise_binary("integral")
 def lcm(x1, x2, /):
     """Least common multiple of ``|x1|`` and ``|x2|`` (integers only; 0 if either is 0).
-    NumPy: numpy.lcm."""
+    NumPy: numpy.lcm.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.lcm(la.asarray([12, 20]), 8)
+    Array([24, 40])
+    """
     a, b = _abs_int(x1), _abs_int(x2)
     g = _gcd_loop(a, b)
     zero = _full(g, 0)
