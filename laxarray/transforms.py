@@ -359,8 +359,8 @@ def jit(fun, **jit_kwargs):
 
     Notes
     -----
-    Static under ``jax.jit``: the arguments that jax.jit's static_argnums and
-    static_argnames options (in ``jit_kwargs``) name.
+    Static under ``jax.jit``: the arguments that jax.jit's static_argnums and static_argnames
+    options (in ``jit_kwargs``) name.
 
     laxarray's own static arguments (axes, shapes, dtypes ...) must be Python values: pass
     them through ``static_argnums``/``static_argnames`` or close over them.

@@ -440,8 +440,7 @@ def pad(array, pad_width, mode="constant", **kwargs):
     Notes
     -----
     Static under ``jax.jit``: ``pad_width``, ``mode``, ``stat_length``, ``reflect_type``
-    (``constant_values`` and
-    ``end_values`` may be traced).
+    (``constant_values`` and ``end_values`` may be traced).
 
     Examples
     --------

@@ -451,8 +451,7 @@ def einsum(*operands, out=None, optimize="greedy", dtype=None, casting="safe",
     Notes
     -----
     Static under ``jax.jit``: the subscripts, ``optimize``, ``dtype``, ``casting``,
-    ``precision`` (the path is chosen
-    from the static shapes).
+    ``precision`` (the path is chosen from the static shapes).
 
     Contractions run pairwise on ``lax.dot_general``.
 

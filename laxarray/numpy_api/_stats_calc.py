@@ -241,8 +241,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     Notes
     -----
     Static under ``jax.jit``: ``rowvar``, ``bias``, ``ddof``, ``dtype`` (the weights may be
-    traced; their checks are then
-    skipped).
+    traced; their checks are then skipped).
 
     Examples
     --------

@@ -402,8 +402,8 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
 
     Notes
     -----
-    Static under ``jax.jit``: ``axis``, ``method``, ``keepdims`` (``q`` may be traced; it is
-    not checked then).
+    Static under ``jax.jit``: ``axis``, ``method``, ``keepdims`` (``q`` may be traced; it is not
+    checked then).
 
     On the CPU backend a concrete real array takes the CPU host path: NumPy's own function,
     called directly (no kernel, no compile); traced there, NumPy's function in a host call,

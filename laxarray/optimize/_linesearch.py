@@ -91,8 +91,8 @@ def line_search(value_and_grad, x, d, f0, g0, a_init, *, c1=1e-4, c2=0.9, maxls=
 
     Notes
     -----
-    Static under ``jax.jit``: ``value_and_grad`` (the numbers may be traced, as
-    :func:`minimize` passes them).
+    Static under ``jax.jit``: ``value_and_grad`` (the numbers may be traced, as :func:`minimize`
+    passes them).
 
     Bracketing, then zooming with safeguarded cubic steps, in one ``lax.while_loop``.
     Nothing is checked: it is the building block of :func:`minimize`.

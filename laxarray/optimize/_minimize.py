@@ -101,9 +101,8 @@ def minimize(fun, x0, args=(), *, method, tol=None, options=None):
 
     Notes
     -----
-    Static under ``jax.jit``: ``fun``, ``method`` and the option maxcor (the other options
-    are traced values: changing
-    them does not recompile).
+    Static under ``jax.jit``: ``fun``, ``method`` and the option maxcor (the other options are
+    traced values: changing them does not recompile).
 
     The loop is a ``lax.while_loop``, so under ``jax.jit`` the results (``nit``/``status``
     too) stay traced; it runs under ``jax.vmap`` and ``sparsify`` but, like jax's, is not

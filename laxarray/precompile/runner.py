@@ -89,9 +89,8 @@ def precompile(workload=None, jobs=None, *, limit=None, match=None, stream=None,
 
     Notes
     -----
-    Static under ``jax.jit``: not applicable: the work happens in other processes (called in
-    a jitted function, it
-    runs once, at trace time).
+    Static under ``jax.jit``: not applicable: the work happens in other processes (called in a
+    jitted function, it runs once, at trace time).
 
     An eager kernel call on a new input signature compiles once per machine and writes its
     executable to the store (``LAXARRAY_COMPILATION_CACHE``); a later process loads it in

@@ -106,8 +106,8 @@ def fromdense(x, *, format="bcoo", nse=None, n_batch=0, n_dense=0, index_dtype=N
 
     Notes
     -----
-    Static under ``jax.jit``: ``format``, ``nse``, ``n_batch``, ``n_dense``,
-    ``index_dtype``, ``device``.
+    Static under ``jax.jit``: ``format``, ``nse``, ``n_batch``, ``n_dense``, ``index_dtype``,
+    ``device``.
 
     Examples
     --------

@@ -528,8 +528,7 @@ def bcoo_todense(mat):
 
     Notes
     -----
-    Static under ``jax.jit``: none (the shape is part of the sparse array's
-        static structure).
+    Static under ``jax.jit``: none (the shape is part of the sparse array's static structure).
 
     Examples
     --------

@@ -386,8 +386,7 @@ def sparsify(f, *, densify=False):
     Notes
     -----
     Static under ``jax.jit``: ``densify``; ``f`` is traced on dense abstract values of the
-    arguments' shapes, once per
-    input signature.
+    arguments' shapes, once per input signature.
 
     The traced jaxpr is evaluated with sparse rules (see the module notes).  Custom
     derivative rules (``custom_jvp``/``custom_vjp``) applied to sparse operands are replaced
