@@ -192,8 +192,7 @@ _cg_run = jit_static(_cg_impl, ("opA", "opM"))
 
 @in_wide_mode
 def bicgstab(A, b, x0=None, *, tol=1e-5, atol=0.0, maxiter=None, M=None):
-    """Solve ``A x = b`` for a general square ``A`` by BiCGSTAB (biconjugate gradients,
-    stabilized).
+    """Solve ``A x = b`` for a general square ``A`` by BiCGSTAB.
 
     SciPy: scipy.sparse.linalg.bicgstab. jax: jax.scipy.sparse.linalg.bicgstab.
 

@@ -25,8 +25,7 @@ from laxarray._core.jaxapi import in_wide_mode
 
 @in_wide_mode
 def lobpcg_standard(A, X, m=100, tol=None):
-    """Compute the ``k`` largest eigenvalues and eigenvectors of a real symmetric operator by
-    LOBPCG.
+    """Compute the largest eigenpairs of a real symmetric operator by LOBPCG.
 
     jax: jax.experimental.sparse.linalg.lobpcg_standard. SciPy: scipy.sparse.linalg.lobpcg with
     ``largest=True``.
