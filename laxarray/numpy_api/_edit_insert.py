@@ -361,8 +361,48 @@ def _rot90_kernel(m, *, k, axes):
 
 @in_wide_mode
 def rot90(m, k=1, axes=(0, 1)):
-    """Rotate by 90 degrees ``k`` times in the plane of ``axes`` (from the first axis
-    towards the second). NumPy: numpy.rot90. ``k`` and ``axes`` are static."""
+    """Rotate an array by 90 degrees in the plane of two axes.
+
+    Array API: (not in the standard). NumPy: numpy.rot90.
+
+    Parameters
+    ----------
+    m : array_like
+        The array, of rank at least two.
+    k : int, optional
+        The number of rotations; default 1 (negative: clockwise).
+    axes : pair of ints, optional
+        The plane; the rotation goes from the first axis towards the second; default ``(0, 1)``.
+
+    Returns
+    -------
+    Array
+        The rotated array.
+
+    Raises
+    ------
+    TypeError
+        If ``m`` is not array_like, or ``k`` is not an integer.
+    ValueError
+        If ``m`` has rank below two, or the axes are equal.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``k``, ``axes``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1, 2], [3, 4]])
+    >>> la.rot90(a)
+    Array([[2, 4],
+           [1, 3]])
+    >>> la.rot90(a, 2)
+    Array([[4, 3],
+           [2, 1]])
+    """
     fn = "rot90"
     raw = to_raw(fn, m, "m")
     k = check_int(fn, k, "k") % 4
@@ -378,7 +418,39 @@ def rot90(m, k=1, axes=(0, 1)):
 
 @in_wide_mode
 def fliplr(m):
-    """Reverse the second axis (columns). NumPy: numpy.fliplr. Needs rank >= 2."""
+    """Reverse the order of the columns (axis 1).
+
+    Array API: (not in the standard). NumPy: numpy.fliplr.
+
+    Parameters
+    ----------
+    m : array_like
+        The array, of rank at least two.
+
+    Returns
+    -------
+    Array
+        ``m[:, ::-1]``.
+
+    Raises
+    ------
+    TypeError
+        If ``m`` is not array_like.
+    ValueError
+        If ``m`` has rank below two.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1, 2], [3, 4]])
+    >>> la.fliplr(a)
+    Array([[2, 1],
+           [4, 3]])
+    """
     raw = to_raw("fliplr", m, "m")
     if raw.ndim < 2:
         fail(ValueError, "fliplr", "an array of rank >= 2", m)
@@ -387,7 +459,39 @@ def fliplr(m):
 
 @in_wide_mode
 def flipud(m):
-    """Reverse the first axis (rows). NumPy: numpy.flipud. Needs rank >= 1."""
+    """Reverse the order of the rows (axis 0).
+
+    Array API: (not in the standard). NumPy: numpy.flipud.
+
+    Parameters
+    ----------
+    m : array_like
+        The array, of rank at least one.
+
+    Returns
+    -------
+    Array
+        ``m[::-1]``.
+
+    Raises
+    ------
+    TypeError
+        If ``m`` is not array_like.
+    ValueError
+        If ``m`` is 0-d.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1, 2], [3, 4]])
+    >>> la.flipud(a)
+    Array([[3, 4],
+           [1, 2]])
+    """
     raw = to_raw("flipud", m, "m")
     if raw.ndim < 1:
         fail(ValueError, "flipud", "an array of rank >= 1", m)

@@ -169,7 +169,37 @@ def heaviside(x1, x2, /):
 
 
 def divmod(x1, x2, /):
-    """``(floor_divide(x1, x2), remainder(x1, x2))``. NumPy: numpy.divmod."""
+    """Return the floor quotient and the remainder, elementwise.
+
+    Array API: (not in the standard). NumPy: numpy.divmod.
+
+    Parameters
+    ----------
+    x1, x2 : array_like
+        The dividend and divisor; they broadcast together.
+
+    Returns
+    -------
+    tuple of Array
+        ``(floor_divide(x1, x2), remainder(x1, x2))``.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like or of a dtype the two functions refuse.
+    ValueError
+        If the shapes do not broadcast.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.divmod(la.asarray([7, -7]), 3)
+    (Array([ 2, -3]), Array([1, 2]))
+    """
     return floor_divide(x1, x2), remainder(x1, x2)
 
 
@@ -423,6 +453,39 @@ def i0(x, /):
 
 def _make_angle(scale):
     def angle(z, /):
+        """Return the angle (argument) of complex values.
+
+        Array API: (not in the standard). NumPy: numpy.angle.
+
+        Parameters
+        ----------
+        z : array_like
+            The input.
+        deg : bool, optional
+            Return degrees instead of radians; default False.
+
+        Returns
+        -------
+        Array
+            ``atan2(imag(z), real(z))``: real input gives 0 or pi; integers give float64.
+
+        Raises
+        ------
+        TypeError
+            If ``z`` is not array_like.
+
+        Notes
+        -----
+        Static under ``jax.jit``: ``deg``.
+
+        Examples
+        --------
+        >>> import laxarray as la
+        >>> la.angle(la.asarray([1.0, 1j, -1.0]))
+        Array([0.        , 1.57079633, 3.14159265])
+        >>> la.angle(la.asarray([1j]), deg=True)
+        Array([90.])
+        """
         if _is_complex(z):
             r = lax.atan2(lax.imag(z), lax.real(z))
         else:

@@ -273,8 +273,43 @@ def _vander_kernel(x, *, n, increasing, dtype):
 
 @in_wide_region
 def vander(x, N=None, increasing=False):
-    """Vandermonde matrix: columns ``x**(N-1), ..., x**0`` (reversed if ``increasing``).
-    NumPy: numpy.vander. ``N`` and ``increasing`` are static under ``jax.jit``."""
+    """Return the Vandermonde matrix of a vector.
+
+    Array API: (not in the standard). NumPy: numpy.vander.
+
+    Parameters
+    ----------
+    x : array_like
+        The 1-D input.
+    N : int, optional
+        The number of columns; default ``len(x)``.
+    increasing : bool, optional
+        Powers increasing from left to right; default False (``x**(N-1)`` first).
+
+    Returns
+    -------
+    Array
+        Of shape ``(len(x), N)``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like.
+    ValueError
+        If ``x`` is not 1-D, or ``N`` is negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``N``, ``increasing``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.vander(la.asarray([1, 2, 3]))
+    Array([[1, 1, 1],
+           [4, 2, 1],
+           [9, 3, 1]])
+    """
     fn = "vander"
     v = raw(fn, x)
     if v.ndim != 1:

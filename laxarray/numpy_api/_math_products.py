@@ -183,7 +183,39 @@ def _vdot_kernel(a, b, *, dtype):
 
 @in_wide_region
 def vdot(a, b, /):
-    """Flattened dot product, conjugating ``a``. NumPy: numpy.vdot."""
+    """Return the dot product of two flattened arrays, conjugating the first.
+
+    Array API: (not in the standard). NumPy: numpy.vdot.
+
+    Parameters
+    ----------
+    a, b : array_like
+        The operands, of one size; flattened.
+
+    Returns
+    -------
+    Array
+        ``sum(conj(ravel(a)) * ravel(b))``, 0-d.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        If the sizes differ.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.vdot(la.asarray([1 + 2j, 3 + 4j]), la.asarray([5 + 6j, 7 + 8j]))
+    Array(70.-8.j)
+    >>> la.vdot(la.asarray([[1, 2], [3, 4]]), la.asarray([[1, 2], [3, 4]]))
+    Array(30)
+    """
     va, vb, dt = _pair("vdot", a, b)
     if va.size != vb.size:
         fail(ValueError, "vdot", "arrays of the same size", (va.size, vb.size))
@@ -314,11 +346,48 @@ def _cross_kernel(a, b, *, dtype, shape, na, nb, axisc):
 
 @in_wide_region
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
-    """Cross product of 2- or 3-element vectors. NumPy: numpy.cross.
+    """Return the cross product of 2- or 3-element vectors.
 
-    ``axis`` (if given) overrides ``axisa``, ``axisb`` and ``axisc``; the other axes
-    broadcast.  Two 2-vectors give the scalar z component.  Axes are static under
-    ``jax.jit``.
+    Array API: (not in the standard). NumPy: numpy.cross.
+
+    Parameters
+    ----------
+    a, b : array_like
+        The vectors, of 2 or 3 elements along ``axisa`` and ``axisb``; the other axes broadcast.
+    axisa, axisb : int, optional
+        The vector axis of ``a`` and of ``b``; default -1.
+    axisc : int, optional
+        The vector axis of the result; default -1.
+    axis : int, optional
+        If given, all three.
+
+    Returns
+    -------
+    Array
+        The cross products (two 2-element vectors give the z component, without a vector axis).
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        If a vector has neither 2 nor 3 elements, or the other axes do not broadcast.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axisa``, ``axisb``, ``axisc``, ``axis``.
+
+    :func:`laxarray.linalg.cross` is the standard's (3-element vectors only).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.cross(la.asarray([1, 0, 0]), la.asarray([0, 1, 0]))
+    Array([0, 0, 1])
+    >>> la.cross(la.asarray([1, 2]), la.asarray([3, 4]))
+    Array(-2)
     """
     fn = "cross"
     va, vb, dt = _pair(fn, a, b)

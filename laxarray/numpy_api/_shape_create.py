@@ -322,15 +322,47 @@ def _geomspace_kernel(start, stop, *, num, endpoint, shape, work, dtype, axis):
 
 @in_wide_region
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
-    """Numbers spaced evenly on a log scale, from ``start`` to ``stop`` (a geometric
-    progression). NumPy: numpy.geomspace.
+    """Return a geometric progression from ``start`` to ``stop``.
 
-    ``start``/``stop`` may be arrays (broadcast; may be traced) and negative or complex;
-    ``num``, ``endpoint``, ``dtype`` and ``axis`` are static.  A zero endpoint raises
-    ``ValueError`` eagerly (under ``jax.jit`` it gives NaN/inf).
+    Array API: (not in the standard). NumPy: numpy.geomspace.
 
-    >>> geomspace(1, 1000, 4).shape
-    (4,)
+    Parameters
+    ----------
+    start, stop : array_like
+        The first and last values, non-zero (may be negative or complex; arrays broadcast
+        and may be traced).
+    num : int, optional
+        The number of samples; default 50.
+    endpoint : bool, optional
+        Whether ``stop`` is the last sample; default True.
+    dtype : dtype, optional
+        The dtype of the result.
+    axis : int, optional
+        Where the samples' axis goes for array endpoints; default 0.
+
+    Returns
+    -------
+    Array
+        The ``num`` samples.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, or ``num`` is not an integer.
+    ValueError
+        If ``num`` is negative, or (eagerly) an endpoint is zero (under ``jax.jit``: NaN/inf).
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``num``, ``endpoint``, ``dtype``, ``axis``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.geomspace(1, 1000, 4)
+    Array([   1.,   10.,  100., 1000.])
+    >>> la.geomspace(-1, -1000, 4)
+    Array([   -1.,   -10.,  -100., -1000.])
     """
     fn = "geomspace"
     s, e = _float_operand(fn, start, "start"), _float_operand(fn, stop, "stop")

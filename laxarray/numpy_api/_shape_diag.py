@@ -49,16 +49,45 @@ def _diagonal_kernel(x, *, offset, axis1, axis2):
 
 @in_wide_mode
 def diagonal(a, offset=0, axis1=0, axis2=1):
-    """The ``offset``-th diagonal over ``axis1``/``axis2`` (appended as the last axis).
-    NumPy: numpy.diagonal.
+    """Return a diagonal of an array over two axes (NumPy's form).
 
-    This is NumPy's form (default axes 0 and 1); ``laxarray.linalg.diagonal`` is the
-    standard's (the last two axes).  All arguments but ``a`` are static.  The result is a
-    read-only view, as NumPy's (writing into it raises ``ValueError``).
+    Array API: (not in the standard). NumPy: numpy.diagonal.
 
-    >>> from laxarray import arange, eye, ones, zeros
-    >>> diagonal(eye(3)).shape
-    (3,)
+    Parameters
+    ----------
+    a : array_like
+        The array, of rank at least two.
+    offset : int, optional
+        The diagonal: 0 (default) the main one, positive above it, negative below.
+    axis1, axis2 : int, optional
+        The axes of the matrices; default 0 and 1 (:func:`laxarray.linalg.diagonal`, the
+        standard's, uses the last two).
+
+    Returns
+    -------
+    Array
+        The diagonals, appended as the last axis: a read-only view, as NumPy's (writing into
+        it raises ``ValueError``).
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like.
+    ValueError
+        If ``a`` has rank below two, or the axes are equal.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``offset``, ``axis1``, ``axis2``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.diagonal(la.reshape(la.arange(8), (2, 2, 2)))
+    Array([[0, 6],
+           [1, 7]])
     """
     raw = raw_of("diagonal", a, "a")
     if raw.ndim < 2:
@@ -195,12 +224,43 @@ def _tri_kernel(*, n, m, k, dtype):
 
 @in_wide_mode
 def tri(N, M=None, k=0, dtype=float):
-    """Ones at and below the ``k``-th diagonal of an ``N x M`` array. NumPy: numpy.tri.
+    """Return an array with ones at and below a diagonal and zeros elsewhere.
 
-    All arguments are static.
+    Array API: (not in the standard). NumPy: numpy.tri.
 
-    >>> tri(3, dtype=int).dtype
-    dtype('int64')
+    Parameters
+    ----------
+    N : int
+        The number of rows.
+    M : int, optional
+        The number of columns; default ``N``.
+    k : int, optional
+        The diagonal: 0 (default) the main one, positive above it.
+    dtype : dtype, optional
+        The dtype; default float64.
+
+    Returns
+    -------
+    Array
+        Of shape ``(N, M)``.
+
+    Raises
+    ------
+    TypeError
+        If a size is not an integer.
+    ValueError
+        If a size is negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``N``, ``M``, ``k``, ``dtype``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.tri(2, 3, k=1)
+    Array([[1., 1., 0.],
+           [1., 1., 1.]])
     """
     n = check_int("tri", N, "N", minimum=0)
     m = n if M is None else check_int("tri", M, "M", minimum=0)

@@ -171,12 +171,37 @@ def _split_along(fn, ary, indices_or_sections, min_ndim, axis_for):
 
 @in_wide_mode
 def hsplit(ary, indices_or_sections):
-    """Split horizontally (axis 1, or axis 0 of a 1-D array). NumPy: numpy.hsplit.
+    """Split an array horizontally: along axis 1 (axis 0 of a 1-D array).
 
-    ``indices_or_sections`` is static under ``jax.jit``.
+    Array API: (not in the standard). NumPy: numpy.hsplit.
 
-    >>> from laxarray import arange, eye, ones, zeros
-    >>> [a.shape for a in hsplit(ones((2, 4)), 2)]
+    Parameters
+    ----------
+    ary : array_like
+        The array.
+    indices_or_sections : int or sequence of ints
+        As :func:`split`'s: a number of equal sections, or split points.
+
+    Returns
+    -------
+    list of Array
+        The sections.
+
+    Raises
+    ------
+    TypeError
+        If ``ary`` is not array_like.
+    ValueError
+        If ``ary`` is 0-d, or the sections are not equal.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``indices_or_sections``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> [a.shape for a in la.hsplit(la.ones((2, 4)), 2)]
     [(2, 2), (2, 2)]
     """
     return _split_along("hsplit", ary, indices_or_sections, 1, lambda nd: 1 if nd > 1 else 0)
@@ -184,13 +209,38 @@ def hsplit(ary, indices_or_sections):
 
 @in_wide_mode
 def vsplit(ary, indices_or_sections):
-    """Split vertically (along axis 0) an array of rank >= 2. NumPy: numpy.vsplit.
+    """Split an array vertically: along axis 0 of an array of rank at least two.
 
-    ``indices_or_sections`` is static under ``jax.jit``.
+    Array API: (not in the standard). NumPy: numpy.vsplit.
 
-    >>> from laxarray import arange, eye, ones, zeros
-    >>> [a.shape for a in vsplit(ones((4, 2)), 2)]
-    [(2, 2), (2, 2)]
+    Parameters
+    ----------
+    ary : array_like
+        The array.
+    indices_or_sections : int or sequence of ints
+        As :func:`split`'s: a number of equal sections, or split points.
+
+    Returns
+    -------
+    list of Array
+        The sections.
+
+    Raises
+    ------
+    TypeError
+        If ``ary`` is not array_like.
+    ValueError
+        If ``ary`` has rank below two, or the sections are not equal.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``indices_or_sections``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> [a.shape for a in la.vsplit(la.ones((4, 2)), [1])]
+    [(1, 2), (3, 2)]
     """
     return _split_along("vsplit", ary, indices_or_sections, 2, lambda nd: 0)
 
@@ -303,10 +353,34 @@ def atleast_2d(*arys):
 
 @in_wide_mode
 def atleast_3d(*arys):
-    """View inputs as arrays of rank >= 3 (``(N,)`` -> ``(1, N, 1)``, ``(M, N)`` -> ``(M, N, 1)``).
-    NumPy: numpy.atleast_3d.
+    """View inputs as arrays of rank at least three.
 
-    >>> atleast_3d([1, 2]).shape
+    Array API: (not in the standard). NumPy: numpy.atleast_3d.
+
+    Parameters
+    ----------
+    *arys : array_like
+        One or more inputs.
+
+    Returns
+    -------
+    Array or tuple of Array
+        ``(N,)`` becomes ``(1, N, 1)``, ``(M, N)`` becomes ``(M, N, 1)``; a tuple for
+        several inputs.
+
+    Raises
+    ------
+    TypeError
+        If an input is not array_like.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.atleast_3d(la.asarray([1, 2])).shape
     (1, 2, 1)
     """
     return _atleast_public("atleast_3d", arys, 3, "middle")
@@ -437,10 +511,37 @@ def vstack(tup, *, dtype=None, casting="same_kind"):
 
 @in_wide_mode
 def dstack(tup):
-    """Stack along the third axis (inputs made at least 3-D). NumPy: numpy.dstack.
+    """Stack arrays along the third axis (the inputs made at least 3-D).
 
-    >>> dstack([[1, 2], [3, 4]]).shape
-    (1, 2, 2)
+    Array API: (not in the standard). NumPy: numpy.dstack.
+
+    Parameters
+    ----------
+    tup : sequence of array_like
+        The arrays.
+
+    Returns
+    -------
+    Array
+        The stack, at least 3-D.
+
+    Raises
+    ------
+    TypeError
+        If an element is not array_like.
+    ValueError
+        If the shapes do not match.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.dstack([la.asarray([1, 2]), la.asarray([3, 4])])
+    Array([[[1, 3],
+            [2, 4]]])
     """
     raws = [_atleast(r, 3, "middle") for r in sequence_of_raws("dstack", tup)]
     return join("dstack", raws, 2)
@@ -517,14 +618,38 @@ def _block_build(arrays, depth, list_ndim, ndim):
 
 @in_wide_mode
 def block(arrays):
-    """Assemble an array from nested lists of blocks. NumPy: numpy.block.
+    """Assemble an array from nested lists of blocks.
 
-    The innermost lists join along the last axis, the next ones along the second last, and
-    so on; dtypes promote level by level, as NumPy's concatenations do.
+    Array API: (not in the standard). NumPy: numpy.block.
 
-    >>> from laxarray import arange, eye, ones, zeros
-    >>> block([[ones((2, 2)), zeros((2, 1))]]).shape
-    (2, 3)
+    Parameters
+    ----------
+    arrays : nested list of array_like
+        The blocks: the innermost lists join along the last axis, the next ones along the
+        second last, and so on.
+
+    Returns
+    -------
+    Array
+        The assembled array; dtypes promote level by level, as NumPy's concatenations do.
+
+    Raises
+    ------
+    TypeError
+        If a block is not array_like.
+    ValueError
+        If the blocks' shapes do not fit.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.block([[la.ones((2, 2)), la.zeros((2, 1))]])
+    Array([[1., 1., 0.],
+           [1., 1., 0.]])
     """
     list_ndim, leaves = _block_depth(arrays)
     raws = [raw_of("block", a, "arrays") for a in leaves]

@@ -813,8 +813,42 @@ def _ediff1d_kernel(x, begin, end):
 
 @in_wide_region
 def ediff1d(ary, to_end=None, to_begin=None):
-    """Differences between consecutive elements of the flattened ``ary``, with optional
-    values prepended/appended. NumPy: numpy.ediff1d (result dtype: ``ary``'s)."""
+    """Return the differences between consecutive elements of the flattened array.
+
+    Array API: (not in the standard). NumPy: numpy.ediff1d.
+
+    Parameters
+    ----------
+    ary : array_like
+        The input; flattened.
+    to_end : array_like, optional
+        Values appended.
+    to_begin : array_like, optional
+        Values prepended.
+
+    Returns
+    -------
+    Array
+        The differences, of ``ary``'s dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, or ``to_begin``/``to_end`` does not cast to
+        ``ary``'s dtype.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.ediff1d(la.asarray([1, 2, 4, 7, 0]))
+    Array([ 1,  2,  3, -7])
+    >>> la.ediff1d(la.asarray([1, 2, 4]), to_begin=-99, to_end=la.asarray([88, 99]))
+    Array([-99,   1,   2,  88,  99])
+    """
     fn = "ediff1d"
     x = raw(fn, ary, "ary")
     if _dt.kind_of(x.dtype) == "b":

@@ -100,7 +100,45 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
 
 @in_wide_region
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
-    """Product treating NaN as one. NumPy: numpy.nanprod. ``axis``/``dtype`` static under jit."""
+    """Return the product over the given axes, treating NaNs as one.
+
+    Array API: (not in the standard). NumPy: numpy.nanprod.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    axis : int or tuple of ints, optional
+        The axes to reduce; default all.
+    dtype : dtype, optional
+        The dtype to multiply in.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+    keepdims : bool, optional
+        Keep the reduced axis with size one; default False.
+
+    Returns
+    -------
+    Array
+        The products.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like, or ``out`` is given.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``dtype``, ``keepdims``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.nanprod(la.asarray([2.0, la.nan, 3.0]))
+    Array(6.)
+    """
     no_out("nanprod", out)
     x = _nan_to(raw("nanprod", a, "a"), 1)
     axes = normalize_axes("nanprod", axis, x.ndim)
@@ -261,19 +299,92 @@ def _stat_arg(find_max):
 
 @in_wide_region
 def nanargmax(a, axis=None, out=None, *, keepdims=False):
-    """Index of the maximum ignoring NaN. NumPy: numpy.nanargmax.
+    """Return the index of the maximum along an axis, ignoring NaNs.
 
-    An all-NaN slice raises ``ValueError`` eagerly (as NumPy); under ``jax.jit`` the value
-    is not known while tracing and such slices give ``-1`` (as jax.numpy)."""
+    Array API: (not in the standard). NumPy: numpy.nanargmax.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    axis : int, optional
+        The axis; default None: the flattened array.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+    keepdims : bool, optional
+        Keep the reduced axis with size one; default False.
+
+    Returns
+    -------
+    Array
+        The indices, of the index dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like, or ``out`` is given.
+    ValueError
+        Eagerly, for an all-NaN slice (as NumPy); under ``jax.jit``, where the values are
+        not known, such slices give -1 (as jax.numpy's).
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``keepdims``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.nanargmax(la.asarray([1.0, la.nan, 3.0]))
+    Array(2)
+    """
     no_out("nanargmax", out)
     return _nanarg("nanargmax", a, axis, keepdims, True)
 
 
 @in_wide_region
 def nanargmin(a, axis=None, out=None, *, keepdims=False):
-    """Index of the minimum ignoring NaN. NumPy: numpy.nanargmin.
+    """Return the index of the minimum along an axis, ignoring NaNs.
 
-    An all-NaN slice raises ``ValueError`` eagerly; under ``jax.jit`` it gives ``-1``."""
+    Array API: (not in the standard). NumPy: numpy.nanargmin.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    axis : int, optional
+        The axis; default None: the flattened array.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+    keepdims : bool, optional
+        Keep the reduced axis with size one; default False.
+
+    Returns
+    -------
+    Array
+        The indices, of the index dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like, or ``out`` is given.
+    ValueError
+        Eagerly, for an all-NaN slice (as NumPy); under ``jax.jit``, where the values are
+        not known, such slices give -1 (as jax.numpy's).
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``keepdims``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.nanargmin(la.asarray([[la.nan, 2.0], [3.0, 1.0]]), axis=1)
+    Array([1, 1])
+    """
     no_out("nanargmin", out)
     return _nanarg("nanargmin", a, axis, keepdims, False)
 
@@ -603,13 +714,85 @@ def cumprod(a, axis=None, dtype=None, out=None):
 
 @in_wide_region
 def nancumsum(a, axis=None, dtype=None, out=None):
-    """Cumulative sum treating NaN as zero. NumPy: numpy.nancumsum."""
+    """Return the cumulative sum, treating NaNs as zero.
+
+    Array API: (not in the standard). NumPy: numpy.nancumsum.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    axis : int, optional
+        The axis; default None: the flattened array.
+    dtype : dtype, optional
+        The dtype to accumulate in.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+
+    Returns
+    -------
+    Array
+        The running results, of ``a``'s shape (1-D for ``axis=None``).
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like, or ``out`` is given.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``dtype``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.nancumsum(la.asarray([1.0, la.nan, 3.0]))
+    Array([1., 1., 4.])
+    """
     return _cumulative("nancumsum", a, axis, dtype, 0, out)
 
 
 @in_wide_region
 def nancumprod(a, axis=None, dtype=None, out=None):
-    """Cumulative product treating NaN as one. NumPy: numpy.nancumprod."""
+    """Return the cumulative product, treating NaNs as one.
+
+    Array API: (not in the standard). NumPy: numpy.nancumprod.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    axis : int, optional
+        The axis; default None: the flattened array.
+    dtype : dtype, optional
+        The dtype to accumulate in.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+
+    Returns
+    -------
+    Array
+        The running results, of ``a``'s shape (1-D for ``axis=None``).
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like, or ``out`` is given.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``dtype``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.nancumprod(la.asarray([2.0, la.nan, 3.0]))
+    Array([2., 2., 6.])
+    """
     return _cumulative("nancumprod", a, axis, dtype, 1, out)
 
 

@@ -847,21 +847,95 @@ def _partition_kernel(x, *, axis, kth, want_indices):
 
 @in_wide_region
 def partition(a, kth, axis=-1):
-    """A copy with the ``kth`` element in sorted position, smaller ones before it and
-    larger ones after. NumPy: numpy.partition. ``kth`` is static under ``jax.jit``.
+    """Return a partitioned copy: the ``kth`` element in its sorted place, smaller ones first.
+
+    Array API: (not in the standard). NumPy: numpy.partition.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    kth : int or sequence of ints
+        The positions to put in sorted place.
+    axis : int, optional
+        The axis; default -1.
+
+    Returns
+    -------
+    Array
+        The partitioned copy.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like.
+    ValueError
+        If a ``kth`` is out of range.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``kth``, ``axis``.
 
     On the CPU host path this is NumPy's own partition (introselect, run on the host);
     elsewhere a fully sorted copy (NaN last), which satisfies the partition property for
-    every ``kth``."""
+    every ``kth``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> p = la.partition(la.asarray([3, 4, 2, 1]), 2)
+    >>> p[2], bool(la.all(p[:2] <= p[2])), bool(la.all(p[3:] >= p[2]))
+    (Array(3), True, True)
+    """
     return _partition("partition", a, kth, axis, False)
 
 
 @in_wide_region
 def argpartition(a, kth, axis=-1):
-    """Indices that partition ``a`` around ``kth`` (int64). NumPy: numpy.argpartition.
+    """Return the indices that would partition an array around the ``kth`` element.
 
-    ``kth`` is static under ``jax.jit``.  On the CPU host path these are NumPy's own
-    indices (introselect on the host); elsewhere indices that fully sort ``a`` (stable)."""
+    Array API: (not in the standard). NumPy: numpy.argpartition.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    kth : int or sequence of ints
+        The positions to put in sorted place.
+    axis : int, optional
+        The axis; default -1.
+
+    Returns
+    -------
+    Array
+        The int64 indices.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like.
+    ValueError
+        If a ``kth`` is out of range.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``kth``, ``axis``.
+
+    On the CPU host path these are NumPy's own indices (introselect on the host); elsewhere
+    indices that fully sort ``a`` (stable).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([3, 4, 2, 1])
+    >>> i = la.argpartition(a, 2)
+    >>> a[i][2]
+    Array(3)
+    """
     return _partition("argpartition", a, kth, axis, True)
 
 
@@ -882,8 +956,43 @@ def _lexsort_kernel(*keys, axis):
 
 @in_wide_region
 def lexsort(keys, axis=-1):
-    """Indirect stable sort on several keys; the LAST key is the primary one (int64).
-    NumPy: numpy.lexsort. ``axis`` is static; keys are a sequence or a 2-D+ array."""
+    """Return the indices of a stable sort on several keys, the last one primary.
+
+    Array API: (not in the standard). NumPy: numpy.lexsort.
+
+    Parameters
+    ----------
+    keys : sequence of array_like or array_like
+        The keys, of one shape: a sequence, or the rows of a 2-D (or higher) array.
+    axis : int, optional
+        The axis to sort along; default -1.
+
+    Returns
+    -------
+    Array
+        The int64 indices.
+
+    Raises
+    ------
+    TypeError
+        If a key is not array_like.
+    ValueError
+        If the keys' shapes differ.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> surnames = la.asarray([1, 5, 1, 4, 3])
+    >>> first = la.asarray([9, 4, 0, 4, 0])
+    >>> la.lexsort((surnames, first))
+    Array([2, 4, 3, 1, 0])
+    """
     if isinstance(keys, (list, tuple)):
         ks = [raw("lexsort", k, "keys") for k in keys]
     else:

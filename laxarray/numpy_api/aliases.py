@@ -283,7 +283,39 @@ def transpose(a, axes=None):
 
 
 def swapaxes(a, axis1, axis2):
-    """Interchange two axes; NumPy's ``swapaxes``."""
+    """Interchange two axes of an array.
+
+    Array API: (not in the standard). NumPy: numpy.swapaxes.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    axis1, axis2 : int
+        The axes to interchange.
+
+    Returns
+    -------
+    Array
+        ``a`` with the two axes swapped.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis1``, ``axis2``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.swapaxes(la.ones((2, 3, 4)), 0, 2).shape
+    (4, 3, 2)
+    """
     x = asarray(a)
     i = normalize_axis("swapaxes", axis1, x.ndim, "axis1")
     j = normalize_axis("swapaxes", axis2, x.ndim, "axis2")
@@ -293,7 +325,45 @@ def swapaxes(a, axis1, axis2):
 
 
 def rollaxis(a, axis, start=0):
-    """Roll ``axis`` backwards until it lies before ``start``; NumPy's ``rollaxis``."""
+    """Roll an axis backwards until it lies before a position.
+
+    Array API: (not in the standard). NumPy: numpy.rollaxis.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    axis : int
+        The axis to move.
+    start : int, optional
+        The axis goes before the one now at ``start``; default 0 (in ``[-ndim, ndim]``).
+
+    Returns
+    -------
+    Array
+        ``a`` with the axes reordered (prefer :func:`moveaxis`, the standard's).
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like.
+    ValueError
+        If ``start`` is out of range.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``start``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.rollaxis(la.ones((2, 3, 4)), 2).shape
+    (4, 2, 3)
+    >>> la.rollaxis(la.ones((2, 3, 4)), 0, 2).shape
+    (3, 2, 4)
+    """
     x = asarray(a)
     ax = normalize_axis("rollaxis", axis, x.ndim)
     start = check_int("rollaxis", start, "start")
