@@ -338,8 +338,40 @@ def _resize_kernel(x, *, shape):
 
 @in_wide_region
 def resize(a, new_shape):
-    """``a`` flattened, repeated cyclically and reshaped to ``new_shape`` (zeros if ``a`` is
-    empty). NumPy: numpy.resize. ``new_shape`` is static."""
+    """Return an array of a new shape, repeating the elements cyclically.
+
+    Array API: (not in the standard). NumPy: numpy.resize.
+
+    Parameters
+    ----------
+    a : array_like
+        The input; flattened.
+    new_shape : int or tuple of ints
+        The shape, non-negative.
+
+    Returns
+    -------
+    Array
+        ``a``'s elements repeated in order to fill ``new_shape`` (zeros if ``a`` is empty).
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like.
+    ValueError
+        If a dimension is negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``new_shape``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.resize(la.asarray([1, 2, 3]), (2, 4))
+    Array([[1, 2, 3, 1],
+           [2, 3, 1, 2]])
+    """
     raw = to_raw("resize", a, "a")
     shape = normalize_shape("resize", new_shape, "new_shape")
     return call(_resize_kernel, raw, shape=shape)

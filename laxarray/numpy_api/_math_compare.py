@@ -253,8 +253,37 @@ def array_equal(a1, a2, equal_nan=False):
 
 @in_wide_region
 def array_equiv(a1, a2):
-    """Whether two arrays broadcast together and are equal elementwise (0-d bool array).
-    NumPy: numpy.array_equiv."""
+    """Return whether two arrays broadcast together and are equal elementwise.
+
+    Array API: (not in the standard). NumPy: numpy.array_equiv.
+
+    Parameters
+    ----------
+    a1, a2 : array_like
+        The arrays.
+
+    Returns
+    -------
+    Array
+        A 0-d bool array (NumPy returns a Python bool); False if the shapes do not broadcast.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.array_equiv(la.asarray([1, 2]), la.asarray([[1, 2], [1, 2]]))
+    Array(True)
+    >>> la.array_equiv(la.asarray([1, 2]), la.asarray([1, 2, 3]))
+    Array(False)
+    """
     return _equal("array_equiv", a1, a2, False, True)
 
 

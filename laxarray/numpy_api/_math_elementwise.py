@@ -623,8 +623,35 @@ def _frexp_kernel(x, *, dtype):
 
 
 def frexp(x, /):
-    """``(mantissa, exponent)`` with ``x = mantissa * 2**exponent``, ``0.5 <= |m| < 1``.
-    NumPy: numpy.frexp. The exponent is int32; integers are taken as float64."""
+    """Decompose values into mantissa and exponent: ``x = mantissa * 2**exponent``.
+
+    Array API: (not in the standard). NumPy: numpy.frexp.
+
+    Parameters
+    ----------
+    x : array_like
+        The input, of a real dtype (integers are taken as float64).
+
+    Returns
+    -------
+    tuple of Array
+        ``(mantissa, exponent)``: ``0.5 <= |mantissa| < 1`` (0 for 0), the exponent int32.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like or complex.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.frexp(la.asarray([8.0, -0.75, 0.0]))
+    (Array([ 0.5 , -0.75,  0.  ]), Array([4, 0, 0], dtype=int32))
+    """
     v, dt = _float_arg("frexp", x)
     return call(_frexp_kernel, v, dtype=dt)
 
@@ -645,9 +672,39 @@ def _clamp_u64_kernel(n):
 
 
 def ldexp(x1, x2, /):
-    """``x1 * 2**x2`` for integer ``x2``. NumPy: numpy.ldexp.
+    """Return ``x1 * 2**x2`` elementwise, for integer ``x2``.
 
-    The result has the floating dtype of ``x1`` (integers give float64)."""
+    Array API: (not in the standard). NumPy: numpy.ldexp.
+
+    Parameters
+    ----------
+    x1 : array_like
+        The mantissas.
+    x2 : array_like
+        The integer exponents; they broadcast with ``x1``.
+
+    Returns
+    -------
+    Array
+        Of the floating dtype of ``x1`` (integers give float64).
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, or ``x2`` is not of an integer dtype.
+    ValueError
+        If the shapes do not broadcast.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.ldexp(la.asarray([0.5, 1.0]), la.asarray([4, 1]))
+    Array([8., 2.])
+    """
     fn = "ldexp"
     v1, dt = _float_arg(fn, x1, "x1")
     v2 = raw(fn, x2, "x2")
@@ -670,7 +727,35 @@ def _modf_kernel(x, *, dtype):
 
 
 def modf(x, /):
-    """``(fractional part, integral part)``, both with the sign of ``x``. NumPy: numpy.modf."""
+    """Return the fractional and integral parts of values.
+
+    Array API: (not in the standard). NumPy: numpy.modf.
+
+    Parameters
+    ----------
+    x : array_like
+        The input, of a real dtype.
+
+    Returns
+    -------
+    tuple of Array
+        ``(fractional part, integral part)``, both with the sign of ``x``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like or complex.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.modf(la.asarray([3.5, -2.25]))
+    (Array([ 0.5 , -0.25]), Array([ 3., -2.]))
+    """
     v, dt = _float_arg("modf", x)
     return call(_modf_kernel, v, dtype=dt)
 

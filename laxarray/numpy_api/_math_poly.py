@@ -447,13 +447,41 @@ def _linear_root_kernel(p, *, dtype):
 
 @in_wide_region
 def roots(p, *, strip_zeros=True):
-    """Roots of a polynomial (highest power first): eigenvalues of the companion matrix.
-    NumPy: numpy.roots.
+    """Return the roots of a polynomial (coefficients highest power first).
 
-    The result is always complex (NumPy returns a real array when every root is real).
-    NumPy strips leading zeros and turns trailing zeros into zero roots, which needs
-    concrete values: under ``jax.jit`` pass ``strip_zeros=False`` (then the first
-    coefficient must be non-zero).
+    Array API: (not in the standard). NumPy: numpy.roots.
+
+    Parameters
+    ----------
+    p : array_like
+        The 1-D coefficients.
+    strip_zeros : bool, optional
+        Strip leading zeros and turn trailing zeros into zero roots, as NumPy does; needs
+        concrete values, so pass False under ``jax.jit`` (the first coefficient must then be
+        non-zero).  Default True.
+
+    Returns
+    -------
+    Array
+        The roots, the eigenvalues of the companion matrix: always complex (NumPy returns a
+        real array when every root is real).
+
+    Raises
+    ------
+    TypeError
+        If ``p`` is not array_like.
+    ValueError
+        If ``p`` is not 1-D.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``strip_zeros``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.roots(la.asarray([1.0, -3.0, 2.0]))
+    Array([2.+0.j, 1.+0.j])
     """
     fn = "roots"
     check_bool(fn, strip_zeros, "strip_zeros")

@@ -502,8 +502,39 @@ def _matvec_kernel(a, b, *, dtype, batch, conj, vec_first):
 
 @in_wide_region
 def matvec(x1, x2, /):
-    """Matrix-vector product ``x1 @ x2`` over the last axes, batches broadcast.
-    NumPy: numpy.matvec."""
+    """Return the matrix-vector product over the last axes, batches broadcast.
+
+    Array API: (not in the standard). NumPy: numpy.matvec.
+
+    Parameters
+    ----------
+    x1 : array_like
+        The matrices ``(..., M, N)``.
+    x2 : array_like
+        The vectors ``(..., N)``.
+
+    Returns
+    -------
+    Array
+        The products ``(..., M)``, of the promoted dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        If the core dimensions differ or the batches do not broadcast.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.matvec(la.asarray([[1, 2], [3, 4]]), la.asarray([1, 1]))
+    Array([3, 7])
+    """
     fn = "matvec"
     v1, v2, dt = _pair(fn, x1, x2, ("x1", "x2"))
     if v1.ndim < 2 or v2.ndim < 1:
@@ -517,8 +548,39 @@ def matvec(x1, x2, /):
 
 @in_wide_region
 def vecmat(x1, x2, /):
-    """Vector-matrix product ``conj(x1) @ x2`` over the last axes, batches broadcast.
-    NumPy: numpy.vecmat."""
+    """Return the vector-matrix product ``conj(x1) @ x2`` over the last axes, batches broadcast.
+
+    Array API: (not in the standard). NumPy: numpy.vecmat.
+
+    Parameters
+    ----------
+    x1 : array_like
+        The vectors ``(..., M)`` (conjugated).
+    x2 : array_like
+        The matrices ``(..., M, N)``.
+
+    Returns
+    -------
+    Array
+        The products ``(..., N)``, of the promoted dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        If the core dimensions differ or the batches do not broadcast.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.vecmat(la.asarray([1, 1]), la.asarray([[1, 2], [3, 4]]))
+    Array([4, 6])
+    """
     fn = "vecmat"
     v1, v2, dt = _pair(fn, x1, x2, ("x1", "x2"))
     if v1.ndim < 1 or v2.ndim < 2:

@@ -421,17 +421,87 @@ def ravel(a, order="C"):
 
 
 def ndim(a):
-    """Number of dimensions of ``a`` (any array-like)."""
+    """Return the number of dimensions of an array-like.
+
+    Array API: (not in the standard). NumPy: numpy.ndim.
+
+    Parameters
+    ----------
+    a : array_like
+        Any array-like.
+
+    Returns
+    -------
+    int
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable (a Python int).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.ndim([[1, 2]])
+    2
+    """
     return a.ndim if isinstance(a, Array) else np.ndim(a)
 
 
 def shape(a):
-    """Shape of ``a`` (any array-like)."""
+    """Return the shape of an array-like.
+
+    Array API: (not in the standard). NumPy: numpy.shape.
+
+    Parameters
+    ----------
+    a : array_like
+        Any array-like.
+
+    Returns
+    -------
+    tuple of ints
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable (a Python tuple).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.shape([[1, 2]])
+    (1, 2)
+    """
     return tuple(a.shape) if isinstance(a, Array) else np.shape(a)
 
 
 def size(a, axis=None):
-    """Number of elements of ``a``, or along ``axis``."""
+    """Return the number of elements of an array-like, or along an axis.
+
+    Array API: (not in the standard). NumPy: numpy.size.
+
+    Parameters
+    ----------
+    a : array_like
+        Any array-like.
+    axis : int, optional
+        The axis; default all.
+
+    Returns
+    -------
+    int
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable (a Python int).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.size([[1, 2], [3, 4]])
+    4
+    >>> la.size([[1, 2], [3, 4]], axis=0)
+    2
+    """
     s = shape(a)
     if axis is None:
         return math.prod(s)
@@ -476,7 +546,39 @@ def array_str(a, max_line_width=None, precision=None, suppress_small=None):
 
 
 def save(file, arr, allow_pickle=True):
-    """Save one array in NumPy's ``.npy`` format (eager only)."""
+    """Save an array to a file in NumPy's ``.npy`` format.
+
+    Array API: (not in the standard). NumPy: numpy.save.
+
+    Parameters
+    ----------
+    file : str, os.PathLike or file
+        The destination (NumPy appends ``.npy`` to a name without it).
+    arr : array_like
+        The array; copied to the host.
+    allow_pickle : bool, optional
+        NumPy's; default True.
+
+    Returns
+    -------
+    None
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable: eager only.
+
+    The file is NumPy's: ``numpy.load`` reads it.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     la.save(os.path.join(d, "a.npy"), la.asarray([[1, 2], [3, 4]]))
+    ...     la.load(os.path.join(d, "a.npy"))
+    Array([[1, 2],
+           [3, 4]])
+    """
     np.save(file, np.asarray(arr), allow_pickle=allow_pickle)
 
 
@@ -487,7 +589,40 @@ def savez(file, *args, allow_pickle=True, **kwds):
 
 
 def load(file, *args, **kwargs):
-    """Load a ``.npy`` file as a laxarray array (``.npz``: NumPy's lazy file of arrays)."""
+    """Load an array from a NumPy ``.npy`` file (or the arrays of a ``.npz`` file).
+
+    Array API: (not in the standard). NumPy: numpy.load.
+
+    Parameters
+    ----------
+    file : str, os.PathLike or file
+        The source.
+    *args, **kwargs
+        ``numpy.load``'s other arguments (``mmap_mode``, ``allow_pickle`` ...).
+
+    Returns
+    -------
+    Array or NpzFile
+        A laxarray array for ``.npy``; NumPy's lazy file of arrays for ``.npz``.
+
+    Raises
+    ------
+    OSError
+        If the file cannot be read (``FileNotFoundError`` if it does not exist).
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable: eager only.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     la.save(os.path.join(d, "a.npy"), la.arange(3))
+    ...     la.load(os.path.join(d, "a.npy"))
+    Array([0, 1, 2])
+    """
     out = np.load(file, *args, **kwargs)
     return asarray(out) if isinstance(out, np.ndarray) else out
 
