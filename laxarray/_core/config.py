@@ -81,22 +81,110 @@ def _rank_changed():
 
 
 def get_rank_promotion():
-    """The rank-promotion mode in force here: ``'allow'``, ``'warn'`` or ``'raise'``."""
+    """Return the rank-promotion mode in force here.
+
+    jax: (the ``jax_numpy_rank_promotion`` setting, for laxarray only).
+
+    Returns
+    -------
+    str
+        ``'allow'``, ``'warn'`` or ``'raise'``: a :func:`rank_promotion` block's, else the
+        process's setting.
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable (read when a function is traced).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.get_rank_promotion()
+    'allow'
+    """
     return _RANK.get()
 
 
 def set_rank_promotion(mode):
-    """Set the rank-promotion mode (``'allow'``, ``'warn'``, ``'raise'``) for the process
-    (a :func:`rank_promotion` block still decides inside it).
+    """Set the rank-promotion mode for the process.
 
-    Under ``jax.jit`` the check runs when a function is traced."""
+    jax: (the ``jax_numpy_rank_promotion`` setting, for laxarray only).
+
+    Parameters
+    ----------
+    mode : {'allow', 'warn', 'raise'}
+        What an implicit rank promotion (operands of different non-zero ranks broadcast
+        together) does: nothing (the default, NumPy's rule), a ``RankPromotionWarning``, or
+        a ``ValueError``.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        If ``mode`` is not one of the three.
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable: the check runs when a function is traced.
+
+    A :func:`rank_promotion` block still decides inside it.  jax's own configuration is not
+    changed.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.set_rank_promotion("raise")
+    >>> la.add(la.ones(3), la.ones((2, 3)))
+    Traceback (most recent call last):
+        ...
+    ValueError: add: operands of shapes (3,), (2, 3) would broadcast by implicit rank
+    promotion ...
+    >>> la.set_rank_promotion("allow")
+    """
     _RANK.value = _valid("set_rank_promotion", mode)
     _rank_changed()
 
 
 def rank_promotion(mode):
-    """Context manager: the rank-promotion mode inside the ``with`` block, for this thread
-    (or asyncio task) only."""
+    """Set the rank-promotion mode inside a ``with`` block.
+
+    jax: jax.numpy_rank_promotion (for laxarray only).
+
+    Parameters
+    ----------
+    mode : {'allow', 'warn', 'raise'}
+        What an implicit rank promotion (operands of different non-zero ranks broadcast
+        together) does: nothing (the default, NumPy's rule), a ``RankPromotionWarning``, or
+        a ``ValueError``.
+
+    Returns
+    -------
+    context manager
+        For this thread (or asyncio task) only.
+
+    Raises
+    ------
+    ValueError
+        If ``mode`` is not one of the three.
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable: the check runs when a function is traced.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> with la.rank_promotion("raise"):
+    ...     la.add(la.ones(3), la.ones((2, 3)))
+    Traceback (most recent call last):
+        ...
+    ValueError: add: operands of shapes (3,), (2, 3) would broadcast by implicit rank
+    promotion ...
+    >>> la.add(la.ones(3), la.ones((2, 3))).shape
+    (2, 3)
+    """
     return _RANK.block(_valid("rank_promotion", mode), _rank_changed)
 
 
@@ -129,27 +217,97 @@ _HOST_SORT = _Scoped("host_sort", _settings.value("LAXARRAY_HOST_SORT"))
 
 
 def get_host_sort():
-    """Whether sorting and selection (NumPy) and sparse @ sparse (SciPy) on the CPU backend
-    run on the host, in a callback under ``jax.jit`` (here: a :func:`host_sort` block's
-    setting inside it)."""
+    """Return whether the CPU host paths (NumPy sorting, SciPy sparse products) are on here.
+
+    Returns
+    -------
+    bool
+        A :func:`host_sort` block's setting, else the process's (default True).
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable (read when a function is traced).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.get_host_sort()
+    True
+    """
     return _HOST_SORT.get()
 
 
 def set_host_sort(enabled):
-    """Turn the host path of sorting and selection (NumPy) and of sparse @ sparse and
-    sparse +/- sparse (SciPy) on or off for the process: every kernel's declared host
-    path (``_core/host.py``; the table in ``docs/performance.md``) and ``bincount``'s and
-    the sparse products' and sums'.
+    """Turn the CPU host paths (sorting, selection, sparse products) on or off for the process.
 
-    Off, every sort is ``lax.sort`` and every sparse product, sum and difference the lax
-    kernel, compiled by XLA (what ``jax.export`` needs).  Under
-    ``jax.jit`` the setting is read when a function is traced."""
+    Parameters
+    ----------
+    enabled : bool
+        True (the default setting): sorting and selection (NumPy), ``bincount`` and sparse @
+        sparse, sparse +/- sparse (SciPy) on the CPU backend take their declared host paths,
+        in a callback under ``jax.jit``; False: every sort is ``lax.sort`` and every sparse
+        product, sum and difference the lax kernel (what ``jax.export`` needs).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    TypeError
+        If ``enabled`` is not a bool.
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable: the setting is read when a function is traced.
+
+    Every kernel's declared host path (``_core/host.py``; the table in
+    ``docs/performance.md``), ``bincount``'s and the sparse products', sums' and
+    differences'.  A :func:`host_sort` block still decides inside it.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.set_host_sort(False)
+    >>> la.get_host_sort()
+    False
+    >>> la.set_host_sort(True)
+    """
     _HOST_SORT.value = check_bool("set_host_sort", enabled, "enabled")
 
 
 def host_sort(enabled):
-    """Context manager: the host paths of :func:`set_host_sort` on or off inside the
-    ``with`` block, for this thread (or asyncio task) only."""
+    """Turn the CPU host paths on or off inside a ``with`` block.
+
+    Parameters
+    ----------
+    enabled : bool
+        True (the default setting): sorting and selection (NumPy), ``bincount`` and sparse @
+        sparse, sparse +/- sparse (SciPy) on the CPU backend take their declared host paths,
+        in a callback under ``jax.jit``; False: every sort is ``lax.sort`` and every sparse
+        product, sum and difference the lax kernel (what ``jax.export`` needs).
+
+    Returns
+    -------
+    context manager
+        For this thread (or asyncio task) only.
+
+    Raises
+    ------
+    TypeError
+        If ``enabled`` is not a bool.
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable: the setting is read when a function is traced.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> with la.host_sort(False):
+    ...     la.sort(la.asarray([3, 1, 2]))
+    Array([1, 2, 3])
+    """
     return _HOST_SORT.block(check_bool("host_sort", enabled, "enabled"))
 
 
@@ -180,22 +338,72 @@ MATMUL_PRECISION = PRECISION.value  # the process' value (set_matmul_precision)
 
 
 def get_matmul_precision():
-    """The precision of floating-point matrix products, einsum, linalg and convolutions
-    in force here: ``'highest'`` (the default: float32 products as accurate as NumPy's),
-    ``'tf32'`` (TensorFloat-32 on GPUs that have it: faster, about 1e-3 relative error) or
-    ``'default'`` (whatever the backend does by default: TF32 on recent NVIDIA GPUs, one
-    bfloat16 pass on TPU).  On the CPU all three give the same results."""
+    """Return the precision of floating-point matrix products in force here.
+
+    jax: (the ``jax_default_matmul_precision`` setting, for laxarray only).
+
+    Returns
+    -------
+    str
+        ``'highest'``, ``'tf32'`` or ``'default'`` (see :func:`set_matmul_precision`): a
+        :func:`matmul_precision` block's, else the process's setting.
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable (read when a function is traced).
+
+    It governs matrix products, einsum, linalg and convolutions.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.get_matmul_precision()
+    'highest'
+    >>> with la.matmul_precision("default"):
+    ...     la.get_matmul_precision()
+    'default'
+    """
     return PRECISION.get()
 
 
 def set_matmul_precision(precision):
-    """Set the precision of floating-point matrix products, einsum, linalg and
-    convolutions for the process: ``'highest'`` (default), ``'tf32'`` or ``'default'``
-    (see :func:`get_matmul_precision`; a :func:`matmul_precision` block still decides
-    inside it).  Also ``LAXARRAY_MATMUL_PRECISION`` at start-up.
+    """Set the precision of floating-point matrix products for the process.
 
-    Each setting has its own compiled kernels.  Under ``jax.jit`` the setting is read when
-    a function is traced."""
+    jax: (the ``jax_default_matmul_precision`` setting, for laxarray only).
+
+    Parameters
+    ----------
+    precision : {'highest', 'tf32', 'default'}
+        ``'highest'`` (the default: float32 products as accurate as NumPy's), ``'tf32'``
+        (TensorFloat-32 on GPUs that have it: faster, about 1e-3 relative error) or
+        ``'default'`` (the backend's default: TF32 on recent NVIDIA GPUs, one bfloat16 pass
+        on a TPU).  On the CPU all three give the same results.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        If ``precision`` is not one of the three.
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable: the setting is read when a function is traced.
+
+    It governs matrix products, einsum, linalg and convolutions; a :func:`matmul_precision`
+    block still decides inside it.  Also ``LAXARRAY_MATMUL_PRECISION`` at start-up.  Each
+    setting has its own compiled kernels.  jax's own configuration is not changed.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.set_matmul_precision("default")
+    >>> la.get_matmul_precision()
+    'default'
+    >>> la.set_matmul_precision("highest")
+    """
     global MATMUL_PRECISION
     MATMUL_PRECISION = PRECISION.value = _valid_precision("set_matmul_precision", precision)
     for hook in _ON_PRECISION:
@@ -212,6 +420,39 @@ def on_matmul_precision(hook) -> None:
 
 
 def matmul_precision(precision):
-    """Context manager: the matrix-product precision inside the ``with`` block, for this
-    thread (or asyncio task) only."""
+    """Set the precision of floating-point matrix products inside a ``with`` block.
+
+    jax: jax.default_matmul_precision (for laxarray only).
+
+    Parameters
+    ----------
+    precision : {'highest', 'tf32', 'default'}
+        ``'highest'`` (the default: float32 products as accurate as NumPy's), ``'tf32'``
+        (TensorFloat-32 on GPUs that have it: faster, about 1e-3 relative error) or
+        ``'default'`` (the backend's default: TF32 on recent NVIDIA GPUs, one bfloat16 pass
+        on a TPU).  On the CPU all three give the same results.
+
+    Returns
+    -------
+    context manager
+        For this thread (or asyncio task) only.
+
+    Raises
+    ------
+    ValueError
+        If ``precision`` is not one of the three.
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable: the setting is read when a function is traced.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> with la.matmul_precision("default"):
+    ...     la.get_matmul_precision()
+    'default'
+    >>> la.get_matmul_precision()
+    'highest'
+    """
     return PRECISION.block(_valid_precision("matmul_precision", precision))

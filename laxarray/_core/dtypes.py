@@ -174,7 +174,43 @@ def canonicalize_dtype(fn: str, dtype, argname: str = "dtype", *, any_device=Fal
 
 
 def isdtype(dtype, kind):
-    """Whether ``dtype`` is of the given kind. Array API: isdtype. NumPy: numpy.isdtype."""
+    """Return whether a dtype is of the given kind.
+
+    Array API: isdtype. NumPy: numpy.isdtype.
+
+    Parameters
+    ----------
+    dtype : dtype
+        The dtype to test.
+    kind : str, dtype or tuple of them
+        A kind name (``"bool"``, ``"signed integer"``, ``"unsigned integer"``,
+        ``"integral"``, ``"real floating"``, ``"complex floating"``, ``"numeric"``), a dtype,
+        or a tuple of those (any of them matches).
+
+    Returns
+    -------
+    bool
+        Whether ``dtype`` is of ``kind``.
+
+    Raises
+    ------
+    TypeError
+        If ``dtype`` or a dtype in ``kind`` is not a supported dtype.
+    ValueError
+        If a string in ``kind`` is none of the kind names.
+
+    Notes
+    -----
+    Static under ``jax.jit``: every argument.  bfloat16 is a real floating dtype.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.isdtype(xp.float32, "real floating")
+    True
+    >>> xp.isdtype(xp.int8, ("integral", "bool")), xp.isdtype(xp.uint8, "signed integer")
+    (True, False)
+    """
     dt = canonicalize_dtype("isdtype", dtype, any_device=True)
     kinds = kind if isinstance(kind, tuple) else (kind,)
     for k in kinds:
@@ -292,11 +328,46 @@ def default_dtype_for_pytype(pytype):
 
 
 def result_type(*arrays_and_dtypes):
-    """Result dtype of promoting the arguments. Array API: result_type. NumPy: numpy.result_type.
+    """Return the dtype that results from promoting the given arrays, dtypes and scalars.
 
-    Arrays and dtypes are strong; Python scalars are weak and only join by kind.  Strong
-    dtypes of mixed kinds promote all at once as in NumPy (``int8, uint16, float32 ->
+    Array API: result_type. NumPy: numpy.result_type.
+
+    Parameters
+    ----------
+    *arrays_and_dtypes : array, dtype or Python scalar
+        Arrays and dtypes (strong) and Python scalars (weak: they join only by kind, NEP 50).
+
+    Returns
+    -------
+    numpy.dtype
+        The promoted dtype.
+
+    Raises
+    ------
+    TypeError
+        If an argument is neither an array, a supported dtype nor a Python scalar.
+    ValueError
+        If no argument is given.
+
+    Notes
+    -----
+    Static under ``jax.jit``: every argument (a dtype is a Python value; an array gives its
+    dtype).
+
+    Strong dtypes of mixed kinds promote all at once as in NumPy (``int8, uint16, float32 ->
     float32``, where folding pairwise would give float64); with bfloat16, jax's pairwise rule.
+    Python scalars alone give the default dtype of the highest kind.  On a backend without
+    the result's dtype it is its 32-bit stand-in (float64 is float32 on a TPU).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.result_type(xp.int32, xp.float32)
+    dtype('float64')
+    >>> xp.result_type(xp.asarray([1], dtype=xp.int8), 1.0)
+    dtype('float64')
+    >>> xp.result_type(xp.asarray([1.0], dtype=xp.float32), 1.0)
+    dtype('float32')
     """
     strongs, weak = [], []
     for a in arrays_and_dtypes:
@@ -324,7 +395,40 @@ def result_type(*arrays_and_dtypes):
 
 
 def can_cast(from_, to, /):
-    """Whether ``from_`` casts to ``to`` under the promotion rules. Array API: can_cast."""
+    """Return whether a dtype casts to another under the promotion rules (a "safe" cast).
+
+    Array API: can_cast. NumPy: numpy.can_cast.
+
+    Parameters
+    ----------
+    from_ : dtype or array
+        The dtype to cast from (an array gives its dtype).
+    to : dtype
+        The dtype to cast to.
+
+    Returns
+    -------
+    bool
+        Whether every value of ``from_`` is a value of ``to`` (NumPy's ``casting="safe"``).
+
+    Raises
+    ------
+    TypeError
+        If ``from_`` or ``to`` is not a supported dtype (nor an array).
+
+    Notes
+    -----
+    Static under ``jax.jit``: every argument.  Answers for every dtype, also one the current
+    backend has no arrays of (float64 on a TPU).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.can_cast(xp.int32, xp.int64), xp.can_cast(xp.float64, xp.int64)
+    (True, False)
+    >>> xp.can_cast(xp.asarray([1]), xp.float64)
+    True
+    """
     src = getattr(from_, "dtype", None)
     src = canonicalize_dtype("can_cast", from_ if src is None else src, "from_", any_device=True)
     dst = canonicalize_dtype("can_cast", to, "to", any_device=True)
@@ -333,7 +437,30 @@ def can_cast(from_, to, /):
 
 @dataclass(frozen=True)
 class finfo_object:
-    """Machine limits of a floating-point dtype (the standard's ``finfo_object``)."""
+    """Machine limits of a floating-point dtype (the standard's ``finfo_object``), as
+    :func:`finfo` returns them.
+
+    Attributes
+    ----------
+    bits : int
+        The number of bits of the dtype.
+    eps : float
+        The difference between 1.0 and the next larger representable value.
+    max : float
+        The largest finite value.
+    min : float
+        The most negative finite value (``-max``).
+    smallest_normal : float
+        The smallest positive normal value.
+    dtype : numpy.dtype
+        The real floating dtype these are the limits of.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.finfo(xp.float32).bits
+    32
+    """
 
     bits: int
     eps: float
@@ -345,7 +472,26 @@ class finfo_object:
 
 @dataclass(frozen=True)
 class iinfo_object:
-    """Machine limits of an integer dtype (the standard's ``iinfo_object``)."""
+    """Machine limits of an integer dtype (the standard's ``iinfo_object``), as :func:`iinfo`
+    returns them.
+
+    Attributes
+    ----------
+    bits : int
+        The number of bits of the dtype.
+    max : int
+        The largest value.
+    min : int
+        The smallest value.
+    dtype : numpy.dtype
+        The integer dtype these are the limits of.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.iinfo(xp.uint8).max
+    255
+    """
 
     bits: int
     max: int
@@ -359,9 +505,39 @@ def _dtype_of(fn, value):
 
 
 def finfo(type, /):
-    """Limits of a floating-point dtype. Array API: finfo. NumPy: numpy.finfo.
+    """Return the machine limits of a floating-point dtype.
 
-    For a complex dtype the limits (and ``dtype``) are those of its real component.
+    Array API: finfo. NumPy: numpy.finfo.
+
+    Parameters
+    ----------
+    type : dtype or array
+        A real or complex floating dtype (an array gives its dtype).
+
+    Returns
+    -------
+    finfo_object
+        ``bits``, ``eps``, ``max``, ``min``, ``smallest_normal`` (Python floats) and
+        ``dtype``; for a complex dtype those of its real component.
+
+    Raises
+    ------
+    TypeError
+        If ``type`` is not a floating dtype (the error is also a ``ValueError``, as NumPy's)
+        or not a supported dtype.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``type``.  Answers for every dtype, also one the current
+    backend has no arrays of (float64 on a TPU).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.finfo(xp.float64).eps
+    2.220446049250313e-16
+    >>> xp.finfo(xp.complex64).dtype
+    dtype('float32')
     """
     dt = _dtype_of("finfo", type)
     if dt not in CATEGORIES["floating-point"]:
@@ -372,7 +548,36 @@ def finfo(type, /):
 
 
 def iinfo(type, /):
-    """Limits of an integer dtype. Array API: iinfo. NumPy: numpy.iinfo."""
+    """Return the machine limits of an integer dtype.
+
+    Array API: iinfo. NumPy: numpy.iinfo.
+
+    Parameters
+    ----------
+    type : dtype or array
+        An integer dtype (an array gives its dtype).
+
+    Returns
+    -------
+    iinfo_object
+        ``bits``, ``max``, ``min`` (Python ints) and ``dtype``.
+
+    Raises
+    ------
+    TypeError
+        If ``type`` is not an integer dtype (the error is also a ``ValueError``, as NumPy's)
+        or not a supported dtype.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``type``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.iinfo(xp.int8)
+    iinfo_object(bits=8, max=127, min=-128, dtype=dtype('int8'))
+    """
     dt = _dtype_of("iinfo", type)
     if dt not in CATEGORIES["integral"]:
         fail(DtypeValueError, "iinfo", "an integer dtype for 'type'", dt)

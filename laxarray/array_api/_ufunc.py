@@ -17,7 +17,10 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import inspect
+import re
 import sys
+import textwrap
 from typing import Any, Callable
 
 from jax import lax
@@ -104,6 +107,72 @@ def promoted_padded(p1, p2, dtype):
     return p1, p2
 
 
+#: the dtypes of each category of :data:`dtypes.CATEGORIES`, as a docstring says them
+_CATEGORY_TEXT = {
+    "numeric": "a numeric dtype (integer, real or complex floating; not bool)",
+    "any": "any dtype",
+    "real numeric": "a real numeric dtype (integer or real floating; not bool, not complex)",
+    "real": "a real dtype (bool, integer or real floating; not complex)",
+    "integer or boolean": "an integer or bool dtype",
+    "integral": "an integer dtype",
+    "floating-point": "a floating dtype (real or complex; not integer, not bool)",
+    "real floating": "a real floating dtype (not integer, not bool, not complex)",
+}
+_SECTION = re.compile(r"^(Parameters|Returns|Raises|Notes|Examples)\n-{3,}\n", re.M)
+
+
+def _entries(*pairs):
+    """numpydoc entries: each ``(term, description)``, the description wrapped under it."""
+    return "\n".join(f"{term}\n" + textwrap.fill(text, 92, initial_indent="    ",
+                                                 subsequent_indent="    ")
+                     for term, text in pairs)
+
+
+def elementwise_doc(doc, category, binary):
+    """``doc``, an elementwise body's numpydoc docstring (summary, ``Returns``, ``Notes``
+    and ``Examples``), with the sections every elementwise function of ``category`` shares
+    added where ``doc`` has none of its own: ``Parameters`` (the operands and ``out=``),
+    ``Raises`` (what the decorator checks), and the first paragraph of ``Notes`` (nothing
+    is static under ``jax.jit``: the operands' dtypes and shapes choose the program)."""
+    parts = _SECTION.split(inspect.cleandoc(doc or ""))
+    head, sections = parts[0].rstrip(), dict(zip(parts[1::2], (p.strip() for p in parts[2::2])))
+    kinds = _CATEGORY_TEXT[category]
+    out = ("out : Array or numpy.ndarray, optional", "Keyword only (NumPy's): the array the "
+           "result is written into (of the result's shape, and a dtype the result's dtype "
+           "casts to by ``same_kind``) and returned; default ``None``: a new array.")
+    out_errors = ("``out`` is neither a laxarray nor a NumPy array, or the result's dtype "
+                  "does not cast to its dtype (``same_kind``)")
+    if binary:
+        params = _entries(("x1, x2 : array_like", "The operands: arrays, or Python scalars "
+                           "that take the other operand's dtype (NEP 50); promoted together, "
+                           f"they are of {kinds}; their shapes broadcast together."), out)
+        raises = _entries(
+            ("TypeError", "If ``x1`` or ``x2`` is not array_like"
+             + ("" if category == "any" else f", their promoted dtype is not {kinds}")
+             + f", or {out_errors}."),
+            ("ValueError", "If the shapes of ``x1`` and ``x2`` do not broadcast together (or "
+             "differ in rank, under ``set_rank_promotion(\"raise\")``), or ``out`` does not "
+             "have the result's shape."),
+            ("OverflowError", "If a Python int operand is outside the range of the other "
+             "operand's integer dtype."))
+    else:
+        params = _entries(("x : array_like", f"The input, of {kinds}."), out)
+        raises = _entries(
+            ("TypeError", "If ``x`` is not array_like"
+             + ("" if category == "any" else f", its dtype is not {kinds}")
+             + f", or {out_errors}."),
+            ("ValueError", "If ``out`` does not have the result's shape."))
+    sections.setdefault("Parameters", params)
+    sections.setdefault("Raises", raises)
+    notes = sections.get("Notes", "")
+    if not notes.startswith("Static under ``jax.jit``"):
+        sections["Notes"] = ("Static under ``jax.jit``: none (the operands' dtypes and shapes "
+                             f"choose the program).\n\n{notes}").rstrip()
+    order = ("Parameters", "Returns", "Raises", "Notes", "Examples")
+    return "\n\n".join([head] + [f"{k}\n{'-' * len(k)}\n{sections[k]}" for k in order
+                                  if k in sections]) + "\n"
+
+
 def elementwise_unary(category="numeric", compute=_identity, flush_subnormals=False):
     """Decorator for ``f(x) -> array``: ``category`` of accepted input dtypes and ``compute``
     mapping the input dtype to the dtype the body sees (e.g. :func:`to_float`);
@@ -138,6 +207,7 @@ def elementwise_unary(category="numeric", compute=_identity, flush_subnormals=Fa
                 return wrap_padded_like(bound.run_eager((p,)), x)
             return wrap(bound(x._value))
 
+        public.__doc__ = elementwise_doc(body.__doc__, category, binary=False)
         return public
     return deco
 
@@ -282,6 +352,7 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
                 broadcast_shapes2(name, s1, s2)
             return wrap(bound(v1, v2))
 
+        public.__doc__ = elementwise_doc(outer.__doc__, category, binary=True)
         return public if ufunc is None else as_ufunc(ufunc)(public)
     return deco
 

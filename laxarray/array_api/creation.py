@@ -44,11 +44,60 @@ def _dtype_or_none(fn, dtype):
 
 
 def asarray(obj, /, *, dtype=None, device=None, copy=None) -> Array:
-    """Convert to an Array. Array API: asarray. NumPy: numpy.asarray.
+    """Convert the input to an Array.
 
-    ``copy=False`` raises ``ValueError`` when a copy is needed (any conversion from NumPy or
-    a sequence, or a dtype change); ``copy=True`` returns a new handle (values are immutable,
-    so no data is duplicated until one of the handles is updated).
+    Array API: asarray. NumPy: numpy.asarray.
+
+    Parameters
+    ----------
+    obj : array_like
+        An Array, a jax array, a NumPy array or scalar, a Python scalar, a (nested) sequence
+        of those, or an object with ``__dlpack__``.
+    dtype : dtype, optional
+        The result's dtype; default ``None``: the dtype of ``obj`` (Python ``bool``, ``int``,
+        ``float``, ``complex`` give the default dtypes of their kind: bool, int64, float64,
+        complex128 on the CPU).
+    device : jax.Device, str or jax.sharding.Sharding, optional
+        Where to place the result: one of ``__array_namespace_info__().devices()``, a platform
+        name (``"cpu"``) or a sharding over them; default ``None``, the default device.
+    copy : bool, optional
+        ``True``: always a new Array; ``False``: never copy, raise where a copy is needed;
+        default ``None``: copy only where needed.
+
+    Returns
+    -------
+    Array
+        ``obj`` as an Array (``obj`` itself where it is an Array of that dtype and device and
+        ``copy`` is not ``True``).
+
+    Raises
+    ------
+    TypeError
+        If ``obj`` holds values of no supported dtype (strings, objects), ``dtype`` is not a
+        supported dtype, complex ``obj`` is given a real ``dtype``, or ``copy`` is not a bool.
+    ValueError
+        If ``copy=False`` and a copy is needed (any conversion from NumPy or a sequence, or
+        a dtype change), or ``device`` is none of laxarray's devices.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``dtype``, ``device`` and ``copy``; ``obj`` may be a traced
+    jax array.
+
+    ``copy=True`` returns a new handle: values are immutable, so no data is duplicated until
+    one of the handles is updated.  A NumPy array of a dtype the backend lacks (float64 on a
+    TPU) with a ``dtype`` the backend has is cast by NumPy on the host, rounded once.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.asarray([1, 2, 3])
+    Array([1, 2, 3])
+    >>> xp.asarray([1, 2], dtype=xp.float32)
+    Array([1., 2.], dtype=float32)
+    >>> x = xp.asarray([1.0, 2.0])
+    >>> xp.asarray(x) is x
+    True
     """
     dt = _dtype_or_none("asarray", dtype)
     dev = check_device("asarray", device)
@@ -128,26 +177,188 @@ def _full(fn, shape, fill_value, dtype, device):
 
 
 def full(shape, fill_value, *, dtype=None, device=None) -> Array:
-    """Array of ``shape`` filled with ``fill_value``. Array API: full. NumPy: numpy.full.
+    """Return a new array of the given shape filled with ``fill_value``.
 
-    Without ``dtype`` the dtype follows the Python type of ``fill_value`` (bool, int64,
-    float64, complex128).
+    Array API: full. NumPy: numpy.full.
+
+    Parameters
+    ----------
+    shape : int or tuple of ints
+        The result's shape (non-negative dimensions).
+    fill_value : bool, int, float or complex
+        The value of every element (a Python scalar or a 0-d array).
+    dtype : dtype, optional
+        The result's dtype; default ``None``: from the Python type of ``fill_value`` (bool,
+        int64, float64, complex128 on the CPU) or the dtype of a 0-d array.
+    device : jax.Device, str or jax.sharding.Sharding, optional
+        Where to place the result: one of ``__array_namespace_info__().devices()``, a platform
+        name (``"cpu"``) or a sharding over them; default ``None``, the default device.
+
+    Returns
+    -------
+    Array
+        An array of ``shape`` whose every element is ``fill_value``.
+
+    Raises
+    ------
+    TypeError
+        If ``fill_value`` is not a scalar, ``shape`` is not an int or a tuple of ints, or
+        ``dtype`` is not a supported dtype (``float64`` on a TPU).
+    ValueError
+        If a dimension of ``shape`` is negative, or ``device`` is none of laxarray's devices.
+    OverflowError
+        If a Python int ``fill_value`` is outside the range of an integer ``dtype``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``shape``, ``dtype`` and ``device``.
+
+    A float ``fill_value`` with an integer ``dtype`` is truncated, as NumPy does.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.full((2, 2), 7)
+    Array([[7, 7],
+           [7, 7]])
+    >>> xp.full(3, 0.5, dtype=xp.float32)
+    Array([0.5, 0.5, 0.5], dtype=float32)
     """
     return _full("full", shape, fill_value, dtype, device)
 
 
 def zeros(shape, *, dtype=None, device=None) -> Array:
-    """Array of zeros (float64 by default). Array API: zeros. NumPy: numpy.zeros."""
+    """Return a new array of the given shape filled with zeros.
+
+    Array API: zeros. NumPy: numpy.zeros.
+
+    Parameters
+    ----------
+    shape : int or tuple of ints
+        The result's shape (non-negative dimensions).
+    dtype : dtype, optional
+        The result's dtype; default ``None``: the default floating dtype (float64 on the CPU,
+        float32 on a TPU).
+    device : jax.Device, str or jax.sharding.Sharding, optional
+        Where to place the result: one of ``__array_namespace_info__().devices()``, a platform
+        name (``"cpu"``) or a sharding over them; default ``None``, the default device.
+
+    Returns
+    -------
+    Array
+        An array of ``shape`` and ``dtype``.
+
+    Raises
+    ------
+    TypeError
+        If ``shape`` is not an int or a tuple of ints, or ``dtype`` is not a supported dtype
+        (``float64`` on a TPU).
+    ValueError
+        If a dimension of ``shape`` is negative, or ``device`` is none of laxarray's devices.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``shape``, ``dtype`` and ``device``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.zeros((2, 3))
+    Array([[0., 0., 0.],
+           [0., 0., 0.]])
+    >>> xp.zeros(2, dtype=xp.int32)
+    Array([0, 0], dtype=int32)
+    """
     return _full("zeros", shape, False, dtype or _dt.default_float(), device)
 
 
 def ones(shape, *, dtype=None, device=None) -> Array:
-    """Array of ones (float64 by default). Array API: ones. NumPy: numpy.ones."""
+    """Return a new array of the given shape filled with ones.
+
+    Array API: ones. NumPy: numpy.ones.
+
+    Parameters
+    ----------
+    shape : int or tuple of ints
+        The result's shape (non-negative dimensions).
+    dtype : dtype, optional
+        The result's dtype; default ``None``: the default floating dtype (float64 on the CPU,
+        float32 on a TPU).
+    device : jax.Device, str or jax.sharding.Sharding, optional
+        Where to place the result: one of ``__array_namespace_info__().devices()``, a platform
+        name (``"cpu"``) or a sharding over them; default ``None``, the default device.
+
+    Returns
+    -------
+    Array
+        An array of ``shape`` and ``dtype``.
+
+    Raises
+    ------
+    TypeError
+        If ``shape`` is not an int or a tuple of ints, or ``dtype`` is not a supported dtype
+        (``float64`` on a TPU).
+    ValueError
+        If a dimension of ``shape`` is negative, or ``device`` is none of laxarray's devices.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``shape``, ``dtype`` and ``device``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.ones((2, 3))
+    Array([[1., 1., 1.],
+           [1., 1., 1.]])
+    >>> xp.ones(2, dtype=xp.int32)
+    Array([1, 1], dtype=int32)
+    """
     return _full("ones", shape, True, dtype or _dt.default_float(), device)
 
 
 def empty(shape, *, dtype=None, device=None) -> Array:
-    """Uninitialised array; laxarray fills it with zeros. Array API: empty. NumPy: numpy.empty."""
+    """Return a new array of the given shape, uninitialised (laxarray: zeros).
+
+    Array API: empty. NumPy: numpy.empty.
+
+    Parameters
+    ----------
+    shape : int or tuple of ints
+        The result's shape (non-negative dimensions).
+    dtype : dtype, optional
+        The result's dtype; default ``None``: the default floating dtype (float64 on the CPU,
+        float32 on a TPU).
+    device : jax.Device, str or jax.sharding.Sharding, optional
+        Where to place the result: one of ``__array_namespace_info__().devices()``, a platform
+        name (``"cpu"``) or a sharding over them; default ``None``, the default device.
+
+    Returns
+    -------
+    Array
+        An array of ``shape`` and ``dtype``, every element zero (NumPy leaves the values undefined).
+
+    Raises
+    ------
+    TypeError
+        If ``shape`` is not an int or a tuple of ints, or ``dtype`` is not a supported dtype
+        (``float64`` on a TPU).
+    ValueError
+        If a dimension of ``shape`` is negative, or ``device`` is none of laxarray's devices.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``shape``, ``dtype`` and ``device``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.empty((2, 3))
+    Array([[0., 0., 0.],
+           [0., 0., 0.]])
+    >>> xp.empty(2, dtype=xp.int32)
+    Array([0, 0], dtype=int32)
+    """
     return _full("empty", shape, False, dtype or _dt.default_float(), device)
 
 
@@ -163,25 +374,181 @@ def _like(fn, x, dtype, device):
 
 
 def full_like(x, /, fill_value, *, dtype=None, device=None) -> Array:
-    """Array like ``x`` filled with ``fill_value``. Array API: full_like. NumPy: numpy.full_like."""
+    """Return a new array with the shape of ``x`` filled with ``fill_value``.
+
+    Array API: full_like. NumPy: numpy.full_like.
+
+    Parameters
+    ----------
+    x : array_like
+        The array whose shape (and, by default, dtype and device) the result takes.
+    fill_value : bool, int, float or complex
+        The value of every element (a Python scalar or a 0-d array).
+    dtype : dtype, optional
+        The result's dtype; default ``None``: the dtype of ``x``.
+    device : jax.Device, str or jax.sharding.Sharding, optional
+        Where to place the result; default ``None``: the device of ``x`` (where there are
+        several devices; else the default device).
+
+    Returns
+    -------
+    Array
+        An array of the shape of ``x`` whose every element is ``fill_value``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, ``fill_value`` is not a scalar, or ``dtype`` is not a
+        supported dtype (``float64`` on a TPU).
+    ValueError
+        If ``device`` is none of laxarray's devices.
+    OverflowError
+        If a Python int ``fill_value`` is outside the range of an integer dtype.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``dtype`` and ``device`` (and the shape of ``x``).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.full_like(xp.asarray([1, 2, 3]), 9)
+    Array([9, 9, 9])
+    >>> xp.full_like(xp.asarray([1, 2]), 0.5, dtype=xp.float64)
+    Array([0.5, 0.5])
+    """
     shape, dt, dev = _like("full_like", x, dtype, device)
     return _full("full_like", shape, fill_value, dt, dev)
 
 
 def zeros_like(x, /, *, dtype=None, device=None) -> Array:
-    """Zeros like ``x``. Array API: zeros_like. NumPy: numpy.zeros_like."""
+    """Return a new array with the shape of ``x`` filled with zeros.
+
+    Array API: zeros_like. NumPy: numpy.zeros_like.
+
+    Parameters
+    ----------
+    x : array_like
+        The array whose shape (and, by default, dtype and device) the result takes.
+    dtype : dtype, optional
+        The result's dtype; default ``None``: the dtype of ``x``.
+    device : jax.Device, str or jax.sharding.Sharding, optional
+        Where to place the result; default ``None``: the device of ``x`` (where there are
+        several devices; else the default device).
+
+    Returns
+    -------
+    Array
+        An array of the shape of ``x``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``dtype`` is not a supported dtype (``float64`` on a
+        TPU).
+    ValueError
+        If ``device`` is none of laxarray's devices.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``dtype`` and ``device`` (and the shape of ``x``).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> x = xp.asarray([[1, 2, 3], [4, 5, 6]])
+    >>> xp.zeros_like(x)
+    Array([[0, 0, 0],
+           [0, 0, 0]])
+    """
     shape, dt, dev = _like("zeros_like", x, dtype, device)
     return _full("zeros_like", shape, False, dt, dev)
 
 
 def ones_like(x, /, *, dtype=None, device=None) -> Array:
-    """Ones like ``x``. Array API: ones_like. NumPy: numpy.ones_like."""
+    """Return a new array with the shape of ``x`` filled with ones.
+
+    Array API: ones_like. NumPy: numpy.ones_like.
+
+    Parameters
+    ----------
+    x : array_like
+        The array whose shape (and, by default, dtype and device) the result takes.
+    dtype : dtype, optional
+        The result's dtype; default ``None``: the dtype of ``x``.
+    device : jax.Device, str or jax.sharding.Sharding, optional
+        Where to place the result; default ``None``: the device of ``x`` (where there are
+        several devices; else the default device).
+
+    Returns
+    -------
+    Array
+        An array of the shape of ``x``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``dtype`` is not a supported dtype (``float64`` on a
+        TPU).
+    ValueError
+        If ``device`` is none of laxarray's devices.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``dtype`` and ``device`` (and the shape of ``x``).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> x = xp.asarray([[1, 2, 3], [4, 5, 6]])
+    >>> xp.ones_like(x)
+    Array([[1, 1, 1],
+           [1, 1, 1]])
+    """
     shape, dt, dev = _like("ones_like", x, dtype, device)
     return _full("ones_like", shape, True, dt, dev)
 
 
 def empty_like(x, /, *, dtype=None, device=None) -> Array:
-    """Uninitialised (zero-filled) array like ``x``. Array API: empty_like. NumPy: numpy.empty_like."""
+    """Return a new array with the shape of ``x``, uninitialised (laxarray: zeros).
+
+    Array API: empty_like. NumPy: numpy.empty_like.
+
+    Parameters
+    ----------
+    x : array_like
+        The array whose shape (and, by default, dtype and device) the result takes.
+    dtype : dtype, optional
+        The result's dtype; default ``None``: the dtype of ``x``.
+    device : jax.Device, str or jax.sharding.Sharding, optional
+        Where to place the result; default ``None``: the device of ``x`` (where there are
+        several devices; else the default device).
+
+    Returns
+    -------
+    Array
+        An array of the shape of ``x``, every element zero (NumPy leaves the values undefined).
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``dtype`` is not a supported dtype (``float64`` on a
+        TPU).
+    ValueError
+        If ``device`` is none of laxarray's devices.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``dtype`` and ``device`` (and the shape of ``x``).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> x = xp.asarray([[1, 2, 3], [4, 5, 6]])
+    >>> xp.empty_like(x)
+    Array([[0, 0, 0],
+           [0, 0, 0]])
+    """
     shape, dt, dev = _like("empty_like", x, dtype, device)
     return _full("empty_like", shape, False, dt, dev)
 
@@ -234,9 +601,53 @@ def _wrap_int(value, dtype):
 
 
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
-    """Evenly spaced values in ``[start, stop)``. Array API: arange. NumPy: numpy.arange.
+    """Return evenly spaced values in the half-open interval ``[start, stop)``.
 
-    All of ``start``, ``stop`` and ``step`` are static (Python numbers) under ``jax.jit``.
+    Array API: arange. NumPy: numpy.arange.
+
+    Parameters
+    ----------
+    start : int or float
+        The first value; with ``stop`` omitted, the end of the interval (which then starts
+        at 0).
+    stop : int or float, optional
+        The end of the interval (excluded); default ``None`` (see ``start``).
+    step : int or float, optional
+        The spacing between values; default 1.
+    dtype : dtype, optional
+        The result's dtype; default ``None``: the type of ``start``, ``stop`` and ``step``
+        (int64 for integers, float64 for floats on the CPU).
+    device : jax.Device, str or jax.sharding.Sharding, optional
+        Where to place the result: one of ``__array_namespace_info__().devices()``, a platform
+        name (``"cpu"``) or a sharding over them; default ``None``, the default device.
+
+    Returns
+    -------
+    Array
+        A 1-D array of ``ceil((stop - start) / step)`` values (none where that is negative).
+
+    Raises
+    ------
+    TypeError
+        If ``start``, ``stop`` or ``step`` is not a real Python number (a traced value
+        included), ``dtype`` is bool, or ``dtype`` is not a supported dtype.
+    ValueError
+        If ``step`` is 0 (the error is also a ``ZeroDivisionError``), the values do not fit an
+        integer ``dtype``, the length exceeds NumPy's largest array, or ``device`` is none of
+        laxarray's devices.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``start``, ``stop``, ``step``, ``dtype`` and ``device``: all
+    of them must be Python numbers (the result's length depends on them).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.arange(5)
+    Array([0, 1, 2, 3, 4])
+    >>> xp.arange(1.0, 2.0, 0.25)
+    Array([1.  , 1.25, 1.5 , 1.75])
     """
     start = _static_number("arange", start, "start")
     if stop is None:
@@ -302,9 +713,59 @@ def _linspace_kernel(start_a, stop_a, *, num, dtype, endpoint, out):
 
 
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> Array:
-    """``num`` evenly spaced values from ``start`` to ``stop``.
-    Array API: linspace. NumPy: numpy.linspace (an integer ``dtype`` floors the values, as
-    NumPy does). ``start``/``stop``/``num`` are static."""
+    """Return ``num`` evenly spaced values from ``start`` to ``stop``.
+
+    Array API: linspace. NumPy: numpy.linspace.
+
+    Parameters
+    ----------
+    start : int, float or complex
+        The first value.
+    stop : int, float or complex
+        The last value (with ``endpoint=True``), else the end of the interval.
+    num : int
+        How many values (non-negative).
+    dtype : dtype, optional
+        The result's dtype; default ``None``: the default floating dtype (float64 on the
+        CPU), complex where ``start`` or ``stop`` is complex.
+    device : jax.Device, str or jax.sharding.Sharding, optional
+        Where to place the result: one of ``__array_namespace_info__().devices()``, a platform
+        name (``"cpu"``) or a sharding over them; default ``None``, the default device.
+    endpoint : bool, optional
+        Whether ``stop`` is the last value; default ``True``.
+
+    Returns
+    -------
+    Array
+        A 1-D array of ``num`` values.
+
+    Raises
+    ------
+    TypeError
+        If ``start`` or ``stop`` is not a Python number (a traced value included), ``num``
+        is not an int, ``endpoint`` is not a bool, ``dtype`` is not a supported dtype, or a
+        complex ``start``/``stop`` is given a real ``dtype``.
+    ValueError
+        If ``num`` is negative, or ``device`` is none of laxarray's devices.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``start``, ``stop``, ``num``, ``dtype``, ``device`` and
+    ``endpoint``.
+
+    The values are computed in float64 (complex128) as NumPy computes them (``i * step +
+    start``, the product rounded before the sum) and cast to ``dtype``: float32 values are
+    the float64 ones rounded; an integer ``dtype`` (NumPy's, not the standard's) floors the
+    values, as NumPy does.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.linspace(0, 1, 5)
+    Array([0.  , 0.25, 0.5 , 0.75, 1.  ])
+    >>> xp.linspace(0, 1, 4, endpoint=False)
+    Array([0.  , 0.25, 0.5 , 0.75])
+    """
     start = _static_number("linspace", start, "start")
     stop = _static_number("linspace", stop, "stop")
     num = check_int("linspace", num, "num", minimum=0)
@@ -335,7 +796,54 @@ def _eye_kernel(*, n_rows, n_cols, k, dtype):
 
 
 def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None) -> Array:
-    """Ones on the ``k``-th diagonal. Array API: eye. NumPy: numpy.eye. All arguments static."""
+    """Return a 2-D array with ones on the ``k``-th diagonal and zeros elsewhere.
+
+    Array API: eye. NumPy: numpy.eye.
+
+    Parameters
+    ----------
+    n_rows : int
+        The number of rows (non-negative).
+    n_cols : int, optional
+        The number of columns; default ``None``: ``n_rows``.
+    k : int, optional
+        The diagonal: 0 the main one, positive above it, negative below; default 0.
+    dtype : dtype, optional
+        The result's dtype; default ``None``: the default floating dtype (float64 on the
+        CPU, float32 on a TPU).
+    device : jax.Device, str or jax.sharding.Sharding, optional
+        Where to place the result: one of ``__array_namespace_info__().devices()``, a platform
+        name (``"cpu"``) or a sharding over them; default ``None``, the default device.
+
+    Returns
+    -------
+    Array
+        An ``(n_rows, n_cols)`` array.
+
+    Raises
+    ------
+    TypeError
+        If ``n_rows``, ``n_cols`` or ``k`` is not an int, or ``dtype`` is not a supported
+        dtype.
+    ValueError
+        If ``n_rows`` or ``n_cols`` is negative, or ``device`` is none of laxarray's devices.
+
+    Notes
+    -----
+    Static under ``jax.jit``: every argument (``n_rows``, ``n_cols``, ``k``, ``dtype``,
+    ``device``).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.eye(3)
+    Array([[1., 0., 0.],
+           [0., 1., 0.],
+           [0., 0., 1.]])
+    >>> xp.eye(2, 3, k=1, dtype=xp.int64)
+    Array([[0, 1, 0],
+           [0, 0, 1]])
+    """
     n_rows = check_int("eye", n_rows, "n_rows", minimum=0)
     n_cols = n_rows if n_cols is None else check_int("eye", n_cols, "n_cols", minimum=0)
     # a diagonal outside the matrix is no diagonal: one program for all of them, and an
@@ -370,12 +878,84 @@ def _tri(fn, x, k, lower):
 
 
 def tril(x, /, *, k=0) -> Array:
-    """Lower triangle (elements above the ``k``-th diagonal zeroed). Array API: tril. NumPy: numpy.tril."""
+    """Return the lower triangle of a matrix (or a stack of matrices).
+
+    Array API: tril. NumPy: numpy.tril.
+
+    Parameters
+    ----------
+    x : array_like
+        An array of rank >= 2; its last two axes are the matrices.
+    k : int, optional
+        The diagonal: elements above it are zeroed; 0 the main diagonal, positive above
+        it, negative below; default 0.
+
+    Returns
+    -------
+    Array
+        An array of the shape and dtype of ``x``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``k`` is not an int.
+    ValueError
+        If ``x`` has rank below 2.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``k``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> x = xp.asarray([[1, 2, 3], [4, 5, 6], [7, 8, 9]])
+    >>> xp.tril(x)
+    Array([[1, 0, 0],
+           [4, 5, 0],
+           [7, 8, 9]])
+    """
     return _tri("tril", x, k, True)
 
 
 def triu(x, /, *, k=0) -> Array:
-    """Upper triangle (elements below the ``k``-th diagonal zeroed). Array API: triu. NumPy: numpy.triu."""
+    """Return the upper triangle of a matrix (or a stack of matrices).
+
+    Array API: triu. NumPy: numpy.triu.
+
+    Parameters
+    ----------
+    x : array_like
+        An array of rank >= 2; its last two axes are the matrices.
+    k : int, optional
+        The diagonal: elements below it are zeroed; 0 the main diagonal, positive above
+        it, negative below; default 0.
+
+    Returns
+    -------
+    Array
+        An array of the shape and dtype of ``x``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``k`` is not an int.
+    ValueError
+        If ``x`` has rank below 2.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``k``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> x = xp.asarray([[1, 2, 3], [4, 5, 6], [7, 8, 9]])
+    >>> xp.triu(x)
+    Array([[1, 2, 3],
+           [0, 5, 6],
+           [0, 0, 9]])
+    """
     return _tri("triu", x, k, False)
 
 
@@ -385,7 +965,48 @@ def _grid_kernel(v, *, shape, axis):
 
 
 def meshgrid(*arrays, indexing="xy"):
-    """Coordinate matrices from 1-D arrays. Array API: meshgrid. NumPy: numpy.meshgrid."""
+    """Return coordinate matrices from 1-D coordinate vectors.
+
+    Array API: meshgrid. NumPy: numpy.meshgrid.
+
+    Parameters
+    ----------
+    *arrays : array_like
+        1-D arrays, the coordinates along each axis.
+    indexing : {"xy", "ij"}, optional
+        ``"xy"`` (Cartesian: the first two axes of the result swapped) or ``"ij"`` (matrix);
+        default ``"xy"``.
+
+    Returns
+    -------
+    tuple of Array
+        One array per input, each of shape ``(len(arrays[1]), len(arrays[0]), ...)`` for
+        ``"xy"`` or ``(len(arrays[0]), len(arrays[1]), ...)`` for ``"ij"``.
+
+    Raises
+    ------
+    TypeError
+        If an input is not array_like.
+    ValueError
+        If an input is not 1-D, or ``indexing`` is neither ``"xy"`` nor ``"ij"``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``indexing`` (and the lengths of the inputs).
+
+    Unlike NumPy, only the standard's arguments: no ``sparse`` or ``copy``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> X, Y = xp.meshgrid(xp.asarray([1, 2, 3]), xp.asarray([10, 20]))
+    >>> X
+    Array([[1, 2, 3],
+           [1, 2, 3]])
+    >>> Y
+    Array([[10, 10, 10],
+           [20, 20, 20]])
+    """
     check_choice("meshgrid", indexing, "indexing", ("xy", "ij"))
     vs = [a._value if type(a) is Array else to_raw("meshgrid", a, "arrays") for a in arrays]
     for a in vs:
@@ -411,12 +1032,51 @@ def _dlpack_on_host(x):
 
 @in_wide_mode
 def from_dlpack(x, /, *, device=None, copy=None) -> Array:
-    """Array from an object implementing DLPack. Array API: from_dlpack. NumPy: numpy.from_dlpack.
+    """Return an Array from an object implementing the DLPack protocol.
+
+    Array API: from_dlpack. NumPy: numpy.from_dlpack.
+
+    Parameters
+    ----------
+    x : object
+        An object with ``__dlpack__`` (and ``__dlpack_device__``): a NumPy array, a jax
+        array, a torch tensor, an Array ...
+    device : jax.Device, str or jax.sharding.Sharding, optional
+        Where to place the result: one of ``__array_namespace_info__().devices()``, a platform
+        name (``"cpu"``) or a sharding over them; default ``None``, the default device.
+    copy : bool, optional
+        ``True``: always copy; ``False``: never copy, raise where jax cannot import the
+        buffer without one; default ``None``: copy only where needed.
+
+    Returns
+    -------
+    Array
+        An Array of the values of ``x``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` has no ``__dlpack__``, or ``copy`` is not a bool.
+    ValueError
+        If ``copy=False`` and jax cannot import the buffer without a copy (jax needs 64-byte
+        aligned host memory), or ``device`` is none of laxarray's devices.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``device`` and ``copy``.  ``x`` must be a concrete DLPack
+    buffer (a traced jax array is taken as it is).
 
     ``copy=None`` lets jax import the buffer without a copy where it can (a CPU buffer
     aligned to 64 bytes): the result then shares memory with ``x``, as DLPack intends.
-    ``copy=True`` always copies; ``copy=False`` raises ``ValueError`` when jax cannot import
-    the buffer without a copy.  Not traceable (``x`` must be a concrete buffer).
+    ``copy=True`` always copies (a host buffer is first copied by NumPy: jax copies host
+    buffers asynchronously).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import laxarray as xp
+    >>> xp.from_dlpack(np.arange(3.0))
+    Array([0., 1., 2.])
     """
     dev = check_device("from_dlpack", device)
     if copy is not None:

@@ -21,13 +21,56 @@ def _astype_kernel(x, *, dtype):
 
 
 def astype(x, dtype, /, *, copy=True, device=None):
-    """Cast to ``dtype``. Array API: astype. NumPy: numpy.ndarray.astype.
+    """Copy an array to a given dtype.
+
+    Array API: astype. NumPy: numpy.ndarray.astype.
+
+    Parameters
+    ----------
+    x : array_like
+        The array to cast.
+    dtype : dtype
+        The dtype to cast to.
+    copy : bool, optional
+        ``True``: always a new array; ``False``: ``x`` itself when no cast is needed (same
+        dtype and device); default ``True``.
+    device : jax.Device, str or jax.sharding.Sharding, optional
+        Where to place the result; default ``None``: the device of ``x``.
+
+    Returns
+    -------
+    Array
+        The values of ``x`` as ``dtype``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, ``dtype`` is not a supported dtype (``float64`` on a
+        TPU), ``copy`` is not a bool, or ``x`` is complex and ``dtype`` a real numeric one.
+    ValueError
+        If ``device`` is none of laxarray's devices.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``dtype``, ``copy`` and ``device``.
 
     Complex to a real numeric dtype raises ``TypeError``, as the standard asks (NumPy would
     drop the imaginary part): take ``real(x)`` or ``abs(x)`` first.  Complex to bool is
-    ``x != 0``.  ``copy=False`` returns ``x`` itself when no cast is needed.  ``dtype`` is
-    static under ``jax.jit``.  A copy without a cast shares the
-    immutable value under a new handle: writes to either never reach the other.
+    ``x != 0``.  Floats to integers truncate toward zero (NaN and out-of-range values give
+    what XLA's conversion gives).  A copy without a cast shares the immutable value under a
+    new handle: writes to either never reach the other.  Unlike NumPy, no ``casting`` or
+    ``order``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.astype(xp.asarray([1.7, -1.7]), xp.int32)
+    Array([ 1, -1], dtype=int32)
+    >>> xp.astype(xp.asarray([1j, 0]), xp.bool)
+    Array([ True, False])
+    >>> x = xp.asarray([1.0])
+    >>> xp.astype(x, xp.float64, copy=False) is x
+    True
     """
     raw = as_array("astype", x)
     dt = _dt.canonicalize_dtype("astype", dtype)

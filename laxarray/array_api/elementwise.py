@@ -48,7 +48,29 @@ def _to_bool(x):
 @elementwise_binary("any", ufunc=UfuncFacts(identity=0, reorderable=True, reduce="sum",
                                              accumulate="cumulative_sum", at="add"))
 def add(x1, x2, /):
-    """Add elementwise (bool + bool is logical or, as NumPy). Array API: add. NumPy: numpy.add."""
+    """Add ``x1`` and ``x2`` elementwise.
+
+    Array API: add. NumPy: numpy.add.
+
+    Returns
+    -------
+    Array
+        ``x1 + x2``, of the promoted dtype; ``bool + bool`` is logical or, as in NumPy.
+
+    Notes
+    -----
+    As a ufunc it has ``reduce`` (``sum``), ``accumulate`` (``cumulative_sum``), ``outer`` and
+    ``at``; ``identity`` is 0.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.add(xp.asarray([1, 2, 3]), 10)
+    Array([11, 12, 13])
+    >>> xp.add(xp.asarray([[1.0], [2.0]]), xp.asarray([0.5, 1.5]))
+    Array([[1.5, 2.5],
+           [2.5, 3.5]])
+    """
     if x1.dtype == np.bool_:
         return lax.bitwise_or(x1, x2)
     return lax.add(x1, x2)
@@ -56,15 +78,47 @@ def add(x1, x2, /):
 
 @elementwise_binary("numeric", ufunc=UfuncFacts(at="subtract"))
 def subtract(x1, x2, /):
-    """Subtract elementwise. Array API: subtract. NumPy: numpy.subtract."""
+    """Subtract ``x2`` from ``x1`` elementwise.
+
+    Array API: subtract. NumPy: numpy.subtract.
+
+    Returns
+    -------
+    Array
+        ``x1 - x2``, of the promoted dtype.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.subtract(xp.asarray([5, 7]), xp.asarray([1, 2]))
+    Array([4, 5])
+    """
     return lax.sub(x1, x2)
 
 
 @elementwise_binary("any", ufunc=UfuncFacts(identity=1, reorderable=True, reduce="prod",
                                              accumulate="cumulative_prod", at="multiply"))
 def multiply(x1, x2, /):
-    """Multiply elementwise (bool * bool is logical and, as NumPy).
-    Array API: multiply. NumPy: numpy.multiply."""
+    """Multiply ``x1`` and ``x2`` elementwise.
+
+    Array API: multiply. NumPy: numpy.multiply.
+
+    Returns
+    -------
+    Array
+        ``x1 * x2``, of the promoted dtype; ``bool * bool`` is logical and, as in NumPy.
+
+    Notes
+    -----
+    As a ufunc it has ``reduce`` (``prod``), ``accumulate`` (``cumulative_prod``), ``outer`` and
+    ``at``; ``identity`` is 1.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.multiply(xp.asarray([1.5, 2.0]), 2)
+    Array([3., 4.])
+    """
     if x1.dtype == np.bool_:
         return lax.bitwise_and(x1, x2)
     return lax.mul(x1, x2)
@@ -76,7 +130,30 @@ _DIV = _om.pick("divide", lax.div)
 
 @elementwise_binary("numeric", compute=to_float, exact_divisor=True, ufunc=UfuncFacts())
 def divide(x1, x2, /):
-    """True division; integer inputs give float64. Array API: divide. NumPy: numpy.divide."""
+    """Divide ``x1`` by ``x2`` elementwise (true division).
+
+    Array API: divide. NumPy: numpy.divide.
+
+    Returns
+    -------
+    Array
+        ``x1 / x2``, of the promoted floating dtype: integer inputs give the default floating
+        dtype (float64 on the CPU).
+
+    Notes
+    -----
+    Correctly rounded: XLA's division where it is, laxarray's own where it is not (a TPU's
+    backend record). A broadcast ``x2`` is never turned into a reciprocal's product. Unlike
+    NumPy, bool input raises ``TypeError`` (the standard's dtype category).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.divide(xp.asarray([1, 2, 3]), 2)
+    Array([0.5, 1. , 1.5])
+    >>> xp.divide(1.0, xp.asarray([0.0, -0.0]))
+    Array([ inf, -inf])
+    """
     return _DIV(x1, x2)
 
 
@@ -113,13 +190,29 @@ def _float_divmod(x1, x2):
 
 @elementwise_binary("real numeric", ufunc=UfuncFacts())
 def floor_divide(x1, x2, /):
-    """Floor division; integer division by zero gives 0.
+    """Divide ``x1`` by ``x2`` elementwise, rounding the quotient toward -inf.
+
     Array API: floor_divide. NumPy: numpy.floor_divide.
 
-    Unlike NumPy, an infinity against a finite number follows the standard's
-    ``floor(x1 / x2)``: ``inf // 2.0`` is ``inf`` (NumPy: ``nan``) and ``1.0 // -inf`` is
-    ``-0.0`` (NumPy: ``-1.0``); elsewhere NumPy's values.  Under ``jax.jit`` a select on
-    masks, no branch on values.
+    Returns
+    -------
+    Array
+        ``floor(x1 / x2)``, of the promoted dtype; integer division by zero gives 0.
+
+    Notes
+    -----
+    Unlike NumPy, an infinity against a finite number follows the standard's ``floor(x1 / x2)``:
+    ``inf // 2.0`` is ``inf`` (NumPy: ``nan``) and ``1.0 // -inf`` is ``-0.0`` (NumPy:
+    ``-1.0``); elsewhere NumPy's values. Under ``jax.jit`` a select on masks, no branch on
+    values. Unlike NumPy, bool input raises ``TypeError`` (the standard's dtype category).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.floor_divide(xp.asarray([7, -7]), 2)
+    Array([ 3, -4])
+    >>> xp.floor_divide(xp.asarray([7.0, 1.0]), xp.asarray([0.0, 2.0]))
+    Array([inf, 0.])
     """
     if _is_int(x1):
         return _int_floor_divide(x1, x2)
@@ -131,8 +224,28 @@ def floor_divide(x1, x2, /):
 
 @elementwise_binary("real numeric", ufunc=UfuncFacts())
 def remainder(x1, x2, /):
-    """Remainder with the sign of the divisor (integer ``x % 0`` gives 0).
-    Array API: remainder. NumPy: numpy.remainder."""
+    """Return the elementwise remainder of division, with the sign of the divisor.
+
+    Array API: remainder. NumPy: numpy.remainder.
+
+    Returns
+    -------
+    Array
+        ``x1 - floor(x1 / x2) * x2``, of the promoted dtype; integer ``x % 0`` gives 0.
+
+    Notes
+    -----
+    NumPy's values (its ``npy_divmod``). Unlike NumPy, bool input raises ``TypeError`` (the
+    standard's dtype category).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.remainder(xp.asarray([7, -7]), 3)
+    Array([1, 2])
+    >>> xp.remainder(xp.asarray([5.5]), -2.0)
+    Array([-0.5])
+    """
     if _is_int(x1):
         zero = _zeros(x2)
         safe = lax.select(lax.eq(x2, zero), lax.full_like(x2, 1), x2)
@@ -225,10 +338,53 @@ def _square_real(x, /):
 
 @as_ufunc(UfuncFacts())
 def pow(x1, x2, /):
-    """Power elementwise. Array API: pow. NumPy: numpy.power.
+    """Raise each element of ``x1`` to the power of the matching element of ``x2``.
 
-    ``x ** 2`` on a real floating array is computed as ``x * x`` (exact, and far faster
-    than the general power kernel), as NumPy does."""
+    Array API: pow. NumPy: numpy.power.
+
+    Parameters
+    ----------
+    x1 : array_like
+        The bases: an array, or a Python scalar that takes the other operand's dtype (NEP 50).
+    x2 : array_like
+        The exponents, likewise; the shapes of ``x1`` and ``x2`` broadcast together, and
+        promoted together they are of a numeric dtype (not bool).
+
+    Returns
+    -------
+    Array
+        ``x1 ** x2``, of the promoted dtype.  Integer powers with a negative exponent give 0
+        (1 and -1 for the bases 1 and -1), as integer arithmetic would.
+
+    Raises
+    ------
+    TypeError
+        If ``x1`` or ``x2`` is not array_like, or their promoted dtype is not numeric (bool).
+    ValueError
+        If the shapes of ``x1`` and ``x2`` do not broadcast together (or differ in rank, under
+        ``set_rank_promotion("raise")``).
+    OverflowError
+        If a Python int operand is outside the range of the other operand's integer dtype.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none (the operands' dtypes and shapes choose the program).
+
+    ``x ** 2`` on a real floating array is computed as ``x * x`` (exact, and far faster than
+    the general power kernel), as NumPy does.  Complex powers follow NumPy's ``cpow``: binary
+    powering for small integer exponents, the standard's ``exp(x2 * log(x1))`` where XLA's
+    power gives NaN, and ``0 ** z = 0`` for ``Re(z) > 0``.  Unlike NumPy, bool input raises
+    ``TypeError``; NumPy's ``out=`` is not taken.  As a ufunc it has ``reduce``,
+    ``accumulate`` and ``outer``; its ``at`` raises ``NotImplementedError``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.pow(xp.asarray([1, 2, 3]), 2)
+    Array([1, 4, 9])
+    >>> xp.pow(2.0, xp.asarray([-1.0, 0.5]))
+    Array([0.5       , 1.41421356])
+    """
     if type(x2) is int and x2 == 2 and type(x1) is Array and _dt.kind_of(x1.dtype) == "f":
         return _square_real(x1)
     return _pow_general(x1, x2)
@@ -261,19 +417,69 @@ def int_pow(base, exp):
 
 @elementwise_unary("numeric")
 def negative(x, /):
-    """Numerical negative. Array API: negative. NumPy: numpy.negative."""
+    """Return the numerical negative of each element.
+
+    Array API: negative. NumPy: numpy.negative.
+
+    Returns
+    -------
+    Array
+        ``-x``, of the dtype of ``x`` (unsigned integers wrap around).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.negative(xp.asarray([1, -2, 0]))
+    Array([-1,  2,  0])
+    """
     return lax.neg(x)
 
 
 @elementwise_unary("numeric")
 def positive(x, /):
-    """Numerical positive (a copy). Array API: positive. NumPy: numpy.positive."""
+    """Return the numerical positive of each element (a copy).
+
+    Array API: positive. NumPy: numpy.positive.
+
+    Returns
+    -------
+    Array
+        ``+x``: the values of ``x``, of its dtype.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.positive(xp.asarray([1.5, -2.0]))
+    Array([ 1.5, -2. ])
+    """
     return x
 
 
 @elementwise_unary("numeric")
 def abs(x, /):
-    """Absolute value; complex input gives its real dtype. Array API: abs. NumPy: numpy.abs."""
+    """Return the absolute value of each element.
+
+    Array API: abs. NumPy: numpy.abs.
+
+    Returns
+    -------
+    Array
+        ``|x|``, of the dtype of ``x``; complex input gives its real dtype (the magnitude).
+
+    Notes
+    -----
+    A complex value with an infinite part gives ``inf`` even where its other part is NaN (as
+    ``hypot``). The most negative integer stays itself, as in NumPy. Unlike NumPy, bool input
+    raises ``TypeError`` (the standard's dtype category).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.abs(xp.asarray([-1.5, 0.0, 2.0]))
+    Array([1.5, 0. , 2. ])
+    >>> xp.abs(xp.asarray([3 + 4j]))
+    Array([5.])
+    """
     if _is_complex(x):  # an infinite part gives +inf even with a NaN part (as hypot)
         inf = lax.bitwise_or(_isinf_real(lax.real(x)), _isinf_real(lax.imag(x)))
         mag = _cm.cabs(x)
@@ -285,13 +491,50 @@ def abs(x, /):
 
 @elementwise_unary("numeric")
 def square(x, /):
-    """Square elementwise. Array API: square. NumPy: numpy.square."""
+    """Return the square of each element.
+
+    Array API: square. NumPy: numpy.square.
+
+    Returns
+    -------
+    Array
+        ``x * x``, of the dtype of ``x``.
+
+    Notes
+    -----
+    Unlike NumPy, bool input raises ``TypeError`` (the standard's dtype category).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.square(xp.asarray([-3, 2]))
+    Array([9, 4])
+    """
     return lax.mul(x, x)
 
 
 @elementwise_unary("floating-point", compute=to_float)
 def reciprocal(x, /):
-    """``1 / x`` elementwise. Array API: reciprocal. NumPy: numpy.reciprocal."""
+    """Return the reciprocal ``1 / x`` of each element.
+
+    Array API: reciprocal. NumPy: numpy.reciprocal.
+
+    Returns
+    -------
+    Array
+        ``1 / x``, of the floating dtype of ``x``.
+
+    Notes
+    -----
+    Complex input keeps the textbook signs: ``1 / (c + dj) = (c - dj) / (c**2 + d**2)``. Unlike
+    NumPy (integer reciprocal), integer and bool input raise ``TypeError``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.reciprocal(xp.asarray([2.0, 0.0, -4.0]))
+    Array([ 0.5 ,   inf, -0.25])
+    """
     out = _om.pick("reciprocal", lambda v: lax.div(lax.full_like(v, 1), v))(x)
     if _is_complex(x):  # textbook signs: 1/(c + dj) = (c - dj) / (c**2 + d**2)
         re, im = lax.real(out), lax.imag(out)
@@ -303,7 +546,29 @@ def reciprocal(x, /):
 
 @elementwise_unary("numeric")
 def sign(x, /):
-    """Sign; ``x / |x|`` for complex (0 at 0). Array API: sign. NumPy: numpy.sign."""
+    """Return an elementwise indication of the sign of each element.
+
+    Array API: sign. NumPy: numpy.sign.
+
+    Returns
+    -------
+    Array
+        -1, 0 or 1 (of the dtype of ``x``) for real input; ``x / |x|`` (0 at 0) for complex
+        input; NaN for NaN.
+
+    Notes
+    -----
+    ``sign(-0.0)`` is ``+0.0``, as in NumPy. Unlike NumPy, bool input raises ``TypeError`` (the
+    standard's dtype category).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.sign(xp.asarray([-2.5, 0.0, 3.0]))
+    Array([-1.,  0.,  1.])
+    >>> xp.sign(xp.asarray([3 + 4j]))
+    Array([0.6+0.8j])
+    """
     if _is_complex(x):
         mag = lax.abs(x)
         zero = _zeros(mag)
@@ -321,19 +586,73 @@ def sign(x, /):
 # ---- rounding -----------------------------------------------------------------------------
 @elementwise_unary("real numeric")
 def ceil(x, /):
-    """Round toward +inf (integers unchanged). Array API: ceil. NumPy: numpy.ceil."""
+    """Round each element toward +inf (the smallest integer not below).
+
+    Array API: ceil. NumPy: numpy.ceil.
+
+    Returns
+    -------
+    Array
+        The rounded values, of the dtype of ``x`` (integers are returned unchanged).
+
+    Notes
+    -----
+    Unlike NumPy, bool input raises ``TypeError`` (NumPy returns it).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.ceil(xp.asarray([-1.5, 1.2, 2.0]))
+    Array([-1.,  2.,  2.])
+    """
     return x if _is_int(x) else lax.ceil(x)
 
 
 @elementwise_unary("real numeric")
 def floor(x, /):
-    """Round toward -inf (integers unchanged). Array API: floor. NumPy: numpy.floor."""
+    """Round each element toward -inf (the largest integer not above).
+
+    Array API: floor. NumPy: numpy.floor.
+
+    Returns
+    -------
+    Array
+        The rounded values, of the dtype of ``x`` (integers are returned unchanged).
+
+    Notes
+    -----
+    Unlike NumPy, bool input raises ``TypeError`` (NumPy returns it).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.floor(xp.asarray([-1.5, 1.2, 2.0]))
+    Array([-2.,  1.,  2.])
+    """
     return x if _is_int(x) else lax.floor(x)
 
 
 @elementwise_unary("real numeric")
 def trunc(x, /):
-    """Round toward zero (integers unchanged). Array API: trunc. NumPy: numpy.trunc."""
+    """Round each element toward zero.
+
+    Array API: trunc. NumPy: numpy.trunc.
+
+    Returns
+    -------
+    Array
+        The rounded values, of the dtype of ``x`` (integers are returned unchanged).
+
+    Notes
+    -----
+    Unlike NumPy, bool input raises ``TypeError`` (NumPy returns it).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.trunc(xp.asarray([-1.5, 1.7, 2.0]))
+    Array([-1.,  1.,  2.])
+    """
     if _is_int(x):
         return x
     return lax.select(lax.lt(x, _zeros(x)), lax.ceil(x), lax.floor(x))
@@ -341,7 +660,28 @@ def trunc(x, /):
 
 @elementwise_unary("numeric")
 def round(x, /):
-    """Round half to even; complex rounds both parts. Array API: round. NumPy: numpy.round."""
+    """Round each element to the nearest integer, halves to even.
+
+    Array API: round. NumPy: numpy.round.
+
+    Returns
+    -------
+    Array
+        The rounded values, of the dtype of ``x`` (integers unchanged); complex input rounds
+        its real and imaginary parts.
+
+    Notes
+    -----
+    This is the standard's ``round``, ``laxarray.array_api.round``: it takes no ``decimals``.
+    The top-level ``laxarray.round`` is NumPy's, with ``decimals`` (as ``laxarray.around``).
+    Unlike NumPy, bool input raises ``TypeError`` (the standard's dtype category).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.array_api.round(xp.asarray([0.5, 1.5, 2.5, -0.5]))
+    Array([ 0.,  2.,  2., -0.])
+    """
     if _is_int(x):
         return x
     even = lax.RoundingMethod.TO_NEAREST_EVEN
@@ -353,37 +693,149 @@ def round(x, /):
 # ---- comparisons --------------------------------------------------------------------------
 @elementwise_binary("any")
 def equal(x1, x2, /):
-    """``x1 == x2`` elementwise. Array API: equal. NumPy: numpy.equal."""
+    """Return the truth value of ``x1 == x2`` elementwise.
+
+    Array API: equal. NumPy: numpy.equal.
+
+    Returns
+    -------
+    Array
+        A bool array of the broadcast shape.
+
+    Notes
+    -----
+    Any comparison with NaN is false (``not_equal``: true).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.equal(xp.asarray([1, 2, 3]), 2)
+    Array([False,  True, False])
+    """
     return lax.eq(x1, x2)
 
 
 @elementwise_binary("any")
 def not_equal(x1, x2, /):
-    """``x1 != x2`` elementwise. Array API: not_equal. NumPy: numpy.not_equal."""
+    """Return the truth value of ``x1 != x2`` elementwise.
+
+    Array API: not_equal. NumPy: numpy.not_equal.
+
+    Returns
+    -------
+    Array
+        A bool array of the broadcast shape.
+
+    Notes
+    -----
+    Any comparison with NaN is false (``not_equal``: true).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.not_equal(xp.asarray([1, 2, 3]), 2)
+    Array([ True, False,  True])
+    """
     return lax.ne(x1, x2)
 
 
 @elementwise_binary("real")
 def greater(x1, x2, /):
-    """``x1 > x2`` elementwise. Array API: greater. NumPy: numpy.greater."""
+    """Return the truth value of ``x1 > x2`` elementwise.
+
+    Array API: greater. NumPy: numpy.greater.
+
+    Returns
+    -------
+    Array
+        A bool array of the broadcast shape.
+
+    Notes
+    -----
+    Any comparison with NaN is false. Unlike NumPy (which orders complex numbers
+    lexicographically), complex input raises ``TypeError``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.greater(xp.asarray([1, 2, 3]), 2)
+    Array([False, False,  True])
+    """
     return lax.gt(x1, x2)
 
 
 @elementwise_binary("real")
 def greater_equal(x1, x2, /):
-    """``x1 >= x2`` elementwise. Array API: greater_equal. NumPy: numpy.greater_equal."""
+    """Return the truth value of ``x1 >= x2`` elementwise.
+
+    Array API: greater_equal. NumPy: numpy.greater_equal.
+
+    Returns
+    -------
+    Array
+        A bool array of the broadcast shape.
+
+    Notes
+    -----
+    Any comparison with NaN is false. Unlike NumPy (which orders complex numbers
+    lexicographically), complex input raises ``TypeError``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.greater_equal(xp.asarray([1, 2, 3]), 2)
+    Array([False,  True,  True])
+    """
     return lax.ge(x1, x2)
 
 
 @elementwise_binary("real")
 def less(x1, x2, /):
-    """``x1 < x2`` elementwise. Array API: less. NumPy: numpy.less."""
+    """Return the truth value of ``x1 < x2`` elementwise.
+
+    Array API: less. NumPy: numpy.less.
+
+    Returns
+    -------
+    Array
+        A bool array of the broadcast shape.
+
+    Notes
+    -----
+    Any comparison with NaN is false. Unlike NumPy (which orders complex numbers
+    lexicographically), complex input raises ``TypeError``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.less(xp.asarray([1, 2, 3]), 2)
+    Array([ True, False, False])
+    """
     return lax.lt(x1, x2)
 
 
 @elementwise_binary("real")
 def less_equal(x1, x2, /):
-    """``x1 <= x2`` elementwise. Array API: less_equal. NumPy: numpy.less_equal."""
+    """Return the truth value of ``x1 <= x2`` elementwise.
+
+    Array API: less_equal. NumPy: numpy.less_equal.
+
+    Returns
+    -------
+    Array
+        A bool array of the broadcast shape.
+
+    Notes
+    -----
+    Any comparison with NaN is false. Unlike NumPy (which orders complex numbers
+    lexicographically), complex input raises ``TypeError``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.less_equal(xp.asarray([1, 2, 3]), 2)
+    Array([ True,  True, False])
+    """
     return lax.le(x1, x2)
 
 
@@ -413,10 +865,27 @@ def _complex_pick(x1, x2, beats):
 
 @elementwise_binary("any", ufunc=UfuncFacts(reorderable=True, reduce="max", at="max"))
 def maximum(x1, x2, /):
-    """Elementwise maximum, propagating NaN. Array API: maximum. NumPy: numpy.maximum.
+    """Return the elementwise maximum of ``x1`` and ``x2``, propagating NaN.
 
-    Complex input (which the standard leaves out) follows NumPy: lexicographic order, real
-    part first; a value with a NaN part wins, ``x1``'s first."""
+    Array API: maximum. NumPy: numpy.maximum.
+
+    Returns
+    -------
+    Array
+        The larger of each pair, of the promoted dtype; NaN where either is NaN.
+
+    Notes
+    -----
+    Complex input (which the standard leaves out) follows NumPy: lexicographic order, real part
+    first; a value with a NaN part wins, ``x1``'s first. As a ufunc it has ``reduce`` (``max``),
+    ``accumulate``, ``outer`` and ``at``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.maximum(xp.asarray([1.0, 5.0, float("nan")]), xp.asarray([3.0, 2.0, 0.0]))
+    Array([ 3.,  5., nan])
+    """
     if _dt.kind_of(x1.dtype) == "c":
         return _complex_pick(x1, x2, lax.gt)
     return lax.max(x1, x2)
@@ -424,9 +893,26 @@ def maximum(x1, x2, /):
 
 @elementwise_binary("any", ufunc=UfuncFacts(reorderable=True, reduce="min", at="min"))
 def minimum(x1, x2, /):
-    """Elementwise minimum, propagating NaN. Array API: minimum. NumPy: numpy.minimum.
+    """Return the elementwise minimum of ``x1`` and ``x2``, propagating NaN.
 
-    Complex input follows NumPy, as for :func:`maximum`."""
+    Array API: minimum. NumPy: numpy.minimum.
+
+    Returns
+    -------
+    Array
+        The smaller of each pair, of the promoted dtype; NaN where either is NaN.
+
+    Notes
+    -----
+    Complex input follows NumPy, as for :func:`maximum`. As a ufunc it has ``reduce`` (``min``),
+    ``accumulate``, ``outer`` and ``at``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.minimum(xp.asarray([1.0, 5.0, float("nan")]), xp.asarray([3.0, 2.0, 0.0]))
+    Array([ 1.,  2., nan])
+    """
     if _dt.kind_of(x1.dtype) == "c":
         return _complex_pick(x1, x2, lax.lt)
     return lax.min(x1, x2)
@@ -435,25 +921,83 @@ def minimum(x1, x2, /):
 # ---- bitwise ------------------------------------------------------------------------------
 @elementwise_binary("integer or boolean", ufunc=UfuncFacts(identity=-1, reorderable=True))
 def bitwise_and(x1, x2, /):
-    """Bitwise AND. Array API: bitwise_and. NumPy: numpy.bitwise_and."""
+    """Compute the bitwise AND of ``x1`` and ``x2`` elementwise.
+
+    Array API: bitwise_and. NumPy: numpy.bitwise_and.
+
+    Returns
+    -------
+    Array
+        Of the promoted dtype (bool input: the logical operation).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.bitwise_and(xp.asarray([12, 10]), 6)
+    Array([4, 2])
+    """
     return lax.bitwise_and(x1, x2)
 
 
 @elementwise_binary("integer or boolean", ufunc=UfuncFacts(identity=0, reorderable=True))
 def bitwise_or(x1, x2, /):
-    """Bitwise OR. Array API: bitwise_or. NumPy: numpy.bitwise_or."""
+    """Compute the bitwise OR of ``x1`` and ``x2`` elementwise.
+
+    Array API: bitwise_or. NumPy: numpy.bitwise_or.
+
+    Returns
+    -------
+    Array
+        Of the promoted dtype (bool input: the logical operation).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.bitwise_or(xp.asarray([12, 10]), 6)
+    Array([14, 14])
+    """
     return lax.bitwise_or(x1, x2)
 
 
 @elementwise_binary("integer or boolean", ufunc=UfuncFacts(identity=0, reorderable=True))
 def bitwise_xor(x1, x2, /):
-    """Bitwise XOR. Array API: bitwise_xor. NumPy: numpy.bitwise_xor."""
+    """Compute the bitwise XOR of ``x1`` and ``x2`` elementwise.
+
+    Array API: bitwise_xor. NumPy: numpy.bitwise_xor.
+
+    Returns
+    -------
+    Array
+        Of the promoted dtype (bool input: the logical operation).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.bitwise_xor(xp.asarray([12, 10]), 6)
+    Array([10, 12])
+    """
     return lax.bitwise_xor(x1, x2)
 
 
 @elementwise_unary("integer or boolean")
 def bitwise_invert(x, /):
-    """Bitwise NOT. Array API: bitwise_invert. NumPy: numpy.invert."""
+    """Invert the bits of each element (bitwise NOT).
+
+    Array API: bitwise_invert. NumPy: numpy.invert.
+
+    Returns
+    -------
+    Array
+        ``~x``, of the dtype of ``x`` (bool input: logical not).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.bitwise_invert(xp.asarray([0, 5]))
+    Array([-1, -6])
+    >>> xp.bitwise_invert(xp.asarray([True, False]))
+    Array([False,  True])
+    """
     return lax.bitwise_not(x)
 
 
@@ -463,16 +1007,44 @@ def _shift_amount_ok(x2, bits):
 
 @elementwise_binary("integral")
 def bitwise_left_shift(x1, x2, /):
-    """Shift bits left (shifts past the width give 0).
-    Array API: bitwise_left_shift. NumPy: numpy.left_shift."""
+    """Shift the bits of ``x1`` left by ``x2`` elementwise.
+
+    Array API: bitwise_left_shift. NumPy: numpy.left_shift.
+
+    Returns
+    -------
+    Array
+        ``x1 << x2``, of the promoted integer dtype; shifts by the width or more (or a
+        negative amount) give 0.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.bitwise_left_shift(xp.asarray([1, 3]), 2)
+    Array([ 4, 12])
+    """
     bits = np.dtype(x1.dtype).itemsize * 8
     return lax.select(_shift_amount_ok(x2, bits), lax.shift_left(x1, x2), _zeros(x1))
 
 
 @elementwise_binary("integral")
 def bitwise_right_shift(x1, x2, /):
-    """Shift bits right (arithmetic for signed; past the width gives 0 or -1).
-    Array API: bitwise_right_shift. NumPy: numpy.right_shift."""
+    """Shift the bits of ``x1`` right by ``x2`` elementwise.
+
+    Array API: bitwise_right_shift. NumPy: numpy.right_shift.
+
+    Returns
+    -------
+    Array
+        ``x1 >> x2``, of the promoted integer dtype: arithmetic for signed integers; shifts by
+        the width or more give 0 (or -1 for a negative signed ``x1``).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.bitwise_right_shift(xp.asarray([16, -16]), 2)
+    Array([ 4, -4])
+    """
     bits = np.dtype(x1.dtype).itemsize * 8
     if _dt.kind_of(x1.dtype) == "i":
         clamped = lax.min(lax.max(x2, _zeros(x2)), lax.full_like(x2, bits - 1))
@@ -483,33 +1055,117 @@ def bitwise_right_shift(x1, x2, /):
 # ---- logical ------------------------------------------------------------------------------
 @elementwise_binary("any", ufunc=UfuncFacts(identity=True, reorderable=True, reduce="all"))
 def logical_and(x1, x2, /):
-    """Logical AND (non-bool inputs are tested against zero).
-    Array API: logical_and. NumPy: numpy.logical_and."""
+    """Compute the logical AND of ``x1`` and ``x2`` elementwise.
+
+    Array API: logical_and. NumPy: numpy.logical_and.
+
+    Returns
+    -------
+    Array
+        A bool array of the broadcast shape; non-bool inputs are tested against zero.
+
+    Notes
+    -----
+    As a ufunc its ``reduce`` is ``all``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.logical_and(xp.asarray([True, True, False]), xp.asarray([True, False, False]))
+    Array([ True, False, False])
+    """
     return lax.bitwise_and(_to_bool(x1), _to_bool(x2))
 
 
 @elementwise_binary("any", ufunc=UfuncFacts(identity=False, reorderable=True, reduce="any"))
 def logical_or(x1, x2, /):
-    """Logical OR. Array API: logical_or. NumPy: numpy.logical_or."""
+    """Compute the logical OR of ``x1`` and ``x2`` elementwise.
+
+    Array API: logical_or. NumPy: numpy.logical_or.
+
+    Returns
+    -------
+    Array
+        A bool array of the broadcast shape; non-bool inputs are tested against zero.
+
+    Notes
+    -----
+    As a ufunc its ``reduce`` is ``any``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.logical_or(xp.asarray([True, False, False]), xp.asarray([False, False, True]))
+    Array([ True, False,  True])
+    """
     return lax.bitwise_or(_to_bool(x1), _to_bool(x2))
 
 
 @elementwise_binary("any", ufunc=UfuncFacts(identity=False, reorderable=True))
 def logical_xor(x1, x2, /):
-    """Logical XOR. Array API: logical_xor. NumPy: numpy.logical_xor."""
+    """Compute the logical XOR of ``x1`` and ``x2`` elementwise.
+
+    Array API: logical_xor. NumPy: numpy.logical_xor.
+
+    Returns
+    -------
+    Array
+        A bool array of the broadcast shape; non-bool inputs are tested against zero.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.logical_xor(xp.asarray([True, True]), xp.asarray([True, False]))
+    Array([False,  True])
+    """
     return lax.bitwise_xor(_to_bool(x1), _to_bool(x2))
 
 
 @elementwise_unary("any")
 def logical_not(x, /):
-    """Logical NOT. Array API: logical_not. NumPy: numpy.logical_not."""
+    """Compute the logical NOT of each element.
+
+    Array API: logical_not. NumPy: numpy.logical_not.
+
+    Returns
+    -------
+    Array
+        A bool array; non-bool input is tested against zero.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.logical_not(xp.asarray([True, False]))
+    Array([False,  True])
+    >>> xp.logical_not(xp.asarray([0, 2]))
+    Array([ True, False])
+    """
     return lax.bitwise_not(_to_bool(x))
 
 
 # ---- floating-point classification ----------------------------------------------------------
 @elementwise_unary("numeric")
 def isnan(x, /):
-    """Test for NaN (either part for complex). Array API: isnan. NumPy: numpy.isnan."""
+    """Test each element for NaN.
+
+    Array API: isnan. NumPy: numpy.isnan.
+
+    Returns
+    -------
+    Array
+        A bool array, true where ``x`` is NaN (either part, for complex input); all false for
+        integers.
+
+    Notes
+    -----
+    Unlike NumPy, bool input raises ``TypeError`` (the standard's dtype category).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.isnan(xp.asarray([1.0, float("nan"), float("inf")]))
+    Array([False,  True, False])
+    """
     if _is_int(x):
         return lax.full(x.shape, False)
     return lax.ne(x, x)
@@ -517,7 +1173,26 @@ def isnan(x, /):
 
 @elementwise_unary("numeric")
 def isinf(x, /):
-    """Test for +/-inf (either part for complex). Array API: isinf. NumPy: numpy.isinf."""
+    """Test each element for positive or negative infinity.
+
+    Array API: isinf. NumPy: numpy.isinf.
+
+    Returns
+    -------
+    Array
+        A bool array, true where ``x`` is +inf or -inf (either part, for complex input); all
+        false for integers.
+
+    Notes
+    -----
+    Unlike NumPy, bool input raises ``TypeError`` (the standard's dtype category).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.isinf(xp.asarray([1.0, float("nan"), -float("inf")]))
+    Array([False, False,  True])
+    """
     if _is_int(x):
         return lax.full(x.shape, False)
     if _is_complex(x):
@@ -531,7 +1206,26 @@ def _isinf_real(x):
 
 @elementwise_unary("numeric")
 def isfinite(x, /):
-    """Test for finite values (both parts for complex). Array API: isfinite. NumPy: numpy.isfinite."""
+    """Test each element for finiteness (neither infinite nor NaN).
+
+    Array API: isfinite. NumPy: numpy.isfinite.
+
+    Returns
+    -------
+    Array
+        A bool array, true where ``x`` is finite (both parts, for complex input); all true
+        for integers.
+
+    Notes
+    -----
+    Unlike NumPy, bool input raises ``TypeError`` (the standard's dtype category).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.isfinite(xp.asarray([1.0, float("nan"), -float("inf")]))
+    Array([ True, False, False])
+    """
     if _is_int(x):
         return lax.full(x.shape, True)
     if _is_complex(x):
@@ -541,21 +1235,74 @@ def isfinite(x, /):
 
 @elementwise_unary("real floating", compute=to_float)
 def signbit(x, /):
-    """Whether the sign bit is set (true for -0.0 and negative NaN).
-    Array API: signbit. NumPy: numpy.signbit."""
+    """Test whether the sign bit of each element is set.
+
+    Array API: signbit. NumPy: numpy.signbit.
+
+    Returns
+    -------
+    Array
+        A bool array, true for negative values, ``-0.0`` and a NaN with its sign bit set.
+
+    Notes
+    -----
+    Unlike NumPy, integer and bool input raise ``TypeError``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.signbit(xp.asarray([-1.0, -0.0, 0.0, 2.0]))
+    Array([ True,  True, False, False])
+    """
     return _signbit_real(x)
 
 
 @elementwise_binary("real floating", compute=to_float, ufunc=UfuncFacts())
 def copysign(x1, x2, /):
-    """Magnitude of ``x1`` with the sign of ``x2``. Array API: copysign. NumPy: numpy.copysign."""
+    """Return the magnitude of ``x1`` with the sign of ``x2``, elementwise.
+
+    Array API: copysign. NumPy: numpy.copysign.
+
+    Returns
+    -------
+    Array
+        Of the promoted real floating dtype.
+
+    Notes
+    -----
+    Unlike NumPy, integer and bool input raise ``TypeError``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.copysign(xp.asarray([1.0, 2.0, 3.0]), xp.asarray([-1.0, 0.0, -0.0]))
+    Array([-1.,  2., -3.])
+    """
     return _copysign(x1, x2)
 
 
 @elementwise_binary("real floating", compute=to_float)
 def nextafter(x1, x2, /):
-    """Next representable value after ``x1`` toward ``x2``.
-    Array API: nextafter. NumPy: numpy.nextafter."""
+    """Return the next representable value after ``x1`` toward ``x2``.
+
+    Array API: nextafter. NumPy: numpy.nextafter.
+
+    Returns
+    -------
+    Array
+        Of the promoted real floating dtype; ``x2`` where ``x1 == x2``, NaN where either is
+        NaN.
+
+    Notes
+    -----
+    Unlike NumPy, integer and bool input raise ``TypeError``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.nextafter(xp.asarray([1.0]), 2.0) - 1.0
+    Array([2.22044605e-16])
+    """
     return lax.nextafter(x1, x2)
 
 

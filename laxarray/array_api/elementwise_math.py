@@ -1,7 +1,9 @@
 """Transcendental, complex and clipping elementwise functions of the standard.
 
-Floating-only functions accept integer and bool input and compute in float64 (as
-jax.numpy does).  Under ``jax.jit`` each traces to bare lax primitives.
+Floating-only functions accept integer input and compute in the default floating dtype
+(float64 on the CPU, float32 on a TPU), as jax.numpy does; bool input raises ``TypeError``
+(the standard's ``numeric`` category).  Under ``jax.jit`` each traces to bare lax
+primitives.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from laxarray.array_api._ufunc import (UfuncFacts, binary_operands, cast_broadca
                                        elementwise_binary, elementwise_unary, to_float)
 from laxarray.array_api.elementwise import _copysign, _is_complex, _zeros
 
-_FLOATING = "numeric"  # ints and bool are accepted and computed in float64
+_FLOATING = "numeric"  # ints are accepted and computed in the default float; bool is not
 
 
 def _unary(body_name, lax_fn, doc, complex_fn=None):
@@ -44,37 +46,437 @@ def _unary(body_name, lax_fn, doc, complex_fn=None):
     return elementwise_unary(_FLOATING, compute=to_float)(body)
 
 
-exp = _unary("exp", _om.pick("exp", lax.exp), "Exponential ``e**x``. Array API: exp. NumPy: numpy.exp.",
-             _cm.cexp)
-expm1 = _unary("expm1", _om.pick("expm1", lax.expm1), "``exp(x) - 1`` accurately near 0. Array API: expm1. "
-               "NumPy: numpy.expm1.", _cm.cexpm1)
-log = _unary("log", _om.pick("log", lax.log), "Natural logarithm. Array API: log. NumPy: numpy.log.",
-             _cm.clog)
-log1p = _unary("log1p", _om.pick("log1p", lax.log1p), "``log(1 + x)`` accurately near 0. Array API: log1p. "
-               "NumPy: numpy.log1p.", _cm.clog1p)
-sqrt = _unary("sqrt", _om.pick("sqrt", lax.sqrt), "Principal square root. Array API: sqrt. NumPy: numpy.sqrt.",
-              _cm.csqrt)
-sin = _unary("sin", lax.sin, "Sine. Array API: sin. NumPy: numpy.sin.", _cm.csin)
-cos = _unary("cos", lax.cos, "Cosine. Array API: cos. NumPy: numpy.cos.", _cm.ccos)
-tan = _unary("tan", lax.tan, "Tangent. Array API: tan. NumPy: numpy.tan.", _cm.ctan)
-asin = _unary("asin", lax.asin, "Inverse sine. Array API: asin. NumPy: numpy.arcsin.",
-              _cm.casin)
-acos = _unary("acos", lax.acos, "Inverse cosine. Array API: acos. NumPy: numpy.arccos.",
-              _cm.cacos)
-atan = _unary("atan", lax.atan, "Inverse tangent. Array API: atan. NumPy: numpy.arctan.",
-              _cm.catan)
-sinh = _unary("sinh", _cm.sinh_real, "Hyperbolic sine. Array API: sinh. NumPy: numpy.sinh.",
-              _cm.csinh)
-cosh = _unary("cosh", _cm.cosh_real, "Hyperbolic cosine. Array API: cosh. NumPy: numpy.cosh.",
-              _cm.ccosh)
-tanh = _unary("tanh", _om.pick("tanh", lax.tanh), "Hyperbolic tangent. Array API: tanh. NumPy: numpy.tanh.",
-              _cm.ctanh)
-asinh = _unary("asinh", _om.pick("asinh", lax.asinh), "Inverse hyperbolic sine. Array API: asinh. "
-               "NumPy: numpy.arcsinh.", _cm.casinh)
-acosh = _unary("acosh", _om.pick("acosh", lax.acosh), "Inverse hyperbolic cosine. Array API: acosh. "
-               "NumPy: numpy.arccosh.", _cm.cacosh)
-atanh = _unary("atanh", _om.pick("atanh", lax.atanh), "Inverse hyperbolic tangent. Array API: atanh. "
-               "NumPy: numpy.arctanh.", _cm.catanh)
+exp = _unary("exp", _om.pick("exp", lax.exp), complex_fn=_cm.cexp, doc="""\
+Return the exponential ``e**x`` of each element.
+
+Array API: exp. NumPy: numpy.exp.
+
+Returns
+-------
+Array
+    ``e**x``, of the floating dtype of ``x`` (integer input: the default floating dtype).
+
+Notes
+-----
+Complex input follows the standard's special cases (C99 Annex G).
+
+Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
+TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
+category).
+
+Examples
+--------
+>>> import laxarray as xp
+>>> xp.exp(xp.asarray([0.0, 1.0]))
+Array([1.        , 2.71828183])
+""")
+
+expm1 = _unary("expm1", _om.pick("expm1", lax.expm1), complex_fn=_cm.cexpm1, doc="""\
+Return ``exp(x) - 1`` of each element, accurate near zero.
+
+Array API: expm1. NumPy: numpy.expm1.
+
+Returns
+-------
+Array
+    ``exp(x) - 1``, of the floating dtype of ``x`` (integer input: the default floating
+    dtype).
+
+Notes
+-----
+Complex special values follow the standard's tables (C99 Annex G): ``expm1(-inf+nanj)`` is
+``-1+0j``, where NumPy gives ``nan+nanj`` for several complex special values.
+
+Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
+TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
+category).
+
+Examples
+--------
+>>> import laxarray as xp
+>>> xp.expm1(xp.asarray([1e-10, 1.0]))
+Array([1.00000000e-10, 1.71828183e+00])
+""")
+
+log = _unary("log", _om.pick("log", lax.log), complex_fn=_cm.clog, doc="""\
+Return the natural logarithm of each element.
+
+Array API: log. NumPy: numpy.log.
+
+Returns
+-------
+Array
+    ``ln(x)``, of the floating dtype of ``x`` (integer input: the default floating dtype).
+
+Notes
+-----
+``log(0)`` is ``-inf``; a negative real gives NaN. Complex input: the principal value,
+branch cut along the negative real axis.
+
+Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
+TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
+category).
+
+Examples
+--------
+>>> import laxarray as xp
+>>> xp.log(xp.asarray([1.0, 2.718281828459045, 0.0]))
+Array([ 0.,  1., -inf])
+""")
+
+log1p = _unary("log1p", _om.pick("log1p", lax.log1p), complex_fn=_cm.clog1p, doc="""\
+Return ``log(1 + x)`` of each element, accurate near zero.
+
+Array API: log1p. NumPy: numpy.log1p.
+
+Returns
+-------
+Array
+    ``ln(1 + x)``, of the floating dtype of ``x`` (integer input: the default floating
+    dtype).
+
+Notes
+-----
+``log1p(-1)`` is ``-inf``; below -1 a real gives NaN. Complex input: branch cut along the
+real axis below -1.
+
+Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
+TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
+category).
+
+Examples
+--------
+>>> import laxarray as xp
+>>> xp.log1p(xp.asarray([1e-10, 1.0]))
+Array([1.00000000e-10, 6.93147181e-01])
+""")
+
+sqrt = _unary("sqrt", _om.pick("sqrt", lax.sqrt), complex_fn=_cm.csqrt, doc="""\
+Return the principal square root of each element.
+
+Array API: sqrt. NumPy: numpy.sqrt.
+
+Returns
+-------
+Array
+    ``sqrt(x)``, of the floating dtype of ``x`` (integer input: the default floating dtype).
+
+Notes
+-----
+A negative real gives NaN (complex input gives the principal root, branch cut along the
+negative real axis); ``sqrt(-0.0)`` is ``-0.0``.
+
+Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
+TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
+category).
+
+Examples
+--------
+>>> import laxarray as xp
+>>> xp.sqrt(xp.asarray([4.0, 2.0, -1.0]))
+Array([2.        , 1.41421356,        nan])
+>>> xp.sqrt(xp.asarray([-4 + 0j]))
+Array([0.+2.j])
+""")
+
+sin = _unary("sin", lax.sin, complex_fn=_cm.csin, doc="""\
+Return the sine of each element (in radians).
+
+Array API: sin. NumPy: numpy.sin.
+
+Returns
+-------
+Array
+    ``sin(x)``, of the floating dtype of ``x`` (integer input: the default floating dtype).
+
+Notes
+-----
+Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
+TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
+category).
+
+Examples
+--------
+>>> import laxarray as xp
+>>> import math
+>>> xp.sin(xp.asarray([0.0, math.pi / 2]))
+Array([0., 1.])
+""")
+
+cos = _unary("cos", lax.cos, complex_fn=_cm.ccos, doc="""\
+Return the cosine of each element (in radians).
+
+Array API: cos. NumPy: numpy.cos.
+
+Returns
+-------
+Array
+    ``cos(x)``, of the floating dtype of ``x`` (integer input: the default floating dtype).
+
+Notes
+-----
+Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
+TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
+category).
+
+Examples
+--------
+>>> import laxarray as xp
+>>> xp.cos(xp.asarray([0.0, 1.0]))
+Array([1.        , 0.54030231])
+""")
+
+tan = _unary("tan", lax.tan, complex_fn=_cm.ctan, doc="""\
+Return the tangent of each element (in radians).
+
+Array API: tan. NumPy: numpy.tan.
+
+Returns
+-------
+Array
+    ``tan(x)``, of the floating dtype of ``x`` (integer input: the default floating dtype).
+
+Notes
+-----
+Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
+TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
+category).
+
+Examples
+--------
+>>> import laxarray as xp
+>>> import math
+>>> xp.tan(xp.asarray([0.0, math.pi / 4]))
+Array([0., 1.])
+""")
+
+asin = _unary("asin", lax.asin, complex_fn=_cm.casin, doc="""\
+Return the inverse sine of each element.
+
+Array API: asin. NumPy: numpy.arcsin.
+
+Returns
+-------
+Array
+    ``arcsin(x)``, in ``[-pi/2, pi/2]`` for real ``x``, of the floating dtype of ``x``
+    (integer input: the default floating dtype).
+
+Notes
+-----
+Real input outside ``[-1, 1]`` gives NaN; complex input has branch cuts along the real axis
+outside ``[-1, 1]``.
+
+Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
+TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
+category).
+
+Examples
+--------
+>>> import laxarray as xp
+>>> xp.asin(xp.asarray([0.0, 1.0, 2.0]))
+Array([0.        , 1.57079633,        nan])
+""")
+
+acos = _unary("acos", lax.acos, complex_fn=_cm.cacos, doc="""\
+Return the inverse cosine of each element.
+
+Array API: acos. NumPy: numpy.arccos.
+
+Returns
+-------
+Array
+    ``arccos(x)``, in ``[0, pi]`` for real ``x``, of the floating dtype of ``x`` (integer
+    input: the default floating dtype).
+
+Notes
+-----
+Real input outside ``[-1, 1]`` gives NaN; complex input has branch cuts along the real axis
+outside ``[-1, 1]``.
+
+Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
+TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
+category).
+
+Examples
+--------
+>>> import laxarray as xp
+>>> xp.acos(xp.asarray([1.0, 0.0, -1.0]))
+Array([0.        , 1.57079633, 3.14159265])
+""")
+
+atan = _unary("atan", lax.atan, complex_fn=_cm.catan, doc="""\
+Return the inverse tangent of each element.
+
+Array API: atan. NumPy: numpy.arctan.
+
+Returns
+-------
+Array
+    ``arctan(x)``, in ``[-pi/2, pi/2]`` for real ``x``, of the floating dtype of ``x``
+    (integer input: the default floating dtype).
+
+Notes
+-----
+Complex input has branch cuts along the imaginary axis outside ``[-1j, 1j]``.
+
+Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
+TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
+category).
+
+Examples
+--------
+>>> import laxarray as xp
+>>> xp.atan(xp.asarray([0.0, 1.0]))
+Array([0.        , 0.78539816])
+""")
+
+sinh = _unary("sinh", _cm.sinh_real, complex_fn=_cm.csinh, doc="""\
+Return the hyperbolic sine of each element.
+
+Array API: sinh. NumPy: numpy.sinh.
+
+Returns
+-------
+Array
+    ``sinh(x)``, of the floating dtype of ``x`` (integer input: the default floating dtype).
+
+Notes
+-----
+Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
+TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
+category).
+
+Examples
+--------
+>>> import laxarray as xp
+>>> xp.sinh(xp.asarray([0.0, 1.0]))
+Array([0.        , 1.17520119])
+""")
+
+cosh = _unary("cosh", _cm.cosh_real, complex_fn=_cm.ccosh, doc="""\
+Return the hyperbolic cosine of each element.
+
+Array API: cosh. NumPy: numpy.cosh.
+
+Returns
+-------
+Array
+    ``cosh(x)``, of the floating dtype of ``x`` (integer input: the default floating dtype).
+
+Notes
+-----
+Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
+TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
+category).
+
+Examples
+--------
+>>> import laxarray as xp
+>>> xp.cosh(xp.asarray([0.0, 1.0]))
+Array([1.        , 1.54308063])
+""")
+
+tanh = _unary("tanh", _om.pick("tanh", lax.tanh), complex_fn=_cm.ctanh, doc="""\
+Return the hyperbolic tangent of each element.
+
+Array API: tanh. NumPy: numpy.tanh.
+
+Returns
+-------
+Array
+    ``tanh(x)``, of the floating dtype of ``x`` (integer input: the default floating dtype).
+
+Notes
+-----
+Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
+TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
+category).
+
+Examples
+--------
+>>> import laxarray as xp
+>>> xp.tanh(xp.asarray([0.0, 1.0, 1000.0]))
+Array([0.        , 0.76159416, 1.        ])
+""")
+
+asinh = _unary("asinh", _om.pick("asinh", lax.asinh), complex_fn=_cm.casinh, doc="""\
+Return the inverse hyperbolic sine of each element.
+
+Array API: asinh. NumPy: numpy.arcsinh.
+
+Returns
+-------
+Array
+    ``arcsinh(x)``, of the floating dtype of ``x`` (integer input: the default floating
+    dtype).
+
+Notes
+-----
+Complex input has branch cuts along the imaginary axis outside ``[-1j, 1j]``.
+
+Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
+TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
+category).
+
+Examples
+--------
+>>> import laxarray as xp
+>>> xp.asinh(xp.asarray([0.0, 1.0]))
+Array([0.        , 0.88137359])
+""")
+
+acosh = _unary("acosh", _om.pick("acosh", lax.acosh), complex_fn=_cm.cacosh, doc="""\
+Return the inverse hyperbolic cosine of each element.
+
+Array API: acosh. NumPy: numpy.arccosh.
+
+Returns
+-------
+Array
+    ``arccosh(x)``, of the floating dtype of ``x`` (integer input: the default floating
+    dtype).
+
+Notes
+-----
+Real input below 1 gives NaN; complex input has a branch cut along the real axis below 1.
+
+Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
+TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
+category).
+
+Examples
+--------
+>>> import laxarray as xp
+>>> xp.acosh(xp.asarray([1.0, 2.0, 0.5]))
+Array([0.       , 1.3169579,       nan])
+""")
+
+atanh = _unary("atanh", _om.pick("atanh", lax.atanh), complex_fn=_cm.catanh, doc="""\
+Return the inverse hyperbolic tangent of each element.
+
+Array API: atanh. NumPy: numpy.arctanh.
+
+Returns
+-------
+Array
+    ``arctanh(x)``, of the floating dtype of ``x`` (integer input: the default floating
+    dtype).
+
+Notes
+-----
+``atanh(1)`` is ``inf``; real input outside ``[-1, 1]`` gives NaN; complex input has branch
+cuts along the real axis outside ``[-1, 1]``.
+
+Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
+TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
+category).
+
+Examples
+--------
+>>> import laxarray as xp
+>>> xp.atanh(xp.asarray([0.0, 0.5, 1.0]))
+Array([0.        , 0.54930614,        inf])
+""")
 
 
 @functools.partial(jax.custom_jvp, nondiff_argnums=(1,))
@@ -117,16 +519,91 @@ def _log_base(x, base):
     return lax.div(lax.log(x), lax.full_like(x, math.log(base)))
 
 
-log2 = _unary("log2", lambda x: _log_base(x, 2), "Base-2 logarithm. Array API: log2. "
-              "NumPy: numpy.log2.")
-log10 = _unary("log10", lambda x: _log_base(x, 10), "Base-10 logarithm. Array API: log10. "
-               "NumPy: numpy.log10.")
+log2 = _unary("log2", lambda x: _log_base(x, 2), doc="""\
+Return the base-2 logarithm of each element.
+
+Array API: log2. NumPy: numpy.log2.
+
+Returns
+-------
+Array
+    ``log2(x)``, of the floating dtype of ``x`` (integer input: the default floating dtype).
+
+Notes
+-----
+Powers of 2 come out exact (``log2(2**k) == k``): a real float is split as ``m * 2**e`` and
+``e + log(m) / log(2)`` computed (in float64 for float16 and float32 where the backend has
+it). Complex input: ``log(x) / log(2)`` part by part.
+
+Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
+TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
+category).
+
+Examples
+--------
+>>> import laxarray as xp
+>>> xp.log2(xp.asarray([1.0, 8.0, 0.5]))
+Array([ 0.,  3., -1.])
+""")
+
+log10 = _unary("log10", lambda x: _log_base(x, 10), doc="""\
+Return the base-10 logarithm of each element.
+
+Array API: log10. NumPy: numpy.log10.
+
+Returns
+-------
+Array
+    ``log10(x)``, of the floating dtype of ``x`` (integer input: the default floating
+    dtype).
+
+Notes
+-----
+Powers of 10 come out exact (``log10(0.1) == -1``), where ``log(x) / log(10)`` is off by an
+ulp or two: a real float is split as ``m * 2**e`` and ``e log10(2) + log(m) / log(10)``
+computed; float16 and float32 do the arithmetic in float64 (then they are correctly rounded,
+where NumPy's float32 log10 is in 47% of cases); on a backend without float64 (a TPU)
+float32 does it in float32, to under one ulp. Complex input: ``log(x) / log(10)`` part by
+part.
+
+Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
+TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
+category).
+
+Examples
+--------
+>>> import laxarray as xp
+>>> xp.log10(xp.asarray([0.1, 1000.0]))
+Array([-1.,  3.])
+""")
 
 
 @elementwise_binary("real numeric", compute=to_float, flush_subnormals=True,
                     ufunc=UfuncFacts())
 def atan2(x1, x2, /):
-    """Quadrant-aware inverse tangent of ``x1 / x2``. Array API: atan2. NumPy: numpy.arctan2."""
+    """Return the inverse tangent of ``x1 / x2``, choosing the quadrant from both signs.
+
+    Array API: atan2. NumPy: numpy.arctan2.
+
+    Returns
+    -------
+    Array
+        The angle in radians, in ``[-pi, pi]``, of the promoted floating dtype; it always
+        carries the sign of ``x1``.
+
+    Notes
+    -----
+    XLA on the CPU flushes subnormals in its division but not in its comparisons, so a subnormal
+    pair would give NaN: subnormal operands are read as signed zeros (the flush-to-zero answer).
+    Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
+    TPU); unlike NumPy, bool input raises ``TypeError``, and complex input too (as in NumPy).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.atan2(xp.asarray([1.0, -1.0]), xp.asarray([-1.0, -1.0]))
+    Array([ 2.35619449, -2.35619449])
+    """
     # XLA on CPU flushes subnormals in its division but not in its comparisons, so a
     # subnormal pair gives NaN: they are read as signed zeros (the flush-to-zero answer).
     # The result always carries the sign of x1 (XLA loses it for subnormal x1).
@@ -138,15 +615,54 @@ def atan2(x1, x2, /):
 @elementwise_binary("real numeric", compute=to_float,
                     ufunc=UfuncFacts(identity=0, reorderable=True))
 def hypot(x1, x2, /):
-    """``sqrt(x1**2 + x2**2)`` without overflow; inf wins over NaN.
-    Array API: hypot. NumPy: numpy.hypot."""
+    """Return ``sqrt(x1**2 + x2**2)`` elementwise, without overflow or underflow.
+
+    Array API: hypot. NumPy: numpy.hypot.
+
+    Returns
+    -------
+    Array
+        The hypotenuse, of the promoted floating dtype; ``inf`` wins over NaN.
+
+    Notes
+    -----
+    Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
+    TPU); unlike NumPy, bool input raises ``TypeError``, and complex input too (as in NumPy).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.hypot(xp.asarray([3.0, 1e300]), 4.0)
+    Array([5.e+000, 1.e+300])
+    """
     return _cm.hypot(x1, x2)
 
 
 @elementwise_binary("real numeric", compute=to_float,
                     ufunc=UfuncFacts(identity=-math.inf, reorderable=True))
 def logaddexp(x1, x2, /):
-    """``log(exp(x1) + exp(x2))`` without overflow. Array API: logaddexp. NumPy: numpy.logaddexp."""
+    """Return ``log(exp(x1) + exp(x2))`` elementwise, without overflow.
+
+    Array API: logaddexp. NumPy: numpy.logaddexp.
+
+    Returns
+    -------
+    Array
+        Of the promoted floating dtype.
+
+    Notes
+    -----
+    Equal infinities give ``inf`` (and ``-inf`` for two ``-inf``), not NaN; where ``x1 == x2``
+    the gradient is 1/2 for each argument. As a ufunc its ``identity`` is ``-inf``. Integer
+    input is computed in the default floating dtype (float64 on the CPU, float32 on a TPU);
+    unlike NumPy, bool input raises ``TypeError``, and complex input too (as in NumPy).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.logaddexp(xp.asarray([1000.0, 0.0]), xp.asarray([1000.0, 0.0]))
+    Array([1.00069315e+03, 6.93147181e-01])
+    """
     big = lax.max(x1, x2)
     diff = lax.neg(lax.abs(lax.sub(x1, x2)))
     out = lax.add(big, _om.pick("log1p", lax.log1p)(_om.pick("exp", lax.exp)(diff)))
@@ -160,19 +676,75 @@ def logaddexp(x1, x2, /):
 
 @elementwise_unary("numeric")
 def real(x, /):
-    """Real part (real input is returned as is). Array API: real. NumPy: numpy.real."""
+    """Return the real part of each element.
+
+    Array API: real. NumPy: numpy.real.
+
+    Returns
+    -------
+    Array
+        The real parts, of the real floating dtype of a complex ``x``; real input is returned as
+        it is.
+
+    Notes
+    -----
+    Unlike NumPy, bool input raises ``TypeError``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.real(xp.asarray([1 + 2j, 3 - 4j]))
+    Array([1., 3.])
+    """
     return lax.real(x) if _is_complex(x) else x
 
 
 @elementwise_unary("numeric")
 def imag(x, /):
-    """Imaginary part (zeros for real input). Array API: imag. NumPy: numpy.imag."""
+    """Return the imaginary part of each element.
+
+    Array API: imag. NumPy: numpy.imag.
+
+    Returns
+    -------
+    Array
+        The imaginary parts, of the real floating dtype of a complex ``x``; zeros of the dtype
+        of a real ``x``.
+
+    Notes
+    -----
+    Unlike NumPy, bool input raises ``TypeError``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.imag(xp.asarray([1 + 2j, 3 - 4j]))
+    Array([ 2., -4.])
+    """
     return lax.imag(x) if _is_complex(x) else _zeros(x)
 
 
 @elementwise_unary("numeric")
 def conj(x, /):
-    """Complex conjugate (real input unchanged). Array API: conj. NumPy: numpy.conj."""
+    """Return the complex conjugate of each element.
+
+    Array API: conj. NumPy: numpy.conj.
+
+    Returns
+    -------
+    Array
+        The conjugates, of the dtype of ``x``; real input is returned unchanged.
+
+    Notes
+    -----
+    Unlike NumPy, bool input raises ``TypeError``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.conj(xp.asarray([1 + 2j, 3 - 4j]))
+    Array([1.-2.j, 3.+4.j])
+    """
     return lax.conj(x) if _is_complex(x) else x
 
 
@@ -267,8 +839,52 @@ def _in_int_range(bound, dt):
 
 
 def clip(x, /, min=None, max=None):
-    """Clamp to ``[min, max]``; the result has ``x``'s dtype and the broadcast shape.
-    Array API: clip. NumPy: numpy.clip. NaN in any argument gives NaN."""
+    """Clamp each element of ``x`` to the interval ``[min, max]``.
+
+    Array API: clip. NumPy: numpy.clip.
+
+    Parameters
+    ----------
+    x : array_like
+        The input, of a real dtype (bool, integer or real floating; not complex).
+    min : scalar or array_like, optional
+        The lower bound: a Python scalar or an array of the kind of ``x`` (integer bounds for
+        integer ``x``), broadcasting to the shape of ``x``; default ``None``: no lower bound.
+    max : scalar or array_like, optional
+        The upper bound, likewise; default ``None``: no upper bound.
+
+    Returns
+    -------
+    Array
+        The clipped values, of the dtype of ``x`` and the broadcast shape of ``x``, ``min``
+        and ``max``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like or complex, or a bound is of another kind than ``x`` (a
+        float or complex bound for integer ``x``).
+    ValueError
+        If the shapes of ``x``, ``min`` and ``max`` do not broadcast together.
+
+    Notes
+    -----
+    Static under ``jax.jit``: whether ``min`` and ``max`` are given (``None`` or not).
+
+    NaN in any argument gives NaN; a tie (signed zeros) gives the bound; for ``min > max``
+    the result is ``max`` (or a NaN ``x``), as NumPy's ``clip`` gives (the standard leaves it
+    unspecified).  An integer bound beyond the range of an integer ``x`` clips nothing there.
+    Unlike NumPy, ``min`` and ``max`` are the standard's names (NumPy: ``a_min``, ``a_max``)
+    and no ``out`` is taken.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.clip(xp.asarray([1, 5, 9]), 2, 6)
+    Array([2, 5, 6])
+    >>> xp.clip(xp.asarray([-1.5, 0.5, 2.5]), max=1.0)
+    Array([-1.5,  0.5,  1. ])
+    """
     if type(x) is Array and type(min) in _REAL_BOUND and type(max) in _REAL_BOUND:
         out = _clip_fast(x, min, max)
         if out is not None:

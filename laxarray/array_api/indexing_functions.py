@@ -79,10 +79,53 @@ def _take_kernel(x, idx, exts, *, axis, wrap=True):
 
 @in_wide_region
 def take(x, indices, /, *, axis=None):
-    """Elements of ``x`` at integer ``indices`` along ``axis``. Array API: take. NumPy: numpy.take.
+    """Take elements of an array at integer indices along an axis.
 
-    ``axis=None`` indexes the flattened array (NumPy's rule; the standard requires ``axis``
-    for rank > 1)."""
+    Array API: take. NumPy: numpy.take.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array.
+    indices : array_like
+        Integer indices, of any shape (negative: from the end).
+    axis : int, optional
+        The axis to index; default ``None``: the flattened ``x`` (NumPy's rule; the standard
+        requires ``axis`` for rank above one).
+
+    Returns
+    -------
+    Array
+        ``x`` with the indexed axis replaced by the shape of ``indices``, of the dtype of
+        ``x``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``indices`` is not an integer array.
+    IndexError
+        Eagerly: if an index is outside ``[-n, n)`` for an axis of length ``n``, or indices
+        index an empty axis.
+    AxisError
+        If ``axis`` is out of range for ``x``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``.  The indices may be traced (they are data): under
+    ``jax.jit`` an out-of-range index is clamped into range (the tracing rule;
+    ``checkify`` with ``index_checks`` makes it an error).
+
+    Unlike NumPy, no ``out`` or ``mode``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.take(xp.asarray([10, 20, 30]), xp.asarray([2, 0, -1]))
+    Array([30, 10, 30])
+    >>> xp.take(xp.asarray([[1, 2], [3, 4]]), xp.asarray([1]), axis=1)
+    Array([[2],
+           [4]])
+    """
     raw = as_array("take", x)
     idx = as_array("take", indices, "indices")
     if _dt.kind_of(idx.dtype) not in "iu":
@@ -116,8 +159,54 @@ def take_along_axis_kernel(x, idx, *, axis, wrap=True):
 
 @in_wide_region
 def take_along_axis(x, indices, /, *, axis=-1):
-    """Pick values along ``axis`` with an index array of the same rank.
-    Array API: take_along_axis. NumPy: numpy.take_along_axis."""
+    """Take values along an axis at indices of the same rank (as from ``argsort``).
+
+    Array API: take_along_axis. NumPy: numpy.take_along_axis.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array.
+    indices : array_like
+        Integer indices of the rank of ``x`` (negative: from the end); off ``axis`` their
+        shape broadcasts against that of ``x``.
+    axis : int, optional
+        The axis to index along; default -1.
+
+    Returns
+    -------
+    Array
+        The values, of the dtype of ``x`` and the broadcast shape (the length of ``indices``
+        along ``axis``).
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``indices`` is not an integer array.
+    ValueError
+        If ``indices`` differs in rank from ``x``, or does not broadcast against it off
+        ``axis``.
+    IndexError
+        Eagerly: if an index is outside ``[-n, n)`` for the axis of length ``n``.
+    AxisError
+        If ``axis`` is out of range for ``x``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``.  Traced indices are clamped into range, as for
+    :func:`take`.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> x = xp.asarray([[30, 10, 20], [60, 40, 50]])
+    >>> xp.take_along_axis(x, xp.argsort(x, axis=1), axis=1)
+    Array([[10, 20, 30],
+           [40, 50, 60]])
+    >>> xp.take_along_axis(x, xp.asarray([[0], [2]]), axis=1)
+    Array([[30],
+           [50]])
+    """
     raw = to_raw("take_along_axis", x)
     idx = to_raw("take_along_axis", indices, "indices")
     if _dt.kind_of(idx.dtype) not in "iu":

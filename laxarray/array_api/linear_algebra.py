@@ -73,9 +73,56 @@ def _matmul_kernel(a, b):
 
 
 def matmul(x1, x2, /):
-    """Matrix product with NumPy's 1-D and batch rules. Array API: matmul. NumPy: numpy.matmul.
+    """Return the matrix product of two arrays, with NumPy's rules for vectors and stacks.
 
-    Under ``jax.jit`` traces to one ``dot_general``.
+    Array API: matmul. NumPy: numpy.matmul.
+
+    Parameters
+    ----------
+    x1 : array_like
+        The first operand, of rank at least one: a vector (as a row), a matrix, or a stack
+        of matrices in its last two axes.
+    x2 : array_like
+        The second operand, likewise (a vector as a column); its second-to-last axis (its
+        only one, for a vector) matches the last axis of ``x1``.  The stacks' leading axes
+        broadcast together.
+
+    Returns
+    -------
+    Array
+        The product, of the promoted dtype: for two vectors a 0-d array; a vector operand's
+        axis is removed from the result.
+
+    Raises
+    ------
+    TypeError
+        If an operand is a Python scalar (the error is also a ``ValueError``, as NumPy's),
+        not array_like, or of no numeric or bool dtype.
+    ValueError
+        If an operand is 0-d, the contracted dimensions differ, or the stacks' shapes do not
+        broadcast together.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none (the operands' shapes and dtypes choose the program).
+
+    Traces to one ``dot_general``.  Floating-point products take the precision of
+    ``get_matmul_precision()``: ``'highest'`` by default, as accurate as NumPy's (a TPU's
+    default would be one bfloat16 pass).  On a TPU, which has no 64-bit integer product,
+    int64 operands are multiplied elementwise and summed.  The operator ``x1 @ x2`` is this
+    function.  Unlike NumPy, no ``out``, ``dtype`` or ``axes``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> a = xp.asarray([[1, 2], [3, 4]])
+    >>> xp.matmul(a, a)
+    Array([[ 7, 10],
+           [15, 22]])
+    >>> xp.matmul(a, xp.asarray([1, 1]))
+    Array([3, 7])
+    >>> xp.matmul(xp.ones((2, 1, 2, 3)), xp.ones((5, 3, 4))).shape
+    (2, 5, 2, 4)
     """
     if type(x1) is Array and type(x2) is Array:
         if x1._padded() is False or x2._padded() is False:  # not bucketed: checks in the kernel
@@ -93,7 +140,39 @@ __all__ = ["matmul"]
 
 @in_wide_mode
 def matrix_transpose(x, /):
-    """Transpose the last two axes. Array API: matrix_transpose. NumPy: numpy.matrix_transpose."""
+    """Transpose a matrix (or a stack of matrices): swap the last two axes.
+
+    Array API: matrix_transpose. NumPy: numpy.matrix_transpose.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array, of rank at least two.
+
+    Returns
+    -------
+    Array
+        A view of ``x`` with its last two axes swapped (as ``x.mT``).
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like.
+    ValueError
+        If ``x`` has rank below two.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.matrix_transpose(xp.asarray([[0, 1, 2], [3, 4, 5]]))
+    Array([[0, 3],
+           [1, 4],
+           [2, 5]])
+    """
     raw = as_array("matrix_transpose", x)
     if raw.ndim < 2:
         fail(ValueError, "matrix_transpose", "an array of rank >= 2", x)
@@ -109,8 +188,54 @@ def _tensordot_kernel(a, b, *, dtype, axes1, axes2):
 
 @in_wide_region
 def tensordot(x1, x2, /, *, axes=2):
-    """Sum products over the given axes. Array API: tensordot. NumPy: numpy.tensordot.
-    ``axes`` is static under ``jax.jit``."""
+    """Return the tensor contraction of two arrays over the given axes.
+
+    Array API: tensordot. NumPy: numpy.tensordot.
+
+    Parameters
+    ----------
+    x1, x2 : array_like
+        The operands: arrays or Python scalars (weak, NEP 50).
+    axes : int or pair of sequences of ints, optional
+        An int ``n``: the last ``n`` axes of ``x1`` against the first ``n`` of ``x2``; a
+        pair ``(axes1, axes2)``: those axes of ``x1`` against those of ``x2`` (equally many,
+        of equal sizes); default 2.
+
+    Returns
+    -------
+    Array
+        The contraction, of the promoted dtype: the free axes of ``x1``, then those of
+        ``x2``.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, or ``axes`` is neither an int nor a pair.
+    AxisError
+        If an int ``axes`` is negative or above the smaller rank, or an axis of a pair is
+        out of range.
+    ValueError
+        If the pair's sequences differ in length, or contracted axes differ in size.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axes``.
+
+    One ``dot_general``, at the precision of ``get_matmul_precision()`` for floats.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> a = xp.asarray([[1, 2], [3, 4]])
+    >>> xp.tensordot(a, a)
+    Array(30)
+    >>> xp.tensordot(a, a, axes=1)
+    Array([[ 7, 10],
+           [15, 22]])
+    >>> xp.tensordot(a, a, axes=([0], [1]))
+    Array([[ 7, 15],
+           [10, 22]])
+    """
     v1, v2, dt = binary_operands("tensordot", x1, x2)
     if isinstance(axes, int) and not isinstance(axes, bool):
         if axes < 0 or axes > min(v1.ndim, v2.ndim):
@@ -143,8 +268,47 @@ def _vecdot_kernel(a, b, *, dtype, axis, shape):
 
 @in_wide_region
 def vecdot(x1, x2, /, *, axis=-1):
-    """Dot product of vectors along ``axis`` (conjugating ``x1``). Array API: vecdot.
-    NumPy: numpy.vecdot."""
+    """Return the dot product of vectors along an axis, conjugating the first.
+
+    Array API: vecdot. NumPy: numpy.vecdot.
+
+    Parameters
+    ----------
+    x1, x2 : array_like
+        The operands: arrays or Python scalars (weak, NEP 50); their shapes broadcast
+        together.
+    axis : int, optional
+        The axis of the vectors, counted from the end of the broadcast shape and present in
+        both operands with one size; default -1.
+
+    Returns
+    -------
+    Array
+        ``sum(conj(x1) * x2)`` along ``axis``, of the promoted dtype and the broadcast shape
+        without ``axis``.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        If the shapes do not broadcast together, both are 0-d, or ``axis`` is missing from an
+        operand or has two sizes.
+    AxisError
+        If ``axis`` is out of range for the broadcast shape.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.vecdot(xp.asarray([[1, 2], [3, 4]]), xp.asarray([1, 1]))
+    Array([3, 7])
+    >>> xp.vecdot(xp.asarray([1j, 2]), xp.asarray([1j, 1]))
+    Array(3.+0.j)
+    """
     v1, v2, dt = binary_operands("vecdot", x1, x2)
     shape = broadcast_shapes2("vecdot", tuple(v1.shape), tuple(v2.shape))
     if not shape:

@@ -40,7 +40,47 @@ def permute_dims_kernel(x, *, axes):
 
 @in_wide_mode
 def permute_dims(x, /, axes):
-    """Permute the axes (negative axes allowed). Array API: permute_dims. NumPy: numpy.transpose."""
+    """Permute the axes of an array.
+
+    Array API: permute_dims. NumPy: numpy.transpose.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array.
+    axes : tuple or list of ints
+        A permutation of ``range(x.ndim)`` (negative axes count from the end): axis ``i`` of
+        the result is axis ``axes[i]`` of ``x``.
+
+    Returns
+    -------
+    Array
+        A view of ``x`` with its axes permuted (writes through it change ``x``, as in NumPy).
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``axes`` is not a tuple or list.
+    AxisError
+        If an axis is out of range for ``x``.
+    ValueError
+        If ``axes`` is not a permutation of the axes of ``x``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axes``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> x = xp.reshape(xp.arange(6), (2, 3))
+    >>> xp.permute_dims(x, (1, 0))
+    Array([[0, 3],
+           [1, 4],
+           [2, 5]])
+    >>> xp.permute_dims(xp.zeros((2, 3, 4)), (2, 0, 1)).shape
+    (4, 2, 3)
+    """
     raw = as_array("permute_dims", x)
     if not isinstance(axes, (tuple, list)):
         fail(TypeError, "permute_dims", "a tuple of axes for 'axes'", axes)
@@ -79,7 +119,40 @@ def _broadcast_all(fn, shapes):
 
 @in_wide_mode
 def broadcast_shapes(*shapes):
-    """The broadcast of several shapes. Array API: broadcast_shapes. NumPy: numpy.broadcast_shapes."""
+    """Return the shape that shapes broadcast to together.
+
+    Array API: broadcast_shapes. NumPy: numpy.broadcast_shapes.
+
+    Parameters
+    ----------
+    *shapes : int or tuple of ints
+        The shapes to broadcast.
+
+    Returns
+    -------
+    tuple of ints
+        The broadcast shape (``()`` for no shapes).
+
+    Raises
+    ------
+    TypeError
+        If a shape is not an int or a tuple of ints.
+    ValueError
+        If the shapes do not broadcast together (NumPy's message included), or a dimension is
+        negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: every argument (a shape is a tuple of Python ints).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.broadcast_shapes((2, 1), (3,))
+    (2, 3)
+    >>> xp.broadcast_shapes((5, 1, 4), (3, 1))
+    (5, 3, 4)
+    """
     return _broadcast_all("broadcast_shapes", [normalize_shape("broadcast_shapes", shape,
                                                                "shapes") for shape in shapes])
 
@@ -92,8 +165,41 @@ def _broadcast_to_kernel(x, *, shape):
 
 @in_wide_mode
 def broadcast_to(x, /, shape):
-    """Broadcast to ``shape``: a read-only view, as NumPy's (writing into it raises
-    ``ValueError``). Array API: broadcast_to. NumPy: numpy.broadcast_to."""
+    """Broadcast an array to a new shape.
+
+    Array API: broadcast_to. NumPy: numpy.broadcast_to.
+
+    Parameters
+    ----------
+    x : array_like
+        The array to broadcast.
+    shape : int or tuple of ints
+        The new shape, which the shape of ``x`` broadcasts to.
+
+    Returns
+    -------
+    Array
+        A read-only view of ``x`` of ``shape``, as NumPy's (writing into it raises
+        ``ValueError``).
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``shape`` is not an int or a tuple of ints.
+    ValueError
+        If ``x`` does not broadcast to ``shape`` (NumPy's message included).
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``shape``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.broadcast_to(xp.asarray([1, 2, 3]), (2, 3))
+    Array([[1, 2, 3],
+           [1, 2, 3]])
+    """
     raw = as_array("broadcast_to", x)
     shape = normalize_shape("broadcast_to", shape)
     if len(shape) < raw.ndim or broadcast_pair(tuple(raw.shape), shape) != shape:
@@ -118,7 +224,45 @@ def broadcast_to(x, /, shape):
 
 @in_wide_mode
 def broadcast_arrays(*arrays):
-    """Broadcast arrays against each other. Array API: broadcast_arrays. NumPy: numpy.broadcast_arrays."""
+    """Broadcast arrays against each other.
+
+    Array API: broadcast_arrays. NumPy: numpy.broadcast_arrays.
+
+    Parameters
+    ----------
+    *arrays : array_like
+        The arrays to broadcast.
+
+    Returns
+    -------
+    tuple of Array
+        One array per input, each of the broadcast shape (new arrays, not views).
+
+    Raises
+    ------
+    TypeError
+        If an input is not array_like.
+    ValueError
+        If the shapes do not broadcast together (NumPy's message included).
+
+    Notes
+    -----
+    Static under ``jax.jit``: none (the shapes of the inputs give the result's).
+
+    Unlike NumPy, which returns views (read-only since NumPy 2), the results are new arrays
+    (values are immutable, so nothing is copied until one of them is updated).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> a, b = xp.broadcast_arrays(xp.asarray([[1], [2]]), xp.asarray([10, 20, 30]))
+    >>> a
+    Array([[1, 1, 1],
+           [2, 2, 2]])
+    >>> b
+    Array([[10, 20, 30],
+           [10, 20, 30]])
+    """
     raws = [to_raw("broadcast_arrays", a, "arrays") for a in arrays]
     shape = _broadcast_all("broadcast_arrays", [tuple(r.shape) for r in raws])
     return tuple(call(_broadcast_to_kernel, r, shape=shape) for r in raws)
@@ -172,11 +316,48 @@ def _reshaped(x, dims, copy=None, fn="reshape"):
 
 @in_wide_mode
 def reshape(x, /, shape, *, copy=None):
-    """Reshape (C order; one -1 allowed). Array API: reshape. NumPy: numpy.reshape.
+    """Give an array a new shape without changing its data (C order).
 
-    Returns a view of ``x`` where NumPy does (writes through it change ``x``); a copy where
-    the data would have to move (``x`` a strided view) or ``copy=True``; ``copy=False``
-    raises ``ValueError`` where a copy is needed.
+    Array API: reshape. NumPy: numpy.reshape.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array.
+    shape : int or tuple of ints
+        The new shape, of the same size as ``x``; one dimension may be -1, inferred.
+    copy : bool, optional
+        ``True``: always a copy; ``False``: never, raise where one is needed; default
+        ``None``: a view where NumPy gives one, else a copy.
+
+    Returns
+    -------
+    Array
+        A view of ``x`` where NumPy gives one (writes through it change ``x``); a copy where
+        the data would have to move (``x`` a strided view) or ``copy=True``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, a dimension is not an int, or ``copy`` is not a bool.
+    ValueError
+        If ``shape`` does not fit the size of ``x`` (or has more than one -1, or a dimension
+        below -1), or ``copy=False`` and a copy is needed.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``shape`` and ``copy``.
+
+    Unlike NumPy, only C order (no ``order``).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.reshape(xp.arange(6), (2, 3))
+    Array([[0, 1, 2],
+           [3, 4, 5]])
+    >>> xp.reshape(xp.arange(6), (3, -1)).shape
+    (3, 2)
     """
     raw = as_array("reshape", x)
     if copy is not None:
@@ -187,8 +368,43 @@ def reshape(x, /, shape, *, copy=None):
 
 @in_wide_mode
 def expand_dims(x, /, axis):
-    """Insert size-1 axes at ``axis`` (an int or a tuple, positions in the result).
-    Array API: expand_dims. NumPy: numpy.expand_dims."""
+    """Insert axes of length one into an array.
+
+    Array API: expand_dims. NumPy: numpy.expand_dims.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array.
+    axis : int or tuple of ints
+        The positions of the new axes in the result (negative: from its end).
+
+    Returns
+    -------
+    Array
+        A view of ``x`` with ``len(axis)`` more axes of length one.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or an axis is not an int.
+    AxisError
+        If an axis is out of range for the result.
+    ValueError
+        If ``axis`` repeats a position.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.expand_dims(xp.asarray([1, 2]), axis=0)
+    Array([[1, 2]])
+    >>> xp.expand_dims(xp.asarray([1, 2]), axis=(0, 2)).shape
+    (1, 2, 1)
+    """
     raw = as_array("expand_dims", x)
     axes = axis if isinstance(axis, (tuple, list)) else (axis,)
     out_ndim = raw.ndim + len(axes)
@@ -201,7 +417,44 @@ def expand_dims(x, /, axis):
 
 @in_wide_mode
 def squeeze(x, /, axis):
-    """Remove size-1 axes. Array API: squeeze. NumPy: numpy.squeeze."""
+    """Remove axes of length one from an array.
+
+    Array API: squeeze. NumPy: numpy.squeeze.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array.
+    axis : int or tuple of ints
+        The axes to remove, each of length one.
+
+    Returns
+    -------
+    Array
+        A view of ``x`` without those axes.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or an axis is not an int.
+    AxisError
+        If an axis is out of range for ``x``.
+    ValueError
+        If an axis does not have length one, or ``axis`` repeats an axis.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``.
+
+    Unlike NumPy, ``axis`` is required (the standard's signature; NumPy's default removes
+    every axis of length one).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.squeeze(xp.asarray([[1, 2, 3]]), axis=0)
+    Array([1, 2, 3])
+    """
     raw = as_array("squeeze", x)
     axes = normalize_axes("squeeze", axis, raw.ndim)
     for a in axes:
@@ -218,14 +471,89 @@ def flip_kernel(x, *, axes):
 
 @in_wide_mode
 def flip(x, /, *, axis=None):
-    """Reverse along ``axis`` (all axes by default). Array API: flip. NumPy: numpy.flip."""
+    """Reverse the order of elements along the given axes.
+
+    Array API: flip. NumPy: numpy.flip.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array.
+    axis : int or tuple of ints, optional
+        The axes to reverse; default ``None``: all of them.
+
+    Returns
+    -------
+    Array
+        An array of the shape and dtype of ``x``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or an axis is not an int.
+    AxisError
+        If an axis is out of range for ``x``.
+    ValueError
+        If ``axis`` repeats an axis.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> x = xp.reshape(xp.arange(6), (2, 3))
+    >>> xp.flip(x)
+    Array([[5, 4, 3],
+           [2, 1, 0]])
+    >>> xp.flip(x, axis=1)
+    Array([[2, 1, 0],
+           [5, 4, 3]])
+    """
     raw = to_raw("flip", x)
     return call(flip_kernel, raw, axes=normalize_axes("flip", axis, raw.ndim))
 
 
 @in_wide_mode
 def moveaxis(x, source, destination, /):
-    """Move axes to new positions. Array API: moveaxis. NumPy: numpy.moveaxis."""
+    """Move axes of an array to new positions; the other axes keep their order.
+
+    Array API: moveaxis. NumPy: numpy.moveaxis.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array.
+    source : int or tuple of ints
+        The axes to move (unique).
+    destination : int or tuple of ints
+        Their positions in the result (unique, as many as ``source``).
+
+    Returns
+    -------
+    Array
+        A view of ``x`` with its axes moved.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or an axis is not an int.
+    AxisError
+        If an axis is out of range for ``x``.
+    ValueError
+        If ``source`` and ``destination`` differ in length or repeat an axis.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``source`` and ``destination``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.moveaxis(xp.zeros((2, 3, 4)), 0, -1).shape
+    (3, 4, 2)
+    """
     raw = as_array("moveaxis", x)
     src = source if isinstance(source, (tuple, list)) else (source,)
     dst = destination if isinstance(destination, (tuple, list)) else (destination,)
@@ -304,8 +632,51 @@ def _sequence(fn, arrays):
 
 @in_wide_mode
 def concat(arrays, /, *, axis=0):
-    """Join arrays along an existing axis (``axis=None`` flattens first).
-    Array API: concat. NumPy: numpy.concatenate."""
+    """Join a sequence of arrays along an existing axis.
+
+    Array API: concat. NumPy: numpy.concatenate.
+
+    Parameters
+    ----------
+    arrays : tuple or list of array_like
+        The arrays to join (at least one): of equal rank, their shapes equal except along
+        ``axis``.
+    axis : int, optional
+        The axis to join along; ``None`` flattens each array first; default 0.
+
+    Returns
+    -------
+    Array
+        The joined array, of the arrays' promoted dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``arrays`` is not a tuple or list, or an element is not array_like.
+    ValueError
+        If ``arrays`` is empty, the ranks differ, an array is 0-d (with an ``axis``), or the
+        shapes differ off ``axis``.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``.
+
+    Small arrays are joined on their buckets: one program per combination of bucket shapes,
+    whatever the pieces' number, order and true lengths.  ``laxarray.concatenate`` is NumPy's
+    name (with ``out`` and ``dtype``).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.concat([xp.asarray([1, 2]), xp.asarray([3.0])])
+    Array([1., 2., 3.])
+    >>> x = xp.reshape(xp.arange(4), (2, 2))
+    >>> xp.concat([x, x], axis=1)
+    Array([[0, 1, 0, 1],
+           [2, 3, 2, 3]])
+    """
     raws, dt = _sequence("concat", arrays)
     if axis is not None:
         nd = raws[0].ndim
@@ -332,7 +703,47 @@ def concat(arrays, /, *, axis=0):
 
 @in_wide_mode
 def stack(arrays, /, *, axis=0):
-    """Join arrays along a new axis. Array API: stack. NumPy: numpy.stack."""
+    """Join a sequence of arrays of equal shape along a new axis.
+
+    Array API: stack. NumPy: numpy.stack.
+
+    Parameters
+    ----------
+    arrays : tuple or list of array_like
+        The arrays to join (at least one), all of one shape.
+    axis : int, optional
+        The position of the new axis in the result; default 0.
+
+    Returns
+    -------
+    Array
+        An array of rank one more than the inputs', of their promoted dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``arrays`` is not a tuple or list, or an element is not array_like.
+    ValueError
+        If ``arrays`` is empty, or the shapes differ, or the arrays are committed to
+        different devices.
+    AxisError
+        If ``axis`` is out of range for the result.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> a, b = xp.asarray([1, 2]), xp.asarray([3, 4])
+    >>> xp.stack([a, b])
+    Array([[1, 2],
+           [3, 4]])
+    >>> xp.stack([a, b], axis=1)
+    Array([[1, 3],
+           [2, 4]])
+    """
     raws, dt = _sequence("stack", arrays)
     shape = tuple(raws[0].shape)
     if any(tuple(r.shape) != shape for r in raws):
@@ -348,7 +759,42 @@ def stack(arrays, /, *, axis=0):
 
 @in_wide_mode
 def unstack(x, /, *, axis=0):
-    """Split into a tuple of arrays along ``axis``. Array API: unstack."""
+    """Split an array into a tuple of arrays along an axis.
+
+    Array API: unstack. NumPy: numpy.unstack.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array, of rank at least one.
+    axis : int, optional
+        The axis to split along; default 0.
+
+    Returns
+    -------
+    tuple of Array
+        ``x.shape[axis]`` arrays, each ``x`` without that axis.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like.
+    ValueError
+        If ``x`` is 0-d.
+    AxisError
+        If ``axis`` is out of range for ``x``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis`` (each slice's index is a dynamic start: one program
+    serves every slice).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.unstack(xp.asarray([[0, 1, 2], [3, 4, 5]]), axis=1)
+    (Array([0, 3]), Array([1, 4]), Array([2, 5]))
+    """
     raw = as_array("unstack", x)
     if raw.ndim == 0:
         fail(ValueError, "unstack", "an array of rank >= 1", x)
@@ -376,9 +822,49 @@ def _roll_kernel(x, *, shifts, axes):
 
 @in_wide_mode
 def roll(x, /, shift, *, axis=None):
-    """Roll elements along axes (flattened when ``axis=None``). Array API: roll. NumPy: numpy.roll.
+    """Roll array elements along the given axes; elements past the end come back at the start.
 
-    ``shift`` is static under ``jax.jit``."""
+    Array API: roll. NumPy: numpy.roll.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array.
+    shift : int or tuple of ints
+        The number of places to shift by (negative: backwards); one per axis, or one for all
+        of them.
+    axis : int or tuple of ints, optional
+        The axes to roll along; default ``None``: the flattened array (then ``shift`` is a
+        single shift), its shape restored.
+
+    Returns
+    -------
+    Array
+        An array of the shape and dtype of ``x``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or a shift or axis is not an int.
+    ValueError
+        If ``axis`` is ``None`` and there are several shifts, or the numbers of shifts and
+        axes differ.
+    AxisError
+        If an axis is out of range for ``x``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``shift`` and ``axis``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.roll(xp.arange(5), 2)
+    Array([3, 4, 0, 1, 2])
+    >>> xp.roll(xp.asarray([[0, 1, 2], [3, 4, 5]]), 1, axis=1)
+    Array([[2, 0, 1],
+           [5, 3, 4]])
+    """
     raw = to_raw("roll", x)
     shifts = shift if isinstance(shift, (tuple, list)) else (shift,)
     shifts = tuple(check_int("roll", s, "shift") for s in shifts)
@@ -411,8 +897,44 @@ def _tile_kernel(x, *, reps):
 
 @in_wide_mode
 def tile(x, repetitions, /):
-    """Repeat the whole array ``repetitions`` times per axis (an int too, as NumPy).
-    Array API: tile. NumPy: numpy.tile."""
+    """Construct an array by repeating the whole of ``x`` the given number of times per axis.
+
+    Array API: tile. NumPy: numpy.tile.
+
+    Parameters
+    ----------
+    x : array_like
+        The array to repeat.
+    repetitions : int or tuple of ints
+        The number of repetitions per axis (non-negative), aligned with the last axes of
+        ``x``; where it is longer than ``x.ndim``, ``x`` gains leading axes.  An int is a
+        tuple of one, as in NumPy.
+
+    Returns
+    -------
+    Array
+        The tiled array, of the dtype of ``x``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``repetitions`` is not an int or a tuple of ints.
+    ValueError
+        If a repetition is negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``repetitions``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.tile(xp.asarray([1, 2]), 2)
+    Array([1, 2, 1, 2])
+    >>> xp.tile(xp.asarray([1, 2]), (2, 2))
+    Array([[1, 2, 1, 2],
+           [1, 2, 1, 2]])
+    """
     raw = to_raw("tile", x)
     if isinstance(repetitions, int) and not isinstance(repetitions, bool):
         repetitions = (repetitions,)  # NumPy's form
@@ -462,12 +984,56 @@ def _repeat_counts_kernel(x, counts, *, axis, length):
 
 @in_wide_mode
 def repeat(x, repeats, /, *, axis=None, total_repeat_length=None):
-    """Repeat each element ``repeats`` times. Array API: repeat. NumPy: numpy.repeat.
+    """Repeat each element of an array the given number of times.
 
-    ``repeats`` is an int or a 1-D sequence/array of counts.  The output length depends on
-    the counts, so under ``jax.jit`` either they are concrete (static) or
-    ``total_repeat_length=`` gives the length (jax.numpy's keyword): a shorter total
-    repeats the last element, a longer one is cut."""
+    Array API: repeat. NumPy: numpy.repeat.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array.
+    repeats : int or array_like of ints
+        The counts (non-negative): one for all elements, or a 1-D sequence or array of one
+        count per element along ``axis``.
+    axis : int, optional
+        The axis to repeat along; default ``None``: the flattened array.
+    total_repeat_length : int, optional
+        jax.numpy's keyword: the length of the result along ``axis`` (needed under
+        ``jax.jit`` when the counts are traced); a total shorter than the counts' sum cuts the
+        result, a longer one repeats the last element.  Default ``None``: the counts' sum.
+
+    Returns
+    -------
+    Array
+        The repeated array, of the dtype of ``x``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, the counts are not integers, or they are traced without
+        ``total_repeat_length``.
+    ValueError
+        If a count is negative, ``repeats`` is neither one count nor one per element, or
+        ``total_repeat_length`` is non-zero for an empty ``x``.
+    AxisError
+        If ``axis`` is out of range for ``x``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``total_repeat_length`` and concrete ``repeats``.
+    The output length depends on the counts, so under ``jax.jit`` either they are concrete
+    (static) or ``total_repeat_length=`` gives the length.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.repeat(xp.asarray([1, 2, 3]), 2)
+    Array([1, 1, 2, 2, 3, 3])
+    >>> xp.repeat(xp.asarray([1, 2, 3]), xp.asarray([1, 0, 2]))
+    Array([1, 3, 3])
+    >>> xp.repeat(xp.asarray([1, 2, 3]), 2, total_repeat_length=8)
+    Array([1, 1, 2, 2, 3, 3, 3, 3])
+    """
     raw = to_raw("repeat", x)
     ax = None if axis is None else normalize_axis("repeat", axis, raw.ndim)
     n = math.prod(raw.shape) if ax is None else raw.shape[ax]

@@ -97,16 +97,101 @@ def _arg(fn, x, axis, keepdims, find_max):
 
 @in_wide_region
 def argmax(x, /, *, axis=None, keepdims=False):
-    """Index of the maximum (first occurrence; flattened when ``axis=None``).
-    Array API: argmax. NumPy: numpy.argmax.  Complex input (which the standard leaves out)
-    follows NumPy: lexicographic order, the first value with a NaN part wins."""
+    """Return the index of the maximum along an axis (its first occurrence).
+
+    Array API: argmax. NumPy: numpy.argmax.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array, of any dtype.
+    axis : int, optional
+        The axis to search along; default ``None``: the flattened array (a flat index).
+    keepdims : bool, optional
+        Whether the searched axis stays as a length-one axis (all axes, for ``axis=None``);
+        default ``False``.
+
+    Returns
+    -------
+    Array
+        The indices, of the default index dtype (int64; int32 on a TPU).
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``keepdims`` is not a bool.
+    ValueError
+        If ``x`` is empty along ``axis`` (or empty, for ``axis=None``).
+    AxisError
+        If ``axis`` is out of range for ``x``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis`` and ``keepdims``.
+
+    A NaN wins: the index of the first NaN, as in NumPy.  Complex input (which the standard
+    leaves out) follows NumPy: lexicographic order, the first value with a NaN part wins.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> x = xp.asarray([[1, 5, 2], [7, 0, 7]])
+    >>> xp.argmax(x)
+    Array(3)
+    >>> xp.argmax(x, axis=1)
+    Array([1, 0])
+    >>> xp.argmax(xp.asarray([1.0, float("nan"), 3.0]))
+    Array(1)
+    """
     return _arg("argmax", x, axis, keepdims, True)
 
 
 @in_wide_region
 def argmin(x, /, *, axis=None, keepdims=False):
-    """Index of the minimum (first occurrence). Array API: argmin. NumPy: numpy.argmin.
-    Complex input follows NumPy, as for :func:`argmax`."""
+    """Return the index of the minimum along an axis (its first occurrence).
+
+    Array API: argmin. NumPy: numpy.argmin.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array, of any dtype.
+    axis : int, optional
+        The axis to search along; default ``None``: the flattened array (a flat index).
+    keepdims : bool, optional
+        Whether the searched axis stays as a length-one axis (all axes, for ``axis=None``);
+        default ``False``.
+
+    Returns
+    -------
+    Array
+        The indices, of the default index dtype (int64; int32 on a TPU).
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``keepdims`` is not a bool.
+    ValueError
+        If ``x`` is empty along ``axis`` (or empty, for ``axis=None``).
+    AxisError
+        If ``axis`` is out of range for ``x``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis`` and ``keepdims``.
+
+    A NaN wins: the index of the first NaN, as in NumPy.  Complex input (which the standard
+    leaves out) follows NumPy: lexicographic order, the first value with a NaN part wins.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> x = xp.asarray([[1, 5, 2], [7, 0, 7]])
+    >>> xp.argmin(x)
+    Array(4)
+    >>> xp.argmin(x, axis=0, keepdims=True)
+    Array([[0, 1, 0]])
+    """
     return _arg("argmin", x, axis, keepdims, False)
 
 
@@ -179,12 +264,52 @@ def _coordinates(x, size, fill_value, positions):
 
 @in_wide_region
 def nonzero(x, /, *, size=None, fill_value=0):
-    """Indices of the non-zero elements, one int64 array per axis.
+    """Return the indices of the non-zero elements, one array per axis.
+
     Array API: nonzero. NumPy: numpy.nonzero.
 
-    Under ``jax.jit`` the number of non-zeros is unknown: pass ``size=`` (the result
-    length; extra slots hold ``fill_value``, surplus non-zeros are dropped).  CPU host
-    path: NumPy's ``nonzero``, eagerly (no kernel) and under jit (a host call)."""
+    Parameters
+    ----------
+    x : array_like
+        The input array, of rank at least one.
+    size : int, optional
+        laxarray's (as jax.numpy's): the length of each result; surplus non-zeros are
+        dropped, missing ones filled with ``fill_value``.  Required under ``jax.jit``;
+        default ``None``: the number of non-zeros.
+    fill_value : int, optional
+        The index that fills the slots past the non-zeros when ``size`` is larger; default 0.
+
+    Returns
+    -------
+    tuple of Array
+        ``x.ndim`` arrays of the default index dtype (int64; int32 on a TPU), the
+        coordinates of the non-zeros in row-major (C) order.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``size`` or ``fill_value`` is not an int.
+    ValueError
+        If ``x`` is 0-d, ``size`` is negative, or ``size`` is not given under ``jax.jit`` or
+        ``vmap``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``size`` and ``fill_value``.  The number of non-zeros decides
+    the result's shape, so a traced call must give ``size=``; eagerly the result is exact
+    without it.
+
+    On the CPU the host path runs NumPy's ``nonzero``, eagerly (no kernel) and under
+    ``jax.jit`` (a host call); elsewhere a stable sort of the positions.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.nonzero(xp.asarray([[1, 0, 2], [0, 3, 0]]))
+    (Array([0, 0, 1]), Array([0, 2, 1]))
+    >>> xp.nonzero(xp.asarray([0, 3, 0, 4]), size=3, fill_value=-1)
+    (Array([ 1,  3, -1]),)
+    """
     raw = to_raw("nonzero", x)
     if raw.ndim == 0:
         fail(ValueError, "nonzero", "an array of rank >= 1 (0-d input is ambiguous)", x)
@@ -249,8 +374,51 @@ def _before(a, v, right):
 
 @in_wide_region
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
-    """Insertion points of ``x2`` in the sorted 1-D ``x1`` (int64).
-    Array API: searchsorted. NumPy: numpy.searchsorted. ``x2`` may be a Python scalar."""
+    """Find the indices where elements of ``x2`` would be inserted into sorted ``x1``.
+
+    Array API: searchsorted. NumPy: numpy.searchsorted.
+
+    Parameters
+    ----------
+    x1 : array_like
+        A 1-D array, sorted ascending (NaN last), unless ``sorter`` sorts it.
+    x2 : array_like
+        The values to insert: an array of any shape or a Python scalar (weak, NEP 50).
+    side : {"left", "right"}, optional
+        For values equal to elements of ``x1``: ``"left"`` gives the index of the first such
+        element, ``"right"`` the index after the last; default ``"left"``.
+    sorter : array_like, optional
+        Integer indices that sort ``x1`` (as ``argsort(x1)``), of its shape; default
+        ``None``: ``x1`` is sorted.
+
+    Returns
+    -------
+    Array
+        The insertion indices, of the shape of ``x2`` and the default index dtype (int64;
+        int32 on a TPU).
+
+    Raises
+    ------
+    TypeError
+        If ``x1`` or ``x2`` is not array_like, or their promoted dtype is complex.
+    ValueError
+        If ``x1`` is not 1-D, ``side`` is neither ``"left"`` nor ``"right"``, or ``sorter``
+        is not an integer array of the shape of ``x1``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``side``.
+
+    A branchless binary search: NaN sorts after every number, as in NumPy.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.searchsorted(xp.asarray([1, 3, 5, 7]), xp.asarray([0, 3, 8]))
+    Array([0, 1, 4])
+    >>> xp.searchsorted(xp.asarray([1, 3, 5, 7]), 3, side="right")
+    Array(2)
+    """
     raw = to_raw("searchsorted", x1, "x1")
     if raw.ndim != 1:
         fail(ValueError, "searchsorted", "a 1-D array for 'x1'", x1)
@@ -284,12 +452,54 @@ _NOT_GIVEN = object()
 
 @in_wide_region
 def where(condition, x1=_NOT_GIVEN, x2=_NOT_GIVEN, /, *, size=None, fill_value=0):
-    """Choose ``x1`` where ``condition`` else ``x2`` (broadcast; scalars are weak).
+    """Return elements chosen from ``x1`` where ``condition`` is true, else from ``x2``.
+
     Array API: where. NumPy: numpy.where.
 
-    ``where(condition)`` alone is NumPy's ``nonzero(condition)``: under ``jax.jit`` it
-    needs ``size=`` (and takes ``fill_value=``) as :func:`nonzero` does; ``size`` and
-    ``fill_value`` are for that form only."""
+    Parameters
+    ----------
+    condition : array_like
+        A bool array.
+    x1, x2 : array_like, optional
+        The values to choose from: arrays or Python scalars (weak, NEP 50); ``condition``,
+        ``x1`` and ``x2`` broadcast together.  Give both or neither: ``where(condition)``
+        alone is NumPy's ``nonzero(condition)``.
+    size : int, optional
+        For ``where(condition)`` only: as :func:`nonzero`'s ``size`` (required under
+        ``jax.jit``); default ``None``.
+    fill_value : int, optional
+        For ``where(condition)`` only: as :func:`nonzero`'s ``fill_value``; default 0.
+
+    Returns
+    -------
+    Array or tuple of Array
+        The chosen values, of the broadcast shape and the promoted dtype of ``x1`` and
+        ``x2``; for ``where(condition)``, the indices of its true elements, one array per
+        axis.
+
+    Raises
+    ------
+    TypeError
+        If ``condition`` is not a bool array, only one of ``x1`` and ``x2`` is given, or
+        ``size`` is given with ``x1`` and ``x2``.
+    ValueError
+        If the shapes do not broadcast together; for ``where(condition)``, as
+        :func:`nonzero`.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``size`` and ``fill_value`` (the one-argument form).
+
+    Unlike NumPy, ``condition`` must be bool (NumPy tests any dtype against zero).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.where(xp.asarray([True, False, True]), xp.asarray([1, 2, 3]), 0.5)
+    Array([1. , 0.5, 3. ])
+    >>> xp.where(xp.asarray([False, True, True]))
+    (Array([1, 2]),)
+    """
     if x1 is _NOT_GIVEN and x2 is _NOT_GIVEN:
         return nonzero(condition, size=size, fill_value=fill_value)
     if x1 is _NOT_GIVEN or x2 is _NOT_GIVEN:

@@ -198,16 +198,63 @@ def _unique(fn, x, size, fill_value, want):
 
 @in_wide_region
 def unique_all(x, /, *, size=None, fill_value=None):
-    """Unique values, first-occurrence indices, inverse indices and counts.
+    """Return the unique values of ``x``, their first indices, the inverse indices and counts.
+
     Array API: unique_all. NumPy: numpy.unique_all.
 
-    ``size``/``fill_value`` (static; keyword-only extras) make it traceable: see the module
-    docstring.  Each NaN is distinct; ``-0.0`` equals ``+0.0``.  CPU host path: NumPy's
-    sort and count, eagerly (no kernel) and under jit (a host call).
+    Parameters
+    ----------
+    x : array_like
+        The input array, of any dtype and shape (flattened).
+    size : int, optional
+        laxarray's (as jax.numpy's): the length of the results along the unique values
+        (``inverse_indices`` keeps the shape of ``x``).  Required under ``jax.jit`` and
+        ``vmap``; default ``None``: the number of unique values.
+    fill_value : scalar, optional
+        With ``size`` only: the value that fills ``values`` past the unique values; default
+        ``None``: the smallest unique value (as jax.numpy).
 
-    >>> import laxarray as lx
-    >>> lx.unique_all(lx.asarray([3, 1, 3])).counts
-    Array([1, 2])
+    Returns
+    -------
+    UniqueAllResult
+        A named tuple ``(values, indices, inverse_indices, counts)``: the sorted unique
+        values (of the dtype of ``x``); the flat index in ``x`` of the first occurrence of
+        each; for each element of ``x`` (its shape) the index of its value in ``values``; the
+        number of occurrences of each (the index arrays and counts of the default index
+        dtype: int64, int32 on a TPU).
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``size`` is not an int.
+    ValueError
+        If ``size`` is negative, ``fill_value`` is given without ``size``, or ``size`` is not
+        given under ``jax.jit`` or ``vmap``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``size`` and ``fill_value``.  The number of unique values
+    decides the results' shapes: eagerly they are exact; a traced call must pass ``size=N``,
+    and the results then have length ``N``: the first ``min(N, n_unique)`` entries are
+    exact, the rest padding (``values`` holds ``fill_value``, ``indices`` and ``counts``
+    hold 0).
+
+    Uniqueness is value equality (``equal``): every NaN (and every complex value with a NaN
+    part) is its own unique value with a count of one; ``-0.0`` and ``+0.0`` are one value
+    (the first occurring is returned).  Unique values come sorted as NumPy sorts (NaN last).
+
+    On the CPU the sorting and counting take the host path, NumPy: eagerly by a direct
+    call (no kernel, no compile), under ``jax.jit`` through a host callback, with the results of
+    the lax path that other devices run.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> r = xp.unique_all(xp.asarray([3, 1, 3, 2, 1, 3]))
+    >>> r.values, r.indices, r.counts
+    (Array([1, 2, 3]), Array([1, 3, 0]), Array([2, 1, 3]))
+    >>> r.inverse_indices
+    Array([2, 0, 2, 1, 0, 2])
     """
     r = _unique("unique_all", x, size, fill_value, "all")
     return UniqueAllResult(r["values"], r["indices"], r["inverse"], r["counts"])
@@ -215,33 +262,182 @@ def unique_all(x, /, *, size=None, fill_value=None):
 
 @in_wide_region
 def unique_counts(x, /, *, size=None, fill_value=None):
-    """Unique values and their counts. Array API: unique_counts. NumPy: numpy.unique_counts.
+    """Return the unique values of ``x`` and the number of times each occurs.
 
-    ``size``/``fill_value`` and the CPU host path: see :func:`unique_all`."""
+    Array API: unique_counts. NumPy: numpy.unique_counts.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array, of any dtype and shape (flattened).
+    size : int, optional
+        laxarray's (as jax.numpy's): the length of the results along the unique values
+        (``inverse_indices`` keeps the shape of ``x``).  Required under ``jax.jit`` and
+        ``vmap``; default ``None``: the number of unique values.
+    fill_value : scalar, optional
+        With ``size`` only: the value that fills ``values`` past the unique values; default
+        ``None``: the smallest unique value (as jax.numpy).
+
+    Returns
+    -------
+    UniqueCountsResult
+        A named tuple ``(values, counts)``: the sorted unique values (of the dtype of ``x``)
+        and their counts (of the default index dtype: int64, int32 on a TPU).
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``size`` is not an int.
+    ValueError
+        If ``size`` is negative, ``fill_value`` is given without ``size``, or ``size`` is not
+        given under ``jax.jit`` or ``vmap``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``size`` and ``fill_value``.  The number of unique values
+    decides the results' shapes: eagerly they are exact; a traced call must pass ``size=N``,
+    and the results then have length ``N``: the first ``min(N, n_unique)`` entries are
+    exact, the rest padding (``values`` holds ``fill_value``, ``indices`` and ``counts``
+    hold 0).
+
+    Uniqueness is value equality (``equal``): every NaN (and every complex value with a NaN
+    part) is its own unique value with a count of one; ``-0.0`` and ``+0.0`` are one value
+    (the first occurring is returned).  Unique values come sorted as NumPy sorts (NaN last).
+
+    On the CPU the sorting and counting take the host path, NumPy: eagerly by a direct
+    call (no kernel, no compile), under ``jax.jit`` through a host callback, with the results of
+    the lax path that other devices run.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.unique_counts(xp.asarray([3, 1, 3, 2, 1, 3]))
+    UniqueCountsResult(values=Array([1, 2, 3]), counts=Array([2, 1, 3]))
+    """
     r = _unique("unique_counts", x, size, fill_value, "counts")
     return UniqueCountsResult(r["values"], r["counts"])
 
 
 @in_wide_region
 def unique_inverse(x, /, *, size=None, fill_value=None):
-    """Unique values and the indices into them that rebuild ``x`` (shape of ``x``).
+    """Return the unique values of ``x`` and the indices into them that rebuild ``x``.
+
     Array API: unique_inverse. NumPy: numpy.unique_inverse.
 
-    ``size``/``fill_value`` and the CPU host path: see :func:`unique_all`."""
+    Parameters
+    ----------
+    x : array_like
+        The input array, of any dtype and shape (flattened).
+    size : int, optional
+        laxarray's (as jax.numpy's): the length of the results along the unique values
+        (``inverse_indices`` keeps the shape of ``x``).  Required under ``jax.jit`` and
+        ``vmap``; default ``None``: the number of unique values.
+    fill_value : scalar, optional
+        With ``size`` only: the value that fills ``values`` past the unique values; default
+        ``None``: the smallest unique value (as jax.numpy).
+
+    Returns
+    -------
+    UniqueInverseResult
+        A named tuple ``(values, inverse_indices)``: the sorted unique values (of the dtype
+        of ``x``) and, of the shape of ``x``, the index of each element's value in
+        ``values`` (of the default index dtype: int64, int32 on a TPU):
+        ``values[inverse_indices]`` is ``x``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``size`` is not an int.
+    ValueError
+        If ``size`` is negative, ``fill_value`` is given without ``size``, or ``size`` is not
+        given under ``jax.jit`` or ``vmap``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``size`` and ``fill_value``.  The number of unique values
+    decides the results' shapes: eagerly they are exact; a traced call must pass ``size=N``,
+    and the results then have length ``N``: the first ``min(N, n_unique)`` entries are
+    exact, the rest padding (``values`` holds ``fill_value``, ``indices`` and ``counts``
+    hold 0).
+
+    Uniqueness is value equality (``equal``): every NaN (and every complex value with a NaN
+    part) is its own unique value with a count of one; ``-0.0`` and ``+0.0`` are one value
+    (the first occurring is returned).  Unique values come sorted as NumPy sorts (NaN last).
+
+    On the CPU the sorting and counting take the host path, NumPy: eagerly by a direct
+    call (no kernel, no compile), under ``jax.jit`` through a host callback, with the results of
+    the lax path that other devices run.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> r = xp.unique_inverse(xp.asarray([[1, 5], [5, 1]]))
+    >>> r.values
+    Array([1, 5])
+    >>> r.inverse_indices
+    Array([[0, 1],
+           [1, 0]])
+    """
     r = _unique("unique_inverse", x, size, fill_value, "all")
     return UniqueInverseResult(r["values"], r["inverse"])
 
 
 @in_wide_region
 def unique_values(x, /, *, size=None, fill_value=None):
-    """The unique values of ``x``, sorted (NaN last).
+    """Return the unique values of ``x``, sorted (NaN last).
+
     Array API: unique_values. NumPy: numpy.unique_values.
 
-    ``size``/``fill_value`` and the CPU host path: see :func:`unique_all`.
+    Parameters
+    ----------
+    x : array_like
+        The input array, of any dtype and shape (flattened).
+    size : int, optional
+        laxarray's (as jax.numpy's): the length of the results along the unique values
+        (``inverse_indices`` keeps the shape of ``x``).  Required under ``jax.jit`` and
+        ``vmap``; default ``None``: the number of unique values.
+    fill_value : scalar, optional
+        With ``size`` only: the value that fills ``values`` past the unique values; default
+        ``None``: the smallest unique value (as jax.numpy).
 
-    >>> import laxarray as lx
-    >>> lx.unique_values(lx.asarray([2, 1, 2]))
+    Returns
+    -------
+    Array
+        The sorted unique values, 1-D, of the dtype of ``x``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``size`` is not an int.
+    ValueError
+        If ``size`` is negative, ``fill_value`` is given without ``size``, or ``size`` is not
+        given under ``jax.jit`` or ``vmap``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``size`` and ``fill_value``.  The number of unique values
+    decides the results' shapes: eagerly they are exact; a traced call must pass ``size=N``,
+    and the results then have length ``N``: the first ``min(N, n_unique)`` entries are
+    exact, the rest padding (``values`` holds ``fill_value``, ``indices`` and ``counts``
+    hold 0).
+
+    Uniqueness is value equality (``equal``): every NaN (and every complex value with a NaN
+    part) is its own unique value with a count of one; ``-0.0`` and ``+0.0`` are one value
+    (the first occurring is returned).  Unique values come sorted as NumPy sorts (NaN last).
+
+    On the CPU the sorting and counting take the host path, NumPy: eagerly by a direct
+    call (no kernel, no compile), under ``jax.jit`` through a host callback, with the results of
+    the lax path that other devices run.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.unique_values(xp.asarray([2, 1, 2]))
     Array([1, 2])
+    >>> xp.unique_values(xp.asarray([1.0, float("nan"), float("nan"), -0.0, 0.0]))
+    Array([-0.,  1., nan, nan])
+    >>> xp.unique_values(xp.asarray([3, 1, 3]), size=4, fill_value=-1)
+    Array([ 1,  3, -1, -1])
     """
     return _unique("unique_values", x, size, fill_value, "values")["values"]
 
@@ -299,16 +495,47 @@ def _isin_kernel(a, b, *, invert, dtype):
 
 @in_wide_region
 def isin(x1, x2, /, *, invert=False):
-    """Whether each element of ``x1`` equals some element of ``x2`` (shape of ``x1``).
+    """Test whether each element of ``x1`` equals some element of ``x2``.
+
     Array API: isin. NumPy: numpy.isin.
 
-    Equality is ``equal`` after promotion: NaN is in nothing, ``-0.0`` is in ``[0.0]``.
-    ``invert`` is static under ``jax.jit``.  CPU host path: NumPy, eagerly (no kernel) and
-    under jit (a host call); see the module docstring.
+    Parameters
+    ----------
+    x1 : array_like
+        The elements to look for: an array, or a Python scalar (weak, NEP 50).
+    x2 : array_like
+        The elements to look among (any shape), likewise; at least one of ``x1`` and ``x2``
+        is an array.
+    invert : bool, optional
+        Whether to return the negation (``not in``); default ``False``.
 
-    >>> import laxarray as lx
-    >>> lx.isin(lx.asarray([1, 2, 3]), lx.asarray([3, 1]))
+    Returns
+    -------
+    Array
+        A bool array of the shape of ``x1``.
+
+    Raises
+    ------
+    TypeError
+        If ``x1`` or ``x2`` is not array_like, both are Python scalars, or ``invert`` is not
+        a bool.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``invert``.
+
+    Equality is ``equal`` after promotion: NaN is in nothing, ``-0.0`` is in ``[0.0]``.  On
+    the CPU the host path runs NumPy, eagerly (no kernel) and under ``jax.jit`` (a host call):
+    integers by NumPy's ``isin`` (a lookup table), floats by a binary search in the sorted
+    distinct values of ``x2``.  Unlike NumPy, no ``assume_unique`` or ``kind``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.isin(xp.asarray([1, 2, 3]), xp.asarray([3, 1]))
     Array([ True, False,  True])
+    >>> xp.isin(xp.asarray([1, 2, 3]), xp.asarray([3, 1]), invert=True)
+    Array([False,  True, False])
     """
     check_bool("isin", invert, "invert")
     if not isinstance(x1, Array) and not isinstance(x2, Array) and \

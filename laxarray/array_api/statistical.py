@@ -201,7 +201,59 @@ def _reduction(fn, x, axis, keepdims, category):
 
 @in_wide_region
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):
-    """Sum over ``axis``. Array API: sum. NumPy: numpy.sum."""
+    """Return the sum of the elements over the given axes.
+
+    Array API: sum. NumPy: numpy.sum.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array, of any dtype.
+    axis : int or tuple of ints, optional
+        The axes to reduce over; default ``None``: all of them.
+    dtype : dtype, optional
+        The dtype to accumulate in and return; default ``None``: the dtype of ``x``, with
+        integers widened to the default integer of their signedness (int64 or uint64) and
+        bool to int64, as NumPy and the standard do.
+    keepdims : bool, optional
+        Whether the reduced axes stay as axes of length one (the result then broadcasts
+        against ``x``); default ``False``.
+
+    Returns
+    -------
+    Array
+        The sums; 0 for no elements.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, ``keepdims`` is not a bool, ``dtype`` is not a supported
+        dtype, or ``dtype`` is real for complex ``x``.
+    AxisError
+        If an axis is out of range for ``x``.
+    ValueError
+        If ``axis`` repeats an axis.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``dtype`` and ``keepdims``.
+
+    One ``lax.reduce_sum``; float16 and bfloat16 accumulate in float32, as NumPy.  The sum of
+    one ``-0.0`` is ``0.0``, as NumPy's (which adds the elements to ``+0.0``).  Unlike NumPy,
+    no ``out``, ``initial`` or ``where``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> x = xp.asarray([[1, 2, 3], [4, 5, 6]])
+    >>> xp.sum(x)
+    Array(21)
+    >>> xp.sum(x, axis=0)
+    Array([5, 7, 9])
+    >>> xp.sum(x, axis=1, keepdims=True)
+    Array([[ 6],
+           [15]])
+    """
     raw, axes = _reduction("sum", x, axis, keepdims, "any")
     dt = accumulation_dtype("sum", raw.dtype, dtype)
     return call(_reduce_kernel, raw, axes=axes, dtype=dt, keepdims=keepdims, op="sum")
@@ -209,7 +261,52 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False):
 
 @in_wide_region
 def prod(x, /, *, axis=None, dtype=None, keepdims=False):
-    """Product over ``axis``. Array API: prod. NumPy: numpy.prod."""
+    """Return the product of the elements over the given axes.
+
+    Array API: prod. NumPy: numpy.prod.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array, of any dtype.
+    axis : int or tuple of ints, optional
+        The axes to reduce over; default ``None``: all of them.
+    dtype : dtype, optional
+        The dtype to accumulate in and return; default ``None``: the dtype of ``x``, with
+        integers widened to the default integer of their signedness (int64 or uint64) and
+        bool to int64, as NumPy and the standard do.
+    keepdims : bool, optional
+        Whether the reduced axes stay as axes of length one (the result then broadcasts
+        against ``x``); default ``False``.
+
+    Returns
+    -------
+    Array
+        The products; 1 for no elements.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, ``keepdims`` is not a bool, ``dtype`` is not a supported
+        dtype, or ``dtype`` is real for complex ``x``.
+    AxisError
+        If an axis is out of range for ``x``.
+    ValueError
+        If ``axis`` repeats an axis.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``dtype`` and ``keepdims``.
+
+    float16 and bfloat16 accumulate in float32, as NumPy.  Unlike NumPy, no ``out``,
+    ``initial`` or ``where``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.prod(xp.asarray([[1, 2, 3], [4, 5, 6]]), axis=1)
+    Array([  6, 120])
+    """
     raw, axes = _reduction("prod", x, axis, keepdims, "any")
     dt = accumulation_dtype("prod", raw.dtype, dtype)
     return call(_reduce_kernel, raw, axes=axes, dtype=dt, keepdims=keepdims, op="prod")
@@ -224,38 +321,241 @@ def _extremum(fn, op, x, axis, keepdims):
 
 @in_wide_region
 def max(x, /, *, axis=None, keepdims=False):
-    """Maximum over ``axis``; NaN propagates. Array API: max. NumPy: numpy.max.
+    """Return the maximum of the elements over the given axes.
 
-    Complex input (which the standard leaves out) follows NumPy: lexicographic order, real
-    part first, and the first element with a NaN part wins."""
+    Array API: max. NumPy: numpy.max.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array, of any dtype.
+    axis : int or tuple of ints, optional
+        The axes to reduce over; default ``None``: all of them.
+    keepdims : bool, optional
+        Whether the reduced axes stay as axes of length one (the result then broadcasts
+        against ``x``); default ``False``.
+
+    Returns
+    -------
+    Array
+        The maximums, of the dtype of ``x``; NaN where a NaN is among the elements.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``keepdims`` is not a bool.
+    AxisError
+        If an axis is out of range for ``x``.
+    ValueError
+        If a reduced axis is empty (the maximum of nothing is undefined), or ``axis`` repeats
+        an axis.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis`` and ``keepdims``.
+
+    NaN propagates.  Complex input (which the standard leaves out) follows NumPy:
+    lexicographic order, real part first, and the first element with a NaN part wins.
+    Unlike NumPy, no ``out``, ``initial`` or ``where``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.max(xp.asarray([[1, 5, 3], [4, 2, 6]]), axis=0)
+    Array([4, 5, 6])
+    >>> xp.max(xp.asarray([1.0, float("nan"), 3.0]))
+    Array(nan)
+    """
     return _extremum("max", "max", x, axis, keepdims)
 
 
 @in_wide_region
 def min(x, /, *, axis=None, keepdims=False):
-    """Minimum over ``axis``; NaN propagates. Array API: min. NumPy: numpy.min.
+    """Return the minimum of the elements over the given axes.
 
-    Complex input follows NumPy, as for :func:`max`."""
+    Array API: min. NumPy: numpy.min.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array, of any dtype.
+    axis : int or tuple of ints, optional
+        The axes to reduce over; default ``None``: all of them.
+    keepdims : bool, optional
+        Whether the reduced axes stay as axes of length one (the result then broadcasts
+        against ``x``); default ``False``.
+
+    Returns
+    -------
+    Array
+        The minimums, of the dtype of ``x``; NaN where a NaN is among the elements.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``keepdims`` is not a bool.
+    AxisError
+        If an axis is out of range for ``x``.
+    ValueError
+        If a reduced axis is empty (the minimum of nothing is undefined), or ``axis`` repeats
+        an axis.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis`` and ``keepdims``.
+
+    NaN propagates.  Complex input (which the standard leaves out) follows NumPy:
+    lexicographic order, real part first, and the first element with a NaN part wins.
+    Unlike NumPy, no ``out``, ``initial`` or ``where``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.min(xp.asarray([[1, 5, 3], [4, 2, 6]]), axis=1)
+    Array([1, 2])
+    """
     return _extremum("min", "min", x, axis, keepdims)
 
 
 @in_wide_region
 def all(x, /, *, axis=None, keepdims=False):
-    """Whether all elements are truthy (NaN is truthy). Array API: all. NumPy: numpy.all."""
+    """Test whether all elements are true over the given axes.
+
+    Array API: all. NumPy: numpy.all.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array, of any dtype.  Non-zero values (NaN included) are true.
+    axis : int or tuple of ints, optional
+        The axes to reduce over; default ``None``: all of them.
+    keepdims : bool, optional
+        Whether the reduced axes stay as axes of length one (the result then broadcasts
+        against ``x``); default ``False``.
+
+    Returns
+    -------
+    Array
+        A bool array; true for no elements.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``keepdims`` is not a bool.
+    AxisError
+        If an axis is out of range for ``x``.
+    ValueError
+        If ``axis`` repeats an axis.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis`` and ``keepdims``.
+
+    Unlike NumPy, no ``out`` or ``where``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.all(xp.asarray([[1, 0], [2, 3]]) > 0, axis=1)
+    Array([False,  True])
+    >>> xp.all(xp.asarray([1.0, float("nan")]))
+    Array(True)
+    """
     raw, axes = _reduction("all", x, axis, keepdims, "any")
     return call(_reduce_kernel, raw, axes=axes, dtype=None, keepdims=keepdims, op="all")
 
 
 @in_wide_region
 def any(x, /, *, axis=None, keepdims=False):
-    """Whether any element is truthy. Array API: any. NumPy: numpy.any."""
+    """Test whether any element is true over the given axes.
+
+    Array API: any. NumPy: numpy.any.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array, of any dtype.  Non-zero values (NaN included) are true.
+    axis : int or tuple of ints, optional
+        The axes to reduce over; default ``None``: all of them.
+    keepdims : bool, optional
+        Whether the reduced axes stay as axes of length one (the result then broadcasts
+        against ``x``); default ``False``.
+
+    Returns
+    -------
+    Array
+        A bool array; false for no elements.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``keepdims`` is not a bool.
+    AxisError
+        If an axis is out of range for ``x``.
+    ValueError
+        If ``axis`` repeats an axis.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis`` and ``keepdims``.
+
+    Unlike NumPy, no ``out`` or ``where``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.any(xp.asarray([0, 0, 2]))
+    Array(True)
+    >>> xp.any(xp.asarray([[0, 0], [0, 1]]), axis=1)
+    Array([False,  True])
+    """
     raw, axes = _reduction("any", x, axis, keepdims, "any")
     return call(_reduce_kernel, raw, axes=axes, dtype=None, keepdims=keepdims, op="any")
 
 
 @in_wide_region
 def count_nonzero(x, /, *, axis=None, keepdims=False):
-    """Number of non-zero elements (int64). Array API: count_nonzero. NumPy: numpy.count_nonzero."""
+    """Count the non-zero elements over the given axes.
+
+    Array API: count_nonzero. NumPy: numpy.count_nonzero.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array, of any dtype.  Non-zero values (NaN included) count.
+    axis : int or tuple of ints, optional
+        The axes to reduce over; default ``None``: all of them.
+    keepdims : bool, optional
+        Whether the reduced axes stay as axes of length one (the result then broadcasts
+        against ``x``); default ``False``.
+
+    Returns
+    -------
+    Array
+        The counts, of the default index dtype (int64; int32 on a TPU).
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``keepdims`` is not a bool.
+    AxisError
+        If an axis is out of range for ``x``.
+    ValueError
+        If ``axis`` repeats an axis.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis`` and ``keepdims``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> x = xp.asarray([[0, 1, 7], [2, 0, 0]])
+    >>> xp.count_nonzero(x)
+    Array(3)
+    >>> xp.count_nonzero(x, axis=0)
+    Array([1, 1, 1])
+    """
     raw, axes = _reduction("count_nonzero", x, axis, keepdims, "any")
     return call(_reduce_kernel, raw, axes=axes, dtype=None, keepdims=keepdims, op="count")
 
@@ -321,8 +621,53 @@ def _moment(fn, op, x, axis, correction, keepdims):
 
 @in_wide_region
 def mean(x, /, *, axis=None, keepdims=False):
-    """Arithmetic mean (complex allowed; integers averaged in float64; empty gives NaN).
-    Array API: mean. NumPy: numpy.mean."""
+    """Return the arithmetic mean of the elements over the given axes.
+
+    Array API: mean. NumPy: numpy.mean.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array: real or complex floating; bool and integers are computed in the
+        default floating dtype (float64 on the CPU, float32 on a TPU).
+    axis : int or tuple of ints, optional
+        The axes to reduce over; default ``None``: all of them.
+    keepdims : bool, optional
+        Whether the reduced axes stay as axes of length one (the result then broadcasts
+        against ``x``); default ``False``.
+
+    Returns
+    -------
+    Array
+        The means, of the floating dtype of ``x`` (complex stays complex); NaN for no
+        elements.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``keepdims`` is not a bool.
+    AxisError
+        If an axis is out of range for ``x``.
+    ValueError
+        If ``axis`` repeats an axis.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis`` and ``keepdims``.  The element count is a run-time
+    value: one program serves every length of a bucket.
+
+    float16 and bfloat16 are averaged with float32 intermediates, as NumPy.  Unlike NumPy,
+    no ``dtype``, ``out`` or ``where``, and an empty mean gives NaN without a warning.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> x = xp.asarray([[1, 2], [3, 4]])
+    >>> xp.mean(x)
+    Array(2.5)
+    >>> xp.mean(x, axis=1)
+    Array([1.5, 3.5])
+    """
     return _moment("mean", "mean", x, axis, 0.0, keepdims)
 
 
@@ -336,16 +681,115 @@ def _spread(fn, op, x, axis, correction, keepdims):
 
 @in_wide_region
 def var(x, /, *, axis=None, correction=0.0, keepdims=False):
-    """Variance with ``correction`` (NumPy's ddof); complex gives a real result.
-    Array API: var. NumPy: numpy.var.  Where ``M - correction <= 0`` the result is NaN, as
-    the standard says (NumPy: inf for a nonzero spread)."""
+    """Return the variance of the elements over the given axes.
+
+    Array API: var. NumPy: numpy.var.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array: real or complex floating; bool and integers are computed in the
+        default floating dtype (float64 on the CPU, float32 on a TPU).
+    axis : int or tuple of ints, optional
+        The axes to reduce over; default ``None``: all of them.
+    correction : int or float, optional
+        Subtracted from the number of elements ``M`` in the divisor ``M - correction``
+        (NumPy's ``ddof``): 0 for the population variance, 1 for the sample one;
+        default 0.0.
+    keepdims : bool, optional
+        Whether the reduced axes stay as axes of length one (the result then broadcasts
+        against ``x``); default ``False``.
+
+    Returns
+    -------
+    Array
+        The variances, of the real floating dtype of ``x`` (complex input gives a real
+        result); NaN where ``M - correction <= 0``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, ``correction`` is not a real number, or ``keepdims`` is
+        not a bool.
+    ValueError
+        If ``correction`` is negative, or ``axis`` repeats an axis.
+    AxisError
+        If an axis is out of range for ``x``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``correction`` and ``keepdims``.
+
+    Where ``M - correction <= 0`` the result is NaN, as the standard says (NumPy: ``inf``
+    for a nonzero spread).  Unlike NumPy, the standard's ``correction`` in place of ``ddof``,
+    and no ``dtype``, ``out``, ``where`` or ``mean``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> x = xp.asarray([1.0, 2.0, 3.0, 4.0])
+    >>> xp.var(x)
+    Array(1.25)
+    >>> xp.var(x, correction=1)
+    Array(1.66666667)
+    """
     return _spread("var", "var", x, axis, correction, keepdims)
 
 
 @in_wide_region
 def std(x, /, *, axis=None, correction=0.0, keepdims=False):
-    """Standard deviation with ``correction``. Array API: std. NumPy: numpy.std.
-    Where ``M - correction <= 0`` the result is NaN, as the standard says (NumPy: inf)."""
+    """Return the standard deviation of the elements over the given axes.
+
+    Array API: std. NumPy: numpy.std.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array: real or complex floating; bool and integers are computed in the
+        default floating dtype (float64 on the CPU, float32 on a TPU).
+    axis : int or tuple of ints, optional
+        The axes to reduce over; default ``None``: all of them.
+    correction : int or float, optional
+        Subtracted from the number of elements ``M`` in the divisor ``M - correction``
+        (NumPy's ``ddof``): 0 for the population standard deviation, 1 for the sample one;
+        default 0.0.
+    keepdims : bool, optional
+        Whether the reduced axes stay as axes of length one (the result then broadcasts
+        against ``x``); default ``False``.
+
+    Returns
+    -------
+    Array
+        The standard deviations, of the real floating dtype of ``x`` (complex input gives a real
+        result); NaN where ``M - correction <= 0``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, ``correction`` is not a real number, or ``keepdims`` is
+        not a bool.
+    ValueError
+        If ``correction`` is negative, or ``axis`` repeats an axis.
+    AxisError
+        If an axis is out of range for ``x``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``correction`` and ``keepdims``.
+
+    Where ``M - correction <= 0`` the result is NaN, as the standard says (NumPy: ``inf``
+    for a nonzero spread).  Unlike NumPy, the standard's ``correction`` in place of ``ddof``,
+    and no ``dtype``, ``out``, ``where`` or ``mean``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> x = xp.asarray([1.0, 2.0, 3.0, 4.0])
+    >>> xp.std(x)
+    Array(1.11803399)
+    >>> xp.std(x, correction=1)
+    Array(1.29099445)
+    """
     return _spread("std", "std", x, axis, correction, keepdims)
 
 
@@ -425,19 +869,114 @@ def _cumulative(fn, op, x, axis, dtype, include_initial):
 
 @in_wide_region
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
-    """Cumulative sum along ``axis``. Array API: cumulative_sum. NumPy: numpy.cumulative_sum.
+    """Return the cumulative sum of the elements along an axis.
 
-    On the CPU host path (integers, float32/float64) it is NumPy's own scan, eagerly and
-    in a host call under ``jax.jit``: NumPy's summation order, so NumPy's bits; derivatives
-    come from ``lax.cumsum``."""
+    Array API: cumulative_sum. NumPy: numpy.cumulative_sum.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array, of rank at least one.
+    axis : int, optional
+        The axis to accumulate along; default ``None``, allowed only for a 1-D ``x``.
+    dtype : dtype, optional
+        The dtype to accumulate in and return; default ``None``: the dtype of ``x``, with
+        integers widened to the default integer of their signedness (int64 or uint64) and
+        bool to int64, as NumPy and the standard do.
+    include_initial : bool, optional
+        Whether the result starts with the sum of no elements (0), one longer along
+        ``axis``; default ``False``.
+
+    Returns
+    -------
+    Array
+        The running sums, of the shape of ``x`` (one longer along ``axis`` with
+        ``include_initial``).
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, ``include_initial`` is not a bool, ``dtype`` is not a
+        supported dtype, or ``dtype`` is real for complex ``x``.
+    ValueError
+        If ``x`` is 0-d, or ``axis`` is ``None`` for ``x`` of rank above one.
+    AxisError
+        If ``axis`` is out of range for ``x``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``dtype`` and ``include_initial``.
+
+    On the CPU host path (integers, float32/float64) it is NumPy's own scan, eagerly and in a
+    host call under ``jax.jit``: NumPy's summation order, so NumPy's bits; derivatives come
+    from ``lax.cumsum``.  ``laxarray.cumsum`` is NumPy's older name
+    (flattening by default).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.cumulative_sum(xp.asarray([1, 2, 3]))
+    Array([1, 3, 6])
+    >>> xp.cumulative_sum(xp.asarray([1, 2, 3]), include_initial=True)
+    Array([0, 1, 3, 6])
+    >>> xp.cumulative_sum(xp.asarray([[1, 2], [3, 4]]), axis=0)
+    Array([[1, 2],
+           [4, 6]])
+    """
     return _cumulative("cumulative_sum", "sum", x, axis, dtype, include_initial)
 
 
 @in_wide_region
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
-    """Cumulative product along ``axis``. Array API: cumulative_prod.
-    NumPy: numpy.cumulative_prod. On the CPU host path NumPy's own, as
-    :func:`cumulative_sum`."""
+    """Return the cumulative product of the elements along an axis.
+
+    Array API: cumulative_prod. NumPy: numpy.cumulative_prod.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array, of rank at least one.
+    axis : int, optional
+        The axis to accumulate along; default ``None``, allowed only for a 1-D ``x``.
+    dtype : dtype, optional
+        The dtype to accumulate in and return; default ``None``: the dtype of ``x``, with
+        integers widened to the default integer of their signedness (int64 or uint64) and
+        bool to int64, as NumPy and the standard do.
+    include_initial : bool, optional
+        Whether the result starts with the product of no elements (1), one longer along
+        ``axis``; default ``False``.
+
+    Returns
+    -------
+    Array
+        The running products, of the shape of ``x`` (one longer along ``axis`` with
+        ``include_initial``).
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, ``include_initial`` is not a bool, ``dtype`` is not a
+        supported dtype, or ``dtype`` is real for complex ``x``.
+    ValueError
+        If ``x`` is 0-d, or ``axis`` is ``None`` for ``x`` of rank above one.
+    AxisError
+        If ``axis`` is out of range for ``x``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``dtype`` and ``include_initial``.
+
+    On the CPU host path (integers, float32/float64) it is NumPy's own scan, eagerly and in a
+    host call under ``jax.jit``: NumPy's summation order, so NumPy's bits; derivatives come
+    from ``lax.cumprod``.  ``laxarray.cumprod`` is NumPy's older name
+    (flattening by default).
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.cumulative_prod(xp.asarray([1, 2, 3, 4]))
+    Array([ 1,  2,  6, 24])
+    """
     return _cumulative("cumulative_prod", "prod", x, axis, dtype, include_initial)
 
 
@@ -459,9 +998,55 @@ def _diff_kernel(*parts, axis, n, dtype):
 
 @in_wide_region
 def diff(x, /, n=1, axis=-1, prepend=None, append=None):
-    """``n``-th discrete difference along ``axis`` (bool input gives ``!=``).
-    Array API: diff. NumPy: numpy.diff (``n`` and ``axis`` may be passed by position, in
-    NumPy's order). ``n`` is static under ``jax.jit``."""
+    """Return the ``n``-th discrete difference along an axis.
+
+    Array API: diff. NumPy: numpy.diff.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array, of rank at least one.
+    n : int, optional
+        How many times to take the difference (non-negative); default 1.  May be passed by
+        position, in NumPy's order.
+    axis : int, optional
+        The axis along which to take it; default -1 (the last).
+    prepend, append : array_like, optional
+        Values joined to ``x`` along ``axis`` before (after) the differences are taken: a
+        scalar (broadcast to length one along ``axis``) or an array matching ``x`` off
+        ``axis``; default ``None``: nothing.
+
+    Returns
+    -------
+    Array
+        The differences, ``n`` shorter along ``axis`` (than ``x`` with ``prepend`` and
+        ``append``), of the promoted dtype; bool input gives ``!=``.
+
+    Raises
+    ------
+    TypeError
+        If ``x``, ``prepend`` or ``append`` is not array_like, or ``n`` is not an int.
+    ValueError
+        If ``x`` is 0-d, ``n`` is negative, or ``prepend``/``append`` does not match ``x``
+        off ``axis``.
+    AxisError
+        If ``axis`` is out of range for ``x``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``n`` and ``axis``.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> x = xp.asarray([1, 4, 9, 16])
+    >>> xp.diff(x)
+    Array([3, 5, 7])
+    >>> xp.diff(x, n=2)
+    Array([2, 2])
+    >>> xp.diff(x, prepend=0)
+    Array([1, 3, 5, 7])
+    """
     raw = to_raw("diff", x)
     if raw.ndim == 0:
         fail(ValueError, "diff", "an array of rank >= 1", x)

@@ -117,38 +117,155 @@ check_error_p.multiple_results = True
 # --- public functions -----------------------------------------------------------------------
 
 def check(pred, msg, *fmt_args, **fmt_kwargs):
-    """Check that ``pred`` holds; otherwise fail with ``msg.format(*fmt_args, **fmt_kwargs)``.
+    """Check that a condition holds; otherwise fail with a formatted message.
 
-    jax: jax.experimental.checkify.check.  ``pred`` is a boolean scalar (a laxarray/jax/NumPy
-    array or Python bool); format arguments may be laxarray, jax or NumPy arrays or Python
-    scalars, and are formatted with their runtime values.  Outside any transformation a false
-    ``pred`` raises ``FailedCheckError`` at once; inside ``checkify`` it sets the returned
-    ``Error``; under ``jax.jit`` without ``checkify`` running the function raises an error
-    that says to wrap it in ``checkify``.
+    jax: jax.experimental.checkify.check.
 
+    Parameters
+    ----------
+    pred : bool or array_like
+        A boolean scalar: a Python bool or a 0-d laxarray, jax or NumPy array (traced inside
+        ``checkify``).
+    msg : str
+        The message, a ``str.format`` template.
+    *fmt_args, **fmt_kwargs
+        Its arguments: laxarray, jax or NumPy arrays or Python numbers, formatted with their
+        runtime values.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    TypeError
+        If ``pred`` is not a boolean scalar, ``msg`` is not a str, or a format argument is
+        not an array or a number.
+    FailedCheckError
+        Outside any transformation, at once, if ``pred`` is false.
+    ValueError
+        When traced by ``jax.jit`` (or another staging transformation) without ``checkify``:
+        the check could not raise, so the message says to wrap the function in
+        :func:`checkify`.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none; ``pred`` and the format arguments are traced values inside
+    ``checkify``.
+
+    Inside :func:`checkify` a false ``pred`` sets the returned ``Error`` (the first failure
+    wins) and the computation goes on.  Every message ends with the file, line and function
+    of the ``check`` call.
+
+    Examples
+    --------
+
+    >>> import laxarray as la
+    >>> from laxarray.checkify import checkify, check
+    >>> def safe_log(x):
+    ...     check(x > 0, "x must be positive, got {}", x)
+    ...     return la.log(x)
+    >>> err, y = checkify(safe_log)(la.asarray(-1.0))
+    >>> err.get()
+    'x must be positive, got -1.0 (check failed at ...)'
     >>> check(True, "never raised")
     """
     _check("check", pred, msg, fmt_args, fmt_kwargs, debug=False)
 
 
 def debug_check(pred, msg, *fmt_args, **fmt_kwargs):
-    """Like :func:`check` inside ``checkify``; a no-op everywhere else.
+    """Check a condition inside :func:`checkify`; do nothing everywhere else.
 
     jax: jax.experimental.checkify.debug_check.
 
+    Parameters
+    ----------
+    pred : bool or array_like
+        A boolean scalar: a Python bool or a 0-d laxarray, jax or NumPy array (traced inside
+        ``checkify``).
+    msg : str
+        The message, a ``str.format`` template.
+    *fmt_args, **fmt_kwargs
+        Its arguments: laxarray, jax or NumPy arrays or Python numbers, formatted with their
+        runtime values.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    TypeError
+        If ``pred`` is not a boolean scalar, ``msg`` is not a str, or a format argument is
+        not an array or a number.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Unlike :func:`check`, a false ``pred`` outside ``checkify`` (eagerly or under
+    ``jax.jit``) is ignored, so it can stay in production code.
+
+    Examples
+    --------
+
+    >>> import laxarray as la
+    >>> from laxarray.checkify import checkify, debug_check
     >>> debug_check(False, "ignored outside checkify")
+    >>> def f(x):
+    ...     debug_check(x > 0, "x is {}", x)
+    ...     return x
+    >>> checkify(f)(la.asarray(-1.0))[0].get()
+    'x is -1.0 (check failed at ...)'
     """
     _check("debug_check", pred, msg, fmt_args, fmt_kwargs, debug=True)
 
 
 def check_error(error):
-    """Raise ``error`` (outside transformations) or merge it into the enclosing ``checkify``.
+    """Raise a returned ``Error``, or merge it into the enclosing :func:`checkify`.
 
-    jax: jax.experimental.checkify.check_error.  Use it to re-raise, inside a checkified
-    function, an ``Error`` returned by an inner ``checkify``, or to raise a returned error.
+    jax: jax.experimental.checkify.check_error.
 
-    >>> from laxarray.checkify import checkify
-    >>> check_error(checkify(lambda: 1)()[0])
+    Parameters
+    ----------
+    error : Error
+        An ``Error`` returned by a checkified function.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    TypeError
+        If ``error`` is not a :class:`Error`.
+    JaxRuntimeError
+        Outside any transformation, the error's own exception class (``FailedCheckError``,
+        ``NaNError`` ...) if a check failed.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Use it to re-raise, inside a checkified function, an ``Error`` returned by an inner
+    ``checkify``, or to raise a returned error.
+
+    Examples
+    --------
+
+    >>> import laxarray as la
+    >>> from laxarray.checkify import checkify, check
+    >>> from laxarray.checkify import check_error
+    >>> def f(x):
+    ...     check(x > 0, "x must be positive")
+    ...     return x
+    >>> err, _ = checkify(f)(la.asarray(1.0))
+    >>> check_error(err)
+    >>> err, _ = checkify(f)(la.asarray(-1.0))
+    >>> check_error(err)
+    Traceback (most recent call last):
+        ...
+    laxarray.checkify.error.FailedCheckError: x must be positive (check failed at ...)
     """
     if not isinstance(error, Error):
         fail(TypeError, "check_error", "a laxarray.checkify.Error for 'error'", error)

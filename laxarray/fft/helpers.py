@@ -48,18 +48,103 @@ def _freq(fn, n, d, dtype, device, half):
 
 @in_wide_region
 def fftfreq(n, /, d=1.0, *, dtype=None, device=None):
-    """Sample frequencies of an ``n``-point DFT: ``[0, 1, ..., -2, -1] / (d * n)``.
+    """Return the sample frequencies of an ``n``-point discrete Fourier transform.
 
     Array API: fft.fftfreq. NumPy: numpy.fft.fftfreq (which has no ``dtype``).
+
+    Parameters
+    ----------
+    n : int
+        The window length (the transform's number of points), at least 1.
+    d : float, optional
+        The sample spacing (the inverse of the sampling rate), a non-zero Python real
+        number; default 1.0.  The frequencies are in cycles per unit of ``d``.
+    dtype : dtype, optional
+        A real floating-point dtype for the result; default the default floating dtype.
+    device : Device or jax.sharding.Sharding, optional
+        Where to place the result; default the default device.
+
+    Returns
+    -------
+    Array
+        The ``n`` frequencies, zero first, then the positive ones, then the negative ones
+        (the order of :func:`fft`'s output).
+
+    Raises
+    ------
+    TypeError
+        If ``n`` is not an integer, ``d`` is not a Python real number, or ``dtype`` is not a
+        real floating-point dtype.
+    ValueError
+        If ``n`` is below 1, ``d`` is zero, or ``device`` is not a device of this backend.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``n``, ``d``, ``dtype``, ``device``.
+
+    Computed as NumPy does: the integer bins ``[0, 1, ..., (n - 1) // 2, -(n // 2), ...,
+    -1]`` times ``1 / (n * d)`` in float64 (where
+    the backend has it), then rounded once to ``dtype``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.fft.fftfreq(4)
+    Array([ 0.  ,  0.25, -0.5 , -0.25])
+    >>> la.fft.fftfreq(5, d=0.1)
+    Array([ 0.,  2.,  4., -4., -2.])
+    >>> la.fft.fftfreq(4, dtype=la.float32)
+    Array([ 0.  ,  0.25, -0.5 , -0.25], dtype=float32)
     """
     return _freq("fftfreq", n, d, dtype, device, half=False)
 
 
 @in_wide_region
 def rfftfreq(n, /, d=1.0, *, dtype=None, device=None):
-    """Sample frequencies of :func:`rfft`: ``[0, 1, ..., n // 2] / (d * n)``.
+    """Return the sample frequencies of :func:`rfft`'s output for an ``n``-point transform.
 
     Array API: fft.rfftfreq. NumPy: numpy.fft.rfftfreq (which has no ``dtype``).
+
+    Parameters
+    ----------
+    n : int
+        The window length (the transform's number of points), at least 1.
+    d : float, optional
+        The sample spacing (the inverse of the sampling rate), a non-zero Python real
+        number; default 1.0.  The frequencies are in cycles per unit of ``d``.
+    dtype : dtype, optional
+        A real floating-point dtype for the result; default the default floating dtype.
+    device : Device or jax.sharding.Sharding, optional
+        Where to place the result; default the default device.
+
+    Returns
+    -------
+    Array
+        The ``n // 2 + 1`` non-negative frequencies, in increasing order.
+
+    Raises
+    ------
+    TypeError
+        If ``n`` is not an integer, ``d`` is not a Python real number, or ``dtype`` is not a
+        real floating-point dtype.
+    ValueError
+        If ``n`` is below 1, ``d`` is zero, or ``device`` is not a device of this backend.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``n``, ``d``, ``dtype``, ``device``.
+
+    Computed as NumPy does: the integer bins ``[0, 1, ..., n // 2]`` times ``1 / (n * d)``
+    in float64 (where
+    the backend has it), then rounded once to ``dtype``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.fft.rfftfreq(4)
+    Array([0.  , 0.25, 0.5 ])
+    >>> la.fft.rfftfreq(5, d=0.1)
+    Array([0., 2., 4.])
     """
     return _freq("rfftfreq", n, d, dtype, device, half=True)
 
@@ -92,15 +177,90 @@ def _shift(fn, x, axes, inverse):
 
 @in_wide_region
 def fftshift(x, /, axes=None):
-    """Move the zero frequency to the centre (roll by ``n // 2``). Array API: fft.fftshift.
-    NumPy: numpy.fft.fftshift. Any dtype; ``axes`` (int or sequence) is static."""
+    """Move the zero-frequency term to the centre of the spectrum.
+
+    Array API: fft.fftshift. NumPy: numpy.fft.fftshift.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array, of any dtype.
+    axes : int or sequence of ints, optional
+        The axes to shift; default all.  A repeated axis is shifted again, as ``numpy.roll``
+        does.
+
+    Returns
+    -------
+    Array
+        ``x`` rolled by ``n // 2`` along each axis of ``axes`` (``n`` its length there), of
+        ``x``'s dtype and shape.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like.
+    AxisError
+        If an axis is out of range for ``x``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axes``.
+
+    Traces to slices and one concatenation per shifted axis.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.fft.fftshift(la.fft.fftfreq(5))
+    Array([-0.4, -0.2,  0. ,  0.2,  0.4])
+    >>> la.fft.fftshift(la.reshape(la.arange(6), (2, 3)), axes=1)
+    Array([[2, 0, 1],
+           [5, 3, 4]])
+    """
     return _shift("fftshift", x, axes, inverse=False)
 
 
 @in_wide_region
 def ifftshift(x, /, axes=None):
-    """Inverse of :func:`fftshift` (roll by ``-(n // 2)``). Array API: fft.ifftshift.
-    NumPy: numpy.fft.ifftshift."""
+    """Undo :func:`fftshift`: move the centre of the spectrum back to index 0.
+
+    Array API: fft.ifftshift. NumPy: numpy.fft.ifftshift.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array, of any dtype.
+    axes : int or sequence of ints, optional
+        The axes to shift; default all.  A repeated axis is shifted again, as ``numpy.roll``
+        does.
+
+    Returns
+    -------
+    Array
+        ``x`` rolled by ``-(n // 2)`` along each axis of ``axes`` (``n`` its length there),
+        of ``x``'s dtype and shape.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like.
+    AxisError
+        If an axis is out of range for ``x``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axes``.
+
+    Traces to slices and one concatenation per shifted axis.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.fft.ifftshift(la.fft.fftshift(la.arange(5)))
+    Array([0, 1, 2, 3, 4])
+    >>> la.fft.ifftshift(la.asarray([-2, -1, 0, 1, 2]))
+    Array([ 0,  1,  2, -2, -1])
+    """
     return _shift("ifftshift", x, axes, inverse=True)
 
 

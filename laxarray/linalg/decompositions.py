@@ -52,19 +52,55 @@ def _cholesky_kernel(x, *, dtype, upper):
 
 @in_wide_region
 def cholesky(x, /, *, upper=False):
-    """Cholesky factor of Hermitian positive-definite matrices.
+    """Compute the Cholesky factor of Hermitian positive-definite matrices.
 
     Array API: linalg.cholesky. NumPy: numpy.linalg.cholesky.
 
-    Reads only the lower triangle of ``x`` (the upper one with ``upper=True``), as
-    NumPy/LAPACK do.  Eagerly, a matrix that is
-    not positive definite (in any matrix of the stack) raises
-    ``LinAlgError("Matrix is not positive definite")`` as NumPy does; under ``jax.jit`` its
-    factor is NaN instead.  ``upper`` is static under ``jax.jit``.
+    Parameters
+    ----------
+    x : array_like
+        A stack of square matrices ``(..., M, M)``.  Only its lower triangle is read (the
+        upper one with ``upper=True``), as NumPy/LAPACK do.
+    upper : bool, optional
+        Return the upper factor ``U`` with ``x = U^H U`` instead of the lower ``L`` with ``x
+        = L L^H``; default False.
 
-    >>> import laxarray as xp
-    >>> xp.linalg.cholesky(xp.asarray([[4.0, 2.0], [2.0, 2.0]])).tolist()  # doctest: +SKIP
-    [[2.0, 0.0], [1.0, 1.0]]
+    Returns
+    -------
+    Array
+        The triangular factors, of ``x``'s shape and floating dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like or of a dtype linalg does not compute in here.  Also if
+        ``upper`` is not a bool.
+    LinAlgError
+        If ``x`` has rank below two or its matrices are not square.  Eagerly, if a matrix of
+        the stack is not positive definite: ``"Matrix is not positive definite"``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``upper``.
+
+    Bool and integer input is computed in the default floating dtype (float64 where the
+    backend has it); float32/complex64 stay single precision.  Half precision raises
+    ``TypeError`` (LAPACK has none, NumPy refuses it too), and so does float64/complex128 on
+    a TPU, whose linalg computes in float32/complex64 only.  Called eagerly, a matrix that
+    is not positive definite raises ``LinAlgError`` with NumPy's message, after computing;
+    under ``jax.jit`` and ``vmap`` nothing can be raised: the result factor is NaN, and
+    ``laxarray.checkify.linalg_checks`` reports the failure.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[4.0, 2.0], [2.0, 3.0]])
+    >>> la.linalg.cholesky(a)
+    Array([[2.        , 0.        ],
+           [1.        , 1.41421356]])
+    >>> la.linalg.cholesky(a, upper=True)
+    Array([[2.        , 1.        ],
+           [0.        , 1.41421356]])
     """
     v, dt = matrix_operand("cholesky", x, square=True)
     upper = check_bool("cholesky", upper, "upper")
@@ -83,14 +119,51 @@ def _eigh_kernel(x, *, dtype, vectors):
 
 @in_wide_region
 def eigh(x, /):
-    """Eigenvalues (ascending) and orthonormal eigenvectors of Hermitian matrices.
+    """Compute the eigenvalues and eigenvectors of Hermitian (real symmetric) matrices.
 
     Array API: linalg.eigh. NumPy: numpy.linalg.eigh.
 
-    Returns ``EighResult(eigenvalues, eigenvectors)``; eigenvalues are real
-    (``float32`` for ``complex64``).  Reads the lower triangle only (NumPy's ``UPLO='L'``;
-    ``UPLO`` is not accepted).  Eagerly, a finite matrix whose eigenvalues do not converge
-    raises ``LinAlgError`` as in NumPy (input with inf/NaN gives NaN, as in NumPy).
+    Parameters
+    ----------
+    x : array_like
+        A stack of square matrices ``(..., M, M)``.  Only its lower triangle is read
+        (NumPy's ``UPLO='L'``; ``UPLO`` is not accepted).
+
+    Returns
+    -------
+    EighResult
+        A named tuple ``(eigenvalues, eigenvectors)``: the eigenvalues ``(..., M)`` in
+        ascending order, real (float32 for complex64); the orthonormal eigenvectors as the
+        columns of ``(..., M, M)``, of ``x``'s floating dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like or of a dtype linalg does not compute in here.
+    LinAlgError
+        If ``x`` has rank below two or its matrices are not square.  Eagerly, if the
+        eigenvalues of a finite matrix do not converge (input with inf/NaN gives NaN, as in
+        NumPy).
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    An eigenvector's sign (phase) is not specified.  Bool and integer input is computed in
+    the default floating dtype (float64 where the backend has it); float32/complex64 stay
+    single precision.  Half precision raises ``TypeError`` (LAPACK has none, NumPy refuses
+    it too), and so does float64/complex128 on a TPU, whose linalg computes in
+    float32/complex64 only.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> w, v = la.linalg.eigh(la.asarray([[2.0, 1.0], [1.0, 2.0]]))
+    >>> w
+    Array([1., 3.])
+    >>> la.abs(v)
+    Array([[0.70710678, 0.70710678],
+           [0.70710678, 0.70710678]])
     """
     v, dt = matrix_operand("eigh", x, square=True)
     w, vec, failed = call(_eigh_kernel, v, dtype=dt, vectors=True)
@@ -100,10 +173,44 @@ def eigh(x, /):
 
 @in_wide_region
 def eigvalsh(x, /):
-    """Eigenvalues (ascending) of Hermitian matrices.
+    """Compute the eigenvalues of Hermitian (real symmetric) matrices.
 
-    Array API: linalg.eigvalsh. NumPy: numpy.linalg.eigvalsh. Reads the lower triangle only;
-    raises as :func:`eigh` does.
+    Array API: linalg.eigvalsh. NumPy: numpy.linalg.eigvalsh.
+
+    Parameters
+    ----------
+    x : array_like
+        A stack of square matrices ``(..., M, M)``.  Only its lower triangle is read
+        (NumPy's ``UPLO='L'``).
+
+    Returns
+    -------
+    Array
+        The eigenvalues ``(..., M)``, ascending, real (float32 for complex64).
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like or of a dtype linalg does not compute in here.
+    LinAlgError
+        If ``x`` has rank below two or its matrices are not square.  Eagerly, if the
+        eigenvalues of a finite matrix do not converge (input with inf/NaN gives NaN, as in
+        NumPy).
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Bool and integer input is computed in the default floating dtype (float64 where the
+    backend has it); float32/complex64 stay single precision.  Half precision raises
+    ``TypeError`` (LAPACK has none, NumPy refuses it too), and so does float64/complex128 on
+    a TPU, whose linalg computes in float32/complex64 only.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.linalg.eigvalsh(la.asarray([[2.0, 1.0], [1.0, 2.0]]))
+    Array([1., 3.])
     """
     v, dt = matrix_operand("eigvalsh", x, square=True)
     w, failed = call(_eigh_kernel, v, dtype=dt, vectors=False)
@@ -145,18 +252,50 @@ def _eig_on_host(x, vectors):
 
 @in_wide_region
 def eig(x, /):
-    """Eigenvalues and right eigenvectors of general square matrices.
+    """Compute the eigenvalues and right eigenvectors of general square matrices.
 
     Array API: linalg.eig. NumPy: numpy.linalg.eig.
 
-    Returns ``EigResult(eigenvalues, eigenvectors)``, both complex (``complex64`` for
-    ``float32`` input) even when the eigenvalues are real -- NumPy returns real arrays
-    then.  Eigenvectors have unit norm; their phase is unspecified.  On the CPU this is
-    ``jax.lax.linalg.eig`` (LAPACK); where XLA has no nonsymmetric eigensolver (TPU, GPU)
-    NumPy's LAPACK runs on the host, the matrices copied there and back.  Eagerly, input with inf/NaN raises
-    ``LinAlgError("Array must not contain infs or NaNs")`` and eigenvalues that do not
-    converge ``LinAlgError("Eigenvalues did not converge")``, as in NumPy (NaN under
-    ``jax.jit``).
+    Parameters
+    ----------
+    x : array_like
+        A stack of square matrices ``(..., M, M)``.
+
+    Returns
+    -------
+    EigResult
+        A named tuple ``(eigenvalues, eigenvectors)``, both complex (complex64 for float32
+        input) even when the eigenvalues are real (NumPy returns real arrays then): the
+        eigenvalues ``(..., M)``, in no particular order, and unit-norm eigenvectors as the
+        columns of ``(..., M, M)`` (their phase unspecified).
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like or of a dtype linalg does not compute in here.
+    LinAlgError
+        If ``x`` has rank below two or its matrices are not square.  Eagerly, input with
+        inf/NaN (``"Array must not contain infs or NaNs"``) or eigenvalues that do not
+        converge (``"Eigenvalues did not converge"``), as in NumPy.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    On the CPU this is ``jax.lax.linalg.eig`` (LAPACK); where XLA has no nonsymmetric
+    eigensolver (a TPU) NumPy's LAPACK runs on the host, the matrices copied there and back
+    (a host callback, which runs under ``jax.jit`` too).  Bool and integer input is computed
+    in the default floating dtype (float64 where the backend has it); float32/complex64 stay
+    single precision.  Half precision raises ``TypeError`` (LAPACK has none, NumPy refuses
+    it too), and so does float64/complex128 on a TPU, whose linalg computes in
+    float32/complex64 only.  Under ``jax.jit`` a failure gives NaN.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> w, v = la.linalg.eig(la.asarray([[2.0, 0.0], [0.0, 3.0]]))
+    >>> w
+    Array([2.+0.j, 3.+0.j])
     """
     v, dt = matrix_operand("eig", x, square=True)
     w, vec, code = call(_eig_kernel, v, dtype=dt, vectors=True)
@@ -166,11 +305,47 @@ def eig(x, /):
 
 @in_wide_region
 def eigvals(x, /):
-    """Eigenvalues of general square matrices, complex.
+    """Compute the eigenvalues of general square matrices.
 
-    Array API: linalg.eigvals. NumPy: numpy.linalg.eigvals (which returns real arrays when
-    all eigenvalues are real; here the dtype is always complex, as the standard says).
-    Raises as :func:`eig` does.
+    Array API: linalg.eigvals. NumPy: numpy.linalg.eigvals.
+
+    Parameters
+    ----------
+    x : array_like
+        A stack of square matrices ``(..., M, M)``.
+
+    Returns
+    -------
+    Array
+        The eigenvalues ``(..., M)``, always complex (complex64 for float32 input), as the
+        standard says; NumPy returns a real array when all are real.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like or of a dtype linalg does not compute in here.
+    LinAlgError
+        If ``x`` has rank below two or its matrices are not square.  Eagerly, input with
+        inf/NaN (``"Array must not contain infs or NaNs"``) or eigenvalues that do not
+        converge (``"Eigenvalues did not converge"``), as in NumPy.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    On the CPU this is ``jax.lax.linalg.eig`` (LAPACK); where XLA has no nonsymmetric
+    eigensolver (a TPU) NumPy's LAPACK runs on the host, the matrices copied there and back
+    (a host callback, which runs under ``jax.jit`` too).  Bool and integer input is computed
+    in the default floating dtype (float64 where the backend has it); float32/complex64 stay
+    single precision.  Half precision raises ``TypeError`` (LAPACK has none, NumPy refuses
+    it too), and so does float64/complex128 on a TPU, whose linalg computes in
+    float32/complex64 only.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.linalg.eigvals(la.asarray([[0.0, -1.0], [1.0, 0.0]]))
+    Array([0.+1.j, 0.-1.j])
     """
     v, dt = matrix_operand("eigvals", x, square=True)
     w, code = call(_eig_kernel, v, dtype=dt, vectors=False)
@@ -213,15 +388,54 @@ def _pad_last(v, size):
 
 @in_wide_region
 def qr(x, /, *, mode="reduced"):
-    """QR decomposition ``x = Q R`` of a stack of matrices.
+    """Compute the QR decomposition ``x = Q R`` of matrices.
 
     Array API: linalg.qr. NumPy: numpy.linalg.qr.
 
-    ``mode`` is ``'reduced'`` (Q ``(..., M, K)``, R ``(..., K, N)``, ``K = min(M, N)``),
-    ``'complete'`` (Q ``(..., M, M)``, R ``(..., M, N)``) or NumPy's ``'r'`` (R only);
-    NumPy's ``'raw'`` is not supported.  Returns ``QRResult(Q, R)``.  For complex input the
-    diagonal of R is made real and non-negative (as the standard asks; NumPy/LAPACK leave
-    it complex); for real input its signs are LAPACK's.  ``mode`` is static under ``jax.jit``.
+    Parameters
+    ----------
+    x : array_like
+        A stack of matrices ``(..., M, N)``, rank at least two.
+    mode : {'reduced', 'complete', 'r'}, optional
+        ``'reduced'`` (default): Q ``(..., M, K)`` and R ``(..., K, N)`` with ``K = min(M,
+        N)``; ``'complete'``: Q ``(..., M, M)`` and R ``(..., M, N)``; ``'r'`` (NumPy's): R
+        ``(..., K, N)`` only.  NumPy's ``'raw'`` is not supported.
+
+    Returns
+    -------
+    QRResult or Array
+        A named tuple ``(Q, R)`` of ``x``'s floating dtype (Q with orthonormal columns, R
+        upper triangular), or R alone for ``mode='r'``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like or of a dtype linalg does not compute in here.
+    ValueError
+        If ``mode`` is not one of the three.
+    LinAlgError
+        If ``x`` has rank below two.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``mode``.
+
+    For complex input the diagonal of R is made real and non-negative (as the standard asks;
+    NumPy/LAPACK leave it complex); for real input its signs are LAPACK's.  Bool and integer
+    input is computed in the default floating dtype (float64 where the backend has it);
+    float32/complex64 stay single precision.  Half precision raises ``TypeError`` (LAPACK
+    has none, NumPy refuses it too), and so does float64/complex128 on a TPU, whose linalg
+    computes in float32/complex64 only.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> q, r = la.linalg.qr(la.asarray([[3.0, 0.0], [4.0, 5.0]]))
+    >>> la.abs(r)
+    Array([[5., 4.],
+           [0., 3.]])
+    >>> la.linalg.qr(la.ones((4, 3)), mode="complete").Q.shape
+    (4, 4)
     """
     v, dt = matrix_operand("qr", x)
     if mode not in ("reduced", "complete", "r"):
@@ -299,15 +513,57 @@ def _svd(x, v, dt, full_matrices, compute_uv):
 
 @in_wide_region
 def svd(x, /, *, full_matrices=True, compute_uv=True):
-    """Singular value decomposition ``x = U diag(S) Vh``, singular values descending.
+    """Compute the singular value decomposition ``x = U @ diag(S) @ Vh`` of matrices.
 
     Array API: linalg.svd. NumPy: numpy.linalg.svd.
 
-    Returns ``SVDResult(U, S, Vh)``, or only ``S`` when ``compute_uv=False`` (NumPy);
-    NumPy's ``hermitian`` is not accepted.  ``full_matrices`` and ``compute_uv`` are static
-    under ``jax.jit``.  Differentiate with ``full_matrices=False`` (jax has no derivative
-    for the complete non-square factors).  Eagerly, an SVD that does not converge (input
-    with NaN) raises ``LinAlgError("SVD did not converge")`` as in NumPy.
+    Parameters
+    ----------
+    x : array_like
+        A stack of matrices ``(..., M, N)``, rank at least two.
+    full_matrices : bool, optional
+        True (default): U ``(..., M, M)`` and Vh ``(..., N, N)``; False: the thin factors U
+        ``(..., M, K)`` and Vh ``(..., K, N)``, ``K = min(M, N)``.
+    compute_uv : bool, optional
+        False returns only the singular values (NumPy's argument); default True.
+
+    Returns
+    -------
+    SVDResult or Array
+        A named tuple ``(U, S, Vh)``: U and Vh of ``x``'s floating dtype, S ``(..., K)``
+        real and descending; or S alone when ``compute_uv=False``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like or of a dtype linalg does not compute in here.  Also if
+        ``full_matrices`` or ``compute_uv`` is not a bool.
+    LinAlgError
+        If ``x`` has rank below two; eagerly, if the SVD does not converge (input with NaN):
+        ``"SVD did not converge"``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``full_matrices``, ``compute_uv``.
+
+    The factors' signs (phases) are not specified.  NumPy's ``hermitian`` is not accepted.
+    Differentiate with ``full_matrices=False`` (jax has no derivative for the complete
+    factors of a non-square matrix).  Bool and integer input is computed in the default
+    floating dtype (float64 where the backend has it); float32/complex64 stay single
+    precision.  Half precision raises ``TypeError`` (LAPACK has none, NumPy refuses it too),
+    and so does float64/complex128 on a TPU, whose linalg computes in float32/complex64
+    only.  Called eagerly, an SVD that does not converge raises ``LinAlgError`` with NumPy's
+    message, after computing; under ``jax.jit`` and ``vmap`` nothing can be raised: the
+    result holds inf/NaN, and ``laxarray.checkify.linalg_checks`` reports the failure.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> u, s, vh = la.linalg.svd(la.asarray([[3.0, 0.0], [0.0, -2.0]]))
+    >>> s
+    Array([3., 2.])
+    >>> la.linalg.svd(la.ones((4, 3)), full_matrices=False).U.shape
+    (4, 3)
     """
     v, dt = matrix_operand("svd", x)
     full_matrices = check_bool("svd", full_matrices, "full_matrices")
@@ -321,9 +577,46 @@ def svd(x, /, *, full_matrices=True, compute_uv=True):
 
 @in_wide_region
 def svdvals(x, /):
-    """Singular values, descending, in the real dtype of ``x``.
+    """Compute the singular values of matrices.
 
-    Array API: linalg.svdvals. NumPy: numpy.linalg.svdvals.  Raises as :func:`svd` does.
+    Array API: linalg.svdvals. NumPy: numpy.linalg.svdvals.
+
+    Parameters
+    ----------
+    x : array_like
+        A stack of matrices ``(..., M, N)``, rank at least two.
+
+    Returns
+    -------
+    Array
+        The singular values ``(..., min(M, N))``, descending, in the real dtype of ``x``'s
+        floating dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like or of a dtype linalg does not compute in here.
+    LinAlgError
+        If ``x`` has rank below two; eagerly, if the SVD does not converge (input with NaN):
+        ``"SVD did not converge"``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Bool and integer input is computed in the default floating dtype (float64 where the
+    backend has it); float32/complex64 stay single precision.  Half precision raises
+    ``TypeError`` (LAPACK has none, NumPy refuses it too), and so does float64/complex128 on
+    a TPU, whose linalg computes in float32/complex64 only.  Called eagerly, an SVD that
+    does not converge raises ``LinAlgError`` with NumPy's message, after computing; under
+    ``jax.jit`` and ``vmap`` nothing can be raised: the result holds inf/NaN, and
+    ``laxarray.checkify.linalg_checks`` reports the failure.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.linalg.svdvals(la.asarray([[3.0, 0.0], [0.0, -2.0]]))
+    Array([3., 2.])
     """
     v, dt = matrix_operand("svdvals", x)
     s, failed = _svd(x, v, dt, False, False)

@@ -63,12 +63,55 @@ def _vector_norm_kernel(x, *, dtype, axes, ord, keepdims):
 
 @in_wide_region
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
-    """Vector p-norm over ``axis`` (all axes by default).
+    """Compute the vector p-norm of an array over the given axes.
 
     Array API: linalg.vector_norm. NumPy: numpy.linalg.vector_norm.
 
-    ``ord`` is any real number or ``+-inf`` (0: count of non-zeros; negative: the harmonic
-    forms of the standard's table).
+    Parameters
+    ----------
+    x : array_like
+        The input array.
+    axis : int or tuple of ints, optional
+        The axes the vectors lie along (several axes: their elements together); default all.
+    keepdims : bool, optional
+        Keep the reduced axes with size one; default False.
+    ord : int, float or inf, optional
+        The order ``p``: any real number or ``+-inf``; default 2.  0 counts the non-zero
+        elements, ``inf`` is the largest magnitude, ``-inf`` the smallest, and other values
+        ``sum(abs(x)**p)**(1/p)``.
+
+    Returns
+    -------
+    Array
+        The norms, of ``x``'s shape without ``axis`` (or with size-one axes there), in the
+        real floating dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``keepdims`` is not a bool.
+    ValueError
+        If ``ord`` is not a real number (a string such as ``'fro'``), ``axis`` repeats an
+        axis, or ``ord=-inf`` reduces an empty axis.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``keepdims``, ``ord``.
+
+    Bool and integer input is computed in the default floating dtype; the result is real
+    (float32 for complex64).  Half precision is accepted (no LAPACK is used).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.linalg.vector_norm(la.asarray([3.0, 4.0]))
+    Array(5.)
+    >>> la.linalg.vector_norm(la.asarray([3.0, -4.0]), ord=1)
+    Array(7.)
+    >>> la.linalg.vector_norm(la.asarray([3, 4]), ord=la.inf)
+    Array(4.)
     """
     v, dt = float_operand("vector_norm", x)
     axes = normalize_axes("vector_norm", axis, v.ndim)
@@ -134,14 +177,55 @@ def _check_matrix_ord(fn, ord, shape, row, col):
 
 @in_wide_region
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
-    """Matrix norm of the last two axes.
+    """Compute a matrix norm of the last two axes.
 
     Array API: linalg.matrix_norm. NumPy: numpy.linalg.matrix_norm.
 
-    ``ord``: ``'fro'``, ``'nuc'``, ``1``/``-1`` (max/min column sum), ``2``/``-2``
-    (largest/smallest singular value), ``inf``/``-inf`` (max/min row sum).  Eagerly, the
-    SVD-based ords raise ``LinAlgError("SVD did not converge")`` for input with NaN, as in
-    NumPy.
+    Parameters
+    ----------
+    x : array_like
+        A stack of matrices ``(..., M, N)``, rank at least two.
+    keepdims : bool, optional
+        Keep the last two axes with size one; default False.
+    ord : {'fro', 'nuc', 1, -1, 2, -2, inf, -inf}, optional
+        The norm: ``'fro'`` (default, Frobenius), ``'nuc'`` (sum of singular values),
+        ``1``/``-1`` (largest/smallest column sum of magnitudes), ``2``/``-2``
+        (largest/smallest singular value), ``inf``/``-inf`` (largest/smallest row sum).
+
+    Returns
+    -------
+    Array
+        The norms, of shape ``x.shape[:-2]`` (or with two size-one axes), in the real
+        floating dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like or of a dtype linalg does not compute in here.  Also if
+        ``keepdims`` is not a bool.
+    ValueError
+        If ``ord`` is not one of the above.
+    LinAlgError
+        If ``x`` has rank below two; eagerly, for the SVD-based ``ord`` (``2``, ``-2``,
+        ``'nuc'``), if the SVD does not converge (input with NaN).
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``keepdims``, ``ord``.
+
+    Bool and integer input is computed in the default floating dtype; the result is real
+    (float32 for complex64).  Half precision raises ``TypeError`` (LAPACK has none, NumPy
+    refuses it too), and so does float64/complex128 on a TPU, whose linalg computes in
+    float32/complex64 only.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1.0, 2.0], [3.0, 4.0]])
+    >>> la.linalg.matrix_norm(a, ord=1)
+    Array(6.)
+    >>> la.linalg.matrix_norm(a, ord="nuc")
+    Array(5.83095189)
     """
     v, dt = matrix_operand("matrix_norm", x)
     keepdims = check_bool("matrix_norm", keepdims, "keepdims")
@@ -158,14 +242,60 @@ def _checked(pair):
 
 @in_wide_region
 def norm(x, ord=None, axis=None, keepdims=False):
-    """Vector or matrix norm with NumPy's rules. Array API: (not in the standard; see
-    vector_norm / matrix_norm). NumPy: numpy.linalg.norm.
+    """Compute a vector or matrix norm with NumPy's rules.
 
-    ``axis=None`` with ``ord=None`` is the 2-norm of the flattened array; an int ``axis``
-    is a vector norm, a pair of axes a matrix norm; with ``axis=None`` and a given ``ord``,
-    ``x`` must be 1-D or 2-D.  ``ord``, ``axis`` and ``keepdims`` are static.  Eagerly,
-    the SVD-based matrix norms (``2``, ``-2``, ``'nuc'``) raise ``LinAlgError`` for input
-    with NaN, as in NumPy.
+    Array API: (not in the standard; see vector_norm and matrix_norm). NumPy: numpy.linalg.norm.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array.
+    ord : {None, int, float, inf, 'fro', 'nuc'}, optional
+        The order: a number for vector norms (as :func:`vector_norm`'s ``ord``), one of
+        :func:`matrix_norm`'s for matrix norms; default None, the 2-norm (Frobenius for
+        matrices).
+    axis : int or pair of ints, optional
+        One axis: vector norms along it; two: matrix norms over them.  Default None: the
+        2-norm of the flattened array if ``ord`` is None, else ``x`` must be 1-D or 2-D.
+    keepdims : bool, optional
+        Keep the reduced axes with size one; default False.
+
+    Returns
+    -------
+    Array
+        The norms, in the real floating dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``keepdims`` is not a bool.
+    ValueError
+        If ``axis`` has more than two axes (or, with ``axis=None`` and an ``ord``, ``x`` is
+        neither 1-D nor 2-D), the matrix axes are equal, ``ord`` does not fit the norm, or
+        ``ord=-inf`` reduces an empty axis.
+    AxisError
+        If an axis is out of range.
+    LinAlgError
+        Eagerly, for the SVD-based matrix norms (``2``, ``-2``, ``'nuc'``), if the SVD does
+        not converge (input with NaN).
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``ord``, ``axis``, ``keepdims``.
+
+    Bool and integer input is computed in the default floating dtype; the result is real
+    (float32 for complex64).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.linalg.norm(la.asarray([3.0, 4.0]))
+    Array(5.)
+    >>> a = la.asarray([[1.0, 2.0], [3.0, 4.0]])
+    >>> la.linalg.norm(a, axis=1)
+    Array([2.23606798, 5.        ])
+    >>> la.linalg.norm(a, ord=1)
+    Array(6.)
     """
     v, dt = float_operand("norm", x)
     keepdims = check_bool("norm", keepdims, "keepdims")
@@ -230,13 +360,49 @@ def _cond_kernel(x, *, dtype, p):
 
 @in_wide_region
 def cond(x, p=None):
-    """Condition number of matrices. Array API: (not in the standard). NumPy: numpy.linalg.cond.
+    """Compute the condition number of matrices.
 
-    ``p`` is ``None``/``2``/``-2`` (ratio of extreme singular values, any shape) or
-    ``1``, ``-1``, ``inf``, ``-inf``, ``'fro'``, ``'nuc'`` (``norm(x) * norm(inv(x))``,
-    square matrices); static under ``jax.jit``.  Singular matrices give ``inf``.  Eagerly,
-    with ``p`` ``None``/``2``/``-2``, input with NaN raises ``LinAlgError("SVD did not
-    converge")`` as in NumPy.
+    Array API: (not in the standard). NumPy: numpy.linalg.cond.
+
+    Parameters
+    ----------
+    x : array_like
+        A stack of non-empty matrices ``(..., M, N)`` (square unless ``p`` is None, 2 or -2).
+    p : {None, 1, -1, 2, -2, inf, -inf, 'fro', 'nuc'}, optional
+        The norm: None/2/-2 the ratio of the extreme singular values (largest over smallest,
+        or its inverse for -2); the others ``norm(x, p) * norm(inv(x), p)``.  Default None.
+
+    Returns
+    -------
+    Array
+        The condition numbers, of shape ``x.shape[:-2]``, real; ``inf`` for a singular matrix.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like or of a dtype linalg does not compute in here.
+    ValueError
+        If a matrix is empty or ``p`` is not one of the above.
+    LinAlgError
+        If ``x`` has rank below two, or its matrices are not square for a ``p`` that needs
+        it; eagerly, for ``p`` None/2/-2, if the SVD does not converge (input with NaN).
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``p``.
+
+    Bool and integer input is computed in the default floating dtype (float64 where the
+    backend has it); float32/complex64 stay single precision.  Half precision raises
+    ``TypeError`` (LAPACK has none, NumPy refuses it too), and so does float64/complex128 on
+    a TPU, whose linalg computes in float32/complex64 only.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.linalg.cond(la.asarray([[1.0, 0.0], [0.0, 2.0]]))
+    Array(2.)
+    >>> la.linalg.cond(la.asarray([[1.0, 0.0], [0.0, 0.0]]))
+    Array(inf)
     """
     v, dt = matrix_operand("cond", x)
     if v.shape[-1] == 0 or v.shape[-2] == 0:

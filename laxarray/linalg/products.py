@@ -43,7 +43,43 @@ def _outer_kernel(a, b, *, dtype):
 
 @in_wide_region
 def outer(x1, x2, /):
-    """Outer product of two 1-D arrays. Array API: linalg.outer. NumPy: numpy.linalg.outer."""
+    """Compute the outer product of two vectors.
+
+    Array API: linalg.outer. NumPy: numpy.linalg.outer.
+
+    Parameters
+    ----------
+    x1 : array_like
+        The first vector, of size ``N``.
+    x2 : array_like
+        The second vector, of size ``M``.
+
+    Returns
+    -------
+    Array
+        ``x1[:, None] * x2[None, :]``, of shape ``(N, M)`` and the promoted dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like or of no numeric or bool dtype.
+    ValueError
+        If an operand is not 1-D.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    The standard's and NumPy 2's ``numpy.linalg.outer`` (``numpy.outer`` flattens its
+    operands instead).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.linalg.outer(la.asarray([1, 2]), la.asarray([1, 10, 100]))
+    Array([[  1,  10, 100],
+           [  2,  20, 200]])
+    """
     v1, v2, dt = _numeric_pair("outer", x1, x2)
     for name, v in (("x1", v1), ("x2", v2)):
         if v.ndim != 1:
@@ -64,13 +100,45 @@ def _cross_kernel(a, b, *, dtype, axis, shape):
 
 @in_wide_region
 def cross(x1, x2, /, *, axis=-1):
-    """Cross product of 3-element vectors along ``axis``.
+    """Compute the cross product of 3-element vectors.
 
     Array API: linalg.cross. NumPy: numpy.linalg.cross.
 
-    ``axis`` counts from the end (the standard); a non-negative ``axis`` is accepted only
-    when both inputs have the same rank.  The vector axis itself does not broadcast.
-    ``axis`` is static under ``jax.jit``.
+    Parameters
+    ----------
+    x1, x2 : array_like
+        The operands, of size 3 along ``axis``; the other axes broadcast together (the
+        vector axis itself does not).
+    axis : int, optional
+        The axis holding the vectors, counted from the end (the standard's rule): a negative
+        int; a non-negative one is accepted only when both operands have the same rank.
+        Default -1.
+
+    Returns
+    -------
+    Array
+        The cross products, of the broadcast shape and the promoted dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like or of no numeric or bool dtype.
+    ValueError
+        If an operand has not size 3 along ``axis``, ``axis`` is out of range, or the other
+        axes do not broadcast.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``.
+
+    As ``numpy.linalg.cross``, only 3-element vectors (``numpy.cross`` also takes 2-element
+    ones).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.linalg.cross(la.asarray([1, 0, 0]), la.asarray([0, 1, 0]))
+    Array([0, 0, 1])
     """
     v1, v2, dt = _numeric_pair("cross", x1, x2)
     ax = check_int("cross", axis, "axis")
@@ -92,10 +160,44 @@ def _diagonal_kernel(x, *, offset):
 
 @in_wide_mode
 def diagonal(x, /, *, offset=0):
-    """Diagonals of the last two axes. Array API: linalg.diagonal. NumPy: numpy.linalg.diagonal.
+    """Return the diagonals of matrices (the last two axes).
 
-    ``offset`` (> 0 above, < 0 below the main diagonal) is static under ``jax.jit``.  A
-    read-only view, as NumPy's.
+    Array API: linalg.diagonal. NumPy: numpy.linalg.diagonal.
+
+    Parameters
+    ----------
+    x : array_like
+        A stack of matrices, rank at least two.
+    offset : int, optional
+        The diagonal: 0 (default) the main one, positive above it, negative below.
+
+    Returns
+    -------
+    Array
+        The diagonals, of shape ``x.shape[:-2] + (K,)`` (``K`` the diagonal's length, 0 for
+        an offset beyond the matrix) and ``x``'s dtype: a read-only view, as NumPy's.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``offset`` is not an integer.
+    ValueError
+        If ``x`` has rank below two.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``offset``.
+
+    Any dtype.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1, 2], [3, 4]])
+    >>> la.linalg.diagonal(a)
+    Array([1, 4])
+    >>> la.linalg.diagonal(a, offset=1)
+    Array([2])
     """
     v = raw("diagonal", x)
     if v.ndim < 2:
@@ -114,12 +216,48 @@ def _trace_kernel(x, *, offset, dtype):
 
 @in_wide_region
 def trace(x, /, *, offset=0, dtype=None):
-    """Sum of the ``offset`` diagonal of the last two axes.
+    """Return the sum along a diagonal of matrices (the last two axes).
 
     Array API: linalg.trace. NumPy: numpy.linalg.trace.
 
-    Small integers accumulate in int64/uint64 unless ``dtype`` is given (as for ``sum``);
-    ``offset`` and ``dtype`` are static under ``jax.jit``.
+    Parameters
+    ----------
+    x : array_like
+        A stack of matrices, rank at least two, of a numeric dtype.
+    offset : int, optional
+        The diagonal: 0 (default) the main one, positive above it, negative below.
+    dtype : dtype, optional
+        The dtype to sum in and return; default as :func:`laxarray.sum`'s (smaller integers
+        accumulate in the default integer dtype of their signedness).
+
+    Returns
+    -------
+    Array
+        The traces, of shape ``x.shape[:-2]``; 0 for an offset beyond the matrix.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like or of no numeric dtype (bool is refused), ``offset`` is
+        not an integer, or ``dtype`` is not one ``x`` can be summed in.
+    ValueError
+        If ``x`` has rank below two.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``offset``, ``dtype``.
+
+    The matrices are the last two axes (``numpy.trace`` takes ``axis1``/``axis2`` and
+    defaults to the first two).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1, 2], [3, 4]], dtype=la.int8)
+    >>> la.linalg.trace(a)
+    Array(5)
+    >>> la.linalg.trace(a).dtype
+    dtype('int64')
     """
     v = raw("trace", x)
     if v.ndim < 2:
@@ -171,12 +309,40 @@ def _multi_dot_kernel(*arrays, dtype, order, first_vec, last_vec):
 
 @in_wide_region
 def multi_dot(arrays, /):
-    """Product of a chain of matrices in the cheapest order.
+    """Compute the product of a chain of matrices, in the cheapest order.
 
     Array API: (not in the standard). NumPy: numpy.linalg.multi_dot.
 
-    The first array may be 1-D (a row vector) and the last 1-D (a column vector); the others
-    are 2-D.  The order is chosen from the static shapes (NumPy's ``out`` is not accepted).
+    Parameters
+    ----------
+    arrays : sequence of array_like
+        Two or more operands: 2-D, except that the first may be 1-D (a row vector) and the
+        last 1-D (a column vector).
+
+    Returns
+    -------
+    Array
+        The product, of the promoted dtype; a 1-D first or last operand's axis is removed.
+
+    Raises
+    ------
+    TypeError
+        If ``arrays`` is not a list or tuple, or an operand is not array_like.
+    ValueError
+        If there are fewer than two operands, one has the wrong rank, or neighbours' shapes
+        do not align.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none (the order is chosen from the static shapes).
+
+    NumPy's ``out`` is not accepted.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.linalg.multi_dot([la.ones((2, 3)), la.ones((3, 4)), la.ones(4)])
+    Array([12., 12.])
     """
     if not isinstance(arrays, (list, tuple)):
         fail(TypeError, "multi_dot", "a sequence of arrays for 'arrays'", arrays)

@@ -57,16 +57,56 @@ def _broadcast_vec(v, batch):
 
 @in_wide_region
 def solve(x1, x2, /):
-    """Solve ``x1 @ x = x2`` for square, non-singular ``x1``.
+    """Solve the linear system ``x1 @ x = x2`` for square, non-singular ``x1``.
 
     Array API: linalg.solve. NumPy: numpy.linalg.solve.
 
-    ``x2`` of shape ``(M,)`` is one right-hand side for every matrix of ``x1`` (result
-    ``x1.shape[:-2] + (M,)``); otherwise ``x2`` is ``(..., M, K)`` and the batch dimensions
-    broadcast.  Mixed dtypes promote; integers become float64.  Eagerly, a singular matrix
-    (an exact zero pivot of its LU factorization, in any matrix of the stack) raises
-    ``LinAlgError("Singular matrix")`` as NumPy does; under ``jax.jit`` the result holds
-    inf/NaN instead.
+    Parameters
+    ----------
+    x1 : array_like
+        The coefficient matrices ``(..., M, M)``.
+    x2 : array_like
+        The right-hand sides: ``(M,)``, one vector for every matrix of ``x1``, or ``(..., M,
+        K)``, whose batch dimensions broadcast with ``x1``'s.
+
+    Returns
+    -------
+    Array
+        The solution: ``x1.shape[:-2] + (M,)`` for a vector ``x2``, else the broadcast batch
+        shape ``+ (M, K)``; of the promoted floating dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like or of a dtype linalg does not compute in here.
+    ValueError
+        If ``x2`` is 0-d, its rows do not match ``M``, or the batch shapes do not broadcast.
+    LinAlgError
+        If ``x1`` has rank below two or non-square matrices; eagerly, if a matrix is
+        singular (an exact zero pivot of its LU factorization): ``"Singular matrix"``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    LU factorization with partial pivoting (``jax.lax.linalg.lu``).  Bool and integer input
+    is computed in the default floating dtype (float64 where the backend has it);
+    float32/complex64 stay single precision.  Half precision raises ``TypeError`` (LAPACK
+    has none, NumPy refuses it too), and so does float64/complex128 on a TPU, whose linalg
+    computes in float32/complex64 only.  Called eagerly, a singular matrix raises
+    ``LinAlgError`` with NumPy's message, after computing; under ``jax.jit`` and ``vmap``
+    nothing can be raised: the result holds inf/NaN, and ``laxarray.checkify.linalg_checks``
+    reports the failure.  Differentiable with ``laxarray.grad`` at non-singular points.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[4.0, 2.0], [2.0, 3.0]])
+    >>> la.linalg.solve(a, la.asarray([2.0, 1.0]))
+    Array([0.5, 0. ])
+    >>> la.linalg.solve(a, la.eye(2)) @ a
+    Array([[1., 0.],
+           [0., 1.]])
     """
     a, _ = matrix_operand("solve", x1, "x1", square=True)
     b = raw("solve", x2, "x2")
@@ -96,10 +136,46 @@ def _inv_kernel(a, *, dtype):
 
 @in_wide_region
 def inv(x, /):
-    """Inverse of square matrices. Array API: linalg.inv. NumPy: numpy.linalg.inv.
+    """Compute the inverse of square matrices.
 
-    Eagerly, a singular matrix raises ``LinAlgError("Singular matrix")`` as in NumPy; under
-    ``jax.jit`` it gives inf/NaN entries.
+    Array API: linalg.inv. NumPy: numpy.linalg.inv.
+
+    Parameters
+    ----------
+    x : array_like
+        A stack of square matrices ``(..., M, M)``.
+
+    Returns
+    -------
+    Array
+        The inverses, of ``x``'s shape and floating dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like or of a dtype linalg does not compute in here.
+    LinAlgError
+        If ``x`` has rank below two or its matrices are not square.  Eagerly, if a matrix is
+        singular: ``"Singular matrix"``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    LU factorization with partial pivoting.  Bool and integer input is computed in the
+    default floating dtype (float64 where the backend has it); float32/complex64 stay single
+    precision.  Half precision raises ``TypeError`` (LAPACK has none, NumPy refuses it too),
+    and so does float64/complex128 on a TPU, whose linalg computes in float32/complex64
+    only.  Called eagerly, a singular matrix raises ``LinAlgError`` with NumPy's message,
+    after computing; under ``jax.jit`` and ``vmap`` nothing can be raised: the result holds
+    inf/NaN, and ``laxarray.checkify.linalg_checks`` reports the failure.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.linalg.inv(la.asarray([[4.0, 2.0], [2.0, 3.0]]))
+    Array([[ 0.375, -0.25 ],
+           [-0.25 ,  0.5  ]])
     """
     v, dt = matrix_operand("inv", x, square=True)
     out, singular = call(_inv_kernel, v, dtype=dt)
@@ -127,19 +203,91 @@ def _det_kernel(a, *, dtype, log):
 
 @in_wide_region
 def det(x, /):
-    """Determinants of square matrices. Array API: linalg.det. NumPy: numpy.linalg.det."""
+    """Compute the determinant of square matrices.
+
+    Array API: linalg.det. NumPy: numpy.linalg.det.
+
+    Parameters
+    ----------
+    x : array_like
+        A stack of square matrices ``(..., M, M)``.
+
+    Returns
+    -------
+    Array
+        The determinants, of shape ``x.shape[:-2]`` and ``x``'s floating dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like or of a dtype linalg does not compute in here.
+    LinAlgError
+        If ``x`` has rank below two or its matrices are not square.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    The product of the LU factor's diagonal, with the sign of the pivoting.  A singular
+    matrix has determinant 0 (here possibly ``-0.``), never an error.  An empty matrix has
+    determinant 1.  Bool and integer input is computed in the default floating dtype
+    (float64 where the backend has it); float32/complex64 stay single precision.  Half
+    precision raises ``TypeError`` (LAPACK has none, NumPy refuses it too), and so does
+    float64/complex128 on a TPU, whose linalg computes in float32/complex64 only.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.linalg.det(la.asarray([[4.0, 2.0], [2.0, 3.0]]))
+    Array(8.)
+    >>> la.linalg.det(la.ones((3, 2, 2))).shape
+    (3,)
+    """
     v, dt = matrix_operand("det", x, square=True)
     return call(_det_kernel, v, dtype=dt, log=False)
 
 
 @in_wide_region
 def slogdet(x, /):
-    """Sign and natural log of the absolute determinant of square matrices.
+    """Compute the sign and the natural logarithm of the absolute determinant of square matrices.
 
     Array API: linalg.slogdet. NumPy: numpy.linalg.slogdet.
 
-    Returns ``SlogdetResult(sign, logabsdet)``; ``sign`` has ``x``'s (float) dtype and is
-    0 for a singular matrix, ``logabsdet`` is real and ``-inf`` then.
+    Parameters
+    ----------
+    x : array_like
+        A stack of square matrices ``(..., M, M)``.
+
+    Returns
+    -------
+    SlogdetResult
+        A named tuple ``(sign, logabsdet)``: ``sign`` of ``x``'s floating dtype (a unit
+        complex number for complex input), 0 for a singular matrix; ``logabsdet`` real,
+        ``-inf`` for a singular matrix.  Both of shape ``x.shape[:-2]``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like or of a dtype linalg does not compute in here.
+    LinAlgError
+        If ``x`` has rank below two or its matrices are not square.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    ``sign * exp(logabsdet)`` is the determinant, without the overflow of :func:`det`.  A
+    singular matrix gives ``(0, -inf)``, never an error.  Bool and integer input is computed
+    in the default floating dtype (float64 where the backend has it); float32/complex64 stay
+    single precision.  Half precision raises ``TypeError`` (LAPACK has none, NumPy refuses
+    it too), and so does float64/complex128 on a TPU, whose linalg computes in
+    float32/complex64 only.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.linalg.slogdet(la.asarray([[4.0, 2.0], [2.0, 3.0]]))
+    SlogdetResult(sign=Array(1.), logabsdet=Array(2.07944154))
     """
     v, dt = matrix_operand("slogdet", x, square=True)
     sign, logabs = call(_det_kernel, v, dtype=dt, log=True)
@@ -175,13 +323,49 @@ def _matrix_power_kernel(a, *, n, dtype):
 
 @in_wide_region
 def matrix_power(x, n, /):
-    """Integer power of square matrices by repeated squaring.
+    """Raise square matrices to an integer power by repeated squaring.
 
     Array API: linalg.matrix_power. NumPy: numpy.linalg.matrix_power.
 
-    ``n`` is static under ``jax.jit``.  As in NumPy, ``n >= 0`` keeps an integer or bool
-    dtype; ``n < 0`` inverts first (integers become float64), and eagerly raises
-    ``LinAlgError("Singular matrix")`` for a singular matrix (inf/NaN under ``jax.jit``).
+    Parameters
+    ----------
+    x : array_like
+        A stack of square matrices ``(..., M, M)``.
+    n : int
+        The exponent: 0 gives identity matrices, a negative one powers of the inverse.
+
+    Returns
+    -------
+    Array
+        ``x`` to the ``n``-th power, of ``x``'s shape.  For ``n >= 0`` of ``x``'s dtype (an
+        integer or bool one is kept); for ``n < 0`` of its floating dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``n`` is not an integer (bool included).
+    LinAlgError
+        If ``x`` has rank below two or its matrices are not square.  Eagerly, for ``n < 0``,
+        if a matrix is singular: ``"Singular matrix"``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``n``.
+
+    About ``2 * log2(|n|)`` matrix products.  Called eagerly, for ``n < 0`` a singular
+    matrix raises ``LinAlgError`` with NumPy's message, after computing; under ``jax.jit``
+    and ``vmap`` nothing can be raised: the result holds inf/NaN, and
+    ``laxarray.checkify.linalg_checks`` reports the failure.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.linalg.matrix_power(la.asarray([[1, 1], [0, 1]]), 3)
+    Array([[1, 3],
+           [0, 1]])
+    >>> la.linalg.matrix_power(la.asarray([[4.0, 2.0], [2.0, 3.0]]), -1)
+    Array([[ 0.375, -0.25 ],
+           [-0.25 ,  0.5  ]])
     """
     v = raw("matrix_power", x)
     if v.ndim < 2 or v.shape[-1] != v.shape[-2]:
@@ -230,13 +414,56 @@ def _pinv_kernel(a, *rtol_arr, dtype, rtol):
 
 @in_wide_region
 def pinv(x, /, *, rtol=None, rcond=None):
-    """Moore-Penrose pseudo-inverse via the SVD. Array API: linalg.pinv. NumPy: numpy.linalg.pinv.
+    """Compute the Moore-Penrose pseudo-inverse of matrices from their SVD.
 
-    Singular values ``<= rtol * max(S)`` are treated as zero; ``rtol`` (or NumPy's
-    ``rcond``, same meaning) is a Python float (static under ``jax.jit``) or a real array
-    broadcasting against the batch.  The default is the standard's ``max(M, N) * eps``
-    (NumPy's default without ``rtol`` is ``1e-15``).  NumPy's ``hermitian`` is not accepted.
-    Eagerly, an SVD that does not converge (NaN input) raises ``LinAlgError`` as in NumPy.
+    Array API: linalg.pinv. NumPy: numpy.linalg.pinv.
+
+    Parameters
+    ----------
+    x : array_like
+        A stack of matrices ``(..., M, N)``, rank at least two.
+    rtol : float or array_like, optional
+        Singular values ``<= rtol * max(S)`` count as zero: a Python real number, or a real
+        array broadcasting against ``x.shape[:-2]``.  Default ``max(M, N) * eps`` of the
+        real dtype (the standard's; NumPy's default is ``1e-15``).
+    rcond : float or array_like, optional
+        NumPy's name for ``rtol``, with the same meaning; give at most one of the two.
+
+    Returns
+    -------
+    Array
+        The pseudo-inverses ``(..., N, M)``, of ``x``'s floating dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like or of a dtype linalg does not compute in here, or
+        ``rtol`` is an array of a non-real dtype.
+    ValueError
+        If both ``rtol`` and ``rcond`` are given, or an ``rtol`` array does not broadcast
+        against the batch.
+    LinAlgError
+        If ``x`` has rank below two; eagerly, if the SVD does not converge (input with NaN):
+        ``"SVD did not converge"``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``rtol`` and ``rcond`` when Python numbers (arrays are traced).
+
+    NumPy's ``hermitian`` is not accepted.  Bool and integer input is computed in the
+    default floating dtype (float64 where the backend has it); float32/complex64 stay single
+    precision.  Half precision raises ``TypeError`` (LAPACK has none, NumPy refuses it too),
+    and so does float64/complex128 on a TPU, whose linalg computes in float32/complex64
+    only.  Called eagerly, an SVD that does not converge raises ``LinAlgError`` with NumPy's
+    message, after computing; under ``jax.jit`` and ``vmap`` nothing can be raised: the
+    result holds inf/NaN, and ``laxarray.checkify.linalg_checks`` reports the failure.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.linalg.pinv(la.asarray([[1.0, 2.0], [2.0, 4.0]]))
+    Array([[0.04, 0.08],
+           [0.08, 0.16]])
     """
     v, dt = matrix_operand("pinv", x)
     if rcond is not None and rtol is not None:
@@ -262,15 +489,56 @@ def _rank_kernel(a, *tol_arr, dtype, rtol, absolute):
 
 @in_wide_region
 def matrix_rank(x, /, *, rtol=None, tol=None):
-    """Rank: the number of singular values above a threshold, in the default integer dtype.
+    """Return the rank of matrices: the number of singular values above a threshold.
 
     Array API: linalg.matrix_rank. NumPy: numpy.linalg.matrix_rank.
 
-    The threshold is ``rtol * max(S)`` (default ``rtol = max(M, N) * eps``) or, with NumPy's
-    ``tol``, the absolute value ``tol``.  Python-float tolerances are static under
-    ``jax.jit``; arrays broadcast against the batch.  A 1-D (or 0-D) ``x`` has rank 1 unless
-    all zero (NumPy).  NumPy's ``hermitian`` is not accepted.  Eagerly, an SVD that does
-    not converge (NaN input) raises ``LinAlgError`` as in NumPy.
+    Parameters
+    ----------
+    x : array_like
+        A stack of matrices ``(..., M, N)``; a 1-D or 0-d ``x`` has rank 1 unless it is all
+        zero (NumPy's rule).
+    rtol : float or array_like, optional
+        Singular values ``<= rtol * max(S)`` do not count: a Python real number or a real
+        array broadcasting against ``x.shape[:-2]``; default ``max(M, N) * eps``.
+    tol : float or array_like, optional
+        NumPy's absolute threshold instead: singular values ``<= tol`` do not count; give at
+        most one of ``rtol`` and ``tol``.
+
+    Returns
+    -------
+    Array
+        The ranks, of shape ``x.shape[:-2]`` and the default integer dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or a tolerance is an array of a non-real dtype.
+    ValueError
+        If both ``rtol`` and ``tol`` are given, or a tolerance array does not broadcast
+        against the batch.
+    LinAlgError
+        Eagerly, if the SVD does not converge (input with NaN): ``"SVD did not converge"``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``rtol`` and ``tol`` when Python numbers (arrays are traced).
+
+    NumPy's ``hermitian`` is not accepted.  Bool and integer input is computed in the
+    default floating dtype (float64 where the backend has it); float32/complex64 stay single
+    precision.  Half precision raises ``TypeError`` (LAPACK has none, NumPy refuses it too),
+    and so does float64/complex128 on a TPU, whose linalg computes in float32/complex64
+    only.  Called eagerly, an SVD that does not converge raises ``LinAlgError`` with NumPy's
+    message, after computing; under ``jax.jit`` and ``vmap`` nothing can be raised: the
+    result holds inf/NaN, and ``laxarray.checkify.linalg_checks`` reports the failure.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.linalg.matrix_rank(la.asarray([[1.0, 2.0], [2.0, 4.0]]))
+    Array(1)
+    >>> la.linalg.matrix_rank(la.eye(3))
+    Array(3)
     """
     v = raw("matrix_rank", x)
     dt = float_dtype(v.dtype)
@@ -313,18 +581,64 @@ def _lstsq_kernel(a, b, *, dtype, vector, rcond, batch):
 
 @in_wide_region
 def lstsq(x1, x2, /, rcond=None):
-    """Least-squares solution of ``x1 @ x = x2`` (minimum norm when rank-deficient), via the SVD.
+    """Return the least-squares solution of ``x1 @ x = x2`` (of minimum norm when rank-deficient).
 
     Array API: (not in the standard). NumPy: numpy.linalg.lstsq.
 
-    Returns ``LstsqResult(x, residuals, rank, s)``.  Unlike NumPy, stacks of matrices are
-    accepted and ``rank`` is an int64 array.  ``residuals`` (squared 2-norms of
-    ``x2 - x1 @ x`` per column; shape ``(..., K)``, ``(..., 1)`` for a 1-D ``x2``) are
-    empty unless ``M > N`` and the rank is ``N``: eagerly the rank is checked as in NumPy;
-    under ``jax.jit`` (where the rank is not known) they are always returned when
-    ``M > N``.  ``rcond`` (default ``max(M, N) * eps``) is a static Python float.  Eagerly,
-    an SVD that does not converge (input with NaN or inf) raises ``LinAlgError`` with NumPy's
-    message.
+    Parameters
+    ----------
+    x1 : array_like
+        The coefficient matrices ``(..., M, N)``.
+    x2 : array_like
+        The right-hand sides: ``(M,)`` or ``(..., M, K)``, whose batch dimensions broadcast
+        with ``x1``'s.
+    rcond : float, optional
+        Singular values ``<= rcond * max(S)`` count as zero; a Python real number, default
+        ``max(M, N) * eps`` (NumPy 2's).
+
+    Returns
+    -------
+    LstsqResult
+        A named tuple ``(x, residuals, rank, s)``: the solution ``(..., N)`` or ``(..., N,
+        K)``; the squared 2-norms of ``x2 - x1 @ x`` per column, ``(..., K)`` (``(..., 1)``
+        for a vector ``x2``) -- empty unless ``M > N`` and the rank is ``N``; the ranks
+        (default index dtype); the singular values, descending.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like or of a dtype linalg does not compute in here, or
+        ``rcond`` is not a Python real number.
+    ValueError
+        If ``x2`` is 0-d, its rows differ from ``M``, or the batch shapes do not broadcast.
+    LinAlgError
+        If ``x1`` has rank below two; eagerly, if the SVD does not converge (input with inf
+        or NaN).
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``rcond``.
+
+    Through the SVD.  Unlike NumPy, stacks of matrices are accepted.  Eagerly the rank
+    decides whether ``residuals`` is empty, as in NumPy; under ``jax.jit``, where the rank
+    is not known, ``residuals`` is returned whenever ``M > N``.  Bool and integer input is
+    computed in the default floating dtype (float64 where the backend has it);
+    float32/complex64 stay single precision.  Half precision raises ``TypeError`` (LAPACK
+    has none, NumPy refuses it too), and so does float64/complex128 on a TPU, whose linalg
+    computes in float32/complex64 only.  Called eagerly, an SVD that does not converge
+    raises ``LinAlgError`` with NumPy's message, after computing; under ``jax.jit`` and
+    ``vmap`` nothing can be raised: the result holds inf/NaN, and
+    ``laxarray.checkify.linalg_checks`` reports the failure.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]])
+    >>> x, residuals, rank, s = la.linalg.lstsq(a, la.asarray([1.0, 2.0, 2.0]))
+    >>> x
+    Array([1.16666667, 0.5       ])
+    >>> residuals, rank
+    (Array([0.16666667]), Array(2))
     """
     a, _ = matrix_operand("lstsq", x1, "x1")
     b = raw("lstsq", x2, "x2")
@@ -362,10 +676,50 @@ def _tensorinv_kernel(a, *, dtype, shape2, out_shape):
 
 @in_wide_region
 def tensorinv(x, /, ind=2):
-    """Inverse of an N-d array for :func:`tensordot` with ``ind`` axes.
+    """Compute the inverse of an N-d array for :func:`tensordot` over ``ind`` axes.
 
-    Array API: (not in the standard). NumPy: numpy.linalg.tensorinv. ``ind`` is static.
-    Eagerly, a singular ``x`` raises ``LinAlgError("Singular matrix")`` as in NumPy.
+    Array API: (not in the standard). NumPy: numpy.linalg.tensorinv.
+
+    Parameters
+    ----------
+    x : array_like
+        The array to invert; ``prod(x.shape[:ind]) == prod(x.shape[ind:])``.
+    ind : int, optional
+        The number of leading axes that form the "rows"; default 2, at least 1.
+
+    Returns
+    -------
+    Array
+        The inverse, of shape ``x.shape[ind:] + x.shape[:ind]`` and ``x``'s floating dtype:
+        ``tensordot(inv, x, ind)`` is the identity.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or ``ind`` is not an integer.
+    ValueError
+        If ``ind`` is below 1 or above the rank, or the two products of dimensions differ.
+    LinAlgError
+        Eagerly, if the reshaped matrix is singular: ``"Singular matrix"``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``ind``.
+
+    Bool and integer input is computed in the default floating dtype (float64 where the
+    backend has it); float32/complex64 stay single precision.  Half precision raises
+    ``TypeError`` (LAPACK has none, NumPy refuses it too), and so does float64/complex128 on
+    a TPU, whose linalg computes in float32/complex64 only.  Called eagerly, a singular
+    matrix raises ``LinAlgError`` with NumPy's message, after computing; under ``jax.jit``
+    and ``vmap`` nothing can be raised: the result holds inf/NaN, and
+    ``laxarray.checkify.linalg_checks`` reports the failure.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.reshape(la.eye(4), (4, 2, 2))
+    >>> la.linalg.tensorinv(a, ind=1).shape
+    (2, 2, 4)
     """
     v = raw("tensorinv", x)
     ind = check_int("tensorinv", ind, "ind", minimum=1)
@@ -395,8 +749,50 @@ def tensorsolve(x1, x2, /, axes=None):
 
     Array API: (not in the standard). NumPy: numpy.linalg.tensorsolve.
 
-    ``axes`` (axes of ``x1`` moved to the end first) is static under ``jax.jit``.  Eagerly,
-    a singular ``x1`` raises ``LinAlgError("Singular matrix")`` as in NumPy.
+    Parameters
+    ----------
+    x1 : array_like
+        The coefficient tensor; ``prod(x1.shape[:x2.ndim])`` equals the product of its other
+        dimensions.
+    x2 : array_like
+        The right-hand side, of rank at most ``x1``'s and size that product.
+    axes : sequence of ints, optional
+        Axes of ``x1`` moved to the end, in order, before solving; default none.
+
+    Returns
+    -------
+    Array
+        The solution, of shape ``x1.shape[x2.ndim:]`` (after the move of ``axes``) and the
+        promoted floating dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, or ``axes`` is not a sequence.
+    ValueError
+        If ``x2`` has the higher rank or the shapes do not match as above.
+    AxisError
+        If an entry of ``axes`` is out of range.
+    LinAlgError
+        Eagerly, if the reshaped matrix is singular: ``"Singular matrix"``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axes``.
+
+    Bool and integer input is computed in the default floating dtype (float64 where the
+    backend has it); float32/complex64 stay single precision.  Half precision raises
+    ``TypeError`` (LAPACK has none, NumPy refuses it too), and so does float64/complex128 on
+    a TPU, whose linalg computes in float32/complex64 only.  Called eagerly, a singular
+    matrix raises ``LinAlgError`` with NumPy's message, after computing; under ``jax.jit``
+    and ``vmap`` nothing can be raised: the result holds inf/NaN, and
+    ``laxarray.checkify.linalg_checks`` reports the failure.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.linalg.tensorsolve(la.eye(3), la.asarray([1.0, 2.0, 3.0]))
+    Array([1., 2., 3.])
     """
     a = raw("tensorsolve", x1, "x1")
     b = raw("tensorsolve", x2, "x2")

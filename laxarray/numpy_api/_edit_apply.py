@@ -43,14 +43,43 @@ def _wrap_tree(out):
 
 @in_wide_region
 def apply_along_axis(func1d, axis, arr, *args, **kwargs):
-    """Apply ``func1d`` to every 1-d slice of ``arr`` along ``axis``.
-    NumPy: numpy.apply_along_axis.
+    """Apply a function to every 1-d slice of an array along an axis.
 
-    Built on ``jax.vmap``: ``func1d`` is traced once on a laxarray vector and must be
-    traceable; its result's dimensions replace ``axis``.  ``axis`` is static.
+    Array API: (not in the standard). NumPy: numpy.apply_along_axis.
 
-    >>> import laxarray as lx
-    >>> lx.apply_along_axis(lx.sum, 1, lx.asarray([[1, 2], [3, 4]]))
+    Parameters
+    ----------
+    func1d : callable
+        Takes a laxarray vector (and ``*args, **kwargs``); must be traceable (it is traced
+        once, under ``jax.vmap``).
+    axis : int
+        The axis of the slices.
+    arr : array_like
+        The input array.
+    *args, **kwargs
+        More arguments of ``func1d``.
+
+    Returns
+    -------
+    Array
+        The results; their dimensions replace ``axis``.
+
+    Raises
+    ------
+    TypeError
+        If ``func1d`` is not callable or ``arr`` is not array_like.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis`` (``func1d`` is traced).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1, 2], [3, 4]])
+    >>> la.apply_along_axis(la.sum, 1, a)
     Array([3, 7])
     """
     fn = "apply_along_axis"
@@ -120,18 +149,49 @@ def _parse_signature(fn, signature):
 
 @in_wide_region
 def vectorize(pyfunc, otypes=None, doc=None, excluded=None, cache=False, signature=None):
-    """A function that maps ``pyfunc`` over its (broadcast) array arguments.
-    NumPy: numpy.vectorize.
+    """Return a function that maps ``pyfunc`` over its broadcast array arguments.
 
-    Built on ``jax.vmap`` (so ``pyfunc`` is traced once and must be traceable), as
-    ``jax.numpy.vectorize``.  ``signature`` (gufunc core dimensions, e.g. ``'(n),(n)->()'``)
-    and ``excluded`` (positions or keyword names passed through unchanged) as in NumPy;
-    ``otypes`` casts the outputs; ``cache`` is accepted and ignored.  Returns a function.
+    Array API: (not in the standard). NumPy: numpy.vectorize.
 
-    >>> import laxarray as lx
-    >>> f = lx.vectorize(lambda a, b: a * 2 + b)
-    >>> f(lx.asarray([1, 2]), 10)
+    Parameters
+    ----------
+    pyfunc : callable
+        The scalar (or core-dimension) function; traced once under ``jax.vmap``, so it must
+        be traceable, as for ``jax.numpy.vectorize``.
+    otypes : sequence of dtypes, optional
+        Casts of the outputs.
+    doc : str, optional
+        The docstring of the result.
+    excluded : set of int or str, optional
+        Positions or keyword names passed through unchanged.
+    cache : bool, optional
+        Accepted and ignored.
+    signature : str, optional
+        Generalized-ufunc core dimensions, e.g. ``'(n),(n)->()'``.
+
+    Returns
+    -------
+    callable
+        The vectorized function.
+
+    Raises
+    ------
+    TypeError
+        If ``pyfunc`` is not callable.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``excluded``, ``signature``, ``otypes``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> f = la.vectorize(lambda a, b: a * 2 + b)
+    >>> f(la.asarray([1, 2]), 10)
     Array([12, 14])
+    >>> dot = la.vectorize(lambda a, b: la.sum(a * b), signature="(n),(n)->()")
+    >>> dot(la.ones((3, 2)), la.ones(2))
+    Array([2., 2., 2.])
     """
     fn = "vectorize"
     if not callable(pyfunc):
@@ -212,15 +272,41 @@ def _operand(fn, v, argname):
 
 @in_wide_region
 def select(condlist, choicelist, default=0):
-    """Per element, the choice of the first true condition, else ``default``.
-    NumPy: numpy.select.
+    """Return, per element, the choice of the first true condition, else a default.
 
-    Conditions must be boolean; the dtype promotes the choices and ``default`` (Python
-    scalars are weak).
+    Array API: (not in the standard). NumPy: numpy.select.
 
-    >>> import laxarray as lx
-    >>> x = lx.asarray([1, 5, 9])
-    >>> lx.select([x < 3, x > 7], [x, -x], 0)
+    Parameters
+    ----------
+    condlist : sequence of array_like of bool
+        The conditions, boolean arrays that broadcast together.
+    choicelist : sequence of array_like
+        One choice per condition.
+    default : scalar or array_like, optional
+        The value where no condition holds; default 0.
+
+    Returns
+    -------
+    Array
+        The broadcast result, of the promotion of the choices and ``default`` (Python
+        scalars are weak).
+
+    Raises
+    ------
+    TypeError
+        If a condition is not boolean.
+    ValueError
+        If the lists differ in length or the shapes do not broadcast.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> x = la.asarray([1, 5, 9])
+    >>> la.select([x < 3, x > 7], [x, -x], 0)
     Array([ 1,  0, -9])
     """
     fn = "select"
@@ -277,13 +363,38 @@ def _choose_kernel(a, choices, *, mode, dtype, shape):
 
 @in_wide_region
 def choose(a, choices, mode="raise"):
-    """Per element, ``choices[a[i]][i]`` (all broadcast together). NumPy: numpy.choose.
+    """Construct an array by choosing, per element, from a list of arrays.
 
-    ``mode``: ``'raise'`` (an out-of-range index raises ``ValueError`` eagerly; under
-    ``jax.jit`` it is clamped, as ``'clip'``), ``'wrap'`` or ``'clip'``; static.
+    Array API: (not in the standard). NumPy: numpy.choose.
 
-    >>> import laxarray as lx
-    >>> lx.choose(lx.asarray([0, 1, 0]), [lx.asarray([1, 2, 3]), lx.asarray([7, 8, 9])])
+    Parameters
+    ----------
+    a : array_like
+        Integer indices into ``choices``.
+    choices : sequence of array_like
+        The arrays to choose from; all broadcast with ``a``.
+    mode : {'raise', 'wrap', 'clip'}, optional
+        Out-of-range indices: ``'raise'`` (default; eagerly a ``ValueError``, under
+        ``jax.jit`` clamped as ``'clip'``), ``'wrap'`` (modulo) or ``'clip'``.
+
+    Returns
+    -------
+    Array
+        ``choices[a[i]][i]`` for every ``i``.
+
+    Raises
+    ------
+    ValueError
+        If ``mode`` is unknown, or eagerly with ``'raise'`` an index is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``mode``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.choose(la.asarray([0, 1, 0]), [la.asarray([1, 2, 3]), la.asarray([7, 8, 9])])
     Array([1, 8, 3])
     """
     fn = "choose"
@@ -314,16 +425,41 @@ def choose(a, choices, mode="raise"):
 
 @in_wide_region
 def piecewise(x, condlist, funclist, *args, **kw):
-    """Piecewise-defined values: ``funclist[i]`` where ``condlist[i]`` holds (later
-    conditions win), 0 elsewhere. NumPy: numpy.piecewise.
+    """Evaluate a piecewise-defined function.
 
-    One more function than conditions gives the value where no condition holds.  Each
-    callable is evaluated on the whole of ``x`` (traceable, as in jax.numpy) and its result
-    selected where its condition holds; the result has ``x``'s dtype.
+    Array API: (not in the standard). NumPy: numpy.piecewise.
 
-    >>> import laxarray as lx
-    >>> x = lx.asarray([-1.0, 2.0])
-    >>> lx.piecewise(x, [x < 0, x >= 0], [lambda v: -v, lambda v: v * 10])
+    Parameters
+    ----------
+    x : array_like
+        The input.
+    condlist : sequence of array_like of bool
+        The conditions, of ``x``'s shape (later conditions win where several hold).
+    funclist : sequence of callables or scalars
+        One per condition (a callable is evaluated on the whole of ``x``), plus optionally
+        one for where no condition holds (default 0).
+    *args, **kw
+        More arguments of the callables.
+
+    Returns
+    -------
+    Array
+        The values, of ``x``'s dtype.
+
+    Raises
+    ------
+    ValueError
+        If ``funclist`` has neither as many entries as ``condlist`` nor one more.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none (the callables are traced).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> x = la.asarray([-1.0, 2.0])
+    >>> la.piecewise(x, [x < 0, x >= 0], [lambda v: -v, lambda v: v * 10])
     Array([ 1., 20.])
     """
     fn = "piecewise"

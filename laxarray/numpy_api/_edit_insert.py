@@ -91,16 +91,50 @@ def _insert_kernel(x, block, idx, *, axis, count):
 
 @in_wide_region
 def insert(arr, obj, values, axis=None):
-    """Insert ``values`` before the indices ``obj`` along ``axis`` (flattened if None).
-    NumPy: numpy.insert.
+    """Insert values before the given indices along an axis.
 
-    ``obj`` (an int, a slice, an integer or boolean array) may be a traced integer array
-    under ``jax.jit`` (its length is static; out-of-range entries are clamped); eagerly an
-    out-of-range index raises ``IndexError``.  ``values`` are cast to ``arr``'s dtype.
+    Array API: (not in the standard). NumPy: numpy.insert.
 
-    >>> import laxarray as lx
-    >>> lx.insert(lx.asarray([1, 2, 3]), 1, 9)
+    Parameters
+    ----------
+    arr : array_like
+        The input array.
+    obj : int, slice or array_like of ints or bools
+        The indices before which to insert; may be a traced integer array under ``jax.jit``
+        (its length is static; out-of-range entries are clamped).
+    values : array_like
+        The values, cast to ``arr``'s dtype; broadcast to the inserted positions.
+    axis : int, optional
+        The axis to insert along; default None: ``arr`` is flattened first.
+
+    Returns
+    -------
+    Array
+        A new array with the values inserted.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    IndexError
+        Eagerly, if an index is out of range (``[-n, n]``).
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, the length of ``obj``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.insert(la.asarray([1, 2, 3]), 1, 9)
     Array([1, 9, 2, 3])
+    >>> la.insert(la.asarray([1, 2, 3]), [0, 3], [8, 9])
+    Array([8, 1, 2, 3, 9])
+    >>> la.insert(la.asarray([[1, 2], [3, 4]]), 1, 0, axis=1)
+    Array([[1, 0, 2],
+           [3, 0, 4]])
     """
     fn = "insert"
     raw, ax = _axis_or_flat(fn, to_raw(fn, arr, "arr"), axis)
@@ -156,16 +190,51 @@ def _delete_kernel(x, idx, *, axis, keep):
 
 @in_wide_region
 def delete(arr, obj, axis=None, *, assume_unique_indices=False):
-    """A copy of ``arr`` without the entries ``obj`` along ``axis`` (flattened if None).
-    NumPy: numpy.delete.
+    """Return a new array without the entries at the given indices along an axis.
 
-    ``obj``: an int, a slice, an integer or boolean array.  A traced integer ``obj`` under
-    ``jax.jit`` needs ``assume_unique_indices=True`` (static; as in jax.numpy): the output
-    length is then ``n - len(obj)``, which duplicates would break.
+    Array API: (not in the standard). NumPy: numpy.delete.
 
-    >>> import laxarray as lx
-    >>> lx.delete(lx.asarray([1, 2, 3, 4]), [0, 2])
+    Parameters
+    ----------
+    arr : array_like
+        The input array.
+    obj : int, slice or array_like of ints or bools
+        The entries to remove.
+    axis : int, optional
+        The axis; default None: ``arr`` is flattened first.
+    assume_unique_indices : bool, optional
+        A promise that an integer ``obj`` has no duplicates, required for a traced ``obj``
+        under ``jax.jit`` (as in jax.numpy): the output length is then ``n - len(obj)``.
+
+    Returns
+    -------
+    Array
+        A new array without those entries.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    IndexError
+        Eagerly, if an index is out of range.
+    ValueError
+        Under ``jax.jit``, for a traced ``obj`` without ``assume_unique_indices=True``.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``assume_unique_indices``, the length of ``obj``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.delete(la.asarray([1, 2, 3, 4]), [0, 2])
     Array([2, 4])
+    >>> la.delete(la.asarray([1, 2, 3, 4]), slice(1, 3))
+    Array([1, 4])
+    >>> la.delete(la.asarray([[1, 2], [3, 4]]), 0, axis=0)
+    Array([[3, 4]])
     """
     fn = "delete"
     raw, ax = _axis_or_flat(fn, to_raw(fn, arr, "arr"), axis)
@@ -204,8 +273,46 @@ def _take_static_kernel(x, *, keep, axis):
 
 @in_wide_region
 def append(arr, values, axis=None):
-    """``arr`` and ``values`` joined along ``axis`` (both flattened if None).
-    NumPy: numpy.append. The dtype is the promotion of both (scalars become arrays)."""
+    """Append values to the end of an array.
+
+    Array API: (not in the standard). NumPy: numpy.append.
+
+    Parameters
+    ----------
+    arr : array_like
+        The input array.
+    values : array_like
+        The values; with an ``axis``, of ``arr``'s rank.
+    axis : int, optional
+        The axis to append along; default None: both are flattened first.
+
+    Returns
+    -------
+    Array
+        ``concatenate([arr, values], axis)``, of the promotion of both dtypes (scalars
+        become arrays).
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        If, with an ``axis``, the ranks or the other axes' sizes differ.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.append(la.asarray([1, 2]), [3, 4])
+    Array([1, 2, 3, 4])
+    >>> la.append(la.asarray([1, 2]), 2.5)
+    Array([1. , 2. , 2.5])
+    """
     fn = "append"
     a, v = to_raw(fn, arr, "arr"), to_raw(fn, values, "values")
     if axis is None:
@@ -231,8 +338,40 @@ def _resize_kernel(x, *, shape):
 
 @in_wide_region
 def resize(a, new_shape):
-    """``a`` flattened, repeated cyclically and reshaped to ``new_shape`` (zeros if ``a`` is
-    empty). NumPy: numpy.resize. ``new_shape`` is static."""
+    """Return an array of a new shape, repeating the elements cyclically.
+
+    Array API: (not in the standard). NumPy: numpy.resize.
+
+    Parameters
+    ----------
+    a : array_like
+        The input; flattened.
+    new_shape : int or tuple of ints
+        The shape, non-negative.
+
+    Returns
+    -------
+    Array
+        ``a``'s elements repeated in order to fill ``new_shape`` (zeros if ``a`` is empty).
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like.
+    ValueError
+        If a dimension is negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``new_shape``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.resize(la.asarray([1, 2, 3]), (2, 4))
+    Array([[1, 2, 3, 1],
+           [2, 3, 1, 2]])
+    """
     raw = to_raw("resize", a, "a")
     shape = normalize_shape("resize", new_shape, "new_shape")
     return call(_resize_kernel, raw, shape=shape)
@@ -254,8 +393,48 @@ def _rot90_kernel(m, *, k, axes):
 
 @in_wide_mode
 def rot90(m, k=1, axes=(0, 1)):
-    """Rotate by 90 degrees ``k`` times in the plane of ``axes`` (from the first axis
-    towards the second). NumPy: numpy.rot90. ``k`` and ``axes`` are static."""
+    """Rotate an array by 90 degrees in the plane of two axes.
+
+    Array API: (not in the standard). NumPy: numpy.rot90.
+
+    Parameters
+    ----------
+    m : array_like
+        The array, of rank at least two.
+    k : int, optional
+        The number of rotations; default 1 (negative: clockwise).
+    axes : pair of ints, optional
+        The plane; the rotation goes from the first axis towards the second; default ``(0, 1)``.
+
+    Returns
+    -------
+    Array
+        The rotated array.
+
+    Raises
+    ------
+    TypeError
+        If ``m`` is not array_like, or ``k`` is not an integer.
+    ValueError
+        If ``m`` has rank below two, or the axes are equal.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``k``, ``axes``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1, 2], [3, 4]])
+    >>> la.rot90(a)
+    Array([[2, 4],
+           [1, 3]])
+    >>> la.rot90(a, 2)
+    Array([[4, 3],
+           [2, 1]])
+    """
     fn = "rot90"
     raw = to_raw(fn, m, "m")
     k = check_int(fn, k, "k") % 4
@@ -271,7 +450,39 @@ def rot90(m, k=1, axes=(0, 1)):
 
 @in_wide_mode
 def fliplr(m):
-    """Reverse the second axis (columns). NumPy: numpy.fliplr. Needs rank >= 2."""
+    """Reverse the order of the columns (axis 1).
+
+    Array API: (not in the standard). NumPy: numpy.fliplr.
+
+    Parameters
+    ----------
+    m : array_like
+        The array, of rank at least two.
+
+    Returns
+    -------
+    Array
+        ``m[:, ::-1]``.
+
+    Raises
+    ------
+    TypeError
+        If ``m`` is not array_like.
+    ValueError
+        If ``m`` has rank below two.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1, 2], [3, 4]])
+    >>> la.fliplr(a)
+    Array([[2, 1],
+           [4, 3]])
+    """
     raw = to_raw("fliplr", m, "m")
     if raw.ndim < 2:
         fail(ValueError, "fliplr", "an array of rank >= 2", m)
@@ -280,7 +491,39 @@ def fliplr(m):
 
 @in_wide_mode
 def flipud(m):
-    """Reverse the first axis (rows). NumPy: numpy.flipud. Needs rank >= 1."""
+    """Reverse the order of the rows (axis 0).
+
+    Array API: (not in the standard). NumPy: numpy.flipud.
+
+    Parameters
+    ----------
+    m : array_like
+        The array, of rank at least one.
+
+    Returns
+    -------
+    Array
+        ``m[::-1]``.
+
+    Raises
+    ------
+    TypeError
+        If ``m`` is not array_like.
+    ValueError
+        If ``m`` is 0-d.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1, 2], [3, 4]])
+    >>> la.flipud(a)
+    Array([[3, 4],
+           [1, 2]])
+    """
     raw = to_raw("flipud", m, "m")
     if raw.ndim < 1:
         fail(ValueError, "flipud", "an array of rank >= 1", m)

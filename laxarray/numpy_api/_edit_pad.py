@@ -402,21 +402,57 @@ def _pad_callable(fn, raw, widths, kwargs):
 
 @in_wide_region
 def pad(array, pad_width, mode="constant", **kwargs):
-    """Pad an array. NumPy: numpy.pad.
+    """Pad an array.
 
-    All NumPy modes: ``constant`` (``constant_values`` per axis/side, may be an array),
-    ``edge``, ``linear_ramp`` (``end_values``), ``maximum``/``minimum``/``mean``/``median``
-    (``stat_length``), ``reflect``/``symmetric`` (``reflect_type='even'|'odd'``), ``wrap``,
-    ``empty`` (filled with zeros here, NumPy leaves garbage) and a callable
-    ``mode(vector, iaxis_pad_width, iaxis, kwargs)`` that returns the padded vector (or
-    assigns into it, NumPy style: laxarray's ``vector[...] = v`` rebinds the handle); it is
-    applied with ``jax.vmap`` over the other axes.  ``pad_width``, ``mode``,
-    ``stat_length`` and ``reflect_type`` are static under ``jax.jit``;
-    ``constant_values``/``end_values`` may be traced.
+    Array API: (not in the standard). NumPy: numpy.pad.
 
-    >>> import laxarray as lx
-    >>> lx.pad(lx.asarray([1, 2, 3]), (1, 2), mode="reflect")
+    Parameters
+    ----------
+    array : array_like
+        The input array.
+    pad_width : int or sequence
+        The numbers of values padded before and after each axis: ``((before_1, after_1),
+        ...)``, ``(before, after)`` or an int for every axis; non-negative.
+    mode : str or callable, optional
+        ``'constant'`` (default), ``'edge'``, ``'linear_ramp'``, ``'maximum'``,
+        ``'minimum'``, ``'mean'``, ``'median'``, ``'reflect'``, ``'symmetric'``, ``'wrap'``,
+        ``'empty'`` (filled with zeros here; NumPy leaves garbage), or a callable
+        ``mode(vector, iaxis_pad_width, iaxis, kwargs)`` that returns the padded vector (or
+        assigns into it, NumPy style), applied with ``jax.vmap`` over the other axes.
+    **kwargs
+        The mode's options: ``constant_values`` (``'constant'``; per axis and side, may be
+        an array), ``end_values`` (``'linear_ramp'``), ``stat_length`` (the statistics
+        modes), ``reflect_type`` ``'even'``/``'odd'`` (``'reflect'``, ``'symmetric'``).
+
+    Returns
+    -------
+    Array
+        The padded array, of ``array``'s dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``array`` is not array_like.
+    ValueError
+        If ``mode`` is unknown, ``pad_width`` is negative or does not broadcast to ``(ndim,
+        2)``, or a keyword does not belong to the mode.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``pad_width``, ``mode``, ``stat_length``, ``reflect_type``
+    (``constant_values`` and ``end_values`` may be traced).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.pad(la.asarray([1, 2, 3]), (1, 2))
+    Array([0, 1, 2, 3, 0, 0])
+    >>> la.pad(la.asarray([1, 2, 3]), (1, 2), mode="reflect")
     Array([2, 1, 2, 3, 2, 1])
+    >>> la.pad(la.asarray([[1, 2], [3, 4]]), ((1, 0), (0, 1)), constant_values=9)
+    Array([[9, 9, 9],
+           [1, 2, 9],
+           [3, 4, 9]])
     """
     raw = array._value if type(array) is Array else to_raw("pad", array, "array")
     widths = _widths("pad", pad_width, raw.ndim)

@@ -402,11 +402,46 @@ def _pick(fn, x, m, axis, size, fill_value):
 
 @in_wide_mode
 def extract(condition, arr, *, size=None, fill_value=None):
-    """The elements of ``arr`` (flattened) where ``condition`` (flattened) is nonzero.
-    NumPy: numpy.extract.
+    """Return the elements of an array where a condition is non-zero.
 
-    ``size``/``fill_value`` (static) make it traceable: the result then has length
-    ``size``, padded with ``fill_value`` (default 0).
+    Array API: (not in the standard). NumPy: numpy.extract.
+
+    Parameters
+    ----------
+    condition : array_like
+        Flattened; non-zero selects.
+    arr : array_like
+        The input; flattened.
+    size : int, optional
+        The static length of the result, required under ``jax.jit``: padded with
+        ``fill_value`` or truncated.
+    fill_value : scalar, optional
+        The padding; default 0.
+
+    Returns
+    -------
+    Array
+        The selected elements, 1-D.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        Under ``jax.jit`` without ``size``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``size``, ``fill_value``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1, 2], [3, 4]])
+    >>> la.extract(a > 1, a)
+    Array([2, 3, 4])
+    >>> la.extract(a > 1, a, size=4)
+    Array([2, 3, 4, 0])
     """
     fn = "extract"
     x = _flat(to_raw(fn, arr, "arr"))
@@ -425,12 +460,51 @@ def extract(condition, arr, *, size=None, fill_value=None):
 
 @in_wide_mode
 def compress(condition, a, axis=None, *, size=None, fill_value=None):
-    """The slices of ``a`` along ``axis`` (flattened if None) where the 1-d ``condition`` is
-    true. NumPy: numpy.compress.
+    """Return the slices of an array along an axis where a condition is true.
 
-    A ``condition`` shorter than the axis counts as False beyond its end.
-    ``size``/``fill_value`` (static) make it traceable (padded slices hold ``fill_value``,
-    default 0).
+    Array API: (not in the standard). NumPy: numpy.compress.
+
+    Parameters
+    ----------
+    condition : array_like of bool
+        1-D; shorter than the axis counts as False beyond its end.
+    a : array_like
+        The input array.
+    axis : int, optional
+        The axis; default None: the flattened array.
+    size : int, optional
+        The static length of the result, required under ``jax.jit``: padded with
+        ``fill_value`` or truncated.
+    fill_value : scalar, optional
+        The padding; default 0.
+
+    Returns
+    -------
+    Array
+        The selected slices.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        Under ``jax.jit`` without ``size``.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``size``, ``fill_value``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1, 2], [3, 4]])
+    >>> la.compress(la.asarray([False, True]), a, axis=0)
+    Array([[3, 4]])
+    >>> la.compress(la.asarray([False, True]), a, axis=1, size=2, fill_value=-1)
+    Array([[ 2, -1],
+           [ 4, -1]])
     """
     fn = "compress"
     x = to_raw(fn, a, "a")

@@ -135,19 +135,67 @@ def _unique_rows_kernel(x, *, size, fill_value):
 @in_wide_region
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
            equal_nan=True, sorted=True, size=None, fill_value=None):
-    """Sorted unique values (or sub-arrays along ``axis``), with optional first indices,
-    inverse indices and counts. NumPy: numpy.unique.
+    """Find the sorted unique elements of an array (or unique sub-arrays along an axis).
 
-    ``equal_nan=True`` (NumPy's default) counts all NaNs as one value (with ``axis``, rows
-    with NaNs stay distinct, as in NumPy).  ``sorted=False`` is accepted; the result is
-    sorted anyway.  ``size``/``fill_value`` (static) make it traceable: see the module
-    docstring; the inverse indices have the input's shape (``axis=None``) or its length
-    along ``axis``.  The flags, ``axis`` and ``size`` are static under ``jax.jit``.  CPU
-    host path (``axis=None``): NumPy's sort and count in a host call, eagerly and under jit.
+    Array API: (not in the standard). NumPy: numpy.unique.
 
-    >>> import laxarray as lx
-    >>> lx.unique(lx.asarray([3, 1, 3]), return_counts=True)
-    (Array([1, 3]), Array([1, 2]))
+    Parameters
+    ----------
+    ar : array_like
+        The input array; flattened unless ``axis`` is given.
+    return_index : bool, optional
+        Also return the index of each unique value's first occurrence.
+    return_inverse : bool, optional
+        Also return the indices that rebuild ``ar`` from the unique values (of ``ar``'s
+        shape for ``axis=None``, else of its length along ``axis``).
+    return_counts : bool, optional
+        Also return each unique value's count.
+    axis : int, optional
+        Find unique sub-arrays along this axis; default None.
+    equal_nan : bool, optional
+        Count all NaNs as one value (NumPy's default, True); with ``axis``, rows with NaNs
+        stay distinct, as in NumPy.
+    sorted : bool, optional
+        Accepted; the result is sorted anyway.
+    size : int, optional
+        The static number of unique values to return, required under ``jax.jit``: padded
+        with ``fill_value`` or truncated (as jax.numpy's).
+    fill_value : scalar, optional
+        The padding; default the smallest unique value.
+
+    Returns
+    -------
+    Array or tuple of Array
+        The unique values, then the requested index, inverse and count arrays, in that order.
+
+    Raises
+    ------
+    TypeError
+        If ``ar`` is not array_like.
+    ValueError
+        Under ``jax.jit`` without ``size``, or ``fill_value`` without ``size``.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: the flags, ``axis``, ``equal_nan``, ``size``, ``fill_value``.
+
+    With ``axis=None`` on the CPU it takes the CPU host path: NumPy's sort and count in a
+    host call, eagerly and under ``jax.jit``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.unique(la.asarray([3, 1, 3]))
+    Array([1, 3])
+    >>> la.unique(la.asarray([3, 1, 3]), return_inverse=True, return_counts=True)
+    (Array([1, 3]), Array([1, 0, 1]), Array([1, 2]))
+    >>> la.unique(la.asarray([[1, 0], [1, 0], [2, 3]]), axis=0)
+    Array([[1, 0],
+           [2, 3]])
+    >>> la.unique(la.asarray([3, 1, 3]), size=3, fill_value=0)
+    Array([1, 3, 0])
     """
     fn = "unique"
     raw = to_raw(fn, ar, "ar")
@@ -241,11 +289,50 @@ def _live(k, n):
 @in_wide_region
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False, *, size=None,
                 fill_value=None):
-    """Sorted values common to both inputs (flattened). NumPy: numpy.intersect1d.
+    """Return the sorted values common to two arrays.
 
-    With ``return_indices`` also the first indices in each (flattened) input.
-    ``size``/``fill_value`` make it traceable (module docstring); padded index entries are 0.
-    CPU host path: :func:`unique`'s.
+    Array API: (not in the standard). NumPy: numpy.intersect1d.
+
+    Parameters
+    ----------
+    ar1, ar2 : array_like
+        The inputs; flattened.
+    assume_unique : bool, optional
+        A promise that each input has no duplicates; default False.
+    return_indices : bool, optional
+        Also return the first indices of the common values in each (flattened) input.
+    size : int, optional
+        The static length of the result, required under ``jax.jit``: padded with
+        ``fill_value`` or truncated.
+    fill_value : scalar, optional
+        The padding; default the smallest value of the result.
+
+    Returns
+    -------
+    Array or tuple of Array
+        The sorted common values; with ``return_indices``, ``(values, indices1, indices2)``
+        (padded index entries are 0).
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        Under ``jax.jit`` without ``size``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``assume_unique``, ``return_indices``, ``size``, ``fill_value``.
+
+    On the CPU it takes the CPU host path: :func:`unique`'s.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.intersect1d(la.asarray([1, 3, 4, 3]), la.asarray([3, 1, 2, 1]))
+    Array([1, 3])
+    >>> la.intersect1d(la.asarray([1, 3, 4, 3]), la.asarray([3, 1, 2, 1]), return_indices=True)
+    (Array([1, 3]), Array([0, 1]), Array([1, 0]))
     """
     fn = "intersect1d"
     check_bool(fn, assume_unique, "assume_unique")
@@ -307,10 +394,46 @@ def _sort_masked(aux, live):
 
 @in_wide_region
 def union1d(ar1, ar2, *, size=None, fill_value=None):
-    """Sorted unique values of both inputs (flattened). NumPy: numpy.union1d.
+    """Return the sorted unique values of two arrays together.
 
-    ``size``/``fill_value`` make it traceable (module docstring).  CPU host path:
-    :func:`unique`'s."""
+    Array API: (not in the standard). NumPy: numpy.union1d.
+
+    Parameters
+    ----------
+    ar1, ar2 : array_like
+        The inputs; flattened.
+    size : int, optional
+        The static length of the result, required under ``jax.jit``: padded with
+        ``fill_value`` or truncated.
+    fill_value : scalar, optional
+        The padding; default the smallest value of the result.
+
+    Returns
+    -------
+    Array
+        The sorted union.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        Under ``jax.jit`` without ``size``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``size``, ``fill_value``.
+
+    On the CPU it takes the CPU host path: :func:`unique`'s.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.union1d(la.asarray([-1, 0, 1]), la.asarray([-2, 0, 2]))
+    Array([-2, -1,  0,  1,  2])
+    >>> la.union1d(la.asarray([1]), la.asarray([2]), size=3, fill_value=0)
+    Array([1, 2, 0])
+    """
     fn = "union1d"
     a, b, dt, traced = _common(fn, ar1, ar2)
     exact, size, fill = _size_args(fn, traced, size, fill_value, dt)
@@ -320,9 +443,46 @@ def union1d(ar1, ar2, *, size=None, fill_value=None):
 
 @in_wide_region
 def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
-    """Sorted unique values of ``ar1`` not in ``ar2`` (``ar1``'s order and duplicates if
-    ``assume_unique``). NumPy: numpy.setdiff1d. ``size``/``fill_value``: module docstring.
-    CPU host path: :func:`unique`'s and :func:`isin`'s."""
+    """Return the sorted unique values of one array that are not in another.
+
+    Array API: (not in the standard). NumPy: numpy.setdiff1d.
+
+    Parameters
+    ----------
+    ar1, ar2 : array_like
+        The inputs; flattened.
+    assume_unique : bool, optional
+        A promise that ``ar1`` has no duplicates: the result then keeps ``ar1``'s order.
+    size : int, optional
+        The static length of the result, required under ``jax.jit``: padded with
+        ``fill_value`` or truncated.
+    fill_value : scalar, optional
+        The padding; default the smallest value of the result.
+
+    Returns
+    -------
+    Array
+        The values of ``ar1`` not in ``ar2``.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        Under ``jax.jit`` without ``size``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``assume_unique``, ``size``, ``fill_value``.
+
+    On the CPU it takes the CPU host path: :func:`unique`'s and :func:`isin`'s.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.setdiff1d(la.asarray([1, 2, 3, 2, 4, 1]), la.asarray([3, 4, 5, 6]))
+    Array([1, 2])
+    """
     fn = "setdiff1d"
     check_bool(fn, assume_unique, "assume_unique")
     a, b, dt, traced = _common(fn, ar1, ar2)
@@ -340,9 +500,46 @@ def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
 
 @in_wide_region
 def setxor1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
-    """Sorted values in exactly one of the inputs (flattened). NumPy: numpy.setxor1d.
+    """Return the sorted values that are in exactly one of two arrays.
 
-    ``size``/``fill_value``: module docstring.  CPU host path: :func:`unique`'s."""
+    Array API: (not in the standard). NumPy: numpy.setxor1d.
+
+    Parameters
+    ----------
+    ar1, ar2 : array_like
+        The inputs; flattened.
+    assume_unique : bool, optional
+        A promise that each input has no duplicates; default False.
+    size : int, optional
+        The static length of the result, required under ``jax.jit``: padded with
+        ``fill_value`` or truncated.
+    fill_value : scalar, optional
+        The padding; default the smallest value of the result.
+
+    Returns
+    -------
+    Array
+        The sorted symmetric difference.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        Under ``jax.jit`` without ``size``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``assume_unique``, ``size``, ``fill_value``.
+
+    On the CPU it takes the CPU host path: :func:`unique`'s.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.setxor1d(la.asarray([1, 2, 3, 2, 4]), la.asarray([2, 3, 5, 7, 5]))
+    Array([1, 4, 5, 7])
+    """
     fn = "setxor1d"
     check_bool(fn, assume_unique, "assume_unique")
     a, b, dt, traced = _common(fn, ar1, ar2)

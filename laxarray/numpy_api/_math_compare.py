@@ -89,15 +89,92 @@ def _closeness(fn, a, b, rtol, atol, equal_nan, reduce):
 
 @in_wide_region
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """Elementwise ``|a - b| <= atol + rtol * |b|`` (equal infinities are close).
-    NumPy: numpy.isclose. ``rtol``/``atol`` are static Python numbers under ``jax.jit``."""
+    """Return whether two arrays are equal elementwise within a tolerance.
+
+    Array API: (not in the standard). NumPy: numpy.isclose.
+
+    Parameters
+    ----------
+    a, b : array_like
+        The arrays to compare; they broadcast together.
+    rtol : float, optional
+        The relative tolerance, a Python number; default 1e-5.
+    atol : float, optional
+        The absolute tolerance, a Python number; default 1e-8.
+    equal_nan : bool, optional
+        Whether NaNs compare equal to each other; default False.
+
+    Returns
+    -------
+    Array
+        A bool array of the broadcast shape: ``|a - b| <= atol + rtol * |b|`` (not symmetric
+        in ``a`` and ``b``); equal infinities are close.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, or a tolerance is not a real Python number.
+    ValueError
+        If the shapes do not broadcast.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``rtol``, ``atol``, ``equal_nan``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.isclose(la.asarray([1.0, 1e10]), la.asarray([1.00001, 1.00001e10]))
+    Array([ True,  True])
+    >>> la.isclose(la.asarray([1.0, la.nan]), la.asarray([1.0, la.nan]), equal_nan=True)
+    Array([ True,  True])
+    """
     return _closeness("isclose", a, b, rtol, atol, equal_nan, False)
 
 
 @in_wide_region
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """Whether all elements are close (see isclose), as a 0-d bool array.
-    NumPy: numpy.allclose."""
+    """Return whether two arrays are equal elementwise within a tolerance, everywhere.
+
+    Array API: (not in the standard). NumPy: numpy.allclose.
+
+    Parameters
+    ----------
+    a, b : array_like
+        The arrays to compare; they broadcast together.
+    rtol : float, optional
+        The relative tolerance, a Python number; default 1e-5.
+    atol : float, optional
+        The absolute tolerance, a Python number; default 1e-8.
+    equal_nan : bool, optional
+        Whether NaNs compare equal to each other; default False.
+
+    Returns
+    -------
+    Array
+        A 0-d bool array (NumPy returns a Python bool): ``all(isclose(a, b, ...))``.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, or a tolerance is not a real Python number.
+    ValueError
+        If the shapes do not broadcast.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``rtol``, ``atol``, ``equal_nan``.
+
+    Use ``bool(...)`` for a Python bool; under ``jax.jit`` the result stays an array.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.allclose(la.asarray([1.0, 2.0]), la.asarray([1.0, 2.0000001]))
+    Array(True)
+    >>> bool(la.allclose(la.asarray([1.0]), la.asarray([1.1])))
+    False
+    """
     return _closeness("allclose", a, b, rtol, atol, equal_nan, True)
 
 
@@ -135,16 +212,78 @@ def _equal(fn, a1, a2, equal_nan, broadcast):
 
 @in_wide_region
 def array_equal(a1, a2, equal_nan=False):
-    """Whether two arrays have the same shape and elements (0-d bool array).
-    NumPy: numpy.array_equal. With ``equal_nan`` NaNs compare equal (complex: a NaN in
-    either part)."""
+    """Return whether two arrays have the same shape and elements.
+
+    Array API: (not in the standard). NumPy: numpy.array_equal.
+
+    Parameters
+    ----------
+    a1, a2 : array_like
+        The arrays.
+    equal_nan : bool, optional
+        Whether NaNs compare equal (complex: a NaN in either part); default False.
+
+    Returns
+    -------
+    Array
+        A 0-d bool array (NumPy returns a Python bool); False for different shapes.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``equal_nan``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1, 2], [3, 4]])
+    >>> la.array_equal(a, a)
+    Array(True)
+    >>> la.array_equal(a, la.ones(2))
+    Array(False)
+    >>> la.array_equal(la.asarray([la.nan]), la.asarray([la.nan]), equal_nan=True)
+    Array(True)
+    """
     return _equal("array_equal", a1, a2, equal_nan, False)
 
 
 @in_wide_region
 def array_equiv(a1, a2):
-    """Whether two arrays broadcast together and are equal elementwise (0-d bool array).
-    NumPy: numpy.array_equiv."""
+    """Return whether two arrays broadcast together and are equal elementwise.
+
+    Array API: (not in the standard). NumPy: numpy.array_equiv.
+
+    Parameters
+    ----------
+    a1, a2 : array_like
+        The arrays.
+
+    Returns
+    -------
+    Array
+        A 0-d bool array (NumPy returns a Python bool); False if the shapes do not broadcast.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.array_equiv(la.asarray([1, 2]), la.asarray([[1, 2], [1, 2]]))
+    Array(True)
+    >>> la.array_equiv(la.asarray([1, 2]), la.asarray([1, 2, 3]))
+    Array(False)
+    """
     return _equal("array_equiv", a1, a2, False, True)
 
 

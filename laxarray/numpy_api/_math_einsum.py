@@ -410,21 +410,64 @@ def _resolve(fn, args):
 @in_wide_region
 def einsum(*operands, out=None, optimize="greedy", dtype=None, casting="safe",
            precision=None):
-    """Einstein summation. NumPy: numpy.einsum.
+    """Evaluate the Einstein summation convention on the operands.
 
-    Subscripts as a string (explicit ``->`` or implicit output, ``...``) or NumPy's
-    interleaved sublist form.  Contractions run pairwise on ``lax.dot_general`` along a path
-    chosen from the static shapes: ``optimize`` is ``'greedy'`` (the default here; NumPy's
-    default ``False`` contracts left to right), ``'optimal'``, ``True`` (greedy), ``False``,
-    ``(kind, memory_limit)`` or an explicit ``['einsum_path', (i, j), ...]`` as returned by
-    :func:`einsum_path` -- all give the same result up to rounding.  ``out`` is not
-    supported (arrays are immutable).  Booleans give a boolean "any of all" result, as NumPy.
-    ``precision`` is passed to ``dot_general`` (default: HIGHEST for floating types).
-    Under ``jax.jit`` the subscripts, path and dtypes are static.
+    Array API: (not in the standard). NumPy: numpy.einsum.
 
+    Parameters
+    ----------
+    *operands : str and array_like
+        The subscripts as a string (explicit ``->`` output or implicit, ``...`` for
+        broadcast axes) followed by the arrays; or NumPy's interleaved form ``a, [0, 1], b,
+        [1, 2], [0, 2]``.
+    out : None
+        NumPy's ``out``: only None is accepted.
+    optimize : {'greedy', 'optimal', True, False} or list, optional
+        The contraction path: ``'greedy'`` (default here; NumPy's default ``False``
+        contracts left to right), ``'optimal'``, ``True`` (greedy), ``False``, ``(kind,
+        memory_limit)``, or an explicit ``['einsum_path', (i, j), ...]`` as
+        :func:`einsum_path` returns.  All give the same result up to rounding.
+    dtype : dtype, optional
+        The dtype to compute in; the operands must cast to it under ``casting``.
+    casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
+        The rule for ``dtype``; default ``'safe'``.
+    precision : optional
+        Passed to ``lax.dot_general``; default HIGHEST for floating types.
+
+    Returns
+    -------
+    Array
+        The result, of the promoted dtype (or ``dtype``); booleans give a boolean "any of
+        all" result, as NumPy's.
+
+    Raises
+    ------
+    TypeError
+        If ``out`` is given, or an operand does not cast to ``dtype`` under ``casting``.
+    ValueError
+        If the subscripts do not match the operands' number or ranks, or a label has
+        different sizes.
+
+    Notes
+    -----
+    Static under ``jax.jit``: the subscripts, ``optimize``, ``dtype``, ``casting``,
+    ``precision`` (the path is chosen from the static shapes).
+
+    Contractions run pairwise on ``lax.dot_general``.
+
+    Examples
+    --------
     >>> import laxarray as la
-    >>> la.einsum("ij,jk->ik", la.eye(2), la.ones((2, 3))).shape
-    (2, 3)
+    >>> a = la.asarray([[1, 2], [3, 4]])
+    >>> la.einsum("ij,jk->ik", a, a)
+    Array([[ 7, 10],
+           [15, 22]])
+    >>> la.einsum("ii", a)
+    Array(5)
+    >>> la.einsum("i,i", la.asarray([1, 2]), la.asarray([3, 4]))
+    Array(11)
+    >>> la.einsum(a, [0, 1], [1])
+    Array([4, 6])
     """
     fn = "einsum"
     if out is not None:

@@ -63,7 +63,14 @@ def fmax(x1, x2, /):
     """Elementwise maximum ignoring NaN (NaN only if both are NaN). NumPy: numpy.fmax.
 
     Complex input as NumPy: lexicographic order (real part first); a value with a NaN part
-    loses to one without, ``x1`` wins a tie."""
+    loses to one without, ``x1`` wins a tie.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.fmax(la.asarray([1.0, la.nan, la.nan]), la.asarray([2.0, 0.0, la.nan]))
+    Array([ 2.,  0., nan])
+    """
     if _is_int(x1):
         return lax.max(x1, x2) if x1.dtype != np.bool_ else lax.bitwise_or(x1, x2)
     if _dt.kind_of(x1.dtype) == "c":
@@ -76,7 +83,14 @@ def fmax(x1, x2, /):
 def fmin(x1, x2, /):
     """Elementwise minimum ignoring NaN (NaN only if both are NaN). NumPy: numpy.fmin.
 
-    Complex input as for :func:`fmax`."""
+    Complex input as for :func:`fmax`.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.fmin(la.asarray([1.0, la.nan, la.nan]), la.asarray([2.0, 0.0, la.nan]))
+    Array([ 1.,  0., nan])
+    """
     if _is_int(x1):
         return lax.min(x1, x2) if x1.dtype != np.bool_ else lax.bitwise_and(x1, x2)
     if _dt.kind_of(x1.dtype) == "c":
@@ -88,7 +102,14 @@ def fmin(x1, x2, /):
 @elementwise_binary("real numeric")
 def fmod(x1, x2, /):
     """Remainder with the sign of the dividend (C's fmod; integer ``x % 0`` gives 0).
-    NumPy: numpy.fmod."""
+    NumPy: numpy.fmod.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.fmod(la.asarray([-3, -2, 2, 3]), 2)
+    Array([-1,  0,  0,  1])
+    """
     if _is_int(x1):
         zero = _full(x2, 0)
         is_zero = lax.eq(x2, zero)
@@ -99,13 +120,27 @@ def fmod(x1, x2, /):
 
 @elementwise_binary("numeric", compute=_to_double)
 def float_power(x1, x2, /):
-    """Power computed in float64 (complex128 for complex inputs). NumPy: numpy.float_power."""
+    """Power computed in float64 (complex128 for complex inputs). NumPy: numpy.float_power.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.float_power(la.asarray([2, 3]), 2)
+    Array([4., 9.])
+    """
     return complex_pow(x1, x2) if _is_complex(x1) else real_pow(x1, x2)
 
 
 @elementwise_binary("real numeric", compute=to_float)
 def logaddexp2(x1, x2, /):
-    """``log2(2**x1 + 2**x2)`` without overflow. NumPy: numpy.logaddexp2."""
+    """``log2(2**x1 + 2**x2)`` without overflow. NumPy: numpy.logaddexp2.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.logaddexp2(la.asarray([1.0, 3.0]), la.asarray([1.0, 3.0]))
+    Array([2., 4.])
+    """
     one = _full(x1, 1)
     d = lax.sub(x1, x2)
     ln2 = _full(x1, np.log(2.0))
@@ -119,7 +154,14 @@ def logaddexp2(x1, x2, /):
 @elementwise_binary("real numeric", compute=to_float)
 def heaviside(x1, x2, /):
     """Heaviside step: 0 for ``x1 < 0``, ``x2`` at 0, 1 for ``x1 > 0``, NaN for NaN.
-    NumPy: numpy.heaviside."""
+    NumPy: numpy.heaviside.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.heaviside(la.asarray([-1.5, 0.0, 2.0]), 0.5)
+    Array([0. , 0.5, 1. ])
+    """
     zero = _full(x1, 0)
     out = lax.select(lax.lt(x1, zero), zero, _full(x1, 1))
     out = lax.select(lax.eq(x1, zero), x2, out)
@@ -127,14 +169,51 @@ def heaviside(x1, x2, /):
 
 
 def divmod(x1, x2, /):
-    """``(floor_divide(x1, x2), remainder(x1, x2))``. NumPy: numpy.divmod."""
+    """Return the floor quotient and the remainder, elementwise.
+
+    Array API: (not in the standard). NumPy: numpy.divmod.
+
+    Parameters
+    ----------
+    x1, x2 : array_like
+        The dividend and divisor; they broadcast together.
+
+    Returns
+    -------
+    tuple of Array
+        ``(floor_divide(x1, x2), remainder(x1, x2))``.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like or of a dtype the two functions refuse.
+    ValueError
+        If the shapes do not broadcast.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.divmod(la.asarray([7, -7]), 3)
+    (Array([ 2, -3]), Array([1, 2]))
+    """
     return floor_divide(x1, x2), remainder(x1, x2)
 
 
 # ---- unary ----------------------------------------------------------------------------
 @elementwise_unary("numeric", compute=to_float)
 def exp2(x, /):
-    """``2 ** x``. NumPy: numpy.exp2."""
+    """``2 ** x``. NumPy: numpy.exp2.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.exp2(la.asarray([0.0, 1.0, 3.0]))
+    Array([1., 2., 8.])
+    """
     if _is_complex(x):
         ln2 = lax.full((), np.log(2.0), lax.real(x).dtype)
         return cexp(lax.complex(lax.mul(lax.real(x), ln2), lax.mul(lax.imag(x), ln2)))
@@ -152,7 +231,14 @@ def exp2(x, /):
 
 @elementwise_unary("real numeric", compute=to_float)
 def cbrt(x, /):
-    """Real cube root. NumPy: numpy.cbrt."""
+    """Real cube root. NumPy: numpy.cbrt.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.cbrt(la.asarray([-8.0, 27.0]))
+    Array([-2.,  3.])
+    """
     # XLA's cbrt gives one wrong constant for every subnormal (XLA:CPU reads the operand as
     # a zero it mishandles): a subnormal is its fraction field times 2**-u, so its root is
     # cbrt(field * 2**-(u % 3)) * 2**-(u // 3), all normal
@@ -175,13 +261,27 @@ def cbrt(x, /):
 
 @elementwise_unary("real", compute=to_float)
 def fabs(x, /):
-    """Absolute value as a float (complex input is rejected). NumPy: numpy.fabs."""
+    """Absolute value as a float (complex input is rejected). NumPy: numpy.fabs.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.fabs(la.asarray([-1, 2]))
+    Array([1., 2.])
+    """
     return lax.abs(x)
 
 
 @elementwise_unary("numeric", compute=to_float)
 def rint(x, /):
-    """Round to the nearest integer, half to even (float result). NumPy: numpy.rint."""
+    """Round to the nearest integer, half to even (float result). NumPy: numpy.rint.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.rint(la.asarray([-1.5, -0.5, 0.5, 1.5, 2.7]))
+    Array([-2., -0.,  0.,  2.,  3.])
+    """
     even = lax.RoundingMethod.TO_NEAREST_EVEN
     if _is_complex(x):
         return lax.complex(lax.round(lax.real(x), even), lax.round(lax.imag(x), even))
@@ -190,13 +290,31 @@ def rint(x, /):
 
 @elementwise_unary("real", compute=to_float)
 def deg2rad(x, /):
-    """Degrees to radians. NumPy: numpy.deg2rad."""
+    """Degrees to radians. NumPy: numpy.deg2rad.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.deg2rad(la.asarray([0.0, 90.0, 180.0]))
+    Array([0.        , 1.57079633, 3.14159265])
+    >>> la.radians(la.asarray([180.0]))
+    Array([3.14159265])
+    """
     return lax.mul(x, _full(x, np.pi / 180.0))
 
 
 @elementwise_unary("real", compute=to_float)
 def rad2deg(x, /):
-    """Radians to degrees. NumPy: numpy.rad2deg."""
+    """Radians to degrees. NumPy: numpy.rad2deg.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.rad2deg(la.asarray([0.0, la.pi / 2]))
+    Array([ 0., 90.])
+    >>> la.degrees(la.asarray([la.pi]))
+    Array([180.])
+    """
     return lax.mul(x, _full(x, 180.0 / np.pi))
 
 
@@ -210,7 +328,16 @@ def spacing(x, /):
     the largest finite value; ``spacing(±0)`` is the smallest subnormal). NumPy:
     numpy.spacing.  Built from the bits (XLA on CPU flushes subnormal differences); float16
     follows the float32/float64 rule (NumPy's float16 gives negative values the positive
-    distance toward zero)."""
+    distance toward zero).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.spacing(la.asarray([1.0, 1e10]))
+    Array([2.22044605e-16, 1.90734863e-06])
+    >>> la.spacing(la.asarray([1.0], dtype=la.float32))
+    Array([1.1920929e-07], dtype=float32)
+    """
     itype, frac, bias = FLOAT_LAYOUT[np.dtype(x.dtype)]
     bits = lax.bitcast_convert_type(x, itype)
     sign = lax.bitwise_and(bits, _full(bits, np.iinfo(itype).min))
@@ -236,7 +363,14 @@ _UINT_OF = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 @elementwise_unary("integer or boolean")
 def bitwise_count(x, /):
-    """Number of 1-bits in ``|x|``, as uint8. NumPy: numpy.bitwise_count."""
+    """Number of 1-bits in ``|x|``, as uint8. NumPy: numpy.bitwise_count.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.bitwise_count(la.asarray([0, 7, 255, -1]))
+    Array([0, 3, 8, 1], dtype=uint8)
+    """
     if x.dtype == np.bool_:
         return lax.convert_element_type(x, np.uint8)
     if _dt.kind_of(x.dtype) == "i":
@@ -247,7 +381,14 @@ def bitwise_count(x, /):
 
 @elementwise_unary("numeric", compute=to_float)
 def sinc(x, /):
-    """Normalised sinc, ``sin(pi x) / (pi x)`` with 1 at 0. NumPy: numpy.sinc."""
+    """Normalised sinc, ``sin(pi x) / (pi x)`` with 1 at 0. NumPy: numpy.sinc.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.sinc(la.asarray([0.0, 0.5]))
+    Array([1.        , 0.63661977])
+    """
     y = lax.mul(x, _full(x, np.pi))
     zero = lax.eq(x, _full(x, 0))
     safe = lax.select(zero, _full(y, 1), y)
@@ -291,7 +432,14 @@ def _chbevl(x, coeffs):
 @elementwise_unary("real", compute=to_float)
 def i0(x, /):
     """Modified Bessel function of the first kind, order 0 (Cephes, as NumPy).
-    NumPy: numpy.i0."""
+    NumPy: numpy.i0.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.i0(la.asarray([0.0, 1.0]))
+    Array([1.        , 1.26606588])
+    """
     ax = lax.abs(x)
     small = lax.le(ax, _full(ax, 8.0))
     xs = lax.select(small, ax, _full(ax, 8.0))
@@ -305,6 +453,39 @@ def i0(x, /):
 
 def _make_angle(scale):
     def angle(z, /):
+        """Return the angle (argument) of complex values.
+
+        Array API: (not in the standard). NumPy: numpy.angle.
+
+        Parameters
+        ----------
+        z : array_like
+            The input.
+        deg : bool, optional
+            Return degrees instead of radians; default False.
+
+        Returns
+        -------
+        Array
+            ``atan2(imag(z), real(z))``: real input gives 0 or pi; integers give float64.
+
+        Raises
+        ------
+        TypeError
+            If ``z`` is not array_like.
+
+        Notes
+        -----
+        Static under ``jax.jit``: ``deg``.
+
+        Examples
+        --------
+        >>> import laxarray as la
+        >>> la.angle(la.asarray([1.0, 1j, -1.0]))
+        Array([0.        , 1.57079633, 3.14159265])
+        >>> la.angle(la.asarray([1j]), deg=True)
+        Array([90.])
+        """
         if _is_complex(z):
             r = lax.atan2(lax.imag(z), lax.real(z))
         else:
@@ -326,7 +507,14 @@ def angle(z, deg=False):
 
 @elementwise_unary("real")
 def isposinf(x, /):
-    """Test for +inf (real input only). NumPy: numpy.isposinf."""
+    """Test for +inf (real input only). NumPy: numpy.isposinf.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.isposinf(la.asarray([la.inf, -la.inf, 1.0]))
+    Array([ True, False, False])
+    """
     if _is_int(x):
         return lax.full(x.shape, False)
     return lax.eq(x, _full(x, np.inf))
@@ -334,7 +522,14 @@ def isposinf(x, /):
 
 @elementwise_unary("real")
 def isneginf(x, /):
-    """Test for -inf (real input only). NumPy: numpy.isneginf."""
+    """Test for -inf (real input only). NumPy: numpy.isneginf.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.isneginf(la.asarray([la.inf, -la.inf, 1.0]))
+    Array([False,  True, False])
+    """
     if _is_int(x):
         return lax.full(x.shape, False)
     return lax.eq(x, _full(x, -np.inf))
@@ -342,7 +537,14 @@ def isneginf(x, /):
 
 @elementwise_unary("any")
 def iscomplex(x, /):
-    """Whether each element has a non-zero imaginary part. NumPy: numpy.iscomplex."""
+    """Whether each element has a non-zero imaginary part. NumPy: numpy.iscomplex.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.iscomplex(la.asarray([1 + 1j, 1 + 0j]))
+    Array([ True, False])
+    """
     if _is_complex(x):
         im = lax.imag(x)
         return lax.ne(im, _full(im, 0))
@@ -351,7 +553,14 @@ def iscomplex(x, /):
 
 @elementwise_unary("any")
 def isreal(x, /):
-    """Whether each element has a zero imaginary part. NumPy: numpy.isreal."""
+    """Whether each element has a zero imaginary part. NumPy: numpy.isreal.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.isreal(la.asarray([1 + 1j, 1 + 0j]))
+    Array([False,  True])
+    """
     if _is_complex(x):
         im = lax.imag(x)
         return lax.eq(im, _full(im, 0))
@@ -414,8 +623,35 @@ def _frexp_kernel(x, *, dtype):
 
 
 def frexp(x, /):
-    """``(mantissa, exponent)`` with ``x = mantissa * 2**exponent``, ``0.5 <= |m| < 1``.
-    NumPy: numpy.frexp. The exponent is int32; integers are taken as float64."""
+    """Decompose values into mantissa and exponent: ``x = mantissa * 2**exponent``.
+
+    Array API: (not in the standard). NumPy: numpy.frexp.
+
+    Parameters
+    ----------
+    x : array_like
+        The input, of a real dtype (integers are taken as float64).
+
+    Returns
+    -------
+    tuple of Array
+        ``(mantissa, exponent)``: ``0.5 <= |mantissa| < 1`` (0 for 0), the exponent int32.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like or complex.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.frexp(la.asarray([8.0, -0.75, 0.0]))
+    (Array([ 0.5 , -0.75,  0.  ]), Array([4, 0, 0], dtype=int32))
+    """
     v, dt = _float_arg("frexp", x)
     return call(_frexp_kernel, v, dtype=dt)
 
@@ -436,9 +672,39 @@ def _clamp_u64_kernel(n):
 
 
 def ldexp(x1, x2, /):
-    """``x1 * 2**x2`` for integer ``x2``. NumPy: numpy.ldexp.
+    """Return ``x1 * 2**x2`` elementwise, for integer ``x2``.
 
-    The result has the floating dtype of ``x1`` (integers give float64)."""
+    Array API: (not in the standard). NumPy: numpy.ldexp.
+
+    Parameters
+    ----------
+    x1 : array_like
+        The mantissas.
+    x2 : array_like
+        The integer exponents; they broadcast with ``x1``.
+
+    Returns
+    -------
+    Array
+        Of the floating dtype of ``x1`` (integers give float64).
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, or ``x2`` is not of an integer dtype.
+    ValueError
+        If the shapes do not broadcast.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.ldexp(la.asarray([0.5, 1.0]), la.asarray([4, 1]))
+    Array([8., 2.])
+    """
     fn = "ldexp"
     v1, dt = _float_arg(fn, x1, "x1")
     v2 = raw(fn, x2, "x2")
@@ -461,7 +727,35 @@ def _modf_kernel(x, *, dtype):
 
 
 def modf(x, /):
-    """``(fractional part, integral part)``, both with the sign of ``x``. NumPy: numpy.modf."""
+    """Return the fractional and integral parts of values.
+
+    Array API: (not in the standard). NumPy: numpy.modf.
+
+    Parameters
+    ----------
+    x : array_like
+        The input, of a real dtype.
+
+    Returns
+    -------
+    tuple of Array
+        ``(fractional part, integral part)``, both with the sign of ``x``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like or complex.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.modf(la.asarray([3.5, -2.25]))
+    (Array([ 0.5 , -0.25]), Array([ 3., -2.]))
+    """
     v, dt = _float_arg("modf", x)
     return call(_modf_kernel, v, dtype=dt)
 
@@ -491,14 +785,28 @@ def _abs_int(x):
 def gcd(x1, x2, /):
     """Greatest common divisor of ``|x1|`` and ``|x2|`` (integers only). NumPy: numpy.gcd.
 
-    Euclid's algorithm in a ``lax.while_loop`` (traceable)."""
+    Euclid's algorithm in a ``lax.while_loop`` (traceable).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.gcd(la.asarray([12, 20]), 8)
+    Array([4, 4])
+    """
     return lax.convert_element_type(_gcd_loop(_abs_int(x1), _abs_int(x2)), x1.dtype)
 
 
 @elementwise_binary("integral")
 def lcm(x1, x2, /):
     """Least common multiple of ``|x1|`` and ``|x2|`` (integers only; 0 if either is 0).
-    NumPy: numpy.lcm."""
+    NumPy: numpy.lcm.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.lcm(la.asarray([12, 20]), 8)
+    Array([24, 40])
+    """
     a, b = _abs_int(x1), _abs_int(x2)
     g = _gcd_loop(a, b)
     zero = _full(g, 0)
@@ -525,11 +833,40 @@ def _nan_to_num_kernel(x, *, nan, posinf, neginf):
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
-    """Replace NaN by ``nan`` and +-inf by ``posinf``/``neginf`` (default: the dtype's
-    largest finite values). NumPy: numpy.nan_to_num.
+    """Replace NaN with zero (or ``nan``) and infinities with large finite numbers.
 
-    ``copy`` is accepted and ignored (arrays are immutable); the replacement values are
-    static Python scalars under ``jax.jit``.
+    Array API: (not in the standard). NumPy: numpy.nan_to_num.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array; integers and bools are returned unchanged.
+    copy : bool, optional
+        Accepted and ignored (arrays are immutable).
+    nan : float, optional
+        The value for NaN; default 0.0.
+    posinf, neginf : float, optional
+        The values for +inf and -inf; default the dtype's largest and smallest finite values.
+
+    Returns
+    -------
+    Array
+        ``x`` with the replacements, of its dtype (complex: in each part).
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, or a replacement is not a Python number.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``copy``, ``nan``, ``posinf``, ``neginf``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.nan_to_num(la.asarray([la.nan, la.inf, -la.inf, 1.0]), posinf=9.0, neginf=-9.0)
+    Array([ 0.,  9., -9.,  1.])
     """
     fn = "nan_to_num"
     v = raw(fn, x)
@@ -610,21 +947,96 @@ def _around_kernel(x, *, decimals):
 
 
 def around(a, decimals=0, out=None):
-    """Round half to even to ``decimals`` decimals (negative: to tens, hundreds...).
+    """Round each element half to even, to the given number of decimals.
+
     NumPy: numpy.around.
 
-    Integers stay integers (negative ``decimals`` round them half to even); floats compute
-    ``rint(x * 10**d) / 10**d`` as NumPy does.  ``decimals`` is static under ``jax.jit``;
-    ``out`` is not supported.
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    decimals : int, optional
+        The number of decimals to round to (negative: to tens, hundreds ...); default 0.
+    out : None, optional
+        NumPy's; only ``None`` is accepted (laxarray arrays are immutable).
+
+    Returns
+    -------
+    Array
+        The rounded values, of the dtype of ``a``.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like, ``decimals`` is not an int, or ``out`` is given.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``decimals``.
+
+    Integers stay integers (a negative ``decimals`` rounds them half to even, in integers);
+    floats compute ``rint(x * 10**d) / 10**d`` as NumPy does (the division not turned into a
+    product by an inexact reciprocal: ``round(1.25, 1)`` is ``1.2``); complex input rounds
+    both parts.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.around(xp.asarray([1.25, 2.675]), 1)
+    Array([1.2, 2.7])
     """
     return _around("around", a, decimals, out)
 
 
 def round(x, /, decimals=0, out=None):  # noqa: A001 -- the standard's and NumPy's name
-    """Round half to even; complex rounds both parts. Array API: round. NumPy: numpy.round.
+    """Round each element half to even, to the given number of decimals.
 
-    ``decimals`` (NumPy's extra, static under ``jax.jit``) rounds to that many decimals as
-    :func:`around` does; ``out`` is not supported."""
+    Array API: round. NumPy: numpy.round.
+
+    Parameters
+    ----------
+    x : array_like
+        The input array.
+    decimals : int, optional
+        The number of decimals to round to (negative: to tens, hundreds ...); default 0.
+    out : None, optional
+        NumPy's; only ``None`` is accepted (laxarray arrays are immutable).
+
+    Returns
+    -------
+    Array
+        The rounded values, of the dtype of ``x``.
+
+    Raises
+    ------
+    TypeError
+        If the input is not array_like (of a numeric dtype, for ``decimals=0``),
+        ``decimals`` is not an int, or ``out`` is given.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``decimals``.
+
+    The standard's ``round`` (``decimals=0``, which ``laxarray.array_api.round`` is) with
+    NumPy's ``decimals`` as :func:`around` does.  With ``decimals=0`` bool input raises
+    ``TypeError`` (the standard's numeric category); with other ``decimals`` it is returned
+    as it is.
+
+    Integers stay integers (a negative ``decimals`` rounds them half to even, in integers);
+    floats compute ``rint(x * 10**d) / 10**d`` as NumPy does (the division not turned into a
+    product by an inexact reciprocal: ``round(1.25, 1)`` is ``1.2``); complex input rounds
+    both parts.
+
+    Examples
+    --------
+    >>> import laxarray as xp
+    >>> xp.round(xp.asarray([0.5, 1.5, 2.5]))
+    Array([0., 2., 2.])
+    >>> xp.round(xp.asarray([1.25, 3.14159]), 2)
+    Array([1.25, 3.14])
+    >>> xp.round(xp.asarray([125, 135]), -1)
+    Array([120, 140])
+    """
     if out is None and type(decimals) is int and decimals == 0:
         return _api_round(x)
     return _around("round", x, decimals, out)

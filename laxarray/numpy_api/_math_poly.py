@@ -54,8 +54,41 @@ def _polyval_kernel(p, x, *, dtype):
 
 @in_wide_region
 def polyval(p, x):
-    """Evaluate the polynomial ``p`` (highest power first) at ``x`` by Horner's scheme.
-    NumPy: numpy.polyval. The number of coefficients is static under ``jax.jit``."""
+    """Evaluate a polynomial at points.
+
+    Array API: (not in the standard). NumPy: numpy.polyval.
+
+    Parameters
+    ----------
+    p : array_like
+        The coefficients, highest power first.
+    x : array_like
+        The points.
+
+    Returns
+    -------
+    Array
+        ``p[0] * x**(n-1) + ... + p[n-1]``, of ``x``'s shape and the promoted dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+
+    Notes
+    -----
+    Static under ``jax.jit``: the number of coefficients.
+
+    Horner's scheme.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.polyval(la.asarray([1.0, 2.0, 3.0]), 2.0)
+    Array(11.)
+    >>> la.polyval([3, 0, 1], la.asarray([5, 1]))
+    Array([76,  4])
+    """
     vp = _poly1d("polyval", p)
     if _dt.scalar_pytype(x) is not None:
         _, vx, dt = binary_operands("polyval", wrap(vp), x)
@@ -240,8 +273,43 @@ def _vander_kernel(x, *, n, increasing, dtype):
 
 @in_wide_region
 def vander(x, N=None, increasing=False):
-    """Vandermonde matrix: columns ``x**(N-1), ..., x**0`` (reversed if ``increasing``).
-    NumPy: numpy.vander. ``N`` and ``increasing`` are static under ``jax.jit``."""
+    """Return the Vandermonde matrix of a vector.
+
+    Array API: (not in the standard). NumPy: numpy.vander.
+
+    Parameters
+    ----------
+    x : array_like
+        The 1-D input.
+    N : int, optional
+        The number of columns; default ``len(x)``.
+    increasing : bool, optional
+        Powers increasing from left to right; default False (``x**(N-1)`` first).
+
+    Returns
+    -------
+    Array
+        Of shape ``(len(x), N)``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like.
+    ValueError
+        If ``x`` is not 1-D, or ``N`` is negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``N``, ``increasing``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.vander(la.asarray([1, 2, 3]))
+    Array([[1, 1, 1],
+           [4, 2, 1],
+           [9, 3, 1]])
+    """
     fn = "vander"
     v = raw(fn, x)
     if v.ndim != 1:
@@ -255,12 +323,52 @@ def vander(x, N=None, increasing=False):
 
 @in_wide_region
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
-    """Least-squares polynomial fit (highest power first). NumPy: numpy.polyfit.
+    """Fit a polynomial of a degree to points by least squares.
 
-    Same algorithm as NumPy (scaled Vandermonde columns, ``linalg.lstsq``); ``deg``,
-    ``full`` and ``cov`` are static under ``jax.jit``.  ``full=True`` returns
-    ``(coefficients, residuals, rank, singular values, rcond)`` with residuals as
-    ``linalg.lstsq`` gives them.  NumPy's RankWarning is not issued.
+    Array API: (not in the standard). NumPy: numpy.polyfit.
+
+    Parameters
+    ----------
+    x : array_like
+        The 1-D sample points.
+    y : array_like
+        The values: 1-D, or 2-D with one data set per column; of ``x``'s length.
+    deg : int
+        The polynomial's degree, at least 0.
+    rcond : float, optional
+        The relative cutoff for small singular values; default ``len(x) * eps``.
+    full : bool, optional
+        Also return the diagnostics (see Returns); default False.
+    w : array_like, optional
+        Weights applied to the residuals, one per sample.
+    cov : bool or 'unscaled', optional
+        Also return the covariance matrix of the coefficients; default False.
+
+    Returns
+    -------
+    Array or tuple
+        The coefficients, highest power first; with ``full``, ``(coefficients, residuals,
+        rank, singular values, rcond)``; with ``cov``, ``(coefficients, covariance)``.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, or ``y`` is not 1-D/2-D of ``x``'s length.
+    ValueError
+        If ``deg`` is negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``deg``, ``rcond``, ``full``, ``cov``.
+
+    NumPy's algorithm (scaled Vandermonde columns, ``linalg.lstsq``); NumPy's
+    ``RankWarning`` is not issued.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.polyfit(la.asarray([0.0, 1.0, 2.0, 3.0]), la.asarray([1.0, 3.0, 5.0, 7.0]), 1)
+    Array([2., 1.])
     """
     fn = "polyfit"
     order = check_int(fn, deg, "deg", minimum=0) + 1
@@ -339,13 +447,41 @@ def _linear_root_kernel(p, *, dtype):
 
 @in_wide_region
 def roots(p, *, strip_zeros=True):
-    """Roots of a polynomial (highest power first): eigenvalues of the companion matrix.
-    NumPy: numpy.roots.
+    """Return the roots of a polynomial (coefficients highest power first).
 
-    The result is always complex (NumPy returns a real array when every root is real).
-    NumPy strips leading zeros and turns trailing zeros into zero roots, which needs
-    concrete values: under ``jax.jit`` pass ``strip_zeros=False`` (then the first
-    coefficient must be non-zero).
+    Array API: (not in the standard). NumPy: numpy.roots.
+
+    Parameters
+    ----------
+    p : array_like
+        The 1-D coefficients.
+    strip_zeros : bool, optional
+        Strip leading zeros and turn trailing zeros into zero roots, as NumPy does; needs
+        concrete values, so pass False under ``jax.jit`` (the first coefficient must then be
+        non-zero).  Default True.
+
+    Returns
+    -------
+    Array
+        The roots, the eigenvalues of the companion matrix: always complex (NumPy returns a
+        real array when every root is real).
+
+    Raises
+    ------
+    TypeError
+        If ``p`` is not array_like.
+    ValueError
+        If ``p`` is not 1-D.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``strip_zeros``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.roots(la.asarray([1.0, -3.0, 2.0]))
+    Array([2.+0.j, 1.+0.j])
     """
     fn = "roots"
     check_bool(fn, strip_zeros, "strip_zeros")

@@ -68,10 +68,48 @@ def _dot_kernel(a, b, *, dtype):
 
 @in_wide_region
 def dot(a, b, out=None):
-    """Dot product with NumPy's N-D rule. NumPy: numpy.dot.
+    """Return the dot product of two arrays, with NumPy's N-d rule.
 
-    0-d operands multiply; otherwise the last axis of ``a`` is contracted with the only
-    axis of a 1-D ``b`` or the second-to-last axis of ``b``.  ``out`` is not supported.
+    Array API: (not in the standard). NumPy: numpy.dot.
+
+    Parameters
+    ----------
+    a, b : array_like
+        The operands.  0-d operands multiply; otherwise the last axis of ``a`` is contracted
+        with the only axis of a 1-D ``b`` or the second-to-last axis of ``b``.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+
+    Returns
+    -------
+    Array
+        The product, of the promoted dtype: of shape ``a.shape[:-1]`` for a 1-D ``b``, else
+        ``a.shape[:-1] + b.shape[:-2] + b.shape[-1:]``.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, or ``out`` is given.
+    ValueError
+        If the contracted axes differ in size.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    One ``dot_general``; prefer :func:`matmul` for stacks of matrices (it broadcasts them).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1, 2], [3, 4]])
+    >>> la.dot(a, la.asarray([1, 1]))
+    Array([3, 7])
+    >>> la.dot(2, a)
+    Array([[2, 4],
+           [6, 8]])
+    >>> la.dot(la.ones((2, 3, 4)), la.ones((5, 4, 6))).shape
+    (2, 3, 5, 6)
     """
     if out is not None:
         fail(TypeError, "dot", "out=None (laxarray arrays are immutable)", out)
@@ -93,7 +131,41 @@ def _inner_kernel(a, b, *, dtype):
 
 @in_wide_region
 def inner(a, b, /):
-    """Inner product over the last axes (0-d operands multiply). NumPy: numpy.inner."""
+    """Return the inner product of two arrays over their last axes.
+
+    Array API: (not in the standard). NumPy: numpy.inner.
+
+    Parameters
+    ----------
+    a, b : array_like
+        The operands; their last axes have one size (0-d operands multiply).
+
+    Returns
+    -------
+    Array
+        Of shape ``a.shape[:-1] + b.shape[:-1]`` and the promoted dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        If the last axes differ in size.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.inner(la.asarray([1, 2]), la.asarray([3, 4]))
+    Array(11)
+    >>> a = la.asarray([[1, 2], [3, 4]])
+    >>> la.inner(a, a)
+    Array([[ 5, 11],
+           [11, 25]])
+    """
     va, vb, dt = _pair("inner", a, b)
     if va.ndim and vb.ndim and va.shape[-1] != vb.shape[-1]:
         fail(ValueError, "inner", "equal last dimensions", (tuple(va.shape), tuple(vb.shape)))
@@ -111,7 +183,39 @@ def _vdot_kernel(a, b, *, dtype):
 
 @in_wide_region
 def vdot(a, b, /):
-    """Flattened dot product, conjugating ``a``. NumPy: numpy.vdot."""
+    """Return the dot product of two flattened arrays, conjugating the first.
+
+    Array API: (not in the standard). NumPy: numpy.vdot.
+
+    Parameters
+    ----------
+    a, b : array_like
+        The operands, of one size; flattened.
+
+    Returns
+    -------
+    Array
+        ``sum(conj(ravel(a)) * ravel(b))``, 0-d.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        If the sizes differ.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.vdot(la.asarray([1 + 2j, 3 + 4j]), la.asarray([5 + 6j, 7 + 8j]))
+    Array(70.-8.j)
+    >>> la.vdot(la.asarray([[1, 2], [3, 4]]), la.asarray([[1, 2], [3, 4]]))
+    Array(30)
+    """
     va, vb, dt = _pair("vdot", a, b)
     if va.size != vb.size:
         fail(ValueError, "vdot", "arrays of the same size", (va.size, vb.size))
@@ -128,7 +232,40 @@ def _outer_kernel(a, b, *, dtype):
 
 @in_wide_region
 def outer(a, b, out=None):
-    """Outer product of the flattened inputs. NumPy: numpy.outer. ``out`` is not supported."""
+    """Compute the outer product of two arrays, flattened first.
+
+    Array API: (not in the standard). NumPy: numpy.outer.
+
+    Parameters
+    ----------
+    a, b : array_like
+        The operands; flattened.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+
+    Returns
+    -------
+    Array
+        ``ravel(a)[:, None] * ravel(b)[None, :]``, of the promoted dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, or ``out`` is given.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    :func:`laxarray.linalg.outer` (the standard's) takes only 1-D operands.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.outer(la.asarray([1, 2]), la.asarray([1, 10, 100]))
+    Array([[  1,  10, 100],
+           [  2,  20, 200]])
+    """
     if out is not None:
         fail(TypeError, "outer", "out=None (laxarray arrays are immutable)", out)
     va, vb, dt = _pair("outer", a, b)
@@ -149,7 +286,36 @@ def _kron_kernel(a, b, *, dtype):
 
 @in_wide_region
 def kron(a, b, /):
-    """Kronecker product (blocks of ``a[i] * b``). NumPy: numpy.kron."""
+    """Compute the Kronecker product of two arrays.
+
+    Array API: (not in the standard). NumPy: numpy.kron.
+
+    Parameters
+    ----------
+    a, b : array_like
+        The operands (the smaller rank is padded with leading size-one axes).
+
+    Returns
+    -------
+    Array
+        The blocks ``a[i] * b``, of the promoted dtype; each dimension the product of the
+        operands' dimensions.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.kron(la.asarray([1, 10]), la.asarray([1, 2, 3]))
+    Array([ 1,  2,  3, 10, 20, 30])
+    """
     va, vb, dt = _pair("kron", a, b)
     return call(_kron_kernel, va, vb, dtype=dt)
 
@@ -180,11 +346,48 @@ def _cross_kernel(a, b, *, dtype, shape, na, nb, axisc):
 
 @in_wide_region
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
-    """Cross product of 2- or 3-element vectors. NumPy: numpy.cross.
+    """Return the cross product of 2- or 3-element vectors.
 
-    ``axis`` (if given) overrides ``axisa``, ``axisb`` and ``axisc``; the other axes
-    broadcast.  Two 2-vectors give the scalar z component.  Axes are static under
-    ``jax.jit``.
+    Array API: (not in the standard). NumPy: numpy.cross.
+
+    Parameters
+    ----------
+    a, b : array_like
+        The vectors, of 2 or 3 elements along ``axisa`` and ``axisb``; the other axes broadcast.
+    axisa, axisb : int, optional
+        The vector axis of ``a`` and of ``b``; default -1.
+    axisc : int, optional
+        The vector axis of the result; default -1.
+    axis : int, optional
+        If given, all three.
+
+    Returns
+    -------
+    Array
+        The cross products (two 2-element vectors give the z component, without a vector axis).
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        If a vector has neither 2 nor 3 elements, or the other axes do not broadcast.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axisa``, ``axisb``, ``axisc``, ``axis``.
+
+    :func:`laxarray.linalg.cross` is the standard's (3-element vectors only).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.cross(la.asarray([1, 0, 0]), la.asarray([0, 1, 0]))
+    Array([0, 0, 1])
+    >>> la.cross(la.asarray([1, 2]), la.asarray([3, 4]))
+    Array(-2)
     """
     fn = "cross"
     va, vb, dt = _pair(fn, a, b)
@@ -221,10 +424,49 @@ def _trace_kernel(x, *, offset, axes, dtype):
 
 @in_wide_region
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-    """Sum along a diagonal of ``axis1``/``axis2``. NumPy: numpy.trace.
+    """Return the sum along a diagonal of an array.
 
-    Booleans and small integers accumulate in int64/uint64 unless ``dtype`` is given.
-    ``offset``, the axes and ``dtype`` are static under ``jax.jit``; ``out`` is not supported.
+    Array API: (not in the standard). NumPy: numpy.trace.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array, of rank at least two.
+    offset : int, optional
+        The diagonal: 0 (default) the main one, positive above it, negative below.
+    axis1, axis2 : int, optional
+        The two axes of the matrices; default 0 and 1 (``linalg.trace`` uses the last two).
+    dtype : dtype, optional
+        The dtype to sum in; default: booleans and smaller integers in the default integer
+        dtype of their signedness.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+
+    Returns
+    -------
+    Array
+        The sums, of ``a``'s shape without ``axis1`` and ``axis2``.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like, or ``out`` is given.
+    ValueError
+        If ``a`` has rank below two, or ``axis1 == axis2``.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``offset``, ``axis1``, ``axis2``, ``dtype``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.trace(la.asarray([[1, 2], [3, 4]]))
+    Array(5)
+    >>> la.trace(la.ones((2, 3, 3)), axis1=1, axis2=2)
+    Array([3., 3.])
     """
     fn = "trace"
     if out is not None:
@@ -260,8 +502,39 @@ def _matvec_kernel(a, b, *, dtype, batch, conj, vec_first):
 
 @in_wide_region
 def matvec(x1, x2, /):
-    """Matrix-vector product ``x1 @ x2`` over the last axes, batches broadcast.
-    NumPy: numpy.matvec."""
+    """Return the matrix-vector product over the last axes, batches broadcast.
+
+    Array API: (not in the standard). NumPy: numpy.matvec.
+
+    Parameters
+    ----------
+    x1 : array_like
+        The matrices ``(..., M, N)``.
+    x2 : array_like
+        The vectors ``(..., N)``.
+
+    Returns
+    -------
+    Array
+        The products ``(..., M)``, of the promoted dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        If the core dimensions differ or the batches do not broadcast.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.matvec(la.asarray([[1, 2], [3, 4]]), la.asarray([1, 1]))
+    Array([3, 7])
+    """
     fn = "matvec"
     v1, v2, dt = _pair(fn, x1, x2, ("x1", "x2"))
     if v1.ndim < 2 or v2.ndim < 1:
@@ -275,8 +548,39 @@ def matvec(x1, x2, /):
 
 @in_wide_region
 def vecmat(x1, x2, /):
-    """Vector-matrix product ``conj(x1) @ x2`` over the last axes, batches broadcast.
-    NumPy: numpy.vecmat."""
+    """Return the vector-matrix product ``conj(x1) @ x2`` over the last axes, batches broadcast.
+
+    Array API: (not in the standard). NumPy: numpy.vecmat.
+
+    Parameters
+    ----------
+    x1 : array_like
+        The vectors ``(..., M)`` (conjugated).
+    x2 : array_like
+        The matrices ``(..., M, N)``.
+
+    Returns
+    -------
+    Array
+        The products ``(..., N)``, of the promoted dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        If the core dimensions differ or the batches do not broadcast.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.vecmat(la.asarray([1, 1]), la.asarray([[1, 2], [3, 4]]))
+    Array([4, 6])
+    """
     fn = "vecmat"
     v1, v2, dt = _pair(fn, x1, x2, ("x1", "x2"))
     if v1.ndim < 1 or v2.ndim < 2:
@@ -330,9 +634,42 @@ def _conv_operands(fn, a, v):
 
 @in_wide_region
 def correlate(a, v, mode="valid"):
-    """Cross-correlation of two 1-D sequences, conjugating ``v``. NumPy: numpy.correlate.
+    """Return the cross-correlation of two 1-D sequences.
 
-    ``mode`` (``'valid'``, ``'same'``, ``'full'``) is static under ``jax.jit``.
+    Array API: (not in the standard). NumPy: numpy.correlate.
+
+    Parameters
+    ----------
+    a : array_like
+        The first sequence: 1-D (or a scalar), non-empty.
+    v : array_like
+        The second sequence, likewise; conjugated.
+    mode : {'valid', 'same', 'full'}, optional
+        As :func:`convolve`'s; default ``'valid'``.
+
+    Returns
+    -------
+    Array
+        ``sum(a[n + k] * conj(v[k]))`` for each lag, of the promoted dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        If an operand is empty or not 1-D, or ``mode`` is unknown.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``mode``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.correlate(la.asarray([1, 2, 3]), la.asarray([0, 1, 0.5]))
+    Array([3.5])
+    >>> la.correlate(la.asarray([1, 2, 3]), la.asarray([0, 1, 0.5]), mode="full")
+    Array([0.5, 2. , 3.5, 3. , 0. ])
     """
     mode = check_choice("correlate", mode, "mode", ("valid", "same", "full"))
     va, vv, dt = _conv_operands("correlate", a, v)
@@ -341,9 +678,45 @@ def correlate(a, v, mode="valid"):
 
 @in_wide_region
 def convolve(a, v, mode="full"):
-    """Discrete linear convolution of two 1-D sequences. NumPy: numpy.convolve.
+    """Return the discrete linear convolution of two 1-D sequences.
 
-    ``mode`` (``'full'``, ``'same'``, ``'valid'``) is static under ``jax.jit``.
+    Array API: (not in the standard). NumPy: numpy.convolve.
+
+    Parameters
+    ----------
+    a : array_like
+        The first sequence: 1-D (or a scalar), non-empty.
+    v : array_like
+        The second sequence, likewise.
+    mode : {'full', 'same', 'valid'}, optional
+        ``'full'`` (default): every overlap, ``len(a) + len(v) - 1`` values; ``'same'``: the
+        length of the longer input, centred; ``'valid'``: only complete overlaps.
+
+    Returns
+    -------
+    Array
+        The convolution, of the promoted dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        If an operand is empty or not 1-D, or ``mode`` is unknown.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``mode``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.convolve(la.asarray([1, 2, 3]), la.asarray([0, 1, 0.5]))
+    Array([0. , 1. , 2.5, 4. , 1.5])
+    >>> la.convolve(la.asarray([1, 2, 3]), la.asarray([0, 1, 0.5]), mode="same")
+    Array([1. , 2.5, 4. ])
+    >>> la.convolve(la.asarray([1, 2]), la.asarray([1, 1]))
+    Array([1, 3, 2])
     """
     mode = check_choice("convolve", mode, "mode", ("valid", "same", "full"))
     va, vv, dt = _conv_operands("convolve", a, v)

@@ -29,14 +29,47 @@ from laxarray.numpy_api._shape_split import raw_of
 
 @in_wide_region
 def array(object, dtype=None, *, copy=True, order="K", ndmin=0):
-    """Create an array (a new one unless ``copy`` allows reuse). NumPy: numpy.array.
+    """Create an array.
 
-    ``copy=True`` gives a new handle (values are immutable, so no data is duplicated);
-    ``copy=False`` raises ``ValueError`` when a conversion is needed; ``order`` is accepted
-    and ignored (laxarray has no memory layouts); ``ndmin`` prepends size-1 axes.
+    Array API: (not in the standard). NumPy: numpy.array.
 
-    >>> array([1, 2], ndmin=2).shape
-    (1, 2)
+    Parameters
+    ----------
+    object : array_like
+        An array, a nested sequence of numbers, a NumPy or jax array, or a Python scalar.
+    dtype : dtype, optional
+        The dtype; default inferred as :func:`asarray` does.
+    copy : bool, optional
+        True (default): a new array handle (values are immutable, so no data is duplicated);
+        False: raise ``ValueError`` when a conversion is needed.
+    order : {'K', 'A', 'C', 'F'}, optional
+        Accepted and ignored (laxarray has no memory layouts).
+    ndmin : int, optional
+        Prepend size-one axes up to this rank; default 0.
+
+    Returns
+    -------
+    Array
+        The array.
+
+    Raises
+    ------
+    TypeError
+        If ``object`` is not array_like.
+    ValueError
+        If ``copy=False`` and a conversion is needed.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``dtype``, ``copy``, ``ndmin``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.array([1, 2], ndmin=2)
+    Array([[1, 2]])
+    >>> la.array([1, 2], dtype=la.float32)
+    Array([1., 2.], dtype=float32)
     """
     dt = None if dtype is None else _dt.canonicalize_dtype("array", dtype)
     if copy is not None:
@@ -57,10 +90,38 @@ def array(object, dtype=None, *, copy=True, order="K", ndmin=0):
 
 @in_wide_region
 def copy(a, order="K"):
-    """A copy of ``a`` (a new handle; ``order`` is accepted and ignored). NumPy: numpy.copy.
+    """Return a copy of an array.
 
-    >>> copy([1, 2]).shape
-    (2,)
+    Array API: (not in the standard). NumPy: numpy.copy.
+
+    Parameters
+    ----------
+    a : array_like
+        The input.
+    order : {'K', 'A', 'C', 'F'}, optional
+        Accepted and ignored (laxarray has no memory layouts).
+
+    Returns
+    -------
+    Array
+        A new array handle with ``a``'s values (values are immutable, so no data is duplicated).
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([1, 2])
+    >>> b = la.copy(a)
+    >>> b is a, bool(la.all(b == a))
+    (False, True)
     """
     check_choice("copy", order, "order", ("K", "A", "C", "F"))
     return wrap(raw_of("copy", a, "a"))
@@ -68,12 +129,39 @@ def copy(a, order="K"):
 
 @in_wide_region
 def identity(n, dtype=None):
-    """The ``n x n`` identity matrix (float64 by default). NumPy: numpy.identity.
+    """Return the identity matrix.
 
-    All arguments are static.
+    Array API: (not in the standard). NumPy: numpy.identity.
 
-    >>> identity(2).shape
-    (2, 2)
+    Parameters
+    ----------
+    n : int
+        The number of rows and columns, at least 0.
+    dtype : dtype, optional
+        The dtype; default the default floating dtype.
+
+    Returns
+    -------
+    Array
+        The ``n x n`` identity matrix.
+
+    Raises
+    ------
+    TypeError
+        If ``n`` is not an integer.
+    ValueError
+        If ``n`` is negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``n``, ``dtype``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.identity(2)
+    Array([[1., 0.],
+           [0., 1.]])
     """
     n = check_int("identity", n, "n", minimum=0)
     dt = None if dtype is None else _dt.canonicalize_dtype("identity", dtype)
@@ -144,13 +232,48 @@ def _sampling_args(fn, num, endpoint, axis, raws):
 
 @in_wide_region
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
-    """``base ** linspace(start, stop, num)``. NumPy: numpy.logspace.
+    """Return numbers spaced evenly on a log scale: ``base ** linspace(start, stop, num)``.
 
-    ``start``, ``stop`` and ``base`` may be arrays (broadcast; may be traced); ``num``,
-    ``endpoint``, ``dtype`` and ``axis`` are static.
+    Array API: (not in the standard). NumPy: numpy.logspace.
 
-    >>> logspace(0, 2, 3).shape
-    (3,)
+    Parameters
+    ----------
+    start, stop : array_like
+        The first and last exponents (broadcast together; may be traced).
+    num : int, optional
+        The number of samples, at least 0; default 50.
+    endpoint : bool, optional
+        Whether ``base ** stop`` is the last sample; default True.
+    base : array_like, optional
+        The base; default 10.0.
+    dtype : dtype, optional
+        The dtype of the result.
+    axis : int, optional
+        Where the samples' axis goes when ``start``/``stop`` are arrays; default 0.
+
+    Returns
+    -------
+    Array
+        The ``num`` samples.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like or ``num`` is not an integer.
+    ValueError
+        If ``num`` is negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``num``, ``endpoint``, ``dtype``, ``axis``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.logspace(0, 2, 3)
+    Array([  1.,  10., 100.])
+    >>> la.logspace(0, 3, 4, base=2.0)
+    Array([1., 2., 4., 8.])
     """
     fn = "logspace"
     s, e = _float_operand(fn, start, "start"), _float_operand(fn, stop, "stop")
@@ -199,15 +322,47 @@ def _geomspace_kernel(start, stop, *, num, endpoint, shape, work, dtype, axis):
 
 @in_wide_region
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
-    """Numbers spaced evenly on a log scale, from ``start`` to ``stop`` (a geometric
-    progression). NumPy: numpy.geomspace.
+    """Return a geometric progression from ``start`` to ``stop``.
 
-    ``start``/``stop`` may be arrays (broadcast; may be traced) and negative or complex;
-    ``num``, ``endpoint``, ``dtype`` and ``axis`` are static.  A zero endpoint raises
-    ``ValueError`` eagerly (under ``jax.jit`` it gives NaN/inf).
+    Array API: (not in the standard). NumPy: numpy.geomspace.
 
-    >>> geomspace(1, 1000, 4).shape
-    (4,)
+    Parameters
+    ----------
+    start, stop : array_like
+        The first and last values, non-zero (may be negative or complex; arrays broadcast
+        and may be traced).
+    num : int, optional
+        The number of samples; default 50.
+    endpoint : bool, optional
+        Whether ``stop`` is the last sample; default True.
+    dtype : dtype, optional
+        The dtype of the result.
+    axis : int, optional
+        Where the samples' axis goes for array endpoints; default 0.
+
+    Returns
+    -------
+    Array
+        The ``num`` samples.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, or ``num`` is not an integer.
+    ValueError
+        If ``num`` is negative, or (eagerly) an endpoint is zero (under ``jax.jit``: NaN/inf).
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``num``, ``endpoint``, ``dtype``, ``axis``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.geomspace(1, 1000, 4)
+    Array([   1.,   10.,  100., 1000.])
+    >>> la.geomspace(-1, -1000, 4)
+    Array([   -1.,   -10.,  -100., -1000.])
     """
     fn = "geomspace"
     s, e = _float_operand(fn, start, "start"), _float_operand(fn, stop, "stop")

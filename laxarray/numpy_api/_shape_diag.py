@@ -49,16 +49,45 @@ def _diagonal_kernel(x, *, offset, axis1, axis2):
 
 @in_wide_mode
 def diagonal(a, offset=0, axis1=0, axis2=1):
-    """The ``offset``-th diagonal over ``axis1``/``axis2`` (appended as the last axis).
-    NumPy: numpy.diagonal.
+    """Return a diagonal of an array over two axes (NumPy's form).
 
-    This is NumPy's form (default axes 0 and 1); ``laxarray.linalg.diagonal`` is the
-    standard's (the last two axes).  All arguments but ``a`` are static.  The result is a
-    read-only view, as NumPy's (writing into it raises ``ValueError``).
+    Array API: (not in the standard). NumPy: numpy.diagonal.
 
-    >>> from laxarray import arange, eye, ones, zeros
-    >>> diagonal(eye(3)).shape
-    (3,)
+    Parameters
+    ----------
+    a : array_like
+        The array, of rank at least two.
+    offset : int, optional
+        The diagonal: 0 (default) the main one, positive above it, negative below.
+    axis1, axis2 : int, optional
+        The axes of the matrices; default 0 and 1 (:func:`laxarray.linalg.diagonal`, the
+        standard's, uses the last two).
+
+    Returns
+    -------
+    Array
+        The diagonals, appended as the last axis: a read-only view, as NumPy's (writing into
+        it raises ``ValueError``).
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like.
+    ValueError
+        If ``a`` has rank below two, or the axes are equal.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``offset``, ``axis1``, ``axis2``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.diagonal(la.reshape(la.arange(8), (2, 2, 2)))
+    Array([[0, 6],
+           [1, 7]])
     """
     raw = raw_of("diagonal", a, "a")
     if raw.ndim < 2:
@@ -87,11 +116,42 @@ def _diag_from_vector_kernel(v, *, k):
 
 @in_wide_mode
 def diag(v, k=0):
-    """A 2-D array with ``v`` on its ``k``-th diagonal (``v`` 1-D), or the ``k``-th diagonal
-    of a 2-D ``v``. NumPy: numpy.diag. ``k`` is static.
+    """Extract a diagonal of a 2-D array, or build a 2-D array with a 1-D one on a diagonal.
 
-    >>> diag([1, 2]).shape
-    (2, 2)
+    Array API: (not in the standard). NumPy: numpy.diag.
+
+    Parameters
+    ----------
+    v : array_like
+        A 1-D array (to put on the diagonal) or a 2-D one (to read it from).
+    k : int, optional
+        The diagonal: 0 (default) the main one, positive above it, negative below.
+
+    Returns
+    -------
+    Array
+        For 1-D ``v``, a square array of side ``len(v) + abs(k)`` with ``v`` on diagonal
+        ``k``; for 2-D ``v``, the diagonal's elements.
+
+    Raises
+    ------
+    TypeError
+        If ``v`` is not array_like, or ``k`` is not an integer.
+    ValueError
+        If ``v`` is neither 1-D nor 2-D.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``k``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.diag(la.asarray([1, 2]))
+    Array([[1, 0],
+           [0, 2]])
+    >>> la.diag(la.asarray([[1, 2], [3, 4]]), k=-1)
+    Array([3])
     """
     raw = raw_of("diag", v, "v")
     k = check_int("diag", k, "k")
@@ -164,12 +224,43 @@ def _tri_kernel(*, n, m, k, dtype):
 
 @in_wide_mode
 def tri(N, M=None, k=0, dtype=float):
-    """Ones at and below the ``k``-th diagonal of an ``N x M`` array. NumPy: numpy.tri.
+    """Return an array with ones at and below a diagonal and zeros elsewhere.
 
-    All arguments are static.
+    Array API: (not in the standard). NumPy: numpy.tri.
 
-    >>> tri(3, dtype=int).dtype
-    dtype('int64')
+    Parameters
+    ----------
+    N : int
+        The number of rows.
+    M : int, optional
+        The number of columns; default ``N``.
+    k : int, optional
+        The diagonal: 0 (default) the main one, positive above it.
+    dtype : dtype, optional
+        The dtype; default float64.
+
+    Returns
+    -------
+    Array
+        Of shape ``(N, M)``.
+
+    Raises
+    ------
+    TypeError
+        If a size is not an integer.
+    ValueError
+        If a size is negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``N``, ``M``, ``k``, ``dtype``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.tri(2, 3, k=1)
+    Array([[1., 1., 0.],
+           [1., 1., 1.]])
     """
     n = check_int("tri", N, "N", minimum=0)
     m = n if M is None else check_int("tri", M, "M", minimum=0)
@@ -201,22 +292,80 @@ def _tri_indices(fn, n, k, m, lower):
 
 @in_wide_mode
 def tril_indices(n, k=0, m=None):
-    """Row and column indices of the lower triangle of an ``n x m`` array (row-major order).
-    NumPy: numpy.tril_indices. All arguments are static (the result length follows).
+    """Return the row and column indices of the lower triangle of an ``(n, m)`` array.
 
-    >>> [i.shape for i in tril_indices(3)]
-    [(6,), (6,)]
+    Array API: (not in the standard). NumPy: numpy.tril_indices.
+
+    Parameters
+    ----------
+    n : int
+        The number of rows, at least 0.
+    k : int, optional
+        The diagonal offset: 0 (default) the main one, positive above it.
+    m : int, optional
+        The number of columns; default ``n``.
+
+    Returns
+    -------
+    tuple of Array
+        ``(rows, cols)`` in row-major order, of the index dtype.
+
+    Raises
+    ------
+    TypeError
+        If an argument is not an integer.
+    ValueError
+        If ``n`` or ``m`` is negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``n``, ``k``, ``m`` (the result length follows).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.tril_indices(3)
+    (Array([0, 1, 1, 2, 2, 2]), Array([0, 0, 1, 0, 1, 2]))
     """
     return _tri_indices("tril_indices", n, k, m, True)
 
 
 @in_wide_mode
 def triu_indices(n, k=0, m=None):
-    """Row and column indices of the upper triangle of an ``n x m`` array (row-major order).
-    NumPy: numpy.triu_indices. All arguments are static.
+    """Return the row and column indices of the upper triangle of an ``(n, m)`` array.
 
-    >>> [i.shape for i in triu_indices(3, 1)]
-    [(3,), (3,)]
+    Array API: (not in the standard). NumPy: numpy.triu_indices.
+
+    Parameters
+    ----------
+    n : int
+        The number of rows, at least 0.
+    k : int, optional
+        The diagonal offset: 0 (default) the main one, positive above it.
+    m : int, optional
+        The number of columns; default ``n``.
+
+    Returns
+    -------
+    tuple of Array
+        ``(rows, cols)`` in row-major order, of the index dtype.
+
+    Raises
+    ------
+    TypeError
+        If an argument is not an integer.
+    ValueError
+        If ``n`` or ``m`` is negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``n``, ``k``, ``m``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.triu_indices(3, 1)
+    (Array([0, 0, 1]), Array([1, 2, 2]))
     """
     return _tri_indices("triu_indices", n, k, m, False)
 

@@ -205,13 +205,43 @@ def _indices_kernel(*, dims, dtype, form):
 
 @in_wide_region
 def indices(dimensions, dtype=int, sparse=False):
-    """The index grid of an array of shape ``dimensions``. NumPy: numpy.indices.
+    """Return the index grid of an array of a shape.
 
-    Dense: one array of shape ``(len(dimensions), *dimensions)``; ``sparse=True``: a tuple
-    of broadcastable arrays.  All arguments are static.
+    Array API: (not in the standard). NumPy: numpy.indices.
 
-    >>> indices((2, 3)).shape
-    (2, 2, 3)
+    Parameters
+    ----------
+    dimensions : sequence of ints
+        The shape.
+    dtype : dtype, optional
+        The dtype; default the default integer dtype.
+    sparse : bool, optional
+        Return broadcastable arrays instead of one dense grid; default False.
+
+    Returns
+    -------
+    Array or tuple of Array
+        Dense: one array of shape ``(len(dimensions), *dimensions)``; sparse: a tuple of
+        broadcastable arrays.
+
+    Raises
+    ------
+    TypeError
+        If ``dimensions`` is not a sequence of ints.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``dimensions``, ``dtype``, ``sparse``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.indices((2, 3))[1]
+    Array([[0, 1, 2],
+           [0, 1, 2]])
+    >>> la.indices((2, 3), sparse=True)
+    (Array([[0],
+           [1]]), Array([[0, 1, 2]]))
     """
     dims = normalize_shape("indices", dimensions, "dimensions")
     dt = _dt.canonicalize_dtype("indices", dtype)
@@ -303,14 +333,39 @@ ogrid = GridClass("ogrid", sparse=True)
 
 @in_wide_region
 def ix_(*args):
-    """Open-mesh index arrays from 1-D sequences (boolean ones via their non-zero positions).
-    NumPy: numpy.ix_.
+    """Return open-mesh index arrays from 1-D sequences.
 
-    Integer arrays may be traced; boolean arrays must be concrete (the result length
-    depends on their values).
+    Array API: (not in the standard). NumPy: numpy.ix_.
 
-    >>> [a.shape for a in ix_([0, 1], [2, 3, 4])]
-    [(2, 1), (1, 3)]
+    Parameters
+    ----------
+    *args : array_like
+        1-D integer or boolean sequences (a boolean one stands for its non-zero positions
+        and must be concrete).
+
+    Returns
+    -------
+    tuple of Array
+        One array per input, of shape ``(1, ..., n_i, ..., 1)``: together they index the
+        cross product.
+
+    Raises
+    ------
+    TypeError
+        If a boolean input is traced.
+    ValueError
+        If an input is not 1-D.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none (integer arrays may be traced).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.ix_(la.asarray([0, 1]), la.asarray([2, 3, 4]))
+    (Array([[0],
+           [1]]), Array([[2, 3, 4]]))
     """
     nd = len(args)
     out = []

@@ -111,14 +111,42 @@ def _unravel_index_kernel(idx, *, dims, order):
 
 @in_wide_region
 def unravel_index(indices, shape, order="C"):
-    """Coordinate arrays of the flat ``indices`` in an array of ``shape``.
-    NumPy: numpy.unravel_index.
+    """Convert flat indices into coordinate arrays for an array of a shape.
 
-    ``shape`` and ``order`` are static.  Eagerly, an index outside ``[0, prod(shape))``
-    raises ``ValueError``; under ``jax.jit`` it is clipped into range.  Results are int64.
+    Array API: (not in the standard). NumPy: numpy.unravel_index.
 
-    >>> [int(i) for i in unravel_index(6, (3, 4))]
-    [1, 2]
+    Parameters
+    ----------
+    indices : array_like
+        Integer flat indices, in ``[0, prod(shape))``.
+    shape : tuple of ints
+        The array's shape.
+    order : {'C', 'F'}, optional
+        Row-major (default) or column-major indexing.
+
+    Returns
+    -------
+    tuple of Array
+        One int64 coordinate array per axis, of ``indices``' shape.
+
+    Raises
+    ------
+    TypeError
+        If ``indices`` is not of an integer dtype.
+    ValueError
+        Eagerly, if an index is out of range (under ``jax.jit`` it is clipped).
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``shape``, ``order``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.unravel_index(6, (3, 4))
+    (Array(1), Array(2))
+    >>> la.unravel_index(la.asarray([1, 6]), (3, 4))
+    (Array([0, 1]), Array([1, 2]))
     """
     fn = "unravel_index"
     dims = normalize_shape(fn, shape, "shape")
@@ -164,14 +192,50 @@ def _argwhere_kernel(x, *, size, fill_value, flat):
 
 @in_wide_region
 def argwhere(a, *, size=None, fill_value=None):
-    """Indices of the non-zero elements, one row per element: shape ``(N, a.ndim)``.
-    NumPy: numpy.argwhere.
+    """Return the indices of the non-zero elements, one row per element.
 
-    Under ``jax.jit`` pass ``size=`` (static): the result has ``size`` rows, padded with
-    ``fill_value`` (default 0) or truncated.
+    Array API: (not in the standard). NumPy: numpy.argwhere.
 
-    >>> argwhere([[0, 1], [1, 0]]).shape
-    (2, 2)
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    size : int, optional
+        The static number of results, required under ``jax.jit``: padded with ``fill_value``
+        or truncated.
+    fill_value : int, optional
+        The padding; default 0.
+
+    Returns
+    -------
+    Array
+        Of shape ``(N, a.ndim)``, in row-major order, of the index dtype (int64 on the CPU,
+        int32 on a TPU).
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like.
+    ValueError
+        Under ``jax.jit`` without ``size``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``size``, ``fill_value``.
+
+    The number of non-zeros decides the output shape, hence ``size`` under ``jax.jit`` (as
+    jax.numpy's).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.argwhere(la.asarray([[0, 1], [1, 0]]))
+    Array([[0, 1],
+           [1, 0]])
+    >>> la.argwhere(la.asarray([[0, 1], [1, 0]]), size=3, fill_value=-1)
+    Array([[ 0,  1],
+           [ 1,  0],
+           [-1, -1]])
     """
     raw = raw_of("argwhere", a, "a")
     size, fill = _size_args("argwhere", raw, size, fill_value)
@@ -180,13 +244,41 @@ def argwhere(a, *, size=None, fill_value=None):
 
 @in_wide_region
 def flatnonzero(a, *, size=None, fill_value=0):
-    """Indices of the non-zero elements of the flattened ``a``. NumPy: numpy.flatnonzero.
+    """Return the indices of the non-zero elements of the flattened array.
 
-    Under ``jax.jit`` pass ``size=`` (static): the result has ``size`` entries, padded
-    with ``fill_value`` or truncated.
+    Array API: (not in the standard). NumPy: numpy.flatnonzero.
 
-    >>> flatnonzero([0, 3, 0, 4]).shape
-    (2,)
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    size : int, optional
+        The static number of results, required under ``jax.jit``: padded with ``fill_value``
+        or truncated.
+    fill_value : int, optional
+        The padding; default 0.
+
+    Returns
+    -------
+    Array
+        The 1-D indices into ``ravel(a)``, of the index dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like.
+    ValueError
+        Under ``jax.jit`` without ``size``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``size``, ``fill_value``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.flatnonzero(la.asarray([0, 3, 0, 4]))
+    Array([1, 3])
     """
     raw = raw_of("flatnonzero", a, "a")
     size, fill = _size_args("flatnonzero", raw, size, fill_value)

@@ -74,27 +74,90 @@ def _split(fn, ary, indices_or_sections, axis, equal):
 
 @in_wide_mode
 def split(ary, indices_or_sections, axis=0):
-    """Split into equal sections, or at the given indices. NumPy: numpy.split.
+    """Split an array into equal sections, or at the given indices.
 
-    ``indices_or_sections`` is static under ``jax.jit`` (an int, or a sequence / concrete
-    array of split points); the result is a list of arrays.
+    Array API: (not in the standard). NumPy: numpy.split.
 
-    >>> from laxarray import arange, eye, ones, zeros
-    >>> [a.shape for a in split(arange(6), 3)]
-    [(2,), (2,), (2,)]
+    Parameters
+    ----------
+    ary : array_like
+        The array to split.
+    indices_or_sections : int or sequence of ints
+        An int ``N``: ``N`` equal sections (``N`` must divide the axis length); a sequence
+        (or concrete array) of increasing split points.
+    axis : int, optional
+        The axis to split along; default 0.
+
+    Returns
+    -------
+    list of Array
+        The sections.
+
+    Raises
+    ------
+    TypeError
+        If ``ary`` is not array_like, or ``indices_or_sections`` is not an int or a sequence
+        of ints.
+    ValueError
+        If ``N`` is not positive or does not divide the axis length.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``indices_or_sections``, ``axis``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.split(la.arange(6), 3)
+    [Array([0, 1]), Array([2, 3]), Array([4, 5])]
+    >>> la.split(la.arange(6), [1, 4])
+    [Array([0]), Array([1, 2, 3]), Array([4, 5])]
     """
     return _split("split", ary, indices_or_sections, axis, True)
 
 
 @in_wide_mode
 def array_split(ary, indices_or_sections, axis=0):
-    """Split into sections of nearly equal size (or at indices). NumPy: numpy.array_split.
+    """Split an array into sections of nearly equal size, or at the given indices.
 
-    ``indices_or_sections`` is static under ``jax.jit``; the result is a list of arrays.
+    Array API: (not in the standard). NumPy: numpy.array_split.
 
-    >>> from laxarray import arange, eye, ones, zeros
-    >>> [a.shape for a in array_split(arange(5), 2)]
-    [(3,), (2,)]
+    Parameters
+    ----------
+    ary : array_like
+        The array to split.
+    indices_or_sections : int or sequence of ints
+        An int ``N``: ``N`` sections, the first ``length % N`` one element longer; a
+        sequence of split points, as :func:`split`'s.
+    axis : int, optional
+        The axis to split along; default 0.
+
+    Returns
+    -------
+    list of Array
+        The sections.
+
+    Raises
+    ------
+    TypeError
+        If ``ary`` is not array_like, or ``indices_or_sections`` is not an int or a sequence
+        of ints.
+    ValueError
+        If ``N`` is not positive.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``indices_or_sections``, ``axis``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.array_split(la.arange(5), 2)
+    [Array([0, 1, 2]), Array([3, 4])]
     """
     return _split("array_split", ary, indices_or_sections, axis, False)
 
@@ -108,12 +171,37 @@ def _split_along(fn, ary, indices_or_sections, min_ndim, axis_for):
 
 @in_wide_mode
 def hsplit(ary, indices_or_sections):
-    """Split horizontally (axis 1, or axis 0 of a 1-D array). NumPy: numpy.hsplit.
+    """Split an array horizontally: along axis 1 (axis 0 of a 1-D array).
 
-    ``indices_or_sections`` is static under ``jax.jit``.
+    Array API: (not in the standard). NumPy: numpy.hsplit.
 
-    >>> from laxarray import arange, eye, ones, zeros
-    >>> [a.shape for a in hsplit(ones((2, 4)), 2)]
+    Parameters
+    ----------
+    ary : array_like
+        The array.
+    indices_or_sections : int or sequence of ints
+        As :func:`split`'s: a number of equal sections, or split points.
+
+    Returns
+    -------
+    list of Array
+        The sections.
+
+    Raises
+    ------
+    TypeError
+        If ``ary`` is not array_like.
+    ValueError
+        If ``ary`` is 0-d, or the sections are not equal.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``indices_or_sections``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> [a.shape for a in la.hsplit(la.ones((2, 4)), 2)]
     [(2, 2), (2, 2)]
     """
     return _split_along("hsplit", ary, indices_or_sections, 1, lambda nd: 1 if nd > 1 else 0)
@@ -121,13 +209,38 @@ def hsplit(ary, indices_or_sections):
 
 @in_wide_mode
 def vsplit(ary, indices_or_sections):
-    """Split vertically (along axis 0) an array of rank >= 2. NumPy: numpy.vsplit.
+    """Split an array vertically: along axis 0 of an array of rank at least two.
 
-    ``indices_or_sections`` is static under ``jax.jit``.
+    Array API: (not in the standard). NumPy: numpy.vsplit.
 
-    >>> from laxarray import arange, eye, ones, zeros
-    >>> [a.shape for a in vsplit(ones((4, 2)), 2)]
-    [(2, 2), (2, 2)]
+    Parameters
+    ----------
+    ary : array_like
+        The array.
+    indices_or_sections : int or sequence of ints
+        As :func:`split`'s: a number of equal sections, or split points.
+
+    Returns
+    -------
+    list of Array
+        The sections.
+
+    Raises
+    ------
+    TypeError
+        If ``ary`` is not array_like.
+    ValueError
+        If ``ary`` has rank below two, or the sections are not equal.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``indices_or_sections``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> [a.shape for a in la.vsplit(la.ones((4, 2)), [1])]
+    [(1, 2), (3, 2)]
     """
     return _split_along("vsplit", ary, indices_or_sections, 2, lambda nd: 0)
 
@@ -169,30 +282,105 @@ def _atleast_public(fn, arys, ndim, where):
 
 @in_wide_mode
 def atleast_1d(*arys):
-    """View inputs as arrays of rank >= 1 (a tuple for several inputs). NumPy: numpy.atleast_1d.
+    """View inputs as arrays of rank at least one.
 
-    >>> atleast_1d(1.0).shape
-    (1,)
+    Array API: (not in the standard). NumPy: numpy.atleast_1d.
+
+    Parameters
+    ----------
+    *arys : array_like
+        One or more inputs.
+
+    Returns
+    -------
+    Array or tuple of Array
+        Each input as an array, 0-d ones reshaped to ``(1,)``; a tuple for several inputs.
+
+    Raises
+    ------
+    TypeError
+        If an input is not array_like.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.atleast_1d(1.0)
+    Array([1.])
+    >>> la.atleast_1d(1.0, [2, 3])
+    (Array([1.]), Array([2, 3]))
     """
     return _atleast_public("atleast_1d", arys, 1, "front")
 
 
 @in_wide_mode
 def atleast_2d(*arys):
-    """View inputs as arrays of rank >= 2 (``(N,)`` becomes ``(1, N)``). NumPy: numpy.atleast_2d.
+    """View inputs as arrays of rank at least two.
 
-    >>> atleast_2d([1, 2]).shape
-    (1, 2)
+    Array API: (not in the standard). NumPy: numpy.atleast_2d.
+
+    Parameters
+    ----------
+    *arys : array_like
+        One or more inputs.
+
+    Returns
+    -------
+    Array or tuple of Array
+        Each input as an array: ``(N,)`` becomes ``(1, N)``, 0-d ``(1, 1)``; a tuple for
+        several inputs.
+
+    Raises
+    ------
+    TypeError
+        If an input is not array_like.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.atleast_2d([1, 2])
+    Array([[1, 2]])
     """
     return _atleast_public("atleast_2d", arys, 2, "front")
 
 
 @in_wide_mode
 def atleast_3d(*arys):
-    """View inputs as arrays of rank >= 3 (``(N,)`` -> ``(1, N, 1)``, ``(M, N)`` -> ``(M, N, 1)``).
-    NumPy: numpy.atleast_3d.
+    """View inputs as arrays of rank at least three.
 
-    >>> atleast_3d([1, 2]).shape
+    Array API: (not in the standard). NumPy: numpy.atleast_3d.
+
+    Parameters
+    ----------
+    *arys : array_like
+        One or more inputs.
+
+    Returns
+    -------
+    Array or tuple of Array
+        ``(N,)`` becomes ``(1, N, 1)``, ``(M, N)`` becomes ``(M, N, 1)``; a tuple for
+        several inputs.
+
+    Raises
+    ------
+    TypeError
+        If an input is not array_like.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.atleast_3d(la.asarray([1, 2])).shape
     (1, 2, 1)
     """
     return _atleast_public("atleast_3d", arys, 3, "middle")
@@ -236,10 +424,44 @@ def sequence_of_raws(fn, tup, argname="tup"):
 
 @in_wide_mode
 def hstack(tup, *, dtype=None, casting="same_kind"):
-    """Stack horizontally (axis 1; axis 0 for 1-D inputs). NumPy: numpy.hstack.
+    """Stack arrays horizontally: along axis 1, or axis 0 for 1-D inputs.
 
-    >>> hstack([[1, 2], [3]]).shape
-    (3,)
+    Array API: (not in the standard). NumPy: numpy.hstack.
+
+    Parameters
+    ----------
+    tup : sequence of array_like
+        The arrays.
+    dtype : dtype, optional
+        The result's dtype; default the promotion of the inputs'.
+    casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
+        The rule for ``dtype``; default ``'same_kind'``.
+
+    Returns
+    -------
+    Array
+        The stacked array.
+
+    Raises
+    ------
+    TypeError
+        If an element is not array_like, or does not cast to ``dtype``.
+    ValueError
+        If ``tup`` is empty or the shapes do not match.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``dtype``, ``casting``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.hstack([la.asarray([1, 2]), la.asarray([3])])
+    Array([1, 2, 3])
+    >>> a = la.asarray([[1, 2], [3, 4]])
+    >>> la.hstack([a, a])
+    Array([[1, 2, 1, 2],
+           [3, 4, 3, 4]])
     """
     raws = [_atleast(r, 1) for r in sequence_of_raws("hstack", tup)]
     return join("hstack", raws, 0 if raws[0].ndim == 1 else 1, dtype, casting)
@@ -247,10 +469,41 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
 
 @in_wide_mode
 def vstack(tup, *, dtype=None, casting="same_kind"):
-    """Stack vertically (axis 0 of the inputs made at least 2-D). NumPy: numpy.vstack.
+    """Stack arrays vertically: along axis 0 of the inputs made at least 2-D.
 
-    >>> vstack([[1, 2], [3, 4]]).shape
-    (2, 2)
+    Array API: (not in the standard). NumPy: numpy.vstack.
+
+    Parameters
+    ----------
+    tup : sequence of array_like
+        The arrays.
+    dtype : dtype, optional
+        The result's dtype; default the promotion of the inputs'.
+    casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
+        The rule for ``dtype``; default ``'same_kind'``.
+
+    Returns
+    -------
+    Array
+        The stacked array, at least 2-D.
+
+    Raises
+    ------
+    TypeError
+        If an element is not array_like, or does not cast to ``dtype``.
+    ValueError
+        If ``tup`` is empty or the shapes do not match.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``dtype``, ``casting``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.vstack([la.asarray([1, 2]), la.asarray([3, 4])])
+    Array([[1, 2],
+           [3, 4]])
     """
     raws = [_atleast(r, 2) for r in sequence_of_raws("vstack", tup)]
     return join("vstack", raws, 0, dtype, casting)
@@ -258,10 +511,37 @@ def vstack(tup, *, dtype=None, casting="same_kind"):
 
 @in_wide_mode
 def dstack(tup):
-    """Stack along the third axis (inputs made at least 3-D). NumPy: numpy.dstack.
+    """Stack arrays along the third axis (the inputs made at least 3-D).
 
-    >>> dstack([[1, 2], [3, 4]]).shape
-    (1, 2, 2)
+    Array API: (not in the standard). NumPy: numpy.dstack.
+
+    Parameters
+    ----------
+    tup : sequence of array_like
+        The arrays.
+
+    Returns
+    -------
+    Array
+        The stack, at least 3-D.
+
+    Raises
+    ------
+    TypeError
+        If an element is not array_like.
+    ValueError
+        If the shapes do not match.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.dstack([la.asarray([1, 2]), la.asarray([3, 4])])
+    Array([[[1, 3],
+            [2, 4]]])
     """
     raws = [_atleast(r, 3, "middle") for r in sequence_of_raws("dstack", tup)]
     return join("dstack", raws, 2)
@@ -269,10 +549,37 @@ def dstack(tup):
 
 @in_wide_mode
 def column_stack(tup):
-    """Stack 1-D arrays as columns (and 2-D arrays as they are). NumPy: numpy.column_stack.
+    """Stack 1-D arrays as columns of a 2-D array (2-D arrays as they are).
 
-    >>> column_stack([[1, 2], [3, 4]]).shape
-    (2, 2)
+    Array API: (not in the standard). NumPy: numpy.column_stack.
+
+    Parameters
+    ----------
+    tup : sequence of array_like
+        The arrays: 1-D ones become columns.
+
+    Returns
+    -------
+    Array
+        The 2-D stack.
+
+    Raises
+    ------
+    TypeError
+        If an element is not array_like.
+    ValueError
+        If the lengths differ.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.column_stack([la.asarray([1, 2]), la.asarray([3, 4])])
+    Array([[1, 3],
+           [2, 4]])
     """
     raws = []
     for r in sequence_of_raws("column_stack", tup):
@@ -311,14 +618,38 @@ def _block_build(arrays, depth, list_ndim, ndim):
 
 @in_wide_mode
 def block(arrays):
-    """Assemble an array from nested lists of blocks. NumPy: numpy.block.
+    """Assemble an array from nested lists of blocks.
 
-    The innermost lists join along the last axis, the next ones along the second last, and
-    so on; dtypes promote level by level, as NumPy's concatenations do.
+    Array API: (not in the standard). NumPy: numpy.block.
 
-    >>> from laxarray import arange, eye, ones, zeros
-    >>> block([[ones((2, 2)), zeros((2, 1))]]).shape
-    (2, 3)
+    Parameters
+    ----------
+    arrays : nested list of array_like
+        The blocks: the innermost lists join along the last axis, the next ones along the
+        second last, and so on.
+
+    Returns
+    -------
+    Array
+        The assembled array; dtypes promote level by level, as NumPy's concatenations do.
+
+    Raises
+    ------
+    TypeError
+        If a block is not array_like.
+    ValueError
+        If the blocks' shapes do not fit.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.block([[la.ones((2, 2)), la.zeros((2, 1))]])
+    Array([[1., 1., 0.],
+           [1., 1., 0.]])
     """
     list_ndim, leaves = _block_depth(arrays)
     raws = [raw_of("block", a, "arrays") for a in leaves]

@@ -53,10 +53,54 @@ def _wavg_kernel(x, w, *, axes, keepdims, rdtype):
 
 @in_wide_region
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
-    """Weighted average along ``axis``; with ``returned=True`` also the sum of weights.
-    NumPy: numpy.average. ``axis``/``keepdims`` static under ``jax.jit``.
+    """Compute the weighted average along the given axes.
 
-    Weights summing to zero raise ``ZeroDivisionError`` eagerly (under jit: inf/NaN)."""
+    Array API: (not in the standard). NumPy: numpy.average.
+
+    Parameters
+    ----------
+    a : array_like
+        The data.
+    axis : int or tuple of ints, optional
+        The axes to average over; default all.
+    weights : array_like, optional
+        The weights: of ``a``'s shape, or 1-D of its length along a single ``axis``; default
+        all ones.
+    returned : bool, optional
+        Also return the sum of the weights; default False.
+    keepdims : bool, optional
+        Keep the reduced axes with size one; default False.
+
+    Returns
+    -------
+    Array or tuple of Array
+        The averages (integers give float64); with ``returned``, ``(average, sum of weights)``.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, or ``weights`` differs in shape from ``a`` without
+        an ``axis``.
+    ValueError
+        If ``weights`` does not match the axis.
+    ZeroDivisionError
+        Eagerly, if the weights sum to zero (under ``jax.jit``: inf/NaN).
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``returned``, ``keepdims``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.average(la.asarray([1.0, 2.0, 3.0, 4.0]), weights=la.asarray([4.0, 3.0, 2.0, 1.0]))
+    Array(2.)
+    >>> a = la.asarray([[10.0, 7.0, 4.0], [3.0, 2.0, 1.0]])
+    >>> la.average(a, axis=1, weights=la.asarray([1.0, 0.0, 1.0]), returned=True)
+    (Array([7., 2.]), Array([2., 2.]))
+    """
     x = raw("average", a, "a")
     check_bool("average", returned, "returned")
     check_bool("average", keepdims, "keepdims")
@@ -159,10 +203,55 @@ def _freq_weights(fn, v, argname, nobs):
 @in_wide_region
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *,
         dtype=None):
-    """Covariance matrix of the variables in the rows (``rowvar=True``) of ``m`` [and ``y``].
-    NumPy: numpy.cov. ``rowvar``/``bias``/``ddof`` static; weights may be traced.
+    """Estimate the covariance matrix of variables from observations.
 
-    Integer-valued / non-negative weight checks are eager only."""
+    Array API: (not in the standard). NumPy: numpy.cov.
+
+    Parameters
+    ----------
+    m : array_like
+        A 1-D or 2-D array: each row a variable and each column an observation (``rowvar``).
+    y : array_like, optional
+        More variables, in the same layout, stacked under ``m``'s.
+    rowvar : bool, optional
+        True (default): rows are variables; False: columns are.
+    bias : bool, optional
+        Normalise by ``N`` instead of ``N - 1``; default False.
+    ddof : int, optional
+        Normalise by ``N - ddof`` (overrides ``bias``).
+    fweights : array_like, optional
+        Integer frequency weights, one per observation.
+    aweights : array_like, optional
+        Non-negative observation weights.
+    dtype : dtype, optional
+        The dtype of the result; default at least float64 (float32 input gives float64).
+
+    Returns
+    -------
+    Array
+        The covariance matrix (0-d for a single variable).
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, or (eagerly) ``fweights`` is not integer-valued.
+    ValueError
+        If ``m`` has rank above 2, the weights do not match, or (eagerly) a weight is negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``rowvar``, ``bias``, ``ddof``, ``dtype`` (the weights may be
+    traced; their checks are then skipped).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.cov(la.asarray([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]]))
+    Array([[ 1., -1.],
+           [-1.,  1.]])
+    >>> la.cov(la.asarray([1.0, 2.0]), bias=True)
+    Array(0.25)
+    """
     fn = "cov"
     mr = raw(fn, m, "m")
     if mr.ndim > 2:
@@ -234,8 +323,44 @@ def _corr_kernel(c):
 
 @in_wide_region
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):
-    """Pearson correlation coefficients (``cov`` normalised, clipped to [-1, 1]).
-    NumPy: numpy.corrcoef. ``rowvar`` static under ``jax.jit``."""
+    """Return the Pearson correlation coefficients of variables.
+
+    Array API: (not in the standard). NumPy: numpy.corrcoef.
+
+    Parameters
+    ----------
+    x : array_like
+        A 1-D or 2-D array of variables (rows, or columns with ``rowvar=False``).
+    y : array_like, optional
+        More variables, stacked under ``x``'s.
+    rowvar : bool, optional
+        True (default): rows are variables.
+    dtype : dtype, optional
+        The dtype of the result.
+
+    Returns
+    -------
+    Array
+        :func:`cov` normalised by the standard deviations, clipped to [-1, 1].
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        If ``x`` has rank above 2 (the message names :func:`cov`).
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``rowvar``, ``dtype``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.corrcoef(la.asarray([0.0, 1.0, 2.0]), la.asarray([1.0, 2.0, 4.0]))
+    Array([[1.        , 0.98198051],
+           [0.98198051, 1.        ]])
+    """
     c = cov(x, y, rowvar, dtype=dtype)
     return call(_corr_kernel, c)
 
@@ -310,9 +435,49 @@ def _interp_kernel(x, xp, fp, left, right, *, period):
 
 @in_wide_region
 def interp(x, xp, fp, left=None, right=None, period=None):
-    """Piecewise-linear interpolation of ``(xp, fp)`` at ``x`` (float64 or complex128).
-    NumPy: numpy.interp. ``period`` is static under ``jax.jit``; ``xp`` must be increasing
-    (not checked, as in NumPy) unless ``period`` is given."""
+    """Interpolate piecewise linearly through the points ``(xp, fp)`` at ``x``.
+
+    Array API: (not in the standard). NumPy: numpy.interp.
+
+    Parameters
+    ----------
+    x : array_like
+        Where to evaluate.
+    xp : array_like
+        The 1-D x-coordinates of the data points, increasing (not checked, as in NumPy)
+        unless ``period`` is given.
+    fp : array_like
+        The 1-D y-coordinates, of ``xp``'s length; real or complex.
+    left, right : float, optional
+        The value below ``xp[0]`` and above ``xp[-1]``; default ``fp[0]`` and ``fp[-1]``.
+    period : float, optional
+        The period of periodic x-coordinates (``left``/``right`` are then ignored).
+
+    Returns
+    -------
+    Array
+        The interpolated values, of ``x``'s shape: float64 (complex128 for complex ``fp``).
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        If ``xp`` or ``fp`` is not 1-D, their lengths differ, or ``period`` is zero.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``period``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> xp, fp = la.asarray([1.0, 2.0, 3.0]), la.asarray([3.0, 2.0, 0.0])
+    >>> la.interp(la.asarray([2.5, 0.0, 5.0]), xp, fp)
+    Array([1., 3., 0.])
+    >>> la.interp(la.asarray([2.5, 0.0]), xp, fp, left=-1.0)
+    Array([ 1., -1.])
+    """
     fn = "interp"
     xr, xpr, fpr = raw(fn, x, "x"), raw(fn, xp, "xp"), raw(fn, fp, "fp")
     if _dt.kind_of(xr.dtype) == "c" or _dt.kind_of(xpr.dtype) == "c":
@@ -419,12 +584,58 @@ def _comb(a, b, c, f0, f1, f2):
 
 @in_wide_region
 def gradient(f, *varargs, axis=None, edge_order=1):
-    """Gradient by central differences inside and one-sided (order 1 or 2) at the edges.
-    NumPy: numpy.gradient. Returns one array, or a tuple for several axes.
+    """Return the gradient of an N-d array by finite differences.
 
-    ``varargs`` (spacing scalars or 1-D coordinate arrays), ``axis`` and ``edge_order``
-    are static in kind; coordinate arrays may be traced (then the non-uniform formula is
-    used even for evenly spaced coordinates)."""
+    Array API: (not in the standard). NumPy: numpy.gradient.
+
+    Parameters
+    ----------
+    f : array_like
+        The sampled values.
+    *varargs : scalars or 1-D array_like, optional
+        The spacing: none (1), one scalar for every axis, or one scalar or coordinate array
+        per axis of ``axis``.
+    axis : int or tuple of ints, optional
+        The axes to differentiate along; default all.
+    edge_order : {1, 2}, optional
+        The order of the one-sided differences at the edges; default 1.
+
+    Returns
+    -------
+    Array or tuple of Array
+        The derivative along each axis (one array for one axis, else a tuple), of the
+        floating dtype of ``f`` (integers give float64).
+
+    Raises
+    ------
+    TypeError
+        If ``f`` is not array_like.
+    ValueError
+        If ``edge_order`` is above 2, an axis has fewer than ``edge_order + 1`` elements, or
+        a coordinate array does not match its axis.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``edge_order``, the kind of each spacing (coordinate
+    arrays may be traced).
+
+    Central differences inside, one-sided ones at the edges.  Traced coordinate arrays take
+    the non-uniform formula even when evenly spaced.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.gradient(la.asarray([1.0, 2.0, 4.0, 7.0, 11.0]))
+    Array([1. , 1.5, 2.5, 3.5, 4. ])
+    >>> la.gradient(la.asarray([1.0, 2.0, 4.0, 7.0, 11.0]), 2.0)
+    Array([0.5 , 0.75, 1.25, 1.75, 2.  ])
+    >>> dy, dx = la.gradient(la.asarray([[1.0, 2.0, 6.0], [3.0, 4.0, 5.0]]))
+    >>> dx
+    Array([[1. , 2.5, 4. ],
+           [1. , 1. , 1. ]])
+    """
     fn = "gradient"
     fr = raw(fn, f, "f")
     if _dt.kind_of(fr.dtype) == "b":
@@ -506,9 +717,48 @@ def _trapezoid_kernel(y, d, *, axis, pdtype, rdtype):
 
 @in_wide_region
 def trapezoid(y, x=None, dx=1.0, axis=-1):
-    """Integral of ``y`` along ``axis`` by the trapezoidal rule. NumPy: numpy.trapezoid.
+    """Integrate along an axis by the composite trapezoidal rule.
 
-    ``axis`` static under ``jax.jit``; ``x`` (sample points) may be traced."""
+    Array API: (not in the standard). NumPy: numpy.trapezoid.
+
+    Parameters
+    ----------
+    y : array_like
+        The sampled values.
+    x : array_like, optional
+        The sample points (1-D of ``y``'s length along ``axis``, or of ``y``'s shape); may
+        be traced.  Default: spacing ``dx``.
+    dx : float, optional
+        The spacing when ``x`` is None; default 1.0.
+    axis : int, optional
+        The axis to integrate along; default -1.
+
+    Returns
+    -------
+    Array
+        The integrals, of ``y``'s shape without ``axis``; integers give float64.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        If ``x`` does not match ``y``.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.trapezoid(la.asarray([1.0, 2.0, 3.0]))
+    Array(4.)
+    >>> la.trapezoid(la.asarray([1.0, 2.0, 3.0]), x=la.asarray([4.0, 6.0, 8.0]))
+    Array(8.)
+    """
     fn = "trapezoid"
     yr = raw(fn, y, "y")
     if yr.ndim == 0:
@@ -563,8 +813,42 @@ def _ediff1d_kernel(x, begin, end):
 
 @in_wide_region
 def ediff1d(ary, to_end=None, to_begin=None):
-    """Differences between consecutive elements of the flattened ``ary``, with optional
-    values prepended/appended. NumPy: numpy.ediff1d (result dtype: ``ary``'s)."""
+    """Return the differences between consecutive elements of the flattened array.
+
+    Array API: (not in the standard). NumPy: numpy.ediff1d.
+
+    Parameters
+    ----------
+    ary : array_like
+        The input; flattened.
+    to_end : array_like, optional
+        Values appended.
+    to_begin : array_like, optional
+        Values prepended.
+
+    Returns
+    -------
+    Array
+        The differences, of ``ary``'s dtype.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, or ``to_begin``/``to_end`` does not cast to
+        ``ary``'s dtype.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.ediff1d(la.asarray([1, 2, 4, 7, 0]))
+    Array([ 1,  2,  3, -7])
+    >>> la.ediff1d(la.asarray([1, 2, 4]), to_begin=-99, to_end=la.asarray([88, 99]))
+    Array([-99,   1,   2,  88,  99])
+    """
     fn = "ediff1d"
     x = raw(fn, ary, "ary")
     if _dt.kind_of(x.dtype) == "b":

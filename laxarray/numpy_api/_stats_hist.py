@@ -240,12 +240,61 @@ def _weights(fn, weights, n):
 
 @in_wide_region
 def histogram(a, bins=10, range=None, density=None, weights=None):
-    """Counts (or weight sums) of ``a`` in ``bins``, and the bin edges.
-    NumPy: numpy.histogram (``bins``: an int, a sequence of edges, or -- eagerly only --
-    one of NumPy's estimator names such as ``'auto'``).
+    """Compute the histogram of the data: counts (or weight sums) per bin, and the bin edges.
 
-    ``bins``, ``range`` and ``density`` are static under ``jax.jit``; the result dtype is
-    int64, the weights' dtype, or float64 with ``density=True``."""
+    Array API: (not in the standard). NumPy: numpy.histogram.
+
+    Parameters
+    ----------
+    a : array_like
+        The data; flattened.
+    bins : int, sequence of scalars or str, optional
+        A number of equal-width bins (default 10); a monotonically increasing sequence of
+        edges; or, eagerly only, one of NumPy's estimator names (``'auto'``, ``'fd'``,
+        ``'sturges'`` ...).
+    range : (float, float), optional
+        The lower and upper edge of equal-width bins; default the data's minimum and
+        maximum. Values outside it are not counted.
+    density : bool, optional
+        Return the probability density (each count divided by the total and the bin width)
+        instead of counts.
+    weights : array_like, optional
+        One weight per value of ``a``, summed instead of counting 1.
+
+    Returns
+    -------
+    hist : Array
+        The counts: int64, the weights' dtype with ``weights``, or float64 with
+        ``density=True``.
+    bin_edges : Array
+        The ``len(hist) + 1`` edges.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` or ``weights`` is not array_like.
+    ValueError
+        If ``bins`` is not positive, the edges do not increase, ``range`` is invalid,
+        ``weights`` does not match ``a``, or (under ``jax.jit``) ``bins`` is an estimator
+        name.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``bins``, ``range``, ``density``.
+
+    The last bin includes its right edge, as NumPy's.  An estimator name makes the number of
+    bins depend on the data, so it is refused under ``jax.jit``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.histogram(la.asarray([1, 2, 1]), bins=[0, 1, 2, 3])
+    (Array([0, 2, 1]), Array([0, 1, 2, 3]))
+    >>> la.histogram(la.asarray([1.0, 2.0, 1.0, 4.0]), bins=3)
+    (Array([2, 1, 1]), Array([1., 2., 3., 4.]))
+    >>> la.histogram(la.asarray([1.0, 2.0, 1.0]), bins=2, density=True)[0]
+    Array([1.33333333, 0.66666667])
+    """
     x = _sample_1d("histogram", raw("histogram", a, "a"), "a")
     x = lax.reshape(x, (math.prod(x.shape),))
     if isinstance(bins, str) and weights is not None:
@@ -473,13 +522,53 @@ def _bincount_tuples(x, length):
 
 @in_wide_region
 def bincount(x, weights=None, minlength=0, *, length=None):
-    """Occurrences of each value in the non-negative integer array ``x``.
-    NumPy: numpy.bincount (int64 counts; float64 sums with ``weights``).
+    """Count the occurrences of each value in an array of non-negative integers.
 
-    Eagerly the length is ``max(x.max() + 1, minlength)`` and a negative value raises
-    ``ValueError``. Under ``jax.jit`` pass the static ``length=`` (as jax.numpy); values
-    outside ``[0, length)`` are dropped. Eagerly on the CPU it takes the CPU host path
-    (NumPy's bincount, no kernel)."""
+    Array API: (not in the standard). NumPy: numpy.bincount.
+
+    Parameters
+    ----------
+    x : array_like
+        A 1-D array of a non-negative integer (or bool) dtype.
+    weights : array_like, optional
+        One weight per value of ``x``, summed instead of counting 1.
+    minlength : int, optional
+        The least length of the result; default 0.
+    length : int, optional
+        The exact length of the result (jax.numpy's argument), required under ``jax.jit``;
+        values outside ``[0, length)`` are dropped.
+
+    Returns
+    -------
+    Array
+        ``out[i]`` is the number of times (or the weight sum where) ``x == i``: int64
+        counts, float64 sums with ``weights``; of length ``max(x.max() + 1, minlength)`` or
+        ``length``.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not of an integer or bool dtype.
+    ValueError
+        If ``x`` is not 1-D, ``weights`` does not match it, eagerly a value is negative, or
+        under ``jax.jit`` ``length`` is missing.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``minlength``, ``length``.
+
+    Eagerly on the CPU it takes the CPU host path (NumPy's bincount, no kernel).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.bincount(la.asarray([0, 1, 1, 3]))
+    Array([1, 2, 0, 1])
+    >>> la.bincount(la.asarray([0, 1, 1, 3]), weights=la.asarray([0.5, 1.0, 1.0, 2.0]))
+    Array([0.5, 2. , 0. , 2. ])
+    >>> la.bincount(la.asarray([0, 1, 1, 3]), minlength=6)
+    Array([1, 2, 0, 1, 0, 0])
+    """
     xr = raw("bincount", x, "x")
     if _dt.kind_of(xr.dtype) not in "biu":
         fail(TypeError, "bincount", "an integer (or boolean) array for 'x'", x)
@@ -526,11 +615,47 @@ def _digitize_kernel(x, bins, *, right, mode):
 
 @in_wide_region
 def digitize(x, bins, right=False):
-    """Index of the bin of ``bins`` (1-D, increasing or decreasing) each value falls in.
-    NumPy: numpy.digitize (int64). ``right`` is static under ``jax.jit``.
+    """Return the index of the bin each value falls in.
 
-    Eagerly non-monotonic ``bins`` raise ``ValueError``; under ``jax.jit`` the direction
-    is taken from ``bins[-1] >= bins[0]``."""
+    Array API: (not in the standard). NumPy: numpy.digitize.
+
+    Parameters
+    ----------
+    x : array_like
+        The values.
+    bins : array_like
+        A 1-D array of bin edges, increasing or decreasing.
+    right : bool, optional
+        Whether a bin includes its right edge instead of its left one; default False.
+
+    Returns
+    -------
+    Array
+        The int64 indices ``i`` with ``bins[i-1] <= x < bins[i]`` (increasing bins,
+        ``right`` False), of ``x``'s shape; 0 or ``len(bins)`` beyond the ends.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like.
+    ValueError
+        If ``bins`` is not 1-D, or (eagerly) is not monotonic.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``right``.
+
+    Under ``jax.jit`` the direction is taken from ``bins[-1] >= bins[0]`` and monotonicity
+    is not checked.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.digitize(la.asarray([0.2, 6.4, 3.0, 1.6]), la.asarray([0.0, 1.0, 2.5, 4.0, 10.0]))
+    Array([1, 4, 3, 2])
+    >>> la.digitize(la.asarray([1.0, 2.0]), la.asarray([1.0, 2.0]), right=True)
+    Array([0, 1])
+    """
     xr = raw("digitize", x, "x")
     br = raw("digitize", bins, "bins")
     check_bool("digitize", bool(right) if isinstance(right, (np.bool_, int)) else right,

@@ -49,7 +49,49 @@ def _finish(y, axes, keepdims):
 
 @in_wide_region
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
-    """Sum treating NaN as zero. NumPy: numpy.nansum. ``axis``/``dtype`` static under jit."""
+    """Return the sum over the given axes, treating NaNs as zero.
+
+    Array API: (not in the standard). NumPy: numpy.nansum.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    axis : int or tuple of ints, optional
+        The axes to reduce; default all.
+    dtype : dtype, optional
+        The dtype to accumulate in and return.  Default as :func:`laxarray.sum`'s (smaller
+        integers in the default integer dtype).
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+    keepdims : bool, optional
+        Keep the reduced axes with size one; default False.
+
+    Returns
+    -------
+    Array
+        The sums.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like, or ``out`` is given.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``dtype``, ``keepdims``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])
+    >>> la.nansum(a)
+    Array(8.)
+    >>> la.nansum(a, axis=0)
+    Array([4., 4.])
+    """
     no_out("nansum", out)
     x = _nan_to(raw("nansum", a, "a"), 0)
     axes = normalize_axes("nansum", axis, x.ndim)
@@ -58,7 +100,45 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
 
 @in_wide_region
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
-    """Product treating NaN as one. NumPy: numpy.nanprod. ``axis``/``dtype`` static under jit."""
+    """Return the product over the given axes, treating NaNs as one.
+
+    Array API: (not in the standard). NumPy: numpy.nanprod.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    axis : int or tuple of ints, optional
+        The axes to reduce; default all.
+    dtype : dtype, optional
+        The dtype to multiply in.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+    keepdims : bool, optional
+        Keep the reduced axis with size one; default False.
+
+    Returns
+    -------
+    Array
+        The products.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like, or ``out`` is given.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``dtype``, ``keepdims``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.nanprod(la.asarray([2.0, la.nan, 3.0]))
+    Array(6.)
+    """
     no_out("nanprod", out)
     x = _nan_to(raw("nanprod", a, "a"), 1)
     axes = normalize_axes("nanprod", axis, x.ndim)
@@ -91,18 +171,88 @@ def _nan_extremum(fn, a, axis, keepdims, find_max):
 
 @in_wide_region
 def nanmax(a, axis=None, out=None, keepdims=False):
-    """Maximum ignoring NaN (an all-NaN slice gives NaN). NumPy: numpy.nanmax.
+    """Return the maximum over the given axes, ignoring NaNs.
 
-    Complex input is not supported (``TypeError``)."""
+    Array API: (not in the standard). NumPy: numpy.nanmax.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array, of a real dtype.
+    axis : int or tuple of ints, optional
+        The axes to reduce; default all.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+    keepdims : bool, optional
+        Keep the reduced axes with size one; default False.
+
+    Returns
+    -------
+    Array
+        The maximums of the non-NaN values; an all-NaN slice gives NaN.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like or complex (no order), or ``out`` is given.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``keepdims``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])
+    >>> la.nanmax(a, axis=1)
+    Array([1., 4.])
+    """
     no_out("nanmax", out)
     return _nan_extremum("nanmax", a, axis, keepdims, True)
 
 
 @in_wide_region
 def nanmin(a, axis=None, out=None, keepdims=False):
-    """Minimum ignoring NaN (an all-NaN slice gives NaN). NumPy: numpy.nanmin.
+    """Return the minimum over the given axes, ignoring NaNs.
 
-    Complex input is not supported (``TypeError``)."""
+    Array API: (not in the standard). NumPy: numpy.nanmin.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array, of a real dtype.
+    axis : int or tuple of ints, optional
+        The axes to reduce; default all.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+    keepdims : bool, optional
+        Keep the reduced axes with size one; default False.
+
+    Returns
+    -------
+    Array
+        The minimums of the non-NaN values; an all-NaN slice gives NaN.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like or complex (no order), or ``out`` is given.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``keepdims``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])
+    >>> la.nanmin(a)
+    Array(1.)
+    """
     no_out("nanmin", out)
     return _nan_extremum("nanmin", a, axis, keepdims, False)
 
@@ -149,19 +299,92 @@ def _stat_arg(find_max):
 
 @in_wide_region
 def nanargmax(a, axis=None, out=None, *, keepdims=False):
-    """Index of the maximum ignoring NaN. NumPy: numpy.nanargmax.
+    """Return the index of the maximum along an axis, ignoring NaNs.
 
-    An all-NaN slice raises ``ValueError`` eagerly (as NumPy); under ``jax.jit`` the value
-    is not known while tracing and such slices give ``-1`` (as jax.numpy)."""
+    Array API: (not in the standard). NumPy: numpy.nanargmax.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    axis : int, optional
+        The axis; default None: the flattened array.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+    keepdims : bool, optional
+        Keep the reduced axis with size one; default False.
+
+    Returns
+    -------
+    Array
+        The indices, of the index dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like, or ``out`` is given.
+    ValueError
+        Eagerly, for an all-NaN slice (as NumPy); under ``jax.jit``, where the values are
+        not known, such slices give -1 (as jax.numpy's).
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``keepdims``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.nanargmax(la.asarray([1.0, la.nan, 3.0]))
+    Array(2)
+    """
     no_out("nanargmax", out)
     return _nanarg("nanargmax", a, axis, keepdims, True)
 
 
 @in_wide_region
 def nanargmin(a, axis=None, out=None, *, keepdims=False):
-    """Index of the minimum ignoring NaN. NumPy: numpy.nanargmin.
+    """Return the index of the minimum along an axis, ignoring NaNs.
 
-    An all-NaN slice raises ``ValueError`` eagerly; under ``jax.jit`` it gives ``-1``."""
+    Array API: (not in the standard). NumPy: numpy.nanargmin.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    axis : int, optional
+        The axis; default None: the flattened array.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+    keepdims : bool, optional
+        Keep the reduced axis with size one; default False.
+
+    Returns
+    -------
+    Array
+        The indices, of the index dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like, or ``out`` is given.
+    ValueError
+        Eagerly, for an all-NaN slice (as NumPy); under ``jax.jit``, where the values are
+        not known, such slices give -1 (as jax.numpy's).
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``keepdims``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.nanargmin(la.asarray([[la.nan, 2.0], [3.0, 1.0]]), axis=1)
+    Array([1, 1])
+    """
     no_out("nanargmin", out)
     return _nanarg("nanargmin", a, axis, keepdims, False)
 
@@ -222,7 +445,48 @@ def _nan_moment(fn, op, a, axis, dtype, ddof, keepdims):
 
 @in_wide_region
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
-    """Mean ignoring NaN (all-NaN slice: NaN; integers give float64). NumPy: numpy.nanmean."""
+    """Compute the mean over the given axes, ignoring NaNs.
+
+    Array API: (not in the standard). NumPy: numpy.nanmean.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    axis : int or tuple of ints, optional
+        The axes to reduce; default all.
+    dtype : dtype, optional
+        The dtype to accumulate in and return.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+    keepdims : bool, optional
+        Keep the reduced axes with size one; default False.
+
+    Returns
+    -------
+    Array
+        The means of the non-NaN values (integers give float64); an all-NaN slice gives NaN.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like, or ``out`` is given.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``dtype``, ``keepdims``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])
+    >>> la.nanmean(a)
+    Array(2.66666667)
+    >>> la.nanmean(a, axis=1)
+    Array([1. , 3.5])
+    """
     no_out("nanmean", out)
     return _nan_moment("nanmean", "mean", a, axis, dtype, 0.0, keepdims)
 
@@ -237,8 +501,53 @@ def _ddof(fn, ddof, correction):
 
 @in_wide_region
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
-    """Variance ignoring NaN; slices with ``count - ddof <= 0`` give NaN.
-    NumPy: numpy.nanvar (complex input gives a real result)."""
+    """Compute the variance over the given axes, ignoring NaNs.
+
+    Array API: (not in the standard). NumPy: numpy.nanvar.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    axis : int or tuple of ints, optional
+        The axes to reduce; default all.
+    dtype : dtype, optional
+        The dtype to accumulate in and return.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+    ddof : int or float, optional
+        The delta degrees of freedom: the divisor is ``count - ddof``; default 0.
+    keepdims : bool, optional
+        Keep the reduced axes with size one; default False.
+    correction : int or float, optional
+        The Array API name of ``ddof``; give at most one of the two.
+
+    Returns
+    -------
+    Array
+        The variances of the non-NaN values (real for complex input); slices with ``count -
+        ddof <= 0`` give NaN.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like, or ``out`` is given.
+    ValueError
+        If both ``ddof`` and ``correction`` are given.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``dtype``, ``ddof``, ``keepdims``, ``correction``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])
+    >>> la.nanvar(a, axis=0)
+    Array([1., 0.])
+    """
     no_out("nanvar", out)
     return _nan_moment("nanvar", "var", a, axis, dtype, _ddof("nanvar", ddof, correction),
                        keepdims)
@@ -246,7 +555,54 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correc
 
 @in_wide_region
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
-    """Standard deviation ignoring NaN. NumPy: numpy.nanstd."""
+    """Compute the standard deviation over the given axes, ignoring NaNs.
+
+    Array API: (not in the standard). NumPy: numpy.nanstd.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    axis : int or tuple of ints, optional
+        The axes to reduce; default all.
+    dtype : dtype, optional
+        The dtype to accumulate in and return.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+    ddof : int or float, optional
+        The delta degrees of freedom: the divisor is ``count - ddof``; default 0.
+    keepdims : bool, optional
+        Keep the reduced axes with size one; default False.
+    correction : int or float, optional
+        The Array API name of ``ddof``; give at most one of the two.
+
+    Returns
+    -------
+    Array
+        The square roots of :func:`nanvar`'s variances.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like, or ``out`` is given.
+    ValueError
+        If both ``ddof`` and ``correction`` are given.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``dtype``, ``ddof``, ``keepdims``, ``correction``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])
+    >>> la.nanstd(a)
+    Array(1.24721913)
+    >>> la.nanstd(la.asarray([1.0, la.nan]), ddof=1)
+    Array(nan)
+    """
     no_out("nanstd", out)
     return _nan_moment("nanstd", "std", a, axis, dtype, _ddof("nanstd", ddof, correction),
                        keepdims)
@@ -268,25 +624,175 @@ def _cumulative(fn, a, axis, dtype, nan_value, out=None):
 
 @in_wide_region
 def cumsum(a, axis=None, dtype=None, out=None):
-    """Cumulative sum (``axis=None``: of the flattened array). NumPy: numpy.cumsum."""
+    """Return the cumulative sum of the elements along an axis.
+
+    Array API: cumulative_sum (which keeps the axis and has ``include_initial``). NumPy:
+    numpy.cumsum.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    axis : int, optional
+        The axis to accumulate along; default None: the flattened array.
+    dtype : dtype, optional
+        The dtype to accumulate in and return.  Default as :func:`laxarray.sum`'s.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+
+    Returns
+    -------
+    Array
+        The running sums, of ``a``'s shape (1-D for ``axis=None``); booleans and smaller
+        integers accumulate in the default integer dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like, or ``out`` is given.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``dtype``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1, 2], [3, 4]])
+    >>> la.cumsum(a)
+    Array([ 1,  3,  6, 10])
+    >>> la.cumsum(a, axis=0)
+    Array([[1, 2],
+           [4, 6]])
+    """
     return _cumulative("cumsum", a, axis, dtype, None, out)
 
 
 @in_wide_region
 def cumprod(a, axis=None, dtype=None, out=None):
-    """Cumulative product (``axis=None``: flattened). NumPy: numpy.cumprod."""
+    """Return the cumulative product of the elements along an axis.
+
+    Array API: cumulative_prod. NumPy: numpy.cumprod.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    axis : int, optional
+        The axis to accumulate along; default None: the flattened array.
+    dtype : dtype, optional
+        The dtype to accumulate in and return.  Default as :func:`laxarray.prod`'s.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+
+    Returns
+    -------
+    Array
+        The running products, of ``a``'s shape (1-D for ``axis=None``).
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like, or ``out`` is given.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``dtype``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.cumprod(la.asarray([1, 2, 3]))
+    Array([1, 2, 6])
+    """
     return _cumulative("cumprod", a, axis, dtype, None, out)
 
 
 @in_wide_region
 def nancumsum(a, axis=None, dtype=None, out=None):
-    """Cumulative sum treating NaN as zero. NumPy: numpy.nancumsum."""
+    """Return the cumulative sum, treating NaNs as zero.
+
+    Array API: (not in the standard). NumPy: numpy.nancumsum.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    axis : int, optional
+        The axis; default None: the flattened array.
+    dtype : dtype, optional
+        The dtype to accumulate in.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+
+    Returns
+    -------
+    Array
+        The running results, of ``a``'s shape (1-D for ``axis=None``).
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like, or ``out`` is given.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``dtype``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.nancumsum(la.asarray([1.0, la.nan, 3.0]))
+    Array([1., 1., 4.])
+    """
     return _cumulative("nancumsum", a, axis, dtype, 0, out)
 
 
 @in_wide_region
 def nancumprod(a, axis=None, dtype=None, out=None):
-    """Cumulative product treating NaN as one. NumPy: numpy.nancumprod."""
+    """Return the cumulative product, treating NaNs as one.
+
+    Array API: (not in the standard). NumPy: numpy.nancumprod.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    axis : int, optional
+        The axis; default None: the flattened array.
+    dtype : dtype, optional
+        The dtype to accumulate in.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+
+    Returns
+    -------
+    Array
+        The running results, of ``a``'s shape (1-D for ``axis=None``).
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like, or ``out`` is given.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``dtype``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.nancumprod(la.asarray([2.0, la.nan, 3.0]))
+    Array([2., 2., 6.])
+    """
     return _cumulative("nancumprod", a, axis, dtype, 1, out)
 
 
@@ -298,9 +804,43 @@ def _ptp_kernel(x, *, axes, keepdims):
 
 @in_wide_region
 def ptp(a, axis=None, out=None, keepdims=False):
-    """Range ``max - min`` along ``axis`` (integers wrap, as NumPy). NumPy: numpy.ptp.
+    """Return the range of values (maximum - minimum) along the given axes.
 
-    Boolean and complex inputs raise ``TypeError``."""
+    Array API: (not in the standard). NumPy: numpy.ptp.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array, of a real numeric dtype (not bool).
+    axis : int or tuple of ints, optional
+        The axes to reduce; default all.
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+    keepdims : bool, optional
+        Keep the reduced axes with size one; default False.
+
+    Returns
+    -------
+    Array
+        ``max - min``, of ``a``'s dtype (integers wrap around, as NumPy's).
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like, bool or complex, or ``out`` is given.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``keepdims``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.ptp(la.asarray([[4, 9, 2], [3, 1, 8]]), axis=1)
+    Array([7, 7])
+    """
     no_out("ptp", out)
     x = raw("ptp", a, "a")
     if _dt.kind_of(x.dtype) in "bc":

@@ -361,40 +361,248 @@ def _quantile(fn, a, q, axis, method, keepdims, omit_nan, scale, out=None):
 @in_wide_region
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
              keepdims=False):
-    """``q``-th quantiles along ``axis`` (result shape ``q.shape + reduced shape``).
-    NumPy: numpy.quantile (all 13 ``method=`` values; no ``weights=``; ``out`` must
-    be None and ``overwrite_input`` is ignored).
+    """Compute the ``q``-th quantiles of the data along the given axes.
 
-    ``q`` may be traced; ``axis``/``method``/``keepdims`` are static under ``jax.jit``.
-    A slice containing NaN gives NaN.  CPU host path: NumPy's own quantile, eagerly (no
-    kernel) and under jit (a host call); see the module docstring."""
+    Array API: (not in the standard). NumPy: numpy.quantile.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array, of a real dtype.
+    q : float or array_like
+        The quantiles, in [0, 1]; may be an array (traced under ``jax.jit``).
+    axis : int or tuple of ints, optional
+        The axes to reduce; default all (the flattened array).
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+    overwrite_input : bool, optional
+        Accepted for NumPy's signature and ignored.
+    method : str, optional
+        One of NumPy 2's 13 methods: ``'linear'`` (default), ``'lower'``, ``'higher'``,
+        ``'midpoint'``, ``'nearest'``, ``'inverted_cdf'``, ``'averaged_inverted_cdf'``,
+        ``'closest_observation'``, ``'interpolated_inverted_cdf'``, ``'hazen'``,
+        ``'weibull'``, ``'median_unbiased'``, ``'normal_unbiased'``.
+    keepdims : bool, optional
+        Keep the reduced axes with size one; default False.
+
+    Returns
+    -------
+    Array
+        Of shape ``q.shape`` followed by the shape of ``a`` without ``axis`` (or with
+        size-one axes there).
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like or not real (complex is refused), or ``out`` is not None.
+    ValueError
+        If ``method`` is unknown, or (eagerly) a ``q`` is outside [0, 1].
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``method``, ``keepdims`` (``q`` may be traced; it is not
+    checked then).
+
+    On the CPU backend a concrete real array takes the CPU host path: NumPy's own function,
+    called directly (no kernel, no compile); traced there, NumPy's function in a host call,
+    with derivatives from the lax formulation, which elsewhere is the only one.  The results
+    and dtypes follow NumPy 2's formulas exactly (a Python-scalar ``q`` keeps float32 input
+    in float32; the discontinuous methods return the input dtype; integers give float64).  A
+    NaN in a slice makes its result NaN.  NumPy's ``weights`` is not accepted.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[10.0, 7.0, 4.0], [3.0, 2.0, 1.0]])
+    >>> la.quantile(a, 0.5)
+    Array(3.5)
+    >>> la.quantile(a, la.asarray([0.1, 0.9]))
+    Array([1.5, 8.5])
+    >>> la.quantile(a, 0.5, axis=0)
+    Array([6.5, 4.5, 2.5])
+    """
     return _quantile("quantile", a, q, axis, method, keepdims, False, 1, out)
 
 
 @in_wide_region
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                keepdims=False):
-    """``q``-th percentiles (``q`` in [0, 100]). NumPy: numpy.percentile.
+    """Compute the ``q``-th percentiles of the data along the given axes.
 
-    As :func:`quantile` with ``q / 100`` (its CPU host path too)."""
+    Array API: (not in the standard). NumPy: numpy.percentile.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array, of a real dtype.
+    q : float or array_like
+        The percentiles, in [0, 100]; may be an array (traced under ``jax.jit``).
+    axis : int or tuple of ints, optional
+        The axes to reduce; default all (the flattened array).
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+    overwrite_input : bool, optional
+        Accepted for NumPy's signature and ignored.
+    method : str, optional
+        One of NumPy 2's 13 methods: ``'linear'`` (default), ``'lower'``, ``'higher'``,
+        ``'midpoint'``, ``'nearest'``, ``'inverted_cdf'``, ``'averaged_inverted_cdf'``,
+        ``'closest_observation'``, ``'interpolated_inverted_cdf'``, ``'hazen'``,
+        ``'weibull'``, ``'median_unbiased'``, ``'normal_unbiased'``.
+    keepdims : bool, optional
+        Keep the reduced axes with size one; default False.
+
+    Returns
+    -------
+    Array
+        Of shape ``q.shape`` followed by the shape of ``a`` without ``axis``.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like or not real (complex is refused), or ``out`` is not None.
+    ValueError
+        If ``method`` is unknown, or (eagerly) a ``q`` is outside [0, 100].
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``method``, ``keepdims``.
+
+    :func:`quantile` with ``q / 100`` (its CPU host path too).  On the CPU backend a
+    concrete real array takes the CPU host path: NumPy's own function, called directly (no
+    kernel, no compile); traced there, NumPy's function in a host call, with derivatives
+    from the lax formulation, which elsewhere is the only one.  The results and dtypes
+    follow NumPy 2's formulas exactly (a Python-scalar ``q`` keeps float32 input in float32;
+    the discontinuous methods return the input dtype; integers give float64).  A NaN in a
+    slice makes its result NaN.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[10.0, 7.0, 4.0], [3.0, 2.0, 1.0]])
+    >>> la.percentile(a, 50)
+    Array(3.5)
+    >>> la.percentile(a, [25, 75], axis=1)
+    Array([[5.5, 1.5],
+           [8.5, 2.5]])
+    >>> la.percentile(a, 50, method="nearest")
+    Array(3.)
+    """
     return _quantile("percentile", a, q, axis, method, keepdims, False, 100, out)
 
 
 @in_wide_region
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                 keepdims=False):
-    """Quantiles ignoring NaN (an all-NaN slice gives NaN). NumPy: numpy.nanquantile.
+    """Compute the ``q``-th quantiles along the given axes, ignoring NaNs.
 
-    ``q`` may be traced; ``axis``/``method``/``keepdims`` are static under ``jax.jit``.
-    The CPU host path of :func:`quantile`."""
+    Array API: (not in the standard). NumPy: numpy.nanquantile.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array, of a real dtype.
+    q : float or array_like
+        The quantiles, in [0, 1]; may be traced.
+    axis : int or tuple of ints, optional
+        The axes to reduce; default all (the flattened array).
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+    overwrite_input : bool, optional
+        Accepted for NumPy's signature and ignored.
+    method : str, optional
+        One of NumPy 2's 13 methods: ``'linear'`` (default), ``'lower'``, ``'higher'``,
+        ``'midpoint'``, ``'nearest'``, ``'inverted_cdf'``, ``'averaged_inverted_cdf'``,
+        ``'closest_observation'``, ``'interpolated_inverted_cdf'``, ``'hazen'``,
+        ``'weibull'``, ``'median_unbiased'``, ``'normal_unbiased'``.
+    keepdims : bool, optional
+        Keep the reduced axes with size one; default False.
+
+    Returns
+    -------
+    Array
+        As :func:`quantile`'s, of the non-NaN values; an all-NaN slice gives NaN.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like or not real (complex is refused), or ``out`` is not None.
+    ValueError
+        If ``method`` is unknown, or (eagerly) a ``q`` is outside [0, 1].
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``method``, ``keepdims``.
+
+    Takes the CPU host path of :func:`quantile`.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.nanquantile(la.asarray([1.0, la.nan, 3.0, 5.0]), 0.5)
+    Array(3.)
+    """
     return _quantile("nanquantile", a, q, axis, method, keepdims, True, 1, out)
 
 
 @in_wide_region
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                   keepdims=False):
-    """Percentiles ignoring NaN. NumPy: numpy.nanpercentile. The CPU host path of
-    :func:`quantile`."""
+    """Compute the ``q``-th percentiles along the given axes, ignoring NaNs.
+
+    Array API: (not in the standard). NumPy: numpy.nanpercentile.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array, of a real dtype.
+    q : float or array_like
+        The percentiles, in [0, 100]; may be traced.
+    axis : int or tuple of ints, optional
+        The axes to reduce; default all (the flattened array).
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+    overwrite_input : bool, optional
+        Accepted for NumPy's signature and ignored.
+    method : str, optional
+        One of NumPy 2's 13 methods: ``'linear'`` (default), ``'lower'``, ``'higher'``,
+        ``'midpoint'``, ``'nearest'``, ``'inverted_cdf'``, ``'averaged_inverted_cdf'``,
+        ``'closest_observation'``, ``'interpolated_inverted_cdf'``, ``'hazen'``,
+        ``'weibull'``, ``'median_unbiased'``, ``'normal_unbiased'``.
+    keepdims : bool, optional
+        Keep the reduced axes with size one; default False.
+
+    Returns
+    -------
+    Array
+        As :func:`percentile`'s, of the non-NaN values; an all-NaN slice gives NaN.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like or not real (complex is refused), or ``out`` is not None.
+    ValueError
+        If ``method`` is unknown, or (eagerly) a ``q`` is outside [0, 100].
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``method``, ``keepdims``.
+
+    Takes the CPU host path of :func:`quantile`.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.nanpercentile(la.asarray([1.0, la.nan, 3.0, 5.0]), 100)
+    Array(5.)
+    """
     return _quantile("nanpercentile", a, q, axis, method, keepdims, True, 100, out)
 
 
@@ -486,16 +694,102 @@ def _median(fn, a, axis, keepdims, omit_nan, out=None):
 
 @in_wide_region
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    """Median along ``axis`` (mean of the two middle values; NaN in a slice gives NaN).
-    NumPy: numpy.median. Integers give float64; an empty slice gives NaN.  CPU host path:
-    NumPy's own median, eagerly (no kernel) and under jit (a host call)."""
+    """Compute the median along the given axes.
+
+    Array API: (not in the standard). NumPy: numpy.median.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array, of a real dtype.
+    axis : int or tuple of ints, optional
+        The axes to reduce; default all (the flattened array).
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+    overwrite_input : bool, optional
+        Accepted for NumPy's signature and ignored.
+    keepdims : bool, optional
+        Keep the reduced axes with size one; default False.
+
+    Returns
+    -------
+    Array
+        The medians (the mean of the two middle values for an even count); integers give
+        float64; an empty slice gives NaN.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like or not real, or ``out`` is not None.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``keepdims``.
+
+    On the CPU backend a concrete real array takes the CPU host path: NumPy's own function,
+    called directly (no kernel, no compile); traced there, NumPy's function in a host call,
+    with derivatives from the lax formulation, which elsewhere is the only one.  The results
+    and dtypes follow NumPy 2's formulas exactly.  A NaN in a slice makes its result NaN.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[10.0, 7.0, 4.0], [3.0, 2.0, 1.0]])
+    >>> la.median(a)
+    Array(3.5)
+    >>> la.median(a, axis=0)
+    Array([6.5, 4.5, 2.5])
+    >>> la.median(la.asarray([1, 2, 3, 4]))
+    Array(2.5)
+    """
     return _median("median", a, axis, keepdims, False, out)
 
 
 @in_wide_region
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    """Median ignoring NaN (an all-NaN slice gives NaN). NumPy: numpy.nanmedian.
-    The CPU host path of :func:`median`."""
+    """Compute the median along the given axes, ignoring NaNs.
+
+    Array API: (not in the standard). NumPy: numpy.nanmedian.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array, of a real dtype.
+    axis : int or tuple of ints, optional
+        The axes to reduce; default all (the flattened array).
+    out : None
+        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+    overwrite_input : bool, optional
+        Accepted for NumPy's signature and ignored.
+    keepdims : bool, optional
+        Keep the reduced axes with size one; default False.
+
+    Returns
+    -------
+    Array
+        The medians of the non-NaN values. An all-NaN slice gives NaN.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like or not real, or ``out`` is not None.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``keepdims``.
+
+    Takes the CPU host path of :func:`median`.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.nanmedian(la.asarray([1.0, la.nan, 3.0]))
+    Array(2.)
+    """
     return _median("nanmedian", a, axis, keepdims, True, out)
 
 
@@ -553,21 +847,95 @@ def _partition_kernel(x, *, axis, kth, want_indices):
 
 @in_wide_region
 def partition(a, kth, axis=-1):
-    """A copy with the ``kth`` element in sorted position, smaller ones before it and
-    larger ones after. NumPy: numpy.partition. ``kth`` is static under ``jax.jit``.
+    """Return a partitioned copy: the ``kth`` element in its sorted place, smaller ones first.
+
+    Array API: (not in the standard). NumPy: numpy.partition.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    kth : int or sequence of ints
+        The positions to put in sorted place.
+    axis : int, optional
+        The axis; default -1.
+
+    Returns
+    -------
+    Array
+        The partitioned copy.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like.
+    ValueError
+        If a ``kth`` is out of range.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``kth``, ``axis``.
 
     On the CPU host path this is NumPy's own partition (introselect, run on the host);
     elsewhere a fully sorted copy (NaN last), which satisfies the partition property for
-    every ``kth``."""
+    every ``kth``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> p = la.partition(la.asarray([3, 4, 2, 1]), 2)
+    >>> p[2], bool(la.all(p[:2] <= p[2])), bool(la.all(p[3:] >= p[2]))
+    (Array(3), True, True)
+    """
     return _partition("partition", a, kth, axis, False)
 
 
 @in_wide_region
 def argpartition(a, kth, axis=-1):
-    """Indices that partition ``a`` around ``kth`` (int64). NumPy: numpy.argpartition.
+    """Return the indices that would partition an array around the ``kth`` element.
 
-    ``kth`` is static under ``jax.jit``.  On the CPU host path these are NumPy's own
-    indices (introselect on the host); elsewhere indices that fully sort ``a`` (stable)."""
+    Array API: (not in the standard). NumPy: numpy.argpartition.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    kth : int or sequence of ints
+        The positions to put in sorted place.
+    axis : int, optional
+        The axis; default -1.
+
+    Returns
+    -------
+    Array
+        The int64 indices.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like.
+    ValueError
+        If a ``kth`` is out of range.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``kth``, ``axis``.
+
+    On the CPU host path these are NumPy's own indices (introselect on the host); elsewhere
+    indices that fully sort ``a`` (stable).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([3, 4, 2, 1])
+    >>> i = la.argpartition(a, 2)
+    >>> a[i][2]
+    Array(3)
+    """
     return _partition("argpartition", a, kth, axis, True)
 
 
@@ -588,8 +956,43 @@ def _lexsort_kernel(*keys, axis):
 
 @in_wide_region
 def lexsort(keys, axis=-1):
-    """Indirect stable sort on several keys; the LAST key is the primary one (int64).
-    NumPy: numpy.lexsort. ``axis`` is static; keys are a sequence or a 2-D+ array."""
+    """Return the indices of a stable sort on several keys, the last one primary.
+
+    Array API: (not in the standard). NumPy: numpy.lexsort.
+
+    Parameters
+    ----------
+    keys : sequence of array_like or array_like
+        The keys, of one shape: a sequence, or the rows of a 2-D (or higher) array.
+    axis : int, optional
+        The axis to sort along; default -1.
+
+    Returns
+    -------
+    Array
+        The int64 indices.
+
+    Raises
+    ------
+    TypeError
+        If a key is not array_like.
+    ValueError
+        If the keys' shapes differ.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> surnames = la.asarray([1, 5, 1, 4, 3])
+    >>> first = la.asarray([9, 4, 0, 4, 0])
+    >>> la.lexsort((surnames, first))
+    Array([2, 4, 3, 1, 0])
+    """
     if isinstance(keys, (list, tuple)):
         ks = [raw("lexsort", k, "keys") for k in keys]
     else:

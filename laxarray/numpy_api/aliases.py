@@ -75,23 +75,164 @@ def _st_where(mask, x, fill):
 
 
 def amax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
-    """Maximum along ``axis`` (NumPy's ``amax``/``max`` signature, ``out=`` included).
+    """Return the maximum of an array, or maxima along the given axes.
 
-    ``where=`` needs ``initial=`` as in NumPy.  Static ``axis``/``keepdims`` under ``jax.jit``."""
+    Array API: max (this is NumPy's signature). NumPy: numpy.amax.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    axis : int or tuple of ints, optional
+        The axes to reduce; default all.
+    out : Array or numpy.ndarray, optional
+        NumPy's ``out``: the result is written into it (same shape, a dtype the result casts
+        to by ``same_kind``) and it is returned.
+    keepdims : bool, optional
+        Keep the reduced axes with size one; default False.
+    initial : scalar, optional
+        The value masked-out elements take (required with ``where``).
+    where : array_like of bool, optional
+        Which elements take part; broadcasts against ``a``.
+
+    Returns
+    -------
+    Array
+        The maxima, of ``a``'s dtype; NaN propagates.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like, or ``out`` is not an array.
+    ValueError
+        If a reduced axis is empty, or ``where`` is given without ``initial``.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``keepdims`` (``initial`` and ``where`` may be traced).
+
+    Unlike NumPy, an empty reduction raises even with ``initial``.  Complex input is ordered
+    lexicographically (real part, then imaginary), as NumPy orders it.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1, 2], [3, 4]])
+    >>> la.amax(a)
+    Array(4)
+    >>> la.amax(a, axis=0)
+    Array([3, 4])
+    >>> la.amax(a, where=la.asarray([[True, False], [True, False]]), initial=0)
+    Array(3)
+    """
     return _reduce_extreme("amax", _st.max, _ew.maximum, a, axis, out, keepdims, initial, where)
 
 
 def amin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
-    """Minimum along ``axis`` (NumPy's ``amin``/``min`` signature, ``out=`` included).
+    """Return the minimum of an array, or minima along the given axes.
 
-    ``where=`` needs ``initial=`` as in NumPy.  Static ``axis``/``keepdims`` under ``jax.jit``."""
+    Array API: min (this is NumPy's signature). NumPy: numpy.amin.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    axis : int or tuple of ints, optional
+        The axes to reduce; default all.
+    out : Array or numpy.ndarray, optional
+        NumPy's ``out``: the result is written into it (same shape, a dtype the result casts
+        to by ``same_kind``) and it is returned.
+    keepdims : bool, optional
+        Keep the reduced axes with size one; default False.
+    initial : scalar, optional
+        The value masked-out elements take (required with ``where``).
+    where : array_like of bool, optional
+        Which elements take part; broadcasts against ``a``.
+
+    Returns
+    -------
+    Array
+        The minima, of ``a``'s dtype; NaN propagates.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like, or ``out`` is not an array.
+    ValueError
+        If a reduced axis is empty, or ``where`` is given without ``initial``.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``keepdims`` (``initial`` and ``where`` may be traced).
+
+    Unlike NumPy, an empty reduction raises even with ``initial``.  Complex input is ordered
+    lexicographically (real part, then imaginary), as NumPy orders it.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1, 2], [3, 4]])
+    >>> la.amin(a)
+    Array(1)
+    >>> la.amin(a, axis=1)
+    Array([1, 3])
+    >>> la.amin(a, where=la.asarray([[False, True], [False, True]]), initial=9)
+    Array(2)
+    """
     return _reduce_extreme("amin", _st.min, _ew.minimum, a, axis, out, keepdims, initial, where)
 
 
 def concatenate(arrays, axis=0, out=None, *, dtype=None):
-    """Join arrays along ``axis`` (``None``: flattened first); NumPy's ``concatenate``.
+    """Join a sequence of arrays along an existing axis.
 
-    ``dtype=`` casts the result; ``out=`` receives it as NumPy's.  Works under ``jax.jit``."""
+    Array API: concat. NumPy: numpy.concatenate.
+
+    Parameters
+    ----------
+    arrays : sequence of array_like
+        The arrays, of one rank and equal shapes except along ``axis``.
+    axis : int or None, optional
+        The axis to join along; default 0; None flattens every array first.
+    out : Array or numpy.ndarray, optional
+        NumPy's ``out``: the result is written into it (same shape, a dtype the result casts
+        to by ``same_kind``) and it is returned.
+    dtype : dtype, optional
+        The result's dtype; default the promotion of the inputs'.
+
+    Returns
+    -------
+    Array
+        The joined array.
+
+    Raises
+    ------
+    TypeError
+        If an element is not array_like, or ``out`` is not an array.
+    ValueError
+        If ``arrays`` is empty, or the ranks or the other axes' sizes differ.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``dtype``.
+
+    Errors name :func:`concat`, the standard's function it calls.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1, 2], [3, 4]])
+    >>> la.concatenate([a, a], axis=1)
+    Array([[1, 2, 1, 2],
+           [3, 4, 3, 4]])
+    >>> la.concatenate([a, a], axis=None)
+    Array([1, 2, 3, 4, 1, 2, 3, 4])
+    """
     check_out("concatenate", out)
     res = _mp.concat([asarray(a) for a in arrays], axis=axis)
     if dtype is not None:
@@ -100,13 +241,81 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None):
 
 
 def transpose(a, axes=None):
-    """Permute the axes (reversed when ``axes`` is None); NumPy's ``transpose``."""
+    """Permute the axes of an array.
+
+    Array API: permute_dims. NumPy: numpy.transpose.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    axes : sequence of ints, optional
+        A permutation of ``range(a.ndim)``; default the reverse order.
+
+    Returns
+    -------
+    Array
+        ``a`` with its axes permuted.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like.
+    ValueError
+        If ``axes`` is not a permutation.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axes``.
+
+    Errors name :func:`permute_dims`, the standard's function it calls.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.transpose(la.ones((2, 3, 4))).shape
+    (4, 3, 2)
+    >>> la.transpose(la.ones((2, 3, 4)), (1, 0, 2)).shape
+    (3, 2, 4)
+    """
     x = asarray(a)
     return _mp.permute_dims(x, tuple(range(x.ndim))[::-1] if axes is None else tuple(axes))
 
 
 def swapaxes(a, axis1, axis2):
-    """Interchange two axes; NumPy's ``swapaxes``."""
+    """Interchange two axes of an array.
+
+    Array API: (not in the standard). NumPy: numpy.swapaxes.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    axis1, axis2 : int
+        The axes to interchange.
+
+    Returns
+    -------
+    Array
+        ``a`` with the two axes swapped.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis1``, ``axis2``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.swapaxes(la.ones((2, 3, 4)), 0, 2).shape
+    (4, 3, 2)
+    """
     x = asarray(a)
     i = normalize_axis("swapaxes", axis1, x.ndim, "axis1")
     j = normalize_axis("swapaxes", axis2, x.ndim, "axis2")
@@ -116,7 +325,45 @@ def swapaxes(a, axis1, axis2):
 
 
 def rollaxis(a, axis, start=0):
-    """Roll ``axis`` backwards until it lies before ``start``; NumPy's ``rollaxis``."""
+    """Roll an axis backwards until it lies before a position.
+
+    Array API: (not in the standard). NumPy: numpy.rollaxis.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    axis : int
+        The axis to move.
+    start : int, optional
+        The axis goes before the one now at ``start``; default 0 (in ``[-ndim, ndim]``).
+
+    Returns
+    -------
+    Array
+        ``a`` with the axes reordered (prefer :func:`moveaxis`, the standard's).
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like.
+    ValueError
+        If ``start`` is out of range.
+    AxisError
+        If ``axis`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``, ``start``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.rollaxis(la.ones((2, 3, 4)), 2).shape
+    (4, 2, 3)
+    >>> la.rollaxis(la.ones((2, 3, 4)), 0, 2).shape
+    (3, 2, 4)
+    """
     x = asarray(a)
     ax = normalize_axis("rollaxis", axis, x.ndim)
     start = check_int("rollaxis", start, "start")
@@ -129,7 +376,42 @@ def rollaxis(a, axis, start=0):
 
 
 def ravel(a, order="C"):
-    """The flattened array (``order`` 'C', 'F', 'A' or 'K'; 'A'/'K' read as 'C')."""
+    """Return the flattened array.
+
+    Array API: (not in the standard). NumPy: numpy.ravel.
+
+    Parameters
+    ----------
+    a : array_like
+        The input array.
+    order : {'C', 'F', 'A', 'K'}, optional
+        Read the elements in row-major (``'C'``, default) or column-major (``'F'``) order;
+        ``'A'`` and ``'K'`` read as ``'C'`` (laxarray has no memory layouts).
+
+    Returns
+    -------
+    Array
+        A 1-D array of ``a.size`` elements.
+
+    Raises
+    ------
+    TypeError
+        If ``a`` is not array_like.
+    ValueError
+        If ``order`` is not one of the four.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``order``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.ravel(la.asarray([[1, 2], [3, 4]]))
+    Array([1, 2, 3, 4])
+    >>> la.ravel(la.asarray([[1, 2], [3, 4]]), order="F")
+    Array([1, 3, 2, 4])
+    """
     x = asarray(a)
     if order not in ("C", "F", "A", "K"):
         fail(ValueError, "ravel", "'order' one of 'C', 'F', 'A', 'K'", order)
@@ -139,17 +421,87 @@ def ravel(a, order="C"):
 
 
 def ndim(a):
-    """Number of dimensions of ``a`` (any array-like)."""
+    """Return the number of dimensions of an array-like.
+
+    Array API: (not in the standard). NumPy: numpy.ndim.
+
+    Parameters
+    ----------
+    a : array_like
+        Any array-like.
+
+    Returns
+    -------
+    int
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable (a Python int).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.ndim([[1, 2]])
+    2
+    """
     return a.ndim if isinstance(a, Array) else np.ndim(a)
 
 
 def shape(a):
-    """Shape of ``a`` (any array-like)."""
+    """Return the shape of an array-like.
+
+    Array API: (not in the standard). NumPy: numpy.shape.
+
+    Parameters
+    ----------
+    a : array_like
+        Any array-like.
+
+    Returns
+    -------
+    tuple of ints
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable (a Python tuple).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.shape([[1, 2]])
+    (1, 2)
+    """
     return tuple(a.shape) if isinstance(a, Array) else np.shape(a)
 
 
 def size(a, axis=None):
-    """Number of elements of ``a``, or along ``axis``."""
+    """Return the number of elements of an array-like, or along an axis.
+
+    Array API: (not in the standard). NumPy: numpy.size.
+
+    Parameters
+    ----------
+    a : array_like
+        Any array-like.
+    axis : int, optional
+        The axis; default all.
+
+    Returns
+    -------
+    int
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable (a Python int).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.size([[1, 2], [3, 4]])
+    4
+    >>> la.size([[1, 2], [3, 4]], axis=0)
+    2
+    """
     s = shape(a)
     if axis is None:
         return math.prod(s)
@@ -197,7 +549,39 @@ def array_str(a, max_line_width=None, precision=None, suppress_small=None):
 
 
 def save(file, arr, allow_pickle=True):
-    """Save one array in NumPy's ``.npy`` format (eager only)."""
+    """Save an array to a file in NumPy's ``.npy`` format.
+
+    Array API: (not in the standard). NumPy: numpy.save.
+
+    Parameters
+    ----------
+    file : str, os.PathLike or file
+        The destination (NumPy appends ``.npy`` to a name without it).
+    arr : array_like
+        The array; copied to the host.
+    allow_pickle : bool, optional
+        NumPy's; default True.
+
+    Returns
+    -------
+    None
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable: eager only.
+
+    The file is NumPy's: ``numpy.load`` reads it.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     la.save(os.path.join(d, "a.npy"), la.asarray([[1, 2], [3, 4]]))
+    ...     la.load(os.path.join(d, "a.npy"))
+    Array([[1, 2],
+           [3, 4]])
+    """
     np.save(file, np.asarray(arr), allow_pickle=allow_pickle)
 
 
@@ -208,7 +592,40 @@ def savez(file, *args, allow_pickle=True, **kwds):
 
 
 def load(file, *args, **kwargs):
-    """Load a ``.npy`` file as a laxarray array (``.npz``: NumPy's lazy file of arrays)."""
+    """Load an array from a NumPy ``.npy`` file (or the arrays of a ``.npz`` file).
+
+    Array API: (not in the standard). NumPy: numpy.load.
+
+    Parameters
+    ----------
+    file : str, os.PathLike or file
+        The source.
+    *args, **kwargs
+        ``numpy.load``'s other arguments (``mmap_mode``, ``allow_pickle`` ...).
+
+    Returns
+    -------
+    Array or NpzFile
+        A laxarray array for ``.npy``; NumPy's lazy file of arrays for ``.npz``.
+
+    Raises
+    ------
+    OSError
+        If the file cannot be read (``FileNotFoundError`` if it does not exist).
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable: eager only.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     la.save(os.path.join(d, "a.npy"), la.arange(3))
+    ...     la.load(os.path.join(d, "a.npy"))
+    Array([0, 1, 2])
+    """
     out = np.load(file, *args, **kwargs)
     return asarray(out) if isinstance(out, np.ndarray) else out
 

@@ -57,7 +57,57 @@ class _State(NamedTuple):
 @in_wide_mode
 def line_search(value_and_grad, x, d, f0, g0, a_init, *, c1=1e-4, c2=0.9, maxls=20,
                 amax=1e10):
-    """Strong-Wolfe step along ``d`` from ``x`` (raw flat values; ``g0 . d`` must be < 0)."""
+    """Find a step along a descent direction that satisfies the strong Wolfe conditions.
+
+    SciPy: scipy.optimize.line_search (here on raw flat jax values; the step :func:`minimize`
+    takes).
+
+    Parameters
+    ----------
+    value_and_grad : callable
+        ``x -> (f(x), grad f(x))`` on raw flat jax arrays.
+    x : jax.Array
+        The 1-D start point.
+    d : jax.Array
+        The search direction; ``g0 . d`` must be negative (a descent direction).
+    f0, g0 : jax.Array
+        ``f(x)`` (0-d) and ``grad f(x)``.
+    a_init : jax.Array
+        The first step length tried (0-d).
+    c1, c2 : float, optional
+        The sufficient-decrease and curvature constants, ``0 < c1 < c2 < 1``; default 1e-4
+        and 0.9.
+    maxls : int, optional
+        The maximum number of evaluations; default 20.
+    amax : float, optional
+        The largest step; default 1e10.
+
+    Returns
+    -------
+    LineSearchResult
+        A named tuple ``(step, fun, grad, nfev, failed)``: the accepted step (0 when
+        failed), ``f`` and ``grad f`` at ``x + step * d``, the evaluations spent, and
+        whether no point with sufficient decrease was found.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``value_and_grad`` (the numbers may be traced, as :func:`minimize`
+    passes them).
+
+    Bracketing, then zooming with safeguarded cubic steps, in one ``lax.while_loop``.
+    Nothing is checked: it is the building block of :func:`minimize`.
+
+    Examples
+    --------
+    >>> import jax
+    >>> from laxarray.optimize import line_search
+    >>> vg = jax.value_and_grad(lambda x: ((x - 3.0) ** 2).sum())
+    >>> x = jax.lax.full((2,), 0.0)
+    >>> f0, g0 = vg(x)
+    >>> r = line_search(vg, x, -g0, f0, g0, jax.lax.full((), 1.0))
+    >>> float(r.step), float(r.fun), bool(r.failed)
+    (0.5, 0.0, False)
+    """
     dtype = x.dtype
     zero = lax.full((), 0, dtype)
     dphi0 = lax.dot(g0, d)

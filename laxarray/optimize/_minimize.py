@@ -57,29 +57,67 @@ _OPTIONS = {"l-bfgs": ("maxiter", "gtol", "ftol", "maxcor", "maxls", "c1", "c2")
 def minimize(fun, x0, args=(), *, method, tol=None, options=None):
     """Minimize a scalar function of one real array with BFGS or L-BFGS.
 
-    SciPy: scipy.optimize.minimize (``method='L-BFGS-B'`` without bounds, ``'BFGS'``);
-    jax: jax.scipy.optimize.minimize.  ``fun(x, *args)`` returns a real scalar and is
-    differentiated with ``jax.value_and_grad``; it receives ``x`` with the type and shape
-    of ``x0`` (a laxarray ``Array`` or a jax/NumPy array).  ``args`` may hold arrays and
-    sparse (BCOO/BCSR) pytrees.  ``method`` is ``'L-BFGS'`` (also ``'L-BFGS-B'``) or
-    ``'BFGS'``.  ``tol`` sets ``gtol`` (and ``ftol`` for L-BFGS).  ``options``:
-    ``maxiter`` (default 15000 for L-BFGS, ``200 * x0.size`` for BFGS), ``gtol`` (1e-5,
-    on the max-norm of the gradient), ``ftol`` (2.22e-9: stop when
-    ``(f_k - f_k+1) <= ftol * max(|f_k|, |f_k+1|, 1)``, as L-BFGS-B; 0 for BFGS),
-    ``maxcor`` (10, L-BFGS history), ``maxls`` (20), ``c1``/``c2`` (1e-4 / 0.9).
+    SciPy: scipy.optimize.minimize (``method='L-BFGS-B'`` without bounds, ``'BFGS'``). jax:
+    jax.scipy.optimize.minimize.
 
-    Under ``jax.jit`` ``fun``, the method and ``maxcor`` are static, the other options
-    are traced values (changing them does not recompile); the loop is a
-    ``lax.while_loop``, so results (including ``nit``/``status``) stay traced; it runs
-    under ``jax.vmap`` and ``sparsify`` but, like jax's, is not reverse-differentiable
-    with respect to closed-over values.  Eager calls with a hashable ``fun`` reuse one
-    compiled solve per ``fun``.
+    Parameters
+    ----------
+    fun : callable
+        ``fun(x, *args)`` returns a real scalar; it is differentiated with
+        ``jax.value_and_grad`` and receives ``x`` with the type and shape of ``x0``.
+    x0 : array_like
+        The starting point: a laxarray ``Array`` or a jax/NumPy array of a real floating
+        dtype (integers and bools become the default floating dtype).
+    args : tuple, optional
+        More arguments of ``fun``: arrays and sparse (BCOO/BCSR) pytrees.
+    method : {'L-BFGS', 'L-BFGS-B', 'BFGS'}
+        The algorithm (keyword only, required; case-insensitive).
+    tol : float, optional
+        Sets ``gtol`` (and ``ftol`` for L-BFGS).
+    options : dict, optional
+        ``maxiter`` (default 15000 for L-BFGS, ``200 * x0.size`` for BFGS), ``gtol`` (1e-5,
+        on the max-norm of the gradient), ``ftol`` (2.22e-9: stop when ``(f_k - f_k+1) <=
+        ftol * max(|f_k|, |f_k+1|, 1)``, as L-BFGS-B; L-BFGS only), ``maxcor`` (10, the
+        L-BFGS history), ``maxls`` (20), ``c1``/``c2`` (1e-4 / 0.9).
 
-    >>> import laxarray as xp
+    Returns
+    -------
+    OptimizeResults
+        A named tuple ``(x, success, status, fun, jac, hess_inv, nfev, njev, nit)`` as
+        ``jax.scipy.optimize.OptimizeResults``: ``x``/``jac`` of ``x0``'s type; ``status`` 0
+        gradient converged, 1 ``maxiter`` reached, 2 function reduction converged, 3 line
+        search failed, 4 non-finite values; ``success`` is ``status`` 0 or 2; ``hess_inv``
+        the dense inverse-Hessian estimate for BFGS, None for L-BFGS.
+
+    Raises
+    ------
+    TypeError
+        If ``fun`` is not callable, ``method`` is not a str, ``args`` is not a tuple,
+        ``options`` is not a dict, ``x0`` is complex, a tolerance is not a real number, or
+        ``fun`` does not return a real floating scalar.
+    ValueError
+        If ``method`` is unknown, an option does not belong to the method, a tolerance is
+        negative, or not ``0 < c1 < c2 < 1``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``fun``, ``method`` and the option maxcor (the other options are
+    traced values: changing them does not recompile).
+
+    The loop is a ``lax.while_loop``, so under ``jax.jit`` the results (``nit``/``status``
+    too) stay traced; it runs under ``jax.vmap`` and ``sparsify`` but, like jax's, is not
+    reverse-differentiable with respect to closed-over values.  Eager calls with a hashable
+    ``fun`` reuse one compiled solve per ``fun``.
+
+    Examples
+    --------
+    >>> import laxarray as la
     >>> from laxarray.optimize import minimize
-    >>> r = minimize(lambda x: xp.sum((x - 3.0) ** 2), xp.zeros(2), method="L-BFGS")
-    >>> [round(float(r.x[i]), 6) for i in range(2)], bool(r.success)
-    ([3.0, 3.0], True)
+    >>> r = minimize(lambda x: la.sum((x - 3.0) ** 2), la.zeros(2), method="L-BFGS")
+    >>> la.round(r.x, decimals=6), bool(r.success)
+    (Array([3., 3.]), True)
+    >>> minimize(lambda x: la.sum((x - 3.0) ** 2), la.zeros(2), method="BFGS").x
+    Array([3., 3.])
     """
     fn = "minimize"
     if not callable(fun):

@@ -43,21 +43,73 @@ _REDRAW = 0.1  # seconds between two redraws of the bar
 
 def precompile(workload=None, jobs=None, *, limit=None, match=None, stream=None,
                from_file=None):
-    """Fill the executable store ahead of use, in ``jobs`` worker processes; the summary.
+    """Fill the executable store ahead of use, in worker processes, and return the summary.
 
-    ``workload`` names a built-in workload (:func:`workloads.names`; default
-    ``"sklearn"``); ``from_file`` instead names a file that a run with
-    ``LAXARRAY_RECORD=FILE`` wrote, and exactly the executables it lists are loaded (where
-    the store has them) or built (not both arguments: ``ValueError``).  ``jobs`` defaults
-    to ``os.cpu_count()``; on a device that one process at a time may hold (a TPU:
-    ``Backend.exclusive``) the tasks run in this process instead, one after another, and
-    ``jobs`` is not used.  ``match`` (a glob on task labels) and ``limit`` (the first tasks
-    only) select part of the work.  The progress bar and the summary go to ``stream``
-    (default ``sys.stderr``; ``False``: silent).  Returns the summary as a dict; raises
-    ``RuntimeError`` where the store is off or a worker failed (after the summary).  A
-    call that raised in a worker is counted in the summary, not raised.  Nothing runs under
-    ``jax.jit``: the work happens in other processes (called in a jitted function, it runs
-    once, at trace time)."""
+    Julia: PrecompileTools (a workload run ahead of time).
+
+    Parameters
+    ----------
+    workload : str, optional
+        A built-in workload, one of :func:`names` (``'sklearn'``, ``'standard'``); default
+        ``'sklearn'`` when ``from_file`` is not given.
+    jobs : int, optional
+        The number of worker processes, at least 1; default ``os.cpu_count()``.  On a device
+        that one process at a time may hold (a TPU: ``Backend.exclusive``) the tasks run in
+        this process instead, one after another, and ``jobs`` is not used.
+    limit : int, optional
+        Run only the first ``limit`` selected tasks (at least 1).
+    match : str, optional
+        A glob on the task labels: run only the tasks it matches.
+    stream : file or False, optional
+        Where the progress bar and the summary go; default ``sys.stderr``; False: silent.
+    from_file : str or os.PathLike, optional
+        A file that a run with ``LAXARRAY_RECORD=FILE`` wrote: exactly the executables it
+        lists are loaded (where the store has them) or built.  Not together with
+        ``workload``.
+
+    Returns
+    -------
+    dict
+        The summary: ``workload``, ``from_file``, ``tasks``, ``done``, ``written`` and
+        ``loaded`` executables, ``calls`` and ``failed_calls``, ``jobs``, ``seconds``, the
+        store's path, ``entries``, ``new_entries`` and ``bytes``, ``failures`` by kind and
+        ``worker_exit_codes``; :func:`format_summary` prints it.
+
+    Raises
+    ------
+    TypeError
+        If ``from_file`` is not a path.
+    ValueError
+        If ``workload`` names no workload, both ``workload`` and ``from_file`` are given,
+        ``jobs`` or ``limit`` is not an int >= 1, ``match`` selects nothing, or
+        ``from_file`` is not a readable record file.
+    RuntimeError
+        If the store is off (``LAXARRAY_COMPILATION_CACHE=0``) or unusable, the workload
+        needs a module that is not installed, or a worker failed (after the summary).
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable: the work happens in other processes (called in a
+    jitted function, it runs once, at trace time).
+
+    An eager kernel call on a new input signature compiles once per machine and writes its
+    executable to the store (``LAXARRAY_COMPILATION_CACHE``); a later process loads it in
+    about a millisecond.  This makes those first calls ahead of time.  A call that raised in
+    a worker is counted in the summary, not raised.  The module is callable too:
+    ``laxarray.precompile(workload="standard", jobs=4)`` is this function, and ``python -m
+    laxarray.precompile`` its command line.
+
+    Examples
+    --------
+    >>> from laxarray.precompile import precompile
+    >>> precompile("standard", jobs=2, stream=False)  # doctest: +SKIP
+    {'workload': 'standard', 'from_file': None, 'tasks': ..., 'done': ..., ...}
+    >>> precompile("standard", match="no such task*", stream=False)
+    Traceback (most recent call last):
+        ...
+    ValueError: precompile: expected a 'match' that selects tasks of 'standard'; got 'no
+    such task*'
+    """
     if from_file is None:
         workload = check_name("precompile", "sklearn" if workload is None else workload)
     elif workload is not None:
@@ -339,7 +391,38 @@ class _Lines:
 
 
 def format_summary(summary: dict) -> str:
-    """The summary of :func:`precompile` as the lines it prints."""
+    """Return the summary of :func:`precompile` as the lines it prints.
+
+    Parameters
+    ----------
+    summary : dict
+        A summary :func:`precompile` returned.
+
+    Returns
+    -------
+    str
+        One line of totals (tasks, seconds, workers, executables written and loaded, the
+        store's entries and size), then one line per kind of call that failed.
+
+    Raises
+    ------
+    KeyError
+        If ``summary`` lacks a key :func:`precompile`'s summaries have.
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable (plain Python).
+
+    Examples
+    --------
+    >>> from laxarray.precompile import format_summary
+    >>> print(format_summary({"workload": "standard", "from_file": None, "done": 10,
+    ...                       "tasks": 10, "seconds": 3.2, "jobs": 2, "written": 8, "loaded": 2,
+    ...                       "store": "/tmp/store", "entries": 30, "new_entries": 8,
+    ...                       "bytes": 3 * 2**20, "failures": {}}))
+    laxarray.precompile standard: 10 of 10 tasks in 3.2 s with 2 workers; 8 executables
+    written, 2 loaded; store /tmp/store: 30 entries (+8), 3.0 MB
+    """
     s = summary
     what = s["workload"] if s.get("from_file") is None else f"--from {s['from_file']}"
     lines = [f"laxarray.precompile {what}: {s['done']} of {s['tasks']} tasks in "

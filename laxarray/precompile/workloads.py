@@ -26,7 +26,23 @@ WORKLOADS = {
 
 
 def names() -> list[str]:
-    """The names of the built-in workloads."""
+    """Return the names of the built-in workloads.
+
+    Returns
+    -------
+    list of str
+        The names :func:`precompile` and :func:`describe` take, sorted.
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable (plain Python).
+
+    Examples
+    --------
+    >>> from laxarray.precompile import names
+    >>> names()
+    ['sklearn', 'standard']
+    """
     return sorted(WORKLOADS)
 
 
@@ -39,7 +55,34 @@ def check_name(function: str, name) -> str:
 
 
 def describe(name: str) -> str:
-    """The one-line description of workload ``name``."""
+    """Return the one-line description of a built-in workload.
+
+    Parameters
+    ----------
+    name : str
+        A workload name, one of :func:`names`.
+
+    Returns
+    -------
+    str
+        What the workload runs.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` names no workload.
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable (plain Python).
+
+    Examples
+    --------
+    >>> from laxarray.precompile import describe
+    >>> describe("standard")
+    'each Array API function on small inputs of its common dtypes (1-D lengths 1..129, a few
+    2-D shapes, small square matrices)'
+    """
     return WORKLOADS[check_name("describe", name)][1]
 
 

@@ -49,7 +49,7 @@ from laxarray.sparse.transform import sparsify  # noqa: F401
 from laxarray.sparse import linalg  # noqa: F401
 from laxarray.sparse._operators import OPS as _OPS
 from laxarray.sparse.ops import layout as _layout
-from laxarray._core.jaxapi import in_wide_mode
+from laxarray._core.jaxapi import in_wide_mode as _in_wide_mode
 
 # The formats' methods (A @ B, A + B, A.T, A.sum(), A.tobcsr() ...) call operations whose
 # modules import the formats, so they look them up in this table, filled here.
@@ -61,13 +61,62 @@ vars(_OPS).update(
     place_matrix=_place_matrix, row_sharding_axis=_row_sharding_axis)
 
 
-@in_wide_mode
+@_in_wide_mode
 def fromdense(x, *, format="bcoo", nse=None, n_batch=0, n_dense=0, index_dtype=None,
               device=None):
-    """Sparse array of the nonzeros of dense ``x`` in ``format`` ('bcoo' or 'bcsr').
+    """Return a sparse array (BCOO or BCSR) holding the non-zeros of a dense array.
 
-    ``device``: ``None``, or a ``NamedSharding`` partitioning rows only, for a
-    :class:`RowSharded` result (:func:`shard_rows`; eager only)."""
+    jax: jax.experimental.sparse.todense's inverse, ``BCOO.fromdense``.
+
+    Parameters
+    ----------
+    x : array_like
+        The dense array.
+    format : {'bcoo', 'bcsr'}, optional
+        The format of the result; default ``'bcoo'``.
+    nse : int, optional
+        The number of stored entries per batch; default the largest number of non-zeros of a
+        batch, computed from the data (so required under ``jax.jit``).  A smaller ``nse``
+        keeps the first non-zeros in row-major order; a larger one adds padding entries.
+    n_batch : int, optional
+        The number of leading batch dimensions; default 0.
+    n_dense : int, optional
+        The number of trailing dense dimensions (stored as blocks); default 0.
+    index_dtype : dtype, optional
+        An integer dtype for the indices; default int32 (int64 for dimensions beyond its range).
+    device : jax.sharding.NamedSharding, optional
+        None (default), or a sharding whose spec partitions rows only
+        (``PartitionSpec(axis)``), for a :class:`RowSharded` result (as :func:`shard_rows`;
+        eager only).
+
+    Returns
+    -------
+    BCOO or BCSR
+        As :func:`bcoo_fromdense` or :func:`bcsr_fromdense`.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, ``nse`` is not a Python int, ``n_batch`` or ``n_dense``
+        not a non-negative one, or ``index_dtype`` is not an integer dtype.
+    ValueError
+        If ``format`` is not one of the two, ``nse`` is negative, ``n_batch + n_dense``
+        exceeds ``x.ndim``, ``nse`` is None under a trace, or ``device`` is not a
+        row-partitioning sharding.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``format``, ``nse``, ``n_batch``, ``n_dense``, ``index_dtype``,
+    ``device``.
+
+    Examples
+    --------
+    >>> import laxarray.sparse as sp
+    >>> sp.fromdense([[0, 1], [2, 0]])
+    BCOO(int64[2, 2], nse=2)
+    >>> sp.fromdense([[0, 1], [2, 0]], format="bcsr")
+    BCSR(int64[2, 2], nse=2)
+    """
     if format == "bcoo":
         return bcoo_fromdense(x, nse=nse, n_batch=n_batch, n_dense=n_dense,
                               index_dtype=index_dtype, device=device)
@@ -77,50 +126,279 @@ def fromdense(x, *, format="bcoo", nse=None, n_batch=0, n_dense=0, index_dtype=N
     _fail(ValueError, "fromdense", "format 'bcoo' or 'bcsr'", format)
 
 
-@in_wide_mode
+@_in_wide_mode
 def todense(mat):
-    """The dense laxarray ``Array`` of a BCOO or BCSR."""
+    """Return the dense array of a BCOO or BCSR.
+
+    jax: jax.experimental.sparse.todense.
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse array.
+
+    Returns
+    -------
+    Array
+        The dense laxarray array: duplicates summed, padding entries ignored.
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCOO or BCSR.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray.sparse as sp
+    >>> sp.todense(sp.BCSR(([1.0, 2.0], [1, 0], [0, 1, 2]), shape=(2, 2)))
+    Array([[0., 1.],
+           [2., 0.]])
+    """
     return bcoo_todense(mat)
 
 
-@in_wide_mode
+@_in_wide_mode
 def from_scipy_sparse(mat, *, format="bcoo", index_dtype=None, device=None):
-    """A BCOO (or BCSR with ``format='bcsr'``) from a ``scipy.sparse`` array or matrix.
+    """Return a BCOO (or BCSR) of a ``scipy.sparse`` array or matrix.
 
-    ``device``: ``None``, or a ``NamedSharding`` partitioning rows only, for a
-    :class:`RowSharded` result (:func:`shard_rows`)."""
+    jax: jax.experimental.sparse.BCOO.from_scipy_sparse.
+
+    Parameters
+    ----------
+    mat : scipy.sparse array or matrix
+        Any format.
+    format : {'bcoo', 'bcsr'}, optional
+        The format of the result; default ``'bcoo'`` (any other value than ``'bcsr'`` gives
+        a BCOO).
+    index_dtype : dtype, optional
+        An integer dtype for the indices; default int32 (int64 for dimensions beyond its range).
+    device : jax.sharding.NamedSharding, optional
+        None (default), or a row-partitioning sharding for a :class:`RowSharded` result (as
+        :func:`shard_rows`).
+
+    Returns
+    -------
+    BCOO or BCSR
+        The same matrix.
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a ``scipy.sparse`` array or matrix, or ``index_dtype`` is not an
+        integer dtype.
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable: a host conversion, run eagerly.
+
+    Needs SciPy.
+
+    Examples
+    --------
+    >>> import laxarray.sparse as sp
+    >>> import scipy.sparse
+    >>> sp.from_scipy_sparse(scipy.sparse.eye(2), format="bcsr")
+    BCSR(float64[2, 2], nse=2)
+    """
     if format == "bcsr":
         return bcsr_from_scipy_sparse(mat, index_dtype=index_dtype, device=device)
     return bcoo_from_scipy_sparse(mat, index_dtype=index_dtype, device=device)
 
 
-@in_wide_mode
+@_in_wide_mode
 def to_scipy_sparse(mat, format="csr"):
-    """A ``scipy.sparse`` ``csr``/``csc``/``coo`` array of a 2-D unbatched sparse array."""
+    """Return a ``scipy.sparse`` array of a 2-D, unbatched, dense-free BCOO or BCSR.
+
+    jax: (no counterpart).
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse matrix, with concrete values.
+    format : {'csr', 'csc', 'coo'}, optional
+        The format of the result; default ``'csr'``.
+
+    Returns
+    -------
+    scipy.sparse array
+        The same matrix (padding dropped, duplicates kept).
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCOO or BCSR.
+    ValueError
+        If ``format`` is not one of the three, or ``mat`` has batch or dense dimensions.
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable: a host conversion, run eagerly.
+
+    Needs SciPy.
+
+    Examples
+    --------
+    >>> import laxarray.sparse as sp
+    >>> sp.to_scipy_sparse(sp.fromdense([[0.0, 1.0], [2.0, 0.0]])).toarray()
+    array([[0., 1.],
+           [2., 0.]])
+    """
     return bcoo_to_scipy_sparse(mat, format=format)
 
 
-@in_wide_mode
+@_in_wide_mode
 def sort_indices(mat):
-    """Entries sorted (same format)."""
+    """Return a sparse array with its entries sorted, in the same format.
+
+    jax: jax.experimental.sparse.bcoo_sort_indices.
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse array.
+
+    Returns
+    -------
+    BCOO or BCSR
+        A BCOO's entries sorted by row-major coordinates (padding last); a BCSR's columns
+        sorted within each row.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    See :func:`bcoo_sort_indices`.
+
+    Examples
+    --------
+    >>> import laxarray.sparse as sp
+    >>> a = sp.BCOO(([1.0, 2.0], [[1, 0], [0, 1]]), shape=(2, 2))
+    >>> sp.sort_indices(a).indices.tolist()
+    [[0, 1], [1, 0]]
+    """
     return mat.sort_indices()
 
 
-@in_wide_mode
+@_in_wide_mode
 def sum_duplicates(mat, nse=None):
-    """Duplicates summed (same format); see :func:`bcoo_sum_duplicates`."""
+    """Return a sparse array with duplicate coordinates summed, in the same format.
+
+    jax: jax.experimental.sparse.bcoo_sum_duplicates.
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse array.
+    nse : int, optional
+        The entries per batch of the result; see :func:`bcoo_sum_duplicates`.
+
+    Returns
+    -------
+    BCOO or BCSR
+        The same array with sorted, unique indices.
+
+    Raises
+    ------
+    TypeError
+        If ``nse`` is not a Python int.
+    ValueError
+        If ``nse`` is negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``nse``.
+
+    Examples
+    --------
+    >>> import laxarray.sparse as sp
+    >>> a = sp.BCOO(([1.0, 2.0, 5.0], [[1, 0], [0, 1], [1, 0]]), shape=(2, 2))
+    >>> sp.sum_duplicates(a).data
+    Array([2., 6.], dtype=float64)
+    """
     return mat.sum_duplicates(nse=nse)
 
 
-@in_wide_mode
+@_in_wide_mode
 def eliminate_zeros(mat, nse=None):
-    """Stored zeros removed (same format)."""
+    """Return a sparse array without its stored zeros, in the same format.
+
+    jax: jax.experimental.sparse.bcoo_eliminate_zeros.
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse array.
+    nse : int, optional
+        The entries per batch of the result; see :func:`bcoo_sum_duplicates`.
+
+    Returns
+    -------
+    BCOO or BCSR
+        The same array with duplicates summed and zeros removed.
+
+    Raises
+    ------
+    TypeError
+        If ``nse`` is not a Python int.
+    ValueError
+        If ``nse`` is negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``nse``.
+
+    Examples
+    --------
+    >>> import laxarray.sparse as sp
+    >>> a = sp.BCOO(([1.0, 0.0], [[1, 0], [0, 1]]), shape=(2, 2))
+    >>> sp.eliminate_zeros(a).data
+    Array([1.], dtype=float64)
+    """
     return mat.eliminate_zeros(nse=nse)
 
 
-@in_wide_mode
+@_in_wide_mode
 def update_layout(mat, *, n_batch=None, n_dense=None, nse=None):
-    """BCOO with another batch/dense split; see :func:`bcoo_update_layout`."""
+    """Return the same array as a BCOO with another split into batch, sparse and dense dimensions.
+
+    jax: jax.experimental.sparse.bcoo_update_layout.
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse array.
+    n_batch, n_dense : int, optional
+        The new numbers of batch and dense dimensions; default the current ones.
+    nse : int, optional
+        The entries per batch when sparse dimensions become batch ones; see
+        :func:`bcoo_update_layout`.
+
+    Returns
+    -------
+    BCOO
+        The same array with the new layout.
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCOO or BCSR, or a count is not a non-negative Python int.
+    ValueError
+        If ``n_batch + n_dense`` exceeds the rank.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``n_batch``, ``n_dense``, ``nse``.
+
+    Examples
+    --------
+    >>> import laxarray.sparse as sp
+    >>> sp.update_layout(sp.fromdense([[0.0, 1.0], [2.0, 0.0]]), n_batch=1)
+    BCOO(float64[2, 2], nse=1, n_batch=1)
+    """
     return bcoo_update_layout(mat, n_batch=n_batch, n_dense=n_dense, nse=nse)
 
 

@@ -50,13 +50,78 @@ def _shape_tuple(fn, shape):
 class BCOO(SparseOperators):
     """A batched-COO sparse array: ``BCOO((data, indices), shape=...)``.
 
-    Like ``jax.experimental.sparse.BCOO``.  ``data``/``indices`` may be laxarray, jax or
-    NumPy arrays.  Concrete indices are checked eagerly (out-of-range values other than the
-    padding value ``size`` raise ``ValueError``); traced indices are not checked.
+    jax: jax.experimental.sparse.BCOO.
 
-    >>> import laxarray.sparse as sp
-    >>> sp.BCOO(([1.0, 2.0], [[0, 1], [2, 0]]), shape=(3, 3))
+    A ``BCOO`` of ``shape = batch + sparse + dense`` stores the values ``data`` of shape
+    ``(*batch, nse, *dense)`` at the coordinates ``indices`` of shape ``(*batch, nse,
+    n_sparse)``.  Duplicate coordinates are summed; an entry whose index equals the dimension's
+    size is padding, valid and ignored everywhere.
+
+    Parameters
+    ----------
+    args : tuple of (array_like, array_like)
+        ``(data, indices)``: laxarray, jax or NumPy arrays (or nested lists); ``indices`` of an
+        integer dtype and rank at least two.  A batch dimension of one may be 1 where the
+        other's is larger (broadcast).
+    shape : tuple of ints
+        The shape of the dense equivalent, of rank ``n_batch + n_sparse + n_dense``.
+    indices_sorted : bool, optional
+        A promise that the entries are sorted by row-major coordinates; default False.
+    unique_indices : bool, optional
+        A promise that no coordinate repeats (so duplicates need not be summed before a
+        non-linear function of the values); default False.
+
+    Attributes
+    ----------
+    data, indices : jax.Array
+        The stored values and their coordinates (the two pytree leaves).
+    shape : tuple of ints
+        The dense shape ``batch + sparse + dense``; ``dtype``, ``ndim``, ``size`` follow.
+    nse : int
+        The number of stored entries per batch, padding included.
+    n_batch, n_sparse, n_dense : int
+        The numbers of batch, sparse and dense dimensions.
+    T : BCOO
+        The transpose (a 2-D matrix's shares its product layouts).
+
+    Raises
+    ------
+    TypeError
+        If ``args`` is not a pair, ``data``/``indices`` is not array_like, ``indices`` is not of
+        an integer dtype, or ``shape`` is not a sequence of ints.
+    ValueError
+        If the ranks or shapes of ``data``, ``indices`` and ``shape`` disagree, or a concrete
+        index is out of range (negative, or above the dimension's size).
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``shape``, ``indices_sorted``, ``unique_indices`` (the pytree's
+    auxiliary data); ``data`` and ``indices`` are its leaves, so ``jax.jit``, ``jax.vmap`` (over
+    a leading batch dimension, ``n_batch >= 1``) and ``jax.grad`` pass a ``BCOO`` through.
+
+    Concrete indices are checked eagerly; traced ones are not.  The operators ``@ * / + -``,
+    unary minus, ``abs``, indexing with integers and slices, and the methods ``sum``, ``max``,
+    ``min``, ``reshape``, ``transpose``, ``astype``, ``conj``, ``map_values``, ``todense``,
+    ``tobcsr``, ``sort_indices``, ``sum_duplicates``, ``eliminate_zeros``,
+    ``update_layout``, ``to_scipy_sparse`` and ``with_layout`` call the functions of
+    :mod:`laxarray.sparse` of those names; ``BCOO.fromdense`` and ``BCOO.from_scipy_sparse``
+    are constructors.  A 2-D matrix with concrete indices builds its product layouts on first
+    use and carries them in its pytree (``with_layout`` builds them up front).
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> a = sp.BCOO(([1.0, 2.0], [[0, 1], [2, 0]]), shape=(3, 3))
+    >>> a
     BCOO(float64[3, 3], nse=2)
+    >>> a.todense()
+    Array([[0., 1., 0.],
+           [0., 0., 0.],
+           [2., 0., 0.]])
+    >>> a @ la.asarray([1.0, 2.0, 3.0])
+    Array([2., 0., 2.])
+    >>> a.nse, a.n_batch, a.n_sparse, a.n_dense
+    (2, 0, 2, 0)
     """
 
     # _layouts: the (forward, transposed) product layouts (ops/ell.py; pytree leaves), or
@@ -283,13 +348,64 @@ def as_sparse_input(fn, mat, argname="mat"):
 # ---- dense <-> BCOO ------------------------------------------------------------------------
 @in_wide_mode
 def bcoo_fromdense(x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None, device=None):
-    """A BCOO holding the nonzeros of dense ``x``, sorted and unique.
+    """Return a BCOO holding the non-zeros of a dense array.
 
-    ``nse`` (entries per batch) is computed from the data when omitted; under ``jax.jit``
-    it is required (static).  A too-small ``nse`` keeps the first entries in row-major order.
-    ``index_dtype`` defaults to int32 (int64 for dimensions beyond its range).  ``device``:
-    ``None``, or a ``NamedSharding`` whose spec partitions rows only (``PartitionSpec(axis)``)
-    for a :class:`~laxarray.sparse.sharded.RowSharded` result (``shard_rows``; eager only).
+    jax: jax.experimental.sparse.bcoo_fromdense.
+
+    Parameters
+    ----------
+    x : array_like
+        The dense array.
+    nse : int, optional
+        The number of stored entries per batch; default the largest number of non-zeros of a
+        batch, computed from the data (so required under ``jax.jit``).  A smaller ``nse``
+        keeps the first non-zeros in row-major order; a larger one adds padding entries.
+    n_batch : int, optional
+        The number of leading batch dimensions; default 0.
+    n_dense : int, optional
+        The number of trailing dense dimensions (stored as blocks); default 0.
+    index_dtype : dtype, optional
+        An integer dtype for the indices; default int32 (int64 for dimensions beyond its range).
+    device : jax.sharding.NamedSharding, optional
+        None (default), or a sharding whose spec partitions rows only
+        (``PartitionSpec(axis)``), for a :class:`RowSharded` result (as :func:`shard_rows`;
+        eager only).
+
+    Returns
+    -------
+    BCOO
+        The non-zeros of ``x``, sorted by row-major coordinates and unique (the flags
+        ``indices_sorted`` and ``unique_indices`` are set).
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, ``nse`` is not a Python int, ``n_batch`` or ``n_dense``
+        not a non-negative one, or ``index_dtype`` is not an integer dtype.
+    ValueError
+        If ``nse`` is negative, ``n_batch + n_dense`` exceeds ``x.ndim``, ``nse`` is None
+        under a trace, or ``device`` is not a row-partitioning sharding.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``nse``, ``n_batch``, ``n_dense``, ``index_dtype``, ``device``.
+
+    Counting the non-zeros reads the data: eagerly that is one small computation; under
+    ``jax.jit`` give ``nse``.
+
+    Examples
+    --------
+    >>> import laxarray.sparse as sp
+    >>> a = sp.bcoo_fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
+    >>> a
+    BCOO(float64[2, 3], nse=3)
+    >>> a.indices
+    Array([[0, 1],
+           [1, 0],
+           [1, 2]], dtype=int32)
+    >>> sp.bcoo_fromdense([[0.0, 1.0], [2.0, 0.0]], nse=1).todense()
+    Array([[0., 1.],
+           [0., 0.]])
     """
     fn = "bcoo_fromdense"
     check_placement(fn, device)
@@ -390,7 +506,38 @@ def _scatter_set_1d(n, positions, values, fill):
 
 @in_wide_mode
 def bcoo_todense(mat):
-    """The dense laxarray ``Array`` of a BCOO (or BCSR): duplicates summed, padding ignored."""
+    """Return the dense array of a BCOO (or BCSR).
+
+    jax: jax.experimental.sparse.bcoo_todense.
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse array.
+
+    Returns
+    -------
+    Array
+        The dense laxarray array of ``mat.shape`` and dtype: duplicates summed, padding
+        entries ignored.
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCOO or BCSR.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none (the shape is part of the sparse array's static structure).
+
+    Examples
+    --------
+    >>> import laxarray.sparse as sp
+    >>> a = sp.BCOO(([1.0, 2.0, 5.0], [[1, 0], [0, 1], [1, 0]]), shape=(2, 2))
+    >>> sp.bcoo_todense(a)
+    Array([[0., 2.],
+           [6., 0.]])
+    """
     mat = as_sparse_input("bcoo_todense", mat)
     return wrap(todense_raw(mat))
 
@@ -432,10 +579,44 @@ def _todense_kernel(data, indices, *, shape, unique, sorted_):
 # ---- scipy ---------------------------------------------------------------------------------
 @in_wide_mode
 def bcoo_from_scipy_sparse(mat, *, index_dtype=None, device=None):
-    """A 2-D BCOO from any ``scipy.sparse`` array or matrix (entries kept as stored).
+    """Return a 2-D BCOO of a ``scipy.sparse`` array or matrix.
 
-    ``device``: ``None``, or a row-partitioning ``NamedSharding`` (as in
-    :func:`bcoo_fromdense`) for a :class:`~laxarray.sparse.sharded.RowSharded` result."""
+    jax: jax.experimental.sparse.BCOO.from_scipy_sparse.
+
+    Parameters
+    ----------
+    mat : scipy.sparse array or matrix
+        Any format; its entries are kept as stored (duplicates too).
+    index_dtype : dtype, optional
+        An integer dtype for the indices; default int32 (int64 for dimensions beyond its range).
+    device : jax.sharding.NamedSharding, optional
+        None (default), or a row-partitioning sharding for a :class:`RowSharded` result (as
+        :func:`bcoo_fromdense`).
+
+    Returns
+    -------
+    BCOO
+        The same matrix.
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a ``scipy.sparse`` array or matrix, or ``index_dtype`` is not an
+        integer dtype.
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable: a host conversion, run eagerly.
+
+    Needs SciPy.
+
+    Examples
+    --------
+    >>> import laxarray.sparse as sp
+    >>> import scipy.sparse
+    >>> sp.bcoo_from_scipy_sparse(scipy.sparse.eye(3, format="csr"))
+    BCOO(float64[3, 3], nse=3)
+    """
     fn = "bcoo_from_scipy_sparse"
     check_placement(fn, device)
     sps = _host.scipy_sparse()
@@ -454,9 +635,43 @@ def bcoo_from_scipy_sparse(mat, *, index_dtype=None, device=None):
 
 @in_wide_mode
 def bcoo_to_scipy_sparse(mat, format="coo"):
-    """A ``scipy.sparse`` ``coo``/``csr``/``csc`` array of a 2-D unbatched, dense-free BCOO.
+    """Return a ``scipy.sparse`` array of a 2-D, unbatched, dense-free BCOO (or BCSR).
 
-    Padding entries are dropped; duplicates are kept (scipy sums them on use).
+    jax: (no counterpart).
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse matrix: two sparse dimensions, no batch or dense ones, concrete values.
+    format : {'coo', 'csr', 'csc'}, optional
+        The format of the result; default ``'coo'``.
+
+    Returns
+    -------
+    scipy.sparse array
+        The same matrix; padding entries are dropped, duplicates kept (SciPy sums them on use).
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCOO or BCSR.
+    ValueError
+        If ``format`` is not one of the three, or ``mat`` is not 2-D without batch and dense
+        dimensions.
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable: a host conversion, run eagerly.
+
+    Needs SciPy.
+
+    Examples
+    --------
+    >>> import laxarray.sparse as sp
+    >>> a = sp.bcoo_fromdense([[0.0, 1.0], [2.0, 0.0]])
+    >>> sp.bcoo_to_scipy_sparse(a, format="csr").toarray()
+    array([[0., 1.],
+           [2., 0.]])
     """
     fn = "bcoo_to_scipy_sparse"
     sps = _host.scipy_sparse()
@@ -475,9 +690,36 @@ def bcoo_to_scipy_sparse(mat, format="coo"):
 # ---- canonicalisation ------------------------------------------------------------------------
 @in_wide_mode
 def bcoo_sort_indices(mat):
-    """Entries sorted by row-major coordinate within each batch (padding last).
+    """Return a BCOO with its entries sorted by row-major coordinates within each batch.
 
-    Under ``jax.jit`` everything is static except the values.
+    jax: jax.experimental.sparse.bcoo_sort_indices.
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse array.
+
+    Returns
+    -------
+    BCOO
+        The same array, its entries reordered (padding last) and ``indices_sorted`` set;
+        duplicates are kept.
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCOO or BCSR.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none; everything but the values and the order is static.
+
+    Examples
+    --------
+    >>> import laxarray.sparse as sp
+    >>> a = sp.BCOO(([1.0, 2.0], [[1, 0], [0, 1]]), shape=(2, 2))
+    >>> sp.bcoo_sort_indices(a).indices.tolist()
+    [[0, 1], [1, 0]]
     """
     mat = as_sparse_input("bcoo_sort_indices", mat)
     if mat.indices_sorted:
@@ -503,10 +745,45 @@ def _sort_kernel(data, indices, *, shape):
 
 @in_wide_mode
 def bcoo_sum_duplicates(mat, nse=None):
-    """Duplicates summed: sorted, unique indices, padding entries at the end.
+    """Return a BCOO with duplicate coordinates summed into one entry.
 
-    ``nse``: entries per batch of the result; eagerly it defaults to the number of distinct
-    coordinates, under ``jax.jit`` to the input's ``nse`` (extra slots are padding).
+    jax: jax.experimental.sparse.bcoo_sum_duplicates.
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse array.
+    nse : int, optional
+        The number of entries per batch of the result; eagerly it defaults to the number of
+        distinct coordinates, under ``jax.jit`` to the input's ``nse`` (the extra slots are
+        padding).
+
+    Returns
+    -------
+    BCOO
+        The same array with sorted, unique indices (both flags set) and the padding entries
+        at the end.
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCOO or BCSR, or ``nse`` is not a Python int.
+    ValueError
+        If ``nse`` is negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``nse``.
+
+    Examples
+    --------
+    >>> import laxarray.sparse as sp
+    >>> a = sp.BCOO(([1.0, 2.0, 5.0], [[1, 0], [0, 1], [1, 0]]), shape=(2, 2))
+    >>> b = sp.bcoo_sum_duplicates(a)
+    >>> b
+    BCOO(float64[2, 2], nse=2)
+    >>> b.data
+    Array([2., 6.], dtype=float64)
     """
     fn = "bcoo_sum_duplicates"
     mat = as_sparse_input(fn, mat)
@@ -597,10 +874,40 @@ def _sum_duplicates_kernel(data, indices, *, shape, nse):
 
 @in_wide_mode
 def bcoo_eliminate_zeros(mat, nse=None):
-    """Stored zeros turned into padding and removed (via :func:`bcoo_sum_duplicates`).
+    """Return a BCOO without its stored zeros.
 
-    Duplicates are summed first, so entries that cancel are removed too.  ``nse`` as in
-    ``bcoo_sum_duplicates``.
+    jax: jax.experimental.sparse.bcoo_eliminate_zeros.
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse array.
+    nse : int, optional
+        The number of entries per batch of the result, as in :func:`bcoo_sum_duplicates`.
+
+    Returns
+    -------
+    BCOO
+        The same array with sorted, unique indices and no stored zeros; duplicates are
+        summed first, so entries that cancel are removed too.
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCOO or BCSR, or ``nse`` is not a Python int.
+    ValueError
+        If ``nse`` is negative.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``nse``.
+
+    Examples
+    --------
+    >>> import laxarray.sparse as sp
+    >>> a = sp.BCOO(([1.0, 0.0], [[1, 0], [0, 1]]), shape=(2, 2))
+    >>> sp.bcoo_eliminate_zeros(a)
+    BCOO(float64[2, 2], nse=1)
     """
     fn = "bcoo_eliminate_zeros"
     mat = as_sparse_input(fn, mat)
@@ -629,10 +936,48 @@ def _zero_to_padding_kernel(data, indices, *, shape):
 
 @in_wide_mode
 def bcoo_update_layout(mat, *, n_batch=None, n_dense=None, nse=None):
-    """The same array with another ``n_batch``/``n_dense`` split.
+    """Return the same array as a BCOO with another split into batch, sparse and dense dimensions.
 
-    Moving sparse dimensions into batch dimensions needs an ``nse`` per batch: computed
-    eagerly, the input's total ``nse`` under ``jax.jit`` (or pass ``nse``).
+    jax: jax.experimental.sparse.bcoo_update_layout.
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse array.
+    n_batch : int, optional
+        The new number of batch dimensions; default the current one.
+    n_dense : int, optional
+        The new number of dense dimensions; default the current one.
+    nse : int, optional
+        The entries per batch when sparse dimensions become batch ones: computed eagerly,
+        the input's total ``nse`` under ``jax.jit``.
+
+    Returns
+    -------
+    BCOO
+        The same array (``todense`` is unchanged) with the new layout.
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCOO or BCSR, or a count is not a non-negative Python int.
+    ValueError
+        If ``n_batch + n_dense`` exceeds the rank.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``n_batch``, ``n_dense``, ``nse``.
+
+    Examples
+    --------
+    >>> import laxarray.sparse as sp
+    >>> a = sp.bcoo_fromdense([[0.0, 1.0], [2.0, 0.0]])
+    >>> b = sp.bcoo_update_layout(a, n_batch=1)
+    >>> b
+    BCOO(float64[2, 2], nse=1, n_batch=1)
+    >>> b.data
+    Array([[1.],
+           [2.]], dtype=float64)
     """
     fn = "bcoo_update_layout"
     return OPS.update_layout(fn, as_sparse_input(fn, mat), n_batch, n_dense, nse)

@@ -39,12 +39,70 @@ from laxarray.sparse.ops import ell
 class BCSR(SparseOperators):
     """A batched-CSR sparse array: ``BCSR((data, indices, indptr), shape=...)``.
 
-    Like ``jax.experimental.sparse.BCSR`` but with the full operation set of BCOO.
-    Concrete ``indptr``/``indices`` are checked eagerly; traced ones are not.
+    jax: jax.experimental.sparse.BCSR (here with the full operation set of BCOO).
 
-    >>> import laxarray.sparse as sp
-    >>> sp.BCSR(([1.0, 2.0], [1, 0], [0, 1, 2]), shape=(2, 2))
+    A ``BCSR`` of ``shape = batch + (n_rows, n_cols) + dense`` stores, per batch, the values
+    ``data`` of shape ``(*batch, nse, *dense)`` grouped by row, their column ``indices``
+    ``(*batch, nse)``, and ``indptr`` ``(*batch, n_rows + 1)``: row ``r`` holds the entries
+    ``indptr[r]:indptr[r + 1]``.  Entries past ``indptr[-1]`` and entries whose column equals
+    ``n_cols`` are padding.
+
+    Parameters
+    ----------
+    args : tuple of (array_like, array_like, array_like)
+        ``(data, indices, indptr)``: laxarray, jax or NumPy arrays (or nested lists); ``indices``
+        and ``indptr`` of integer dtypes.
+    shape : tuple of ints
+        The shape of the dense equivalent, of rank ``n_batch + 2 + n_dense``.
+    indices_sorted : bool, optional
+        A promise that the columns are sorted within each row; default False.
+    unique_indices : bool, optional
+        A promise that no coordinate repeats; default False.
+
+    Attributes
+    ----------
+    data, indices, indptr : jax.Array
+        The stored values, their columns and the row pointers (the three pytree leaves).
+    shape : tuple of ints
+        The dense shape; ``dtype``, ``ndim``, ``size`` follow.
+    nse : int
+        The number of stored entries per batch, padding included.
+    n_batch, n_sparse, n_dense : int
+        The numbers of batch, sparse (always 2) and dense dimensions.
+    T : BCSR or BCOO
+        The transpose.
+
+    Raises
+    ------
+    TypeError
+        If ``args`` is not a triple, an element is not array_like, ``indices`` or ``indptr`` is
+        not of an integer dtype, or ``shape`` is not a sequence of ints.
+    ValueError
+        If the shapes of the three arrays and ``shape`` disagree, or concrete ``indptr`` is not
+        non-decreasing from 0 to at most ``nse`` or a concrete column is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``shape``, ``indices_sorted``, ``unique_indices`` (the pytree's
+    auxiliary data); the three arrays are its leaves.
+
+    Every function of :mod:`laxarray.sparse` accepts a BCSR; most work on the equivalent BCOO
+    (the row ids expanded from ``indptr``, once per eager array) and return a BCSR when the
+    result is a 2-D-sparse array.  The operators and methods are BCOO's, with ``tobcoo`` in
+    place of ``tobcsr`` and the constructors ``BCSR.fromdense``, ``BCSR.from_bcoo`` and
+    ``BCSR.from_scipy_sparse``.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> m = sp.BCSR(([1.0, 2.0], [1, 0], [0, 1, 2]), shape=(2, 2))
+    >>> m
     BCSR(float64[2, 2], nse=2)
+    >>> m.todense()
+    Array([[0., 1.],
+           [2., 0.]])
+    >>> m @ la.asarray([1.0, 1.0])
+    Array([1., 2.])
     """
 
     __slots__ = ("data", "indices", "indptr", "_tail_shape", "indices_sorted",
@@ -221,7 +279,35 @@ def _check_kernel(indices, indptr, *, n_cols):
 # ---- BCSR <-> BCOO -------------------------------------------------------------------------
 @in_wide_mode
 def bcsr_to_bcoo(mat):
-    """The BCOO equivalent of a BCSR (row ids expanded from ``indptr``)."""
+    """Convert a BCSR to a BCOO.
+
+    jax: jax.experimental.sparse.BCSR.to_bcoo.
+
+    Parameters
+    ----------
+    mat : BCSR
+        The sparse array.
+
+    Returns
+    -------
+    BCOO
+        The same array, the row indices expanded from ``indptr``.
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCSR.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray.sparse as sp
+    >>> sp.bcsr_to_bcoo(sp.BCSR(([1.0, 2.0], [1, 0], [0, 1, 2]), shape=(2, 2))).indices.tolist()
+    [[0, 1], [1, 0]]
+    """
     if not isinstance(mat, BCSR):
         fail(TypeError, "bcsr_to_bcoo", "a BCSR", mat)
     idx = _to_bcoo_kernel(mat.indices, mat.indptr, shape=mat.shape)
@@ -246,7 +332,37 @@ def _to_bcoo_kernel(indices, indptr, *, shape):
 
 @in_wide_mode
 def bcsr_from_bcoo(mat):
-    """A BCSR from a BCOO with two sparse dimensions (entries sorted by row first)."""
+    """Convert a BCOO with two sparse dimensions to a BCSR.
+
+    jax: jax.experimental.sparse.BCSR.from_bcoo.
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse array; ``n_sparse`` must be 2 (batch and dense dimensions are kept).
+
+    Returns
+    -------
+    BCSR
+        The same array, entries grouped by row.
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCOO or BCSR.
+    ValueError
+        If ``mat.n_sparse`` is not 2.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray.sparse as sp
+    >>> sp.bcsr_from_bcoo(sp.bcoo_fromdense([[0.0, 1.0], [2.0, 0.0]]))
+    BCSR(float64[2, 2], nse=2)
+    """
     fn = "bcsr_from_bcoo"
     if isinstance(mat, BCSR):
         return mat
@@ -280,11 +396,57 @@ def _from_bcoo_kernel(indices, *, shape):
 
 @in_wide_mode
 def bcsr_fromdense(x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None, device=None):
-    """A BCSR of the nonzeros of dense ``x`` (``x.ndim - n_batch - n_dense`` must be 2).
+    """Return a BCSR holding the non-zeros of a dense array.
 
-    ``nse`` is computed eagerly when omitted and required under ``jax.jit``.  ``device``:
-    ``None``, or a row-partitioning ``NamedSharding`` for a
-    :class:`~laxarray.sparse.sharded.RowSharded` result (see ``bcoo_fromdense``).
+    jax: jax.experimental.sparse.bcsr_fromdense.
+
+    Parameters
+    ----------
+    x : array_like
+        The dense array, with exactly two sparse dimensions (``x.ndim - n_batch - n_dense ==
+        2``).
+    nse : int, optional
+        The number of stored entries per batch; default the largest number of non-zeros of a
+        batch, computed from the data (so required under ``jax.jit``).  A smaller ``nse``
+        keeps the first non-zeros in row-major order; a larger one adds padding entries.
+    n_batch : int, optional
+        The number of leading batch dimensions; default 0.
+    n_dense : int, optional
+        The number of trailing dense dimensions (stored as blocks); default 0.
+    index_dtype : dtype, optional
+        An integer dtype for the indices; default int32 (int64 for dimensions beyond its range).
+    device : jax.sharding.NamedSharding, optional
+        None (default), or a sharding whose spec partitions rows only
+        (``PartitionSpec(axis)``), for a :class:`RowSharded` result (as :func:`shard_rows`;
+        eager only).
+
+    Returns
+    -------
+    BCSR
+        The non-zeros of ``x``, row by row, columns sorted.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not array_like, ``nse`` is not a Python int, ``n_batch`` or ``n_dense``
+        not a non-negative one, or ``index_dtype`` is not an integer dtype.
+    ValueError
+        If ``nse`` is negative, ``n_batch + n_dense`` exceeds ``x.ndim``, ``nse`` is None
+        under a trace, ``x`` has not two sparse dimensions, or ``device`` is not a
+        row-partitioning sharding.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``nse``, ``n_batch``, ``n_dense``, ``index_dtype``, ``device``.
+
+    Examples
+    --------
+    >>> import laxarray.sparse as sp
+    >>> m = sp.bcsr_fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
+    >>> m
+    BCSR(float64[2, 3], nse=3)
+    >>> m.indices, m.indptr
+    (Array([1, 0, 2], dtype=int32), Array([0, 1, 3], dtype=int32))
     """
     fn = "bcsr_fromdense"
     check_placement(fn, device)
@@ -299,7 +461,36 @@ def bcsr_fromdense(x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None, devic
 
 @in_wide_mode
 def bcsr_todense(mat):
-    """The dense laxarray ``Array`` of a BCSR."""
+    """Return the dense array of a BCSR.
+
+    jax: jax.experimental.sparse.bcsr_todense.
+
+    Parameters
+    ----------
+    mat : BCSR
+        The sparse array.
+
+    Returns
+    -------
+    Array
+        The dense laxarray array: duplicates summed, padding entries ignored.
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCSR (:func:`todense` takes both formats).
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray.sparse as sp
+    >>> sp.bcsr_todense(sp.BCSR(([1.0, 2.0], [1, 0], [0, 1, 2]), shape=(2, 2)))
+    Array([[0., 1.],
+           [2., 0.]])
+    """
     if not isinstance(mat, BCSR):
         fail(TypeError, "bcsr_todense", "a BCSR", mat)
     return mat.todense()
@@ -307,10 +498,43 @@ def bcsr_todense(mat):
 
 @in_wide_mode
 def bcsr_from_scipy_sparse(mat, *, index_dtype=None, device=None):
-    """A 2-D BCSR from any ``scipy.sparse`` array or matrix (CSR kept as stored).
+    """Return a 2-D BCSR of a ``scipy.sparse`` array or matrix.
 
-    ``device``: ``None``, or a row-partitioning ``NamedSharding`` for a
-    :class:`~laxarray.sparse.sharded.RowSharded` result (see ``bcoo_fromdense``)."""
+    jax: jax.experimental.sparse.BCSR.from_scipy_sparse.
+
+    Parameters
+    ----------
+    mat : scipy.sparse array or matrix
+        Any format (converted to CSR by SciPy).
+    index_dtype : dtype, optional
+        An integer dtype for the indices; default int32 (int64 for dimensions beyond its range).
+    device : jax.sharding.NamedSharding, optional
+        None (default), or a row-partitioning sharding for a :class:`RowSharded` result.
+
+    Returns
+    -------
+    BCSR
+        The same matrix.
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a ``scipy.sparse`` array or matrix, or ``index_dtype`` is not an
+        integer dtype.
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable: a host conversion, run eagerly.
+
+    Needs SciPy.
+
+    Examples
+    --------
+    >>> import laxarray.sparse as sp
+    >>> import scipy.sparse
+    >>> sp.bcsr_from_scipy_sparse(scipy.sparse.eye(3, format="csc"))
+    BCSR(float64[3, 3], nse=3)
+    """
     fn = "bcsr_from_scipy_sparse"
     check_placement(fn, device)
     sps = _host.scipy_sparse()
@@ -329,7 +553,43 @@ def bcsr_from_scipy_sparse(mat, *, index_dtype=None, device=None):
 
 @in_wide_mode
 def bcsr_to_scipy_sparse(mat, format="csr"):
-    """A ``scipy.sparse`` array of a 2-D unbatched BCSR."""
+    """Return a ``scipy.sparse`` array of a 2-D, unbatched, dense-free BCSR.
+
+    jax: (no counterpart).
+
+    Parameters
+    ----------
+    mat : BCSR
+        The sparse matrix, with concrete values (:func:`to_scipy_sparse` takes a BCOO too).
+    format : {'csr', 'csc', 'coo'}, optional
+        The format of the result; default ``'csr'``.
+
+    Returns
+    -------
+    scipy.sparse array
+        The same matrix (padding dropped, duplicates kept).
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCSR.
+    ValueError
+        If ``format`` is not one of the three, or ``mat`` has batch or dense dimensions.
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable: a host conversion, run eagerly.
+
+    Needs SciPy.
+
+    Examples
+    --------
+    >>> import laxarray.sparse as sp
+    >>> m = sp.bcsr_fromdense([[0.0, 1.0], [2.0, 0.0]])
+    >>> sp.bcsr_to_scipy_sparse(m).toarray()
+    array([[0., 1.],
+           [2., 0.]])
+    """
     if not isinstance(mat, BCSR):
         fail(TypeError, "bcsr_to_scipy_sparse", "a BCSR", mat)
     return mat.to_scipy_sparse(format)

@@ -185,23 +185,53 @@ def _axis_size(fn, mesh, axis_name):
 
 @in_wide_mode
 def shard_rows(A, mesh, axis_name):
-    """``A`` (a 2-D BCOO or BCSR) partitioned by row blocks over ``mesh``'s ``axis_name``.
+    """Partition a 2-D sparse matrix by row blocks over a mesh axis.
 
-    The ``P = mesh.shape[axis_name]`` blocks have ``ceil(n_rows / P)`` rows each (the last
-    ones padded with empty rows); block ``i`` is placed on the devices at index ``i`` of the
-    axis and replicated over the mesh's other axes.  ``axis_name`` may also be a tuple of
-    axis names (rows split over their product).  Returns a :class:`RowSharded` (a pytree)
-    in ``A``'s format.  Built eagerly on the host from ``A``'s concrete indices and values:
-    under ``jax.jit`` (traced ``A``) it raises ``ValueError``; build it outside and pass
-    it in as an argument.
+    jax: (no counterpart; the multi-device form of a matrix for ``jax.shard_map`` kernels).
 
-    >>> import jax, numpy as np, laxarray.sparse as sp
+    Parameters
+    ----------
+    A : BCOO or BCSR
+        A 2-D matrix without batch or dense dimensions, with concrete indices and values.
+    mesh : jax.sharding.Mesh
+        The device mesh.
+    axis_name : str or tuple of str
+        The mesh axis (or axes, rows split over their product) to partition rows over.
+
+    Returns
+    -------
+    RowSharded
+        A pytree in ``A``'s format: ``P = mesh.shape[axis_name]`` blocks of ``ceil(n_rows /
+        P)`` rows (the last ones padded with empty rows), block ``i`` placed on the devices
+        at index ``i`` of the axis and replicated over the mesh's other axes.
+
+    Raises
+    ------
+    TypeError
+        If ``A`` is not a BCOO or BCSR, ``mesh`` is not a ``Mesh``, or ``axis_name`` is not
+        a name or a tuple of names.
+    ValueError
+        If ``A`` is not 2-D without batch and dense dimensions, is traced (inside
+        ``jax.jit``: build it outside and pass it in), or ``axis_name`` repeats or is not an
+        axis of ``mesh``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable: built eagerly, on the host.
+
+    ``A @ x``, ``A.T @ y``, the solvers of :mod:`laxarray.sparse.linalg` and products inside
+    :func:`sparsify` run on the result as ``jax.shard_map`` programs; ``A @ x`` gives the
+    rows of the result on the devices that own them.
+
+    Examples
+    --------
+    >>> import jax, numpy as np, laxarray as la, laxarray.sparse as sp
     >>> mesh = jax.sharding.Mesh(np.array(jax.devices()[:1]), ("x",))
     >>> A = sp.shard_rows(sp.BCSR.fromdense([[1.0, 0.0], [0.0, 2.0]]), mesh, "x")
     >>> A
     RowSharded(BCSR(float64[2, 2], nse=2), blocks=1 over 'x')
-    >>> (A @ [1.0, 1.0]).tolist()
-    [1.0, 2.0]
+    >>> A @ la.asarray([1.0, 1.0])
+    Array([1., 2.])
     """
     fn = "shard_rows"
     if not isinstance(A, (BCOO, BCSR)):

@@ -355,31 +355,56 @@ def _output(x, bcsr, all_bcsr):
 
 
 def sparsify(f, *, densify=False):
-    """Transform ``f`` (written for dense arrays) into a function that accepts sparse arrays.
+    """Transform a function written for dense arrays into one that accepts sparse arrays.
 
-    jax: jax.experimental.sparse.sparsify.  BCOO/BCSR arrays may appear anywhere in the
-    arguments; ``f`` may be written with laxarray or with ``jax.numpy``.  ``f`` is traced on
-    dense abstract values of the same shapes (once per input signature) and the resulting
-    jaxpr is evaluated with sparse rules (see the module notes); results that stay sparse
-    are returned as BCOO/BCSR (BCSR where every sparse input was BCSR and the result is a
-    2-D-sparse array), dense ones as the type ``f`` returned.  A primitive with no sparse
-    rule raises ``NotImplementedError`` naming it; ``densify=True`` instead runs it on the
-    dense value of its sparse inputs.  Custom derivative rules (``custom_jvp``/``custom_vjp``)
-    applied to sparse operands are replaced by differentiation of their implementation.
-    A row-sharded matrix (``shard_rows``) is an input too, seen by ``f`` as a dense array:
-    only its products with a dense operand of rank 1 or 2 and its transpose have rules
-    (``shard_map`` kernels); any other operation on it raises ``NotImplementedError`` (or,
-    with ``densify=True``, runs on its dense value).
+    jax: jax.experimental.sparse.sparsify.
 
-    Under ``jax.jit`` the interpretation happens at trace time only and the compiled program
-    is plain lax; eagerly each rule runs its own compiled kernels and data-dependent sizes
-    (``nse`` of sparse + sparse) are exact.  The result can be jitted, vmapped and
-    differentiated with respect to dense arguments.
+    Parameters
+    ----------
+    f : callable
+        The function, written with laxarray or with ``jax.numpy``.
+    densify : bool, optional
+        False (default): a primitive with no sparse rule raises ``NotImplementedError``
+        naming it.  True: such a primitive runs on the dense value of its sparse inputs.
 
-    >>> import laxarray as xp, laxarray.sparse as sp
+    Returns
+    -------
+    callable
+        A function of the same arguments, where BCOO/BCSR arrays (and row-sharded matrices)
+        may appear anywhere.  Results that stay sparse are returned as BCOO/BCSR (BCSR where
+        every sparse input was BCSR and the result is a 2-D-sparse array); dense ones as the
+        type ``f`` returned.
+
+    Raises
+    ------
+    TypeError
+        If ``f`` is not callable or ``densify`` is not a bool.
+    NotImplementedError
+        When called, if ``densify`` is False and a primitive of ``f`` has no sparse rule for
+        its sparse operands.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``densify``; ``f`` is traced on dense abstract values of the
+    arguments' shapes, once per input signature.
+
+    The traced jaxpr is evaluated with sparse rules (see the module notes).  Custom
+    derivative rules (``custom_jvp``/``custom_vjp``) applied to sparse operands are replaced
+    by differentiation of their implementation.  A row-sharded matrix (:func:`shard_rows`)
+    is seen by ``f`` as a dense array: only its products with a dense operand of rank 1 or 2
+    and its transpose have rules.  Under ``jax.jit`` the interpretation happens at trace
+    time only and the compiled program is plain lax; eagerly each rule runs its own compiled
+    kernels and data-dependent sizes (``nse`` of sparse + sparse) are exact.  The result can
+    be jitted, vmapped and differentiated with respect to dense arguments.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
     >>> m = sp.BCOO.fromdense([[0.0, 1.0], [2.0, 0.0]])
-    >>> sparsify(lambda a, v: 2 * (a @ v) + 1)(m, xp.asarray([1.0, 1.0])).tolist()
-    [3.0, 5.0]
+    >>> sp.sparsify(lambda a, v: 2 * la.matmul(a, v) + 1)(m, la.asarray([1.0, 1.0]))
+    Array([3., 5.])
+    >>> sp.sparsify(lambda a: la.sin(a) * 2)(m)
+    BCOO(float64[2, 2], nse=2)
     """
     if not callable(f):
         fail(TypeError, "sparsify", "a callable for 'f'", f)

@@ -105,19 +105,47 @@ def _singular(fn):
 # ---- spsolve ------------------------------------------------------------------------------
 @in_wide_mode
 def spsolve(A, b):
-    """Solve ``A x = b`` for a square BCOO/BCSR ``A`` and ``b`` of shape ``(n,)`` or
-    ``(n, k)``.
+    """Solve ``A x = b`` for a square sparse ``A`` by a sparse LU factorization (SuperLU).
 
-    SciPy: scipy.sparse.linalg.spsolve (the result is always dense).  Factorises with
-    SuperLU on the host (see the module notes): works under ``jax.jit`` and ``jax.vmap``,
-    and ``jax.grad`` flows to ``A.data`` and ``b``.  A singular ``A`` raises
-    ``LinAlgError`` eagerly and gives NaN under ``jax.jit``.  For many right-hand sides
-    with one matrix, factorise once with :func:`splu`.
+    SciPy: scipy.sparse.linalg.spsolve (the result here is always dense).
 
-    >>> import laxarray as xp, laxarray.sparse as sp
-    >>> A = sp.BCSR.fromdense(xp.asarray([[4.0, 1.0], [1.0, 3.0]]))
-    >>> [round(v, 6) for v in sp.linalg.spsolve(A, xp.asarray([1.0, 2.0])).tolist()]
-    [0.090909, 0.636364]
+    Parameters
+    ----------
+    A : BCOO or BCSR
+        A square 2-D sparse matrix without batch or dense dimensions, of a numeric dtype.
+    b : array_like
+        The right-hand sides, of shape ``(n,)`` or ``(n, k)``.
+
+    Returns
+    -------
+    Array
+        The solution, of ``b``'s shape.
+
+    Raises
+    ------
+    TypeError
+        If ``A`` is not a BCOO or BCSR, or ``A`` or ``b`` is not numeric.
+    ValueError
+        If ``A`` is not square and 2-D, or ``b``'s shape does not match.
+    LinAlgError
+        Eagerly, if ``A`` is exactly singular (SuperLU finds a zero pivot).
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    SciPy's SuperLU runs on the host (a host callback inside ``jax.jit``): it works under
+    ``jax.jit`` and ``jax.vmap``, where a singular ``A`` gives NaN, and ``jax.grad`` flows
+    to ``A.data`` and ``b``.  For many right-hand sides with one matrix, factorize once with
+    :func:`splu`.  Needs SciPy.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> A = sp.BCSR.fromdense(la.asarray([[4.0, 1.0], [1.0, 3.0]]))
+    >>> b = la.asarray([1.0, 2.0])
+    >>> la.round(sp.linalg.spsolve(A, b), decimals=6)
+    Array([0.090909, 0.636364])
     """
     fn = "spsolve"
     A = _square_matrix(fn, A)
@@ -172,11 +200,41 @@ _spsolve.defvjp(in_wide_mode(_spsolve_fwd), in_wide_mode(_spsolve_bwd))
 
 # ---- a reusable factorisation ----------------------------------------------------------
 class SparseLU:
-    """The LU factorisation of a concrete square sparse matrix (SciPy's SuperLU object on
-    the host), made by :func:`splu`; ``solve(b, trans="N")`` reuses it for any number of
-    right-hand sides, eagerly or under ``jax.jit``/``jax.vmap``, differentiable in ``b``.
+    """The LU factorization of a concrete square sparse matrix, made by :func:`splu`.
 
-    ``shape`` and ``dtype`` are the matrix's; ``nnz`` counts the stored entries of L and U.
+    SciPy: scipy.sparse.linalg.SuperLU (whose object this holds, on the host).
+
+    Made by :func:`splu`; not constructed directly.
+
+    Parameters
+    ----------
+    lu : scipy.sparse.linalg.SuperLU
+        SciPy's factorization object.
+    shape : tuple of ints
+        The matrix's shape ``(n, n)``.
+    dtype : numpy.dtype
+        The matrix's dtype.
+
+    Attributes
+    ----------
+    shape : tuple of ints
+        The matrix's shape ``(n, n)``.
+    dtype : numpy.dtype
+        The matrix's dtype.
+    nnz : int
+        The number of stored entries of the L and U factors.
+
+    Notes
+    -----
+    ``solve(b, trans="N")`` reuses the factorization for any number of right-hand sides,
+    eagerly or under ``jax.jit``/``jax.vmap``, differentiable in ``b``.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> lu = sp.linalg.splu(sp.fromdense([[4.0, 1.0], [1.0, 3.0]]))
+    >>> lu.shape, lu.nnz
+    ((2, 2), 6)
     """
 
     __slots__ = ("_lu", "shape", "dtype")
@@ -191,10 +249,39 @@ class SparseLU:
 
     @in_wide_mode
     def solve(self, b, trans="N"):
-        """``x`` with ``A x = b`` (``trans="T"``: ``A^T x = b``; ``"H"``: ``A^H x = b``).
+        """Solve ``A x = b`` (or a transposed system) with this factorization.
 
-        ``b`` of shape ``(n,)`` or ``(n, k)``; may be traced (a host call in the compiled
-        program); ``jax.grad`` flows to ``b`` through the adjoint solve."""
+        Parameters
+        ----------
+        b : array_like
+            The right-hand sides, of shape ``(n,)`` or ``(n, k)``; may be traced (a host
+            call in the compiled program).
+        trans : {'N', 'T', 'H'}, optional
+            ``'N'`` (default): ``A x = b``; ``'T'``: ``A^T x = b``; ``'H'``: ``A^H x = b``.
+
+        Returns
+        -------
+        Array
+            The solution, of ``b``'s shape.
+
+        Raises
+        ------
+        ValueError
+            If ``trans`` is not one of the three, or ``b``'s shape does not match.
+
+        Notes
+        -----
+        Static under ``jax.jit``: ``trans``.
+
+        ``jax.grad`` flows to ``b`` through the adjoint solve.
+
+        Examples
+        --------
+        >>> import laxarray as la, laxarray.sparse as sp
+        >>> lu = sp.linalg.splu(sp.fromdense([[4.0, 1.0], [0.0, 3.0]]))
+        >>> lu.solve(la.asarray([4.0, 4.0]), trans="T")
+        Array([1., 1.])
+        """
         fn = "SparseLU.solve"
         if trans not in ("N", "T", "H"):
             fail(ValueError, fn, "trans 'N', 'T' or 'H'", trans)
@@ -236,13 +323,49 @@ _lu_solve.defvjp(in_wide_mode(_lu_solve_fwd), in_wide_mode(_lu_solve_bwd))
 
 
 def splu(A):
-    """The LU factorisation of a square sparse ``A`` for repeated solves: a
-    :class:`SparseLU`.
+    """Factorize a square sparse matrix for repeated solves (SuperLU).
 
-    SciPy: scipy.sparse.linalg.splu (COLAMD ordering).  ``A`` must be concrete (the
-    factorisation is computed now, on the host); inside ``jax.jit`` factorise outside and
-    close over the result, or use :func:`spsolve`.  A singular ``A`` raises
-    ``LinAlgError``.
+    SciPy: scipy.sparse.linalg.splu (COLAMD ordering).
+
+    Parameters
+    ----------
+    A : BCOO or BCSR
+        A square 2-D sparse matrix without batch or dense dimensions, of a numeric dtype.
+        Its values must be concrete.
+
+    Returns
+    -------
+    SparseLU
+        The factorization; ``solve(b, trans='N')`` reuses it.
+
+    Raises
+    ------
+    TypeError
+        If ``A`` is not a BCOO or BCSR, is not numeric, or is traced (inside ``jax.jit``:
+        factorize outside and close over the result, or use :func:`spsolve`).
+    ValueError
+        If ``A`` is not square and 2-D.
+    LinAlgError
+        If ``A`` is exactly singular.
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable: ``A`` must be concrete (the factorization is
+    computed now, on the host).
+
+    The returned object's ``solve`` runs eagerly or under ``jax.jit``/``jax.vmap`` (a host
+    callback), differentiable in ``b``.  Needs SciPy.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> A = sp.BCSR.fromdense(la.asarray([[4.0, 1.0], [1.0, 3.0]]))
+    >>> b = la.asarray([1.0, 2.0])
+    >>> lu = sp.linalg.splu(A)
+    >>> lu
+    SparseLU(shape=(2, 2), dtype=float64)
+    >>> la.round(lu.solve(b), decimals=6)
+    Array([0.090909, 0.636364])
     """
     fn = "splu"
     A = _square_matrix(fn, A)
@@ -260,9 +383,45 @@ def splu(A):
 
 @in_wide_mode
 def factorized(A):
-    """A function ``solve(b)`` that solves ``A x = b`` with one factorisation of ``A``.
+    """Return a function that solves ``A x = b`` with one factorization of ``A``.
 
-    SciPy: scipy.sparse.linalg.factorized; ``splu(A).solve`` (see :func:`splu`)."""
+    SciPy: scipy.sparse.linalg.factorized.
+
+    Parameters
+    ----------
+    A : BCOO or BCSR
+        A square 2-D sparse matrix without batch or dense dimensions, of a numeric dtype.
+        Its values must be concrete.
+
+    Returns
+    -------
+    callable
+        ``solve(b)``: ``splu(A).solve``.
+
+    Raises
+    ------
+    TypeError
+        As :func:`splu`.
+    ValueError
+        As :func:`splu`.
+    LinAlgError
+        If ``A`` is exactly singular.
+
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable, as :func:`splu`.
+
+    Needs SciPy.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> A = sp.BCSR.fromdense(la.asarray([[4.0, 1.0], [1.0, 3.0]]))
+    >>> b = la.asarray([1.0, 2.0])
+    >>> solve = sp.linalg.factorized(A)
+    >>> la.round(solve(b), decimals=6)
+    Array([0.090909, 0.636364])
+    """
     return splu(A).solve
 
 

@@ -95,20 +95,64 @@ def _threshold(b, tol, atol):
 
 @in_wide_mode
 def cg(A, b, x0=None, *, tol=1e-5, atol=0.0, maxiter=None, M=None):
-    """Conjugate gradients for a Hermitian positive-definite ``A``.
+    """Solve ``A x = b`` for a Hermitian positive-definite ``A`` by conjugate gradients.
 
-    SciPy: scipy.sparse.linalg.cg (``tol`` is SciPy's ``rtol``).  ``A`` and ``M`` (an
-    approximation of ``A``'s inverse) are BCOO/BCSR matrices, dense matrices or
-    callables ``v -> A @ v`` (called with ``Array`` when ``b`` is an ``Array``, else with
-    jax arrays).  ``maxiter`` defaults to ``10 * n``.  Returns ``(x, info)``: ``info`` 0
-    when converged, else the number of iterations.  Runs under ``jax.jit`` (matrices,
-    ``b``, ``x0`` may be traced; callables are static).
+    SciPy: scipy.sparse.linalg.cg. jax: jax.scipy.sparse.linalg.cg.
 
-    >>> import laxarray as xp, laxarray.sparse as sp
-    >>> A = sp.BCOO.fromdense(xp.asarray([[4.0, 1.0], [1.0, 3.0]]))
-    >>> x, info = sp.linalg.cg(A, xp.asarray([1.0, 2.0]), tol=1e-10)
-    >>> [round(float(x[i]), 6) for i in range(2)], int(info)
-    ([0.090909, 0.636364], 0)
+    Parameters
+    ----------
+    A : BCOO, BCSR, array_like or callable
+        The ``(n, n)`` operator: a 2-D sparse matrix without batch or dense dimensions, a
+        dense matrix, or a callable ``v -> A @ v`` (called with laxarray arrays when ``b``
+        is one, else with jax arrays).
+    b : array_like
+        The right-hand side, of shape ``(n,)`` (integer and bool input becomes the default
+        floating dtype).
+    x0 : array_like, optional
+        The initial guess, of shape ``(n,)``; default zeros.
+    tol : float, optional
+        The relative tolerance (SciPy's ``rtol``): stop when ``||b - A x|| <= max(tol *
+        ||b||, atol)``; default 1e-5.
+    atol : float, optional
+        The absolute tolerance; default 0.
+    maxiter : int, optional
+        The maximum number of iterations; default ``10 * n``.
+    M : BCOO, BCSR, array_like or callable, optional
+        A preconditioner, an approximation of ``A``'s inverse, in the forms ``A`` takes;
+        default none.
+
+    Returns
+    -------
+    x : Array
+        The solution estimate, of ``b``'s floating dtype (promoted with the operators').
+    info : Array
+        An int32 0-d array: 0 when converged, else the number of iterations done.
+
+    Raises
+    ------
+    TypeError
+        If ``A`` or ``M`` is not a matrix or callable (or of bool dtype), ``b`` is not
+        numeric, or a tolerance is not a real number.
+    ValueError
+        If ``b`` is not 1-D, ``A``, ``M`` or ``x0`` does not match its size, a tolerance is
+        negative, or ``maxiter`` is below 0.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``A`` and ``M`` when callables, ``maxiter``.
+
+    One jitted ``lax.while_loop``: it runs eagerly or under ``jax.jit``, where the matrices,
+    ``b`` and ``x0`` may be traced and the callables are static.  Never raises on
+    non-convergence: read ``info``.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> A = sp.BCSR.fromdense(la.asarray([[4.0, 1.0], [1.0, 3.0]]))
+    >>> b = la.asarray([1.0, 2.0])
+    >>> x, info = sp.linalg.cg(A, b, tol=1e-10)
+    >>> la.round(x, decimals=6), int(info)
+    (Array([0.090909, 0.636364]), 0)
     """
     opA, pA, opM, pM, bb, x, maxiter, _ = prepare("cg", A, b, x0, M, maxiter)
     x, info = _cg_run(pA, pM, bb, x, tolerance("cg", tol, "tol"),
@@ -148,12 +192,65 @@ _cg_run = jit_static(_cg_impl, ("opA", "opM"))
 
 @in_wide_mode
 def bicgstab(A, b, x0=None, *, tol=1e-5, atol=0.0, maxiter=None, M=None):
-    """Biconjugate gradient stabilized (BiCGSTAB) for a general square ``A``.
+    """Solve ``A x = b`` for a general square ``A`` by BiCGSTAB.
 
-    SciPy: scipy.sparse.linalg.bicgstab (``tol`` is SciPy's ``rtol``).  Operators as in
-    :func:`cg`.  Returns ``(x, info)``: 0 converged, ``> 0`` iterations done without
-    converging, ``-10`` breakdown (``rho`` or ``omega`` vanished).  Runs under
-    ``jax.jit``.
+    SciPy: scipy.sparse.linalg.bicgstab. jax: jax.scipy.sparse.linalg.bicgstab.
+
+    Parameters
+    ----------
+    A : BCOO, BCSR, array_like or callable
+        The ``(n, n)`` operator: a 2-D sparse matrix without batch or dense dimensions, a
+        dense matrix, or a callable ``v -> A @ v`` (called with laxarray arrays when ``b``
+        is one, else with jax arrays).
+    b : array_like
+        The right-hand side, of shape ``(n,)`` (integer and bool input becomes the default
+        floating dtype).
+    x0 : array_like, optional
+        The initial guess, of shape ``(n,)``; default zeros.
+    tol : float, optional
+        The relative tolerance (SciPy's ``rtol``): stop when ``||b - A x|| <= max(tol *
+        ||b||, atol)``; default 1e-5.
+    atol : float, optional
+        The absolute tolerance; default 0.
+    maxiter : int, optional
+        The maximum number of iterations; default ``10 * n``.
+    M : BCOO, BCSR, array_like or callable, optional
+        A preconditioner, an approximation of ``A``'s inverse, in the forms ``A`` takes;
+        default none.
+
+    Returns
+    -------
+    x : Array
+        The solution estimate.
+    info : Array
+        An int32 0-d array: 0 when converged, a positive number of iterations done without
+        converging, or -10 for a breakdown (``rho`` or ``omega`` vanished).
+
+    Raises
+    ------
+    TypeError
+        If ``A`` or ``M`` is not a matrix or callable (or of bool dtype), ``b`` is not
+        numeric, or a tolerance is not a real number.
+    ValueError
+        If ``b`` is not 1-D, ``A``, ``M`` or ``x0`` does not match its size, a tolerance is
+        negative, or ``maxiter`` is below 0.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``A`` and ``M`` when callables, ``maxiter``.
+
+    One jitted ``lax.while_loop``: it runs eagerly or under ``jax.jit``, where the matrices,
+    ``b`` and ``x0`` may be traced and the callables are static.  Never raises on
+    non-convergence: read ``info``.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> A = sp.BCSR.fromdense(la.asarray([[4.0, 1.0], [1.0, 3.0]]))
+    >>> b = la.asarray([1.0, 2.0])
+    >>> x, info = sp.linalg.bicgstab(A, b, tol=1e-10)
+    >>> la.round(x, decimals=6), int(info)
+    (Array([0.090909, 0.636364]), 0)
     """
     opA, pA, opM, pM, bb, x, maxiter, _ = prepare("bicgstab", A, b, x0, M, maxiter)
     x, info = _bicgstab_run(pA, pM, bb, x, tolerance("bicgstab", tol, "tol"),
@@ -215,13 +312,67 @@ _bicgstab_run = jit_static(_bicgstab_impl, ("opA", "opM"))
 
 @in_wide_mode
 def gmres(A, b, x0=None, *, tol=1e-5, atol=0.0, restart=20, maxiter=None, M=None):
-    """Restarted GMRES for a general square ``A`` (right preconditioning by ``M``).
+    """Solve ``A x = b`` for a general square ``A`` by restarted GMRES.
 
-    SciPy: scipy.sparse.linalg.gmres (``tol`` is SciPy's ``rtol``).  Operators as in
-    :func:`cg`.  ``restart`` (static) is the Krylov dimension per cycle; ``maxiter``
-    counts restart cycles (default ``10 * n``).  The residual is tracked with Givens
-    rotations, so a cycle stops as soon as the tolerance is met.  Returns ``(x, info)``:
-    0 converged, else the number of cycles.  Runs under ``jax.jit``.
+    SciPy: scipy.sparse.linalg.gmres. jax: jax.scipy.sparse.linalg.gmres.
+
+    Parameters
+    ----------
+    A : BCOO, BCSR, array_like or callable
+        The ``(n, n)`` operator: a 2-D sparse matrix without batch or dense dimensions, a
+        dense matrix, or a callable ``v -> A @ v`` (called with laxarray arrays when ``b``
+        is one, else with jax arrays).
+    b : array_like
+        The right-hand side, of shape ``(n,)`` (integer and bool input becomes the default
+        floating dtype).
+    x0 : array_like, optional
+        The initial guess, of shape ``(n,)``; default zeros.
+    tol : float, optional
+        The relative tolerance (SciPy's ``rtol``): stop when ``||b - A x|| <= max(tol *
+        ||b||, atol)``; default 1e-5.
+    atol : float, optional
+        The absolute tolerance; default 0.
+    restart : int, optional
+        The Krylov dimension of a cycle; default 20, at least 1.
+    maxiter : int, optional
+        The maximum number of restart cycles; default ``10 * n``.
+    M : BCOO, BCSR, array_like or callable, optional
+        A preconditioner, an approximation of ``A``'s inverse, in the forms ``A`` takes;
+        default none.
+
+    Returns
+    -------
+    x : Array
+        The solution estimate.
+    info : Array
+        An int32 0-d array: 0 when converged, else the number of cycles done.
+
+    Raises
+    ------
+    TypeError
+        If ``A`` or ``M`` is not a matrix or callable (or of bool dtype), ``b`` is not
+        numeric, or a tolerance is not a real number.
+    ValueError
+        If ``b`` is not 1-D, ``A``, ``M`` or ``x0`` does not match its size, a tolerance is
+        negative, ``maxiter`` is below 0, or ``restart`` below 1.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``A`` and ``M`` when callables, ``restart``, ``maxiter``.
+
+    The residual is tracked with Givens rotations, so a cycle stops as soon as the tolerance
+    is met.  One jitted ``lax.while_loop``: it runs eagerly or under ``jax.jit``, where the
+    matrices, ``b`` and ``x0`` may be traced and the callables are static.  Never raises on
+    non-convergence: read ``info``.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> A = sp.BCSR.fromdense(la.asarray([[4.0, 1.0], [1.0, 3.0]]))
+    >>> b = la.asarray([1.0, 2.0])
+    >>> x, info = sp.linalg.gmres(A, b, tol=1e-10)
+    >>> la.round(x, decimals=6), int(info)
+    (Array([0.090909, 0.636364]), 0)
     """
     fn = "gmres"
     opA, pA, opM, pM, bb, x, maxiter, _ = prepare(fn, A, b, x0, M, maxiter)

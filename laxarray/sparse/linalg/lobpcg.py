@@ -25,16 +25,57 @@ from laxarray._core.jaxapi import in_wide_mode
 
 @in_wide_mode
 def lobpcg_standard(A, X, m=100, tol=None):
-    """The ``k = X.shape[1]`` largest eigenvalues and eigenvectors of a symmetric ``A``.
+    """Compute the largest eigenpairs of a real symmetric operator by LOBPCG.
 
-    jax: jax.experimental.sparse.linalg.lobpcg_standard (SciPy:
-    scipy.sparse.linalg.lobpcg with ``largest=True``).  ``A`` is a BCOO/BCSR matrix, a
-    dense matrix or a callable mapping an ``(n, k)`` block to ``A @ block``; ``X`` is the
-    ``(n, k)`` initial block (full column rank, ``k < n // 5`` recommended).  ``m``: the
-    maximum number of iterations; ``tol``: stop when every residual
-    ``||A u - theta u|| <= tol * |theta|`` (default ``sqrt(eps)`` of the dtype).
-    Returns ``(theta, U, i)``: eigenvalues in descending order, the ``(n, k)``
-    orthonormal eigenvectors, the iterations used.  Real dtypes.  Runs under ``jax.jit``.
+    jax: jax.experimental.sparse.linalg.lobpcg_standard. SciPy: scipy.sparse.linalg.lobpcg with
+    ``largest=True``.
+
+    Parameters
+    ----------
+    A : BCOO, BCSR, array_like or callable
+        The ``(n, n)`` real symmetric operator: a sparse or dense matrix, or a callable
+        mapping an ``(n, k)`` block to ``A @ block``.
+    X : array_like
+        The ``(n, k)`` initial block, of full column rank, ``0 < k < n`` (``k < n // 5``
+        recommended).
+    m : int, optional
+        The maximum number of iterations; default 100.
+    tol : float, optional
+        Stop when every residual ``||A u - theta u|| <= tol * |theta|``; default
+        ``sqrt(eps)`` of the dtype.
+
+    Returns
+    -------
+    theta : Array
+        The ``k`` eigenvalues, descending.
+    U : Array
+        The ``(n, k)`` orthonormal eigenvectors.
+    i : Array
+        The number of iterations used (int32).
+
+    Raises
+    ------
+    TypeError
+        If ``A`` or ``X`` is complex.
+    ValueError
+        If ``X`` is not 2-D with ``0 < k < n`` columns.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``A`` when a callable, ``m``, ``tol``.
+
+    Real dtypes only.  One jitted ``lax.while_loop``: runs eagerly or under ``jax.jit``.  An
+    eigenvector's sign is not specified.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> A = sp.fromdense(la.diag(la.arange(1.0, 11.0)))
+    >>> theta, U, i = sp.linalg.lobpcg_standard(A, la.ones((10, 1)))
+    >>> la.round(theta, decimals=6)
+    Array([10.])
+    >>> la.round(la.abs(U[9]), decimals=6)
+    Array([1.])
     """
     fn = "lobpcg_standard"
     wrap_arrays = type(X) is Array

@@ -40,14 +40,60 @@ class LsqrResult(NamedTuple):
 @in_wide_mode
 def lsqr(A, b, x0=None, *, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None,
          M=None):
-    """Least-squares solution of ``A x = b`` (``A`` m-by-n, any shape) by LSQR.
+    """Return the least-squares solution of ``A x = b`` for an ``(m, n)`` ``A`` by LSQR.
 
-    SciPy: scipy.sparse.linalg.lsqr (``maxiter`` is SciPy's ``iter_lim``, default
-    ``2 * n``; ``atol``/``btol`` are SciPy's relative tolerances).  ``A`` is a BCOO/BCSR
-    matrix, a dense matrix or a linear callable ``x -> A @ x`` (then ``x0`` is required
-    to fix ``n``; ``A^T`` is derived with ``jax.linear_transpose``).  ``M`` is an n-by-n
-    right preconditioner: LSQR solves ``min ||A M y - b||`` and returns ``x = M y``.
-    Real dtypes only.  Returns an :class:`LsqrResult`.  Runs under ``jax.jit``.
+    SciPy: scipy.sparse.linalg.lsqr (without ``var``).
+
+    Parameters
+    ----------
+    A : BCOO, BCSR, array_like or callable
+        The ``(m, n)`` operator: a 2-D sparse or dense matrix, or a linear callable ``x -> A
+        @ x`` (then ``x0`` is required, to fix ``n``; ``A^T`` is derived with
+        ``jax.linear_transpose``).
+    b : array_like
+        The right-hand side, of shape ``(m,)``.
+    x0 : array_like, optional
+        The initial guess, of shape ``(n,)``; default zeros.
+    damp : float, optional
+        Solve the damped problem ``min ||A x - b||^2 + damp^2 ||x||^2``; default 0.
+    atol, btol : float, optional
+        SciPy's relative stopping tolerances; default 1e-6.
+    conlim : float, optional
+        Stop when the estimated condition number of ``A`` exceeds it; default 1e8.
+    maxiter : int, optional
+        The maximum number of iterations (SciPy's ``iter_lim``); default ``2 * n``.
+    M : BCOO, BCSR, array_like or callable, optional
+        An ``(n, n)`` right preconditioner: LSQR solves ``min ||A M y - b||`` and returns
+        ``x = M y``.
+
+    Returns
+    -------
+    LsqrResult
+        A named tuple ``(x, istop, itn, r1norm, r2norm, anorm, acond, arnorm, xnorm)`` as
+        SciPy's: ``istop`` 0 (``x = 0`` is exact), 1 or 2 (converged by ``btol``/``atol``),
+        3 (``conlim``), 4-6 (the same at machine precision), 7 (``maxiter``).
+
+    Raises
+    ------
+    TypeError
+        If ``A`` or ``b`` is complex (not supported), or an operator is not a matrix or
+        callable.
+    ValueError
+        If ``A`` is a callable and ``x0`` is missing, or the sizes do not match.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``A`` and ``M`` when callables, ``maxiter``.
+
+    Real dtypes only.  One jitted ``lax.while_loop``: runs eagerly or under ``jax.jit``.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> A = sp.fromdense([[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]])
+    >>> r = sp.linalg.lsqr(A, la.asarray([1.0, 2.0, 2.0]), atol=1e-10, btol=1e-10)
+    >>> la.round(r.x, decimals=6), int(r.istop)
+    (Array([1.166667, 0.5     ]), 2)
     """
     fn = "lsqr"
     opA, pA, opM, pM, bb, x, maxiter, dtype = prepare(

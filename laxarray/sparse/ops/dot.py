@@ -67,17 +67,52 @@ def _check_sizes(fn, lshape, rshape, dims):
 @in_wide_mode
 def dot_general(lhs, rhs, dimension_numbers, *, nse=None, precision=None,
                 preferred_element_type=None):
-    """General contraction with a sparse operand (``lax.dot_general`` semantics).
+    """Compute a general contraction (``lax.dot_general``) with at least one sparse operand.
 
-    sparse·dense and dense·sparse give a dense laxarray ``Array``; sparse·sparse gives a
-    sparse array (BCSR when both inputs are BCSR and the result is 2-D, else BCOO).
-    ``nse`` bounds the number of products of sparse·sparse under ``jax.jit`` (eagerly it
-    is computed).  A 2-D sparse·sparse product takes the CPU host path (SciPy's SpGEMM; see
-    :mod:`laxarray.sparse.ops.spgemm_host`) where the kernel helper's gate lets it.
-    ``precision``/``preferred_element_type`` are accepted and ignored.
+    jax: jax.experimental.sparse.bcoo_dot_general.
+
+    Parameters
+    ----------
+    lhs, rhs : BCOO, BCSR or array_like
+        The operands, at least one of them sparse.
+    dimension_numbers : tuple
+        ``((lhs_contract, rhs_contract), (lhs_batch, rhs_batch))``, as ``lax.dot_general``'s.
+    nse : int, optional
+        Sparse · sparse: a static bound on the number of products, required under
+        ``jax.jit`` (eagerly it is computed).
+    precision, preferred_element_type : optional
+        Accepted for ``lax.dot_general``'s signature and ignored.
+
+    Returns
+    -------
+    Array, BCOO or BCSR
+        Sparse · dense and dense · sparse: the dense laxarray ``Array``.  Sparse · sparse: a
+        sparse array (a BCSR when both inputs are BCSR and the result is 2-D, else a BCOO).
+
+    Raises
+    ------
+    TypeError
+        If neither operand is sparse, or ``dimension_numbers`` is malformed.
+    ValueError
+        If contracted or batch dimensions differ in size, or (sparse · sparse under a trace)
+        ``nse`` is missing.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``dimension_numbers``, ``nse``.
+
     Batch dimensions of a sparse operand may be dot batch, free or contracted dimensions;
-    sparse/dense dimensions may be free or contracted (make them batch dimensions with
-    ``update_layout`` to use them as dot batch dimensions).
+    sparse and dense dimensions may be free or contracted (make them batch dimensions with
+    :func:`update_layout` to use them as dot batch dimensions).  A 2-D sparse · sparse
+    product takes the CPU host path (SciPy's SpGEMM; see
+    :mod:`laxarray.sparse.ops.spgemm_host`) where the kernel helper's gate lets it.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> a = sp.fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
+    >>> sp.dot_general(a, la.ones(3), (((1,), (0,)), ((), ())))
+    Array([1., 5.])
     """
     fn = "dot_general"
     ls, rs = is_sparse(lhs), is_sparse(rhs)
@@ -269,17 +304,54 @@ def _spmm_core(data, indices, y, sparse_shape, dense_shape, lc, rc, sorted_):
 # ---- matmul ---------------------------------------------------------------------------------
 @in_wide_mode
 def matmul(x1, x2, *, nse=None):
-    """``x1 @ x2`` with at least one sparse operand (NumPy matmul rules for 1-D/2-D/N-D).
+    """Compute the matrix product ``x1 @ x2`` with at least one sparse operand.
 
-    Sparse @ dense and dense @ sparse give a dense ``Array``; sparse @ sparse is sparse,
-    with exactly its distinct coordinates stored when computed eagerly (a 2-D product on
-    the CPU host path: by SciPy, which also leaves out entries whose products sum to
-    exactly zero; see :mod:`laxarray.sparse.ops.spgemm_host`).  ``nse`` (sparse @
-    sparse): a static bound on the number of products, required under ``jax.jit``/``vmap``/
-    ``grad``, where the result's storage is that bound; if the data make more products,
-    ``laxarray.checkify`` reports it and the stored values of a floating result are NaN
-    (eagerly a bound that is too small raises ``ValueError``).  Stacks (rank > 2) contract
-    the last two dimensions with equal leading dimensions.
+    Array API: matmul (of the dense equivalents). jax: jax.experimental.sparse's ``matmul``.
+
+    Parameters
+    ----------
+    x1, x2 : BCOO, BCSR or array_like
+        The operands, at least one of them sparse, with NumPy's matmul rules for 1-D, 2-D
+        and stacked (rank > 2, equal leading dimensions) operands.
+    nse : int, optional
+        Sparse @ sparse: a static bound on the number of products, required under
+        ``jax.jit``/``vmap``/``grad``, where the result stores that many entries.
+
+    Returns
+    -------
+    Array, BCOO or BCSR
+        Sparse @ dense and dense @ sparse: the dense laxarray ``Array``.  Sparse @ sparse: a
+        sparse array with exactly its distinct coordinates stored when computed eagerly (on
+        the CPU host path SciPy also leaves out entries whose products sum to exactly zero).
+
+    Raises
+    ------
+    TypeError
+        If neither operand is sparse.
+    ValueError
+        If an operand is 0-d, the contracted sizes or the stacks' leading dimensions differ,
+        or (eagerly) ``nse`` is smaller than the number of products.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``nse``.
+
+    The operator ``x1 @ x2`` is this function.  Under ``jax.jit``, if the data make more
+    products than ``nse``, ``laxarray.checkify`` reports it and the stored values of a
+    floating result are NaN.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> a = sp.fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
+    >>> sp.matmul(a, la.ones(3))
+    Array([1., 5.])
+    >>> la.ones(2) @ a
+    Array([2., 1., 3.])
+    >>> m = sp.fromdense([[0.0, 1.0], [2.0, 0.0]])
+    >>> (m @ m).todense()
+    Array([[2., 0.],
+           [0., 2.]])
     """
     fn = "matmul"
     s1, s2 = is_sparse(x1), is_sparse(x2)

@@ -57,16 +57,45 @@ def unique(mat):
 # ---- unary --------------------------------------------------------------------------------
 @in_wide_mode
 def map_values(fn, mat):
-    """Apply ``fn`` to the stored values only (the documented escape hatch).
+    """Apply a function to the stored values of a sparse array only.
 
-    Duplicates are summed first (unless ``unique_indices``).  ``fn`` receives the values as a laxarray ``Array`` (shape ``data.shape``) and returns an
-    array of that shape.  Implicit zeros are not touched, so the result equals the dense
-    ``fn(x)`` only where ``fn(0) == 0``.  Works under jit/vmap/grad.
+    jax: (no counterpart; the escape hatch of :mod:`laxarray.sparse`).
 
-    >>> import laxarray.sparse as sp
+    Parameters
+    ----------
+    fn : callable
+        Takes the stored values as a laxarray ``Array`` (of ``mat.data``'s shape) and
+        returns an array of that shape.
+    mat : BCOO or BCSR
+        The sparse array.
+
+    Returns
+    -------
+    BCOO or BCSR
+        ``mat``'s pattern with the values ``fn`` returned.
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCOO or BCSR.
+    ValueError
+        If ``fn`` returns an array of another shape.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none (``fn`` is traced with the values).
+
+    Duplicates are summed first (unless ``unique_indices``).  Implicit zeros are not
+    touched, so the result equals the dense ``fn(x)`` only where ``fn(0) == 0``.  Works
+    under ``jax.jit``, ``jax.vmap`` and ``jax.grad``.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
     >>> m = sp.BCOO.fromdense([[0.0, 2.0], [3.0, 0.0]])
-    >>> sp.map_values(lambda v: v * v, m).todense().tolist()
-    [[0.0, 4.0], [9.0, 0.0]]
+    >>> sp.map_values(lambda v: v * v, m).todense()
+    Array([[0., 4.],
+           [9., 0.]])
     """
     if not is_sparse(mat):
         fail(TypeError, "map_values", "a BCOO or BCSR for 'mat'", mat)
@@ -81,7 +110,39 @@ def map_values(fn, mat):
 
 @in_wide_mode
 def astype(x, dtype, /):
-    """``x`` with values cast to ``dtype`` (laxarray ``astype`` rules)."""
+    """Return a sparse array with its stored values cast to a dtype.
+
+    Array API: astype (of the dense equivalent). jax: BCOO.astype.
+
+    Parameters
+    ----------
+    x : BCOO or BCSR
+        The sparse array.
+    dtype : dtype
+        The dtype to cast to, by :func:`laxarray.astype`'s rules.
+
+    Returns
+    -------
+    BCOO or BCSR
+        ``x``'s pattern with the cast values.
+
+    Raises
+    ------
+    TypeError
+        If ``x`` is not a BCOO or BCSR, or ``dtype`` is not a supported dtype.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``dtype``.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> a = sp.fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
+    >>> sp.astype(a, la.int32).todense()
+    Array([[0, 1, 0],
+           [2, 0, 3]], dtype=int32)
+    """
     if not is_sparse(x):
         fail(TypeError, "astype", "a BCOO or BCSR for 'x'", x)
     return with_data(x, _la.astype(wrap(x.data), dtype)._value)
@@ -166,11 +227,47 @@ def _pattern_binary(fn, op, mat, other, swap=False):
 
 @in_wide_mode
 def multiply(x1, x2, /):
-    """Elementwise product with at least one sparse operand; sparse result.
+    """Multiply elementwise, with at least one sparse operand; the result is sparse.
 
-    With a dense operand the dense value is gathered at the stored entries (broadcasting
-    without materialising the broadcast); two sparse operands combine on the union of their
-    patterns (see the module notes on ``nse``).
+    Array API: multiply (of the dense equivalents). jax: jax.experimental.sparse's ``mul``.
+
+    Parameters
+    ----------
+    x1, x2 : BCOO, BCSR, array_like or scalar
+        The operands, at least one of them sparse.  A dense operand or scalar broadcasts to
+        the sparse one's shape.
+
+    Returns
+    -------
+    BCOO or BCSR
+        With a dense operand or scalar: the sparse operand's pattern, the dense value
+        gathered at its entries (the broadcast is not materialised).  With two sparse
+        operands of the same shape: the union of their patterns.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, BCOO or BCSR.
+    ValueError
+        If the shapes do not broadcast (two sparse operands: differ).
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    The operator ``x1 * x2`` is this function.  Two sparse operands: eagerly the result
+    stores exactly the coordinates of the union; under ``jax.jit`` ``nse(x1) + nse(x2)``
+    entries (the extra slots padding).
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> a = sp.fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
+    >>> sp.multiply(a, la.asarray([1.0, 10.0, 100.0])).todense()
+    Array([[  0.,  10.,   0.],
+           [  2.,   0., 300.]])
+    >>> a * 2.0
+    BCOO(float64[2, 3], nse=3)
     """
     fn = "multiply"
     x1, x2 = _operand(fn, x1, "x1"), _operand(fn, x2, "x2")
@@ -183,8 +280,48 @@ def multiply(x1, x2, /):
 
 @in_wide_mode
 def divide(x1, x2, /):
-    """Sparse ``x1`` divided by a scalar or dense ``x2``; sparse result (implicit zeros stay
-    zero).  A sparse divisor densifies: ``todense(x1) / todense(x2)`` (dense result)."""
+    """Divide a sparse array elementwise by a scalar or dense array.
+
+    Array API: divide (of the dense equivalents). jax: jax.experimental.sparse's ``div``.
+
+    Parameters
+    ----------
+    x1 : BCOO, BCSR or array_like
+        The dividend.
+    x2 : BCOO, BCSR, array_like or scalar
+        The divisor; broadcasts to ``x1``'s shape.
+
+    Returns
+    -------
+    BCOO, BCSR or Array
+        A sparse ``x1`` divided by a dense ``x2`` or scalar: ``x1``'s pattern, implicit
+        zeros staying zero even where the divisor is zero (as ``jax.experimental.sparse``).
+        A sparse divisor densifies: the dense ``todense(x1) / todense(x2)``.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, BCOO or BCSR.
+    ValueError
+        If the shapes do not broadcast.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    The operator ``x1 / x2`` is this function.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> a = sp.fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
+    >>> sp.divide(a, 2.0).todense()
+    Array([[0. , 0.5, 0. ],
+           [1. , 0. , 1.5]])
+    >>> sp.divide(a, 0.0).todense()
+    Array([[ 0., inf,  0.],
+           [inf,  0., inf]])
+    """
     fn = "divide"
     x1, x2 = _operand(fn, x1, "x1"), _operand(fn, x2, "x2")
     if is_sparse(x2):
@@ -194,10 +331,49 @@ def divide(x1, x2, /):
 
 @in_wide_mode
 def add(x1, x2, /):
-    """Sum: sparse + sparse is sparse (union of patterns); with a dense operand or scalar
-    the result is a dense ``Array``.  Two 2-D sparse operands take the CPU host path
-    (SciPy's CSR add; see :mod:`laxarray.sparse.ops.union_host`) where the kernel
-    helper's gate lets it."""
+    """Add elementwise, with a sparse operand: sparse + sparse is sparse, anything else dense.
+
+    Array API: add (of the dense equivalents). jax: jax.experimental.sparse's ``add``.
+
+    Parameters
+    ----------
+    x1, x2 : BCOO, BCSR, array_like or scalar
+        The operands, at least one of them sparse.
+
+    Returns
+    -------
+    BCOO, BCSR or Array
+        Two sparse operands of one shape: a sparse array on the union of their patterns. A
+        sparse and a dense operand or scalar: the dense laxarray ``Array``.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, BCOO or BCSR.
+    ValueError
+        If two sparse operands differ in shape, or a dense one does not broadcast.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    The operator ``x1 + x2`` is this function.  Two sparse operands: eagerly the result
+    stores exactly the coordinates of the union; under ``jax.jit`` ``nse(x1) + nse(x2)``
+    entries (the extra slots padding).  Two 2-D operands without batch or dense dimensions
+    take the CPU host path (SciPy's CSR add; see :mod:`laxarray.sparse.ops.union_host`)
+    where the kernel helper's gate lets it.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> a = sp.fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
+    >>> sp.add(a, a).todense()
+    Array([[0., 2., 0.],
+           [4., 0., 6.]])
+    >>> sp.add(a, 1.0)
+    Array([[1., 2., 1.],
+           [3., 1., 4.]])
+    """
     fn = "add"
     x1, x2 = _operand(fn, x1, "x1"), _operand(fn, x2, "x2")
     if is_sparse(x1) and is_sparse(x2):
@@ -207,8 +383,48 @@ def add(x1, x2, /):
 
 @in_wide_mode
 def subtract(x1, x2, /):
-    """Difference: sparse - sparse is sparse; with a dense operand or scalar, dense.  Two
-    2-D sparse operands take the CPU host path, as in :func:`add`."""
+    """Subtract elementwise, with a sparse operand: sparse - sparse is sparse, anything else dense.
+
+    Array API: subtract (of the dense equivalents). jax: jax.experimental.sparse's ``sub``.
+
+    Parameters
+    ----------
+    x1, x2 : BCOO, BCSR, array_like or scalar
+        The operands, at least one of them sparse.
+
+    Returns
+    -------
+    BCOO, BCSR or Array
+        As :func:`add`: sparse for two sparse operands, else the dense ``Array``.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, BCOO or BCSR.
+    ValueError
+        If two sparse operands differ in shape, or a dense one does not broadcast.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    The operator ``x1 - x2`` is this function.  Two sparse operands: eagerly the result
+    stores exactly the coordinates of the union; under ``jax.jit`` ``nse(x1) + nse(x2)``
+    entries (the extra slots padding).  Two 2-D operands without batch or dense dimensions
+    take the CPU host path (SciPy's CSR add; see :mod:`laxarray.sparse.ops.union_host`)
+    where the kernel helper's gate lets it.  Entries that cancel exactly are not stored,
+    eagerly.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> a = sp.fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
+    >>> sp.subtract(a, a)
+    BCOO(float64[2, 3], nse=0)
+    >>> sp.subtract(a, la.ones((2, 3)))
+    Array([[-1.,  0., -1.],
+           [ 1., -1.,  2.]])
+    """
     fn = "subtract"
     x1, x2 = _operand(fn, x1, "x1"), _operand(fn, x2, "x2")
     if is_sparse(x1) and is_sparse(x2):
@@ -229,14 +445,86 @@ def _extremum(fn, dense_fn, lax_fn, x1, x2):
 
 @in_wide_mode
 def maximum(x1, x2, /):
-    """Elementwise maximum: sparse with ``0`` or with a sparse array gives a sparse result
-    (implicit zeros count as 0); with a dense array or a non-zero scalar, a dense one."""
+    """Return the elementwise maximum, with at least one sparse operand.
+
+    Array API: maximum (of the dense equivalents). jax: jax.experimental.sparse's ``max``.
+
+    Parameters
+    ----------
+    x1, x2 : BCOO, BCSR, array_like or scalar
+        The operands, at least one of them sparse.
+
+    Returns
+    -------
+    BCOO, BCSR or Array
+        Two sparse operands of one shape, or a sparse one and the scalar 0: a sparse array
+        (implicit zeros count as 0).  With a dense array or a non-zero scalar: the dense
+        ``Array``.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, BCOO or BCSR.
+    ValueError
+        If the shapes do not match (broadcast).
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> a = sp.fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
+    >>> sp.maximum(-a, 0)
+    BCOO(float64[2, 3], nse=3)
+    >>> sp.maximum(a, 1.5)
+    Array([[1.5, 1.5, 1.5],
+           [2. , 1.5, 3. ]])
+    """
     return _extremum("maximum", _la.maximum, lax.max, x1, x2)
 
 
 @in_wide_mode
 def minimum(x1, x2, /):
-    """Elementwise minimum; see :func:`maximum`."""
+    """Return the elementwise minimum, with at least one sparse operand.
+
+    Array API: minimum (of the dense equivalents). jax: jax.experimental.sparse's ``min``.
+
+    Parameters
+    ----------
+    x1, x2 : BCOO, BCSR, array_like or scalar
+        The operands, at least one of them sparse.
+
+    Returns
+    -------
+    BCOO, BCSR or Array
+        Two sparse operands of one shape, or a sparse one and the scalar 0: a sparse array
+        (implicit zeros count as 0).  With a dense array or a non-zero scalar: the dense
+        ``Array``.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not array_like, BCOO or BCSR.
+    ValueError
+        If the shapes do not match (broadcast).
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> a = sp.fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
+    >>> sp.minimum(a, 0).todense()
+    Array([[0., 0., 0.],
+           [0., 0., 0.]])
+    >>> sp.minimum(a, la.full((2, 3), 2.0))
+    Array([[0., 1., 0.],
+           [2., 0., 2.]])
+    """
     return _extremum("minimum", _la.minimum, lax.min, x1, x2)
 
 

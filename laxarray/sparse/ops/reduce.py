@@ -38,8 +38,46 @@ def _norm_axis(fn, axis, ndim):
 
 @in_wide_mode
 def sum(mat, axis=None):
-    """Sum over ``axis`` (int, tuple or None). Sparse result; a dense 0-d ``Array`` when every
-    dimension is reduced. NumPy: sum. Integer values keep their dtype."""
+    """Sum a sparse array over the given axes.
+
+    Array API: sum (of the dense equivalent). jax: jax.experimental.sparse.bcoo_reduce_sum.
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse array.
+    axis : int or tuple of ints, optional
+        The axes to reduce; default all.
+
+    Returns
+    -------
+    BCOO, BCSR or Array
+        A sparse array of the remaining dimensions (of ``mat``'s format when 2-D), or a 0-d
+        dense ``Array`` when every axis is reduced.  The dtype is the values' (integers are
+        not widened, unlike :func:`laxarray.sum`).
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCOO or BCSR.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``.
+
+    The method ``mat.sum(axis)`` is this function.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> a = sp.fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
+    >>> sp.sum(a)
+    Array(6.)
+    >>> sp.sum(a, axis=1).todense()
+    Array([1., 5.])
+    """
     fn = "sum"
     a = _as(fn, mat)
     axes = _norm_axis(fn, axis, a.ndim)
@@ -136,13 +174,81 @@ def _extreme_kernel(data, indices, *, shape, axes, is_max):
 
 @in_wide_mode
 def max(mat, axis=None):
-    """Maximum over ``axis``; implicit zeros take part. Dense ``Array`` result. NumPy: max."""
+    """Return the maximum of a sparse array over the given axes; implicit zeros take part.
+
+    Array API: max (of the dense equivalent). jax: (no counterpart).
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse array.
+    axis : int or tuple of ints, optional
+        The axes to reduce; default all.
+
+    Returns
+    -------
+    Array
+        The dense maxima, of the remaining dimensions.
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCOO or BCSR.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> a = sp.fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
+    >>> sp.max(a, axis=1)
+    Array([1., 3.])
+    """
     return _extreme("max", mat, axis, True)
 
 
 @in_wide_mode
 def min(mat, axis=None):
-    """Minimum over ``axis``; implicit zeros take part. Dense ``Array`` result. NumPy: min."""
+    """Return the minimum of a sparse array over the given axes; implicit zeros take part.
+
+    Array API: min (of the dense equivalent). jax: (no counterpart).
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse array.
+    axis : int or tuple of ints, optional
+        The axes to reduce; default all.
+
+    Returns
+    -------
+    Array
+        The dense minima, of the remaining dimensions.
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCOO or BCSR.
+    AxisError
+        If an axis is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> a = sp.fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
+    >>> sp.min(a, axis=0)
+    Array([0., 0., 0.])
+    >>> sp.min(-a)
+    Array(-3.)
+    """
     return _extreme("min", mat, axis, False)
 
 

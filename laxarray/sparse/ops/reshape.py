@@ -47,7 +47,48 @@ def _axes(fn, axes, ndim):
 
 @in_wide_mode
 def transpose(mat, axes=None):
-    """Permute dimensions (``lax.transpose``); default reverses them. NumPy: transpose."""
+    """Permute the dimensions of a sparse array.
+
+    Array API: permute_dims (of the dense equivalent). jax:
+    jax.experimental.sparse.bcoo_transpose.
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse array.
+    axes : sequence of ints, optional
+        A permutation of ``range(mat.ndim)``; default the reverse order.
+
+    Returns
+    -------
+    BCOO or BCSR
+        The permuted array (the format kept where it can be).
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCOO or BCSR.
+    ValueError
+        If ``axes`` is not a permutation.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``axes``.
+
+    ``mat.T`` and ``mat.transpose(axes)`` are this function; a 2-D matrix's transpose shares
+    its product layouts.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> a = sp.fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
+    >>> sp.transpose(a)
+    BCOO(float64[3, 2], nse=3)
+    >>> a.T.todense()
+    Array([[0., 2.],
+           [1., 0.],
+           [0., 3.]])
+    """
     fn = "transpose"
     memo = getattr(mat, "_transposed", None)
     if memo is not None and axes is None:
@@ -156,7 +197,42 @@ def _new_shape(fn, shape, size):
 
 @in_wide_mode
 def reshape(mat, shape):
-    """Reshape (row-major, like ``numpy.reshape``); the result has the flat layout."""
+    """Reshape a sparse array (row-major, as ``numpy.reshape``).
+
+    Array API: reshape (of the dense equivalent). jax: jax.experimental.sparse.bcoo_reshape.
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse array.
+    shape : tuple of ints
+        The new shape, of the same size; one entry may be -1.
+
+    Returns
+    -------
+    BCOO or BCSR
+        The reshaped array, in the flat layout (no batch or dense dimensions).
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCOO or BCSR.
+    ValueError
+        If the sizes differ.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``shape``.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> a = sp.fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
+    >>> sp.reshape(a, (3, 2)).todense()
+    Array([[0., 1.],
+           [0., 2.],
+           [0., 3.]])
+    """
     fn = "reshape"
     a = _as(fn, mat)
     new_shape = _new_shape(fn, shape, a.size)
@@ -178,7 +254,39 @@ def _reshape_kernel(indices, *, shape, new_shape, index_dtype):
 
 @in_wide_mode
 def squeeze(mat, dimensions):
-    """Remove size-1 dimensions (``lax.squeeze``). NumPy: squeeze (explicit axes)."""
+    """Remove the given size-1 dimensions of a sparse array.
+
+    Array API: squeeze (of the dense equivalent). jax: jax.experimental.sparse.bcoo_squeeze.
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse array.
+    dimensions : int or sequence of ints
+        The dimensions to remove, each of size 1 (required, as ``lax.squeeze``).
+
+    Returns
+    -------
+    BCOO or BCSR
+        The array without those dimensions.
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCOO or BCSR.
+    ValueError
+        If a dimension is not of size 1.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``dimensions``.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> sp.squeeze(sp.fromdense([[1.0, 0.0]]), (0,))
+    BCOO(float64[2], nse=1)
+    """
     fn = "squeeze"
     a = _as(fn, mat)
     dims = _axes(fn, (dimensions,) if isinstance(dimensions, (int, np.integer))
@@ -201,8 +309,43 @@ def squeeze(mat, dimensions):
 
 @in_wide_mode
 def broadcast_in_dim(mat, shape, broadcast_dimensions):
-    """``lax.broadcast_in_dim`` for sparse arrays: entries replicated over new and expanded
-    dimensions; the result has the flat layout."""
+    """Broadcast a sparse array as ``lax.broadcast_in_dim`` does.
+
+    jax: jax.experimental.sparse.bcoo_broadcast_in_dim.
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse array.
+    shape : tuple of ints
+        The result's shape.
+    broadcast_dimensions : tuple of ints
+        For each dimension of ``mat``, the dimension of the result it becomes.
+
+    Returns
+    -------
+    BCOO or BCSR
+        The entries replicated over the new and expanded dimensions, in the flat layout.
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCOO or BCSR.
+    ValueError
+        If the shapes are not compatible.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``shape``, ``broadcast_dimensions``.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> v = sp.fromdense([1.0, 0.0])
+    >>> sp.broadcast_in_dim(v, (2, 3), (0,)).todense()
+    Array([[1., 1., 1.],
+           [0., 0., 0.]])
+    """
     fn = "broadcast_in_dim"
     a = _as(fn, mat)
     shape = tuple(int(s) for s in shape)
@@ -251,7 +394,41 @@ def _broadcast_kernel(data, indices, *, in_shape, shape, bdims, index_dtype):
 
 @in_wide_mode
 def broadcast_to(mat, shape):
-    """Broadcast to ``shape`` (NumPy rules: new dimensions on the left)."""
+    """Broadcast a sparse array to a shape, with NumPy's rules.
+
+    Array API: broadcast_to (of the dense equivalent). jax: (as ``bcoo_broadcast_in_dim``).
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse array.
+    shape : tuple of ints
+        The result's shape: new dimensions on the left, size-1 dimensions expanded.
+
+    Returns
+    -------
+    BCOO or BCSR
+        The broadcast array, in the flat layout.
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCOO or BCSR.
+    ValueError
+        If ``mat`` does not broadcast to ``shape``.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``shape``.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> sp.broadcast_to(sp.fromdense([1.0, 0.0]), (3, 2)).todense()
+    Array([[1., 0.],
+           [1., 0.],
+           [1., 0.]])
+    """
     a = _as("broadcast_to", mat)
     shape = tuple(int(s) for s in shape)
     if len(shape) < a.ndim:
@@ -261,7 +438,42 @@ def broadcast_to(mat, shape):
 
 @in_wide_mode
 def concatenate(operands, dimension=0):
-    """Join sparse arrays along ``dimension`` (``lax.concatenate``); flat-layout result."""
+    """Join sparse arrays along a dimension.
+
+    Array API: concat (of the dense equivalents). jax: jax.experimental.sparse.bcoo_concatenate.
+
+    Parameters
+    ----------
+    operands : sequence of BCOO or BCSR
+        The arrays, of one rank and equal shapes except along ``dimension``.
+    dimension : int, optional
+        The dimension to join along; default 0.
+
+    Returns
+    -------
+    BCOO
+        The joined array, in the flat layout.
+
+    Raises
+    ------
+    TypeError
+        If an operand is not a BCOO or BCSR.
+    ValueError
+        If the shapes do not match.
+    AxisError
+        If ``dimension`` is out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``dimension``.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> a = sp.fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
+    >>> sp.concatenate([a, a], 0)
+    BCOO(float64[4, 3], nse=6)
+    """
     fn = "concatenate"
     ops = [_as(fn, o) for o in operands]
     if not ops:

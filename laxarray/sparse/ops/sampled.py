@@ -24,10 +24,39 @@ from laxarray._core.jaxapi import in_wide_mode
 
 @in_wide_mode
 def extract(sparr, arr):
-    """Values of dense ``arr`` at the stored entries of ``sparr`` (same pattern and format).
+    """Return the values of a dense array at the stored entries of a sparse one.
 
-    ``arr`` must have ``sparr``'s shape (or broadcast to it).  Like
-    ``jax.experimental.sparse.bcoo_extract``.
+    jax: jax.experimental.sparse.bcoo_extract.
+
+    Parameters
+    ----------
+    sparr : BCOO or BCSR
+        The pattern.
+    arr : array_like
+        The dense array, of ``sparr``'s shape (or broadcasting to it).
+
+    Returns
+    -------
+    BCOO or BCSR
+        ``sparr``'s pattern and format with ``arr``'s values there.
+
+    Raises
+    ------
+    TypeError
+        If ``sparr`` is not a BCOO or BCSR.
+    ValueError
+        If ``arr`` does not broadcast to ``sparr``'s shape.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> a = sp.fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
+    >>> sp.extract(a, la.reshape(la.arange(6.0), (2, 3))).data
+    Array([1., 3., 5.], dtype=float64)
     """
     fn = "extract"
     if not is_sparse(sparr):
@@ -48,10 +77,43 @@ def extract(sparr, arr):
 
 @in_wide_mode
 def dot_general_sampled(lhs, rhs, indices_of, dimension_numbers):
-    """``dot_general(lhs, rhs)`` evaluated only at the pattern of sparse ``indices_of``.
+    """Compute ``dot_general(lhs, rhs)`` only at the pattern of a sparse array.
 
-    ``lhs``/``rhs`` are dense; the result has the pattern of ``indices_of`` (whose shape
-    must be the dot_general output shape).  Cost is O(nse * contracted size).
+    jax: jax.experimental.sparse.bcoo_dot_general_sampled.
+
+    Parameters
+    ----------
+    lhs, rhs : array_like
+        The dense operands.
+    indices_of : BCOO or BCSR
+        The pattern, whose shape is the contraction's output shape.
+    dimension_numbers : tuple
+        ``((lhs_contract, rhs_contract), (lhs_batch, rhs_batch))``, as ``lax.dot_general``'s.
+
+    Returns
+    -------
+    BCOO or BCSR
+        ``indices_of``'s pattern with the contraction's values there.
+
+    Raises
+    ------
+    TypeError
+        If ``indices_of`` is not a BCOO or BCSR.
+    ValueError
+        If the output shape is not ``indices_of``'s, or contracted sizes differ.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``dimension_numbers``.
+
+    Costs O(nse × contracted size), not the full product's.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> a = sp.fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
+    >>> sp.dot_general_sampled(la.ones((2, 4)), la.ones((4, 3)), a, (((1,), (0,)), ((), ()))).data
+    Array([4., 4., 4.], dtype=float64)
     """
     fn = "dot_general_sampled"
     x = to_raw(fn, lhs, "lhs")

@@ -22,7 +22,43 @@ from laxarray._core.jaxapi import in_wide_mode
 
 @in_wide_mode
 def slice(mat, start_indices, limit_indices, strides=None):  # noqa: A001 (lax name)
-    """``lax.slice`` of a sparse array (static starts, limits, positive strides)."""
+    """Slice a sparse array with static starts, limits and strides (``lax.slice``).
+
+    jax: jax.experimental.sparse.bcoo_slice.
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse array.
+    start_indices, limit_indices : sequence of ints
+        One per dimension, ``0 <= start <= limit <= size``.
+    strides : sequence of ints, optional
+        Positive; default all 1.
+
+    Returns
+    -------
+    BCOO or BCSR
+        The slice.
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCOO or BCSR.
+    ValueError
+        If the bounds or strides are out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``start_indices``, ``limit_indices``, ``strides``.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> a = sp.fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
+    >>> sp.slice(a, (0, 1), (2, 3)).todense()
+    Array([[1., 0.],
+           [0., 3.]])
+    """
     fn = "slice"
     a = _as(fn, mat)
     nd = a.ndim
@@ -92,8 +128,44 @@ def _recompose(indices, cols, ok, sparse_shape):
 
 @in_wide_mode
 def dynamic_slice(mat, start_indices, slice_sizes):
-    """``lax.dynamic_slice`` of a sparse array: starts may be traced (clamped into range),
-    ``slice_sizes`` are static."""
+    """Slice a sparse array at possibly traced starts (``lax.dynamic_slice``).
+
+    jax: jax.experimental.sparse.bcoo_dynamic_slice.
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse array.
+    start_indices : sequence of ints or scalar arrays
+        One per dimension; may be traced; clamped into range as ``lax.dynamic_slice`` does.
+    slice_sizes : sequence of ints
+        The static size of the slice in each dimension.
+
+    Returns
+    -------
+    BCOO or BCSR
+        The slice.
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCOO or BCSR.
+    ValueError
+        If a size exceeds the dimension.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``slice_sizes``.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> a = sp.fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
+    >>> sp.dynamic_slice(a, (1, 1), (1, 2)).todense()
+    Array([[0., 3.]])
+    >>> sp.dynamic_slice(a, (1, 5), (1, 2)).todense()
+    Array([[0., 3.]])
+    """
     fn = "dynamic_slice"
     a = _as(fn, mat)
     nd = a.ndim
@@ -148,8 +220,45 @@ def _dynamic_slice_kernel(data, indices, starts, *, shape, sizes):
 
 @in_wide_mode
 def getitem(mat, key):
-    """``mat[key]`` for integers, slices (positive step) and ``...``; integers drop their
-    dimension.  NumPy basic indexing on the dense equivalent; static keys only."""
+    """Index a sparse array with integers, slices and ``...`` (NumPy's basic indexing).
+
+    Array API: __getitem__ (of the dense equivalent). jax: BCOO.__getitem__.
+
+    Parameters
+    ----------
+    mat : BCOO or BCSR
+        The sparse array.
+    key : int, slice, Ellipsis or tuple of them
+        A static key; slices need a positive step; integers drop their dimension.
+
+    Returns
+    -------
+    BCOO or BCSR
+        The indexed array (0-d for a full integer key).
+
+    Raises
+    ------
+    TypeError
+        If ``mat`` is not a BCOO or BCSR.
+    IndexError
+        If the key holds anything else (``None``, arrays, lists), a non-positive step, or an
+        integer out of range.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``key``.
+
+    ``mat[key]`` is this function.
+
+    Examples
+    --------
+    >>> import laxarray as la, laxarray.sparse as sp
+    >>> a = sp.fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
+    >>> sp.getitem(a, 1).todense()
+    Array([2., 0., 3.])
+    >>> a[:, 0].todense()
+    Array([0., 2.])
+    """
     fn = "__getitem__"
     a = _as(fn, mat)
     if not isinstance(key, tuple):

@@ -29,9 +29,51 @@ def _unary(dense_fn):
             x = unique(x)
         return with_data(x, dense_fn(wrap(x.data))._value)
     f.__name__ = f.__qualname__ = name
-    f.__doc__ = (f"Sparse ``{name}`` of the stored values (zero-preserving, pattern kept). "
-                 f"Array API: {name}.")
+    f.__doc__ = _DOC.format(name=name, dup=(
+        "linear in the values, so duplicates are kept as stored" if name in _LINEAR else
+        "not linear, so duplicate coordinates are summed first (unless the array's\n"
+        "``unique_indices`` promises there are none)"))
     return f
+
+
+_DOC = """Apply ``{name}`` to the stored values of a sparse array, keeping its pattern.
+
+Array API: {name} (of the dense equivalent). jax: jax.experimental.sparse's ``{name}``.
+
+Parameters
+----------
+x : BCOO or BCSR
+    The sparse array.
+
+Returns
+-------
+BCOO or BCSR
+    An array of ``x``'s format, shape and pattern whose stored values are
+    ``laxarray.{name}`` of ``x``'s (so of the dtype that function gives); implicit zeros
+    stay zero, which is right because ``{name}(0) == 0``.
+
+Raises
+------
+TypeError
+    If ``x`` is not a BCOO or BCSR, or ``laxarray.{name}`` refuses its dtype.
+
+Notes
+-----
+Static under ``jax.jit``: none.
+
+The function is {dup}.  It works under ``jax.jit``, ``jax.vmap`` and ``jax.grad``, and
+is the rule :func:`sparsify` uses for the primitive of the same function.
+
+Examples
+--------
+>>> import laxarray as la, laxarray.sparse as sp
+>>> a = sp.fromdense([[0.0, 0.5], [0.25, 0.0]])
+>>> b = sp.{name}(a)
+>>> b.nse
+2
+>>> bool(la.all(b.todense() == la.{name}(a.todense())))
+True
+"""
 
 
 abs = _unary(_la.abs)
