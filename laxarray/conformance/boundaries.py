@@ -357,8 +357,8 @@ def _pick(values, rule):
         return None
     if isinstance(rule, int) and not isinstance(rule, bool):
         return _Just(values[rule]) if rule < len(values) else None
-    if rule in ("floating", "complex", "integer"):
-        want = {"floating": "f", "complex": "c", "integer": "iu"}[rule]
+    if rule in ("floating", "complex", "integer", "bool"):
+        want = {"floating": "f", "complex": "c", "integer": "iu", "bool": "b"}[rule]
         for v in values:
             names = v if isinstance(v, tuple) else (v,)
             if all(np.dtype(n).kind in want for n in names):
@@ -398,6 +398,13 @@ def _is_dtype_options(info):
         for v in info)
 
 
+#: the dtype rules and Python scalar kinds of a binary spec's scalar plans: each kind
+#: with the dtypes it meets first (an int with a floating array too: the promotion that
+#: differs from its array's)
+SCALAR_PLANS = (("bool", "bool"), ("integer", "int"), ("floating", "int"),
+                ("floating", "float"), ("complex", "complex"))
+
+
 def plans(seen, done):
     """The next plans to run, given ``seen`` (label -> ``(kind, info)`` of the draws met so
     far) after ``done`` plans: the first plan (small shapes, the first dtype) alone, then
@@ -427,8 +434,14 @@ def plans(seen, done):
             _shape_for(shape_info, "unit axis") is not None:
         out.append(dict(base, **{"@shape": "unit axis", "@bcast": "drop",
                                  "swap": ("=", False)}))
-    if "scalar x2" in seen:
-        out.append(dict(small, **{"scalar x2": ("=", True)}))
+    if "scalar x2" in seen:  # a Python scalar of each kind on each side it may be on
+        sides = seen.get("scalar side", (None, ("x2",)))[1] or ("x2",)
+        for side in sides:
+            for rule, kind in SCALAR_PLANS:
+                if _pick(dtype_info, rule) is not None:
+                    out.append(dict(small, **{"scalar x2": ("=", True),
+                                              "scalar side": ("=", side), "@dtype": rule,
+                                              f"scalar {side} kind": ("=", kind)}))
     axis_labels = [label for label, (kind, info) in seen.items()
                    if label and kind == "options" and any(w in label for w in _AXIS_WORDS)]
     if axis_labels:

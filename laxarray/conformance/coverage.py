@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import signatures
+
 #: the headings of a coverage record, in report order
 HEADINGS = ("dtypes", "dtype pairs", "ranks", "sizes", "axes", "offsets", "ties",
             "special values")
@@ -224,10 +226,18 @@ def _combination(drawn):
 
 
 class Record:
-    """The coverage of one spec's examples, gathered one example at a time."""
+    """The coverage of one spec's examples, gathered one example at a time.
 
-    def __init__(self):
+    ``functions``: the names whose calls are filed by their signatures' cells
+    (:mod:`~laxarray.conformance.signatures`: which parameters were passed, with which
+    kinds), the spec's own function as a rule; None: every call with a signature (the
+    device specs check every call they make)."""
+
+    def __init__(self, functions=()):
         self.classes = {h: set() for h in HEADINGS}
+        self.functions = None if functions is None else frozenset(functions)
+        #: ``{function: {(parameter, kind): examples}}``: the signature cells its calls met
+        self.params = {}
         #: examples run before the random phase (boundary examples)
         self.boundary = 0
         #: ``{(value class, path): examples}`` (:func:`combination`)
@@ -239,11 +249,17 @@ class Record:
         #: each value is a column of the table, met or not
         self.keywords = {}
 
-    def add(self, drawn):
-        """File one example's draws; never raises (a record must not fail a spec)."""
+    def add(self, drawn, calls=()):
+        """File one example's draws, and its namespace ``calls``
+        (:class:`~laxarray.conformance.flushing.Call`) of :attr:`functions`; never raises
+        (a record must not fail a spec)."""
         try:
             classes(drawn, self.classes)
         except Exception:  # noqa: BLE001 -- an odd draw is left out of the record
+            pass
+        try:
+            self._add_calls(calls or ())
+        except Exception:  # noqa: BLE001 -- as above
             pass
         try:
             path, found, keys = _combination(drawn)
@@ -256,6 +272,32 @@ class Record:
                 for column in keys:
                     key = (value, column)
                     self.keyword_cells[key] = self.keyword_cells.get(key, 0) + 1
+
+    def _add_calls(self, calls):
+        names = self.functions
+        met = {}
+        for call in calls:
+            if names is not None and call.path not in names:
+                continue
+            sig = signatures.signature(call.path)
+            if sig is not None:
+                met.setdefault(call.path, set()).update(sig.tried(call.args, call.kwargs))
+        for name, cells in met.items():
+            counts = self.params.setdefault(name, {})
+            for cell in cells:
+                counts[cell] = counts.get(cell, 0) + 1
+
+    def tried(self):
+        """``{function: {"parameter: kind": examples}}``: the cells of each function's
+        signature its calls met (:mod:`~laxarray.conformance.signatures`), ordered as the
+        signature; cells the signature does not list (a kind it does not allow) last."""
+        out = {}
+        for name, counts in sorted(self.params.items()):
+            order = {cell: i for i, cell in enumerate(signatures.signature(name).cells())}
+            out[name] = {f"{p}: {k}": n for (p, k), n in
+                         sorted(counts.items(), key=lambda c: (order.get(c[0], len(order)),
+                                                               c[0]))}
+        return out
 
     def table(self):
         """The combination table: ``{"paths": [path, ...], "rows": {value class: {path:

@@ -98,6 +98,9 @@ class Result:
     #: the value classes x code paths its examples met
     #: (:meth:`laxarray.conformance.coverage.Record.table`)
     combinations: dict = field(default_factory=dict)
+    #: ``{function: {"parameter: kind": examples}}``: the cells of the signatures its
+    #: calls met (:meth:`laxarray.conformance.coverage.Record.tried`)
+    tried: dict = field(default_factory=dict)
 
     def as_dict(self):
         """A JSON-ready dict of this result."""
@@ -105,7 +108,7 @@ class Result:
                 "seconds": round(self.seconds, 4), "message": self.message,
                 "snippet": self.snippet, "standalone": self.standalone, "drawn": self.drawn,
                 "dtypes": dict(self.dtypes), "coverage": dict(self.coverage),
-                "combinations": dict(self.combinations)}
+                "combinations": dict(self.combinations), "tried": dict(self.tried)}
 
 
 @dataclass
@@ -245,6 +248,13 @@ def select_specs(functions=None, skip=None, version="2025.12", extensions=DEFAUL
         else:
             chosen.append(spec)
     return chosen, skipped
+
+
+def checked_functions(spec):
+    """The functions whose calls a spec's coverage record files by their signatures'
+    cells (:class:`~laxarray.conformance.coverage.Record`): its own (``spec.name``; a
+    device spec's name, ``device.reduction``, names no function)."""
+    return (spec.name,)
 
 
 def _dtype_keys(drawn):
@@ -422,7 +432,7 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
     pinned = [None]  # the index of the pinned example running, if one is
     last = [[]]
     failures = collections.deque(maxlen=64)  # (exception, drawn, calls) of failing examples
-    record = coverage.Record()
+    record = coverage.Record(functions=checked_functions(spec))
     batch = [None]  # the plans of the boundary examples running (one example), if any
     plan = [None]  # the plan running (after a failure: the failing one) and its index
     at = [0]
@@ -461,7 +471,7 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
         finally:
             if drawn or outcome != "pass":
                 examples[0] += 1
-                record.add(drawn)
+                record.add(drawn, calls)
                 for key in _dtype_keys(drawn):
                     if outcome == "pass":
                         dtypes.setdefault(key, "pass")
@@ -523,7 +533,7 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
                                None if batch[0] is None else batch[0][:at[0] + 1]),
                       standalone is not None,
                       "\n".join(f"{label} = {value!r}" for label, value in drawn), dtypes,
-                      record.as_dict(), record.table())
+                      record.as_dict(), record.table(), record.tried())
     if special_cases_check.has_cases(name):  # every special case the standard states
         cases = special_cases_check.outcome(target, name, namespace_label=namespace_label,
                                             exclude=capabilities.excluded_dtypes,
@@ -533,12 +543,13 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
             dtypes.update(dict.fromkeys(failed, "fail"))
             return Result(name, "fail", examples[0], time.perf_counter() - start, message,
                           snippet, standalone, dtypes=dtypes, coverage=record.as_dict(),
-                          combinations=record.table())
+                          combinations=record.table(), tried=record.tried())
     lines = [f"{topic}: {', '.join(sorted(items))}" for topic, items in sorted(notes.items())]
     lines += [capabilities.dtype_note(spec)]
     return Result(name, "pass", examples[0], time.perf_counter() - start,
                   message="; ".join(line for line in lines if line), dtypes=dtypes,
-                  coverage=record.as_dict(), combinations=record.table())
+                  coverage=record.as_dict(), combinations=record.table(),
+                  tried=record.tried())
 
 
 def _run_boundaries(search, batch, at, ran, seen, record, shrink):
