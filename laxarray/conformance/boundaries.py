@@ -186,6 +186,25 @@ def _shape_for(bounds, rule):
     raise ValueError(f"boundaries: expected a shape rule; got {rule!r}")
 
 
+def _within(bounds, shape):
+    """Whether :func:`~laxarray.conformance.strategies.shapes` of ``bounds`` can draw
+    ``shape``."""
+    lo_d, hi_d, lo_s, hi_s = bounds
+    return lo_d <= len(shape) <= hi_d and all(lo_s <= n <= hi_s for n in shape)
+
+
+def _broadcastable(base, shape):
+    """Whether :func:`~laxarray.conformance.strategies.broadcastable_shapes` of ``base``
+    can draw ``shape``: ``base`` with leading dimensions dropped and at most two set to
+    1."""
+    base, shape = tuple(base or ()), tuple(shape)
+    if len(shape) > len(base):
+        return False
+    tail = base[len(base) - len(shape):]
+    ones = [i for i, (a, b) in enumerate(zip(tail, shape)) if a != b]
+    return len(ones) <= 2 and all(shape[i] == 1 for i in ones)
+
+
 class Steered:
     """A stand-in for hypothesis' ``data`` that steers the draws a plan names and draws the
     others from ``data``; it records what it met (:attr:`seen`: label -> ``(kind, info)``,
@@ -254,6 +273,10 @@ class Steered:
             return _Just(rule[1]) if any(_same(rule[1], v) for v in values) else None
         if kind in ("options", "dtype"):
             return _pick(info, rule)
+        if isinstance(rule, tuple) and rule[0] == "exact":  # one shape, where it can be
+            ok = _within(info, rule[1]) if kind == "shape" else \
+                _broadcastable(info, rule[1]) if kind == "bcast" else False
+            return _Just(tuple(rule[1])) if ok else None
         if kind == "shape":
             shape = _shape_for(info, rule) if isinstance(rule, str) else None
             return None if shape is None else _Just(shape)
@@ -476,6 +499,58 @@ def plans(seen, done):
                     out.append(dict(small, **{"@dtype": "floating",
                                               label: ("placement", placement)}))
     out.extend(crossed(seen))  # the value classes on every code path
+    out.extend(rank_pair_plans(seen, dtype_info))  # the rank pairs of a broadcasting spec
+    return out
+
+
+#: the shapes of the first and second operand of each rank pair
+#: (:data:`~laxarray.conformance.coverage.RANK_PAIRS`) in the rank pair plans
+_RANK_SHAPES = {"0-d": (), "1-D": (3,), "2-D": (2, 3), "n-D": (2, 2, 3)}
+
+
+def _pair_shapes(cell):
+    """``(shape1, shape2)`` meeting the rank pair ``cell``."""
+    if cell == "size-1 axis stretched in the first":
+        return (1, 3), (2, 3)
+    if cell == "size-1 axis stretched in the second":
+        return (2, 3), (2, 1)
+    ranks, _, lengths = cell.partition(", ")
+    a, b = ranks.split(" x ")
+    s1, s2 = _RANK_SHAPES[a], _RANK_SHAPES[b]
+    if lengths == "equal lengths":
+        s1, s2 = ((3,), (3, 3)) if a == "1-D" else ((3, 3), (3,))
+    return s1, s2
+
+
+def rank_pair_plans(seen, dtype_info=None):
+    """Plans meeting every rank pair (:data:`~laxarray.conformance.coverage.RANK_PAIRS`)
+    of a spec that draws a shape, a second shape broadcast with it (labelled ``shape2``)
+    and which of the two is whose (``swap``): the binary elementwise functions, ``where``
+    (issue 74).  Each pair is crossed with the value classes (moderate values; the special
+    ties on a floating dtype); the dtype classes of the moderate plans rotate over the
+    pairs (integer, real floating, complex, bool, as the spec draws them): every pair
+    meets each class, and each dtype class many pairs, not every pair each dtype class."""
+    if seen.get("shape2", (None,))[0] != "bcast" or "swap" not in seen:
+        return []
+    rules = [r for r in ("integer", "floating", "complex", "bool")
+             if _pick(dtype_info, r) is not None] or [None]
+    base = {"@given": "true", "scalar x2": ("=", False), "@size": 2,
+            "mirror specials": ("=", "off")}
+    out = []
+    for i, cell in enumerate(coverage.RANK_PAIRS):
+        s1, s2 = _pair_shapes(cell)
+        swap = len(s1) < len(s2) or (len(s1) == len(s2) and _broadcastable(s2, s1)
+                                     and not _broadcastable(s1, s2))
+        big, small = (s2, s1) if swap else (s1, s2)
+        shapes = {"@shape": ("exact", big), "shape2": ("exact", small),
+                  "swap": ("=", swap)}
+        moderate = dict(base, **shapes, **{"@array": "moderate"})
+        if rules[i % len(rules)] is not None:
+            moderate["@dtype"] = rules[i % len(rules)]
+        out.append(moderate)
+        if _pick(dtype_info, "floating") is not None:
+            out.append(dict(base, **shapes, **{"@array": "special ties",
+                                               "@dtype": "floating"}))
     return out
 
 
@@ -667,6 +742,6 @@ def applies(spec):
     return spec.kind not in NO_BOUNDARIES
 
 
-__all__ = ["Steered", "options", "plans", "crossed", "cover", "keywords", "PATHS", "RANK_PATHS",
+__all__ = ["Steered", "options", "plans", "crossed", "cover", "rank_pair_plans", "keywords", "PATHS", "RANK_PATHS",
            "KEYWORDS", "begin", "check", "check_batch", "applies",
            "NO_BOUNDARIES"]

@@ -144,6 +144,8 @@ def kind_of(value, cells=()):
     is neither an array nor a Python value), else ``array`` (a NumPy scalar too)."""
     if value is None:
         return "None"
+    if "object" in cells and not set(cells) & {"array", "int", "float", "complex", "bool"}:
+        return "object"  # (from_dlpack's x: any object)
     if isinstance(value, bool):
         word = "True" if value else "False"
         return word if word in cells else "bool"
@@ -323,7 +325,8 @@ def untried(name, met):
 #: its default left out, every other argument that may be passed by keyword passed by
 #: keyword, an axis-like int as a 1-tuple and a list of arrays as a tuple
 #: (``"keywords"``); every default passed, and every argument that may be passed by
-#: position passed by position, a tuple of arrays as a list (``"positions"``).  A
+#: position passed by position, a tuple of arrays as a list, an int ``ord`` as its float
+#: (``"positions"``).  A
 #: conforming namespace gives the same result in each form.
 CALL_FORMS = ("as written", "keywords", "positions")
 #: the label of the draw of a call's form
@@ -347,11 +350,21 @@ def _literal(text):
         else _NO_LITERAL
 
 
-def _is_default(value, default):
+def _is_default(value, default, name=None, values=None):
+    """Whether ``value`` means the ``default`` (a number equal to a number: ``0`` for
+    ``0.0``; an axis ``ndim - 1`` for ``-1``, read against the first array argument)."""
     if default is _NO_LITERAL:
         return False
     if default is None:
         return value is None
+    number = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)  # noqa: E731
+    if number(value) and number(default):
+        if value == default:
+            return True
+        if name == "axis" and default == -1 and isinstance(value, int) and values:
+            ndim = _ndim(next(iter(values.values())))
+            return ndim is not None and value == ndim - 1
+        return False
     return type(value) is type(default) and value == default
 
 
@@ -414,7 +427,7 @@ def reform(sig, form, args, kwargs):
         for p in params:
             if p.name not in values or p.kind == "VAR_POSITIONAL":
                 continue
-            if _is_default(values[p.name], defaults[p.name]):
+            if _is_default(values[p.name], defaults[p.name], p.name, bound.arguments):
                 del values[p.name]
                 continue
             cells = set(p.cells)
@@ -434,6 +447,10 @@ def reform(sig, form, args, kwargs):
             if p.name in values and {"tuple", "list"} <= set(p.cells) and \
                     isinstance(values[p.name], tuple):
                 values[p.name] = list(values[p.name])
+            value = values.get(p.name)
+            if p.name == "ord" and "float" in p.cells and isinstance(value, int) and \
+                    not isinstance(value, bool):  # (a norm's order: 2.0 means 2)
+                values[p.name] = float(value)
         by_position = lambda p: p.kind in ("POSITIONAL_ONLY",  # noqa: E731
                                            "POSITIONAL_OR_KEYWORD")
     new_args, new_kwargs, chain = [], {}, True

@@ -107,13 +107,14 @@ class Pinned:
 def large_examples(**extra):
     """``Spec.pinned`` of the large size class of a reduction-like spec: for each array of
     :func:`~laxarray.conformance.strategies.large_arrays`, the draws ``dtype``, ``shape``,
-    ``axis``, ``x`` and ``x placed`` (the same array), ``keepdims`` (alternating), and
+    ``axis``, ``x`` and ``x placed`` (the same array), ``keepdims`` (alternating),
+    ``dtype passed`` (False), and
     ``extra`` (label: value, or a function of the draws before it)."""
     def pinned():
         out = []
         for i, (axis, x) in enumerate(S.large_arrays()):
             draws = {"dtype": x.dtype.name, "shape": x.shape, "axis": axis, "x": x,
-                     "x placed": x, "keepdims": i % 2 == 1}
+                     "x placed": x, "keepdims": i % 2 == 1, "dtype passed": False}
             for label, value in extra.items():
                 draws[label] = value(draws) if callable(value) else value
             out.append(draws)
@@ -596,7 +597,8 @@ def binary(name, oracle, group, *, result=same_dtype, domain=None, domain2=None,
         if keep is not None:
             got, expected, b1, b2 = got[keep], expected[keep], b1[keep], b2[keep]
         _compare(name, got, expected, bound, signed_zeros, keep, (b1, b2))
-    return register(Spec(name, check, S.DTYPE_GROUPS[group], kind="elementwise"))
+    return register(Spec(name, check, S.DTYPE_GROUPS[group], kind="elementwise",
+                         tags=("broadcasting",)))
 
 
 __all__ = ["Spec", "SPECS", "NEEDS", "Pinned", "large_examples", "register",

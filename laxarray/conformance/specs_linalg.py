@@ -439,7 +439,14 @@ def _pinv(xp, data):
     dtype, batch = draw_dtype(data), draw_batch(data)
     m, n = data.draw(st.integers(0, 4), label="m"), data.draw(st.integers(0, 4), label="n")
     a = with_singular_values(data, dtype, batch, m, n)
-    out = fn(xp, "linalg.pinv")(as_xp(xp, a))
+    # rtol as the default it stands for (max(M, N) eps), a float or a 0-d array
+    rtol = data.draw(st.sampled_from(["omitted", "float", "array"]), label="rtol form")
+    kwargs = {}
+    if rtol != "omitted":
+        value = max(m, n, 1) * float(np.finfo(np.dtype(dtype)).eps)
+        real = np.finfo(np.dtype(dtype)).dtype.name
+        kwargs["rtol"] = value if rtol == "float" else xp.asarray(value, dtype=getattr(xp, real))
+    out = fn(xp, "linalg.pinv")(as_xp(xp, a), **kwargs)
     assert_dtype("linalg.pinv", out, dtype)
     assert_shape("linalg.pinv", out, tuple(batch) + (n, m))
     expected = np.linalg.pinv(upcast(a)) if m and n else np.zeros(tuple(batch) + (n, m))
