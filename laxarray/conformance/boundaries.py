@@ -64,6 +64,7 @@ from hypothesis import assume, strategies as st
 from hypothesis.errors import UnsatisfiedAssumption
 
 from . import coverage, strategies as S
+from .signatures import FORM_LABEL
 from .spec import _EXCLUDED, _Excluding
 
 #: kinds of spec that get no boundary examples: their draws are not shaped by dtypes,
@@ -145,7 +146,7 @@ def _kind(strategy):
     stated = getattr(strategy, "_boundary", None)
     if stated is not None:
         return stated
-    got = options(strategy)
+    got = options(getattr(strategy, "_unfiltered", strategy))  # (a dtype filter's source)
     if got is None:
         return None, None
     return ("dtype" if _is_dtype_options(got) else "options"), got
@@ -479,6 +480,10 @@ def plans(seen, done):
             for k in (1, -1):
                 if k in info:
                     out.append(dict(small, **{label: ("=", k)}))
+            if 0 in info and FORM_LABEL in seen:  # the default offset, left out
+                out.append(dict(small, **{label: ("=", 0), FORM_LABEL: ("=", "keywords")}))
+    if axis_labels and FORM_LABEL in seen:  # the last axis, left out where it is the default
+        out.append(dict(small, **{"@axis": "largest", FORM_LABEL: ("=", "keywords")}))
     for label, (kind, info) in seen.items():  # enumerated keywords: each value once
         if kind == "options" and info and 2 <= len(info) <= MAX_ENUM and \
                 not _is_dtype_options(info) and \

@@ -238,7 +238,7 @@ RANK_PAIRS = tuple(
     ["size-1 axis stretched in the first", "size-1 axis stretched in the second"])
 
 
-def _rank(shape):
+def _pair_rank(shape):
     return RANKS[min(len(shape), 3)]
 
 
@@ -249,7 +249,7 @@ def rank_pairs(shape1, shape2):
         out_shape = np.broadcast_shapes(shape1, shape2)
     except ValueError:
         return set()
-    a, b = _rank(shape1), _rank(shape2)
+    a, b = _pair_rank(shape1), _pair_rank(shape2)
     cell = f"{a} x {b}"
     if {a, b} == {"1-D", "2-D"}:
         one, two = (shape1, shape2) if a == "1-D" else (shape2, shape1)

@@ -161,7 +161,8 @@ class _Excluding:
         stated = getattr(strategy, "_boundary", None)  # what boundary examples steer by
         if stated is not None:
             filtered._boundary = stated
-        return self._data.draw(filtered, label=label)
+        filtered._unfiltered = strategy  # (what boundary examples read a draw's options
+        return self._data.draw(filtered, label=label)  # from: a filter hides them)
 
 
 def note(topic, item):
