@@ -743,8 +743,10 @@ def check_batch(spec, xp, data, plans):
 
 
 def applies(spec):
-    """Whether ``spec`` gets boundary examples (:data:`NO_BOUNDARIES`)."""
-    return spec.kind not in NO_BOUNDARIES
+    """Whether ``spec`` gets boundary examples (:data:`NO_BOUNDARIES`, but for a spec
+    tagged ``"boundaries"``: a utility whose draws an array's shape and axes shape,
+    ``diff``)."""
+    return spec.kind not in NO_BOUNDARIES or "boundaries" in spec.tags
 
 
 __all__ = ["Steered", "options", "plans", "crossed", "cover", "rank_pair_plans", "keywords", "PATHS", "RANK_PATHS",

@@ -267,7 +267,7 @@ def _diff_check(xp, data):
     assert_values("diff", to_numpy(out), expected, signed_zeros=False)
 
 
-register(Spec("diff", _diff_check, S.REAL_NUMERIC, kind="utility"))
+register(Spec("diff", _diff_check, S.REAL_NUMERIC, kind="utility", tags=("boundaries",)))
 
 
 def _arg_check(name, oracle):
