@@ -639,6 +639,7 @@ def crossed(seen):
     base = {"@given": "true", "scalar x2": ("=", False), "@array": "moderate", "@size": 2}
     labels = list(enum)
     rows = cover([len(values), len(paths)] + [len(enum[k]) for k in labels])
+    rows += _plain_rows(rows, len(paths), [len(enum[k]) for k in labels])
     out = []
     for row in rows:  # (0-d "ties" too: the path runs)
         shape, axis = paths[row[1]]
@@ -648,6 +649,23 @@ def crossed(seen):
         for label, i in zip(labels, row[2:]):
             plan[label] = ("=", enum[label][i])
         out.append(plan)
+    return out
+
+
+def _plain_rows(rows, paths, sizes):
+    """Rows to add to a covering design ``rows`` (value class, path, keywords of ``sizes``
+    values) so that every path meets every value of each keyword on the first class too
+    (ties of moderate values: no NaN, infinity or zero that a placement puts there, which
+    can hide a keyword's bug -- ``vector_norm``'s tuple path with ``ord=-inf`` met only on
+    an all-NaN slice beside a zero, where ``ord=-1`` gives the same).  Each added row
+    takes one missing value of every keyword at once."""
+    out = []
+    for p in range(paths):
+        missing = [[v for v in range(n)
+                    if not any(r[0] == 0 and r[1] == p and r[2 + j] == v for r in rows)]
+                   for j, n in enumerate(sizes)]
+        for i in range(max(map(len, missing), default=0)):
+            out.append((0, p) + tuple(m[i] if i < len(m) else 0 for m in missing))
     return out
 
 
