@@ -326,7 +326,7 @@ def untried(name, met):
 #: keyword, an axis-like int as a 1-tuple and a list of arrays as a tuple
 #: (``"keywords"``); every default passed, and every argument that may be passed by
 #: position passed by position, a tuple of arrays as a list, an int ``ord`` as its float
-#: (``"positions"``).  A
+#: (``"positions"``); a NumPy-surface call only leaves out its defaults, by keyword.  A
 #: conforming namespace gives the same result in each form.
 CALL_FORMS = ("as written", "keywords", "positions")
 #: the label of the draw of a call's form
@@ -415,6 +415,8 @@ def reform(sig, form, args, kwargs):
     """
     if form == "as written" or sig is None:
         return args, kwargs
+    if sig.source == "numpy":  # NumPy's names and kinds of parameter are not every
+        return _numpy_reform(sig, form, args, kwargs)  # implementation's: defaults only
     try:
         bound = sig._inspect.bind(*args, **kwargs)
     except TypeError:
@@ -472,6 +474,18 @@ def reform(sig, form, args, kwargs):
     new_kwargs.update(bound.arguments.get(next((p.name for p in sig.params
                                                 if p.kind == "VAR_KEYWORD"), ""), {}))
     return tuple(new_args), new_kwargs
+
+
+def _numpy_reform(sig, form, args, kwargs):
+    """A NumPy-surface call in ``form``: ``"keywords"`` leaves out the keywords equal to
+    NumPy's defaults; the arguments are passed as written (an implementation of NumPy's
+    surface may name a parameter otherwise, ``x`` for NumPy's ``a``, or make it positional
+    only)."""
+    if form != "keywords":
+        return args, kwargs
+    defaults = {p.name: _literal(p.default) for p in sig.params}
+    return args, {k: v for k, v in kwargs.items()
+                  if not _is_default(v, defaults.get(k, _NO_LITERAL))}
 
 
 class Reform:

@@ -107,6 +107,12 @@ def _unique_values(xp, data):
     _check_values("unique_values", xp.unique_values(as_xp(xp, x)), np.unique_values(x))
 
 
+def _fits(value, dtype):
+    """Whether the integer ``value`` lies in the range of integer ``dtype``."""
+    info = np.iinfo(np.dtype(dtype))
+    return info.min <= int(value) <= info.max
+
+
 def _isin(xp, data):
     # the standard: x1 and x2 "should have an integer data type" -- floating inputs are
     # not required (array_api_strict rejects them with a TypeError)
@@ -119,8 +125,9 @@ def _isin(xp, data):
     x2 = pool[data.draw(S.arrays("int64", (m,), min_value=0, max_value=3), label="p2")]
     invert = data.draw(st.booleans(), label="invert")
     # a Python int (weak) for one of them: x2 (of one element), or x1 (its first)
+    # (a Python int is read in the other operand's dtype: one it fits in)
     scalar = data.draw(st.sampled_from(["none", "x2", "x1"]), label="int operand")
-    if scalar == "x2" and m >= 1:
+    if scalar == "x2" and m >= 1 and _fits(x2[0], d1):
         x2 = x2[:1]
         arg2 = int(x2[0])
     else:
@@ -128,7 +135,7 @@ def _isin(xp, data):
             x2 = x2.astype(d2)
         arg2 = as_xp(xp, x2)
     arg1 = as_xp(xp, x1)
-    if scalar == "x1" and x1.size:
+    if scalar == "x1" and x1.size and _fits(x1.reshape(-1)[0], x2.dtype):
         x1 = x1.reshape(-1)[0]
         arg1 = int(x1)
     expected = np.isin(x1, x2, invert=invert)
