@@ -4,8 +4,9 @@ Generated from the standard's stubs directory (``array-api-2025.12/stubs``: one 
 file per chapter, one ``## `name(params) -> type``` header per function) by
 :func:`laxarray.conformance.signatures.stub_signatures`; the function chapters and the
 ``linalg`` and ``fft`` extensions (dotted names), not the array object's methods.
-``tests/conformance/test_signatures_table.py`` checks it against the stubs (where they are
-at hand) and against the parameter table of ``tests/data``.
+``tests/conformance_runner/test_signatures_drawn.py`` checks it against the parameter
+table of ``tests/data`` (the stubs parsed by ``tools/gen_signatures.py``): the same names,
+kinds of parameter and defaults.
 """
 
 STANDARD = {
