@@ -351,7 +351,7 @@ def _literal(text):
 
 
 def _is_default(value, default, name=None, values=None):
-    """Whether ``value`` means the ``default`` (a number equal to a number: ``0`` for
+    """Whether ``value`` means the ``default`` (an int equal to a float default: ``0`` for
     ``0.0``; an axis ``ndim - 1`` for ``-1``, read against the first array argument)."""
     if default is _NO_LITERAL:
         return False
@@ -359,7 +359,9 @@ def _is_default(value, default, name=None, values=None):
         return value is None
     number = lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)  # noqa: E731
     if number(value) and number(default):
-        if value == default:
+        # (an int for a float default only: a float for an int one may change a dtype
+        # the arguments decide, arange(0, 3, 1.0))
+        if value == default and (type(value) is type(default) or isinstance(default, float)):
             return True
         if name == "axis" and default == -1 and isinstance(value, int) and values:
             ndim = _ndim(next(iter(values.values())))

@@ -197,3 +197,9 @@ def test_the_call_forms_mean_the_same_call():
         (x,), {"axis": -1, "descending": False, "stable": True})
     assert signatures.reform(signatures.signature("concat"), "keywords", ([x, x],), {}) == \
         (((x, x),), {})
+    # a float equal to an int default is not left out (arange's dtype follows its
+    # arguments), an int equal to a float one is (std's correction)
+    assert signatures.reform(signatures.signature("arange"), "keywords", (0, 3, 1.0), {}) \
+        == ((0,), {"stop": 3, "step": 1.0})
+    assert signatures.reform(signatures.signature("std"), "keywords", (x,),
+                             {"correction": 0}) == ((x,), {})
