@@ -64,6 +64,7 @@ from hypothesis import assume, strategies as st
 from hypothesis.errors import UnsatisfiedAssumption
 
 from . import coverage, strategies as S
+from .signatures import FORM_LABEL
 from .spec import _EXCLUDED, _Excluding
 
 #: kinds of spec that get no boundary examples: their draws are not shaped by dtypes,
@@ -145,7 +146,7 @@ def _kind(strategy):
     stated = getattr(strategy, "_boundary", None)
     if stated is not None:
         return stated
-    got = options(strategy)
+    got = options(getattr(strategy, "_unfiltered", strategy))  # (a dtype filter's source)
     if got is None:
         return None, None
     return ("dtype" if _is_dtype_options(got) else "options"), got
@@ -184,6 +185,25 @@ def _shape_for(bounds, rule):
         nd = min(max(lo_d, 3), hi_d)
         return tuple(1 if i == nd - 2 else side(2 + (i == nd - 1)) for i in range(nd))
     raise ValueError(f"boundaries: expected a shape rule; got {rule!r}")
+
+
+def _within(bounds, shape):
+    """Whether :func:`~laxarray.conformance.strategies.shapes` of ``bounds`` can draw
+    ``shape``."""
+    lo_d, hi_d, lo_s, hi_s = bounds
+    return lo_d <= len(shape) <= hi_d and all(lo_s <= n <= hi_s for n in shape)
+
+
+def _broadcastable(base, shape):
+    """Whether :func:`~laxarray.conformance.strategies.broadcastable_shapes` of ``base``
+    can draw ``shape``: ``base`` with leading dimensions dropped and at most two set to
+    1."""
+    base, shape = tuple(base or ()), tuple(shape)
+    if len(shape) > len(base):
+        return False
+    tail = base[len(base) - len(shape):]
+    ones = [i for i, (a, b) in enumerate(zip(tail, shape)) if a != b]
+    return len(ones) <= 2 and all(shape[i] == 1 for i in ones)
 
 
 class Steered:
@@ -254,6 +274,10 @@ class Steered:
             return _Just(rule[1]) if any(_same(rule[1], v) for v in values) else None
         if kind in ("options", "dtype"):
             return _pick(info, rule)
+        if isinstance(rule, tuple) and rule[0] == "exact":  # one shape, where it can be
+            ok = _within(info, rule[1]) if kind == "shape" else \
+                _broadcastable(info, rule[1]) if kind == "bcast" else False
+            return _Just(tuple(rule[1])) if ok else None
         if kind == "shape":
             shape = _shape_for(info, rule) if isinstance(rule, str) else None
             return None if shape is None else _Just(shape)
@@ -357,8 +381,8 @@ def _pick(values, rule):
         return None
     if isinstance(rule, int) and not isinstance(rule, bool):
         return _Just(values[rule]) if rule < len(values) else None
-    if rule in ("floating", "complex", "integer"):
-        want = {"floating": "f", "complex": "c", "integer": "iu"}[rule]
+    if rule in ("floating", "complex", "integer", "bool"):
+        want = {"floating": "f", "complex": "c", "integer": "iu", "bool": "b"}[rule]
         for v in values:
             names = v if isinstance(v, tuple) else (v,)
             if all(np.dtype(n).kind in want for n in names):
@@ -398,6 +422,13 @@ def _is_dtype_options(info):
         for v in info)
 
 
+#: the dtype rules and Python scalar kinds of a binary spec's scalar plans: each kind
+#: with the dtypes it meets first (an int with a floating array too: the promotion that
+#: differs from its array's)
+SCALAR_PLANS = (("bool", "bool"), ("integer", "int"), ("floating", "int"),
+                ("floating", "float"), ("complex", "complex"))
+
+
 def plans(seen, done):
     """The next plans to run, given ``seen`` (label -> ``(kind, info)`` of the draws met so
     far) after ``done`` plans: the first plan (small shapes, the first dtype) alone, then
@@ -427,8 +458,14 @@ def plans(seen, done):
             _shape_for(shape_info, "unit axis") is not None:
         out.append(dict(base, **{"@shape": "unit axis", "@bcast": "drop",
                                  "swap": ("=", False)}))
-    if "scalar x2" in seen:
-        out.append(dict(small, **{"scalar x2": ("=", True)}))
+    if "scalar x2" in seen:  # a Python scalar of each kind on each side it may be on
+        sides = seen.get("scalar side", (None, ("x2",)))[1] or ("x2",)
+        for side in sides:
+            for rule, kind in SCALAR_PLANS:
+                if _pick(dtype_info, rule) is not None:
+                    out.append(dict(small, **{"scalar x2": ("=", True),
+                                              "scalar side": ("=", side), "@dtype": rule,
+                                              f"scalar {side} kind": ("=", kind)}))
     axis_labels = [label for label, (kind, info) in seen.items()
                    if label and kind == "options" and any(w in label for w in _AXIS_WORDS)]
     if axis_labels:
@@ -443,6 +480,10 @@ def plans(seen, done):
             for k in (1, -1):
                 if k in info:
                     out.append(dict(small, **{label: ("=", k)}))
+            if 0 in info and FORM_LABEL in seen:  # the default offset, left out
+                out.append(dict(small, **{label: ("=", 0), FORM_LABEL: ("=", "keywords")}))
+    if axis_labels and FORM_LABEL in seen:  # the last axis, left out where it is the default
+        out.append(dict(small, **{"@axis": "largest", FORM_LABEL: ("=", "keywords")}))
     for label, (kind, info) in seen.items():  # enumerated keywords: each value once
         if kind == "options" and info and 2 <= len(info) <= MAX_ENUM and \
                 not _is_dtype_options(info) and \
@@ -463,6 +504,67 @@ def plans(seen, done):
                     out.append(dict(small, **{"@dtype": "floating",
                                               label: ("placement", placement)}))
     out.extend(crossed(seen))  # the value classes on every code path
+    out.extend(rank_pair_plans(seen, dtype_info))  # the rank pairs of a broadcasting spec
+    return out
+
+
+#: the shapes of the first and second operand of each rank pair
+#: (:data:`~laxarray.conformance.coverage.RANK_PAIRS`) in the rank pair plans
+_RANK_SHAPES = {"0-d": (), "1-D": (3,), "2-D": (2, 3), "n-D": (2, 2, 3)}
+
+
+def _pair_shapes(cell):
+    """``(shape1, shape2)`` meeting the rank pair ``cell``."""
+    if cell == "size-1 axis stretched in the first":
+        return (1, 3), (2, 3)
+    if cell == "size-1 axis stretched in the second":
+        return (2, 3), (2, 1)
+    ranks, _, lengths = cell.partition(", ")
+    a, b = ranks.split(" x ")
+    s1, s2 = _RANK_SHAPES[a], _RANK_SHAPES[b]
+    if lengths == "equal lengths":
+        s1, s2 = ((3,), (3, 3)) if a == "1-D" else ((3, 3), (3,))
+    return s1, s2
+
+
+#: the rank pairs whose plans meet the special ties too (NaN, infinities, signed zeros):
+#: those where broadcasting moves values (a 1-D operand along the rows of a square, a
+#: stretched size-1 axis), and the 0-d ones; the others meet moderate values
+_SPECIAL_PAIRS = frozenset({"1-D x 2-D, equal lengths", "2-D x 1-D, equal lengths",
+                            "size-1 axis stretched in the first",
+                            "size-1 axis stretched in the second", "0-d x n-D", "n-D x 0-d"})
+
+
+def rank_pair_plans(seen, dtype_info=None):
+    """Plans meeting every rank pair (:data:`~laxarray.conformance.coverage.RANK_PAIRS`)
+    of a spec that draws a shape, a second shape broadcast with it (labelled ``shape2``)
+    and which of the two is whose (``swap``): the binary elementwise functions, ``where``
+    (issue 74).  Each pair meets moderate values, the dtype classes rotating over the
+    pairs (integer, real floating, complex, bool, as the spec draws them: each dtype class
+    many pairs, not every pair each dtype class), and the pairs of
+    :data:`_SPECIAL_PAIRS` the special ties on a floating dtype too (every pair with
+    every class would cost 40 examples a function)."""
+    if seen.get("shape2", (None,))[0] != "bcast" or "swap" not in seen:
+        return []
+    rules = [r for r in ("integer", "floating", "complex", "bool")
+             if _pick(dtype_info, r) is not None] or [None]
+    base = {"@given": "true", "scalar x2": ("=", False), "@size": 2,
+            "mirror specials": ("=", "off")}
+    out = []
+    for i, cell in enumerate(coverage.RANK_PAIRS):
+        s1, s2 = _pair_shapes(cell)
+        swap = len(s1) < len(s2) or (len(s1) == len(s2) and _broadcastable(s2, s1)
+                                     and not _broadcastable(s1, s2))
+        big, small = (s2, s1) if swap else (s1, s2)
+        shapes = {"@shape": ("exact", big), "shape2": ("exact", small),
+                  "swap": ("=", swap)}
+        moderate = dict(base, **shapes, **{"@array": "moderate"})
+        if rules[i % len(rules)] is not None:
+            moderate["@dtype"] = rules[i % len(rules)]
+        out.append(moderate)
+        if _pick(dtype_info, "floating") is not None and cell in _SPECIAL_PAIRS:
+            out.append(dict(base, **shapes, **{"@array": "special ties",
+                                               "@dtype": "floating"}))
     return out
 
 
@@ -546,6 +648,7 @@ def crossed(seen):
     base = {"@given": "true", "scalar x2": ("=", False), "@array": "moderate", "@size": 2}
     labels = list(enum)
     rows = cover([len(values), len(paths)] + [len(enum[k]) for k in labels])
+    rows += _plain_rows(rows, len(paths), [len(enum[k]) for k in labels])
     out = []
     for row in rows:  # (0-d "ties" too: the path runs)
         shape, axis = paths[row[1]]
@@ -555,6 +658,23 @@ def crossed(seen):
         for label, i in zip(labels, row[2:]):
             plan[label] = ("=", enum[label][i])
         out.append(plan)
+    return out
+
+
+def _plain_rows(rows, paths, sizes):
+    """Rows to add to a covering design ``rows`` (value class, path, keywords of ``sizes``
+    values) so that every path meets every value of each keyword on the first class too
+    (ties of moderate values: no NaN, infinity or zero that a placement puts there, which
+    can hide a keyword's bug -- ``vector_norm``'s tuple path with ``ord=-inf`` met only on
+    an all-NaN slice beside a zero, where ``ord=-1`` gives the same).  Each added row
+    takes one missing value of every keyword at once."""
+    out = []
+    for p in range(paths):
+        missing = [[v for v in range(n)
+                    if not any(r[0] == 0 and r[1] == p and r[2 + j] == v for r in rows)]
+                   for j, n in enumerate(sizes)]
+        for i in range(max(map(len, missing), default=0)):
+            out.append((0, p) + tuple(m[i] if i < len(m) else 0 for m in missing))
     return out
 
 
@@ -650,10 +770,12 @@ def check_batch(spec, xp, data, plans):
 
 
 def applies(spec):
-    """Whether ``spec`` gets boundary examples (:data:`NO_BOUNDARIES`)."""
-    return spec.kind not in NO_BOUNDARIES
+    """Whether ``spec`` gets boundary examples (:data:`NO_BOUNDARIES`, but for a spec
+    tagged ``"boundaries"``: a utility whose draws an array's shape and axes shape,
+    ``diff``)."""
+    return spec.kind not in NO_BOUNDARIES or "boundaries" in spec.tags
 
 
-__all__ = ["Steered", "options", "plans", "crossed", "cover", "keywords", "PATHS", "RANK_PATHS",
+__all__ = ["Steered", "options", "plans", "crossed", "cover", "rank_pair_plans", "keywords", "PATHS", "RANK_PATHS",
            "KEYWORDS", "begin", "check", "check_batch", "applies",
            "NO_BOUNDARIES"]

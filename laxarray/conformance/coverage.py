@@ -33,6 +33,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import signatures
+
 #: the headings of a coverage record, in report order
 HEADINGS = ("dtypes", "dtype pairs", "ranks", "sizes", "axes", "offsets", "ties",
             "special values")
@@ -223,11 +225,62 @@ def _combination(drawn):
     return path, found, keys
 
 
-class Record:
-    """The coverage of one spec's examples, gathered one example at a time."""
+#: the ranks of an operand in a rank pair (:func:`rank_pairs`)
+RANKS = ("0-d", "1-D", "2-D", "n-D")
+#: the rank pairs of two broadcast operands that a binary function's examples must meet
+#: (issue 74): every rank on each side, a 1-D operand against a 2-D one both with lengths
+#: equal to its own (a square: broadcast along the wrong axis gives wrong values, not an
+#: error) and unequal, and a size-1 axis stretched on either side
+RANK_PAIRS = tuple(
+    [f"{a} x {b}" + suffix for a in RANKS for b in RANKS
+     for suffix in ((", equal lengths", ", unequal lengths") if {a, b} == {"1-D", "2-D"}
+                    else ("",))] +
+    ["size-1 axis stretched in the first", "size-1 axis stretched in the second"])
 
-    def __init__(self):
+
+def _pair_rank(shape):
+    return RANKS[min(len(shape), 3)]
+
+
+def rank_pairs(shape1, shape2):
+    """The cells of :data:`RANK_PAIRS` that operands of shapes ``shape1`` and ``shape2``
+    meet (none where they do not broadcast)."""
+    try:
+        out_shape = np.broadcast_shapes(shape1, shape2)
+    except ValueError:
+        return set()
+    a, b = _pair_rank(shape1), _pair_rank(shape2)
+    cell = f"{a} x {b}"
+    if {a, b} == {"1-D", "2-D"}:
+        one, two = (shape1, shape2) if a == "1-D" else (shape2, shape1)
+        equal = two[0] == two[1] == one[0] and one[0] > 1
+        cell += ", equal lengths" if equal else ", unequal lengths"
+    out = {cell}
+    for word, shape in (("first", shape1), ("second", shape2)):
+        lead = len(out_shape) - len(shape)
+        if any(n == 1 and out_shape[lead + i] > 1 for i, n in enumerate(shape)):
+            out.add(f"size-1 axis stretched in the {word}")
+    return out
+
+
+class Record:
+    """The coverage of one spec's examples, gathered one example at a time.
+
+    ``functions``: the names whose calls are filed by their signatures' cells
+    (:mod:`~laxarray.conformance.signatures`: which parameters were passed, with which
+    kinds), the spec's own function as a rule; None: every call with a signature (the
+    device specs check every call they make)."""
+
+    def __init__(self, functions=(), broadcasting=False):
         self.classes = {h: set() for h in HEADINGS}
+        self.functions = None if functions is None else frozenset(functions)
+        #: ``{function: {(parameter, kind): examples}}``: the signature cells its calls met
+        self.params = {}
+        #: whether the spec's rank pairs are part of its cells (:data:`RANK_PAIRS`: a
+        #: binary or ternary function that broadcasts)
+        self.broadcasting = broadcasting
+        #: ``{rank pair: examples}``: the rank pairs of its calls' first two array operands
+        self.pairs = {}
         #: examples run before the random phase (boundary examples)
         self.boundary = 0
         #: ``{(value class, path): examples}`` (:func:`combination`)
@@ -239,11 +292,17 @@ class Record:
         #: each value is a column of the table, met or not
         self.keywords = {}
 
-    def add(self, drawn):
-        """File one example's draws; never raises (a record must not fail a spec)."""
+    def add(self, drawn, calls=()):
+        """File one example's draws, and its namespace ``calls``
+        (:class:`~laxarray.conformance.flushing.Call`) of :attr:`functions`; never raises
+        (a record must not fail a spec)."""
         try:
             classes(drawn, self.classes)
         except Exception:  # noqa: BLE001 -- an odd draw is left out of the record
+            pass
+        try:
+            self._add_calls(calls or ())
+        except Exception:  # noqa: BLE001 -- as above
             pass
         try:
             path, found, keys = _combination(drawn)
@@ -256,6 +315,58 @@ class Record:
                 for column in keys:
                     key = (value, column)
                     self.keyword_cells[key] = self.keyword_cells.get(key, 0) + 1
+
+    def _add_calls(self, calls):
+        names = self.functions
+        met, pairs = {}, set()
+        for call in calls:
+            if names is not None and call.path not in names:
+                continue
+            sig = signatures.signature(call.path)
+            if sig is not None:
+                met.setdefault(call.path, set()).update(sig.tried(call.args, call.kwargs))
+            if self.broadcasting:
+                shapes = [tuple(a.shape) for a in call.args if signatures._is_array(a)]
+                if len(shapes) >= 2:
+                    pairs |= rank_pairs(shapes[-2], shapes[-1])
+        for name, cells in met.items():
+            counts = self.params.setdefault(name, {})
+            for cell in cells:
+                counts[cell] = counts.get(cell, 0) + 1
+        for cell in pairs:
+            self.pairs[cell] = self.pairs.get(cell, 0) + 1
+
+    def untried(self, name, table=None):
+        """What no example met, per kind of cell (empty kinds left out):
+        ``{"parameters": ["prepend: array", ...]`` (the cells of ``name``'s signature,
+        :func:`~laxarray.conformance.signatures.untried`), ``"rank pairs": ["1-D x 2-D,
+        equal lengths", ...]`` (:data:`RANK_PAIRS`, for a broadcasting spec),
+        ``"value classes": [...]}`` (the combination ``table``'s cells not met,
+        :meth:`table`)."""
+        out = {}
+        params = signatures.untried(name, set(self.params.get(name, ())))
+        if params:
+            out["parameters"] = params
+        if self.broadcasting:
+            pairs = [c for c in RANK_PAIRS if c not in self.pairs]
+            if pairs:
+                out["rank pairs"] = pairs
+        missing = list((table or {}).get("not met", ()))
+        if missing:
+            out["value classes"] = missing
+        return out
+
+    def tried(self):
+        """``{function: {"parameter: kind": examples}}``: the cells of each function's
+        signature its calls met (:mod:`~laxarray.conformance.signatures`), ordered as the
+        signature; cells the signature does not list (a kind it does not allow) last."""
+        out = {}
+        for name, counts in sorted(self.params.items()):
+            order = {cell: i for i, cell in enumerate(signatures.signature(name).cells())}
+            out[name] = {f"{p}: {k}": n for (p, k), n in
+                         sorted(counts.items(), key=lambda c: (order.get(c[0], len(order)),
+                                                               c[0]))}
+        return out
 
     def table(self):
         """The combination table: ``{"paths": [path, ...], "rows": {value class: {path:
@@ -349,4 +460,4 @@ def summary(record):
 
 
 __all__ = ["HEADINGS", "VALUE_CLASSES", "KEYWORDS", "Record", "classes", "combination",
-           "keyword", "met", "summary"]
+           "keyword", "met", "summary", "RANKS", "RANK_PAIRS", "rank_pairs"]

@@ -88,7 +88,9 @@ class Calls:
     A wrapped function passed back to the namespace (``mask_indices(n, xp.tril)``) is
     passed unwrapped.
 
-    With a list ``log``, each call is also recorded there as a :class:`Call` with its
+    With ``reform`` (:class:`~laxarray.conformance.signatures.Reform`), each call is made
+    in the form it gives (the spec's own function's, in the form drawn for the example)
+    and recorded so.  With a list ``log``, each call is also recorded there as a :class:`Call` with its
     dotted ``path`` from the namespace (the name it was first reached by), its arguments and
     its result or exception: the runner builds self-contained reproductions from it.  Only
     what is reached through the namespace is recorded: functions, ``linalg.*``/``fft.*``,
@@ -97,8 +99,9 @@ class Calls:
     (``info.dtypes()``) are not calls of the namespace and are not recorded.
     """
 
-    def __init__(self, target, results, wrappers=None, *, log=None, path=""):
+    def __init__(self, target, results, wrappers=None, *, log=None, path="", reform=None):
         self._target = target
+        self._reform = reform
         self._results = results
         self._wrappers = {} if wrappers is None else wrappers
         self._log = log
@@ -112,11 +115,14 @@ class Calls:
             if wrapper is None or wrapper._target is not attr:
                 path = f"{self._path}.{name}" if self._path else name
                 wrapper = self._wrappers[id(attr)] = Calls(attr, self._results, self._wrappers,
-                                                           log=self._log, path=path)
+                                                           log=self._log, path=path,
+                                                           reform=self._reform)
             return wrapper
         return attr
 
     def __call__(self, *args, **kwargs):
+        if self._reform is not None:
+            args, kwargs = self._reform(self._path, args, kwargs)
         try:
             out = self._target(*[_unwrap(a) for a in args],
                                **{k: _unwrap(v) for k, v in kwargs.items()})
@@ -138,7 +144,7 @@ def _unwrap(value):
     return value
 
 
-def passes_flushed(body, xp, values, results, data):
+def passes_flushed(body, xp, values, results, data, reform=None):
     """Whether ``body(xp, data)`` passes on the draws ``values`` with subnormals flushed, its
     namespace calls returning what ``results`` (the original example's calls, as recorded by
     :class:`Calls`; call this right after the failure) held, flushed.
@@ -147,12 +153,16 @@ def passes_flushed(body, xp, values, results, data):
     turn goes on past the check the original example failed.  A call that a passing value
     check followed in the original was verified on the original draws (``astype`` of a
     subnormal to bool: True, as NumPy), so only the calls after the last passing check must
-    agree with the replay."""
+    agree with the replay.  ``reform(data)``: the form its calls are made in
+    (:class:`~laxarray.conformance.signatures.Reform` over the replayed draws: the
+    original's form)."""
     failed_at = value_checks_passed()
     replayed = []
     try:
         with flushed_results(), np.errstate(all="ignore"):
-            body(Calls(xp, replayed), _Replay(values, data))
+            draws = _Replay(values, data)
+            body(Calls(xp, replayed, reform=None if reform is None else reform(draws)),
+                 draws)
     except Exception:  # noqa: BLE001 -- any failure of the replay keeps the original error
         return False
     if len(replayed) < len(results):

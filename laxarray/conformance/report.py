@@ -20,18 +20,49 @@ _COLOURS = {"pass": "#8fd18f", "fail": "#f08080", "error": "#f4b266",
 
 def closing_line(runs):
     """``"N passed, N failed"`` (``", N skipped"``, ``", N xfailed"``, ``", N xpassed"``
-    when any) over all ``runs``."""
-    passed = failed = skipped = xfailed = xpassed = 0
+    when any, and ``", with N untried"``: the cells no example of a passing spec met,
+    :func:`untried_count`) over all ``runs``."""
+    passed = failed = skipped = xfailed = xpassed = untried = 0
     for run in runs:
         p, f, s = run.totals()
         c = run.counts()
         passed, failed, skipped = passed + p, failed + f, skipped + s
         xfailed, xpassed = xfailed + c["xfail"], xpassed + c["xpass"]
+        untried += untried_count(run)
     line = f"{passed} passed, {failed} failed"
     for n, word in ((skipped, "skipped"), (xfailed, "xfailed"), (xpassed, "xpassed")):
         if n:
             line += f", {n} {word}"
+    if untried:
+        line += f", with {untried} untried"
     return line
+
+
+def untried_count(run):
+    """The cells (parameters and kinds, rank pairs, value classes) that no example of a
+    passing spec of ``run`` met (:attr:`~laxarray.conformance.runner.Result.untried`); a
+    failing spec stops at its failure, so what it left untried is not counted."""
+    return sum(r.untried_count for r in run.results if r.status in ("pass", "xpass"))
+
+
+def verdict(run):
+    """One namespace's verdict: ``"passed"``, ``"passed, with N untried"`` (cells no
+    example met: :func:`untried_count`), or ``"failed (N specs)"``, with the same
+    tail."""
+    failed = run.totals()[1]
+    n = untried_count(run)
+    head = f"failed ({failed} specs)" if failed else "passed"
+    return head + (f", with {n} untried" if n else "")
+
+
+def untried_text(result, limit=6):
+    """The cells ``result`` left untried, on one line: ``"untried: prepend: array,
+    1-D x 2-D, equal lengths (+3)"`` (``""`` when none)."""
+    cells = [c for group in result.untried.values() for c in group]
+    if not cells:
+        return ""
+    more = f" (+{len(cells) - limit})" if len(cells) > limit else ""
+    return "untried: " + "; ".join(cells[:limit]) + more
 
 
 def unmapped_text(run):
@@ -51,13 +82,15 @@ def text_table(run):
         if r.status == "skipped":
             reasons[r.message] = reasons.get(r.message, 0) + 1
             continue
+        covered = "; ".join(p for p in (coverage.summary(r.coverage), untried_text(r)) if p)
         lines.append(f"{r.name:<{width}}  {r.status:<11}  {r.examples:>8}  {r.seconds:>6.2f}s"
-                     f"  {coverage.summary(r.coverage)}".rstrip())
+                     f"  {covered}".rstrip())
     lines += [f"({n} skipped: {reason})" for reason, n in sorted(reasons.items())]
     if run.unmapped:
         lines.append(unmapped_text(run))
     c = run.counts()
     lines.append(", ".join(f"{c[o]} {o}" for o in OUTCOMES if c[o]))
+    lines.append(f"{run.namespace}: {verdict(run)}")
     return "\n".join(lines)
 
 
@@ -354,6 +387,21 @@ def _combinations(run):
     return "\n".join(out)
 
 
+def _untried(run):
+    """Per function of ``run`` that left cells untried, a ``<details>`` listing them by
+    kind (parameters and kinds, rank pairs, value classes x code paths)."""
+    out = []
+    for r in run.results:
+        if not r.untried_count:
+            continue
+        groups = "".join(f"<p><b>{_esc(kind)}</b>: {_esc('; '.join(cells))}</p>"
+                         for kind, cells in r.untried.items())
+        out.append(f'<details class="untried" data-filter="{_esc(r.name.lower())} untried '
+                   f'{_esc(r.status)}"><summary><b>{_esc(r.name)}</b> ({_esc(r.status)}): '
+                   f"{r.untried_count} untried</summary>{groups}</details>")
+    return "\n".join(out)
+
+
 def _failure(run, r):
     """One failure as a ``<details>``: the summary names it, the body shows the message
     and the reproducing snippet."""
@@ -383,12 +431,14 @@ def to_html(runs):
              "<h1>Array API conformance</h1>", f"<p><b>{_esc(closing_line(runs))}</b></p>",
              "<div class='scroll'><table id='summary'><tr><th>namespace</th><th>standard</th>"
              "<th>seed</th><th>max_examples</th>"
-             + "".join(f"<th>{o}</th>" for o in OUTCOMES) + "<th>time</th></tr>"]
+             + "".join(f"<th>{o}</th>" for o in OUTCOMES) + "<th>untried</th><th>verdict</th>"
+             "<th>time</th></tr>"]
     for run in runs:
         c = run.counts()
         parts.append(f"<tr><td class='n'>{_esc(run.namespace)}</td><td>{_esc(run.version)}"
                      f"</td><td>{run.seed}</td><td>{run.max_examples}</td>"
                      + "".join(f"<td>{c[o]}</td>" for o in OUTCOMES)
+                     + f"<td>{untried_count(run)}</td><td>{_esc(verdict(run))}</td>"
                      + f"<td>{run.seconds:.1f}s</td></tr>")
     parts.append("</table></div>")
     parts.append("<h2>Pass rate by chapter</h2>")
@@ -411,6 +461,11 @@ def to_html(runs):
         if table:
             parts.append(f"<h2>{_esc(run.namespace)}: value classes &times; code paths</h2>")
             parts.append(table)
+        untried = _untried(run)
+        if untried:
+            parts.append(f"<h2>{_esc(run.namespace)}: what no example met "
+                         f"({untried_count(run)} cells of passing specs)</h2>")
+            parts.append(untried)
         failed = [r for r in run.results if r.status in _FAILED]
         if failed:
             parts.append(f"<h2>{_esc(run.namespace)}: failures ({len(failed)})</h2>")

@@ -98,6 +98,18 @@ class Result:
     #: the value classes x code paths its examples met
     #: (:meth:`laxarray.conformance.coverage.Record.table`)
     combinations: dict = field(default_factory=dict)
+    #: ``{function: {"parameter: kind": examples}}``: the cells of the signatures its
+    #: calls met (:meth:`laxarray.conformance.coverage.Record.tried`)
+    tried: dict = field(default_factory=dict)
+    #: what no example met: ``{"parameters": [...], "rank pairs": [...], "value classes":
+    #: [...]}`` (:meth:`laxarray.conformance.coverage.Record.untried`; kinds with none
+    #: left out)
+    untried: dict = field(default_factory=dict)
+
+    @property
+    def untried_count(self):
+        """The number of cells no example met (:attr:`untried`)."""
+        return sum(len(v) for v in self.untried.values())
 
     def as_dict(self):
         """A JSON-ready dict of this result."""
@@ -105,7 +117,8 @@ class Result:
                 "seconds": round(self.seconds, 4), "message": self.message,
                 "snippet": self.snippet, "standalone": self.standalone, "drawn": self.drawn,
                 "dtypes": dict(self.dtypes), "coverage": dict(self.coverage),
-                "combinations": dict(self.combinations)}
+                "combinations": dict(self.combinations), "tried": dict(self.tried),
+                "untried": dict(self.untried)}
 
 
 @dataclass
@@ -147,7 +160,9 @@ class Run:
         return {"namespace": self.namespace, "version": self.version, "seed": self.seed,
                 "max_examples": self.max_examples, "seconds": round(self.seconds, 3),
                 "summary": {"passed": passed, "failed": failed, "skipped": skipped,
-                            **self.counts()},
+                            **self.counts(),
+                            "untried": sum(r.untried_count for r in self.results
+                                           if r.status in ("pass", "xpass"))},
                 "unmapped": list(self.unmapped), "notes": list(self.notes),
                 "results": [r.as_dict() for r in self.results]}
 
@@ -245,6 +260,13 @@ def select_specs(functions=None, skip=None, version="2025.12", extensions=DEFAUL
         else:
             chosen.append(spec)
     return chosen, skipped
+
+
+def checked_functions(spec):
+    """The functions whose calls a spec's coverage record files by their signatures'
+    cells (:class:`~laxarray.conformance.coverage.Record`): its own (``spec.name``; a
+    device spec's name, ``device.reduction``, names no function)."""
+    return (spec.name,)
 
 
 def _dtype_keys(drawn):
@@ -422,7 +444,8 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
     pinned = [None]  # the index of the pinned example running, if one is
     last = [[]]
     failures = collections.deque(maxlen=64)  # (exception, drawn, calls) of failing examples
-    record = coverage.Record()
+    record = coverage.Record(functions=checked_functions(spec),
+                             broadcasting="broadcasting" in spec.tags)
     batch = [None]  # the plans of the boundary examples running (one example), if any
     plan = [None]  # the plan running (after a failure: the failing one) and its index
     at = [0]
@@ -461,7 +484,7 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
         finally:
             if drawn or outcome != "pass":
                 examples[0] += 1
-                record.add(drawn)
+                record.add(drawn, calls)
                 for key in _dtype_keys(drawn):
                     if outcome == "pass":
                         dtypes.setdefault(key, "pass")
@@ -500,6 +523,7 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
     except BaseException as exc:  # noqa: BLE001 -- any failure is a reported outcome
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             raise
+        table = record.table()
         err = _first_error(exc)
         if isinstance(err, Unsatisfiable) and capabilities.excluded_dtypes:
             return Result(name, "skipped", examples[0], time.perf_counter() - start,
@@ -523,7 +547,8 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
                                None if batch[0] is None else batch[0][:at[0] + 1]),
                       standalone is not None,
                       "\n".join(f"{label} = {value!r}" for label, value in drawn), dtypes,
-                      record.as_dict(), record.table())
+                      record.as_dict(), table, record.tried(), record.untried(name, table))
+    table = record.table()
     if special_cases_check.has_cases(name):  # every special case the standard states
         cases = special_cases_check.outcome(target, name, namespace_label=namespace_label,
                                             exclude=capabilities.excluded_dtypes,
@@ -533,12 +558,14 @@ def run_spec(xp, spec, *, max_examples=25, seed=0, namespace_label="xp", shrink=
             dtypes.update(dict.fromkeys(failed, "fail"))
             return Result(name, "fail", examples[0], time.perf_counter() - start, message,
                           snippet, standalone, dtypes=dtypes, coverage=record.as_dict(),
-                          combinations=record.table())
+                          combinations=table, tried=record.tried(),
+                          untried=record.untried(name, table))
     lines = [f"{topic}: {', '.join(sorted(items))}" for topic, items in sorted(notes.items())]
     lines += [capabilities.dtype_note(spec)]
     return Result(name, "pass", examples[0], time.perf_counter() - start,
                   message="; ".join(line for line in lines if line), dtypes=dtypes,
-                  coverage=record.as_dict(), combinations=record.table())
+                  coverage=record.as_dict(), combinations=table,
+                  tried=record.tried(), untried=record.untried(name, table))
 
 
 def _run_boundaries(search, batch, at, ran, seen, record, shrink):

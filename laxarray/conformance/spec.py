@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import copy
+import functools
 import math
 import threading
 from dataclasses import dataclass, field
@@ -31,6 +32,8 @@ from . import device_dtypes, promotion, strategies as S, tolerances
 from .compare import (ConformanceError, assert_dtype, assert_shape,
                                           assert_values, flush_subnormals, to_numpy)
 from .flushing import Calls, Draws, passes_flushed
+from . import signatures
+from .signatures import Reform
 from .special_cases import standard_wins, unstated_nan_parts
 
 
@@ -69,17 +72,20 @@ class Spec:
         """Check one example drawn from hypothesis' ``data`` on namespace ``xp``; the
         ``(label, value)`` of each draw is appended to the list ``drawn`` when given, and
         each namespace call, as a :class:`~laxarray.conformance.flushing.Call`, to the list
-        ``calls`` when given.
+        ``calls`` when given.  The calls of the spec's own function are made in a form drawn
+        for the example (:class:`~laxarray.conformance.signatures.Reform`: as written, by
+        keyword with defaults left out, by position with defaults passed).
 
         A failing example passes if the namespace computes as a flush-to-zero platform
         does: see :mod:`laxarray.conformance.flushing` (one rule for every spec).
         """
         excluded = _EXCLUDED.get()
         draws, results = Draws(_Excluding(data, excluded) if excluded else data, drawn), []
+        forms = functools.partial(Reform, names=(self.name,))
         try:
-            self.body(Calls(xp, results, log=calls), draws)
+            self.body(Calls(xp, results, log=calls, reform=forms(draws)), draws)
         except AssertionError:
-            if not passes_flushed(self.body, xp, draws.values, results, data):
+            if not passes_flushed(self.body, xp, draws.values, results, data, forms):
                 raise
 
 
@@ -101,13 +107,14 @@ class Pinned:
 def large_examples(**extra):
     """``Spec.pinned`` of the large size class of a reduction-like spec: for each array of
     :func:`~laxarray.conformance.strategies.large_arrays`, the draws ``dtype``, ``shape``,
-    ``axis``, ``x`` and ``x placed`` (the same array), ``keepdims`` (alternating), and
+    ``axis``, ``x`` and ``x placed`` (the same array), ``keepdims`` (alternating),
+    ``dtype passed`` (False), and
     ``extra`` (label: value, or a function of the draws before it)."""
     def pinned():
         out = []
         for i, (axis, x) in enumerate(S.large_arrays()):
             draws = {"dtype": x.dtype.name, "shape": x.shape, "axis": axis, "x": x,
-                     "x placed": x, "keepdims": i % 2 == 1}
+                     "x placed": x, "keepdims": i % 2 == 1, "dtype passed": False}
             for label, value in extra.items():
                 draws[label] = value(draws) if callable(value) else value
             out.append(draws)
@@ -154,7 +161,8 @@ class _Excluding:
         stated = getattr(strategy, "_boundary", None)  # what boundary examples steer by
         if stated is not None:
             filtered._boundary = stated
-        return self._data.draw(filtered, label=label)
+        filtered._unfiltered = strategy  # (what boundary examples read a draw's options
+        return self._data.draw(filtered, label=label)  # from: a filter hides them)
 
 
 def note(topic, item):
@@ -474,9 +482,64 @@ def _first_kind(pair):
     return S.kind_class(pair[0])
 
 
+#: the kinds of Python scalar that may meet an array of each kind of dtype (the standard,
+#: 2024.12 on: a bool with a bool array, an int with an integer or floating one, a float
+#: with a floating one, a complex with a complex one)
+SCALAR_KINDS = {"b": ("bool",), "i": ("int",), "u": ("int",), "f": ("int", "float"),
+                "c": ("int", "float", "complex")}
+
+
+def scalar_sides(name):
+    """``{parameter: scalar kinds}`` of the operands of ``name`` that its standard
+    signature lets be a Python scalar (:mod:`~laxarray.conformance.signatures`:
+    ``Union[array, int, float, complex, bool]``): ``{"x2": ("int", "float")}``; a function
+    without a standard signature (NumPy's): ``x2`` of any kind."""
+    sig = signatures.signature(name)
+    if sig is None or sig.source != "standard":
+        return {"x2": signatures.SCALARS}
+    out = {}
+    for p in sig.params[:2]:
+        kinds = tuple(k for k in signatures.SCALARS if k in p.cells)
+        if kinds:
+            out[p.name] = kinds
+    return out
+
+
+def _draw_scalar(data, dtype, allowed, domain, other, side):
+    """``(value, argument)`` of a Python-scalar operand meeting an array of ``dtype``
+    (``other``, whose specials it may mirror): its kind drawn among those the dtype takes
+    (:data:`SCALAR_KINDS`) and the signature ``allowed``; ``value``: the 0-d NumPy array
+    of ``dtype`` the oracle computes with."""
+    kinds = [k for k in SCALAR_KINDS[np.dtype(dtype).kind] if k in allowed] or \
+        [SCALAR_KINDS[np.dtype(dtype).kind][-1]]
+    kind = data.draw(st.sampled_from(kinds), label=f"scalar {side} kind") \
+        if len(kinds) > 1 else kinds[0]
+    kwargs = domain(dtype) if domain else {}
+    if kind == "int" and np.dtype(dtype).kind in "fc":
+        lo, hi = kwargs.get("min_value"), kwargs.get("max_value")
+        lo = -8 if lo is None else max(-8, math.ceil(lo))
+        hi = 8 if hi is None else min(8, math.floor(hi))
+        if lo <= hi:
+            pyscalar = data.draw(st.integers(lo, hi), label=side)
+            return np.asarray(pyscalar, dtype=dtype), pyscalar
+        kind = SCALAR_KINDS[np.dtype(dtype).kind][-1]
+    value = _draw_array(data, dtype, (), domain, side)[()]
+    mirror = _draw_mirror(data, dtype, dtype)
+    if mirror:
+        value = _mirror_specials(other, np.asarray(value), mirror, domain)[()]
+    pyscalar = value.item()
+    if kind == "float" and isinstance(pyscalar, complex):
+        pyscalar = pyscalar.real
+    if np.dtype(dtype).kind in "iu" and isinstance(pyscalar, bool):
+        pyscalar = int(pyscalar)
+    return np.asarray(pyscalar, dtype=dtype), pyscalar
+
+
 def binary(name, oracle, group, *, result=same_dtype, domain=None, domain2=None,
            signed_zeros=True, scalars=True, postfilter=None, pairs=None):
-    """Spec of ``name(x1, x2)`` with broadcasting and (if ``scalars``) Python-scalar operands.
+    """Spec of ``name(x1, x2)`` with broadcasting and (if ``scalars``) Python-scalar operands
+    on either side its signature allows (:func:`scalar_sides`), of each kind the other
+    operand's dtype takes (:data:`SCALAR_KINDS`).
 
     ``domain2`` restricts ``x2`` (default: ``domain``); ``postfilter(x1, x2, expected)``
     gets the operands broadcast to the result shape (so does the ``cond`` of ``name``'s
@@ -486,33 +549,40 @@ def binary(name, oracle, group, *, result=same_dtype, domain=None, domain2=None,
     pairs = pairs or promotable_pairs(group)
     domain2 = domain2 or domain
 
+    sides = scalar_sides(name) if scalars else {}
+
     def check(xp, data):
         d1, d2 = data.draw(S.by_kind(pairs, key=_first_kind), label="dtypes")
         shape1 = data.draw(S.shapes(), label="shape1")
         shape2 = data.draw(S.broadcastable_shapes(shape1), label="shape2")
         if data.draw(st.booleans(), label="swap"):
             shape1, shape2 = shape2, shape1
-        x1 = _draw_array(data, d1, shape1, domain)
-        use_scalar = scalars and data.draw(st.booleans(), label="scalar x2")
-        mirror = _draw_mirror(data, d1, d1 if use_scalar else d2)
-        if use_scalar:
+        use_scalar = bool(sides) and data.draw(st.booleans(), label="scalar x2")
+        side = "x2"  # (the label "scalar x2" kept: the boundary plans name it; the side is
+        if len(sides) > 1:  # drawn whether or not, so that the first plan meets its draw)
+            side = data.draw(st.sampled_from(sorted(sides, reverse=True)), label="scalar side")
+        if not use_scalar:
+            side = "x2"
+        if side == "x1":  # the array operand is x2's, of x1's shape and dtype
             d2 = d1
-            x2 = _draw_array(data, d2, (), domain2, "x2")[()]
-            if mirror:
-                x2 = _mirror_specials(x1, np.asarray(x2), mirror, domain2)[()]
-            pyscalar = x2.item()
-            arg2 = pyscalar
-            x2 = np.asarray(pyscalar, dtype=d1)
-            if np.dtype(d1).kind in "iu" and isinstance(pyscalar, bool):
-                arg2 = int(pyscalar)
+            x2 = _draw_array(data, d2, shape1, domain2, "x2")
+            x1, arg1 = _draw_scalar(data, d1, sides["x1"], domain, x2, "x1")
+            arg2 = as_xp(xp, x2)
         else:
+            x1 = _draw_array(data, d1, shape1, domain)
+            arg1 = as_xp(xp, x1)
+        if use_scalar and side == "x2":
+            d2 = d1
+            x2, arg2 = _draw_scalar(data, d1, sides["x2"], domain2, x1, "x2")
+        elif not use_scalar:
+            mirror = _draw_mirror(data, d1, d2)
             x2 = _draw_array(data, d2, shape2, domain2, "x2")
             if mirror:
                 x2 = _mirror_specials(x1, x2, mirror, domain2)
             arg2 = as_xp(xp, x2)
         with np.errstate(all="ignore"):
             expected = np.asarray(oracle(x1, x2))
-        out = resolve(xp, name)(as_xp(xp, x1), arg2)
+        out = resolve(xp, name)(arg1, arg2)
         assert_dtype(name, out, result(d1, d2))
         assert_shape(name, out, np.broadcast_shapes(x1.shape, x2.shape))
         got = to_numpy(out)
@@ -528,7 +598,8 @@ def binary(name, oracle, group, *, result=same_dtype, domain=None, domain2=None,
         if keep is not None:
             got, expected, b1, b2 = got[keep], expected[keep], b1[keep], b2[keep]
         _compare(name, got, expected, bound, signed_zeros, keep, (b1, b2))
-    return register(Spec(name, check, S.DTYPE_GROUPS[group], kind="elementwise"))
+    return register(Spec(name, check, S.DTYPE_GROUPS[group], kind="elementwise",
+                         tags=("broadcasting",)))
 
 
 __all__ = ["Spec", "SPECS", "NEEDS", "Pinned", "large_examples", "register",

@@ -364,6 +364,8 @@ def _linspace_check(xp, data):
     start, stop = data.draw(real, label="start"), data.draw(real, label="stop")
     if use_complex:
         start = complex(start, data.draw(st.floats(-1e3, 1e3), label="start imag"))
+        if data.draw(st.booleans(), label="complex stop"):
+            stop = complex(stop, data.draw(st.floats(-1e3, 1e3), label="stop imag"))
     kw, dev = _maybe_device(data, xp)
     dtype = None
     if data.draw(st.booleans(), label="dtype given"):
@@ -429,9 +431,16 @@ def _from_dlpack_check(xp, data):
     x = _draw_array(data, dtype)
     source = data.draw(st.sampled_from(("numpy", "xp")), label="source")
     kw, dev = _maybe_device(data, xp)
-    copy = data.draw(st.sampled_from((None, True)), label="copy")
+    copy = data.draw(st.sampled_from((None, True, False)), label="copy")
     if copy is not None:
         kw["copy"] = copy
+    if copy is False:  # never a copy: the array, or BufferError where one is needed
+        try:
+            out = xp.from_dlpack(as_xp(xp, x) if source == "xp" else x.copy(), **kw)
+        except (BufferError, ValueError):
+            return
+        check_array("from_dlpack", out, x, dtype)
+        return
     if source == "numpy":
         src = x.copy()
         out = xp.from_dlpack(src, **kw)

@@ -79,6 +79,8 @@ def _n_d(name, real_input, real_output, two_d):
                 axes = (-2, -1)
             else:
                 kwargs["axes"] = axes
+        elif data.draw(st.booleans(), label="default axes"):  # axes left out: every axis
+            axes = tuple(range(nd))
         else:
             axes = tuple(data.draw(st.lists(st.integers(-nd, nd - 1), min_size=1,
                                             max_size=nd, unique_by=lambda a: a % nd),
@@ -120,6 +122,8 @@ def _freq(name):
         d = data.draw(st.sampled_from([1.0, 0.5, 2.5, -1.0, 3]), label="d")
         dtype = data.draw(st.sampled_from([None, "float32", "float64"]), label="dtype")
         kwargs = {} if dtype is None else {"dtype": getattr(xp, dtype)}
+        if data.draw(st.booleans(), label="pass device"):  # a device of the namespace's
+            kwargs["device"] = as_xp(xp, np.zeros(1)).device  # arrays
         out = getattr(xp.fft, name)(n, d=d, **kwargs)
         # no dtype: the default real floating dtype (of the run's device)
         dtype = dtype or device_dtypes.default("real floating")

@@ -439,7 +439,14 @@ def _pinv(xp, data):
     dtype, batch = draw_dtype(data), draw_batch(data)
     m, n = data.draw(st.integers(0, 4), label="m"), data.draw(st.integers(0, 4), label="n")
     a = with_singular_values(data, dtype, batch, m, n)
-    out = fn(xp, "linalg.pinv")(as_xp(xp, a))
+    # rtol as the default it stands for (max(M, N) eps), a float or a 0-d array
+    rtol = data.draw(st.sampled_from(["omitted", "float", "array"]), label="rtol form")
+    kwargs = {}
+    if rtol != "omitted":
+        value = max(m, n, 1) * float(np.finfo(np.dtype(dtype)).eps)
+        real = np.finfo(np.dtype(dtype)).dtype.name
+        kwargs["rtol"] = value if rtol == "float" else xp.asarray(value, dtype=getattr(xp, real))
+    out = fn(xp, "linalg.pinv")(as_xp(xp, a), **kwargs)
     assert_dtype("linalg.pinv", out, dtype)
     assert_shape("linalg.pinv", out, tuple(batch) + (n, m))
     expected = np.linalg.pinv(upcast(a)) if m and n else np.zeros(tuple(batch) + (n, m))
@@ -529,7 +536,9 @@ def _matrix_placed(data, x, ord, axes):
     return data.draw(S.placed(x, axis, _NORM_PLACEMENTS), label="x placed")
 
 
-def _norm_compare(name, xp_fn, np_fn, dtype, part=None):
+def _norm_compare(name, xp_fn, np_fn, dtype, part=None, scale_fn=None):
+    """``scale_fn()``: the spectral part's scale, the largest singular value of each matrix
+    (``ord=-2`` of a singular matrix is 0 up to an error of ``||A|| eps``, not of 0)."""
     res = call_or_raises(name, xp_fn, np_fn)
     if res is None:
         return
@@ -538,8 +547,13 @@ def _norm_compare(name, xp_fn, np_fn, dtype, part=None):
     expected = np.asarray(expected)
     assert_shape(name, out, expected.shape)
     got = np.asarray(to_numpy(out), dtype=np.float64)
+    scale = None
+    if part == "spectral" and scale_fn is not None:
+        with np.errstate(all="ignore"):
+            scale = np.asarray(scale_fn(), dtype=np.float64)
+        scale = np.where(np.isfinite(scale), scale, 0.0)
     assert_values(name, got, expected.astype(np.float64),
-                  bound=name if part is None else f"{name}:{part}",
+                  bound=name if part is None else f"{name}:{part}", scale=scale,
                   dtype=real_name(float_name(dtype)), signed_zeros=False)
 
 
@@ -604,7 +618,8 @@ def _norm(xp, data):
         x = _matrix_placed(data, x, "fro" if ord is None else ord, axis)
     _norm_compare("linalg.norm",
                   lambda: fn(xp, "linalg.norm")(as_xp(xp, x), ord, axis, keepdims),
-                  lambda: np.linalg.norm(upcast(x), ord, axis, keepdims), dtype, part)
+                  lambda: np.linalg.norm(upcast(x), ord, axis, keepdims), dtype, part,
+                  lambda: np.linalg.norm(upcast(x), 2, axis, keepdims))
 
 
 @spec("linalg.cond", notes="NumPy extra")

@@ -272,8 +272,10 @@ def _trace(xp, data):
     x = draw_array(data, dtype, shape, **_SMALL)
     offset = data.draw(st.integers(-4, 4), label="offset")
     x = _trace_placed(data, x, offset)
-    out = fn(xp, "linalg.trace")(as_xp(xp, x), offset=offset)
     rdt = _sum_dtype(dtype)
+    kwargs = {"dtype": getattr(xp, rdt.name)} \
+        if data.draw(st.booleans(), label="dtype passed") else {}  # (the one it defaults to)
+    out = fn(xp, "linalg.trace")(as_xp(xp, x), offset=offset, **kwargs)
     expected = _oracle(np.trace, x.astype(rdt), offset, axis1=-2, axis2=-1).astype(rdt)
     assert_dtype("linalg.trace", out, rdt.name)
     assert_shape("linalg.trace", out, expected.shape)

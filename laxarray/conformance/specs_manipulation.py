@@ -143,7 +143,15 @@ def _reshape(xp, data):
     target = (x.size,) if data.draw(st.booleans()) else (-1,)
     if x.size and x.size % 2 == 0 and data.draw(st.booleans()):
         target = (2, -1)
-    _exact("reshape", xp.reshape(as_xp(xp, x), target), np.reshape(x, target))
+    copy = data.draw(st.sampled_from([None, True, False]), label="copy")
+    kwargs = {} if copy is None else {"copy": copy}
+    try:
+        out = xp.reshape(as_xp(xp, x), target, **kwargs)
+    except ValueError:  # copy=False "must raise a ValueError" where a copy is needed
+        if copy is not False:
+            raise
+        return
+    _exact("reshape", out, np.reshape(x, target))
 
 
 @spec("roll")
@@ -180,8 +188,10 @@ def _repeat(xp, data):
 @spec("take", kind="indexing")
 def _take(xp, data):
     x = _draw(data, min_dims=1, min_side=1)
-    axis = data.draw(st.integers(-x.ndim, x.ndim - 1), label="axis")
-    n = x.shape[axis]
+    # (axis=None, or left out, where x is 1-D: the standard's signature allows it there)
+    axis = data.draw(st.one_of(st.none(), st.integers(-x.ndim, x.ndim - 1)) if x.ndim == 1
+                     else st.integers(-x.ndim, x.ndim - 1), label="axis")
+    n = x.shape[0 if axis is None else axis]
     idx = np.asarray(data.draw(st.lists(st.integers(-n, n - 1), max_size=5)),
                      dtype=device_dtypes.default("indexing"))
     _exact("take", xp.take(as_xp(xp, x), as_xp(xp, idx), axis=axis), np.take(x, idx, axis))

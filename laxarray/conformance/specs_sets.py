@@ -107,6 +107,12 @@ def _unique_values(xp, data):
     _check_values("unique_values", xp.unique_values(as_xp(xp, x)), np.unique_values(x))
 
 
+def _fits(value, dtype):
+    """Whether the integer ``value`` lies in the range of integer ``dtype``."""
+    info = np.iinfo(np.dtype(dtype))
+    return info.min <= int(value) <= info.max
+
+
 def _isin(xp, data):
     # the standard: x1 and x2 "should have an integer data type" -- floating inputs are
     # not required (array_api_strict rejects them with a TypeError)
@@ -118,14 +124,22 @@ def _isin(xp, data):
     m = data.draw(st.integers(0, 4), label="m")
     x2 = pool[data.draw(S.arrays("int64", (m,), min_value=0, max_value=3), label="p2")]
     invert = data.draw(st.booleans(), label="invert")
-    if np.dtype(d1).kind in "iu" and m == 1 and data.draw(st.booleans(), label="int x2"):
-        arg2 = int(x2[0])  # a Python int (weak) for x2
+    # a Python int (weak) for one of them: x2 (of one element), or x1 (its first)
+    # (a Python int is read in the other operand's dtype: one it fits in)
+    scalar = data.draw(st.sampled_from(["none", "x2", "x1"]), label="int operand")
+    if scalar == "x2" and m >= 1 and _fits(x2[0], d1):
+        x2 = x2[:1]
+        arg2 = int(x2[0])
     else:
         with np.errstate(all="ignore"):
             x2 = x2.astype(d2)
         arg2 = as_xp(xp, x2)
+    arg1 = as_xp(xp, x1)
+    if scalar == "x1" and x1.size and _fits(x1.reshape(-1)[0], x2.dtype):
+        x1 = x1.reshape(-1)[0]
+        arg1 = int(x1)
     expected = np.isin(x1, x2, invert=invert)
-    out = xp.isin(as_xp(xp, x1), arg2, invert=invert)
+    out = xp.isin(arg1, arg2, invert=invert)
     assert_dtype("isin", out, "bool")
     assert_shape("isin", out, x1.shape)
     assert_values("isin", to_numpy(out), expected)

@@ -14,10 +14,10 @@ import math
 import numpy as np
 from hypothesis import assume, reject, strategies as st
 
-from . import device_dtypes, strategies as S
+from . import device_dtypes, signatures, strategies as S
 from .compare import (ConformanceError, assert_dtype, assert_shape,
                                           assert_values, to_numpy)
-from .spec import Spec, as_xp, large_examples, register, resolve
+from .spec import Spec, _draw_scalar, as_xp, large_examples, register, resolve, xp_dtype
 
 
 def _axes_count(shape, axis):
@@ -86,6 +86,8 @@ def reduction(name, oracle, group, *, result=lambda d: d, finite=False, accumula
         keepdims = data.draw(st.booleans(), label="keepdims")
         if axis is not None:
             kwargs["axis"] = axis
+        if _takes_dtype(name) and data.draw(st.booleans(), label="dtype passed"):
+            kwargs["dtype"] = xp_dtype(xp, result(dtype))  # (the dtype it defaults to)
         with np.errstate(all="ignore"):
             expected = np.asarray(oracle(x, axis=axis, keepdims=keepdims,
                                          **(oracle_kwargs or {})))
@@ -116,6 +118,13 @@ def reduction(name, oracle, group, *, result=lambda d: d, finite=False, accumula
         assert_values(name, got, exp, bound="exact", signed_zeros=False)  # empty, or exact
     return register(Spec(name, check, S.DTYPE_GROUPS[group], kind="reduction",
                          pinned=large_examples() if large else None))
+
+
+def _takes_dtype(name):
+    """Whether the standard's signature of ``name`` has a ``dtype`` keyword (``sum``,
+    ``prod``)."""
+    sig = signatures.signature(name)
+    return sig is not None and any(p.name == "dtype" for p in sig.params)
 
 
 def _complex_safe(name, dtype, kinds):
@@ -212,9 +221,13 @@ def _cumulative(name, oracle):
         kinds = ("as drawn", "one nan", "infinities", "infinities", "signed zeros")
         x = data.draw(S.placed(x, axis, _complex_safe(name, dtype, kinds)), label="x placed")
         include_initial = data.draw(st.booleans(), label="include_initial")
+        kwargs = {}
+        if data.draw(st.booleans(), label="dtype passed"):
+            kwargs["dtype"] = xp_dtype(xp, _sum_dtype(dtype))  # (the dtype it defaults to)
         with np.errstate(all="ignore"):
             expected = oracle(x, axis=axis, include_initial=include_initial)
-        out = resolve(xp, name)(as_xp(xp, x), axis=axis, include_initial=include_initial)
+        out = resolve(xp, name)(as_xp(xp, x), axis=axis, include_initial=include_initial,
+                                **kwargs)
         assert_dtype(name, out, _sum_dtype(dtype))
         assert_shape(name, out, expected.shape)
         got = to_numpy(out)
@@ -240,14 +253,22 @@ def _diff_check(xp, data):
     n = data.draw(st.integers(0, 2), label="n")
     assume(shape[axis] > n or n == 0)
     x = data.draw(S.placed(x, axis, ("as drawn", "one nan", "infinities")), label="x placed")
+    kwargs, extra = {}, {}
+    for word in ("prepend", "append"):  # arrays of x's shape but along axis (0 to 2 there;
+        # not with n=0, where NumPy returns x as it is and the standard says nothing)
+        if data.draw(st.booleans(), label=f"{word} passed") and n:
+            side = list(shape)
+            side[axis] = data.draw(st.integers(0, 2), label=f"{word} length")
+            extra[word] = data.draw(S.arrays(dtype, tuple(side), finite=True), label=word)
+            kwargs[word] = as_xp(xp, extra[word])
     with np.errstate(all="ignore"):
-        expected = np.diff(x, n=n, axis=axis)
-    out = xp.diff(as_xp(xp, x), axis=axis, n=n)
+        expected = np.diff(x, n=n, axis=axis, **extra)
+    out = xp.diff(as_xp(xp, x), axis=axis, n=n, **kwargs)
     assert_dtype("diff", out, expected.dtype.name)
     assert_values("diff", to_numpy(out), expected, signed_zeros=False)
 
 
-register(Spec("diff", _diff_check, S.REAL_NUMERIC, kind="utility"))
+register(Spec("diff", _diff_check, S.REAL_NUMERIC, kind="utility", tags=("boundaries",)))
 
 
 def _arg_check(name, oracle):
@@ -296,8 +317,17 @@ def _searchsorted_check(xp, data):
     x1 = np.sort(data.draw(S.arrays(dtype, (n,)), label="x1"))
     x2 = data.draw(S.arrays(dtype, data.draw(S.shapes(max_dims=2), label="shape")), label="x2")
     side = data.draw(st.sampled_from(["left", "right"]), label="side")
-    expected = np.searchsorted(x1, x2, side=side)
-    out = xp.searchsorted(as_xp(xp, x1), as_xp(xp, x2), side=side)
+    arg2 = as_xp(xp, x2)
+    if data.draw(st.booleans(), label="scalar x2"):  # a Python scalar of a kind x1's dtype
+        x2, arg2 = _draw_scalar(data, dtype, ("int", "float"), None, x1, "x2")  # takes
+    kwargs, sorter = {}, None
+    if data.draw(st.booleans(), label="sorter passed"):  # x1 unsorted, and its sorter
+        perm = data.draw(st.permutations(range(n)), label="order")
+        x1 = x1[np.asarray(perm, dtype=np.intp)]
+        sorter = np.argsort(x1, kind="stable").astype(device_dtypes.default("indexing"))
+        kwargs["sorter"] = as_xp(xp, sorter)
+    expected = np.searchsorted(x1, x2, side=side, sorter=sorter)
+    out = xp.searchsorted(as_xp(xp, x1), arg2, side=side, **kwargs)
     assert_dtype("searchsorted", out, device_dtypes.default("indexing"))
     assert_values("searchsorted", to_numpy(out), expected)
 
@@ -309,18 +339,34 @@ def _where_check(xp, data):
     # (on a device without 64-bit types: float32 for float64)
     d1, d2 = data.draw(st.sampled_from(device_dtypes.narrowed([
         ("float64", "float32"), ("int8", "int16"), ("bool", "bool"), ("complex64", "float64"),
-        ("uint8", "uint8")])), label="dtypes")
+        ("uint8", "uint8"), ("complex128", "complex64")])), label="dtypes")
     shape = data.draw(S.shapes(), label="shape")
-    cond = data.draw(S.arrays("bool", data.draw(S.broadcastable_shapes(shape))), label="c")
-    x1 = data.draw(S.arrays(d1, shape), label="x1")
-    x2 = data.draw(S.arrays(d2, data.draw(S.broadcastable_shapes(shape))), label="x2")
+    cond = data.draw(S.arrays("bool", data.draw(S.broadcastable_shapes(shape),
+                                                label="c shape")), label="c")
+    # a Python scalar on either side (2024.12 on), of each kind the other's dtype (d1) takes
+    scalar = data.draw(st.booleans(), label="scalar x2")
+    side = data.draw(st.sampled_from(["x2", "x1"]), label="scalar side")
+    if scalar:
+        arr = data.draw(S.arrays(d1, shape), label="x1" if side == "x2" else "x2")
+        value, py = _draw_scalar(data, d1, signatures.SCALARS, None, arr, side)
+        if side == "x2":
+            x1, a1, x2, a2 = arr, as_xp(xp, arr), value, py
+        else:
+            x1, a1, x2, a2 = value, py, arr, as_xp(xp, arr)
+    else:  # x1 and x2 of broadcast shapes, either one the larger (swap)
+        shape2 = data.draw(S.broadcastable_shapes(shape), label="shape2")
+        if data.draw(st.booleans(), label="swap"):
+            shape, shape2 = shape2, shape
+        x1 = data.draw(S.arrays(d1, shape), label="x1")
+        x2 = data.draw(S.arrays(d2, shape2), label="x2")
+        a1, a2 = as_xp(xp, x1), as_xp(xp, x2)
     expected = np.where(cond, x1, x2)
-    out = xp.where(as_xp(xp, cond), as_xp(xp, x1), as_xp(xp, x2))
+    out = xp.where(as_xp(xp, cond), a1, a2)
     assert_dtype("where", out, expected.dtype.name)
     assert_values("where", to_numpy(out), expected)
 
 
-register(Spec("where", _where_check, S.ALL, kind="searching"))
+register(Spec("where", _where_check, S.ALL, kind="searching", tags=("broadcasting",)))
 
 
 def _sort_check(name):
@@ -335,13 +381,26 @@ def _sort_check(name):
         x = data.draw(S.placed(x, axis, ("as drawn", "signed zeros", "signed zeros")
                                + (() if descending else ("one nan", "nan slice"))),
                       label="x placed")
-        out = resolve(xp, name)(as_xp(xp, x), axis=axis, descending=descending, stable=True)
+        stable = data.draw(st.sampled_from([True, True, False]), label="stable")
+        out = resolve(xp, name)(as_xp(xp, x), axis=axis, descending=descending, stable=stable)
         if name == "argsort":
             assert_dtype(name, out, device_dtypes.default("indexing"))
         out = to_numpy(out)
         if descending:
             # the standard leaves NaN placement unspecified: check on NaN-free inputs
             assume(not np.isnan(x.astype(np.float64)).any())
+        if not stable:  # ties in any order: the values sorted (zeros' signs free), and
+            values = out  # argsort's indices a permutation of each slice
+            if name == "argsort":
+                ranks = np.moveaxis(np.broadcast_to(
+                    np.arange(x.shape[axis]), np.moveaxis(x, axis, -1).shape), -1, axis)
+                assert_values(name, np.sort(out, axis=axis), ranks)
+                values = np.take_along_axis(x, out.astype(np.intp), axis)
+            order = np.sort(x, axis=axis)
+            if descending:
+                order = np.flip(order, axis)
+            assert_values(name, values, order, signed_zeros=False)
+            return
 
         def oracle(keys):
             if descending:

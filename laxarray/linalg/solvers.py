@@ -386,8 +386,10 @@ def matrix_power(x, n, /):
 def _cutoff(s, rtol_static, rtol_arr, shape, dtype, absolute=False):
     """The singular-value threshold ``(..., 1)``: ``rtol * max(s)`` (or ``tol`` if absolute)."""
     real = M.real(lax.full((), 0, dtype)).dtype
-    if rtol_arr:
+    if rtol_arr:  # (broadcast to the batch first: a 0-d rtol against a batch of matrices)
         r = lax.convert_element_type(rtol_arr[0], real)
+        batch = s.shape[:-1]
+        r = lax.broadcast_in_dim(r, batch, tuple(range(len(batch) - r.ndim, len(batch))))
         r = lax.expand_dims(r, (r.ndim,))
     else:
         value = rtol_static

@@ -457,6 +457,61 @@ def _vector_norm_axis_pair_min_is_ord_minus_one(x, /, *, axis=None, keepdims=Fal
     return cnp.linalg.vector_norm(x, axis=axis, keepdims=keepdims, ord=ord)
 
 
+# ---- issue 74: wrong only for an argument kind the runner did not draw before -------------------
+def _subtract_scalar_x1_strong(x1, x2, /):
+    # a Python scalar first operand is read as a 0-d array of its default dtype (int64,
+    # float64, complex128) and promotes the array operand: int8 - ... gives int64; a scalar
+    # second operand, and two arrays, are right
+    if isinstance(x1, (bool, int, float, complex)):
+        x1 = cnp.asarray(x1)
+    return cnp.subtract(x1, x2)
+
+
+def _moveaxis_tuples_to_front(x, source, destination, /):
+    # given tuples, the axes go to the front whatever the destination; ints are right
+    if isinstance(source, tuple):
+        destination = tuple(range(len(source)))
+    return cnp.moveaxis(x, source, destination)
+
+
+def _diff_standard(x, /, *, axis=-1, n=1, prepend=None, append=None):
+    # NumPy's diff reads prepend=None and append=None as values to put there (None - 1.0
+    # raises TypeError); the standard's None is "nothing"
+    kw = {k: v for k, v in (("prepend", prepend), ("append", append)) if v is not None}
+    return cnp.diff(x, axis=axis, n=n, **kw)
+
+
+def _diff_ignores_prepend(x, /, *, axis=-1, n=1, prepend=None, append=None):
+    # prepend is accepted and unused; append is right
+    return _diff_standard(x, axis=axis, n=n, append=append)
+
+
+def _add_1d_along_rows_of_a_square(x1, x2, /):
+    # a 1-D operand against a square 2-D one of its length is broadcast along the rows
+    # (the first axis), not the last: every other rank pair is right
+    def rows(a, b):
+        a, b = _a(a), _a(b)
+        return a.ndim == 1 and b.ndim == 2 and b.shape[0] == b.shape[1] == a.shape[0] > 1
+    if rows(x1, x2):
+        x1 = cnp.asarray(_a(x1)[:, None])
+    elif rows(x2, x1):
+        x2 = cnp.asarray(_a(x2)[:, None])
+    return cnp.add(x1, x2)
+
+
+#: the kinds of issue 74, one per class of cell it made the runner draw: a Python scalar
+#: in one argument, a tuple form, a keyword, a rank pair
+ISSUE_74 = {
+    "subtract promotes a Python scalar x1 (scalar promotion in one argument)": (
+        "subtract", {"subtract": _subtract_scalar_x1_strong}),
+    "moveaxis moves tuples of axes to the front (a tuple form)": (
+        "moveaxis", {"moveaxis": _moveaxis_tuples_to_front}),
+    "diff ignores prepend (an unused keyword)": ("diff", {"diff": _diff_ignores_prepend}),
+    "add broadcasts 1-D along the rows of a square 2-D operand (one rank pair)": (
+        "add", {"add": _add_1d_along_rows_of_a_square}),
+}
+
+
 BROKEN_MORE = {
     # NaN propagation
     "maximum drops NaN (fmax)": ("maximum", {"maximum": _maximum_fmax}),
@@ -569,6 +624,7 @@ BROKEN_MORE = {
         "cumulative_sum", {"cumulative_sum": _cumulative_sum_1d_initial_one}),
     "vector_norm over two of three axes: ord=-inf is ord=-1": (
         "linalg.vector_norm", {}, {"vector_norm": _vector_norm_axis_pair_min_is_ord_minus_one}),
+    **ISSUE_74,
 }
 
 
@@ -579,7 +635,8 @@ BASES = {"expm1 loses precision": {"expm1": _expm1_standard},
          "var ignores keepdims": {"var": STANDARD["var"]},
          "var ignores infinities": {"var": STANDARD["var"]},
          "stable sort puts -0.0 before +0.0": {"sort": STANDARD["sort"]},
-         "floor_divide loses -0.0's sign": {"floor_divide": STANDARD["floor_divide"]}}
+         "floor_divide loses -0.0's sign": {"floor_divide": STANDARD["floor_divide"]},
+         "diff ignores prepend (an unused keyword)": {"diff": _diff_standard}}
 
 
 def _case(bug):

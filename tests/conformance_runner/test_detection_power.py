@@ -51,6 +51,12 @@ PATH_ONLY = ("argmax of a 1-D tie is the last (axis=None only)",
              "vector_norm over two of three axes: ord=-inf is ord=-1")
 
 
+#: the kinds of issue 74, each wrong for one kind of argument only (a Python scalar first
+#: operand, a tuple of axes, a keyword passed, one rank pair): every seed, but under ci
+#: every third
+ARGUMENT_KINDS = tuple(more.ISSUE_74)
+
+
 def kinds():
     """``{bug: (spec name, broken namespace, unbroken namespace)}`` of the whole set."""
     out = {}
@@ -77,6 +83,7 @@ def _sample():
     cases = {(bug, SEEDS[i % len(SEEDS)]) for i, bug in enumerate(sorted(KINDS))}
     cases |= {(bug, s) for bug in HARD for s in (SEEDS if DEV else SEEDS[::2])}
     cases |= {(bug, s) for bug in PATH_ONLY for s in SEEDS}
+    cases |= {(bug, s) for bug in ARGUMENT_KINDS for s in (SEEDS if DEV else SEEDS[::3])}
     return sorted(cases)
 
 
@@ -86,6 +93,7 @@ def test_the_set_has_no_per_kind_overrides():
     assert all(len(entry) == 2 or (len(entry) == 3 and isinstance(entry[2], dict))
                for entry in more.BROKEN_MORE.values())
     assert set(HARD) <= set(KINDS) and set(PATH_ONLY) <= set(KINDS)
+    assert set(ARGUMENT_KINDS) <= set(KINDS)
 
 
 @pytest.mark.parametrize("bug,seed", _sample())
@@ -96,7 +104,8 @@ def test_kind_caught_at_seed(bug, seed):
     assert result.status in ("fail", "error"), (bug, seed, result.status)
 
 
-@pytest.mark.parametrize("bug", sorted(HARD + PATH_ONLY) if not DEEP else sorted(KINDS))
+@pytest.mark.parametrize("bug", sorted(HARD + PATH_ONLY + ARGUMENT_KINDS) if not DEEP
+                         else sorted(KINDS))
 def test_unbroken_namespace_passes_at_every_seed(bug):
     # the boundary examples must not fail a conforming namespace: the same spec passes on
     # the namespace without the bug, at every seed

@@ -3,11 +3,19 @@ files (format of array-api-compat's ``numpy-xfails.txt``) mapped to specs."""
 
 import io
 import json
+import re
 
 import pytest
 
 from laxarray.conformance import SPECS, expectations
 from laxarray.conformance.__main__ import main
+
+
+def untried_stripped(text):
+    """The closing line of a text report without its tail of untried cells (", with N
+    untried": how many depends on the examples run)."""
+    return re.sub(r", with \d+ untried$", "", text.rstrip().splitlines()[-1])
+
 
 pytest.importorskip("array_api_compat.numpy")
 
@@ -87,7 +95,7 @@ def test_xfails_option(tmp_path):
                             "--max-examples", "5", "--seed", "0", "--no-shrink",
                             "--xfails", str(path), "--json", str(jpath), "--html", str(hpath)])
     assert status == 0, text
-    assert text.rstrip().splitlines()[-1] == "1 passed, 0 failed, 1 xfailed, 1 xpassed"
+    assert untried_stripped(text) == "1 passed, 0 failed, 1 xfailed, 1 xpassed"
     assert f"unmapped: {path}:4: " in text and "in-place operators" in text
     doc = json.loads(jpath.read_text())
     records = {r["name"]: r for r in doc["runs"][0]["results"]}
@@ -113,7 +121,7 @@ def test_skips_option(tmp_path):
                             "abs,linalg.solve,add", "--max-examples", "3", "--seed", "0",
                             "--skips", str(path), "--json", str(jpath)])
     assert status == 0, text
-    assert text.rstrip().splitlines()[-1] == "1 passed, 0 failed, 2 skipped"
+    assert untried_stripped(text) == "1 passed, 0 failed, 2 skipped"
     records = {r["name"]: r for r in json.loads(jpath.read_text())["runs"][0]["results"]}
     assert records["linalg.solve"] == {**records["linalg.solve"], "status": "skipped",
                                        "message": f"skipped by {path}:3", "examples": 0}

@@ -2,6 +2,7 @@
 "unsupported: immutable arrays", not failures, and the rest run."""
 
 import io
+import re
 import types
 
 import numpy as np
@@ -9,6 +10,12 @@ import pytest
 
 from laxarray.conformance import SPECS, runner
 from laxarray.conformance.__main__ import main
+
+
+def untried_stripped(text):
+    """The closing line of a text report without its tail of untried cells (", with N
+    untried": how many depends on the examples run)."""
+    return re.sub(r", with \d+ untried$", "", text.rstrip().splitlines()[-1])
 
 jnp = pytest.importorskip("jax.numpy")
 cnp = pytest.importorskip("array_api_compat.numpy")
@@ -78,4 +85,4 @@ def test_cli_on_jax_numpy():
     assert status == 0, text
     row = next(line for line in text.splitlines() if line.startswith("__setitem__"))
     assert row.split()[1] == "unsupported"
-    assert text.rstrip().splitlines()[-1] == "1 passed, 0 failed, 1 skipped"
+    assert untried_stripped(text) == "1 passed, 0 failed, 1 skipped"

@@ -4,6 +4,7 @@ namespaces with one deliberately injected bug each, which it must flag on the ri
 
 import io
 import json
+import re
 import types
 
 import numpy as np
@@ -13,6 +14,12 @@ from laxarray.conformance import SPECS, runner
 from laxarray.conformance.__main__ import main
 from laxarray.conformance.special_cases import conform
 from laxarray.conformance.special_cases_check import functions_only
+
+
+def untried_stripped(text):
+    """The closing line of a text report without its tail of untried cells (", with N
+    untried": how many depends on the examples run)."""
+    return re.sub(r", with \d+ untried$", "", text.rstrip().splitlines()[-1])
 
 cnp = pytest.importorskip("array_api_compat.numpy")
 
@@ -27,7 +34,7 @@ def test_laxarray_add_sum_pass():
     status, text = run_cli(["--namespace", "laxarray", "--functions", "add,sum",
                             "--max-examples", "5", "--seed", "0"])
     assert status == 0
-    assert text.rstrip().splitlines()[-1] == "2 passed, 0 failed"
+    assert untried_stripped(text) == "2 passed, 0 failed"
 
 
 def test_progress_to_a_log_is_a_line_per_spec():
@@ -62,7 +69,7 @@ def test_numpy_known_failure_has_snippet():
     status, text = run_cli(["--namespace", "numpy", "--functions", "finfo,add",
                             "--max-examples", "10", "--seed", "0"])
     assert status == 1
-    assert text.rstrip().splitlines()[-1] == "1 passed, 1 failed"
+    assert untried_stripped(text) == "1 passed, 1 failed"
     assert "finfo FAIL" in text and "SPECS['finfo'].check(xp, data)" in text
     assert "@seed(0)" in text and "@reproduce_failure(" in text
 
@@ -73,7 +80,7 @@ def test_skipped_by_version_and_extension():
                             "2024.12", "--extensions", "fft", "--max-examples", "3",
                             "--seed", "0"])
     assert status == 0
-    assert text.rstrip().splitlines()[-1] == "1 passed, 0 failed, 2 skipped"
+    assert untried_stripped(text) == "1 passed, 0 failed, 2 skipped"
 
 
 def test_json_and_html(tmp_path):
@@ -214,7 +221,7 @@ def _sign_of_real_part(x, /):
     return cnp.sign(x)
 
 
-def _expand_dims_negative_axis(x, /, *, axis=0):
+def _expand_dims_negative_axis(x, /, axis=0):
     if isinstance(axis, int) and axis < 0:
         axis = axis + x.ndim  # off by one: a new axis counts in the length
     return cnp.expand_dims(x, axis=axis)

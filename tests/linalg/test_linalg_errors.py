@@ -162,6 +162,19 @@ def test_matrix_rank_of_vectors_and_tol():
     assert int(L.matrix_rank(d, rtol=1e-2)) == 1
 
 
+def test_a_0d_rtol_array_broadcasts_against_the_batch():
+    # rtol "must be compatible with the shape of x": a 0-d array broadcasts against a batch
+    # of matrices (pinv and matrix_rank raised a lax shape error; the conformance runner
+    # found it once it passed rtol as an array, issue 74)
+    a = np.random.default_rng(0).normal(size=(2, 2, 3))
+    got = np.asarray(xp.linalg.pinv(xp.asarray(a), rtol=xp.asarray(1e-3)))
+    np.testing.assert_allclose(got, np.linalg.pinv(a, rtol=1e-3), rtol=1e-10, atol=1e-12)
+    assert np.asarray(xp.linalg.matrix_rank(xp.asarray(a), rtol=xp.asarray(1e-3))).tolist() \
+        == np.linalg.matrix_rank(a, rtol=1e-3).tolist()
+    assert np.asarray(xp.linalg.matrix_rank(xp.asarray(a), tol=xp.asarray(0.5))).tolist() \
+        == np.linalg.matrix_rank(a, tol=0.5).tolist()
+
+
 def test_complex_qr_has_real_nonnegative_diagonal():
     rng = np.random.default_rng(1)
     a = rng.uniform(-1, 1, (2, 4, 3)) + 1j * rng.uniform(-1, 1, (2, 4, 3))
