@@ -116,6 +116,14 @@ def call(kern: Kernel, *arrays, **static):
     return _wrap_out(kern.bind(items)(*raw))
 
 
+def run_padded(kern, padded, **static):
+    """The raw result of ``kern`` (statics ``static``) run on ``padded``: bucket-shaped
+    values whose padding needs no masking, placed by the caller (a piece of a bucketed
+    concat, an operand cast to its promoted dtype first).  For results that are not yet an
+    Array's; :func:`call` is the way otherwise."""
+    return kern.bind(tuple(static.items())).run_eager(tuple(padded))
+
+
 def _pointwise2(pw, a, b):
     """A binary elementwise kernel (``pw``: its ``Kernel.pointwise``) on ``a`` and ``b``:
     Arrays, or raw values (a Python scalar made a 0-d value of the dtype it promotes to).
@@ -144,4 +152,4 @@ def _pointwise2(pw, a, b):
     return wrap(bound(a, b))
 
 
-__all__ = ["call", "padded_inputs", "wrap_bucketed"]
+__all__ = ["call", "padded_inputs", "run_padded", "wrap_bucketed"]

@@ -30,7 +30,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.kernel import Kernel, Pointwise, flush_subnormals, keep_divisor
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._broadcast import broadcast_shapes2, broadcast_shapes2_cached
-from laxarray.array_api._calls import call
+from laxarray.array_api._calls import call, run_padded
 from laxarray.array_api._convert import scalar_operand, to_raw
 from laxarray.array_api._dispatch import UFUNC_METHODS
 from laxarray.array_api._operators import check_out, finish_out
@@ -102,11 +102,10 @@ def promoted_padded(p1, p2, dtype):
     of the table (see :func:`elementwise_binary` for the measurements).  Exact: promotion
     widens, where astype's cast is a plain conversion, and the fused program casts the
     same way."""
-    cast = _astype_kernel.bind((("dtype", dtype),))
     if p1.dtype != dtype:
-        p1 = cast.run_eager((p1,))
+        p1 = run_padded(_astype_kernel, (p1,), dtype=dtype)
     if p2.dtype != dtype:
-        p2 = cast.run_eager((p2,))
+        p2 = run_padded(_astype_kernel, (p2,), dtype=dtype)
     return p1, p2
 
 
