@@ -365,7 +365,9 @@ class Kernel:
     ``extents``: the body takes one more argument, the inputs' true extents (int32 vectors;
     ``None`` when exact), to mask intermediate values itself.  ``_bound``: the bindings of
     the process' matmul precision (``config.MATMUL_PRECISION``, a :class:`_Bindings`);
-    ``_bounds``: per precision.
+    ``_bounds``: per precision.  ``pointwise`` (a :class:`Pointwise`): an elementwise
+    kernel -- no statics, its result of the inputs' broadcast shape, a body that needs no
+    masking of padding -- which ``_calls.call`` runs on padded inputs at once.
 
     Its identity (:attr:`id`) is said here, once: ``factory=(path, args)`` for a kernel a
     function at ``path`` returns from ``args``; ``owner``, the kernel whose host path's
@@ -373,10 +375,11 @@ class Kernel:
     """
 
     __slots__ = ("fn", "static", "_bound", "_bounds", "fills", "shape", "bucket", "unpadded",
-                 "extents", "host", "on_host", "_factory", "_owner", "_id", "__name__", "__dict__")
+                 "extents", "host", "on_host", "pointwise", "_factory", "_owner", "_id", "__name__",
+                 "__dict__")
 
     def __init__(self, fn, static, fills=None, shape=None, extents=False, host=None,
-                 factory=None, owner=None, bucket=None, unpadded=()):
+                 factory=None, owner=None, bucket=None, unpadded=(), pointwise=None):
         self.fn = fn
         self._factory, self._owner, self._id = factory, owner, None
         self.host = host    # a host.HostPath; its traced body is a kernel of its own
@@ -390,6 +393,9 @@ class Kernel:
         self.fills, self.shape, self.bucket = fills, shape, bucket
         self.unpadded, self.extents = tuple(unpadded), extents
         self.__name__, self.__doc__ = fn.__name__, fn.__doc__
+        self.pointwise = pointwise
+        if pointwise is not None:
+            pointwise.bound = self.bind(())
         _KERNELS.append(self)
 
     @property
@@ -446,6 +452,20 @@ class Kernel:
 
     def __repr__(self):
         return f"<kernel {self.__name__} static={sorted(self.static)}>"
+
+
+class Pointwise:
+    """What an elementwise kernel declares (``Kernel(pointwise=...)``): ``name``, its public
+    function's (errors name it); ``cast_first(p1, p2)``, for two padded operands of
+    different dtypes, returns them cast to the dtype the body computes in (one cast program
+    per dtype pair shared by every function, the function's own program then serving equal
+    dtypes only), or ``None`` where the kernel promotes them itself.  ``bound``: the
+    kernel's one binding (it has no statics), set by the kernel."""
+
+    __slots__ = ("name", "cast_first", "bound")
+
+    def __init__(self, name, cast_first=None):
+        self.name, self.cast_first, self.bound = name, cast_first, None
 
 
 class _Bindings:

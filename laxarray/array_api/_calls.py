@@ -4,8 +4,11 @@ A kernel (``laxarray._core.kernel``) runs on raw jax values; :func:`call` is the
 kernel runs on the buckets: where the kernel's declaration lets it (its ``shape``,
 ``bucket``, ``fills``, ``unpadded`` and ``extents``, ``kernel.Kernel``) it takes the padded
 values of its arguments and the binding of the buckets' static arguments, else the exact
-values and the caller's; it wraps the result(s) as Arrays of their logical shape.  It sits
-above the Array, which it builds.
+values and the caller's; it wraps the result(s) as Arrays of their logical shape.  An
+elementwise kernel (``Kernel.pointwise``) runs there first, on the padded values of
+bucketed Arrays as they are (its body needs no masking), operands of different dtypes cast
+first where it declares so: the hot path of every elementwise function.  It sits above the
+Array, which it builds.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from laxarray._core.jaxapi import Tracer
 from laxarray._core import buckets as _buckets
 from laxarray._core.buckets import bucket_shape, extents, pad_host
 from laxarray._core.kernel import Kernel
-from laxarray.array_api._array import Array, wrap, wrap_padded
+from laxarray.array_api._array import Array, wrap, wrap_padded, wrap_padded_like
+from laxarray.array_api._broadcast import broadcast_shapes2_cached
 
 
 def wrap_bucketed(padded, shape):
@@ -74,7 +78,19 @@ def call(kern: Kernel, *arrays, **static):
     A kernel with a ``shape`` rule runs bucketed when every input runs on its bucket
     (:func:`padded_inputs`) and the rule gives a logical result shape; it is bound to the
     static arguments its ``bucket`` rule gives for the buckets (``Kernel.on_buckets``), and
-    its results are padded Arrays of the logical shape."""
+    its results are padded Arrays of the logical shape.  An elementwise kernel
+    (``Kernel.pointwise``: one or two operands, Arrays or raw values, no statics) runs on
+    the padded values of its bucketed Arrays with a 0-d value beside them
+    (:func:`_pointwise2`)."""
+    pw = kern.pointwise
+    if pw is not None:
+        if len(arrays) == 1:
+            x = arrays[0]     # an Array (the decorator wraps its operand first)
+            p = x._padded()
+            if p is not False:  # the hot path: the padded result
+                return wrap_padded_like(pw.bound.run_eager((p,)), x)
+            return wrap(pw.bound(x._value))
+        return _pointwise2(pw, *arrays)
     items = tuple(static.items())
     if kern.shape is not None:
         if kern.host is not None:   # a declared host path takes exact values, unbucketed
@@ -100,4 +116,40 @@ def call(kern: Kernel, *arrays, **static):
     return _wrap_out(kern.bind(items)(*raw))
 
 
-__all__ = ["call", "padded_inputs", "wrap_bucketed"]
+def run_padded(kern, padded, **static):
+    """The raw result of ``kern`` (statics ``static``) run on ``padded``: bucket-shaped
+    values whose padding needs no masking, placed by the caller (a piece of a bucketed
+    concat, an operand cast to its promoted dtype first).  For results that are not yet an
+    Array's; :func:`call` is the way otherwise."""
+    return kern.bind(tuple(static.items())).run_eager(tuple(padded))
+
+
+def _pointwise2(pw, a, b):
+    """A binary elementwise kernel (``pw``: its ``Kernel.pointwise``) on ``a`` and ``b``:
+    Arrays, or raw values (a Python scalar made a 0-d value of the dtype it promotes to).
+    Two bucketed Arrays run padded (cast first to one dtype where ``pw.cast_first`` says),
+    as does a bucketed Array beside a 0-d value; anything else runs exact."""
+    bound = pw.bound
+    if type(a) is Array:
+        pa = a._padded()
+        if type(b) is Array:
+            pb = b._padded()
+            if pa is not False and pb is not False:
+                sa, sb = a.shape, b.shape
+                shape = sa if sa == sb else broadcast_shapes2_cached(pw.name, sa, sb)
+                if pa.dtype != pb.dtype and pw.cast_first is not None:
+                    pa, pb = pw.cast_first(pa, pb)
+                return wrap_padded(bound.run_eager((pa, pb)), shape)
+            return wrap(bound(a._value, b._value))
+        if pa is not False and b.shape == ():
+            return wrap_padded(bound.run_eager((pa, b)), a.shape)
+        return wrap(bound(a._value, b))
+    if type(b) is Array:
+        pb = b._padded()
+        if pb is not False and a.shape == ():
+            return wrap_padded(bound.run_eager((a, pb)), b.shape)
+        return wrap(bound(a, b._value))
+    return wrap(bound(a, b))
+
+
+__all__ = ["call", "padded_inputs", "run_padded", "wrap_bucketed"]

@@ -502,9 +502,8 @@ def update(x, entries, value, op, *, mode=None, sorted_=False, unique=False,
         v = _apply(op, current, _basic.broadcast_value(
             _basic.store_cast(v, x.dtype), out_shape))
         op = "set"
-    return _scatter_kernel.bind((("plan", plan), ("mode", MODES[mode]), ("op", op),
-                                 ("sorted_", sorted_), ("unique", unique),
-                                 ("wrap", wrap_flags(comps))))(x._value, v, *comps)
+    return _scatter_kernel(x._value, v, *comps, plan=plan, mode=MODES[mode], op=op,
+                           sorted_=sorted_, unique=unique, wrap=wrap_flags(comps))
 
 
 def _empty_value_to_rank(v, ndim):

@@ -27,9 +27,10 @@ from jax import lax
 
 from laxarray._core import config as _cfg
 from laxarray._core import dtypes as _dt
-from laxarray._core.kernel import Kernel, flush_subnormals, keep_divisor
-from laxarray.array_api._array import Array, wrap, wrap_padded, wrap_padded_like
+from laxarray._core.kernel import Kernel, Pointwise, flush_subnormals, keep_divisor
+from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._broadcast import broadcast_shapes2, broadcast_shapes2_cached
+from laxarray.array_api._calls import call, run_padded
 from laxarray.array_api._convert import scalar_operand, to_raw
 from laxarray.array_api._dispatch import UFUNC_METHODS
 from laxarray.array_api._operators import check_out, finish_out
@@ -81,15 +82,17 @@ def family_kernel(module, name):
     return _FAMILIES[(module, name)]
 
 
-def _one_kernel(kern, name, module):
+def _one_kernel(kern, name, module, cast_first=None):
     """``kern`` as the one kernel of the elementwise function ``module.name`` (named
-    ``_{name}_kernel``, found again by :func:`family_kernel`), bound: it has no statics."""
+    ``_{name}_kernel``, found again by :func:`family_kernel`), declared elementwise
+    (``kernel.Pointwise``: ``_calls.call`` runs it, padded where its inputs are)."""
     key = _family_key(module, name)
     kern.__name__ = f"_{name}_kernel"
     kern.__module__ = module
     made = _FAMILIES[(module, key)] = Kernel(
-        kern, (), factory=(f"{__name__}:family_kernel", (module, key)))
-    return made.bind(())
+        kern, (), factory=(f"{__name__}:family_kernel", (module, key)),
+        pointwise=Pointwise(name, cast_first))
+    return made
 
 
 def promoted_padded(p1, p2, dtype):
@@ -99,11 +102,10 @@ def promoted_padded(p1, p2, dtype):
     of the table (see :func:`elementwise_binary` for the measurements).  Exact: promotion
     widens, where astype's cast is a plain conversion, and the fused program casts the
     same way."""
-    cast = _astype_kernel.bind((("dtype", dtype),))
     if p1.dtype != dtype:
-        p1 = cast.run_eager((p1,))
+        p1 = run_padded(_astype_kernel, (p1,), dtype=dtype)
     if p2.dtype != dtype:
-        p2 = cast.run_eager((p2,))
+        p2 = run_padded(_astype_kernel, (p2,), dtype=dtype)
     return p1, p2
 
 
@@ -193,7 +195,7 @@ def elementwise_unary(category="numeric", compute=_identity, flush_subnormals=Fa
             if dtype not in allowed:
                 _dt.check_category(name, "x", dtype, category)
             return inner(lax.convert_element_type(x, compute(dtype)))
-        bound = _one_kernel(kern, name, body.__module__)
+        made = _one_kernel(kern, name, body.__module__)
 
         @functools.wraps(body)
         def public(x, /, *, out=None):
@@ -202,10 +204,7 @@ def elementwise_unary(category="numeric", compute=_identity, flush_subnormals=Fa
                 return finish_out(name, out, public(x))
             if type(x) is not Array:
                 x = wrap(to_raw(name, x, "x"))
-            p = x._padded()
-            if p is not False:  # the hot path: the padded result
-                return wrap_padded_like(bound.run_eager((p,)), x)
-            return wrap(bound(x._value))
+            return call(made, x)
 
         public.__doc__ = elementwise_doc(body.__doc__, category, binary=False)
         return public
@@ -307,18 +306,17 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
                 name, a.shape, b.shape)
             target = compute(dtype)
             return body(cast_broadcast(a, target, shape), second(b, target, shape))
-        bound = _one_kernel(kern, name, outer.__module__)
+        def cast_first(p1, p2):   # two padded operands of different dtypes
+            dtype = _dt.promote_types(p1.dtype, p2.dtype)
+            validate(dtype)
+            return promoted_padded(p1, p2, dtype) if compute(dtype) == dtype else (p1, p2)
+        made = _one_kernel(kern, name, outer.__module__, cast_first)
 
         def with_scalar(x, scalar, scalar_first):
             dt = _dt.weak_promote(x.dtype, type(scalar))
             s = scalar_operand(name, scalar, dt, "x1" if scalar_first else "x2")
             validate(dt)
-            p = x._padded()
-            if p is not False:
-                args = (s, p) if scalar_first else (p, s)
-                return wrap_padded(bound.run_eager(args), x.shape)
-            v = x._value
-            return wrap(bound(s, v) if scalar_first else bound(v, s))
+            return call(made, s, x) if scalar_first else call(made, x, s)
 
         @functools.wraps(outer)
         def public(x1, x2, /, *, out=None):
@@ -327,20 +325,9 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
                 return finish_out(name, out, public(x1, x2))
             t1, t2 = type(x1), type(x2)
             if t1 is Array and t2 is Array:  # the common case: all in the kernel
-                s1, s2 = x1.shape, x2.shape
                 if _cfg.ACTIVE:
-                    _cfg.check_ranks(name, s1, s2)
-                p1, p2 = x1._padded(), x2._padded()
-                if p1 is not False and p2 is not False:
-                    shape = s1 if s1 == s2 else broadcast_shapes2_cached(name, s1, s2)
-                    d1, d2 = p1.dtype, p2.dtype
-                    if d1 != d2:  # small operands: cast first (promoted_padded)
-                        dtype = _dt.promote_types(d1, d2)
-                        validate(dtype)
-                        if compute(dtype) == dtype:
-                            p1, p2 = promoted_padded(p1, p2, dtype)
-                    return wrap_padded(bound.run_eager((p1, p2)), shape)
-                return wrap(bound(x1._value, x2._value))
+                    _cfg.check_ranks(name, x1.shape, x2.shape)
+                return call(made, x1, x2)
             if t1 is Array and t2 in _PYTYPES:
                 return with_scalar(x1, x2, False)
             if t2 is Array and t1 in _PYTYPES:
@@ -350,7 +337,7 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
             s1, s2 = v1.shape, v2.shape
             if s1 != s2:
                 broadcast_shapes2(name, s1, s2)
-            return wrap(bound(v1, v2))
+            return call(made, v1, v2)
 
         public.__doc__ = elementwise_doc(outer.__doc__, category, binary=True)
         return public if ufunc is None else as_ufunc(ufunc)(public)

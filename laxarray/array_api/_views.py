@@ -59,7 +59,7 @@ class ViewInfo:
             # its exact value, an exact one padded); a rebind replaces the slots' objects
             unchanged = (v is seen_v and seen_pad is None) or (pad is seen_pad and seen_v is None)
             if not unchanged:
-                out = _view_read_kernel.bind((("chain", self.chain),))(root._value, *self.dyn)
+                out = _view_read_kernel(root._value, *self.dyn, chain=self.chain)
                 self.cache = wrap(out)
             self.seen = root._state()
         return self.cache
@@ -145,7 +145,7 @@ def dtype_view(x, dtype):
         shape = shape[:-1] + (shape[-1] * old // new,)
         strides = strides[:-1] + (new,)
     op = ("bitcast", x.dtype, dtype, shape)
-    out = wrap(_view_read_kernel.bind((("chain", (op,)),))(x._value))
+    out = wrap(_view_read_kernel(x._value, chain=(op,)))
     return make_view(x, op, None, out, (offset, strides))
 
 
@@ -335,8 +335,7 @@ def write_view(view, new):
         value = new._value
         if value.dtype != info.dtype:
             fail(TypeError, "Array.__setitem__", f"a value of dtype {info.dtype}", new)
-        out = _view_write_kernel.bind((("chain", info.chain),))(root._value, value,
-                                                                  *info.dyn)
+        out = _view_write_kernel(root._value, value, *info.dyn, chain=info.chain)
         root._rebind(wrap(out))
         info.cache = new
         info.seen = root._state()

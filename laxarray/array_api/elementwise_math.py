@@ -24,7 +24,7 @@ from laxarray._core.numerics import FLOAT_LAYOUT, cast_value
 from laxarray.array_api import _complex_math as _cm
 from laxarray.array_api import _own_complex as _oc
 from laxarray.array_api import _own_math as _om
-from laxarray.array_api._array import Array, wrap, wrap_padded
+from laxarray.array_api._array import Array
 from laxarray.array_api._broadcast import broadcast_many, broadcast_rule
 from laxarray.array_api._calls import call
 from laxarray.array_api._convert import as_array, scalar_operand
@@ -791,23 +791,16 @@ def _clip_kernel(x, *bounds, dtype, has_lo, has_hi):
     return _clip_kernel_body(x, lo, hi)
 
 
-#: (dtype, has_lo, has_hi) -> the bound clip kernel of the eager fast path
-_CLIP_BOUND: dict = {}
 _REAL_BOUND = (int, float, type(None))
 
 
 def _clip_fast(x, lo, hi):
-    """``clip`` of a concrete real Array between Python scalars of its kind (or None): the
-    kernel called directly (on the padded value of a bucketed Array), as an elementwise
-    function's hot path is; ``None`` where the general path must run (it validates and
-    promotes everything else)."""
-    p = x._padded()
-    v = p
-    if p is False:
-        if x.base is not None or x._is_traced():  # a view, or traced: the general path
-            return None
-        v = x._value
-    dt = v.dtype
+    """``clip`` of a concrete real Array between Python scalars of its kind (or None): its
+    kernel called at once (bucketed where ``x`` is); ``None`` where the general path must
+    run (it validates and promotes everything else)."""
+    if x.base is not None or x._is_traced():  # a view, or traced: the general path
+        return None
+    dt = x.dtype
     kind = dt.kind
     if kind in "iu":
         if type(lo) is float or type(hi) is float:
@@ -816,19 +809,10 @@ def _clip_fast(x, lo, hi):
         hi = None if hi is None else _in_int_range(hi, dt)
     elif kind != "f":
         return None
-    key = (dt, lo is not None, hi is not None)
-    bound = _CLIP_BOUND.get(key)
-    if bound is None:
-        bound = _CLIP_BOUND[key] = _clip_kernel.bind(
-            (("dtype", dt), ("has_lo", key[1]), ("has_hi", key[2])))
-    args = [v]
-    if lo is not None:
-        args.append(scalar_operand("clip", lo, dt, "min"))
-    if hi is not None:
-        args.append(scalar_operand("clip", hi, dt, "max"))
-    if p is False:
-        return wrap(bound.run_eager(args))
-    return wrap_padded(bound.run_eager(args), x.shape)
+    scalars = [scalar_operand("clip", b, dt, name) for b, name in ((lo, "min"), (hi, "max"))
+               if b is not None]
+    return call(_clip_kernel, x, *scalars, dtype=dt, has_lo=lo is not None,
+                has_hi=hi is not None)
 
 
 def _in_int_range(bound, dt):

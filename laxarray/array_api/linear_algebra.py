@@ -9,7 +9,7 @@ from laxarray._core.errors import AxisError, OperandValueError, fail
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import normalize_axis
 from laxarray._core.numerics import dot_general
-from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._array import Array
 from laxarray.array_api._broadcast import broadcast_shapes2
 from laxarray.array_api._calls import call
 from laxarray.array_api._convert import as_array
@@ -124,9 +124,7 @@ def matmul(x1, x2, /):
     >>> xp.matmul(xp.ones((2, 1, 2, 3)), xp.ones((5, 3, 4))).shape
     (2, 5, 2, 4)
     """
-    if type(x1) is Array and type(x2) is Array:
-        if x1._padded() is False or x2._padded() is False:  # not bucketed: checks in the kernel
-            return wrap(_matmul_kernel.bind(())(x1._value, x2._value))
+    if type(x1) is Array and type(x2) is Array:   # (the shapes are checked in the kernel)
         return call(_matmul_kernel, x1, x2)
     for name, x in (("x1", x1), ("x2", x2)):
         if _dt.scalar_pytype(x) is not None:

@@ -20,7 +20,7 @@ from laxarray._core.kernel import kernel
 from laxarray._core.numerics import cumulative
 from laxarray._core.validate import (check_bool, check_int, normalize_axes, normalize_axis,
                                      normalize_shape)
-from laxarray.array_api._calls import call, padded_inputs, wrap_bucketed
+from laxarray.array_api._calls import call, padded_inputs, run_padded, wrap_bucketed
 from laxarray.array_api import _views
 from laxarray.array_api._broadcast import broadcast_many, broadcast_pair
 from laxarray.array_api._convert import as_array, to_raw
@@ -614,10 +614,9 @@ def _concat_bucketed(raws, shape, axis, dtype):
     if len(all_devices()) > 1 and len(committed_places(padded)) > 1:
         fail_mixed_devices("concat", padded)   # before the first piece is placed
     out = _bucket_zeros(bucket_shape(shape), dtype)
-    place = _concat_place_kernel.bind((("axis", axis),))
     at = 0
     for p, s in zip(padded, shapes):
-        out = place.run_eager((out, p, extents((at, s[axis]))))
+        out = run_padded(_concat_place_kernel, (out, p, extents((at, s[axis]))), axis=axis)
         at += s[axis]
     return wrap_bucketed(out, shape)
 
