@@ -96,7 +96,9 @@ class BCOO(SparseOperators):
     Notes
     -----
     Static under ``jax.jit``: ``shape``, ``indices_sorted``, ``unique_indices`` (the pytree's
-    auxiliary data); ``data`` and ``indices`` are its leaves, so ``jax.jit``, ``jax.vmap`` (over
+    auxiliary data).
+
+    The data and the indices are its leaves, so ``jax.jit``, ``jax.vmap`` (over
     a leading batch dimension, ``n_batch >= 1``) and ``jax.grad`` pass a ``BCOO`` through.
 
     Concrete indices are checked eagerly; traced ones are not.  The operators ``@ * / + -``,
