@@ -37,6 +37,9 @@ extensions = [
 napoleon_google_docstring = False
 napoleon_numpy_docstring = True
 napoleon_use_rtype = False
+# a class's Attributes section as fields, not attribute directives: the reference documents
+# the attributes themselves (a second description is a duplicate-object warning)
+napoleon_use_ivar = True
 
 # NumPy's pages for NumPy's names, from the inventory kept in the repository (offline)
 intersphinx_mapping = {"numpy": ("https://numpy.org/doc/2.4/", "_intersphinx/numpy.inv")}

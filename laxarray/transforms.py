@@ -183,8 +183,10 @@ callable
 
 Notes
 -----
-Static under ``jax.jit``: none of the returned function's arguments; ``jax.{jax_name}``'s own
-options are given when transforming, not when calling.
+Static under ``jax.jit``: __STATIC__.
+
+These are ``jax.{jax_name}``'s own options, Python values given when transforming; none of the
+returned function's arguments is static.
 
 The transformed function takes and returns laxarray arrays and runs in jax's 64-bit mode from
 its call to its return.
@@ -206,9 +208,10 @@ def _adapt(transform, doc):
             return _wrap_tree(t(*_unwrap_tree(args), **_unwrap_tree(kwargs)))
         return wrapped
     adapter.__name__ = transform.__name__
-    adapter.__doc__ = doc
     # jax's own parameters: help() and the documentation show them, not (*targs, **tkwargs)
     adapter.__signature__ = inspect.signature(transform)
+    options = [p for p in adapter.__signature__.parameters if p != "fun"]
+    adapter.__doc__ = doc.replace("__STATIC__", ", ".join(f"``{p}``" for p in options))
     return adapter
 
 

@@ -120,3 +120,15 @@ def test_the_table_is_large_and_the_inputs_are_unchanged():
     np.testing.assert_array_equal(np.asarray(F), [[1.0, 2.0], [3.0, 4.0]])
     np.testing.assert_array_equal(np.asarray(I), [1, 2, 3])
     assert I.dtype == xp.int32
+
+
+@pytest.mark.parametrize("call", [
+    lambda: xp.linalg.outer(F, F),
+    lambda: xp.convolve(F, F),
+    lambda: xp.geomspace(xp.asarray([0.0]), 1.0),
+])
+def test_messages_name_the_users_type_not_jaxlibs(call):
+    # the value is unwrapped before it is checked; the message still says "Array"
+    with pytest.raises(ValueError, match=r"got Array of dtype float64") as exc:
+        call()
+    assert "ArrayImpl" not in str(exc.value)

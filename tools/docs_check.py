@@ -275,12 +275,14 @@ def check_jit(name, obj, field):
     doc = _doc(obj)
     params = _own_parameters(obj) if callable(obj) and not isinstance(obj, type) else []
     m = ref.STATIC_PARAGRAPH.search(doc)
+    # a class's paragraph is about its constructor's parameters
+    known = _own_parameters(obj) if isinstance(obj, type) else params
     if m:
         named = re.findall(r"``(\w+)``", m.group(1))
-        unknown = [n for n in named if n not in params]
+        unknown = [n for n in named if n not in known]
         if unknown:
             out.append(Problem("jit", name, f"'Static under jax.jit' names {unknown}, "
-                               f"which are not parameters {params}"))
+                               f"which are not parameters {known}"))
     static, _ = ref.static_parameters(obj) if params else ([], False)
     shown = set(re.findall(r"``(\w+)``", (field or "").split(";")[0])) \
         if field and field.startswith("static") else set()

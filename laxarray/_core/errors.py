@@ -65,6 +65,14 @@ def _is_integer(v):
         return False
 
 
+def _type_name(value) -> str:
+    """The name of ``value``'s type as a user knows it: a concrete jax array (what an
+    ``Array`` holds, and what functions validate once they unwrapped their arguments) is
+    ``Array`` -- jax's own public name for it -- not jaxlib's ``ArrayImpl``."""
+    name = type(value).__name__
+    return "Array" if name == "ArrayImpl" else name
+
+
 def describe(value) -> str:
     """A short description of ``value`` for error messages (type, dtype and shape, not data)."""
     if isinstance(value, np.dtype):
@@ -73,7 +81,7 @@ def describe(value) -> str:
         return f"type {value.__name__}"
     shape, dtype = getattr(value, "shape", None), getattr(value, "dtype", None)
     if shape is not None and dtype is not None and not isinstance(value, np.generic):
-        return f"{type(value).__name__} of dtype {dtype} and shape {tuple(shape)}"
+        return f"{_type_name(value)} of dtype {dtype} and shape {tuple(shape)}"
     text = repr(value)
     if len(text) > 60:
         text = text[:57] + "..."

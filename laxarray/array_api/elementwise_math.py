@@ -853,7 +853,7 @@ def clip(x, /, min=None, max=None):
 
     Notes
     -----
-    Static under ``jax.jit``: whether ``min`` and ``max`` are given (``None`` or not).
+    Static under ``jax.jit``: whether ``min`` and ``max`` are given or left out.
 
     NaN in any argument gives NaN; a tie (signed zeros) gives the bound; for ``min > max``
     the result is ``max`` (or a NaN ``x``), as NumPy's ``clip`` gives (the standard leaves it

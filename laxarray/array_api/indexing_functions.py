@@ -111,7 +111,9 @@ def take(x, indices, /, *, axis=None):
 
     Notes
     -----
-    Static under ``jax.jit``: ``axis``.  The indices may be traced (they are data): under
+    Static under ``jax.jit``: ``axis``.
+
+    The indices may be traced (they are data): under
     ``jax.jit`` an out-of-range index is clamped into range (the tracing rule;
     ``checkify`` with ``index_checks`` makes it an error).
 

@@ -295,7 +295,9 @@ def nonzero(x, /, *, size=None, fill_value=0):
 
     Notes
     -----
-    Static under ``jax.jit``: ``size`` and ``fill_value``.  The number of non-zeros decides
+    Static under ``jax.jit``: ``size`` and ``fill_value``.
+
+    The number of non-zeros decides
     the result's shape, so a traced call must give ``size=``; eagerly the result is exact
     without it.
 

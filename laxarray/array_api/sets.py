@@ -233,7 +233,9 @@ def unique_all(x, /, *, size=None, fill_value=None):
 
     Notes
     -----
-    Static under ``jax.jit``: ``size`` and ``fill_value``.  The number of unique values
+    Static under ``jax.jit``: ``size`` and ``fill_value``.
+
+    The number of unique values
     decides the results' shapes: eagerly they are exact; a traced call must pass ``size=N``,
     and the results then have length ``N``: the first ``min(N, n_unique)`` entries are
     exact, the rest padding (``values`` holds ``fill_value``, ``indices`` and ``counts``
@@ -294,7 +296,9 @@ def unique_counts(x, /, *, size=None, fill_value=None):
 
     Notes
     -----
-    Static under ``jax.jit``: ``size`` and ``fill_value``.  The number of unique values
+    Static under ``jax.jit``: ``size`` and ``fill_value``.
+
+    The number of unique values
     decides the results' shapes: eagerly they are exact; a traced call must pass ``size=N``,
     and the results then have length ``N``: the first ``min(N, n_unique)`` entries are
     exact, the rest padding (``values`` holds ``fill_value``, ``indices`` and ``counts``
@@ -354,7 +358,9 @@ def unique_inverse(x, /, *, size=None, fill_value=None):
 
     Notes
     -----
-    Static under ``jax.jit``: ``size`` and ``fill_value``.  The number of unique values
+    Static under ``jax.jit``: ``size`` and ``fill_value``.
+
+    The number of unique values
     decides the results' shapes: eagerly they are exact; a traced call must pass ``size=N``,
     and the results then have length ``N``: the first ``min(N, n_unique)`` entries are
     exact, the rest padding (``values`` holds ``fill_value``, ``indices`` and ``counts``
@@ -415,7 +421,9 @@ def unique_values(x, /, *, size=None, fill_value=None):
 
     Notes
     -----
-    Static under ``jax.jit``: ``size`` and ``fill_value``.  The number of unique values
+    Static under ``jax.jit``: ``size`` and ``fill_value``.
+
+    The number of unique values
     decides the results' shapes: eagerly they are exact; a traced call must pass ``size=N``,
     and the results then have length ``N``: the first ``min(N, n_unique)`` entries are
     exact, the rest padding (``values`` holds ``fill_value``, ``indices`` and ``counts``

@@ -32,10 +32,14 @@ from laxarray._core.jaxapi import in_wide_region
 
 
 
-def accumulation_dtype(fn, x_dtype, dtype):
-    """Result dtype of sum/prod/cumulative_*: ``dtype`` if given, else widened integers."""
+def accumulation_dtype(fn, x_dtype, dtype, bool_ok=False):
+    """Result dtype of sum/prod/cumulative_*: ``dtype`` if given, else widened integers.
+    A bool ``dtype`` is a ``TypeError`` unless ``bool_ok`` (the cumulative functions)."""
     if dtype is not None:
         dt = _dt.canonicalize_dtype(fn, dtype)
+        if _dt.kind_of(dt) == "b" and not bool_ok:
+            fail(TypeError, fn, "a numeric 'dtype' to accumulate in (for a bool result use "
+                                "any or all)", dt)
         if _dt.kind_of(x_dtype) == "c" and _dt.kind_of(dt) != "c":
             fail(TypeError, fn, f"a complex 'dtype' for complex input of {x_dtype}", dt)
         return dt
@@ -862,7 +866,7 @@ def _cumulative(fn, op, x, axis, dtype, include_initial):
         axis = 0
     ax = normalize_axis(fn, axis, raw.ndim)
     check_bool(fn, include_initial, "include_initial")
-    dt = accumulation_dtype(fn, raw.dtype, dtype)
+    dt = accumulation_dtype(fn, raw.dtype, dtype, bool_ok=True)
     return call(_cumulative_kernel, raw, axis=ax, dtype=dt, include_initial=include_initial,
                 op=op)
 

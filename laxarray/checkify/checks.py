@@ -150,8 +150,9 @@ def check(pred, msg, *fmt_args, **fmt_kwargs):
 
     Notes
     -----
-    Static under ``jax.jit``: none; ``pred`` and the format arguments are traced values inside
-    ``checkify``.
+    Static under ``jax.jit``: none.
+
+    ``pred`` and the format arguments are traced values inside ``checkify``.
 
     Inside :func:`checkify` a false ``pred`` sets the returned ``Error`` (the first failure
     wins) and the computation goes on.  Every message ends with the file, line and function

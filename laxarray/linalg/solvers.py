@@ -198,7 +198,11 @@ def _det_kernel(a, *, dtype, log):
                            (pivots.ndim - 1,))
     odd = lax.convert_element_type(lax.rem(swaps, np.int32(2)), dtype)
     sign = lax.sub(lax.full_like(odd, 1), lax.add(odd, odd))
-    return lax.mul(sign, lax.reduce_prod(M.diagonal(lu), (lu.ndim - 2,)))
+    diag = M.diagonal(lu)
+    det = lax.mul(sign, lax.reduce_prod(diag, (lu.ndim - 2,)))
+    # an exact zero on U's diagonal gives +0.0, as NumPy's (sign 0), never -0.0
+    singular = lax.reduce_or(lax.eq(diag, lax.full_like(diag, 0)), (diag.ndim - 1,))
+    return lax.select(singular, lax.full_like(det, 0), det)
 
 
 @in_wide_region
@@ -229,7 +233,8 @@ def det(x, /):
     Static under ``jax.jit``: none.
 
     The product of the LU factor's diagonal, with the sign of the pivoting.  A singular
-    matrix has determinant 0 (here possibly ``-0.``), never an error.  An empty matrix has
+    matrix (an exact zero in the LU factor) has determinant ``0.`` (never ``-0.``, as
+    NumPy), not an error.  An empty matrix has
     determinant 1.  Bool and integer input is computed in the default floating dtype
     (float64 where the backend has it); float32/complex64 stay single precision.  Half
     precision raises ``TypeError`` (LAPACK has none, NumPy refuses it too), and so does

@@ -439,8 +439,10 @@ def pad(array, pad_width, mode="constant", **kwargs):
 
     Notes
     -----
-    Static under ``jax.jit``: ``pad_width``, ``mode``, ``stat_length``, ``reflect_type``
-    (``constant_values`` and ``end_values`` may be traced).
+    Static under ``jax.jit``: ``pad_width``, ``mode`` and, of the mode's keywords,
+    *stat_length* and *reflect_type*.
+
+    The keywords *constant_values* and *end_values* may be traced.
 
     Examples
     --------

@@ -34,6 +34,9 @@ _CASTING = ("no", "equiv", "safe", "same_kind", "unsafe")
 
 # ---- parsing -------------------------------------------------------------------------------
 def _sublist_to_str(fn, sub):
+    if not isinstance(sub, (list, tuple)):
+        # NumPy: "the subscripts for each operand must be a list or a tuple" (TypeError)
+        fail(TypeError, fn, "a list or tuple of subscripts for each operand", sub)
     out = []
     for s in sub:
         if s is Ellipsis:
@@ -51,10 +54,14 @@ def _sublist_to_str(fn, sub):
 
 def _split_operands(fn, args):
     """``(subscripts, operands)`` from the string form or the interleaved sublist form."""
-    if not args:
-        fail(TypeError, fn, "a subscripts string and operands", args)
+    # NumPy's classes: ValueError for too few arguments, TypeError for a non-list sublist
+    if not args or (isinstance(args[0], str) and len(args) < 2):
+        fail(ValueError, fn, "a subscripts string and at least one operand, or operands "
+                             "each followed by its subscripts list", args)
     if isinstance(args[0], str):
         return args[0].replace(" ", ""), list(args[1:])
+    if len(args) < 2:
+        fail(ValueError, fn, "at least an operand and its subscripts list", args)
     ops = list(args[0::2])
     subs = list(args[1::2])
     out = None

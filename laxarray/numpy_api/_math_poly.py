@@ -120,13 +120,71 @@ def _polyadd(fn, a1, a2, subtract):
 
 @in_wide_region
 def polyadd(a1, a2):
-    """Sum of two polynomials (highest power first). NumPy: numpy.polyadd."""
+    """Add two polynomials. NumPy: numpy.polyadd.
+
+    Parameters
+    ----------
+    a1, a2 : array_like
+        The coefficients, 1-D (or scalars), highest power first.
+
+    Returns
+    -------
+    Array
+        The coefficients of ``a1 + a2``, highest power first, as long as the longer input
+        (NumPy's ``poly1d`` inputs are not taken: pass their ``coeffs``).
+
+    Raises
+    ------
+    TypeError
+        If an input is not array_like.
+    ValueError
+        If an input has rank above one.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.polyadd(la.asarray([1, 2]), la.asarray([1, 0, 3]))
+    Array([1, 1, 5])
+    """
     return _polyadd("polyadd", a1, a2, False)
 
 
 @in_wide_region
 def polysub(a1, a2):
-    """Difference of two polynomials (highest power first). NumPy: numpy.polysub."""
+    """Subtract one polynomial from another. NumPy: numpy.polysub.
+
+    Parameters
+    ----------
+    a1, a2 : array_like
+        The coefficients, 1-D (or scalars), highest power first.
+
+    Returns
+    -------
+    Array
+        The coefficients of ``a1 - a2``, highest power first, as long as the longer input
+        (NumPy's ``poly1d`` inputs are not taken: pass their ``coeffs``).
+
+    Raises
+    ------
+    TypeError
+        If an input is not array_like.
+    ValueError
+        If an input has rank above one.
+
+    Notes
+    -----
+    Static under ``jax.jit``: none.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.polysub(la.asarray([1, 2]), la.asarray([1, 0, 3]))
+    Array([-1,  1, -1])
+    """
     return _polyadd("polysub", a1, a2, True)
 
 
@@ -214,8 +272,40 @@ def _polyder_kernel(p, *, m, dtype):
 
 @in_wide_region
 def polyder(p, m=1):
-    """The ``m``-th derivative of a polynomial. NumPy: numpy.polyder.
-    ``m`` is static under ``jax.jit``."""
+    """Return the ``m``-th derivative of a polynomial. NumPy: numpy.polyder.
+
+    Parameters
+    ----------
+    p : array_like
+        The coefficients, 1-D, highest power first.
+    m : int, optional
+        The order of the derivative; default 1.
+
+    Returns
+    -------
+    Array
+        The derivative's coefficients, highest power first, ``m`` fewer (at least one), in
+        ``p``'s dtype promoted with the default integer as NumPy's (float32 gives float64).
+
+    Raises
+    ------
+    TypeError
+        If ``p`` is not array_like or ``m`` not an integer.
+    ValueError
+        If ``m`` is negative or ``p`` has rank above one.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``m``.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.polyder(la.asarray([1, 2, 3, 4]))
+    Array([3, 4, 3])
+    >>> la.polyder(la.asarray([1.0, 2.0, 3.0, 4.0]), 2)
+    Array([6., 4.])
+    """
     fn = "polyder"
     m = check_int(fn, m, "m", minimum=0)
     v = _poly1d(fn, p)
@@ -239,8 +329,45 @@ def _polyint_kernel(p, k, *, m, dtype):
 
 @in_wide_region
 def polyint(p, m=1, k=None):
-    """The ``m``-th antiderivative, with integration constants ``k`` (default 0; a scalar
-    is used for every step). NumPy: numpy.polyint. ``m`` is static under ``jax.jit``."""
+    """Return the ``m``-th antiderivative of a polynomial. NumPy: numpy.polyint.
+
+    Parameters
+    ----------
+    p : array_like
+        The coefficients, 1-D, highest power first.
+    m : int, optional
+        The number of integrations; default 1.
+    k : scalar or array_like, optional
+        The integration constants, one per step (the first step's first) or one scalar for
+        every step; default 0.
+
+    Returns
+    -------
+    Array
+        The antiderivative's coefficients, highest power first, ``m`` more, of a floating
+        dtype.
+
+    Raises
+    ------
+    TypeError
+        If ``p`` or ``k`` is not array_like, or ``m`` not an integer.
+    ValueError
+        If ``m`` is negative, ``p`` has rank above one, or ``k`` is not a scalar or 1-D.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``m``.
+
+    ``k`` may be traced.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.polyint(la.asarray([3.0, 2.0, 1.0]))
+    Array([1., 1., 1., 0.])
+    >>> la.polyint(la.asarray([6.0, 2.0]), 2, k=[1.0, 2.0])
+    Array([1., 1., 1., 2.])
+    """
     fn = "polyint"
     m = check_int(fn, m, "m", minimum=0)
     v = _poly1d(fn, p)
@@ -578,29 +705,143 @@ def _cosine_window(fn, M, kind):
 
 @in_wide_region
 def bartlett(M):
-    """Bartlett (triangular) window of ``M`` points (float64). NumPy: numpy.bartlett.
-    ``M`` is static under ``jax.jit``."""
+    """Bartlett (triangular) window of ``M`` points. NumPy: numpy.bartlett.
+
+    Parameters
+    ----------
+    M : int
+        The number of points; zero or less gives an empty array.
+
+    Returns
+    -------
+    Array
+        The window, 1-D of length ``max(M, 0)``, float64 (float32 on a device without it),
+        its largest value 1 at the middle.
+
+    Raises
+    ------
+    TypeError
+        If ``M`` is not an integer.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``M``.
+
+    ``1 - |2n/(M-1) - 1|`` for ``n = 0 .. M-1``, as NumPy.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.bartlett(5)
+    Array([0. , 0.5, 1. , 0.5, 0. ])
+    """
     return _cosine_window("bartlett", M, "bartlett")
 
 
 @in_wide_region
 def blackman(M):
-    """Blackman window of ``M`` points (float64). NumPy: numpy.blackman.
-    ``M`` is static under ``jax.jit``."""
+    """Blackman window of ``M`` points. NumPy: numpy.blackman.
+
+    Parameters
+    ----------
+    M : int
+        The number of points; zero or less gives an empty array.
+
+    Returns
+    -------
+    Array
+        The window, 1-D of length ``max(M, 0)``, float64 (float32 on a device without it),
+        its largest value 1 at the middle.
+
+    Raises
+    ------
+    TypeError
+        If ``M`` is not an integer.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``M``.
+
+    ``0.42 - 0.5 cos(2 pi n/(M-1)) + 0.08 cos(4 pi n/(M-1))``, as NumPy (the ends round to
+    about ``-1.4e-17``, not 0, in both).
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.blackman(5)
+    Array([-1.38777878e-17,  3.40000000e-01,  1.00000000e+00,  3.40000000e-01,
+           -1.38777878e-17])
+    """
     return _cosine_window("blackman", M, "blackman")
 
 
 @in_wide_region
 def hamming(M):
-    """Hamming window of ``M`` points (float64). NumPy: numpy.hamming.
-    ``M`` is static under ``jax.jit``."""
+    """Hamming window of ``M`` points. NumPy: numpy.hamming.
+
+    Parameters
+    ----------
+    M : int
+        The number of points; zero or less gives an empty array.
+
+    Returns
+    -------
+    Array
+        The window, 1-D of length ``max(M, 0)``, float64 (float32 on a device without it),
+        its largest value 1 at the middle.
+
+    Raises
+    ------
+    TypeError
+        If ``M`` is not an integer.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``M``.
+
+    ``0.54 - 0.46 cos(2 pi n/(M-1))``, as NumPy.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.hamming(5)
+    Array([0.08, 0.54, 1.  , 0.54, 0.08])
+    """
     return _cosine_window("hamming", M, "hamming")
 
 
 @in_wide_region
 def hanning(M):
-    """Hann window of ``M`` points (float64). NumPy: numpy.hanning.
-    ``M`` is static under ``jax.jit``."""
+    """Hann window of ``M`` points. NumPy: numpy.hanning.
+
+    Parameters
+    ----------
+    M : int
+        The number of points; zero or less gives an empty array.
+
+    Returns
+    -------
+    Array
+        The window, 1-D of length ``max(M, 0)``, float64 (float32 on a device without it),
+        its largest value 1 at the middle.
+
+    Raises
+    ------
+    TypeError
+        If ``M`` is not an integer.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``M``.
+
+    ``0.5 - 0.5 cos(2 pi n/(M-1))``, as NumPy.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.hanning(5)
+    Array([0. , 0.5, 1. , 0.5, 0. ])
+    """
     return _cosine_window("hanning", M, "hanning")
 
 
@@ -615,8 +856,38 @@ def _kaiser_arg_kernel(beta, *, M):
 
 @in_wide_region
 def kaiser(M, beta):
-    """Kaiser window of ``M`` points with shape parameter ``beta`` (float64).
-    NumPy: numpy.kaiser. ``M`` is static under ``jax.jit``; ``beta`` may be traced."""
+    """Kaiser window of ``M`` points with shape parameter ``beta``. NumPy: numpy.kaiser.
+
+    Parameters
+    ----------
+    M : int
+        The number of points; zero or less gives an empty array.
+    beta : float or 0-d array
+        The shape parameter (0: a rectangular window; larger: narrower).
+
+    Returns
+    -------
+    Array
+        The window ``I0(beta sqrt(1 - (2n/(M-1) - 1)**2)) / I0(beta)``, 1-D of length
+        ``max(M, 0)``, float64 (float32 on a device without it).
+
+    Raises
+    ------
+    TypeError
+        If ``M`` is not an integer, or ``beta`` is not a real scalar.
+
+    Notes
+    -----
+    Static under ``jax.jit``: ``M``.
+
+    ``beta`` may be traced.
+
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> la.kaiser(4, 5.0)
+    Array([0.03671089, 0.7753221 , 0.7753221 , 0.03671089])
+    """
     fn = "kaiser"
     M = _window_len(fn, M)
     vb = raw(fn, beta, "beta")

@@ -66,6 +66,15 @@ def _reduce_extreme(fn, reduce, combine, a, axis, out, keepdims, initial, where)
                                       "elements)")
         x = _st_where(where, x, initial)
     axis = tuple(axis) if isinstance(axis, list) else axis
+    if initial is not None and math.prod(x.shape) == 0:
+        # NumPy: an empty reduction with ``initial`` gives ``initial`` (cast to a's dtype):
+        # reduce a stand-in whose reduced axes hold it once instead
+        shape = list(x.shape)
+        for ax in range(x.ndim) if axis is None else (
+                axis if isinstance(axis, tuple) else (axis,)):
+            shape[normalize_axis(fn, ax, x.ndim)] = 1
+        x = _mp.broadcast_to(_api.astype(asarray(initial), x.dtype), tuple(shape))
+        return finish_out(fn, out, reduce(x, axis=axis, keepdims=keepdims))
     res = reduce(x, axis=axis, keepdims=keepdims)
     return finish_out(fn, out, res if initial is None else combine(res, initial))
 
@@ -105,7 +114,8 @@ def amax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     TypeError
         If ``a`` is not array_like, or ``out`` is not an array.
     ValueError
-        If a reduced axis is empty, or ``where`` is given without ``initial``.
+        If a reduced axis is empty and no ``initial`` is given, or ``where`` is given
+        without ``initial``.
     AxisError
         If an axis is out of range.
 
@@ -113,7 +123,8 @@ def amax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     -----
     Static under ``jax.jit``: ``axis``, ``keepdims`` (``initial`` and ``where`` may be traced).
 
-    Unlike NumPy, an empty reduction raises even with ``initial``.  Complex input is ordered
+    An empty reduction gives ``initial`` (cast to ``a``'s dtype), as NumPy's, and raises
+    without it.  Complex input is ordered
     lexicographically (real part, then imaginary), as NumPy orders it.
 
     Examples
@@ -161,7 +172,8 @@ def amin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     TypeError
         If ``a`` is not array_like, or ``out`` is not an array.
     ValueError
-        If a reduced axis is empty, or ``where`` is given without ``initial``.
+        If a reduced axis is empty and no ``initial`` is given, or ``where`` is given
+        without ``initial``.
     AxisError
         If an axis is out of range.
 
@@ -169,7 +181,8 @@ def amin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     -----
     Static under ``jax.jit``: ``axis``, ``keepdims`` (``initial`` and ``where`` may be traced).
 
-    Unlike NumPy, an empty reduction raises even with ``initial``.  Complex input is ordered
+    An empty reduction gives ``initial`` (cast to ``a``'s dtype), as NumPy's, and raises
+    without it.  Complex input is ordered
     lexicographically (real part, then imaginary), as NumPy orders it.
 
     Examples

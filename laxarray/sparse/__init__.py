@@ -24,6 +24,7 @@ sharding too): ``A @ x``, ``A.T @ y``, the solvers of :mod:`.linalg` and product
 """
 
 from laxarray._core.errors import fail as _fail
+from laxarray.sparse._base import is_sparse as _is_sparse
 from laxarray.sparse.bcoo import (  # noqa: F401
     BCOO, bcoo_eliminate_zeros, bcoo_from_scipy_sparse, bcoo_fromdense, bcoo_sort_indices,
     bcoo_sum_duplicates, bcoo_to_scipy_sparse, bcoo_todense, bcoo_update_layout)
@@ -250,6 +251,12 @@ def to_scipy_sparse(mat, format="csr"):
     return bcoo_to_scipy_sparse(mat, format=format)
 
 
+def _sparse_operand(fn, mat):
+    """``TypeError`` naming ``fn`` and ``mat`` unless ``mat`` is a BCOO or BCSR."""
+    if not _is_sparse(mat):
+        _fail(TypeError, fn, "a BCOO or BCSR for 'mat'", mat)
+
+
 @_in_wide_mode
 def sort_indices(mat):
     """Return a sparse array with its entries sorted, in the same format.
@@ -280,6 +287,7 @@ def sort_indices(mat):
     >>> sp.sort_indices(a).indices.tolist()
     [[0, 1], [1, 0]]
     """
+    _sparse_operand("sort_indices", mat)
     return mat.sort_indices()
 
 
@@ -319,6 +327,7 @@ def sum_duplicates(mat, nse=None):
     >>> sp.sum_duplicates(a).data
     Array([2., 6.], dtype=float64)
     """
+    _sparse_operand("sum_duplicates", mat)
     return mat.sum_duplicates(nse=nse)
 
 
@@ -358,6 +367,7 @@ def eliminate_zeros(mat, nse=None):
     >>> sp.eliminate_zeros(a).data
     Array([1.], dtype=float64)
     """
+    _sparse_operand("eliminate_zeros", mat)
     return mat.eliminate_zeros(nse=nse)
 
 

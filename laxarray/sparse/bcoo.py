@@ -17,8 +17,10 @@ dimension (it needs ``n_batch >= 1``); the shape inside is derived from the leav
 from __future__ import annotations
 
 import math
+import operator
 
 import jax
+
 import numpy as np
 from jax import lax
 
@@ -39,8 +41,10 @@ _PADDING_NOTE = "indices in [0, size] (size marks padding)"
 
 def _shape_tuple(fn, shape):
     try:
-        shape = tuple(int(s) for s in shape)
-    except TypeError:
+        # operator.index, as NumPy reads a shape: 'a' and 2.5 are TypeErrors, not int()'s
+        # ValueError or truncation
+        shape = tuple(operator.index(s) for s in shape)
+    except (TypeError, ValueError):
         fail(TypeError, fn, "a sequence of ints for 'shape'", shape)
     if any(s < 0 for s in shape):
         fail(ValueError, fn, "non-negative dimensions in 'shape'", shape)
@@ -96,7 +100,9 @@ class BCOO(SparseOperators):
     Notes
     -----
     Static under ``jax.jit``: ``shape``, ``indices_sorted``, ``unique_indices`` (the pytree's
-    auxiliary data); ``data`` and ``indices`` are its leaves, so ``jax.jit``, ``jax.vmap`` (over
+    auxiliary data).
+
+    The data and the indices are its leaves, so ``jax.jit``, ``jax.vmap`` (over
     a leading batch dimension, ``n_batch >= 1``) and ``jax.grad`` pass a ``BCOO`` through.
 
     Concrete indices are checked eagerly; traced ones are not.  The operators ``@ * / + -``,

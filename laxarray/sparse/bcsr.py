@@ -84,7 +84,9 @@ class BCSR(SparseOperators):
     Notes
     -----
     Static under ``jax.jit``: ``shape``, ``indices_sorted``, ``unique_indices`` (the pytree's
-    auxiliary data); the three arrays are its leaves.
+    auxiliary data).
+
+    The three arrays are its leaves.
 
     Every function of :mod:`laxarray.sparse` accepts a BCSR; most work on the equivalent BCOO
     (the row ids expanded from ``indptr``, once per eager array) and return a BCSR when the

@@ -199,3 +199,23 @@ def test_grad_raises_eagerly_and_not_under_jit():
     np.testing.assert_allclose(np.asarray(f(xp.asarray(REGULAR))),
                                -np.linalg.inv(REGULAR).T @ np.ones((2, 2))
                                @ np.linalg.inv(REGULAR).T, rtol=1e-12)
+
+
+@pytest.mark.parametrize("m", [[[1, 2], [2, 4]], [[2, 4], [1, 2]], [[0, 0], [0, 0]],
+                               [[1, 2, 3], [4, 5, 6], [7, 8, 9]], [[0, 1], [0, 1]]])
+def test_det_of_a_singular_matrix_is_positive_zero_as_numpy(m):
+    for dt in (np.int64, np.float64):
+        want = np.linalg.det(np.asarray(m, dt))
+        got = np.asarray(L.det(xp.asarray(np.asarray(m, dt))))
+        assert want == 0.0 and got == 0.0
+        assert np.signbit(got) == np.signbit(want)   # NumPy prints 0.0, never -0.0
+
+
+def test_trace_with_a_bool_dtype_is_the_house_typeerror():
+    # NumPy sums in bool (np.trace(..., dtype=bool) is True); laxarray refuses a bool
+    # accumulator, in its own words, not jax's "reduce_sum does not accept dtype bool"
+    assert np.trace(np.ones((2, 2)), dtype=bool)
+    for f in (lambda x: L.trace(x, dtype=bool), lambda x: xp.trace(x, dtype=bool),
+              lambda x: xp.sum(x, dtype=bool)):
+        with pytest.raises(TypeError, match=r"^(trace|sum): expected a numeric 'dtype'"):
+            f(xp.ones((2, 2)))

@@ -306,3 +306,15 @@ def test_in_place_functions_update_arrays_and_views_as_numpy(name):
     np.testing.assert_array_equal(host, expected)
 
 
+
+
+def test_ix_of_float_arrays_returns_them_as_numpy():
+    # NumPy's ix_ checks only rank and bool (it raises no IndexError for floats: indexing
+    # with the result does); laxarray returns the same open mesh
+    want = np.ix_(np.asarray([1.0, 2.0]), np.asarray([0.5]))
+    got = lx.ix_(lx.asarray([1.0, 2.0]), lx.asarray([0.5]))
+    for g, w in zip(got, want):
+        assert g.shape == w.shape and g.dtype == w.dtype
+        np.testing.assert_array_equal(np.asarray(g), w)
+    with pytest.raises(IndexError):
+        np.arange(6.0).reshape(2, 3)[want]

@@ -291,3 +291,29 @@ def test_histogram_equal_bins_on_edges_and_outside(dtype):
         hd, _ = np.histogramdd(x[:, None], bins, None if rng is None else [rng])
         got_d, _ = la.histogramdd(la.asarray(x[:, None]), bins, None if rng is None else [rng])
         np.testing.assert_array_equal(np.asarray(got_d), hd)
+
+
+@pytest.mark.parametrize("name", ["amax", "amin"])
+@pytest.mark.parametrize("shape, dtype, axis, initial, keepdims", [
+    ((0,), np.float32, None, 5.0, False),
+    ((0,), np.int64, None, 5.5, False),          # initial cast to a's dtype, as NumPy
+    ((0, 3), np.float32, 0, 2, False),
+    ((2, 0), np.float64, 1, 1, True),
+    ((2, 0), np.float64, -1, -3.0, False),
+    ((0, 3), np.int8, 1, 2, False),              # nothing reduced: an empty result
+    ((0, 3), np.float64, (0, 1), 7.0, True),
+])
+def test_empty_reduction_with_initial_gives_initial_as_numpy(name, shape, dtype, axis,
+                                                              initial, keepdims):
+    a = np.zeros(shape, dtype)
+    want = getattr(np, name)(a, axis=axis, initial=initial, keepdims=keepdims)
+    got = getattr(la, name)(la.asarray(a), axis=axis, initial=initial, keepdims=keepdims)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_empty_reduction_without_initial_still_raises_as_numpy():
+    with pytest.raises(ValueError):
+        np.amax(np.zeros((0,)))
+    with pytest.raises(ValueError, match="^a?max: "):
+        la.amax(la.zeros((0,)))

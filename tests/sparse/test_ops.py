@@ -141,6 +141,41 @@ def test_errors():
         sp.sin(np.ones(3))
 
 
+def test_dense_operands_are_a_typeerror_naming_the_function():
+    d = la.asarray([[1.0, 2.0], [3.0, 4.0]])
+    for f in (sp.multiply, sp.divide):
+        with pytest.raises(TypeError, match=rf"^{f.__name__}: expected a BCOO or BCSR for "
+                                            r"'x1' or 'x2'.*got Array of dtype float64"):
+            f(d, d)
+    for f in (sp.sort_indices, sp.sum_duplicates, sp.eliminate_zeros):
+        with pytest.raises(TypeError, match=rf"^{f.__name__}: expected a BCOO or BCSR for "
+                                            r"'mat'"):
+            f(d)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_shapes_that_do_not_broadcast_are_numpys_valueerror(fmt):
+    a = sp.fromdense(np.eye(2), format=fmt)
+    for f in (sp.multiply, sp.divide):
+        with pytest.raises(ValueError) as np_exc:
+            getattr(np, f.__name__)(np.eye(2), np.ones((3, 3)))
+        with pytest.raises(ValueError, match=rf"^{f.__name__}: expected shapes that "
+                                             r"broadcast together") as exc:
+            f(a, la.ones((3, 3)))
+        assert "could not be broadcast together" in str(np_exc.value)
+        assert "could not be broadcast together" in str(exc.value)
+
+
+def test_bcoo_shape_not_of_ints_is_a_typeerror_as_numpy():
+    for shape in ("a", (2.5, 2), ("a", 2)):
+        with pytest.raises(TypeError):
+            np.zeros(shape)
+        with pytest.raises(TypeError, match=r"^BCOO: expected a sequence of ints for 'shape'"):
+            sp.BCOO(([1.0], [[0, 0]]), shape=shape)
+    with pytest.raises(TypeError, match=r"^BCOO: .*got Array of dtype float64"):
+        sp.BCOO(([1.0], [0.5]), shape=(2, 2))    # the user's type, not jaxlib's ArrayImpl
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("jit", [False, True])
 def test_boolean_sparse_arithmetic_is_scipys(fmt, jit):

@@ -27,6 +27,7 @@ from laxarray._core.jaxapi import in_wide_mode, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.numerics import cumulative
 from laxarray.array_api._array import Array, wrap
+from laxarray.array_api._broadcast import broadcast_shapes2_cached
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
 from laxarray.sparse._base import _restore, is_sparse
@@ -200,6 +201,14 @@ def _operand(fn, x, name):
     return to_raw(fn, x, name)
 
 
+def _one_sparse(fn, x1, x2):
+    """``TypeError`` naming ``fn`` unless ``x1`` or ``x2`` is sparse (the function is
+    laxarray.sparse's; two dense operands belong to laxarray's own)."""
+    if not (is_sparse(x1) or is_sparse(x2)):
+        fail(TypeError, fn, "a BCOO or BCSR for 'x1' or 'x2' (at least one sparse operand; "
+                            f"laxarray.{fn} takes two dense ones)", x1)
+
+
 def _dense_binary(fn_dense, x1, x2):
     a = wrap(todense_raw(x1._as_bcoo())) if is_sparse(x1) else x1
     b = wrap(todense_raw(x2._as_bcoo())) if is_sparse(x2) else x2
@@ -214,7 +223,7 @@ def _pattern_binary(fn, op, mat, other, swap=False):
     if _is_scalar(other):
         vals = other
     else:
-        out_shape = tuple(np.broadcast_shapes(a.shape, other.shape))
+        out_shape = broadcast_shapes2_cached(fn, tuple(a.shape), tuple(other.shape))
         if out_shape != tuple(a.shape):
             return _pattern_binary(fn, op, broadcast_to(mat, out_shape), other, swap)
         vals = wrap(dense_at_pattern(a, other))
@@ -271,6 +280,7 @@ def multiply(x1, x2, /):
     """
     fn = "multiply"
     x1, x2 = _operand(fn, x1, "x1"), _operand(fn, x2, "x2")
+    _one_sparse(fn, x1, x2)
     if is_sparse(x1) and is_sparse(x2):
         return sparse_sparse(fn, x1, x2, lax.mul)
     if is_sparse(x1):
@@ -324,6 +334,7 @@ def divide(x1, x2, /):
     """
     fn = "divide"
     x1, x2 = _operand(fn, x1, "x1"), _operand(fn, x2, "x2")
+    _one_sparse(fn, x1, x2)
     if is_sparse(x2):
         return _dense_binary(_la.divide, x1, x2)
     return _pattern_binary(fn, _la.divide, x1, x2)
