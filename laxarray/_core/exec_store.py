@@ -400,6 +400,7 @@ def _hint_if_empty(store) -> None:
     """Say once per store directory, as a :class:`errors.StoreHintWarning`, how to fill an
     empty store: on a fresh machine each new kernel compiles once (seconds at first), which
     looks like a slow library.  The marker file ``.hinted`` in the store means "said" (or "found filled");
+    not said while a portable tier is there to serve it (:func:`portable_tiers`);
     silent where the store is off, in ``python -m laxarray.precompile`` and its workers
     (``LAXARRAY_STORE_HINT=0``, which anyone may set); never raises."""
     try:
@@ -417,6 +418,8 @@ def _hint_if_empty(store) -> None:
                 if any(not e.name.startswith(_TEMP_PREFIX) for e in it):
                     empty = False
                     break
+        if empty and portable_tiers():
+            return                   # a portable tier serves it: not said (nor marked)
         # created exclusively: of processes starting at once, one speaks; where it cannot
         # be written (a read-only store) nothing is said, rather than said every time
         os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))

@@ -219,3 +219,20 @@ def test_precompile_portable_refuses_a_tier_that_is_off(monkeypatch):
     monkeypatch.setattr(F, "portable_problem", lambda: "this CPU is not of the class")
     with pytest.raises(RuntimeError, match="not of the class"):
         runner._open_tier()
+
+
+def test_an_empty_store_with_a_tier_says_no_hint(tmp_path, monkeypatch):
+    from laxarray._core.errors import StoreHintWarning
+    monkeypatch.delenv("LAXARRAY_STORE_HINT", raising=False)
+    store = S.ExecutableStore.open(tmp_path / "store")
+    monkeypatch.setattr(S, "portable_tiers", lambda: [object()])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        S._hint_if_empty(store)
+    assert not [w for w in caught if issubclass(w.category, StoreHintWarning)]
+    assert not (tmp_path / "store" / ".hinted").exists()
+    monkeypatch.setattr(S, "portable_tiers", lambda: [])      # no tier: said, once
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        S._hint_if_empty(store)
+    assert [w for w in caught if issubclass(w.category, StoreHintWarning)]
