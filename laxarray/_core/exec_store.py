@@ -44,7 +44,9 @@ nothing of kernels: :meth:`ExecutableStore.get`/:meth:`~ExecutableStore.put` byt
   package's owner) or that group or others may write is refused with one warning.
   ``python -m laxarray.precompile --portable`` fills the user's tier in worker processes
   started with ``LAXARRAY_PORTABLE_BUILD=1`` and ``XLA_FLAGS=--xla_cpu_max_isa=AVX2``;
-  copying the directory (a team's share, a CI cache, package data) ships it.
+  copying the directory (a team's share, a CI cache, package data) ships it.  The loader
+  thread (``prefetch``) reads through to the tiers too (:meth:`ExecutableStore.read_through`),
+  so a program's second run on such a machine loads the tier's programs ahead.
 * **Not stored** (``jaxapi.NotSerializable``): programs with host callbacks, and
   executables that were loaded rather than compiled in this process (from this store, or
   on CPU from jax's persistent cache: jaxlib 0.10.2 writes those without machine code).
@@ -156,6 +158,12 @@ class ExecutableStore:
             return jaxapi.load_compiled(blob)
         except jaxapi.NotLoadable:
             return None
+
+    def read_through(self, key: str):
+        """:meth:`read`, else the executable a portable tier holds for ``key``
+        (:func:`read_portable`; the background loader's read); not counted."""
+        exe = self.read(key)
+        return read_portable(key) if exe is None and not self.readonly else exe
 
     def load(self, key: str):
         """The executable stored under ``key``, loaded (counted by :func:`load_count`; the
@@ -506,19 +514,26 @@ def load_portable(key: str):
     """The executable that a portable tier holds for the store key ``key`` (its environment
     part replaced by ``fingerprint.portable_fingerprint``), loaded and counted by
     :func:`load_count` and :func:`portable_load_count`; ``None`` where no tier has it."""
+    started = time.perf_counter()
+    exe = read_portable(key)
+    if exe is not None:
+        count_load(time.perf_counter() - started)
+        with _LOADS_LOCK:
+            _PORTABLE_LOADS[0] += 1
+    return exe
+
+
+def read_portable(key: str):
+    """:func:`load_portable`'s executable, not counted (``None``: no tier has it)."""
     tiers = portable_tiers()
     if not tiers:
         return None
-    started = time.perf_counter()
     head, _, rest = key.partition("|")
     _, _, rest = rest.partition("|")         # the environment digest, then the rest
     portable = f"{head}|{fingerprint.portable_fingerprint()}|{rest}"
     for tier in tiers:
         exe = tier.read(portable)
         if exe is not None:
-            count_load(time.perf_counter() - started)
-            with _LOADS_LOCK:
-                _PORTABLE_LOADS[0] += 1
             return exe
     return None
 

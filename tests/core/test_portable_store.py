@@ -236,3 +236,30 @@ def test_an_empty_store_with_a_tier_says_no_hint(tmp_path, monkeypatch):
         warnings.simplefilter("always")
         S._hint_if_empty(store)
     assert [w for w in caught if issubclass(w.category, StoreHintWarning)]
+
+
+@pytest.mark.skipif(not _X86_V3, reason="the tier's programs are AVX2 code")
+def test_a_second_run_loads_the_tiers_programs_ahead(tmp_path):
+    """The trace of a run served by the tier names its keys: the next run's loader thread
+    reads them from the tier (the machine store misses them all)."""
+    build = _env(tmp_path, "unused", CPU_A, LAXARRAY_PORTABLE_BUILD="1",
+                 XLA_FLAGS=F.PORTABLE_FLAG)
+    built = _child(build)["_built"]
+    script = tmp_path / "program.py"
+    script.write_text(textwrap.dedent(_CHILD) + textwrap.dedent("""
+        from laxarray._core import prefetch
+        print("@@ahead@@", prefetch.loaded_ahead())
+    """))
+    env = dict(_env(tmp_path, "machine_b", CPU_B), LAXARRAY_PREFETCH="1")
+    runs = []
+    for _ in range(2):
+        proc = subprocess.run([sys.executable, str(script)], env=env, capture_output=True,
+                              text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        result = json.loads(proc.stdout.split(MARK)[-1].splitlines()[0])
+        ahead = int(proc.stdout.split("@@ahead@@")[-1].split()[0])
+        runs.append((result, ahead))
+    (first, ahead1), (second, ahead2) = runs
+    assert first["_built"] == second["_built"] == 0
+    assert first["_loaded"] == second["_loaded"] == built
+    assert ahead1 == 0 and ahead2 == built               # all loaded ahead the second time
