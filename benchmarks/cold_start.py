@@ -35,6 +35,10 @@ scipy's OpenBLAS too); jax.numpy children ``LAXARRAY_COMPILATION_CACHE=0`` (the 
    store filled by ``python -m laxarray.precompile --workload sklearn`` (e), and by
    ``--from`` the record (``LAXARRAY_RECORD``) of a first run (f); neither copy has a trace
    of the program, so nothing loads ahead; precompile seconds and store sizes printed;
+   (g) a fresh machine with the portable tier installed: an empty store of its own, and a
+   copy of a portable tier (``precompile --from`` the record ``--portable``) that workers
+   filled under another CPU description (``LAXARRAY_CPU_DESCRIPTION``: an AVX2-only CPU);
+   every other laxarray child runs without a portable tier (``LAXARRAY_PORTABLE_STORE=0``);
 6. suites (``suites``, not in the default selection: minutes): the wall time of
    ``python -m laxarray.conformance`` and of scikit-learn's array-API tests
    (``make test-sklearn``'s selection), laxarray on an empty store, then again on the
@@ -69,7 +73,11 @@ JAX_LIBS = ("laxarray", "jax.numpy")
 MARK = "@@cold_start@@ "
 LENGTHS = (37, 53, 101, 130, 211, 257, 400, 777)
 TARGETS = {"reads": 2.0, "writes": 1.0, "slices": 2.0}
-WF_TARGETS = {"a": 150.0, "b": 4.0, "c": 10.0, "d": 1.5, "e": 15.0}  # issue 39
+WF_TARGETS = {"a": 150.0, "b": 4.0, "c": 10.0, "d": 1.5, "e": 15.0,  # issue 39
+              "g": 5.0}                                                # issue 73
+#: the CPU that fills the portable tier of row (g): another "machine" than this one
+OTHER_CPU = ("model name=cold_start's AVX2-only CPU;flags=fpu sse4_1 sse4_2 popcnt avx avx2 "
+             "fma f16c bmi1 bmi2 abm movbe")
 PHASES = {"import": "import, empty store", "a": "(a) first run, empty cache",
           "b": "(b) then new shape 400x20", "import_c": "import, store filled",
           "c": "(c) fresh process, store filled", "c_total": "(c) import + run",
@@ -238,10 +246,11 @@ def _env(lib, cache=None, jax_cache=False):
     """The child's environment: the parent's without its cache settings, plus ours."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(
         ("JAX_COMPILATION_CACHE", "JAX_PERSISTENT_CACHE", "LAXARRAY_COMPILATION_CACHE",
-         "LAXARRAY_RECORD", "LAXARRAY_PREFETCH"))}
+         "LAXARRAY_RECORD", "LAXARRAY_PREFETCH", "LAXARRAY_PORTABLE", "LAXARRAY_CPU"))}
     env.setdefault("OPENBLAS_NUM_THREADS", "1")    # see the module docstring
     env.update(SCIPY_ARRAY_API="1", JAX_ENABLE_X64="1",
-               LAXARRAY_COMPILATION_CACHE=(cache if lib == "laxarray" and cache else "0"))
+               LAXARRAY_COMPILATION_CACHE=(cache if lib == "laxarray" and cache else "0"),
+               LAXARRAY_PORTABLE_STORE="0")       # row (g) alone names a portable tier
     if lib == "jax.numpy" and jax_cache and cache:
         env.update(JAX_COMPILATION_CACHE_DIR=cache,
                    JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS="0",
@@ -392,9 +401,9 @@ def measure_workflow(args, mk):
     return {"phases": res, "ratios": ratios}
 
 
-def _precompile(store, *args):
+def _precompile(store, *args, extra_env=None):
     """``python -m laxarray.precompile ARGS`` into ``store``: ``(seconds, summary line)``."""
-    env = dict(_env("laxarray", store), LAXARRAY_PREFETCH="0")
+    env = dict(_env("laxarray", store), LAXARRAY_PREFETCH="0", **(extra_env or {}))
     t0 = time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "laxarray.precompile", *args], env=env,
                           capture_output=True, text=True, timeout=7200)
@@ -428,11 +437,21 @@ def measure_precompiled(args, mk):
                      extra_env={"LAXARRAY_RECORD": record})
     _ok([recorded], "workflow recorded")
     secs_f, line_f = _precompile(filled["f"], "--from", record, "--jobs", str(jobs))
-    for key, secs, line in (("e", secs_e, line_e), ("f", secs_f, line_f)):
-        n, size = _store_size(filled[key])
+    tier = os.path.join(mk(), "portable")        # (g): filled on "another machine"
+    secs_g, line_g = _precompile(mk(), "--from", record, "--portable", "--jobs", str(jobs),
+                                 extra_env={"LAXARRAY_PORTABLE_STORE": tier,
+                                            "LAXARRAY_CPU_DESCRIPTION": OTHER_CPU})
+    for key, secs, line in (("e", secs_e, line_e), ("f", secs_f, line_f),
+                            ("g", secs_g, line_g)):
+        if key == "g":
+            from laxarray._core.exec_store import ExecutableStore
+            found = ExecutableStore(tier).stats()
+            n, size = found["entries"], found["bytes"]
+        else:
+            n, size = _store_size(filled[key])
         print(f"({key}) precompile: {secs:.1f} s with {jobs} jobs; store {n} entries, "
               f"{size / 2**20:.1f} MB\n    {line}")
-    runs = {"e": [], "f": [], "strict": []}
+    runs = {"e": [], "f": [], "g": [], "strict": []}
     for _ in range(args.repeats):
         for key in ("e", "f"):
             d = mk()
@@ -440,10 +459,15 @@ def measure_precompiled(args, mk):
             shutil.copytree(filled[key], d)
             shutil.rmtree(os.path.join(d, "executables", "traces"), ignore_errors=True)
             runs[key].append(spawn("workflow", "laxarray", args.debug_events, d, sizes=[500]))
+        copy = os.path.join(mk(), "portable")    # (g): this CPU, an empty store, the tier
+        shutil.copytree(tier, copy)
+        runs["g"].append(spawn("workflow", "laxarray", args.debug_events, mk(), sizes=[500],
+                               extra_env={"LAXARRAY_PORTABLE_STORE": copy}))
         runs["strict"].append(spawn("workflow", "array_api_strict", False, None, sizes=[500]))
     res, ratios = {}, {}
     strict = _med(r["runs"][0]["wall"] for r in _ok(runs["strict"], "strict") or [])
-    texts = {"e": "(e) after precompile sklearn", "f": "(f) after --from a record"}
+    texts = {"e": "(e) after precompile sklearn", "f": "(f) after --from a record",
+             "g": "(g) portable tier, own empty"}
     print(f"{'phase':<31}{'laxarray':>10}{'compiles':>9}{'loads':>7}{'load':>8}"
           f"{'api_strict':>11}{'lx/strict':>10}  target")
     for key, text in texts.items():
@@ -460,7 +484,7 @@ def measure_precompiled(args, mk):
               f"{_int(res[key]['loads'], 7)}{_fmt(res[key]['load_s'], 8)}{_fmt(strict, 11)}"
               f"{_r(ratios[key]):>10}  {target}")
     return {"phases": res, "ratios": ratios, "strict": strict,
-            "precompile_s": {"e": secs_e, "f": secs_f}}
+            "precompile_s": {"e": secs_e, "f": secs_f, "g": secs_g}}
 
 
 _SUITES = {
@@ -519,8 +543,9 @@ def plot(res, path):
                "c": (lx.get("import_c") or {}).get("wall")}
     rows = [(PHASES[p], lx[p], imports.get(p) or 0.0) for p in ("a", "b", "c", "d")
             if lx.get(p)]
-    rows += [({"e": "(e) after precompile sklearn", "f": "(f) after --from a record"}[k],
-              pre[k], pre[k].get("import") or 0.0) for k in ("e", "f") if pre.get(k)]
+    rows += [({"e": "(e) after precompile sklearn", "f": "(f) after --from a record",
+               "g": "(g) portable tier, own store empty"}[k],
+              pre[k], pre[k].get("import") or 0.0) for k in ("e", "f", "g") if pre.get(k)]
     parts = ("import", "trace + lower", "compile", "load", "run")
     colors = ("#bbbbbb", "#e6a23c", "#d9534f", "#5b9bd5", "#5cb85c")
     fig, ax = plt.subplots(figsize=(10, 0.6 * len(rows) + 1.8))

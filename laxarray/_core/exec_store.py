@@ -32,6 +32,21 @@ nothing of kernels: :meth:`ExecutableStore.get`/:meth:`~ExecutableStore.put` byt
   an estimate over the bound (or a small store) reads the whole directory.
 * **Never in the way.**  I/O errors of a put or an eviction (disk full, permissions) warn
   once per store and are otherwise ignored: the caller has its executable already.
+* **The portable tier** (:func:`portable_tiers`, :func:`load_portable`).  On an x86-64 CPU
+  of the x86-64-v3 class (``fingerprint.portable_class``) a kernel call that misses the
+  store looks next in the portable tier: programs compiled for the class's baseline
+  instruction set (``--xla_cpu_max_isa=AVX2``) and keyed by the class instead of the CPU
+  model (``fingerprint.portable_fingerprint``), so one tier serves every such machine.  Its
+  directories, in order: ``LAXARRAY_PORTABLE_STORE`` (unset: ``$XDG_CACHE_HOME/laxarray/
+  portable``; ``0``: no tier of the user's), then ``portable/`` in the installed package
+  (shipped with it).  A tier is read only, never created or changed by a lookup (a damaged
+  entry is a miss); one that belongs to another user (the package's may belong to the
+  package's owner) or that group or others may write is refused with one warning.
+  ``python -m laxarray.precompile --portable`` fills the user's tier in worker processes
+  started with ``LAXARRAY_PORTABLE_BUILD=1`` and ``XLA_FLAGS=--xla_cpu_max_isa=AVX2``;
+  copying the directory (a team's share, a CI cache, package data) ships it.  The loader
+  thread (``prefetch``) reads through to the tiers too (:meth:`ExecutableStore.read_through`),
+  so a program's second run on such a machine loads the tier's programs ahead.
 * **Not stored** (``jaxapi.NotSerializable``): programs with host callbacks, and
   executables that were loaded rather than compiled in this process (from this store, or
   on CPU from jax's persistent cache: jaxlib 0.10.2 writes those without machine code).
@@ -76,8 +91,11 @@ class ExecutableStore:
     Make one with :meth:`open`, which checks the directory; ``max_bytes`` defaults to
     ``LAXARRAY_COMPILATION_CACHE_MAX_MB`` (1024) megabytes."""
 
-    def __init__(self, path, max_bytes=None):
+    def __init__(self, path, max_bytes=None, readonly=False):
         self.path = os.fspath(path)
+        #: a read-only store (a portable tier being read): a lookup changes nothing in it
+        #: (no access time, no removal of a damaged entry) and a put writes nothing
+        self.readonly = readonly
         if max_bytes is None:
             max_bytes = _settings.value(f"{_ENV}_MAX_MB")
         self.max_bytes = int(max_bytes)
@@ -119,10 +137,11 @@ class ExecutableStore:
             return None
         verdict = _check(data, key)
         if verdict is _DAMAGED:
-            _remove_if_same(path, inode)
+            if not self.readonly:
+                _remove_if_same(path, inode)
             return None
-        if verdict is None:          # another key or another format: a miss, left alone
-            return None
+        if verdict is None or self.readonly:   # another key or format: a miss, left alone
+            return verdict
         try:
             os.utime(path)           # least recently used = oldest mtime (atime may be off)
         except OSError:
@@ -140,6 +159,12 @@ class ExecutableStore:
         except jaxapi.NotLoadable:
             return None
 
+    def read_through(self, key: str):
+        """:meth:`read`, else the executable a portable tier holds for ``key``
+        (:func:`read_portable`; the background loader's read); not counted."""
+        exe = self.read(key)
+        return read_portable(key) if exe is None and not self.readonly else exe
+
     def load(self, key: str):
         """The executable stored under ``key``, loaded (counted by :func:`load_count`; the
         background loader's, where it loaded it ahead), or ``None`` (a miss)."""
@@ -153,7 +178,10 @@ class ExecutableStore:
         return exe
 
     def put(self, key: str, blob: bytes) -> None:
-        """Store ``blob`` under ``key`` atomically; never raises on I/O errors (warns once)."""
+        """Store ``blob`` under ``key`` atomically; never raises on I/O errors (warns once);
+        nothing in a read-only store."""
+        if self.readonly:
+            return
         path = self._file(key)
         encoded = key.encode()
         checksum = hashlib.blake2b(encoded, digest_size=32)
@@ -316,12 +344,14 @@ def _remove_if_same(path, inode):
         pass
 
 
-def _unsafe(path):
-    """Why the directory ``path`` may not hold executables (``None``: it may)."""
+def _unsafe(path, owners=None):
+    """Why the directory ``path`` may not hold executables (``None``: it may): its owner
+    must be this user (or one of ``owners``' uids), and neither group nor others may write
+    it."""
     st = os.stat(path)
     if not os.path.isdir(path):
         return "is not a directory"
-    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+    if hasattr(os, "getuid") and st.st_uid != os.getuid() and st.st_uid not in (owners or ()):
         return "belongs to another user"
     if st.st_mode & 0o022:
         return f"may be written by group or others (mode {st.st_mode & 0o777:#o})"
@@ -329,7 +359,11 @@ def _unsafe(path):
 
 
 def default_dir():
-    """The store's directory from ``LAXARRAY_COMPILATION_CACHE`` (``None``: turned off)."""
+    """The store's directory from ``LAXARRAY_COMPILATION_CACHE`` (``None``: turned off); in
+    a process that builds the portable tier (``LAXARRAY_PORTABLE_BUILD=1``), the tier's
+    (:func:`portable_dir`)."""
+    if fingerprint.portable_build():
+        return portable_dir()
     setting = _settings.value(_ENV)
     if setting == "0":
         return None
@@ -349,6 +383,13 @@ def default_store() -> ExecutableStore | None:
         with _DEFAULT_LOCK:
             if not _DEFAULT:
                 path = default_dir()
+                if path is not None and fingerprint.portable_build():
+                    problem = fingerprint.portable_problem()
+                    if problem:
+                        _settings.warn_once(("portable", path), f"laxarray: this process "
+                                            f"cannot build portable programs ({problem}); "
+                                            f"running without a store")
+                        path = None
                 store = None if path is None else ExecutableStore.open(path)
                 if store is not None:
                     prefetch.start(store)
@@ -367,6 +408,7 @@ def _hint_if_empty(store) -> None:
     """Say once per store directory, as a :class:`errors.StoreHintWarning`, how to fill an
     empty store: on a fresh machine each new kernel compiles once (seconds at first), which
     looks like a slow library.  The marker file ``.hinted`` in the store means "said" (or "found filled");
+    not said while a portable tier is there to serve it (:func:`portable_tiers`);
     silent where the store is off, in ``python -m laxarray.precompile`` and its workers
     (``LAXARRAY_STORE_HINT=0``, which anyone may set); never raises."""
     try:
@@ -384,6 +426,8 @@ def _hint_if_empty(store) -> None:
                 if any(not e.name.startswith(_TEMP_PREFIX) for e in it):
                     empty = False
                     break
+        if empty and portable_tiers():
+            return                   # a portable tier serves it: not said (nor marked)
         # created exclusively: of processes starting at once, one speaks; where it cannot
         # be written (a read-only store) nothing is said, rather than said every time
         os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
@@ -395,6 +439,109 @@ def _hint_if_empty(store) -> None:
                           f"said once.", StoreHintWarning, stacklevel=2)
     except Exception:  # noqa: BLE001  (a hint never breaks the call that opened the store)
         pass
+
+
+# ---- the portable tier -----------------------------------------------------------------------
+
+_PORTABLE_ENV = "LAXARRAY_PORTABLE_STORE"
+#: The tier installed with the package: this folder of the ``laxarray`` package.
+PACKAGE_TIER = "portable"
+
+
+def portable_dir():
+    """The user's portable tier directory, from ``LAXARRAY_PORTABLE_STORE`` (unset:
+    ``$XDG_CACHE_HOME/laxarray/portable``; ``0``: ``None``, no tier of the user's)."""
+    setting = _settings.value(_PORTABLE_ENV)
+    if setting == "0":
+        return None
+    return os.path.abspath(setting) if setting else os.path.join(
+        _settings.cache_home(), "laxarray", "portable")
+
+
+def package_dir():
+    """The portable tier installed with the package (it may not exist)."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return os.path.join(package, PACKAGE_TIER)
+
+
+_TIERS = []
+_TIERS_LOCK = threading.Lock()
+
+
+def portable_tiers() -> list:
+    """The portable tiers this process reads, in order (read-only stores; opened once): the
+    user's (:func:`portable_dir`) and the package's (:func:`package_dir`), each where it
+    exists and may be trusted (see the module docstring; otherwise one warning says why).
+    None in a process that builds a tier, or where ``fingerprint.portable_problem`` says
+    why this process has none."""
+    if not _TIERS:
+        with _TIERS_LOCK:
+            if not _TIERS:
+                _TIERS.append(_open_tiers())
+    return _TIERS[0]
+
+
+def _open_tiers():
+    if fingerprint.portable_build() or fingerprint.portable_fingerprint() is None:
+        return []
+    package = package_dir()
+    try:   # the package's owner may own its tier: it owns laxarray's code already
+        owners = (os.stat(os.path.dirname(package)).st_uid,)
+    except OSError:
+        owners = ()
+    tiers = []
+    for path, trusted in ((portable_dir(), ()), (package, owners)):
+        if path is None or not os.path.isdir(path):
+            continue
+        try:
+            problem = _unsafe(path, trusted)
+        except OSError as err:
+            problem = f"cannot be read ({err})"
+        if problem:
+            _settings.warn_once(("portable", path), f"laxarray: the portable executable tier "
+                                f"{path} {problem}: refused (its executables are machine code "
+                                f"that would run as you); copy it into a directory of your "
+                                f"own with mode 0o700, or set {_PORTABLE_ENV}=0 to silence this")
+            continue
+        tiers.append(ExecutableStore(path, readonly=True))
+    return tiers
+
+
+_PORTABLE_LOADS = [0]
+
+
+def load_portable(key: str):
+    """The executable that a portable tier holds for the store key ``key`` (its environment
+    part replaced by ``fingerprint.portable_fingerprint``), loaded and counted by
+    :func:`load_count` and :func:`portable_load_count`; ``None`` where no tier has it."""
+    started = time.perf_counter()
+    exe = read_portable(key)
+    if exe is not None:
+        count_load(time.perf_counter() - started)
+        with _LOADS_LOCK:
+            _PORTABLE_LOADS[0] += 1
+    return exe
+
+
+def read_portable(key: str):
+    """:func:`load_portable`'s executable, not counted (``None``: no tier has it)."""
+    tiers = portable_tiers()
+    if not tiers:
+        return None
+    head, _, rest = key.partition("|")
+    _, _, rest = rest.partition("|")         # the environment digest, then the rest
+    portable = f"{head}|{fingerprint.portable_fingerprint()}|{rest}"
+    for tier in tiers:
+        exe = tier.read(portable)
+        if exe is not None:
+            return exe
+    return None
+
+
+def portable_load_count() -> int:
+    """Executables laxarray's kernels loaded from a portable tier in this process (counted
+    by :func:`load_count` too)."""
+    return _PORTABLE_LOADS[0]
 
 
 _LOADS = [0, 0.0]

@@ -318,11 +318,13 @@ class Bound:
 
     def _executable(self, variant, args, name):
         """``variant``'s executable for ``args``: loaded from the store by the key ``name``,
-        else built by the compile step and written there (``name`` ``None``: built only)."""
+        else from a portable tier (``exec_store.load_portable``), else built by the compile step and written there (``name`` ``None``: built only)."""
         if name is None:
             return compile_program(variant.jitted, args)
         store = _STORE[0]
         exe = store.load(name)   # (loaded on the default device alone: jaxapi.load_compiled)
+        if exe is None:          # the portable tier: the class's baseline-ISA programs
+            exe = _store.load_portable(name)
         if exe is None:
             exe = compile_program(variant.jitted, args)
             if one_device(exe):   # the key has no ambient mesh in it

@@ -11,7 +11,8 @@ call on a key (:func:`take`) gets the loaded executable from there, waits for it
 thread is loading that very key, and otherwise loads it itself (the thread then skips it).
 
 It changes nothing but when a load happens: the executable is the one the store holds under
-the key the call computed.  Loading releases the GIL for most of its time (XLA's
+the key the call computed (or, where the store has none, the portable tier: the store's
+``read_through``).  Loading releases the GIL for most of its time (XLA's
 deserialization), so the thread overlaps with the program's Python on another core; at exit
 the thread is stopped before the interpreter finalizes (a load in flight finishes first).
 A ``multiprocessing`` child neither loads ahead nor writes a trace: it runs a share of its
@@ -58,7 +59,7 @@ class Ahead:
                     self._cond.notify_all()
                     return
                 name = self._current = self._queue.pop()
-            exe = store.read(name)
+            exe = store.read_through(name)   # the store's, else a portable tier's
             with self._cond:
                 self._ready[name] = exe
                 self._current = None

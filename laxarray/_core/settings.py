@@ -80,6 +80,14 @@ SETTINGS = {
     "LAXARRAY_COMPILATION_CACHE_MAX_MB": Setting(
         1024 << 20, _megabytes, "a number of megabytes",
         "the executable store's size limit"),
+    "LAXARRAY_PORTABLE_STORE": Setting(
+        "", _text, "a directory, or 0",
+        "the portable tier's directory (0: off; default: the cache's laxarray/portable)"),
+    "LAXARRAY_PORTABLE_BUILD": Setting(
+        False, _switch, "0 or 1",
+        "compile for the portable tier (precompile --portable sets it for its workers)"),
+    "LAXARRAY_CPU_DESCRIPTION": Setting(
+        "", _text, "a text", "the CPU description store keys use (a test aid)"),
     "LAXARRAY_PREFETCH": Setting(
         True, _switch, "0 or 1", "load ahead what this program looked up last time"),
     "LAXARRAY_STORE_HINT": Setting(

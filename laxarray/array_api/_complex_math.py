@@ -118,6 +118,11 @@ def hypot(x, y):
     argument gives ``+inf`` even with a NaN."""
     if own("sqrt", x):
         return _oc.hypot(x, y)
+    if x.dtype == np.float16:   # in float32, rounded once: LLVM's float16 steps (native on
+        # AVX-512 FP16, promoted on AVX2) differed by up to 2 ulps between the two (issue 73)
+        return lax.convert_element_type(hypot(lax.convert_element_type(x, np.float32),
+                                              lax.convert_element_type(y, np.float32)),
+                                        np.float16)
     a, b = lax.abs(x), lax.abs(y)
     big, small = lax.max(a, b), lax.min(a, b)
     zero = _full(big, 0)

@@ -8,6 +8,7 @@ processes, for a named workload or for exactly the calls a program made::
     python -m laxarray.precompile [--workload sklearn|standard] [--jobs N] [--list]
     LAXARRAY_RECORD=calls.jsonl python my_script.py     # record what it looks up
     python -m laxarray.precompile --from calls.jsonl [--jobs N]
+    python -m laxarray.precompile --portable [...]      # the portable tier (any x86-64-v3)
 
 The module is callable too: ``laxarray.precompile(workload="standard", jobs=4)`` is
 :func:`precompile` (the same arguments; it spawns processes, so nothing runs under
@@ -20,6 +21,13 @@ file, on the shapes the recorded program met.  The store's key includes laxarray
 jax and ``XLA_FLAGS``: an upgrade or another ``XLA_FLAGS`` needs a new run, and a record
 file is the way to repeat one after an upgrade (entries whose kernel is gone are listed as
 failed; the rest are built).  Entries the store holds already are loaded, not built again.
+
+``--portable`` (``portable=True``) fills the portable tier instead
+(``LAXARRAY_PORTABLE_STORE``, default ``~/.cache/laxarray/portable``): its workers compile
+for the CPU's instruction-set class (``--xla_cpu_max_isa=AVX2`` on x86-64) and key by the
+class, not the CPU model, so the directory -- copied to a team's machines, restored as a CI
+cache, shipped in the package's ``portable/`` folder -- serves every x86-64-v3 machine
+whose own store misses (``laxarray._core.exec_store``).
 """
 
 import sys

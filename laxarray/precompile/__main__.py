@@ -26,6 +26,11 @@ def _parser():
                              "which 'LAXARRAY_RECORD=FILE python my_script.py' wrote")
     parser.add_argument("--jobs", type=int, default=None, metavar="N",
                         help="worker processes (default: os.cpu_count())")
+    parser.add_argument("--portable", action="store_true",
+                        help="fill the portable tier (LAXARRAY_PORTABLE_STORE, default "
+                             "~/.cache/laxarray/portable): programs compiled for the CPU's "
+                             "instruction-set class (AVX2 on x86-64) that every machine of "
+                             "that class loads; copy the directory to ship it")
     parser.add_argument("--list", action="store_true", help="list the workloads and exit")
     parser.add_argument("--match", default=None, metavar="GLOB",
                         help="only the tasks whose label matches GLOB "
@@ -57,7 +62,7 @@ def main(argv=None) -> int:
         parser.error(f"argument --limit: expected an int >= 1; got {args.limit}")
     try:
         runner.precompile(args.workload, args.jobs, limit=args.limit, match=args.match,
-                          from_file=args.from_file)
+                          from_file=args.from_file, portable=args.portable)
     except (RuntimeError, ValueError) as exc:
         print(f"\n{exc}" if str(exc).startswith("precompile: worker") else exc,
               file=sys.stderr)

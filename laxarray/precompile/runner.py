@@ -30,7 +30,7 @@ import threading
 import time
 import warnings
 
-from laxarray._core import backend as _backend, exec_store, kernel
+from laxarray._core import backend as _backend, exec_store, fingerprint, kernel
 from laxarray.precompile import recorded
 from laxarray.precompile.workloads import check_name, chunk, requires, shares, tasks
 
@@ -42,7 +42,7 @@ _REDRAW = 0.1  # seconds between two redraws of the bar
 
 
 def precompile(workload=None, jobs=None, *, limit=None, match=None, stream=None,
-               from_file=None):
+               from_file=None, portable=False):
     """Fill the executable store ahead of use, in worker processes, and return the summary.
 
     Julia: PrecompileTools (a workload run ahead of time).
@@ -66,6 +66,13 @@ def precompile(workload=None, jobs=None, *, limit=None, match=None, stream=None,
         A file that a run with ``LAXARRAY_RECORD=FILE`` wrote: exactly the executables it
         lists are loaded (where the store has them) or built.  Not together with
         ``workload``.
+    portable : bool, optional
+        Fill the portable tier (``LAXARRAY_PORTABLE_STORE``, default
+        ``~/.cache/laxarray/portable``) rather than this machine's store: the workers compile
+        for the CPU's instruction-set class (``XLA_FLAGS=--xla_cpu_max_isa=AVX2`` on
+        x86-64) and key by that class, so every x86-64-v3 machine loads what they write.
+        Copy the directory to ship it (a team's share, a CI cache, the package's
+        ``portable/`` folder).
 
     Returns
     -------
@@ -84,7 +91,9 @@ def precompile(workload=None, jobs=None, *, limit=None, match=None, stream=None,
         ``jobs`` or ``limit`` is not an int >= 1, ``match`` selects nothing, or
         ``from_file`` is not a readable record file.
     RuntimeError
-        If the store is off (``LAXARRAY_COMPILATION_CACHE=0``) or unusable, the workload
+        If the store is off (``LAXARRAY_COMPILATION_CACHE=0``) or unusable (with
+        ``portable``: the tier is off, ``LAXARRAY_PORTABLE_STORE=0``, or this process has
+        none: not the CPU, not an x86-64-v3 CPU), the workload
         needs a module that is not installed, or a worker failed (after the summary).
 
     Notes
@@ -123,8 +132,8 @@ def precompile(workload=None, jobs=None, *, limit=None, match=None, stream=None,
                               or limit < 1):
         raise ValueError(f"precompile: expected an int >= 1 for 'limit'; got {limit!r}")
     if from_file is not None:
-        return _from_file(from_file, jobs, limit, match, stream)
-    store = _open_store()
+        return _from_file(from_file, jobs, limit, match, stream, portable)
+    store = _open_store(portable)
     needed = requires(workload)
     if needed and importlib.util.find_spec(needed) is None:
         raise RuntimeError(f"precompile: the {workload!r} workload needs {needed}, which is "
@@ -133,10 +142,10 @@ def precompile(workload=None, jobs=None, *, limit=None, match=None, stream=None,
     if not found:
         raise ValueError(f"precompile: expected a 'match' that selects tasks of {workload!r}; "
                          f"got {match!r}")
-    return _go(workload, found, store, jobs, limit, match, stream)
+    return _go(workload, found, store, jobs, limit, match, stream, portable)
 
 
-def _from_file(path, jobs, limit, match, stream):
+def _from_file(path, jobs, limit, match, stream, portable=False):
     """:func:`precompile` of a record file: its entries read here, then in each worker."""
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"precompile: expected a path (str or os.PathLike) for 'from_file'; "
@@ -156,17 +165,19 @@ def _from_file(path, jobs, limit, match, stream):
     if not found:
         raise ValueError(f"precompile: expected a record file for 'from_file'; {path} holds "
                          f"no entries (record them: LAXARRAY_RECORD=FILE python my_script.py)")
-    store = _open_store()
+    store = _open_store(portable)
     # the workers read the file again: the first len(found) entries only, so entries that
     # a program still recording appends meanwhile do not shift the shares
-    return _go(recorded.PREFIX + path, found, store, jobs, len(found), match, stream)
+    return _go(recorded.PREFIX + path, found, store, jobs, len(found), match, stream, portable)
 
 
-def _go(source, found, store, jobs, limit, match, stream):
+def _go(source, found, store, jobs, limit, match, stream, portable=False):
     if stream is None:
         stream = sys.stderr
-    run = _Run(source, found, store, stream or None)
+    run = _Run(source, found, store, stream or None, portable)
     if _backend.compiling().exclusive:   # one process may hold the device: this one
+        if portable:
+            raise RuntimeError("precompile: the portable tier holds CPU programs only")
         return run.here(source, limit, match)
     count = shares(found, jobs)
     run.start([_worker_command(source, i, count, limit, match) for i in range(count)])
@@ -180,7 +191,9 @@ def _tasks(source, limit, match):
     return tasks(source, limit, match)
 
 
-def _open_store():
+def _open_store(portable=False):
+    if portable:
+        return _open_tier()
     path = exec_store.default_dir()
     if path is None:
         raise RuntimeError("precompile: the executable store is off "
@@ -196,6 +209,25 @@ def _open_store():
     return store
 
 
+def _open_tier():
+    """The user's portable tier, opened for writing: ``RuntimeError`` where it is off or
+    this process has no portable class."""
+    problem = fingerprint.portable_problem() if not fingerprint.portable_build() else None
+    if problem:
+        raise RuntimeError(f"precompile: cannot fill the portable tier: {problem}")
+    path = exec_store.portable_dir()
+    if path is None:
+        raise RuntimeError("precompile: the portable tier is off (LAXARRAY_PORTABLE_STORE=0): "
+                           "there is nothing to fill; unset it, or set it to a directory")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        store = exec_store.ExecutableStore.open(path)
+    if store is None:
+        raise RuntimeError(f"precompile: the portable tier {path} cannot be used (it must be "
+                           f"a directory of this user that group and others may not write)")
+    return store
+
+
 def _worker_command(source, index, count, limit, match):
     cmd = [sys.executable, "-m", "laxarray.precompile", "--worker", source, str(index),
            str(count)]
@@ -206,8 +238,13 @@ def _worker_command(source, index, count, limit, match):
     return cmd
 
 
-def _worker_env():
+def _worker_env(portable=False):
     env = dict(os.environ)
+    if portable:   # compile for the class's instruction set, keyed by the class
+        env["LAXARRAY_PORTABLE_BUILD"] = "1"
+        flags = env.get("XLA_FLAGS", "").split()
+        if fingerprint.PORTABLE_FLAG not in flags:
+            env["XLA_FLAGS"] = " ".join(flags + [fingerprint.PORTABLE_FLAG])
     env["SCIPY_ARRAY_API"] = "1"
     env["LAXARRAY_STORE_HINT"] = "0"   # read by exec_store's one-time hint
     env["LAXARRAY_PREFETCH"] = "0"     # a worker builds; loading ahead last run's keys is waste
@@ -225,8 +262,9 @@ def _worker_env():
 class _Run:
     """The parent's side of one run: workers, their reports, the bar and the summary."""
 
-    def __init__(self, source, found, store, stream):
+    def __init__(self, source, found, store, stream, portable=False):
         self.source, self.total, self.store, self.stream = source, len(found), store, stream
+        self.portable = portable
         self.before = store.stats()["entries"]
         self.done = self.built = self.loaded = self.calls = self.failed = 0
         self.kinds = {}        # kind -> [failed calls, calls, first error]
@@ -237,7 +275,7 @@ class _Run:
 
     def start(self, commands):
         self.started = time.perf_counter()
-        env = _worker_env()
+        env = _worker_env(self.portable)
         try:
             for cmd in commands:
                 proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL,
@@ -356,7 +394,7 @@ class _Run:
                 "written": self.built, "loaded": self.loaded, "calls": self.calls,
                 "failed_calls": self.failed, "jobs": len(codes),
                 "seconds": round(time.perf_counter() - self.started, 2),
-                "store": self.store.path, "entries": stats["entries"],
+                "store": self.store.path, "portable": self.portable, "entries": stats["entries"],
                 "new_entries": stats["entries"] - self.before, "bytes": stats["bytes"],
                 "failures": {k: {"failed": f, "calls": c, "error": e}
                              for k, (f, c, e) in sorted(self.kinds.items()) if f},
@@ -427,7 +465,9 @@ def format_summary(summary: dict) -> str:
     what = s["workload"] if s.get("from_file") is None else f"--from {s['from_file']}"
     lines = [f"laxarray.precompile {what}: {s['done']} of {s['tasks']} tasks in "
              f"{s['seconds']:.1f} s with {s['jobs']} workers; {s['written']} executables "
-             f"written, {s['loaded']} loaded; store {s['store']}: {s['entries']} entries "
+             f"written, {s['loaded']} loaded; "
+             f"{'portable tier' if s.get('portable') else 'store'} {s['store']}: "
+             f"{s['entries']} entries "
              f"({s['new_entries']:+d}), {s['bytes'] / 2**20:.1f} MB"]
     if s["failures"]:
         lines.append(f"skipped, raised on laxarray ({s['failed_calls']} of {s['calls']} "

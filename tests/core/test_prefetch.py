@@ -95,6 +95,8 @@ class _Store:
             self.release.wait(10)
         return None
 
+    read_through = read   # the loader's read (the store's, else a portable tier's)
+
 
 def test_a_key_the_caller_needs_first_leaves_the_queue():
     store = _Store(hold="a")

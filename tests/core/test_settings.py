@@ -20,10 +20,11 @@ BAD = {
     "LAXARRAY_RECORD_DEBUG": "verbose", "LAXARRAY_MATMUL_PRECISION": "fast",
     "LAXARRAY_RANK_PROMOTION": "sometimes", "LAXARRAY_HOST_SORT": "perhaps",
     "LAXARRAY_BUCKET_LIMIT": "-3", "LAXARRAY_BUCKET_POISON": "yes please",
-    "LAXARRAY_KERNEL_CACHE": "abc",
+    "LAXARRAY_KERNEL_CACHE": "abc", "LAXARRAY_PORTABLE_BUILD": "sure",
 }
 #: settings whose every text is valid (a directory, a file name)
-FREE_TEXT = {"LAXARRAY_COMPILATION_CACHE", "LAXARRAY_RECORD"}
+FREE_TEXT = {"LAXARRAY_COMPILATION_CACHE", "LAXARRAY_RECORD", "LAXARRAY_PORTABLE_STORE",
+             "LAXARRAY_CPU_DESCRIPTION"}
 
 
 def test_the_table_covers_what_the_package_reads():
