@@ -27,7 +27,7 @@ from laxarray.array_api._array import wrap
 from laxarray.array_api._dispatch import UFUNC_METHODS
 from laxarray.array_api._ufunc import UfuncFacts, ufunc
 from laxarray.array_api.creation import asarray
-from laxarray.numpy_api._edit_put import _check_inplace, finish_in_place
+from laxarray.numpy_api.editing._put import _check_inplace, finish_in_place
 from laxarray._core.jaxapi import eval_shape, in_wide_mode
 
 

@@ -23,8 +23,8 @@ from laxarray.array_api._broadcast import broadcast_shapes2
 from laxarray.array_api._own_math import pick
 from laxarray.array_api.creation import asarray, eye
 from laxarray.array_api.elementwise import pow_values
-from laxarray.numpy_api._shape_grid import _indices_kernel
-from laxarray.numpy_api._shape_split import raw_of
+from laxarray.numpy_api.shaping._grid import _indices_kernel
+from laxarray.numpy_api.shaping._split import raw_of
 
 
 @in_wide_region

@@ -30,7 +30,7 @@ from laxarray.array_api._calls import call
 from laxarray.array_api import _host_order
 from laxarray.array_api._array import wrap
 from laxarray.array_api.searching import searchsorted_kernel
-from laxarray.numpy_api._stats_base import concrete, count_dtype, raw, rounded_mul
+from laxarray.numpy_api.statistics._base import concrete, count_dtype, raw, rounded_mul
 
 __all__ = ["histogram", "histogram_bin_edges", "histogram2d", "histogramdd", "bincount",
            "digitize"]

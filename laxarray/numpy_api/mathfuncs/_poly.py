@@ -24,8 +24,8 @@ import laxarray.linalg as linalg
 from laxarray.array_api._array import wrap
 from laxarray.array_api._ufunc import binary_operands
 from laxarray.linalg._operands import raw
-from laxarray.numpy_api._math_elementwise import i0
-from laxarray.numpy_api._math_products import convolve
+from laxarray.numpy_api.mathfuncs._elementwise import i0
+from laxarray.numpy_api.mathfuncs._products import convolve
 
 
 def _poly1d(fn, p, argname="p"):

@@ -24,7 +24,7 @@ from laxarray.array_api._convert import scalar_operand, to_raw
 from laxarray.array_api.creation import arange, linspace
 from laxarray.array_api.manipulation import permute_dims_kernel, reshape_kernel
 from laxarray.array_api.searching import nonzero
-from laxarray.numpy_api._shape_split import _atleast, join, raw_of
+from laxarray.numpy_api.shaping._split import _atleast, join, raw_of
 
 
 def _number(fn, value, argname):

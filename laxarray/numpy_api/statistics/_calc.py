@@ -29,7 +29,7 @@ from laxarray.array_api._calls import call
 from laxarray.array_api.creation import full, zeros
 from laxarray.array_api.manipulation import squeeze
 from laxarray.array_api.searching import searchsorted_kernel
-from laxarray.numpy_api._stats_base import concrete, count_dtype, raw, rounded_mul
+from laxarray.numpy_api.statistics._base import concrete, count_dtype, raw, rounded_mul
 from laxarray._core.jaxapi import in_wide_region
 
 __all__ = ["average", "cov", "corrcoef", "interp", "gradient", "trapezoid", "ediff1d"]

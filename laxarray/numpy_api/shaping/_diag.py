@@ -24,8 +24,8 @@ from laxarray.array_api import _views
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api.creation import arange, tril, triu
 from laxarray.array_api.searching import nonzero_kernel, nonzero
-from laxarray.numpy_api._edit_put import _check_inplace, finish_in_place
-from laxarray.numpy_api._shape_split import raw_of
+from laxarray.numpy_api.editing._put import _check_inplace, finish_in_place
+from laxarray.numpy_api.shaping._split import raw_of
 
 
 def _diag_len(n, m, offset):

@@ -3,21 +3,21 @@
 diagonal and triangle helpers (diag/diagonal/tri/*_indices/fill_diagonal) and extra
 creation functions (array/copy/identity/logspace/geomspace/fromfunction).
 
-The implementations live in the private ``_shape_*`` modules, one topic each; this module
-is the family's public list.
+The implementations live in this package's private modules, one topic each (``_create``,
+``_diag``, ``_grid``, ``_ravel``, ``_split``); this module is the family's public list.
 """
 
-from laxarray.numpy_api._shape_create import (array, copy, fromfunction, geomspace,
+from laxarray.numpy_api.shaping._create import (array, copy, fromfunction, geomspace,
                                               identity, logspace)
-from laxarray.numpy_api._shape_diag import (diag, diag_indices, diag_indices_from, diagflat,
+from laxarray.numpy_api.shaping._diag import (diag, diag_indices, diag_indices_from, diagflat,
                                             diagonal, fill_diagonal, mask_indices, tri,
                                             tril_indices, tril_indices_from, triu_indices,
                                             triu_indices_from)
-from laxarray.numpy_api._shape_grid import (c_, index_exp, indices, ix_, mgrid, ogrid, r_,
+from laxarray.numpy_api.shaping._grid import (c_, index_exp, indices, ix_, mgrid, ogrid, r_,
                                             s_)
-from laxarray.numpy_api._shape_ravel import (argwhere, flatnonzero, ravel_multi_index,
+from laxarray.numpy_api.shaping._ravel import (argwhere, flatnonzero, ravel_multi_index,
                                              unravel_index)
-from laxarray.numpy_api._shape_split import (array_split, atleast_1d, atleast_2d, atleast_3d,
+from laxarray.numpy_api.shaping._split import (array_split, atleast_1d, atleast_2d, atleast_3d,
                                              block, column_stack, dsplit, dstack, hsplit,
                                              hstack, split, vsplit, vstack)
 

@@ -38,7 +38,7 @@ from laxarray.array_api import _host_order
 from laxarray.array_api._array import Array
 from laxarray.array_api.indexing_functions import take_along_axis_kernel
 from laxarray.array_api.sorting import along_last, sort_keys, sort_kernel
-from laxarray.numpy_api._stats_base import concrete, count_dtype, no_out, raw, rounded_mul as _mul
+from laxarray.numpy_api.statistics._base import concrete, count_dtype, no_out, raw, rounded_mul as _mul
 
 __all__ = ["quantile", "percentile", "median", "nanquantile", "nanpercentile", "nanmedian",
            "partition", "argpartition", "lexsort", "sort_complex"]

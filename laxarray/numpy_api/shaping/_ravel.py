@@ -20,7 +20,7 @@ from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_choice, check_int, normalize_shape
 from laxarray.array_api._broadcast import broadcast_shapes2
 from laxarray.array_api.searching import nonzero_kernel
-from laxarray.numpy_api._shape_split import raw_of
+from laxarray.numpy_api.shaping._split import raw_of
 from laxarray._core.numerics import nonzero_mask  # exact for subnormals
 from laxarray.array_api._calls import call
 

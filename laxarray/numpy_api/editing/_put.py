@@ -34,7 +34,7 @@ from laxarray.array_api.indexing_functions import gather_axis
 from laxarray.array_api._convert import to_raw
 from laxarray.array_api.searching import nonzero
 from laxarray.array_api._indexing_advanced import canonical_fill
-from laxarray.numpy_api._edit_insert import _D1, _DROP, _flat  # shared helpers
+from laxarray.numpy_api.editing._insert import _D1, _DROP, _flat  # shared helpers
 
 
 def _check_inplace(fn, inplace, target=None, argname="arr"):
