@@ -83,7 +83,7 @@ class Backend:
     #: the float32 elementwise functions XLA lowers here more than 4 ulps from the correctly
     #: rounded result, or not correctly rounded where the standard asks for it (``divide``,
     #: ``reciprocal``, ``sqrt``), which laxarray computes itself from exactly rounded
-    #: operations (``array_api/_own_math.py``; measured by
+    #: operations (``array_api/_exact_float32.py``; measured by
     #: ``benchmarks/elementwise_accuracy.py`` and the conformance runner on the chip)
     own_math: frozenset = frozenset()
     #: whether laxarray keeps this platform's compiled kernels in its executable store

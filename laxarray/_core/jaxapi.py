@@ -494,7 +494,7 @@ def as_64bit_code(fn):
     return run_64
 
 
-# --- tracing internals used by laxarray.sparse.transform (sparsify) --------------------------
+# --- tracing internals used by laxarray.sparse._sparsify (sparsify) --------------------------
 
 add_any_p = _jad.add_jaxvals_p   # the sum of cotangents that jax.grad's jaxprs contain
 

@@ -24,7 +24,7 @@ from laxarray._core.validate import check_int, normalize_axis
 from laxarray.array_api._calls import call
 from laxarray.array_api._array import wrap
 from laxarray.array_api._complex_math import cexp
-from laxarray.array_api._own_math import pick
+from laxarray.array_api._exact_float32 import pick
 from laxarray.array_api._ufunc import (cast_broadcast, elementwise_binary, elementwise_unary,
                                        to_float)
 from laxarray.array_api._broadcast import broadcast_shapes2

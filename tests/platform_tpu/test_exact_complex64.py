@@ -1,5 +1,5 @@
 """complex64 functions on a backend whose float32 exp, log, square root are off (the TPU's
-record): laxarray's own formulations (``_own_complex``) within the conformance runner's
+record): laxarray's own formulations (``_exact_complex64``) within the conformance runner's
 bound of NumPy's complex128 result, and none of them reading XLA's inaccurate primitives.
 
 XLA:CPU's primitives are accurate, so on the CPU a kernel that still used XLA's complex

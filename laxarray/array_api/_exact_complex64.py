@@ -5,12 +5,12 @@ to real ones of its own -- on a TPU the chip's ``exp``, ``log``, ``log1p`` and s
 so the chip's complex64 results were 8-60 ulps off (the conformance runner there: ``abs``
 2 ulps against its 1, ``log`` 5e-5 relative).  Each function here takes the real and
 imaginary parts ``(a, b)`` of finite values and returns the parts of the result, computed
-from :mod:`._own_math`'s functions, exact scalings by powers of two, the chip's ``sin``,
+from :mod:`._exact_float32`'s functions, exact scalings by powers of two, the chip's ``sin``,
 ``cos`` and ``atan2`` (within 3 ulps there) and the textbook formulas: Kahan's for the
 inverse functions ("Branch cuts for complex elementary functions", 1987), which stay within
 a few ulps on every part of the plane from an accurate ``sqrt``, ``asinh`` and ``atan2``.
 
-:mod:`._complex_math` calls them where :func:`._own_math.own` says so (float32 parts on a
+:mod:`._complex_math` calls them where :func:`._exact_float32.own` says so (float32 parts on a
 backend that lists the real function) and keeps XLA's value, with the standard's special
 cases, for infinite and NaN parts.
 """
@@ -23,7 +23,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core.numerics import copysign, is_normal, scale_pow2, significand
-from laxarray.array_api import _own_math as _om
+from laxarray.array_api import _exact_float32 as _om
 
 #: past this magnitude the squares in a formula could overflow float32: both parts are
 #: scaled down by a power of two first (exactly)
