@@ -478,12 +478,12 @@ def test_no_namespace_is_filled_through_globals():
 # ---- the CPU host path: declared on a kernel, decided by the kernel helper alone ------------
 
 #: The gates and eager results of the host path, which only the kernel helper's module
-#: (``_core/host.py``, asked by ``_core/kernel.py``) may call: a call of one of them (as an
+#: (``_core/host_path.py``, asked by ``_core/kernel.py``) may call: a call of one of them (as an
 #: attribute of these modules or imported from them) chooses host or XLA by hand.
 HOST_GATES = {"usable", "usable_operands", "placed", "eager_view", "native", "platform",
               "array_like"}
-HOST_GATE_MODULES = {"_host_order", "spgemm_host", "union_host", "host"}
-HOST_HELPER = {"_core/host.py", "_core/kernel.py"}
+HOST_GATE_MODULES = {"_host_order", "spgemm_host", "union_host", "host_path"}
+HOST_HELPER = {"_core/host_path.py", "_core/kernel.py"}
 
 #: Modules that still choose host or XLA by hand -- a ``host`` static or parameter, a gate
 #: call -- because their kernels do not declare their host path yet (issue 42, item 1), with

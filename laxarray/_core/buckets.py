@@ -12,10 +12,10 @@ import numpy as np
 from jax import lax
 
 from laxarray._core.jaxapi import ConcreteArray, Tracer, device_put, put_like, staged
-from laxarray._core import settings as _settings
+from laxarray._core import env_vars as _env_vars
 
 #: Largest padded element count that runs bucketed (``LAXARRAY_BUCKET_LIMIT``; 0 disables).
-BUCKET_LIMIT = _settings.value("LAXARRAY_BUCKET_LIMIT")
+BUCKET_LIMIT = _env_vars.value("LAXARRAY_BUCKET_LIMIT")
 
 
 def set_bucket_limit(n: int) -> int:
@@ -32,7 +32,7 @@ def set_bucket_limit(n: int) -> int:
 #: Debugging aid for tests (read here at each padding, so a test may set it): fill host-side
 #: padding with NaN / the dtype's maximum instead of zeros, so a bucket rule that forgets to
 #: mask shows up as a wrong value.
-POISON = _settings.value("LAXARRAY_BUCKET_POISON")
+POISON = _env_vars.value("LAXARRAY_BUCKET_POISON")
 
 
 def bucket_dim(n: int) -> int:

@@ -50,7 +50,7 @@ import warnings
 
 from laxarray._core import fingerprint, jaxapi, prefetch
 from laxarray._core.files import TEMP_PREFIX as _TEMP_PREFIX, remove as _remove, write_atomic
-from laxarray._core import settings as _settings
+from laxarray._core import env_vars as _env_vars
 from laxarray._core.errors import StoreHintWarning
 
 _ENV = "LAXARRAY_COMPILATION_CACHE"
@@ -79,7 +79,7 @@ class ExecutableStore:
     def __init__(self, path, max_bytes=None):
         self.path = os.fspath(path)
         if max_bytes is None:
-            max_bytes = _settings.value(f"{_ENV}_MAX_MB")
+            max_bytes = _env_vars.value(f"{_ENV}_MAX_MB")
         self.max_bytes = int(max_bytes)
         self._lock = threading.Lock()
         self._size = None            # estimated bytes in the store (None: not scanned yet)
@@ -97,7 +97,7 @@ class ExecutableStore:
         except OSError as err:
             problem = f"cannot be created ({err})"
         if problem:
-            _settings.warn_once(("open", path),
+            _env_vars.warn_once(("open", path),
                                 f"laxarray: the executable store {path} {problem}; running "
                                 f"without it (set {_ENV}=0 to silence this, or use a "
                                 f"directory of your own with mode 0o700)")
@@ -330,12 +330,12 @@ def _unsafe(path):
 
 def default_dir():
     """The store's directory from ``LAXARRAY_COMPILATION_CACHE`` (``None``: turned off)."""
-    setting = _settings.value(_ENV)
+    setting = _env_vars.value(_ENV)
     if setting == "0":
         return None
     if setting:
         return os.path.join(setting, "executables")
-    base = _settings.cache_home()
+    base = _env_vars.cache_home()
     return os.path.join(base, "laxarray", "executables")
 
 
@@ -370,7 +370,7 @@ def _hint_if_empty(store) -> None:
     silent where the store is off, in ``python -m laxarray.precompile`` and its workers
     (``LAXARRAY_STORE_HINT=0``, which anyone may set); never raises."""
     try:
-        if store is None or not _settings.value("LAXARRAY_STORE_HINT") or (
+        if store is None or not _env_vars.value("LAXARRAY_STORE_HINT") or (
                 "laxarray.precompile" in getattr(sys, "orig_argv", ())):
             return
         marker = os.path.join(store.path, ".hinted")

@@ -15,11 +15,11 @@ from __future__ import annotations
 import contextlib
 import threading
 
-from laxarray._core import settings as _settings
+from laxarray._core import env_vars as _env_vars
 
 # ---- policy settings ---------------------------------------------------------------------
 
-_MAX_EXECUTABLES = [_settings.value("LAXARRAY_KERNEL_CACHE")]
+_MAX_EXECUTABLES = [_env_vars.value("LAXARRAY_KERNEL_CACHE")]
 
 
 def executable_limit() -> int:

@@ -39,7 +39,7 @@ The policy, stated once:
   never by the input's size or by what the process ran before; the measurements and the
   rejected settings (``-O0``) are in ``docs/performance.md``.
 * **Host paths.**  A kernel may declare a CPU host path (``@kernel(host=HostPath(...))``,
-  ``_core/host.py``): its gate is asked before the XLA body runs, and nothing else chooses.
+  ``_core/host_path.py``): its gate is asked before the XLA body runs, and nothing else chooses.
 * **Bounded memory.**  Every executable is counted; beyond :func:`executable_limit`
   (``LAXARRAY_KERNEL_CACHE``, default 256; about 1.5 MB of code each) the least recently
   used bindings drop theirs, which the executable store brings back in about a millisecond.
@@ -52,18 +52,18 @@ import functools
 import jax
 
 from laxarray._core import backend as _backend
-from laxarray._core import config as _config
+from laxarray._core import modes as _modes
 from laxarray._core.devices import check_devices
 from laxarray._core import exec_store as _store
 from laxarray._core import executables as _exes
 from laxarray._core.executables import (compile_count, executable_limit,  # noqa: F401
                                         live_executables, set_executable_limit, spy)
-from laxarray._core import record as _record
+from laxarray._core import lookup_log as _lookup_log
 from laxarray._core.exec_store import load_count  # noqa: F401 (re-exported)
 from laxarray._core.numerics import (NAN_TEST, exact_div,  # noqa: F401 (re-exported)
                                      flush_subnormals, keep_divisor, reduce_extreme,
                                      with_matmul_precision)
-from laxarray._core import host as _host
+from laxarray._core import host_path as _host
 from laxarray._core.kernel_id import KernelId, identify
 from laxarray._core.call_key import (array_signature, describe, placement, signature, spread,
                                      static_key as _static_key, storable, store_key)
@@ -158,7 +158,7 @@ class Bound:
 
     def __call__(self, *args):
         host = self.kernel.host
-        if host is not None:  # a declared host path decides first (_core/host.py)
+        if host is not None:  # a declared host path decides first (_core/host_path.py)
             out = host.run(self, args)
             if out is not _host.DECLINED:
                 return out
@@ -312,8 +312,8 @@ class Bound:
             self._identity = False if text is None or items is None else (text, items)
         if self._identity is False:
             return None
-        if _record.PATH:
-            _record.note(self, variant.masked, sig, device)
+        if _lookup_log.PATH:
+            _lookup_log.note(self, variant.masked, sig, device)
         return store_key(*self._identity, variant.masked, sig, device)
 
     def _executable(self, variant, args, name):
@@ -386,7 +386,7 @@ class Kernel:
             host.kernel = self
         self.static = frozenset(static)
         self._bounds = {}
-        self._bound = self._bounds.setdefault(_config.MATMUL_PRECISION, _Bindings())
+        self._bound = self._bounds.setdefault(_modes.MATMUL_PRECISION, _Bindings())
         self.fills, self.shape, self.bucket = fills, shape, bucket
         self.unpadded, self.extents = tuple(unpadded), extents
         self.__name__, self.__doc__ = fn.__name__, fn.__doc__
@@ -407,7 +407,7 @@ class Kernel:
         # the bindings of the precision in force: the process' table unless a
         # matmul_precision block is open somewhere (then this context's)
         table = (self._bound if not _PRECISION.open else self._bounds.setdefault(
-            _config.get_matmul_precision(), _Bindings())).by_statics
+            _modes.get_matmul_precision(), _Bindings())).by_statics
         try:
             return table[key]
         except KeyError:
@@ -424,7 +424,7 @@ class Kernel:
         ``static``, as ``items`` too) on inputs of logical ``shapes``; ``(None, None)``:
         exact.  The rules are pure: their answers are kept (4096 per precision)."""
         bindings = self._bound if not _PRECISION.open else self._bounds.setdefault(
-            _config.get_matmul_precision(), _Bindings())
+            _modes.get_matmul_precision(), _Bindings())
         said, key = bindings.said, (_static_key(items), *shapes)
         if len(said) >= 4096:
             said = bindings.said = {}
@@ -460,7 +460,7 @@ class _Bindings:
 
 
 _KERNELS = []   # every Kernel: a change of precision switches each to that precision's table
-_PRECISION = _config.PRECISION
+_PRECISION = _modes.PRECISION
 
 
 def _precision_changed(precision):
@@ -468,7 +468,7 @@ def _precision_changed(precision):
         kern._bound = kern._bounds.setdefault(precision, _Bindings())
 
 
-_config.on_matmul_precision(_precision_changed)
+_modes.on_matmul_precision(_precision_changed)
 # a program traced under another platform's record (LAXARRAY_PLATFORM) is another program
 register_program_setting("laxarray_backend", lambda: _backend.current().platform)
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 
 from laxarray._core.call_key import describe
-from laxarray._core.record import Unrecordable, resolve
+from laxarray._core.lookup_log import Unrecordable, resolve
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ import sys
 import threading
 
 from laxarray._core.files import write_atomic
-from laxarray._core import settings as _settings
+from laxarray._core import env_vars as _env_vars
 
 #: How many keys a trace keeps (this run's first, then earlier runs' others).
 KEEP = 2048
@@ -123,7 +123,7 @@ def start(store) -> None:
     """Begin this process's trace of ``store`` and load ahead what its last run looked up
     (once per process; nothing where prefetching is off)."""
     with _LOCK:
-        if _STATE["trace"] is not None or not _settings.value("LAXARRAY_PREFETCH") or (
+        if _STATE["trace"] is not None or not _env_vars.value("LAXARRAY_PREFETCH") or (
                 _pool_worker()):
             return
         _STATE["trace"], _STATE["seen"] = [], set()

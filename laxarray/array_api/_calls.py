@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from laxarray._core.host import DECLINED
+from laxarray._core.host_path import DECLINED
 from laxarray._core.jaxapi import Tracer
 from laxarray._core import buckets as _buckets
 from laxarray._core.buckets import bucket_shape, extents, pad_host

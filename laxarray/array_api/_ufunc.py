@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 from jax import lax
 
-from laxarray._core import config as _cfg
+from laxarray._core import modes as _cfg
 from laxarray._core import dtypes as _dt
 from laxarray._core.kernel import Kernel, flush_subnormals, keep_divisor
 from laxarray.array_api._array import Array, wrap, wrap_padded, wrap_padded_like

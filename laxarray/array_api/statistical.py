@@ -18,7 +18,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.host import HostPath
+from laxarray._core.host_path import HostPath
 from laxarray._core.buckets import mask_padding
 from laxarray._core.kernel import exact_div, kernel, reduce_extreme
 from laxarray._core.numerics import cumulative

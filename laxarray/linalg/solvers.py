@@ -21,7 +21,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import LinAlgError, fail
-from laxarray._core.host import to_like
+from laxarray._core.host_memory import to_like
 from laxarray._core.jaxapi import in_wide_region, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.validate import check_int, normalize_axis

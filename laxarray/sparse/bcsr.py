@@ -20,7 +20,7 @@ import jax
 import numpy as np
 from jax import lax
 
-from laxarray._core import host as _host
+from laxarray._core import lazy_scipy
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import device_put, in_wide_mode, is_tracer
 from laxarray._core.kernel import kernel
@@ -537,7 +537,7 @@ def bcsr_from_scipy_sparse(mat, *, index_dtype=None, device=None):
     """
     fn = "bcsr_from_scipy_sparse"
     check_placement(fn, device)
-    sps = _host.scipy_sparse()
+    sps = lazy_scipy.scipy_sparse()
     if not sps.issparse(mat):
         fail(TypeError, fn, "a scipy.sparse array or matrix for 'mat'", mat)
     csr = mat if mat.format == "csr" else mat.tocsr()

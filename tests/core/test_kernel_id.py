@@ -10,7 +10,7 @@ import pytest
 
 import laxarray as lx
 from checks import kernels_ran
-from laxarray._core import call_key, exec_store, record
+from laxarray._core import call_key, exec_store, lookup_log
 from laxarray._core import kernel as K
 from laxarray._core.kernel_id import KernelId, find
 from laxarray.array_api._ufunc import family_kernel
@@ -51,16 +51,16 @@ def test_the_spy_the_record_and_the_store_key_read_one_identity(case, tmp_path, 
     monkeypatch.setattr(K, "store_key", lambda *parts: keys.append(parts) or store_key(
         *parts))
     monkeypatch.setattr(K, "_STORE", [exec_store.ExecutableStore.open(tmp_path / "store")])
-    monkeypatch.setattr(record, "PATH", str(tmp_path / "calls.jsonl"))
-    monkeypatch.setattr(record, "_SEEN", set())
-    sig, stand_ins, device = record.call_inputs({"sig": inputs})
+    monkeypatch.setattr(lookup_log, "PATH", str(tmp_path / "calls.jsonl"))
+    monkeypatch.setattr(lookup_log, "_SEEN", set())
+    sig, stand_ins, device = lookup_log.call_inputs({"sig": inputs})
     assert kern.bind(items).prepare(False, sig, stand_ins, device)
-    (entry,) = record.read(tmp_path / "calls.jsonl")
-    assert entry["kernel"] == record.kernel_path(kern) == [kid.path, record.encode(kid.args)]
+    (entry,) = lookup_log.read(tmp_path / "calls.jsonl")
+    assert entry["kernel"] == lookup_log.kernel_path(kern) == [kid.path, lookup_log.encode(kid.args)]
     assert [parts[:2] for parts in keys] == [(kid.store, call_key.describe(items))]
 
     # the recorded path finds the very kernel again (a replay binds this one)
-    assert find(*record.target(entry)) is kern
+    assert find(*lookup_log.target(entry)) is kern
     assert kid.find() is kern
 
 
@@ -90,9 +90,9 @@ renamed_kernel = K.kernel()(lambda x: x)
 def test_a_kernel_no_other_process_finds_has_no_path_but_keeps_its_store_text():
     for kern in (_local_kernel(), renamed_kernel):
         assert kern.id.path is None
-        with pytest.raises(record.Unrecordable, match="has no path"):
-            record.kernel_path(kern)
-        with pytest.raises(record.Unrecordable):
+        with pytest.raises(lookup_log.Unrecordable, match="has no path"):
+            lookup_log.kernel_path(kern)
+        with pytest.raises(lookup_log.Unrecordable):
             kern.id.find()
     # a local kernel's closure holds a constant: the store still keys it, by its text
     assert "float:2.0" in _local_kernel().id.store

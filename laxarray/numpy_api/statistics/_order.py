@@ -28,7 +28,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
-from laxarray._core.host import HostPath
+from laxarray._core.host_path import HostPath
 from laxarray._core.jaxapi import in_wide_region, put_like
 from laxarray._core.kernel import kernel
 from laxarray._core.numerics import cast_value

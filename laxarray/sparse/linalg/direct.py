@@ -25,7 +25,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
-from laxarray._core import host as _host
+from laxarray._core import lazy_scipy
 from laxarray._core.errors import LinAlgError, fail, fail_text
 from laxarray._core.jaxapi import device_put, host_call, in_wide_mode, is_tracer
 from laxarray.array_api._array import wrap
@@ -73,7 +73,7 @@ def _coo(A):
 
 # ---- host side ------------------------------------------------------------------------
 def _host_matrix(data, rows, cols, n):
-    sps = _host.scipy_sparse()
+    sps = lazy_scipy.scipy_sparse()
     data, rows, cols = np.asarray(data), np.asarray(rows), np.asarray(cols)
     keep = (rows >= 0) & (rows < n) & (cols >= 0) & (cols < n)
     return sps.csc_array((data[keep], (rows[keep], cols[keep])), shape=(n, n))
@@ -81,7 +81,7 @@ def _host_matrix(data, rows, cols, n):
 
 def _host_lu(data, rows, cols, n):
     """SuperLU of the matrix, or ``None`` when it is exactly singular."""
-    spla = _host.scipy_sparse_linalg()
+    spla = lazy_scipy.scipy_sparse_linalg()
     try:
         return spla.splu(_host_matrix(data, rows, cols, n))
     except RuntimeError:            # SuperLU: "Factor is exactly singular"

@@ -23,7 +23,7 @@ import jax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
-from laxarray._core.host import HostPath
+from laxarray._core.host_path import HostPath
 from laxarray._core.jaxapi import in_wide_mode, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.runtime_checks import report

@@ -22,7 +22,7 @@ from jax import lax
 import laxarray.array_api as _la
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.host import HostPath
+from laxarray._core.host_path import HostPath
 from laxarray._core.jaxapi import in_wide_mode, is_tracer
 from laxarray._core.kernel import kernel
 from laxarray._core.numerics import cumulative

@@ -35,8 +35,9 @@ import jax
 import numpy as np
 
 from laxarray._core import backend as _backend
-from laxarray._core import config
-from laxarray._core.jaxapi import device_put, is_tracer, put_like
+from laxarray._core import modes
+from laxarray._core.host_memory import to_like
+from laxarray._core.jaxapi import is_tracer
 
 #: The dtypes NumPy sorts and computes natively: bool, the integers, float32 and float64
 #: (complex, float16 and bfloat16 stay in lax).
@@ -77,7 +78,7 @@ class HostPath:
     def takes(self, args, static) -> bool:
         """The gate: whether a call of the kernel on ``args`` with ``static`` takes the host
         path (eagerly or through a host call)."""
-        if not config.get_host_sort() or not _backend.current().host:
+        if not modes.get_host_sort() or not _backend.current().host:
             return False
         if self.dtypes is not None:
             of = self.dtype_of
@@ -128,60 +129,6 @@ def platform(raw):
     return next(iter(devices)).platform if len(devices) == 1 else None
 
 
-# ---- SciPy's sparse package, on first use ------------------------------------------------
-
-def scipy_sparse():
-    """``scipy.sparse``, imported on the first host path or conversion that needs it
-    (``import laxarray`` does not load SciPy's sparse package: about 0.2 s)."""
-    import scipy.sparse  # local: the one deferred import of it (see the docstring)
-    return scipy.sparse
-
-
-def scipy_sparse_linalg():
-    """``scipy.sparse.linalg``, imported on first use (as :func:`scipy_sparse`)."""
-    import scipy.sparse.linalg  # local: the one deferred import of it
-    return scipy.sparse.linalg
-
-
-# ---- results: NumPy to jax without a copy ----------------------------------------------------
-
-#: the host alignment at which ``jax.device_put`` on the CPU shares memory instead of copying
-_ALIGN = 64
-
-
-def aligned(shape, dtype):
-    """An empty NumPy array on 64-byte aligned memory: ``jax.device_put`` on the CPU then
-    takes it without a copy (it copies anything less aligned into a new buffer)."""
-    dtype = np.dtype(dtype)
-    nbytes = int(np.prod(shape)) * dtype.itemsize
-    raw = np.empty((nbytes + _ALIGN,), np.uint8)
-    start = -raw.ctypes.data % _ALIGN
-    return raw[start:start + nbytes].view(dtype).reshape(shape)
-
-
-def aligned_copy(v):
-    """``v`` itself where it is aligned and contiguous, else an aligned copy."""
-    if v.ctypes.data % _ALIGN or not v.flags.c_contiguous:
-        out = aligned(v.shape, v.dtype)
-        out[...] = v
-        return out
-    return v
-
-
-def to_like(v, like):
-    """NumPy ``v`` (never written again) as a jax array placed and committed like the
-    concrete raw ``like``, through aligned host memory (one host copy at most)."""
-    return put_like(aligned_copy(np.asarray(v)), like)
-
-
-def to_device(v, device=None):
-    """NumPy ``v`` as a jax array on ``device``, through aligned host memory (one host copy
-    at most)."""
-    return device_put(aligned_copy(np.asarray(v)), device)
-
-
-# ---- the table of declarations ---------------------------------------------------------------
-
 def _dtypes_text(path):
     if path.dtypes is None:
         return "any"
@@ -213,5 +160,4 @@ def declared():
     return list(_DECLARED)
 
 
-__all__ = ["HostPath", "NATIVE", "DECLINED", "platform", "aligned", "aligned_copy",
-           "to_like", "to_device", "table", "declared"]
+__all__ = ["HostPath", "NATIVE", "DECLINED", "platform", "table", "declared"]

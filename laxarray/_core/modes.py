@@ -1,5 +1,6 @@
-"""Library settings: the rank-promotion guard (``allow`` / ``warn`` / ``raise``), the host
-paths of sorting and sparse products (below), and the matrix-product precision (last).
+"""The library's modes, per process or per context: the rank-promotion guard (``allow`` /
+``warn`` / ``raise``), the host paths of sorting and sparse products (below), and the
+matrix-product precision (last).
 
 ``set_*`` sets a setting for the process; the context managers (``rank_promotion``,
 ``host_sort``) set it for their ``with`` block in the current context only (a
@@ -22,7 +23,7 @@ import warnings
 
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.validate import check_bool
-from laxarray._core import settings as _settings
+from laxarray._core import env_vars as _env_vars
 
 MODES = ("allow", "warn", "raise")
 
@@ -69,7 +70,7 @@ class _Scoped:
                 changed()
 
 
-_RANK = _Scoped("rank_promotion", _settings.value("LAXARRAY_RANK_PROMOTION"))
+_RANK = _Scoped("rank_promotion", _env_vars.value("LAXARRAY_RANK_PROMOTION"))
 #: whether any thread may need the check (the process' mode is not ``allow``, or a
 #: ``rank_promotion`` block is open somewhere), read on the eager fast paths.
 ACTIVE = _RANK.value != "allow"
@@ -213,7 +214,7 @@ def check_ranks(fn, *shapes):
 # arrays sharded over several devices, and when this switch is off -- which ``jax.export``
 # needs, since a program with a host callback cannot be serialized.
 
-_HOST_SORT = _Scoped("host_sort", _settings.value("LAXARRAY_HOST_SORT"))
+_HOST_SORT = _Scoped("host_sort", _env_vars.value("LAXARRAY_HOST_SORT"))
 
 
 def get_host_sort():
@@ -261,7 +262,7 @@ def set_host_sort(enabled):
     -----
     Static under ``jax.jit``: not applicable: the setting is read when a function is traced.
 
-    Every kernel's declared host path (``_core/host.py``; the table in
+    Every kernel's declared host path (``_core/host_path.py``; the table in
     ``docs/performance.md``), ``bincount``'s and the sparse products', sums' and
     differences'.  A :func:`host_sort` block still decides inside it.
 
@@ -333,7 +334,7 @@ def _valid_precision(fn, name):
 #: the setting: the process' value (``PRECISION.value``) and a ``matmul_precision`` block's
 #: per-context one; ``PRECISION.open`` says whether any block is open (the kernel helper
 #: then looks the setting up per call)
-PRECISION = _Scoped("matmul_precision", _settings.value("LAXARRAY_MATMUL_PRECISION"))
+PRECISION = _Scoped("matmul_precision", _env_vars.value("LAXARRAY_MATMUL_PRECISION"))
 MATMUL_PRECISION = PRECISION.value  # the process' value (set_matmul_precision)
 
 

@@ -1,4 +1,4 @@
-"""Every ``LAXARRAY_*`` variable is parsed in one place (``_core/settings.py``): a malformed
+"""Every ``LAXARRAY_*`` variable is parsed in one place (``_core/env_vars.py``): a malformed
 value never stops the import, it warns once, naming the variable and the value, and the
 default is used."""
 
@@ -11,7 +11,7 @@ import warnings
 
 import pytest
 
-from laxarray._core import settings
+from laxarray._core import env_vars
 
 #: a malformed value for each setting
 BAD = {
@@ -27,32 +27,32 @@ FREE_TEXT = {"LAXARRAY_COMPILATION_CACHE", "LAXARRAY_RECORD"}
 
 
 def test_the_table_covers_what_the_package_reads():
-    root = os.path.dirname(os.path.dirname(settings.__file__))
+    root = os.path.dirname(os.path.dirname(env_vars.__file__))
     read = set()
     for folder, _, files in os.walk(root):
         for name in files:
-            if name.endswith(".py") and name != "settings.py":
+            if name.endswith(".py") and name != "env_vars.py":
                 with open(os.path.join(folder, name)) as f:
                     text = f.read()
                 assert not re.search(r"environ(\.get\(|\[)\s*[\"']LAXARRAY_", text), name
                 read |= set(re.findall(r"[\"'](LAXARRAY_[A-Z0-9_]+)[\"']", text))
-    assert read <= set(settings.SETTINGS), read - set(settings.SETTINGS)
-    assert set(BAD) | FREE_TEXT == set(settings.SETTINGS)
+    assert read <= set(env_vars.SETTINGS), read - set(env_vars.SETTINGS)
+    assert set(BAD) | FREE_TEXT == set(env_vars.SETTINGS)
 
 
 def test_the_platforms_are_the_backend_records():
     from laxarray._core import backend
-    assert set(settings.PLATFORMS) == set(backend.RECORDS)
+    assert set(env_vars.PLATFORMS) == set(backend.RECORDS)
 
 
 @pytest.mark.parametrize("name", sorted(BAD))
 def test_a_malformed_value_warns_once_and_gives_the_default(name, monkeypatch):
     monkeypatch.setenv(name, BAD[name])
-    monkeypatch.setattr(settings, "_WARNED", set())
+    monkeypatch.setattr(env_vars, "_WARNED", set())
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        got = [settings.value(name), settings.value(name)]
-    assert got == [settings.SETTINGS[name].default] * 2
+        got = [env_vars.value(name), env_vars.value(name)]
+    assert got == [env_vars.SETTINGS[name].default] * 2
     assert len(caught) == 1 and caught[0].category is RuntimeWarning
     assert name in str(caught[0].message) and repr(BAD[name]) in str(caught[0].message)
 
@@ -69,7 +69,7 @@ def test_valid_values_parse(name, text, want, monkeypatch):
     monkeypatch.setenv(name, text)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert settings.value(name) == want
+        assert env_vars.value(name) == want
 
 
 def test_import_never_fails_on_a_setting(tmp_path):
@@ -79,9 +79,9 @@ def test_import_never_fails_on_a_setting(tmp_path):
     code = ("import warnings; warnings.simplefilter('always')\n"
             "with warnings.catch_warnings(record=True) as w:\n"
             "    import laxarray as xp\n"
-            "    from laxarray._core import buckets, config\n"
+            "    from laxarray._core import buckets, modes\n"
             "import json; print(json.dumps({'warned': [str(x.message) for x in w],\n"
-            "    'precision': config.get_matmul_precision(), 'limit': buckets.BUCKET_LIMIT,\n"
+            "    'precision': modes.get_matmul_precision(), 'limit': buckets.BUCKET_LIMIT,\n"
             "    'sum': float(xp.sum(xp.ones(3)))}))")
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, timeout=300, cwd=tmp_path)

@@ -31,10 +31,10 @@ import jax
 import numpy as np
 
 from laxarray._core import jaxapi
-from laxarray._core import settings as _settings
+from laxarray._core import env_vars as _env_vars
 
 #: The file named by ``LAXARRAY_RECORD`` when the process started (``None``: not recording).
-PATH = _settings.value("LAXARRAY_RECORD") or None
+PATH = _env_vars.value("LAXARRAY_RECORD") or None
 #: The version of the line format; :func:`read` refuses other versions.
 FORMAT = 1
 
@@ -58,7 +58,7 @@ def note(bound, masked, sig, device) -> None:
             "items": [[k, encode(v)] for k, v in bound.items],
             "masked": bool(masked), "sig": [_encode_input(a) for a in sig]}, sort_keys=True)
     except (Unrecordable, AttributeError, TypeError, ValueError) as e:
-        if _settings.value("LAXARRAY_RECORD_DEBUG"):
+        if _env_vars.value("LAXARRAY_RECORD_DEBUG"):
             print("NOTREC", bound.kernel.__name__, e)
         return
     with _LOCK:

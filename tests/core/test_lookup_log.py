@@ -1,4 +1,4 @@
-"""``LAXARRAY_RECORD=FILE`` (laxarray._core.record): static values survive the file's text,
+"""``LAXARRAY_RECORD=FILE`` (laxarray._core.lookup_log): static values survive the file's text,
 a bad line is refused by number, processes recording at once write whole lines, and a
 program's record rebuilt into a fresh store (``python -m laxarray.precompile --from``) serves
 the same program without a compile."""
@@ -16,7 +16,7 @@ import jax
 import numpy as np
 import pytest
 
-from laxarray._core import record
+from laxarray._core import lookup_log
 from laxarray.precompile import recorded
 
 MARK = "@@result@@ "
@@ -40,7 +40,7 @@ def _same(a, b):
 
 
 def _round_trip(v):
-    return record.decode(json.loads(json.dumps(record.encode(v))))
+    return lookup_log.decode(json.loads(json.dumps(lookup_log.encode(v))))
 
 
 def module_level_function(x):
@@ -92,7 +92,7 @@ def test_bfloat16_dtype_and_scalar():
 
 
 def test_module_functions_round_trip_to_the_same_object():
-    for fn in (module_level_function, jax.lax.add, np.add, math.sqrt, record.encode):
+    for fn in (module_level_function, jax.lax.add, np.add, math.sqrt, lookup_log.encode):
         assert _round_trip(fn) is fn
 
 
@@ -102,8 +102,8 @@ def test_values_without_a_text_are_refused():
 
     for v in (lambda x: x, local, object(), functools.partial(jax.lax.add, 1),
               np.dtype([("a", "f8")]), {"a": 1}, b"bytes"):
-        with pytest.raises(record.Unrecordable):
-            record.encode(v)
+        with pytest.raises(lookup_log.Unrecordable):
+            lookup_log.encode(v)
 
 
 _GOOD = {"v": 1, "kernel": ["laxarray.somewhere:_k", {"t": []}], "items": [],
@@ -129,21 +129,21 @@ def test_read_names_the_bad_line(tmp_path, bad):
     _write(path, json.dumps(_GOOD), "", bad)
     with pytest.raises(ValueError, match=r"calls\.jsonl, line 3: expected a line written by "
                                          r"LAXARRAY_RECORD"):
-        record.read(path)
+        lookup_log.read(path)
 
 
 def test_read_keeps_distinct_entries_in_order_and_labels_them(tmp_path):
     other = dict(_GOOD, masked=True, sig=[["n", [2, 3], "<f4"]])
     path = tmp_path / "calls.jsonl"
     _write(path, json.dumps(_GOOD), json.dumps(other), json.dumps(_GOOD), "")
-    entries = record.read(path)
+    entries = lookup_log.read(path)
     assert entries == [_GOOD, other]
-    assert record.label(entries[0]) == "_k float64[4],float"
-    assert record.label(entries[1]) == "_k masked <f4[2,3]"
+    assert lookup_log.label(entries[0]) == "_k float64[4],float"
+    assert lookup_log.label(entries[1]) == "_k masked <f4[2,3]"
 
 
 def test_recorded_tasks_group_a_binding_and_name_a_kind(tmp_path):
-    factory = dict(_GOOD, kernel=["laxarray.somewhere:make", record.encode(("sin", None))])
+    factory = dict(_GOOD, kernel=["laxarray.somewhere:make", lookup_log.encode(("sin", None))])
     entries = [_GOOD, dict(_GOOD, masked=True), dict(_GOOD, items=[["axis", {"i": "0"}]]),
                factory]
     path = tmp_path / "calls.jsonl"
@@ -155,7 +155,7 @@ def test_recorded_tasks_group_a_binding_and_name_a_kind(tmp_path):
     assert [t.label for t in recorded.tasks(path, match="make*")] == [found[3].label]
     assert len(recorded.tasks(path, limit=2)) == 2
     # a kernel that is gone raises in the worker's call (counted there), not here
-    with pytest.raises(record.Unrecordable, match="laxarray.somewhere:_k"):
+    with pytest.raises(lookup_log.Unrecordable, match="laxarray.somewhere:_k"):
         found[0].calls()[0]()
 
 
@@ -217,10 +217,10 @@ def test_a_record_rebuilt_into_a_fresh_store_serves_the_program(tmp_path):
     first, err = _child(_PROGRAM, _env(tmp_path / "A", LAXARRAY_RECORD=str(calls)))
     assert all(first["ok"].values()), first
     assert err.count(_HINT) == 1, err                       # a fresh store: said once
-    entries = record.read(calls)
+    entries = lookup_log.read(calls)
     # one line per executable the program looked up: it compiled each (a fresh store)
     assert first["loads"] == 0 and first["compiles"] == len(entries) >= 6, first
-    labels = [record.label(e) for e in entries]
+    labels = [lookup_log.label(e) for e in entries]
     assert any(t.startswith("_svd_kernel masked ") for t in labels), labels  # on its bucket
     assert any(t.startswith("_matmul_kernel ") for t in labels), labels
 
@@ -239,7 +239,7 @@ def test_a_record_rebuilt_into_a_fresh_store_serves_the_program(tmp_path):
     assert again["compiles"] == again["loads"], again       # ... and nothing compiled
 
     # a second run loads what the store holds, and counts a kernel that is gone as failed
-    gone = dict(entries[0], kernel=["laxarray.linalg:_gone_kernel", record.encode(())])
+    gone = dict(entries[0], kernel=["laxarray.linalg:_gone_kernel", lookup_log.encode(())])
     with open(calls, "a") as f:
         f.write(json.dumps(gone) + "\n")
     proc = _precompile(tmp_path / "B", "--from", str(calls), "--jobs", "2")
@@ -252,10 +252,10 @@ def test_a_record_rebuilt_into_a_fresh_store_serves_the_program(tmp_path):
 _WRITER = """
     import json, os, sys, time, types
     import jax
-    from laxarray._core import record
+    from laxarray._core import lookup_log
 
     who, ready, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    kern = record.resolve("laxarray.linalg.decompositions:_svd_kernel")
+    kern = lookup_log.resolve("laxarray.linalg.decompositions:_svd_kernel")
     open(os.path.join(ready, who), "w").close()
     while len(os.listdir(ready)) < 2:      # both start writing at once
         time.sleep(0.001)
@@ -263,8 +263,8 @@ _WRITER = """
     for n in range(count):
         bound = types.SimpleNamespace(kernel=kern, items=(
             ("who", who), ("n", n), ("pad", "x" * (50 + n % 500))))
-        record.note(bound, n % 2 == 0, (float,), device)
-    print("@@result@@ " + json.dumps({"path": record.PATH}))
+        lookup_log.note(bound, n % 2 == 0, (float,), device)
+    print("@@result@@ " + json.dumps({"path": lookup_log.PATH}))
 """
 
 
@@ -283,7 +283,7 @@ def test_processes_recording_into_one_file_write_whole_lines(tmp_path):
     seen = set()
     for line in lines[:-1]:
         entry = json.loads(line)                            # no torn or mixed line
-        items = {k: record.decode(v) for k, v in entry["items"]}
+        items = {k: lookup_log.decode(v) for k, v in entry["items"]}
         assert items["pad"] == "x" * (50 + items["n"] % 500)
         seen.add((items["who"], items["n"]))
     assert len(lines) - 1 == 2 * count
