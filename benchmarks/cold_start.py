@@ -8,7 +8,7 @@ counted apart from wall time with ``jax.monitoring``: each ``.../backend_compile
 event is one executable asked of XLA, each ``...cache_hits`` event one the persistent cache
 served, so "compiles" = events - hits; "compile" sums those events' seconds (cache reads
 included), "trace" the seconds of jax's tracing and lowering events.  laxarray children also
-report ``laxarray._core.kernel.compile_count()`` (kernels' executables) where it exists.
+report ``laxarray._runtime.kernel.compile_count()`` (kernels' executables) where it exists.
 
 Persistent cache: laxarray children get ``LAXARRAY_COMPILATION_CACHE=<dir>``, a fresh
 ``tempfile.mkdtemp`` directory for "empty cache" runs, the directory of an earlier child for
@@ -39,7 +39,7 @@ scipy's OpenBLAS too); jax.numpy children ``LAXARRAY_COMPILATION_CACHE=0`` (the 
    ``python -m laxarray.conformance`` and of scikit-learn's array-API tests
    (``make test-sklearn``'s selection), laxarray on an empty store, then again on the
    store the first run filled, and array_api_strict.
-Row (c) of 2. runs with the store's loader thread (``laxarray._core.prefetch``), which
+Row (c) of 2. runs with the store's loader thread (``laxarray._runtime.prefetch``), which
 loads during the import what the first run used: the import of a filled-store process
 and the sum of import and workflow are printed beside it. ``--plot FILE`` draws where each
 workflow row's time goes (import, trace and lower, compile, load, run; matplotlib, the
@@ -99,9 +99,9 @@ class _Monitor:
         hits = sum(v for k, v in self.events.items() if "cache_hits" in k)
         count = loads = load_s = None   # laxarray's own counts, on versions that have them
         if self.lib == "laxarray":
-            count = getattr(importlib.import_module("laxarray._core.kernel"), "compile_count",
+            count = getattr(importlib.import_module("laxarray._runtime.kernel"), "compile_count",
                             None)
-            store = importlib.import_module("laxarray._core.exec_store")
+            store = importlib.import_module("laxarray._runtime.exec_store")
             loads = getattr(store, "load_count", None)
             load_s = getattr(store, "load_seconds", None)
         return {"compiles": n - hits, "hits": hits, "compile_s": self.compile_s,
@@ -365,7 +365,7 @@ def measure_workflow(args, mk):
         ph = {k: {m: _med(x[m] for x in v) for m in keys} for k, v in ph.items()}
         ph["d"] = {m: _med(statistics.median(x[m] for x in r["runs"][1:]) for r in s)
                    for m in keys if m not in ("lx", "loads", "load_s")}
-        # the store's loader thread works while the program imports (laxarray._core.prefetch):
+        # the store's loader thread works while the program imports (laxarray._runtime.prefetch):
         # the import of a filled-store process is shown, and the sum of both
         ph["import"] = {"wall": _med(r["import_s"] for r in f)}
         ph["import_c"] = {"wall": _med(r["import_s"] for r in s)}
@@ -408,7 +408,7 @@ def _precompile(store, *args):
 
 def _store_size(store):
     """``(entries, bytes)`` of the executable store under ``store`` (its own count)."""
-    from laxarray._core.exec_store import ExecutableStore
+    from laxarray._runtime.exec_store import ExecutableStore
     found = ExecutableStore(os.path.join(store, "executables")).stats()
     return found["entries"], found["bytes"]
 

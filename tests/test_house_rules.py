@@ -37,7 +37,7 @@ def _library_files():
 
 
 #: The one exception to FORBIDDEN: executables are serialized through jax's module, here only.
-SERIALIZE = ("_core/jaxapi.py", "jax.experimental.serialize_executable")
+SERIALIZE = ("_runtime/serialize.py", "jax.experimental.serialize_executable")
 
 
 def _allowed(path, mod):
@@ -125,7 +125,7 @@ def _scan_calls(path):
 
 
 @pytest.mark.parametrize("finder, owner", [
-    (_jit_calls, "_core/kernel.py"),      # the one kernel helper jits
+    (_jit_calls, "_runtime/kernel.py"),   # the one kernel helper jits
     (_scan_calls, "_core/numerics.py"),   # numerics.cumulative keeps scans in scan_block
 ], ids=["jax.jit", "lax scans"])
 def test_only_its_owner_uses_it(finder, owner):
@@ -177,7 +177,8 @@ def test_public_namespace_is_the_standard_numpy_or_documented():
 #: ``laxarray/__init__.py`` assembles the namespace; ``conformance`` tests any namespace and
 #: imports nothing of laxarray outside itself.
 LAYERS = (
-    ("_core",),
+    ("_core",),       # what an array means: dtypes, backend records, devices, numerics, jaxapi
+    ("_runtime",),    # compiling kernels and keeping their executables
     ("array_api",),
     ("linalg", "fft", "numpy_api", "transforms", "typing"),
     ("sparse",),
@@ -478,12 +479,12 @@ def test_no_namespace_is_filled_through_globals():
 # ---- the CPU host path: declared on a kernel, decided by the kernel helper alone ------------
 
 #: The gates and eager results of the host path, which only the kernel helper's module
-#: (``_core/host_path.py``, asked by ``_core/kernel.py``) may call: a call of one of them (as an
-#: attribute of these modules or imported from them) chooses host or XLA by hand.
+#: (``_runtime/host_path.py``, asked by ``_runtime/kernel.py``) may call: a call of one of
+#: them (as an attribute of these modules or imported from them) chooses host or XLA by hand.
 HOST_GATES = {"usable", "usable_operands", "placed", "eager_view", "native", "platform",
               "array_like"}
 HOST_GATE_MODULES = {"_host_order", "spgemm_host", "union_host", "host_path"}
-HOST_HELPER = {"_core/host_path.py", "_core/kernel.py"}
+HOST_HELPER = {"_runtime/host_path.py", "_runtime/kernel.py"}
 
 #: Modules that still choose host or XLA by hand -- a ``host`` static or parameter, a gate
 #: call -- because their kernels do not declare their host path yet (issue 42, item 1), with

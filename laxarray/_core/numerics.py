@@ -20,7 +20,6 @@ from jax import lax
 from laxarray._core import backend as _backend
 from laxarray._core import modes as _modes
 from laxarray._core import dtypes as _dt
-from laxarray._core import fingerprint as _fingerprint
 
 
 def flush_subnormals(x):
@@ -210,10 +209,6 @@ def with_matmul_precision(fn, precision=None):
         with jax.default_matmul_precision(name):
             return fn(*args, **kwargs)
     return under_precision
-
-
-# the setting changes the programs laxarray compiles: part of every executable-store key
-_fingerprint.register_program_setting("laxarray_matmul_precision", _modes.get_matmul_precision)
 
 
 # ---- what the backend's record asks of a program -------------------------------------------

@@ -22,7 +22,7 @@ from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.jaxapi import host_call, in_wide_region
 from laxarray._core.errors import fail
-from laxarray._core.kernel import kernel
+from laxarray._runtime.kernel import kernel
 from laxarray._core.validate import check_bool
 from laxarray.array_api._calls import call
 from laxarray.linalg import _matrix_ops as M

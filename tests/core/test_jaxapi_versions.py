@@ -10,6 +10,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import jaxapi
+from laxarray._runtime import serialize
 
 
 def _scan_eqn():
@@ -75,8 +76,8 @@ def test_fast_call_of_an_executable_that_never_ran_is_its_cpp_call():
     # Compiled.__call__ for every call; fast_call makes the C++ call that call would make
     a = np.arange(8, dtype=np.float32)
     exe = jax.jit(lambda u: u * 2).lower(a).compile()
-    blob = jaxapi.serialize_compiled(exe)
-    loaded = jaxapi.load_compiled(blob)
+    blob = serialize.serialize_compiled(exe)
+    loaded = serialize.load_compiled(blob)
     run = jaxapi.fast_call(loaded)
     assert not isinstance(run, jax.stages.Compiled)
     np.testing.assert_array_equal(np.asarray(run(a)), a * 2)

@@ -17,7 +17,8 @@ import pytest
 from jax import lax
 
 import laxarray as la
-from laxarray._core import modes, fingerprint, kernel
+from laxarray._core import modes
+from laxarray._runtime import fingerprint, kernel
 
 #: laxarray's setting -> the operand precision StableHLO prints
 PRINTED = {"highest": "HIGHEST", "tf32": "HIGH", "default": "DEFAULT"}

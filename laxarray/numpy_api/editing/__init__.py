@@ -7,12 +7,12 @@ The functions live in this package's private modules by topic (``_pad``, ``_inse
 """
 
 from laxarray.numpy_api.editing._apply import (apply_along_axis, apply_over_axes, choose,
-                                            piecewise, select, vectorize)
+                                               piecewise, select, vectorize)
 from laxarray.numpy_api.editing._insert import (append, delete, fliplr, flipud, insert, resize,
-                                             rot90, trim_zeros)
+                                                rot90, trim_zeros)
 from laxarray.numpy_api.editing._pad import pad
 from laxarray.numpy_api.editing._put import (compress, copyto, extract, place, put, put_along_axis,
-                                          putmask)
+                                             putmask)
 from laxarray.numpy_api.editing._sets import intersect1d, setdiff1d, setxor1d, union1d, unique
 
 __all__: list[str] = [

@@ -16,7 +16,7 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.jaxapi import in_wide_region, is_tracer
-from laxarray._core.kernel import kernel
+from laxarray._runtime.kernel import kernel
 from laxarray._core.validate import check_bool, check_int
 from laxarray.array_api._calls import call
 import laxarray.array_api as xa

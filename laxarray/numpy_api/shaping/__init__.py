@@ -8,18 +8,18 @@ The implementations live in this package's private modules, one topic each (``_c
 """
 
 from laxarray.numpy_api.shaping._create import (array, copy, fromfunction, geomspace,
-                                              identity, logspace)
+                                                identity, logspace)
 from laxarray.numpy_api.shaping._diag import (diag, diag_indices, diag_indices_from, diagflat,
-                                            diagonal, fill_diagonal, mask_indices, tri,
-                                            tril_indices, tril_indices_from, triu_indices,
-                                            triu_indices_from)
+                                              diagonal, fill_diagonal, mask_indices, tri,
+                                              tril_indices, tril_indices_from, triu_indices,
+                                              triu_indices_from)
 from laxarray.numpy_api.shaping._grid import (c_, index_exp, indices, ix_, mgrid, ogrid, r_,
-                                            s_)
+                                              s_)
 from laxarray.numpy_api.shaping._ravel import (argwhere, flatnonzero, ravel_multi_index,
-                                             unravel_index)
+                                               unravel_index)
 from laxarray.numpy_api.shaping._split import (array_split, atleast_1d, atleast_2d, atleast_3d,
-                                             block, column_stack, dsplit, dstack, hsplit,
-                                             hstack, split, vsplit, vstack)
+                                               block, column_stack, dsplit, dstack, hsplit,
+                                               hstack, split, vsplit, vstack)
 
 __all__ = [
     "split", "array_split", "hsplit", "vsplit", "dsplit",

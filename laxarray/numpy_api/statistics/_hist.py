@@ -22,9 +22,9 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
-from laxarray._core.host_path import HostPath
+from laxarray._runtime.host_path import HostPath
 from laxarray._core.jaxapi import device_put, in_wide_region, is_tracer
-from laxarray._core.kernel import kernel
+from laxarray._runtime.kernel import kernel
 from laxarray._core.validate import check_bool, check_int
 from laxarray.array_api._calls import call
 from laxarray.array_api import _host_order

@@ -20,7 +20,7 @@ import jax
 import jaxlib.version
 import numpy as np
 
-from laxarray._core.jaxapi import EXECUTABLE_FORMAT
+from laxarray._runtime.serialize import EXECUTABLE_FORMAT
 
 #: jax settings that change the program jax lowers or compiles for the same laxarray call
 #: (read on every :func:`environment_fingerprint` call: a user may change them at any time).

@@ -6,7 +6,7 @@ configuration alone) saves XLA's compile, but a fresh process still traces and l
 kernel first.  This store lets a kernel call skip all three: the call's key -- computed by
 ``call_key.store_key`` before any tracing: the kernel's identity and static facts, the
 call's signature and device, ``fingerprint``'s environment and source digests -- names a
-file holding the executable that :func:`jaxapi.serialize_compiled` wrote.  The store knows
+file holding the executable that :func:`serialize.serialize_compiled` wrote.  The store knows
 nothing of kernels: :meth:`ExecutableStore.get`/:meth:`~ExecutableStore.put` bytes by key.
 
 * **Where.**  :func:`default_store` follows ``LAXARRAY_COMPILATION_CACHE``: unset, the store
@@ -32,7 +32,7 @@ nothing of kernels: :meth:`ExecutableStore.get`/:meth:`~ExecutableStore.put` byt
   an estimate over the bound (or a small store) reads the whole directory.
 * **Never in the way.**  I/O errors of a put or an eviction (disk full, permissions) warn
   once per store and are otherwise ignored: the caller has its executable already.
-* **Not stored** (``jaxapi.NotSerializable``): programs with host callbacks, and
+* **Not stored** (``serialize.NotSerializable``): programs with host callbacks, and
   executables that were loaded rather than compiled in this process (from this store, or
   on CPU from jax's persistent cache: jaxlib 0.10.2 writes those without machine code).
 """
@@ -48,8 +48,9 @@ import time
 import warnings
 
 
-from laxarray._core import fingerprint, jaxapi, prefetch
-from laxarray._core.files import TEMP_PREFIX as _TEMP_PREFIX, remove as _remove, write_atomic
+from laxarray._runtime import serialize
+from laxarray._runtime import fingerprint, prefetch
+from laxarray._runtime.files import TEMP_PREFIX as _TEMP_PREFIX, remove as _remove, write_atomic
 from laxarray._core import env_vars as _env_vars
 from laxarray._core.errors import StoreHintWarning
 
@@ -136,8 +137,8 @@ class ExecutableStore:
         if blob is None:
             return None
         try:
-            return jaxapi.load_compiled(blob)
-        except jaxapi.NotLoadable:
+            return serialize.load_compiled(blob)
+        except serialize.NotLoadable:
             return None
 
     def load(self, key: str):

@@ -1,5 +1,5 @@
 """Reading a compiled program as XLA prints it: its optimized HLO text, its platform, and
-whether it needs machine code of its own (what ``jaxapi.serialize_compiled`` checks before
+whether it needs machine code of its own (what ``serialize.serialize_compiled`` checks before
 it writes an XLA:CPU executable that jax may have loaded without its code)."""
 
 from __future__ import annotations
