@@ -482,8 +482,8 @@ Array([0.        , 0.54930614,        inf])
 @functools.partial(jax.custom_jvp, nondiff_argnums=(1,))
 def _log_base_real(x, base):
     """``log_base(x)`` of real floating ``x`` as ``e log_base(2) + log(m) / log(base)`` with
-    ``x = m 2**e``, ``m`` in ``[sqrt(1/2), sqrt(2)]`` (``_exact_float32.log_split``): powers of the base
-    come out exact (``log10(0.1) == -1``, ``log2(2**k) == k``), where ``log(x) / log(base)``
+    ``x = m 2**e``, ``m`` in ``[sqrt(1/2), sqrt(2)]`` (``_exact_float32.log_split``): powers of
+    the base come out exact (``log10(0.1) == -1``, ``log2(2**k) == k``), where ``log(x) / log(base)``
     is off by an ulp or two.  float16 and float32 do the arithmetic in float64 (then they
     are correctly rounded, where NumPy's float32 log10 is in 47% of cases); on a backend
     without float64 (a TPU) float32 does it in float32, to under one ulp.  Zero, negative,

@@ -29,7 +29,8 @@ from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._runtime.host_path import HostPath
-from laxarray._core.jaxapi import in_wide_region, is_tracer
+from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi.regions import in_wide_region
 from laxarray._core.buckets import unpad_raw
 from laxarray._runtime.kernel import kernel
 from laxarray._core.numerics import rank_of_true

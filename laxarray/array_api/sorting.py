@@ -25,7 +25,7 @@ from laxarray.array_api import _host_order
 from laxarray.array_api._array import Array
 from laxarray.array_api._calls import call
 from laxarray.array_api._convert import to_raw
-from laxarray._core.jaxapi import in_wide_region
+from laxarray._core.jaxapi.regions import in_wide_region
 
 
 def sort_keys(x, descending):

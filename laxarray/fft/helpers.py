@@ -18,7 +18,7 @@ from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.fft._plan import check_n
-from laxarray._core.jaxapi import in_wide_region
+from laxarray._core.jaxapi.regions import in_wide_region
 
 
 @kernel(static=("n", "scale", "dtype", "half"))

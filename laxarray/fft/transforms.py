@@ -25,7 +25,7 @@ from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array
 from laxarray.array_api._convert import to_raw
 from laxarray.fft._plan import check_norm, nd_axes, one_axis, swap_norm
-from laxarray._core.jaxapi import in_wide_region
+from laxarray._core.jaxapi.regions import in_wide_region
 
 _FFT_TYPE = {"fft": lax.FftType.FFT, "ifft": lax.FftType.IFFT, "rfft": lax.FftType.RFFT,
              "irfft": lax.FftType.IRFFT}

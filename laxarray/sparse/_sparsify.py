@@ -33,8 +33,10 @@ from jax import lax
 
 from laxarray._core.errors import fail
 from laxarray._core.interpret import Interpreter
-from laxarray._core.jaxapi import (Literal, as_64bit_code, bind_eqn, eval_shape, host_call_p,
-                                   is_tracer)
+from laxarray._core.jaxapi import Literal, eval_shape, is_tracer
+from laxarray._core.jaxapi.host_calls import host_call_p
+from laxarray._core.jaxapi.regions import as_64bit_code
+from laxarray._core.jaxapi.tracing import bind_eqn
 from laxarray.array_api._array import Array, wrap
 from laxarray.sparse import _sparsify_rules as R
 from laxarray.sparse.bcoo import BCOO
@@ -195,7 +197,7 @@ class _Sparsifier(Interpreter):
         if eqn.primitive in R.ZERO_DESTROYING_UNARY:
             why = (f"'{name}' maps 0 to a non-zero value, so its result is dense anyway; "
                    "todense() on the sparse input would help")
-        elif eqn.primitive is host_call_p:   # laxarray's NumPy host call (jaxapi.host_call)
+        elif eqn.primitive is host_call_p:   # laxarray's NumPy host call (host_calls.host_call)
             why = ("on CPU this function runs NumPy in a host call, which takes dense arrays "
                    "(sort, quantiles, unique, cumulative sums...); todense() on the sparse "
                    "input would help")

@@ -56,7 +56,8 @@ def test_the_spy_the_record_and_the_store_key_read_one_identity(case, tmp_path, 
     sig, stand_ins, device = lookup_log.call_inputs({"sig": inputs})
     assert kern.bind(items).prepare(False, sig, stand_ins, device)
     (entry,) = lookup_log.read(tmp_path / "calls.jsonl")
-    assert entry["kernel"] == lookup_log.kernel_path(kern) == [kid.path, lookup_log.encode(kid.args)]
+    assert entry["kernel"] == lookup_log.kernel_path(kern) == [kid.path,
+                                                                lookup_log.encode(kid.args)]
     assert [parts[:2] for parts in keys] == [(kid.store, call_key.describe(items))]
 
     # the recorded path finds the very kernel again (a replay binds this one)

@@ -160,7 +160,8 @@ def test_sqrt_is_correctly_rounded(estimated):
     with np.errstate(all="ignore"):
         want = np.sqrt(a.astype(np.float64)).astype(F32)
     if estimated:
-        got = np.asarray(jax.jit(lambda u: _exact_float32.sqrt_from(u, _off_by(u, jax.lax.sqrt)))(a))
+        got = np.asarray(jax.jit(
+            lambda u: _exact_float32.sqrt_from(u, _off_by(u, jax.lax.sqrt)))(a))
     else:
         got = np.asarray(xp.sqrt(xp.asarray(a)))
     ok = _normal_mask(a)

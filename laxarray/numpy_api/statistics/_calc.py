@@ -30,7 +30,7 @@ from laxarray.array_api.creation import full, zeros
 from laxarray.array_api.manipulation import squeeze
 from laxarray.array_api.searching import searchsorted_kernel
 from laxarray.numpy_api.statistics._base import concrete, count_dtype, raw, rounded_mul
-from laxarray._core.jaxapi import in_wide_region
+from laxarray._core.jaxapi.regions import in_wide_region
 
 __all__ = ["average", "cov", "corrcoef", "interp", "gradient", "trapezoid", "ediff1d"]
 

@@ -25,7 +25,7 @@ from laxarray.array_api._array import wrap
 from laxarray.array_api.manipulation import reshape
 from laxarray.array_api.searching import arg_kernel, argmax, argmin
 from laxarray.numpy_api.statistics._base import concrete, count_dtype, no_out, raw
-from laxarray._core.jaxapi import in_wide_region
+from laxarray._core.jaxapi.regions import in_wide_region
 
 __all__ = ["nansum", "nanprod", "nanmax", "nanmin", "nanargmax", "nanargmin", "nanmean",
            "nanvar", "nanstd", "nancumsum", "nancumprod", "cumsum", "cumprod", "ptp"]

@@ -29,7 +29,8 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._runtime.host_path import HostPath
-from laxarray._core.jaxapi import in_wide_region, put_like
+from laxarray._core.jaxapi import put_like
+from laxarray._core.jaxapi.regions import in_wide_region
 from laxarray._runtime.kernel import kernel
 from laxarray._core.numerics import cast_value
 from laxarray._core.validate import check_bool, check_choice, normalize_axes, normalize_axis
@@ -38,7 +39,8 @@ from laxarray.array_api import _host_order
 from laxarray.array_api._array import Array
 from laxarray.array_api.indexing_functions import take_along_axis_kernel
 from laxarray.array_api.sorting import along_last, sort_keys, sort_kernel
-from laxarray.numpy_api.statistics._base import concrete, count_dtype, no_out, raw, rounded_mul as _mul
+from laxarray.numpy_api.statistics._base import (concrete, count_dtype, no_out, raw,
+                                                 rounded_mul as _mul)
 
 __all__ = ["quantile", "percentile", "median", "nanquantile", "nanpercentile", "nanmedian",
            "partition", "argpartition", "lexsort", "sort_complex"]
