@@ -26,7 +26,7 @@ from laxarray._core.errors import fail, fail_text
 from laxarray._runtime.host_path import HostPath
 from laxarray._core.jaxapi import in_wide_mode, is_tracer
 from laxarray._runtime.kernel import kernel
-from laxarray._core.runtime_checks import report
+from laxarray._core.data_checks import report
 from laxarray._core import numerics as _numerics
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
