@@ -78,6 +78,15 @@ PHASES = {"import": "import, empty store", "a": "(a) first run, empty cache",
 
 # ---- child side ---------------------------------------------------------------------------
 
+def _runtime_module(name):
+    """laxarray's runtime module ``name`` (``kernel``, ``exec_store``): in ``_runtime`` since
+    issue 72, in ``_core`` before (the versions compared may be older)."""
+    try:
+        return importlib.import_module(f"laxarray._runtime.{name}")
+    except ModuleNotFoundError:
+        return importlib.import_module(f"laxarray._core.{name}")
+
+
 class _Monitor:
     """Counts jax.monitoring events (compilations, persistent-cache hits) in this process."""
 
@@ -99,9 +108,8 @@ class _Monitor:
         hits = sum(v for k, v in self.events.items() if "cache_hits" in k)
         count = loads = load_s = None   # laxarray's own counts, on versions that have them
         if self.lib == "laxarray":
-            count = getattr(importlib.import_module("laxarray._runtime.kernel"), "compile_count",
-                            None)
-            store = importlib.import_module("laxarray._runtime.exec_store")
+            count = getattr(_runtime_module("kernel"), "compile_count", None)
+            store = _runtime_module("exec_store")
             loads = getattr(store, "load_count", None)
             load_s = getattr(store, "load_seconds", None)
         return {"compiles": n - hits, "hits": hits, "compile_s": self.compile_s,
@@ -408,8 +416,8 @@ def _precompile(store, *args):
 
 def _store_size(store):
     """``(entries, bytes)`` of the executable store under ``store`` (its own count)."""
-    from laxarray._runtime.exec_store import ExecutableStore
-    found = ExecutableStore(os.path.join(store, "executables")).stats()
+    store_class = _runtime_module("exec_store").ExecutableStore
+    found = store_class(os.path.join(store, "executables")).stats()
     return found["entries"], found["bytes"]
 
 
