@@ -365,7 +365,7 @@ class Kernel:
     runs.  ``unpadded``: positions of arguments passed as they are (index parameters).
     ``extents``: the body takes one more argument, the inputs' true extents (int32 vectors;
     ``None`` when exact), to mask intermediate values itself.  ``_bound``: the bindings of
-    the process' matmul precision (``config.MATMUL_PRECISION``, a :class:`_Bindings`);
+    the process' matmul precision (``modes.MATMUL_PRECISION``, a :class:`_Bindings`);
     ``_bounds``: per precision.
 
     Its identity (:attr:`id`) is said here, once: ``factory=(path, args)`` for a kernel a
@@ -380,7 +380,7 @@ class Kernel:
                  factory=None, owner=None, bucket=None, unpadded=()):
         self.fn = fn
         self._factory, self._owner, self._id = factory, owner, None
-        self.host = host    # a host.HostPath; its traced body is a kernel of its own
+        self.host = host    # a host_path.HostPath; its traced body is a kernel of its own
         self.on_host = None if host is None or host.traced is None else Kernel(
             host.traced, static, fills, shape, extents, owner=self, bucket=bucket, unpadded=unpadded)
         if host is not None:
@@ -480,7 +480,7 @@ def kernel(static=(), fills=None, shape=None, extents=False, host=None, bucket=N
            unpadded=()):
     """Decorator: make ``fn(*arrays, **static)`` a :class:`Kernel` with ``static`` names;
     with a ``shape`` rule it may run bucketed (see :class:`Kernel`); with ``host`` (a
-    ``host.HostPath``) it takes that CPU host path where the path's gate lets it."""
+    ``host_path.HostPath``) it takes that CPU host path where the path's gate lets it."""
     def deco(fn):
         return Kernel(fn, static, fills, shape, extents, host, bucket=bucket, unpadded=unpadded)
     return deco
