@@ -483,13 +483,13 @@ Array([0.        , 0.54930614,        inf])
 def _log_base_real(x, base):
     """``log_base(x)`` of real floating ``x`` as ``e log_base(2) + log(m) / log(base)`` with
     ``x = m 2**e``, ``m`` in ``[sqrt(1/2), sqrt(2)]`` (``_exact_float32.log_split``): powers of
-    the base come out exact (``log10(0.1) == -1``, ``log2(2**k) == k``), where ``log(x) / log(base)``
-    is off by an ulp or two.  float16 and float32 do the arithmetic in float64 (then they
-    are correctly rounded, where NumPy's float32 log10 is in 47% of cases); on a backend
-    without float64 (a TPU) float32 does it in float32, to under one ulp.  Zero, negative,
-    inf and NaN take ``log(x) / log(base)``.  The float64 result is rounded to float16 once
-    (``cast_value``: XLA:CPU's own conversion goes through float32 on some instruction sets
-    and not on others)."""
+    the base come out exact (``log10(0.1) == -1``, ``log2(2**k) == k``), where
+    ``log(x) / log(base)`` is off by an ulp or two.  float16 and float32 do the arithmetic in
+    float64 (then they are correctly rounded, where NumPy's float32 log10 is in 47% of cases);
+    on a backend without float64 (a TPU) float32 does it in float32, to under one ulp.  Zero,
+    negative, inf and NaN take ``log(x) / log(base)``.  The float64 result is rounded to
+    float16 once (``cast_value``: XLA:CPU's own conversion goes through float32 on some
+    instruction sets and not on others)."""
     dt = np.dtype(x.dtype)
     m, e = _om.mantissa_exponent(x)
     work = np.dtype(np.float64) if _backend.current().supports(np.float64) else \

@@ -235,8 +235,8 @@ def _eig_on_host(x, vectors):
     """``lax_linalg.eig``'s results from NumPy's LAPACK ``geev`` on the host, for backends
     where XLA has no nonsymmetric eigensolver (``Backend.eig``: the TPU's and GPU's): the
     matrices go to the host and the results come back (``jaxapi.host_calls.host_call``), a
-    transfer of the operands and results on top of LAPACK's time.  NaN results for a matrix with inf or
-    NaN (``eig_status`` reports it as on the CPU)."""
+    transfer of the operands and results on top of LAPACK's time.  NaN results for a matrix
+    with inf or NaN (``eig_status`` reports it as on the CPU)."""
     cdt = np.dtype(_dt.complex_dtype(x.dtype))
     shapes = (jax.ShapeDtypeStruct(x.shape[:-1], cdt),)
     if vectors:
