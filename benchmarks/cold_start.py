@@ -8,7 +8,7 @@ counted apart from wall time with ``jax.monitoring``: each ``.../backend_compile
 event is one executable asked of XLA, each ``...cache_hits`` event one the persistent cache
 served, so "compiles" = events - hits; "compile" sums those events' seconds (cache reads
 included), "trace" the seconds of jax's tracing and lowering events.  laxarray children also
-report ``laxarray._core.kernel.compile_count()`` (kernels' executables) where it exists.
+report ``laxarray._runtime.kernel.compile_count()`` (kernels' executables) where it exists.
 
 Persistent cache: laxarray children get ``LAXARRAY_COMPILATION_CACHE=<dir>``, a fresh
 ``tempfile.mkdtemp`` directory for "empty cache" runs, the directory of an earlier child for
@@ -43,7 +43,7 @@ scipy's OpenBLAS too); jax.numpy children ``LAXARRAY_COMPILATION_CACHE=0`` (the 
    ``python -m laxarray.conformance`` and of scikit-learn's array-API tests
    (``make test-sklearn``'s selection), laxarray on an empty store, then again on the
    store the first run filled, and array_api_strict.
-Row (c) of 2. runs with the store's loader thread (``laxarray._core.prefetch``), which
+Row (c) of 2. runs with the store's loader thread (``laxarray._runtime.prefetch``), which
 loads during the import what the first run used: the import of a filled-store process
 and the sum of import and workflow are printed beside it. ``--plot FILE`` draws where each
 workflow row's time goes (import, trace and lower, compile, load, run; matplotlib, the
@@ -86,6 +86,15 @@ PHASES = {"import": "import, empty store", "a": "(a) first run, empty cache",
 
 # ---- child side ---------------------------------------------------------------------------
 
+def _runtime_module(name):
+    """laxarray's runtime module ``name`` (``kernel``, ``exec_store``): in ``_runtime`` since
+    issue 72, in ``_core`` before (the versions compared may be older)."""
+    try:
+        return importlib.import_module(f"laxarray._runtime.{name}")
+    except ModuleNotFoundError:
+        return importlib.import_module(f"laxarray._core.{name}")
+
+
 class _Monitor:
     """Counts jax.monitoring events (compilations, persistent-cache hits) in this process."""
 
@@ -107,9 +116,8 @@ class _Monitor:
         hits = sum(v for k, v in self.events.items() if "cache_hits" in k)
         count = loads = load_s = None   # laxarray's own counts, on versions that have them
         if self.lib == "laxarray":
-            count = getattr(importlib.import_module("laxarray._core.kernel"), "compile_count",
-                            None)
-            store = importlib.import_module("laxarray._core.exec_store")
+            count = getattr(_runtime_module("kernel"), "compile_count", None)
+            store = _runtime_module("exec_store")
             loads = getattr(store, "load_count", None)
             load_s = getattr(store, "load_seconds", None)
         return {"compiles": n - hits, "hits": hits, "compile_s": self.compile_s,
@@ -374,7 +382,7 @@ def measure_workflow(args, mk):
         ph = {k: {m: _med(x[m] for x in v) for m in keys} for k, v in ph.items()}
         ph["d"] = {m: _med(statistics.median(x[m] for x in r["runs"][1:]) for r in s)
                    for m in keys if m not in ("lx", "loads", "load_s")}
-        # the store's loader thread works while the program imports (laxarray._core.prefetch):
+        # the store's loader thread works while the program imports (laxarray._runtime.prefetch):
         # the import of a filled-store process is shown, and the sum of both
         ph["import"] = {"wall": _med(r["import_s"] for r in f)}
         ph["import_c"] = {"wall": _med(r["import_s"] for r in s)}
@@ -417,8 +425,8 @@ def _precompile(store, *args, extra_env=None):
 
 def _store_size(store):
     """``(entries, bytes)`` of the executable store under ``store`` (its own count)."""
-    from laxarray._core.exec_store import ExecutableStore
-    found = ExecutableStore(os.path.join(store, "executables")).stats()
+    store_class = _runtime_module("exec_store").ExecutableStore
+    found = store_class(os.path.join(store, "executables")).stats()
     return found["entries"], found["bytes"]
 
 
@@ -444,8 +452,7 @@ def measure_precompiled(args, mk):
     for key, secs, line in (("e", secs_e, line_e), ("f", secs_f, line_f),
                             ("g", secs_g, line_g)):
         if key == "g":
-            from laxarray._core.exec_store import ExecutableStore
-            found = ExecutableStore(tier).stats()
+            found = _runtime_module("exec_store").ExecutableStore(tier).stats()
             n, size = found["entries"], found["bytes"]
         else:
             n, size = _store_size(filled[key])

@@ -10,14 +10,14 @@ are immutable values behind handles; see ``laxarray.Array``.
 
 import importlib as _importlib
 
-from laxarray._core import settings as _settings
+from laxarray._core import env_vars as _env_vars
 
-_settings.check_all()   # a bad LAXARRAY_* value warns once and uses the default
+_env_vars.check_all()   # a bad LAXARRAY_* value warns once and uses the default
 
 from laxarray._core.dtypes import (  # noqa: E402
     bfloat16, bool_ as bool, complex64, complex128, float16, float32, float64, int8, int16,
     int32, int64, uint8, uint16, uint32, uint64, finfo_object, iinfo_object)
-from laxarray._core.config import (  # noqa: E402,F401
+from laxarray._core.modes import (  # noqa: E402,F401
     RankPromotionWarning, get_host_sort, get_matmul_precision, get_rank_promotion, host_sort,
     matmul_precision, rank_promotion, set_host_sort, set_matmul_precision, set_rank_promotion)
 from laxarray._core.errors import AxisError, StoreHintWarning  # noqa: E402,F401
@@ -42,8 +42,8 @@ def _version() -> str:
 __version__ = _version()
 
 # Open the executable store now: its background thread loads, while the program goes on
-# importing, the executables this program's last run used (laxarray._core.prefetch).
-from laxarray._core.kernel import _open_store  # noqa: E402
+# importing, the executables this program's last run used (laxarray._runtime.prefetch).
+from laxarray._runtime.kernel import _open_store  # noqa: E402
 
 _open_store()
 del _open_store

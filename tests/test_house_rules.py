@@ -37,7 +37,7 @@ def _library_files():
 
 
 #: The one exception to FORBIDDEN: executables are serialized through jax's module, here only.
-SERIALIZE = ("_core/jaxapi.py", "jax.experimental.serialize_executable")
+SERIALIZE = ("_runtime/serialize.py", "jax.experimental.serialize_executable")
 
 
 def _allowed(path, mod):
@@ -64,7 +64,8 @@ def test_no_module_is_imported_by_name_around_the_guard():
 
 
 def test_tracing_internals_go_through_jaxapi_only():
-    allowed = {PACKAGE / "_core" / "jaxapi.py"}
+    allowed = set((PACKAGE / "_core" / "jaxapi").glob("*.py"))   # the one package of them
+    assert PACKAGE / "_core" / "jaxapi" / "__init__.py" in allowed
     bad = [f"{p.relative_to(PACKAGE)}:{line}: {mod}"
            for p in _library_files() if p not in allowed for mod, line in _imports(p)
            if any(mod == f or mod.startswith(f + ".") for f in TRACING_INTERNALS)]
@@ -135,10 +136,10 @@ def _padded_runs(path):
 
 
 @pytest.mark.parametrize("finder, owner, also", [
-    (_jit_calls, "_core/kernel.py", ()),      # the one kernel helper jits
+    (_jit_calls, "_runtime/kernel.py", ()),      # the one kernel helper jits
     (_scan_calls, "_core/numerics.py", ()),   # numerics.cumulative keeps scans in scan_block
     # _calls.call runs kernels on buckets (the kernel runtime runs its own bindings)
-    (_padded_runs, "array_api/_calls.py", ("_core/kernel.py",)),
+    (_padded_runs, "array_api/_calls.py", ("_runtime/kernel.py",)),
 ], ids=["jax.jit", "lax scans", "padded runs"])
 def test_only_its_owner_uses_it(finder, owner, also):
     bad = [f"{p.relative_to(PACKAGE)}:{line}" for p in _library_files()
@@ -190,7 +191,8 @@ def test_public_namespace_is_the_standard_numpy_or_documented():
 #: ``laxarray/__init__.py`` assembles the namespace; ``conformance`` tests any namespace and
 #: imports nothing of laxarray outside itself.
 LAYERS = (
-    ("_core",),
+    ("_core",),       # what an array means: dtypes, backend records, devices, numerics, jaxapi
+    ("_runtime",),    # compiling kernels and keeping their executables
     ("array_api",),
     ("linalg", "fft", "numpy_api", "transforms", "typing"),
     ("sparse",),
@@ -491,12 +493,12 @@ def test_no_namespace_is_filled_through_globals():
 # ---- the CPU host path: declared on a kernel, decided by the kernel helper alone ------------
 
 #: The gates and eager results of the host path, which only the kernel helper's module
-#: (``_core/host.py``, asked by ``_core/kernel.py``) may call: a call of one of them (as an
-#: attribute of these modules or imported from them) chooses host or XLA by hand.
+#: (``_runtime/host_path.py``, asked by ``_runtime/kernel.py``) may call: a call of one of
+#: them (as an attribute of these modules or imported from them) chooses host or XLA by hand.
 HOST_GATES = {"usable", "usable_operands", "placed", "eager_view", "native", "platform",
               "array_like"}
-HOST_GATE_MODULES = {"_host_order", "spgemm_host", "union_host", "host"}
-HOST_HELPER = {"_core/host.py", "_core/kernel.py"}
+HOST_GATE_MODULES = {"_host_order", "spgemm_host", "union_host", "host_path"}
+HOST_HELPER = {"_runtime/host_path.py", "_runtime/kernel.py"}
 
 #: Modules that still choose host or XLA by hand -- a ``host`` static or parameter, a gate
 #: call -- because their kernels do not declare their host path yet (issue 42, item 1), with

@@ -42,7 +42,7 @@ import ml_dtypes
 import numpy as np
 
 from laxarray._core.errors import fail_text
-from laxarray._core import settings as _settings
+from laxarray._core import env_vars as _env_vars
 
 _B, _F16, _BF16 = np.dtype("bool"), np.dtype("float16"), np.dtype(ml_dtypes.bfloat16)
 _I8, _I16, _I32, _I64 = (np.dtype(n) for n in ("int8", "int16", "int32", "int64"))
@@ -77,13 +77,13 @@ class Backend:
     polar_svd: bool
     #: whether XLA lowers the nonsymmetric eigensolver (``linalg.eig``) here
     eig: bool
-    #: whether the kernels' declared host paths (NumPy/SciPy on the host, ``_core/host.py``)
+    #: whether the kernels' declared host paths (NumPy/SciPy on the host, ``_runtime/host_path.py``)
     #: may run: only where the arrays already live in host memory
     host: bool
     #: the float32 elementwise functions XLA lowers here more than 4 ulps from the correctly
     #: rounded result, or not correctly rounded where the standard asks for it (``divide``,
     #: ``reciprocal``, ``sqrt``), which laxarray computes itself from exactly rounded
-    #: operations (``array_api/_own_math.py``; measured by
+    #: operations (``array_api/_exact_float32.py``; measured by
     #: ``benchmarks/elementwise_accuracy.py`` and the conformance runner on the chip)
     own_math: frozenset = frozenset()
     #: whether laxarray keeps this platform's compiled kernels in its executable store
@@ -209,7 +209,7 @@ def current() -> Backend:
     process on the CPU with the TPU's dtypes, defaults and programs, which is how the test
     suite checks the TPU's semantics without a TPU).  Fixed for the process: callers may
     cache what they derive from it."""
-    return for_platform(_settings.value("LAXARRAY_PLATFORM") or jax.default_backend())
+    return for_platform(_env_vars.value("LAXARRAY_PLATFORM") or jax.default_backend())
 
 
 def for_platform(platform: str) -> Backend:

@@ -1,5 +1,5 @@
 """Buckets: the padded shapes small concrete arrays run in, so that 17x5 and 19x6 share one
-executable (the policy: ``laxarray._core.kernel``'s docstring), the padding filled on the
+executable (the policy: ``laxarray._runtime.kernel``'s docstring), the padding filled on the
 host, the true extents of a padded value as device vectors, masking the padding inside a
 kernel, and cutting a padded value to its exact shape."""
 
@@ -11,11 +11,12 @@ import math
 import numpy as np
 from jax import lax
 
-from laxarray._core.jaxapi import ConcreteArray, Tracer, device_put, put_like, staged
-from laxarray._core import settings as _settings
+from laxarray._core.jaxapi import ConcreteArray, Tracer, device_put, put_like
+from laxarray._core.jaxapi.regions import staged
+from laxarray._core import env_vars as _env_vars
 
 #: Largest padded element count that runs bucketed (``LAXARRAY_BUCKET_LIMIT``; 0 disables).
-BUCKET_LIMIT = _settings.value("LAXARRAY_BUCKET_LIMIT")
+BUCKET_LIMIT = _env_vars.value("LAXARRAY_BUCKET_LIMIT")
 
 
 def set_bucket_limit(n: int) -> int:
@@ -32,7 +33,7 @@ def set_bucket_limit(n: int) -> int:
 #: Debugging aid for tests (read here at each padding, so a test may set it): fill host-side
 #: padding with NaN / the dtype's maximum instead of zeros, so a bucket rule that forgets to
 #: mask shows up as a wrong value.
-POISON = _settings.value("LAXARRAY_BUCKET_POISON")
+POISON = _env_vars.value("LAXARRAY_BUCKET_POISON")
 
 
 def bucket_dim(n: int) -> int:

@@ -1,7 +1,8 @@
 """Data types: the standard's dtype objects, their categories and the promotion rules.
 
 dtypes are plain NumPy dtype objects (``laxarray.float64 == numpy.dtype('float64')``).
-Promotion between two array operands is one literal table (:data:`PROMOTION_TABLE`): NumPy
+Promotion between two array operands is one literal table (:data:`PROMOTION_TABLE`, in
+``promotion_table.py``): NumPy
 2's rules, which agree with the Array API table wherever the standard defines a result (and
 extend it to mixed kinds as NumPy does: ``int64 + float32 -> float64``, ``int64 + uint64 ->
 float64``).  Python scalars are *weak*
@@ -26,6 +27,7 @@ import numpy as np
 
 from laxarray._core import backend as _backend
 from laxarray._core.errors import DtypeValueError, fail
+from laxarray._core.promotion_table import PROMOTION_TABLE
 
 bool_ = np.dtype("bool")
 int8, int16, int32, int64 = (np.dtype(n) for n in ("int8", "int16", "int32", "int64"))
@@ -222,47 +224,6 @@ def isdtype(dtype, kind):
         elif canonicalize_dtype("isdtype", k, "kind", any_device=True) == dt:
             return True
     return False
-
-
-#: The promotion of two array operands: row dtype with column dtype, in the standard's type
-#: codes (``i1`` int8 ... ``c16`` complex128) and ``b`` bool, ``f2`` float16, ``bf`` bfloat16.
-#: Where the standard defines a result (``tests/core/test_promotion_table.py`` checks every
-#: such cell against the standard's tables) it is the standard's; mixed kinds are NumPy 2's
-#: (``i8`` with ``u8`` is ``f8``, ``i4`` with ``f4`` is ``f8``, ``b`` joins any number);
-#: bfloat16 is jax's (it absorbs bool and every integer, meets float16 at float32, yields to
-#: float32/float64 and the complex types).  A new dtype is a row and a column here.
-_PROMOTION = """
-     b   i1  i2  i4  i8  u1  u2  u4  u8  f2  bf  f4  f8  c8  c16
-b    b   i1  i2  i4  i8  u1  u2  u4  u8  f2  bf  f4  f8  c8  c16
-i1   i1  i1  i2  i4  i8  i2  i4  i8  f8  f2  bf  f4  f8  c8  c16
-i2   i2  i2  i2  i4  i8  i2  i4  i8  f8  f4  bf  f4  f8  c8  c16
-i4   i4  i4  i4  i4  i8  i4  i4  i8  f8  f8  bf  f8  f8  c16 c16
-i8   i8  i8  i8  i8  i8  i8  i8  i8  f8  f8  bf  f8  f8  c16 c16
-u1   u1  i2  i2  i4  i8  u1  u2  u4  u8  f2  bf  f4  f8  c8  c16
-u2   u2  i4  i4  i4  i8  u2  u2  u4  u8  f4  bf  f4  f8  c8  c16
-u4   u4  i8  i8  i8  i8  u4  u4  u4  u8  f8  bf  f8  f8  c16 c16
-u8   u8  f8  f8  f8  f8  u8  u8  u8  u8  f8  bf  f8  f8  c16 c16
-f2   f2  f2  f4  f8  f8  f2  f4  f8  f8  f2  f4  f4  f8  c8  c16
-bf   bf  bf  bf  bf  bf  bf  bf  bf  bf  f4  bf  f4  f8  c8  c16
-f4   f4  f4  f4  f8  f8  f4  f4  f8  f8  f4  f4  f4  f8  c8  c16
-f8   f8  f8  f8  f8  f8  f8  f8  f8  f8  f8  f8  f8  f8  c16 c16
-c8   c8  c8  c8  c16 c16 c8  c8  c16 c16 c8  c8  c8  c16 c8  c16
-c16  c16 c16 c16 c16 c16 c16 c16 c16 c16 c16 c16 c16 c16 c16 c16
-"""
-#: the table's codes
-CODES = {"b": bool_, "i1": int8, "i2": int16, "i4": int32, "i8": int64, "u1": uint8,
-         "u2": uint16, "u4": uint32, "u8": uint64, "f2": float16, "bf": bfloat16,
-         "f4": float32, "f8": float64, "c8": complex64, "c16": complex128}
-
-
-def _read_promotion(text):
-    header, *rows = (line.split() for line in text.strip().splitlines())
-    return {(CODES[row[0]], CODES[col]): CODES[cell]
-            for row in rows for col, cell in zip(header, row[1:], strict=True)}
-
-
-#: ``(dtype, dtype) -> result dtype`` for every pair of the fifteen (both orders)
-PROMOTION_TABLE = _read_promotion(_PROMOTION)
 
 
 @functools.lru_cache(maxsize=None)     # the backend's record is fixed for the process

@@ -2,7 +2,7 @@
 named once and applied where the platform XLA compiles for has the quirk (``Backend.quirks``:
 a TPU program carries none of them), scans within the platform's ``Backend.scan_block``,
 and the matrix-product precision every kernel body is traced under (on GPU XLA's default
-for float32 products is TF32; laxarray's is NumPy's grade: ``config.get_matmul_precision``).
+for float32 products is TF32; laxarray's is NumPy's grade: ``modes.get_matmul_precision``).
 
 ``kernel`` re-exports these for the kernels that use them; :func:`reduce_extreme` marks
 its NaN test (the name scope :data:`NAN_TEST`), which the kernel helper's compile step reads.
@@ -18,9 +18,8 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import backend as _backend
-from laxarray._core import config as _config
+from laxarray._core import modes as _modes
 from laxarray._core import dtypes as _dt
-from laxarray._core import fingerprint as _fingerprint
 
 
 def flush_subnormals(x):
@@ -187,12 +186,12 @@ def reduce_extreme(x, axes, find_max):
         return lax.select(nan, lax.full_like(y, np.nan), y)
 
 
-# ---- the matrix-product precision (laxarray._core.config.MATMUL_PRECISION) ----------------
+# ---- the matrix-product precision (laxarray._core.modes.MATMUL_PRECISION) ----------------
 
 def jax_matmul_precision(precision=None) -> str:
     """jax's ``jax_default_matmul_precision`` value for laxarray's setting ``precision``
     (``'highest'``, ``'tf32'``, ``'default'``; ``None``: the current setting)."""
-    return _config.MATMUL_PRECISIONS[_config.get_matmul_precision() if precision is None
+    return _modes.MATMUL_PRECISIONS[_modes.get_matmul_precision() if precision is None
                                       else precision]
 
 
@@ -210,10 +209,6 @@ def with_matmul_precision(fn, precision=None):
         with jax.default_matmul_precision(name):
             return fn(*args, **kwargs)
     return under_precision
-
-
-# the setting changes the programs laxarray compiles: part of every executable-store key
-_fingerprint.register_program_setting("laxarray_matmul_precision", _config.get_matmul_precision)
 
 
 # ---- what the backend's record asks of a program -------------------------------------------

@@ -10,7 +10,7 @@ Semantics, stated once:
   returns as a view is a view (``_view``, see ``laxarray.array_api._views``): writing into
   ``y = x[1:]`` changes ``x`` and every other view of it, as in NumPy.
 * A small concrete array may also (or only) be held *padded* to its bucket shape (see
-  ``laxarray._core.kernel``): ``_pad`` is then the padded device value and ``_lshape`` the
+  ``laxarray._runtime.kernel``): ``_pad`` is then the padded device value and ``_lshape`` the
   logical shape; the exact value ``_value`` is cut from it when first needed and kept.
   ``_pad is False`` records that the array is not bucketed.  Rebinding sets both.
 * Arrays are created only through this module's constructors -- :func:`wrap`,
@@ -39,7 +39,8 @@ from laxarray._core import dtypes as _dt
 from laxarray._core import buckets as _buckets
 from laxarray._core.devices import check_device, default_device, device_of, place
 from laxarray._core.errors import fail, fail_text, tracer_conversion
-from laxarray._core.jaxapi import ARRAY_TYPE, Tracer, device_put
+from laxarray._core.jaxapi import Tracer, device_put
+from laxarray._core.jaxapi.regions import ARRAY_TYPE
 from laxarray.array_api._dispatch import NUMPY_METHODS, OPERATIONS
 
 #: DLPack's device type of the host's memory (``kDLCPU``)
@@ -639,7 +640,7 @@ WRITE_LOCK = threading.RLock()
 
 
 # a 32-bit caller's trace is seen in the arguments of laxarray's functions (an Array of a
-# tracer): jaxapi.in_wide_region's test, which cannot import this module
+# tracer): jaxapi.regions.in_wide_region's test, which cannot import this module
 ARRAY_TYPE[0] = Array
 
 

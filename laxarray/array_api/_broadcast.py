@@ -3,14 +3,14 @@
 Shapes only (tuples of ints), no values: the elementwise decorators, the in-place
 operators, indexing and the manipulation functions decide result shapes here.  A failure
 raises ``ValueError`` naming the function, then NumPy's own sentence; the rank-promotion
-guard (``laxarray._core.config``) runs first where ranks differ.
+guard (``laxarray._core.modes``) runs first where ranks differ.
 """
 
 from __future__ import annotations
 
 import functools
 
-from laxarray._core import config as _cfg
+from laxarray._core import modes as _cfg
 from laxarray._core.errors import broadcast_error, shape_text
 
 

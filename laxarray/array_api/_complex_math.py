@@ -16,10 +16,10 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import backend as _backend
-from laxarray._core.kernel import flush_subnormals
+from laxarray._runtime.kernel import flush_subnormals
 from laxarray._core.numerics import copysign as _copysign
-from laxarray.array_api import _own_complex as _oc
-from laxarray.array_api._own_math import own, pick
+from laxarray.array_api import _exact_complex64 as _oc
+from laxarray.array_api._exact_float32 import own, pick
 
 
 def _parts(z):
@@ -83,7 +83,7 @@ def _not(x):
 
 def _value(name, z, xla_fn, own_fn, at_infinity=None):
     """The parts of ``xla_fn(z)``, or, where the backend's record lists the real function
-    ``name`` and ``z`` is complex64, of laxarray's own ``own_fn`` (:mod:`._own_complex`) for
+    ``name`` and ``z`` is complex64, of laxarray's own ``own_fn`` (:mod:`._exact_complex64`) for
     finite parts and of ``at_infinity`` (when given) where one part is infinite and neither
     is NaN; XLA's value stays for the rest, which the callers' special cases read."""
     a, b = _parts(z)
@@ -101,7 +101,7 @@ def _value(name, z, xla_fn, own_fn, at_infinity=None):
 
 
 def cabs(z):
-    """``|z|`` (XLA's, or laxarray's own :func:`._own_complex.hypot` where the record lists
+    """``|z|`` (XLA's, or laxarray's own :func:`._exact_complex64.hypot` where the record lists
     ``sqrt``)."""
     if own("sqrt", lax.real(z)):
         return _oc.hypot(*_parts(z))

@@ -14,12 +14,12 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
-from laxarray._core.kernel import flush_subnormals
+from laxarray._runtime.kernel import flush_subnormals
 from laxarray._core.numerics import copysign as _copysign, float_rem
 from laxarray._core.numerics import sign_bit as _signbit_real
 from laxarray.array_api import _complex_math as _cm
-from laxarray.array_api import _own_complex as _oc
-from laxarray.array_api import _own_math as _om
+from laxarray.array_api import _exact_complex64 as _oc
+from laxarray.array_api import _exact_float32 as _om
 from laxarray.array_api._array import Array
 from laxarray.array_api._dispatch import provide
 from laxarray.array_api._ufunc import (UfuncFacts, as_ufunc, elementwise_binary,

@@ -19,11 +19,11 @@ from jax import lax
 from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.kernel import kernel
+from laxarray._runtime.kernel import kernel
 from laxarray._core.numerics import FLOAT_LAYOUT, cast_value
 from laxarray.array_api import _complex_math as _cm
-from laxarray.array_api import _own_complex as _oc
-from laxarray.array_api import _own_math as _om
+from laxarray.array_api import _exact_complex64 as _oc
+from laxarray.array_api import _exact_float32 as _om
 from laxarray.array_api._array import Array
 from laxarray.array_api._broadcast import broadcast_many, broadcast_rule
 from laxarray.array_api._calls import call
@@ -482,14 +482,14 @@ Array([0.        , 0.54930614,        inf])
 @functools.partial(jax.custom_jvp, nondiff_argnums=(1,))
 def _log_base_real(x, base):
     """``log_base(x)`` of real floating ``x`` as ``e log_base(2) + log(m) / log(base)`` with
-    ``x = m 2**e``, ``m`` in ``[sqrt(1/2), sqrt(2)]`` (``_own_math.log_split``): powers of the base
-    come out exact (``log10(0.1) == -1``, ``log2(2**k) == k``), where ``log(x) / log(base)``
-    is off by an ulp or two.  float16 and float32 do the arithmetic in float64 (then they
-    are correctly rounded, where NumPy's float32 log10 is in 47% of cases); on a backend
-    without float64 (a TPU) float32 does it in float32, to under one ulp.  Zero, negative,
-    inf and NaN take ``log(x) / log(base)``.  The float64 result is rounded to float16 once
-    (``cast_value``: XLA:CPU's own conversion goes through float32 on some instruction sets
-    and not on others)."""
+    ``x = m 2**e``, ``m`` in ``[sqrt(1/2), sqrt(2)]`` (``_exact_float32.log_split``): powers of
+    the base come out exact (``log10(0.1) == -1``, ``log2(2**k) == k``), where
+    ``log(x) / log(base)`` is off by an ulp or two.  float16 and float32 do the arithmetic in
+    float64 (then they are correctly rounded, where NumPy's float32 log10 is in 47% of cases);
+    on a backend without float64 (a TPU) float32 does it in float32, to under one ulp.  Zero,
+    negative, inf and NaN take ``log(x) / log(base)``.  The float64 result is rounded to
+    float16 once (``cast_value``: XLA:CPU's own conversion goes through float32 on some
+    instruction sets and not on others)."""
     dt = np.dtype(x.dtype)
     m, e = _om.mantissa_exponent(x)
     work = np.dtype(np.float64) if _backend.current().supports(np.float64) else \

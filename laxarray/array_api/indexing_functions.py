@@ -14,8 +14,9 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.jaxapi import Tracer, in_wide_region
-from laxarray._core.kernel import kernel
+from laxarray._core.jaxapi import Tracer
+from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._runtime.kernel import kernel
 from laxarray._core.validate import normalize_axis
 from laxarray.array_api._array import Array
 from laxarray.array_api._calls import call

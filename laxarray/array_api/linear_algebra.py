@@ -6,7 +6,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import AxisError, OperandValueError, fail
-from laxarray._core.kernel import kernel
+from laxarray._runtime.kernel import kernel
 from laxarray._core.validate import normalize_axis
 from laxarray._core.numerics import dot_general
 from laxarray.array_api._array import Array
@@ -16,7 +16,8 @@ from laxarray.array_api._convert import as_array
 from laxarray.array_api._dispatch import provide
 from laxarray.array_api._ufunc import binary_operands, cast_broadcast
 from laxarray.array_api.manipulation import permute_dims
-from laxarray._core.jaxapi import in_wide_mode, in_wide_region
+from laxarray._core.jaxapi import in_wide_mode
+from laxarray._core.jaxapi.regions import in_wide_region
 
 
 def _zero_fill(dtype, static):

@@ -18,9 +18,9 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.host import HostPath
+from laxarray._runtime.host_path import HostPath
 from laxarray._core.buckets import mask_padding
-from laxarray._core.kernel import exact_div, kernel, reduce_extreme
+from laxarray._runtime.kernel import exact_div, kernel, reduce_extreme
 from laxarray._core.numerics import cumulative
 from laxarray._core.validate import check_bool, check_int, normalize_axes, normalize_axis
 from laxarray.array_api import _host_order
@@ -28,7 +28,7 @@ from laxarray.array_api._array import wrap
 from laxarray.array_api._calls import call
 from laxarray.array_api._convert import as_array, to_raw
 from laxarray.array_api.manipulation import broadcast_to
-from laxarray._core.jaxapi import in_wide_region
+from laxarray._core.jaxapi.regions import in_wide_region
 
 
 

@@ -15,9 +15,9 @@ from laxarray.checkify.error import (
     div_checks, float_checks, float_div_checks, index_checks, linalg_checks, nan_checks,
     user_checks)
 from laxarray.checkify.interpreter import checkify
-from laxarray._core import runtime_checks as _runtime_checks
+from laxarray._core import data_checks as _data_checks
 
-_runtime_checks.register(debug_check)  # kernels' run-time checks are reported as ours
+_data_checks.register(debug_check)  # kernels' run-time checks are reported as ours
 
 __all__ = [
     "checkify", "check", "debug_check", "check_error", "Error", "JaxRuntimeError",

@@ -18,9 +18,9 @@ import numpy as np
 from jax import lax
 
 from laxarray._core.errors import fail
-from laxarray._core.jaxapi import (
-    Primitive, define_batching_rule, define_jvp_rule, define_lowering, is_tracer,
-    keep_when_unused)
+from laxarray._core.jaxapi import Primitive, is_tracer
+from laxarray._core.jaxapi.tracing import (define_batching_rule, define_jvp_rule, define_lowering,
+                                           keep_when_unused)
 from laxarray.checkify.error import (
     Error, FailedCheckError, caller_frames, new_site, site, user_location)
 from laxarray._core import dtypes as _dt

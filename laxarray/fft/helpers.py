@@ -11,14 +11,14 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.devices import check_device, place
 from laxarray._core.errors import fail
-from laxarray._core.kernel import kernel
+from laxarray._runtime.kernel import kernel
 from laxarray._core.numerics import cast_value
 from laxarray._core.validate import normalize_axis
 from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.fft._plan import check_n
-from laxarray._core.jaxapi import in_wide_region
+from laxarray._core.jaxapi.regions import in_wide_region
 
 
 @kernel(static=("n", "scale", "dtype", "half"))

@@ -20,12 +20,12 @@ from jax import lax
 from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.kernel import kernel
+from laxarray._runtime.kernel import kernel
 from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array
 from laxarray.array_api._convert import to_raw
 from laxarray.fft._plan import check_norm, nd_axes, one_axis, swap_norm
-from laxarray._core.jaxapi import in_wide_region
+from laxarray._core.jaxapi.regions import in_wide_region
 
 _FFT_TYPE = {"fft": lax.FftType.FFT, "ifft": lax.FftType.IFFT, "rfft": lax.FftType.RFFT,
              "irfft": lax.FftType.IRFFT}

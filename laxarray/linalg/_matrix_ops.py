@@ -16,7 +16,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.jaxapi import mode_32_bit
 from laxarray._core.numerics import cumulative, dot_general, exponent, scale_pow2
 from laxarray.array_api._complex_math import cabs
-from laxarray.array_api._own_math import pick
+from laxarray.array_api._exact_float32 import pick
 from laxarray.array_api._views import diagonal  # noqa: F401  (M.diagonal, shared with the view)
 
 

@@ -20,9 +20,10 @@ from jax.lax import linalg as lax_linalg
 
 from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
-from laxarray._core.jaxapi import host_call, in_wide_region
+from laxarray._core.jaxapi.host_calls import host_call
+from laxarray._core.jaxapi.regions import in_wide_region
 from laxarray._core.errors import fail
-from laxarray._core.kernel import kernel
+from laxarray._runtime.kernel import kernel
 from laxarray._core.validate import check_bool
 from laxarray.array_api._calls import call
 from laxarray.linalg import _matrix_ops as M
@@ -233,9 +234,9 @@ def _eig_kernel(x, *, dtype, vectors):
 def _eig_on_host(x, vectors):
     """``lax_linalg.eig``'s results from NumPy's LAPACK ``geev`` on the host, for backends
     where XLA has no nonsymmetric eigensolver (``Backend.eig``: the TPU's and GPU's): the
-    matrices go to the host and the results come back (``jaxapi.host_call``), a transfer of
-    the operands and results on top of LAPACK's time.  NaN results for a matrix with inf or
-    NaN (``eig_status`` reports it as on the CPU)."""
+    matrices go to the host and the results come back (``jaxapi.host_calls.host_call``), a
+    transfer of the operands and results on top of LAPACK's time.  NaN results for a matrix
+    with inf or NaN (``eig_status`` reports it as on the CPU)."""
     cdt = np.dtype(_dt.complex_dtype(x.dtype))
     shapes = (jax.ShapeDtypeStruct(x.shape[:-1], cdt),)
     if vectors:

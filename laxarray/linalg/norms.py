@@ -13,13 +13,13 @@ import math
 from jax import lax
 
 from laxarray._core.errors import LinAlgError, fail
-from laxarray._core.kernel import kernel, reduce_extreme
+from laxarray._runtime.kernel import kernel, reduce_extreme
 from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
 from laxarray.array_api._calls import call
 from laxarray.linalg import _matrix_ops as M
 from laxarray.linalg import _status as status
 from laxarray.linalg._operands import float_operand, matrix_operand
-from laxarray._core.jaxapi import in_wide_region
+from laxarray._core.jaxapi.regions import in_wide_region
 
 INF = math.inf
 _MATRIX_ORDS = (1, -1, 2, -2, INF, -INF, "fro", "nuc")

@@ -11,7 +11,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._core.kernel import kernel
+from laxarray._runtime.kernel import kernel
 from laxarray._core.validate import check_int
 from laxarray.array_api._calls import call
 from laxarray.array_api import _views
@@ -22,7 +22,8 @@ from laxarray.array_api.linear_algebra import matmul, matrix_transpose, tensordo
 from laxarray.array_api.statistical import accumulation_dtype
 from laxarray.linalg import _matrix_ops as M
 from laxarray.linalg._operands import raw
-from laxarray._core.jaxapi import in_wide_mode, in_wide_region
+from laxarray._core.jaxapi import in_wide_mode
+from laxarray._core.jaxapi.regions import in_wide_region
 
 
 def _numeric_pair(fn, x1, x2):

@@ -21,9 +21,10 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import LinAlgError, fail
-from laxarray._core.host import to_like
-from laxarray._core.jaxapi import in_wide_region, is_tracer
-from laxarray._core.kernel import kernel
+from laxarray._core.host_memory import to_like
+from laxarray._core.jaxapi import is_tracer
+from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._runtime.kernel import kernel
 from laxarray._core.validate import check_int, normalize_axis
 from laxarray.array_api._calls import call
 from laxarray.array_api._array import wrap

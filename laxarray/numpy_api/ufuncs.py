@@ -20,14 +20,14 @@ import jax
 import laxarray.array_api as _api
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
-from laxarray._core.kernel import kernel
+from laxarray._runtime.kernel import kernel
 from laxarray._core.validate import check_bool, check_int, normalize_axes, normalize_axis
 from laxarray.array_api._calls import call
 from laxarray.array_api._array import wrap
 from laxarray.array_api._dispatch import UFUNC_METHODS
 from laxarray.array_api._ufunc import UfuncFacts, ufunc
 from laxarray.array_api.creation import asarray
-from laxarray.numpy_api._edit_put import _check_inplace, finish_in_place
+from laxarray.numpy_api.editing._put import _check_inplace, finish_in_place
 from laxarray._core.jaxapi import eval_shape, in_wide_mode
 
 

@@ -1,7 +1,7 @@
 """Tasks from a record file: ``python -m laxarray.precompile --from FILE`` loads or builds
 exactly the executables that a program run with ``LAXARRAY_RECORD=FILE`` looked up.
 
-One task per distinct entry of the file (:func:`laxarray._core.record.read`), in file order,
+One task per distinct entry of the file (:func:`laxarray._runtime.lookup_log.read`), in file order,
 so every worker that reads the file gets the same list.  Its kind -- what a failure is
 listed under -- is the kernel's name; its group is the kernel with its static arguments, so
 one worker gets all the signatures of one binding (they share its trace).  A task makes one
@@ -13,9 +13,9 @@ from __future__ import annotations
 import functools
 import json
 
-from laxarray._core import record
-from laxarray._core.kernel import Kernel
-from laxarray._core.kernel_id import find
+from laxarray._runtime import lookup_log
+from laxarray._runtime.kernel import Kernel
+from laxarray._runtime.kernel_id import find
 from laxarray.precompile.task import Task
 from laxarray.precompile.workloads import select
 
@@ -27,11 +27,11 @@ def tasks(path, limit: int | None = None, match: str | None = None) -> list[Task
     """The tasks of record file ``path``: those whose label matches the glob ``match``
     (all where ``None``), then the first ``limit`` of them.  ``OSError`` where the file
     cannot be read; ``ValueError`` naming the line for a line that is not a record entry."""
-    return select([_task(entry) for entry in record.read(path)], limit, match)
+    return select([_task(entry) for entry in lookup_log.read(path)], limit, match)
 
 
 def _task(entry) -> Task:
-    label = record.label(entry)
+    label = lookup_log.label(entry)
     # the label is "NAME[ masked] SIGNATURE" and a signature has no spaces; NAME is the
     # kernel's, with a factory's arguments (family_kernel(..., 'sin'))
     kind = label.rsplit(" ", 1)[0].removesuffix(" masked")
@@ -45,14 +45,14 @@ def _calls(entry):
 
 def replay(entry) -> None:
     """Load or build (and store) the executable of one record entry in this process;
-    ``RuntimeError`` where the store does not take it, ``record.Unrecordable`` where its
+    ``RuntimeError`` where the store does not take it, ``lookup_log.Unrecordable`` where its
     kernel is gone (an upgrade renamed or removed it)."""
-    kern = find(*record.target(entry))
+    kern = find(*lookup_log.target(entry))
     if not isinstance(kern, Kernel):
-        raise record.Unrecordable(f"{entry['kernel'][0]} does not give a laxarray kernel "
+        raise lookup_log.Unrecordable(f"{entry['kernel'][0]} does not give a laxarray kernel "
                                   "(any more)")
-    sig, stand_ins, device = record.call_inputs(entry)
-    if not kern.bind(record.statics(entry)).prepare(bool(entry["masked"]), sig, stand_ins,
+    sig, stand_ins, device = lookup_log.call_inputs(entry)
+    if not kern.bind(lookup_log.statics(entry)).prepare(bool(entry["masked"]), sig, stand_ins,
                                                     device):
         raise RuntimeError("the executable store does not take this call (a host callback, "
                            "or static arguments without a name in every process)")

@@ -30,7 +30,8 @@ import threading
 import time
 import warnings
 
-from laxarray._core import backend as _backend, exec_store, fingerprint, kernel
+from laxarray._core import backend as _backend
+from laxarray._runtime import exec_store, fingerprint, kernel
 from laxarray.precompile import recorded
 from laxarray.precompile.workloads import check_name, chunk, requires, shares, tasks
 
@@ -250,7 +251,7 @@ def _worker_env(portable=False):
     env["LAXARRAY_PREFETCH"] = "0"     # a worker builds; loading ahead last run's keys is waste
     # no hits in jax's persistent cache (another worker's slow compiles land there): an
     # executable jax loaded from it cannot be written to the store, and after a hit one
-    # without object code of its own is refused too (jaxapi.serialize_compiled)
+    # without object code of its own is refused too (serialize.serialize_compiled)
     env["JAX_ENABLE_COMPILATION_CACHE"] = "false"
     env.setdefault("OPENBLAS_NUM_THREADS", "1")
     # the workers import this very laxarray, wherever the parent found it

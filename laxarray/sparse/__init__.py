@@ -46,7 +46,7 @@ from laxarray.sparse.ops.unary import (  # noqa: F401,A004
 from laxarray.sparse.sharded import (  # noqa: F401
     RowSharded, place_matrix as _place_matrix, row_sharding_axis as _row_sharding_axis,
     shard_rows)
-from laxarray.sparse.transform import sparsify  # noqa: F401
+from laxarray.sparse._sparsify import sparsify  # noqa: F401
 from laxarray.sparse import linalg  # noqa: F401
 from laxarray.sparse._operators import OPS as _OPS
 from laxarray.sparse.ops import layout as _layout

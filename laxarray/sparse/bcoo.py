@@ -26,14 +26,14 @@ from jax import lax
 
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.jaxapi import device_put, in_wide_mode, is_tracer
-from laxarray._core.kernel import kernel
+from laxarray._runtime.kernel import kernel
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
 from laxarray.sparse._operators import OPS, SparseOperators
 from laxarray.sparse.ops import ell
 from laxarray._core import dtypes as _dt
-from laxarray._core import host as _host
+from laxarray._core import lazy_scipy
 from laxarray._core.numerics import rank_of_true
 
 _PADDING_NOTE = "indices in [0, size] (size marks padding)"
@@ -625,7 +625,7 @@ def bcoo_from_scipy_sparse(mat, *, index_dtype=None, device=None):
     """
     fn = "bcoo_from_scipy_sparse"
     check_placement(fn, device)
-    sps = _host.scipy_sparse()
+    sps = lazy_scipy.scipy_sparse()
     if not sps.issparse(mat):
         fail(TypeError, fn, "a scipy.sparse array or matrix for 'mat'", mat)
     coo = mat.tocoo()
@@ -680,7 +680,7 @@ def bcoo_to_scipy_sparse(mat, format="coo"):
            [2., 0.]])
     """
     fn = "bcoo_to_scipy_sparse"
-    sps = _host.scipy_sparse()
+    sps = lazy_scipy.scipy_sparse()
     mat = as_sparse_input(fn, mat)
     if mat.n_batch or mat.n_dense or mat.n_sparse != 2:
         fail(ValueError, fn, "a 2-D BCOO with n_batch == n_dense == 0", mat)

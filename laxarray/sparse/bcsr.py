@@ -20,10 +20,10 @@ import jax
 import numpy as np
 from jax import lax
 
-from laxarray._core import host as _host
+from laxarray._core import lazy_scipy
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import device_put, in_wide_mode, is_tracer
-from laxarray._core.kernel import kernel
+from laxarray._runtime.kernel import kernel
 from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
@@ -539,7 +539,7 @@ def bcsr_from_scipy_sparse(mat, *, index_dtype=None, device=None):
     """
     fn = "bcsr_from_scipy_sparse"
     check_placement(fn, device)
-    sps = _host.scipy_sparse()
+    sps = lazy_scipy.scipy_sparse()
     if not sps.issparse(mat):
         fail(TypeError, fn, "a scipy.sparse array or matrix for 'mat'", mat)
     csr = mat if mat.format == "csr" else mat.tocsr()

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import laxarray as xp
-from laxarray._core import backend, kernel
+from laxarray._core import backend
+from laxarray._runtime import kernel
 
 SPECIAL = np.array([3.0, np.nan, 1.0, -0.0, 0.0, 3.0, np.nan, -np.inf])
 

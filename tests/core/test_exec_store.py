@@ -1,4 +1,4 @@
-"""The executable store (laxarray._core.exec_store) and its serialization (jaxapi).
+"""The executable store (laxarray._runtime.exec_store) and its serialization (jaxapi).
 
 A compiled program written by this process loads and runs in a fresh process (LAPACK-backed
 linalg included, which crashes a fresh process unless jaxlib's LAPACK is prepared); damaged
@@ -21,10 +21,11 @@ import numpy as np
 import pytest
 from jax import lax
 
-from laxarray._core import call_key as C
-from laxarray._core import exec_store as S
-from laxarray._core import fingerprint as F
-from laxarray._core import jaxapi as J
+from laxarray._runtime import call_key as C
+from laxarray._runtime import exec_store as S
+from laxarray._runtime import fingerprint as F
+from laxarray._core.jaxapi.host_calls import host_call
+from laxarray._runtime import serialize
 
 # the executables here are compiled by the test itself as laxarray compiles its kernels: in
 # jax's 64-bit mode (the jax_x64 fixture, tests/conftest.py)
@@ -76,7 +77,7 @@ _LOADER = textwrap.dedent("""
     import jax
     import numpy as np
     jax.config.update("jax_enable_x64", True)   # the cases are laxarray's: 64-bit programs
-    from laxarray._core import call_key as C, exec_store as S, jaxapi as J
+    from laxarray._runtime import call_key as C, exec_store as S, serialize
     work = sys.argv[1]
     order = json.load(open(work + "/keys.json"))     # [name, key, calls LAPACK]
     store = S.default_store()
@@ -84,13 +85,13 @@ _LOADER = textwrap.dedent("""
     outs, info = {}, {"store": store.path, "keys_match": True}
     for name, key, lapack in order:
         if lapack and "lapack_ready_before_linalg" not in info:
-            info["lapack_ready_before_linalg"] = bool(J._LAPACK_READY)
+            info["lapack_ready_before_linalg"] = bool(serialize._LAPACK_READY)
         info["keys_match"] &= C.text_key(("test_exec_store", name)) == key
         blob = store.get(key)
         if blob is None:
             info[name] = "miss"
             continue
-        compiled = J.load_compiled(blob)
+        compiled = serialize.load_compiled(blob)
         args = [inputs[f"{name}/{i}"] for i in range(len(inputs.files))
                 if f"{name}/{i}" in inputs.files]
         res = compiled(*args)
@@ -147,13 +148,13 @@ _WRITER_CASES = textwrap.dedent("""
     jax.config.update("jax_enable_x64", True)   # the cases are laxarray's: 64-bit programs
     sys.path.insert(0, sys.argv[1])
     import test_exec_store as T
-    from laxarray._core import call_key as C, exec_store as S, jaxapi as J
+    from laxarray._runtime import call_key as C, exec_store as S, serialize
     store = S.default_store()
     keys = {}
     for name, (fn, args, _) in T.CASES.items():
         keys[name] = C.text_key(("test_exec_store", name))
-        store.put(keys[name], J.serialize_compiled(jax.jit(fn).lower(*args).compile()))
-    print(json.dumps({"keys": keys, "jax_cache_hits": J._JAX_CACHE_HITS[0]}))
+        store.put(keys[name], serialize.serialize_compiled(jax.jit(fn).lower(*args).compile()))
+    print(json.dumps({"keys": keys, "jax_cache_hits": serialize._JAX_CACHE_HITS[0]}))
 """)
 
 
@@ -210,8 +211,8 @@ def test_default_dir_follows_the_environment(monkeypatch, tmp_path):
 
 
 def test_only_programs_that_call_lapack_prepare_it(fresh_compiles):
-    plain = J.serialize_compiled(jax.jit(lambda x: x + 1.0).lower(_V).compile())
-    linalg = J.serialize_compiled(jax.jit(lax.linalg.cholesky).lower(_SPD).compile())
+    plain = serialize.serialize_compiled(jax.jit(lambda x: x + 1.0).lower(_V).compile())
+    linalg = serialize.serialize_compiled(jax.jit(lax.linalg.cholesky).lower(_SPD).compile())
     import pickle
     assert pickle.loads(plain)[3] == () and pickle.loads(linalg)[3] == ("lapack",)
 
@@ -222,24 +223,24 @@ def test_host_callbacks_are_not_serializable():
             x.shape, x.dtype), x, vmap_method="sequential")
 
     def own(x):
-        return J.host_call(lambda a: a * 3, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
+        return host_call(lambda a: a * 3, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
 
     for fn in (host, own):
-        with pytest.raises(J.NotSerializable, match="host callbacks"):
-            J.serialize_compiled(jax.jit(fn).lower(_V).compile())
+        with pytest.raises(serialize.NotSerializable, match="host callbacks"):
+            serialize.serialize_compiled(jax.jit(fn).lower(_V).compile())
 
 
 def test_a_damaged_blob_is_not_loadable(fresh_compiles):
-    blob = J.serialize_compiled(jax.jit(lambda x: x * 2.0).lower(_V).compile())
-    with pytest.raises(J.NotLoadable, match="load_compiled"):
-        J.load_compiled(blob[: len(blob) // 2])
-    assert np.array_equal(J.load_compiled(blob)(_V), _V * 2.0)
+    blob = serialize.serialize_compiled(jax.jit(lambda x: x * 2.0).lower(_V).compile())
+    with pytest.raises(serialize.NotLoadable, match="load_compiled"):
+        serialize.load_compiled(blob[: len(blob) // 2])
+    assert np.array_equal(serialize.load_compiled(blob)(_V), _V * 2.0)
 
 
 def test_a_loaded_executable_is_not_serialized_again(fresh_compiles):
-    blob = J.serialize_compiled(jax.jit(lambda x: x * 3.0).lower(_V).compile())
-    with pytest.raises(J.NotSerializable, match="load_compiled loaded"):
-        J.serialize_compiled(J.load_compiled(blob))
+    blob = serialize.serialize_compiled(jax.jit(lambda x: x * 3.0).lower(_V).compile())
+    with pytest.raises(serialize.NotSerializable, match="load_compiled loaded"):
+        serialize.serialize_compiled(serialize.load_compiled(blob))
 
 
 _FROM_JAX_CACHE = textwrap.dedent("""
@@ -247,7 +248,7 @@ _FROM_JAX_CACHE = textwrap.dedent("""
     import numpy as np
     import laxarray, jax
     from jax import lax
-    from laxarray._core import jaxapi as J
+    from laxarray._runtime import serialize
     jax.config.update("jax_enable_x64", True)
     jax.config.update("jax_compilation_cache_dir", sys.argv[1])   # the user's choice
     jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)  # cache all
@@ -257,11 +258,11 @@ _FROM_JAX_CACHE = textwrap.dedent("""
     for name, fn in {"kernel": lambda x: lax.sin(x) * 3.0 + 1.0,
                      "codeless": lambda x: (x, x.reshape(11, 1))}.items():
         try:
-            blob = J.serialize_compiled(jax.jit(fn).lower(x).compile())
-        except J.NotSerializable as err:
+            blob = serialize.serialize_compiled(jax.jit(fn).lower(x).compile())
+        except serialize.NotSerializable as err:
             out[name] = str(err)
             continue
-        got = J.load_compiled(blob)(x)
+        got = serialize.load_compiled(blob)(x)
         want = fn(x)
         out[name] = "ok" if all(np.array_equal(a, b) for a, b in zip(
             jax.tree.leaves(got), jax.tree.leaves(want))) else "wrong"
@@ -452,7 +453,7 @@ def test_a_directory_of_another_user_is_refused(tmp_path):
 _WRITER = textwrap.dedent("""
     import hashlib, json, sys, warnings
     warnings.simplefilter("error")
-    from laxarray._core import exec_store as S
+    from laxarray._runtime import exec_store as S
     path, order, limit = sys.argv[1], sys.argv[2], int(sys.argv[3])
     store = S.ExecutableStore.open(path, max_bytes=limit)
     keys = list(range(300))
@@ -508,7 +509,7 @@ def test_the_environment_fingerprint_follows_jax_settings():
     assert F.environment_fingerprint() == before
 
 
-_SOURCE = "from laxarray._core import fingerprint as F; print(F.source_fingerprint())"
+_SOURCE = "from laxarray._runtime import fingerprint as F; print(F.source_fingerprint())"
 
 
 def test_an_edit_of_laxarray_changes_the_source_fingerprint(tmp_path):
@@ -540,7 +541,7 @@ def test_an_edit_of_laxarray_changes_the_source_fingerprint(tmp_path):
 _KEY_PARTS = """
 import json
 import laxarray
-from laxarray._core import fingerprint as F
+from laxarray._runtime import fingerprint as F
 print(json.dumps({"source": F._SOURCE[:1], "machine": "machine" in F._FINGERPRINTS}))
 F._SOURCE.clear()
 print(json.dumps({"hashed": F.source_fingerprint()}))

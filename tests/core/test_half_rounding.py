@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import laxarray as xp
-from laxarray._core.jaxapi import jaxprs_in_params
+from laxarray._core.jaxapi.tracing import jaxprs_in_params
 from laxarray.array_api import elementwise, elementwise_math
 
 HALF = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))

@@ -1,4 +1,4 @@
-"""The CPU host path is a declared property of a kernel (``laxarray/_core/host.py``): the
+"""The CPU host path is a declared property of a kernel (``laxarray/_runtime/host_path.py``): the
 kernel helper alone decides host or XLA, the table in docs/performance.md is generated from
 the declarations, and each function that can take a host path says so."""
 
@@ -12,8 +12,8 @@ import pytest
 
 import laxarray as lx
 import laxarray.sparse  # noqa: F401  (its kernels declare host paths too)
-from laxarray._core import host
-from laxarray._core.kernel import compile_count
+from laxarray._runtime import host_path
+from laxarray._runtime.kernel import compile_count
 from laxarray.array_api.sorting import sort_kernel
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -29,7 +29,7 @@ def _tool():
 def test_the_table_in_the_docs_is_the_declarations():
     tool = _tool()
     text = tool.DOC.read_text()
-    assert tool.render(text, host.table()) == text, "run tools/host_table.py"
+    assert tool.render(text, host_path.table()) == text, "run tools/host_table.py"
 
 
 def _public(name):
@@ -40,7 +40,7 @@ def _public(name):
 
 
 def test_every_declared_function_says_so_in_its_docstring():
-    names = [f for path in host.declared() for f in path.functions]
+    names = [f for path in host_path.declared() for f in path.functions]
     assert names and len(names) == len(set(names))
     quiet = [f for f in names
              if "host path" not in " ".join((_public(f).__doc__ or "").split())]
@@ -49,7 +49,7 @@ def test_every_declared_function_says_so_in_its_docstring():
 
 
 def test_each_declaration_is_complete():
-    for path in host.declared():
+    for path in host_path.declared():
         assert path.kernel is not None and path.reason and path.grad
         assert path.eager is not None or path.traced is not None
         assert (path.traced is None) == (path.kernel.on_host is None)
@@ -63,7 +63,7 @@ def test_the_gate_follows_the_switch_the_dtype_and_the_placement(monkeypatch):
     assert not path.takes((lx.asarray(np.arange(5.0), dtype=lx.float16)._value,), {})
     with lx.host_sort(False):
         assert not path.takes((x,), {})
-    monkeypatch.setattr(host, "platform", lambda raw: "gpu")
+    monkeypatch.setattr(host_path, "platform", lambda raw: "gpu")
     assert not path.takes((x,), {})
 
 

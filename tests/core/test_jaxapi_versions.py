@@ -10,6 +10,8 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import jaxapi
+from laxarray._core.jaxapi import tracing
+from laxarray._runtime import serialize
 
 
 def _scan_eqn():
@@ -17,13 +19,13 @@ def _scan_eqn():
         k = np.float32(2.0)                        # a const of the body
         return lax.scan(lambda carry, x: (carry * k + x, carry - x), c, xs)
     closed = jax.make_jaxpr(f)(np.float32(1), np.arange(4, dtype=np.float32))
-    (eqn,) = [e for e in closed.jaxpr.eqns if e.primitive is jaxapi.scan_p]
+    (eqn,) = [e for e in closed.jaxpr.eqns if e.primitive is tracing.scan_p]
     return eqn
 
 
 def test_scan_counts_of_this_jax():
     eqn = _scan_eqn()
-    nc, ncarry = jaxapi.scan_counts(eqn.params)
+    nc, ncarry = tracing.scan_counts(eqn.params)
     assert ncarry == 1
     assert nc + ncarry + 1 == len(eqn.invars)      # consts, one carry, one xs
 
@@ -47,14 +49,14 @@ class _FlatTree:                 # jax 0.11: ft_in = ft.pack((consts, carry, xs)
 def test_scan_counts_of_jax_0_11():
     params = {"jaxpr": None, "length": 4, "reverse": False, "unroll": 1,
               "ft_in": _FlatTree(2, 3, 1), "ft_out": _FlatTree(3, 2)}
-    assert jaxapi.scan_counts(params) == (2, 3)
+    assert tracing.scan_counts(params) == (2, 3)
 
 
 def test_body_and_consts_closed_and_open():
     closed = jax.make_jaxpr(lambda x: x * np.arange(3.0))(np.ones(3))
-    body, consts = jaxapi.body_and_consts(closed)
+    body, consts = tracing.body_and_consts(closed)
     assert body is closed.jaxpr and len(consts) == len(closed.consts)
-    body, consts = jaxapi.body_and_consts(closed.jaxpr)       # an open jaxpr: no consts
+    body, consts = tracing.body_and_consts(closed.jaxpr)       # an open jaxpr: no consts
     assert body is closed.jaxpr and consts == []
 
 
@@ -66,7 +68,7 @@ def test_body_and_consts_of_jax_0_11():
         def jaxpr(self):
             return self
     j = Jaxpr()
-    body, consts = jaxapi.body_and_consts(j)
+    body, consts = tracing.body_and_consts(j)
     assert body is j and consts == [np.float32(3)]
 
 
@@ -75,8 +77,8 @@ def test_fast_call_of_an_executable_that_never_ran_is_its_cpp_call():
     # Compiled.__call__ for every call; fast_call makes the C++ call that call would make
     a = np.arange(8, dtype=np.float32)
     exe = jax.jit(lambda u: u * 2).lower(a).compile()
-    blob = jaxapi.serialize_compiled(exe)
-    loaded = jaxapi.load_compiled(blob)
+    blob = serialize.serialize_compiled(exe)
+    loaded = serialize.load_compiled(blob)
     run = jaxapi.fast_call(loaded)
     assert not isinstance(run, jax.stages.Compiled)
     np.testing.assert_array_equal(np.asarray(run(a)), a * 2)

@@ -1,4 +1,4 @@
-"""A kernel's identity (``laxarray._core.kernel_id``): the test spy, the recorder
+"""A kernel's identity (``laxarray._runtime.kernel_id``): the test spy, the recorder
 (``LAXARRAY_RECORD``) and the executable store's key all read one ``KernelId`` per kernel,
 and a recorded path finds the same kernel again."""
 
@@ -10,9 +10,9 @@ import pytest
 
 import laxarray as lx
 from checks import kernels_ran
-from laxarray._core import call_key, exec_store, record
-from laxarray._core import kernel as K
-from laxarray._core.kernel_id import KernelId, find
+from laxarray._runtime import call_key, exec_store, lookup_log
+from laxarray._runtime import kernel as K
+from laxarray._runtime.kernel_id import KernelId, find
 from laxarray.array_api._ufunc import family_kernel
 from laxarray.array_api.sorting import sort_kernel
 
@@ -51,16 +51,17 @@ def test_the_spy_the_record_and_the_store_key_read_one_identity(case, tmp_path, 
     monkeypatch.setattr(K, "store_key", lambda *parts: keys.append(parts) or store_key(
         *parts))
     monkeypatch.setattr(K, "_STORE", [exec_store.ExecutableStore.open(tmp_path / "store")])
-    monkeypatch.setattr(record, "PATH", str(tmp_path / "calls.jsonl"))
-    monkeypatch.setattr(record, "_SEEN", set())
-    sig, stand_ins, device = record.call_inputs({"sig": inputs})
+    monkeypatch.setattr(lookup_log, "PATH", str(tmp_path / "calls.jsonl"))
+    monkeypatch.setattr(lookup_log, "_SEEN", set())
+    sig, stand_ins, device = lookup_log.call_inputs({"sig": inputs})
     assert kern.bind(items).prepare(False, sig, stand_ins, device)
-    (entry,) = record.read(tmp_path / "calls.jsonl")
-    assert entry["kernel"] == record.kernel_path(kern) == [kid.path, record.encode(kid.args)]
+    (entry,) = lookup_log.read(tmp_path / "calls.jsonl")
+    assert entry["kernel"] == lookup_log.kernel_path(kern) == [kid.path,
+                                                                lookup_log.encode(kid.args)]
     assert [parts[:2] for parts in keys] == [(kid.store, call_key.describe(items))]
 
     # the recorded path finds the very kernel again (a replay binds this one)
-    assert find(*record.target(entry)) is kern
+    assert find(*lookup_log.target(entry)) is kern
     assert kid.find() is kern
 
 
@@ -90,9 +91,9 @@ renamed_kernel = K.kernel()(lambda x: x)
 def test_a_kernel_no_other_process_finds_has_no_path_but_keeps_its_store_text():
     for kern in (_local_kernel(), renamed_kernel):
         assert kern.id.path is None
-        with pytest.raises(record.Unrecordable, match="has no path"):
-            record.kernel_path(kern)
-        with pytest.raises(record.Unrecordable):
+        with pytest.raises(lookup_log.Unrecordable, match="has no path"):
+            lookup_log.kernel_path(kern)
+        with pytest.raises(lookup_log.Unrecordable):
             kern.id.find()
     # a local kernel's closure holds a constant: the store still keys it, by its text
     assert "float:2.0" in _local_kernel().id.store
@@ -102,7 +103,7 @@ def test_a_kernel_no_other_process_finds_has_no_path_but_keeps_its_store_text():
 def test_two_elementwise_functions_of_one_name_keep_apart():
     # numpy's angle makes one function in radians, then one in degrees, both named angle:
     # each has its own family key, so a record of one replays that one, not the other
-    module = "laxarray.numpy_api._math_elementwise"
+    module = "laxarray.numpy_api.mathfuncs._elementwise"
     rad, deg = family_kernel(module, "angle"), family_kernel(module, "angle~1")
     assert rad is not deg and rad.id.path == deg.id.path
     assert (rad.id.args, deg.id.args) == ((module, "angle"), (module, "angle~1"))

@@ -17,7 +17,8 @@ import pytest
 from jax import lax
 
 import laxarray as la
-from laxarray._core import config, fingerprint, kernel
+from laxarray._core import modes
+from laxarray._runtime import fingerprint, kernel
 
 #: laxarray's setting -> the operand precision StableHLO prints
 PRINTED = {"highest": "HIGHEST", "tf32": "HIGH", "default": "DEFAULT"}
@@ -65,7 +66,7 @@ CALLS = {
 
 
 def test_default_is_numpy_grade():
-    assert config.MATMUL_PRECISION in config.MATMUL_PRECISIONS
+    assert modes.MATMUL_PRECISION in modes.MATMUL_PRECISIONS
     if "LAXARRAY_MATMUL_PRECISION" not in __import__("os").environ:
         assert la.get_matmul_precision() == "highest"
 

@@ -1,4 +1,4 @@
-"""laxarray's one promotion table (``_core.dtypes.PROMOTION_TABLE``) against the standard:
+"""laxarray's one promotion table (``_core.promotion_table.PROMOTION_TABLE``) against the standard:
 every cell the standard defines is the standard's, the rest is NumPy 2's (mixed kinds,
 float16) or jax's (bfloat16), and ``result_type`` of several dtypes is NumPy's.
 
@@ -16,6 +16,7 @@ import pytest
 
 import laxarray as la
 from laxarray._core import dtypes as D
+from laxarray._core import promotion_table as P
 from laxarray.conformance import promotion as oracle
 
 # the standard's tables: the row type, then the result with each column type
@@ -54,18 +55,18 @@ def _standard():
         header, *rows = (line.split() for line in block.splitlines())
         for row in rows:
             for col, cell in zip(header, row[1:], strict=True):
-                a, b, r = D.CODES[row[0]], D.CODES[col], D.CODES[cell]
+                a, b, r = P.CODES[row[0]], P.CODES[col], P.CODES[cell]
                 cells[a, b] = cells[b, a] = r
     return cells
 
 
 STANDARD_CELLS = _standard()
-NUMPY_DTYPES = [d for d in D.CODES.values() if d != D.bfloat16]
+NUMPY_DTYPES = [d for d in P.CODES.values() if d != D.bfloat16]
 
 
 def test_the_table_has_every_pair_of_the_fifteen_dtypes_in_either_order():
     dtypes = set(D.DTYPES + D.EXTRA_FLOATING)
-    assert set(D.CODES.values()) == dtypes
+    assert set(P.CODES.values()) == dtypes
     assert set(D.PROMOTION_TABLE) == set(itertools.product(dtypes, dtypes))
     assert all(D.PROMOTION_TABLE[b, a] == r for (a, b), r in D.PROMOTION_TABLE.items())
 
@@ -85,7 +86,7 @@ def test_the_conformance_oracle_copied_the_same_tables():
 def test_the_cells_beyond_the_standard_are_numpys_and_jaxs():
     numpy_wrong = [(a, b) for a in NUMPY_DTYPES for b in NUMPY_DTYPES
                    if D.PROMOTION_TABLE[a, b] != np.promote_types(a, b)]
-    jax_wrong = [d for d in D.CODES.values()
+    jax_wrong = [d for d in P.CODES.values()
                  if D.PROMOTION_TABLE[d, D.bfloat16] != np.dtype(jnp.promote_types(d, D.bfloat16))]
     assert numpy_wrong == [] and jax_wrong == []
 

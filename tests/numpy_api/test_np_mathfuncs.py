@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import laxarray as la
-from laxarray.numpy_api import _math_einsum
+from laxarray.numpy_api.mathfuncs import _einsum as _math_einsum
 
 RNG = np.random.default_rng(1234)
 

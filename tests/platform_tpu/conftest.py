@@ -17,8 +17,8 @@ if backend.current() is not backend.TPU:
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from laxarray._core import jaxapi  # noqa: E402
-from laxarray._core import kernel as _kernel  # noqa: E402
+from laxarray._core.jaxapi import tracing  # noqa: E402
+from laxarray._runtime import kernel as _kernel  # noqa: E402
 
 #: kernels whose programs may hold a dtype the record lacks, each with its reason: the
 #: quantiles' virtual indices from a Python float ``q`` are float64, as NumPy's (an
@@ -38,7 +38,7 @@ def _no_program_holds_a_dtype_the_record_lacks(monkeypatch):
     def checked(jitted, args):
         name = getattr(jitted, "__name__", "?")
         if name not in WIDE_ALLOWED:
-            _, dtypes = jaxapi.program_contents(jitted.trace(*args).jaxpr)
+            _, dtypes = tracing.program_contents(jitted.trace(*args).jaxpr)
             wide = sorted(str(d) for d in dtypes
                           if d is not None and np.dtype(d) not in record.dtypes)
             if wide:

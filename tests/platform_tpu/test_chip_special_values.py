@@ -79,7 +79,7 @@ def test_a_host_call_moves_no_empty_buffer():
     # a host call that moved a zero-byte buffer aborted the process on the chip, later and
     # from another thread (libtpu: "HostCommand byte_offset -1"): linalg.eig of 0x0
     import jax
-    from laxarray._core import jaxapi
+    from laxarray._core.jaxapi import host_calls
 
     seen = []
 
@@ -90,7 +90,7 @@ def test_a_host_call_moves_no_empty_buffer():
     shapes = (jax.ShapeDtypeStruct((3,), np.float32), jax.ShapeDtypeStruct((0, 2), np.float32))
 
     def program(a, b):
-        return jaxapi.host_call(fn, shapes, a, b)
+        return host_calls.host_call(fn, shapes, a, b)
 
     a, b = np.ones((4, 3), np.float32), np.zeros((0,), np.float32)
     # the transfers: a custom call on the CPU (and the GPU); on a TPU a send per operand and a
@@ -101,7 +101,7 @@ def test_a_host_call_moves_no_empty_buffer():
     np.testing.assert_array_equal(np.asarray(got[0]), a.sum(axis=0))
     assert got[1].shape == (0, 2) and seen[-1] == ((4, 3), (0,))   # fn still sees both
     # nothing but empty results: no host call at all
-    assert not _transfers(_text(lambda b: jaxapi.host_call(
+    assert not _transfers(_text(lambda b: host_calls.host_call(
         lambda v: v * 2, jax.ShapeDtypeStruct((0,), np.float32), b), b))
 
 

@@ -9,7 +9,7 @@ import scipy.sparse as sps
 import laxarray as la
 import laxarray.sparse as sp
 from laxarray import checkify as ck
-from laxarray._core import config
+from laxarray._core import modes
 
 # this module's own jax code (jax.jit/grad/vmap on NumPy float64 values, jax.numpy oracles)
 # is a 64-bit jax program: see the jax_x64 fixture (tests/conftest.py)
@@ -50,7 +50,7 @@ def test_eager_product_matches_dense(fa, fb, dtype):
     np.testing.assert_allclose(np.asarray(c.todense()), expected, rtol=1e-5)
     # exactly the entries of the product are stored, each once
     assert c.nse == (a @ b).nnz
-    with config.host_sort(False):
+    with modes.host_sort(False):
         lax_c = la_a @ la_b
     np.testing.assert_allclose(np.asarray(lax_c.todense()), expected, rtol=1e-5)
 
@@ -88,7 +88,7 @@ def test_jit_argument_matches_dense_and_uses_the_host(fa, fb):
     out = jax.jit(lambda p, q: f(p, q).todense())(la_a, la_b)
     np.testing.assert_allclose(np.asarray(out), a.toarray() @ b.toarray(), rtol=1e-12)
     assert _uses_callback(lambda p, q: f(p, q).data, la_a, la_b)
-    with config.host_sort(False):
+    with modes.host_sort(False):
         assert not _uses_callback(lambda p, q: f(p, q).data, la_a, la_b)
 
 

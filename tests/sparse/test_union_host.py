@@ -11,7 +11,7 @@ import scipy.sparse as sps
 
 import laxarray as la
 import laxarray.sparse as sp
-from laxarray._core import config
+from laxarray._core import modes
 
 # this module's own jax code (jax.jit/grad/vmap on NumPy float64 values, jax.numpy oracles)
 # is a 64-bit jax program: see the jax_x64 fixture (tests/conftest.py)
@@ -81,7 +81,7 @@ def test_eager_union_matches_dense(fa, fb, dtype, op):
     # canonical, and exactly the nonzero entries stored (SciPy drops exact zeros)
     _assert_canonical(c, np.count_nonzero(expected))
     assert c.nse == np.count_nonzero(expected)
-    with config.host_sort(False):
+    with modes.host_sort(False):
         lax_c = OPS[op](la_a, la_b)
     assert type(lax_c) is type(c) and lax_c.dtype == c.dtype
     assert lax_c.indices.dtype == c.indices.dtype
@@ -210,14 +210,14 @@ def test_jit_arguments_match_dense_and_use_the_host(fa, fb, op):
     np.testing.assert_array_equal(np.asarray(c.todense()), expected)
     _assert_canonical(c, np.count_nonzero(expected))
     assert _uses_callback(lambda p, q: f(p, q).data, la_a, la_b)
-    previous = config.get_host_sort()
+    previous = modes.get_host_sort()
     la.set_host_sort(False)
     try:
         assert not _uses_callback(lambda p, q: f(p, q).data, la_a, la_b)
         lax_c = jax.jit(f)(la_a, la_b)
     finally:
         la.set_host_sort(previous)
-    assert config.get_host_sort() == previous
+    assert modes.get_host_sort() == previous
     assert lax_c.nse == c.nse and lax_c.data.dtype == c.data.dtype
     np.testing.assert_array_equal(np.asarray(lax_c.todense()), expected)
 
@@ -231,7 +231,7 @@ def test_lax_kernel_with_closed_over_indices_and_traced_values(op):
     a, b, la_a, la_b = _operands(sp.BCOO, sp.BCOO, "float64")
     f = OPS[op]
     expected = f(a.toarray(), b.toarray())
-    previous = config.get_host_sort()
+    previous = modes.get_host_sort()
     la.set_host_sort(False)
     try:
         dense = jax.jit(lambda d: f(la_a._with_data(d), la_b).todense()._value)(la_a.data)

@@ -14,7 +14,7 @@ empty store in ``DIR/store``:
 2. *load*: the same calls, timed and checked again: each first call now loads its
    executables (``kernel.load_count``) instead of compiling them (``kernel.compile_count``
    counts both).  The plain ``jax.jit`` program is a hit in jax's cache, and
-   ``jaxapi.serialize_compiled`` either refuses it (on the CPU: jaxlib writes such an
+   ``serialize.serialize_compiled`` either refuses it (on the CPU: jaxlib writes such an
    executable without its machine code) or writes it to ``DIR/from-jax-cache.bin``.
 3. *blob*: loads that blob, if any, runs it and compares with NumPy: the store may keep an
    executable of jax's cache only if it round-trips.
@@ -43,7 +43,7 @@ import json, sys, time
 t0 = time.perf_counter()
 import numpy as np
 import laxarray as xp
-from laxarray._core import jaxapi, kernel
+from laxarray._runtime import kernel, serialize
 import jax
 imported = time.perf_counter() - t0
 phase, out_dir = sys.argv[1], sys.argv[2]
@@ -59,7 +59,7 @@ if phase == "blob":
     if blob is None:
         result["blob"] = "none written"
     else:
-        got = np.asarray(jaxapi.load_compiled(blob)(x))
+        got = np.asarray(serialize.load_compiled(blob)(x))
         want = np.sin(x) * 3.0 + 1.0
         result["blob"] = "ok" if np.allclose(got, want, rtol=1e-5, atol=1e-6) else "wrong"
     print("@@" + json.dumps(result))
@@ -132,7 +132,7 @@ for name, (ours, oracle) in CALLS.items():
     calls[name] = {"ms": round(ms, 2), "ok": ok, "compiled": kernel.compile_count() - c0
                    - (kernel.load_count() - l0), "loaded": kernel.load_count() - l0}
 result["calls"] = calls
-from laxarray._core import prefetch
+from laxarray._runtime import prefetch
 result["loaded_ahead"] = prefetch.loaded_ahead()
 result["compiles"], result["loads"] = kernel.compile_count(), kernel.load_count()
 result["store"] = kernel._open_store() is not None
@@ -146,11 +146,11 @@ jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)  # keep thi
 jax.config.update("jax_persistent_cache_min_entry_size_bytes", -1)
 x = np.linspace(0.0, 1.0, 11, dtype=np.float32)
 compiled = jax.jit(plain).lower(x).compile()
-result["jax_cache_hits"] = jaxapi._JAX_CACHE_HITS[0]
+result["jax_cache_hits"] = serialize._JAX_CACHE_HITS[0]
 if phase == "load":
     try:
-        blob = jaxapi.serialize_compiled(compiled)
-    except jaxapi.NotSerializable as err:
+        blob = serialize.serialize_compiled(compiled)
+    except serialize.NotSerializable as err:
         result["from_jax_cache"] = "refused: " + str(err)[:160]
     else:
         open(out_dir + "/from-jax-cache.bin", "wb").write(blob)

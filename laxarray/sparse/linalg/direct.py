@@ -2,7 +2,7 @@
 
 XLA has no sparse LU, so the factorisation runs on the host: SciPy's SuperLU (COLAMD
 column ordering, as ``scipy.sparse.linalg.spsolve`` and ``splu`` use by default), reached
-through a host callback (``jaxapi.host_call``).  So these work eagerly and under
+through a host callback (``jaxapi.host_calls.host_call``).  So these work eagerly and under
 ``jax.jit`` (the matrix and the right-hand side may be traced; the solve is a host call
 inside the compiled program)
 and under ``jax.vmap`` (one host solve per mapped element).  On a GPU the matrix and the
@@ -25,9 +25,10 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
-from laxarray._core import host as _host
+from laxarray._core import lazy_scipy
 from laxarray._core.errors import LinAlgError, fail, fail_text
-from laxarray._core.jaxapi import device_put, host_call, in_wide_mode, is_tracer
+from laxarray._core.jaxapi import device_put, in_wide_mode, is_tracer
+from laxarray._core.jaxapi.host_calls import host_call
 from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
@@ -73,7 +74,7 @@ def _coo(A):
 
 # ---- host side ------------------------------------------------------------------------
 def _host_matrix(data, rows, cols, n):
-    sps = _host.scipy_sparse()
+    sps = lazy_scipy.scipy_sparse()
     data, rows, cols = np.asarray(data), np.asarray(rows), np.asarray(cols)
     keep = (rows >= 0) & (rows < n) & (cols >= 0) & (cols < n)
     return sps.csc_array((data[keep], (rows[keep], cols[keep])), shape=(n, n))
@@ -81,7 +82,7 @@ def _host_matrix(data, rows, cols, n):
 
 def _host_lu(data, rows, cols, n):
     """SuperLU of the matrix, or ``None`` when it is exactly singular."""
-    spla = _host.scipy_sparse_linalg()
+    spla = lazy_scipy.scipy_sparse_linalg()
     try:
         return spla.splu(_host_matrix(data, rows, cols, n))
     except RuntimeError:            # SuperLU: "Factor is exactly singular"

@@ -5,7 +5,7 @@ sorts the products by output coordinate and sums runs -- on CPU 2-20x SciPy's ti
 memory proportional to the number of products.  SciPy's Gustavson product (``A @ B`` of CSR
 matrices) keeps one row of the result at a time.  So a 2-D product without batch or dense
 dimensions runs one kernel (``dot._spsp_2d``) that declares this module's functions as its
-CPU host path (``@kernel(host=HostPath(...))``, ``laxarray/_core/host.py``):
+CPU host path (``@kernel(host=HostPath(...))``, ``laxarray/_runtime/host_path.py``):
 
 - eagerly (concrete operands), :func:`eager`: the result stores exactly the entries SciPy
   keeps, with SciPy's rule -- an entry whose products sum to exactly zero is left out, so
@@ -30,9 +30,10 @@ from __future__ import annotations
 import jax
 import numpy as np
 from laxarray._core.errors import fail
-from laxarray._core import host as _host
-from laxarray._core.host import aligned, to_device
-from laxarray._core.jaxapi import host_call, in_wide_mode
+from laxarray._core import lazy_scipy
+from laxarray._core.host_memory import aligned, to_device
+from laxarray._core.jaxapi import in_wide_mode
+from laxarray._core.jaxapi.host_calls import host_call
 from laxarray.sparse.ops.layout import split
 from laxarray._core import dtypes as _dt
 
@@ -49,7 +50,7 @@ def _operand(leaves, shape, csr, contract, dtype, left):
     """A SciPy sparse matrix of one operand, oriented for ``left @ right`` (the contracted
     dimension last for the left operand, first for the right one), and the contracted
     coordinate of each stored (non-padding) entry, for counting products."""
-    sps = _host.scipy_sparse()
+    sps = lazy_scipy.scipy_sparse()
     if csr:
         data, indices, indptr = (np.asarray(v) for v in leaves)
         n = int(indptr[-1])
@@ -179,7 +180,7 @@ def result_structs(size, dtype, index_dtype, csr, rows):
 
 def callback(host, shapes, lax_fn, *leaves):
     """``host(*leaves)`` (NumPy in, a tuple of NumPy arrays of ``shapes`` out) in a host
-    call (``jaxapi.host_call``; one call per element under ``vmap``), differentiated as
+    call (``jaxapi.host_calls.host_call``; one call per element under ``vmap``), differentiated as
     ``lax_fn(*leaves)`` is: the lax kernel computing the same leaves carries the
     tangents."""
     @jax.custom_jvp

@@ -8,7 +8,7 @@ SciPy's ``A + B`` and close to a second of compilation.  SciPy's ``csr + csr`` m
 canonical rows in one pass.  So ``add``/``subtract`` of two 2-D sparse arrays without batch
 or dense dimensions (BCOO or BCSR, any mix) run one kernel (``elementwise._union_2d_kernel``)
 that declares this module's functions as its CPU host path (``@kernel(host=HostPath(...))``,
-``laxarray/_core/host.py``):
+``laxarray/_runtime/host_path.py``):
 
 - eagerly (concrete operands), :func:`eager`: the result is canonical (sorted, unique, no
   padding) and stores exactly the entries SciPy keeps -- an entry whose sum is exactly
@@ -39,7 +39,7 @@ from jax import lax
 from laxarray.sparse.ops import spgemm_host
 from laxarray.sparse.ops.layout import split
 from laxarray._core import dtypes as _dt
-from laxarray._core import host as _host
+from laxarray._core import lazy_scipy
 
 #: the lax operations SciPy's CSR arithmetic computes over the union of two patterns
 SIGN = {lax.add: 1, lax.sub: -1}
@@ -70,7 +70,7 @@ def _csr_of(leaves, shape, kind, dtype):
     """A canonical SciPy CSR array (sorted, unique, no padding) of one operand's leaves:
     BCSR's arrays as they are, a canonical BCOO with its row pointers counted, anything
     else through SciPy's COO -> CSR (which sums duplicates and sorts)."""
-    sps = _host.scipy_sparse()
+    sps = lazy_scipy.scipy_sparse()
     csr, canonical = kind
     m, n = shape
     if csr:

@@ -1,0 +1,190 @@
+"""Loading executables off the critical path: what a program looked up last time is loaded
+on a background thread while it imports, reads its data and runs Python.
+
+A process that uses the executable store keeps the keys it looked up, in order
+(:func:`lookup`).  At exit it writes them to the store's ``traces/`` folder under the name of
+its program (the script, or ``-m`` module, that ``sys.argv[0]`` names), the keys of this run
+first, then those of earlier runs it did not meet, :data:`KEEP` in all.  The next process of
+the same program starts a daemon thread when the store opens (:func:`start`): it reads and
+loads the first :data:`AHEAD` keys of that trace, each into :class:`Ahead`'s table.  A kernel
+call on a key (:func:`take`) gets the loaded executable from there, waits for it when the
+thread is loading that very key, and otherwise loads it itself (the thread then skips it).
+
+It changes nothing but when a load happens: the executable is the one the store holds under
+the key the call computed (or, where the store has none, the portable tier: the store's
+``read_through``).  Loading releases the GIL for most of its time (XLA's
+deserialization), so the thread overlaps with the program's Python on another core; at exit
+the thread is stopped before the interpreter finalizes (a load in flight finishes first).
+A ``multiprocessing`` child neither loads ahead nor writes a trace: it runs a share of its
+parent's work under the parent's program name, which the trace does not predict.
+``LAXARRAY_PREFETCH=0`` turns it off.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import os
+import sys
+import threading
+
+from laxarray._runtime.files import write_atomic
+from laxarray._core import env_vars as _env_vars
+
+#: How many keys a trace keeps (this run's first, then earlier runs' others).
+KEEP = 2048
+#: How many keys of a trace the thread loads ahead.
+AHEAD = 512
+
+
+class Ahead:
+    """The background loader of one process: its queue, what it loaded, what it loads now."""
+
+    def __init__(self, store, names):
+        self._cond = threading.Condition()
+        self._queue = list(reversed(names))   # pop() takes the next one
+        self._ready = {}                      # name -> Compiled (None: not loadable)
+        self._current = None
+        self._stop = False
+        self.loaded = 0
+        self._thread = threading.Thread(target=self._run, args=(store,), daemon=True,
+                                        name="laxarray-prefetch")
+        self._thread.start()
+
+    def _run(self, store):
+        while True:
+            with self._cond:
+                if self._stop or not self._queue:
+                    self._current = None
+                    self._cond.notify_all()
+                    return
+                name = self._current = self._queue.pop()
+            exe = store.read_through(name)   # the store's, else a portable tier's
+            with self._cond:
+                self._ready[name] = exe
+                self._current = None
+                self.loaded += exe is not None
+                self._cond.notify_all()
+
+    def take(self, name):
+        """``(True, executable or None)`` where the thread loaded (or is loading) ``name``;
+        ``(False, None)`` where the caller loads it (it is dropped from the queue)."""
+        with self._cond:
+            while self._current == name:
+                self._cond.wait()
+            if name in self._ready:
+                return True, self._ready.pop(name)
+            try:
+                self._queue.remove(name)
+            except ValueError:
+                pass
+            return False, None
+
+    def stop(self):
+        """Stop after the load in flight; wait for it."""
+        with self._cond:
+            self._stop = True
+        self._thread.join()
+
+
+_STATE = {"ahead": None, "trace": None, "seen": None, "folder": None}
+_LOCK = threading.Lock()
+
+
+def _after_fork_in_child() -> None:
+    """A forked child (a ``multiprocessing`` worker, say) has its parent's loader but not its
+    thread: a key the thread was loading when the parent forked would be waited for
+    forever.  The child loads what it needs itself, and, doing a share of its parent's work
+    (:func:`_pool_worker`), keeps no trace of its own."""
+    global _LOCK
+    _LOCK = threading.Lock()
+    _STATE.update(ahead=None, trace=None, seen=None)
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+def program_name() -> str:
+    """The program a trace belongs to: the script (``sys.argv[0]`` made absolute, which
+    ``-m`` sets to the module's file), the code of ``python -c``, or ``<interactive>``."""
+    argv0 = sys.argv[0] if sys.argv else ""
+    if argv0 == "-c":
+        orig = getattr(sys, "orig_argv", [])
+        code = orig[orig.index("-c") + 1] if "-c" in orig[:-1] else ""
+        return "-c " + code
+    return os.path.abspath(argv0) if argv0 else "<interactive>"
+
+
+def _trace_file(folder):
+    digest = hashlib.blake2b(program_name().encode(), digest_size=12).hexdigest()
+    return os.path.join(folder, digest)
+
+
+def start(store) -> None:
+    """Begin this process's trace of ``store`` and load ahead what its last run looked up
+    (once per process; nothing where prefetching is off)."""
+    with _LOCK:
+        if _STATE["trace"] is not None or not _env_vars.value("LAXARRAY_PREFETCH") or (
+                _pool_worker()):
+            return
+        _STATE["trace"], _STATE["seen"] = [], set()
+        _STATE["folder"] = folder = os.path.join(store.path, "traces")
+        atexit.register(_at_exit)
+        try:
+            with open(_trace_file(folder), encoding="utf-8") as f:
+                names = f.read().split("\n")
+        except OSError:
+            return
+        names = [n for n in names if n][:AHEAD]
+        if names:
+            _STATE["ahead"] = Ahead(store, names)
+
+
+def _pool_worker() -> bool:
+    """Whether this process is a ``multiprocessing`` child (a pool's worker, say): it does
+    a share of its parent's work, which the trace of their common program name does not
+    predict (loading that trace ahead would load mostly what the parent and the other
+    workers use), and its own trace would replace the parent's."""
+    if "--multiprocessing-fork" in getattr(sys, "orig_argv", ()):
+        return True   # spawned: it imports its parent's main module before it knows more
+    mp = sys.modules.get("multiprocessing")   # not imported: not a multiprocessing child
+    return mp is not None and mp.parent_process() is not None
+
+
+def lookup(name) -> None:
+    """Note that this process looked up ``name`` (its trace)."""
+    trace = _STATE["trace"]
+    if trace is not None and name not in _STATE["seen"]:
+        _STATE["seen"].add(name)
+        trace.append(name)
+
+
+def take(name):
+    """See :meth:`Ahead.take`; ``(False, None)`` where nothing loads ahead."""
+    ahead = _STATE["ahead"]
+    return (False, None) if ahead is None else ahead.take(name)
+
+
+def loaded_ahead() -> int:
+    """Executables the background thread loaded in this process."""
+    ahead = _STATE["ahead"]
+    return 0 if ahead is None else ahead.loaded
+
+
+def _at_exit():
+    ahead = _STATE["ahead"]
+    if ahead is not None:
+        ahead.stop()
+    trace, folder = _STATE["trace"], _STATE["folder"]
+    if not trace:
+        return
+    path = _trace_file(folder)
+    try:
+        with open(path, encoding="utf-8") as f:
+            old = [n for n in f.read().split("\n") if n and n not in _STATE["seen"]]
+    except OSError:
+        old = []
+    try:
+        write_atomic(path, ["\n".join((trace + old)[:KEEP]).encode() + b"\n"])
+    except OSError:
+        pass
