@@ -4,7 +4,8 @@ this process's default backend (preparing LAPACK where the program calls it); th
 executable store (``exec_store``) keeps the blobs.
 
 ``jax.experimental.serialize_executable`` is the one module of ``jax.experimental`` the
-library may use, and only here (tests/test_house_rules.py allows exactly this import).
+library may use, imported by ``_core/jaxapi`` alone (tests/test_house_rules.py allows
+exactly that import).
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ import weakref as _weakref
 
 import jax
 import jax.monitoring
-from jax.experimental import serialize_executable as _serialize
 
+from laxarray._core.jaxapi import serialize_executable as _serialize
 from laxarray._runtime.hlo_text import has_object_code, needs_no_code, platform_of, program_text
 
 #: The version of what :func:`serialize_compiled` writes; part of
