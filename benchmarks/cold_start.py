@@ -8,7 +8,7 @@ counted apart from wall time with ``jax.monitoring``: each ``.../backend_compile
 event is one executable asked of XLA, each ``...cache_hits`` event one the persistent cache
 served, so "compiles" = events - hits; "compile" sums those events' seconds (cache reads
 included), "trace" the seconds of jax's tracing and lowering events.  laxarray children also
-report ``laxarray._runtime.kernel.compile_count()`` (kernels' executables) where it exists.
+report ``laxarray._core.runtime.kernel.compile_count()`` (kernels' executables) where it exists.
 
 Persistent cache: laxarray children get ``LAXARRAY_COMPILATION_CACHE=<dir>``, a fresh
 ``tempfile.mkdtemp`` directory for "empty cache" runs, the directory of an earlier child for
@@ -43,7 +43,7 @@ scipy's OpenBLAS too); jax.numpy children ``LAXARRAY_COMPILATION_CACHE=0`` (the 
    ``python -m laxarray.conformance`` and of scikit-learn's array-API tests
    (``make test-sklearn``'s selection), laxarray on an empty store, then again on the
    store the first run filled, and array_api_strict.
-Row (c) of 2. runs with the store's loader thread (``laxarray._runtime.prefetch``), which
+Row (c) of 2. runs with the store's loader thread (``laxarray._core.runtime.prefetch``), which
 loads during the import what the first run used: the import of a filled-store process
 and the sum of import and workflow are printed beside it. ``--plot FILE`` draws where each
 workflow row's time goes (import, trace and lower, compile, load, run; matplotlib, the
@@ -87,10 +87,10 @@ PHASES = {"import": "import, empty store", "a": "(a) first run, empty cache",
 # ---- child side ---------------------------------------------------------------------------
 
 def _runtime_module(name):
-    """laxarray's runtime module ``name`` (``kernel``, ``exec_store``): in ``_runtime`` since
-    issue 72, in ``_core`` before (the versions compared may be older)."""
+    """laxarray's runtime module ``name`` (``kernel``, ``exec_store``): in ``_core/runtime``
+    since issue 72, in ``_core`` before (the versions compared may be older)."""
     try:
-        return importlib.import_module(f"laxarray._runtime.{name}")
+        return importlib.import_module(f"laxarray._core.runtime.{name}")
     except ModuleNotFoundError:
         return importlib.import_module(f"laxarray._core.{name}")
 
@@ -382,7 +382,7 @@ def measure_workflow(args, mk):
         ph = {k: {m: _med(x[m] for x in v) for m in keys} for k, v in ph.items()}
         ph["d"] = {m: _med(statistics.median(x[m] for x in r["runs"][1:]) for r in s)
                    for m in keys if m not in ("lx", "loads", "load_s")}
-        # the store's loader thread works while the program imports (laxarray._runtime.prefetch):
+        # the store's loader thread works while the program imports (laxarray._core.runtime.prefetch):
         # the import of a filled-store process is shown, and the sum of both
         ph["import"] = {"wall": _med(r["import_s"] for r in f)}
         ph["import_c"] = {"wall": _med(r["import_s"] for r in s)}

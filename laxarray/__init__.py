@@ -42,8 +42,8 @@ def _version() -> str:
 __version__ = _version()
 
 # Open the executable store now: its background thread loads, while the program goes on
-# importing, the executables this program's last run used (laxarray._runtime.prefetch).
-from laxarray._runtime.kernel import _open_store  # noqa: E402
+# importing, the executables this program's last run used (laxarray._core.runtime.prefetch).
+from laxarray._core.runtime.kernel import _open_store  # noqa: E402
 
 _open_store()
 del _open_store

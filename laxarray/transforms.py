@@ -20,7 +20,7 @@ import inspect
 import jax
 
 from laxarray._core.jaxapi import in_wide_mode
-from laxarray._runtime.kernel import jit_function
+from laxarray._core.runtime.kernel import jit_function
 from laxarray.array_api._array import Array, wrap
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import laxarray as xp
-from laxarray._runtime import kernel as _kernel
+from laxarray._core.runtime import kernel as _kernel
 
 
 def fd_grad(f, x, h=1e-6):

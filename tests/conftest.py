@@ -51,10 +51,10 @@ if "tpu" not in (os.environ.get("LAXARRAY_PLATFORM", "") + os.environ.get("JAX_P
 
 @pytest.fixture
 def kernels_run():
-    """Spy on every laxarray kernel run (``_runtime.kernel.spy``) for one test: returns
+    """Spy on every laxarray kernel run (``_core.runtime.kernel.spy``) for one test: returns
     ``ran(prefix="laxarray")``, the names of the kernels that ran so far whose defining
     module starts with ``prefix``."""
-    from laxarray._runtime import kernel as _kernel
+    from laxarray._core.runtime import kernel as _kernel
     with _kernel.spy() as ran:
         yield lambda prefix="laxarray": [kid.name for kid in ran
                                          if kid.module.startswith(prefix)]

@@ -54,7 +54,7 @@ def site(tmp_path, **pages):
     """A docs directory: the home page, a guide page, a second page and an inside page,
     any of them replaced by ``pages`` (``{stem: text}``)."""
     files = {"index": INDEX, "guide": GUIDE, "second": "# Second page\n\nText.\n",
-             "inside": "# Inside\n\n```python\n>>> from laxarray._runtime import kernel\n"
+             "inside": "# Inside\n\n```python\n>>> from laxarray._core.runtime import kernel\n"
                        ">>> kernel.compile_count()\n0\n```\n"}
     files.update(pages)
     for stem, text in files.items():
@@ -116,7 +116,7 @@ def test_an_issue_number_in_an_included_file_fails_with_its_file(tmp_path):
 
 @pytest.mark.parametrize("code", [
     ">>> from laxarray._core import backend",
-    ">>> import laxarray._runtime.kernel as kernel",
+    ">>> import laxarray._core.runtime.kernel as kernel",
     ">>> from laxarray.array_api._array import Array",
     ">>> from laxarray import _core",
     ">>> before = kernel.compile_count()",

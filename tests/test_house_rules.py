@@ -137,10 +137,10 @@ def _padded_runs(path):
 
 
 @pytest.mark.parametrize("finder, owner, also", [
-    (_jit_calls, "_runtime/kernel.py", ()),      # the one kernel helper jits
+    (_jit_calls, "_core/runtime/kernel.py", ()),      # the one kernel helper jits
     (_scan_calls, "_core/numerics.py", ()),   # numerics.cumulative keeps scans in scan_block
     # _calls.call runs kernels on buckets (the kernel runtime runs its own bindings)
-    (_padded_runs, "array_api/_calls.py", ("_runtime/kernel.py",)),
+    (_padded_runs, "array_api/_calls.py", ("_core/runtime/kernel.py",)),
 ], ids=["jax.jit", "lax scans", "padded runs"])
 def test_only_its_owner_uses_it(finder, owner, also):
     bad = [f"{p.relative_to(PACKAGE)}:{line}" for p in _library_files()
@@ -193,7 +193,7 @@ def test_public_namespace_is_the_standard_numpy_or_documented():
 #: imports nothing of laxarray outside itself.
 LAYERS = (
     ("_core",),       # what an array means: dtypes, backend records, devices, numerics, jaxapi
-    ("_runtime",),    # compiling kernels and keeping their executables
+    ("_core.runtime",),  # compiling kernels and keeping their executables (_core/runtime/)
     ("array_api",),
     ("linalg", "fft", "numpy_api", "transforms", "typing"),
     ("sparse",),
@@ -206,7 +206,14 @@ _LAYER_OF = {name: i for i, names in enumerate(LAYERS) for name in names}
 def _part(path):
     """The top-level part of laxarray that ``path`` belongs to (``None``: the package file)."""
     rel = path.relative_to(PACKAGE).with_suffix("").parts
+    if rel[:2] == ("_core", "runtime") and len(rel) > 2:
+        return "_core.runtime"     # the runtime: a layer of its own inside _core
     return None if rel == ("__init__",) else rel[0]
+
+
+def _target_part(parts):
+    """The part of laxarray an import of ``laxarray.<parts[1:]>`` reaches (as :func:`_part`)."""
+    return "_core.runtime" if parts[1:3] == ["_core", "runtime"] else parts[1]
 
 
 def _layer_violations(path):
@@ -229,9 +236,9 @@ def _layer_violations(path):
                 yield node.lineno, target, "conformance imports nothing of laxarray"
             elif here != "conformance" and parts[1] == "conformance":
                 yield node.lineno, target, "the library does not import the runner"
-            elif (here in _LAYER_OF and parts[1] in _LAYER_OF
-                  and _LAYER_OF[parts[1]] > _LAYER_OF[here]):
-                yield node.lineno, target, f"{here} is below {parts[1]}"
+            elif (here in _LAYER_OF and _target_part(parts) in _LAYER_OF
+                  and _LAYER_OF[_target_part(parts)] > _LAYER_OF[here]):
+                yield node.lineno, target, f"{here} is below {_target_part(parts)}"
 
 
 def test_every_part_of_the_package_has_a_layer():
@@ -494,12 +501,12 @@ def test_no_namespace_is_filled_through_globals():
 # ---- the CPU host path: declared on a kernel, decided by the kernel helper alone ------------
 
 #: The gates and eager results of the host path, which only the kernel helper's module
-#: (``_runtime/host_path.py``, asked by ``_runtime/kernel.py``) may call: a call of one of
+#: (``_core/runtime/host_path.py``, asked by ``_core/runtime/kernel.py``) may call: a call of one of
 #: them (as an attribute of these modules or imported from them) chooses host or XLA by hand.
 HOST_GATES = {"usable", "usable_operands", "placed", "eager_view", "native", "platform",
               "array_like"}
 HOST_GATE_MODULES = {"_host_order", "spgemm_host", "union_host", "host_path"}
-HOST_HELPER = {"_runtime/host_path.py", "_runtime/kernel.py"}
+HOST_HELPER = {"_core/runtime/host_path.py", "_core/runtime/kernel.py"}
 
 #: Modules that still choose host or XLA by hand -- a ``host`` static or parameter, a gate
 #: call -- because their kernels do not declare their host path yet (issue 42, item 1), with

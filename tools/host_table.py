@@ -1,7 +1,7 @@
 """Write the table of the CPU host paths into docs/performance.md.
 
 Every kernel that runs NumPy (or SciPy) on the host instead of its XLA program declares it
-(``@kernel(host=HostPath(...))``, ``laxarray/_runtime/host_path.py``); ``host_path.table()``
+(``@kernel(host=HostPath(...))``, ``laxarray/_core/runtime/host_path.py``); ``host_path.table()``
 renders the declarations.  This script puts that table between the ``host-paths`` markers of
 ``docs/performance.md`` (``tests/core/test_host_paths.py`` fails while the two differ):
 
@@ -27,7 +27,7 @@ def render(text, table):
 
 def main():
     import laxarray.sparse  # noqa: F401  (every kernel declared: sparse's too)
-    from laxarray._runtime import host_path
+    from laxarray._core.runtime import host_path
     text = DOC.read_text()
     new = render(text, host_path.table())
     if new != text:

@@ -77,7 +77,7 @@ class Backend:
     polar_svd: bool
     #: whether XLA lowers the nonsymmetric eigensolver (``linalg.eig``) here
     eig: bool
-    #: whether the kernels' declared host paths (NumPy/SciPy on the host, ``_runtime/host_path.py``)
+    #: whether the kernels' declared host paths (NumPy/SciPy on the host, ``_core/runtime/host_path.py``)
     #: may run: only where the arrays already live in host memory
     host: bool
     #: the float32 elementwise functions XLA lowers here more than 4 ulps from the correctly

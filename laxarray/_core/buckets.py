@@ -1,5 +1,5 @@
 """Buckets: the padded shapes small concrete arrays run in, so that 17x5 and 19x6 share one
-executable (the policy: ``laxarray._runtime.kernel``'s docstring), the padding filled on the
+executable (the policy: ``laxarray._core.runtime.kernel``'s docstring), the padding filled on the
 host, the true extents of a padded value as device vectors, masking the padding inside a
 kernel, and cutting a padded value to its exact shape."""
 

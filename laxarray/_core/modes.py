@@ -262,7 +262,7 @@ def set_host_sort(enabled):
     -----
     Static under ``jax.jit``: not applicable: the setting is read when a function is traced.
 
-    Every kernel's declared host path (``_runtime/host_path.py``; the table in
+    Every kernel's declared host path (``_core/runtime/host_path.py``; the table in
     ``docs/performance.md``), ``bincount``'s and the sparse products', sums' and
     differences'.  A :func:`host_sort` block still decides inside it.
 

@@ -10,7 +10,7 @@ Semantics, stated once:
   returns as a view is a view (``_view``, see ``laxarray.array_api._views``): writing into
   ``y = x[1:]`` changes ``x`` and every other view of it, as in NumPy.
 * A small concrete array may also (or only) be held *padded* to its bucket shape (see
-  ``laxarray._runtime.kernel``): ``_pad`` is then the padded device value and ``_lshape`` the
+  ``laxarray._core.runtime.kernel``): ``_pad`` is then the padded device value and ``_lshape`` the
   logical shape; the exact value ``_value`` is cut from it when first needed and kept.
   ``_pad is False`` records that the array is not bucketed.  Rebinding sets both.
 * Arrays are created only through this module's constructors -- :func:`wrap`,

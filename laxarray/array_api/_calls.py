@@ -1,6 +1,6 @@
 """Calling kernels on laxarray Arrays: bucketed inputs, wrapping results.
 
-A kernel (``laxarray._runtime.kernel``) runs on raw jax values; :func:`call` is the one way a
+A kernel (``laxarray._core.runtime.kernel``) runs on raw jax values; :func:`call` is the one way a
 kernel runs on the buckets: where the kernel's declaration lets it (its ``shape``,
 ``bucket``, ``fills``, ``unpadded`` and ``extents``, ``kernel.Kernel``) it takes the padded
 values of its arguments and the binding of the buckets' static arguments, else the exact
@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from laxarray._runtime.host_path import DECLINED
+from laxarray._core.runtime.host_path import DECLINED
 from laxarray._core.jaxapi import Tracer
 from laxarray._core import buckets as _buckets
 from laxarray._core.buckets import bucket_shape, extents, pad_host
-from laxarray._runtime.kernel import Kernel
+from laxarray._core.runtime.kernel import Kernel
 from laxarray.array_api._array import Array, wrap, wrap_padded, wrap_padded_like
 from laxarray.array_api._broadcast import broadcast_shapes2_cached
 

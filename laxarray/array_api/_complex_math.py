@@ -16,7 +16,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import backend as _backend
-from laxarray._runtime.kernel import flush_subnormals
+from laxarray._core.runtime.kernel import flush_subnormals
 from laxarray._core.numerics import copysign as _copysign
 from laxarray.array_api import _exact_complex64 as _oc
 from laxarray.array_api._exact_float32 import own, pick

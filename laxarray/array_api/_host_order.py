@@ -11,7 +11,7 @@ just more rows), and differentiable -- a sort's derivative gathers the tangent w
 permutation that sorts the primal.  jaxlib still hands a host call a copy of each operand
 (about 25-35 ms per 80 MB measured; see docs/performance.md), which is why eager calls
 skip it.
-A kernel declares its host path (``_runtime/host_path.HostPath``), whose gate decides: the CPU
+A kernel declares its host path (``_core/runtime/host_path.HostPath``), whose gate decides: the CPU
 backend, one device, a real dtype NumPy sorts natively (bool, integers, float32, float64),
 and ``laxarray.set_host_sort`` not turned off (``jax.export`` cannot serialize a callback).
 This module holds the NumPy functions (``*_now``) and the host-call bodies the

@@ -29,7 +29,7 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, slice_error
 from laxarray._core.buckets import bucket_dim, bucket_shape
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray._core.numerics import cast_value
 from laxarray.array_api.elementwise import int_pow
 

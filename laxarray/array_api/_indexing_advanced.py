@@ -43,7 +43,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import broadcast_error, fail, shape_text, slice_error
 from laxarray._core.jaxapi import Tracer, is_tracer
 from laxarray._core.buckets import bucket_dim, bucket_shape
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray._core.numerics import rank_of_true
 from laxarray.array_api import _index_plan as _basic
 from laxarray.array_api._array import Array, wrap

@@ -16,7 +16,7 @@ import numpy as np
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import broadcast_error, fail, shape_text
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray._core.numerics import cast_value
 from laxarray._core.validate import check_output_cast
 from laxarray.array_api._array import WRITE_LOCK, Array, check_writable

@@ -27,7 +27,7 @@ from jax import lax
 
 from laxarray._core import modes as _cfg
 from laxarray._core import dtypes as _dt
-from laxarray._runtime.kernel import Kernel, Pointwise, flush_subnormals, keep_divisor
+from laxarray._core.runtime.kernel import Kernel, Pointwise, flush_subnormals, keep_divisor
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._broadcast import broadcast_shapes2, broadcast_shapes2_cached
 from laxarray.array_api._calls import call, run_padded
@@ -283,7 +283,7 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
 
     ``exact_divisor``: ``x2`` divides (a broadcast ``x2`` must not become a reciprocal);
     ``flush_subnormals``: the body sees subnormal floats as signed zeros.  Both are the
-    numerics policy of ``laxarray._runtime.kernel`` (XLA-on-CPU workarounds, declared here).
+    numerics policy of ``laxarray._core.runtime.kernel`` (XLA-on-CPU workarounds, declared here).
     ``ufunc``: the function is one of NumPy's ufuncs, with these :class:`UfuncFacts`
     (identity, reduction, accumulation, ``at``): the decorator returns a :class:`ufunc`.
     """

@@ -36,7 +36,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray.array_api import elementwise_math as _em
 from laxarray.array_api._array import WRITE_LOCK, check_writable, wrap, wrap_view
 from laxarray.array_api._dispatch import provide

@@ -22,7 +22,7 @@ from laxarray._core.errors import ZeroStepError, fail
 from laxarray._core.jaxapi import Tracer, device_put, in_wide_mode
 from laxarray._core.buckets import (bucket_dim, bucket_shape, static_shape_bucket,
                                     static_shape_rule)
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray._core.numerics import cast_value, exact_div, rounded
 from laxarray._core.validate import check_bool, check_choice, check_int, normalize_shape
 from laxarray.array_api._array import Array, _copy_handle, wrap

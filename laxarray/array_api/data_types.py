@@ -6,7 +6,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.devices import check_device
 from laxarray._core.dtypes import can_cast, finfo, iinfo, isdtype, result_type
 from laxarray._core.errors import fail
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray._core.numerics import cast_value
 from laxarray._core.validate import check_bool
 from laxarray.array_api._array import Array, _copy_handle, wrap

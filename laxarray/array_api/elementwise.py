@@ -14,7 +14,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
-from laxarray._runtime.kernel import flush_subnormals
+from laxarray._core.runtime.kernel import flush_subnormals
 from laxarray._core.numerics import copysign as _copysign, float_rem
 from laxarray._core.numerics import sign_bit as _signbit_real
 from laxarray.array_api import _complex_math as _cm

@@ -19,7 +19,7 @@ from jax import lax
 from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray._core.numerics import FLOAT_LAYOUT, cast_value
 from laxarray.array_api import _complex_math as _cm
 from laxarray.array_api import _exact_complex64 as _oc

@@ -16,7 +16,7 @@ from laxarray._core.errors import broadcast_error, fail, shape_text
 from laxarray._core.jaxapi import device_put, in_wide_mode, is_tracer
 from laxarray._core.buckets import (bucket_shape, extents, static_shape_bucket,
                                     static_shape_rule)
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray._core.numerics import cumulative
 from laxarray._core.validate import (check_bool, check_int, normalize_axes, normalize_axis,
                                      normalize_shape)

@@ -11,7 +11,7 @@ first ``min(N, n_unique)`` entries are exact, and the rest are padding -- ``valu
 0.  Without ``size`` a traced call raises ``ValueError`` saying to pass it.
 
 On CPU the sorting and counting run in NumPy on the host (``_host_order``), a host path
-the kernels declare (``_runtime/host_path.py``): eagerly by a direct call (no kernel, no compile),
+the kernels declare (``_core/runtime/host_path.py``): eagerly by a direct call (no kernel, no compile),
 under ``jax.jit`` through a host callback, with the same results as the lax path.
 ``isin`` of integers uses NumPy's ``isin`` (a lookup table); of floats a binary search in
 the sorted distinct values of ``x2`` (``_host_order.isin_now``).
@@ -28,11 +28,11 @@ from jax import lax
 from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._runtime.host_path import HostPath
+from laxarray._core.runtime.host_path import HostPath
 from laxarray._core.jaxapi import is_tracer
 from laxarray._core.jaxapi.regions import in_wide_region
 from laxarray._core.buckets import unpad_raw
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray._core.numerics import rank_of_true
 from laxarray._core.validate import check_bool, check_int
 from laxarray.array_api import _host_order

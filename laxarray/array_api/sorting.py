@@ -2,7 +2,7 @@
 
 ``axis``, ``descending`` and ``stable`` are static under ``jax.jit``.  On the CPU backend
 the sort runs in NumPy (``_host_order``: 10-30x faster than XLA's CPU sort, the same order,
-differentiable), a host path the kernel declares (``_runtime/host_path.py``): eagerly by a direct
+differentiable), a host path the kernel declares (``_core/runtime/host_path.py``): eagerly by a direct
 call, which compiles nothing, traced through a host callback (the values of 64-bit
 integers excepted: XLA sorts those faster).  Elsewhere, and
 with ``set_host_sort(False)``, it uses ``lax.sort``, whose float comparison is NumPy's order
@@ -18,8 +18,8 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._runtime.host_path import HostPath
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.host_path import HostPath
+from laxarray._core.runtime.kernel import kernel
 from laxarray._core.validate import check_bool, normalize_axis
 from laxarray.array_api import _host_order
 from laxarray.array_api._array import Array

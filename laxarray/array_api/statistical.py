@@ -18,9 +18,9 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._runtime.host_path import HostPath
+from laxarray._core.runtime.host_path import HostPath
 from laxarray._core.buckets import mask_padding
-from laxarray._runtime.kernel import exact_div, kernel, reduce_extreme
+from laxarray._core.runtime.kernel import exact_div, kernel, reduce_extreme
 from laxarray._core.numerics import cumulative
 from laxarray._core.validate import check_bool, check_int, normalize_axes, normalize_axis
 from laxarray.array_api import _host_order

@@ -32,7 +32,7 @@ from laxarray._core.jaxapi.tracing import (bind_eqn, custom_jvp_call_p, custom_v
                                            define_batching_rule, define_lowering, jaxprs_in_params,
                                            scan_counts, scan_p, shard_map_params, source_frames,
                                            while_p)
-from laxarray._runtime.kernel import jit_function
+from laxarray._core.runtime.kernel import jit_function
 from laxarray.checkify import rules
 from laxarray.checkify.checks import (
     check_error_p, check_p, first_failing, suppress_checks, tracing_checkify)

@@ -11,7 +11,7 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.devices import check_device, place
 from laxarray._core.errors import fail
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray._core.numerics import cast_value
 from laxarray._core.validate import normalize_axis
 from laxarray.array_api._calls import call

@@ -20,7 +20,7 @@ from jax import lax
 from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array
 from laxarray.array_api._convert import to_raw

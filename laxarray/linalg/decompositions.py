@@ -23,7 +23,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.jaxapi.host_calls import host_call
 from laxarray._core.jaxapi.regions import in_wide_region
 from laxarray._core.errors import fail
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray._core.validate import check_bool
 from laxarray.array_api._calls import call
 from laxarray.linalg import _matrix_ops as M

@@ -13,7 +13,7 @@ import math
 from jax import lax
 
 from laxarray._core.errors import LinAlgError, fail
-from laxarray._runtime.kernel import kernel, reduce_extreme
+from laxarray._core.runtime.kernel import kernel, reduce_extreme
 from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
 from laxarray.array_api._calls import call
 from laxarray.linalg import _matrix_ops as M

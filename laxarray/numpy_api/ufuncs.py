@@ -20,7 +20,7 @@ import jax
 import laxarray.array_api as _api
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray._core.validate import check_bool, check_int, normalize_axes, normalize_axis
 from laxarray.array_api._calls import call
 from laxarray.array_api._array import wrap

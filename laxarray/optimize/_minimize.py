@@ -16,7 +16,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._runtime.kernel import jit_function
+from laxarray._core.runtime.kernel import jit_function
 from laxarray._core.validate import check_choice, check_int
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw

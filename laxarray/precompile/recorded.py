@@ -1,7 +1,7 @@
 """Tasks from a record file: ``python -m laxarray.precompile --from FILE`` loads or builds
 exactly the executables that a program run with ``LAXARRAY_RECORD=FILE`` looked up.
 
-One task per distinct entry of the file (:func:`laxarray._runtime.lookup_log.read`), in file order,
+One task per distinct entry of the file (:func:`laxarray._core.runtime.lookup_log.read`), in file order,
 so every worker that reads the file gets the same list.  Its kind -- what a failure is
 listed under -- is the kernel's name; its group is the kernel with its static arguments, so
 one worker gets all the signatures of one binding (they share its trace).  A task makes one
@@ -13,9 +13,9 @@ from __future__ import annotations
 import functools
 import json
 
-from laxarray._runtime import lookup_log
-from laxarray._runtime.kernel import Kernel
-from laxarray._runtime.kernel_id import find
+from laxarray._core.runtime import lookup_log
+from laxarray._core.runtime.kernel import Kernel
+from laxarray._core.runtime.kernel_id import find
 from laxarray.precompile.task import Task
 from laxarray.precompile.workloads import select
 

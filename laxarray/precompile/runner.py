@@ -31,7 +31,7 @@ import time
 import warnings
 
 from laxarray._core import backend as _backend
-from laxarray._runtime import exec_store, fingerprint, kernel
+from laxarray._core.runtime import exec_store, fingerprint, kernel
 from laxarray.precompile import recorded
 from laxarray.precompile.workloads import check_name, chunk, requires, shares, tasks
 

@@ -23,7 +23,7 @@ from jax import lax
 from laxarray._core import lazy_scipy
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import device_put, in_wide_mode, is_tracer
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K

@@ -9,7 +9,7 @@ import pytest
 
 import laxarray as xp
 from laxarray._core import buckets as B
-from laxarray._runtime import kernel as K
+from laxarray._core.runtime import kernel as K
 
 CASES = [
     ([(5, 3), (3, 3)], 0),                 # ends exactly at the bucket's end (8)

@@ -190,7 +190,7 @@ def test_unique_family_host_and_lax_agree(dtype, shape):
 
 def test_eager_host_path_compiles_nothing():
     # eagerly on CPU the sort family runs NumPy directly: a new shape costs no executable
-    from laxarray._runtime.kernel import compile_count
+    from laxarray._core.runtime.kernel import compile_count
     x = lx.asarray(_data(np.float64, (3, 41), seed=10))
     q = lx.asarray(np.array([0.2, 0.9]))
     before = compile_count()

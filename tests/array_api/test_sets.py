@@ -10,7 +10,7 @@ import pytest
 
 import laxarray as xp
 from laxarray._core import backend
-from laxarray._runtime import kernel
+from laxarray._core.runtime import kernel
 
 SPECIAL = np.array([3.0, np.nan, 1.0, -0.0, 0.0, 3.0, np.nan, -np.inf])
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import laxarray as xp
-from laxarray._runtime import kernel as K
+from laxarray._core.runtime import kernel as K
 
 
 def _ones(n):

@@ -1,4 +1,4 @@
-"""Bucketed execution gives the results of exact-shape execution (laxarray._runtime.kernel).
+"""Bucketed execution gives the results of exact-shape execution (laxarray._core.runtime.kernel).
 
 Every operation that may run on padded inputs is run twice on the same values: once with
 bucketing off (exact shapes; the oracle) and once bucketed with the host-side padding

@@ -1,4 +1,4 @@
-"""Compilation policy (laxarray._runtime.kernel; jax's own persistent cache is the user's).
+"""Compilation policy (laxarray._core.runtime.kernel; jax's own persistent cache is the user's).
 
 Counts, never timings: indexing compiles per key structure (not per index value), new
 shapes of one bucket share executables, a public call compiles at most one executable, the
@@ -19,7 +19,7 @@ import pytest
 
 import laxarray as xp
 from laxarray._core import buckets as B
-from laxarray._runtime import kernel as K
+from laxarray._core.runtime import kernel as K
 
 _EVENTS = {"backend": 0, "hits": 0}
 
@@ -152,7 +152,7 @@ _CHILD = textwrap.dedent("""
     import laxarray as xp
     x = xp.asarray(np.linspace(0.0, 1.0, 777).reshape(37, 21))
     value = float(xp.sum(xp.sin(x) @ x.T) + xp.var(x))
-    from laxarray._runtime import kernel
+    from laxarray._core.runtime import kernel
     print(json.dumps(dict(counts, value=value, dir=jax.config.jax_compilation_cache_dir,
                           loads=kernel.load_count(), built=kernel.compile_count())))
 """)
@@ -246,7 +246,7 @@ _STRAY_CHILD = textwrap.dedent("""
     import json, jax, jax.monitoring
     import numpy as np
     import laxarray as xp
-    from laxarray._runtime import kernel
+    from laxarray._core.runtime import kernel
     backend = [0]
     def duration(event, d, **_):
         if event.endswith("backend_compile_duration"):

@@ -1,4 +1,4 @@
-"""The per-program compiler options of the kernel helper (laxarray._runtime.kernel).
+"""The per-program compiler options of the kernel helper (laxarray._core.runtime.kernel).
 
 A kernel whose traced program uses only ``EMITTER_NEUTRAL`` primitives on real 32/64-bit,
 integer and bool values compiles without XLA's fusion emitters (about half the compile
@@ -14,7 +14,7 @@ import pytest
 from jax import lax
 
 import laxarray as xp
-from laxarray._runtime import kernel as K
+from laxarray._core.runtime import kernel as K
 from laxarray._core.jaxapi.tracing import program_contents
 
 # the programs here are the test's own jax code, compiled as laxarray compiles its kernels:

@@ -50,7 +50,7 @@ def test_matmul_precision_blocks_hold_per_thread():
     """Eight threads, each inside its own ``matmul_precision`` block at the same time: each
     reads its own setting and binds the kernels of its own precision's table; the process'
     setting is untouched afterwards."""
-    from laxarray._runtime import kernel
+    from laxarray._core.runtime import kernel
     from laxarray.array_api import linear_algebra
     barrier = threading.Barrier(8)
     outcomes = [None] * 8

@@ -1,4 +1,4 @@
-"""The executable store (laxarray._runtime.exec_store) and its serialization (jaxapi).
+"""The executable store (laxarray._core.runtime.exec_store) and its serialization (jaxapi).
 
 A compiled program written by this process loads and runs in a fresh process (LAPACK-backed
 linalg included, which crashes a fresh process unless jaxlib's LAPACK is prepared); damaged
@@ -21,11 +21,11 @@ import numpy as np
 import pytest
 from jax import lax
 
-from laxarray._runtime import call_key as C
-from laxarray._runtime import exec_store as S
-from laxarray._runtime import fingerprint as F
+from laxarray._core.runtime import call_key as C
+from laxarray._core.runtime import exec_store as S
+from laxarray._core.runtime import fingerprint as F
 from laxarray._core.jaxapi.host_calls import host_call
-from laxarray._runtime import serialize
+from laxarray._core.runtime import serialize
 
 # the executables here are compiled by the test itself as laxarray compiles its kernels: in
 # jax's 64-bit mode (the jax_x64 fixture, tests/conftest.py)
@@ -77,7 +77,7 @@ _LOADER = textwrap.dedent("""
     import jax
     import numpy as np
     jax.config.update("jax_enable_x64", True)   # the cases are laxarray's: 64-bit programs
-    from laxarray._runtime import call_key as C, exec_store as S, serialize
+    from laxarray._core.runtime import call_key as C, exec_store as S, serialize
     work = sys.argv[1]
     order = json.load(open(work + "/keys.json"))     # [name, key, calls LAPACK]
     store = S.default_store()
@@ -148,7 +148,7 @@ _WRITER_CASES = textwrap.dedent("""
     jax.config.update("jax_enable_x64", True)   # the cases are laxarray's: 64-bit programs
     sys.path.insert(0, sys.argv[1])
     import test_exec_store as T
-    from laxarray._runtime import call_key as C, exec_store as S, serialize
+    from laxarray._core.runtime import call_key as C, exec_store as S, serialize
     store = S.default_store()
     keys = {}
     for name, (fn, args, _) in T.CASES.items():
@@ -248,7 +248,7 @@ _FROM_JAX_CACHE = textwrap.dedent("""
     import numpy as np
     import laxarray, jax
     from jax import lax
-    from laxarray._runtime import serialize
+    from laxarray._core.runtime import serialize
     jax.config.update("jax_enable_x64", True)
     jax.config.update("jax_compilation_cache_dir", sys.argv[1])   # the user's choice
     jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)  # cache all
@@ -453,7 +453,7 @@ def test_a_directory_of_another_user_is_refused(tmp_path):
 _WRITER = textwrap.dedent("""
     import hashlib, json, sys, warnings
     warnings.simplefilter("error")
-    from laxarray._runtime import exec_store as S
+    from laxarray._core.runtime import exec_store as S
     path, order, limit = sys.argv[1], sys.argv[2], int(sys.argv[3])
     store = S.ExecutableStore.open(path, max_bytes=limit)
     keys = list(range(300))
@@ -509,7 +509,7 @@ def test_the_environment_fingerprint_follows_jax_settings():
     assert F.environment_fingerprint() == before
 
 
-_SOURCE = "from laxarray._runtime import fingerprint as F; print(F.source_fingerprint())"
+_SOURCE = "from laxarray._core.runtime import fingerprint as F; print(F.source_fingerprint())"
 
 
 def test_an_edit_of_laxarray_changes_the_source_fingerprint(tmp_path):
@@ -541,7 +541,7 @@ def test_an_edit_of_laxarray_changes_the_source_fingerprint(tmp_path):
 _KEY_PARTS = """
 import json
 import laxarray
-from laxarray._runtime import fingerprint as F
+from laxarray._core.runtime import fingerprint as F
 print(json.dumps({"source": F._SOURCE[:1], "machine": "machine" in F._FINGERPRINTS}))
 F._SOURCE.clear()
 print(json.dumps({"hashed": F.source_fingerprint()}))

@@ -1,4 +1,4 @@
-"""The CPU host path is a declared property of a kernel (``laxarray/_runtime/host_path.py``): the
+"""The CPU host path is a declared property of a kernel (``laxarray/_core/runtime/host_path.py``): the
 kernel helper alone decides host or XLA, the table in docs/performance.md is generated from
 the declarations, and each function that can take a host path says so."""
 
@@ -12,8 +12,8 @@ import pytest
 
 import laxarray as lx
 import laxarray.sparse  # noqa: F401  (its kernels declare host paths too)
-from laxarray._runtime import host_path
-from laxarray._runtime.kernel import compile_count
+from laxarray._core.runtime import host_path
+from laxarray._core.runtime.kernel import compile_count
 from laxarray.array_api.sorting import sort_kernel
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]

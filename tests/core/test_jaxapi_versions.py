@@ -11,7 +11,7 @@ from jax import lax
 
 from laxarray._core import jaxapi
 from laxarray._core.jaxapi import tracing
-from laxarray._runtime import serialize
+from laxarray._core.runtime import serialize
 
 
 def _scan_eqn():

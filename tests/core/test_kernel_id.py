@@ -1,4 +1,4 @@
-"""A kernel's identity (``laxarray._runtime.kernel_id``): the test spy, the recorder
+"""A kernel's identity (``laxarray._core.runtime.kernel_id``): the test spy, the recorder
 (``LAXARRAY_RECORD``) and the executable store's key all read one ``KernelId`` per kernel,
 and a recorded path finds the same kernel again."""
 
@@ -10,9 +10,9 @@ import pytest
 
 import laxarray as lx
 from checks import kernels_ran
-from laxarray._runtime import call_key, exec_store, lookup_log
-from laxarray._runtime import kernel as K
-from laxarray._runtime.kernel_id import KernelId, find
+from laxarray._core.runtime import call_key, exec_store, lookup_log
+from laxarray._core.runtime import kernel as K
+from laxarray._core.runtime.kernel_id import KernelId, find
 from laxarray.array_api._ufunc import family_kernel
 from laxarray.array_api.sorting import sort_kernel
 

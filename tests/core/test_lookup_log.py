@@ -1,4 +1,4 @@
-"""``LAXARRAY_RECORD=FILE`` (laxarray._runtime.lookup_log): static values survive the file's text,
+"""``LAXARRAY_RECORD=FILE`` (laxarray._core.runtime.lookup_log): static values survive the file's text,
 a bad line is refused by number, processes recording at once write whole lines, and a
 program's record rebuilt into a fresh store (``python -m laxarray.precompile --from``) serves
 the same program without a compile."""
@@ -16,7 +16,7 @@ import jax
 import numpy as np
 import pytest
 
-from laxarray._runtime import lookup_log
+from laxarray._core.runtime import lookup_log
 from laxarray.precompile import recorded
 
 MARK = "@@result@@ "
@@ -181,7 +181,7 @@ _PROGRAM = """
     import json
     import numpy as np
     import laxarray as xp
-    from laxarray._runtime import kernel
+    from laxarray._core.runtime import kernel
 
     rng = np.random.default_rng(0)
     a = rng.standard_normal((12, 5))       # runs bucketed (16x8)
@@ -252,7 +252,7 @@ def test_a_record_rebuilt_into_a_fresh_store_serves_the_program(tmp_path):
 _WRITER = """
     import json, os, sys, time, types
     import jax
-    from laxarray._runtime import lookup_log
+    from laxarray._core.runtime import lookup_log
 
     who, ready, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
     kern = lookup_log.resolve("laxarray.linalg.decompositions:_svd_kernel")

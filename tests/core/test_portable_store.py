@@ -1,4 +1,4 @@
-"""The portable tier of the executable store (laxarray._runtime.exec_store, issue 73).
+"""The portable tier of the executable store (laxarray._core.runtime.exec_store, issue 73).
 
 A program recorded on this machine is precompiled into a portable tier (``precompile
 --from FILE --portable``) by workers under one CPU description ("machine A"); a fresh
@@ -22,8 +22,8 @@ import warnings
 
 import pytest
 
-from laxarray._runtime import exec_store as S
-from laxarray._runtime import fingerprint as F
+from laxarray._core.runtime import exec_store as S
+from laxarray._core.runtime import fingerprint as F
 from laxarray.precompile import runner
 
 MARK = "@@result@@ "
@@ -39,7 +39,7 @@ _CHILD = """
     import hashlib, json, warnings
     import numpy as np
     import laxarray as xp
-    from laxarray._runtime import exec_store, kernel
+    from laxarray._core.runtime import exec_store, kernel
 
     warnings.simplefilter("ignore")
     rng = np.random.default_rng(3)
@@ -140,7 +140,7 @@ def test_the_machine_store_is_read_before_the_tier(tmp_path):
 def test_a_build_without_the_flag_runs_without_a_store(tmp_path):
     env = _env(tmp_path, "m", CPU_A, LAXARRAY_PORTABLE_BUILD="1")
     code = ("import warnings; warnings.simplefilter('always'); import laxarray as xp; "
-            "from laxarray._runtime import kernel; xp.sin(xp.ones(3)); "
+            "from laxarray._core.runtime import kernel; xp.sin(xp.ones(3)); "
             "print('store', kernel._open_store())")
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, timeout=300)
@@ -247,7 +247,7 @@ def test_a_second_run_loads_the_tiers_programs_ahead(tmp_path):
     built = _child(build)["_built"]
     script = tmp_path / "program.py"
     script.write_text(textwrap.dedent(_CHILD) + textwrap.dedent("""
-        from laxarray._runtime import prefetch
+        from laxarray._core.runtime import prefetch
         print("@@ahead@@", prefetch.loaded_ahead())
     """))
     env = dict(_env(tmp_path, "machine_b", CPU_B), LAXARRAY_PREFETCH="1")

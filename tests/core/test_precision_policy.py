@@ -18,7 +18,7 @@ from jax import lax
 
 import laxarray as la
 from laxarray._core import modes
-from laxarray._runtime import fingerprint, kernel
+from laxarray._core.runtime import fingerprint, kernel
 
 #: laxarray's setting -> the operand precision StableHLO prints
 PRINTED = {"highest": "HIGHEST", "tf32": "HIGH", "default": "DEFAULT"}

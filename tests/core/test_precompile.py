@@ -16,7 +16,7 @@ import warnings
 
 import pytest
 
-from laxarray._runtime import kernel
+from laxarray._core.runtime import kernel
 from laxarray.precompile import __main__ as cli
 from laxarray.precompile import precompile, runner, workloads
 
@@ -54,7 +54,7 @@ _ADD_CHILD = """
     import json
     import numpy as np
     import laxarray as xp
-    from laxarray._runtime import kernel
+    from laxarray._core.runtime import kernel
 
     rng = np.random.default_rng(5)
     # the workload's shapes (17, 1, 16x4) and others in its buckets (20, 7, 40x6): the
@@ -93,7 +93,7 @@ _SCALER_CHILD = """
     import sklearn
     from sklearn.preprocessing import StandardScaler
     import laxarray as xp
-    from laxarray._runtime import kernel
+    from laxarray._core.runtime import kernel
 
     X = np.random.default_rng(3).standard_normal((40, 6))   # 50x5's bucket: 64x8
     expected = StandardScaler().fit_transform(X)
@@ -289,7 +289,7 @@ _HINT = "is empty; each new kernel compiles once on this machine"
 
 
 def _store(path):
-    from laxarray._runtime import exec_store
+    from laxarray._core.runtime import exec_store
     return exec_store.ExecutableStore.open(path)
 
 
@@ -304,7 +304,7 @@ def _hints(call):
 
 
 def test_hint_is_said_once_per_store_and_only_for_an_empty_one(tmp_path, monkeypatch):
-    from laxarray._runtime import exec_store
+    from laxarray._core.runtime import exec_store
     monkeypatch.delenv("LAXARRAY_STORE_HINT", raising=False)
     store = _store(tmp_path / "a")
     said = _hints(lambda: exec_store._hint_if_empty(store))
@@ -325,7 +325,7 @@ def test_hint_is_said_once_per_store_and_only_for_an_empty_one(tmp_path, monkeyp
 
 def test_hint_can_be_filtered_by_its_category(tmp_path, monkeypatch):
     import laxarray
-    from laxarray._runtime import exec_store
+    from laxarray._core.runtime import exec_store
     monkeypatch.delenv("LAXARRAY_STORE_HINT", raising=False)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -336,7 +336,7 @@ def test_hint_can_be_filtered_by_its_category(tmp_path, monkeypatch):
 
 def test_hint_never_raises_and_is_not_repeated_where_no_marker_can_be_written(
         tmp_path, monkeypatch):
-    from laxarray._runtime import exec_store
+    from laxarray._core.runtime import exec_store
     monkeypatch.delenv("LAXARRAY_STORE_HINT", raising=False)
     store = _store(tmp_path / "a")
 
@@ -354,7 +354,7 @@ def test_hint_never_raises_and_is_not_repeated_where_no_marker_can_be_written(
 _OPEN_CHILD = """
     import json
     import laxarray
-    from laxarray._runtime import exec_store
+    from laxarray._core.runtime import exec_store
     print("@@result@@ " + json.dumps({"store": exec_store.default_store() is not None}))
 """
 

@@ -1,4 +1,4 @@
-"""Loading ahead (laxarray._runtime.prefetch): a program's second run loads, on a background
+"""Loading ahead (laxarray._core.runtime.prefetch): a program's second run loads, on a background
 thread, the executables its first run looked up, and gets the same results as NumPy -- with
 the thread off, and when the entries it loads ahead are damaged (they are compiled again).
 The loader's queue is checked in-process with a store that only counts reads."""
@@ -12,7 +12,7 @@ import threading
 
 import numpy as np
 
-from laxarray._runtime import prefetch
+from laxarray._core.runtime import prefetch
 
 MARK = "@@result@@ "
 
@@ -20,7 +20,7 @@ _PROGRAM = """
     import json
     import numpy as np
     import laxarray as xp
-    from laxarray._runtime import kernel, prefetch
+    from laxarray._core.runtime import kernel, prefetch
 
     rng = np.random.default_rng(3)
     a, b = rng.standard_normal((19, 5)), rng.standard_normal(5)
@@ -136,7 +136,7 @@ _POOL_PROGRAM = """
     import json, multiprocessing, sys
     import numpy as np
     import laxarray as xp
-    from laxarray._runtime import kernel, prefetch
+    from laxarray._core.runtime import kernel, prefetch
 
 
     def work(_=None):

@@ -19,7 +19,7 @@ _CHILD = textwrap.dedent("""
     import numpy as np
     import scipy.linalg
     import laxarray as xp
-    from laxarray._runtime import kernel
+    from laxarray._core.runtime import kernel
 
     rng = np.random.default_rng(0)
     a = rng.standard_normal((40, 40)); spd = a @ a.T + 40 * np.eye(40)
@@ -108,7 +108,7 @@ _HISTORY = textwrap.dedent("""
     import json, sys
     import numpy as np
     import laxarray as xp
-    from laxarray._runtime import kernel
+    from laxarray._core.runtime import kernel
 
     rng = np.random.default_rng(1)
     a, b = rng.standard_normal((6, 5)), rng.standard_normal((70, 3))
@@ -141,7 +141,7 @@ _SWEPT = textwrap.dedent("""
     import json
     import numpy as np
     import laxarray as xp
-    from laxarray._runtime import kernel
+    from laxarray._core.runtime import kernel
 
     calls = [(f, 3) for f in ("sin", "flip", "sum")] + [("sum", n) for n in (5, 9, 17, 33)]
     bad = 0

@@ -19,7 +19,7 @@ CHILD = r"""
 import hashlib, json, sys, threading
 import numpy as np
 import laxarray as la
-from laxarray._runtime import kernel
+from laxarray._core.runtime import kernel
 
 OPS = {"tan": la.tan, "atan": la.atan, "cbrt": la.cbrt, "add": lambda x: x + x,
        "multiply": lambda x: x * 3.0, "sin": la.sin}

@@ -10,7 +10,7 @@ import pytest
 
 import laxarray as xp
 from laxarray._core import buckets as B
-from laxarray._runtime import kernel as K
+from laxarray._core.runtime import kernel as K
 from laxarray.array_api._calls import call
 
 SHAPES = [(400, 20), (500, 20), (20, 400), (7, 3), (3, 7), (1, 5), (5, 1), (6, 6), (33, 33),

@@ -12,7 +12,7 @@ _CHILD = textwrap.dedent("""
     import json
     import numpy as np
     import laxarray as xp
-    from laxarray._runtime import kernel
+    from laxarray._core.runtime import kernel
 
     a = np.arange(12.0).reshape(3, 4)
     x = xp.asarray(a)

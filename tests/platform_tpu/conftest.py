@@ -18,7 +18,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from laxarray._core.jaxapi import tracing  # noqa: E402
-from laxarray._runtime import kernel as _kernel  # noqa: E402
+from laxarray._core.runtime import kernel as _kernel  # noqa: E402
 
 #: kernels whose programs may hold a dtype the record lacks, each with its reason: the
 #: quantiles' virtual indices from a Python float ``q`` are float64, as NumPy's (an

@@ -82,7 +82,7 @@ _USE = textwrap.dedent("""
     import json
     import numpy as np
     import laxarray as xp
-    from laxarray._runtime import kernel
+    from laxarray._core.runtime import kernel
     rng = np.random.default_rng(1)
     ok = []
     for shape in [(17,), (20,), (7,), (1,), (40, 6), (16, 4)]:   # the workload's buckets

@@ -13,7 +13,7 @@ import pytest
 
 import laxarray as xp
 from laxarray._core import backend
-from laxarray._runtime import kernel as K
+from laxarray._core.runtime import kernel as K
 from rounding import correctly_rounded
 
 INFO = xp.__array_namespace_info__()
@@ -237,7 +237,7 @@ def test_compiler_options_follow_the_compiling_platform_not_the_emulated_one():
     # a CPU process with the TPU's record still compiles XLA:CPU executables: their options
     # are the CPU record's (without the one that keeps NaN in large max/min, XLA:CPU's
     # YNNPACK reduction drops it from 4096 elements on); the TPU's record asks for none
-    from laxarray._runtime import compile_options
+    from laxarray._core.runtime import compile_options
     assert backend.TPU.xla_options == {} and backend.current() is backend.TPU
     compiling = backend.compiling()
     assert compiling.platform == jax.default_backend()

@@ -3,7 +3,7 @@
 The host paths (NumPy's sorting and selection, SciPy's sparse @ sparse and sparse +/-
 sparse) run only where the operands live on one CPU device; on a GPU or TPU their callers
 run the lax kernels.  These tests stand in for a GPU by making the one place that tells a
-value's platform (``laxarray._runtime.host_path.platform``) answer ``'gpu'``, check that every gate
+value's platform (``laxarray._core.runtime.host_path.platform``) answer ``'gpu'``, check that every gate
 then declines, that nothing reaches a host path (each one is replaced by a function that
 fails), and that the lax paths give NumPy's and SciPy's results, eager and under jax.jit.
 """
@@ -20,7 +20,7 @@ import scipy.sparse as sps
 import laxarray as la
 import laxarray.sparse as sp
 from laxarray._core import backend
-from laxarray._runtime import host_path as _host
+from laxarray._core.runtime import host_path as _host
 from laxarray.array_api import _host_order
 from laxarray.sparse.ops import dot as _dot
 from laxarray.sparse.ops import elementwise as _ew

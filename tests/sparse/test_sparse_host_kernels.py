@@ -11,7 +11,7 @@ import scipy.sparse as sps
 
 import laxarray as la
 import laxarray.sparse as sp
-from laxarray._runtime import host_path as _host
+from laxarray._core.runtime import host_path as _host
 from laxarray.sparse.ops import dot as _dot
 from laxarray.sparse.ops import elementwise as _ew
 

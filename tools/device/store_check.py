@@ -43,7 +43,7 @@ import json, sys, time
 t0 = time.perf_counter()
 import numpy as np
 import laxarray as xp
-from laxarray._runtime import kernel, serialize
+from laxarray._core.runtime import kernel, serialize
 import jax
 imported = time.perf_counter() - t0
 phase, out_dir = sys.argv[1], sys.argv[2]
@@ -132,7 +132,7 @@ for name, (ours, oracle) in CALLS.items():
     calls[name] = {"ms": round(ms, 2), "ok": ok, "compiled": kernel.compile_count() - c0
                    - (kernel.load_count() - l0), "loaded": kernel.load_count() - l0}
 result["calls"] = calls
-from laxarray._runtime import prefetch
+from laxarray._core.runtime import prefetch
 result["loaded_ahead"] = prefetch.loaded_ahead()
 result["compiles"], result["loads"] = kernel.compile_count(), kernel.load_count()
 result["store"] = kernel._open_store() is not None

@@ -508,7 +508,7 @@ def bench_sklearn(S, R):
     their largest entry), and the share of equal LDA predictions (at least SAME_LABELS)."""
     import numpy as np
     import laxarray as la
-    from laxarray._runtime import kernel
+    from laxarray._core.runtime import kernel
     row_warm, row_first = "scikit-learn workflow, warm", "scikit-learn workflow, first run"
     problem = _sklearn_problem(S)
     if problem is None:
@@ -563,7 +563,7 @@ def bench_sklearn_fresh(S, R):
     """The workflow's first run in a fresh process on the store :func:`bench_sklearn`
     filled (a second child, the same store): what a user's second script pays."""
     import laxarray as la
-    from laxarray._runtime import kernel
+    from laxarray._core.runtime import kernel
     row = "scikit-learn workflow, first run in a fresh process on a filled store"
     problem = _sklearn_problem(S)
     if problem is None:

@@ -361,7 +361,7 @@ with jax.enable_x64(False):
     ("store load parts", """
 import pickle
 from jax import lax
-from laxarray._runtime import serialize
+from laxarray._core.runtime import serialize
 progs = {
     "exp 1000": (lambda x: lax.exp(x), a32(1000)),
     "sum 1000": (lambda x: lax.reduce_sum(x, (0,)), a32(1000)),
@@ -397,7 +397,7 @@ t = time.perf_counter(); np.asarray(xp.linalg.svdvals(m2)); print(f"new data: {(
     # the case twice on one store: the second loads): the profile's heaviest entries
     ("first call profiles", """
 import cProfile, pstats
-from laxarray._runtime import kernel
+from laxarray._core.runtime import kernel
 m = xp.asarray(a32(64, 64))
 v = xp.asarray(np.round(a32(1000)))
 for label, f in (("svdvals", lambda: xp.linalg.svdvals(m)), ("unique_values", lambda: xp.unique_values(v))):

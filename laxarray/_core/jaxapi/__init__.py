@@ -19,8 +19,8 @@ import jax.core as _jcore
 import numpy as np
 import jax.extend as _jex
 # the house's one jax.experimental import (tests/test_house_rules.py): executables are
-# serialized through jax's module, for laxarray._runtime.serialize
-from jax.experimental import serialize_executable  # noqa: F401 (for _runtime.serialize)
+# serialized through jax's module, for laxarray._core.runtime.serialize
+from jax.experimental import serialize_executable  # noqa: F401 (for runtime.serialize)
 
 # --- 64-bit mode: laxarray's own, never the process's ----------------------------------------
 #

@@ -21,7 +21,7 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import broadcast_error, fail, message, shape_text
 from laxarray._core.jaxapi import in_wide_mode, is_tracer
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray._core.validate import (casts_same_kind, check_bool, check_choice, normalize_axis,
                                      check_int)
 from laxarray.array_api._array import WRITE_LOCK, Array, wrap

@@ -13,7 +13,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray._core.validate import check_choice, check_int, normalize_axis
 from laxarray.array_api._calls import call
 from laxarray.array_api._convert import scalar_operand

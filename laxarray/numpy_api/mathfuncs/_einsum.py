@@ -21,7 +21,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray._core.numerics import dot_general
 from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array

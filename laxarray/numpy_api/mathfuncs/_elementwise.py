@@ -18,7 +18,7 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray._core.numerics import FLOAT_LAYOUT, cumulative, float_rem, scale_pow2
 from laxarray._core.validate import check_int, normalize_axis
 from laxarray.array_api._calls import call

@@ -17,7 +17,7 @@ from laxarray._core.devices import device_of, place
 from laxarray._core.jaxapi import Tracer, in_wide_mode
 from laxarray._core.jaxapi.regions import in_wide_region
 from laxarray._core.errors import fail
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray._core.numerics import cast_value
 from laxarray._core.validate import check_bool, check_int, normalize_axis
 from laxarray.array_api._calls import call

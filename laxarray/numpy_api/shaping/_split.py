@@ -12,7 +12,7 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.jaxapi import in_wide_mode, is_tracer
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray._core.validate import check_choice, check_int, normalize_axis
 from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array, wrap

@@ -16,7 +16,7 @@ from jax import lax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
-from laxarray._runtime.kernel import kernel, reduce_extreme
+from laxarray._core.runtime.kernel import kernel, reduce_extreme
 from laxarray._core.numerics import cast_value
 from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
 from laxarray.array_api._calls import call

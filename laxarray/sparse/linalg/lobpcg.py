@@ -17,7 +17,7 @@ from laxarray._core.errors import fail
 from laxarray._core.validate import check_int
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
-from laxarray._runtime.kernel import jit_static
+from laxarray._core.runtime.kernel import jit_static
 from laxarray.sparse.linalg._operator import as_operator, check_square, matvec
 from laxarray.sparse.linalg.krylov import tolerance
 from laxarray._core.jaxapi import in_wide_mode

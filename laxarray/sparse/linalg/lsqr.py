@@ -14,7 +14,7 @@ from jax import lax
 
 from laxarray._core.errors import fail
 from laxarray.array_api._array import wrap
-from laxarray._runtime.kernel import jit_static
+from laxarray._core.runtime.kernel import jit_static
 from laxarray.sparse.linalg._operator import matvec_rect, rmatvec
 from laxarray.sparse.linalg.krylov import norm2, prepare, tolerance
 from laxarray._core.jaxapi import in_wide_mode

@@ -23,9 +23,9 @@ import jax
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
-from laxarray._runtime.host_path import HostPath
+from laxarray._core.runtime.host_path import HostPath
 from laxarray._core.jaxapi import in_wide_mode, is_tracer
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray._core.data_checks import report
 from laxarray._core import numerics as _numerics
 from laxarray.array_api._array import Array, wrap

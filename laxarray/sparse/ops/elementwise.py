@@ -22,9 +22,9 @@ from jax import lax
 import laxarray.array_api as _la
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
-from laxarray._runtime.host_path import HostPath
+from laxarray._core.runtime.host_path import HostPath
 from laxarray._core.jaxapi import in_wide_mode, is_tracer
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray._core.numerics import cumulative
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._broadcast import broadcast_shapes2_cached

@@ -47,7 +47,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core.jaxapi import device_put, in_wide_mode, is_tracer
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray.sparse import _keys as K
 from laxarray._core import dtypes as _dt
 

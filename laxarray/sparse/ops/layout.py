@@ -16,7 +16,7 @@ from jax import lax
 
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray.sparse import _keys as K
 from laxarray.sparse.bcoo import BCOO, _layout_ints, _nse_int
 from laxarray.sparse.bcsr import BCSR

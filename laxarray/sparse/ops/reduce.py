@@ -16,7 +16,7 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import in_wide_mode, is_tracer
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray.array_api._array import wrap
 from laxarray.sparse import _keys as K
 from laxarray.sparse._base import _restore

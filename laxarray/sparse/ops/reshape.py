@@ -18,7 +18,7 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import AxisError, fail
 from laxarray._core.jaxapi import device_put, in_wide_mode, is_tracer
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray.sparse import _keys as K
 from laxarray.sparse._base import _restore, is_sparse
 from laxarray.sparse.bcoo import BCOO

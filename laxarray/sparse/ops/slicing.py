@@ -12,7 +12,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core.errors import fail
-from laxarray._runtime.kernel import kernel
+from laxarray._core.runtime.kernel import kernel
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse._base import _restore
 from laxarray.sparse.bcoo import BCOO

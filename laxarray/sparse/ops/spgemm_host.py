@@ -5,7 +5,7 @@ sorts the products by output coordinate and sums runs -- on CPU 2-20x SciPy's ti
 memory proportional to the number of products.  SciPy's Gustavson product (``A @ B`` of CSR
 matrices) keeps one row of the result at a time.  So a 2-D product without batch or dense
 dimensions runs one kernel (``dot._spsp_2d``) that declares this module's functions as its
-CPU host path (``@kernel(host=HostPath(...))``, ``laxarray/_runtime/host_path.py``):
+CPU host path (``@kernel(host=HostPath(...))``, ``laxarray/_core/runtime/host_path.py``):
 
 - eagerly (concrete operands), :func:`eager`: the result stores exactly the entries SciPy
   keeps, with SciPy's rule -- an entry whose products sum to exactly zero is left out, so

@@ -8,7 +8,7 @@ SciPy's ``A + B`` and close to a second of compilation.  SciPy's ``csr + csr`` m
 canonical rows in one pass.  So ``add``/``subtract`` of two 2-D sparse arrays without batch
 or dense dimensions (BCOO or BCSR, any mix) run one kernel (``elementwise._union_2d_kernel``)
 that declares this module's functions as its CPU host path (``@kernel(host=HostPath(...))``,
-``laxarray/_runtime/host_path.py``):
+``laxarray/_core/runtime/host_path.py``):
 
 - eagerly (concrete operands), :func:`eager`: the result is canonical (sorted, unique, no
   padding) and stores exactly the entries SciPy keeps -- an entry whose sum is exactly

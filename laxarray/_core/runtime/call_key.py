@@ -28,7 +28,7 @@ import functools
 import jax
 import numpy as np
 
-from laxarray._runtime import fingerprint
+from laxarray._core.runtime import fingerprint
 from laxarray._core.jaxapi import Tracer
 
 #: The store keys' layout; a change of it never reads an old entry.

@@ -19,7 +19,7 @@ import jax
 import jax.monitoring
 
 from laxarray._core.jaxapi import serialize_executable as _serialize
-from laxarray._runtime.hlo_text import has_object_code, needs_no_code, platform_of, program_text
+from laxarray._core.runtime.hlo_text import has_object_code, needs_no_code, platform_of, program_text
 
 #: The version of what :func:`serialize_compiled` writes; part of
 #: ``fingerprint.environment_fingerprint``, so a change of the format never loads an old blob.

@@ -26,7 +26,7 @@ The policy, stated once:
   ``jax.jit`` argument.  A kernel declares its buckets (:class:`Kernel`): the result shape,
   the statics it runs with there (its executables are the buckets'), the value masking an
   input's padding (0 for a sum, -inf for a max ...) before the body, so none reaches a result.
-* **Compiler options** (``_runtime/compile_options.py``).  On CPU every kernel compiles with
+* **Compiler options** (``_core/runtime/compile_options.py``).  On CPU every kernel compiles with
   :data:`COMPILER_OPTIONS` (LLVM at ``-O1``, one LLVM module): about 35% shorter compiles,
   the same bits and speed.  A kernel whose traced program uses only :data:`EMITTER_NEUTRAL`
   primitives on real 32/64-bit and integer/bool values also turns off XLA's fusion emitters
@@ -39,7 +39,7 @@ The policy, stated once:
   never by the input's size or by what the process ran before; the measurements and the
   rejected settings (``-O0``) are in ``docs/performance.md``.
 * **Host paths.**  A kernel may declare a CPU host path (``@kernel(host=HostPath(...))``,
-  ``_runtime/host_path.py``): its gate is asked before the XLA body runs, and nothing else chooses.
+  ``_core/runtime/host_path.py``): its gate is asked before the XLA body runs, and nothing else chooses.
 * **Bounded memory.**  Every executable is counted; beyond :func:`executable_limit`
   (``LAXARRAY_KERNEL_CACHE``, default 256; about 1.5 MB of code each) the least recently
   used bindings drop theirs, which the executable store brings back in about a millisecond.
@@ -54,28 +54,28 @@ import jax
 from laxarray._core import backend as _backend
 from laxarray._core import modes as _modes
 from laxarray._core.devices import check_devices
-from laxarray._runtime import exec_store as _store
-from laxarray._runtime import executables as _exes
-from laxarray._runtime.executables import (compile_count, executable_limit,  # noqa: F401
+from laxarray._core.runtime import exec_store as _store
+from laxarray._core.runtime import executables as _exes
+from laxarray._core.runtime.executables import (compile_count, executable_limit,  # noqa: F401
                                            live_executables, set_executable_limit, spy)
-from laxarray._runtime import lookup_log as _lookup_log
-from laxarray._runtime.exec_store import load_count  # noqa: F401 (re-exported)
+from laxarray._core.runtime import lookup_log as _lookup_log
+from laxarray._core.runtime.exec_store import load_count  # noqa: F401 (re-exported)
 from laxarray._core.numerics import (NAN_TEST, exact_div,  # noqa: F401 (re-exported)
                                      flush_subnormals, keep_divisor, reduce_extreme,
                                      with_matmul_precision)
-from laxarray._runtime import host_path as _host
-from laxarray._runtime.kernel_id import KernelId, identify
-from laxarray._runtime.call_key import (array_signature, describe, placement, signature, spread,
+from laxarray._core.runtime import host_path as _host
+from laxarray._core.runtime.kernel_id import KernelId, identify
+from laxarray._core.runtime.call_key import (array_signature, describe, placement, signature, spread,
                                         static_key as _static_key, storable, store_key)
 from laxarray._core.buckets import mask_padding
-from laxarray._runtime.compile_options import (COMPILER_OPTIONS,  # noqa: F401 (re-exported)
+from laxarray._core.runtime.compile_options import (COMPILER_OPTIONS,  # noqa: F401 (re-exported)
                                                EMITTER_NEUTRAL, EXACT_EXTREMES, NEUTRAL_OPTIONS,
                                                program_options)
-from laxarray._runtime.fingerprint import register_program_setting
+from laxarray._core.runtime.fingerprint import register_program_setting
 from laxarray._core.jaxapi import Tracer, caller_wide, enter, fast_call, leave, one_device, settle
 from laxarray._core.jaxapi.regions import as_64bit_code, region
 from laxarray._core.jaxapi.tracing import program_function, under_trace
-from laxarray._runtime.serialize import NotSerializable, serialize_compiled
+from laxarray._core.runtime.serialize import NotSerializable, serialize_compiled
 
 # ---- the compile step: trace once, read the options from the program, compile ------------
 
@@ -159,7 +159,7 @@ class Bound:
 
     def __call__(self, *args):
         host = self.kernel.host
-        if host is not None:  # a declared host path decides first (_runtime/host_path.py)
+        if host is not None:  # a declared host path decides first (_core/runtime/host_path.py)
             out = host.run(self, args)
             if out is not _host.DECLINED:
                 return out

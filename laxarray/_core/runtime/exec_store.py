@@ -63,9 +63,9 @@ import time
 import warnings
 
 
-from laxarray._runtime import serialize
-from laxarray._runtime import fingerprint, prefetch
-from laxarray._runtime.files import TEMP_PREFIX as _TEMP_PREFIX, remove as _remove, write_atomic
+from laxarray._core.runtime import serialize
+from laxarray._core.runtime import fingerprint, prefetch
+from laxarray._core.runtime.files import TEMP_PREFIX as _TEMP_PREFIX, remove as _remove, write_atomic
 from laxarray._core import env_vars as _env_vars
 from laxarray._core.errors import StoreHintWarning
 

@@ -1,6 +1,6 @@
 """The XLA compiler options of laxarray's kernels, read from each traced program: the
 compiling platform's record lists them (``backend.Backend.xla_options``: XLA:CPU's; none
-elsewhere); the policy: ``laxarray._runtime.kernel``'s docstring, the measurements:
+elsewhere); the policy: ``laxarray._core.runtime.kernel``'s docstring, the measurements:
 ``docs/performance.md``."""
 
 from __future__ import annotations

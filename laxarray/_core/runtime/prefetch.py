@@ -28,7 +28,7 @@ import os
 import sys
 import threading
 
-from laxarray._runtime.files import write_atomic
+from laxarray._core.runtime.files import write_atomic
 from laxarray._core import env_vars as _env_vars
 
 #: How many keys a trace keeps (this run's first, then earlier runs' others).

@@ -29,7 +29,7 @@ import jax
 import jaxlib.version
 import numpy as np
 
-from laxarray._runtime.serialize import EXECUTABLE_FORMAT
+from laxarray._core.runtime.serialize import EXECUTABLE_FORMAT
 from laxarray._core import env_vars as _env_vars
 
 #: The instruction set a portable program is compiled for on x86-64 (XLA's

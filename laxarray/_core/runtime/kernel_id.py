@@ -1,4 +1,4 @@
-"""A kernel's identity: what names one :class:`~laxarray._runtime.kernel.Kernel` in every
+"""A kernel's identity: what names one :class:`~laxarray._core.runtime.kernel.Kernel` in every
 process, computed once per kernel (on first use) and read by everything that names it.
 
 Three readers, one value (:class:`KernelId`):
@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from laxarray._runtime.call_key import describe
-from laxarray._runtime.lookup_log import Unrecordable, resolve
+from laxarray._core.runtime.call_key import describe
+from laxarray._core.runtime.lookup_log import Unrecordable, resolve
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
