@@ -21,11 +21,46 @@ import contextvars
 import threading
 import warnings
 
+from laxarray._core.docstrings import fill
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.validate import check_bool
 from laxarray._core import env_vars as _env_vars
 
 MODES = ("allow", "warn", "raise")
+
+# ---- the docstring parts the three settings' get/set/block functions share ----------------
+
+_TRACED = """
+    Notes
+    -----
+    Static under ``jax.jit``: not applicable: the setting is read when a function is traced.
+"""
+_BLOCK = """
+    Returns
+    -------
+    context manager
+        For this thread (or asyncio task) only.
+"""
+_MODE = """
+    mode : {'allow', 'warn', 'raise'}
+        What an implicit rank promotion (operands of different non-zero ranks broadcast
+        together) does: nothing (the default, NumPy's rule), a ``RankPromotionWarning``, or
+        a ``ValueError``.
+"""
+_ENABLED = """
+    enabled : bool
+        True (the default setting): sorting and selection (NumPy), ``bincount`` and sparse @
+        sparse, sparse +/- sparse (SciPy) on the CPU backend take their declared host paths,
+        in a callback under ``jax.jit``; False: every sort is ``lax.sort`` and every sparse
+        product, sum and difference the lax kernel (what ``jax.export`` needs).
+"""
+_PRECISION = """
+    precision : {'highest', 'tf32', 'default'}
+        ``'highest'`` (the default: float32 products as accurate as NumPy's), ``'tf32'``
+        (TensorFloat-32 on GPUs that have it: faster, about 1e-3 relative error) or
+        ``'default'`` (the backend's default: TF32 on recent NVIDIA GPUs, one bfloat16 pass
+        on a TPU).  On the CPU all three give the same results.
+"""
 
 
 class RankPromotionWarning(UserWarning):
@@ -81,6 +116,7 @@ def _rank_changed():
     ACTIVE = _RANK.value != "allow" or _RANK.open > 0
 
 
+@fill(traced=_TRACED)
 def get_rank_promotion():
     """Return the rank-promotion mode in force here.
 
@@ -92,9 +128,7 @@ def get_rank_promotion():
         ``'allow'``, ``'warn'`` or ``'raise'``: a :func:`rank_promotion` block's, else the
         process's setting.
 
-    Notes
-    -----
-    Static under ``jax.jit``: not applicable (read when a function is traced).
+    {traced}
 
     Examples
     --------
@@ -105,6 +139,7 @@ def get_rank_promotion():
     return _RANK.get()
 
 
+@fill(mode=_MODE, traced=_TRACED)
 def set_rank_promotion(mode):
     """Set the rank-promotion mode for the process.
 
@@ -112,23 +147,19 @@ def set_rank_promotion(mode):
 
     Parameters
     ----------
-    mode : {'allow', 'warn', 'raise'}
-        What an implicit rank promotion (operands of different non-zero ranks broadcast
-        together) does: nothing (the default, NumPy's rule), a ``RankPromotionWarning``, or
-        a ``ValueError``.
+    {mode}
 
     Returns
     -------
     None
+        From now on, in every thread, outside :func:`rank_promotion` blocks.
 
     Raises
     ------
     ValueError
         If ``mode`` is not one of the three.
 
-    Notes
-    -----
-    Static under ``jax.jit``: not applicable: the check runs when a function is traced.
+    {traced}
 
     A :func:`rank_promotion` block still decides inside it.  jax's own configuration is not
     changed.
@@ -148,6 +179,7 @@ def set_rank_promotion(mode):
     _rank_changed()
 
 
+@fill(mode=_MODE, block=_BLOCK, traced=_TRACED)
 def rank_promotion(mode):
     """Set the rank-promotion mode inside a ``with`` block.
 
@@ -155,24 +187,16 @@ def rank_promotion(mode):
 
     Parameters
     ----------
-    mode : {'allow', 'warn', 'raise'}
-        What an implicit rank promotion (operands of different non-zero ranks broadcast
-        together) does: nothing (the default, NumPy's rule), a ``RankPromotionWarning``, or
-        a ``ValueError``.
+    {mode}
 
-    Returns
-    -------
-    context manager
-        For this thread (or asyncio task) only.
+    {block}
 
     Raises
     ------
     ValueError
         If ``mode`` is not one of the three.
 
-    Notes
-    -----
-    Static under ``jax.jit``: not applicable: the check runs when a function is traced.
+    {traced}
 
     Examples
     --------
@@ -217,6 +241,7 @@ def check_ranks(fn, *shapes):
 _HOST_SORT = _Scoped("host_sort", _env_vars.value("LAXARRAY_HOST_SORT"))
 
 
+@fill(traced=_TRACED)
 def get_host_sort():
     """Return whether the CPU host paths (NumPy sorting, SciPy sparse products) are on here.
 
@@ -225,9 +250,7 @@ def get_host_sort():
     bool
         A :func:`host_sort` block's setting, else the process's (default True).
 
-    Notes
-    -----
-    Static under ``jax.jit``: not applicable (read when a function is traced).
+    {traced}
 
     Examples
     --------
@@ -238,29 +261,25 @@ def get_host_sort():
     return _HOST_SORT.get()
 
 
+@fill(enabled=_ENABLED, traced=_TRACED)
 def set_host_sort(enabled):
     """Turn the CPU host paths (sorting, selection, sparse products) on or off for the process.
 
     Parameters
     ----------
-    enabled : bool
-        True (the default setting): sorting and selection (NumPy), ``bincount`` and sparse @
-        sparse, sparse +/- sparse (SciPy) on the CPU backend take their declared host paths,
-        in a callback under ``jax.jit``; False: every sort is ``lax.sort`` and every sparse
-        product, sum and difference the lax kernel (what ``jax.export`` needs).
+    {enabled}
 
     Returns
     -------
     None
+        From now on, in every thread, outside :func:`host_sort` blocks.
 
     Raises
     ------
     TypeError
         If ``enabled`` is not a bool.
 
-    Notes
-    -----
-    Static under ``jax.jit``: not applicable: the setting is read when a function is traced.
+    {traced}
 
     Every kernel's declared host path (``_core/runtime/host_path.py``; the table in
     ``docs/performance.md``), ``bincount``'s and the sparse products', sums' and
@@ -277,30 +296,22 @@ def set_host_sort(enabled):
     _HOST_SORT.value = check_bool("set_host_sort", enabled, "enabled")
 
 
+@fill(enabled=_ENABLED, block=_BLOCK, traced=_TRACED)
 def host_sort(enabled):
     """Turn the CPU host paths on or off inside a ``with`` block.
 
     Parameters
     ----------
-    enabled : bool
-        True (the default setting): sorting and selection (NumPy), ``bincount`` and sparse @
-        sparse, sparse +/- sparse (SciPy) on the CPU backend take their declared host paths,
-        in a callback under ``jax.jit``; False: every sort is ``lax.sort`` and every sparse
-        product, sum and difference the lax kernel (what ``jax.export`` needs).
+    {enabled}
 
-    Returns
-    -------
-    context manager
-        For this thread (or asyncio task) only.
+    {block}
 
     Raises
     ------
     TypeError
         If ``enabled`` is not a bool.
 
-    Notes
-    -----
-    Static under ``jax.jit``: not applicable: the setting is read when a function is traced.
+    {traced}
 
     Examples
     --------
@@ -338,6 +349,7 @@ PRECISION = _Scoped("matmul_precision", _env_vars.value("LAXARRAY_MATMUL_PRECISI
 MATMUL_PRECISION = PRECISION.value  # the process' value (set_matmul_precision)
 
 
+@fill(traced=_TRACED)
 def get_matmul_precision():
     """Return the precision of floating-point matrix products in force here.
 
@@ -349,9 +361,7 @@ def get_matmul_precision():
         ``'highest'``, ``'tf32'`` or ``'default'`` (see :func:`set_matmul_precision`): a
         :func:`matmul_precision` block's, else the process's setting.
 
-    Notes
-    -----
-    Static under ``jax.jit``: not applicable (read when a function is traced).
+    {traced}
 
     It governs matrix products, einsum, linalg and convolutions.
 
@@ -367,6 +377,7 @@ def get_matmul_precision():
     return PRECISION.get()
 
 
+@fill(precision=_PRECISION, traced=_TRACED)
 def set_matmul_precision(precision):
     """Set the precision of floating-point matrix products for the process.
 
@@ -374,24 +385,19 @@ def set_matmul_precision(precision):
 
     Parameters
     ----------
-    precision : {'highest', 'tf32', 'default'}
-        ``'highest'`` (the default: float32 products as accurate as NumPy's), ``'tf32'``
-        (TensorFloat-32 on GPUs that have it: faster, about 1e-3 relative error) or
-        ``'default'`` (the backend's default: TF32 on recent NVIDIA GPUs, one bfloat16 pass
-        on a TPU).  On the CPU all three give the same results.
+    {precision}
 
     Returns
     -------
     None
+        From now on, in every thread, outside :func:`matmul_precision` blocks.
 
     Raises
     ------
     ValueError
         If ``precision`` is not one of the three.
 
-    Notes
-    -----
-    Static under ``jax.jit``: not applicable: the setting is read when a function is traced.
+    {traced}
 
     It governs matrix products, einsum, linalg and convolutions; a :func:`matmul_precision`
     block still decides inside it.  Also ``LAXARRAY_MATMUL_PRECISION`` at start-up.  Each
@@ -420,6 +426,7 @@ def on_matmul_precision(hook) -> None:
     _ON_PRECISION.append(hook)
 
 
+@fill(precision=_PRECISION, block=_BLOCK, traced=_TRACED)
 def matmul_precision(precision):
     """Set the precision of floating-point matrix products inside a ``with`` block.
 
@@ -427,25 +434,16 @@ def matmul_precision(precision):
 
     Parameters
     ----------
-    precision : {'highest', 'tf32', 'default'}
-        ``'highest'`` (the default: float32 products as accurate as NumPy's), ``'tf32'``
-        (TensorFloat-32 on GPUs that have it: faster, about 1e-3 relative error) or
-        ``'default'`` (the backend's default: TF32 on recent NVIDIA GPUs, one bfloat16 pass
-        on a TPU).  On the CPU all three give the same results.
+    {precision}
 
-    Returns
-    -------
-    context manager
-        For this thread (or asyncio task) only.
+    {block}
 
     Raises
     ------
     ValueError
         If ``precision`` is not one of the three.
 
-    Notes
-    -----
-    Static under ``jax.jit``: not applicable: the setting is read when a function is traced.
+    {traced}
 
     Examples
     --------

@@ -17,7 +17,7 @@ from jax.interpreters import mlir as _jmlir
 from jax.interpreters import partial_eval as _jpe
 
 from laxarray._core.jaxapi import (_CALLER, _X64, ClosedJaxpr, ConcreteArray, caller_wide, enter,
-                                   leave)
+                                   in_wide_mode, leave)
 
 # --- regions: laxarray's part of a 32-bit user's program, in 64-bit mode ------------------------
 #
@@ -173,21 +173,14 @@ def in_wide_region(fn):
     traced), the whole call is one :func:`region` of the caller's program, whatever jax
     operations it runs outside kernels.  Called from inside laxarray (64-bit mode already
     on), it is the function itself."""
+    wide_fn = in_wide_mode(fn)
+
     @functools.wraps(fn)
     def run_wide(*args, **kwargs):
-        state = _CALLER.__dict__
-        if state.get("user") is not None:       # inside laxarray: the mode is its own
-            return fn(*args, **kwargs)
-        user = _X64.value
-        if not user and _traced_argument(args, kwargs) and kwargs.get("out") is None:
+        if (_CALLER.__dict__.get("user") is None and not _X64.value
+                and _traced_argument(args, kwargs) and kwargs.get("out") is None):
             return region(lambda a, k: fn(*a, **k), (args, kwargs))
-        state["user"] = user
-        prev = _X64.swap_local(True)
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            _X64.set_local(prev)
-            state["user"] = None
+        return wide_fn(*args, **kwargs)       # (inside laxarray: fn itself)
     return run_wide
 
 
