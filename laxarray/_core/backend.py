@@ -94,6 +94,12 @@ class Backend:
     #: that laxarray would spread over child processes (``precompile``'s workers) runs in
     #: the calling process there
     exclusive: bool = False
+    #: what the portable tier of the store (``runtime/fingerprint``) keys a program by here,
+    #: in place of this machine: ``"isa"``, the CPU's instruction-set class (programs
+    #: compiled for its baseline, ``--xla_cpu_max_isa``: any CPU of the class runs them);
+    #: ``"chip"``, the accelerator alone (device kind, libtpu and platform version: the
+    #: program runs on the chip, whatever the host's CPU); ``""``: no portable tier
+    portable: str = ""
     #: XLA compiler options of laxarray's kernels on this platform (``compile_options``
     #: picks them per program): ``"every"`` kernel's, what an emitter-``"neutral"`` program
     #: adds, what a program that needs NaN-``"exact_extremes"`` adds; empty: XLA's defaults
@@ -176,7 +182,7 @@ CPU = Backend(
                       "indexing": _I64}),
     MappingProxyType({"linalg": _LINALG_FULL, "fft": _LINALG_FULL}),
     int64_dot=True, polar_svd=False, eig=True, host=True, store=True, xla_options=_XLA_CPU,
-    quirks=_CPU_QUIRKS, tested="the whole test suite, on every change (x86-64)")
+    quirks=_CPU_QUIRKS, portable="isa", tested="the whole test suite, on every change (x86-64)")
 #: as the CPU (float64 is native there), the nonsymmetric eigensolver on the host; never run
 #: on a GPU yet (``tools/device/gpu_check.py`` is the prepared run)
 GPU = Backend(
@@ -191,7 +197,7 @@ TPU = Backend(
     int64_dot=False, polar_svd=True, eig=False, host=False,
     own_math=frozenset(("exp", "exp2", "expm1", "log", "log1p", "tanh", "sinh", "cosh",
                         "asinh", "acosh", "atanh", "divide", "reciprocal", "sqrt", "fmod", "pow")),
-    store=True, exclusive=True,
+    store=True, exclusive=True, portable="chip",
     # none of the CPU's (tpu_probe "cpu quirks", 2026-12-06): no fused multiply-add (10**5 of
     # 10**5 products rounded before the add), its division is laxarray's own ("divide" above),
     # and max/min keep NaN at 100, 5000 and 10**6 elements

@@ -27,7 +27,9 @@ failed; the rest are built).  Entries the store holds already are loaded, not bu
 for the CPU's instruction-set class (``--xla_cpu_max_isa=AVX2`` on x86-64) and key by the
 class, not the CPU model, so the directory -- copied to a team's machines, restored as a CI
 cache, shipped in the package's ``portable/`` folder -- serves every x86-64-v3 machine
-whose own store misses (``laxarray._core.runtime.exec_store``).
+whose own store misses (``laxarray._core.runtime.exec_store``).  On a TPU it builds in its
+own process (one process holds the chip) and keys by the chip and libtpu's version, not the
+host: the tier serves every host of that chip.
 """
 
 import sys

@@ -30,7 +30,8 @@ def _parser():
                         help="fill the portable tier (LAXARRAY_PORTABLE_STORE, default "
                              "~/.cache/laxarray/portable): programs compiled for the CPU's "
                              "instruction-set class (AVX2 on x86-64) that every machine of "
-                             "that class loads; copy the directory to ship it")
+                             "that class loads (on a TPU: keyed by the chip, for every host "
+                             "of it); copy the directory to ship it")
     parser.add_argument("--list", action="store_true", help="list the workloads and exit")
     parser.add_argument("--match", default=None, metavar="GLOB",
                         help="only the tasks whose label matches GLOB "

@@ -71,8 +71,9 @@ def precompile(workload=None, jobs=None, *, limit=None, match=None, stream=None,
         Fill the portable tier (``LAXARRAY_PORTABLE_STORE``, default
         ``~/.cache/laxarray/portable``) rather than this machine's store: the workers compile
         for the CPU's instruction-set class (``XLA_FLAGS=--xla_cpu_max_isa=AVX2`` on
-        x86-64) and key by that class, so every x86-64-v3 machine loads what they write.
-        Copy the directory to ship it (a team's share, a CI cache, the package's
+        x86-64) and key by that class, so every x86-64-v3 machine loads what they write;
+        on a TPU this process builds it, keyed by the chip and libtpu's version, for every
+        host of that chip (``RuntimeError`` where it has run kernels already).  Copy the directory to ship it (a team's share, a CI cache, the package's
         ``portable/`` folder).
 
     Returns
@@ -94,8 +95,9 @@ def precompile(workload=None, jobs=None, *, limit=None, match=None, stream=None,
     RuntimeError
         If the store is off (``LAXARRAY_COMPILATION_CACHE=0``) or unusable (with
         ``portable``: the tier is off, ``LAXARRAY_PORTABLE_STORE=0``, or this process has
-        none: not the CPU, not an x86-64-v3 CPU), the workload
-        needs a module that is not installed, or a worker failed (after the summary).
+        none: not the CPU or a TPU, not an x86-64-v3 CPU, or on a TPU kernels ran here
+        already), the workload needs a module that is not installed, or a worker failed
+        (after the summary).
 
     Notes
     -----
@@ -177,8 +179,6 @@ def _go(source, found, store, jobs, limit, match, stream, portable=False):
         stream = sys.stderr
     run = _Run(source, found, store, stream or None, portable)
     if _backend.compiling().exclusive:   # one process may hold the device: this one
-        if portable:
-            raise RuntimeError("precompile: the portable tier holds CPU programs only")
         return run.here(source, limit, match)
     count = shares(found, jobs)
     run.start([_worker_command(source, i, count, limit, match) for i in range(count)])
@@ -326,15 +326,25 @@ class _Run:
         self.started = time.perf_counter()
         self.errs.append(collections.deque(maxlen=30))
         report = _Lines(self._line)
-        scipy_setting = os.environ.get("SCIPY_ARRAY_API")
+        names = ["SCIPY_ARRAY_API"] + (["LAXARRAY_PORTABLE_BUILD"] if self.portable else [])
+        if self.portable and exec_store.default_store_opened():
+            # (on a TPU the tier is built here: this process's kernels must not have
+            # compiled for, or read, the machine's store yet)
+            raise RuntimeError("precompile: this process has run laxarray kernels already, "
+                               "for the machine's store: fill the portable tier from a fresh "
+                               "process (python -m laxarray.precompile --portable)")
+        saved = {name: os.environ.get(name) for name in names}
         try:
+            if self.portable:
+                os.environ["LAXARRAY_PORTABLE_BUILD"] = "1"
             with warnings.catch_warnings():
                 code = work(source, 0, 1, limit, match, report=report)
         finally:
-            if scipy_setting is None:
-                os.environ.pop("SCIPY_ARRAY_API", None)
-            else:
-                os.environ["SCIPY_ARRAY_API"] = scipy_setting
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
         return self._close([code])
 
     def _line(self, line):

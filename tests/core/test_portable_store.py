@@ -263,3 +263,37 @@ def test_a_second_run_loads_the_tiers_programs_ahead(tmp_path):
     assert first["_built"] == second["_built"] == 0
     assert first["_loaded"] == second["_loaded"] == built
     assert ahead1 == 0 and ahead2 == built               # all loaded ahead the second time
+
+
+def test_a_chips_tier_is_keyed_by_the_chip_not_the_host(monkeypatch):
+    """On a TPU (the record's ``portable == "chip"``) two hosts of different CPUs compute
+    different machine keys and one portable key; on the CPU the portable key is the class's,
+    and a platform with no portable kind has none."""
+    from laxarray._core import backend
+
+    def keys(record, cpu):
+        monkeypatch.setattr(backend, "compiling", lambda: record)
+        monkeypatch.setattr(F, "_FINGERPRINTS", {})
+        monkeypatch.setenv("LAXARRAY_CPU_DESCRIPTION", cpu)
+        monkeypatch.setattr(platform, "machine", lambda: "x86_64")
+        return F.environment_fingerprint(), F.portable_fingerprint(), F.portable_problem()
+
+    a, b = keys(backend.TPU, CPU_A), keys(backend.TPU, CPU_B)
+    assert a[0] != b[0]                      # each host's own store: its own keys
+    assert a[1] == b[1] is not None and a[2] is None
+    assert "cpu=any host" in F._portable_description()
+    assert "Test CPU" not in F._portable_description()
+    c, d = keys(backend.CPU, CPU_A), keys(backend.CPU, CPU_B)
+    assert c[1] == d[1] is not None and c[1] != a[1]      # the class's key, not the chip's
+    assert keys(backend.GPU, CPU_A)[1:] == (None, "the portable tier holds CPU and TPU "
+                                                  "programs only, not cpu's")
+
+
+def test_precompile_portable_on_a_chip_refuses_a_process_that_ran_kernels(monkeypatch,
+                                                                           tmp_path):
+    monkeypatch.setattr(S, "default_store_opened", lambda: True)
+    run = runner._Run("sklearn", [], S.ExecutableStore.open(tmp_path / "tier"), None,
+                      portable=True)
+    with pytest.raises(RuntimeError, match="from a fresh process"):
+        run.here("sklearn", 1, None)
+    assert "LAXARRAY_PORTABLE_BUILD" not in os.environ

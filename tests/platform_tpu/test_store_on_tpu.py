@@ -60,6 +60,13 @@ def test_a_fresh_process_loads_every_kernel_from_the_store(tmp_path):
     assert ahead["calls"].keys() == fill["calls"].keys()
     assert all(call["ok"] for call in ahead["calls"].values())
     assert ahead["compiles"] == ahead["loads"] == ahead["loaded_ahead"] == fill["compiles"]
+    # "a fresh machine" (another CPU description, an empty store of its own) loads every
+    # program from the portable tier that a build process filled, with the native bits
+    build, tier = got["tier_build"], got["tier_load"]
+    assert build["tier_loads"] == build["loads"] == 0 and build["compiles"] == fill["compiles"]
+    assert tier["compiles"] == tier["loads"] == tier["tier_loads"] == fill["compiles"]
+    assert {n: c["digest"] for n, c in tier["calls"].items()} == {
+        n: c["digest"] for n, c in fill["calls"].items()}
 
 
 _EXCLUSIVE = textwrap.dedent("""

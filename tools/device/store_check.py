@@ -22,6 +22,12 @@ empty store in ``DIR/store``:
    (the first three turn it off, to time each load): *trace* writes the program's trace at
    exit, and *ahead* loads its entries on the prefetch thread while it imports, so its
    first calls find them loaded -- a user's second run of the same script.
+6. *tier_build* and 7. *tier_load*: the portable tier.  *tier_build* runs the calls as a
+   process that builds the tier (``LAXARRAY_PORTABLE_BUILD=1``; on the CPU under
+   ``--xla_cpu_max_isa=AVX2``) on "host A" (``LAXARRAY_CPU_DESCRIPTION``); *tier_load* is
+   "a fresh machine": another CPU description, an empty store of its own, the tier in
+   ``LAXARRAY_PORTABLE_STORE``.  It should compile nothing, load every program from the tier
+   (``exec_store.portable_load_count``) and give *fill*'s bits (a digest per result).
 
 Written: ``DIR/store_check.json`` (every figure) and the table on stdout.  ``--dry``: the
 same on the CPU with the TPU's record (``JAX_PLATFORMS=cpu``, ``LAXARRAY_PLATFORM=tpu``).
@@ -43,7 +49,8 @@ import json, sys, time
 t0 = time.perf_counter()
 import numpy as np
 import laxarray as xp
-from laxarray._core.runtime import kernel, serialize
+from laxarray._core.runtime import exec_store, kernel, serialize
+import hashlib
 import jax
 imported = time.perf_counter() - t0
 phase, out_dir = sys.argv[1], sys.argv[2]
@@ -130,8 +137,14 @@ for name, (ours, oracle) in CALLS.items():
     ok = (got.shape == want.shape and
           bool(np.allclose(got, want, rtol=2e-4, atol=2e-4 * scale)))
     calls[name] = {"ms": round(ms, 2), "ok": ok, "compiled": kernel.compile_count() - c0
-                   - (kernel.load_count() - l0), "loaded": kernel.load_count() - l0}
+                   - (kernel.load_count() - l0), "loaded": kernel.load_count() - l0,
+                   "digest": hashlib.blake2b(got.tobytes(), digest_size=8).hexdigest()}
 result["calls"] = calls
+result["tier_loads"] = exec_store.portable_load_count()
+result["compiles"], result["loads"] = kernel.compile_count(), kernel.load_count()
+if phase.startswith("tier"):
+    print("@@" + json.dumps(result))
+    sys.exit(0)
 from laxarray._core.runtime import prefetch
 result["loaded_ahead"] = prefetch.loaded_ahead()
 result["compiles"], result["loads"] = kernel.compile_count(), kernel.load_count()
@@ -168,8 +181,12 @@ def _child(phase, out, env):
     return json.loads(lines[-1][2:])
 
 
-def run(out, dry=False):
-    """The three processes on an empty store under ``out``; their results as one dict."""
+PHASES = ("fill", "load", "blob", "trace", "ahead", "tier_build", "tier_load")
+
+
+def run(out, dry=False, phases=PHASES):
+    """The processes (:data:`PHASES`) on an empty store under ``out``; their results as one
+    dict."""
     os.makedirs(out, exist_ok=True)
     store = os.path.join(out, "store")
     if os.path.exists(store) and os.listdir(store):
@@ -181,12 +198,23 @@ def run(out, dry=False):
     if dry:
         env.update(JAX_PLATFORMS="cpu", LAXARRAY_PLATFORM="tpu")
     summary = {"dry": dry}
-    for phase in ("fill", "load", "blob", "trace", "ahead"):
+    tier = os.path.join(out, "tier")
+    _V3 = "fpu sse4_1 sse4_2 popcnt avx avx2 fma f16c bmi1 bmi2 abm movbe"
+    hosts = {"tier_build": dict(env, LAXARRAY_PORTABLE_BUILD="1", LAXARRAY_PORTABLE_STORE=tier,
+                                LAXARRAY_CPU_DESCRIPTION=f"model name=host A;flags={_V3}"),
+             "tier_load": dict(env, LAXARRAY_PORTABLE_STORE=tier,
+                               LAXARRAY_COMPILATION_CACHE=os.path.join(out, "store-b"),
+                               LAXARRAY_CPU_DESCRIPTION=f"model name=host B;flags={_V3} "
+                                                        f"avx512f avx512bw")}
+    if dry:   # the CPU builds its tier for the instruction-set class
+        hosts["tier_build"]["XLA_FLAGS"] = " ".join(
+            (env.get("XLA_FLAGS", ""), "--xla_cpu_max_isa=AVX2")).strip()
+    for phase in phases:
         # trace and ahead: loading ahead on, as a user's runs have it -- the first writes
         # the program's trace at exit, the second loads its entries while it imports
         t = time.perf_counter()
         summary[phase] = _child(phase, out, dict(env, LAXARRAY_PREFETCH="1")
-                                if phase in ("trace", "ahead") else env)
+                                if phase in ("trace", "ahead") else hosts.get(phase, env))
         summary[phase]["process_s"] = round(time.perf_counter() - t, 2)
     with open(os.path.join(out, "store_check.json"), "w") as f:
         json.dump(summary, f, indent=1)
@@ -197,6 +225,29 @@ def table(summary) -> str:
     fill, load, ahead = summary["fill"], summary["load"], summary.get("ahead", {})
     if "calls" not in fill or "calls" not in load:
         return json.dumps(summary, indent=1)
+    return "\n".join((_store_table(summary), _tier_table(summary)))
+
+
+def _tier_table(summary) -> str:
+    """The portable tier's line: what "a fresh machine" compiled and loaded, and whether its
+    results have the bits of the first process's (native) programs."""
+    fill, load = summary["fill"], summary.get("tier_load", {})
+    if "calls" not in load:
+        return f"tier: {json.dumps(load)[:600]}"
+    same = [n for n, c in load["calls"].items() if c["digest"] == fill["calls"][n]["digest"]]
+    differ = sorted(set(load["calls"]) - set(same))
+    return (f"tier: a fresh machine compiled {load['compiles'] - load['loads']}, loaded "
+            f"{load['loads']} ({load['tier_loads']} from the tier, built in "
+            f"{summary['tier_build'].get('process_s')} s); first calls "
+            f"{sum(c['ms'] for c in load['calls'].values()):.0f} ms in all against "
+            f"{sum(c['ms'] for c in fill['calls'].values()):.0f} ms compiling; "
+            f"bits equal to native in {len(same)} of {len(load['calls'])} calls"
+            + (f" (differ: {', '.join(differ)})" if differ else "")
+            + f"; agree with NumPy: {all(c['ok'] for c in load['calls'].values())}")
+
+
+def _store_table(summary) -> str:
+    fill, load, ahead = summary["fill"], summary["load"], summary.get("ahead", {})
     ahead_calls = ahead.get("calls", {})
     lines = [f"platform {fill['platform']}; import {fill['import_s']} s / {load['import_s']} s;"
              f" process {fill['process_s']} s / {load['process_s']} s",

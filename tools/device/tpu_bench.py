@@ -26,7 +26,11 @@ matrices) on the same chip, NumPy/SciPy/scikit-learn on the host's CPUs where a 
 9. scikit-learn (StandardScaler, PCA(svd_solver="full"), Ridge(solver="svd"),
    LinearDiscriminantAnalysis, euclidean_distances) on 10**6 x 100 float32 with
    ``array_api_dispatch=True``: laxarray on the chip against NumPy on the host, first run
-   and warm, the answers compared (the outputs listed in :func:`bench_sklearn`);
+   and warm, the answers compared (the outputs listed in :func:`bench_sklearn`); its
+   first run again in a fresh process on the store the first child filled
+   (``sklearn_fresh``), or on "a fresh machine with the portable tier" (``sklearn_tier``:
+   the first child builds the portable tier under one CPU description, a second child with
+   an empty store of its own and another CPU description loads from it);
 10. sparse logistic regression (``sparse_regression.py``'s loss, L-BFGS), 10**6 rows x
     10**5 features, 10**7 nonzeros, times ``--scale``: laxarray BCSR on the chip against
     SciPy's L-BFGS-B on the host (float64), final losses and coefficients compared.
@@ -80,7 +84,7 @@ DRY_SIZES = {"elementwise": 2**14, "matmul": 64, "sort": 10**4, "spmv": (10**3, 
 #: after REPEAT_SECONDS once it has 3 runs
 ROW_SECONDS = {"bench_bandwidth": 30, "bench_matmul": 60, "bench_sort": 90,
                "bench_spmv": 75, "bench_dispatch": 20, "bench_sklearn": 330,
-               "bench_regression": 90, "bench_sklearn_fresh": 90}
+               "bench_regression": 90, "bench_sklearn_fresh": 90, "bench_sklearn_tier": 90}
 CHILD_SECONDS, REPEAT_SECONDS = 540, 2.0
 DRY_ROW_SECONDS, DRY_CHILD_SECONDS, DRY_REPEAT_SECONDS = 60, 240, 0.3
 
@@ -96,7 +100,7 @@ def run_bench(out, dry, limit, env, scale=1.0, groups=None):
     rows as far as the child got: it saves them after every group).  ``groups``: names of
     :data:`GROUPS` to run (default all); ``sklearn_fresh`` runs in a second child on the
     first one's store, within what is left of ``limit``."""
-    groups = list(GROUPS if groups is None else groups)
+    groups = list(DEFAULT_GROUPS if groups is None else groups)
     unknown = set(groups) - set(GROUPS)
     if unknown:
         raise ValueError(f"tpu_bench: unknown groups {sorted(unknown)}; known: {GROUPS}")
@@ -107,6 +111,17 @@ def run_bench(out, dry, limit, env, scale=1.0, groups=None):
     env = dict(env, LAXARRAY_COMPILATION_CACHE=store)
     fresh = [g for g in groups if f"bench_{g}" in {b.__name__ for b in FRESH}]
     first = [g for g in groups if g not in fresh]
+    if len(fresh) > 1:
+        raise ValueError(f"tpu_bench: {fresh} need stores of their own: one per run")
+    tier = tempfile.mkdtemp(prefix="tpu-bench-tier-") if "sklearn_tier" in fresh else None
+    env_fresh = env
+    if tier is not None:      # the first child builds the tier; the second is another host
+        env_fresh = dict(env, LAXARRAY_PORTABLE_STORE=tier, LAXARRAY_CPU_DESCRIPTION=HOST_B,
+                         LAXARRAY_COMPILATION_CACHE=tempfile.mkdtemp(prefix="tpu-bench-own-"))
+        env = dict(env, LAXARRAY_PORTABLE_BUILD="1", LAXARRAY_PORTABLE_STORE=tier,
+                   LAXARRAY_CPU_DESCRIPTION=HOST_A)
+        if dry:              # the CPU builds its tier for the instruction-set class
+            env["XLA_FLAGS"] = " ".join((env.get("XLA_FLAGS", ""), "--xla_cpu_max_isa=AVX2"))
 
     def child_cmd(path, names):
         cmd = [sys.executable, os.path.abspath(__file__), "--child", path, "--scale",
@@ -114,11 +129,13 @@ def run_bench(out, dry, limit, env, scale=1.0, groups=None):
         return cmd + (["--dry"] if dry else [])
     data, rc, secs = {}, 0, 0.0
     try:
-        for names, path in ((first, result), (fresh, result + ".fresh.json")):
+        for names, path, env_child in ((first, result, env),
+                                       (fresh, result + ".fresh.json", env_fresh)):
             if not names or secs >= limit - 30:
                 continue
             rc_one, took = run(child_cmd(path, names), log + (".fresh" if path != result
-                                                                 else ""), limit - secs, env)
+                                                                 else ""), limit - secs,
+                               env_child)
             rc, secs = rc or rc_one, secs + took
             try:
                 with open(path) as f:
@@ -133,7 +150,9 @@ def run_bench(out, dry, limit, env, scale=1.0, groups=None):
                 data.setdefault("meta", {}).setdefault("seconds", {}).update(
                     {f"fresh {k}": v for k, v in part.get("meta", {}).get("seconds", {}).items()})
     finally:
-        shutil.rmtree(store, ignore_errors=True)
+        for path in (store, tier, env_fresh.get("LAXARRAY_COMPILATION_CACHE")):
+            if path:
+                shutil.rmtree(path, ignore_errors=True)
     if data:
         with open(result, "w") as f:                   # both children's rows
             json.dump(data, f, indent=1, default=str)
@@ -562,9 +581,29 @@ def bench_sklearn(S, R):
 def bench_sklearn_fresh(S, R):
     """The workflow's first run in a fresh process on the store :func:`bench_sklearn`
     filled (a second child, the same store): what a user's second script pays."""
+    _first_run(S, R, "scikit-learn workflow, first run in a fresh process on a filled store")
+
+
+def bench_sklearn_tier(S, R):
+    """The workflow's first run on "a fresh machine with the portable tier installed": a
+    second child whose own store is empty and whose CPU is described otherwise
+    (``HOST_B``) than the first child's, which built the tier (``HOST_A``)."""
+    _first_run(S, R, "scikit-learn workflow, first run on a fresh machine with the "
+                     "portable tier")
+
+
+#: the CPU descriptions of the two "hosts" of ``sklearn_tier`` (x86-64-v3 flags: the
+#: --dry run's CPU tier needs the class; a TPU's tier keys by the chip, not the host)
+_V3 = "fpu sse4_1 sse4_2 popcnt avx avx2 fma f16c bmi1 bmi2 abm movbe"
+HOST_A = f"model name=bench host A (AVX2);flags={_V3}"
+HOST_B = f"model name=bench host B (AVX-512);flags={_V3} avx512f avx512bw"
+
+
+def _first_run(S, R, row):
+    """One first run of the workflow in this (fresh) process, with what it loaded (from
+    the store, from a portable tier) and compiled."""
     import laxarray as la
-    from laxarray._core.runtime import kernel
-    row = "scikit-learn workflow, first run in a fresh process on a filled store"
+    from laxarray._core.runtime import exec_store, kernel
     problem = _sklearn_problem(S)
     if problem is None:
         R.note(row, "scikit-learn absent")
@@ -579,8 +618,10 @@ def bench_sklearn_fresh(S, R):
         R.put(row, "ms", "laxarray", (time.perf_counter() - t0) * 1e3)
         loaded = kernel.load_count() - loaded
         compiled = kernel.compile_count() - built - loaded
-        R.data["rows"][row].update(loaded=loaded, compiled=compiled)
-        R.note(row, f"kernels loaded from the store {loaded}, compiled {compiled}")
+        tier = exec_store.portable_load_count()
+        R.data["rows"][row].update(loaded=loaded, compiled=compiled, from_tier=tier)
+        R.note(row, f"kernels loaded {loaded} (from a portable tier {tier}), compiled "
+                    f"{compiled}")
 
 
 def bench_regression(S, R):
@@ -651,8 +692,11 @@ def bench_regression(S, R):
 BENCHES = (bench_bandwidth, bench_matmul, bench_sort, bench_spmv, bench_dispatch,
            bench_sklearn, bench_regression)
 #: run by a second child on the first one's store (after it, when bench_sklearn ran)
-FRESH = (bench_sklearn_fresh,)
+FRESH = (bench_sklearn_fresh, bench_sklearn_tier)
 GROUPS = tuple(b.__name__[len("bench_"):] for b in BENCHES + FRESH)
+#: what a run without ``--groups`` measures (``sklearn_tier`` replaces ``sklearn_fresh``
+#: where asked for: the first child then fills the tier, not the machine's store)
+DEFAULT_GROUPS = tuple(g for g in GROUPS if g != "sklearn_tier")
 
 
 def environment():
@@ -759,7 +803,7 @@ def main(argv=None):
     ap.add_argument("--scale", type=float, default=1.0,
                     help="the sparse regression's rows, features and nonzeros times this")
     ap.add_argument("--limit", type=float, default=600, help="seconds for the child")
-    ap.add_argument("--groups", default=",".join(GROUPS),
+    ap.add_argument("--groups", default=",".join(DEFAULT_GROUPS),
                     help="comma-separated groups of rows (default all): " + ", ".join(GROUPS))
     ap.add_argument("--child", metavar="JSON", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)

@@ -36,14 +36,17 @@ nothing of kernels: :meth:`ExecutableStore.get`/:meth:`~ExecutableStore.put` byt
   of the x86-64-v3 class (``fingerprint.portable_class``) a kernel call that misses the
   store looks next in the portable tier: programs compiled for the class's baseline
   instruction set (``--xla_cpu_max_isa=AVX2``) and keyed by the class instead of the CPU
-  model (``fingerprint.portable_fingerprint``), so one tier serves every such machine.  Its
+  model (``fingerprint.portable_fingerprint``), so one tier serves every such machine.  On a
+  TPU the tier's programs are keyed by the chip (its kind, libtpu's version) without the
+  host's CPU, so one tier serves every host of that chip.  Its
   directories, in order: ``LAXARRAY_PORTABLE_STORE`` (unset: ``$XDG_CACHE_HOME/laxarray/
   portable``; ``0``: no tier of the user's), then ``portable/`` in the installed package
   (shipped with it).  A tier is read only, never created or changed by a lookup (a damaged
   entry is a miss); one that belongs to another user (the package's may belong to the
   package's owner) or that group or others may write is refused with one warning.
   ``python -m laxarray.precompile --portable`` fills the user's tier in worker processes
-  started with ``LAXARRAY_PORTABLE_BUILD=1`` and ``XLA_FLAGS=--xla_cpu_max_isa=AVX2``;
+  started with ``LAXARRAY_PORTABLE_BUILD=1`` and ``XLA_FLAGS=--xla_cpu_max_isa=AVX2`` (on
+  a TPU, which one process holds, in its own process with ``LAXARRAY_PORTABLE_BUILD=1``);
   copying the directory (a team's share, a CI cache, package data) ships it.  The loader
   thread (``prefetch``) reads through to the tiers too (:meth:`ExecutableStore.read_through`),
   so a program's second run on such a machine loads the tier's programs ahead.
@@ -403,6 +406,11 @@ def default_store() -> ExecutableStore | None:
                 _DEFAULT.append(store)
                 _hint_if_empty(store)
     return _DEFAULT[0]
+
+
+def default_store_opened() -> bool:
+    """Whether this process has opened its store (:func:`default_store`; a kernel has run)."""
+    return bool(_DEFAULT)
 
 
 def _hint_if_empty(store) -> None:

@@ -8,12 +8,18 @@ for the host's instruction set), ``XLA_FLAGS``, jax's program settings and laxar
 An executable compiled under one of them is never loaded under another.
 
 The portable tier of the store (``exec_store``'s ``portable_tiers``) is keyed by
-:func:`portable_fingerprint` instead: the same parts with the CPU named by its instruction-set
-class (:func:`portable_class`: ``x86-64-v3``, whose programs XLA compiles under
-``--xla_cpu_max_isa=AVX2``, :data:`PORTABLE_FLAG`) rather than by its model and features,
-and ``XLA_FLAGS`` without that flag.  A process that builds the tier
-(``LAXARRAY_PORTABLE_BUILD=1`` with :data:`PORTABLE_FLAG` in ``XLA_FLAGS``:
-``python -m laxarray.precompile --portable`` starts its workers so) keys everything by it.
+:func:`portable_fingerprint` instead, as the backend record's ``portable`` says:
+
+* on the CPU (``"isa"``), the same parts with the CPU named by its instruction-set class
+  (:func:`portable_class`: ``x86-64-v3``, whose programs XLA compiles under
+  ``--xla_cpu_max_isa=AVX2``, :data:`PORTABLE_FLAG`) rather than by its model and features,
+  and ``XLA_FLAGS`` without that flag;
+* on a TPU (``"chip"``), the same parts without the host's CPU: the program runs on the
+  chip, and its key keeps the chip's kind, libtpu's version and the platform version.
+
+A process that builds the tier (``LAXARRAY_PORTABLE_BUILD=1``, on the CPU with
+:data:`PORTABLE_FLAG` in ``XLA_FLAGS``: ``python -m laxarray.precompile --portable`` starts
+its workers so, and on a TPU builds in its own process) keys everything by it.
 ``LAXARRAY_CPU_DESCRIPTION`` replaces the CPU's description (a test aid: another "machine").
 """
 
@@ -30,6 +36,7 @@ import jaxlib.version
 import numpy as np
 
 from laxarray._core.runtime.serialize import EXECUTABLE_FORMAT
+from laxarray._core import backend as _backend
 from laxarray._core import env_vars as _env_vars
 
 #: The instruction set a portable program is compiled for on x86-64 (XLA's
@@ -75,9 +82,8 @@ def environment_fingerprint() -> str:
 
 def portable_fingerprint() -> str | None:
     """:func:`environment_fingerprint` as every machine of this CPU's instruction-set class
-    computes it (:func:`portable_class`; the portable tier's keys), or ``None`` where the
-    CPU has no such class, the platform is not the CPU, or ``XLA_FLAGS`` names another
-    ``--xla_cpu_max_isa``."""
+    (:func:`portable_class`), or every host of this TPU chip, computes it (the portable
+    tier's keys); ``None`` where :func:`portable_problem` says why there is none."""
     if "portable" not in _FINGERPRINTS:
         _FINGERPRINTS["portable"] = _portable_description()
     return None if _FINGERPRINTS["portable"] is None else _digest(True)
@@ -127,8 +133,12 @@ def portable_class() -> str | None:
 
 def portable_problem() -> str | None:
     """Why this process has no portable tier (``None``: it has one), in words."""
-    if jax.devices()[0].client.platform != "cpu":
-        return "the portable tier holds CPU programs only"
+    kind = _backend.compiling().portable
+    if kind == "chip":
+        return None
+    if kind != "isa":
+        return (f"the portable tier holds CPU and TPU programs only, not "
+                f"{jax.default_backend()}'s")
     if portable_class() is None:
         missing = ", ".join(sorted(_X86_64_V3))
         return (f"this CPU is not of the x86-64-v3 class (an x86-64 CPU with {missing}): "
@@ -144,10 +154,12 @@ def portable_problem() -> str | None:
 
 def _portable_description() -> str | None:
     """:func:`_machine_description` with the CPU's class for its model and features and
-    ``XLA_FLAGS`` without :data:`PORTABLE_FLAG`; ``None`` where :func:`portable_problem`
-    says why not."""
+    ``XLA_FLAGS`` without :data:`PORTABLE_FLAG` (on a TPU: with no CPU at all); ``None``
+    where :func:`portable_problem` says why not."""
     if portable_problem() is not None:
         return None
+    if _backend.compiling().portable == "chip":
+        return _machine_description("any host (the program runs on the chip)")
     flags = " ".join(f for f in os.environ.get("XLA_FLAGS", "").split() if f != PORTABLE_FLAG)
     return _machine_description(f"isa:{portable_class()}/{PORTABLE_ISA}", flags)
 
