@@ -222,7 +222,7 @@ def run(out, dry=False, phases=PHASES):
 
 
 def table(summary) -> str:
-    fill, load, ahead = summary["fill"], summary["load"], summary.get("ahead", {})
+    fill, load = summary["fill"], summary["load"]
     if "calls" not in fill or "calls" not in load:
         return json.dumps(summary, indent=1)
     return "\n".join((_store_table(summary), _tier_table(summary)))
