@@ -9,7 +9,7 @@ PIP_CONFIG_FILE=/dev/null python3 -m pip install --isolated -q --no-index --no-d
 export PYTHONPATH="$PWD:/tmp/site:$PYTHONPATH"
 if [ "${1:-}" = "--sklearn" ]; then
     PIP_CONFIG_FILE=/dev/null python3 -m pip install --isolated -q --only-binary=:all: \
-        --index-url file:///opt/pypi/simple --no-deps --target /tmp/sk scikit-learn joblib \
+        --index-url file:///opt/pypi/simple --no-deps --target /tmp/sk scikit-learn joblib narwhals \
         threadpoolctl || return 1
     export PYTHONPATH="$PYTHONPATH:/tmp/sk"
 fi
