@@ -1,4 +1,5 @@
-"""NaN-aware reductions and NumPy's cumulative sums: nansum ... nanstd, cumsum, ptp.
+"""NaN-aware reductions: nansum, nanprod, nanmax, nanmin, nanargmax, nanargmin, nanmean,
+nanvar, nanstd (the cumulative ones are in ``_cumulative``).
 
 NaN elements are treated as missing: replaced by the identity of the reduction (0 for sums,
 1 for products, -inf/+inf for max/min), or left out of the count (nanmean, nanvar).  An
@@ -15,8 +16,9 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
+from laxarray._core.docstrings import fill
 from laxarray._core.errors import fail, fail_text
-from laxarray._core.runtime.kernel import kernel, reduce_extreme
+from laxarray._core.runtime.kernel import kernel
 from laxarray._core.numerics import cast_value
 from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
 from laxarray.array_api._calls import call
@@ -26,9 +28,10 @@ from laxarray.array_api.manipulation import reshape
 from laxarray.array_api.searching import arg_kernel, argmax, argmin
 from laxarray.numpy_api.statistics._base import concrete, count_dtype, no_out, raw
 from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray.numpy_api import _docs
+from laxarray.numpy_api.statistics import _docs as _sdocs
 
-__all__ = ["nansum", "nanprod", "nanmax", "nanmin", "nanargmax", "nanargmin", "nanmean",
-           "nanvar", "nanstd", "nancumsum", "nancumprod", "cumsum", "cumprod", "ptp"]
+__all__ = ["nansum", "nanprod", "nanmax", "nanmin", "nanargmax", "nanargmin", "nanmean", "nanvar", "nanstd"]
 
 
 @kernel(static=("value",))
@@ -48,6 +51,8 @@ def _finish(y, axes, keepdims):
 
 
 @in_wide_region
+@fill(array=_docs.ARRAY, axes_all=_docs.AXES_ALL, out_none=_docs.OUT_NONE, keepdims=_docs.KEEPDIMS,
+      type_error_a_out=_docs.TYPE_ERROR_A_OUT, axis_error=_docs.AXIS_ERROR)
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
     """Return the sum over the given axes, treating NaNs as zero.
 
@@ -55,17 +60,13 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
 
     Parameters
     ----------
-    a : array_like
-        The input array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all.
+    {array}
+    {axes_all}
     dtype : dtype, optional
         The dtype to accumulate in and return.  Default as :func:`laxarray.sum`'s (smaller
         integers in the default integer dtype).
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    keepdims : bool, optional
-        Keep the reduced axes with size one; default False.
+    {out_none}
+    {keepdims}
 
     Returns
     -------
@@ -74,10 +75,8 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is given.
-    AxisError
-        If an axis is out of range.
+    {type_error_a_out}
+    {axis_error}
 
     Notes
     -----
@@ -99,6 +98,8 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
 
 
 @in_wide_region
+@fill(array=_docs.ARRAY, axes_all=_docs.AXES_ALL, out_none=_docs.OUT_NONE, keepdim=_docs.KEEPDIM,
+      type_error_a_out=_docs.TYPE_ERROR_A_OUT, axis_error=_docs.AXIS_ERROR)
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
     """Return the product over the given axes, treating NaNs as one.
 
@@ -106,16 +107,12 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
 
     Parameters
     ----------
-    a : array_like
-        The input array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all.
+    {array}
+    {axes_all}
     dtype : dtype, optional
         The dtype to multiply in.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    keepdims : bool, optional
-        Keep the reduced axis with size one; default False.
+    {out_none}
+    {keepdim}
 
     Returns
     -------
@@ -124,10 +121,8 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is given.
-    AxisError
-        If an axis is out of range.
+    {type_error_a_out}
+    {axis_error}
 
     Notes
     -----
@@ -170,6 +165,8 @@ def _nan_extremum(fn, a, axis, keepdims, find_max):
 
 
 @in_wide_region
+@fill(real_array=_docs.REAL_ARRAY, axes_all=_docs.AXES_ALL, out_none=_docs.OUT_NONE,
+      keepdims=_docs.KEEPDIMS, no_order_error=_sdocs.NO_ORDER_ERROR, axis_error=_docs.AXIS_ERROR)
 def nanmax(a, axis=None, out=None, keepdims=False):
     """Return the maximum over the given axes, ignoring NaNs.
 
@@ -177,14 +174,10 @@ def nanmax(a, axis=None, out=None, keepdims=False):
 
     Parameters
     ----------
-    a : array_like
-        The input array, of a real dtype.
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    keepdims : bool, optional
-        Keep the reduced axes with size one; default False.
+    {real_array}
+    {axes_all}
+    {out_none}
+    {keepdims}
 
     Returns
     -------
@@ -193,10 +186,8 @@ def nanmax(a, axis=None, out=None, keepdims=False):
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like or complex (no order), or ``out`` is given.
-    AxisError
-        If an axis is out of range.
+    {no_order_error}
+    {axis_error}
 
     Notes
     -----
@@ -214,6 +205,8 @@ def nanmax(a, axis=None, out=None, keepdims=False):
 
 
 @in_wide_region
+@fill(real_array=_docs.REAL_ARRAY, axes_all=_docs.AXES_ALL, out_none=_docs.OUT_NONE,
+      keepdims=_docs.KEEPDIMS, no_order_error=_sdocs.NO_ORDER_ERROR, axis_error=_docs.AXIS_ERROR)
 def nanmin(a, axis=None, out=None, keepdims=False):
     """Return the minimum over the given axes, ignoring NaNs.
 
@@ -221,14 +214,10 @@ def nanmin(a, axis=None, out=None, keepdims=False):
 
     Parameters
     ----------
-    a : array_like
-        The input array, of a real dtype.
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    keepdims : bool, optional
-        Keep the reduced axes with size one; default False.
+    {real_array}
+    {axes_all}
+    {out_none}
+    {keepdims}
 
     Returns
     -------
@@ -237,10 +226,8 @@ def nanmin(a, axis=None, out=None, keepdims=False):
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like or complex (no order), or ``out`` is given.
-    AxisError
-        If an axis is out of range.
+    {no_order_error}
+    {axis_error}
 
     Notes
     -----
@@ -298,6 +285,9 @@ def _stat_arg(find_max):
 
 
 @in_wide_region
+@fill(array=_docs.ARRAY, axis_flat=_docs.AXIS_FLAT, out_none=_docs.OUT_NONE, keepdim=_docs.KEEPDIM,
+      indices=_sdocs.INDICES, type_error_a_out=_docs.TYPE_ERROR_A_OUT,
+      all_nan_error=_sdocs.ALL_NAN_ERROR, axis_error_axis=_docs.AXIS_ERROR_AXIS)
 def nanargmax(a, axis=None, out=None, *, keepdims=False):
     """Return the index of the maximum along an axis, ignoring NaNs.
 
@@ -305,29 +295,20 @@ def nanargmax(a, axis=None, out=None, *, keepdims=False):
 
     Parameters
     ----------
-    a : array_like
-        The input array.
-    axis : int, optional
-        The axis; default None: the flattened array.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    keepdims : bool, optional
-        Keep the reduced axis with size one; default False.
+    {array}
+    {axis_flat}
+    {out_none}
+    {keepdim}
 
     Returns
     -------
-    Array
-        The indices, of the index dtype.
+    {indices}
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is given.
-    ValueError
-        Eagerly, for an all-NaN slice (as NumPy); under ``jax.jit``, where the values are
-        not known, such slices give -1 (as jax.numpy's).
-    AxisError
-        If ``axis`` is out of range.
+    {type_error_a_out}
+    {all_nan_error}
+    {axis_error_axis}
 
     Notes
     -----
@@ -344,6 +325,9 @@ def nanargmax(a, axis=None, out=None, *, keepdims=False):
 
 
 @in_wide_region
+@fill(array=_docs.ARRAY, axis_flat=_docs.AXIS_FLAT, out_none=_docs.OUT_NONE, keepdim=_docs.KEEPDIM,
+      indices=_sdocs.INDICES, type_error_a_out=_docs.TYPE_ERROR_A_OUT,
+      all_nan_error=_sdocs.ALL_NAN_ERROR, axis_error_axis=_docs.AXIS_ERROR_AXIS)
 def nanargmin(a, axis=None, out=None, *, keepdims=False):
     """Return the index of the minimum along an axis, ignoring NaNs.
 
@@ -351,29 +335,20 @@ def nanargmin(a, axis=None, out=None, *, keepdims=False):
 
     Parameters
     ----------
-    a : array_like
-        The input array.
-    axis : int, optional
-        The axis; default None: the flattened array.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    keepdims : bool, optional
-        Keep the reduced axis with size one; default False.
+    {array}
+    {axis_flat}
+    {out_none}
+    {keepdim}
 
     Returns
     -------
-    Array
-        The indices, of the index dtype.
+    {indices}
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is given.
-    ValueError
-        Eagerly, for an all-NaN slice (as NumPy); under ``jax.jit``, where the values are
-        not known, such slices give -1 (as jax.numpy's).
-    AxisError
-        If ``axis`` is out of range.
+    {type_error_a_out}
+    {all_nan_error}
+    {axis_error_axis}
 
     Notes
     -----
@@ -444,6 +419,9 @@ def _nan_moment(fn, op, a, axis, dtype, ddof, keepdims):
 
 
 @in_wide_region
+@fill(array=_docs.ARRAY, axes_all=_docs.AXES_ALL, accumulate=_sdocs.ACCUMULATE,
+      out_none=_docs.OUT_NONE, keepdims=_docs.KEEPDIMS, type_error_a_out=_docs.TYPE_ERROR_A_OUT,
+      axis_error=_docs.AXIS_ERROR)
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     """Compute the mean over the given axes, ignoring NaNs.
 
@@ -451,16 +429,11 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
 
     Parameters
     ----------
-    a : array_like
-        The input array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all.
-    dtype : dtype, optional
-        The dtype to accumulate in and return.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    keepdims : bool, optional
-        Keep the reduced axes with size one; default False.
+    {array}
+    {axes_all}
+    {accumulate}
+    {out_none}
+    {keepdims}
 
     Returns
     -------
@@ -469,10 +442,8 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is given.
-    AxisError
-        If an axis is out of range.
+    {type_error_a_out}
+    {axis_error}
 
     Notes
     -----
@@ -500,6 +471,10 @@ def _ddof(fn, ddof, correction):
 
 
 @in_wide_region
+@fill(array=_docs.ARRAY, axes_all=_docs.AXES_ALL, accumulate=_sdocs.ACCUMULATE,
+      out_none=_docs.OUT_NONE, ddof=_sdocs.DDOF, keepdims=_docs.KEEPDIMS,
+      correction=_sdocs.CORRECTION, type_error_a_out=_docs.TYPE_ERROR_A_OUT,
+      ddof_error=_sdocs.DDOF_ERROR, axis_error=_docs.AXIS_ERROR)
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
     """Compute the variance over the given axes, ignoring NaNs.
 
@@ -507,20 +482,13 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correc
 
     Parameters
     ----------
-    a : array_like
-        The input array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all.
-    dtype : dtype, optional
-        The dtype to accumulate in and return.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    ddof : int or float, optional
-        The delta degrees of freedom: the divisor is ``count - ddof``; default 0.
-    keepdims : bool, optional
-        Keep the reduced axes with size one; default False.
-    correction : int or float, optional
-        The Array API name of ``ddof``; give at most one of the two.
+    {array}
+    {axes_all}
+    {accumulate}
+    {out_none}
+    {ddof}
+    {keepdims}
+    {correction}
 
     Returns
     -------
@@ -530,12 +498,9 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correc
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is given.
-    ValueError
-        If both ``ddof`` and ``correction`` are given.
-    AxisError
-        If an axis is out of range.
+    {type_error_a_out}
+    {ddof_error}
+    {axis_error}
 
     Notes
     -----
@@ -554,6 +519,10 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correc
 
 
 @in_wide_region
+@fill(array=_docs.ARRAY, axes_all=_docs.AXES_ALL, accumulate=_sdocs.ACCUMULATE,
+      out_none=_docs.OUT_NONE, ddof=_sdocs.DDOF, keepdims=_docs.KEEPDIMS,
+      correction=_sdocs.CORRECTION, type_error_a_out=_docs.TYPE_ERROR_A_OUT,
+      ddof_error=_sdocs.DDOF_ERROR, axis_error=_docs.AXIS_ERROR)
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
     """Compute the standard deviation over the given axes, ignoring NaNs.
 
@@ -561,20 +530,13 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correc
 
     Parameters
     ----------
-    a : array_like
-        The input array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all.
-    dtype : dtype, optional
-        The dtype to accumulate in and return.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    ddof : int or float, optional
-        The delta degrees of freedom: the divisor is ``count - ddof``; default 0.
-    keepdims : bool, optional
-        Keep the reduced axes with size one; default False.
-    correction : int or float, optional
-        The Array API name of ``ddof``; give at most one of the two.
+    {array}
+    {axes_all}
+    {accumulate}
+    {out_none}
+    {ddof}
+    {keepdims}
+    {correction}
 
     Returns
     -------
@@ -583,12 +545,9 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correc
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is given.
-    ValueError
-        If both ``ddof`` and ``correction`` are given.
-    AxisError
-        If an axis is out of range.
+    {type_error_a_out}
+    {ddof_error}
+    {axis_error}
 
     Notes
     -----
@@ -606,248 +565,3 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correc
     no_out("nanstd", out)
     return _nan_moment("nanstd", "std", a, axis, dtype, _ddof("nanstd", ddof, correction),
                        keepdims)
-
-
-def _cumulative(fn, a, axis, dtype, nan_value, out=None):
-    no_out(fn, out)
-    x = raw(fn, a, "a")
-    if nan_value is not None:
-        x = _nan_to(x, nan_value)
-    if axis is not None:
-        axis = normalize_axis(fn, axis, max(x.ndim, 1))
-    if axis is None or x.ndim == 0:
-        x = lax.reshape(x, (math.prod(x.shape),))
-        axis = 0
-    op = _stat.cumulative_sum if fn in ("cumsum", "nancumsum") else _stat.cumulative_prod
-    return op(wrap(x), axis=axis, dtype=dtype)
-
-
-@in_wide_region
-def cumsum(a, axis=None, dtype=None, out=None):
-    """Return the cumulative sum of the elements along an axis.
-
-    Array API: cumulative_sum (which keeps the axis and has ``include_initial``). NumPy:
-    numpy.cumsum.
-
-    Parameters
-    ----------
-    a : array_like
-        The input array.
-    axis : int, optional
-        The axis to accumulate along; default None: the flattened array.
-    dtype : dtype, optional
-        The dtype to accumulate in and return.  Default as :func:`laxarray.sum`'s.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-
-    Returns
-    -------
-    Array
-        The running sums, of ``a``'s shape (1-D for ``axis=None``); booleans and smaller
-        integers accumulate in the default integer dtype.
-
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is given.
-    AxisError
-        If an axis is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype``.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> a = la.asarray([[1, 2], [3, 4]])
-    >>> la.cumsum(a)
-    Array([ 1,  3,  6, 10])
-    >>> la.cumsum(a, axis=0)
-    Array([[1, 2],
-           [4, 6]])
-    """
-    return _cumulative("cumsum", a, axis, dtype, None, out)
-
-
-@in_wide_region
-def cumprod(a, axis=None, dtype=None, out=None):
-    """Return the cumulative product of the elements along an axis.
-
-    Array API: cumulative_prod. NumPy: numpy.cumprod.
-
-    Parameters
-    ----------
-    a : array_like
-        The input array.
-    axis : int, optional
-        The axis to accumulate along; default None: the flattened array.
-    dtype : dtype, optional
-        The dtype to accumulate in and return.  Default as :func:`laxarray.prod`'s.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-
-    Returns
-    -------
-    Array
-        The running products, of ``a``'s shape (1-D for ``axis=None``).
-
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is given.
-    AxisError
-        If an axis is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype``.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> la.cumprod(la.asarray([1, 2, 3]))
-    Array([1, 2, 6])
-    """
-    return _cumulative("cumprod", a, axis, dtype, None, out)
-
-
-@in_wide_region
-def nancumsum(a, axis=None, dtype=None, out=None):
-    """Return the cumulative sum, treating NaNs as zero.
-
-    Array API: (not in the standard). NumPy: numpy.nancumsum.
-
-    Parameters
-    ----------
-    a : array_like
-        The input array.
-    axis : int, optional
-        The axis; default None: the flattened array.
-    dtype : dtype, optional
-        The dtype to accumulate in.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-
-    Returns
-    -------
-    Array
-        The running results, of ``a``'s shape (1-D for ``axis=None``).
-
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is given.
-    AxisError
-        If ``axis`` is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype``.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> la.nancumsum(la.asarray([1.0, la.nan, 3.0]))
-    Array([1., 1., 4.])
-    """
-    return _cumulative("nancumsum", a, axis, dtype, 0, out)
-
-
-@in_wide_region
-def nancumprod(a, axis=None, dtype=None, out=None):
-    """Return the cumulative product, treating NaNs as one.
-
-    Array API: (not in the standard). NumPy: numpy.nancumprod.
-
-    Parameters
-    ----------
-    a : array_like
-        The input array.
-    axis : int, optional
-        The axis; default None: the flattened array.
-    dtype : dtype, optional
-        The dtype to accumulate in.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-
-    Returns
-    -------
-    Array
-        The running results, of ``a``'s shape (1-D for ``axis=None``).
-
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is given.
-    AxisError
-        If ``axis`` is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype``.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> la.nancumprod(la.asarray([2.0, la.nan, 3.0]))
-    Array([2., 2., 6.])
-    """
-    return _cumulative("nancumprod", a, axis, dtype, 1, out)
-
-
-@kernel(static=("axes", "keepdims"))
-def _ptp_kernel(x, *, axes, keepdims):
-    top, bottom = reduce_extreme(x, axes, True), reduce_extreme(x, axes, False)
-    return _finish(lax.sub(top, bottom), axes, keepdims)
-
-
-@in_wide_region
-def ptp(a, axis=None, out=None, keepdims=False):
-    """Return the range of values (maximum - minimum) along the given axes.
-
-    Array API: (not in the standard). NumPy: numpy.ptp.
-
-    Parameters
-    ----------
-    a : array_like
-        The input array, of a real numeric dtype (not bool).
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    keepdims : bool, optional
-        Keep the reduced axes with size one; default False.
-
-    Returns
-    -------
-    Array
-        ``max - min``, of ``a``'s dtype (integers wrap around, as NumPy's).
-
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like, bool or complex, or ``out`` is given.
-    AxisError
-        If an axis is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``keepdims``.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> la.ptp(la.asarray([[4, 9, 2], [3, 1, 8]]), axis=1)
-    Array([7, 7])
-    """
-    no_out("ptp", out)
-    x = raw("ptp", a, "a")
-    if _dt.kind_of(x.dtype) in "bc":
-        fail(TypeError, "ptp", "a real numeric (not boolean or complex) array for 'a'", a)
-    axes = normalize_axes("ptp", axis, x.ndim)
-    check_bool("ptp", keepdims, "keepdims")
-    if any(x.shape[d] == 0 for d in axes):
-        fail(ValueError, "ptp", "non-empty reduction axes", a)
-    return call(_ptp_kernel, x, axes=axes, keepdims=keepdims)
-
