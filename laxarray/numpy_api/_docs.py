@@ -5,7 +5,13 @@ indentation removed); a function's docstring names it on a line of its own as ``
 the constant's name in lower case, and the function is decorated with
 ``@fill(name=_docs.NAME)`` (:func:`laxarray._core.docstrings.fill`).  Entries of one family
 alone live with that family (``statistics/_docs.py``, the window functions' module).
+Where the functions of a family share whole sections, :func:`compose` makes of them one
+part.
 """
+
+import inspect
+
+from laxarray._core.docstrings import fill_text
 
 ARRAY = """
 a : array_like
@@ -79,3 +85,39 @@ ValueError
 BROADCAST_ERROR = """
 ValueError
     If the shapes do not broadcast."""
+
+
+def compose(template, **parts):
+    """Sections that several functions of a family share whole, as one part for ``fill``.
+
+    Parameters
+    ----------
+    template : str
+        The sections as they read in a docstring (any common indentation is removed), with
+        ``{name}`` lines where an entry of ``parts`` goes.
+    **parts : str
+        The entries, by name (the constants above, or a family's).
+
+    Returns
+    -------
+    str
+        The template with its ``{name}`` lines filled, ready to be a part itself.
+
+    Raises
+    ------
+    ValueError
+        If a ``{name}`` line names no part, or a part is asked for by no line.
+
+    Examples
+    --------
+    >>> print(compose('''
+    ...     Raises
+    ...     ------
+    ...     {axis_error}''', axis_error=AXIS_ERROR))
+    Raises
+    ------
+    AxisError
+        If an axis is out of range.
+    """
+    texts = {name: inspect.cleandoc(text) for name, text in parts.items()}
+    return fill_text(inspect.cleandoc(template), texts, "a composed part")

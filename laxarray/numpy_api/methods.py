@@ -15,7 +15,7 @@ from laxarray.array_api import _views
 from laxarray.array_api._array import wrap
 from laxarray.array_api._dispatch import NUMPY_METHODS
 from laxarray.array_api._operators import check_out, finish_out
-from laxarray.numpy_api.mathfuncs._elementwise import around
+from laxarray.numpy_api.mathfuncs._floatparts import around
 from laxarray.numpy_api.mathfuncs._products import dot as _dot
 from laxarray.numpy_api.statistics._cumulative import cumsum as _cumsum
 from laxarray.numpy_api.aliases import ravel as _ravel

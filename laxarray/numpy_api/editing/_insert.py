@@ -13,6 +13,7 @@ import math
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import in_wide_mode, is_tracer
@@ -24,6 +25,7 @@ from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.array_api.indexing_functions import gather_axis
 from laxarray.array_api.manipulation import concat, flip_kernel
+from laxarray.numpy_api import _docs
 
 _DROP = lax.GatherScatterMode.FILL_OR_DROP
 _D1 = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
@@ -91,6 +93,7 @@ def _insert_kernel(x, block, idx, *, axis, count):
 
 
 @in_wide_region
+@fill(type_error_operand=_docs.TYPE_ERROR_OPERAND, axis_error_axis=_docs.AXIS_ERROR_AXIS)
 def insert(arr, obj, values, axis=None):
     """Insert values before the given indices along an axis.
 
@@ -115,12 +118,10 @@ def insert(arr, obj, values, axis=None):
 
     Raises
     ------
-    TypeError
-        If an operand is not array_like.
+    {type_error_operand}
     IndexError
         Eagerly, if an index is out of range (``[-n, n]``).
-    AxisError
-        If ``axis`` is out of range.
+    {axis_error_axis}
 
     Notes
     -----
@@ -190,6 +191,7 @@ def _delete_kernel(x, idx, *, axis, keep):
 
 
 @in_wide_region
+@fill(type_error_operand=_docs.TYPE_ERROR_OPERAND, axis_error_axis=_docs.AXIS_ERROR_AXIS)
 def delete(arr, obj, axis=None, *, assume_unique_indices=False):
     """Return a new array without the entries at the given indices along an axis.
 
@@ -214,14 +216,12 @@ def delete(arr, obj, axis=None, *, assume_unique_indices=False):
 
     Raises
     ------
-    TypeError
-        If an operand is not array_like.
+    {type_error_operand}
     IndexError
         Eagerly, if an index is out of range.
     ValueError
         Under ``jax.jit``, for a traced ``obj`` without ``assume_unique_indices=True``.
-    AxisError
-        If ``axis`` is out of range.
+    {axis_error_axis}
 
     Notes
     -----
@@ -273,6 +273,7 @@ def _take_static_kernel(x, *, keep, axis):
 
 
 @in_wide_region
+@fill(type_error_operand=_docs.TYPE_ERROR_OPERAND, axis_error_axis=_docs.AXIS_ERROR_AXIS)
 def append(arr, values, axis=None):
     """Append values to the end of an array.
 
@@ -295,12 +296,10 @@ def append(arr, values, axis=None):
 
     Raises
     ------
-    TypeError
-        If an operand is not array_like.
+    {type_error_operand}
     ValueError
         If, with an ``axis``, the ranks or the other axes' sizes differ.
-    AxisError
-        If ``axis`` is out of range.
+    {axis_error_axis}
 
     Notes
     -----
@@ -338,6 +337,7 @@ def _resize_kernel(x, *, shape):
 
 
 @in_wide_region
+@fill(type_error_a=_docs.TYPE_ERROR_A)
 def resize(a, new_shape):
     """Return an array of a new shape, repeating the elements cyclically.
 
@@ -357,8 +357,7 @@ def resize(a, new_shape):
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like.
+    {type_error_a}
     ValueError
         If a dimension is negative.
 
@@ -393,6 +392,7 @@ def _rot90_kernel(m, *, k, axes):
 
 
 @in_wide_mode
+@fill(axis_error=_docs.AXIS_ERROR)
 def rot90(m, k=1, axes=(0, 1)):
     """Rotate an array by 90 degrees in the plane of two axes.
 
@@ -418,8 +418,7 @@ def rot90(m, k=1, axes=(0, 1)):
         If ``m`` is not array_like, or ``k`` is not an integer.
     ValueError
         If ``m`` has rank below two, or the axes are equal.
-    AxisError
-        If an axis is out of range.
+    {axis_error}
 
     Notes
     -----

@@ -18,6 +18,7 @@ import jax
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import broadcast_error, fail, message, shape_text
 from laxarray._core.jaxapi import in_wide_mode, is_tracer
@@ -35,6 +36,7 @@ from laxarray.array_api._convert import to_raw
 from laxarray.array_api.searching import nonzero
 from laxarray.array_api._indexing_advanced import canonical_fill
 from laxarray.numpy_api.editing._insert import _D1, _DROP, _flat  # shared helpers
+from laxarray.numpy_api import _docs
 
 
 def _check_inplace(fn, inplace, target=None, argname="arr"):
@@ -401,6 +403,7 @@ def _pick(fn, x, m, axis, size, fill_value):
 
 
 @in_wide_mode
+@fill(size=_docs.SIZE, type_error_operand=_docs.TYPE_ERROR_OPERAND, size_error=_docs.SIZE_ERROR)
 def extract(condition, arr, *, size=None, fill_value=None):
     """Return the elements of an array where a condition is non-zero.
 
@@ -412,9 +415,7 @@ def extract(condition, arr, *, size=None, fill_value=None):
         Flattened; non-zero selects.
     arr : array_like
         The input; flattened.
-    size : int, optional
-        The static length of the result, required under ``jax.jit``: padded with
-        ``fill_value`` or truncated.
+    {size}
     fill_value : scalar, optional
         The padding; default 0.
 
@@ -425,10 +426,8 @@ def extract(condition, arr, *, size=None, fill_value=None):
 
     Raises
     ------
-    TypeError
-        If an operand is not array_like.
-    ValueError
-        Under ``jax.jit`` without ``size``.
+    {type_error_operand}
+    {size_error}
 
     Notes
     -----
@@ -459,6 +458,9 @@ def extract(condition, arr, *, size=None, fill_value=None):
 
 
 @in_wide_mode
+@fill(array=_docs.ARRAY, axis_flat=_docs.AXIS_FLAT, size=_docs.SIZE,
+      type_error_operand=_docs.TYPE_ERROR_OPERAND, size_error=_docs.SIZE_ERROR,
+      axis_error_axis=_docs.AXIS_ERROR_AXIS)
 def compress(condition, a, axis=None, *, size=None, fill_value=None):
     """Return the slices of an array along an axis where a condition is true.
 
@@ -468,13 +470,9 @@ def compress(condition, a, axis=None, *, size=None, fill_value=None):
     ----------
     condition : array_like of bool
         1-D; shorter than the axis counts as False beyond its end.
-    a : array_like
-        The input array.
-    axis : int, optional
-        The axis; default None: the flattened array.
-    size : int, optional
-        The static length of the result, required under ``jax.jit``: padded with
-        ``fill_value`` or truncated.
+    {array}
+    {axis_flat}
+    {size}
     fill_value : scalar, optional
         The padding; default 0.
 
@@ -485,12 +483,9 @@ def compress(condition, a, axis=None, *, size=None, fill_value=None):
 
     Raises
     ------
-    TypeError
-        If an operand is not array_like.
-    ValueError
-        Under ``jax.jit`` without ``size``.
-    AxisError
-        If ``axis`` is out of range.
+    {type_error_operand}
+    {size_error}
+    {axis_error_axis}
 
     Notes
     -----

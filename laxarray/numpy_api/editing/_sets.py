@@ -14,6 +14,7 @@ import math
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.runtime.host_path import HostPath
@@ -28,6 +29,7 @@ from laxarray.array_api._convert import to_raw
 from laxarray.array_api._indexing_advanced import canonical_fill
 from laxarray.array_api.sets import fill_past, fit_length, unique_kernel, isin
 from laxarray.array_api.sorting import sort_keys
+from laxarray.numpy_api import _docs
 
 _DROP = lax.GatherScatterMode.FILL_OR_DROP
 
@@ -134,6 +136,7 @@ def _unique_rows_kernel(x, *, size, fill_value):
 
 
 @in_wide_region
+@fill(axis_error_axis=_docs.AXIS_ERROR_AXIS)
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
            equal_nan=True, sorted=True, size=None, fill_value=None):
     """Find the sorted unique elements of an array (or unique sub-arrays along an axis).
@@ -175,8 +178,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
         If ``ar`` is not array_like.
     ValueError
         Under ``jax.jit`` without ``size``, or ``fill_value`` without ``size``.
-    AxisError
-        If ``axis`` is out of range.
+    {axis_error_axis}
 
     Notes
     -----
@@ -288,6 +290,7 @@ def _live(k, n):
 
 
 @in_wide_region
+@fill(size=_docs.SIZE, type_error_operand=_docs.TYPE_ERROR_OPERAND, size_error=_docs.SIZE_ERROR)
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False, *, size=None,
                 fill_value=None):
     """Return the sorted values common to two arrays.
@@ -302,9 +305,7 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False, *, size=Non
         A promise that each input has no duplicates; default False.
     return_indices : bool, optional
         Also return the first indices of the common values in each (flattened) input.
-    size : int, optional
-        The static length of the result, required under ``jax.jit``: padded with
-        ``fill_value`` or truncated.
+    {size}
     fill_value : scalar, optional
         The padding; default the smallest value of the result.
 
@@ -316,10 +317,8 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False, *, size=Non
 
     Raises
     ------
-    TypeError
-        If an operand is not array_like.
-    ValueError
-        Under ``jax.jit`` without ``size``.
+    {type_error_operand}
+    {size_error}
 
     Notes
     -----
@@ -394,6 +393,7 @@ def _sort_masked(aux, live):
 
 
 @in_wide_region
+@fill(size=_docs.SIZE, type_error_operand=_docs.TYPE_ERROR_OPERAND, size_error=_docs.SIZE_ERROR)
 def union1d(ar1, ar2, *, size=None, fill_value=None):
     """Return the sorted unique values of two arrays together.
 
@@ -403,9 +403,7 @@ def union1d(ar1, ar2, *, size=None, fill_value=None):
     ----------
     ar1, ar2 : array_like
         The inputs; flattened.
-    size : int, optional
-        The static length of the result, required under ``jax.jit``: padded with
-        ``fill_value`` or truncated.
+    {size}
     fill_value : scalar, optional
         The padding; default the smallest value of the result.
 
@@ -416,10 +414,8 @@ def union1d(ar1, ar2, *, size=None, fill_value=None):
 
     Raises
     ------
-    TypeError
-        If an operand is not array_like.
-    ValueError
-        Under ``jax.jit`` without ``size``.
+    {type_error_operand}
+    {size_error}
 
     Notes
     -----
@@ -443,6 +439,7 @@ def union1d(ar1, ar2, *, size=None, fill_value=None):
 
 
 @in_wide_region
+@fill(size=_docs.SIZE, type_error_operand=_docs.TYPE_ERROR_OPERAND, size_error=_docs.SIZE_ERROR)
 def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
     """Return the sorted unique values of one array that are not in another.
 
@@ -454,9 +451,7 @@ def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
         The inputs; flattened.
     assume_unique : bool, optional
         A promise that ``ar1`` has no duplicates: the result then keeps ``ar1``'s order.
-    size : int, optional
-        The static length of the result, required under ``jax.jit``: padded with
-        ``fill_value`` or truncated.
+    {size}
     fill_value : scalar, optional
         The padding; default the smallest value of the result.
 
@@ -467,10 +462,8 @@ def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
 
     Raises
     ------
-    TypeError
-        If an operand is not array_like.
-    ValueError
-        Under ``jax.jit`` without ``size``.
+    {type_error_operand}
+    {size_error}
 
     Notes
     -----
@@ -500,6 +493,7 @@ def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
 
 
 @in_wide_region
+@fill(size=_docs.SIZE, type_error_operand=_docs.TYPE_ERROR_OPERAND, size_error=_docs.SIZE_ERROR)
 def setxor1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
     """Return the sorted values that are in exactly one of two arrays.
 
@@ -511,9 +505,7 @@ def setxor1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
         The inputs; flattened.
     assume_unique : bool, optional
         A promise that each input has no duplicates; default False.
-    size : int, optional
-        The static length of the result, required under ``jax.jit``: padded with
-        ``fill_value`` or truncated.
+    {size}
     fill_value : scalar, optional
         The padding; default the smallest value of the result.
 
@@ -524,10 +516,8 @@ def setxor1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
 
     Raises
     ------
-    TypeError
-        If an operand is not array_like.
-    ValueError
-        Under ``jax.jit`` without ``size``.
+    {type_error_operand}
+    {size_error}
 
     Notes
     -----

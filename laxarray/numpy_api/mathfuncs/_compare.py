@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.runtime.kernel import kernel
@@ -21,6 +22,7 @@ from laxarray.array_api._ufunc import cast_broadcast
 from laxarray.array_api._broadcast import broadcast_shapes2
 from laxarray.linalg._operands import raw
 from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray.numpy_api import _docs
 
 
 def _tol(fn, value, name):
@@ -88,6 +90,7 @@ def _closeness(fn, a, b, rtol, atol, equal_nan, reduce):
 
 
 @in_wide_region
+@fill(broadcast_error=_docs.BROADCAST_ERROR)
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Return whether two arrays are equal elementwise within a tolerance.
 
@@ -114,8 +117,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     ------
     TypeError
         If an operand is not array_like, or a tolerance is not a real Python number.
-    ValueError
-        If the shapes do not broadcast.
+    {broadcast_error}
 
     Notes
     -----
@@ -133,6 +135,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 @in_wide_region
+@fill(broadcast_error=_docs.BROADCAST_ERROR)
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Return whether two arrays are equal elementwise within a tolerance, everywhere.
 
@@ -158,8 +161,7 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     ------
     TypeError
         If an operand is not array_like, or a tolerance is not a real Python number.
-    ValueError
-        If the shapes do not broadcast.
+    {broadcast_error}
 
     Notes
     -----
@@ -211,6 +213,7 @@ def _equal(fn, a1, a2, equal_nan, broadcast):
 
 
 @in_wide_region
+@fill(type_error_operand=_docs.TYPE_ERROR_OPERAND)
 def array_equal(a1, a2, equal_nan=False):
     """Return whether two arrays have the same shape and elements.
 
@@ -230,8 +233,7 @@ def array_equal(a1, a2, equal_nan=False):
 
     Raises
     ------
-    TypeError
-        If an operand is not array_like.
+    {type_error_operand}
 
     Notes
     -----
@@ -252,6 +254,7 @@ def array_equal(a1, a2, equal_nan=False):
 
 
 @in_wide_region
+@fill(type_error_operand=_docs.TYPE_ERROR_OPERAND)
 def array_equiv(a1, a2):
     """Return whether two arrays broadcast together and are equal elementwise.
 
@@ -269,8 +272,7 @@ def array_equiv(a1, a2):
 
     Raises
     ------
-    TypeError
-        If an operand is not array_like.
+    {type_error_operand}
 
     Notes
     -----

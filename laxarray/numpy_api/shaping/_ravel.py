@@ -13,6 +13,7 @@ import math
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
@@ -24,6 +25,7 @@ from laxarray.array_api.searching import nonzero_kernel
 from laxarray.numpy_api.shaping._split import raw_of
 from laxarray._core.numerics import nonzero_mask  # exact for subnormals
 from laxarray.array_api._calls import call
+from laxarray.numpy_api import _docs
 
 _MODES = ("raise", "wrap", "clip")
 
@@ -192,6 +194,7 @@ def _argwhere_kernel(x, *, size, fill_value, flat):
 
 
 @in_wide_region
+@fill(array=_docs.ARRAY, type_error_a=_docs.TYPE_ERROR_A, size_error=_docs.SIZE_ERROR)
 def argwhere(a, *, size=None, fill_value=None):
     """Return the indices of the non-zero elements, one row per element.
 
@@ -199,8 +202,7 @@ def argwhere(a, *, size=None, fill_value=None):
 
     Parameters
     ----------
-    a : array_like
-        The input array.
+    {array}
     size : int, optional
         The static number of results, required under ``jax.jit``: padded with ``fill_value``
         or truncated.
@@ -215,10 +217,8 @@ def argwhere(a, *, size=None, fill_value=None):
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like.
-    ValueError
-        Under ``jax.jit`` without ``size``.
+    {type_error_a}
+    {size_error}
 
     Notes
     -----
@@ -244,6 +244,7 @@ def argwhere(a, *, size=None, fill_value=None):
 
 
 @in_wide_region
+@fill(array=_docs.ARRAY, type_error_a=_docs.TYPE_ERROR_A, size_error=_docs.SIZE_ERROR)
 def flatnonzero(a, *, size=None, fill_value=0):
     """Return the indices of the non-zero elements of the flattened array.
 
@@ -251,8 +252,7 @@ def flatnonzero(a, *, size=None, fill_value=0):
 
     Parameters
     ----------
-    a : array_like
-        The input array.
+    {array}
     size : int, optional
         The static number of results, required under ``jax.jit``: padded with ``fill_value``
         or truncated.
@@ -266,10 +266,8 @@ def flatnonzero(a, *, size=None, fill_value=0):
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like.
-    ValueError
-        Under ``jax.jit`` without ``size``.
+    {type_error_a}
+    {size_error}
 
     Notes
     -----

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.jaxapi import in_wide_mode, is_tracer
@@ -18,6 +19,7 @@ from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.array_api.manipulation import concat_kernel, reshape_kernel
+from laxarray.numpy_api import _docs
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
@@ -73,6 +75,7 @@ def _split(fn, ary, indices_or_sections, axis, equal):
 
 
 @in_wide_mode
+@fill(axis_error_axis=_docs.AXIS_ERROR_AXIS)
 def split(ary, indices_or_sections, axis=0):
     """Split an array into equal sections, or at the given indices.
 
@@ -100,8 +103,7 @@ def split(ary, indices_or_sections, axis=0):
         of ints.
     ValueError
         If ``N`` is not positive or does not divide the axis length.
-    AxisError
-        If ``axis`` is out of range.
+    {axis_error_axis}
 
     Notes
     -----
@@ -119,6 +121,7 @@ def split(ary, indices_or_sections, axis=0):
 
 
 @in_wide_mode
+@fill(axis_error_axis=_docs.AXIS_ERROR_AXIS)
 def array_split(ary, indices_or_sections, axis=0):
     """Split an array into sections of nearly equal size, or at the given indices.
 
@@ -146,8 +149,7 @@ def array_split(ary, indices_or_sections, axis=0):
         of ints.
     ValueError
         If ``N`` is not positive.
-    AxisError
-        If ``axis`` is out of range.
+    {axis_error_axis}
 
     Notes
     -----
@@ -281,6 +283,7 @@ def _atleast_public(fn, arys, ndim, where):
 
 
 @in_wide_mode
+@fill(type_error_input=_docs.TYPE_ERROR_INPUT)
 def atleast_1d(*arys):
     """View inputs as arrays of rank at least one.
 
@@ -298,8 +301,7 @@ def atleast_1d(*arys):
 
     Raises
     ------
-    TypeError
-        If an input is not array_like.
+    {type_error_input}
 
     Notes
     -----
@@ -317,6 +319,7 @@ def atleast_1d(*arys):
 
 
 @in_wide_mode
+@fill(type_error_input=_docs.TYPE_ERROR_INPUT)
 def atleast_2d(*arys):
     """View inputs as arrays of rank at least two.
 
@@ -335,8 +338,7 @@ def atleast_2d(*arys):
 
     Raises
     ------
-    TypeError
-        If an input is not array_like.
+    {type_error_input}
 
     Notes
     -----
@@ -352,6 +354,7 @@ def atleast_2d(*arys):
 
 
 @in_wide_mode
+@fill(type_error_input=_docs.TYPE_ERROR_INPUT)
 def atleast_3d(*arys):
     """View inputs as arrays of rank at least three.
 
@@ -370,8 +373,7 @@ def atleast_3d(*arys):
 
     Raises
     ------
-    TypeError
-        If an input is not array_like.
+    {type_error_input}
 
     Notes
     -----
@@ -423,6 +425,7 @@ def sequence_of_raws(fn, tup, argname="tup"):
 
 
 @in_wide_mode
+@fill(dtype_promoted=_docs.DTYPE_PROMOTED)
 def hstack(tup, *, dtype=None, casting="same_kind"):
     """Stack arrays horizontally: along axis 1, or axis 0 for 1-D inputs.
 
@@ -432,8 +435,7 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
     ----------
     tup : sequence of array_like
         The arrays.
-    dtype : dtype, optional
-        The result's dtype; default the promotion of the inputs'.
+    {dtype_promoted}
     casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
         The rule for ``dtype``; default ``'same_kind'``.
 
@@ -468,6 +470,7 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
 
 
 @in_wide_mode
+@fill(dtype_promoted=_docs.DTYPE_PROMOTED)
 def vstack(tup, *, dtype=None, casting="same_kind"):
     """Stack arrays vertically: along axis 0 of the inputs made at least 2-D.
 
@@ -477,8 +480,7 @@ def vstack(tup, *, dtype=None, casting="same_kind"):
     ----------
     tup : sequence of array_like
         The arrays.
-    dtype : dtype, optional
-        The result's dtype; default the promotion of the inputs'.
+    {dtype_promoted}
     casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
         The rule for ``dtype``; default ``'same_kind'``.
 

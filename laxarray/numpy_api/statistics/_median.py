@@ -26,7 +26,7 @@ from laxarray._core.runtime.kernel import kernel
 from laxarray._core.validate import check_bool, normalize_axes
 from laxarray.array_api._calls import call
 from laxarray.array_api import _host_order
-from laxarray.numpy_api.statistics._base import (no_out, raw)
+from laxarray.numpy_api.statistics._base import no_out, raw
 from laxarray.numpy_api import _docs
 from laxarray.numpy_api.statistics._order import (_flat, _numpy_own, _select_on_host,
                                                   _select_sorted, _valid_count, _with_tail)

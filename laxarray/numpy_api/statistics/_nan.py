@@ -31,7 +31,8 @@ from laxarray._core.jaxapi.regions import in_wide_region
 from laxarray.numpy_api import _docs
 from laxarray.numpy_api.statistics import _docs as _sdocs
 
-__all__ = ["nansum", "nanprod", "nanmax", "nanmin", "nanargmax", "nanargmin", "nanmean", "nanvar", "nanstd"]
+__all__ = ["nansum", "nanprod", "nanmax", "nanmin", "nanargmax", "nanargmin", "nanmean", "nanvar",
+           "nanstd"]
 
 
 @kernel(static=("value",))
