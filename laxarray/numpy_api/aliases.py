@@ -85,52 +85,60 @@ def _st_where(mask, x, fill):
     return where(asarray(mask, dtype=_dt.bool_), x, fill)
 
 
-@fill(array=_docs.ARRAY, axes_all=_docs.AXES_ALL, keepdims=_docs.KEEPDIMS,
-      axis_error=_docs.AXIS_ERROR)
+_EXTREMUM_RAISES = _docs.compose("""
+Raises
+------
+TypeError
+    If ``a`` is not array_like, or ``out`` is not an array.
+ValueError
+    If a reduced axis is empty and no ``initial`` is given, or ``where`` is given
+    without ``initial``.
+{axis_error}
+
+Notes
+-----
+Static under ``jax.jit``: ``axis``, ``keepdims`` (``initial`` and ``where`` may be traced).
+
+An empty reduction gives ``initial`` (cast to ``a``'s dtype), as NumPy's, and raises
+without it.  Complex input is ordered
+lexicographically (real part, then imaginary), as NumPy orders it.
+
+Examples
+--------
+>>> import laxarray as la
+>>> a = la.asarray([[1, 2], [3, 4]])""", axis_error=_docs.AXIS_ERROR)
+
+
+_EXTREMUM_PARAMETERS = _docs.compose("""
+Parameters
+----------
+{array}
+{axes_all}
+out : Array or numpy.ndarray, optional
+    NumPy's ``out``: the result is written into it (same shape, a dtype the result casts
+    to by ``same_kind``) and it is returned.
+{keepdims}
+initial : scalar, optional
+    The value masked-out elements take (required with ``where``).
+where : array_like of bool, optional
+    Which elements take part; broadcasts against ``a``.
+
+Returns
+-------
+Array""", array=_docs.ARRAY, axes_all=_docs.AXES_ALL, keepdims=_docs.KEEPDIMS)
+
+
+@fill(extremum_parameters=_EXTREMUM_PARAMETERS,
+      extremum_raises=_EXTREMUM_RAISES)
 def amax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     """Return the maximum of an array, or maxima along the given axes.
 
     Array API: max (this is NumPy's signature). NumPy: numpy.amax.
 
-    Parameters
-    ----------
-    {array}
-    {axes_all}
-    out : Array or numpy.ndarray, optional
-        NumPy's ``out``: the result is written into it (same shape, a dtype the result casts
-        to by ``same_kind``) and it is returned.
-    {keepdims}
-    initial : scalar, optional
-        The value masked-out elements take (required with ``where``).
-    where : array_like of bool, optional
-        Which elements take part; broadcasts against ``a``.
-
-    Returns
-    -------
-    Array
+    {extremum_parameters}
         The maxima, of ``a``'s dtype; NaN propagates.
 
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is not an array.
-    ValueError
-        If a reduced axis is empty and no ``initial`` is given, or ``where`` is given
-        without ``initial``.
-    {axis_error}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``keepdims`` (``initial`` and ``where`` may be traced).
-
-    An empty reduction gives ``initial`` (cast to ``a``'s dtype), as NumPy's, and raises
-    without it.  Complex input is ordered
-    lexicographically (real part, then imaginary), as NumPy orders it.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> a = la.asarray([[1, 2], [3, 4]])
+    {extremum_raises}
     >>> la.amax(a)
     Array(4)
     >>> la.amax(a, axis=0)
@@ -141,52 +149,17 @@ def amax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     return _reduce_extreme("amax", _st.max, _ew.maximum, a, axis, out, keepdims, initial, where)
 
 
-@fill(array=_docs.ARRAY, axes_all=_docs.AXES_ALL, keepdims=_docs.KEEPDIMS,
-      axis_error=_docs.AXIS_ERROR)
+@fill(extremum_parameters=_EXTREMUM_PARAMETERS,
+      extremum_raises=_EXTREMUM_RAISES)
 def amin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     """Return the minimum of an array, or minima along the given axes.
 
     Array API: min (this is NumPy's signature). NumPy: numpy.amin.
 
-    Parameters
-    ----------
-    {array}
-    {axes_all}
-    out : Array or numpy.ndarray, optional
-        NumPy's ``out``: the result is written into it (same shape, a dtype the result casts
-        to by ``same_kind``) and it is returned.
-    {keepdims}
-    initial : scalar, optional
-        The value masked-out elements take (required with ``where``).
-    where : array_like of bool, optional
-        Which elements take part; broadcasts against ``a``.
-
-    Returns
-    -------
-    Array
+    {extremum_parameters}
         The minima, of ``a``'s dtype; NaN propagates.
 
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is not an array.
-    ValueError
-        If a reduced axis is empty and no ``initial`` is given, or ``where`` is given
-        without ``initial``.
-    {axis_error}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``keepdims`` (``initial`` and ``where`` may be traced).
-
-    An empty reduction gives ``initial`` (cast to ``a``'s dtype), as NumPy's, and raises
-    without it.  Complex input is ordered
-    lexicographically (real part, then imaginary), as NumPy orders it.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> a = la.asarray([[1, 2], [3, 4]])
+    {extremum_raises}
     >>> la.amin(a)
     Array(1)
     >>> la.amin(a, axis=1)
@@ -424,42 +397,50 @@ def ravel(a, order="C"):
     return _mp.reshape(x, (math.prod(x.shape),))
 
 
+_ATTRIBUTE_PARAMETERS = _docs.compose("""
+Parameters
+----------
+a : array_like
+    Any array-like.""")
+
+
+_COUNT_RETURNS_NOTES_EXAMPLES = _docs.compose("""
+Returns
+-------
+int
+
+Notes
+-----
+Static under ``jax.jit``: not applicable (a Python int).
+
+Examples
+--------
+>>> import laxarray as la""")
+
+
+@fill(attribute_parameters=_ATTRIBUTE_PARAMETERS,
+      count_returns_notes_examples=_COUNT_RETURNS_NOTES_EXAMPLES)
 def ndim(a):
     """Return the number of dimensions of an array-like.
 
     Array API: (not in the standard). NumPy: numpy.ndim.
 
-    Parameters
-    ----------
-    a : array_like
-        Any array-like.
+    {attribute_parameters}
 
-    Returns
-    -------
-    int
-
-    Notes
-    -----
-    Static under ``jax.jit``: not applicable (a Python int).
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {count_returns_notes_examples}
     >>> la.ndim([[1, 2]])
     2
     """
     return a.ndim if isinstance(a, Array) else np.ndim(a)
 
 
+@fill(attribute_parameters=_ATTRIBUTE_PARAMETERS)
 def shape(a):
     """Return the shape of an array-like.
 
     Array API: (not in the standard). NumPy: numpy.shape.
 
-    Parameters
-    ----------
-    a : array_like
-        Any array-like.
+    {attribute_parameters}
 
     Returns
     -------
@@ -478,29 +459,18 @@ def shape(a):
     return tuple(a.shape) if isinstance(a, Array) else np.shape(a)
 
 
+@fill(attribute_parameters=_ATTRIBUTE_PARAMETERS,
+      count_returns_notes_examples=_COUNT_RETURNS_NOTES_EXAMPLES)
 def size(a, axis=None):
     """Return the number of elements of an array-like, or along an axis.
 
     Array API: (not in the standard). NumPy: numpy.size.
 
-    Parameters
-    ----------
-    a : array_like
-        Any array-like.
+    {attribute_parameters}
     axis : int, optional
         The axis; default all.
 
-    Returns
-    -------
-    int
-
-    Notes
-    -----
-    Static under ``jax.jit``: not applicable (a Python int).
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {count_returns_notes_examples}
     >>> la.size([[1, 2], [3, 4]])
     4
     >>> la.size([[1, 2], [3, 4]], axis=0)
@@ -552,6 +522,15 @@ def array_str(a, max_line_width=None, precision=None, suppress_small=None):
     return np.array_str(np.asarray(a), max_line_width, precision, suppress_small)
 
 
+_SAVE_LOAD_EXAMPLES = _docs.compose("""
+Examples
+--------
+>>> import laxarray as la
+>>> import os, tempfile
+>>> with tempfile.TemporaryDirectory() as d:""")
+
+
+@fill(save_load_examples=_SAVE_LOAD_EXAMPLES)
 def save(file, arr, allow_pickle=True):
     """Save an array to a file in NumPy's ``.npy`` format.
 
@@ -576,11 +555,7 @@ def save(file, arr, allow_pickle=True):
 
     The file is NumPy's: ``numpy.load`` reads it.
 
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> import os, tempfile
-    >>> with tempfile.TemporaryDirectory() as d:
+    {save_load_examples}
     ...     la.save(os.path.join(d, "a.npy"), la.asarray([[1, 2], [3, 4]]))
     ...     la.load(os.path.join(d, "a.npy"))
     Array([[1, 2],
@@ -595,6 +570,7 @@ def savez(file, *args, allow_pickle=True, **kwds):
              **{k: np.asarray(v) for k, v in kwds.items()})
 
 
+@fill(save_load_examples=_SAVE_LOAD_EXAMPLES)
 def load(file, *args, **kwargs):
     """Load an array from a NumPy ``.npy`` file (or the arrays of a ``.npz`` file).
 
@@ -621,11 +597,7 @@ def load(file, *args, **kwargs):
     -----
     Static under ``jax.jit``: not applicable: eager only.
 
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> import os, tempfile
-    >>> with tempfile.TemporaryDirectory() as d:
+    {save_load_examples}
     ...     la.save(os.path.join(d, "a.npy"), la.arange(3))
     ...     la.load(os.path.join(d, "a.npy"))
     Array([0, 1, 2])

@@ -92,18 +92,30 @@ def _insert_kernel(x, block, idx, *, axis, count):
     return gather_axis(lax.concatenate([x, block], axis), src, axis, wrap=False)
 
 
+_INSERT_PARAMETERS = _docs.compose("""
+Parameters
+----------
+arr : array_like
+    The input array.
+obj : int, slice or array_like of ints or bools""")
+
+
+_INSERT_RAISES = _docs.compose("""
+Raises
+------
+{type_error_operand}
+IndexError""", type_error_operand=_docs.TYPE_ERROR_OPERAND)
+
+
 @in_wide_region
-@fill(type_error_operand=_docs.TYPE_ERROR_OPERAND, axis_error_axis=_docs.AXIS_ERROR_AXIS)
+@fill(insert_parameters=_INSERT_PARAMETERS, insert_raises=_INSERT_RAISES,
+      axis_error_axis=_docs.AXIS_ERROR_AXIS)
 def insert(arr, obj, values, axis=None):
     """Insert values before the given indices along an axis.
 
     Array API: (not in the standard). NumPy: numpy.insert.
 
-    Parameters
-    ----------
-    arr : array_like
-        The input array.
-    obj : int, slice or array_like of ints or bools
+    {insert_parameters}
         The indices before which to insert; may be a traced integer array under ``jax.jit``
         (its length is static; out-of-range entries are clamped).
     values : array_like
@@ -116,10 +128,7 @@ def insert(arr, obj, values, axis=None):
     Array
         A new array with the values inserted.
 
-    Raises
-    ------
-    {type_error_operand}
-    IndexError
+    {insert_raises}
         Eagerly, if an index is out of range (``[-n, n]``).
     {axis_error_axis}
 
@@ -191,17 +200,14 @@ def _delete_kernel(x, idx, *, axis, keep):
 
 
 @in_wide_region
-@fill(type_error_operand=_docs.TYPE_ERROR_OPERAND, axis_error_axis=_docs.AXIS_ERROR_AXIS)
+@fill(insert_parameters=_INSERT_PARAMETERS, insert_raises=_INSERT_RAISES,
+      axis_error_axis=_docs.AXIS_ERROR_AXIS)
 def delete(arr, obj, axis=None, *, assume_unique_indices=False):
     """Return a new array without the entries at the given indices along an axis.
 
     Array API: (not in the standard). NumPy: numpy.delete.
 
-    Parameters
-    ----------
-    arr : array_like
-        The input array.
-    obj : int, slice or array_like of ints or bools
+    {insert_parameters}
         The entries to remove.
     axis : int, optional
         The axis; default None: ``arr`` is flattened first.
@@ -214,10 +220,7 @@ def delete(arr, obj, axis=None, *, assume_unique_indices=False):
     Array
         A new array without those entries.
 
-    Raises
-    ------
-    {type_error_operand}
-    IndexError
+    {insert_raises}
         Eagerly, if an index is out of range.
     ValueError
         Under ``jax.jit``, for a traced ``obj`` without ``assume_unique_indices=True``.
@@ -448,7 +451,27 @@ def rot90(m, k=1, axes=(0, 1)):
     return call(_rot90_kernel, raw, k=k, axes=(a0, a1))
 
 
+_FLIP_NOTES_EXAMPLES = _docs.compose("""
+Notes
+-----
+Static under ``jax.jit``: none.
+
+Examples
+--------
+>>> import laxarray as la
+>>> a = la.asarray([[1, 2], [3, 4]])""")
+
+
+_FLIP_RAISES = _docs.compose("""
+Raises
+------
+TypeError
+    If ``m`` is not array_like.
+ValueError""")
+
+
 @in_wide_mode
+@fill(flip_raises=_FLIP_RAISES, flip_notes_examples=_FLIP_NOTES_EXAMPLES)
 def fliplr(m):
     """Reverse the order of the columns (axis 1).
 
@@ -464,21 +487,10 @@ def fliplr(m):
     Array
         ``m[:, ::-1]``.
 
-    Raises
-    ------
-    TypeError
-        If ``m`` is not array_like.
-    ValueError
+    {flip_raises}
         If ``m`` has rank below two.
 
-    Notes
-    -----
-    Static under ``jax.jit``: none.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> a = la.asarray([[1, 2], [3, 4]])
+    {flip_notes_examples}
     >>> la.fliplr(a)
     Array([[2, 1],
            [4, 3]])
@@ -490,6 +502,7 @@ def fliplr(m):
 
 
 @in_wide_mode
+@fill(flip_raises=_FLIP_RAISES, flip_notes_examples=_FLIP_NOTES_EXAMPLES)
 def flipud(m):
     """Reverse the order of the rows (axis 0).
 
@@ -505,21 +518,10 @@ def flipud(m):
     Array
         ``m[::-1]``.
 
-    Raises
-    ------
-    TypeError
-        If ``m`` is not array_like.
-    ValueError
+    {flip_raises}
         If ``m`` is 0-d.
 
-    Notes
-    -----
-    Static under ``jax.jit``: none.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> a = la.asarray([[1, 2], [3, 4]])
+    {flip_notes_examples}
     >>> la.flipud(a)
     Array([[3, 4],
            [1, 2]])

@@ -402,8 +402,33 @@ def _pick(fn, x, m, axis, size, fill_value):
     return call(_pick_kernel, x, pos, count, axis=axis, fill_value=fill_value)
 
 
+_SELECT_RETURNS = _docs.compose("""
+{size}
+fill_value : scalar, optional
+    The padding; default 0.
+
+Returns
+-------
+Array""", size=_docs.SIZE)
+
+
+_SELECT_RAISES = _docs.compose("""
+Raises
+------
+{type_error_operand}
+{size_error}""", type_error_operand=_docs.TYPE_ERROR_OPERAND, size_error=_docs.SIZE_ERROR)
+
+
+_SELECT_EXAMPLES = _docs.compose("""
+Examples
+--------
+>>> import laxarray as la
+>>> a = la.asarray([[1, 2], [3, 4]])""")
+
+
 @in_wide_mode
-@fill(size=_docs.SIZE, type_error_operand=_docs.TYPE_ERROR_OPERAND, size_error=_docs.SIZE_ERROR)
+@fill(select_returns=_SELECT_RETURNS, select_raises=_SELECT_RAISES,
+      select_examples=_SELECT_EXAMPLES)
 def extract(condition, arr, *, size=None, fill_value=None):
     """Return the elements of an array where a condition is non-zero.
 
@@ -415,28 +440,16 @@ def extract(condition, arr, *, size=None, fill_value=None):
         Flattened; non-zero selects.
     arr : array_like
         The input; flattened.
-    {size}
-    fill_value : scalar, optional
-        The padding; default 0.
-
-    Returns
-    -------
-    Array
+    {select_returns}
         The selected elements, 1-D.
 
-    Raises
-    ------
-    {type_error_operand}
-    {size_error}
+    {select_raises}
 
     Notes
     -----
     Static under ``jax.jit``: ``size``, ``fill_value``.
 
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> a = la.asarray([[1, 2], [3, 4]])
+    {select_examples}
     >>> la.extract(a > 1, a)
     Array([2, 3, 4])
     >>> la.extract(a > 1, a, size=4)
@@ -458,9 +471,9 @@ def extract(condition, arr, *, size=None, fill_value=None):
 
 
 @in_wide_mode
-@fill(array=_docs.ARRAY, axis_flat=_docs.AXIS_FLAT, size=_docs.SIZE,
-      type_error_operand=_docs.TYPE_ERROR_OPERAND, size_error=_docs.SIZE_ERROR,
-      axis_error_axis=_docs.AXIS_ERROR_AXIS)
+@fill(array=_docs.ARRAY, axis_flat=_docs.AXIS_FLAT, select_returns=_SELECT_RETURNS,
+      select_raises=_SELECT_RAISES, axis_error_axis=_docs.AXIS_ERROR_AXIS,
+      select_examples=_SELECT_EXAMPLES)
 def compress(condition, a, axis=None, *, size=None, fill_value=None):
     """Return the slices of an array along an axis where a condition is true.
 
@@ -472,29 +485,17 @@ def compress(condition, a, axis=None, *, size=None, fill_value=None):
         1-D; shorter than the axis counts as False beyond its end.
     {array}
     {axis_flat}
-    {size}
-    fill_value : scalar, optional
-        The padding; default 0.
-
-    Returns
-    -------
-    Array
+    {select_returns}
         The selected slices.
 
-    Raises
-    ------
-    {type_error_operand}
-    {size_error}
+    {select_raises}
     {axis_error_axis}
 
     Notes
     -----
     Static under ``jax.jit``: ``axis``, ``size``, ``fill_value``.
 
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> a = la.asarray([[1, 2], [3, 4]])
+    {select_examples}
     >>> la.compress(la.asarray([False, True]), a, axis=0)
     Array([[3, 4]])
     >>> la.compress(la.asarray([False, True]), a, axis=1, size=2, fill_value=-1)

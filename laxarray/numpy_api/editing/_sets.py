@@ -289,39 +289,52 @@ def _live(k, n):
     return lax.lt(lax.iota(_dt.default_index(), n), lax.full((n,), k, _dt.default_index()))
 
 
+_SETOP_RAISES = _docs.compose("""
+Raises
+------
+{type_error_operand}
+{size_error}
+
+Notes
+-----""", type_error_operand=_docs.TYPE_ERROR_OPERAND, size_error=_docs.SIZE_ERROR)
+
+
+_SETOP_RETURNS = _docs.compose("""
+{size}
+fill_value : scalar, optional
+    The padding; default the smallest value of the result.
+
+Returns
+-------""", size=_docs.SIZE)
+
+
+_SETOP_PARAMETERS = _docs.compose("""
+Parameters
+----------
+ar1, ar2 : array_like
+    The inputs; flattened.""")
+
+
 @in_wide_region
-@fill(size=_docs.SIZE, type_error_operand=_docs.TYPE_ERROR_OPERAND, size_error=_docs.SIZE_ERROR)
+@fill(setop_parameters=_SETOP_PARAMETERS, setop_returns=_SETOP_RETURNS,
+      setop_raises=_SETOP_RAISES)
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False, *, size=None,
                 fill_value=None):
     """Return the sorted values common to two arrays.
 
     Array API: (not in the standard). NumPy: numpy.intersect1d.
 
-    Parameters
-    ----------
-    ar1, ar2 : array_like
-        The inputs; flattened.
+    {setop_parameters}
     assume_unique : bool, optional
         A promise that each input has no duplicates; default False.
     return_indices : bool, optional
         Also return the first indices of the common values in each (flattened) input.
-    {size}
-    fill_value : scalar, optional
-        The padding; default the smallest value of the result.
-
-    Returns
-    -------
+    {setop_returns}
     Array or tuple of Array
         The sorted common values; with ``return_indices``, ``(values, indices1, indices2)``
         (padded index entries are 0).
 
-    Raises
-    ------
-    {type_error_operand}
-    {size_error}
-
-    Notes
-    -----
+    {setop_raises}
     Static under ``jax.jit``: ``assume_unique``, ``return_indices``, ``size``, ``fill_value``.
 
     On the CPU it takes the CPU host path: :func:`unique`'s.
@@ -393,32 +406,19 @@ def _sort_masked(aux, live):
 
 
 @in_wide_region
-@fill(size=_docs.SIZE, type_error_operand=_docs.TYPE_ERROR_OPERAND, size_error=_docs.SIZE_ERROR)
+@fill(setop_parameters=_SETOP_PARAMETERS, setop_returns=_SETOP_RETURNS,
+      setop_raises=_SETOP_RAISES)
 def union1d(ar1, ar2, *, size=None, fill_value=None):
     """Return the sorted unique values of two arrays together.
 
     Array API: (not in the standard). NumPy: numpy.union1d.
 
-    Parameters
-    ----------
-    ar1, ar2 : array_like
-        The inputs; flattened.
-    {size}
-    fill_value : scalar, optional
-        The padding; default the smallest value of the result.
-
-    Returns
-    -------
+    {setop_parameters}
+    {setop_returns}
     Array
         The sorted union.
 
-    Raises
-    ------
-    {type_error_operand}
-    {size_error}
-
-    Notes
-    -----
+    {setop_raises}
     Static under ``jax.jit``: ``size``, ``fill_value``.
 
     On the CPU it takes the CPU host path: :func:`unique`'s.
@@ -439,34 +439,21 @@ def union1d(ar1, ar2, *, size=None, fill_value=None):
 
 
 @in_wide_region
-@fill(size=_docs.SIZE, type_error_operand=_docs.TYPE_ERROR_OPERAND, size_error=_docs.SIZE_ERROR)
+@fill(setop_parameters=_SETOP_PARAMETERS, setop_returns=_SETOP_RETURNS,
+      setop_raises=_SETOP_RAISES)
 def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
     """Return the sorted unique values of one array that are not in another.
 
     Array API: (not in the standard). NumPy: numpy.setdiff1d.
 
-    Parameters
-    ----------
-    ar1, ar2 : array_like
-        The inputs; flattened.
+    {setop_parameters}
     assume_unique : bool, optional
         A promise that ``ar1`` has no duplicates: the result then keeps ``ar1``'s order.
-    {size}
-    fill_value : scalar, optional
-        The padding; default the smallest value of the result.
-
-    Returns
-    -------
+    {setop_returns}
     Array
         The values of ``ar1`` not in ``ar2``.
 
-    Raises
-    ------
-    {type_error_operand}
-    {size_error}
-
-    Notes
-    -----
+    {setop_raises}
     Static under ``jax.jit``: ``assume_unique``, ``size``, ``fill_value``.
 
     On the CPU it takes the CPU host path: :func:`unique`'s and :func:`isin`'s.
@@ -493,34 +480,21 @@ def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
 
 
 @in_wide_region
-@fill(size=_docs.SIZE, type_error_operand=_docs.TYPE_ERROR_OPERAND, size_error=_docs.SIZE_ERROR)
+@fill(setop_parameters=_SETOP_PARAMETERS, setop_returns=_SETOP_RETURNS,
+      setop_raises=_SETOP_RAISES)
 def setxor1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
     """Return the sorted values that are in exactly one of two arrays.
 
     Array API: (not in the standard). NumPy: numpy.setxor1d.
 
-    Parameters
-    ----------
-    ar1, ar2 : array_like
-        The inputs; flattened.
+    {setop_parameters}
     assume_unique : bool, optional
         A promise that each input has no duplicates; default False.
-    {size}
-    fill_value : scalar, optional
-        The padding; default the smallest value of the result.
-
-    Returns
-    -------
+    {setop_returns}
     Array
         The sorted symmetric difference.
 
-    Raises
-    ------
-    {type_error_operand}
-    {size_error}
-
-    Notes
-    -----
+    {setop_raises}
     Static under ``jax.jit``: ``assume_unique``, ``size``, ``fill_value``.
 
     On the CPU it takes the CPU host path: :func:`unique`'s.

@@ -89,39 +89,48 @@ def _closeness(fn, a, b, rtol, atol, equal_nan, reduce):
                 equal_nan=bool(equal_nan), reduce=reduce)
 
 
+_CLOSE_PARAMETERS = _docs.compose("""
+Parameters
+----------
+a, b : array_like
+    The arrays to compare; they broadcast together.
+rtol : float, optional
+    The relative tolerance, a Python number; default 1e-5.
+atol : float, optional
+    The absolute tolerance, a Python number; default 1e-8.
+equal_nan : bool, optional
+    Whether NaNs compare equal to each other; default False.
+
+Returns
+-------
+Array""")
+
+
+_CLOSE_RAISES = _docs.compose("""
+Raises
+------
+TypeError
+    If an operand is not array_like, or a tolerance is not a real Python number.
+{broadcast_error}
+
+Notes
+-----
+Static under ``jax.jit``: ``rtol``, ``atol``, ``equal_nan``.""",
+    broadcast_error=_docs.BROADCAST_ERROR)
+
+
 @in_wide_region
-@fill(broadcast_error=_docs.BROADCAST_ERROR)
+@fill(close_parameters=_CLOSE_PARAMETERS, close_raises=_CLOSE_RAISES)
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Return whether two arrays are equal elementwise within a tolerance.
 
     Array API: (not in the standard). NumPy: numpy.isclose.
 
-    Parameters
-    ----------
-    a, b : array_like
-        The arrays to compare; they broadcast together.
-    rtol : float, optional
-        The relative tolerance, a Python number; default 1e-5.
-    atol : float, optional
-        The absolute tolerance, a Python number; default 1e-8.
-    equal_nan : bool, optional
-        Whether NaNs compare equal to each other; default False.
-
-    Returns
-    -------
-    Array
+    {close_parameters}
         A bool array of the broadcast shape: ``|a - b| <= atol + rtol * |b|`` (not symmetric
         in ``a`` and ``b``); equal infinities are close.
 
-    Raises
-    ------
-    TypeError
-        If an operand is not array_like, or a tolerance is not a real Python number.
-    {broadcast_error}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``rtol``, ``atol``, ``equal_nan``.
+    {close_raises}
 
     Examples
     --------
@@ -135,37 +144,16 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 @in_wide_region
-@fill(broadcast_error=_docs.BROADCAST_ERROR)
+@fill(close_parameters=_CLOSE_PARAMETERS, close_raises=_CLOSE_RAISES)
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Return whether two arrays are equal elementwise within a tolerance, everywhere.
 
     Array API: (not in the standard). NumPy: numpy.allclose.
 
-    Parameters
-    ----------
-    a, b : array_like
-        The arrays to compare; they broadcast together.
-    rtol : float, optional
-        The relative tolerance, a Python number; default 1e-5.
-    atol : float, optional
-        The absolute tolerance, a Python number; default 1e-8.
-    equal_nan : bool, optional
-        Whether NaNs compare equal to each other; default False.
-
-    Returns
-    -------
-    Array
+    {close_parameters}
         A 0-d bool array (NumPy returns a Python bool): ``all(isclose(a, b, ...))``.
 
-    Raises
-    ------
-    TypeError
-        If an operand is not array_like, or a tolerance is not a real Python number.
-    {broadcast_error}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``rtol``, ``atol``, ``equal_nan``.
+    {close_raises}
 
     Use ``bool(...)`` for a Python bool; under ``jax.jit`` the result stays an array.
 
@@ -212,17 +200,30 @@ def _equal(fn, a1, a2, equal_nan, broadcast):
     return call(_equal_kernel, v1, v2, dtype=dt, shape=shape, equal_nan=bool(equal_nan))
 
 
+_EQUAL_RAISES = _docs.compose("""
+Raises
+------
+{type_error_operand}
+
+Notes
+-----""", type_error_operand=_docs.TYPE_ERROR_OPERAND)
+
+
+_EQUAL_PARAMETERS = _docs.compose("""
+Parameters
+----------
+a1, a2 : array_like
+    The arrays.""")
+
+
 @in_wide_region
-@fill(type_error_operand=_docs.TYPE_ERROR_OPERAND)
+@fill(equal_parameters=_EQUAL_PARAMETERS, equal_raises=_EQUAL_RAISES)
 def array_equal(a1, a2, equal_nan=False):
     """Return whether two arrays have the same shape and elements.
 
     Array API: (not in the standard). NumPy: numpy.array_equal.
 
-    Parameters
-    ----------
-    a1, a2 : array_like
-        The arrays.
+    {equal_parameters}
     equal_nan : bool, optional
         Whether NaNs compare equal (complex: a NaN in either part); default False.
 
@@ -231,12 +232,7 @@ def array_equal(a1, a2, equal_nan=False):
     Array
         A 0-d bool array (NumPy returns a Python bool); False for different shapes.
 
-    Raises
-    ------
-    {type_error_operand}
-
-    Notes
-    -----
+    {equal_raises}
     Static under ``jax.jit``: ``equal_nan``.
 
     Examples
@@ -254,28 +250,20 @@ def array_equal(a1, a2, equal_nan=False):
 
 
 @in_wide_region
-@fill(type_error_operand=_docs.TYPE_ERROR_OPERAND)
+@fill(equal_parameters=_EQUAL_PARAMETERS, equal_raises=_EQUAL_RAISES)
 def array_equiv(a1, a2):
     """Return whether two arrays broadcast together and are equal elementwise.
 
     Array API: (not in the standard). NumPy: numpy.array_equiv.
 
-    Parameters
-    ----------
-    a1, a2 : array_like
-        The arrays.
+    {equal_parameters}
 
     Returns
     -------
     Array
         A 0-d bool array (NumPy returns a Python bool); False if the shapes do not broadcast.
 
-    Raises
-    ------
-    {type_error_operand}
-
-    Notes
-    -----
+    {equal_raises}
     Static under ``jax.jit``: none.
 
     Examples

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
@@ -26,6 +27,7 @@ from laxarray.array_api.elementwise import round as _api_round
 from laxarray.array_api.elementwise import _copysign
 from laxarray.linalg._operands import raw
 from laxarray.numpy_api.mathfuncs._elementwise import _full, _is_complex, _is_int, _isnan
+from laxarray.numpy_api import _docs
 
 __all__ = ["isposinf", "isneginf", "iscomplex", "isreal", "iscomplexobj", "isrealobj", "frexp",
            "ldexp", "modf", "nan_to_num", "real_if_close", "around", "round"]
@@ -148,6 +150,12 @@ def _frexp_kernel(x, *, dtype):
     return mant, lax.convert_element_type(e, np.int32)
 
 
+_PARTS_RAISES = _docs.closing(["""
+    TypeError
+        If ``x`` is not array_like or complex."""], "none")
+
+
+@fill(parts_raises=_PARTS_RAISES)
 def frexp(x, /):
     """Decompose values into mantissa and exponent: ``x = mantissa * 2**exponent``.
 
@@ -163,18 +171,7 @@ def frexp(x, /):
     tuple of Array
         ``(mantissa, exponent)``: ``0.5 <= |mantissa| < 1`` (0 for 0), the exponent int32.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like or complex.
-
-    Notes
-    -----
-    Static under ``jax.jit``: none.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {parts_raises}
     >>> la.frexp(la.asarray([8.0, -0.75, 0.0]))
     (Array([ 0.5 , -0.75,  0.  ]), Array([4, 0, 0], dtype=int32))
     """
@@ -252,6 +249,7 @@ def _modf_kernel(x, *, dtype):
     return fracpart, whole
 
 
+@fill(parts_raises=_PARTS_RAISES)
 def modf(x, /):
     """Return the fractional and integral parts of values.
 
@@ -267,18 +265,7 @@ def modf(x, /):
     tuple of Array
         ``(fractional part, integral part)``, both with the sign of ``x``.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like or complex.
-
-    Notes
-    -----
-    Static under ``jax.jit``: none.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {parts_raises}
     >>> la.modf(la.asarray([3.5, -2.25]))
     (Array([ 0.5 , -0.25]), Array([ 3., -2.]))
     """
@@ -417,6 +404,29 @@ def _around_kernel(x, *, decimals):
     return lax.mul(lax.round(lax.div(x, scale), even), scale)
 
 
+_ROUND_PARAMETERS = _docs.compose("""
+decimals : int, optional
+    The number of decimals to round to (negative: to tens, hundreds ...); default 0.
+out : None, optional
+    NumPy's; only ``None`` is accepted (laxarray arrays are immutable).
+
+Returns
+-------
+Array""")
+
+
+_ROUND_EXAMPLES = _docs.compose("""
+Integers stay integers (a negative ``decimals`` rounds them half to even, in integers);
+floats compute ``rint(x * 10**d) / 10**d`` as NumPy does (the division not turned into a
+product by an inexact reciprocal: ``round(1.25, 1)`` is ``1.2``); complex input rounds
+both parts.
+
+Examples
+--------
+>>> import laxarray as xp""")
+
+
+@fill(round_parameters=_ROUND_PARAMETERS, round_examples=_ROUND_EXAMPLES)
 def around(a, decimals=0, out=None):
     """Round each element half to even, to the given number of decimals.
 
@@ -426,14 +436,7 @@ def around(a, decimals=0, out=None):
     ----------
     a : array_like
         The input array.
-    decimals : int, optional
-        The number of decimals to round to (negative: to tens, hundreds ...); default 0.
-    out : None, optional
-        NumPy's; only ``None`` is accepted (laxarray arrays are immutable).
-
-    Returns
-    -------
-    Array
+    {round_parameters}
         The rounded values, of the dtype of ``a``.
 
     Raises
@@ -445,20 +448,14 @@ def around(a, decimals=0, out=None):
     -----
     Static under ``jax.jit``: ``decimals``.
 
-    Integers stay integers (a negative ``decimals`` rounds them half to even, in integers);
-    floats compute ``rint(x * 10**d) / 10**d`` as NumPy does (the division not turned into a
-    product by an inexact reciprocal: ``round(1.25, 1)`` is ``1.2``); complex input rounds
-    both parts.
-
-    Examples
-    --------
-    >>> import laxarray as xp
+    {round_examples}
     >>> xp.around(xp.asarray([1.25, 2.675]), 1)
     Array([1.2, 2.7])
     """
     return _around("around", a, decimals, out)
 
 
+@fill(round_parameters=_ROUND_PARAMETERS, round_examples=_ROUND_EXAMPLES)
 def round(x, /, decimals=0, out=None):  # noqa: A001 -- the standard's and NumPy's name
     """Round each element half to even, to the given number of decimals.
 
@@ -468,14 +465,7 @@ def round(x, /, decimals=0, out=None):  # noqa: A001 -- the standard's and NumPy
     ----------
     x : array_like
         The input array.
-    decimals : int, optional
-        The number of decimals to round to (negative: to tens, hundreds ...); default 0.
-    out : None, optional
-        NumPy's; only ``None`` is accepted (laxarray arrays are immutable).
-
-    Returns
-    -------
-    Array
+    {round_parameters}
         The rounded values, of the dtype of ``x``.
 
     Raises
@@ -493,14 +483,7 @@ def round(x, /, decimals=0, out=None):  # noqa: A001 -- the standard's and NumPy
     ``TypeError`` (the standard's numeric category); with other ``decimals`` it is returned
     as it is.
 
-    Integers stay integers (a negative ``decimals`` rounds them half to even, in integers);
-    floats compute ``rint(x * 10**d) / 10**d`` as NumPy does (the division not turned into a
-    product by an inexact reciprocal: ``round(1.25, 1)`` is ``1.2``); complex input rounds
-    both parts.
-
-    Examples
-    --------
-    >>> import laxarray as xp
+    {round_examples}
     >>> xp.round(xp.asarray([0.5, 1.5, 2.5]))
     Array([0., 2., 2.])
     >>> xp.round(xp.asarray([1.25, 3.14159]), 2)

@@ -129,32 +129,30 @@ def _polyadd(fn, a1, a2, subtract):
     return call(_polyadd_kernel, va, vb, dtype=dt, n=n, subtract=subtract)
 
 
+_ADD_RAISES = _docs.closing([_PAIR_ERRORS], "none")
+
+
+_ADD_PARAMETERS = _docs.compose("""
+Parameters
+----------
+{pair}
+
+Returns
+-------
+Array""", pair=_PAIR)
+
+
 @in_wide_region
-@fill(pair=_PAIR, pair_errors=_PAIR_ERRORS)
+@fill(add_parameters=_ADD_PARAMETERS,
+      add_raises=_ADD_RAISES)
 def polyadd(a1, a2):
     """Add two polynomials. NumPy: numpy.polyadd.
 
-    Parameters
-    ----------
-    {pair}
-
-    Returns
-    -------
-    Array
+    {add_parameters}
         The coefficients of ``a1 + a2``, highest power first, as long as the longer input
         (NumPy's ``poly1d`` inputs are not taken: pass their ``coeffs``).
 
-    Raises
-    ------
-    {pair_errors}
-
-    Notes
-    -----
-    Static under ``jax.jit``: none.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {add_raises}
     >>> la.polyadd(la.asarray([1, 2]), la.asarray([1, 0, 3]))
     Array([1, 1, 5])
     """
@@ -162,31 +160,16 @@ def polyadd(a1, a2):
 
 
 @in_wide_region
-@fill(pair=_PAIR, pair_errors=_PAIR_ERRORS)
+@fill(add_parameters=_ADD_PARAMETERS,
+      add_raises=_ADD_RAISES)
 def polysub(a1, a2):
     """Subtract one polynomial from another. NumPy: numpy.polysub.
 
-    Parameters
-    ----------
-    {pair}
-
-    Returns
-    -------
-    Array
+    {add_parameters}
         The coefficients of ``a1 - a2``, highest power first, as long as the longer input
         (NumPy's ``poly1d`` inputs are not taken: pass their ``coeffs``).
 
-    Raises
-    ------
-    {pair_errors}
-
-    Notes
-    -----
-    Static under ``jax.jit``: none.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {add_raises}
     >>> la.polysub(la.asarray([1, 2]), la.asarray([1, 0, 3]))
     Array([-1,  1, -1])
     """
@@ -275,15 +258,20 @@ def _polyder_kernel(p, *, m, dtype):
     return p
 
 
+_CALCULUS_PARAMETERS = _docs.compose("""
+Parameters
+----------
+p : array_like
+    The coefficients, 1-D, highest power first.
+m : int, optional""")
+
+
 @in_wide_region
+@fill(calculus_parameters=_CALCULUS_PARAMETERS)
 def polyder(p, m=1):
     """Return the ``m``-th derivative of a polynomial. NumPy: numpy.polyder.
 
-    Parameters
-    ----------
-    p : array_like
-        The coefficients, 1-D, highest power first.
-    m : int, optional
+    {calculus_parameters}
         The order of the derivative; default 1.
 
     Returns
@@ -333,14 +321,11 @@ def _polyint_kernel(p, k, *, m, dtype):
 
 
 @in_wide_region
+@fill(calculus_parameters=_CALCULUS_PARAMETERS)
 def polyint(p, m=1, k=None):
     """Return the ``m``-th antiderivative of a polynomial. NumPy: numpy.polyint.
 
-    Parameters
-    ----------
-    p : array_like
-        The coefficients, 1-D, highest power first.
-    m : int, optional
+    {calculus_parameters}
         The number of integrations; default 1.
     k : scalar or array_like, optional
         The integration constants, one per step (the first step's first) or one scalar for

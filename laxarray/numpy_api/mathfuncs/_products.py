@@ -499,8 +499,13 @@ def _matvec_kernel(a, b, *, dtype, batch, conj, vec_first):
     return _dot(a, b, (((nb + 1,), (nb,)), (bdims, bdims)), dtype)
 
 
+_VEC_RAISES = _docs.closing([_docs.TYPE_ERROR_OPERAND, """
+    ValueError
+        If the core dimensions differ or the batches do not broadcast."""], "none")
+
+
 @in_wide_region
-@fill(type_error_operand=_docs.TYPE_ERROR_OPERAND)
+@fill(vec_raises=_VEC_RAISES)
 def matvec(x1, x2, /):
     """Return the matrix-vector product over the last axes, batches broadcast.
 
@@ -518,19 +523,7 @@ def matvec(x1, x2, /):
     Array
         The products ``(..., M)``, of the promoted dtype.
 
-    Raises
-    ------
-    {type_error_operand}
-    ValueError
-        If the core dimensions differ or the batches do not broadcast.
-
-    Notes
-    -----
-    Static under ``jax.jit``: none.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {vec_raises}
     >>> la.matvec(la.asarray([[1, 2], [3, 4]]), la.asarray([1, 1]))
     Array([3, 7])
     """
@@ -546,7 +539,7 @@ def matvec(x1, x2, /):
 
 
 @in_wide_region
-@fill(type_error_operand=_docs.TYPE_ERROR_OPERAND)
+@fill(vec_raises=_VEC_RAISES)
 def vecmat(x1, x2, /):
     """Return the vector-matrix product ``conj(x1) @ x2`` over the last axes, batches broadcast.
 
@@ -564,19 +557,7 @@ def vecmat(x1, x2, /):
     Array
         The products ``(..., N)``, of the promoted dtype.
 
-    Raises
-    ------
-    {type_error_operand}
-    ValueError
-        If the core dimensions differ or the batches do not broadcast.
-
-    Notes
-    -----
-    Static under ``jax.jit``: none.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {vec_raises}
     >>> la.vecmat(la.asarray([1, 1]), la.asarray([[1, 2], [3, 4]]))
     Array([4, 6])
     """
@@ -631,18 +612,28 @@ def _conv_operands(fn, a, v):
     return lax.reshape(va, (va.size,)), lax.reshape(vv, (vv.size,)), dt
 
 
+_CONVOLUTION_RAISES = _docs.closing([_docs.TYPE_ERROR_OPERAND, """
+    ValueError
+        If an operand is empty or not 1-D, or ``mode`` is unknown."""], "``mode``")
+
+
+_CONVOLUTION_PARAMETERS = _docs.compose("""
+Parameters
+----------
+a : array_like
+    The first sequence: 1-D (or a scalar), non-empty.
+v : array_like""")
+
+
 @in_wide_region
-@fill(type_error_operand=_docs.TYPE_ERROR_OPERAND)
+@fill(convolution_parameters=_CONVOLUTION_PARAMETERS,
+      convolution_raises=_CONVOLUTION_RAISES)
 def correlate(a, v, mode="valid"):
     """Return the cross-correlation of two 1-D sequences.
 
     Array API: (not in the standard). NumPy: numpy.correlate.
 
-    Parameters
-    ----------
-    a : array_like
-        The first sequence: 1-D (or a scalar), non-empty.
-    v : array_like
+    {convolution_parameters}
         The second sequence, likewise; conjugated.
     mode : {'valid', 'same', 'full'}, optional
         As :func:`convolve`'s; default ``'valid'``.
@@ -652,19 +643,7 @@ def correlate(a, v, mode="valid"):
     Array
         ``sum(a[n + k] * conj(v[k]))`` for each lag, of the promoted dtype.
 
-    Raises
-    ------
-    {type_error_operand}
-    ValueError
-        If an operand is empty or not 1-D, or ``mode`` is unknown.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``mode``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {convolution_raises}
     >>> la.correlate(la.asarray([1, 2, 3]), la.asarray([0, 1, 0.5]))
     Array([3.5])
     >>> la.correlate(la.asarray([1, 2, 3]), la.asarray([0, 1, 0.5]), mode="full")
@@ -676,17 +655,14 @@ def correlate(a, v, mode="valid"):
 
 
 @in_wide_region
-@fill(type_error_operand=_docs.TYPE_ERROR_OPERAND)
+@fill(convolution_parameters=_CONVOLUTION_PARAMETERS,
+      convolution_raises=_CONVOLUTION_RAISES)
 def convolve(a, v, mode="full"):
     """Return the discrete linear convolution of two 1-D sequences.
 
     Array API: (not in the standard). NumPy: numpy.convolve.
 
-    Parameters
-    ----------
-    a : array_like
-        The first sequence: 1-D (or a scalar), non-empty.
-    v : array_like
+    {convolution_parameters}
         The second sequence, likewise.
     mode : {'full', 'same', 'valid'}, optional
         ``'full'`` (default): every overlap, ``len(a) + len(v) - 1`` values; ``'same'``: the
@@ -697,19 +673,7 @@ def convolve(a, v, mode="full"):
     Array
         The convolution, of the promoted dtype.
 
-    Raises
-    ------
-    {type_error_operand}
-    ValueError
-        If an operand is empty or not 1-D, or ``mode`` is unknown.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``mode``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {convolution_raises}
     >>> la.convolve(la.asarray([1, 2, 3]), la.asarray([0, 1, 0.5]))
     Array([0. , 1. , 2.5, 4. , 1.5])
     >>> la.convolve(la.asarray([1, 2, 3]), la.asarray([0, 1, 0.5]), mode="same")

@@ -233,8 +233,30 @@ def _sampling_args(fn, num, endpoint, axis, raws):
     return num, shape, axis
 
 
+_SPACE_RETURNS_RAISES = _docs.compose("""
+Returns
+-------
+Array
+    The ``num`` samples.
+
+Raises
+------
+TypeError""")
+
+
+_SPACE_NOTES_EXAMPLES = _docs.compose("""
+Notes
+-----
+Static under ``jax.jit``: ``num``, ``endpoint``, ``dtype``, ``axis``.
+
+Examples
+--------
+>>> import laxarray as la""")
+
+
 @in_wide_region
-@fill(dtype_result=_docs.DTYPE_RESULT)
+@fill(dtype_result=_docs.DTYPE_RESULT, space_returns_raises=_SPACE_RETURNS_RAISES,
+      space_notes_examples=_SPACE_NOTES_EXAMPLES)
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     """Return numbers spaced evenly on a log scale: ``base ** linspace(start, stop, num)``.
 
@@ -254,25 +276,12 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     axis : int, optional
         Where the samples' axis goes when ``start``/``stop`` are arrays; default 0.
 
-    Returns
-    -------
-    Array
-        The ``num`` samples.
-
-    Raises
-    ------
-    TypeError
+    {space_returns_raises}
         If an operand is not array_like or ``num`` is not an integer.
     ValueError
         If ``num`` is negative.
 
-    Notes
-    -----
-    Static under ``jax.jit``: ``num``, ``endpoint``, ``dtype``, ``axis``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {space_notes_examples}
     >>> la.logspace(0, 2, 3)
     Array([  1.,  10., 100.])
     >>> la.logspace(0, 3, 4, base=2.0)
@@ -324,7 +333,8 @@ def _geomspace_kernel(start, stop, *, num, endpoint, shape, work, dtype, axis):
 
 
 @in_wide_region
-@fill(dtype_result=_docs.DTYPE_RESULT)
+@fill(dtype_result=_docs.DTYPE_RESULT, space_returns_raises=_SPACE_RETURNS_RAISES,
+      space_notes_examples=_SPACE_NOTES_EXAMPLES)
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     """Return a geometric progression from ``start`` to ``stop``.
 
@@ -343,25 +353,12 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     axis : int, optional
         Where the samples' axis goes for array endpoints; default 0.
 
-    Returns
-    -------
-    Array
-        The ``num`` samples.
-
-    Raises
-    ------
-    TypeError
+    {space_returns_raises}
         If an operand is not array_like, or ``num`` is not an integer.
     ValueError
         If ``num`` is negative, or (eagerly) an endpoint is zero (under ``jax.jit``: NaN/inf).
 
-    Notes
-    -----
-    Static under ``jax.jit``: ``num``, ``endpoint``, ``dtype``, ``axis``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {space_notes_examples}
     >>> la.geomspace(1, 1000, 4)
     Array([   1.,   10.,  100., 1000.])
     >>> la.geomspace(-1, -1000, 4)

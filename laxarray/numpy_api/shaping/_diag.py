@@ -292,35 +292,40 @@ def _tri_indices(fn, n, k, m, lower):
     return call(_tri_indices_kernel, n=n, m=m, k=k, lower=lower, size=size)
 
 
+_TRI_INDICES_SECTIONS = _docs.compose("""
+Parameters
+----------
+n : int
+    The number of rows, at least 0.
+k : int, optional
+    The diagonal offset: 0 (default) the main one, positive above it.
+m : int, optional
+    The number of columns; default ``n``.
+
+Returns
+-------
+tuple of Array
+    ``(rows, cols)`` in row-major order, of the index dtype.
+
+Raises
+------
+TypeError
+    If an argument is not an integer.
+ValueError
+    If ``n`` or ``m`` is negative.
+
+Notes
+-----""")
+
+
 @in_wide_mode
+@fill(tri_indices_sections=_TRI_INDICES_SECTIONS)
 def tril_indices(n, k=0, m=None):
     """Return the row and column indices of the lower triangle of an ``(n, m)`` array.
 
     Array API: (not in the standard). NumPy: numpy.tril_indices.
 
-    Parameters
-    ----------
-    n : int
-        The number of rows, at least 0.
-    k : int, optional
-        The diagonal offset: 0 (default) the main one, positive above it.
-    m : int, optional
-        The number of columns; default ``n``.
-
-    Returns
-    -------
-    tuple of Array
-        ``(rows, cols)`` in row-major order, of the index dtype.
-
-    Raises
-    ------
-    TypeError
-        If an argument is not an integer.
-    ValueError
-        If ``n`` or ``m`` is negative.
-
-    Notes
-    -----
+    {tri_indices_sections}
     Static under ``jax.jit``: ``n``, ``k``, ``m`` (the result length follows).
 
     Examples
@@ -333,34 +338,13 @@ def tril_indices(n, k=0, m=None):
 
 
 @in_wide_mode
+@fill(tri_indices_sections=_TRI_INDICES_SECTIONS)
 def triu_indices(n, k=0, m=None):
     """Return the row and column indices of the upper triangle of an ``(n, m)`` array.
 
     Array API: (not in the standard). NumPy: numpy.triu_indices.
 
-    Parameters
-    ----------
-    n : int
-        The number of rows, at least 0.
-    k : int, optional
-        The diagonal offset: 0 (default) the main one, positive above it.
-    m : int, optional
-        The number of columns; default ``n``.
-
-    Returns
-    -------
-    tuple of Array
-        ``(rows, cols)`` in row-major order, of the index dtype.
-
-    Raises
-    ------
-    TypeError
-        If an argument is not an integer.
-    ValueError
-        If ``n`` or ``m`` is negative.
-
-    Notes
-    -----
+    {tri_indices_sections}
     Static under ``jax.jit``: ``n``, ``k``, ``m``.
 
     Examples

@@ -193,36 +193,46 @@ def _argwhere_kernel(x, *, size, fill_value, flat):
     return lax.concatenate([lax.expand_dims(c, (1,)) for c in coords], 1)
 
 
+_NONZERO_PARAMETERS = _docs.compose("""
+Parameters
+----------
+{array}
+size : int, optional
+    The static number of results, required under ``jax.jit``: padded with ``fill_value``
+    or truncated.
+fill_value : int, optional
+    The padding; default 0.
+
+Returns
+-------
+Array""", array=_docs.ARRAY)
+
+
+_NONZERO_RAISES = _docs.compose("""
+Raises
+------
+{type_error_a}
+{size_error}
+
+Notes
+-----
+Static under ``jax.jit``: ``size``, ``fill_value``.""",
+    type_error_a=_docs.TYPE_ERROR_A, size_error=_docs.SIZE_ERROR)
+
+
 @in_wide_region
-@fill(array=_docs.ARRAY, type_error_a=_docs.TYPE_ERROR_A, size_error=_docs.SIZE_ERROR)
+@fill(nonzero_parameters=_NONZERO_PARAMETERS,
+      nonzero_raises=_NONZERO_RAISES)
 def argwhere(a, *, size=None, fill_value=None):
     """Return the indices of the non-zero elements, one row per element.
 
     Array API: (not in the standard). NumPy: numpy.argwhere.
 
-    Parameters
-    ----------
-    {array}
-    size : int, optional
-        The static number of results, required under ``jax.jit``: padded with ``fill_value``
-        or truncated.
-    fill_value : int, optional
-        The padding; default 0.
-
-    Returns
-    -------
-    Array
+    {nonzero_parameters}
         Of shape ``(N, a.ndim)``, in row-major order, of the index dtype (int64 on the CPU,
         int32 on a TPU).
 
-    Raises
-    ------
-    {type_error_a}
-    {size_error}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``size``, ``fill_value``.
+    {nonzero_raises}
 
     The number of non-zeros decides the output shape, hence ``size`` under ``jax.jit`` (as
     jax.numpy's).
@@ -244,34 +254,17 @@ def argwhere(a, *, size=None, fill_value=None):
 
 
 @in_wide_region
-@fill(array=_docs.ARRAY, type_error_a=_docs.TYPE_ERROR_A, size_error=_docs.SIZE_ERROR)
+@fill(nonzero_parameters=_NONZERO_PARAMETERS,
+      nonzero_raises=_NONZERO_RAISES)
 def flatnonzero(a, *, size=None, fill_value=0):
     """Return the indices of the non-zero elements of the flattened array.
 
     Array API: (not in the standard). NumPy: numpy.flatnonzero.
 
-    Parameters
-    ----------
-    {array}
-    size : int, optional
-        The static number of results, required under ``jax.jit``: padded with ``fill_value``
-        or truncated.
-    fill_value : int, optional
-        The padding; default 0.
-
-    Returns
-    -------
-    Array
+    {nonzero_parameters}
         The 1-D indices into ``ravel(a)``, of the index dtype.
 
-    Raises
-    ------
-    {type_error_a}
-    {size_error}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``size``, ``fill_value``.
+    {nonzero_raises}
 
     Examples
     --------

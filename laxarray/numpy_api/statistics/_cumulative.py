@@ -44,41 +44,42 @@ def _cumulative(fn, a, axis, dtype, nan_value, out=None):
     return op(wrap(x), axis=axis, dtype=dtype)
 
 
+_CUMULATIVE_RAISES = _docs.closing([_docs.TYPE_ERROR_A_OUT, _docs.AXIS_ERROR],
+    "``axis``, ``dtype``")
+
+
+_CUMULATIVE_PARAMETERS = _docs.compose("""
+Parameters
+----------
+{array}
+{cumulative_axis}
+dtype : dtype, optional""", array=_docs.ARRAY, cumulative_axis=_sdocs.CUMULATIVE_AXIS)
+
+
+_CUMULATIVE_RETURNS = _docs.compose("""
+{out_none}
+
+Returns
+-------
+Array""", out_none=_docs.OUT_NONE)
+
+
 @in_wide_region
-@fill(array=_docs.ARRAY, cumulative_axis=_sdocs.CUMULATIVE_AXIS, out_none=_docs.OUT_NONE,
-      type_error_a_out=_docs.TYPE_ERROR_A_OUT, axis_error=_docs.AXIS_ERROR)
+@fill(cumulative_parameters=_CUMULATIVE_PARAMETERS, cumulative_returns=_CUMULATIVE_RETURNS,
+      cumulative_raises=_CUMULATIVE_RAISES)
 def cumsum(a, axis=None, dtype=None, out=None):
     """Return the cumulative sum of the elements along an axis.
 
     Array API: cumulative_sum (which keeps the axis and has ``include_initial``). NumPy:
     numpy.cumsum.
 
-    Parameters
-    ----------
-    {array}
-    {cumulative_axis}
-    dtype : dtype, optional
+    {cumulative_parameters}
         The dtype to accumulate in and return.  Default as :func:`laxarray.sum`'s.
-    {out_none}
-
-    Returns
-    -------
-    Array
+    {cumulative_returns}
         The running sums, of ``a``'s shape (1-D for ``axis=None``); booleans and smaller
         integers accumulate in the default integer dtype.
 
-    Raises
-    ------
-    {type_error_a_out}
-    {axis_error}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {cumulative_raises}
     >>> a = la.asarray([[1, 2], [3, 4]])
     >>> la.cumsum(a)
     Array([ 1,  3,  6, 10])
@@ -90,76 +91,51 @@ def cumsum(a, axis=None, dtype=None, out=None):
 
 
 @in_wide_region
-@fill(array=_docs.ARRAY, cumulative_axis=_sdocs.CUMULATIVE_AXIS, out_none=_docs.OUT_NONE,
-      type_error_a_out=_docs.TYPE_ERROR_A_OUT, axis_error=_docs.AXIS_ERROR)
+@fill(cumulative_parameters=_CUMULATIVE_PARAMETERS, cumulative_returns=_CUMULATIVE_RETURNS,
+      cumulative_raises=_CUMULATIVE_RAISES)
 def cumprod(a, axis=None, dtype=None, out=None):
     """Return the cumulative product of the elements along an axis.
 
     Array API: cumulative_prod. NumPy: numpy.cumprod.
 
-    Parameters
-    ----------
-    {array}
-    {cumulative_axis}
-    dtype : dtype, optional
+    {cumulative_parameters}
         The dtype to accumulate in and return.  Default as :func:`laxarray.prod`'s.
-    {out_none}
-
-    Returns
-    -------
-    Array
+    {cumulative_returns}
         The running products, of ``a``'s shape (1-D for ``axis=None``).
 
-    Raises
-    ------
-    {type_error_a_out}
-    {axis_error}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {cumulative_raises}
     >>> la.cumprod(la.asarray([1, 2, 3]))
     Array([1, 2, 6])
     """
     return _cumulative("cumprod", a, axis, dtype, None, out)
 
 
+_NAN_CUMULATIVE_SECTIONS = _docs.compose("""
+Parameters
+----------
+{array}
+{axis_flat}
+{accumulate_in}
+{out_none}
+
+Returns
+-------
+{running}
+
+{closing}""",
+    array=_docs.ARRAY, axis_flat=_docs.AXIS_FLAT, accumulate_in=_sdocs.ACCUMULATE_IN,
+    out_none=_docs.OUT_NONE, running=_sdocs.RUNNING, closing=_docs.closing([_docs.TYPE_ERROR_A_OUT,
+    _docs.AXIS_ERROR_AXIS], "``axis``, ``dtype``"))
+
+
 @in_wide_region
-@fill(array=_docs.ARRAY, axis_flat=_docs.AXIS_FLAT, accumulate_in=_sdocs.ACCUMULATE_IN,
-      out_none=_docs.OUT_NONE, running=_sdocs.RUNNING, type_error_a_out=_docs.TYPE_ERROR_A_OUT,
-      axis_error_axis=_docs.AXIS_ERROR_AXIS)
+@fill(nan_cumulative_sections=_NAN_CUMULATIVE_SECTIONS)
 def nancumsum(a, axis=None, dtype=None, out=None):
     """Return the cumulative sum, treating NaNs as zero.
 
     Array API: (not in the standard). NumPy: numpy.nancumsum.
 
-    Parameters
-    ----------
-    {array}
-    {axis_flat}
-    {accumulate_in}
-    {out_none}
-
-    Returns
-    -------
-    {running}
-
-    Raises
-    ------
-    {type_error_a_out}
-    {axis_error_axis}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {nan_cumulative_sections}
     >>> la.nancumsum(la.asarray([1.0, la.nan, 3.0]))
     Array([1., 1., 4.])
     """
@@ -167,37 +143,13 @@ def nancumsum(a, axis=None, dtype=None, out=None):
 
 
 @in_wide_region
-@fill(array=_docs.ARRAY, axis_flat=_docs.AXIS_FLAT, accumulate_in=_sdocs.ACCUMULATE_IN,
-      out_none=_docs.OUT_NONE, running=_sdocs.RUNNING, type_error_a_out=_docs.TYPE_ERROR_A_OUT,
-      axis_error_axis=_docs.AXIS_ERROR_AXIS)
+@fill(nan_cumulative_sections=_NAN_CUMULATIVE_SECTIONS)
 def nancumprod(a, axis=None, dtype=None, out=None):
     """Return the cumulative product, treating NaNs as one.
 
     Array API: (not in the standard). NumPy: numpy.nancumprod.
 
-    Parameters
-    ----------
-    {array}
-    {axis_flat}
-    {accumulate_in}
-    {out_none}
-
-    Returns
-    -------
-    {running}
-
-    Raises
-    ------
-    {type_error_a_out}
-    {axis_error_axis}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {nan_cumulative_sections}
     >>> la.nancumprod(la.asarray([2.0, la.nan, 3.0]))
     Array([2., 2., 6.])
     """

@@ -121,37 +121,47 @@ def _median(fn, a, axis, keepdims, omit_nan, out=None):
                 rdtype=rdtype)
 
 
+_MEDIAN_PARAMETERS = _docs.compose("""
+Parameters
+----------
+{real_array}
+{order_axes}
+{out_none}
+{overwrite_input}
+{keepdims}
+
+Returns
+-------
+Array""",
+    real_array=_docs.REAL_ARRAY, order_axes=_sdocs.ORDER_AXES, out_none=_docs.OUT_NONE,
+    overwrite_input=_sdocs.OVERWRITE_INPUT, keepdims=_docs.KEEPDIMS)
+
+
+_MEDIAN_RAISES = _docs.compose("""
+Raises
+------
+{real_type_error}
+{axis_error}
+
+Notes
+-----
+Static under ``jax.jit``: ``axis``, ``keepdims``.""",
+    real_type_error=_sdocs.REAL_TYPE_ERROR, axis_error=_docs.AXIS_ERROR)
+
+
 @in_wide_region
-@fill(real_array=_docs.REAL_ARRAY, order_axes=_sdocs.ORDER_AXES, out_none=_docs.OUT_NONE,
-      overwrite_input=_sdocs.OVERWRITE_INPUT, keepdims=_docs.KEEPDIMS,
-      real_type_error=_sdocs.REAL_TYPE_ERROR, axis_error=_docs.AXIS_ERROR)
+@fill(median_parameters=_MEDIAN_PARAMETERS,
+      median_raises=_MEDIAN_RAISES)
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """Compute the median along the given axes.
 
     Array API: (not in the standard). NumPy: numpy.median.
 
-    Parameters
-    ----------
-    {real_array}
-    {order_axes}
-    {out_none}
-    {overwrite_input}
-    {keepdims}
-
-    Returns
-    -------
-    Array
+    {median_parameters}
         The medians (the mean of the two middle values for an even count); integers give
         float64; an empty slice gives NaN.
 
-    Raises
-    ------
-    {real_type_error}
-    {axis_error}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``keepdims``.
+    {median_raises}
 
     On the CPU backend a concrete real array takes the CPU host path: NumPy's own function,
     called directly (no kernel, no compile); traced there, NumPy's function in a host call,
@@ -173,35 +183,17 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
 
 @in_wide_region
-@fill(real_array=_docs.REAL_ARRAY, order_axes=_sdocs.ORDER_AXES, out_none=_docs.OUT_NONE,
-      overwrite_input=_sdocs.OVERWRITE_INPUT, keepdims=_docs.KEEPDIMS,
-      real_type_error=_sdocs.REAL_TYPE_ERROR, axis_error=_docs.AXIS_ERROR)
+@fill(median_parameters=_MEDIAN_PARAMETERS,
+      median_raises=_MEDIAN_RAISES)
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """Compute the median along the given axes, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanmedian.
 
-    Parameters
-    ----------
-    {real_array}
-    {order_axes}
-    {out_none}
-    {overwrite_input}
-    {keepdims}
-
-    Returns
-    -------
-    Array
+    {median_parameters}
         The medians of the non-NaN values. An all-NaN slice gives NaN.
 
-    Raises
-    ------
-    {real_type_error}
-    {axis_error}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``keepdims``.
+    {median_raises}
 
     Takes the CPU host path of :func:`median`.
 

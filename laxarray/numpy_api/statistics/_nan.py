@@ -51,18 +51,26 @@ def _finish(y, axes, keepdims):
     return lax.expand_dims(y, axes) if keepdims and axes else y
 
 
+_SUM_RAISES = _docs.closing([_docs.TYPE_ERROR_A_OUT, _docs.AXIS_ERROR],
+    "``axis``, ``dtype``, ``keepdims``")
+
+
+_SUM_PARAMETERS = _docs.compose("""
+Parameters
+----------
+{array}
+{axes_all}""", array=_docs.ARRAY, axes_all=_docs.AXES_ALL)
+
+
 @in_wide_region
-@fill(array=_docs.ARRAY, axes_all=_docs.AXES_ALL, out_none=_docs.OUT_NONE, keepdims=_docs.KEEPDIMS,
-      type_error_a_out=_docs.TYPE_ERROR_A_OUT, axis_error=_docs.AXIS_ERROR)
+@fill(sum_parameters=_SUM_PARAMETERS, out_none=_docs.OUT_NONE, keepdims=_docs.KEEPDIMS,
+      sum_raises=_SUM_RAISES)
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
     """Return the sum over the given axes, treating NaNs as zero.
 
     Array API: (not in the standard). NumPy: numpy.nansum.
 
-    Parameters
-    ----------
-    {array}
-    {axes_all}
+    {sum_parameters}
     dtype : dtype, optional
         The dtype to accumulate in and return.  Default as :func:`laxarray.sum`'s (smaller
         integers in the default integer dtype).
@@ -74,18 +82,7 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
     Array
         The sums.
 
-    Raises
-    ------
-    {type_error_a_out}
-    {axis_error}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype``, ``keepdims``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {sum_raises}
     >>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])
     >>> la.nansum(a)
     Array(8.)
@@ -99,17 +96,14 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
 
 
 @in_wide_region
-@fill(array=_docs.ARRAY, axes_all=_docs.AXES_ALL, out_none=_docs.OUT_NONE, keepdim=_docs.KEEPDIM,
-      type_error_a_out=_docs.TYPE_ERROR_A_OUT, axis_error=_docs.AXIS_ERROR)
+@fill(sum_parameters=_SUM_PARAMETERS, out_none=_docs.OUT_NONE, keepdim=_docs.KEEPDIM,
+      sum_raises=_SUM_RAISES)
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
     """Return the product over the given axes, treating NaNs as one.
 
     Array API: (not in the standard). NumPy: numpy.nanprod.
 
-    Parameters
-    ----------
-    {array}
-    {axes_all}
+    {sum_parameters}
     dtype : dtype, optional
         The dtype to multiply in.
     {out_none}
@@ -120,18 +114,7 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
     Array
         The products.
 
-    Raises
-    ------
-    {type_error_a_out}
-    {axis_error}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype``, ``keepdims``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {sum_raises}
     >>> la.nanprod(la.asarray([2.0, la.nan, 3.0]))
     Array(6.)
     """
@@ -165,39 +148,50 @@ def _nan_extremum(fn, a, axis, keepdims, find_max):
     return call(_nan_extremum_kernel, x, axes=axes, keepdims=keepdims, find_max=find_max)
 
 
+_EXTREMUM_RAISES = _docs.compose("""
+Raises
+------
+{no_order_error}
+{axis_error}
+
+Notes
+-----
+Static under ``jax.jit``: ``axis``, ``keepdims``.
+
+Examples
+--------
+>>> import laxarray as la
+>>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])""",
+    no_order_error=_sdocs.NO_ORDER_ERROR, axis_error=_docs.AXIS_ERROR)
+
+
+_EXTREMUM_PARAMETERS = _docs.compose("""
+Parameters
+----------
+{real_array}
+{axes_all}
+{out_none}
+{keepdims}
+
+Returns
+-------
+Array""",
+    real_array=_docs.REAL_ARRAY, axes_all=_docs.AXES_ALL, out_none=_docs.OUT_NONE,
+    keepdims=_docs.KEEPDIMS)
+
+
 @in_wide_region
-@fill(real_array=_docs.REAL_ARRAY, axes_all=_docs.AXES_ALL, out_none=_docs.OUT_NONE,
-      keepdims=_docs.KEEPDIMS, no_order_error=_sdocs.NO_ORDER_ERROR, axis_error=_docs.AXIS_ERROR)
+@fill(extremum_parameters=_EXTREMUM_PARAMETERS,
+      extremum_raises=_EXTREMUM_RAISES)
 def nanmax(a, axis=None, out=None, keepdims=False):
     """Return the maximum over the given axes, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanmax.
 
-    Parameters
-    ----------
-    {real_array}
-    {axes_all}
-    {out_none}
-    {keepdims}
-
-    Returns
-    -------
-    Array
+    {extremum_parameters}
         The maximums of the non-NaN values; an all-NaN slice gives NaN.
 
-    Raises
-    ------
-    {no_order_error}
-    {axis_error}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``keepdims``.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])
+    {extremum_raises}
     >>> la.nanmax(a, axis=1)
     Array([1., 4.])
     """
@@ -206,38 +200,17 @@ def nanmax(a, axis=None, out=None, keepdims=False):
 
 
 @in_wide_region
-@fill(real_array=_docs.REAL_ARRAY, axes_all=_docs.AXES_ALL, out_none=_docs.OUT_NONE,
-      keepdims=_docs.KEEPDIMS, no_order_error=_sdocs.NO_ORDER_ERROR, axis_error=_docs.AXIS_ERROR)
+@fill(extremum_parameters=_EXTREMUM_PARAMETERS,
+      extremum_raises=_EXTREMUM_RAISES)
 def nanmin(a, axis=None, out=None, keepdims=False):
     """Return the minimum over the given axes, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanmin.
 
-    Parameters
-    ----------
-    {real_array}
-    {axes_all}
-    {out_none}
-    {keepdims}
-
-    Returns
-    -------
-    Array
+    {extremum_parameters}
         The minimums of the non-NaN values; an all-NaN slice gives NaN.
 
-    Raises
-    ------
-    {no_order_error}
-    {axis_error}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``keepdims``.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])
+    {extremum_raises}
     >>> la.nanmin(a)
     Array(1.)
     """
@@ -285,39 +258,32 @@ def _stat_arg(find_max):
     return argmax if find_max else argmin
 
 
+_ARG_SECTIONS = _docs.compose("""
+Parameters
+----------
+{array}
+{axis_flat}
+{out_none}
+{keepdim}
+
+Returns
+-------
+{indices}
+
+{closing}""",
+    array=_docs.ARRAY, axis_flat=_docs.AXIS_FLAT, out_none=_docs.OUT_NONE, keepdim=_docs.KEEPDIM,
+    indices=_sdocs.INDICES, closing=_docs.closing([_docs.TYPE_ERROR_A_OUT, _sdocs.ALL_NAN_ERROR,
+    _docs.AXIS_ERROR_AXIS], "``axis``, ``keepdims``"))
+
+
 @in_wide_region
-@fill(array=_docs.ARRAY, axis_flat=_docs.AXIS_FLAT, out_none=_docs.OUT_NONE, keepdim=_docs.KEEPDIM,
-      indices=_sdocs.INDICES, type_error_a_out=_docs.TYPE_ERROR_A_OUT,
-      all_nan_error=_sdocs.ALL_NAN_ERROR, axis_error_axis=_docs.AXIS_ERROR_AXIS)
+@fill(arg_sections=_ARG_SECTIONS)
 def nanargmax(a, axis=None, out=None, *, keepdims=False):
     """Return the index of the maximum along an axis, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanargmax.
 
-    Parameters
-    ----------
-    {array}
-    {axis_flat}
-    {out_none}
-    {keepdim}
-
-    Returns
-    -------
-    {indices}
-
-    Raises
-    ------
-    {type_error_a_out}
-    {all_nan_error}
-    {axis_error_axis}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``keepdims``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {arg_sections}
     >>> la.nanargmax(la.asarray([1.0, la.nan, 3.0]))
     Array(2)
     """
@@ -326,38 +292,13 @@ def nanargmax(a, axis=None, out=None, *, keepdims=False):
 
 
 @in_wide_region
-@fill(array=_docs.ARRAY, axis_flat=_docs.AXIS_FLAT, out_none=_docs.OUT_NONE, keepdim=_docs.KEEPDIM,
-      indices=_sdocs.INDICES, type_error_a_out=_docs.TYPE_ERROR_A_OUT,
-      all_nan_error=_sdocs.ALL_NAN_ERROR, axis_error_axis=_docs.AXIS_ERROR_AXIS)
+@fill(arg_sections=_ARG_SECTIONS)
 def nanargmin(a, axis=None, out=None, *, keepdims=False):
     """Return the index of the minimum along an axis, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanargmin.
 
-    Parameters
-    ----------
-    {array}
-    {axis_flat}
-    {out_none}
-    {keepdim}
-
-    Returns
-    -------
-    {indices}
-
-    Raises
-    ------
-    {type_error_a_out}
-    {all_nan_error}
-    {axis_error_axis}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``keepdims``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {arg_sections}
     >>> la.nanargmin(la.asarray([[la.nan, 2.0], [3.0, 1.0]]), axis=1)
     Array([1, 1])
     """
@@ -420,18 +361,14 @@ def _nan_moment(fn, op, a, axis, dtype, ddof, keepdims):
 
 
 @in_wide_region
-@fill(array=_docs.ARRAY, axes_all=_docs.AXES_ALL, accumulate=_sdocs.ACCUMULATE,
-      out_none=_docs.OUT_NONE, keepdims=_docs.KEEPDIMS, type_error_a_out=_docs.TYPE_ERROR_A_OUT,
-      axis_error=_docs.AXIS_ERROR)
+@fill(sum_parameters=_SUM_PARAMETERS, accumulate=_sdocs.ACCUMULATE, out_none=_docs.OUT_NONE,
+      keepdims=_docs.KEEPDIMS, sum_raises=_SUM_RAISES)
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     """Compute the mean over the given axes, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanmean.
 
-    Parameters
-    ----------
-    {array}
-    {axes_all}
+    {sum_parameters}
     {accumulate}
     {out_none}
     {keepdims}
@@ -441,18 +378,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     Array
         The means of the non-NaN values (integers give float64); an all-NaN slice gives NaN.
 
-    Raises
-    ------
-    {type_error_a_out}
-    {axis_error}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype``, ``keepdims``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {sum_raises}
     >>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])
     >>> la.nanmean(a)
     Array(2.66666667)
@@ -471,46 +397,57 @@ def _ddof(fn, ddof, correction):
     return ddof
 
 
+_MOMENT_RAISES = _docs.compose("""
+Raises
+------
+{type_error_a_out}
+{ddof_error}
+{axis_error}
+
+Notes
+-----
+Static under ``jax.jit``: ``axis``, ``dtype``, ``ddof``, ``keepdims``, ``correction``.
+
+Examples
+--------
+>>> import laxarray as la
+>>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])""",
+    type_error_a_out=_docs.TYPE_ERROR_A_OUT, ddof_error=_sdocs.DDOF_ERROR,
+    axis_error=_docs.AXIS_ERROR)
+
+
+_MOMENT_PARAMETERS = _docs.compose("""
+Parameters
+----------
+{array}
+{axes_all}
+{accumulate}
+{out_none}
+{ddof}
+{keepdims}
+{correction}
+
+Returns
+-------
+Array""",
+    array=_docs.ARRAY, axes_all=_docs.AXES_ALL, accumulate=_sdocs.ACCUMULATE,
+    out_none=_docs.OUT_NONE, ddof=_sdocs.DDOF, keepdims=_docs.KEEPDIMS,
+    correction=_sdocs.CORRECTION)
+
+
 @in_wide_region
-@fill(array=_docs.ARRAY, axes_all=_docs.AXES_ALL, accumulate=_sdocs.ACCUMULATE,
-      out_none=_docs.OUT_NONE, ddof=_sdocs.DDOF, keepdims=_docs.KEEPDIMS,
-      correction=_sdocs.CORRECTION, type_error_a_out=_docs.TYPE_ERROR_A_OUT,
-      ddof_error=_sdocs.DDOF_ERROR, axis_error=_docs.AXIS_ERROR)
+@fill(moment_parameters=_MOMENT_PARAMETERS,
+      moment_raises=_MOMENT_RAISES)
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
     """Compute the variance over the given axes, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanvar.
 
-    Parameters
-    ----------
-    {array}
-    {axes_all}
-    {accumulate}
-    {out_none}
-    {ddof}
-    {keepdims}
-    {correction}
-
-    Returns
-    -------
-    Array
+    {moment_parameters}
         The variances of the non-NaN values (real for complex input); slices with ``count -
         ddof <= 0`` give NaN.
 
-    Raises
-    ------
-    {type_error_a_out}
-    {ddof_error}
-    {axis_error}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype``, ``ddof``, ``keepdims``, ``correction``.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])
+    {moment_raises}
     >>> la.nanvar(a, axis=0)
     Array([1., 0.])
     """
@@ -520,44 +457,17 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correc
 
 
 @in_wide_region
-@fill(array=_docs.ARRAY, axes_all=_docs.AXES_ALL, accumulate=_sdocs.ACCUMULATE,
-      out_none=_docs.OUT_NONE, ddof=_sdocs.DDOF, keepdims=_docs.KEEPDIMS,
-      correction=_sdocs.CORRECTION, type_error_a_out=_docs.TYPE_ERROR_A_OUT,
-      ddof_error=_sdocs.DDOF_ERROR, axis_error=_docs.AXIS_ERROR)
+@fill(moment_parameters=_MOMENT_PARAMETERS,
+      moment_raises=_MOMENT_RAISES)
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
     """Compute the standard deviation over the given axes, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanstd.
 
-    Parameters
-    ----------
-    {array}
-    {axes_all}
-    {accumulate}
-    {out_none}
-    {ddof}
-    {keepdims}
-    {correction}
-
-    Returns
-    -------
-    Array
+    {moment_parameters}
         The square roots of :func:`nanvar`'s variances.
 
-    Raises
-    ------
-    {type_error_a_out}
-    {ddof_error}
-    {axis_error}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype``, ``ddof``, ``keepdims``, ``correction``.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])
+    {moment_raises}
     >>> la.nanstd(a)
     Array(1.24721913)
     >>> la.nanstd(la.asarray([1.0, la.nan]), ddof=1)

@@ -361,31 +361,47 @@ def _quantile(fn, a, q, axis, method, keepdims, omit_nan, scale, out=None):
                 omit_nan=omit_nan, vdtype=vdtype, rdtype=rdtype, weak=weak)
 
 
+_QUANTILE_RETURNS = _docs.compose("""
+{order_axes}
+{out_none}
+{overwrite_input}
+{method}
+{keepdims}
+
+Returns
+-------
+Array""",
+    order_axes=_sdocs.ORDER_AXES, out_none=_docs.OUT_NONE,
+    overwrite_input=_sdocs.OVERWRITE_INPUT, method=_sdocs.METHOD, keepdims=_docs.KEEPDIMS)
+
+
+_QUANTILE_PARAMETERS = _docs.compose("""
+Parameters
+----------
+{real_array}
+q : float or array_like""", real_array=_docs.REAL_ARRAY)
+
+
+_PLAIN_QUANTILE_EXAMPLES = _docs.compose("""
+Examples
+--------
+>>> import laxarray as la
+>>> a = la.asarray([[10.0, 7.0, 4.0], [3.0, 2.0, 1.0]])""")
+
+
 @in_wide_region
-@fill(real_array=_docs.REAL_ARRAY, order_axes=_sdocs.ORDER_AXES, out_none=_docs.OUT_NONE,
-      overwrite_input=_sdocs.OVERWRITE_INPUT, method=_sdocs.METHOD, keepdims=_docs.KEEPDIMS,
+@fill(quantile_parameters=_QUANTILE_PARAMETERS, quantile_returns=_QUANTILE_RETURNS,
       order_type_error=_sdocs.ORDER_TYPE_ERROR, q1_error=_sdocs.Q1_ERROR,
-      axis_error=_docs.AXIS_ERROR)
+      axis_error=_docs.AXIS_ERROR, plain_quantile_examples=_PLAIN_QUANTILE_EXAMPLES)
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
              keepdims=False):
     """Compute the ``q``-th quantiles of the data along the given axes.
 
     Array API: (not in the standard). NumPy: numpy.quantile.
 
-    Parameters
-    ----------
-    {real_array}
-    q : float or array_like
+    {quantile_parameters}
         The quantiles, in [0, 1]; may be an array (traced under ``jax.jit``).
-    {order_axes}
-    {out_none}
-    {overwrite_input}
-    {method}
-    {keepdims}
-
-    Returns
-    -------
-    Array
+    {quantile_returns}
         Of shape ``q.shape`` followed by the shape of ``a`` without ``axis`` (or with
         size-one axes there).
 
@@ -407,10 +423,7 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
     in float32; the discontinuous methods return the input dtype; integers give float64).  A
     NaN in a slice makes its result NaN.  NumPy's ``weights`` is not accepted.
 
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> a = la.asarray([[10.0, 7.0, 4.0], [3.0, 2.0, 1.0]])
+    {plain_quantile_examples}
     >>> la.quantile(a, 0.5)
     Array(3.5)
     >>> la.quantile(a, la.asarray([0.1, 0.9]))
@@ -422,30 +435,18 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
 
 
 @in_wide_region
-@fill(real_array=_docs.REAL_ARRAY, order_axes=_sdocs.ORDER_AXES, out_none=_docs.OUT_NONE,
-      overwrite_input=_sdocs.OVERWRITE_INPUT, method=_sdocs.METHOD, keepdims=_docs.KEEPDIMS,
+@fill(quantile_parameters=_QUANTILE_PARAMETERS, quantile_returns=_QUANTILE_RETURNS,
       order_type_error=_sdocs.ORDER_TYPE_ERROR, q100_error=_sdocs.Q100_ERROR,
-      axis_error=_docs.AXIS_ERROR)
+      axis_error=_docs.AXIS_ERROR, plain_quantile_examples=_PLAIN_QUANTILE_EXAMPLES)
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                keepdims=False):
     """Compute the ``q``-th percentiles of the data along the given axes.
 
     Array API: (not in the standard). NumPy: numpy.percentile.
 
-    Parameters
-    ----------
-    {real_array}
-    q : float or array_like
+    {quantile_parameters}
         The percentiles, in [0, 100]; may be an array (traced under ``jax.jit``).
-    {order_axes}
-    {out_none}
-    {overwrite_input}
-    {method}
-    {keepdims}
-
-    Returns
-    -------
-    Array
+    {quantile_returns}
         Of shape ``q.shape`` followed by the shape of ``a`` without ``axis``.
 
     Raises
@@ -466,10 +467,7 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
     the discontinuous methods return the input dtype; integers give float64).  A NaN in a
     slice makes its result NaN.
 
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> a = la.asarray([[10.0, 7.0, 4.0], [3.0, 2.0, 1.0]])
+    {plain_quantile_examples}
     >>> la.percentile(a, 50)
     Array(3.5)
     >>> la.percentile(a, [25, 75], axis=1)
@@ -481,48 +479,40 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
     return _quantile("percentile", a, q, axis, method, keepdims, False, 100, out)
 
 
+_NAN_QUANTILE_NOTES_EXAMPLES = _docs.compose("""
+{axis_error}
+
+Notes
+-----
+Static under ``jax.jit``: ``axis``, ``method``, ``keepdims``.
+
+Takes the CPU host path of :func:`quantile`.
+
+Examples
+--------
+>>> import laxarray as la""", axis_error=_docs.AXIS_ERROR)
+
+
 @in_wide_region
-@fill(real_array=_docs.REAL_ARRAY, order_axes=_sdocs.ORDER_AXES, out_none=_docs.OUT_NONE,
-      overwrite_input=_sdocs.OVERWRITE_INPUT, method=_sdocs.METHOD, keepdims=_docs.KEEPDIMS,
+@fill(quantile_parameters=_QUANTILE_PARAMETERS, quantile_returns=_QUANTILE_RETURNS,
       order_type_error=_sdocs.ORDER_TYPE_ERROR, q1_error=_sdocs.Q1_ERROR,
-      axis_error=_docs.AXIS_ERROR)
+      nan_quantile_notes_examples=_NAN_QUANTILE_NOTES_EXAMPLES)
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                 keepdims=False):
     """Compute the ``q``-th quantiles along the given axes, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanquantile.
 
-    Parameters
-    ----------
-    {real_array}
-    q : float or array_like
+    {quantile_parameters}
         The quantiles, in [0, 1]; may be traced.
-    {order_axes}
-    {out_none}
-    {overwrite_input}
-    {method}
-    {keepdims}
-
-    Returns
-    -------
-    Array
+    {quantile_returns}
         As :func:`quantile`'s, of the non-NaN values; an all-NaN slice gives NaN.
 
     Raises
     ------
     {order_type_error}
     {q1_error}
-    {axis_error}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``method``, ``keepdims``.
-
-    Takes the CPU host path of :func:`quantile`.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {nan_quantile_notes_examples}
     >>> la.nanquantile(la.asarray([1.0, la.nan, 3.0, 5.0]), 0.5)
     Array(3.)
     """
@@ -530,47 +520,25 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
 
 
 @in_wide_region
-@fill(real_array=_docs.REAL_ARRAY, order_axes=_sdocs.ORDER_AXES, out_none=_docs.OUT_NONE,
-      overwrite_input=_sdocs.OVERWRITE_INPUT, method=_sdocs.METHOD, keepdims=_docs.KEEPDIMS,
+@fill(quantile_parameters=_QUANTILE_PARAMETERS, quantile_returns=_QUANTILE_RETURNS,
       order_type_error=_sdocs.ORDER_TYPE_ERROR, q100_error=_sdocs.Q100_ERROR,
-      axis_error=_docs.AXIS_ERROR)
+      nan_quantile_notes_examples=_NAN_QUANTILE_NOTES_EXAMPLES)
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                   keepdims=False):
     """Compute the ``q``-th percentiles along the given axes, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanpercentile.
 
-    Parameters
-    ----------
-    {real_array}
-    q : float or array_like
+    {quantile_parameters}
         The percentiles, in [0, 100]; may be traced.
-    {order_axes}
-    {out_none}
-    {overwrite_input}
-    {method}
-    {keepdims}
-
-    Returns
-    -------
-    Array
+    {quantile_returns}
         As :func:`percentile`'s, of the non-NaN values; an all-NaN slice gives NaN.
 
     Raises
     ------
     {order_type_error}
     {q100_error}
-    {axis_error}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``method``, ``keepdims``.
-
-    Takes the CPU host path of :func:`quantile`.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {nan_quantile_notes_examples}
     >>> la.nanpercentile(la.asarray([1.0, la.nan, 3.0, 5.0]), 100)
     Array(5.)
     """

@@ -84,35 +84,44 @@ def _partition_kernel(x, *, axis, kth, want_indices):
     return sort_kernel.run_xla(x, axis=axis, descending=False, want_indices=want_indices)
 
 
+_PARTITION_RAISES = _docs.compose("""
+Raises
+------
+{type_error_a}
+{kth_error}
+{axis_error_axis}
+
+Notes
+-----
+Static under ``jax.jit``: ``kth``, ``axis``.""",
+    type_error_a=_docs.TYPE_ERROR_A, kth_error=_sdocs.KTH_ERROR,
+    axis_error_axis=_docs.AXIS_ERROR_AXIS)
+
+
+_PARTITION_PARAMETERS = _docs.compose("""
+Parameters
+----------
+{array}
+{kth}
+{axis_last}
+
+Returns
+-------
+Array""", array=_docs.ARRAY, kth=_sdocs.KTH, axis_last=_sdocs.AXIS_LAST)
+
+
 @in_wide_region
-@fill(array=_docs.ARRAY, kth=_sdocs.KTH, axis_last=_sdocs.AXIS_LAST,
-      type_error_a=_docs.TYPE_ERROR_A, kth_error=_sdocs.KTH_ERROR,
-      axis_error_axis=_docs.AXIS_ERROR_AXIS)
+@fill(partition_parameters=_PARTITION_PARAMETERS,
+      partition_raises=_PARTITION_RAISES)
 def partition(a, kth, axis=-1):
     """Return a partitioned copy: the ``kth`` element in its sorted place, smaller ones first.
 
     Array API: (not in the standard). NumPy: numpy.partition.
 
-    Parameters
-    ----------
-    {array}
-    {kth}
-    {axis_last}
-
-    Returns
-    -------
-    Array
+    {partition_parameters}
         The partitioned copy.
 
-    Raises
-    ------
-    {type_error_a}
-    {kth_error}
-    {axis_error_axis}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``kth``, ``axis``.
+    {partition_raises}
 
     On the CPU host path this is NumPy's own partition (introselect, run on the host);
     elsewhere a fully sorted copy (NaN last), which satisfies the partition property for
@@ -129,34 +138,17 @@ def partition(a, kth, axis=-1):
 
 
 @in_wide_region
-@fill(array=_docs.ARRAY, kth=_sdocs.KTH, axis_last=_sdocs.AXIS_LAST,
-      type_error_a=_docs.TYPE_ERROR_A, kth_error=_sdocs.KTH_ERROR,
-      axis_error_axis=_docs.AXIS_ERROR_AXIS)
+@fill(partition_parameters=_PARTITION_PARAMETERS,
+      partition_raises=_PARTITION_RAISES)
 def argpartition(a, kth, axis=-1):
     """Return the indices that would partition an array around the ``kth`` element.
 
     Array API: (not in the standard). NumPy: numpy.argpartition.
 
-    Parameters
-    ----------
-    {array}
-    {kth}
-    {axis_last}
-
-    Returns
-    -------
-    Array
+    {partition_parameters}
         The int64 indices.
 
-    Raises
-    ------
-    {type_error_a}
-    {kth_error}
-    {axis_error_axis}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``kth``, ``axis``.
+    {partition_raises}
 
     On the CPU host path these are NumPy's own indices (introselect on the host); elsewhere
     indices that fully sort ``a`` (stable).
