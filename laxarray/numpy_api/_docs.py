@@ -10,6 +10,7 @@ part.
 """
 
 import inspect
+import textwrap
 
 from laxarray._core.docstrings import fill_text
 
@@ -36,6 +37,8 @@ axis : int, optional
 KEEPDIMS = """
 keepdims : bool, optional
     Keep the reduced axes with size one; default False."""
+
+OUT_KEEPDIMS = OUT_NONE + KEEPDIMS
 
 KEEPDIM = """
 keepdims : bool, optional
@@ -132,7 +135,8 @@ def closing(raises, static, notes=""):
     Parameters
     ----------
     raises : sequence of str
-        The Raises entries (the constants above, a family's, or written out).
+        The Raises entries (the constants above, a family's, or written out as
+        ``"TypeError\\n    If ..."``).
     static : str
         What is static under ``jax.jit``, as the Notes' first line says it (``"none"``, or
         the argument names in double backquotes).
@@ -160,7 +164,7 @@ def closing(raises, static, notes=""):
     >>> text.splitlines()[-3:]
     ['Examples', '--------', '>>> import laxarray as la']
     """
-    lines = ["Raises", "------", *(inspect.cleandoc(e) for e in raises), "",
+    lines = ["Raises", "------", *(textwrap.dedent(e).strip("\n") for e in raises), "",
              "Notes", "-----", f"Static under ``jax.jit``: {static}."]
     if notes:
         lines += ["", inspect.cleandoc(notes)]

@@ -85,7 +85,7 @@ def _st_where(mask, x, fill):
     return where(asarray(mask, dtype=_dt.bool_), x, fill)
 
 
-_EXTREMUM_RAISES = _docs.compose("""
+_EXTREMUM_RAISES_NOTES_EXAMPLES = _docs.compose("""
 Raises
 ------
 TypeError
@@ -105,11 +105,10 @@ lexicographically (real part, then imaginary), as NumPy orders it.
 
 Examples
 --------
->>> import laxarray as la
->>> a = la.asarray([[1, 2], [3, 4]])""", axis_error=_docs.AXIS_ERROR)
+>>> import laxarray as la""", axis_error=_docs.AXIS_ERROR)
 
 
-_EXTREMUM_PARAMETERS = _docs.compose("""
+_EXTREMUM_PARAMETERS_RETURNS = _docs.compose("""
 Parameters
 ----------
 {array}
@@ -128,17 +127,18 @@ Returns
 Array""", array=_docs.ARRAY, axes_all=_docs.AXES_ALL, keepdims=_docs.KEEPDIMS)
 
 
-@fill(extremum_parameters=_EXTREMUM_PARAMETERS,
-      extremum_raises=_EXTREMUM_RAISES)
+@fill(extremum_parameters_returns=_EXTREMUM_PARAMETERS_RETURNS,
+      extremum_raises_notes_examples=_EXTREMUM_RAISES_NOTES_EXAMPLES)
 def amax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     """Return the maximum of an array, or maxima along the given axes.
 
     Array API: max (this is NumPy's signature). NumPy: numpy.amax.
 
-    {extremum_parameters}
+    {extremum_parameters_returns}
         The maxima, of ``a``'s dtype; NaN propagates.
 
-    {extremum_raises}
+    {extremum_raises_notes_examples}
+    >>> a = la.asarray([[1, 2], [3, 4]])
     >>> la.amax(a)
     Array(4)
     >>> la.amax(a, axis=0)
@@ -149,17 +149,18 @@ def amax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     return _reduce_extreme("amax", _st.max, _ew.maximum, a, axis, out, keepdims, initial, where)
 
 
-@fill(extremum_parameters=_EXTREMUM_PARAMETERS,
-      extremum_raises=_EXTREMUM_RAISES)
+@fill(extremum_parameters_returns=_EXTREMUM_PARAMETERS_RETURNS,
+      extremum_raises_notes_examples=_EXTREMUM_RAISES_NOTES_EXAMPLES)
 def amin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     """Return the minimum of an array, or minima along the given axes.
 
     Array API: min (this is NumPy's signature). NumPy: numpy.amin.
 
-    {extremum_parameters}
+    {extremum_parameters_returns}
         The minima, of ``a``'s dtype; NaN propagates.
 
-    {extremum_raises}
+    {extremum_raises_notes_examples}
+    >>> a = la.asarray([[1, 2], [3, 4]])
     >>> la.amin(a)
     Array(1)
     >>> la.amin(a, axis=1)
@@ -397,13 +398,6 @@ def ravel(a, order="C"):
     return _mp.reshape(x, (math.prod(x.shape),))
 
 
-_ATTRIBUTE_PARAMETERS = _docs.compose("""
-Parameters
-----------
-a : array_like
-    Any array-like.""")
-
-
 _COUNT_RETURNS_NOTES_EXAMPLES = _docs.compose("""
 Returns
 -------
@@ -418,14 +412,16 @@ Examples
 >>> import laxarray as la""")
 
 
-@fill(attribute_parameters=_ATTRIBUTE_PARAMETERS,
-      count_returns_notes_examples=_COUNT_RETURNS_NOTES_EXAMPLES)
+@fill(count_returns_notes_examples=_COUNT_RETURNS_NOTES_EXAMPLES)
 def ndim(a):
     """Return the number of dimensions of an array-like.
 
     Array API: (not in the standard). NumPy: numpy.ndim.
 
-    {attribute_parameters}
+    Parameters
+    ----------
+    a : array_like
+        Any array-like.
 
     {count_returns_notes_examples}
     >>> la.ndim([[1, 2]])
@@ -434,13 +430,15 @@ def ndim(a):
     return a.ndim if isinstance(a, Array) else np.ndim(a)
 
 
-@fill(attribute_parameters=_ATTRIBUTE_PARAMETERS)
 def shape(a):
     """Return the shape of an array-like.
 
     Array API: (not in the standard). NumPy: numpy.shape.
 
-    {attribute_parameters}
+    Parameters
+    ----------
+    a : array_like
+        Any array-like.
 
     Returns
     -------
@@ -459,14 +457,16 @@ def shape(a):
     return tuple(a.shape) if isinstance(a, Array) else np.shape(a)
 
 
-@fill(attribute_parameters=_ATTRIBUTE_PARAMETERS,
-      count_returns_notes_examples=_COUNT_RETURNS_NOTES_EXAMPLES)
+@fill(count_returns_notes_examples=_COUNT_RETURNS_NOTES_EXAMPLES)
 def size(a, axis=None):
     """Return the number of elements of an array-like, or along an axis.
 
     Array API: (not in the standard). NumPy: numpy.size.
 
-    {attribute_parameters}
+    Parameters
+    ----------
+    a : array_like
+        Any array-like.
     axis : int, optional
         The axis; default all.
 
@@ -522,15 +522,6 @@ def array_str(a, max_line_width=None, precision=None, suppress_small=None):
     return np.array_str(np.asarray(a), max_line_width, precision, suppress_small)
 
 
-_SAVE_LOAD_EXAMPLES = _docs.compose("""
-Examples
---------
->>> import laxarray as la
->>> import os, tempfile
->>> with tempfile.TemporaryDirectory() as d:""")
-
-
-@fill(save_load_examples=_SAVE_LOAD_EXAMPLES)
 def save(file, arr, allow_pickle=True):
     """Save an array to a file in NumPy's ``.npy`` format.
 
@@ -555,7 +546,11 @@ def save(file, arr, allow_pickle=True):
 
     The file is NumPy's: ``numpy.load`` reads it.
 
-    {save_load_examples}
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
     ...     la.save(os.path.join(d, "a.npy"), la.asarray([[1, 2], [3, 4]]))
     ...     la.load(os.path.join(d, "a.npy"))
     Array([[1, 2],
@@ -570,7 +565,6 @@ def savez(file, *args, allow_pickle=True, **kwds):
              **{k: np.asarray(v) for k, v in kwds.items()})
 
 
-@fill(save_load_examples=_SAVE_LOAD_EXAMPLES)
 def load(file, *args, **kwargs):
     """Load an array from a NumPy ``.npy`` file (or the arrays of a ``.npz`` file).
 
@@ -597,7 +591,11 @@ def load(file, *args, **kwargs):
     -----
     Static under ``jax.jit``: not applicable: eager only.
 
-    {save_load_examples}
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
     ...     la.save(os.path.join(d, "a.npy"), la.arange(3))
     ...     la.load(os.path.join(d, "a.npy"))
     Array([0, 1, 2])

@@ -98,17 +98,23 @@ def _cycle(vals, count):
     return lax.slice(out, (0,), (count,))
 
 
+def _put_picked(x, flat, m, vals, k):
+    """``x`` (flattened: ``flat``) with each position where ``m`` is true set to ``vals[k]``:
+    place's and putmask's common end (they differ in which value a position takes)."""
+    dnums = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,),
+                                       start_index_map=(0,))
+    picked = lax.gather(vals, lax.expand_dims(k, (1,)), dnums, (1,),
+                        mode=lax.GatherScatterMode.CLIP)
+    return lax.reshape(lax.select(m, picked, flat), x.shape)
+
+
 @kernel(static=())
 def _place_kernel(x, mask, vals):
     flat, m = _flat(x), _flat(mask)
     # the k-th True position (k = 0, 1, ...) takes vals[k % len(vals)]
     k = rank_of_true(m, _dt.default_index())
     k = lax.rem(lax.max(k, lax.full_like(k, 0)), lax.full_like(k, vals.shape[0]))
-    dnums = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,),
-                                       start_index_map=(0,))
-    picked = lax.gather(vals, lax.expand_dims(k, (1,)), dnums, (1,),
-                        mode=lax.GatherScatterMode.CLIP)
-    return lax.reshape(lax.select(m, picked, flat), x.shape)
+    return _put_picked(x, flat, m, vals, k)
 
 
 @in_wide_mode
@@ -289,11 +295,7 @@ def _putmask_kernel(x, mask, vals):
     n = flat.shape[0]
     # NumPy's rule: position i takes values[i % len(values)] (not the k-th selected one)
     k = lax.rem(lax.iota(_dt.default_index(), n), lax.full((n,), vals.shape[0], _dt.default_index()))
-    dnums = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,),
-                                       start_index_map=(0,))
-    picked = lax.gather(vals, lax.expand_dims(k, (1,)), dnums, (1,),
-                        mode=lax.GatherScatterMode.CLIP)
-    return lax.reshape(lax.select(m, picked, flat), x.shape)
+    return _put_picked(x, flat, m, vals, k)
 
 
 @in_wide_mode
@@ -402,7 +404,7 @@ def _pick(fn, x, m, axis, size, fill_value):
     return call(_pick_kernel, x, pos, count, axis=axis, fill_value=fill_value)
 
 
-_SELECT_RETURNS = _docs.compose("""
+_SELECT_PARAMETERS_RETURNS = _docs.compose("""
 {size}
 fill_value : scalar, optional
     The padding; default 0.
@@ -419,16 +421,8 @@ Raises
 {size_error}""", type_error_operand=_docs.TYPE_ERROR_OPERAND, size_error=_docs.SIZE_ERROR)
 
 
-_SELECT_EXAMPLES = _docs.compose("""
-Examples
---------
->>> import laxarray as la
->>> a = la.asarray([[1, 2], [3, 4]])""")
-
-
 @in_wide_mode
-@fill(select_returns=_SELECT_RETURNS, select_raises=_SELECT_RAISES,
-      select_examples=_SELECT_EXAMPLES)
+@fill(select_parameters_returns=_SELECT_PARAMETERS_RETURNS, select_raises=_SELECT_RAISES)
 def extract(condition, arr, *, size=None, fill_value=None):
     """Return the elements of an array where a condition is non-zero.
 
@@ -440,7 +434,7 @@ def extract(condition, arr, *, size=None, fill_value=None):
         Flattened; non-zero selects.
     arr : array_like
         The input; flattened.
-    {select_returns}
+    {select_parameters_returns}
         The selected elements, 1-D.
 
     {select_raises}
@@ -449,7 +443,10 @@ def extract(condition, arr, *, size=None, fill_value=None):
     -----
     Static under ``jax.jit``: ``size``, ``fill_value``.
 
-    {select_examples}
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1, 2], [3, 4]])
     >>> la.extract(a > 1, a)
     Array([2, 3, 4])
     >>> la.extract(a > 1, a, size=4)
@@ -471,9 +468,9 @@ def extract(condition, arr, *, size=None, fill_value=None):
 
 
 @in_wide_mode
-@fill(array=_docs.ARRAY, axis_flat=_docs.AXIS_FLAT, select_returns=_SELECT_RETURNS,
-      select_raises=_SELECT_RAISES, axis_error_axis=_docs.AXIS_ERROR_AXIS,
-      select_examples=_SELECT_EXAMPLES)
+@fill(array=_docs.ARRAY, axis_flat=_docs.AXIS_FLAT,
+      select_parameters_returns=_SELECT_PARAMETERS_RETURNS, select_raises=_SELECT_RAISES,
+      axis_error_axis=_docs.AXIS_ERROR_AXIS)
 def compress(condition, a, axis=None, *, size=None, fill_value=None):
     """Return the slices of an array along an axis where a condition is true.
 
@@ -485,7 +482,7 @@ def compress(condition, a, axis=None, *, size=None, fill_value=None):
         1-D; shorter than the axis counts as False beyond its end.
     {array}
     {axis_flat}
-    {select_returns}
+    {select_parameters_returns}
         The selected slices.
 
     {select_raises}
@@ -495,7 +492,10 @@ def compress(condition, a, axis=None, *, size=None, fill_value=None):
     -----
     Static under ``jax.jit``: ``axis``, ``size``, ``fill_value``.
 
-    {select_examples}
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[1, 2], [3, 4]])
     >>> la.compress(la.asarray([False, True]), a, axis=0)
     Array([[3, 4]])
     >>> la.compress(la.asarray([False, True]), a, axis=1, size=2, fill_value=-1)

@@ -289,7 +289,7 @@ def _live(k, n):
     return lax.lt(lax.iota(_dt.default_index(), n), lax.full((n,), k, _dt.default_index()))
 
 
-_SETOP_RAISES = _docs.compose("""
+_SETOP_RAISES_NOTES = _docs.compose("""
 Raises
 ------
 {type_error_operand}
@@ -317,7 +317,7 @@ ar1, ar2 : array_like
 
 @in_wide_region
 @fill(setop_parameters=_SETOP_PARAMETERS, setop_returns=_SETOP_RETURNS,
-      setop_raises=_SETOP_RAISES)
+      setop_raises_notes=_SETOP_RAISES_NOTES)
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False, *, size=None,
                 fill_value=None):
     """Return the sorted values common to two arrays.
@@ -334,7 +334,7 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False, *, size=Non
         The sorted common values; with ``return_indices``, ``(values, indices1, indices2)``
         (padded index entries are 0).
 
-    {setop_raises}
+    {setop_raises_notes}
     Static under ``jax.jit``: ``assume_unique``, ``return_indices``, ``size``, ``fill_value``.
 
     On the CPU it takes the CPU host path: :func:`unique`'s.
@@ -407,7 +407,7 @@ def _sort_masked(aux, live):
 
 @in_wide_region
 @fill(setop_parameters=_SETOP_PARAMETERS, setop_returns=_SETOP_RETURNS,
-      setop_raises=_SETOP_RAISES)
+      setop_raises_notes=_SETOP_RAISES_NOTES)
 def union1d(ar1, ar2, *, size=None, fill_value=None):
     """Return the sorted unique values of two arrays together.
 
@@ -418,7 +418,7 @@ def union1d(ar1, ar2, *, size=None, fill_value=None):
     Array
         The sorted union.
 
-    {setop_raises}
+    {setop_raises_notes}
     Static under ``jax.jit``: ``size``, ``fill_value``.
 
     On the CPU it takes the CPU host path: :func:`unique`'s.
@@ -440,7 +440,7 @@ def union1d(ar1, ar2, *, size=None, fill_value=None):
 
 @in_wide_region
 @fill(setop_parameters=_SETOP_PARAMETERS, setop_returns=_SETOP_RETURNS,
-      setop_raises=_SETOP_RAISES)
+      setop_raises_notes=_SETOP_RAISES_NOTES)
 def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
     """Return the sorted unique values of one array that are not in another.
 
@@ -453,7 +453,7 @@ def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
     Array
         The values of ``ar1`` not in ``ar2``.
 
-    {setop_raises}
+    {setop_raises_notes}
     Static under ``jax.jit``: ``assume_unique``, ``size``, ``fill_value``.
 
     On the CPU it takes the CPU host path: :func:`unique`'s and :func:`isin`'s.
@@ -481,7 +481,7 @@ def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
 
 @in_wide_region
 @fill(setop_parameters=_SETOP_PARAMETERS, setop_returns=_SETOP_RETURNS,
-      setop_raises=_SETOP_RAISES)
+      setop_raises_notes=_SETOP_RAISES_NOTES)
 def setxor1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
     """Return the sorted values that are in exactly one of two arrays.
 
@@ -494,7 +494,7 @@ def setxor1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
     Array
         The sorted symmetric difference.
 
-    {setop_raises}
+    {setop_raises_notes}
     Static under ``jax.jit``: ``assume_unique``, ``size``, ``fill_value``.
 
     On the CPU it takes the CPU host path: :func:`unique`'s.

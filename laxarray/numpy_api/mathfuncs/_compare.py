@@ -89,7 +89,7 @@ def _closeness(fn, a, b, rtol, atol, equal_nan, reduce):
                 equal_nan=bool(equal_nan), reduce=reduce)
 
 
-_CLOSE_PARAMETERS = _docs.compose("""
+_CLOSE_PARAMETERS_RETURNS = _docs.compose("""
 Parameters
 ----------
 a, b : array_like
@@ -106,7 +106,7 @@ Returns
 Array""")
 
 
-_CLOSE_RAISES = _docs.compose("""
+_CLOSE_RAISES_NOTES = _docs.compose("""
 Raises
 ------
 TypeError
@@ -120,17 +120,17 @@ Static under ``jax.jit``: ``rtol``, ``atol``, ``equal_nan``.""",
 
 
 @in_wide_region
-@fill(close_parameters=_CLOSE_PARAMETERS, close_raises=_CLOSE_RAISES)
+@fill(close_parameters_returns=_CLOSE_PARAMETERS_RETURNS, close_raises_notes=_CLOSE_RAISES_NOTES)
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Return whether two arrays are equal elementwise within a tolerance.
 
     Array API: (not in the standard). NumPy: numpy.isclose.
 
-    {close_parameters}
+    {close_parameters_returns}
         A bool array of the broadcast shape: ``|a - b| <= atol + rtol * |b|`` (not symmetric
         in ``a`` and ``b``); equal infinities are close.
 
-    {close_raises}
+    {close_raises_notes}
 
     Examples
     --------
@@ -144,16 +144,16 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 @in_wide_region
-@fill(close_parameters=_CLOSE_PARAMETERS, close_raises=_CLOSE_RAISES)
+@fill(close_parameters_returns=_CLOSE_PARAMETERS_RETURNS, close_raises_notes=_CLOSE_RAISES_NOTES)
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Return whether two arrays are equal elementwise within a tolerance, everywhere.
 
     Array API: (not in the standard). NumPy: numpy.allclose.
 
-    {close_parameters}
+    {close_parameters_returns}
         A 0-d bool array (NumPy returns a Python bool): ``all(isclose(a, b, ...))``.
 
-    {close_raises}
+    {close_raises_notes}
 
     Use ``bool(...)`` for a Python bool; under ``jax.jit`` the result stays an array.
 
@@ -200,7 +200,7 @@ def _equal(fn, a1, a2, equal_nan, broadcast):
     return call(_equal_kernel, v1, v2, dtype=dt, shape=shape, equal_nan=bool(equal_nan))
 
 
-_EQUAL_RAISES = _docs.compose("""
+_EQUAL_RAISES_NOTES = _docs.compose("""
 Raises
 ------
 {type_error_operand}
@@ -217,7 +217,7 @@ a1, a2 : array_like
 
 
 @in_wide_region
-@fill(equal_parameters=_EQUAL_PARAMETERS, equal_raises=_EQUAL_RAISES)
+@fill(equal_parameters=_EQUAL_PARAMETERS, equal_raises_notes=_EQUAL_RAISES_NOTES)
 def array_equal(a1, a2, equal_nan=False):
     """Return whether two arrays have the same shape and elements.
 
@@ -232,7 +232,7 @@ def array_equal(a1, a2, equal_nan=False):
     Array
         A 0-d bool array (NumPy returns a Python bool); False for different shapes.
 
-    {equal_raises}
+    {equal_raises_notes}
     Static under ``jax.jit``: ``equal_nan``.
 
     Examples
@@ -250,7 +250,7 @@ def array_equal(a1, a2, equal_nan=False):
 
 
 @in_wide_region
-@fill(equal_parameters=_EQUAL_PARAMETERS, equal_raises=_EQUAL_RAISES)
+@fill(equal_parameters=_EQUAL_PARAMETERS, equal_raises_notes=_EQUAL_RAISES_NOTES)
 def array_equiv(a1, a2):
     """Return whether two arrays broadcast together and are equal elementwise.
 
@@ -263,7 +263,7 @@ def array_equiv(a1, a2):
     Array
         A 0-d bool array (NumPy returns a Python bool); False if the shapes do not broadcast.
 
-    {equal_raises}
+    {equal_raises_notes}
     Static under ``jax.jit``: none.
 
     Examples

@@ -194,6 +194,10 @@ def _clamp_u64_kernel(n):
     return lax.convert_element_type(lax.min(n, lax.full_like(n, 1 << 20)), _dt.default_index())
 
 
+@fill(closing=_docs.closing(
+    ["TypeError\n    If an operand is not array_like, or ``x2`` is not of an integer dtype.",
+     "ValueError\n    If the shapes do not broadcast."],
+    "none"))
 def ldexp(x1, x2, /):
     """Return ``x1 * 2**x2`` elementwise, for integer ``x2``.
 
@@ -211,20 +215,7 @@ def ldexp(x1, x2, /):
     Array
         Of the floating dtype of ``x1`` (integers give float64).
 
-    Raises
-    ------
-    TypeError
-        If an operand is not array_like, or ``x2`` is not of an integer dtype.
-    ValueError
-        If the shapes do not broadcast.
-
-    Notes
-    -----
-    Static under ``jax.jit``: none.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {closing}
     >>> la.ldexp(la.asarray([0.5, 1.0]), la.asarray([4, 1]))
     Array([8., 2.])
     """
@@ -404,7 +395,7 @@ def _around_kernel(x, *, decimals):
     return lax.mul(lax.round(lax.div(x, scale), even), scale)
 
 
-_ROUND_PARAMETERS = _docs.compose("""
+_ROUND_PARAMETERS_RETURNS = _docs.compose("""
 decimals : int, optional
     The number of decimals to round to (negative: to tens, hundreds ...); default 0.
 out : None, optional
@@ -415,7 +406,7 @@ Returns
 Array""")
 
 
-_ROUND_EXAMPLES = _docs.compose("""
+_ROUND_NOTES_EXAMPLES = _docs.compose("""
 Integers stay integers (a negative ``decimals`` rounds them half to even, in integers);
 floats compute ``rint(x * 10**d) / 10**d`` as NumPy does (the division not turned into a
 product by an inexact reciprocal: ``round(1.25, 1)`` is ``1.2``); complex input rounds
@@ -426,7 +417,8 @@ Examples
 >>> import laxarray as xp""")
 
 
-@fill(round_parameters=_ROUND_PARAMETERS, round_examples=_ROUND_EXAMPLES)
+@fill(round_parameters_returns=_ROUND_PARAMETERS_RETURNS,
+      round_notes_examples=_ROUND_NOTES_EXAMPLES)
 def around(a, decimals=0, out=None):
     """Round each element half to even, to the given number of decimals.
 
@@ -436,7 +428,7 @@ def around(a, decimals=0, out=None):
     ----------
     a : array_like
         The input array.
-    {round_parameters}
+    {round_parameters_returns}
         The rounded values, of the dtype of ``a``.
 
     Raises
@@ -448,14 +440,15 @@ def around(a, decimals=0, out=None):
     -----
     Static under ``jax.jit``: ``decimals``.
 
-    {round_examples}
+    {round_notes_examples}
     >>> xp.around(xp.asarray([1.25, 2.675]), 1)
     Array([1.2, 2.7])
     """
     return _around("around", a, decimals, out)
 
 
-@fill(round_parameters=_ROUND_PARAMETERS, round_examples=_ROUND_EXAMPLES)
+@fill(round_parameters_returns=_ROUND_PARAMETERS_RETURNS,
+      round_notes_examples=_ROUND_NOTES_EXAMPLES)
 def round(x, /, decimals=0, out=None):  # noqa: A001 -- the standard's and NumPy's name
     """Round each element half to even, to the given number of decimals.
 
@@ -465,7 +458,7 @@ def round(x, /, decimals=0, out=None):  # noqa: A001 -- the standard's and NumPy
     ----------
     x : array_like
         The input array.
-    {round_parameters}
+    {round_parameters_returns}
         The rounded values, of the dtype of ``x``.
 
     Raises
@@ -483,7 +476,7 @@ def round(x, /, decimals=0, out=None):  # noqa: A001 -- the standard's and NumPy
     ``TypeError`` (the standard's numeric category); with other ``decimals`` it is returned
     as it is.
 
-    {round_examples}
+    {round_notes_examples}
     >>> xp.round(xp.asarray([0.5, 1.5, 2.5]))
     Array([0., 2., 2.])
     >>> xp.round(xp.asarray([1.25, 3.14159]), 2)

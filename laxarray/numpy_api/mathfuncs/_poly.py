@@ -132,7 +132,7 @@ def _polyadd(fn, a1, a2, subtract):
 _ADD_RAISES = _docs.closing([_PAIR_ERRORS], "none")
 
 
-_ADD_PARAMETERS = _docs.compose("""
+_ADD_PARAMETERS_RETURNS = _docs.compose("""
 Parameters
 ----------
 {pair}
@@ -143,12 +143,12 @@ Array""", pair=_PAIR)
 
 
 @in_wide_region
-@fill(add_parameters=_ADD_PARAMETERS,
+@fill(add_parameters_returns=_ADD_PARAMETERS_RETURNS,
       add_raises=_ADD_RAISES)
 def polyadd(a1, a2):
     """Add two polynomials. NumPy: numpy.polyadd.
 
-    {add_parameters}
+    {add_parameters_returns}
         The coefficients of ``a1 + a2``, highest power first, as long as the longer input
         (NumPy's ``poly1d`` inputs are not taken: pass their ``coeffs``).
 
@@ -160,12 +160,12 @@ def polyadd(a1, a2):
 
 
 @in_wide_region
-@fill(add_parameters=_ADD_PARAMETERS,
+@fill(add_parameters_returns=_ADD_PARAMETERS_RETURNS,
       add_raises=_ADD_RAISES)
 def polysub(a1, a2):
     """Subtract one polynomial from another. NumPy: numpy.polysub.
 
-    {add_parameters}
+    {add_parameters_returns}
         The coefficients of ``a1 - a2``, highest power first, as long as the longer input
         (NumPy's ``poly1d`` inputs are not taken: pass their ``coeffs``).
 

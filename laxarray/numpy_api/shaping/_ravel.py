@@ -193,7 +193,7 @@ def _argwhere_kernel(x, *, size, fill_value, flat):
     return lax.concatenate([lax.expand_dims(c, (1,)) for c in coords], 1)
 
 
-_NONZERO_PARAMETERS = _docs.compose("""
+_NONZERO_PARAMETERS_RETURNS = _docs.compose("""
 Parameters
 ----------
 {array}
@@ -208,7 +208,7 @@ Returns
 Array""", array=_docs.ARRAY)
 
 
-_NONZERO_RAISES = _docs.compose("""
+_NONZERO_RAISES_NOTES = _docs.compose("""
 Raises
 ------
 {type_error_a}
@@ -221,18 +221,18 @@ Static under ``jax.jit``: ``size``, ``fill_value``.""",
 
 
 @in_wide_region
-@fill(nonzero_parameters=_NONZERO_PARAMETERS,
-      nonzero_raises=_NONZERO_RAISES)
+@fill(nonzero_parameters_returns=_NONZERO_PARAMETERS_RETURNS,
+      nonzero_raises_notes=_NONZERO_RAISES_NOTES)
 def argwhere(a, *, size=None, fill_value=None):
     """Return the indices of the non-zero elements, one row per element.
 
     Array API: (not in the standard). NumPy: numpy.argwhere.
 
-    {nonzero_parameters}
+    {nonzero_parameters_returns}
         Of shape ``(N, a.ndim)``, in row-major order, of the index dtype (int64 on the CPU,
         int32 on a TPU).
 
-    {nonzero_raises}
+    {nonzero_raises_notes}
 
     The number of non-zeros decides the output shape, hence ``size`` under ``jax.jit`` (as
     jax.numpy's).
@@ -254,17 +254,17 @@ def argwhere(a, *, size=None, fill_value=None):
 
 
 @in_wide_region
-@fill(nonzero_parameters=_NONZERO_PARAMETERS,
-      nonzero_raises=_NONZERO_RAISES)
+@fill(nonzero_parameters_returns=_NONZERO_PARAMETERS_RETURNS,
+      nonzero_raises_notes=_NONZERO_RAISES_NOTES)
 def flatnonzero(a, *, size=None, fill_value=0):
     """Return the indices of the non-zero elements of the flattened array.
 
     Array API: (not in the standard). NumPy: numpy.flatnonzero.
 
-    {nonzero_parameters}
+    {nonzero_parameters_returns}
         The 1-D indices into ``ravel(a)``, of the index dtype.
 
-    {nonzero_raises}
+    {nonzero_raises_notes}
 
     Examples
     --------

@@ -259,7 +259,7 @@ def _atleast_public(fn, arys, ndim, where):
 _ATLEAST_RAISES = _docs.closing([_docs.TYPE_ERROR_INPUT], "none")
 
 
-_ATLEAST_PARAMETERS = _docs.compose("""
+_ATLEAST_PARAMETERS_RETURNS = _docs.compose("""
 Parameters
 ----------
 *arys : array_like
@@ -271,14 +271,14 @@ Array or tuple of Array""")
 
 
 @in_wide_mode
-@fill(atleast_parameters=_ATLEAST_PARAMETERS,
+@fill(atleast_parameters_returns=_ATLEAST_PARAMETERS_RETURNS,
       atleast_raises=_ATLEAST_RAISES)
 def atleast_1d(*arys):
     """View inputs as arrays of rank at least one.
 
     Array API: (not in the standard). NumPy: numpy.atleast_1d.
 
-    {atleast_parameters}
+    {atleast_parameters_returns}
         Each input as an array, 0-d ones reshaped to ``(1,)``; a tuple for several inputs.
 
     {atleast_raises}
@@ -291,14 +291,14 @@ def atleast_1d(*arys):
 
 
 @in_wide_mode
-@fill(atleast_parameters=_ATLEAST_PARAMETERS,
+@fill(atleast_parameters_returns=_ATLEAST_PARAMETERS_RETURNS,
       atleast_raises=_ATLEAST_RAISES)
 def atleast_2d(*arys):
     """View inputs as arrays of rank at least two.
 
     Array API: (not in the standard). NumPy: numpy.atleast_2d.
 
-    {atleast_parameters}
+    {atleast_parameters_returns}
         Each input as an array: ``(N,)`` becomes ``(1, N)``, 0-d ``(1, 1)``; a tuple for
         several inputs.
 
@@ -310,14 +310,14 @@ def atleast_2d(*arys):
 
 
 @in_wide_mode
-@fill(atleast_parameters=_ATLEAST_PARAMETERS,
+@fill(atleast_parameters_returns=_ATLEAST_PARAMETERS_RETURNS,
       atleast_raises=_ATLEAST_RAISES)
 def atleast_3d(*arys):
     """View inputs as arrays of rank at least three.
 
     Array API: (not in the standard). NumPy: numpy.atleast_3d.
 
-    {atleast_parameters}
+    {atleast_parameters_returns}
         ``(N,)`` becomes ``(1, N, 1)``, ``(M, N)`` becomes ``(M, N, 1)``; a tuple for
         several inputs.
 
@@ -371,7 +371,7 @@ _HVSTACK_RAISES = _docs.closing(["""
         If ``tup`` is empty or the shapes do not match."""], "``dtype``, ``casting``")
 
 
-_HVSTACK_PARAMETERS = _docs.compose("""
+_HVSTACK_PARAMETERS_RETURNS = _docs.compose("""
 Parameters
 ----------
 tup : sequence of array_like
@@ -386,14 +386,14 @@ Array""", dtype_promoted=_docs.DTYPE_PROMOTED)
 
 
 @in_wide_mode
-@fill(hvstack_parameters=_HVSTACK_PARAMETERS,
+@fill(hvstack_parameters_returns=_HVSTACK_PARAMETERS_RETURNS,
       hvstack_raises=_HVSTACK_RAISES)
 def hstack(tup, *, dtype=None, casting="same_kind"):
     """Stack arrays horizontally: along axis 1, or axis 0 for 1-D inputs.
 
     Array API: (not in the standard). NumPy: numpy.hstack.
 
-    {hvstack_parameters}
+    {hvstack_parameters_returns}
         The stacked array.
 
     {hvstack_raises}
@@ -409,14 +409,14 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
 
 
 @in_wide_mode
-@fill(hvstack_parameters=_HVSTACK_PARAMETERS,
+@fill(hvstack_parameters_returns=_HVSTACK_PARAMETERS_RETURNS,
       hvstack_raises=_HVSTACK_RAISES)
 def vstack(tup, *, dtype=None, casting="same_kind"):
     """Stack arrays vertically: along axis 0 of the inputs made at least 2-D.
 
     Array API: (not in the standard). NumPy: numpy.vstack.
 
-    {hvstack_parameters}
+    {hvstack_parameters_returns}
         The stacked array, at least 2-D.
 
     {hvstack_raises}

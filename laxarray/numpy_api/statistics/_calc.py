@@ -383,7 +383,10 @@ def _trapezoid_kernel(y, d, *, axis, pdtype, rdtype):
 
 
 @in_wide_region
-@fill(type_error_operand=_docs.TYPE_ERROR_OPERAND, axis_error_axis=_docs.AXIS_ERROR_AXIS)
+@fill(closing=_docs.closing(
+    [_docs.TYPE_ERROR_OPERAND, "ValueError\n    If ``x`` does not match ``y``.",
+     _docs.AXIS_ERROR_AXIS],
+    "``axis``"))
 def trapezoid(y, x=None, dx=1.0, axis=-1):
     """Integrate along an axis by the composite trapezoidal rule.
 
@@ -406,20 +409,7 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     Array
         The integrals, of ``y``'s shape without ``axis``; integers give float64.
 
-    Raises
-    ------
-    {type_error_operand}
-    ValueError
-        If ``x`` does not match ``y``.
-    {axis_error_axis}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {closing}
     >>> la.trapezoid(la.asarray([1.0, 2.0, 3.0]))
     Array(4.)
     >>> la.trapezoid(la.asarray([1.0, 2.0, 3.0]), x=la.asarray([4.0, 6.0, 8.0]))

@@ -163,8 +163,7 @@ def _ptp_kernel(x, *, axes, keepdims):
 
 
 @in_wide_region
-@fill(axes_all=_docs.AXES_ALL, out_none=_docs.OUT_NONE, keepdims=_docs.KEEPDIMS,
-      axis_error=_docs.AXIS_ERROR)
+@fill(axes_all=_docs.AXES_ALL, out_keepdims=_docs.OUT_KEEPDIMS, axis_error=_docs.AXIS_ERROR)
 def ptp(a, axis=None, out=None, keepdims=False):
     """Return the range of values (maximum - minimum) along the given axes.
 
@@ -175,8 +174,7 @@ def ptp(a, axis=None, out=None, keepdims=False):
     a : array_like
         The input array, of a real numeric dtype (not bool).
     {axes_all}
-    {out_none}
-    {keepdims}
+    {out_keepdims}
 
     Returns
     -------

@@ -121,7 +121,7 @@ def _median(fn, a, axis, keepdims, omit_nan, out=None):
                 rdtype=rdtype)
 
 
-_MEDIAN_PARAMETERS = _docs.compose("""
+_MEDIAN_PARAMETERS_RETURNS = _docs.compose("""
 Parameters
 ----------
 {real_array}
@@ -137,7 +137,7 @@ Array""",
     overwrite_input=_sdocs.OVERWRITE_INPUT, keepdims=_docs.KEEPDIMS)
 
 
-_MEDIAN_RAISES = _docs.compose("""
+_MEDIAN_RAISES_NOTES = _docs.compose("""
 Raises
 ------
 {real_type_error}
@@ -150,18 +150,18 @@ Static under ``jax.jit``: ``axis``, ``keepdims``.""",
 
 
 @in_wide_region
-@fill(median_parameters=_MEDIAN_PARAMETERS,
-      median_raises=_MEDIAN_RAISES)
+@fill(median_parameters_returns=_MEDIAN_PARAMETERS_RETURNS,
+      median_raises_notes=_MEDIAN_RAISES_NOTES)
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """Compute the median along the given axes.
 
     Array API: (not in the standard). NumPy: numpy.median.
 
-    {median_parameters}
+    {median_parameters_returns}
         The medians (the mean of the two middle values for an even count); integers give
         float64; an empty slice gives NaN.
 
-    {median_raises}
+    {median_raises_notes}
 
     On the CPU backend a concrete real array takes the CPU host path: NumPy's own function,
     called directly (no kernel, no compile); traced there, NumPy's function in a host call,
@@ -183,17 +183,17 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
 
 @in_wide_region
-@fill(median_parameters=_MEDIAN_PARAMETERS,
-      median_raises=_MEDIAN_RAISES)
+@fill(median_parameters_returns=_MEDIAN_PARAMETERS_RETURNS,
+      median_raises_notes=_MEDIAN_RAISES_NOTES)
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """Compute the median along the given axes, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanmedian.
 
-    {median_parameters}
+    {median_parameters_returns}
         The medians of the non-NaN values. An all-NaN slice gives NaN.
 
-    {median_raises}
+    {median_raises_notes}
 
     Takes the CPU host path of :func:`median`.
 

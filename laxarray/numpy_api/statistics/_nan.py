@@ -63,8 +63,7 @@ Parameters
 
 
 @in_wide_region
-@fill(sum_parameters=_SUM_PARAMETERS, out_none=_docs.OUT_NONE, keepdims=_docs.KEEPDIMS,
-      sum_raises=_SUM_RAISES)
+@fill(sum_parameters=_SUM_PARAMETERS, out_keepdims=_docs.OUT_KEEPDIMS, sum_raises=_SUM_RAISES)
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
     """Return the sum over the given axes, treating NaNs as zero.
 
@@ -74,8 +73,7 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
     dtype : dtype, optional
         The dtype to accumulate in and return.  Default as :func:`laxarray.sum`'s (smaller
         integers in the default integer dtype).
-    {out_none}
-    {keepdims}
+    {out_keepdims}
 
     Returns
     -------
@@ -148,50 +146,35 @@ def _nan_extremum(fn, a, axis, keepdims, find_max):
     return call(_nan_extremum_kernel, x, axes=axes, keepdims=keepdims, find_max=find_max)
 
 
-_EXTREMUM_RAISES = _docs.compose("""
-Raises
-------
-{no_order_error}
-{axis_error}
-
-Notes
------
-Static under ``jax.jit``: ``axis``, ``keepdims``.
-
-Examples
---------
->>> import laxarray as la
->>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])""",
-    no_order_error=_sdocs.NO_ORDER_ERROR, axis_error=_docs.AXIS_ERROR)
+_EXTREMUM_RAISES = _docs.closing([_sdocs.NO_ORDER_ERROR, _docs.AXIS_ERROR],
+                                                "``axis``, ``keepdims``")
 
 
-_EXTREMUM_PARAMETERS = _docs.compose("""
+_EXTREMUM_PARAMETERS_RETURNS = _docs.compose("""
 Parameters
 ----------
 {real_array}
 {axes_all}
-{out_none}
-{keepdims}
+{out_keepdims}
 
 Returns
 -------
-Array""",
-    real_array=_docs.REAL_ARRAY, axes_all=_docs.AXES_ALL, out_none=_docs.OUT_NONE,
-    keepdims=_docs.KEEPDIMS)
+Array""", real_array=_docs.REAL_ARRAY, axes_all=_docs.AXES_ALL, out_keepdims=_docs.OUT_KEEPDIMS)
 
 
 @in_wide_region
-@fill(extremum_parameters=_EXTREMUM_PARAMETERS,
+@fill(extremum_parameters_returns=_EXTREMUM_PARAMETERS_RETURNS,
       extremum_raises=_EXTREMUM_RAISES)
 def nanmax(a, axis=None, out=None, keepdims=False):
     """Return the maximum over the given axes, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanmax.
 
-    {extremum_parameters}
+    {extremum_parameters_returns}
         The maximums of the non-NaN values; an all-NaN slice gives NaN.
 
     {extremum_raises}
+    >>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])
     >>> la.nanmax(a, axis=1)
     Array([1., 4.])
     """
@@ -200,19 +183,19 @@ def nanmax(a, axis=None, out=None, keepdims=False):
 
 
 @in_wide_region
-@fill(extremum_parameters=_EXTREMUM_PARAMETERS,
+@fill(extremum_parameters_returns=_EXTREMUM_PARAMETERS_RETURNS,
       extremum_raises=_EXTREMUM_RAISES)
 def nanmin(a, axis=None, out=None, keepdims=False):
     """Return the minimum over the given axes, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanmin.
 
-    {extremum_parameters}
+    {extremum_parameters_returns}
         The minimums of the non-NaN values; an all-NaN slice gives NaN.
 
     {extremum_raises}
-    >>> la.nanmin(a)
-    Array(1.)
+    >>> la.nanmin(la.asarray([[la.nan, 2.0], [3.0, 1.0]]), axis=0)
+    Array([3., 1.])
     """
     no_out("nanmin", out)
     return _nan_extremum("nanmin", a, axis, keepdims, False)
@@ -361,8 +344,8 @@ def _nan_moment(fn, op, a, axis, dtype, ddof, keepdims):
 
 
 @in_wide_region
-@fill(sum_parameters=_SUM_PARAMETERS, accumulate=_sdocs.ACCUMULATE, out_none=_docs.OUT_NONE,
-      keepdims=_docs.KEEPDIMS, sum_raises=_SUM_RAISES)
+@fill(sum_parameters=_SUM_PARAMETERS, accumulate=_sdocs.ACCUMULATE, out_keepdims=_docs.OUT_KEEPDIMS,
+      sum_raises=_SUM_RAISES)
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     """Compute the mean over the given axes, ignoring NaNs.
 
@@ -370,8 +353,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
 
     {sum_parameters}
     {accumulate}
-    {out_none}
-    {keepdims}
+    {out_keepdims}
 
     Returns
     -------
@@ -397,7 +379,7 @@ def _ddof(fn, ddof, correction):
     return ddof
 
 
-_MOMENT_RAISES = _docs.compose("""
+_MOMENT_RAISES_NOTES_EXAMPLES = _docs.compose("""
 Raises
 ------
 {type_error_a_out}
@@ -410,13 +392,12 @@ Static under ``jax.jit``: ``axis``, ``dtype``, ``ddof``, ``keepdims``, ``correct
 
 Examples
 --------
->>> import laxarray as la
->>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])""",
+>>> import laxarray as la""",
     type_error_a_out=_docs.TYPE_ERROR_A_OUT, ddof_error=_sdocs.DDOF_ERROR,
     axis_error=_docs.AXIS_ERROR)
 
 
-_MOMENT_PARAMETERS = _docs.compose("""
+_MOMENT_PARAMETERS_RETURNS = _docs.compose("""
 Parameters
 ----------
 {array}
@@ -436,18 +417,19 @@ Array""",
 
 
 @in_wide_region
-@fill(moment_parameters=_MOMENT_PARAMETERS,
-      moment_raises=_MOMENT_RAISES)
+@fill(moment_parameters_returns=_MOMENT_PARAMETERS_RETURNS,
+      moment_raises_notes_examples=_MOMENT_RAISES_NOTES_EXAMPLES)
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
     """Compute the variance over the given axes, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanvar.
 
-    {moment_parameters}
+    {moment_parameters_returns}
         The variances of the non-NaN values (real for complex input); slices with ``count -
         ddof <= 0`` give NaN.
 
-    {moment_raises}
+    {moment_raises_notes_examples}
+    >>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])
     >>> la.nanvar(a, axis=0)
     Array([1., 0.])
     """
@@ -457,17 +439,18 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correc
 
 
 @in_wide_region
-@fill(moment_parameters=_MOMENT_PARAMETERS,
-      moment_raises=_MOMENT_RAISES)
+@fill(moment_parameters_returns=_MOMENT_PARAMETERS_RETURNS,
+      moment_raises_notes_examples=_MOMENT_RAISES_NOTES_EXAMPLES)
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
     """Compute the standard deviation over the given axes, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanstd.
 
-    {moment_parameters}
+    {moment_parameters_returns}
         The square roots of :func:`nanvar`'s variances.
 
-    {moment_raises}
+    {moment_raises_notes_examples}
+    >>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])
     >>> la.nanstd(a)
     Array(1.24721913)
     >>> la.nanstd(la.asarray([1.0, la.nan]), ddof=1)

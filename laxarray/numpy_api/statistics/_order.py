@@ -382,17 +382,10 @@ Parameters
 q : float or array_like""", real_array=_docs.REAL_ARRAY)
 
 
-_PLAIN_QUANTILE_EXAMPLES = _docs.compose("""
-Examples
---------
->>> import laxarray as la
->>> a = la.asarray([[10.0, 7.0, 4.0], [3.0, 2.0, 1.0]])""")
-
-
 @in_wide_region
 @fill(quantile_parameters=_QUANTILE_PARAMETERS, quantile_returns=_QUANTILE_RETURNS,
       order_type_error=_sdocs.ORDER_TYPE_ERROR, q1_error=_sdocs.Q1_ERROR,
-      axis_error=_docs.AXIS_ERROR, plain_quantile_examples=_PLAIN_QUANTILE_EXAMPLES)
+      axis_error=_docs.AXIS_ERROR)
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
              keepdims=False):
     """Compute the ``q``-th quantiles of the data along the given axes.
@@ -423,7 +416,10 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
     in float32; the discontinuous methods return the input dtype; integers give float64).  A
     NaN in a slice makes its result NaN.  NumPy's ``weights`` is not accepted.
 
-    {plain_quantile_examples}
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[10.0, 7.0, 4.0], [3.0, 2.0, 1.0]])
     >>> la.quantile(a, 0.5)
     Array(3.5)
     >>> la.quantile(a, la.asarray([0.1, 0.9]))
@@ -437,7 +433,7 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
 @in_wide_region
 @fill(quantile_parameters=_QUANTILE_PARAMETERS, quantile_returns=_QUANTILE_RETURNS,
       order_type_error=_sdocs.ORDER_TYPE_ERROR, q100_error=_sdocs.Q100_ERROR,
-      axis_error=_docs.AXIS_ERROR, plain_quantile_examples=_PLAIN_QUANTILE_EXAMPLES)
+      axis_error=_docs.AXIS_ERROR)
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                keepdims=False):
     """Compute the ``q``-th percentiles of the data along the given axes.
@@ -467,7 +463,10 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
     the discontinuous methods return the input dtype; integers give float64).  A NaN in a
     slice makes its result NaN.
 
-    {plain_quantile_examples}
+    Examples
+    --------
+    >>> import laxarray as la
+    >>> a = la.asarray([[10.0, 7.0, 4.0], [3.0, 2.0, 1.0]])
     >>> la.percentile(a, 50)
     Array(3.5)
     >>> la.percentile(a, [25, 75], axis=1)
@@ -479,7 +478,7 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
     return _quantile("percentile", a, q, axis, method, keepdims, False, 100, out)
 
 
-_NAN_QUANTILE_NOTES_EXAMPLES = _docs.compose("""
+_NAN_QUANTILE_RAISES_NOTES_EXAMPLES = _docs.compose("""
 {axis_error}
 
 Notes
@@ -496,7 +495,7 @@ Examples
 @in_wide_region
 @fill(quantile_parameters=_QUANTILE_PARAMETERS, quantile_returns=_QUANTILE_RETURNS,
       order_type_error=_sdocs.ORDER_TYPE_ERROR, q1_error=_sdocs.Q1_ERROR,
-      nan_quantile_notes_examples=_NAN_QUANTILE_NOTES_EXAMPLES)
+      nan_quantile_raises_notes_examples=_NAN_QUANTILE_RAISES_NOTES_EXAMPLES)
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                 keepdims=False):
     """Compute the ``q``-th quantiles along the given axes, ignoring NaNs.
@@ -512,7 +511,7 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
     ------
     {order_type_error}
     {q1_error}
-    {nan_quantile_notes_examples}
+    {nan_quantile_raises_notes_examples}
     >>> la.nanquantile(la.asarray([1.0, la.nan, 3.0, 5.0]), 0.5)
     Array(3.)
     """
@@ -522,7 +521,7 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
 @in_wide_region
 @fill(quantile_parameters=_QUANTILE_PARAMETERS, quantile_returns=_QUANTILE_RETURNS,
       order_type_error=_sdocs.ORDER_TYPE_ERROR, q100_error=_sdocs.Q100_ERROR,
-      nan_quantile_notes_examples=_NAN_QUANTILE_NOTES_EXAMPLES)
+      nan_quantile_raises_notes_examples=_NAN_QUANTILE_RAISES_NOTES_EXAMPLES)
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                   keepdims=False):
     """Compute the ``q``-th percentiles along the given axes, ignoring NaNs.
@@ -538,7 +537,7 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
     ------
     {order_type_error}
     {q100_error}
-    {nan_quantile_notes_examples}
+    {nan_quantile_raises_notes_examples}
     >>> la.nanpercentile(la.asarray([1.0, la.nan, 3.0, 5.0]), 100)
     Array(5.)
     """

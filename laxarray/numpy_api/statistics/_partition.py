@@ -84,7 +84,7 @@ def _partition_kernel(x, *, axis, kth, want_indices):
     return sort_kernel.run_xla(x, axis=axis, descending=False, want_indices=want_indices)
 
 
-_PARTITION_RAISES = _docs.compose("""
+_PARTITION_RAISES_NOTES = _docs.compose("""
 Raises
 ------
 {type_error_a}
@@ -98,7 +98,7 @@ Static under ``jax.jit``: ``kth``, ``axis``.""",
     axis_error_axis=_docs.AXIS_ERROR_AXIS)
 
 
-_PARTITION_PARAMETERS = _docs.compose("""
+_PARTITION_PARAMETERS_RETURNS = _docs.compose("""
 Parameters
 ----------
 {array}
@@ -111,17 +111,17 @@ Array""", array=_docs.ARRAY, kth=_sdocs.KTH, axis_last=_sdocs.AXIS_LAST)
 
 
 @in_wide_region
-@fill(partition_parameters=_PARTITION_PARAMETERS,
-      partition_raises=_PARTITION_RAISES)
+@fill(partition_parameters_returns=_PARTITION_PARAMETERS_RETURNS,
+      partition_raises_notes=_PARTITION_RAISES_NOTES)
 def partition(a, kth, axis=-1):
     """Return a partitioned copy: the ``kth`` element in its sorted place, smaller ones first.
 
     Array API: (not in the standard). NumPy: numpy.partition.
 
-    {partition_parameters}
+    {partition_parameters_returns}
         The partitioned copy.
 
-    {partition_raises}
+    {partition_raises_notes}
 
     On the CPU host path this is NumPy's own partition (introselect, run on the host);
     elsewhere a fully sorted copy (NaN last), which satisfies the partition property for
@@ -138,17 +138,17 @@ def partition(a, kth, axis=-1):
 
 
 @in_wide_region
-@fill(partition_parameters=_PARTITION_PARAMETERS,
-      partition_raises=_PARTITION_RAISES)
+@fill(partition_parameters_returns=_PARTITION_PARAMETERS_RETURNS,
+      partition_raises_notes=_PARTITION_RAISES_NOTES)
 def argpartition(a, kth, axis=-1):
     """Return the indices that would partition an array around the ``kth`` element.
 
     Array API: (not in the standard). NumPy: numpy.argpartition.
 
-    {partition_parameters}
+    {partition_parameters_returns}
         The int64 indices.
 
-    {partition_raises}
+    {partition_raises_notes}
 
     On the CPU host path these are NumPy's own indices (introselect on the host); elsewhere
     indices that fully sort ``a`` (stable).
@@ -180,7 +180,10 @@ def _lexsort_kernel(*keys, axis):
 
 
 @in_wide_region
-@fill(axis_error_axis=_docs.AXIS_ERROR_AXIS)
+@fill(closing=_docs.closing(
+    ["TypeError\n    If a key is not array_like.", "ValueError\n    If the keys' shapes differ.",
+     _docs.AXIS_ERROR_AXIS],
+    "``axis``"))
 def lexsort(keys, axis=-1):
     """Return the indices of a stable sort on several keys, the last one primary.
 
@@ -198,21 +201,7 @@ def lexsort(keys, axis=-1):
     Array
         The int64 indices.
 
-    Raises
-    ------
-    TypeError
-        If a key is not array_like.
-    ValueError
-        If the keys' shapes differ.
-    {axis_error_axis}
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {closing}
     >>> surnames = la.asarray([1, 5, 1, 4, 3])
     >>> first = la.asarray([9, 4, 0, 4, 0])
     >>> la.lexsort((surnames, first))
