@@ -6,7 +6,13 @@ the constant's name in lower case, and the function is decorated with
 ``@fill(name=_docs.NAME)`` (:func:`laxarray._core.docstrings.fill`).  Entries of one family
 alone live with that family (``statistics/_docs.py``, the window functions' module).
 Where the functions of a family share whole sections, :func:`compose` makes of them one
-part.
+part, and :func:`closing` builds the Raises and Notes sections with the Examples heading.
+
+A family's composed part is the longest run of docstring lines its members have in common:
+it takes the section headings next to it along (written out per function, the headings and
+the entries between them repeat as a whole), so it may end on an entry's first line (a
+Returns type, a Raises exception) whose description each member writes itself, or on a
+heading whose entries follow in the docstring.
 """
 
 import inspect
