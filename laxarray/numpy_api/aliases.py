@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.validate import check_int, normalize_axis
@@ -25,6 +26,7 @@ from laxarray.array_api._array import Array
 from laxarray.array_api.creation import asarray
 from laxarray.array_api._operators import check_out, finish_out
 from laxarray.array_api.searching import where
+from laxarray.numpy_api import _docs
 
 #: NumPy name -> the standard's name of the same function in laxarray.
 ALIASES = {
@@ -83,53 +85,59 @@ def _st_where(mask, x, fill):
     return where(asarray(mask, dtype=_dt.bool_), x, fill)
 
 
+_EXTREMUM_RAISES_NOTES_EXAMPLES = _docs.compose("""
+Raises
+------
+TypeError
+    If ``a`` is not array_like, or ``out`` is not an array.
+ValueError
+    If a reduced axis is empty and no ``initial`` is given, or ``where`` is given
+    without ``initial``.
+{axis_error}
+
+Notes
+-----
+Static under ``jax.jit``: ``axis``, ``keepdims`` (``initial`` and ``where`` may be traced).
+
+An empty reduction gives ``initial`` (cast to ``a``'s dtype), as NumPy's, and raises
+without it.  Complex input is ordered
+lexicographically (real part, then imaginary), as NumPy orders it.
+
+Examples
+--------
+>>> import laxarray as la""", axis_error=_docs.AXIS_ERROR)
+
+
+_EXTREMUM_PARAMETERS_RETURNS = _docs.compose("""
+Parameters
+----------
+{array}
+{axes_all}
+out : Array or numpy.ndarray, optional
+    NumPy's ``out``: the result is written into it (same shape, a dtype the result casts
+    to by ``same_kind``) and it is returned.
+{keepdims}
+initial : scalar, optional
+    The value masked-out elements take (required with ``where``).
+where : array_like of bool, optional
+    Which elements take part; broadcasts against ``a``.
+
+Returns
+-------
+Array""", array=_docs.ARRAY, axes_all=_docs.AXES_ALL, keepdims=_docs.KEEPDIMS)
+
+
+@fill(extremum_parameters_returns=_EXTREMUM_PARAMETERS_RETURNS,
+      extremum_raises_notes_examples=_EXTREMUM_RAISES_NOTES_EXAMPLES)
 def amax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     """Return the maximum of an array, or maxima along the given axes.
 
     Array API: max (this is NumPy's signature). NumPy: numpy.amax.
 
-    Parameters
-    ----------
-    a : array_like
-        The input array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all.
-    out : Array or numpy.ndarray, optional
-        NumPy's ``out``: the result is written into it (same shape, a dtype the result casts
-        to by ``same_kind``) and it is returned.
-    keepdims : bool, optional
-        Keep the reduced axes with size one; default False.
-    initial : scalar, optional
-        The value masked-out elements take (required with ``where``).
-    where : array_like of bool, optional
-        Which elements take part; broadcasts against ``a``.
-
-    Returns
-    -------
-    Array
+    {extremum_parameters_returns}
         The maxima, of ``a``'s dtype; NaN propagates.
 
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is not an array.
-    ValueError
-        If a reduced axis is empty and no ``initial`` is given, or ``where`` is given
-        without ``initial``.
-    AxisError
-        If an axis is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``keepdims`` (``initial`` and ``where`` may be traced).
-
-    An empty reduction gives ``initial`` (cast to ``a``'s dtype), as NumPy's, and raises
-    without it.  Complex input is ordered
-    lexicographically (real part, then imaginary), as NumPy orders it.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {extremum_raises_notes_examples}
     >>> a = la.asarray([[1, 2], [3, 4]])
     >>> la.amax(a)
     Array(4)
@@ -141,53 +149,17 @@ def amax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     return _reduce_extreme("amax", _st.max, _ew.maximum, a, axis, out, keepdims, initial, where)
 
 
+@fill(extremum_parameters_returns=_EXTREMUM_PARAMETERS_RETURNS,
+      extremum_raises_notes_examples=_EXTREMUM_RAISES_NOTES_EXAMPLES)
 def amin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     """Return the minimum of an array, or minima along the given axes.
 
     Array API: min (this is NumPy's signature). NumPy: numpy.amin.
 
-    Parameters
-    ----------
-    a : array_like
-        The input array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all.
-    out : Array or numpy.ndarray, optional
-        NumPy's ``out``: the result is written into it (same shape, a dtype the result casts
-        to by ``same_kind``) and it is returned.
-    keepdims : bool, optional
-        Keep the reduced axes with size one; default False.
-    initial : scalar, optional
-        The value masked-out elements take (required with ``where``).
-    where : array_like of bool, optional
-        Which elements take part; broadcasts against ``a``.
-
-    Returns
-    -------
-    Array
+    {extremum_parameters_returns}
         The minima, of ``a``'s dtype; NaN propagates.
 
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is not an array.
-    ValueError
-        If a reduced axis is empty and no ``initial`` is given, or ``where`` is given
-        without ``initial``.
-    AxisError
-        If an axis is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``keepdims`` (``initial`` and ``where`` may be traced).
-
-    An empty reduction gives ``initial`` (cast to ``a``'s dtype), as NumPy's, and raises
-    without it.  Complex input is ordered
-    lexicographically (real part, then imaginary), as NumPy orders it.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {extremum_raises_notes_examples}
     >>> a = la.asarray([[1, 2], [3, 4]])
     >>> la.amin(a)
     Array(1)
@@ -199,6 +171,7 @@ def amin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
     return _reduce_extreme("amin", _st.min, _ew.minimum, a, axis, out, keepdims, initial, where)
 
 
+@fill(dtype_promoted=_docs.DTYPE_PROMOTED, axis_error_axis=_docs.AXIS_ERROR_AXIS)
 def concatenate(arrays, axis=0, out=None, *, dtype=None):
     """Join a sequence of arrays along an existing axis.
 
@@ -213,8 +186,7 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None):
     out : Array or numpy.ndarray, optional
         NumPy's ``out``: the result is written into it (same shape, a dtype the result casts
         to by ``same_kind``) and it is returned.
-    dtype : dtype, optional
-        The result's dtype; default the promotion of the inputs'.
+    {dtype_promoted}
 
     Returns
     -------
@@ -227,8 +199,7 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None):
         If an element is not array_like, or ``out`` is not an array.
     ValueError
         If ``arrays`` is empty, or the ranks or the other axes' sizes differ.
-    AxisError
-        If ``axis`` is out of range.
+    {axis_error_axis}
 
     Notes
     -----
@@ -253,6 +224,7 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None):
     return finish_out("concatenate", out, res)
 
 
+@fill(array=_docs.ARRAY, type_error_a=_docs.TYPE_ERROR_A)
 def transpose(a, axes=None):
     """Permute the axes of an array.
 
@@ -260,8 +232,7 @@ def transpose(a, axes=None):
 
     Parameters
     ----------
-    a : array_like
-        The input array.
+    {array}
     axes : sequence of ints, optional
         A permutation of ``range(a.ndim)``; default the reverse order.
 
@@ -272,8 +243,7 @@ def transpose(a, axes=None):
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like.
+    {type_error_a}
     ValueError
         If ``axes`` is not a permutation.
 
@@ -295,6 +265,7 @@ def transpose(a, axes=None):
     return _mp.permute_dims(x, tuple(range(x.ndim))[::-1] if axes is None else tuple(axes))
 
 
+@fill(array=_docs.ARRAY, type_error_a=_docs.TYPE_ERROR_A, axis_error=_docs.AXIS_ERROR)
 def swapaxes(a, axis1, axis2):
     """Interchange two axes of an array.
 
@@ -302,8 +273,7 @@ def swapaxes(a, axis1, axis2):
 
     Parameters
     ----------
-    a : array_like
-        The input array.
+    {array}
     axis1, axis2 : int
         The axes to interchange.
 
@@ -314,10 +284,8 @@ def swapaxes(a, axis1, axis2):
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like.
-    AxisError
-        If an axis is out of range.
+    {type_error_a}
+    {axis_error}
 
     Notes
     -----
@@ -337,6 +305,7 @@ def swapaxes(a, axis1, axis2):
     return _mp.permute_dims(x, tuple(perm))
 
 
+@fill(array=_docs.ARRAY, type_error_a=_docs.TYPE_ERROR_A, axis_error_axis=_docs.AXIS_ERROR_AXIS)
 def rollaxis(a, axis, start=0):
     """Roll an axis backwards until it lies before a position.
 
@@ -344,8 +313,7 @@ def rollaxis(a, axis, start=0):
 
     Parameters
     ----------
-    a : array_like
-        The input array.
+    {array}
     axis : int
         The axis to move.
     start : int, optional
@@ -358,12 +326,10 @@ def rollaxis(a, axis, start=0):
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like.
+    {type_error_a}
     ValueError
         If ``start`` is out of range.
-    AxisError
-        If ``axis`` is out of range.
+    {axis_error_axis}
 
     Notes
     -----
@@ -388,6 +354,7 @@ def rollaxis(a, axis, start=0):
     return _mp.moveaxis(x, ax, start)
 
 
+@fill(array=_docs.ARRAY, type_error_a=_docs.TYPE_ERROR_A)
 def ravel(a, order="C"):
     """Return the flattened array.
 
@@ -395,8 +362,7 @@ def ravel(a, order="C"):
 
     Parameters
     ----------
-    a : array_like
-        The input array.
+    {array}
     order : {'C', 'F', 'A', 'K'}, optional
         Read the elements in row-major (``'C'``, default) or column-major (``'F'``) order;
         ``'A'`` and ``'K'`` read as ``'C'`` (laxarray has no memory layouts).
@@ -408,8 +374,7 @@ def ravel(a, order="C"):
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like.
+    {type_error_a}
     ValueError
         If ``order`` is not one of the four.
 
@@ -433,6 +398,21 @@ def ravel(a, order="C"):
     return _mp.reshape(x, (math.prod(x.shape),))
 
 
+_COUNT_RETURNS_NOTES_EXAMPLES = _docs.compose("""
+Returns
+-------
+int
+
+Notes
+-----
+Static under ``jax.jit``: not applicable (a Python int).
+
+Examples
+--------
+>>> import laxarray as la""")
+
+
+@fill(count_returns_notes_examples=_COUNT_RETURNS_NOTES_EXAMPLES)
 def ndim(a):
     """Return the number of dimensions of an array-like.
 
@@ -443,17 +423,7 @@ def ndim(a):
     a : array_like
         Any array-like.
 
-    Returns
-    -------
-    int
-
-    Notes
-    -----
-    Static under ``jax.jit``: not applicable (a Python int).
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {count_returns_notes_examples}
     >>> la.ndim([[1, 2]])
     2
     """
@@ -487,6 +457,7 @@ def shape(a):
     return tuple(a.shape) if isinstance(a, Array) else np.shape(a)
 
 
+@fill(count_returns_notes_examples=_COUNT_RETURNS_NOTES_EXAMPLES)
 def size(a, axis=None):
     """Return the number of elements of an array-like, or along an axis.
 
@@ -499,17 +470,7 @@ def size(a, axis=None):
     axis : int, optional
         The axis; default all.
 
-    Returns
-    -------
-    int
-
-    Notes
-    -----
-    Static under ``jax.jit``: not applicable (a Python int).
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {count_returns_notes_examples}
     >>> la.size([[1, 2], [3, 4]])
     4
     >>> la.size([[1, 2], [3, 4]], axis=0)

@@ -15,9 +15,9 @@ from laxarray.array_api import _views
 from laxarray.array_api._array import wrap
 from laxarray.array_api._dispatch import NUMPY_METHODS
 from laxarray.array_api._operators import check_out, finish_out
-from laxarray.numpy_api.mathfuncs._elementwise import around
+from laxarray.numpy_api.mathfuncs._floatparts import around
 from laxarray.numpy_api.mathfuncs._products import dot as _dot
-from laxarray.numpy_api.statistics._nan import cumsum as _cumsum
+from laxarray.numpy_api.statistics._cumulative import cumsum as _cumsum
 from laxarray.numpy_api.aliases import ravel as _ravel
 from laxarray.numpy_api.aliases import swapaxes as _swapaxes
 from laxarray.numpy_api.aliases import transpose as _transpose

@@ -15,6 +15,7 @@ import jax
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
@@ -26,6 +27,7 @@ from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw, scalar_operand
 from laxarray.array_api._ufunc import cast_broadcast
 from laxarray.array_api.manipulation import expand_dims
+from laxarray.numpy_api import _docs
 
 
 
@@ -43,6 +45,7 @@ def _wrap_tree(out):
 
 
 @in_wide_region
+@fill(axis_error_axis=_docs.AXIS_ERROR_AXIS)
 def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     """Apply a function to every 1-d slice of an array along an axis.
 
@@ -69,8 +72,7 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     ------
     TypeError
         If ``func1d`` is not callable or ``arr`` is not array_like.
-    AxisError
-        If ``axis`` is out of range.
+    {axis_error_axis}
 
     Notes
     -----

@@ -13,6 +13,7 @@ import math
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import in_wide_mode, is_tracer
@@ -24,6 +25,7 @@ from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.array_api.indexing_functions import gather_axis
 from laxarray.array_api.manipulation import concat, flip_kernel
+from laxarray.numpy_api import _docs
 
 _DROP = lax.GatherScatterMode.FILL_OR_DROP
 _D1 = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
@@ -90,17 +92,30 @@ def _insert_kernel(x, block, idx, *, axis, count):
     return gather_axis(lax.concatenate([x, block], axis), src, axis, wrap=False)
 
 
+_INSERT_PARAMETERS = _docs.compose("""
+Parameters
+----------
+arr : array_like
+    The input array.
+obj : int, slice or array_like of ints or bools""")
+
+
+_INSERT_RAISES = _docs.compose("""
+Raises
+------
+{type_error_operand}
+IndexError""", type_error_operand=_docs.TYPE_ERROR_OPERAND)
+
+
 @in_wide_region
+@fill(insert_parameters=_INSERT_PARAMETERS, insert_raises=_INSERT_RAISES,
+      axis_error_axis=_docs.AXIS_ERROR_AXIS)
 def insert(arr, obj, values, axis=None):
     """Insert values before the given indices along an axis.
 
     Array API: (not in the standard). NumPy: numpy.insert.
 
-    Parameters
-    ----------
-    arr : array_like
-        The input array.
-    obj : int, slice or array_like of ints or bools
+    {insert_parameters}
         The indices before which to insert; may be a traced integer array under ``jax.jit``
         (its length is static; out-of-range entries are clamped).
     values : array_like
@@ -113,14 +128,9 @@ def insert(arr, obj, values, axis=None):
     Array
         A new array with the values inserted.
 
-    Raises
-    ------
-    TypeError
-        If an operand is not array_like.
-    IndexError
+    {insert_raises}
         Eagerly, if an index is out of range (``[-n, n]``).
-    AxisError
-        If ``axis`` is out of range.
+    {axis_error_axis}
 
     Notes
     -----
@@ -190,16 +200,14 @@ def _delete_kernel(x, idx, *, axis, keep):
 
 
 @in_wide_region
+@fill(insert_parameters=_INSERT_PARAMETERS, insert_raises=_INSERT_RAISES,
+      axis_error_axis=_docs.AXIS_ERROR_AXIS)
 def delete(arr, obj, axis=None, *, assume_unique_indices=False):
     """Return a new array without the entries at the given indices along an axis.
 
     Array API: (not in the standard). NumPy: numpy.delete.
 
-    Parameters
-    ----------
-    arr : array_like
-        The input array.
-    obj : int, slice or array_like of ints or bools
+    {insert_parameters}
         The entries to remove.
     axis : int, optional
         The axis; default None: ``arr`` is flattened first.
@@ -212,16 +220,11 @@ def delete(arr, obj, axis=None, *, assume_unique_indices=False):
     Array
         A new array without those entries.
 
-    Raises
-    ------
-    TypeError
-        If an operand is not array_like.
-    IndexError
+    {insert_raises}
         Eagerly, if an index is out of range.
     ValueError
         Under ``jax.jit``, for a traced ``obj`` without ``assume_unique_indices=True``.
-    AxisError
-        If ``axis`` is out of range.
+    {axis_error_axis}
 
     Notes
     -----
@@ -273,6 +276,7 @@ def _take_static_kernel(x, *, keep, axis):
 
 
 @in_wide_region
+@fill(type_error_operand=_docs.TYPE_ERROR_OPERAND, axis_error_axis=_docs.AXIS_ERROR_AXIS)
 def append(arr, values, axis=None):
     """Append values to the end of an array.
 
@@ -295,12 +299,10 @@ def append(arr, values, axis=None):
 
     Raises
     ------
-    TypeError
-        If an operand is not array_like.
+    {type_error_operand}
     ValueError
         If, with an ``axis``, the ranks or the other axes' sizes differ.
-    AxisError
-        If ``axis`` is out of range.
+    {axis_error_axis}
 
     Notes
     -----
@@ -338,6 +340,7 @@ def _resize_kernel(x, *, shape):
 
 
 @in_wide_region
+@fill(type_error_a=_docs.TYPE_ERROR_A)
 def resize(a, new_shape):
     """Return an array of a new shape, repeating the elements cyclically.
 
@@ -357,8 +360,7 @@ def resize(a, new_shape):
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like.
+    {type_error_a}
     ValueError
         If a dimension is negative.
 
@@ -393,6 +395,7 @@ def _rot90_kernel(m, *, k, axes):
 
 
 @in_wide_mode
+@fill(axis_error=_docs.AXIS_ERROR)
 def rot90(m, k=1, axes=(0, 1)):
     """Rotate an array by 90 degrees in the plane of two axes.
 
@@ -418,8 +421,7 @@ def rot90(m, k=1, axes=(0, 1)):
         If ``m`` is not array_like, or ``k`` is not an integer.
     ValueError
         If ``m`` has rank below two, or the axes are equal.
-    AxisError
-        If an axis is out of range.
+    {axis_error}
 
     Notes
     -----
@@ -449,7 +451,27 @@ def rot90(m, k=1, axes=(0, 1)):
     return call(_rot90_kernel, raw, k=k, axes=(a0, a1))
 
 
+_FLIP_NOTES_EXAMPLES = _docs.compose("""
+Notes
+-----
+Static under ``jax.jit``: none.
+
+Examples
+--------
+>>> import laxarray as la
+>>> a = la.asarray([[1, 2], [3, 4]])""")
+
+
+_FLIP_RAISES = _docs.compose("""
+Raises
+------
+TypeError
+    If ``m`` is not array_like.
+ValueError""")
+
+
 @in_wide_mode
+@fill(flip_raises=_FLIP_RAISES, flip_notes_examples=_FLIP_NOTES_EXAMPLES)
 def fliplr(m):
     """Reverse the order of the columns (axis 1).
 
@@ -465,21 +487,10 @@ def fliplr(m):
     Array
         ``m[:, ::-1]``.
 
-    Raises
-    ------
-    TypeError
-        If ``m`` is not array_like.
-    ValueError
+    {flip_raises}
         If ``m`` has rank below two.
 
-    Notes
-    -----
-    Static under ``jax.jit``: none.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> a = la.asarray([[1, 2], [3, 4]])
+    {flip_notes_examples}
     >>> la.fliplr(a)
     Array([[2, 1],
            [4, 3]])
@@ -491,6 +502,7 @@ def fliplr(m):
 
 
 @in_wide_mode
+@fill(flip_raises=_FLIP_RAISES, flip_notes_examples=_FLIP_NOTES_EXAMPLES)
 def flipud(m):
     """Reverse the order of the rows (axis 0).
 
@@ -506,21 +518,10 @@ def flipud(m):
     Array
         ``m[::-1]``.
 
-    Raises
-    ------
-    TypeError
-        If ``m`` is not array_like.
-    ValueError
+    {flip_raises}
         If ``m`` is 0-d.
 
-    Notes
-    -----
-    Static under ``jax.jit``: none.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> a = la.asarray([[1, 2], [3, 4]])
+    {flip_notes_examples}
     >>> la.flipud(a)
     Array([[3, 4],
            [1, 2]])

@@ -18,6 +18,7 @@ import jax
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import broadcast_error, fail, message, shape_text
 from laxarray._core.jaxapi import in_wide_mode, is_tracer
@@ -35,6 +36,7 @@ from laxarray.array_api._convert import to_raw
 from laxarray.array_api.searching import nonzero
 from laxarray.array_api._indexing_advanced import canonical_fill
 from laxarray.numpy_api.editing._insert import _D1, _DROP, _flat  # shared helpers
+from laxarray.numpy_api import _docs
 
 
 def _check_inplace(fn, inplace, target=None, argname="arr"):
@@ -96,17 +98,23 @@ def _cycle(vals, count):
     return lax.slice(out, (0,), (count,))
 
 
+def _put_picked(x, flat, m, vals, k):
+    """``x`` (flattened: ``flat``) with each position where ``m`` is true set to ``vals[k]``:
+    place's and putmask's common end (they differ in which value a position takes)."""
+    dnums = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,),
+                                       start_index_map=(0,))
+    picked = lax.gather(vals, lax.expand_dims(k, (1,)), dnums, (1,),
+                        mode=lax.GatherScatterMode.CLIP)
+    return lax.reshape(lax.select(m, picked, flat), x.shape)
+
+
 @kernel(static=())
 def _place_kernel(x, mask, vals):
     flat, m = _flat(x), _flat(mask)
     # the k-th True position (k = 0, 1, ...) takes vals[k % len(vals)]
     k = rank_of_true(m, _dt.default_index())
     k = lax.rem(lax.max(k, lax.full_like(k, 0)), lax.full_like(k, vals.shape[0]))
-    dnums = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,),
-                                       start_index_map=(0,))
-    picked = lax.gather(vals, lax.expand_dims(k, (1,)), dnums, (1,),
-                        mode=lax.GatherScatterMode.CLIP)
-    return lax.reshape(lax.select(m, picked, flat), x.shape)
+    return _put_picked(x, flat, m, vals, k)
 
 
 @in_wide_mode
@@ -287,11 +295,7 @@ def _putmask_kernel(x, mask, vals):
     n = flat.shape[0]
     # NumPy's rule: position i takes values[i % len(values)] (not the k-th selected one)
     k = lax.rem(lax.iota(_dt.default_index(), n), lax.full((n,), vals.shape[0], _dt.default_index()))
-    dnums = lax.GatherDimensionNumbers(offset_dims=(), collapsed_slice_dims=(0,),
-                                       start_index_map=(0,))
-    picked = lax.gather(vals, lax.expand_dims(k, (1,)), dnums, (1,),
-                        mode=lax.GatherScatterMode.CLIP)
-    return lax.reshape(lax.select(m, picked, flat), x.shape)
+    return _put_picked(x, flat, m, vals, k)
 
 
 @in_wide_mode
@@ -400,7 +404,25 @@ def _pick(fn, x, m, axis, size, fill_value):
     return call(_pick_kernel, x, pos, count, axis=axis, fill_value=fill_value)
 
 
+_SELECT_PARAMETERS_RETURNS = _docs.compose("""
+{size}
+fill_value : scalar, optional
+    The padding; default 0.
+
+Returns
+-------
+Array""", size=_docs.SIZE)
+
+
+_SELECT_RAISES = _docs.compose("""
+Raises
+------
+{type_error_operand}
+{size_error}""", type_error_operand=_docs.TYPE_ERROR_OPERAND, size_error=_docs.SIZE_ERROR)
+
+
 @in_wide_mode
+@fill(select_parameters_returns=_SELECT_PARAMETERS_RETURNS, select_raises=_SELECT_RAISES)
 def extract(condition, arr, *, size=None, fill_value=None):
     """Return the elements of an array where a condition is non-zero.
 
@@ -412,23 +434,10 @@ def extract(condition, arr, *, size=None, fill_value=None):
         Flattened; non-zero selects.
     arr : array_like
         The input; flattened.
-    size : int, optional
-        The static length of the result, required under ``jax.jit``: padded with
-        ``fill_value`` or truncated.
-    fill_value : scalar, optional
-        The padding; default 0.
-
-    Returns
-    -------
-    Array
+    {select_parameters_returns}
         The selected elements, 1-D.
 
-    Raises
-    ------
-    TypeError
-        If an operand is not array_like.
-    ValueError
-        Under ``jax.jit`` without ``size``.
+    {select_raises}
 
     Notes
     -----
@@ -459,6 +468,9 @@ def extract(condition, arr, *, size=None, fill_value=None):
 
 
 @in_wide_mode
+@fill(array=_docs.ARRAY, axis_flat=_docs.AXIS_FLAT,
+      select_parameters_returns=_SELECT_PARAMETERS_RETURNS, select_raises=_SELECT_RAISES,
+      axis_error_axis=_docs.AXIS_ERROR_AXIS)
 def compress(condition, a, axis=None, *, size=None, fill_value=None):
     """Return the slices of an array along an axis where a condition is true.
 
@@ -468,29 +480,13 @@ def compress(condition, a, axis=None, *, size=None, fill_value=None):
     ----------
     condition : array_like of bool
         1-D; shorter than the axis counts as False beyond its end.
-    a : array_like
-        The input array.
-    axis : int, optional
-        The axis; default None: the flattened array.
-    size : int, optional
-        The static length of the result, required under ``jax.jit``: padded with
-        ``fill_value`` or truncated.
-    fill_value : scalar, optional
-        The padding; default 0.
-
-    Returns
-    -------
-    Array
+    {array}
+    {axis_flat}
+    {select_parameters_returns}
         The selected slices.
 
-    Raises
-    ------
-    TypeError
-        If an operand is not array_like.
-    ValueError
-        Under ``jax.jit`` without ``size``.
-    AxisError
-        If ``axis`` is out of range.
+    {select_raises}
+    {axis_error_axis}
 
     Notes
     -----

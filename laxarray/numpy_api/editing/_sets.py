@@ -14,6 +14,7 @@ import math
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.runtime.host_path import HostPath
@@ -28,6 +29,7 @@ from laxarray.array_api._convert import to_raw
 from laxarray.array_api._indexing_advanced import canonical_fill
 from laxarray.array_api.sets import fill_past, fit_length, unique_kernel, isin
 from laxarray.array_api.sorting import sort_keys
+from laxarray.numpy_api import _docs
 
 _DROP = lax.GatherScatterMode.FILL_OR_DROP
 
@@ -134,6 +136,7 @@ def _unique_rows_kernel(x, *, size, fill_value):
 
 
 @in_wide_region
+@fill(axis_error_axis=_docs.AXIS_ERROR_AXIS)
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
            equal_nan=True, sorted=True, size=None, fill_value=None):
     """Find the sorted unique elements of an array (or unique sub-arrays along an axis).
@@ -175,8 +178,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
         If ``ar`` is not array_like.
     ValueError
         Under ``jax.jit`` without ``size``, or ``fill_value`` without ``size``.
-    AxisError
-        If ``axis`` is out of range.
+    {axis_error_axis}
 
     Notes
     -----
@@ -287,42 +289,52 @@ def _live(k, n):
     return lax.lt(lax.iota(_dt.default_index(), n), lax.full((n,), k, _dt.default_index()))
 
 
+_SETOP_RAISES_NOTES = _docs.compose("""
+Raises
+------
+{type_error_operand}
+{size_error}
+
+Notes
+-----""", type_error_operand=_docs.TYPE_ERROR_OPERAND, size_error=_docs.SIZE_ERROR)
+
+
+_SETOP_RETURNS = _docs.compose("""
+{size}
+fill_value : scalar, optional
+    The padding; default the smallest value of the result.
+
+Returns
+-------""", size=_docs.SIZE)
+
+
+_SETOP_PARAMETERS = _docs.compose("""
+Parameters
+----------
+ar1, ar2 : array_like
+    The inputs; flattened.""")
+
+
 @in_wide_region
+@fill(setop_parameters=_SETOP_PARAMETERS, setop_returns=_SETOP_RETURNS,
+      setop_raises_notes=_SETOP_RAISES_NOTES)
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False, *, size=None,
                 fill_value=None):
     """Return the sorted values common to two arrays.
 
     Array API: (not in the standard). NumPy: numpy.intersect1d.
 
-    Parameters
-    ----------
-    ar1, ar2 : array_like
-        The inputs; flattened.
+    {setop_parameters}
     assume_unique : bool, optional
         A promise that each input has no duplicates; default False.
     return_indices : bool, optional
         Also return the first indices of the common values in each (flattened) input.
-    size : int, optional
-        The static length of the result, required under ``jax.jit``: padded with
-        ``fill_value`` or truncated.
-    fill_value : scalar, optional
-        The padding; default the smallest value of the result.
-
-    Returns
-    -------
+    {setop_returns}
     Array or tuple of Array
         The sorted common values; with ``return_indices``, ``(values, indices1, indices2)``
         (padded index entries are 0).
 
-    Raises
-    ------
-    TypeError
-        If an operand is not array_like.
-    ValueError
-        Under ``jax.jit`` without ``size``.
-
-    Notes
-    -----
+    {setop_raises_notes}
     Static under ``jax.jit``: ``assume_unique``, ``return_indices``, ``size``, ``fill_value``.
 
     On the CPU it takes the CPU host path: :func:`unique`'s.
@@ -394,35 +406,19 @@ def _sort_masked(aux, live):
 
 
 @in_wide_region
+@fill(setop_parameters=_SETOP_PARAMETERS, setop_returns=_SETOP_RETURNS,
+      setop_raises_notes=_SETOP_RAISES_NOTES)
 def union1d(ar1, ar2, *, size=None, fill_value=None):
     """Return the sorted unique values of two arrays together.
 
     Array API: (not in the standard). NumPy: numpy.union1d.
 
-    Parameters
-    ----------
-    ar1, ar2 : array_like
-        The inputs; flattened.
-    size : int, optional
-        The static length of the result, required under ``jax.jit``: padded with
-        ``fill_value`` or truncated.
-    fill_value : scalar, optional
-        The padding; default the smallest value of the result.
-
-    Returns
-    -------
+    {setop_parameters}
+    {setop_returns}
     Array
         The sorted union.
 
-    Raises
-    ------
-    TypeError
-        If an operand is not array_like.
-    ValueError
-        Under ``jax.jit`` without ``size``.
-
-    Notes
-    -----
+    {setop_raises_notes}
     Static under ``jax.jit``: ``size``, ``fill_value``.
 
     On the CPU it takes the CPU host path: :func:`unique`'s.
@@ -443,37 +439,21 @@ def union1d(ar1, ar2, *, size=None, fill_value=None):
 
 
 @in_wide_region
+@fill(setop_parameters=_SETOP_PARAMETERS, setop_returns=_SETOP_RETURNS,
+      setop_raises_notes=_SETOP_RAISES_NOTES)
 def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
     """Return the sorted unique values of one array that are not in another.
 
     Array API: (not in the standard). NumPy: numpy.setdiff1d.
 
-    Parameters
-    ----------
-    ar1, ar2 : array_like
-        The inputs; flattened.
+    {setop_parameters}
     assume_unique : bool, optional
         A promise that ``ar1`` has no duplicates: the result then keeps ``ar1``'s order.
-    size : int, optional
-        The static length of the result, required under ``jax.jit``: padded with
-        ``fill_value`` or truncated.
-    fill_value : scalar, optional
-        The padding; default the smallest value of the result.
-
-    Returns
-    -------
+    {setop_returns}
     Array
         The values of ``ar1`` not in ``ar2``.
 
-    Raises
-    ------
-    TypeError
-        If an operand is not array_like.
-    ValueError
-        Under ``jax.jit`` without ``size``.
-
-    Notes
-    -----
+    {setop_raises_notes}
     Static under ``jax.jit``: ``assume_unique``, ``size``, ``fill_value``.
 
     On the CPU it takes the CPU host path: :func:`unique`'s and :func:`isin`'s.
@@ -500,37 +480,21 @@ def setdiff1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
 
 
 @in_wide_region
+@fill(setop_parameters=_SETOP_PARAMETERS, setop_returns=_SETOP_RETURNS,
+      setop_raises_notes=_SETOP_RAISES_NOTES)
 def setxor1d(ar1, ar2, assume_unique=False, *, size=None, fill_value=None):
     """Return the sorted values that are in exactly one of two arrays.
 
     Array API: (not in the standard). NumPy: numpy.setxor1d.
 
-    Parameters
-    ----------
-    ar1, ar2 : array_like
-        The inputs; flattened.
+    {setop_parameters}
     assume_unique : bool, optional
         A promise that each input has no duplicates; default False.
-    size : int, optional
-        The static length of the result, required under ``jax.jit``: padded with
-        ``fill_value`` or truncated.
-    fill_value : scalar, optional
-        The padding; default the smallest value of the result.
-
-    Returns
-    -------
+    {setop_returns}
     Array
         The sorted symmetric difference.
 
-    Raises
-    ------
-    TypeError
-        If an operand is not array_like.
-    ValueError
-        Under ``jax.jit`` without ``size``.
-
-    Notes
-    -----
+    {setop_raises_notes}
     Static under ``jax.jit``: ``assume_unique``, ``size``, ``fill_value``.
 
     On the CPU it takes the CPU host path: :func:`unique`'s.

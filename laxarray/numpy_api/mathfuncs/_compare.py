@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.runtime.kernel import kernel
@@ -21,6 +22,7 @@ from laxarray.array_api._ufunc import cast_broadcast
 from laxarray.array_api._broadcast import broadcast_shapes2
 from laxarray.linalg._operands import raw
 from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray.numpy_api import _docs
 
 
 def _tol(fn, value, name):
@@ -87,39 +89,48 @@ def _closeness(fn, a, b, rtol, atol, equal_nan, reduce):
                 equal_nan=bool(equal_nan), reduce=reduce)
 
 
+_CLOSE_PARAMETERS_RETURNS = _docs.compose("""
+Parameters
+----------
+a, b : array_like
+    The arrays to compare; they broadcast together.
+rtol : float, optional
+    The relative tolerance, a Python number; default 1e-5.
+atol : float, optional
+    The absolute tolerance, a Python number; default 1e-8.
+equal_nan : bool, optional
+    Whether NaNs compare equal to each other; default False.
+
+Returns
+-------
+Array""")
+
+
+_CLOSE_RAISES_NOTES = _docs.compose("""
+Raises
+------
+TypeError
+    If an operand is not array_like, or a tolerance is not a real Python number.
+{broadcast_error}
+
+Notes
+-----
+Static under ``jax.jit``: ``rtol``, ``atol``, ``equal_nan``.""",
+    broadcast_error=_docs.BROADCAST_ERROR)
+
+
 @in_wide_region
+@fill(close_parameters_returns=_CLOSE_PARAMETERS_RETURNS, close_raises_notes=_CLOSE_RAISES_NOTES)
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Return whether two arrays are equal elementwise within a tolerance.
 
     Array API: (not in the standard). NumPy: numpy.isclose.
 
-    Parameters
-    ----------
-    a, b : array_like
-        The arrays to compare; they broadcast together.
-    rtol : float, optional
-        The relative tolerance, a Python number; default 1e-5.
-    atol : float, optional
-        The absolute tolerance, a Python number; default 1e-8.
-    equal_nan : bool, optional
-        Whether NaNs compare equal to each other; default False.
-
-    Returns
-    -------
-    Array
+    {close_parameters_returns}
         A bool array of the broadcast shape: ``|a - b| <= atol + rtol * |b|`` (not symmetric
         in ``a`` and ``b``); equal infinities are close.
 
-    Raises
-    ------
-    TypeError
-        If an operand is not array_like, or a tolerance is not a real Python number.
-    ValueError
-        If the shapes do not broadcast.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``rtol``, ``atol``, ``equal_nan``.
+    {close_raises_notes}
 
     Examples
     --------
@@ -133,37 +144,16 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 @in_wide_region
+@fill(close_parameters_returns=_CLOSE_PARAMETERS_RETURNS, close_raises_notes=_CLOSE_RAISES_NOTES)
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Return whether two arrays are equal elementwise within a tolerance, everywhere.
 
     Array API: (not in the standard). NumPy: numpy.allclose.
 
-    Parameters
-    ----------
-    a, b : array_like
-        The arrays to compare; they broadcast together.
-    rtol : float, optional
-        The relative tolerance, a Python number; default 1e-5.
-    atol : float, optional
-        The absolute tolerance, a Python number; default 1e-8.
-    equal_nan : bool, optional
-        Whether NaNs compare equal to each other; default False.
-
-    Returns
-    -------
-    Array
+    {close_parameters_returns}
         A 0-d bool array (NumPy returns a Python bool): ``all(isclose(a, b, ...))``.
 
-    Raises
-    ------
-    TypeError
-        If an operand is not array_like, or a tolerance is not a real Python number.
-    ValueError
-        If the shapes do not broadcast.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``rtol``, ``atol``, ``equal_nan``.
+    {close_raises_notes}
 
     Use ``bool(...)`` for a Python bool; under ``jax.jit`` the result stays an array.
 
@@ -210,16 +200,30 @@ def _equal(fn, a1, a2, equal_nan, broadcast):
     return call(_equal_kernel, v1, v2, dtype=dt, shape=shape, equal_nan=bool(equal_nan))
 
 
+_EQUAL_RAISES_NOTES = _docs.compose("""
+Raises
+------
+{type_error_operand}
+
+Notes
+-----""", type_error_operand=_docs.TYPE_ERROR_OPERAND)
+
+
+_EQUAL_PARAMETERS = _docs.compose("""
+Parameters
+----------
+a1, a2 : array_like
+    The arrays.""")
+
+
 @in_wide_region
+@fill(equal_parameters=_EQUAL_PARAMETERS, equal_raises_notes=_EQUAL_RAISES_NOTES)
 def array_equal(a1, a2, equal_nan=False):
     """Return whether two arrays have the same shape and elements.
 
     Array API: (not in the standard). NumPy: numpy.array_equal.
 
-    Parameters
-    ----------
-    a1, a2 : array_like
-        The arrays.
+    {equal_parameters}
     equal_nan : bool, optional
         Whether NaNs compare equal (complex: a NaN in either part); default False.
 
@@ -228,13 +232,7 @@ def array_equal(a1, a2, equal_nan=False):
     Array
         A 0-d bool array (NumPy returns a Python bool); False for different shapes.
 
-    Raises
-    ------
-    TypeError
-        If an operand is not array_like.
-
-    Notes
-    -----
+    {equal_raises_notes}
     Static under ``jax.jit``: ``equal_nan``.
 
     Examples
@@ -252,28 +250,20 @@ def array_equal(a1, a2, equal_nan=False):
 
 
 @in_wide_region
+@fill(equal_parameters=_EQUAL_PARAMETERS, equal_raises_notes=_EQUAL_RAISES_NOTES)
 def array_equiv(a1, a2):
     """Return whether two arrays broadcast together and are equal elementwise.
 
     Array API: (not in the standard). NumPy: numpy.array_equiv.
 
-    Parameters
-    ----------
-    a1, a2 : array_like
-        The arrays.
+    {equal_parameters}
 
     Returns
     -------
     Array
         A 0-d bool array (NumPy returns a Python bool); False if the shapes do not broadcast.
 
-    Raises
-    ------
-    TypeError
-        If an operand is not array_like.
-
-    Notes
-    -----
+    {equal_raises_notes}
     Static under ``jax.jit``: none.
 
     Examples

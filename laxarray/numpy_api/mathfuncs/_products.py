@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.runtime.kernel import kernel
@@ -23,6 +24,7 @@ from laxarray.array_api.statistical import accumulation_dtype
 from laxarray.linalg import _matrix_ops as M
 from laxarray.linalg._operands import raw
 from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray.numpy_api import _docs
 
 
 def _pair(fn, a, b, names=("a", "b")):
@@ -67,6 +69,7 @@ def _dot_kernel(a, b, *, dtype):
 
 
 @in_wide_region
+@fill(out_none=_docs.OUT_NONE)
 def dot(a, b, out=None):
     """Return the dot product of two arrays, with NumPy's N-d rule.
 
@@ -77,8 +80,7 @@ def dot(a, b, out=None):
     a, b : array_like
         The operands.  0-d operands multiply; otherwise the last axis of ``a`` is contracted
         with the only axis of a 1-D ``b`` or the second-to-last axis of ``b``.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+    {out_none}
 
     Returns
     -------
@@ -130,6 +132,7 @@ def _inner_kernel(a, b, *, dtype):
 
 
 @in_wide_region
+@fill(type_error_operand=_docs.TYPE_ERROR_OPERAND)
 def inner(a, b, /):
     """Return the inner product of two arrays over their last axes.
 
@@ -147,8 +150,7 @@ def inner(a, b, /):
 
     Raises
     ------
-    TypeError
-        If an operand is not array_like.
+    {type_error_operand}
     ValueError
         If the last axes differ in size.
 
@@ -182,6 +184,7 @@ def _vdot_kernel(a, b, *, dtype):
 
 
 @in_wide_region
+@fill(type_error_operand=_docs.TYPE_ERROR_OPERAND)
 def vdot(a, b, /):
     """Return the dot product of two flattened arrays, conjugating the first.
 
@@ -199,8 +202,7 @@ def vdot(a, b, /):
 
     Raises
     ------
-    TypeError
-        If an operand is not array_like.
+    {type_error_operand}
     ValueError
         If the sizes differ.
 
@@ -231,6 +233,7 @@ def _outer_kernel(a, b, *, dtype):
 
 
 @in_wide_region
+@fill(out_none=_docs.OUT_NONE)
 def outer(a, b, out=None):
     """Compute the outer product of two arrays, flattened first.
 
@@ -240,8 +243,7 @@ def outer(a, b, out=None):
     ----------
     a, b : array_like
         The operands; flattened.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+    {out_none}
 
     Returns
     -------
@@ -285,6 +287,7 @@ def _kron_kernel(a, b, *, dtype):
 
 
 @in_wide_region
+@fill(type_error_operand=_docs.TYPE_ERROR_OPERAND)
 def kron(a, b, /):
     """Compute the Kronecker product of two arrays.
 
@@ -303,8 +306,7 @@ def kron(a, b, /):
 
     Raises
     ------
-    TypeError
-        If an operand is not array_like.
+    {type_error_operand}
 
     Notes
     -----
@@ -345,6 +347,7 @@ def _cross_kernel(a, b, *, dtype, shape, na, nb, axisc):
 
 
 @in_wide_region
+@fill(type_error_operand=_docs.TYPE_ERROR_OPERAND, axis_error=_docs.AXIS_ERROR)
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """Return the cross product of 2- or 3-element vectors.
 
@@ -368,12 +371,10 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
 
     Raises
     ------
-    TypeError
-        If an operand is not array_like.
+    {type_error_operand}
     ValueError
         If a vector has neither 2 nor 3 elements, or the other axes do not broadcast.
-    AxisError
-        If an axis is out of range.
+    {axis_error}
 
     Notes
     -----
@@ -423,6 +424,7 @@ def _trace_kernel(x, *, offset, axes, dtype):
 
 
 @in_wide_region
+@fill(out_none=_docs.OUT_NONE, type_error_a_out=_docs.TYPE_ERROR_A_OUT, axis_error=_docs.AXIS_ERROR)
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """Return the sum along a diagonal of an array.
 
@@ -439,8 +441,7 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     dtype : dtype, optional
         The dtype to sum in; default: booleans and smaller integers in the default integer
         dtype of their signedness.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
+    {out_none}
 
     Returns
     -------
@@ -449,12 +450,10 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is given.
+    {type_error_a_out}
     ValueError
         If ``a`` has rank below two, or ``axis1 == axis2``.
-    AxisError
-        If an axis is out of range.
+    {axis_error}
 
     Notes
     -----
@@ -500,7 +499,13 @@ def _matvec_kernel(a, b, *, dtype, batch, conj, vec_first):
     return _dot(a, b, (((nb + 1,), (nb,)), (bdims, bdims)), dtype)
 
 
+_VEC_RAISES = _docs.closing([_docs.TYPE_ERROR_OPERAND, """
+    ValueError
+        If the core dimensions differ or the batches do not broadcast."""], "none")
+
+
 @in_wide_region
+@fill(vec_raises=_VEC_RAISES)
 def matvec(x1, x2, /):
     """Return the matrix-vector product over the last axes, batches broadcast.
 
@@ -518,20 +523,7 @@ def matvec(x1, x2, /):
     Array
         The products ``(..., M)``, of the promoted dtype.
 
-    Raises
-    ------
-    TypeError
-        If an operand is not array_like.
-    ValueError
-        If the core dimensions differ or the batches do not broadcast.
-
-    Notes
-    -----
-    Static under ``jax.jit``: none.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {vec_raises}
     >>> la.matvec(la.asarray([[1, 2], [3, 4]]), la.asarray([1, 1]))
     Array([3, 7])
     """
@@ -547,6 +539,7 @@ def matvec(x1, x2, /):
 
 
 @in_wide_region
+@fill(vec_raises=_VEC_RAISES)
 def vecmat(x1, x2, /):
     """Return the vector-matrix product ``conj(x1) @ x2`` over the last axes, batches broadcast.
 
@@ -564,20 +557,7 @@ def vecmat(x1, x2, /):
     Array
         The products ``(..., N)``, of the promoted dtype.
 
-    Raises
-    ------
-    TypeError
-        If an operand is not array_like.
-    ValueError
-        If the core dimensions differ or the batches do not broadcast.
-
-    Notes
-    -----
-    Static under ``jax.jit``: none.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {vec_raises}
     >>> la.vecmat(la.asarray([1, 1]), la.asarray([[1, 2], [3, 4]]))
     Array([4, 6])
     """
@@ -632,17 +612,28 @@ def _conv_operands(fn, a, v):
     return lax.reshape(va, (va.size,)), lax.reshape(vv, (vv.size,)), dt
 
 
+_CONVOLUTION_RAISES = _docs.closing([_docs.TYPE_ERROR_OPERAND, """
+    ValueError
+        If an operand is empty or not 1-D, or ``mode`` is unknown."""], "``mode``")
+
+
+_CONVOLUTION_PARAMETERS = _docs.compose("""
+Parameters
+----------
+a : array_like
+    The first sequence: 1-D (or a scalar), non-empty.
+v : array_like""")
+
+
 @in_wide_region
+@fill(convolution_parameters=_CONVOLUTION_PARAMETERS,
+      convolution_raises=_CONVOLUTION_RAISES)
 def correlate(a, v, mode="valid"):
     """Return the cross-correlation of two 1-D sequences.
 
     Array API: (not in the standard). NumPy: numpy.correlate.
 
-    Parameters
-    ----------
-    a : array_like
-        The first sequence: 1-D (or a scalar), non-empty.
-    v : array_like
+    {convolution_parameters}
         The second sequence, likewise; conjugated.
     mode : {'valid', 'same', 'full'}, optional
         As :func:`convolve`'s; default ``'valid'``.
@@ -652,20 +643,7 @@ def correlate(a, v, mode="valid"):
     Array
         ``sum(a[n + k] * conj(v[k]))`` for each lag, of the promoted dtype.
 
-    Raises
-    ------
-    TypeError
-        If an operand is not array_like.
-    ValueError
-        If an operand is empty or not 1-D, or ``mode`` is unknown.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``mode``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {convolution_raises}
     >>> la.correlate(la.asarray([1, 2, 3]), la.asarray([0, 1, 0.5]))
     Array([3.5])
     >>> la.correlate(la.asarray([1, 2, 3]), la.asarray([0, 1, 0.5]), mode="full")
@@ -677,16 +655,14 @@ def correlate(a, v, mode="valid"):
 
 
 @in_wide_region
+@fill(convolution_parameters=_CONVOLUTION_PARAMETERS,
+      convolution_raises=_CONVOLUTION_RAISES)
 def convolve(a, v, mode="full"):
     """Return the discrete linear convolution of two 1-D sequences.
 
     Array API: (not in the standard). NumPy: numpy.convolve.
 
-    Parameters
-    ----------
-    a : array_like
-        The first sequence: 1-D (or a scalar), non-empty.
-    v : array_like
+    {convolution_parameters}
         The second sequence, likewise.
     mode : {'full', 'same', 'valid'}, optional
         ``'full'`` (default): every overlap, ``len(a) + len(v) - 1`` values; ``'same'``: the
@@ -697,20 +673,7 @@ def convolve(a, v, mode="full"):
     Array
         The convolution, of the promoted dtype.
 
-    Raises
-    ------
-    TypeError
-        If an operand is not array_like.
-    ValueError
-        If an operand is empty or not 1-D, or ``mode`` is unknown.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``mode``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {convolution_raises}
     >>> la.convolve(la.asarray([1, 2, 3]), la.asarray([0, 1, 0.5]))
     Array([0. , 1. , 2.5, 4. , 1.5])
     >>> la.convolve(la.asarray([1, 2, 3]), la.asarray([0, 1, 0.5]), mode="same")

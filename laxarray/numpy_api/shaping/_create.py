@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
@@ -26,6 +27,7 @@ from laxarray.array_api.creation import asarray, eye
 from laxarray.array_api.elementwise import pow_values
 from laxarray.numpy_api.shaping._grid import _indices_kernel
 from laxarray.numpy_api.shaping._split import raw_of
+from laxarray.numpy_api import _docs
 
 
 @in_wide_region
@@ -90,6 +92,7 @@ def array(object, dtype=None, *, copy=True, order="K", ndmin=0):
 
 
 @in_wide_region
+@fill(type_error_a=_docs.TYPE_ERROR_A)
 def copy(a, order="K"):
     """Return a copy of an array.
 
@@ -109,8 +112,7 @@ def copy(a, order="K"):
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like.
+    {type_error_a}
 
     Notes
     -----
@@ -231,7 +233,30 @@ def _sampling_args(fn, num, endpoint, axis, raws):
     return num, shape, axis
 
 
+_SPACE_RETURNS_RAISES = _docs.compose("""
+Returns
+-------
+Array
+    The ``num`` samples.
+
+Raises
+------
+TypeError""")
+
+
+_SPACE_NOTES_EXAMPLES = _docs.compose("""
+Notes
+-----
+Static under ``jax.jit``: ``num``, ``endpoint``, ``dtype``, ``axis``.
+
+Examples
+--------
+>>> import laxarray as la""")
+
+
 @in_wide_region
+@fill(dtype_result=_docs.DTYPE_RESULT, space_returns_raises=_SPACE_RETURNS_RAISES,
+      space_notes_examples=_SPACE_NOTES_EXAMPLES)
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     """Return numbers spaced evenly on a log scale: ``base ** linspace(start, stop, num)``.
 
@@ -247,30 +272,16 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
         Whether ``base ** stop`` is the last sample; default True.
     base : array_like, optional
         The base; default 10.0.
-    dtype : dtype, optional
-        The dtype of the result.
+    {dtype_result}
     axis : int, optional
         Where the samples' axis goes when ``start``/``stop`` are arrays; default 0.
 
-    Returns
-    -------
-    Array
-        The ``num`` samples.
-
-    Raises
-    ------
-    TypeError
+    {space_returns_raises}
         If an operand is not array_like or ``num`` is not an integer.
     ValueError
         If ``num`` is negative.
 
-    Notes
-    -----
-    Static under ``jax.jit``: ``num``, ``endpoint``, ``dtype``, ``axis``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {space_notes_examples}
     >>> la.logspace(0, 2, 3)
     Array([  1.,  10., 100.])
     >>> la.logspace(0, 3, 4, base=2.0)
@@ -322,6 +333,8 @@ def _geomspace_kernel(start, stop, *, num, endpoint, shape, work, dtype, axis):
 
 
 @in_wide_region
+@fill(dtype_result=_docs.DTYPE_RESULT, space_returns_raises=_SPACE_RETURNS_RAISES,
+      space_notes_examples=_SPACE_NOTES_EXAMPLES)
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     """Return a geometric progression from ``start`` to ``stop``.
 
@@ -336,30 +349,16 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
         The number of samples; default 50.
     endpoint : bool, optional
         Whether ``stop`` is the last sample; default True.
-    dtype : dtype, optional
-        The dtype of the result.
+    {dtype_result}
     axis : int, optional
         Where the samples' axis goes for array endpoints; default 0.
 
-    Returns
-    -------
-    Array
-        The ``num`` samples.
-
-    Raises
-    ------
-    TypeError
+    {space_returns_raises}
         If an operand is not array_like, or ``num`` is not an integer.
     ValueError
         If ``num`` is negative, or (eagerly) an endpoint is zero (under ``jax.jit``: NaN/inf).
 
-    Notes
-    -----
-    Static under ``jax.jit``: ``num``, ``endpoint``, ``dtype``, ``axis``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {space_notes_examples}
     >>> la.geomspace(1, 1000, 4)
     Array([   1.,   10.,  100., 1000.])
     >>> la.geomspace(-1, -1000, 4)

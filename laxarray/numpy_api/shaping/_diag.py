@@ -12,6 +12,7 @@ import jax
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.devices import device_of, place
 from laxarray._core.jaxapi import Tracer, in_wide_mode
@@ -27,6 +28,7 @@ from laxarray.array_api.creation import arange, tril, triu
 from laxarray.array_api.searching import nonzero_kernel, nonzero
 from laxarray.numpy_api.editing._put import _check_inplace, finish_in_place
 from laxarray.numpy_api.shaping._split import raw_of
+from laxarray.numpy_api import _docs
 
 
 def _diag_len(n, m, offset):
@@ -49,6 +51,7 @@ def _diagonal_kernel(x, *, offset, axis1, axis2):
 
 
 @in_wide_mode
+@fill(type_error_a=_docs.TYPE_ERROR_A, axis_error=_docs.AXIS_ERROR)
 def diagonal(a, offset=0, axis1=0, axis2=1):
     """Return a diagonal of an array over two axes (NumPy's form).
 
@@ -72,12 +75,10 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like.
+    {type_error_a}
     ValueError
         If ``a`` has rank below two, or the axes are equal.
-    AxisError
-        If an axis is out of range.
+    {axis_error}
 
     Notes
     -----
@@ -291,35 +292,40 @@ def _tri_indices(fn, n, k, m, lower):
     return call(_tri_indices_kernel, n=n, m=m, k=k, lower=lower, size=size)
 
 
+_TRI_INDICES_SECTIONS = _docs.compose("""
+Parameters
+----------
+n : int
+    The number of rows, at least 0.
+k : int, optional
+    The diagonal offset: 0 (default) the main one, positive above it.
+m : int, optional
+    The number of columns; default ``n``.
+
+Returns
+-------
+tuple of Array
+    ``(rows, cols)`` in row-major order, of the index dtype.
+
+Raises
+------
+TypeError
+    If an argument is not an integer.
+ValueError
+    If ``n`` or ``m`` is negative.
+
+Notes
+-----""")
+
+
 @in_wide_mode
+@fill(tri_indices_sections=_TRI_INDICES_SECTIONS)
 def tril_indices(n, k=0, m=None):
     """Return the row and column indices of the lower triangle of an ``(n, m)`` array.
 
     Array API: (not in the standard). NumPy: numpy.tril_indices.
 
-    Parameters
-    ----------
-    n : int
-        The number of rows, at least 0.
-    k : int, optional
-        The diagonal offset: 0 (default) the main one, positive above it.
-    m : int, optional
-        The number of columns; default ``n``.
-
-    Returns
-    -------
-    tuple of Array
-        ``(rows, cols)`` in row-major order, of the index dtype.
-
-    Raises
-    ------
-    TypeError
-        If an argument is not an integer.
-    ValueError
-        If ``n`` or ``m`` is negative.
-
-    Notes
-    -----
+    {tri_indices_sections}
     Static under ``jax.jit``: ``n``, ``k``, ``m`` (the result length follows).
 
     Examples
@@ -332,34 +338,13 @@ def tril_indices(n, k=0, m=None):
 
 
 @in_wide_mode
+@fill(tri_indices_sections=_TRI_INDICES_SECTIONS)
 def triu_indices(n, k=0, m=None):
     """Return the row and column indices of the upper triangle of an ``(n, m)`` array.
 
     Array API: (not in the standard). NumPy: numpy.triu_indices.
 
-    Parameters
-    ----------
-    n : int
-        The number of rows, at least 0.
-    k : int, optional
-        The diagonal offset: 0 (default) the main one, positive above it.
-    m : int, optional
-        The number of columns; default ``n``.
-
-    Returns
-    -------
-    tuple of Array
-        ``(rows, cols)`` in row-major order, of the index dtype.
-
-    Raises
-    ------
-    TypeError
-        If an argument is not an integer.
-    ValueError
-        If ``n`` or ``m`` is negative.
-
-    Notes
-    -----
+    {tri_indices_sections}
     Static under ``jax.jit``: ``n``, ``k``, ``m``.
 
     Examples

@@ -13,6 +13,7 @@ import math
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
@@ -24,6 +25,7 @@ from laxarray.array_api.searching import nonzero_kernel
 from laxarray.numpy_api.shaping._split import raw_of
 from laxarray._core.numerics import nonzero_mask  # exact for subnormals
 from laxarray.array_api._calls import call
+from laxarray.numpy_api import _docs
 
 _MODES = ("raise", "wrap", "clip")
 
@@ -191,38 +193,46 @@ def _argwhere_kernel(x, *, size, fill_value, flat):
     return lax.concatenate([lax.expand_dims(c, (1,)) for c in coords], 1)
 
 
+_NONZERO_PARAMETERS_RETURNS = _docs.compose("""
+Parameters
+----------
+{array}
+size : int, optional
+    The static number of results, required under ``jax.jit``: padded with ``fill_value``
+    or truncated.
+fill_value : int, optional
+    The padding; default 0.
+
+Returns
+-------
+Array""", array=_docs.ARRAY)
+
+
+_NONZERO_RAISES_NOTES = _docs.compose("""
+Raises
+------
+{type_error_a}
+{size_error}
+
+Notes
+-----
+Static under ``jax.jit``: ``size``, ``fill_value``.""",
+    type_error_a=_docs.TYPE_ERROR_A, size_error=_docs.SIZE_ERROR)
+
+
 @in_wide_region
+@fill(nonzero_parameters_returns=_NONZERO_PARAMETERS_RETURNS,
+      nonzero_raises_notes=_NONZERO_RAISES_NOTES)
 def argwhere(a, *, size=None, fill_value=None):
     """Return the indices of the non-zero elements, one row per element.
 
     Array API: (not in the standard). NumPy: numpy.argwhere.
 
-    Parameters
-    ----------
-    a : array_like
-        The input array.
-    size : int, optional
-        The static number of results, required under ``jax.jit``: padded with ``fill_value``
-        or truncated.
-    fill_value : int, optional
-        The padding; default 0.
-
-    Returns
-    -------
-    Array
+    {nonzero_parameters_returns}
         Of shape ``(N, a.ndim)``, in row-major order, of the index dtype (int64 on the CPU,
         int32 on a TPU).
 
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like.
-    ValueError
-        Under ``jax.jit`` without ``size``.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``size``, ``fill_value``.
+    {nonzero_raises_notes}
 
     The number of non-zeros decides the output shape, hence ``size`` under ``jax.jit`` (as
     jax.numpy's).
@@ -244,36 +254,17 @@ def argwhere(a, *, size=None, fill_value=None):
 
 
 @in_wide_region
+@fill(nonzero_parameters_returns=_NONZERO_PARAMETERS_RETURNS,
+      nonzero_raises_notes=_NONZERO_RAISES_NOTES)
 def flatnonzero(a, *, size=None, fill_value=0):
     """Return the indices of the non-zero elements of the flattened array.
 
     Array API: (not in the standard). NumPy: numpy.flatnonzero.
 
-    Parameters
-    ----------
-    a : array_like
-        The input array.
-    size : int, optional
-        The static number of results, required under ``jax.jit``: padded with ``fill_value``
-        or truncated.
-    fill_value : int, optional
-        The padding; default 0.
-
-    Returns
-    -------
-    Array
+    {nonzero_parameters_returns}
         The 1-D indices into ``ravel(a)``, of the index dtype.
 
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like.
-    ValueError
-        Under ``jax.jit`` without ``size``.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``size``, ``fill_value``.
+    {nonzero_raises_notes}
 
     Examples
     --------

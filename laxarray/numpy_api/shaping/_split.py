@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.jaxapi import in_wide_mode, is_tracer
@@ -18,6 +19,7 @@ from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.array_api.manipulation import concat_kernel, reshape_kernel
+from laxarray.numpy_api import _docs
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
@@ -72,44 +74,61 @@ def _split(fn, ary, indices_or_sections, axis, equal):
     return list(call(_split_kernel, raw, axis=ax, bounds=bounds))
 
 
+_SPLIT_RETURNS_RAISES = _docs.compose("""
+Returns
+-------
+list of Array
+    The sections.
+
+Raises
+------
+TypeError""")
+
+
+_SPLIT_AXIS_NOTES_EXAMPLES = _docs.compose("""
+{axis_error_axis}
+
+Notes
+-----
+Static under ``jax.jit``: ``indices_or_sections``, ``axis``.
+
+Examples
+--------
+>>> import laxarray as la""", axis_error_axis=_docs.AXIS_ERROR_AXIS)
+
+
+_SPLIT_AXIS_ENTRIES = _docs.compose("""
+axis : int, optional
+    The axis to split along; default 0.
+
+{split_returns_raises}
+    If ``ary`` is not array_like, or ``indices_or_sections`` is not an int or a sequence
+    of ints.
+ValueError""", split_returns_raises=_SPLIT_RETURNS_RAISES)
+
+
+_SPLIT_AXIS_PARAMETERS = _docs.compose("""
+Parameters
+----------
+ary : array_like
+    The array to split.
+indices_or_sections : int or sequence of ints""")
+
+
 @in_wide_mode
+@fill(split_axis_parameters=_SPLIT_AXIS_PARAMETERS, split_axis_entries=_SPLIT_AXIS_ENTRIES,
+      split_axis_notes_examples=_SPLIT_AXIS_NOTES_EXAMPLES)
 def split(ary, indices_or_sections, axis=0):
     """Split an array into equal sections, or at the given indices.
 
     Array API: (not in the standard). NumPy: numpy.split.
 
-    Parameters
-    ----------
-    ary : array_like
-        The array to split.
-    indices_or_sections : int or sequence of ints
+    {split_axis_parameters}
         An int ``N``: ``N`` equal sections (``N`` must divide the axis length); a sequence
         (or concrete array) of increasing split points.
-    axis : int, optional
-        The axis to split along; default 0.
-
-    Returns
-    -------
-    list of Array
-        The sections.
-
-    Raises
-    ------
-    TypeError
-        If ``ary`` is not array_like, or ``indices_or_sections`` is not an int or a sequence
-        of ints.
-    ValueError
+    {split_axis_entries}
         If ``N`` is not positive or does not divide the axis length.
-    AxisError
-        If ``axis`` is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``indices_or_sections``, ``axis``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {split_axis_notes_examples}
     >>> la.split(la.arange(6), 3)
     [Array([0, 1]), Array([2, 3]), Array([4, 5])]
     >>> la.split(la.arange(6), [1, 4])
@@ -119,43 +138,19 @@ def split(ary, indices_or_sections, axis=0):
 
 
 @in_wide_mode
+@fill(split_axis_parameters=_SPLIT_AXIS_PARAMETERS, split_axis_entries=_SPLIT_AXIS_ENTRIES,
+      split_axis_notes_examples=_SPLIT_AXIS_NOTES_EXAMPLES)
 def array_split(ary, indices_or_sections, axis=0):
     """Split an array into sections of nearly equal size, or at the given indices.
 
     Array API: (not in the standard). NumPy: numpy.array_split.
 
-    Parameters
-    ----------
-    ary : array_like
-        The array to split.
-    indices_or_sections : int or sequence of ints
+    {split_axis_parameters}
         An int ``N``: ``N`` sections, the first ``length % N`` one element longer; a
         sequence of split points, as :func:`split`'s.
-    axis : int, optional
-        The axis to split along; default 0.
-
-    Returns
-    -------
-    list of Array
-        The sections.
-
-    Raises
-    ------
-    TypeError
-        If ``ary`` is not array_like, or ``indices_or_sections`` is not an int or a sequence
-        of ints.
-    ValueError
+    {split_axis_entries}
         If ``N`` is not positive.
-    AxisError
-        If ``axis`` is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``indices_or_sections``, ``axis``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {split_axis_notes_examples}
     >>> la.array_split(la.arange(5), 2)
     [Array([0, 1, 2]), Array([3, 4])]
     """
@@ -169,38 +164,40 @@ def _split_along(fn, ary, indices_or_sections, min_ndim, axis_for):
     return _split(fn, raw, indices_or_sections, axis_for(raw.ndim), True)
 
 
+_HVSPLIT_PARAMETERS = _docs.compose("""
+Parameters
+----------
+ary : array_like
+    The array.
+indices_or_sections : int or sequence of ints
+    As :func:`split`'s: a number of equal sections, or split points.
+
+{split_returns_raises}
+    If ``ary`` is not array_like.
+ValueError""", split_returns_raises=_SPLIT_RETURNS_RAISES)
+
+
+_HVSPLIT_NOTES_EXAMPLES = _docs.compose("""
+Notes
+-----
+Static under ``jax.jit``: ``indices_or_sections``.
+
+Examples
+--------
+>>> import laxarray as la""")
+
+
 @in_wide_mode
+@fill(hvsplit_parameters=_HVSPLIT_PARAMETERS, hvsplit_notes_examples=_HVSPLIT_NOTES_EXAMPLES)
 def hsplit(ary, indices_or_sections):
     """Split an array horizontally: along axis 1 (axis 0 of a 1-D array).
 
     Array API: (not in the standard). NumPy: numpy.hsplit.
 
-    Parameters
-    ----------
-    ary : array_like
-        The array.
-    indices_or_sections : int or sequence of ints
-        As :func:`split`'s: a number of equal sections, or split points.
-
-    Returns
-    -------
-    list of Array
-        The sections.
-
-    Raises
-    ------
-    TypeError
-        If ``ary`` is not array_like.
-    ValueError
+    {hvsplit_parameters}
         If ``ary`` is 0-d, or the sections are not equal.
 
-    Notes
-    -----
-    Static under ``jax.jit``: ``indices_or_sections``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {hvsplit_notes_examples}
     >>> [a.shape for a in la.hsplit(la.ones((2, 4)), 2)]
     [(2, 2), (2, 2)]
     """
@@ -208,37 +205,16 @@ def hsplit(ary, indices_or_sections):
 
 
 @in_wide_mode
+@fill(hvsplit_parameters=_HVSPLIT_PARAMETERS, hvsplit_notes_examples=_HVSPLIT_NOTES_EXAMPLES)
 def vsplit(ary, indices_or_sections):
     """Split an array vertically: along axis 0 of an array of rank at least two.
 
     Array API: (not in the standard). NumPy: numpy.vsplit.
 
-    Parameters
-    ----------
-    ary : array_like
-        The array.
-    indices_or_sections : int or sequence of ints
-        As :func:`split`'s: a number of equal sections, or split points.
-
-    Returns
-    -------
-    list of Array
-        The sections.
-
-    Raises
-    ------
-    TypeError
-        If ``ary`` is not array_like.
-    ValueError
+    {hvsplit_parameters}
         If ``ary`` has rank below two, or the sections are not equal.
 
-    Notes
-    -----
-    Static under ``jax.jit``: ``indices_or_sections``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {hvsplit_notes_examples}
     >>> [a.shape for a in la.vsplit(la.ones((4, 2)), [1])]
     [(1, 2), (3, 2)]
     """
@@ -280,34 +256,32 @@ def _atleast_public(fn, arys, ndim, where):
     return outs[0] if len(outs) == 1 else outs
 
 
+_ATLEAST_RAISES = _docs.closing([_docs.TYPE_ERROR_INPUT], "none")
+
+
+_ATLEAST_PARAMETERS_RETURNS = _docs.compose("""
+Parameters
+----------
+*arys : array_like
+    One or more inputs.
+
+Returns
+-------
+Array or tuple of Array""")
+
+
 @in_wide_mode
+@fill(atleast_parameters_returns=_ATLEAST_PARAMETERS_RETURNS,
+      atleast_raises=_ATLEAST_RAISES)
 def atleast_1d(*arys):
     """View inputs as arrays of rank at least one.
 
     Array API: (not in the standard). NumPy: numpy.atleast_1d.
 
-    Parameters
-    ----------
-    *arys : array_like
-        One or more inputs.
-
-    Returns
-    -------
-    Array or tuple of Array
+    {atleast_parameters_returns}
         Each input as an array, 0-d ones reshaped to ``(1,)``; a tuple for several inputs.
 
-    Raises
-    ------
-    TypeError
-        If an input is not array_like.
-
-    Notes
-    -----
-    Static under ``jax.jit``: none.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {atleast_raises}
     >>> la.atleast_1d(1.0)
     Array([1.])
     >>> la.atleast_1d(1.0, [2, 3])
@@ -317,34 +291,18 @@ def atleast_1d(*arys):
 
 
 @in_wide_mode
+@fill(atleast_parameters_returns=_ATLEAST_PARAMETERS_RETURNS,
+      atleast_raises=_ATLEAST_RAISES)
 def atleast_2d(*arys):
     """View inputs as arrays of rank at least two.
 
     Array API: (not in the standard). NumPy: numpy.atleast_2d.
 
-    Parameters
-    ----------
-    *arys : array_like
-        One or more inputs.
-
-    Returns
-    -------
-    Array or tuple of Array
+    {atleast_parameters_returns}
         Each input as an array: ``(N,)`` becomes ``(1, N)``, 0-d ``(1, 1)``; a tuple for
         several inputs.
 
-    Raises
-    ------
-    TypeError
-        If an input is not array_like.
-
-    Notes
-    -----
-    Static under ``jax.jit``: none.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {atleast_raises}
     >>> la.atleast_2d([1, 2])
     Array([[1, 2]])
     """
@@ -352,34 +310,18 @@ def atleast_2d(*arys):
 
 
 @in_wide_mode
+@fill(atleast_parameters_returns=_ATLEAST_PARAMETERS_RETURNS,
+      atleast_raises=_ATLEAST_RAISES)
 def atleast_3d(*arys):
     """View inputs as arrays of rank at least three.
 
     Array API: (not in the standard). NumPy: numpy.atleast_3d.
 
-    Parameters
-    ----------
-    *arys : array_like
-        One or more inputs.
-
-    Returns
-    -------
-    Array or tuple of Array
+    {atleast_parameters_returns}
         ``(N,)`` becomes ``(1, N, 1)``, ``(M, N)`` becomes ``(M, N, 1)``; a tuple for
         several inputs.
 
-    Raises
-    ------
-    TypeError
-        If an input is not array_like.
-
-    Notes
-    -----
-    Static under ``jax.jit``: none.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {atleast_raises}
     >>> la.atleast_3d(la.asarray([1, 2])).shape
     (1, 2, 1)
     """
@@ -422,40 +364,39 @@ def sequence_of_raws(fn, tup, argname="tup"):
     return [raw_of(fn, a, argname) for a in tup]
 
 
+_HVSTACK_RAISES = _docs.closing(["""
+    TypeError
+        If an element is not array_like, or does not cast to ``dtype``.""", """
+    ValueError
+        If ``tup`` is empty or the shapes do not match."""], "``dtype``, ``casting``")
+
+
+_HVSTACK_PARAMETERS_RETURNS = _docs.compose("""
+Parameters
+----------
+tup : sequence of array_like
+    The arrays.
+{dtype_promoted}
+casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
+    The rule for ``dtype``; default ``'same_kind'``.
+
+Returns
+-------
+Array""", dtype_promoted=_docs.DTYPE_PROMOTED)
+
+
 @in_wide_mode
+@fill(hvstack_parameters_returns=_HVSTACK_PARAMETERS_RETURNS,
+      hvstack_raises=_HVSTACK_RAISES)
 def hstack(tup, *, dtype=None, casting="same_kind"):
     """Stack arrays horizontally: along axis 1, or axis 0 for 1-D inputs.
 
     Array API: (not in the standard). NumPy: numpy.hstack.
 
-    Parameters
-    ----------
-    tup : sequence of array_like
-        The arrays.
-    dtype : dtype, optional
-        The result's dtype; default the promotion of the inputs'.
-    casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
-        The rule for ``dtype``; default ``'same_kind'``.
-
-    Returns
-    -------
-    Array
+    {hvstack_parameters_returns}
         The stacked array.
 
-    Raises
-    ------
-    TypeError
-        If an element is not array_like, or does not cast to ``dtype``.
-    ValueError
-        If ``tup`` is empty or the shapes do not match.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``dtype``, ``casting``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {hvstack_raises}
     >>> la.hstack([la.asarray([1, 2]), la.asarray([3])])
     Array([1, 2, 3])
     >>> a = la.asarray([[1, 2], [3, 4]])
@@ -468,39 +409,17 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
 
 
 @in_wide_mode
+@fill(hvstack_parameters_returns=_HVSTACK_PARAMETERS_RETURNS,
+      hvstack_raises=_HVSTACK_RAISES)
 def vstack(tup, *, dtype=None, casting="same_kind"):
     """Stack arrays vertically: along axis 0 of the inputs made at least 2-D.
 
     Array API: (not in the standard). NumPy: numpy.vstack.
 
-    Parameters
-    ----------
-    tup : sequence of array_like
-        The arrays.
-    dtype : dtype, optional
-        The result's dtype; default the promotion of the inputs'.
-    casting : {'no', 'equiv', 'safe', 'same_kind', 'unsafe'}, optional
-        The rule for ``dtype``; default ``'same_kind'``.
-
-    Returns
-    -------
-    Array
+    {hvstack_parameters_returns}
         The stacked array, at least 2-D.
 
-    Raises
-    ------
-    TypeError
-        If an element is not array_like, or does not cast to ``dtype``.
-    ValueError
-        If ``tup`` is empty or the shapes do not match.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``dtype``, ``casting``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {hvstack_raises}
     >>> la.vstack([la.asarray([1, 2]), la.asarray([3, 4])])
     Array([[1, 2],
            [3, 4]])
@@ -509,7 +428,26 @@ def vstack(tup, *, dtype=None, casting="same_kind"):
     return join("vstack", raws, 0, dtype, casting)
 
 
+_DCSTACK_NOTES_EXAMPLES = _docs.compose("""
+Notes
+-----
+Static under ``jax.jit``: none.
+
+Examples
+--------
+>>> import laxarray as la""")
+
+
+_DCSTACK_RAISES = _docs.compose("""
+Raises
+------
+TypeError
+    If an element is not array_like.
+ValueError""")
+
+
 @in_wide_mode
+@fill(dcstack_raises=_DCSTACK_RAISES, dcstack_notes_examples=_DCSTACK_NOTES_EXAMPLES)
 def dstack(tup):
     """Stack arrays along the third axis (the inputs made at least 3-D).
 
@@ -525,20 +463,10 @@ def dstack(tup):
     Array
         The stack, at least 3-D.
 
-    Raises
-    ------
-    TypeError
-        If an element is not array_like.
-    ValueError
+    {dcstack_raises}
         If the shapes do not match.
 
-    Notes
-    -----
-    Static under ``jax.jit``: none.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {dcstack_notes_examples}
     >>> la.dstack([la.asarray([1, 2]), la.asarray([3, 4])])
     Array([[[1, 3],
             [2, 4]]])
@@ -548,6 +476,7 @@ def dstack(tup):
 
 
 @in_wide_mode
+@fill(dcstack_raises=_DCSTACK_RAISES, dcstack_notes_examples=_DCSTACK_NOTES_EXAMPLES)
 def column_stack(tup):
     """Stack 1-D arrays as columns of a 2-D array (2-D arrays as they are).
 
@@ -563,20 +492,10 @@ def column_stack(tup):
     Array
         The 2-D stack.
 
-    Raises
-    ------
-    TypeError
-        If an element is not array_like.
-    ValueError
+    {dcstack_raises}
         If the lengths differ.
 
-    Notes
-    -----
-    Static under ``jax.jit``: none.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {dcstack_notes_examples}
     >>> la.column_stack([la.asarray([1, 2]), la.asarray([3, 4])])
     Array([[1, 3],
            [2, 4]])

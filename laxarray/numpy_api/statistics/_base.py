@@ -46,3 +46,8 @@ def no_out(fn, out):
     if out is not None:
         fail(TypeError, fn, "out=None (laxarray arrays are immutable values; use the result)",
              out)
+
+
+def pyscalar(v):
+    """Whether ``v`` is a Python int, float or bool (NumPy's weak scalars), not an array."""
+    return type(v) in (int, float, bool)

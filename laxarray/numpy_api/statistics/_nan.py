@@ -1,4 +1,5 @@
-"""NaN-aware reductions and NumPy's cumulative sums: nansum ... nanstd, cumsum, ptp.
+"""NaN-aware reductions: nansum, nanprod, nanmax, nanmin, nanargmax, nanargmin, nanmean,
+nanvar, nanstd (the cumulative ones are in ``_cumulative``).
 
 NaN elements are treated as missing: replaced by the identity of the reduction (0 for sums,
 1 for products, -inf/+inf for max/min), or left out of the count (nanmean, nanvar).  An
@@ -15,8 +16,9 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
+from laxarray._core.docstrings import fill
 from laxarray._core.errors import fail, fail_text
-from laxarray._core.runtime.kernel import kernel, reduce_extreme
+from laxarray._core.runtime.kernel import kernel
 from laxarray._core.numerics import cast_value
 from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
 from laxarray.array_api._calls import call
@@ -26,9 +28,11 @@ from laxarray.array_api.manipulation import reshape
 from laxarray.array_api.searching import arg_kernel, argmax, argmin
 from laxarray.numpy_api.statistics._base import concrete, count_dtype, no_out, raw
 from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray.numpy_api import _docs
+from laxarray.numpy_api.statistics import _docs as _sdocs
 
-__all__ = ["nansum", "nanprod", "nanmax", "nanmin", "nanargmax", "nanargmin", "nanmean",
-           "nanvar", "nanstd", "nancumsum", "nancumprod", "cumsum", "cumprod", "ptp"]
+__all__ = ["nansum", "nanprod", "nanmax", "nanmin", "nanargmax", "nanargmin", "nanmean", "nanvar",
+           "nanstd"]
 
 
 @kernel(static=("value",))
@@ -47,45 +51,36 @@ def _finish(y, axes, keepdims):
     return lax.expand_dims(y, axes) if keepdims and axes else y
 
 
+_SUM_RAISES = _docs.closing([_docs.TYPE_ERROR_A_OUT, _docs.AXIS_ERROR],
+    "``axis``, ``dtype``, ``keepdims``")
+
+
+_SUM_PARAMETERS = _docs.compose("""
+Parameters
+----------
+{array}
+{axes_all}""", array=_docs.ARRAY, axes_all=_docs.AXES_ALL)
+
+
 @in_wide_region
+@fill(sum_parameters=_SUM_PARAMETERS, out_keepdims=_docs.OUT_KEEPDIMS, sum_raises=_SUM_RAISES)
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
     """Return the sum over the given axes, treating NaNs as zero.
 
     Array API: (not in the standard). NumPy: numpy.nansum.
 
-    Parameters
-    ----------
-    a : array_like
-        The input array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all.
+    {sum_parameters}
     dtype : dtype, optional
         The dtype to accumulate in and return.  Default as :func:`laxarray.sum`'s (smaller
         integers in the default integer dtype).
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    keepdims : bool, optional
-        Keep the reduced axes with size one; default False.
+    {out_keepdims}
 
     Returns
     -------
     Array
         The sums.
 
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is given.
-    AxisError
-        If an axis is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype``, ``keepdims``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {sum_raises}
     >>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])
     >>> la.nansum(a)
     Array(8.)
@@ -99,43 +94,25 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
 
 
 @in_wide_region
+@fill(sum_parameters=_SUM_PARAMETERS, out_none=_docs.OUT_NONE, keepdim=_docs.KEEPDIM,
+      sum_raises=_SUM_RAISES)
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
     """Return the product over the given axes, treating NaNs as one.
 
     Array API: (not in the standard). NumPy: numpy.nanprod.
 
-    Parameters
-    ----------
-    a : array_like
-        The input array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all.
+    {sum_parameters}
     dtype : dtype, optional
         The dtype to multiply in.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    keepdims : bool, optional
-        Keep the reduced axis with size one; default False.
+    {out_none}
+    {keepdim}
 
     Returns
     -------
     Array
         The products.
 
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is given.
-    AxisError
-        If an axis is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype``, ``keepdims``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {sum_raises}
     >>> la.nanprod(la.asarray([2.0, la.nan, 3.0]))
     Array(6.)
     """
@@ -169,42 +146,34 @@ def _nan_extremum(fn, a, axis, keepdims, find_max):
     return call(_nan_extremum_kernel, x, axes=axes, keepdims=keepdims, find_max=find_max)
 
 
+_EXTREMUM_RAISES = _docs.closing([_sdocs.NO_ORDER_ERROR, _docs.AXIS_ERROR],
+                                                "``axis``, ``keepdims``")
+
+
+_EXTREMUM_PARAMETERS_RETURNS = _docs.compose("""
+Parameters
+----------
+{real_array}
+{axes_all}
+{out_keepdims}
+
+Returns
+-------
+Array""", real_array=_docs.REAL_ARRAY, axes_all=_docs.AXES_ALL, out_keepdims=_docs.OUT_KEEPDIMS)
+
+
 @in_wide_region
+@fill(extremum_parameters_returns=_EXTREMUM_PARAMETERS_RETURNS,
+      extremum_raises=_EXTREMUM_RAISES)
 def nanmax(a, axis=None, out=None, keepdims=False):
     """Return the maximum over the given axes, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanmax.
 
-    Parameters
-    ----------
-    a : array_like
-        The input array, of a real dtype.
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    keepdims : bool, optional
-        Keep the reduced axes with size one; default False.
-
-    Returns
-    -------
-    Array
+    {extremum_parameters_returns}
         The maximums of the non-NaN values; an all-NaN slice gives NaN.
 
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like or complex (no order), or ``out`` is given.
-    AxisError
-        If an axis is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``keepdims``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {extremum_raises}
     >>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])
     >>> la.nanmax(a, axis=1)
     Array([1., 4.])
@@ -214,44 +183,19 @@ def nanmax(a, axis=None, out=None, keepdims=False):
 
 
 @in_wide_region
+@fill(extremum_parameters_returns=_EXTREMUM_PARAMETERS_RETURNS,
+      extremum_raises=_EXTREMUM_RAISES)
 def nanmin(a, axis=None, out=None, keepdims=False):
     """Return the minimum over the given axes, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanmin.
 
-    Parameters
-    ----------
-    a : array_like
-        The input array, of a real dtype.
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    keepdims : bool, optional
-        Keep the reduced axes with size one; default False.
-
-    Returns
-    -------
-    Array
+    {extremum_parameters_returns}
         The minimums of the non-NaN values; an all-NaN slice gives NaN.
 
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like or complex (no order), or ``out`` is given.
-    AxisError
-        If an axis is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``keepdims``.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])
-    >>> la.nanmin(a)
-    Array(1.)
+    {extremum_raises}
+    >>> la.nanmin(la.asarray([[la.nan, 2.0], [3.0, 1.0]]), axis=0)
+    Array([3., 1.])
     """
     no_out("nanmin", out)
     return _nan_extremum("nanmin", a, axis, keepdims, False)
@@ -297,45 +241,32 @@ def _stat_arg(find_max):
     return argmax if find_max else argmin
 
 
+_ARG_SECTIONS = _docs.compose("""
+Parameters
+----------
+{array}
+{axis_flat}
+{out_none}
+{keepdim}
+
+Returns
+-------
+{indices}
+
+{closing}""",
+    array=_docs.ARRAY, axis_flat=_docs.AXIS_FLAT, out_none=_docs.OUT_NONE, keepdim=_docs.KEEPDIM,
+    indices=_sdocs.INDICES, closing=_docs.closing([_docs.TYPE_ERROR_A_OUT, _sdocs.ALL_NAN_ERROR,
+    _docs.AXIS_ERROR_AXIS], "``axis``, ``keepdims``"))
+
+
 @in_wide_region
+@fill(arg_sections=_ARG_SECTIONS)
 def nanargmax(a, axis=None, out=None, *, keepdims=False):
     """Return the index of the maximum along an axis, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanargmax.
 
-    Parameters
-    ----------
-    a : array_like
-        The input array.
-    axis : int, optional
-        The axis; default None: the flattened array.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    keepdims : bool, optional
-        Keep the reduced axis with size one; default False.
-
-    Returns
-    -------
-    Array
-        The indices, of the index dtype.
-
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is given.
-    ValueError
-        Eagerly, for an all-NaN slice (as NumPy); under ``jax.jit``, where the values are
-        not known, such slices give -1 (as jax.numpy's).
-    AxisError
-        If ``axis`` is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``keepdims``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {arg_sections}
     >>> la.nanargmax(la.asarray([1.0, la.nan, 3.0]))
     Array(2)
     """
@@ -344,44 +275,13 @@ def nanargmax(a, axis=None, out=None, *, keepdims=False):
 
 
 @in_wide_region
+@fill(arg_sections=_ARG_SECTIONS)
 def nanargmin(a, axis=None, out=None, *, keepdims=False):
     """Return the index of the minimum along an axis, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanargmin.
 
-    Parameters
-    ----------
-    a : array_like
-        The input array.
-    axis : int, optional
-        The axis; default None: the flattened array.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    keepdims : bool, optional
-        Keep the reduced axis with size one; default False.
-
-    Returns
-    -------
-    Array
-        The indices, of the index dtype.
-
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is given.
-    ValueError
-        Eagerly, for an all-NaN slice (as NumPy); under ``jax.jit``, where the values are
-        not known, such slices give -1 (as jax.numpy's).
-    AxisError
-        If ``axis`` is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``keepdims``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {arg_sections}
     >>> la.nanargmin(la.asarray([[la.nan, 2.0], [3.0, 1.0]]), axis=1)
     Array([1, 1])
     """
@@ -444,43 +344,23 @@ def _nan_moment(fn, op, a, axis, dtype, ddof, keepdims):
 
 
 @in_wide_region
+@fill(sum_parameters=_SUM_PARAMETERS, accumulate=_sdocs.ACCUMULATE, out_keepdims=_docs.OUT_KEEPDIMS,
+      sum_raises=_SUM_RAISES)
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     """Compute the mean over the given axes, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanmean.
 
-    Parameters
-    ----------
-    a : array_like
-        The input array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all.
-    dtype : dtype, optional
-        The dtype to accumulate in and return.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    keepdims : bool, optional
-        Keep the reduced axes with size one; default False.
+    {sum_parameters}
+    {accumulate}
+    {out_keepdims}
 
     Returns
     -------
     Array
         The means of the non-NaN values (integers give float64); an all-NaN slice gives NaN.
 
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is given.
-    AxisError
-        If an axis is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype``, ``keepdims``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {sum_raises}
     >>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])
     >>> la.nanmean(a)
     Array(2.66666667)
@@ -499,51 +379,56 @@ def _ddof(fn, ddof, correction):
     return ddof
 
 
+_MOMENT_RAISES_NOTES_EXAMPLES = _docs.compose("""
+Raises
+------
+{type_error_a_out}
+{ddof_error}
+{axis_error}
+
+Notes
+-----
+Static under ``jax.jit``: ``axis``, ``dtype``, ``ddof``, ``keepdims``, ``correction``.
+
+Examples
+--------
+>>> import laxarray as la""",
+    type_error_a_out=_docs.TYPE_ERROR_A_OUT, ddof_error=_sdocs.DDOF_ERROR,
+    axis_error=_docs.AXIS_ERROR)
+
+
+_MOMENT_PARAMETERS_RETURNS = _docs.compose("""
+Parameters
+----------
+{array}
+{axes_all}
+{accumulate}
+{out_none}
+{ddof}
+{keepdims}
+{correction}
+
+Returns
+-------
+Array""",
+    array=_docs.ARRAY, axes_all=_docs.AXES_ALL, accumulate=_sdocs.ACCUMULATE,
+    out_none=_docs.OUT_NONE, ddof=_sdocs.DDOF, keepdims=_docs.KEEPDIMS,
+    correction=_sdocs.CORRECTION)
+
+
 @in_wide_region
+@fill(moment_parameters_returns=_MOMENT_PARAMETERS_RETURNS,
+      moment_raises_notes_examples=_MOMENT_RAISES_NOTES_EXAMPLES)
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
     """Compute the variance over the given axes, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanvar.
 
-    Parameters
-    ----------
-    a : array_like
-        The input array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all.
-    dtype : dtype, optional
-        The dtype to accumulate in and return.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    ddof : int or float, optional
-        The delta degrees of freedom: the divisor is ``count - ddof``; default 0.
-    keepdims : bool, optional
-        Keep the reduced axes with size one; default False.
-    correction : int or float, optional
-        The Array API name of ``ddof``; give at most one of the two.
-
-    Returns
-    -------
-    Array
+    {moment_parameters_returns}
         The variances of the non-NaN values (real for complex input); slices with ``count -
         ddof <= 0`` give NaN.
 
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is given.
-    ValueError
-        If both ``ddof`` and ``correction`` are given.
-    AxisError
-        If an axis is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype``, ``ddof``, ``keepdims``, ``correction``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {moment_raises_notes_examples}
     >>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])
     >>> la.nanvar(a, axis=0)
     Array([1., 0.])
@@ -554,49 +439,17 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correc
 
 
 @in_wide_region
+@fill(moment_parameters_returns=_MOMENT_PARAMETERS_RETURNS,
+      moment_raises_notes_examples=_MOMENT_RAISES_NOTES_EXAMPLES)
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
     """Compute the standard deviation over the given axes, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanstd.
 
-    Parameters
-    ----------
-    a : array_like
-        The input array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all.
-    dtype : dtype, optional
-        The dtype to accumulate in and return.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    ddof : int or float, optional
-        The delta degrees of freedom: the divisor is ``count - ddof``; default 0.
-    keepdims : bool, optional
-        Keep the reduced axes with size one; default False.
-    correction : int or float, optional
-        The Array API name of ``ddof``; give at most one of the two.
-
-    Returns
-    -------
-    Array
+    {moment_parameters_returns}
         The square roots of :func:`nanvar`'s variances.
 
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is given.
-    ValueError
-        If both ``ddof`` and ``correction`` are given.
-    AxisError
-        If an axis is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype``, ``ddof``, ``keepdims``, ``correction``.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {moment_raises_notes_examples}
     >>> a = la.asarray([[1.0, la.nan], [3.0, 4.0]])
     >>> la.nanstd(a)
     Array(1.24721913)
@@ -606,248 +459,3 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correc
     no_out("nanstd", out)
     return _nan_moment("nanstd", "std", a, axis, dtype, _ddof("nanstd", ddof, correction),
                        keepdims)
-
-
-def _cumulative(fn, a, axis, dtype, nan_value, out=None):
-    no_out(fn, out)
-    x = raw(fn, a, "a")
-    if nan_value is not None:
-        x = _nan_to(x, nan_value)
-    if axis is not None:
-        axis = normalize_axis(fn, axis, max(x.ndim, 1))
-    if axis is None or x.ndim == 0:
-        x = lax.reshape(x, (math.prod(x.shape),))
-        axis = 0
-    op = _stat.cumulative_sum if fn in ("cumsum", "nancumsum") else _stat.cumulative_prod
-    return op(wrap(x), axis=axis, dtype=dtype)
-
-
-@in_wide_region
-def cumsum(a, axis=None, dtype=None, out=None):
-    """Return the cumulative sum of the elements along an axis.
-
-    Array API: cumulative_sum (which keeps the axis and has ``include_initial``). NumPy:
-    numpy.cumsum.
-
-    Parameters
-    ----------
-    a : array_like
-        The input array.
-    axis : int, optional
-        The axis to accumulate along; default None: the flattened array.
-    dtype : dtype, optional
-        The dtype to accumulate in and return.  Default as :func:`laxarray.sum`'s.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-
-    Returns
-    -------
-    Array
-        The running sums, of ``a``'s shape (1-D for ``axis=None``); booleans and smaller
-        integers accumulate in the default integer dtype.
-
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is given.
-    AxisError
-        If an axis is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype``.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> a = la.asarray([[1, 2], [3, 4]])
-    >>> la.cumsum(a)
-    Array([ 1,  3,  6, 10])
-    >>> la.cumsum(a, axis=0)
-    Array([[1, 2],
-           [4, 6]])
-    """
-    return _cumulative("cumsum", a, axis, dtype, None, out)
-
-
-@in_wide_region
-def cumprod(a, axis=None, dtype=None, out=None):
-    """Return the cumulative product of the elements along an axis.
-
-    Array API: cumulative_prod. NumPy: numpy.cumprod.
-
-    Parameters
-    ----------
-    a : array_like
-        The input array.
-    axis : int, optional
-        The axis to accumulate along; default None: the flattened array.
-    dtype : dtype, optional
-        The dtype to accumulate in and return.  Default as :func:`laxarray.prod`'s.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-
-    Returns
-    -------
-    Array
-        The running products, of ``a``'s shape (1-D for ``axis=None``).
-
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is given.
-    AxisError
-        If an axis is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype``.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> la.cumprod(la.asarray([1, 2, 3]))
-    Array([1, 2, 6])
-    """
-    return _cumulative("cumprod", a, axis, dtype, None, out)
-
-
-@in_wide_region
-def nancumsum(a, axis=None, dtype=None, out=None):
-    """Return the cumulative sum, treating NaNs as zero.
-
-    Array API: (not in the standard). NumPy: numpy.nancumsum.
-
-    Parameters
-    ----------
-    a : array_like
-        The input array.
-    axis : int, optional
-        The axis; default None: the flattened array.
-    dtype : dtype, optional
-        The dtype to accumulate in.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-
-    Returns
-    -------
-    Array
-        The running results, of ``a``'s shape (1-D for ``axis=None``).
-
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is given.
-    AxisError
-        If ``axis`` is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype``.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> la.nancumsum(la.asarray([1.0, la.nan, 3.0]))
-    Array([1., 1., 4.])
-    """
-    return _cumulative("nancumsum", a, axis, dtype, 0, out)
-
-
-@in_wide_region
-def nancumprod(a, axis=None, dtype=None, out=None):
-    """Return the cumulative product, treating NaNs as one.
-
-    Array API: (not in the standard). NumPy: numpy.nancumprod.
-
-    Parameters
-    ----------
-    a : array_like
-        The input array.
-    axis : int, optional
-        The axis; default None: the flattened array.
-    dtype : dtype, optional
-        The dtype to accumulate in.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-
-    Returns
-    -------
-    Array
-        The running results, of ``a``'s shape (1-D for ``axis=None``).
-
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like, or ``out`` is given.
-    AxisError
-        If ``axis`` is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype``.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> la.nancumprod(la.asarray([2.0, la.nan, 3.0]))
-    Array([2., 2., 6.])
-    """
-    return _cumulative("nancumprod", a, axis, dtype, 1, out)
-
-
-@kernel(static=("axes", "keepdims"))
-def _ptp_kernel(x, *, axes, keepdims):
-    top, bottom = reduce_extreme(x, axes, True), reduce_extreme(x, axes, False)
-    return _finish(lax.sub(top, bottom), axes, keepdims)
-
-
-@in_wide_region
-def ptp(a, axis=None, out=None, keepdims=False):
-    """Return the range of values (maximum - minimum) along the given axes.
-
-    Array API: (not in the standard). NumPy: numpy.ptp.
-
-    Parameters
-    ----------
-    a : array_like
-        The input array, of a real numeric dtype (not bool).
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all.
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    keepdims : bool, optional
-        Keep the reduced axes with size one; default False.
-
-    Returns
-    -------
-    Array
-        ``max - min``, of ``a``'s dtype (integers wrap around, as NumPy's).
-
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like, bool or complex, or ``out`` is given.
-    AxisError
-        If an axis is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``keepdims``.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> la.ptp(la.asarray([[4, 9, 2], [3, 1, 8]]), axis=1)
-    Array([7, 7])
-    """
-    no_out("ptp", out)
-    x = raw("ptp", a, "a")
-    if _dt.kind_of(x.dtype) in "bc":
-        fail(TypeError, "ptp", "a real numeric (not boolean or complex) array for 'a'", a)
-    axes = normalize_axes("ptp", axis, x.ndim)
-    check_bool("ptp", keepdims, "keepdims")
-    if any(x.shape[d] == 0 for d in axes):
-        fail(ValueError, "ptp", "non-empty reduction axes", a)
-    return call(_ptp_kernel, x, axes=axes, keepdims=keepdims)
-

@@ -1,5 +1,5 @@
-"""Order statistics: quantile/percentile/median (and their NaN-ignoring forms), partition,
-argpartition, lexsort, sort_complex.
+"""Order statistics: quantile/percentile (and their NaN-ignoring forms), and the reading of
+order statistics that the medians (``_median``) share.
 
 Eagerly on the CPU backend (a concrete array of a real dtype NumPy sorts natively, a
 concrete ``q``) these are NumPy's own functions, called directly: no kernel, no compile;
@@ -27,23 +27,24 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
+from laxarray._core.docstrings import fill
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.runtime.host_path import HostPath
 from laxarray._core.jaxapi import put_like
 from laxarray._core.jaxapi.regions import in_wide_region
 from laxarray._core.runtime.kernel import kernel
 from laxarray._core.numerics import cast_value
-from laxarray._core.validate import check_bool, check_choice, normalize_axes, normalize_axis
+from laxarray._core.validate import check_bool, check_choice, normalize_axes
 from laxarray.array_api._calls import call
 from laxarray.array_api import _host_order
-from laxarray.array_api._array import Array
 from laxarray.array_api.indexing_functions import take_along_axis_kernel
-from laxarray.array_api.sorting import along_last, sort_keys, sort_kernel
+from laxarray.array_api.sorting import sort_kernel
 from laxarray.numpy_api.statistics._base import (concrete, count_dtype, no_out, raw,
                                                  rounded_mul as _mul)
+from laxarray.numpy_api import _docs
+from laxarray.numpy_api.statistics import _docs as _sdocs
 
-__all__ = ["quantile", "percentile", "median", "nanquantile", "nanpercentile", "nanmedian",
-           "partition", "argpartition", "lexsort", "sort_complex"]
+__all__ = ["quantile", "percentile", "nanquantile", "nanpercentile"]
 
 #: (alpha, beta) of the continuous methods written with NumPy's _compute_virtual_index.
 _ALPHA_BETA = {"interpolated_inverted_cdf": (0, 1), "hazen": (0.5, 0.5), "weibull": (0, 0),
@@ -360,47 +361,48 @@ def _quantile(fn, a, q, axis, method, keepdims, omit_nan, scale, out=None):
                 omit_nan=omit_nan, vdtype=vdtype, rdtype=rdtype, weak=weak)
 
 
+_QUANTILE_RETURNS = _docs.compose("""
+{order_axes}
+{out_none}
+{overwrite_input}
+{method}
+{keepdims}
+
+Returns
+-------
+Array""",
+    order_axes=_sdocs.ORDER_AXES, out_none=_docs.OUT_NONE,
+    overwrite_input=_sdocs.OVERWRITE_INPUT, method=_sdocs.METHOD, keepdims=_docs.KEEPDIMS)
+
+
+_QUANTILE_PARAMETERS = _docs.compose("""
+Parameters
+----------
+{real_array}
+q : float or array_like""", real_array=_docs.REAL_ARRAY)
+
+
 @in_wide_region
+@fill(quantile_parameters=_QUANTILE_PARAMETERS, quantile_returns=_QUANTILE_RETURNS,
+      order_type_error=_sdocs.ORDER_TYPE_ERROR, q1_error=_sdocs.Q1_ERROR,
+      axis_error=_docs.AXIS_ERROR)
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
              keepdims=False):
     """Compute the ``q``-th quantiles of the data along the given axes.
 
     Array API: (not in the standard). NumPy: numpy.quantile.
 
-    Parameters
-    ----------
-    a : array_like
-        The input array, of a real dtype.
-    q : float or array_like
+    {quantile_parameters}
         The quantiles, in [0, 1]; may be an array (traced under ``jax.jit``).
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all (the flattened array).
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    overwrite_input : bool, optional
-        Accepted for NumPy's signature and ignored.
-    method : str, optional
-        One of NumPy 2's 13 methods: ``'linear'`` (default), ``'lower'``, ``'higher'``,
-        ``'midpoint'``, ``'nearest'``, ``'inverted_cdf'``, ``'averaged_inverted_cdf'``,
-        ``'closest_observation'``, ``'interpolated_inverted_cdf'``, ``'hazen'``,
-        ``'weibull'``, ``'median_unbiased'``, ``'normal_unbiased'``.
-    keepdims : bool, optional
-        Keep the reduced axes with size one; default False.
-
-    Returns
-    -------
-    Array
+    {quantile_returns}
         Of shape ``q.shape`` followed by the shape of ``a`` without ``axis`` (or with
         size-one axes there).
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like or not real (complex is refused), or ``out`` is not None.
-    ValueError
-        If ``method`` is unknown, or (eagerly) a ``q`` is outside [0, 1].
-    AxisError
-        If an axis is out of range.
+    {order_type_error}
+    {q1_error}
+    {axis_error}
 
     Notes
     -----
@@ -429,45 +431,25 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
 
 
 @in_wide_region
+@fill(quantile_parameters=_QUANTILE_PARAMETERS, quantile_returns=_QUANTILE_RETURNS,
+      order_type_error=_sdocs.ORDER_TYPE_ERROR, q100_error=_sdocs.Q100_ERROR,
+      axis_error=_docs.AXIS_ERROR)
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                keepdims=False):
     """Compute the ``q``-th percentiles of the data along the given axes.
 
     Array API: (not in the standard). NumPy: numpy.percentile.
 
-    Parameters
-    ----------
-    a : array_like
-        The input array, of a real dtype.
-    q : float or array_like
+    {quantile_parameters}
         The percentiles, in [0, 100]; may be an array (traced under ``jax.jit``).
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all (the flattened array).
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    overwrite_input : bool, optional
-        Accepted for NumPy's signature and ignored.
-    method : str, optional
-        One of NumPy 2's 13 methods: ``'linear'`` (default), ``'lower'``, ``'higher'``,
-        ``'midpoint'``, ``'nearest'``, ``'inverted_cdf'``, ``'averaged_inverted_cdf'``,
-        ``'closest_observation'``, ``'interpolated_inverted_cdf'``, ``'hazen'``,
-        ``'weibull'``, ``'median_unbiased'``, ``'normal_unbiased'``.
-    keepdims : bool, optional
-        Keep the reduced axes with size one; default False.
-
-    Returns
-    -------
-    Array
+    {quantile_returns}
         Of shape ``q.shape`` followed by the shape of ``a`` without ``axis``.
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like or not real (complex is refused), or ``out`` is not None.
-    ValueError
-        If ``method`` is unknown, or (eagerly) a ``q`` is outside [0, 100].
-    AxisError
-        If an axis is out of range.
+    {order_type_error}
+    {q100_error}
+    {axis_error}
 
     Notes
     -----
@@ -496,56 +478,40 @@ def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear"
     return _quantile("percentile", a, q, axis, method, keepdims, False, 100, out)
 
 
+_NAN_QUANTILE_RAISES_NOTES_EXAMPLES = _docs.compose("""
+{axis_error}
+
+Notes
+-----
+Static under ``jax.jit``: ``axis``, ``method``, ``keepdims``.
+
+Takes the CPU host path of :func:`quantile`.
+
+Examples
+--------
+>>> import laxarray as la""", axis_error=_docs.AXIS_ERROR)
+
+
 @in_wide_region
+@fill(quantile_parameters=_QUANTILE_PARAMETERS, quantile_returns=_QUANTILE_RETURNS,
+      order_type_error=_sdocs.ORDER_TYPE_ERROR, q1_error=_sdocs.Q1_ERROR,
+      nan_quantile_raises_notes_examples=_NAN_QUANTILE_RAISES_NOTES_EXAMPLES)
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                 keepdims=False):
     """Compute the ``q``-th quantiles along the given axes, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanquantile.
 
-    Parameters
-    ----------
-    a : array_like
-        The input array, of a real dtype.
-    q : float or array_like
+    {quantile_parameters}
         The quantiles, in [0, 1]; may be traced.
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all (the flattened array).
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    overwrite_input : bool, optional
-        Accepted for NumPy's signature and ignored.
-    method : str, optional
-        One of NumPy 2's 13 methods: ``'linear'`` (default), ``'lower'``, ``'higher'``,
-        ``'midpoint'``, ``'nearest'``, ``'inverted_cdf'``, ``'averaged_inverted_cdf'``,
-        ``'closest_observation'``, ``'interpolated_inverted_cdf'``, ``'hazen'``,
-        ``'weibull'``, ``'median_unbiased'``, ``'normal_unbiased'``.
-    keepdims : bool, optional
-        Keep the reduced axes with size one; default False.
-
-    Returns
-    -------
-    Array
+    {quantile_returns}
         As :func:`quantile`'s, of the non-NaN values; an all-NaN slice gives NaN.
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like or not real (complex is refused), or ``out`` is not None.
-    ValueError
-        If ``method`` is unknown, or (eagerly) a ``q`` is outside [0, 1].
-    AxisError
-        If an axis is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``method``, ``keepdims``.
-
-    Takes the CPU host path of :func:`quantile`.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {order_type_error}
+    {q1_error}
+    {nan_quantile_raises_notes_examples}
     >>> la.nanquantile(la.asarray([1.0, la.nan, 3.0, 5.0]), 0.5)
     Array(3.)
     """
@@ -553,476 +519,26 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
 
 
 @in_wide_region
+@fill(quantile_parameters=_QUANTILE_PARAMETERS, quantile_returns=_QUANTILE_RETURNS,
+      order_type_error=_sdocs.ORDER_TYPE_ERROR, q100_error=_sdocs.Q100_ERROR,
+      nan_quantile_raises_notes_examples=_NAN_QUANTILE_RAISES_NOTES_EXAMPLES)
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                   keepdims=False):
     """Compute the ``q``-th percentiles along the given axes, ignoring NaNs.
 
     Array API: (not in the standard). NumPy: numpy.nanpercentile.
 
-    Parameters
-    ----------
-    a : array_like
-        The input array, of a real dtype.
-    q : float or array_like
+    {quantile_parameters}
         The percentiles, in [0, 100]; may be traced.
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all (the flattened array).
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    overwrite_input : bool, optional
-        Accepted for NumPy's signature and ignored.
-    method : str, optional
-        One of NumPy 2's 13 methods: ``'linear'`` (default), ``'lower'``, ``'higher'``,
-        ``'midpoint'``, ``'nearest'``, ``'inverted_cdf'``, ``'averaged_inverted_cdf'``,
-        ``'closest_observation'``, ``'interpolated_inverted_cdf'``, ``'hazen'``,
-        ``'weibull'``, ``'median_unbiased'``, ``'normal_unbiased'``.
-    keepdims : bool, optional
-        Keep the reduced axes with size one; default False.
-
-    Returns
-    -------
-    Array
+    {quantile_returns}
         As :func:`percentile`'s, of the non-NaN values; an all-NaN slice gives NaN.
 
     Raises
     ------
-    TypeError
-        If ``a`` is not array_like or not real (complex is refused), or ``out`` is not None.
-    ValueError
-        If ``method`` is unknown, or (eagerly) a ``q`` is outside [0, 100].
-    AxisError
-        If an axis is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``method``, ``keepdims``.
-
-    Takes the CPU host path of :func:`quantile`.
-
-    Examples
-    --------
-    >>> import laxarray as la
+    {order_type_error}
+    {q100_error}
+    {nan_quantile_raises_notes_examples}
     >>> la.nanpercentile(la.asarray([1.0, la.nan, 3.0, 5.0]), 100)
     Array(5.)
     """
     return _quantile("nanpercentile", a, q, axis, method, keepdims, True, 100, out)
-
-
-def _median_now(a, *, axes, keepdims, omit_nan, rdtype):
-    """The eager host path: NumPy's own median of the view ``a`` (None for bool)."""
-    if a.dtype.kind not in "iuf":
-        return None
-    res = _host_order.quietly(np.nanmedian if omit_nan else np.median, a, axis=axes,
-                              keepdims=keepdims)
-    return np.asarray(res, dtype=rdtype)
-
-
-def _median_host(x, *, axes, keepdims, omit_nan, rdtype):
-    """The traced host path: NumPy's own median in a host call (derivatives from the lax
-    formulation around a host selection), or that formulation (bool)."""
-    rest, x2 = _flat(x, axes)
-    rows = functools.partial(_median_rows, omit_nan=omit_nan, rdtype=rdtype,
-                             select=_select_on_host)
-    if _numpy_own(x2):
-        res = _host_order.numpy_rows(
-            functools.partial(_np_median, omit_nan=omit_nan, rdtype=rdtype), rows,
-            jax.ShapeDtypeStruct(x2.shape[:1], rdtype), x2)
-    else:
-        res = rows(x2)
-    return _median_result(res, rest, axes, keepdims)
-
-
-_MEDIAN_HOST = HostPath(
-    functions=("median", "nanmedian"), eager=_median_now, traced=_median_host,
-    grad="the lax formulation (the middle order statistics, read by a host selection); "
-         "the value stays NumPy's",
-    reason="XLA's CPU sort, 5-10x NumPy's (see `sort`); a first eager `median` of 10**5 "
-           "values took about 1 ms, against 130 ms for `jax.numpy`; a jitted `nanmedian` "
-           "of 10**7 values no longer pays XLA's 20 ms count of non-NaNs")
-
-
-@kernel(static=("axes", "keepdims", "omit_nan", "rdtype"), host=_MEDIAN_HOST)
-def _median_kernel(x, *, axes, keepdims, omit_nan, rdtype):
-    rest, x2 = _flat(x, axes)
-    res = _median_rows(x2, omit_nan=omit_nan, rdtype=rdtype, select=_select_sorted)
-    return _median_result(res, rest, axes, keepdims)
-
-
-def _median_result(res, rest, axes, keepdims):
-    res = res.reshape(rest)
-    return lax.expand_dims(res, axes) if keepdims else res
-
-
-def _np_median(a, *, omit_nan, rdtype):
-    res = _host_order.quietly(np.nanmedian if omit_nan else np.median, a, axis=-1,
-                              overwrite_input=_host_order.owns(a))
-    return np.asarray(res, dtype=rdtype)
-
-
-def _median_rows(x2, *, omit_nan, rdtype, select):
-    """(B,) medians of the rows of ``x2``: the middle order statistics, from a host
-    selection or a sort."""
-    b, n = x2.shape
-    if n == 0:
-        res = lax.full((b,), np.nan, rdtype)
-    else:
-        cnt = _valid_count(x2, omit_nan).reshape((b, 1))
-        one = lax.full_like(cnt, 1)
-        lo_i = lax.max(lax.div(lax.sub(cnt, one), lax.full_like(cnt, 2)), lax.full_like(cnt, 0))
-        hi_i = lax.div(cnt, lax.full_like(cnt, 2))
-        want_tail = _dt.kind_of(x2.dtype) == "f" and not omit_nan
-        (lo, hi), nan_rows = _with_tail(x2, [lo_i, hi_i], select, want_tail)
-        lo, hi = lax.convert_element_type(lo, rdtype), lax.convert_element_type(hi, rdtype)
-        two = lax.full_like(lo, 2)
-        odd = lax.eq(lax.rem(cnt, lax.full_like(cnt, 2)), one)
-        res = lax.select(odd, lo, lax.div(lax.add(lo, hi), two)).reshape((b,))
-        if _dt.kind_of(x2.dtype) == "f":
-            bad = lax.eq(cnt, lax.full_like(cnt, 0)) if omit_nan else nan_rows
-            res = lax.select(bad.reshape((b,)), lax.full_like(res, np.nan), res)
-    return res
-
-
-def _median(fn, a, axis, keepdims, omit_nan, out=None):
-    no_out(fn, out)
-    x = raw(fn, a, "a")
-    check_bool(fn, keepdims, "keepdims")
-    axes = normalize_axes(fn, axis, x.ndim)
-    rdtype = x.dtype if _dt.kind_of(x.dtype) in "fc" else _dt.on_device(_dt.float64)
-    if _dt.kind_of(x.dtype) == "c":
-        fail(TypeError, fn, "a real array for 'a' (complex ordering is not supported)", a)
-    return call(_median_kernel, x, axes=axes, keepdims=keepdims, omit_nan=omit_nan,
-                rdtype=rdtype)
-
-
-@in_wide_region
-def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    """Compute the median along the given axes.
-
-    Array API: (not in the standard). NumPy: numpy.median.
-
-    Parameters
-    ----------
-    a : array_like
-        The input array, of a real dtype.
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all (the flattened array).
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    overwrite_input : bool, optional
-        Accepted for NumPy's signature and ignored.
-    keepdims : bool, optional
-        Keep the reduced axes with size one; default False.
-
-    Returns
-    -------
-    Array
-        The medians (the mean of the two middle values for an even count); integers give
-        float64; an empty slice gives NaN.
-
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like or not real, or ``out`` is not None.
-    AxisError
-        If an axis is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``keepdims``.
-
-    On the CPU backend a concrete real array takes the CPU host path: NumPy's own function,
-    called directly (no kernel, no compile); traced there, NumPy's function in a host call,
-    with derivatives from the lax formulation, which elsewhere is the only one.  The results
-    and dtypes follow NumPy 2's formulas exactly.  A NaN in a slice makes its result NaN.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> a = la.asarray([[10.0, 7.0, 4.0], [3.0, 2.0, 1.0]])
-    >>> la.median(a)
-    Array(3.5)
-    >>> la.median(a, axis=0)
-    Array([6.5, 4.5, 2.5])
-    >>> la.median(la.asarray([1, 2, 3, 4]))
-    Array(2.5)
-    """
-    return _median("median", a, axis, keepdims, False, out)
-
-
-@in_wide_region
-def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    """Compute the median along the given axes, ignoring NaNs.
-
-    Array API: (not in the standard). NumPy: numpy.nanmedian.
-
-    Parameters
-    ----------
-    a : array_like
-        The input array, of a real dtype.
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all (the flattened array).
-    out : None
-        NumPy's ``out``: only None is accepted (laxarray arrays are immutable values).
-    overwrite_input : bool, optional
-        Accepted for NumPy's signature and ignored.
-    keepdims : bool, optional
-        Keep the reduced axes with size one; default False.
-
-    Returns
-    -------
-    Array
-        The medians of the non-NaN values. An all-NaN slice gives NaN.
-
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like or not real, or ``out`` is not None.
-    AxisError
-        If an axis is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``keepdims``.
-
-    Takes the CPU host path of :func:`median`.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> la.nanmedian(la.asarray([1.0, la.nan, 3.0]))
-    Array(2.)
-    """
-    return _median("nanmedian", a, axis, keepdims, True, out)
-
-
-def _kth(fn, kth, n):
-    vals = kth if isinstance(kth, (list, tuple)) else [kth]
-    if isinstance(kth, Array) or hasattr(kth, "__array__"):
-        host = concrete(raw(fn, kth, "kth"))
-        if host is None:
-            fail(TypeError, fn, "a static (concrete) 'kth'", kth)
-        vals = np.ravel(host).tolist()
-    out = []
-    for k in vals:
-        if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
-            fail(TypeError, fn, "integer 'kth'", kth)
-        if not -n <= int(k) < n:
-            fail(ValueError, fn, f"'kth' in [{-n}, {n})", kth)
-        out.append(int(k))
-    return tuple(out)
-
-
-def _partition(fn, a, kth, axis, want_indices):
-    x = raw(fn, a, "a")
-    if axis is None:
-        x = lax.reshape(x, (math.prod(x.shape),))
-        axis = -1
-    if x.ndim == 0:
-        fail(ValueError, fn, "an array of rank >= 1 for 'a'", a)
-    ax = normalize_axis(fn, axis, x.ndim)
-    kths = tuple(k % x.shape[ax] for k in _kth(fn, kth, x.shape[ax]))
-    return call(_partition_kernel, x, axis=ax, kth=kths, want_indices=want_indices)
-
-
-def _partition_now(a, *, axis, kth, want_indices):
-    """The eager host path: NumPy's own partition of the view ``a`` (None if empty)."""
-    return _host_order.partition_now(a, axis, kth, want_indices) if a.size else None
-
-
-def _partition_host(x, *, axis, kth, want_indices):
-    """The traced host path: NumPy's own partition in a host call."""
-    return along_last(x, axis, lambda v: _host_order.partition_last(v, kth, want_indices))
-
-
-_PARTITION_HOST = HostPath(
-    functions=("partition", "argpartition"), eager=_partition_now, traced=_partition_host,
-    grad="values: the tangent gathered by the partitioning permutation; indices: none",
-    reason="NumPy's introselect is O(n); the lax body is a full `lax.sort`, XLA's CPU sort "
-           "5-10x NumPy's (see `sort`)")
-
-
-@kernel(static=("axis", "kth", "want_indices"), host=_PARTITION_HOST)
-def _partition_kernel(x, *, axis, kth, want_indices):
-    # a full sort satisfies the partition property for every kth
-    return sort_kernel.run_xla(x, axis=axis, descending=False, want_indices=want_indices)
-
-
-@in_wide_region
-def partition(a, kth, axis=-1):
-    """Return a partitioned copy: the ``kth`` element in its sorted place, smaller ones first.
-
-    Array API: (not in the standard). NumPy: numpy.partition.
-
-    Parameters
-    ----------
-    a : array_like
-        The input array.
-    kth : int or sequence of ints
-        The positions to put in sorted place.
-    axis : int, optional
-        The axis; default -1.
-
-    Returns
-    -------
-    Array
-        The partitioned copy.
-
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like.
-    ValueError
-        If a ``kth`` is out of range.
-    AxisError
-        If ``axis`` is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``kth``, ``axis``.
-
-    On the CPU host path this is NumPy's own partition (introselect, run on the host);
-    elsewhere a fully sorted copy (NaN last), which satisfies the partition property for
-    every ``kth``.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> p = la.partition(la.asarray([3, 4, 2, 1]), 2)
-    >>> p[2], bool(la.all(p[:2] <= p[2])), bool(la.all(p[3:] >= p[2]))
-    (Array(3), True, True)
-    """
-    return _partition("partition", a, kth, axis, False)
-
-
-@in_wide_region
-def argpartition(a, kth, axis=-1):
-    """Return the indices that would partition an array around the ``kth`` element.
-
-    Array API: (not in the standard). NumPy: numpy.argpartition.
-
-    Parameters
-    ----------
-    a : array_like
-        The input array.
-    kth : int or sequence of ints
-        The positions to put in sorted place.
-    axis : int, optional
-        The axis; default -1.
-
-    Returns
-    -------
-    Array
-        The int64 indices.
-
-    Raises
-    ------
-    TypeError
-        If ``a`` is not array_like.
-    ValueError
-        If a ``kth`` is out of range.
-    AxisError
-        If ``axis`` is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``kth``, ``axis``.
-
-    On the CPU host path these are NumPy's own indices (introselect on the host); elsewhere
-    indices that fully sort ``a`` (stable).
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> a = la.asarray([3, 4, 2, 1])
-    >>> i = la.argpartition(a, 2)
-    >>> a[i][2]
-    Array(3)
-    """
-    return _partition("argpartition", a, kth, axis, True)
-
-
-@kernel(static=("axis",))
-def _lexsort_kernel(*keys, axis):
-    last = keys[0].ndim - 1
-    perm = list(range(last + 1))
-    perm[axis], perm[last] = perm[last], perm[axis]
-    ops = []
-    for k in reversed(keys):          # the last key is the primary one
-        k = lax.transpose(k, perm) if axis != last else k
-        ops.extend(sort_keys(k, False))
-    iota = lax.broadcasted_iota(count_dtype(), ops[0].shape, last)
-    out = lax.sort(tuple(ops) + (iota,), dimension=last, is_stable=True, num_keys=len(ops))
-    res = out[-1]
-    return lax.transpose(res, perm) if axis != last else res
-
-
-@in_wide_region
-def lexsort(keys, axis=-1):
-    """Return the indices of a stable sort on several keys, the last one primary.
-
-    Array API: (not in the standard). NumPy: numpy.lexsort.
-
-    Parameters
-    ----------
-    keys : sequence of array_like or array_like
-        The keys, of one shape: a sequence, or the rows of a 2-D (or higher) array.
-    axis : int, optional
-        The axis to sort along; default -1.
-
-    Returns
-    -------
-    Array
-        The int64 indices.
-
-    Raises
-    ------
-    TypeError
-        If a key is not array_like.
-    ValueError
-        If the keys' shapes differ.
-    AxisError
-        If ``axis`` is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> surnames = la.asarray([1, 5, 1, 4, 3])
-    >>> first = la.asarray([9, 4, 0, 4, 0])
-    >>> la.lexsort((surnames, first))
-    Array([2, 4, 3, 1, 0])
-    """
-    if isinstance(keys, (list, tuple)):
-        ks = [raw("lexsort", k, "keys") for k in keys]
-    else:
-        k = raw("lexsort", keys, "keys")
-        if k.ndim == 0:
-            fail(ValueError, "lexsort", "at least one key of rank >= 1", keys)
-        ks = [lax.index_in_dim(k, i, 0, keepdims=False) for i in range(k.shape[0])]
-    if not ks:
-        fail(TypeError, "lexsort", "at least one key in 'keys'", keys)
-    shape = tuple(ks[0].shape)
-    if any(tuple(k.shape) != shape for k in ks):
-        fail(ValueError, "lexsort", "keys of one shape", keys)
-    if len(shape) == 0:
-        fail(ValueError, "lexsort", "keys of rank >= 1", keys)
-    ax = normalize_axis("lexsort", axis, len(shape))
-    return call(_lexsort_kernel, *ks, axis=ax)
-
-
-@in_wide_region
-def sort_complex(a):
-    """Sort along the last axis as complex numbers (real part first, then imaginary).
-    NumPy: numpy.sort_complex (int8/int16/uint8/uint16 give complex64, other real dtypes
-    the default complex dtype: complex128, complex64 on a TPU)."""
-    x = raw("sort_complex", a, "a")
-    if x.ndim == 0:
-        fail(ValueError, "sort_complex", "an array of rank >= 1 for 'a'", a)
-    if _dt.kind_of(x.dtype) != "c":
-        small = x.dtype in (np.int8, np.int16, np.uint8, np.uint16)
-        x = lax.convert_element_type(x, np.complex64 if small else _dt.default_complex())
-    return call(sort_kernel, x, axis=x.ndim - 1, descending=False, want_indices=False)
-
