@@ -16,8 +16,10 @@ from laxarray.array_api.statistical import *  # noqa: F401,F403
 from laxarray.array_api.sorting import *  # noqa: F401,F403
 from laxarray.array_api.searching import *  # noqa: F401,F403
 from laxarray.array_api.sets import *  # noqa: F401,F403
-# the bodies of the Array's indexing, .at, in-place writes and views' write-back (_dispatch)
+# the bodies of the Array's indexing, .at, in-place writes and views' write-back (_method_bodies)
 from laxarray.array_api import _indexing, _indexing_at, _operators, _views  # noqa: F401
+# the ufunc facts of the elementwise chapters' ufuncs, which name the reductions
+from laxarray.array_api import _ufunc_facts  # noqa: F401
 
 from laxarray.array_api import (constants as _c, creation as _cr, data_types as _d,  # noqa: E402
                                 elementwise as _e, elementwise_math as _em,

@@ -21,8 +21,8 @@ from laxarray.array_api import _complex_math as _cm
 from laxarray.array_api import _exact_complex64 as _oc
 from laxarray.array_api import _exact_float32 as _om
 from laxarray.array_api._array import Array
-from laxarray.array_api._dispatch import provide
-from laxarray.array_api._ufunc import (UfuncFacts, as_ufunc, elementwise_binary,
+from laxarray.array_api._method_bodies import provide
+from laxarray.array_api._ufunc import (as_ufunc, elementwise_binary,
                                        elementwise_unary, plain, to_float)
 
 
@@ -45,8 +45,7 @@ def _to_bool(x):
 
 
 # ---- arithmetic ---------------------------------------------------------------------------
-@elementwise_binary("any", ufunc=UfuncFacts(identity=0, reorderable=True, reduce="sum",
-                                             accumulate="cumulative_sum", at="add"))
+@elementwise_binary("any", ufunc=True)
 def add(x1, x2, /):
     """Add ``x1`` and ``x2`` elementwise.
 
@@ -76,7 +75,7 @@ def add(x1, x2, /):
     return lax.add(x1, x2)
 
 
-@elementwise_binary("numeric", ufunc=UfuncFacts(at="subtract"))
+@elementwise_binary("numeric", ufunc=True)
 def subtract(x1, x2, /):
     """Subtract ``x2`` from ``x1`` elementwise.
 
@@ -96,8 +95,7 @@ def subtract(x1, x2, /):
     return lax.sub(x1, x2)
 
 
-@elementwise_binary("any", ufunc=UfuncFacts(identity=1, reorderable=True, reduce="prod",
-                                             accumulate="cumulative_prod", at="multiply"))
+@elementwise_binary("any", ufunc=True)
 def multiply(x1, x2, /):
     """Multiply ``x1`` and ``x2`` elementwise.
 
@@ -128,7 +126,7 @@ def multiply(x1, x2, /):
 _DIV = _om.pick("divide", lax.div)
 
 
-@elementwise_binary("numeric", compute=to_float, exact_divisor=True, ufunc=UfuncFacts())
+@elementwise_binary("numeric", compute=to_float, exact_divisor=True, ufunc=True)
 def divide(x1, x2, /):
     """Divide ``x1`` by ``x2`` elementwise (true division).
 
@@ -188,7 +186,7 @@ def _float_divmod(x1, x2):
     return floordiv, mod
 
 
-@elementwise_binary("real numeric", ufunc=UfuncFacts())
+@elementwise_binary("real numeric", ufunc=True)
 def floor_divide(x1, x2, /):
     """Divide ``x1`` by ``x2`` elementwise, rounding the quotient toward -inf.
 
@@ -222,7 +220,7 @@ def floor_divide(x1, x2, /):
     return lax.select(one_inf, lax.div(x1, x2), _float_divmod(x1, x2)[0])
 
 
-@elementwise_binary("real numeric", ufunc=UfuncFacts())
+@elementwise_binary("real numeric", ufunc=True)
 def remainder(x1, x2, /):
     """Return the elementwise remainder of division, with the sign of the divisor.
 
@@ -336,7 +334,7 @@ def _square_real(x, /):
     return lax.mul(x, x)
 
 
-@as_ufunc(UfuncFacts())
+@as_ufunc
 def pow(x1, x2, /):
     """Raise each element of ``x1`` to the power of the matching element of ``x2``.
 
@@ -863,7 +861,7 @@ def _complex_pick(x1, x2, beats):
     return lax.select(take, x1, x2)
 
 
-@elementwise_binary("any", ufunc=UfuncFacts(reorderable=True, reduce="max", at="max"))
+@elementwise_binary("any", ufunc=True)
 def maximum(x1, x2, /):
     """Return the elementwise maximum of ``x1`` and ``x2``, propagating NaN.
 
@@ -891,7 +889,7 @@ def maximum(x1, x2, /):
     return lax.max(x1, x2)
 
 
-@elementwise_binary("any", ufunc=UfuncFacts(reorderable=True, reduce="min", at="min"))
+@elementwise_binary("any", ufunc=True)
 def minimum(x1, x2, /):
     """Return the elementwise minimum of ``x1`` and ``x2``, propagating NaN.
 
@@ -919,7 +917,7 @@ def minimum(x1, x2, /):
 
 
 # ---- bitwise ------------------------------------------------------------------------------
-@elementwise_binary("integer or boolean", ufunc=UfuncFacts(identity=-1, reorderable=True))
+@elementwise_binary("integer or boolean", ufunc=True)
 def bitwise_and(x1, x2, /):
     """Compute the bitwise AND of ``x1`` and ``x2`` elementwise.
 
@@ -939,7 +937,7 @@ def bitwise_and(x1, x2, /):
     return lax.bitwise_and(x1, x2)
 
 
-@elementwise_binary("integer or boolean", ufunc=UfuncFacts(identity=0, reorderable=True))
+@elementwise_binary("integer or boolean", ufunc=True)
 def bitwise_or(x1, x2, /):
     """Compute the bitwise OR of ``x1`` and ``x2`` elementwise.
 
@@ -959,7 +957,7 @@ def bitwise_or(x1, x2, /):
     return lax.bitwise_or(x1, x2)
 
 
-@elementwise_binary("integer or boolean", ufunc=UfuncFacts(identity=0, reorderable=True))
+@elementwise_binary("integer or boolean", ufunc=True)
 def bitwise_xor(x1, x2, /):
     """Compute the bitwise XOR of ``x1`` and ``x2`` elementwise.
 
@@ -1053,7 +1051,7 @@ def bitwise_right_shift(x1, x2, /):
 
 
 # ---- logical ------------------------------------------------------------------------------
-@elementwise_binary("any", ufunc=UfuncFacts(identity=True, reorderable=True, reduce="all"))
+@elementwise_binary("any", ufunc=True)
 def logical_and(x1, x2, /):
     """Compute the logical AND of ``x1`` and ``x2`` elementwise.
 
@@ -1077,7 +1075,7 @@ def logical_and(x1, x2, /):
     return lax.bitwise_and(_to_bool(x1), _to_bool(x2))
 
 
-@elementwise_binary("any", ufunc=UfuncFacts(identity=False, reorderable=True, reduce="any"))
+@elementwise_binary("any", ufunc=True)
 def logical_or(x1, x2, /):
     """Compute the logical OR of ``x1`` and ``x2`` elementwise.
 
@@ -1101,7 +1099,7 @@ def logical_or(x1, x2, /):
     return lax.bitwise_or(_to_bool(x1), _to_bool(x2))
 
 
-@elementwise_binary("any", ufunc=UfuncFacts(identity=False, reorderable=True))
+@elementwise_binary("any", ufunc=True)
 def logical_xor(x1, x2, /):
     """Compute the logical XOR of ``x1`` and ``x2`` elementwise.
 
@@ -1257,7 +1255,7 @@ def signbit(x, /):
     return _signbit_real(x)
 
 
-@elementwise_binary("real floating", compute=to_float, ufunc=UfuncFacts())
+@elementwise_binary("real floating", compute=to_float, ufunc=True)
 def copysign(x1, x2, /):
     """Return the magnitude of ``x1`` with the sign of ``x2``, elementwise.
 

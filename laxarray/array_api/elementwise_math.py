@@ -28,7 +28,7 @@ from laxarray.array_api._array import Array
 from laxarray.array_api._broadcast import broadcast_many, broadcast_rule
 from laxarray.array_api._calls import call
 from laxarray.array_api._convert import as_array, scalar_operand
-from laxarray.array_api._ufunc import (UfuncFacts, binary_operands, cast_broadcast,
+from laxarray.array_api._ufunc import (binary_operands, cast_broadcast,
                                        elementwise_binary, elementwise_unary, to_float)
 from laxarray.array_api.elementwise import _copysign, _is_complex, _zeros
 
@@ -579,7 +579,7 @@ Array([-1.,  3.])
 
 
 @elementwise_binary("real numeric", compute=to_float, flush_subnormals=True,
-                    ufunc=UfuncFacts())
+                    ufunc=True)
 def atan2(x1, x2, /):
     """Return the inverse tangent of ``x1 / x2``, choosing the quadrant from both signs.
 
@@ -613,7 +613,7 @@ def atan2(x1, x2, /):
 
 
 @elementwise_binary("real numeric", compute=to_float,
-                    ufunc=UfuncFacts(identity=0, reorderable=True))
+                    ufunc=True)
 def hypot(x1, x2, /):
     """Return ``sqrt(x1**2 + x2**2)`` elementwise, without overflow or underflow.
 
@@ -639,7 +639,7 @@ def hypot(x1, x2, /):
 
 
 @elementwise_binary("real numeric", compute=to_float,
-                    ufunc=UfuncFacts(identity=-math.inf, reorderable=True))
+                    ufunc=True)
 def logaddexp(x1, x2, /):
     """Return ``log(exp(x1) + exp(x2))`` elementwise, without overflow.
 

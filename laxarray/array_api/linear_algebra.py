@@ -13,7 +13,7 @@ from laxarray.array_api._array import Array
 from laxarray.array_api._broadcast import broadcast_shapes2
 from laxarray.array_api._calls import call
 from laxarray.array_api._convert import as_array
-from laxarray.array_api._dispatch import provide
+from laxarray.array_api._method_bodies import provide
 from laxarray.array_api._ufunc import binary_operands, cast_broadcast
 from laxarray.array_api.manipulation import permute_dims
 from laxarray._core.jaxapi import in_wide_mode

@@ -24,7 +24,7 @@ from laxarray.array_api._calls import call, padded_inputs, run_padded, wrap_buck
 from laxarray.array_api import _views
 from laxarray.array_api._broadcast import broadcast_many, broadcast_pair
 from laxarray.array_api._convert import as_array, to_raw
-from laxarray.array_api._dispatch import provide
+from laxarray.array_api._method_bodies import provide
 from laxarray.array_api._indexing_basic import getitem_basic
 from laxarray.array_api.indexing_functions import gather_axis
 
