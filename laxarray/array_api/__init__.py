@@ -7,7 +7,11 @@ from laxarray.array_api.constants import *  # noqa: F401,F403
 from laxarray.array_api.creation import *  # noqa: F401,F403
 from laxarray.array_api.data_types import *  # noqa: F401,F403
 from laxarray.array_api.elementwise import *  # noqa: F401,F403
+from laxarray.array_api.elementwise_bitwise import *  # noqa: F401,F403
+from laxarray.array_api.elementwise_compare import *  # noqa: F401,F403
+from laxarray.array_api.elementwise_floating import *  # noqa: F401,F403
 from laxarray.array_api.elementwise_math import *  # noqa: F401,F403
+from laxarray.array_api.elementwise_pairwise import *  # noqa: F401,F403
 from laxarray.array_api.info import __array_namespace_info__  # noqa: F401
 from laxarray.array_api.linear_algebra import *  # noqa: F401,F403
 from laxarray.array_api.manipulation import *  # noqa: F401,F403
@@ -22,7 +26,9 @@ from laxarray.array_api import _indexing, _indexing_at, _operators, _views  # no
 from laxarray.array_api import _ufunc_facts  # noqa: F401
 
 from laxarray.array_api import (constants as _c, creation as _cr, data_types as _d,  # noqa: E402
-                                elementwise as _e, elementwise_math as _em,
+                                elementwise as _e, elementwise_bitwise as _eb,
+                                elementwise_compare as _ec, elementwise_floating as _ef,
+                                elementwise_math as _em, elementwise_pairwise as _ep,
                                 indexing_functions as _i, linear_algebra as _la,
                                 manipulation as _ma, searching as _se, sets as _s,
                                 sorting as _so, statistical as _st)
@@ -32,5 +38,5 @@ from laxarray.array_api import (constants as _c, creation as _cr, data_types as 
 # name here, which are exactly the star-imported ones.
 if not _typing.TYPE_CHECKING:
     __all__ = ["Array", "__array_namespace_info__",
-               *(n for m in (_c, _cr, _d, _e, _em, _i, _la, _ma, _se, _s, _so, _st)
+               *(n for m in (_c, _cr, _d, _e, _eb, _ec, _ef, _em, _ep, _i, _la, _ma, _se, _s, _so, _st)
                  for n in m.__all__)]

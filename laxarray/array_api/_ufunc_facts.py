@@ -17,10 +17,11 @@ import math
 
 from laxarray.array_api._indexing_at import IndexUpdateRef
 from laxarray.array_api._ufunc import UfuncFacts, declare
-from laxarray.array_api.elementwise import (add, bitwise_and, bitwise_or, bitwise_xor,
-                                            logical_and, logical_or, logical_xor, maximum,
-                                            minimum, multiply, subtract)
-from laxarray.array_api.elementwise_math import hypot, logaddexp
+from laxarray.array_api.elementwise import add, multiply, subtract
+from laxarray.array_api.elementwise_bitwise import (bitwise_and, bitwise_or, bitwise_xor,
+                                                    logical_and, logical_or, logical_xor)
+from laxarray.array_api.elementwise_compare import maximum, minimum
+from laxarray.array_api.elementwise_pairwise import hypot, logaddexp
 from laxarray.array_api.statistical import (all, any, cumulative_prod, cumulative_sum, max,
                                             min, prod, sum)
 

@@ -18,7 +18,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.validate import check_int, normalize_axis
 import laxarray.array_api as _api
-from laxarray.array_api import elementwise as _ew
+from laxarray.array_api import elementwise_compare as _ew
 from laxarray.array_api import manipulation as _mp
 from laxarray.array_api import statistical as _st
 from laxarray.array_api._array import Array

@@ -28,10 +28,10 @@ from laxarray.array_api._exact_float32 import pick
 from laxarray.array_api._ufunc import (cast_broadcast, elementwise_binary, elementwise_unary,
                                        to_float)
 from laxarray.array_api._broadcast import broadcast_shapes2
-from laxarray.array_api.elementwise import round as _api_round
-from laxarray.array_api.elementwise import (_copysign, complex_ge_le, complex_nan,
-                                            complex_pow, floor_divide, real_pow,
-                                            remainder)
+from laxarray._core.numerics import copysign as _copysign
+from laxarray.array_api.elementwise import complex_pow, floor_divide, real_pow, remainder
+from laxarray.array_api.elementwise_compare import complex_ge_le, complex_nan
+from laxarray.array_api.elementwise_floating import round as _api_round
 from laxarray.linalg._operands import raw
 
 
