@@ -22,8 +22,8 @@ from laxarray.array_api.elementwise_bitwise import (bitwise_and, bitwise_or, bit
                                                     logical_and, logical_or, logical_xor)
 from laxarray.array_api.elementwise_compare import maximum, minimum
 from laxarray.array_api.elementwise_pairwise import hypot, logaddexp
-from laxarray.array_api.statistical import (all, any, cumulative_prod, cumulative_sum, max,
-                                            min, prod, sum)
+from laxarray.array_api.statistical import all, any, max, min, prod, sum
+from laxarray.array_api.statistical_cumulative import cumulative_prod, cumulative_sum
 
 declare(add, UfuncFacts(identity=0, reorderable=True, reduce=sum, accumulate=cumulative_sum,
                         at=IndexUpdateRef.add))

@@ -24,8 +24,8 @@ from laxarray.array_api import _exact_complex64 as _oc
 from laxarray.array_api import _exact_float32 as _om
 from laxarray.array_api._array import Array
 from laxarray.array_api._method_bodies import provide
-from laxarray.array_api._ufunc import (as_ufunc, elementwise_binary,
-                                       elementwise_unary, plain, to_float)
+from laxarray.array_api._ufunc import (as_ufunc, elementwise_binary, elementwise_unary,
+                                       plain, to_float)
 
 
 def _zeros(x):

@@ -21,7 +21,7 @@ from laxarray._core.numerics import FLOAT_LAYOUT, cast_value
 from laxarray._core.docstrings import fill
 from laxarray.array_api import _complex_math as _cm
 from laxarray.array_api import _exact_float32 as _om
-from laxarray.array_api._ufunc import (elementwise_unary, to_float)
+from laxarray.array_api._ufunc import elementwise_unary, to_float
 from laxarray.array_api.elementwise import _is_complex, _zeros
 
 _FLOATING = "numeric"  # ints are accepted and computed in the default float; bool is not

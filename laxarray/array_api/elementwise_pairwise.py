@@ -23,8 +23,7 @@ from laxarray.array_api._array import Array
 from laxarray.array_api._broadcast import broadcast_many, broadcast_rule
 from laxarray.array_api._calls import call
 from laxarray.array_api._convert import as_array, scalar_operand
-from laxarray.array_api._ufunc import (cast_broadcast,
-                                       elementwise_binary, to_float)
+from laxarray.array_api._ufunc import cast_broadcast, elementwise_binary, to_float
 from laxarray._core.numerics import copysign as _copysign
 
 

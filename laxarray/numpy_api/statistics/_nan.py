@@ -21,6 +21,7 @@ from laxarray._core.numerics import cast_value
 from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
 from laxarray.array_api._calls import call
 from laxarray.array_api import statistical as _stat
+from laxarray.array_api import statistical_cumulative as _cum
 from laxarray.array_api._array import wrap
 from laxarray.array_api.manipulation import reshape
 from laxarray.array_api.searching import arg_kernel, argmax, argmin
@@ -618,7 +619,7 @@ def _cumulative(fn, a, axis, dtype, nan_value, out=None):
     if axis is None or x.ndim == 0:
         x = lax.reshape(x, (math.prod(x.shape),))
         axis = 0
-    op = _stat.cumulative_sum if fn in ("cumsum", "nancumsum") else _stat.cumulative_prod
+    op = _cum.cumulative_sum if fn in ("cumsum", "nancumsum") else _cum.cumulative_prod
     return op(wrap(x), axis=axis, dtype=dtype)
 
 
