@@ -13,6 +13,7 @@ import jax
 import jax.dlpack as _jax_dlpack
 import numpy as np
 
+from laxarray._core.docstrings import fill
 from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.devices import check_device, place
@@ -25,6 +26,12 @@ from laxarray.array_api._convert import as_array, operand_for_dtype, to_raw
 from laxarray.array_api.data_types import _astype_kernel
 
 
+#: the ``device`` parameter of the creation functions that place a new array (``fill``)
+DEVICE = """
+device : jax.Device, str or jax.sharding.Sharding, optional
+    Where to place the result: one of ``__array_namespace_info__().devices()``, a platform
+    name (``"cpu"``) or a sharding over them; default ``None``, the default device.
+"""
 
 
 def _convert(x, dtype):
@@ -36,6 +43,7 @@ def dtype_or_none(fn, dtype):
     return None if dtype is None else _dt.canonicalize_dtype(fn, dtype)
 
 
+@fill(device=DEVICE)
 def asarray(obj, /, *, dtype=None, device=None, copy=None) -> Array:
     """Convert the input to an Array.
 
@@ -50,9 +58,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None) -> Array:
         The result's dtype; default ``None``: the dtype of ``obj`` (Python ``bool``, ``int``,
         ``float``, ``complex`` give the default dtypes of their kind: bool, int64, float64,
         complex128 on the CPU).
-    device : jax.Device, str or jax.sharding.Sharding, optional
-        Where to place the result: one of ``__array_namespace_info__().devices()``, a platform
-        name (``"cpu"``) or a sharding over them; default ``None``, the default device.
+    {device}
     copy : bool, optional
         ``True``: always a new Array; ``False``: never copy, raise where a copy is needed;
         default ``None``: copy only where needed.
@@ -151,6 +157,7 @@ def _dlpack_on_host(x):
 
 
 @in_wide_mode
+@fill(device=DEVICE)
 def from_dlpack(x, /, *, device=None, copy=None) -> Array:
     """Return an Array from an object implementing the DLPack protocol.
 
@@ -161,9 +168,7 @@ def from_dlpack(x, /, *, device=None, copy=None) -> Array:
     x : object
         An object with ``__dlpack__`` (and ``__dlpack_device__``): a NumPy array, a jax
         array, a torch tensor, an Array ...
-    device : jax.Device, str or jax.sharding.Sharding, optional
-        Where to place the result: one of ``__array_namespace_info__().devices()``, a platform
-        name (``"cpu"``) or a sharding over them; default ``None``, the default device.
+    {device}
     copy : bool, optional
         ``True``: always copy; ``False``: never copy, raise where jax cannot import the
         buffer without one; default ``None``: copy only where needed.

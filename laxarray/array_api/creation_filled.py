@@ -13,6 +13,7 @@ import jax
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.devices import all_devices, check_device, default_device, place
 from laxarray._core.errors import fail
@@ -22,7 +23,71 @@ from laxarray._core.validate import normalize_shape
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._calls import call
 from laxarray.array_api._convert import as_array, operand_for_dtype
-from laxarray.array_api.creation import dtype_or_none
+from laxarray.array_api.creation import DEVICE, dtype_or_none
+
+
+#: numpydoc parts of the filled arrays (``fill``): of a shape (zeros, ones, empty) and of
+#: another array's (the ``*_like``)
+_SHAPE_PARAMS = """
+Parameters
+----------
+shape : int or tuple of ints
+    The result's shape (non-negative dimensions).
+dtype : dtype, optional
+    The result's dtype; default ``None``: the default floating dtype (float64 on the CPU,
+    float32 on a TPU).
+""" + DEVICE.lstrip("\n")
+_SHAPE_RAISES_NOTES = """
+Raises
+------
+TypeError
+    If ``shape`` is not an int or a tuple of ints, or ``dtype`` is not a supported dtype
+    (``float64`` on a TPU).
+ValueError
+    If a dimension of ``shape`` is negative, or ``device`` is none of laxarray's devices.
+
+Notes
+-----
+Static under ``jax.jit``: ``shape``, ``dtype`` and ``device``.
+"""
+_SHAPE_SECTIONS = _SHAPE_PARAMS + """
+Returns
+-------
+Array
+    An array of ``shape`` and ``dtype``.
+""" + _SHAPE_RAISES_NOTES
+_LIKE_DTYPE_DEVICE = """
+dtype : dtype, optional
+    The result's dtype; default ``None``: the dtype of ``x``.
+device : jax.Device, str or jax.sharding.Sharding, optional
+    Where to place the result; default ``None``: the device of ``x`` (where there are
+    several devices; else the default device).
+"""
+_LIKE_PARAMS = """
+Parameters
+----------
+x : array_like
+    The array whose shape (and, by default, dtype and device) the result takes.
+""" + _LIKE_DTYPE_DEVICE.lstrip("\n")
+_LIKE_RAISES_NOTES = """
+Raises
+------
+TypeError
+    If ``x`` is not array_like, or ``dtype`` is not a supported dtype (``float64`` on a
+    TPU).
+ValueError
+    If ``device`` is none of laxarray's devices.
+
+Notes
+-----
+Static under ``jax.jit``: ``dtype`` and ``device`` (and the shape of ``x``).
+"""
+_LIKE_SECTIONS = _LIKE_PARAMS + """
+Returns
+-------
+Array
+    An array of the shape of ``x``.
+""" + _LIKE_RAISES_NOTES
 
 
 @kernel(static=("shape", "dtype"), shape=static_shape_rule, bucket=static_shape_bucket)
@@ -54,6 +119,7 @@ def _full(fn, shape, fill_value, dtype, device):
     return wrap(place(_full_kernel(fill, shape=dims, dtype=dt), dev))  # exact, then placed
 
 
+@fill(device=DEVICE)
 def full(shape, fill_value, *, dtype=None, device=None) -> Array:
     """Return a new array of the given shape filled with ``fill_value``.
 
@@ -68,9 +134,7 @@ def full(shape, fill_value, *, dtype=None, device=None) -> Array:
     dtype : dtype, optional
         The result's dtype; default ``None``: from the Python type of ``fill_value`` (bool,
         int64, float64, complex128 on the CPU) or the dtype of a 0-d array.
-    device : jax.Device, str or jax.sharding.Sharding, optional
-        Where to place the result: one of ``__array_namespace_info__().devices()``, a platform
-        name (``"cpu"``) or a sharding over them; default ``None``, the default device.
+    {device}
 
     Returns
     -------
@@ -105,38 +169,13 @@ def full(shape, fill_value, *, dtype=None, device=None) -> Array:
     return _full("full", shape, fill_value, dtype, device)
 
 
+@fill(sections=_SHAPE_SECTIONS)
 def zeros(shape, *, dtype=None, device=None) -> Array:
     """Return a new array of the given shape filled with zeros.
 
     Array API: zeros. NumPy: numpy.zeros.
 
-    Parameters
-    ----------
-    shape : int or tuple of ints
-        The result's shape (non-negative dimensions).
-    dtype : dtype, optional
-        The result's dtype; default ``None``: the default floating dtype (float64 on the CPU,
-        float32 on a TPU).
-    device : jax.Device, str or jax.sharding.Sharding, optional
-        Where to place the result: one of ``__array_namespace_info__().devices()``, a platform
-        name (``"cpu"``) or a sharding over them; default ``None``, the default device.
-
-    Returns
-    -------
-    Array
-        An array of ``shape`` and ``dtype``.
-
-    Raises
-    ------
-    TypeError
-        If ``shape`` is not an int or a tuple of ints, or ``dtype`` is not a supported dtype
-        (``float64`` on a TPU).
-    ValueError
-        If a dimension of ``shape`` is negative, or ``device`` is none of laxarray's devices.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``shape``, ``dtype`` and ``device``.
+    {sections}
 
     Examples
     --------
@@ -150,38 +189,13 @@ def zeros(shape, *, dtype=None, device=None) -> Array:
     return _full("zeros", shape, False, dtype or _dt.default_float(), device)
 
 
+@fill(sections=_SHAPE_SECTIONS)
 def ones(shape, *, dtype=None, device=None) -> Array:
     """Return a new array of the given shape filled with ones.
 
     Array API: ones. NumPy: numpy.ones.
 
-    Parameters
-    ----------
-    shape : int or tuple of ints
-        The result's shape (non-negative dimensions).
-    dtype : dtype, optional
-        The result's dtype; default ``None``: the default floating dtype (float64 on the CPU,
-        float32 on a TPU).
-    device : jax.Device, str or jax.sharding.Sharding, optional
-        Where to place the result: one of ``__array_namespace_info__().devices()``, a platform
-        name (``"cpu"``) or a sharding over them; default ``None``, the default device.
-
-    Returns
-    -------
-    Array
-        An array of ``shape`` and ``dtype``.
-
-    Raises
-    ------
-    TypeError
-        If ``shape`` is not an int or a tuple of ints, or ``dtype`` is not a supported dtype
-        (``float64`` on a TPU).
-    ValueError
-        If a dimension of ``shape`` is negative, or ``device`` is none of laxarray's devices.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``shape``, ``dtype`` and ``device``.
+    {sections}
 
     Examples
     --------
@@ -195,38 +209,20 @@ def ones(shape, *, dtype=None, device=None) -> Array:
     return _full("ones", shape, True, dtype or _dt.default_float(), device)
 
 
+@fill(params=_SHAPE_PARAMS, raises_notes=_SHAPE_RAISES_NOTES)
 def empty(shape, *, dtype=None, device=None) -> Array:
     """Return a new array of the given shape, uninitialised (laxarray: zeros).
 
     Array API: empty. NumPy: numpy.empty.
 
-    Parameters
-    ----------
-    shape : int or tuple of ints
-        The result's shape (non-negative dimensions).
-    dtype : dtype, optional
-        The result's dtype; default ``None``: the default floating dtype (float64 on the CPU,
-        float32 on a TPU).
-    device : jax.Device, str or jax.sharding.Sharding, optional
-        Where to place the result: one of ``__array_namespace_info__().devices()``, a platform
-        name (``"cpu"``) or a sharding over them; default ``None``, the default device.
+    {params}
 
     Returns
     -------
     Array
         An array of ``shape`` and ``dtype``, every element zero (NumPy leaves the values undefined).
 
-    Raises
-    ------
-    TypeError
-        If ``shape`` is not an int or a tuple of ints, or ``dtype`` is not a supported dtype
-        (``float64`` on a TPU).
-    ValueError
-        If a dimension of ``shape`` is negative, or ``device`` is none of laxarray's devices.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``shape``, ``dtype`` and ``device``.
+    {raises_notes}
 
     Examples
     --------
@@ -251,6 +247,7 @@ def _like(fn, x, dtype, device):
     return tuple(x.shape), dt, dev
 
 
+@fill(dtype_device=_LIKE_DTYPE_DEVICE)
 def full_like(x, /, fill_value, *, dtype=None, device=None) -> Array:
     """Return a new array with the shape of ``x`` filled with ``fill_value``.
 
@@ -262,11 +259,7 @@ def full_like(x, /, fill_value, *, dtype=None, device=None) -> Array:
         The array whose shape (and, by default, dtype and device) the result takes.
     fill_value : bool, int, float or complex
         The value of every element (a Python scalar or a 0-d array).
-    dtype : dtype, optional
-        The result's dtype; default ``None``: the dtype of ``x``.
-    device : jax.Device, str or jax.sharding.Sharding, optional
-        Where to place the result; default ``None``: the device of ``x`` (where there are
-        several devices; else the default device).
+    {dtype_device}
 
     Returns
     -------
@@ -299,37 +292,13 @@ def full_like(x, /, fill_value, *, dtype=None, device=None) -> Array:
     return _full("full_like", shape, fill_value, dt, dev)
 
 
+@fill(sections=_LIKE_SECTIONS)
 def zeros_like(x, /, *, dtype=None, device=None) -> Array:
     """Return a new array with the shape of ``x`` filled with zeros.
 
     Array API: zeros_like. NumPy: numpy.zeros_like.
 
-    Parameters
-    ----------
-    x : array_like
-        The array whose shape (and, by default, dtype and device) the result takes.
-    dtype : dtype, optional
-        The result's dtype; default ``None``: the dtype of ``x``.
-    device : jax.Device, str or jax.sharding.Sharding, optional
-        Where to place the result; default ``None``: the device of ``x`` (where there are
-        several devices; else the default device).
-
-    Returns
-    -------
-    Array
-        An array of the shape of ``x``.
-
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, or ``dtype`` is not a supported dtype (``float64`` on a
-        TPU).
-    ValueError
-        If ``device`` is none of laxarray's devices.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``dtype`` and ``device`` (and the shape of ``x``).
+    {sections}
 
     Examples
     --------
@@ -343,37 +312,13 @@ def zeros_like(x, /, *, dtype=None, device=None) -> Array:
     return _full("zeros_like", shape, False, dt, dev)
 
 
+@fill(sections=_LIKE_SECTIONS)
 def ones_like(x, /, *, dtype=None, device=None) -> Array:
     """Return a new array with the shape of ``x`` filled with ones.
 
     Array API: ones_like. NumPy: numpy.ones_like.
 
-    Parameters
-    ----------
-    x : array_like
-        The array whose shape (and, by default, dtype and device) the result takes.
-    dtype : dtype, optional
-        The result's dtype; default ``None``: the dtype of ``x``.
-    device : jax.Device, str or jax.sharding.Sharding, optional
-        Where to place the result; default ``None``: the device of ``x`` (where there are
-        several devices; else the default device).
-
-    Returns
-    -------
-    Array
-        An array of the shape of ``x``.
-
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, or ``dtype`` is not a supported dtype (``float64`` on a
-        TPU).
-    ValueError
-        If ``device`` is none of laxarray's devices.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``dtype`` and ``device`` (and the shape of ``x``).
+    {sections}
 
     Examples
     --------
@@ -387,37 +332,20 @@ def ones_like(x, /, *, dtype=None, device=None) -> Array:
     return _full("ones_like", shape, True, dt, dev)
 
 
+@fill(params=_LIKE_PARAMS, raises_notes=_LIKE_RAISES_NOTES)
 def empty_like(x, /, *, dtype=None, device=None) -> Array:
     """Return a new array with the shape of ``x``, uninitialised (laxarray: zeros).
 
     Array API: empty_like. NumPy: numpy.empty_like.
 
-    Parameters
-    ----------
-    x : array_like
-        The array whose shape (and, by default, dtype and device) the result takes.
-    dtype : dtype, optional
-        The result's dtype; default ``None``: the dtype of ``x``.
-    device : jax.Device, str or jax.sharding.Sharding, optional
-        Where to place the result; default ``None``: the device of ``x`` (where there are
-        several devices; else the default device).
+    {params}
 
     Returns
     -------
     Array
         An array of the shape of ``x``, every element zero (NumPy leaves the values undefined).
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, or ``dtype`` is not a supported dtype (``float64`` on a
-        TPU).
-    ValueError
-        If ``device`` is none of laxarray's devices.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``dtype`` and ``device`` (and the shape of ``x``).
+    {raises_notes}
 
     Examples
     --------

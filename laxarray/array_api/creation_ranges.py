@@ -22,10 +22,27 @@ from laxarray._core.buckets import bucket_dim, bucket_shape
 from laxarray._core.runtime.kernel import kernel
 from laxarray._core.numerics import cast_value, exact_div, rounded
 from laxarray._core.validate import check_bool, check_choice, check_int
+from laxarray.array_api._docs import SAME_SHAPE_DTYPE
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._calls import call
 from laxarray.array_api._convert import scalar_operand, to_raw
-from laxarray.array_api.creation import dtype_or_none
+from laxarray._core.docstrings import fill
+from laxarray.array_api.creation import DEVICE, dtype_or_none
+
+
+#: the sections tril and triu share (``fill``)
+_TRI_SECTIONS = SAME_SHAPE_DTYPE + """
+Raises
+------
+TypeError
+    If ``x`` is not array_like, or ``k`` is not an int.
+ValueError
+    If ``x`` has rank below 2.
+
+Notes
+-----
+Static under ``jax.jit``: ``k``.
+"""
 
 
 #: The most elements an array may have (NumPy's limit: the largest intp).
@@ -75,6 +92,7 @@ def _wrap_int(value, dtype):
     return value
 
 
+@fill(device=DEVICE)
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
     """Return evenly spaced values in the half-open interval ``[start, stop)``.
 
@@ -92,9 +110,7 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
     dtype : dtype, optional
         The result's dtype; default ``None``: the type of ``start``, ``stop`` and ``step``
         (int64 for integers, float64 for floats on the CPU).
-    device : jax.Device, str or jax.sharding.Sharding, optional
-        Where to place the result: one of ``__array_namespace_info__().devices()``, a platform
-        name (``"cpu"``) or a sharding over them; default ``None``, the default device.
+    {device}
 
     Returns
     -------
@@ -187,6 +203,7 @@ def _linspace_kernel(start_a, stop_a, *, num, dtype, endpoint, out):
     return y
 
 
+@fill(device=DEVICE)
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> Array:
     """Return ``num`` evenly spaced values from ``start`` to ``stop``.
 
@@ -203,9 +220,7 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> 
     dtype : dtype, optional
         The result's dtype; default ``None``: the default floating dtype (float64 on the
         CPU), complex where ``start`` or ``stop`` is complex.
-    device : jax.Device, str or jax.sharding.Sharding, optional
-        Where to place the result: one of ``__array_namespace_info__().devices()``, a platform
-        name (``"cpu"``) or a sharding over them; default ``None``, the default device.
+    {device}
     endpoint : bool, optional
         Whether ``stop`` is the last value; default ``True``.
 
@@ -270,6 +285,7 @@ def _eye_kernel(*, n_rows, n_cols, k, dtype):
     return lax.convert_element_type(lax.eq(shifted, cols), dtype)
 
 
+@fill(device=DEVICE)
 def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None) -> Array:
     """Return a 2-D array with ones on the ``k``-th diagonal and zeros elsewhere.
 
@@ -286,9 +302,7 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None) -> Array:
     dtype : dtype, optional
         The result's dtype; default ``None``: the default floating dtype (float64 on the
         CPU, float32 on a TPU).
-    device : jax.Device, str or jax.sharding.Sharding, optional
-        Where to place the result: one of ``__array_namespace_info__().devices()``, a platform
-        name (``"cpu"``) or a sharding over them; default ``None``, the default device.
+    {device}
 
     Returns
     -------
@@ -352,6 +366,7 @@ def _tri(fn, x, k, lower):
     return call(_tri_kernel, v, k=k, lower=lower)
 
 
+@fill(sections=_TRI_SECTIONS)
 def tril(x, /, *, k=0) -> Array:
     """Return the lower triangle of a matrix (or a stack of matrices).
 
@@ -365,21 +380,7 @@ def tril(x, /, *, k=0) -> Array:
         The diagonal: elements above it are zeroed; 0 the main diagonal, positive above
         it, negative below; default 0.
 
-    Returns
-    -------
-    Array
-        An array of the shape and dtype of ``x``.
-
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, or ``k`` is not an int.
-    ValueError
-        If ``x`` has rank below 2.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``k``.
+    {sections}
 
     Examples
     --------
@@ -393,6 +394,7 @@ def tril(x, /, *, k=0) -> Array:
     return _tri("tril", x, k, True)
 
 
+@fill(sections=_TRI_SECTIONS)
 def triu(x, /, *, k=0) -> Array:
     """Return the upper triangle of a matrix (or a stack of matrices).
 
@@ -406,30 +408,15 @@ def triu(x, /, *, k=0) -> Array:
         The diagonal: elements below it are zeroed; 0 the main diagonal, positive above
         it, negative below; default 0.
 
-    Returns
-    -------
-    Array
-        An array of the shape and dtype of ``x``.
-
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, or ``k`` is not an int.
-    ValueError
-        If ``x`` has rank below 2.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``k``.
+    {sections}
 
     Examples
     --------
     >>> import laxarray as xp
-    >>> x = xp.asarray([[1, 2, 3], [4, 5, 6], [7, 8, 9]])
-    >>> xp.triu(x)
-    Array([[1, 2, 3],
-           [0, 5, 6],
-           [0, 0, 9]])
+    >>> xp.triu(xp.asarray([[1, 2, 3], [4, 5, 6], [7, 8, 9]]), k=1)
+    Array([[0, 2, 3],
+           [0, 0, 6],
+           [0, 0, 0]])
     """
     return _tri("triu", x, k, False)
 

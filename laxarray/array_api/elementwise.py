@@ -16,12 +16,14 @@ from __future__ import annotations
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.runtime.kernel import flush_subnormals
 from laxarray._core.numerics import copysign as _copysign, float_rem
 from laxarray.array_api import _complex_math as _cm
 from laxarray.array_api import _exact_complex64 as _oc
 from laxarray.array_api import _exact_float32 as _om
+from laxarray.array_api._docs import NO_BOOL_NOTES
 from laxarray.array_api._array import Array
 from laxarray.array_api._method_bodies import provide
 from laxarray.array_api._ufunc import (as_ufunc, elementwise_binary, elementwise_unary,
@@ -494,6 +496,7 @@ def abs(x, /):
 
 
 @elementwise_unary("numeric")
+@fill(no_bool_notes=NO_BOOL_NOTES)
 def square(x, /):
     """Return the square of each element.
 
@@ -504,9 +507,7 @@ def square(x, /):
     Array
         ``x * x``, of the dtype of ``x``.
 
-    Notes
-    -----
-    Unlike NumPy, bool input raises ``TypeError`` (the standard's dtype category).
+    {no_bool_notes}
 
     Examples
     --------

@@ -11,23 +11,38 @@ from __future__ import annotations
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray.array_api._method_bodies import provide
 from laxarray.array_api._ufunc import elementwise_binary, elementwise_unary, plain
 from laxarray.array_api.elementwise import _to_bool, _zeros
 
 
+_LOGICAL_RETURNS = """
+Returns
+-------
+Array
+    A bool array of the broadcast shape; non-bool inputs are tested against zero.
+"""
+
+
+_BITWISE_RETURNS = """
+Returns
+-------
+Array
+    Of the promoted dtype (bool input: the logical operation).
+"""
+
+
 # ---- bitwise ------------------------------------------------------------------------------
 @elementwise_binary("integer or boolean", ufunc=True)
+@fill(bitwise_returns=_BITWISE_RETURNS)
 def bitwise_and(x1, x2, /):
     """Compute the bitwise AND of ``x1`` and ``x2`` elementwise.
 
     Array API: bitwise_and. NumPy: numpy.bitwise_and.
 
-    Returns
-    -------
-    Array
-        Of the promoted dtype (bool input: the logical operation).
+    {bitwise_returns}
 
     Examples
     --------
@@ -39,15 +54,13 @@ def bitwise_and(x1, x2, /):
 
 
 @elementwise_binary("integer or boolean", ufunc=True)
+@fill(bitwise_returns=_BITWISE_RETURNS)
 def bitwise_or(x1, x2, /):
     """Compute the bitwise OR of ``x1`` and ``x2`` elementwise.
 
     Array API: bitwise_or. NumPy: numpy.bitwise_or.
 
-    Returns
-    -------
-    Array
-        Of the promoted dtype (bool input: the logical operation).
+    {bitwise_returns}
 
     Examples
     --------
@@ -59,15 +72,13 @@ def bitwise_or(x1, x2, /):
 
 
 @elementwise_binary("integer or boolean", ufunc=True)
+@fill(bitwise_returns=_BITWISE_RETURNS)
 def bitwise_xor(x1, x2, /):
     """Compute the bitwise XOR of ``x1`` and ``x2`` elementwise.
 
     Array API: bitwise_xor. NumPy: numpy.bitwise_xor.
 
-    Returns
-    -------
-    Array
-        Of the promoted dtype (bool input: the logical operation).
+    {bitwise_returns}
 
     Examples
     --------
@@ -153,15 +164,13 @@ def bitwise_right_shift(x1, x2, /):
 
 # ---- logical ------------------------------------------------------------------------------
 @elementwise_binary("any", ufunc=True)
+@fill(logical_returns=_LOGICAL_RETURNS)
 def logical_and(x1, x2, /):
     """Compute the logical AND of ``x1`` and ``x2`` elementwise.
 
     Array API: logical_and. NumPy: numpy.logical_and.
 
-    Returns
-    -------
-    Array
-        A bool array of the broadcast shape; non-bool inputs are tested against zero.
+    {logical_returns}
 
     Notes
     -----
@@ -177,15 +186,13 @@ def logical_and(x1, x2, /):
 
 
 @elementwise_binary("any", ufunc=True)
+@fill(logical_returns=_LOGICAL_RETURNS)
 def logical_or(x1, x2, /):
     """Compute the logical OR of ``x1`` and ``x2`` elementwise.
 
     Array API: logical_or. NumPy: numpy.logical_or.
 
-    Returns
-    -------
-    Array
-        A bool array of the broadcast shape; non-bool inputs are tested against zero.
+    {logical_returns}
 
     Notes
     -----
@@ -201,15 +208,13 @@ def logical_or(x1, x2, /):
 
 
 @elementwise_binary("any", ufunc=True)
+@fill(logical_returns=_LOGICAL_RETURNS)
 def logical_xor(x1, x2, /):
     """Compute the logical XOR of ``x1`` and ``x2`` elementwise.
 
     Array API: logical_xor. NumPy: numpy.logical_xor.
 
-    Returns
-    -------
-    Array
-        A bool array of the broadcast shape; non-bool inputs are tested against zero.
+    {logical_returns}
 
     Examples
     --------

@@ -10,27 +10,35 @@ from __future__ import annotations
 
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core.numerics import copysign as _copysign
 from laxarray._core.numerics import sign_bit as _signbit_real
+from laxarray.array_api._docs import FLOATING_ONLY_NOTES, NO_BOOL_NOTES
 from laxarray.array_api._ufunc import elementwise_binary, elementwise_unary, to_float
 from laxarray.array_api.elementwise import _is_complex, _is_int, _isinf_real, _zeros
 
 
+_ROUNDED = """
+Returns
+-------
+Array
+    The rounded values, of the dtype of ``x`` (integers are returned unchanged).
+
+Notes
+-----
+Unlike NumPy, bool input raises ``TypeError`` (NumPy returns it).
+"""
+
+
 # ---- rounding -----------------------------------------------------------------------------
 @elementwise_unary("real numeric")
+@fill(rounded=_ROUNDED)
 def ceil(x, /):
     """Round each element toward +inf (the smallest integer not below).
 
     Array API: ceil. NumPy: numpy.ceil.
 
-    Returns
-    -------
-    Array
-        The rounded values, of the dtype of ``x`` (integers are returned unchanged).
-
-    Notes
-    -----
-    Unlike NumPy, bool input raises ``TypeError`` (NumPy returns it).
+    {rounded}
 
     Examples
     --------
@@ -42,19 +50,13 @@ def ceil(x, /):
 
 
 @elementwise_unary("real numeric")
+@fill(rounded=_ROUNDED)
 def floor(x, /):
     """Round each element toward -inf (the largest integer not above).
 
     Array API: floor. NumPy: numpy.floor.
 
-    Returns
-    -------
-    Array
-        The rounded values, of the dtype of ``x`` (integers are returned unchanged).
-
-    Notes
-    -----
-    Unlike NumPy, bool input raises ``TypeError`` (NumPy returns it).
+    {rounded}
 
     Examples
     --------
@@ -66,19 +68,13 @@ def floor(x, /):
 
 
 @elementwise_unary("real numeric")
+@fill(rounded=_ROUNDED)
 def trunc(x, /):
     """Round each element toward zero.
 
     Array API: trunc. NumPy: numpy.trunc.
 
-    Returns
-    -------
-    Array
-        The rounded values, of the dtype of ``x`` (integers are returned unchanged).
-
-    Notes
-    -----
-    Unlike NumPy, bool input raises ``TypeError`` (NumPy returns it).
+    {rounded}
 
     Examples
     --------
@@ -125,6 +121,7 @@ def round(x, /):
 
 # ---- floating-point classification ----------------------------------------------------------
 @elementwise_unary("numeric")
+@fill(no_bool_notes=NO_BOOL_NOTES)
 def isnan(x, /):
     """Test each element for NaN.
 
@@ -136,9 +133,7 @@ def isnan(x, /):
         A bool array, true where ``x`` is NaN (either part, for complex input); all false for
         integers.
 
-    Notes
-    -----
-    Unlike NumPy, bool input raises ``TypeError`` (the standard's dtype category).
+    {no_bool_notes}
 
     Examples
     --------
@@ -152,6 +147,7 @@ def isnan(x, /):
 
 
 @elementwise_unary("numeric")
+@fill(no_bool_notes=NO_BOOL_NOTES)
 def isinf(x, /):
     """Test each element for positive or negative infinity.
 
@@ -163,9 +159,7 @@ def isinf(x, /):
         A bool array, true where ``x`` is +inf or -inf (either part, for complex input); all
         false for integers.
 
-    Notes
-    -----
-    Unlike NumPy, bool input raises ``TypeError`` (the standard's dtype category).
+    {no_bool_notes}
 
     Examples
     --------
@@ -181,6 +175,7 @@ def isinf(x, /):
 
 
 @elementwise_unary("numeric")
+@fill(no_bool_notes=NO_BOOL_NOTES)
 def isfinite(x, /):
     """Test each element for finiteness (neither infinite nor NaN).
 
@@ -192,9 +187,7 @@ def isfinite(x, /):
         A bool array, true where ``x`` is finite (both parts, for complex input); all true
         for integers.
 
-    Notes
-    -----
-    Unlike NumPy, bool input raises ``TypeError`` (the standard's dtype category).
+    {no_bool_notes}
 
     Examples
     --------
@@ -210,6 +203,7 @@ def isfinite(x, /):
 
 
 @elementwise_unary("real floating", compute=to_float)
+@fill(floating_only_notes=FLOATING_ONLY_NOTES)
 def signbit(x, /):
     """Test whether the sign bit of each element is set.
 
@@ -220,9 +214,7 @@ def signbit(x, /):
     Array
         A bool array, true for negative values, ``-0.0`` and a NaN with its sign bit set.
 
-    Notes
-    -----
-    Unlike NumPy, integer and bool input raise ``TypeError``.
+    {floating_only_notes}
 
     Examples
     --------
@@ -234,6 +226,7 @@ def signbit(x, /):
 
 
 @elementwise_binary("real floating", compute=to_float, ufunc=True)
+@fill(floating_only_notes=FLOATING_ONLY_NOTES)
 def copysign(x1, x2, /):
     """Return the magnitude of ``x1`` with the sign of ``x2``, elementwise.
 
@@ -244,9 +237,7 @@ def copysign(x1, x2, /):
     Array
         Of the promoted real floating dtype.
 
-    Notes
-    -----
-    Unlike NumPy, integer and bool input raise ``TypeError``.
+    {floating_only_notes}
 
     Examples
     --------
@@ -258,6 +249,7 @@ def copysign(x1, x2, /):
 
 
 @elementwise_binary("real floating", compute=to_float)
+@fill(floating_only_notes=FLOATING_ONLY_NOTES)
 def nextafter(x1, x2, /):
     """Return the next representable value after ``x1`` toward ``x2``.
 
@@ -269,9 +261,7 @@ def nextafter(x1, x2, /):
         Of the promoted real floating dtype; ``x2`` where ``x1 == x2``, NaN where either is
         NaN.
 
-    Notes
-    -----
-    Unlike NumPy, integer and bool input raise ``TypeError``.
+    {floating_only_notes}
 
     Examples
     --------

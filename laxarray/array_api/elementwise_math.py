@@ -1,10 +1,9 @@
 """Transcendental elementwise functions of one operand, and the complex parts (real, imag,
 conj), of the standard (atan2, hypot, logaddexp and clip: ``elementwise_pairwise``).
 
-Floating-only functions accept integer input and compute in the default floating dtype
-(float64 on the CPU, float32 on a TPU), as jax.numpy does; bool input raises ``TypeError``
-(the standard's ``numeric`` category).  Under ``jax.jit`` each traces to bare lax
-primitives.
+Floating-only functions accept integer input and compute in the default floating dtype (float64
+on the CPU, float32 on a TPU), as jax.numpy does; bool input raises ``TypeError`` (the
+standard's ``numeric`` category).  Under ``jax.jit`` each traces to bare lax primitives.
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ from laxarray._core.numerics import FLOAT_LAYOUT, cast_value
 from laxarray._core.docstrings import fill
 from laxarray.array_api import _complex_math as _cm
 from laxarray.array_api import _exact_float32 as _om
+from laxarray.array_api._docs import NO_BOOL_NOTES
 from laxarray.array_api._ufunc import elementwise_unary, to_float
 from laxarray.array_api.elementwise import _is_complex, _zeros
 
@@ -33,9 +33,7 @@ TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the stan
 category).
 """
 _NOTES = "Notes\n-----\n"
-#: the parts a ``_unary`` docstring may name: its Notes' last paragraph, or its whole Notes
-#: where they say only that (or, besides, where the branch cuts of asin/acos or
-#: atan/asinh lie)
+#: the parts a ``_unary`` docstring may name: Notes that several share, whole or their end
 _UNARY_PARTS = {
     "int_as_float": INT_AS_FLOAT,
     "int_as_float_notes": _NOTES + INT_AS_FLOAT.strip(),
@@ -527,6 +525,7 @@ Array([-1.,  3.])
 
 
 @elementwise_unary("numeric")
+@fill(no_bool_notes=NO_BOOL_NOTES)
 def real(x, /):
     """Return the real part of each element.
 
@@ -538,9 +537,7 @@ def real(x, /):
         The real parts, of the real floating dtype of a complex ``x``; real input is returned as
         it is.
 
-    Notes
-    -----
-    Unlike NumPy, bool input raises ``TypeError``.
+    {no_bool_notes}
 
     Examples
     --------
@@ -552,6 +549,7 @@ def real(x, /):
 
 
 @elementwise_unary("numeric")
+@fill(no_bool_notes=NO_BOOL_NOTES)
 def imag(x, /):
     """Return the imaginary part of each element.
 
@@ -563,9 +561,7 @@ def imag(x, /):
         The imaginary parts, of the real floating dtype of a complex ``x``; zeros of the dtype
         of a real ``x``.
 
-    Notes
-    -----
-    Unlike NumPy, bool input raises ``TypeError``.
+    {no_bool_notes}
 
     Examples
     --------
@@ -577,6 +573,7 @@ def imag(x, /):
 
 
 @elementwise_unary("numeric")
+@fill(no_bool_notes=NO_BOOL_NOTES)
 def conj(x, /):
     """Return the complex conjugate of each element.
 
@@ -587,9 +584,7 @@ def conj(x, /):
     Array
         The conjugates, of the dtype of ``x``; real input is returned unchanged.
 
-    Notes
-    -----
-    Unlike NumPy, bool input raises ``TypeError``.
+    {no_bool_notes}
 
     Examples
     --------

@@ -10,12 +10,14 @@ import operator
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core.errors import broadcast_error, fail, shape_text
 from laxarray._core.jaxapi import in_wide_mode
 from laxarray._core.buckets import static_shape_bucket, static_shape_rule
 from laxarray._core.runtime.kernel import kernel
 from laxarray._core.validate import (check_bool, normalize_axes, normalize_axis,
                                      normalize_shape)
+from laxarray.array_api._docs import AXES_ERRORS, AXIS_STATIC
 from laxarray.array_api._calls import call
 from laxarray.array_api import _views
 from laxarray.array_api._broadcast import broadcast_many, broadcast_pair
@@ -358,6 +360,7 @@ def reshape(x, /, shape, *, copy=None):
 
 
 @in_wide_mode
+@fill(axis_static=AXIS_STATIC)
 def expand_dims(x, /, axis):
     """Insert axes of length one into an array.
 
@@ -384,9 +387,7 @@ def expand_dims(x, /, axis):
     ValueError
         If ``axis`` repeats a position.
 
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``.
+    {axis_static}
 
     Examples
     --------
@@ -407,6 +408,7 @@ def expand_dims(x, /, axis):
 
 
 @in_wide_mode
+@fill(axis_static=AXIS_STATIC, axes_errors=AXES_ERRORS)
 def squeeze(x, /, axis):
     """Remove axes of length one from an array.
 
@@ -426,16 +428,11 @@ def squeeze(x, /, axis):
 
     Raises
     ------
-    TypeError
-        If ``x`` is not array_like, or an axis is not an int.
-    AxisError
-        If an axis is out of range for ``x``.
+    {axes_errors}
     ValueError
         If an axis does not have length one, or ``axis`` repeats an axis.
 
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``.
+    {axis_static}
 
     Unlike NumPy, ``axis`` is required (the standard's signature; NumPy's default removes
     every axis of length one).
@@ -456,6 +453,7 @@ def squeeze(x, /, axis):
 
 
 @in_wide_mode
+@fill(axes_errors=AXES_ERRORS)
 def moveaxis(x, source, destination, /):
     """Move axes of an array to new positions; the other axes keep their order.
 
@@ -477,10 +475,7 @@ def moveaxis(x, source, destination, /):
 
     Raises
     ------
-    TypeError
-        If ``x`` is not array_like, or an axis is not an int.
-    AxisError
-        If an axis is out of range for ``x``.
+    {axes_errors}
     ValueError
         If ``source`` and ``destination`` differ in length or repeat an axis.
 

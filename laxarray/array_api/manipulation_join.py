@@ -11,6 +11,7 @@ import math
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.devices import all_devices, committed_places, fail_mixed_devices
 from laxarray._core.errors import fail
@@ -18,6 +19,7 @@ from laxarray._core.jaxapi import device_put, in_wide_mode
 from laxarray._core.buckets import bucket_shape, extents
 from laxarray._core.runtime.kernel import kernel
 from laxarray._core.validate import normalize_axis
+from laxarray.array_api._docs import AXIS_STATIC, RANK0_AXIS_ERRORS
 from laxarray.array_api._calls import call, padded_inputs, run_padded, wrap_bucketed
 from laxarray.array_api._convert import as_array
 from laxarray.array_api._indexing_basic import getitem_basic
@@ -86,6 +88,7 @@ def _sequence(fn, arrays):
 
 
 @in_wide_mode
+@fill(axis_static=AXIS_STATIC)
 def concat(arrays, /, *, axis=0):
     """Join a sequence of arrays along an existing axis.
 
@@ -114,9 +117,7 @@ def concat(arrays, /, *, axis=0):
     AxisError
         If ``axis`` is out of range.
 
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``.
+    {axis_static}
 
     Small arrays are joined on their buckets: one program per combination of bucket shapes,
     whatever the pieces' number, order and true lengths.  ``laxarray.concatenate`` is NumPy's
@@ -157,6 +158,7 @@ def concat(arrays, /, *, axis=0):
 
 
 @in_wide_mode
+@fill(axis_static=AXIS_STATIC)
 def stack(arrays, /, *, axis=0):
     """Join a sequence of arrays of equal shape along a new axis.
 
@@ -184,9 +186,7 @@ def stack(arrays, /, *, axis=0):
     AxisError
         If ``axis`` is out of range for the result.
 
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``.
+    {axis_static}
 
     Examples
     --------
@@ -213,6 +213,7 @@ def stack(arrays, /, *, axis=0):
 
 
 @in_wide_mode
+@fill(rank0_axis_errors=RANK0_AXIS_ERRORS)
 def unstack(x, /, *, axis=0):
     """Split an array into a tuple of arrays along an axis.
 
@@ -234,10 +235,7 @@ def unstack(x, /, *, axis=0):
     ------
     TypeError
         If ``x`` is not array_like.
-    ValueError
-        If ``x`` is 0-d.
-    AxisError
-        If ``axis`` is out of range for ``x``.
+    {rank0_axis_errors}
 
     Notes
     -----

@@ -11,12 +11,14 @@ import math
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import in_wide_mode, is_tracer
 from laxarray._core.runtime.kernel import kernel
 from laxarray._core.numerics import cumulative
 from laxarray._core.validate import check_int, normalize_axes, normalize_axis
+from laxarray.array_api._docs import AXES_ERRORS, AXIS_STATIC, SAME_SHAPE_DTYPE
 from laxarray.array_api._calls import call
 from laxarray.array_api._convert import to_raw
 from laxarray.array_api.indexing_functions import gather_axis
@@ -28,6 +30,7 @@ def flip_kernel(x, *, axes):
 
 
 @in_wide_mode
+@fill(returns=SAME_SHAPE_DTYPE, axis_static=AXIS_STATIC, axes_errors=AXES_ERRORS)
 def flip(x, /, *, axis=None):
     """Reverse the order of elements along the given axes.
 
@@ -40,23 +43,15 @@ def flip(x, /, *, axis=None):
     axis : int or tuple of ints, optional
         The axes to reverse; default ``None``: all of them.
 
-    Returns
-    -------
-    Array
-        An array of the shape and dtype of ``x``.
+    {returns}
 
     Raises
     ------
-    TypeError
-        If ``x`` is not array_like, or an axis is not an int.
-    AxisError
-        If an axis is out of range for ``x``.
+    {axes_errors}
     ValueError
         If ``axis`` repeats an axis.
 
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``.
+    {axis_static}
 
     Examples
     --------
@@ -90,6 +85,7 @@ def _roll_kernel(x, *, shifts, axes):
 
 
 @in_wide_mode
+@fill(returns=SAME_SHAPE_DTYPE)
 def roll(x, /, shift, *, axis=None):
     """Roll array elements along the given axes; elements past the end come back at the start.
 
@@ -106,10 +102,7 @@ def roll(x, /, shift, *, axis=None):
         The axes to roll along; default ``None``: the flattened array (then ``shift`` is a
         single shift), its shape restored.
 
-    Returns
-    -------
-    Array
-        An array of the shape and dtype of ``x``.
+    {returns}
 
     Raises
     ------

@@ -16,6 +16,7 @@ import math
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.runtime.kernel import kernel, reduce_extreme
@@ -23,6 +24,78 @@ from laxarray._core.validate import check_bool, normalize_axes
 from laxarray.array_api._calls import call
 from laxarray.array_api._convert import as_array
 from laxarray._core.jaxapi.regions import in_wide_region
+
+
+#: numpydoc parts of the reductions (``fill``: each is the text of a ``{name}`` line of a
+#: docstring); the moments use AXES, KEEPDIMS and REDUCE_RAISES too
+def _join(*parts):
+    return "\n".join(p.strip("\n") for p in parts)
+
+
+_X_ANY = """
+x : array_like
+    The input array, of any dtype.
+"""
+AXES = """
+axis : int or tuple of ints, optional
+    The axes to reduce over; default ``None``: all of them.
+"""
+KEEPDIMS = """
+keepdims : bool, optional
+    Whether the reduced axes stay as axes of length one (the result then broadcasts
+    against ``x``); default ``False``.
+"""
+ACC_DTYPE = """
+dtype : dtype, optional
+    The dtype to accumulate in and return; default ``None``: the dtype of ``x``, with
+    integers widened to the default integer of their signedness (int64 or uint64) and
+    bool to int64, as NumPy and the standard do.
+"""
+_PARAMETERS = "Parameters\n----------"
+AXES_KEEPDIMS = _join(AXES, KEEPDIMS)
+_PARAMS = _join(_PARAMETERS, _X_ANY, AXES, KEEPDIMS)
+_TYPED_PARAMS = _join(_PARAMETERS, _X_ANY, AXES, ACC_DTYPE, KEEPDIMS)
+_TRUTH_PARAMS = _join(_PARAMETERS, """
+x : array_like
+    The input array, of any dtype.  Non-zero values (NaN included) are true.
+""", AXES, KEEPDIMS)
+_TYPED_RAISES = """
+Raises
+------
+TypeError
+    If ``x`` is not array_like, ``keepdims`` is not a bool, ``dtype`` is not a supported
+    dtype, or ``dtype`` is real for complex ``x``.
+AxisError
+    If an axis is out of range for ``x``.
+ValueError
+    If ``axis`` repeats an axis.
+"""
+_RAISES_HEAD = """
+Raises
+------
+TypeError
+    If ``x`` is not array_like, or ``keepdims`` is not a bool.
+AxisError
+    If an axis is out of range for ``x``.
+"""
+REDUCE_RAISES = _join(_RAISES_HEAD, "ValueError\n    If ``axis`` repeats an axis.")
+_TRUTH_RAISES_NOTES = REDUCE_RAISES + """
+
+Notes
+-----
+Static under ``jax.jit``: ``axis`` and ``keepdims``.
+
+Unlike NumPy, no ``out`` or ``where``.
+"""
+_EXTREMUM_NOTES = """
+Notes
+-----
+Static under ``jax.jit``: ``axis`` and ``keepdims``.
+
+NaN propagates.  Complex input (which the standard leaves out) follows NumPy:
+lexicographic order, real part first, and the first element with a NaN part wins.
+Unlike NumPy, no ``out``, ``initial`` or ``where``.
+"""
 
 
 def accumulation_dtype(fn, x_dtype, dtype, bool_ok=False):
@@ -197,39 +270,20 @@ def _reduction(fn, x, axis, keepdims, category):
 
 
 @in_wide_region
+@fill(params=_TYPED_PARAMS, raises=_TYPED_RAISES)
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):
     """Return the sum of the elements over the given axes.
 
     Array API: sum. NumPy: numpy.sum.
 
-    Parameters
-    ----------
-    x : array_like
-        The input array, of any dtype.
-    axis : int or tuple of ints, optional
-        The axes to reduce over; default ``None``: all of them.
-    dtype : dtype, optional
-        The dtype to accumulate in and return; default ``None``: the dtype of ``x``, with
-        integers widened to the default integer of their signedness (int64 or uint64) and
-        bool to int64, as NumPy and the standard do.
-    keepdims : bool, optional
-        Whether the reduced axes stay as axes of length one (the result then broadcasts
-        against ``x``); default ``False``.
+    {params}
 
     Returns
     -------
     Array
         The sums; 0 for no elements.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, ``keepdims`` is not a bool, ``dtype`` is not a supported
-        dtype, or ``dtype`` is real for complex ``x``.
-    AxisError
-        If an axis is out of range for ``x``.
-    ValueError
-        If ``axis`` repeats an axis.
+    {raises}
 
     Notes
     -----
@@ -257,39 +311,20 @@ def sum(x, /, *, axis=None, dtype=None, keepdims=False):
 
 
 @in_wide_region
+@fill(params=_TYPED_PARAMS, raises=_TYPED_RAISES)
 def prod(x, /, *, axis=None, dtype=None, keepdims=False):
     """Return the product of the elements over the given axes.
 
     Array API: prod. NumPy: numpy.prod.
 
-    Parameters
-    ----------
-    x : array_like
-        The input array, of any dtype.
-    axis : int or tuple of ints, optional
-        The axes to reduce over; default ``None``: all of them.
-    dtype : dtype, optional
-        The dtype to accumulate in and return; default ``None``: the dtype of ``x``, with
-        integers widened to the default integer of their signedness (int64 or uint64) and
-        bool to int64, as NumPy and the standard do.
-    keepdims : bool, optional
-        Whether the reduced axes stay as axes of length one (the result then broadcasts
-        against ``x``); default ``False``.
+    {params}
 
     Returns
     -------
     Array
         The products; 1 for no elements.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, ``keepdims`` is not a bool, ``dtype`` is not a supported
-        dtype, or ``dtype`` is real for complex ``x``.
-    AxisError
-        If an axis is out of range for ``x``.
-    ValueError
-        If ``axis`` repeats an axis.
+    {raises}
 
     Notes
     -----
@@ -317,43 +352,25 @@ def _extremum(fn, op, x, axis, keepdims):
 
 
 @in_wide_region
+@fill(params=_PARAMS, type_axis_errors=_RAISES_HEAD, notes=_EXTREMUM_NOTES)
 def max(x, /, *, axis=None, keepdims=False):
     """Return the maximum of the elements over the given axes.
 
     Array API: max. NumPy: numpy.max.
 
-    Parameters
-    ----------
-    x : array_like
-        The input array, of any dtype.
-    axis : int or tuple of ints, optional
-        The axes to reduce over; default ``None``: all of them.
-    keepdims : bool, optional
-        Whether the reduced axes stay as axes of length one (the result then broadcasts
-        against ``x``); default ``False``.
+    {params}
 
     Returns
     -------
     Array
         The maximums, of the dtype of ``x``; NaN where a NaN is among the elements.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, or ``keepdims`` is not a bool.
-    AxisError
-        If an axis is out of range for ``x``.
+    {type_axis_errors}
     ValueError
         If a reduced axis is empty (the maximum of nothing is undefined), or ``axis`` repeats
         an axis.
 
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis`` and ``keepdims``.
-
-    NaN propagates.  Complex input (which the standard leaves out) follows NumPy:
-    lexicographic order, real part first, and the first element with a NaN part wins.
-    Unlike NumPy, no ``out``, ``initial`` or ``where``.
+    {notes}
 
     Examples
     --------
@@ -367,43 +384,25 @@ def max(x, /, *, axis=None, keepdims=False):
 
 
 @in_wide_region
+@fill(params=_PARAMS, type_axis_errors=_RAISES_HEAD, notes=_EXTREMUM_NOTES)
 def min(x, /, *, axis=None, keepdims=False):
     """Return the minimum of the elements over the given axes.
 
     Array API: min. NumPy: numpy.min.
 
-    Parameters
-    ----------
-    x : array_like
-        The input array, of any dtype.
-    axis : int or tuple of ints, optional
-        The axes to reduce over; default ``None``: all of them.
-    keepdims : bool, optional
-        Whether the reduced axes stay as axes of length one (the result then broadcasts
-        against ``x``); default ``False``.
+    {params}
 
     Returns
     -------
     Array
         The minimums, of the dtype of ``x``; NaN where a NaN is among the elements.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, or ``keepdims`` is not a bool.
-    AxisError
-        If an axis is out of range for ``x``.
+    {type_axis_errors}
     ValueError
         If a reduced axis is empty (the minimum of nothing is undefined), or ``axis`` repeats
         an axis.
 
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis`` and ``keepdims``.
-
-    NaN propagates.  Complex input (which the standard leaves out) follows NumPy:
-    lexicographic order, real part first, and the first element with a NaN part wins.
-    Unlike NumPy, no ``out``, ``initial`` or ``where``.
+    {notes}
 
     Examples
     --------
@@ -415,40 +414,20 @@ def min(x, /, *, axis=None, keepdims=False):
 
 
 @in_wide_region
+@fill(params=_TRUTH_PARAMS, raises_notes=_TRUTH_RAISES_NOTES)
 def all(x, /, *, axis=None, keepdims=False):
     """Test whether all elements are true over the given axes.
 
     Array API: all. NumPy: numpy.all.
 
-    Parameters
-    ----------
-    x : array_like
-        The input array, of any dtype.  Non-zero values (NaN included) are true.
-    axis : int or tuple of ints, optional
-        The axes to reduce over; default ``None``: all of them.
-    keepdims : bool, optional
-        Whether the reduced axes stay as axes of length one (the result then broadcasts
-        against ``x``); default ``False``.
+    {params}
 
     Returns
     -------
     Array
         A bool array; true for no elements.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, or ``keepdims`` is not a bool.
-    AxisError
-        If an axis is out of range for ``x``.
-    ValueError
-        If ``axis`` repeats an axis.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis`` and ``keepdims``.
-
-    Unlike NumPy, no ``out`` or ``where``.
+    {raises_notes}
 
     Examples
     --------
@@ -463,40 +442,20 @@ def all(x, /, *, axis=None, keepdims=False):
 
 
 @in_wide_region
+@fill(params=_TRUTH_PARAMS, raises_notes=_TRUTH_RAISES_NOTES)
 def any(x, /, *, axis=None, keepdims=False):
     """Test whether any element is true over the given axes.
 
     Array API: any. NumPy: numpy.any.
 
-    Parameters
-    ----------
-    x : array_like
-        The input array, of any dtype.  Non-zero values (NaN included) are true.
-    axis : int or tuple of ints, optional
-        The axes to reduce over; default ``None``: all of them.
-    keepdims : bool, optional
-        Whether the reduced axes stay as axes of length one (the result then broadcasts
-        against ``x``); default ``False``.
+    {params}
 
     Returns
     -------
     Array
         A bool array; false for no elements.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, or ``keepdims`` is not a bool.
-    AxisError
-        If an axis is out of range for ``x``.
-    ValueError
-        If ``axis`` repeats an axis.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis`` and ``keepdims``.
-
-    Unlike NumPy, no ``out`` or ``where``.
+    {raises_notes}
 
     Examples
     --------
@@ -511,6 +470,7 @@ def any(x, /, *, axis=None, keepdims=False):
 
 
 @in_wide_region
+@fill(axes_keepdims=AXES_KEEPDIMS, raises=REDUCE_RAISES)
 def count_nonzero(x, /, *, axis=None, keepdims=False):
     """Count the non-zero elements over the given axes.
 
@@ -520,25 +480,14 @@ def count_nonzero(x, /, *, axis=None, keepdims=False):
     ----------
     x : array_like
         The input array, of any dtype.  Non-zero values (NaN included) count.
-    axis : int or tuple of ints, optional
-        The axes to reduce over; default ``None``: all of them.
-    keepdims : bool, optional
-        Whether the reduced axes stay as axes of length one (the result then broadcasts
-        against ``x``); default ``False``.
+    {axes_keepdims}
 
     Returns
     -------
     Array
         The counts, of the default index dtype (int64; int32 on a TPU).
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, or ``keepdims`` is not a bool.
-    AxisError
-        If an axis is out of range for ``x``.
-    ValueError
-        If ``axis`` repeats an axis.
+    {raises}
 
     Notes
     -----

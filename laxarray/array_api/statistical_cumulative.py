@@ -12,6 +12,7 @@ import jax
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.runtime.host_path import HostPath
@@ -24,7 +25,32 @@ from laxarray.array_api._calls import call
 from laxarray.array_api._convert import as_array, to_raw
 from laxarray.array_api.manipulation import broadcast_to
 from laxarray._core.jaxapi.regions import in_wide_region
-from laxarray.array_api.statistical import accumulation_dtype
+from laxarray.array_api.statistical import ACC_DTYPE, accumulation_dtype
+
+
+#: numpydoc parts of the cumulative functions (``fill``)
+_X_AXIS_DTYPE = """
+x : array_like
+    The input array, of rank at least one.
+axis : int, optional
+    The axis to accumulate along; default ``None``, allowed only for a 1-D ``x``.
+""" + ACC_DTYPE.lstrip("\n")
+#: their Raises and the first paragraph of their Notes
+_RAISES_STATICS = """
+Raises
+------
+TypeError
+    If ``x`` is not array_like, ``include_initial`` is not a bool, ``dtype`` is not a
+    supported dtype, or ``dtype`` is real for complex ``x``.
+ValueError
+    If ``x`` is 0-d, or ``axis`` is ``None`` for ``x`` of rank above one.
+AxisError
+    If ``axis`` is out of range for ``x``.
+
+Notes
+-----
+Static under ``jax.jit``: ``axis``, ``dtype`` and ``include_initial``.
+"""
 
 
 def _cumulative_shape(shape, *, include_initial, **_):
@@ -102,6 +128,7 @@ def _cumulative(fn, op, x, axis, dtype, include_initial):
 
 
 @in_wide_region
+@fill(x_axis_dtype=_X_AXIS_DTYPE, raises_statics=_RAISES_STATICS)
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
     """Return the cumulative sum of the elements along an axis.
 
@@ -109,14 +136,7 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
 
     Parameters
     ----------
-    x : array_like
-        The input array, of rank at least one.
-    axis : int, optional
-        The axis to accumulate along; default ``None``, allowed only for a 1-D ``x``.
-    dtype : dtype, optional
-        The dtype to accumulate in and return; default ``None``: the dtype of ``x``, with
-        integers widened to the default integer of their signedness (int64 or uint64) and
-        bool to int64, as NumPy and the standard do.
+    {x_axis_dtype}
     include_initial : bool, optional
         Whether the result starts with the sum of no elements (0), one longer along
         ``axis``; default ``False``.
@@ -127,19 +147,7 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
         The running sums, of the shape of ``x`` (one longer along ``axis`` with
         ``include_initial``).
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, ``include_initial`` is not a bool, ``dtype`` is not a
-        supported dtype, or ``dtype`` is real for complex ``x``.
-    ValueError
-        If ``x`` is 0-d, or ``axis`` is ``None`` for ``x`` of rank above one.
-    AxisError
-        If ``axis`` is out of range for ``x``.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype`` and ``include_initial``.
+    {raises_statics}
 
     On the CPU host path (integers, float32/float64) it is NumPy's own scan, eagerly and in a
     host call under ``jax.jit``: NumPy's summation order, so NumPy's bits; derivatives come
@@ -161,6 +169,7 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
 
 
 @in_wide_region
+@fill(x_axis_dtype=_X_AXIS_DTYPE, raises_statics=_RAISES_STATICS)
 def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
     """Return the cumulative product of the elements along an axis.
 
@@ -168,14 +177,7 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
 
     Parameters
     ----------
-    x : array_like
-        The input array, of rank at least one.
-    axis : int, optional
-        The axis to accumulate along; default ``None``, allowed only for a 1-D ``x``.
-    dtype : dtype, optional
-        The dtype to accumulate in and return; default ``None``: the dtype of ``x``, with
-        integers widened to the default integer of their signedness (int64 or uint64) and
-        bool to int64, as NumPy and the standard do.
+    {x_axis_dtype}
     include_initial : bool, optional
         Whether the result starts with the product of no elements (1), one longer along
         ``axis``; default ``False``.
@@ -186,23 +188,11 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
         The running products, of the shape of ``x`` (one longer along ``axis`` with
         ``include_initial``).
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, ``include_initial`` is not a bool, ``dtype`` is not a
-        supported dtype, or ``dtype`` is real for complex ``x``.
-    ValueError
-        If ``x`` is 0-d, or ``axis`` is ``None`` for ``x`` of rank above one.
-    AxisError
-        If ``axis`` is out of range for ``x``.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``dtype`` and ``include_initial``.
+    {raises_statics}
 
     On the CPU host path (integers, float32/float64) it is NumPy's own scan, eagerly and in a
-    host call under ``jax.jit``: NumPy's summation order, so NumPy's bits; derivatives come
-    from ``lax.cumprod``.  ``laxarray.cumprod`` is NumPy's older name
+    host call under ``jax.jit``: NumPy's order of multiplication, so NumPy's bits; derivatives
+    come from ``lax.cumprod``.  ``laxarray.cumprod`` is NumPy's older name
     (flattening by default).
 
     Examples

@@ -12,6 +12,7 @@ import math
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.buckets import mask_padding
@@ -20,7 +21,37 @@ from laxarray._core.validate import check_bool, normalize_axes
 from laxarray.array_api._calls import call
 from laxarray.array_api._convert import as_array
 from laxarray._core.jaxapi.regions import in_wide_region
-from laxarray.array_api.statistical import _HALF, _finish, numpy_sum, reduced_shape
+from laxarray.array_api.statistical import (KEEPDIMS, REDUCE_RAISES, _HALF, _finish,
+                                            numpy_sum, reduced_shape)
+
+
+#: numpydoc parts of the moments (``fill``), besides the reductions' (``statistical``)
+_FLOAT_X_AXES = """
+x : array_like
+    The input array: real or complex floating; bool and integers are computed in the
+    default floating dtype (float64 on the CPU, float32 on a TPU).
+axis : int or tuple of ints, optional
+    The axes to reduce over; default ``None``: all of them.
+"""
+_SPREAD_RAISES_NOTES = """
+Raises
+------
+TypeError
+    If ``x`` is not array_like, ``correction`` is not a real number, or ``keepdims`` is
+    not a bool.
+ValueError
+    If ``correction`` is negative, or ``axis`` repeats an axis.
+AxisError
+    If an axis is out of range for ``x``.
+
+Notes
+-----
+Static under ``jax.jit``: ``axis``, ``correction`` and ``keepdims``.
+
+Where ``M - correction <= 0`` the result is NaN, as the standard says (NumPy: ``inf``
+for a nonzero spread).  Unlike NumPy, the standard's ``correction`` in place of ``ddof``,
+and no ``dtype``, ``out``, ``where`` or ``mean``.
+"""
 
 
 def _moment_shape(shape, count_shape, *, axes, keepdims, **_):
@@ -83,6 +114,7 @@ def _moment(fn, op, x, axis, correction, keepdims):
 
 
 @in_wide_region
+@fill(x_axes=_FLOAT_X_AXES, keepdims=KEEPDIMS, raises=REDUCE_RAISES)
 def mean(x, /, *, axis=None, keepdims=False):
     """Return the arithmetic mean of the elements over the given axes.
 
@@ -90,14 +122,8 @@ def mean(x, /, *, axis=None, keepdims=False):
 
     Parameters
     ----------
-    x : array_like
-        The input array: real or complex floating; bool and integers are computed in the
-        default floating dtype (float64 on the CPU, float32 on a TPU).
-    axis : int or tuple of ints, optional
-        The axes to reduce over; default ``None``: all of them.
-    keepdims : bool, optional
-        Whether the reduced axes stay as axes of length one (the result then broadcasts
-        against ``x``); default ``False``.
+    {x_axes}
+    {keepdims}
 
     Returns
     -------
@@ -105,14 +131,7 @@ def mean(x, /, *, axis=None, keepdims=False):
         The means, of the floating dtype of ``x`` (complex stays complex); NaN for no
         elements.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, or ``keepdims`` is not a bool.
-    AxisError
-        If an axis is out of range for ``x``.
-    ValueError
-        If ``axis`` repeats an axis.
+    {raises}
 
     Notes
     -----
@@ -143,6 +162,7 @@ def _spread(fn, op, x, axis, correction, keepdims):
 
 
 @in_wide_region
+@fill(x_axes=_FLOAT_X_AXES, keepdims=KEEPDIMS, raises_notes=_SPREAD_RAISES_NOTES)
 def var(x, /, *, axis=None, correction=0.0, keepdims=False):
     """Return the variance of the elements over the given axes.
 
@@ -150,18 +170,12 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False):
 
     Parameters
     ----------
-    x : array_like
-        The input array: real or complex floating; bool and integers are computed in the
-        default floating dtype (float64 on the CPU, float32 on a TPU).
-    axis : int or tuple of ints, optional
-        The axes to reduce over; default ``None``: all of them.
+    {x_axes}
     correction : int or float, optional
         Subtracted from the number of elements ``M`` in the divisor ``M - correction``
         (NumPy's ``ddof``): 0 for the population variance, 1 for the sample one;
         default 0.0.
-    keepdims : bool, optional
-        Whether the reduced axes stay as axes of length one (the result then broadcasts
-        against ``x``); default ``False``.
+    {keepdims}
 
     Returns
     -------
@@ -169,23 +183,7 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False):
         The variances, of the real floating dtype of ``x`` (complex input gives a real
         result); NaN where ``M - correction <= 0``.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, ``correction`` is not a real number, or ``keepdims`` is
-        not a bool.
-    ValueError
-        If ``correction`` is negative, or ``axis`` repeats an axis.
-    AxisError
-        If an axis is out of range for ``x``.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``correction`` and ``keepdims``.
-
-    Where ``M - correction <= 0`` the result is NaN, as the standard says (NumPy: ``inf``
-    for a nonzero spread).  Unlike NumPy, the standard's ``correction`` in place of ``ddof``,
-    and no ``dtype``, ``out``, ``where`` or ``mean``.
+    {raises_notes}
 
     Examples
     --------
@@ -200,6 +198,7 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False):
 
 
 @in_wide_region
+@fill(x_axes=_FLOAT_X_AXES, keepdims=KEEPDIMS, raises_notes=_SPREAD_RAISES_NOTES)
 def std(x, /, *, axis=None, correction=0.0, keepdims=False):
     """Return the standard deviation of the elements over the given axes.
 
@@ -207,42 +206,20 @@ def std(x, /, *, axis=None, correction=0.0, keepdims=False):
 
     Parameters
     ----------
-    x : array_like
-        The input array: real or complex floating; bool and integers are computed in the
-        default floating dtype (float64 on the CPU, float32 on a TPU).
-    axis : int or tuple of ints, optional
-        The axes to reduce over; default ``None``: all of them.
+    {x_axes}
     correction : int or float, optional
         Subtracted from the number of elements ``M`` in the divisor ``M - correction``
         (NumPy's ``ddof``): 0 for the population standard deviation, 1 for the sample one;
         default 0.0.
-    keepdims : bool, optional
-        Whether the reduced axes stay as axes of length one (the result then broadcasts
-        against ``x``); default ``False``.
+    {keepdims}
 
     Returns
     -------
     Array
-        The standard deviations, of the real floating dtype of ``x`` (complex input gives a real
-        result); NaN where ``M - correction <= 0``.
+        The standard deviations, of the real floating dtype of ``x`` (complex input gives a
+        real result); NaN where ``M - correction <= 0``.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, ``correction`` is not a real number, or ``keepdims`` is
-        not a bool.
-    ValueError
-        If ``correction`` is negative, or ``axis`` repeats an axis.
-    AxisError
-        If an axis is out of range for ``x``.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``correction`` and ``keepdims``.
-
-    Where ``M - correction <= 0`` the result is NaN, as the standard says (NumPy: ``inf``
-    for a nonzero spread).  Unlike NumPy, the standard's ``correction`` in place of ``ddof``,
-    and no ``dtype``, ``out``, ``where`` or ``mean``.
+    {raises_notes}
 
     Examples
     --------
