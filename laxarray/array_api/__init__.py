@@ -1,4 +1,5 @@
-"""The Array API standard's namespace, one module per chapter of the spec."""
+"""The Array API standard's namespace, a module per chapter of the spec (per family of a
+long chapter: creation, elementwise, manipulation, statistical)."""
 
 import typing as _typing
 
