@@ -366,7 +366,7 @@ def test_the_modules_import_each_other_as_a_dag():
     """No import cycle in laxarray -- inside a package (the Array and its operations,
     the conformance runner and its pool) or across packages.  A class whose methods need
     an operation defined above it looks the body up in a table the operation's module
-    fills (``array_api._dispatch``), never imports it back."""
+    fills (``array_api._method_bodies``), never imports it back."""
     assert _cycles(_import_graph()) == []
 
 

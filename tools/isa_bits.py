@@ -56,8 +56,12 @@ def _values(dtype, n, seed):
 
 def _names():
     import laxarray as xp
-    from laxarray.array_api import elementwise, elementwise_math
-    names = sorted(set(elementwise.__all__) | set(elementwise_math.__all__))
+    from laxarray.array_api import (elementwise, elementwise_bitwise, elementwise_compare,
+                                    elementwise_floating, elementwise_math,
+                                    elementwise_pairwise)
+    names = sorted({n for m in (elementwise, elementwise_bitwise, elementwise_compare,
+                                elementwise_floating, elementwise_math, elementwise_pairwise)
+                    for n in m.__all__})
     return xp, [n for n in names if callable(getattr(xp, n, None))]
 
 

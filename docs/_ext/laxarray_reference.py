@@ -672,7 +672,7 @@ def array_operators():
 def array_sections():
     """The Array page's sections below the class: how arrays are made, attributes,
     operators, indexing, conversions and protocols, NumPy's methods."""
-    import laxarray.array_api._dispatch as dispatch
+    import laxarray.array_api._method_bodies as dispatch
     cls = _array_class()
     q = "laxarray.Array"
     lines = ["Making arrays", "-------------", "",

@@ -22,7 +22,7 @@ Semantics, stated once:
   :func:`check_writable`.
 * The operations sit above this module (they build Arrays); the class declares its
   operators, indexing and NumPy's methods, and finds their bodies by name in
-  ``laxarray.array_api._dispatch``, which the modules defining them fill.
+  ``laxarray.array_api._method_bodies``, which the modules defining them fill.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from laxarray._core.devices import check_device, default_device, device_of, plac
 from laxarray._core.errors import fail, fail_text, tracer_conversion
 from laxarray._core.jaxapi import Tracer, device_put
 from laxarray._core.jaxapi.regions import ARRAY_TYPE
-from laxarray.array_api._dispatch import NUMPY_METHODS, OPERATIONS
+from laxarray.array_api._method_bodies import NUMPY_METHODS, OPERATIONS
 
 #: DLPack's device type of the host's memory (``kDLCPU``)
 _DL_CPU = 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from laxarray.array_api import _indexing_advanced as _adv
 from laxarray.array_api._array import check_writable
-from laxarray.array_api._dispatch import provide
+from laxarray.array_api._method_bodies import provide
 from laxarray.array_api._index_plan import is_basic
 from laxarray.array_api._indexing_basic import _NAME_GET, getitem_basic, update_basic
 

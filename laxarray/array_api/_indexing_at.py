@@ -32,7 +32,7 @@ from laxarray._core.errors import fail
 from laxarray._core.validate import check_bool, check_int, check_output_cast
 from laxarray.array_api import _indexing_advanced as _adv
 from laxarray.array_api import _indexing_basic as _basic
-from laxarray.array_api._dispatch import provide
+from laxarray.array_api._method_bodies import provide
 from laxarray.array_api._operators import cast_back
 from laxarray._core.jaxapi import in_wide_mode
 

@@ -22,7 +22,7 @@ from laxarray._core.validate import check_output_cast
 from laxarray.array_api._array import WRITE_LOCK, Array, check_writable
 from laxarray.array_api._broadcast import broadcast_many, operands_text, same_shape_rule
 from laxarray.array_api._calls import call
-from laxarray.array_api._dispatch import provide
+from laxarray.array_api._method_bodies import provide
 
 #: ``__i{stem}__`` -> the standard function that computes it
 STEM_FUNCTIONS = {

@@ -5,11 +5,14 @@ for Python scalars), checks broadcasting, unwraps, runs the function's one kerne
 wraps.  The decorated body sees raw jax values already converted to the compute dtype and
 broadcast to the result shape; the public name is the body's ``__name__``.
 
-A binary function that is one of NumPy's ufuncs is built here as a :class:`ufunc`, its
-facts (identity, reduction, accumulation, ``at``) declared at its decorator
-(:class:`UfuncFacts`); the bodies of the ufunc's methods use the reductions and shape
-functions of later chapters, so the class finds them in ``_dispatch.UFUNC_METHODS``
-(filled by ``laxarray.numpy_api.ufuncs``), as the Array finds its NumPy methods.
+A binary function that is one of NumPy's ufuncs is built here as a :class:`ufunc`
+(``elementwise_binary(ufunc=True)``, :func:`as_ufunc`).  Its facts (identity, reduction,
+accumulation, ``at``: :class:`UfuncFacts`) name the reductions of a later chapter, so they
+are declared in ``array_api._ufunc_facts``, imported after the elementwise chapters and the
+reductions alike (:func:`declare`).  The bodies of the ufunc's methods use the reductions
+and shape functions of later chapters, so the class finds them in
+``_method_bodies.UFUNC_METHODS`` (filled by ``laxarray.numpy_api.ufuncs``), as the Array
+finds its NumPy methods.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._broadcast import broadcast_shapes2, broadcast_shapes2_cached
 from laxarray.array_api._calls import call, run_padded
 from laxarray.array_api._convert import scalar_operand, to_raw
-from laxarray.array_api._dispatch import UFUNC_METHODS
+from laxarray.array_api._method_bodies import UFUNC_METHODS
 from laxarray.array_api._operators import check_out, finish_out
 from laxarray.array_api.data_types import _astype_kernel
 
@@ -258,7 +261,7 @@ def _flushed(body):
 
 
 def elementwise_binary(category="numeric", compute=_identity, exact_divisor=False,
-                       flush_subnormals=False, ufunc=None):
+                       flush_subnormals=False, ufunc=False):
     """Decorator for ``f(x1, x2) -> array`` with promotion and broadcasting.
 
     One kernel per function, with no statics: promotion, the category check and the
@@ -284,8 +287,9 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
     ``exact_divisor``: ``x2`` divides (a broadcast ``x2`` must not become a reciprocal);
     ``flush_subnormals``: the body sees subnormal floats as signed zeros.  Both are the
     numerics policy of ``laxarray._core.runtime.kernel`` (XLA-on-CPU workarounds, declared here).
-    ``ufunc``: the function is one of NumPy's ufuncs, with these :class:`UfuncFacts`
-    (identity, reduction, accumulation, ``at``): the decorator returns a :class:`ufunc`.
+    ``ufunc``: the function is one of NumPy's ufuncs: the decorator returns a
+    :class:`ufunc` (its :class:`UfuncFacts`, where it has any, are declared in
+    ``array_api._ufunc_facts``).
     """
     allowed = _dt.CATEGORIES[category]
     second = _exact_divisor if exact_divisor else cast_broadcast
@@ -340,7 +344,7 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
             return call(made, v1, v2)
 
         public.__doc__ = elementwise_doc(outer.__doc__, category, binary=True)
-        return public if ufunc is None else as_ufunc(ufunc)(public)
+        return as_ufunc(public) if ufunc else public
     return deco
 
 
@@ -348,29 +352,43 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
 
 @dataclasses.dataclass(frozen=True)
 class UfuncFacts:
-    """What NumPy's ufunc methods need to know of a binary function, said where the
-    function is defined (``elementwise_binary(ufunc=...)``, :func:`as_ufunc`).
+    """What NumPy's ufunc methods need to know of one of laxarray's binary ufuncs, declared
+    for it in ``array_api._ufunc_facts`` (:func:`declare`); a ufunc declared nothing for
+    has the defaults.
 
     ``identity``: NumPy's (``0`` for add; a reduction of no elements gives it, a fold without
     a fast reduction starts from it).  ``reorderable``: its reduction may run over several
     axes at once (NumPy's term: add, maximum, logical_and ...).  ``reduce``,
-    ``accumulate``: the name of the standard's reduction and accumulation that are its
-    ``reduce`` and ``accumulate`` (``"sum"``, ``"cumulative_sum"``: defined in a later
-    chapter, so named, as the Array's operators name theirs); else they fold with the
-    function.  ``at``: the ``x.at[...]`` update that is its ``at`` (``"add"``,
-    ``"subtract"``, ``"multiply"``, ``"max"``, ``"min"``); else it has none.
+    ``accumulate``: the standard's reduction and accumulation that are its ``reduce`` and
+    ``accumulate`` (``statistical.sum``, ``statistical.cumulative_sum``); else they fold
+    with the function.  ``at``: the ``x.at[...]`` update that is its ``at``
+    (``IndexUpdateRef.add``, ``.subtract``, ``.multiply``, ``.max``, ``.min``); else it has
+    none.
     """
 
     identity: object = None
     reorderable: bool = False
-    reduce: str | None = None
-    accumulate: str | None = None
-    at: str | None = None
+    reduce: Callable | None = None
+    accumulate: Callable | None = None
+    at: Callable | None = None
+
+
+#: the facts of one of laxarray's ufuncs that ``_ufunc_facts`` declares nothing for
+NO_FACTS = UfuncFacts()
+
+
+def declare(u, facts):
+    """Give laxarray's ufunc ``u`` its :class:`UfuncFacts` (and so its ``identity``): once,
+    from ``array_api._ufunc_facts``, before any call of laxarray can use them."""
+    if type(u) is not ufunc or u._facts is not NO_FACTS:
+        raise RuntimeError(f"{u!r}: facts declared twice, or not laxarray's ufunc")
+    u._facts = facts
+    u.identity = facts.identity
 
 
 class _UfuncMethod:
     """A ufunc method declared on :class:`ufunc`: the body of that name in
-    ``_dispatch.UFUNC_METHODS``, bound to the ufunc (``ufunc.reduce`` is the body itself,
+    ``_method_bodies.UFUNC_METHODS``, bound to the ufunc (``ufunc.reduce`` is the body itself,
     with its signature and docstring)."""
 
     __slots__ = ("name",)
@@ -388,7 +406,8 @@ class ufunc:
     and attributes (``nin``, ``nout``, ``identity``). NumPy: numpy.ufunc.
 
     laxarray's binary ufuncs (``add``, ``maximum``, ``hypot`` ...) are built so where they
-    are defined (their decorators pass their ``facts``, :class:`UfuncFacts`);
+    are defined (``elementwise_binary(ufunc=True)``; their :class:`UfuncFacts` are declared
+    in ``array_api._ufunc_facts``);
     :func:`laxarray.frompyfunc` makes one from a Python function.  Calling one calls its
     function (the same arguments, ``out=`` included where the function takes it).  Differs from NumPy: no ``reduceat``; ``reduce`` takes no ``out`` or ``where``,
     ``accumulate`` no ``out``; only add, subtract, multiply, maximum and minimum have
@@ -406,7 +425,8 @@ class ufunc:
 
     def __init__(self, func, nin=2, nout=1, *, name=None, identity=None, facts=None):
         self.__call__ = func
-        self._facts = facts     # laxarray's own ufunc's (UfuncFacts), None for a user's
+        # laxarray's own ufunc's (UfuncFacts: NO_FACTS until ``declare``), None for a user's
+        self._facts = facts
         self.nin, self.nout = nin, nout
         self.identity = identity if facts is None else facts.identity
         self.__name__ = name or getattr(func, "__name__", "ufunc")
@@ -431,13 +451,12 @@ class ufunc:
         return ufunc, (self.__call__, self.nin, self.nout), self.__dict__
 
 
-def as_ufunc(facts):
-    """Decorator: the binary function ``func(x1, x2, /)`` as a :class:`ufunc` with
-    ``facts`` (:class:`UfuncFacts`) -- for one that is not a single elementwise kernel
-    (``pow``, with its ``x ** 2`` shortcut); :func:`elementwise_binary` takes ``ufunc=``."""
-    def deco(func):
-        return ufunc(func, 2, 1, facts=facts)
-    return deco
+def as_ufunc(func):
+    """The binary function ``func(x1, x2, /)`` as one of laxarray's :class:`ufunc` (its
+    facts :data:`NO_FACTS` until ``_ufunc_facts`` declares them) -- for one that is not a
+    single elementwise kernel (``pow``, with its ``x ** 2`` shortcut);
+    :func:`elementwise_binary` takes ``ufunc=True``."""
+    return ufunc(func, 2, 1, facts=NO_FACTS)
 
 
 def plain(fn):

@@ -39,7 +39,7 @@ from laxarray._core.errors import fail, fail_text
 from laxarray._core.runtime.kernel import kernel
 from laxarray.array_api import elementwise_math as _em
 from laxarray.array_api._array import WRITE_LOCK, check_writable, wrap, wrap_view
-from laxarray.array_api._dispatch import provide
+from laxarray.array_api._method_bodies import provide
 from laxarray.array_api._index_plan import _getitem_kernel, _setitem_kernel
 
 

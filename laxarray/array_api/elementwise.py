@@ -1,8 +1,11 @@
-"""Elementwise arithmetic, comparison, bitwise and logical functions of the standard.
+"""Elementwise arithmetic functions of the standard (add ... pow, negative ... sign), and the
+helpers the other elementwise chapters share.
 
 Each function is a lax body under :func:`elementwise_unary`/:func:`elementwise_binary`,
 which validate, promote, broadcast and jit.  Transcendental and complex functions live in
-:mod:`laxarray.array_api.elementwise_math`.
+:mod:`laxarray.array_api.elementwise_math`; comparisons, bitwise and logical functions,
+rounding and floating-point classification in ``elementwise_compare``,
+``elementwise_bitwise`` and ``elementwise_floating``.
 
 Under ``jax.jit`` every function traces to bare lax primitives; nothing is static except
 the dtypes.
@@ -13,17 +16,18 @@ from __future__ import annotations
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.runtime.kernel import flush_subnormals
 from laxarray._core.numerics import copysign as _copysign, float_rem
-from laxarray._core.numerics import sign_bit as _signbit_real
 from laxarray.array_api import _complex_math as _cm
 from laxarray.array_api import _exact_complex64 as _oc
 from laxarray.array_api import _exact_float32 as _om
+from laxarray.array_api._docs import NO_BOOL_NOTES
 from laxarray.array_api._array import Array
-from laxarray.array_api._dispatch import provide
-from laxarray.array_api._ufunc import (UfuncFacts, as_ufunc, elementwise_binary,
-                                       elementwise_unary, plain, to_float)
+from laxarray.array_api._method_bodies import provide
+from laxarray.array_api._ufunc import (as_ufunc, elementwise_binary, elementwise_unary,
+                                       plain, to_float)
 
 
 def _zeros(x):
@@ -44,9 +48,12 @@ def _to_bool(x):
     return lax.ne(x, _zeros(x))
 
 
+def _isinf_real(x):
+    return lax.eq(lax.abs(x), lax.full_like(x, np.inf))
+
+
 # ---- arithmetic ---------------------------------------------------------------------------
-@elementwise_binary("any", ufunc=UfuncFacts(identity=0, reorderable=True, reduce="sum",
-                                             accumulate="cumulative_sum", at="add"))
+@elementwise_binary("any", ufunc=True)
 def add(x1, x2, /):
     """Add ``x1`` and ``x2`` elementwise.
 
@@ -76,7 +83,7 @@ def add(x1, x2, /):
     return lax.add(x1, x2)
 
 
-@elementwise_binary("numeric", ufunc=UfuncFacts(at="subtract"))
+@elementwise_binary("numeric", ufunc=True)
 def subtract(x1, x2, /):
     """Subtract ``x2`` from ``x1`` elementwise.
 
@@ -96,8 +103,7 @@ def subtract(x1, x2, /):
     return lax.sub(x1, x2)
 
 
-@elementwise_binary("any", ufunc=UfuncFacts(identity=1, reorderable=True, reduce="prod",
-                                             accumulate="cumulative_prod", at="multiply"))
+@elementwise_binary("any", ufunc=True)
 def multiply(x1, x2, /):
     """Multiply ``x1`` and ``x2`` elementwise.
 
@@ -128,7 +134,7 @@ def multiply(x1, x2, /):
 _DIV = _om.pick("divide", lax.div)
 
 
-@elementwise_binary("numeric", compute=to_float, exact_divisor=True, ufunc=UfuncFacts())
+@elementwise_binary("numeric", compute=to_float, exact_divisor=True, ufunc=True)
 def divide(x1, x2, /):
     """Divide ``x1`` by ``x2`` elementwise (true division).
 
@@ -188,7 +194,7 @@ def _float_divmod(x1, x2):
     return floordiv, mod
 
 
-@elementwise_binary("real numeric", ufunc=UfuncFacts())
+@elementwise_binary("real numeric", ufunc=True)
 def floor_divide(x1, x2, /):
     """Divide ``x1`` by ``x2`` elementwise, rounding the quotient toward -inf.
 
@@ -222,7 +228,7 @@ def floor_divide(x1, x2, /):
     return lax.select(one_inf, lax.div(x1, x2), _float_divmod(x1, x2)[0])
 
 
-@elementwise_binary("real numeric", ufunc=UfuncFacts())
+@elementwise_binary("real numeric", ufunc=True)
 def remainder(x1, x2, /):
     """Return the elementwise remainder of division, with the sign of the divisor.
 
@@ -336,7 +342,7 @@ def _square_real(x, /):
     return lax.mul(x, x)
 
 
-@as_ufunc(UfuncFacts())
+@as_ufunc
 def pow(x1, x2, /):
     """Raise each element of ``x1`` to the power of the matching element of ``x2``.
 
@@ -490,6 +496,7 @@ def abs(x, /):
 
 
 @elementwise_unary("numeric")
+@fill(no_bool_notes=NO_BOOL_NOTES)
 def square(x, /):
     """Return the square of each element.
 
@@ -500,9 +507,7 @@ def square(x, /):
     Array
         ``x * x``, of the dtype of ``x``.
 
-    Notes
-    -----
-    Unlike NumPy, bool input raises ``TypeError`` (the standard's dtype category).
+    {no_bool_notes}
 
     Examples
     --------
@@ -583,739 +588,10 @@ def sign(x, /):
     return lax.sign(x)
 
 
-# ---- rounding -----------------------------------------------------------------------------
-@elementwise_unary("real numeric")
-def ceil(x, /):
-    """Round each element toward +inf (the smallest integer not below).
-
-    Array API: ceil. NumPy: numpy.ceil.
-
-    Returns
-    -------
-    Array
-        The rounded values, of the dtype of ``x`` (integers are returned unchanged).
-
-    Notes
-    -----
-    Unlike NumPy, bool input raises ``TypeError`` (NumPy returns it).
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.ceil(xp.asarray([-1.5, 1.2, 2.0]))
-    Array([-1.,  2.,  2.])
-    """
-    return x if _is_int(x) else lax.ceil(x)
-
-
-@elementwise_unary("real numeric")
-def floor(x, /):
-    """Round each element toward -inf (the largest integer not above).
-
-    Array API: floor. NumPy: numpy.floor.
-
-    Returns
-    -------
-    Array
-        The rounded values, of the dtype of ``x`` (integers are returned unchanged).
-
-    Notes
-    -----
-    Unlike NumPy, bool input raises ``TypeError`` (NumPy returns it).
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.floor(xp.asarray([-1.5, 1.2, 2.0]))
-    Array([-2.,  1.,  2.])
-    """
-    return x if _is_int(x) else lax.floor(x)
-
-
-@elementwise_unary("real numeric")
-def trunc(x, /):
-    """Round each element toward zero.
-
-    Array API: trunc. NumPy: numpy.trunc.
-
-    Returns
-    -------
-    Array
-        The rounded values, of the dtype of ``x`` (integers are returned unchanged).
-
-    Notes
-    -----
-    Unlike NumPy, bool input raises ``TypeError`` (NumPy returns it).
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.trunc(xp.asarray([-1.5, 1.7, 2.0]))
-    Array([-1.,  1.,  2.])
-    """
-    if _is_int(x):
-        return x
-    return lax.select(lax.lt(x, _zeros(x)), lax.ceil(x), lax.floor(x))
-
-
-@elementwise_unary("numeric")
-def round(x, /):
-    """Round each element to the nearest integer, halves to even.
-
-    Array API: round. NumPy: numpy.round.
-
-    Returns
-    -------
-    Array
-        The rounded values, of the dtype of ``x`` (integers unchanged); complex input rounds
-        its real and imaginary parts.
-
-    Notes
-    -----
-    This is the standard's ``round``, ``laxarray.array_api.round``: it takes no ``decimals``.
-    The top-level ``laxarray.round`` is NumPy's, with ``decimals`` (as ``laxarray.around``).
-    Unlike NumPy, bool input raises ``TypeError`` (the standard's dtype category).
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.array_api.round(xp.asarray([0.5, 1.5, 2.5, -0.5]))
-    Array([ 0.,  2.,  2., -0.])
-    """
-    if _is_int(x):
-        return x
-    even = lax.RoundingMethod.TO_NEAREST_EVEN
-    if _is_complex(x):
-        return lax.complex(lax.round(lax.real(x), even), lax.round(lax.imag(x), even))
-    return lax.round(x, even)
-
-
-# ---- comparisons --------------------------------------------------------------------------
-@elementwise_binary("any")
-def equal(x1, x2, /):
-    """Return the truth value of ``x1 == x2`` elementwise.
-
-    Array API: equal. NumPy: numpy.equal.
-
-    Returns
-    -------
-    Array
-        A bool array of the broadcast shape.
-
-    Notes
-    -----
-    Any comparison with NaN is false (``not_equal``: true).
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.equal(xp.asarray([1, 2, 3]), 2)
-    Array([False,  True, False])
-    """
-    return lax.eq(x1, x2)
-
-
-@elementwise_binary("any")
-def not_equal(x1, x2, /):
-    """Return the truth value of ``x1 != x2`` elementwise.
-
-    Array API: not_equal. NumPy: numpy.not_equal.
-
-    Returns
-    -------
-    Array
-        A bool array of the broadcast shape.
-
-    Notes
-    -----
-    Any comparison with NaN is false (``not_equal``: true).
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.not_equal(xp.asarray([1, 2, 3]), 2)
-    Array([ True, False,  True])
-    """
-    return lax.ne(x1, x2)
-
-
-@elementwise_binary("real")
-def greater(x1, x2, /):
-    """Return the truth value of ``x1 > x2`` elementwise.
-
-    Array API: greater. NumPy: numpy.greater.
-
-    Returns
-    -------
-    Array
-        A bool array of the broadcast shape.
-
-    Notes
-    -----
-    Any comparison with NaN is false. Unlike NumPy (which orders complex numbers
-    lexicographically), complex input raises ``TypeError``.
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.greater(xp.asarray([1, 2, 3]), 2)
-    Array([False, False,  True])
-    """
-    return lax.gt(x1, x2)
-
-
-@elementwise_binary("real")
-def greater_equal(x1, x2, /):
-    """Return the truth value of ``x1 >= x2`` elementwise.
-
-    Array API: greater_equal. NumPy: numpy.greater_equal.
-
-    Returns
-    -------
-    Array
-        A bool array of the broadcast shape.
-
-    Notes
-    -----
-    Any comparison with NaN is false. Unlike NumPy (which orders complex numbers
-    lexicographically), complex input raises ``TypeError``.
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.greater_equal(xp.asarray([1, 2, 3]), 2)
-    Array([False,  True,  True])
-    """
-    return lax.ge(x1, x2)
-
-
-@elementwise_binary("real")
-def less(x1, x2, /):
-    """Return the truth value of ``x1 < x2`` elementwise.
-
-    Array API: less. NumPy: numpy.less.
-
-    Returns
-    -------
-    Array
-        A bool array of the broadcast shape.
-
-    Notes
-    -----
-    Any comparison with NaN is false. Unlike NumPy (which orders complex numbers
-    lexicographically), complex input raises ``TypeError``.
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.less(xp.asarray([1, 2, 3]), 2)
-    Array([ True, False, False])
-    """
-    return lax.lt(x1, x2)
-
-
-@elementwise_binary("real")
-def less_equal(x1, x2, /):
-    """Return the truth value of ``x1 <= x2`` elementwise.
-
-    Array API: less_equal. NumPy: numpy.less_equal.
-
-    Returns
-    -------
-    Array
-        A bool array of the broadcast shape.
-
-    Notes
-    -----
-    Any comparison with NaN is false. Unlike NumPy (which orders complex numbers
-    lexicographically), complex input raises ``TypeError``.
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.less_equal(xp.asarray([1, 2, 3]), 2)
-    Array([ True,  True, False])
-    """
-    return lax.le(x1, x2)
-
-
-def complex_nan(x):
-    """Where complex ``x`` has a NaN part."""
-    re, im = lax.real(x), lax.imag(x)
-    return lax.bitwise_or(lax.ne(re, re), lax.ne(im, im))
-
-
-def complex_ge_le(x1, x2, beats):
-    """NumPy's ``CGE`` (``beats`` is ``lax.gt``) or ``CLE`` (``lax.lt``) of complex values:
-    the real parts decide (a NaN imaginary part makes that comparison false), equal real
-    parts leave it to the imaginary parts (false where either is NaN)."""
-    r1, r2 = lax.real(x1), lax.real(x2)
-    i1, i2 = lax.imag(x1), lax.imag(x2)
-    or_equal = lax.ge if beats is lax.gt else lax.le
-    no_nan_im = lax.bitwise_and(lax.eq(i1, i1), lax.eq(i2, i2))
-    return lax.bitwise_or(lax.bitwise_and(beats(r1, r2), no_nan_im),
-                          lax.bitwise_and(lax.eq(r1, r2), or_equal(i1, i2)))
-
-
-def _complex_pick(x1, x2, beats):
-    # NumPy's complex maximum/minimum: x1 where it has a NaN part or wins CGE/CLE, else x2
-    take = lax.bitwise_or(complex_nan(x1), complex_ge_le(x1, x2, beats))
-    return lax.select(take, x1, x2)
-
-
-@elementwise_binary("any", ufunc=UfuncFacts(reorderable=True, reduce="max", at="max"))
-def maximum(x1, x2, /):
-    """Return the elementwise maximum of ``x1`` and ``x2``, propagating NaN.
-
-    Array API: maximum. NumPy: numpy.maximum.
-
-    Returns
-    -------
-    Array
-        The larger of each pair, of the promoted dtype; NaN where either is NaN.
-
-    Notes
-    -----
-    Complex input (which the standard leaves out) follows NumPy: lexicographic order, real part
-    first; a value with a NaN part wins, ``x1``'s first. As a ufunc it has ``reduce`` (``max``),
-    ``accumulate``, ``outer`` and ``at``.
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.maximum(xp.asarray([1.0, 5.0, float("nan")]), xp.asarray([3.0, 2.0, 0.0]))
-    Array([ 3.,  5., nan])
-    """
-    if _dt.kind_of(x1.dtype) == "c":
-        return _complex_pick(x1, x2, lax.gt)
-    return lax.max(x1, x2)
-
-
-@elementwise_binary("any", ufunc=UfuncFacts(reorderable=True, reduce="min", at="min"))
-def minimum(x1, x2, /):
-    """Return the elementwise minimum of ``x1`` and ``x2``, propagating NaN.
-
-    Array API: minimum. NumPy: numpy.minimum.
-
-    Returns
-    -------
-    Array
-        The smaller of each pair, of the promoted dtype; NaN where either is NaN.
-
-    Notes
-    -----
-    Complex input follows NumPy, as for :func:`maximum`. As a ufunc it has ``reduce`` (``min``),
-    ``accumulate``, ``outer`` and ``at``.
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.minimum(xp.asarray([1.0, 5.0, float("nan")]), xp.asarray([3.0, 2.0, 0.0]))
-    Array([ 1.,  2., nan])
-    """
-    if _dt.kind_of(x1.dtype) == "c":
-        return _complex_pick(x1, x2, lax.lt)
-    return lax.min(x1, x2)
-
-
-# ---- bitwise ------------------------------------------------------------------------------
-@elementwise_binary("integer or boolean", ufunc=UfuncFacts(identity=-1, reorderable=True))
-def bitwise_and(x1, x2, /):
-    """Compute the bitwise AND of ``x1`` and ``x2`` elementwise.
-
-    Array API: bitwise_and. NumPy: numpy.bitwise_and.
-
-    Returns
-    -------
-    Array
-        Of the promoted dtype (bool input: the logical operation).
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.bitwise_and(xp.asarray([12, 10]), 6)
-    Array([4, 2])
-    """
-    return lax.bitwise_and(x1, x2)
-
-
-@elementwise_binary("integer or boolean", ufunc=UfuncFacts(identity=0, reorderable=True))
-def bitwise_or(x1, x2, /):
-    """Compute the bitwise OR of ``x1`` and ``x2`` elementwise.
-
-    Array API: bitwise_or. NumPy: numpy.bitwise_or.
-
-    Returns
-    -------
-    Array
-        Of the promoted dtype (bool input: the logical operation).
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.bitwise_or(xp.asarray([12, 10]), 6)
-    Array([14, 14])
-    """
-    return lax.bitwise_or(x1, x2)
-
-
-@elementwise_binary("integer or boolean", ufunc=UfuncFacts(identity=0, reorderable=True))
-def bitwise_xor(x1, x2, /):
-    """Compute the bitwise XOR of ``x1`` and ``x2`` elementwise.
-
-    Array API: bitwise_xor. NumPy: numpy.bitwise_xor.
-
-    Returns
-    -------
-    Array
-        Of the promoted dtype (bool input: the logical operation).
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.bitwise_xor(xp.asarray([12, 10]), 6)
-    Array([10, 12])
-    """
-    return lax.bitwise_xor(x1, x2)
-
-
-@elementwise_unary("integer or boolean")
-def bitwise_invert(x, /):
-    """Invert the bits of each element (bitwise NOT).
-
-    Array API: bitwise_invert. NumPy: numpy.invert.
-
-    Returns
-    -------
-    Array
-        ``~x``, of the dtype of ``x`` (bool input: logical not).
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.bitwise_invert(xp.asarray([0, 5]))
-    Array([-1, -6])
-    >>> xp.bitwise_invert(xp.asarray([True, False]))
-    Array([False,  True])
-    """
-    return lax.bitwise_not(x)
-
-
-def _shift_amount_ok(x2, bits):
-    return lax.bitwise_and(lax.ge(x2, _zeros(x2)), lax.lt(x2, lax.full_like(x2, bits)))
-
-
-@elementwise_binary("integral")
-def bitwise_left_shift(x1, x2, /):
-    """Shift the bits of ``x1`` left by ``x2`` elementwise.
-
-    Array API: bitwise_left_shift. NumPy: numpy.left_shift.
-
-    Returns
-    -------
-    Array
-        ``x1 << x2``, of the promoted integer dtype; shifts by the width or more (or a
-        negative amount) give 0.
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.bitwise_left_shift(xp.asarray([1, 3]), 2)
-    Array([ 4, 12])
-    """
-    bits = np.dtype(x1.dtype).itemsize * 8
-    return lax.select(_shift_amount_ok(x2, bits), lax.shift_left(x1, x2), _zeros(x1))
-
-
-@elementwise_binary("integral")
-def bitwise_right_shift(x1, x2, /):
-    """Shift the bits of ``x1`` right by ``x2`` elementwise.
-
-    Array API: bitwise_right_shift. NumPy: numpy.right_shift.
-
-    Returns
-    -------
-    Array
-        ``x1 >> x2``, of the promoted integer dtype: arithmetic for signed integers; shifts by
-        the width or more give 0 (or -1 for a negative signed ``x1``).
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.bitwise_right_shift(xp.asarray([16, -16]), 2)
-    Array([ 4, -4])
-    """
-    bits = np.dtype(x1.dtype).itemsize * 8
-    if _dt.kind_of(x1.dtype) == "i":
-        clamped = lax.min(lax.max(x2, _zeros(x2)), lax.full_like(x2, bits - 1))
-        return lax.shift_right_arithmetic(x1, clamped)
-    return lax.select(_shift_amount_ok(x2, bits), lax.shift_right_logical(x1, x2), _zeros(x1))
-
-
-# ---- logical ------------------------------------------------------------------------------
-@elementwise_binary("any", ufunc=UfuncFacts(identity=True, reorderable=True, reduce="all"))
-def logical_and(x1, x2, /):
-    """Compute the logical AND of ``x1`` and ``x2`` elementwise.
-
-    Array API: logical_and. NumPy: numpy.logical_and.
-
-    Returns
-    -------
-    Array
-        A bool array of the broadcast shape; non-bool inputs are tested against zero.
-
-    Notes
-    -----
-    As a ufunc its ``reduce`` is ``all``.
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.logical_and(xp.asarray([True, True, False]), xp.asarray([True, False, False]))
-    Array([ True, False, False])
-    """
-    return lax.bitwise_and(_to_bool(x1), _to_bool(x2))
-
-
-@elementwise_binary("any", ufunc=UfuncFacts(identity=False, reorderable=True, reduce="any"))
-def logical_or(x1, x2, /):
-    """Compute the logical OR of ``x1`` and ``x2`` elementwise.
-
-    Array API: logical_or. NumPy: numpy.logical_or.
-
-    Returns
-    -------
-    Array
-        A bool array of the broadcast shape; non-bool inputs are tested against zero.
-
-    Notes
-    -----
-    As a ufunc its ``reduce`` is ``any``.
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.logical_or(xp.asarray([True, False, False]), xp.asarray([False, False, True]))
-    Array([ True, False,  True])
-    """
-    return lax.bitwise_or(_to_bool(x1), _to_bool(x2))
-
-
-@elementwise_binary("any", ufunc=UfuncFacts(identity=False, reorderable=True))
-def logical_xor(x1, x2, /):
-    """Compute the logical XOR of ``x1`` and ``x2`` elementwise.
-
-    Array API: logical_xor. NumPy: numpy.logical_xor.
-
-    Returns
-    -------
-    Array
-        A bool array of the broadcast shape; non-bool inputs are tested against zero.
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.logical_xor(xp.asarray([True, True]), xp.asarray([True, False]))
-    Array([False,  True])
-    """
-    return lax.bitwise_xor(_to_bool(x1), _to_bool(x2))
-
-
-@elementwise_unary("any")
-def logical_not(x, /):
-    """Compute the logical NOT of each element.
-
-    Array API: logical_not. NumPy: numpy.logical_not.
-
-    Returns
-    -------
-    Array
-        A bool array; non-bool input is tested against zero.
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.logical_not(xp.asarray([True, False]))
-    Array([False,  True])
-    >>> xp.logical_not(xp.asarray([0, 2]))
-    Array([ True, False])
-    """
-    return lax.bitwise_not(_to_bool(x))
-
-
-# ---- floating-point classification ----------------------------------------------------------
-@elementwise_unary("numeric")
-def isnan(x, /):
-    """Test each element for NaN.
-
-    Array API: isnan. NumPy: numpy.isnan.
-
-    Returns
-    -------
-    Array
-        A bool array, true where ``x`` is NaN (either part, for complex input); all false for
-        integers.
-
-    Notes
-    -----
-    Unlike NumPy, bool input raises ``TypeError`` (the standard's dtype category).
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.isnan(xp.asarray([1.0, float("nan"), float("inf")]))
-    Array([False,  True, False])
-    """
-    if _is_int(x):
-        return lax.full(x.shape, False)
-    return lax.ne(x, x)
-
-
-@elementwise_unary("numeric")
-def isinf(x, /):
-    """Test each element for positive or negative infinity.
-
-    Array API: isinf. NumPy: numpy.isinf.
-
-    Returns
-    -------
-    Array
-        A bool array, true where ``x`` is +inf or -inf (either part, for complex input); all
-        false for integers.
-
-    Notes
-    -----
-    Unlike NumPy, bool input raises ``TypeError`` (the standard's dtype category).
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.isinf(xp.asarray([1.0, float("nan"), -float("inf")]))
-    Array([False, False,  True])
-    """
-    if _is_int(x):
-        return lax.full(x.shape, False)
-    if _is_complex(x):
-        return lax.bitwise_or(_isinf_real(lax.real(x)), _isinf_real(lax.imag(x)))
-    return _isinf_real(x)
-
-
-def _isinf_real(x):
-    return lax.eq(lax.abs(x), lax.full_like(x, np.inf))
-
-
-@elementwise_unary("numeric")
-def isfinite(x, /):
-    """Test each element for finiteness (neither infinite nor NaN).
-
-    Array API: isfinite. NumPy: numpy.isfinite.
-
-    Returns
-    -------
-    Array
-        A bool array, true where ``x`` is finite (both parts, for complex input); all true
-        for integers.
-
-    Notes
-    -----
-    Unlike NumPy, bool input raises ``TypeError`` (the standard's dtype category).
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.isfinite(xp.asarray([1.0, float("nan"), -float("inf")]))
-    Array([ True, False, False])
-    """
-    if _is_int(x):
-        return lax.full(x.shape, True)
-    if _is_complex(x):
-        return lax.bitwise_and(lax.is_finite(lax.real(x)), lax.is_finite(lax.imag(x)))
-    return lax.is_finite(x)
-
-
-@elementwise_unary("real floating", compute=to_float)
-def signbit(x, /):
-    """Test whether the sign bit of each element is set.
-
-    Array API: signbit. NumPy: numpy.signbit.
-
-    Returns
-    -------
-    Array
-        A bool array, true for negative values, ``-0.0`` and a NaN with its sign bit set.
-
-    Notes
-    -----
-    Unlike NumPy, integer and bool input raise ``TypeError``.
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.signbit(xp.asarray([-1.0, -0.0, 0.0, 2.0]))
-    Array([ True,  True, False, False])
-    """
-    return _signbit_real(x)
-
-
-@elementwise_binary("real floating", compute=to_float, ufunc=UfuncFacts())
-def copysign(x1, x2, /):
-    """Return the magnitude of ``x1`` with the sign of ``x2``, elementwise.
-
-    Array API: copysign. NumPy: numpy.copysign.
-
-    Returns
-    -------
-    Array
-        Of the promoted real floating dtype.
-
-    Notes
-    -----
-    Unlike NumPy, integer and bool input raise ``TypeError``.
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.copysign(xp.asarray([1.0, 2.0, 3.0]), xp.asarray([-1.0, 0.0, -0.0]))
-    Array([-1.,  2., -3.])
-    """
-    return _copysign(x1, x2)
-
-
-@elementwise_binary("real floating", compute=to_float)
-def nextafter(x1, x2, /):
-    """Return the next representable value after ``x1`` toward ``x2``.
-
-    Array API: nextafter. NumPy: numpy.nextafter.
-
-    Returns
-    -------
-    Array
-        Of the promoted real floating dtype; ``x2`` where ``x1 == x2``, NaN where either is
-        NaN.
-
-    Notes
-    -----
-    Unlike NumPy, integer and bool input raise ``TypeError``.
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.nextafter(xp.asarray([1.0]), 2.0) - 1.0
-    Array([2.22044605e-16])
-    """
-    return lax.nextafter(x1, x2)
-
-
-__all__ = ["abs", "add", "bitwise_and", "bitwise_invert", "bitwise_left_shift", "bitwise_or",
-           "bitwise_right_shift", "bitwise_xor", "ceil", "copysign", "divide", "equal", "floor",
-           "floor_divide", "greater", "greater_equal", "isfinite", "isinf", "isnan", "less",
-           "less_equal", "logical_and", "logical_not", "logical_or", "logical_xor", "maximum",
-           "minimum", "multiply", "negative", "nextafter", "not_equal", "positive", "pow",
-           "reciprocal", "remainder", "round", "sign", "signbit", "square", "subtract", "trunc"]
+__all__ = ["abs", "add", "divide", "floor_divide", "multiply", "negative", "positive",
+           "pow", "reciprocal", "remainder", "sign", "square", "subtract"]
 
 # the bodies of the Array's operators (``x + y`` is ``add(x, y)``, the ufunc's function
-# itself; ``matmul``: linear_algebra)
-provide(*map(plain, (add, subtract, multiply, divide, floor_divide, remainder, pow,
-                     bitwise_and, bitwise_or, bitwise_xor, bitwise_left_shift,
-                     bitwise_right_shift, equal, not_equal, less, less_equal, greater,
-                     greater_equal, negative, positive, abs, bitwise_invert)))
+# itself; the comparisons and bitwise operators: their modules; ``matmul``: linear_algebra)
+provide(*map(plain, (add, subtract, multiply, divide, floor_divide, remainder,
+                     pow, negative, positive, abs)))

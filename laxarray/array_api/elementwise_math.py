@@ -1,14 +1,13 @@
-"""Transcendental, complex and clipping elementwise functions of the standard.
+"""Transcendental elementwise functions of one operand, and the complex parts (real, imag,
+conj), of the standard (atan2, hypot, logaddexp and clip: ``elementwise_pairwise``).
 
-Floating-only functions accept integer input and compute in the default floating dtype
-(float64 on the CPU, float32 on a TPU), as jax.numpy does; bool input raises ``TypeError``
-(the standard's ``numeric`` category).  Under ``jax.jit`` each traces to bare lax
-primitives.
+Floating-only functions accept integer input and compute in the default floating dtype (float64
+on the CPU, float32 on a TPU), as jax.numpy does; bool input raises ``TypeError`` (the
+standard's ``numeric`` category).  Under ``jax.jit`` each traces to bare lax primitives.
 """
 
 from __future__ import annotations
 
-import builtins
 import functools
 import math
 
@@ -17,25 +16,39 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import backend as _backend
-from laxarray._core import dtypes as _dt
-from laxarray._core.errors import fail
-from laxarray._core.runtime.kernel import kernel
 from laxarray._core.numerics import FLOAT_LAYOUT, cast_value
+from laxarray._core.docstrings import fill
 from laxarray.array_api import _complex_math as _cm
-from laxarray.array_api import _exact_complex64 as _oc
 from laxarray.array_api import _exact_float32 as _om
-from laxarray.array_api._array import Array
-from laxarray.array_api._broadcast import broadcast_many, broadcast_rule
-from laxarray.array_api._calls import call
-from laxarray.array_api._convert import as_array, scalar_operand
-from laxarray.array_api._ufunc import (UfuncFacts, binary_operands, cast_broadcast,
-                                       elementwise_binary, elementwise_unary, to_float)
-from laxarray.array_api.elementwise import _copysign, _is_complex, _zeros
+from laxarray.array_api._docs import NO_BOOL_NOTES
+from laxarray.array_api._ufunc import elementwise_unary, to_float
+from laxarray.array_api.elementwise import _is_complex, _zeros
 
 _FLOATING = "numeric"  # ints are accepted and computed in the default float; bool is not
 
+#: the last paragraph of the Notes of every floating function of one operand (``_unary``)
+INT_AS_FLOAT = """
+Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
+TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
+category).
+"""
+_NOTES = "Notes\n-----\n"
+#: the parts a ``_unary`` docstring may name: Notes that several share, whole or their end
+_UNARY_PARTS = {
+    "int_as_float": INT_AS_FLOAT,
+    "int_as_float_notes": _NOTES + INT_AS_FLOAT.strip(),
+    "real_cut_notes": (_NOTES + "Real input outside ``[-1, 1]`` gives NaN; complex input has "
+                       "branch cuts along the real\naxis outside ``[-1, 1]``.\n\n"
+                       + INT_AS_FLOAT.strip()),
+    "imag_cut_notes": (_NOTES + "Complex input has branch cuts along the imaginary axis "
+                       "outside ``[-1j, 1j]``.\n\n" + INT_AS_FLOAT.strip()),
+}
+
 
 def _unary(body_name, lax_fn, doc, complex_fn=None):
+    """The floating function ``body_name``: ``lax_fn`` of real input, ``complex_fn`` of
+    complex input; ``doc`` its docstring, whose lines ``{name}`` are the parts of that name in
+    :data:`_UNARY_PARTS`."""
     complex_fn = complex_fn or lax_fn
 
     def body(x, /):
@@ -43,7 +56,8 @@ def _unary(body_name, lax_fn, doc, complex_fn=None):
     body.__name__ = body_name
     body.__qualname__ = body_name
     body.__doc__ = doc
-    return elementwise_unary(_FLOATING, compute=to_float)(body)
+    parts = {name: text for name, text in _UNARY_PARTS.items() if f"{{{name}}}" in doc}
+    return elementwise_unary(_FLOATING, compute=to_float)(fill(**parts)(body))
 
 
 exp = _unary("exp", _om.pick("exp", lax.exp), complex_fn=_cm.cexp, doc="""\
@@ -60,9 +74,7 @@ Notes
 -----
 Complex input follows the standard's special cases (C99 Annex G).
 
-Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
-TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
-category).
+{int_as_float}
 
 Examples
 --------
@@ -87,9 +99,7 @@ Notes
 Complex special values follow the standard's tables (C99 Annex G): ``expm1(-inf+nanj)`` is
 ``-1+0j``, where NumPy gives ``nan+nanj`` for several complex special values.
 
-Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
-TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
-category).
+{int_as_float}
 
 Examples
 --------
@@ -113,9 +123,7 @@ Notes
 ``log(0)`` is ``-inf``; a negative real gives NaN. Complex input: the principal value,
 branch cut along the negative real axis.
 
-Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
-TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
-category).
+{int_as_float}
 
 Examples
 --------
@@ -140,9 +148,7 @@ Notes
 ``log1p(-1)`` is ``-inf``; below -1 a real gives NaN. Complex input: branch cut along the
 real axis below -1.
 
-Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
-TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
-category).
+{int_as_float}
 
 Examples
 --------
@@ -166,9 +172,7 @@ Notes
 A negative real gives NaN (complex input gives the principal root, branch cut along the
 negative real axis); ``sqrt(-0.0)`` is ``-0.0``.
 
-Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
-TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
-category).
+{int_as_float}
 
 Examples
 --------
@@ -189,11 +193,7 @@ Returns
 Array
     ``sin(x)``, of the floating dtype of ``x`` (integer input: the default floating dtype).
 
-Notes
------
-Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
-TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
-category).
+{int_as_float_notes}
 
 Examples
 --------
@@ -213,11 +213,7 @@ Returns
 Array
     ``cos(x)``, of the floating dtype of ``x`` (integer input: the default floating dtype).
 
-Notes
------
-Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
-TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
-category).
+{int_as_float_notes}
 
 Examples
 --------
@@ -236,11 +232,7 @@ Returns
 Array
     ``tan(x)``, of the floating dtype of ``x`` (integer input: the default floating dtype).
 
-Notes
------
-Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
-TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
-category).
+{int_as_float_notes}
 
 Examples
 --------
@@ -261,14 +253,7 @@ Array
     ``arcsin(x)``, in ``[-pi/2, pi/2]`` for real ``x``, of the floating dtype of ``x``
     (integer input: the default floating dtype).
 
-Notes
------
-Real input outside ``[-1, 1]`` gives NaN; complex input has branch cuts along the real axis
-outside ``[-1, 1]``.
-
-Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
-TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
-category).
+{real_cut_notes}
 
 Examples
 --------
@@ -288,14 +273,7 @@ Array
     ``arccos(x)``, in ``[0, pi]`` for real ``x``, of the floating dtype of ``x`` (integer
     input: the default floating dtype).
 
-Notes
------
-Real input outside ``[-1, 1]`` gives NaN; complex input has branch cuts along the real axis
-outside ``[-1, 1]``.
-
-Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
-TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
-category).
+{real_cut_notes}
 
 Examples
 --------
@@ -315,13 +293,7 @@ Array
     ``arctan(x)``, in ``[-pi/2, pi/2]`` for real ``x``, of the floating dtype of ``x``
     (integer input: the default floating dtype).
 
-Notes
------
-Complex input has branch cuts along the imaginary axis outside ``[-1j, 1j]``.
-
-Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
-TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
-category).
+{imag_cut_notes}
 
 Examples
 --------
@@ -340,11 +312,7 @@ Returns
 Array
     ``sinh(x)``, of the floating dtype of ``x`` (integer input: the default floating dtype).
 
-Notes
------
-Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
-TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
-category).
+{int_as_float_notes}
 
 Examples
 --------
@@ -363,11 +331,7 @@ Returns
 Array
     ``cosh(x)``, of the floating dtype of ``x`` (integer input: the default floating dtype).
 
-Notes
------
-Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
-TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
-category).
+{int_as_float_notes}
 
 Examples
 --------
@@ -386,11 +350,7 @@ Returns
 Array
     ``tanh(x)``, of the floating dtype of ``x`` (integer input: the default floating dtype).
 
-Notes
------
-Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
-TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
-category).
+{int_as_float_notes}
 
 Examples
 --------
@@ -410,13 +370,7 @@ Array
     ``arcsinh(x)``, of the floating dtype of ``x`` (integer input: the default floating
     dtype).
 
-Notes
------
-Complex input has branch cuts along the imaginary axis outside ``[-1j, 1j]``.
-
-Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
-TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
-category).
+{imag_cut_notes}
 
 Examples
 --------
@@ -440,9 +394,7 @@ Notes
 -----
 Real input below 1 gives NaN; complex input has a branch cut along the real axis below 1.
 
-Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
-TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
-category).
+{int_as_float}
 
 Examples
 --------
@@ -467,9 +419,7 @@ Notes
 ``atanh(1)`` is ``inf``; real input outside ``[-1, 1]`` gives NaN; complex input has branch
 cuts along the real axis outside ``[-1, 1]``.
 
-Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
-TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
-category).
+{int_as_float}
 
 Examples
 --------
@@ -535,9 +485,7 @@ Powers of 2 come out exact (``log2(2**k) == k``): a real float is split as ``m *
 ``e + log(m) / log(2)`` computed (in float64 for float16 and float32 where the backend has
 it). Complex input: ``log(x) / log(2)`` part by part.
 
-Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
-TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
-category).
+{int_as_float}
 
 Examples
 --------
@@ -566,9 +514,7 @@ where NumPy's float32 log10 is in 47% of cases); on a backend without float64 (a
 float32 does it in float32, to under one ulp. Complex input: ``log(x) / log(10)`` part by
 part.
 
-Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
-TPU), as jax.numpy does; unlike NumPy, bool input raises ``TypeError`` (the standard's dtype
-category).
+{int_as_float}
 
 Examples
 --------
@@ -578,103 +524,8 @@ Array([-1.,  3.])
 """)
 
 
-@elementwise_binary("real numeric", compute=to_float, flush_subnormals=True,
-                    ufunc=UfuncFacts())
-def atan2(x1, x2, /):
-    """Return the inverse tangent of ``x1 / x2``, choosing the quadrant from both signs.
-
-    Array API: atan2. NumPy: numpy.arctan2.
-
-    Returns
-    -------
-    Array
-        The angle in radians, in ``[-pi, pi]``, of the promoted floating dtype; it always
-        carries the sign of ``x1``.
-
-    Notes
-    -----
-    XLA on the CPU flushes subnormals in its division but not in its comparisons, so a subnormal
-    pair would give NaN: subnormal operands are read as signed zeros (the flush-to-zero answer).
-    Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
-    TPU); unlike NumPy, bool input raises ``TypeError``, and complex input too (as in NumPy).
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.atan2(xp.asarray([1.0, -1.0]), xp.asarray([-1.0, -1.0]))
-    Array([ 2.35619449, -2.35619449])
-    """
-    # XLA on CPU flushes subnormals in its division but not in its comparisons, so a
-    # subnormal pair gives NaN: they are read as signed zeros (the flush-to-zero answer).
-    # The result always carries the sign of x1 (XLA loses it for subnormal x1).
-    if _om.own("divide", x1):   # the chip's division flushes 1 / x2 past 2**126
-        return _oc.atan2(x1, x2)
-    return _copysign(lax.atan2(x1, x2), x1)
-
-
-@elementwise_binary("real numeric", compute=to_float,
-                    ufunc=UfuncFacts(identity=0, reorderable=True))
-def hypot(x1, x2, /):
-    """Return ``sqrt(x1**2 + x2**2)`` elementwise, without overflow or underflow.
-
-    Array API: hypot. NumPy: numpy.hypot.
-
-    Returns
-    -------
-    Array
-        The hypotenuse, of the promoted floating dtype; ``inf`` wins over NaN.
-
-    Notes
-    -----
-    Integer input is computed in the default floating dtype (float64 on the CPU, float32 on a
-    TPU); unlike NumPy, bool input raises ``TypeError``, and complex input too (as in NumPy).
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.hypot(xp.asarray([3.0, 1e300]), 4.0)
-    Array([5.e+000, 1.e+300])
-    """
-    return _cm.hypot(x1, x2)
-
-
-@elementwise_binary("real numeric", compute=to_float,
-                    ufunc=UfuncFacts(identity=-math.inf, reorderable=True))
-def logaddexp(x1, x2, /):
-    """Return ``log(exp(x1) + exp(x2))`` elementwise, without overflow.
-
-    Array API: logaddexp. NumPy: numpy.logaddexp.
-
-    Returns
-    -------
-    Array
-        Of the promoted floating dtype.
-
-    Notes
-    -----
-    Equal infinities give ``inf`` (and ``-inf`` for two ``-inf``), not NaN; where ``x1 == x2``
-    the gradient is 1/2 for each argument. As a ufunc its ``identity`` is ``-inf``. Integer
-    input is computed in the default floating dtype (float64 on the CPU, float32 on a TPU);
-    unlike NumPy, bool input raises ``TypeError``, and complex input too (as in NumPy).
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.logaddexp(xp.asarray([1000.0, 0.0]), xp.asarray([1000.0, 0.0]))
-    Array([1.00069315e+03, 6.93147181e-01])
-    """
-    big = lax.max(x1, x2)
-    diff = lax.neg(lax.abs(lax.sub(x1, x2)))
-    out = lax.add(big, _om.pick("log1p", lax.log1p)(_om.pick("exp", lax.exp)(diff)))
-    # equal infinities: log(e^inf + e^inf) = inf, log(0 + 0) = -inf (diff would be NaN)
-    same = lax.eq(x1, x2)
-    # x1 + (x2 - x1) / 2 (= x1 there) keeps the gradient 1/2 for each argument
-    mid = lax.select(lax.is_finite(x1),
-                     lax.add(x1, lax.mul(lax.sub(x2, x1), lax.full_like(x1, 0.5))), x1)
-    return lax.select(same, lax.add(mid, lax.full_like(x1, math.log(2.0))), out)
-
-
 @elementwise_unary("numeric")
+@fill(no_bool_notes=NO_BOOL_NOTES)
 def real(x, /):
     """Return the real part of each element.
 
@@ -686,9 +537,7 @@ def real(x, /):
         The real parts, of the real floating dtype of a complex ``x``; real input is returned as
         it is.
 
-    Notes
-    -----
-    Unlike NumPy, bool input raises ``TypeError``.
+    {no_bool_notes}
 
     Examples
     --------
@@ -700,6 +549,7 @@ def real(x, /):
 
 
 @elementwise_unary("numeric")
+@fill(no_bool_notes=NO_BOOL_NOTES)
 def imag(x, /):
     """Return the imaginary part of each element.
 
@@ -711,9 +561,7 @@ def imag(x, /):
         The imaginary parts, of the real floating dtype of a complex ``x``; zeros of the dtype
         of a real ``x``.
 
-    Notes
-    -----
-    Unlike NumPy, bool input raises ``TypeError``.
+    {no_bool_notes}
 
     Examples
     --------
@@ -725,6 +573,7 @@ def imag(x, /):
 
 
 @elementwise_unary("numeric")
+@fill(no_bool_notes=NO_BOOL_NOTES)
 def conj(x, /):
     """Return the complex conjugate of each element.
 
@@ -735,9 +584,7 @@ def conj(x, /):
     Array
         The conjugates, of the dtype of ``x``; real input is returned unchanged.
 
-    Notes
-    -----
-    Unlike NumPy, bool input raises ``TypeError``.
+    {no_bool_notes}
 
     Examples
     --------
@@ -748,163 +595,6 @@ def conj(x, /):
     return lax.conj(x) if _is_complex(x) else x
 
 
-def _clip_kernel_body(x, lo, hi):
-    """``x`` clipped to the bounds ``lo``/``hi`` (``None`` or arrays of ``x``'s dtype that
-    broadcast to ``x``'s shape, broadcast here)."""
-    shape, dt = x.shape, x.dtype
-
-    def bcast(v):
-        return cast_broadcast(v, v.dtype, shape)
-    if _dt.kind_of(dt) != "f":
-        x = x if lo is None else lax.max(x, bcast(lo))
-        return x if hi is None else lax.min(x, bcast(hi))
-    # the standard's maximum(minimum(x, max), min) with NumPy's minimum/maximum: a tie
-    # (signed zeros) gives the bound, a NaN anywhere gives NaN; for min > max the result is
-    # max (or a NaN x), as NumPy's clip gives (the standard leaves it unspecified).  One
-    # compare and one select per bound (``b <= a``: false for a NaN ``a``), which XLA
-    # vectorizes (an or/and of two compares per element runs 2-3x slower); what that misses
-    # (a NaN bound, min > max) is decided on the bounds themselves: once for scalar bounds,
-    # folded away for constant ones.
-    if lo is not None and hi is not None:  # min > max: x goes to max, as for min = max
-        both = lax.broadcast_shapes(lo.shape, hi.shape)
-        lo, hi = cast_broadcast(lo, dt, both), cast_broadcast(hi, dt, both)
-        lo = lax.select(lax.gt(lo, hi), hi, lo)
-    out = x
-    if hi is not None:
-        b = bcast(hi)
-        out = lax.select(lax.le(b, out), b, out)
-    if lo is not None:
-        b = bcast(lo)
-        out = lax.select(lax.ge(b, out), b, out)
-    for v in (hi, lo):
-        if v is not None:
-            out = lax.select(bcast(lax.ne(v, v)), bcast(v), out)
-    return out
-
-
-@kernel(static=("dtype", "has_lo", "has_hi"), shape=broadcast_rule)
-def _clip_kernel(x, *bounds, dtype, has_lo, has_hi):
-    x = cast_broadcast(x, dtype, lax.broadcast_shapes(x.shape, *(b.shape for b in bounds)))
-    bounds = [lax.convert_element_type(b, dtype) for b in bounds]
-    lo = bounds.pop(0) if has_lo else None
-    hi = bounds.pop(0) if has_hi else None
-    return _clip_kernel_body(x, lo, hi)
-
-
-_REAL_BOUND = (int, float, type(None))
-
-
-def _clip_fast(x, lo, hi):
-    """``clip`` of a concrete real Array between Python scalars of its kind (or None): its
-    kernel called at once (bucketed where ``x`` is); ``None`` where the general path must
-    run (it validates and promotes everything else)."""
-    if x.base is not None or x._is_traced():  # a view, or traced: the general path
-        return None
-    dt = x.dtype
-    kind = dt.kind
-    if kind in "iu":
-        if type(lo) is float or type(hi) is float:
-            return None
-        lo = None if lo is None else _in_int_range(lo, dt)
-        hi = None if hi is None else _in_int_range(hi, dt)
-    elif kind != "f":
-        return None
-    scalars = [scalar_operand("clip", b, dt, name) for b, name in ((lo, "min"), (hi, "max"))
-               if b is not None]
-    return call(_clip_kernel, x, *scalars, dtype=dt, has_lo=lo is not None,
-                has_hi=hi is not None)
-
-
-def _in_int_range(bound, dt):
-    """An int bound of an integer ``clip`` moved into ``dt``'s range: beyond it, it clips
-    nothing there."""
-    lowest, highest = _dt.int_range(dt)
-    return builtins.min(builtins.max(bound, lowest), highest)
-
-
-def clip(x, /, min=None, max=None):
-    """Clamp each element of ``x`` to the interval ``[min, max]``.
-
-    Array API: clip. NumPy: numpy.clip.
-
-    Parameters
-    ----------
-    x : array_like
-        The input, of a real dtype (bool, integer or real floating; not complex).
-    min : scalar or array_like, optional
-        The lower bound: a Python scalar or an array of the kind of ``x`` (integer bounds for
-        integer ``x``), broadcasting to the shape of ``x``; default ``None``: no lower bound.
-    max : scalar or array_like, optional
-        The upper bound, likewise; default ``None``: no upper bound.
-
-    Returns
-    -------
-    Array
-        The clipped values, of the dtype of ``x`` and the broadcast shape of ``x``, ``min``
-        and ``max``.
-
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like or complex, or a bound is of another kind than ``x`` (a
-        float or complex bound for integer ``x``).
-    ValueError
-        If the shapes of ``x``, ``min`` and ``max`` do not broadcast together.
-
-    Notes
-    -----
-    Static under ``jax.jit``: whether ``min`` and ``max`` are given or left out.
-
-    NaN in any argument gives NaN; a tie (signed zeros) gives the bound; for ``min > max``
-    the result is ``max`` (or a NaN ``x``), as NumPy's ``clip`` gives (the standard leaves it
-    unspecified).  An integer bound beyond the range of an integer ``x`` clips nothing there.
-    Unlike NumPy, ``min`` and ``max`` are the standard's names (NumPy: ``a_min``, ``a_max``)
-    and no ``out`` is taken.
-
-    Examples
-    --------
-    >>> import laxarray as xp
-    >>> xp.clip(xp.asarray([1, 5, 9]), 2, 6)
-    Array([2, 5, 6])
-    >>> xp.clip(xp.asarray([-1.5, 0.5, 2.5]), max=1.0)
-    Array([-1.5,  0.5,  1. ])
-    """
-    if type(x) is Array and type(min) in _REAL_BOUND and type(max) in _REAL_BOUND:
-        out = _clip_fast(x, min, max)
-        if out is not None:
-            return out
-    v = as_array("clip", x)
-    dt = v.dtype
-    if dt not in _dt.CATEGORIES["real"]:
-        _dt.check_category("clip", "x", dt, "real numeric")
-    bounds = []
-    shape = v.shape
-    for argname, bound in (("min", min), ("max", max)):
-        if bound is None:
-            bounds.append(None)
-            continue
-        pytype = _dt.scalar_pytype(bound)
-        if pytype is not None:
-            if pytype is complex or (pytype is float and _dt.kind_of(dt) in "iub"):
-                fail(TypeError, "clip", f"'{argname}' of the same kind as x ({dt})", bound)
-            if _dt.kind_of(dt) == "b":
-                raw = scalar_operand("clip", builtins.bool(bound), dt, argname)
-            else:  # cached device scalars keep the eager path fast
-                if _dt.kind_of(dt) in "iu" and pytype is not bool:
-                    bound = _in_int_range(bound, dt)
-                raw = scalar_operand("clip", bound, dt, argname)
-        else:
-            raw = as_array("clip", bound, argname)
-            rk, xk = _dt.kind_of(raw.dtype), _dt.kind_of(dt)
-            if rk != xk and not (rk in "iu" and xk in "iu"):
-                fail(TypeError, "clip", f"'{argname}' of the same kind as x ({dt})", bound)
-        bounds.append(raw)
-    broadcast_many("clip", [shape] + [tuple(b.shape) for b in bounds if b is not None])
-    return call(_clip_kernel, v, *(b for b in bounds if b is not None), dtype=dt,
-                has_lo=bounds[0] is not None, has_hi=bounds[1] is not None)
-
-
 __all__ = ["exp", "expm1", "log", "log1p", "log2", "log10", "sqrt", "sin", "cos", "tan",
-           "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "atan2",
-           "hypot", "logaddexp", "real", "imag", "conj", "clip"]
-_ = (binary_operands, _copysign)
+           "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "real",
+           "imag", "conj"]

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import AxisError, OperandValueError, fail
 from laxarray._core.runtime.kernel import kernel
 from laxarray._core.validate import normalize_axis
 from laxarray._core.numerics import dot_general
+from laxarray.array_api._docs import AXIS_STATIC
 from laxarray.array_api._array import Array
 from laxarray.array_api._broadcast import broadcast_shapes2
 from laxarray.array_api._calls import call
 from laxarray.array_api._convert import as_array
-from laxarray.array_api._dispatch import provide
+from laxarray.array_api._method_bodies import provide
 from laxarray.array_api._ufunc import binary_operands, cast_broadcast
 from laxarray.array_api.manipulation import permute_dims
 from laxarray._core.jaxapi import in_wide_mode
@@ -266,6 +268,7 @@ def _vecdot_kernel(a, b, *, dtype, axis, shape):
 
 
 @in_wide_region
+@fill(axis_static=AXIS_STATIC)
 def vecdot(x1, x2, /, *, axis=-1):
     """Return the dot product of vectors along an axis, conjugating the first.
 
@@ -296,9 +299,7 @@ def vecdot(x1, x2, /, *, axis=-1):
     AxisError
         If ``axis`` is out of range for the broadcast shape.
 
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``.
+    {axis_static}
 
     Examples
     --------

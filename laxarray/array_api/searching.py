@@ -13,6 +13,7 @@ import math
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.runtime.host_path import HostPath
@@ -30,6 +31,40 @@ from laxarray.array_api._ufunc import binary_operands
 from laxarray.array_api.manipulation import reshape
 from laxarray.array_api.statistical import complex_extremum
 
+
+#: the sections argmax and argmin share (``fill``)
+_ARG_SECTIONS = """
+Parameters
+----------
+x : array_like
+    The input array, of any dtype.
+axis : int, optional
+    The axis to search along; default ``None``: the flattened array (a flat index).
+keepdims : bool, optional
+    Whether the searched axis stays as a length-one axis (all axes, for ``axis=None``);
+    default ``False``.
+
+Returns
+-------
+Array
+    The indices, of the default index dtype (int64; int32 on a TPU).
+
+Raises
+------
+TypeError
+    If ``x`` is not array_like, or ``keepdims`` is not a bool.
+ValueError
+    If ``x`` is empty along ``axis`` (or empty, for ``axis=None``).
+AxisError
+    If ``axis`` is out of range for ``x``.
+
+Notes
+-----
+Static under ``jax.jit``: ``axis`` and ``keepdims``.
+
+A NaN wins: the index of the first NaN, as in NumPy.  Complex input (which the standard
+leaves out) follows NumPy: lexicographic order, the first value with a NaN part wins.
+"""
 
 
 def _arg_fill(dtype, static):
@@ -97,41 +132,13 @@ def _arg(fn, x, axis, keepdims, find_max):
 
 
 @in_wide_region
+@fill(sections=_ARG_SECTIONS)
 def argmax(x, /, *, axis=None, keepdims=False):
     """Return the index of the maximum along an axis (its first occurrence).
 
     Array API: argmax. NumPy: numpy.argmax.
 
-    Parameters
-    ----------
-    x : array_like
-        The input array, of any dtype.
-    axis : int, optional
-        The axis to search along; default ``None``: the flattened array (a flat index).
-    keepdims : bool, optional
-        Whether the searched axis stays as a length-one axis (all axes, for ``axis=None``);
-        default ``False``.
-
-    Returns
-    -------
-    Array
-        The indices, of the default index dtype (int64; int32 on a TPU).
-
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, or ``keepdims`` is not a bool.
-    ValueError
-        If ``x`` is empty along ``axis`` (or empty, for ``axis=None``).
-    AxisError
-        If ``axis`` is out of range for ``x``.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis`` and ``keepdims``.
-
-    A NaN wins: the index of the first NaN, as in NumPy.  Complex input (which the standard
-    leaves out) follows NumPy: lexicographic order, the first value with a NaN part wins.
+    {sections}
 
     Examples
     --------
@@ -148,41 +155,13 @@ def argmax(x, /, *, axis=None, keepdims=False):
 
 
 @in_wide_region
+@fill(sections=_ARG_SECTIONS)
 def argmin(x, /, *, axis=None, keepdims=False):
     """Return the index of the minimum along an axis (its first occurrence).
 
     Array API: argmin. NumPy: numpy.argmin.
 
-    Parameters
-    ----------
-    x : array_like
-        The input array, of any dtype.
-    axis : int, optional
-        The axis to search along; default ``None``: the flattened array (a flat index).
-    keepdims : bool, optional
-        Whether the searched axis stays as a length-one axis (all axes, for ``axis=None``);
-        default ``False``.
-
-    Returns
-    -------
-    Array
-        The indices, of the default index dtype (int64; int32 on a TPU).
-
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, or ``keepdims`` is not a bool.
-    ValueError
-        If ``x`` is empty along ``axis`` (or empty, for ``axis=None``).
-    AxisError
-        If ``axis`` is out of range for ``x``.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis`` and ``keepdims``.
-
-    A NaN wins: the index of the first NaN, as in NumPy.  Complex input (which the standard
-    leaves out) follows NumPy: lexicographic order, the first value with a NaN part wins.
+    {sections}
 
     Examples
     --------

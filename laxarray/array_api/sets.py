@@ -25,6 +25,7 @@ from collections import namedtuple
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
@@ -43,6 +44,50 @@ from laxarray.array_api._indexing_advanced import canonical_fill
 from laxarray.array_api._ufunc import binary_operands
 from laxarray.array_api.searching import searchsorted_kernel
 from laxarray.array_api.sorting import sort_keys, sort_kernel
+
+
+#: numpydoc parts of the unique_* functions (``fill``): their parameters, their Raises and
+#: Notes
+_PARAMS = """
+Parameters
+----------
+x : array_like
+    The input array, of any dtype and shape (flattened).
+size : int, optional
+    laxarray's (as jax.numpy's): the length of the results along the unique values
+    (``inverse_indices`` keeps the shape of ``x``).  Required under ``jax.jit`` and
+    ``vmap``; default ``None``: the number of unique values.
+fill_value : scalar, optional
+    With ``size`` only: the value that fills ``values`` past the unique values; default
+    ``None``: the smallest unique value (as jax.numpy).
+"""
+_RAISES_NOTES = """
+Raises
+------
+TypeError
+    If ``x`` is not array_like, or ``size`` is not an int.
+ValueError
+    If ``size`` is negative, ``fill_value`` is given without ``size``, or ``size`` is not
+    given under ``jax.jit`` or ``vmap``.
+
+Notes
+-----
+Static under ``jax.jit``: ``size`` and ``fill_value``.
+
+The number of unique values
+decides the results' shapes: eagerly they are exact; a traced call must pass ``size=N``,
+and the results then have length ``N``: the first ``min(N, n_unique)`` entries are
+exact, the rest padding (``values`` holds ``fill_value``, ``indices`` and ``counts``
+hold 0).
+
+Uniqueness is value equality (``equal``): every NaN (and every complex value with a NaN
+part) is its own unique value with a count of one; ``-0.0`` and ``+0.0`` are one value
+(the first occurring is returned).  Unique values come sorted as NumPy sorts (NaN last).
+
+On the CPU the sorting and counting take the host path, NumPy: eagerly by a direct
+call (no kernel, no compile), under ``jax.jit`` through a host callback, with the results of
+the lax path that other devices run.
+"""
 
 UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices",
                                                  "counts"])
@@ -198,22 +243,13 @@ def _unique(fn, x, size, fill_value, want):
 
 
 @in_wide_region
+@fill(params=_PARAMS, raises_notes=_RAISES_NOTES)
 def unique_all(x, /, *, size=None, fill_value=None):
     """Return the unique values of ``x``, their first indices, the inverse indices and counts.
 
     Array API: unique_all. NumPy: numpy.unique_all.
 
-    Parameters
-    ----------
-    x : array_like
-        The input array, of any dtype and shape (flattened).
-    size : int, optional
-        laxarray's (as jax.numpy's): the length of the results along the unique values
-        (``inverse_indices`` keeps the shape of ``x``).  Required under ``jax.jit`` and
-        ``vmap``; default ``None``: the number of unique values.
-    fill_value : scalar, optional
-        With ``size`` only: the value that fills ``values`` past the unique values; default
-        ``None``: the smallest unique value (as jax.numpy).
+    {params}
 
     Returns
     -------
@@ -224,31 +260,7 @@ def unique_all(x, /, *, size=None, fill_value=None):
         number of occurrences of each (the index arrays and counts of the default index
         dtype: int64, int32 on a TPU).
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, or ``size`` is not an int.
-    ValueError
-        If ``size`` is negative, ``fill_value`` is given without ``size``, or ``size`` is not
-        given under ``jax.jit`` or ``vmap``.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``size`` and ``fill_value``.
-
-    The number of unique values
-    decides the results' shapes: eagerly they are exact; a traced call must pass ``size=N``,
-    and the results then have length ``N``: the first ``min(N, n_unique)`` entries are
-    exact, the rest padding (``values`` holds ``fill_value``, ``indices`` and ``counts``
-    hold 0).
-
-    Uniqueness is value equality (``equal``): every NaN (and every complex value with a NaN
-    part) is its own unique value with a count of one; ``-0.0`` and ``+0.0`` are one value
-    (the first occurring is returned).  Unique values come sorted as NumPy sorts (NaN last).
-
-    On the CPU the sorting and counting take the host path, NumPy: eagerly by a direct
-    call (no kernel, no compile), under ``jax.jit`` through a host callback, with the results of
-    the lax path that other devices run.
+    {raises_notes}
 
     Examples
     --------
@@ -264,22 +276,13 @@ def unique_all(x, /, *, size=None, fill_value=None):
 
 
 @in_wide_region
+@fill(params=_PARAMS, raises_notes=_RAISES_NOTES)
 def unique_counts(x, /, *, size=None, fill_value=None):
     """Return the unique values of ``x`` and the number of times each occurs.
 
     Array API: unique_counts. NumPy: numpy.unique_counts.
 
-    Parameters
-    ----------
-    x : array_like
-        The input array, of any dtype and shape (flattened).
-    size : int, optional
-        laxarray's (as jax.numpy's): the length of the results along the unique values
-        (``inverse_indices`` keeps the shape of ``x``).  Required under ``jax.jit`` and
-        ``vmap``; default ``None``: the number of unique values.
-    fill_value : scalar, optional
-        With ``size`` only: the value that fills ``values`` past the unique values; default
-        ``None``: the smallest unique value (as jax.numpy).
+    {params}
 
     Returns
     -------
@@ -287,31 +290,7 @@ def unique_counts(x, /, *, size=None, fill_value=None):
         A named tuple ``(values, counts)``: the sorted unique values (of the dtype of ``x``)
         and their counts (of the default index dtype: int64, int32 on a TPU).
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, or ``size`` is not an int.
-    ValueError
-        If ``size`` is negative, ``fill_value`` is given without ``size``, or ``size`` is not
-        given under ``jax.jit`` or ``vmap``.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``size`` and ``fill_value``.
-
-    The number of unique values
-    decides the results' shapes: eagerly they are exact; a traced call must pass ``size=N``,
-    and the results then have length ``N``: the first ``min(N, n_unique)`` entries are
-    exact, the rest padding (``values`` holds ``fill_value``, ``indices`` and ``counts``
-    hold 0).
-
-    Uniqueness is value equality (``equal``): every NaN (and every complex value with a NaN
-    part) is its own unique value with a count of one; ``-0.0`` and ``+0.0`` are one value
-    (the first occurring is returned).  Unique values come sorted as NumPy sorts (NaN last).
-
-    On the CPU the sorting and counting take the host path, NumPy: eagerly by a direct
-    call (no kernel, no compile), under ``jax.jit`` through a host callback, with the results of
-    the lax path that other devices run.
+    {raises_notes}
 
     Examples
     --------
@@ -324,22 +303,13 @@ def unique_counts(x, /, *, size=None, fill_value=None):
 
 
 @in_wide_region
+@fill(params=_PARAMS, raises_notes=_RAISES_NOTES)
 def unique_inverse(x, /, *, size=None, fill_value=None):
     """Return the unique values of ``x`` and the indices into them that rebuild ``x``.
 
     Array API: unique_inverse. NumPy: numpy.unique_inverse.
 
-    Parameters
-    ----------
-    x : array_like
-        The input array, of any dtype and shape (flattened).
-    size : int, optional
-        laxarray's (as jax.numpy's): the length of the results along the unique values
-        (``inverse_indices`` keeps the shape of ``x``).  Required under ``jax.jit`` and
-        ``vmap``; default ``None``: the number of unique values.
-    fill_value : scalar, optional
-        With ``size`` only: the value that fills ``values`` past the unique values; default
-        ``None``: the smallest unique value (as jax.numpy).
+    {params}
 
     Returns
     -------
@@ -349,31 +319,7 @@ def unique_inverse(x, /, *, size=None, fill_value=None):
         ``values`` (of the default index dtype: int64, int32 on a TPU):
         ``values[inverse_indices]`` is ``x``.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, or ``size`` is not an int.
-    ValueError
-        If ``size`` is negative, ``fill_value`` is given without ``size``, or ``size`` is not
-        given under ``jax.jit`` or ``vmap``.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``size`` and ``fill_value``.
-
-    The number of unique values
-    decides the results' shapes: eagerly they are exact; a traced call must pass ``size=N``,
-    and the results then have length ``N``: the first ``min(N, n_unique)`` entries are
-    exact, the rest padding (``values`` holds ``fill_value``, ``indices`` and ``counts``
-    hold 0).
-
-    Uniqueness is value equality (``equal``): every NaN (and every complex value with a NaN
-    part) is its own unique value with a count of one; ``-0.0`` and ``+0.0`` are one value
-    (the first occurring is returned).  Unique values come sorted as NumPy sorts (NaN last).
-
-    On the CPU the sorting and counting take the host path, NumPy: eagerly by a direct
-    call (no kernel, no compile), under ``jax.jit`` through a host callback, with the results of
-    the lax path that other devices run.
+    {raises_notes}
 
     Examples
     --------
@@ -390,53 +336,20 @@ def unique_inverse(x, /, *, size=None, fill_value=None):
 
 
 @in_wide_region
+@fill(params=_PARAMS, raises_notes=_RAISES_NOTES)
 def unique_values(x, /, *, size=None, fill_value=None):
     """Return the unique values of ``x``, sorted (NaN last).
 
     Array API: unique_values. NumPy: numpy.unique_values.
 
-    Parameters
-    ----------
-    x : array_like
-        The input array, of any dtype and shape (flattened).
-    size : int, optional
-        laxarray's (as jax.numpy's): the length of the results along the unique values
-        (``inverse_indices`` keeps the shape of ``x``).  Required under ``jax.jit`` and
-        ``vmap``; default ``None``: the number of unique values.
-    fill_value : scalar, optional
-        With ``size`` only: the value that fills ``values`` past the unique values; default
-        ``None``: the smallest unique value (as jax.numpy).
+    {params}
 
     Returns
     -------
     Array
         The sorted unique values, 1-D, of the dtype of ``x``.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, or ``size`` is not an int.
-    ValueError
-        If ``size`` is negative, ``fill_value`` is given without ``size``, or ``size`` is not
-        given under ``jax.jit`` or ``vmap``.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``size`` and ``fill_value``.
-
-    The number of unique values
-    decides the results' shapes: eagerly they are exact; a traced call must pass ``size=N``,
-    and the results then have length ``N``: the first ``min(N, n_unique)`` entries are
-    exact, the rest padding (``values`` holds ``fill_value``, ``indices`` and ``counts``
-    hold 0).
-
-    Uniqueness is value equality (``equal``): every NaN (and every complex value with a NaN
-    part) is its own unique value with a count of one; ``-0.0`` and ``+0.0`` are one value
-    (the first occurring is returned).  Unique values come sorted as NumPy sorts (NaN last).
-
-    On the CPU the sorting and counting take the host path, NumPy: eagerly by a direct
-    call (no kernel, no compile), under ``jax.jit`` through a host callback, with the results of
-    the lax path that other devices run.
+    {raises_notes}
 
     Examples
     --------

@@ -16,16 +16,55 @@ from __future__ import annotations
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.runtime.host_path import HostPath
 from laxarray._core.runtime.kernel import kernel
 from laxarray._core.validate import check_bool, normalize_axis
 from laxarray.array_api import _host_order
+from laxarray.array_api._docs import RANK0_AXIS_ERRORS
 from laxarray.array_api._array import Array
 from laxarray.array_api._calls import call
 from laxarray.array_api._convert import to_raw
 from laxarray._core.jaxapi.regions import in_wide_region
+
+
+#: numpydoc parts of sort and argsort (``fill``)
+_PARAMS = """
+Parameters
+----------
+x : array_like
+    The input array, of rank at least one and any dtype.
+axis : int, optional
+    The axis to sort along; default -1 (the last).
+descending : bool, optional
+    Whether to sort in descending order; default ``False``.
+stable : bool, optional
+    Whether equal elements keep their relative order; default ``True``.  The sort is
+    always stable, whatever this says.
+"""
+_RAISES_NOTES = """
+Raises
+------
+TypeError
+    If ``x`` is not array_like, or ``descending`` or ``stable`` is not a bool.
+""" + RANK0_AXIS_ERRORS.lstrip("\n") + """
+Notes
+-----
+Static under ``jax.jit``: ``axis``, ``descending`` and ``stable``.
+
+NumPy's order: ``-0.0 == 0.0``, NaN after ``+inf`` (and last also when descending);
+complex values lexicographically on (real, imaginary), a value with a NaN part last.
+``descending`` reverses the order of distinct keys while keeping ties in their original
+order (stable), as the standard requires.
+
+On the CPU its host path sorts in NumPy (10-30x faster than XLA's CPU sort, the same
+order, differentiable): eagerly by a direct call, which compiles nothing, under ``jax.jit``
+through a host callback (the values of 64-bit integers excepted: XLA sorts those
+faster); see ``docs/performance.md``.  Elsewhere, and with ``set_host_sort(False)``
+(which ``jax.export`` needs), ``lax.sort``.  Unlike NumPy, no ``kind`` or ``order``.
+"""
 
 
 def sort_keys(x, descending):
@@ -122,51 +161,20 @@ def _prepare(fn, x, axis, descending, stable):
 
 
 @in_wide_region
+@fill(params=_PARAMS, raises_notes=_RAISES_NOTES)
 def sort(x, /, *, axis=-1, descending=False, stable=True):
     """Return a sorted copy of an array along an axis.
 
     Array API: sort. NumPy: numpy.sort.
 
-    Parameters
-    ----------
-    x : array_like
-        The input array, of rank at least one and any dtype.
-    axis : int, optional
-        The axis to sort along; default -1 (the last).
-    descending : bool, optional
-        Whether to sort in descending order; default ``False``.
-    stable : bool, optional
-        Whether equal elements keep their relative order; default ``True``.  The sort is
-        always stable, whatever this says.
+    {params}
 
     Returns
     -------
     Array
         The sorted values, of the shape and dtype of ``x``.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, or ``descending`` or ``stable`` is not a bool.
-    ValueError
-        If ``x`` is 0-d.
-    AxisError
-        If ``axis`` is out of range for ``x``.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``descending`` and ``stable``.
-
-    NumPy's order: ``-0.0 == 0.0``, NaN after ``+inf`` (and last also when descending);
-    complex values lexicographically on (real, imaginary), a value with a NaN part last.
-    ``descending`` reverses the order of distinct keys while keeping ties in their original
-    order (stable), as the standard requires.
-
-    On the CPU its host path sorts in NumPy (10-30x faster than XLA's CPU sort, the same
-    order, differentiable): eagerly by a direct call, which compiles nothing, under ``jax.jit``
-    through a host callback (the values of 64-bit integers excepted: XLA sorts those
-    faster); see ``docs/performance.md``.  Elsewhere, and with ``set_host_sort(False)``
-    (which ``jax.export`` needs), ``lax.sort``.  Unlike NumPy, no ``kind`` or ``order``.
+    {raises_notes}
 
     Examples
     --------
@@ -182,22 +190,13 @@ def sort(x, /, *, axis=-1, descending=False, stable=True):
 
 
 @in_wide_region
+@fill(params=_PARAMS, raises_notes=_RAISES_NOTES)
 def argsort(x, /, *, axis=-1, descending=False, stable=True):
     """Return the indices that sort an array along an axis.
 
     Array API: argsort. NumPy: numpy.argsort.
 
-    Parameters
-    ----------
-    x : array_like
-        The input array, of rank at least one and any dtype.
-    axis : int, optional
-        The axis to sort along; default -1 (the last).
-    descending : bool, optional
-        Whether to sort in descending order; default ``False``.
-    stable : bool, optional
-        Whether equal elements keep their relative order; default ``True``.  The sort is
-        always stable, whatever this says.
+    {params}
 
     Returns
     -------
@@ -205,29 +204,7 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True):
         The indices, of the shape of ``x`` and the default index dtype (int64; int32 on a
         TPU); ties keep their input order.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, or ``descending`` or ``stable`` is not a bool.
-    ValueError
-        If ``x`` is 0-d.
-    AxisError
-        If ``axis`` is out of range for ``x``.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``, ``descending`` and ``stable``.
-
-    NumPy's order: ``-0.0 == 0.0``, NaN after ``+inf`` (and last also when descending);
-    complex values lexicographically on (real, imaginary), a value with a NaN part last.
-    ``descending`` reverses the order of distinct keys while keeping ties in their original
-    order (stable), as the standard requires.
-
-    On the CPU its host path sorts in NumPy (10-30x faster than XLA's CPU sort, the same
-    order, differentiable): eagerly by a direct call, which compiles nothing, under ``jax.jit``
-    through a host callback (the values of 64-bit integers excepted: XLA sorts those
-    faster); see ``docs/performance.md``.  Elsewhere, and with ``set_host_sort(False)``
-    (which ``jax.export`` needs), ``lax.sort``.  Unlike NumPy, no ``kind`` or ``order``.
+    {raises_notes}
 
     Examples
     --------

@@ -19,8 +19,9 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.validate import check_int, normalize_axis
 import laxarray.array_api as _api
-from laxarray.array_api import elementwise as _ew
+from laxarray.array_api import elementwise_compare as _ew
 from laxarray.array_api import manipulation as _mp
+from laxarray.array_api import manipulation_join as _join
 from laxarray.array_api import statistical as _st
 from laxarray.array_api._array import Array
 from laxarray.array_api.creation import asarray
@@ -218,7 +219,7 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None):
     Array([1, 2, 3, 4, 1, 2, 3, 4])
     """
     check_out("concatenate", out)
-    res = _mp.concat([asarray(a) for a in arrays], axis=axis)
+    res = _join.concat([asarray(a) for a in arrays], axis=axis)
     if dtype is not None:
         res = _api.astype(res, _dt.canonicalize_dtype("concatenate", dtype))
     return finish_out("concatenate", out, res)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 import laxarray.array_api as _api
-from laxarray.array_api._dispatch import NUMPY_METHODS
+from laxarray.array_api._method_bodies import NUMPY_METHODS
 from laxarray.numpy_api import aliases, editing, mathfuncs, shaping, statistics
 
 #: NumPy ufunc name -> laxarray's function (the NumPy surface's where it has one)

@@ -13,7 +13,7 @@ import laxarray.array_api as _api
 from laxarray._core.errors import fail_text
 from laxarray.array_api import _views
 from laxarray.array_api._array import wrap
-from laxarray.array_api._dispatch import NUMPY_METHODS
+from laxarray.array_api._method_bodies import NUMPY_METHODS
 from laxarray.array_api._operators import check_out, finish_out
 from laxarray.numpy_api.mathfuncs._floatparts import around
 from laxarray.numpy_api.mathfuncs._products import dot as _dot

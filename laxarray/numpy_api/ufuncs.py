@@ -4,8 +4,9 @@ and ``frompyfunc``.
 The ufunc itself (``laxarray.ufunc``) is built where each function is defined, by its
 elementwise decorator (``array_api._ufunc``: ``add``, ``maximum``, ``hypot`` ...), with its
 facts (``UfuncFacts``: identity, the reduction and accumulation that are its ``reduce`` and
-``accumulate``, its ``x.at[...]`` update); its methods' bodies are here, a layer above the
-reductions and shape functions they use, registered in ``_dispatch.UFUNC_METHODS``.
+``accumulate``, its ``x.at[...]`` update) declared in ``array_api._ufunc_facts``; its methods'
+bodies are here, a layer above the reductions and shape functions they use, registered in
+``_method_bodies.UFUNC_METHODS``.
 Reductions of ``add``/``multiply``/``maximum``/... use the matching reduction; others fold
 in order with ``lax.scan`` (as NumPy's loop does).
 """
@@ -24,8 +25,10 @@ from laxarray._core.runtime.kernel import kernel
 from laxarray._core.validate import check_bool, check_int, normalize_axes, normalize_axis
 from laxarray.array_api._calls import call
 from laxarray.array_api._array import wrap
-from laxarray.array_api._dispatch import UFUNC_METHODS
+from laxarray.array_api._method_bodies import UFUNC_METHODS
+from laxarray.array_api._indexing_at import IndexUpdateRef
 from laxarray.array_api._ufunc import UfuncFacts, ufunc
+from laxarray.array_api import _ufunc_facts  # noqa: F401  (laxarray's ufuncs' facts)
 from laxarray.array_api.creation import asarray
 from laxarray.numpy_api.editing._put import _check_inplace, finish_in_place
 from laxarray._core.jaxapi import eval_shape, in_wide_mode
@@ -64,14 +67,8 @@ _USERS = UfuncFacts()
 
 
 def _facts(u):
-    """``u``'s :class:`UfuncFacts` (laxarray's ufuncs declare theirs where defined)."""
+    """``u``'s :class:`UfuncFacts` (laxarray's ufuncs': ``array_api._ufunc_facts``)."""
     return _USERS if u._facts is None else u._facts
-
-
-def _standard(name):
-    """The standard's function ``name`` (a ufunc's reduction or accumulation, named by its
-    facts), or None for no name."""
-    return None if name is None else getattr(_api, name)
 
 
 def _check_binary(u, method):
@@ -108,7 +105,7 @@ def reduce(self, a, axis=0, dtype=None, out=None, keepdims=False, initial=None, 
         fail_text(TypeError, fn, "'out' and 'where' are not supported")
     keepdims = check_bool(fn, keepdims, "keepdims")
     facts = _facts(self)
-    reducer = _standard(facts.reduce)
+    reducer = facts.reduce
     x = asarray(a)
     fast = reducer is not None and (x.size or self.identity is not None)
     x, dt = _operand(self, fn, x, dtype, not fast)
@@ -153,7 +150,7 @@ def accumulate(self, a, axis=0, dtype=None, out=None):
     _check_binary(self, "accumulate")
     if out is not None:
         fail_text(TypeError, fn, "'out' is not supported")
-    accumulator = _standard(_facts(self).accumulate)
+    accumulator = _facts(self).accumulate
     x, dt = _operand(self, fn, a, dtype, accumulator is None)
     axis = normalize_axis(fn, axis, x.ndim)
     if accumulator is not None:
@@ -182,21 +179,22 @@ def at(self, a, indices, b=None, /, *, inplace=True):
     (``int32`` with ``1.5`` added: truncated)."""
     fn = f"{self.__name__}.at"
     _check_inplace(fn, inplace, a, "a")
-    op = _facts(self).at
-    if op is None or b is None:
+    update = _facts(self).at   # an IndexUpdateRef method: ``op`` of its ``_update`` is its name
+    if update is None or b is None:
         fail_text(NotImplementedError, fn, "only add, subtract, multiply, maximum and "
                                            "minimum have 'at'")
     x = asarray(a)
     ref = x.at[indices]
     value = b
-    if op == "subtract":  # a Python scalar b takes x's dtype first (NEP 50)
+    if update is IndexUpdateRef.subtract:  # a Python scalar b takes x's dtype first (NEP 50)
         if x.dtype == _dt.bool_:  # NumPy's boolean subtract raises
             _api.subtract(x, x)
         weak = _dt.scalar_pytype(b) is not None
         vb = asarray(b, dtype=_dt.result_type(x.dtype, b)) if weak else asarray(b)
-        op, value = "add", _api.negative(vb)
-    return finish_in_place(inplace, a, ref._update(op, value, False, False, None,
-                                                   casting="unsafe"))
+        update, value = IndexUpdateRef.add, _api.negative(vb)
+    # the update method's own body, with NumPy's unsafe cast back (``ufunc.at``'s)
+    return finish_in_place(inplace, a, ref._update(update.__name__, value, False, False,
+                                                   None, casting="unsafe"))
 
 
 @in_wide_mode

@@ -17,7 +17,8 @@ import pytest
 
 import laxarray as xp
 from laxarray._core.jaxapi.tracing import jaxprs_in_params
-from laxarray.array_api import elementwise, elementwise_math
+from laxarray.array_api import (elementwise, elementwise_bitwise, elementwise_compare,
+                                elementwise_floating, elementwise_math, elementwise_pairwise)
 
 HALF = (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16))
 F64 = np.dtype(np.float64)
@@ -45,7 +46,9 @@ def _positional(fn):
     return sum(p.kind == p.POSITIONAL_ONLY for p in inspect.signature(fn).parameters.values())
 
 
-ELEMENTWISE = sorted(n for n in set(elementwise.__all__) | set(elementwise_math.__all__)
+ELEMENTWISE = sorted(n for m in (elementwise, elementwise_bitwise, elementwise_compare,
+                                 elementwise_floating, elementwise_math, elementwise_pairwise)
+                     for n in m.__all__
                      if callable(getattr(xp, n, None)) and _positional(getattr(xp, n)) in (1, 2)
                      and not n.startswith("bitwise"))  # integer-only
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import laxarray as la
-from laxarray.array_api._dispatch import UFUNC_METHODS
+from laxarray.array_api._method_bodies import UFUNC_METHODS
 
 UFUNCS = ["add", "subtract", "multiply", "maximum", "minimum", "divide", "hypot"]
 NP_NAME = {"pow": "power"}
@@ -113,8 +113,8 @@ def test_ufuncs_are_built_where_their_function_is_defined():
     assert la.power is la.pow and la.arctan2 is la.atan2
     for u in found.values():
         assert type(u) is la.ufunc and (u.nin, u.nout) == (2, 1)
-        # the object the defining module holds under its name, built there: no attribute is
-        # attached to it afterwards
+        # the object the defining module holds under its name, built there (only its facts
+        # are declared afterwards, by array_api._ufunc_facts)
         assert getattr(sys.modules[u.__module__], u.__qualname__) is u
         assert u.__module__.startswith("laxarray.array_api.")
         assert u.__doc__ and u.__doc__ == u.__wrapped__.__doc__
@@ -125,6 +125,22 @@ def test_ufuncs_are_built_where_their_function_is_defined():
     np.testing.assert_array_equal(np.asarray(jax.jit(la.add)(x, y)),
                                   np.asarray(la.add(x, y)))
     assert repr(la.add) == "<laxarray.ufunc 'add'>"
+
+
+def test_the_ufunc_facts_are_the_functions_themselves():
+    """A ufunc's reduce/accumulate/at facts are the standard's functions and x.at's update
+    methods (not their names), each declared once."""
+    from laxarray.array_api._indexing_at import IndexUpdateRef
+    from laxarray.array_api._ufunc import UfuncFacts, declare
+    assert la.add._facts.reduce is la.sum and la.add._facts.accumulate is la.cumulative_sum
+    assert la.multiply._facts.reduce is la.prod and la.logical_or._facts.reduce is la.any
+    assert la.maximum._facts.at is IndexUpdateRef.max
+    assert la.subtract._facts.at is IndexUpdateRef.subtract
+    assert la.divide._facts == UfuncFacts() and la.divide.identity is None
+    with pytest.raises(RuntimeError, match="declared twice"):
+        declare(la.add, UfuncFacts())
+    with pytest.raises(RuntimeError, match="not laxarray's ufunc"):
+        declare(la.frompyfunc(lambda a, b: a, 2, 1), UfuncFacts())
 
 
 def test_a_frompyfunc_ufunc_pickles_with_its_function():

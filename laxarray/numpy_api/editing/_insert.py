@@ -24,7 +24,8 @@ from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.array_api.indexing_functions import gather_axis
-from laxarray.array_api.manipulation import concat, flip_kernel
+from laxarray.array_api.manipulation_join import concat
+from laxarray.array_api.manipulation_rearrange import flip_kernel
 from laxarray.numpy_api import _docs
 
 _DROP = lax.GatherScatterMode.FILL_OR_DROP

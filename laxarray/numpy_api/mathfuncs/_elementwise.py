@@ -25,8 +25,9 @@ from laxarray.array_api._calls import call
 from laxarray.array_api._complex_math import cexp
 from laxarray.array_api._exact_float32 import pick
 from laxarray.array_api._ufunc import elementwise_binary, elementwise_unary, to_float
-from laxarray.array_api.elementwise import (_copysign, complex_ge_le, complex_nan, complex_pow,
-                                            floor_divide, real_pow, remainder)
+from laxarray.array_api.elementwise import (_copysign, complex_pow, floor_divide, real_pow,
+                                            remainder)
+from laxarray.array_api.elementwise_compare import complex_ge_le, complex_nan
 from laxarray.linalg._operands import raw
 
 

@@ -23,7 +23,7 @@ from laxarray.array_api._calls import call
 from laxarray.array_api._array import wrap
 from laxarray.array_api._ufunc import cast_broadcast, elementwise_unary
 from laxarray.array_api._broadcast import broadcast_shapes2
-from laxarray.array_api.elementwise import round as _api_round
+from laxarray.array_api.elementwise_floating import round as _api_round
 from laxarray.array_api.elementwise import _copysign
 from laxarray.linalg._operands import raw
 from laxarray.numpy_api.mathfuncs._elementwise import _full, _is_complex, _is_int, _isnan

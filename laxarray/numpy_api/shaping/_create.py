@@ -23,7 +23,8 @@ from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._broadcast import broadcast_shapes2
 from laxarray.array_api._exact_float32 import pick
-from laxarray.array_api.creation import asarray, eye
+from laxarray.array_api.creation import asarray
+from laxarray.array_api.creation_ranges import eye
 from laxarray.array_api.elementwise import pow_values
 from laxarray.numpy_api.shaping._grid import _indices_kernel
 from laxarray.numpy_api.shaping._split import raw_of

@@ -24,7 +24,7 @@ from laxarray._core.validate import check_bool, check_int, normalize_axis
 from laxarray.array_api._calls import call
 from laxarray.array_api import _views
 from laxarray.array_api._array import Array, wrap
-from laxarray.array_api.creation import arange, tril, triu
+from laxarray.array_api.creation_ranges import arange, tril, triu
 from laxarray.array_api.searching import nonzero_kernel, nonzero
 from laxarray.numpy_api.editing._put import _check_inplace, finish_in_place
 from laxarray.numpy_api.shaping._split import raw_of

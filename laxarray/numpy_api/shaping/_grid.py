@@ -22,7 +22,7 @@ from laxarray._core.validate import check_bool, normalize_shape
 from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import scalar_operand, to_raw
-from laxarray.array_api.creation import arange, linspace
+from laxarray.array_api.creation_ranges import arange, linspace
 from laxarray.array_api.manipulation import permute_dims_kernel, reshape_kernel
 from laxarray.array_api.searching import nonzero
 from laxarray.numpy_api.shaping._split import _atleast, join, raw_of

@@ -18,7 +18,8 @@ from laxarray._core.validate import check_choice, check_int, normalize_axis
 from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
-from laxarray.array_api.manipulation import concat_kernel, reshape_kernel
+from laxarray.array_api.manipulation_join import concat_kernel
+from laxarray.array_api.manipulation import reshape_kernel
 from laxarray.numpy_api import _docs
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")

@@ -19,12 +19,12 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.runtime.kernel import kernel
 from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
-from laxarray.array_api import statistical as _stat
+from laxarray.array_api import statistical_moments as _moments
 from laxarray.array_api._array import wrap
 from laxarray._core.runtime.kernel import exact_div
 from laxarray._core.numerics import dot_general
 from laxarray.array_api._calls import call
-from laxarray.array_api.creation import full, zeros
+from laxarray.array_api.creation_filled import full, zeros
 from laxarray.array_api.manipulation import squeeze
 from laxarray.numpy_api.statistics._base import concrete, raw
 from laxarray._core.jaxapi.regions import in_wide_region
@@ -99,7 +99,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     check_bool("average", keepdims, "keepdims")
     axes = normalize_axes("average", axis, x.ndim)
     if weights is None:
-        avg = _stat.mean(wrap(x), axis=axes, keepdims=keepdims)
+        avg = _moments.mean(wrap(x), axis=axes, keepdims=keepdims)
         if not returned:
             return avg
         count = math.prod(x.shape) // max(math.prod(avg.shape), 1) if math.prod(avg.shape) \

@@ -19,7 +19,7 @@ from laxarray._core.errors import fail
 from laxarray._core.runtime.kernel import kernel, reduce_extreme
 from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
 from laxarray.array_api._calls import call
-from laxarray.array_api import statistical as _stat
+from laxarray.array_api import statistical_cumulative as _cum
 from laxarray.array_api._array import wrap
 from laxarray.numpy_api.statistics._base import no_out, raw
 from laxarray._core.jaxapi.regions import in_wide_region
@@ -40,7 +40,7 @@ def _cumulative(fn, a, axis, dtype, nan_value, out=None):
     if axis is None or x.ndim == 0:
         x = lax.reshape(x, (math.prod(x.shape),))
         axis = 0
-    op = _stat.cumulative_sum if fn in ("cumsum", "nancumsum") else _stat.cumulative_prod
+    op = _cum.cumulative_sum if fn in ("cumsum", "nancumsum") else _cum.cumulative_prod
     return op(wrap(x), axis=axis, dtype=dtype)
 
 
