@@ -23,7 +23,9 @@ from laxarray._core.jaxapi.tracing import add_any_p
 from laxarray.array_api._array import Array
 from laxarray.sparse import _keys as K
 from laxarray.sparse._base import _restore, is_sparse
-from laxarray.sparse.bcoo import BCOO, todense_raw, bcoo_update_layout
+from laxarray.sparse.bcoo import BCOO
+from laxarray.sparse.bcoo_canonical import bcoo_update_layout
+from laxarray.sparse.bcoo_convert import todense_raw
 from laxarray.sparse.bcsr import BCSR
 from laxarray.sparse.ops import dot as _dot
 from laxarray.sparse.ops import elementwise as _ew

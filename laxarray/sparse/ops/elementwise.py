@@ -31,8 +31,10 @@ from laxarray.array_api._broadcast import broadcast_shapes2_cached
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
 from laxarray.sparse._base import _restore, is_sparse
-from laxarray.sparse.bcoo import (BCOO, scatter_add_sorted, segment_sum_sorted,
-                                  segments_by_key, todense_raw)
+from laxarray.sparse.bcoo import BCOO
+from laxarray.sparse.bcoo_canonical import (scatter_add_sorted, segment_sum_sorted,
+                                            segments_by_key)
+from laxarray.sparse.bcoo_convert import todense_raw
 from laxarray.sparse.bcsr import BCSR, bcsr_from_bcoo
 from laxarray.sparse.ops.layout import (bcoo_operands, check_same_shape, leaf_flags, split,
                                         to_flat)

@@ -20,7 +20,9 @@ from laxarray._core.runtime.kernel import kernel
 from laxarray.array_api._array import wrap
 from laxarray.sparse import _keys as K
 from laxarray.sparse._base import _restore
-from laxarray.sparse.bcoo import BCOO, bcoo_sum_duplicates, todense_raw
+from laxarray.sparse.bcoo import BCOO
+from laxarray.sparse.bcoo_canonical import bcoo_sum_duplicates
+from laxarray.sparse.bcoo_convert import todense_raw
 from laxarray.sparse.ops.layout import to_flat
 from laxarray.sparse.ops.reshape import _as, _axes
 
