@@ -19,6 +19,7 @@ import inspect
 
 import jax
 
+from laxarray._core.docstrings import fill
 from laxarray._core.jaxapi import in_wide_mode
 from laxarray._core.runtime.kernel import jit_function
 from laxarray.array_api._array import Array, wrap
@@ -48,25 +49,59 @@ def _raw_output(fun, has_aux=False):
         return _unwrap_tree(out)
     return inner
 
+def _on_laxarrays(transformed, fun):
+    """``transformed`` (``fun`` transformed by jax, on jax arrays) as a function that takes
+    and returns laxarray arrays and runs in jax's 64-bit mode, named and documented as
+    ``fun``."""
+    @in_wide_mode
+    @functools.wraps(fun)
+    def wrapped(*args, **kwargs):
+        return _wrap_tree(transformed(*_unwrap_tree(args), **_unwrap_tree(kwargs)))
+    return wrapped
 
+
+# The numpydoc parts grad and value_and_grad share, and the note on 64-bit mode of every
+# adapter written out here (filled in by ``fill``).
+_GRAD_PARAMS = """
+Parameters
+----------
+fun : callable
+    A function of laxarray (or jax/NumPy) arrays returning a scalar: a 0-d ``Array``
+    (or, with ``has_aux``, a pair ``(scalar, aux)``).
+argnums : int or sequence of ints, optional
+    The positional arguments to differentiate with respect to; default 0.
+has_aux : bool, optional
+    Whether ``fun`` returns ``(value, aux)``; ``aux`` is passed through.
+holomorphic : bool, optional
+    Whether ``fun`` is holomorphic (complex inputs and outputs).
+allow_int : bool, optional
+    Allow integer inputs (their gradient is float0), as jax's."""
+
+_GRAD_RAISES_NOTES = """
+Raises
+------
+TypeError
+    When called, if ``fun``'s result is not a real scalar, or a differentiated input is
+    an integer without ``allow_int`` (jax's errors).
+
+Notes
+-----
+Static under ``jax.jit``: ``argnums``, ``has_aux``, ``holomorphic``, ``allow_int``."""
+
+_WIDE = """
+The transformed function runs in jax's 64-bit mode from its call to its return (in the
+calling thread only), so NumPy float64/int64 arguments keep their dtypes; jax's own
+setting is left as it was."""
+
+
+
+@fill(params=_GRAD_PARAMS, raises_notes=_GRAD_RAISES_NOTES, wide=_WIDE)
 def grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
     """Return a function that computes the gradient of a scalar-valued function.
 
     jax: jax.grad, for laxarray arrays.
 
-    Parameters
-    ----------
-    fun : callable
-        A function of laxarray (or jax/NumPy) arrays returning a scalar: a 0-d ``Array``
-        (or, with ``has_aux``, a pair ``(scalar, aux)``).
-    argnums : int or sequence of ints, optional
-        The positional arguments to differentiate with respect to; default 0.
-    has_aux : bool, optional
-        Whether ``fun`` returns ``(value, aux)``; ``aux`` is passed through.
-    holomorphic : bool, optional
-        Whether ``fun`` is holomorphic (complex inputs and outputs).
-    allow_int : bool, optional
-        Allow integer inputs (their gradient is float0), as jax's.
+    {params}
 
     Returns
     -------
@@ -75,20 +110,10 @@ def grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
         as the ``argnums`` arguments (a tuple for a tuple of ``argnums``; ``(grad, aux)``
         with ``has_aux``).
 
-    Raises
-    ------
-    TypeError
-        When called, if ``fun``'s result is not a real scalar, or a differentiated input is
-        an integer without ``allow_int`` (jax's errors).
+    {raises_notes}
 
-    Notes
-    -----
-    Static under ``jax.jit``: ``argnums``, ``has_aux``, ``holomorphic``, ``allow_int``.
-
-    ``jax.grad`` needs a jax scalar; this adapter unwraps a 0-d ``Array`` result first.  The
-    transformed function runs in jax's 64-bit mode from its call to its return (in the
-    calling thread only), so NumPy float64/int64 arguments keep their dtypes; jax's own
-    setting is left as it was.
+    ``jax.grad`` needs a jax scalar; this adapter unwraps a 0-d ``Array`` result first.
+    {wide}
 
     Examples
     --------
@@ -100,34 +125,17 @@ def grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
     >>> g(la.asarray([1.0, 2.0]), la.asarray([3.0, 4.0]))
     Array([1., 2.])
     """
-    g = jax.grad(_raw_output(fun, has_aux), argnums=argnums, has_aux=has_aux,
-                 holomorphic=holomorphic, allow_int=allow_int)
-
-    @in_wide_mode
-    @functools.wraps(fun)
-    def wrapped(*args, **kwargs):
-        return _wrap_tree(g(*_unwrap_tree(args), **_unwrap_tree(kwargs)))
-    return wrapped
+    return _on_laxarrays(jax.grad(_raw_output(fun, has_aux), argnums=argnums, has_aux=has_aux,
+                                  holomorphic=holomorphic, allow_int=allow_int), fun)
 
 
+@fill(params=_GRAD_PARAMS, raises_notes=_GRAD_RAISES_NOTES, wide=_WIDE)
 def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=False):
     """Return a function that computes a scalar-valued function's value and gradient.
 
     jax: jax.value_and_grad, for laxarray arrays.
 
-    Parameters
-    ----------
-    fun : callable
-        A function of laxarray (or jax/NumPy) arrays returning a scalar: a 0-d ``Array``
-        (or, with ``has_aux``, a pair ``(scalar, aux)``).
-    argnums : int or sequence of ints, optional
-        The positional arguments to differentiate with respect to; default 0.
-    has_aux : bool, optional
-        Whether ``fun`` returns ``(value, aux)``; ``aux`` is passed through.
-    holomorphic : bool, optional
-        Whether ``fun`` is holomorphic (complex inputs and outputs).
-    allow_int : bool, optional
-        Allow integer inputs (their gradient is float0), as jax's.
+    {params}
 
     Returns
     -------
@@ -135,19 +143,9 @@ def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=F
         A function of ``fun``'s arguments returning ``(value, gradient)`` (``((value, aux),
         gradient)`` with ``has_aux``), as laxarray arrays.
 
-    Raises
-    ------
-    TypeError
-        When called, if ``fun``'s result is not a real scalar, or a differentiated input is
-        an integer without ``allow_int`` (jax's errors).
+    {raises_notes}
 
-    Notes
-    -----
-    Static under ``jax.jit``: ``argnums``, ``has_aux``, ``holomorphic``, ``allow_int``.
-
-    The transformed function runs in jax's 64-bit mode from its call to its return (in the
-    calling thread only), so NumPy float64/int64 arguments keep their dtypes; jax's own
-    setting is left as it was.
+    {wide}
 
     Examples
     --------
@@ -155,14 +153,9 @@ def value_and_grad(fun, argnums=0, has_aux=False, holomorphic=False, allow_int=F
     >>> la.value_and_grad(lambda x: la.sum(x ** 2))(la.asarray([1.0, 2.0]))
     (Array(5.), Array([2., 4.]))
     """
-    g = jax.value_and_grad(_raw_output(fun, has_aux), argnums=argnums, has_aux=has_aux,
-                           holomorphic=holomorphic, allow_int=allow_int)
-
-    @in_wide_mode
-    @functools.wraps(fun)
-    def wrapped(*args, **kwargs):
-        return _wrap_tree(g(*_unwrap_tree(args), **_unwrap_tree(kwargs)))
-    return wrapped
+    return _on_laxarrays(jax.value_and_grad(_raw_output(fun, has_aux), argnums=argnums,
+                                            has_aux=has_aux, holomorphic=holomorphic,
+                                            allow_int=allow_int), fun)
 
 
 def _doc(summary, jax_name, extra_params, returns, example):
@@ -200,13 +193,7 @@ Examples
 
 def _adapt(transform, doc):
     def adapter(fun, *targs, **tkwargs):
-        t = transform(_raw_output(fun), *targs, **tkwargs)
-
-        @in_wide_mode
-        @functools.wraps(fun)
-        def wrapped(*args, **kwargs):
-            return _wrap_tree(t(*_unwrap_tree(args), **_unwrap_tree(kwargs)))
-        return wrapped
+        return _on_laxarrays(transform(_raw_output(fun), *targs, **tkwargs), fun)
     adapter.__name__ = transform.__name__
     # jax's own parameters: help() and the documentation show them, not (*targs, **tkwargs)
     adapter.__signature__ = inspect.signature(transform)
@@ -237,6 +224,7 @@ hessian = _adapt(jax.hessian, _doc(
 
 
 @in_wide_mode
+@fill(wide=_WIDE)
 def vjp(fun, *primals, has_aux=False):
     """Compute a function's value and its vector-Jacobian product function (reverse mode).
 
@@ -266,10 +254,8 @@ def vjp(fun, *primals, has_aux=False):
     -----
     Static under ``jax.jit``: none (the primals are traced).
 
-    The pullback runs in 64-bit mode too: float64 cotangents stay float64.  The transformed
-    function runs in jax's 64-bit mode from its call to its return (in the calling thread
-    only), so NumPy float64/int64 arguments keep their dtypes; jax's own setting is left as
-    it was.
+    The pullback runs in 64-bit mode too: float64 cotangents stay float64.
+    {wide}
 
     Examples
     --------
@@ -286,6 +272,7 @@ def vjp(fun, *primals, has_aux=False):
 
 
 @in_wide_mode
+@fill(wide=_WIDE)
 def jvp(fun, primals, tangents, has_aux=False):
     """Compute a function's value and its Jacobian-vector product (forward mode).
 
@@ -316,9 +303,7 @@ def jvp(fun, primals, tangents, has_aux=False):
     -----
     Static under ``jax.jit``: none.
 
-    The transformed function runs in jax's 64-bit mode from its call to its return (in the
-    calling thread only), so NumPy float64/int64 arguments keep their dtypes; jax's own
-    setting is left as it was.
+    {wide}
 
     Examples
     --------
@@ -329,6 +314,8 @@ def jvp(fun, primals, tangents, has_aux=False):
     out = jax.jvp(_raw_output(fun, has_aux), _unwrap_tree(tuple(primals)),
                   _unwrap_tree(tuple(tangents)), has_aux=has_aux)
     return _wrap_tree(out)
+
+
 vmap = _adapt(jax.vmap, _doc(
     "Return a function that maps ``fun`` over an axis of its arguments (vectorizing map).",
     "vmap",

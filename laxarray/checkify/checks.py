@@ -17,6 +17,7 @@ import jax
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import Primitive, is_tracer
 from laxarray._core.jaxapi.tracing import (define_batching_rule, define_jvp_rule, define_lowering,
@@ -116,31 +117,40 @@ check_error_p.multiple_results = True
 
 # --- public functions -----------------------------------------------------------------------
 
+# The numpydoc parts check and debug_check share (filled in by ``fill``).
+_PARAMS = """
+Parameters
+----------
+pred : bool or array_like
+    A boolean scalar: a Python bool or a 0-d laxarray, jax or NumPy array (traced inside
+    ``checkify``).
+msg : str
+    The message, a ``str.format`` template.
+*fmt_args, **fmt_kwargs
+    Its arguments: laxarray, jax or NumPy arrays or Python numbers, formatted with their
+    runtime values."""
+
+_RAISES = """
+Raises
+------
+TypeError
+    If ``pred`` is not a boolean scalar, ``msg`` is not a str, or a format argument is
+    not an array or a number."""
+
+
+@fill(params=_PARAMS, raises=_RAISES)
 def check(pred, msg, *fmt_args, **fmt_kwargs):
     """Check that a condition holds; otherwise fail with a formatted message.
 
     jax: jax.experimental.checkify.check.
 
-    Parameters
-    ----------
-    pred : bool or array_like
-        A boolean scalar: a Python bool or a 0-d laxarray, jax or NumPy array (traced inside
-        ``checkify``).
-    msg : str
-        The message, a ``str.format`` template.
-    *fmt_args, **fmt_kwargs
-        Its arguments: laxarray, jax or NumPy arrays or Python numbers, formatted with their
-        runtime values.
+    {params}
 
     Returns
     -------
     None
 
-    Raises
-    ------
-    TypeError
-        If ``pred`` is not a boolean scalar, ``msg`` is not a str, or a format argument is
-        not an array or a number.
+    {raises}
     FailedCheckError
         Outside any transformation, at once, if ``pred`` is false.
     ValueError
@@ -174,31 +184,19 @@ def check(pred, msg, *fmt_args, **fmt_kwargs):
     _check("check", pred, msg, fmt_args, fmt_kwargs, debug=False)
 
 
+@fill(params=_PARAMS, raises=_RAISES)
 def debug_check(pred, msg, *fmt_args, **fmt_kwargs):
     """Check a condition inside :func:`checkify`; do nothing everywhere else.
 
     jax: jax.experimental.checkify.debug_check.
 
-    Parameters
-    ----------
-    pred : bool or array_like
-        A boolean scalar: a Python bool or a 0-d laxarray, jax or NumPy array (traced inside
-        ``checkify``).
-    msg : str
-        The message, a ``str.format`` template.
-    *fmt_args, **fmt_kwargs
-        Its arguments: laxarray, jax or NumPy arrays or Python numbers, formatted with their
-        runtime values.
+    {params}
 
     Returns
     -------
     None
 
-    Raises
-    ------
-    TypeError
-        If ``pred`` is not a boolean scalar, ``msg`` is not a str, or a format argument is
-        not an array or a number.
+    {raises}
 
     Notes
     -----

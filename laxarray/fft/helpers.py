@@ -18,7 +18,58 @@ from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.fft._plan import check_n
+from laxarray._core.docstrings import fill
 from laxarray._core.jaxapi.regions import in_wide_region
+
+_FREQ_PARAMS = """
+Parameters
+----------
+n : int
+    The window length (the transform's number of points), at least 1.
+d : float, optional
+    The sample spacing (the inverse of the sampling rate), a non-zero Python real
+    number; default 1.0.  The frequencies are in cycles per unit of ``d``.
+dtype : dtype, optional
+    A real floating-point dtype for the result; default the default floating dtype.
+device : Device or jax.sharding.Sharding, optional
+    Where to place the result; default the default device."""
+
+_FREQ_RAISES_STATIC = """
+Raises
+------
+TypeError
+    If ``n`` is not an integer, ``d`` is not a Python real number, or ``dtype`` is not a
+    real floating-point dtype.
+ValueError
+    If ``n`` is below 1, ``d`` is zero, or ``device`` is not a device of this backend.
+
+Notes
+-----
+Static under ``jax.jit``: ``n``, ``d``, ``dtype``, ``device``."""
+
+_SHIFT_PARAMS = """
+Parameters
+----------
+x : array_like
+    The input array, of any dtype.
+axes : int or sequence of ints, optional
+    The axes to shift; default all.  A repeated axis is shifted again, as ``numpy.roll``
+    does."""
+
+_SHIFT_RAISES_NOTES = """
+Raises
+------
+TypeError
+    If ``x`` is not array_like.
+AxisError
+    If an axis is out of range for ``x``.
+
+Notes
+-----
+Static under ``jax.jit``: ``axes``.
+
+Traces to slices and one concatenation per shifted axis."""
+
 
 
 @kernel(static=("n", "scale", "dtype", "half"))
@@ -47,22 +98,13 @@ def _freq(fn, n, d, dtype, device, half):
 
 
 @in_wide_region
+@fill(params=_FREQ_PARAMS, raises_static=_FREQ_RAISES_STATIC)
 def fftfreq(n, /, d=1.0, *, dtype=None, device=None):
     """Return the sample frequencies of an ``n``-point discrete Fourier transform.
 
     Array API: fft.fftfreq. NumPy: numpy.fft.fftfreq (which has no ``dtype``).
 
-    Parameters
-    ----------
-    n : int
-        The window length (the transform's number of points), at least 1.
-    d : float, optional
-        The sample spacing (the inverse of the sampling rate), a non-zero Python real
-        number; default 1.0.  The frequencies are in cycles per unit of ``d``.
-    dtype : dtype, optional
-        A real floating-point dtype for the result; default the default floating dtype.
-    device : Device or jax.sharding.Sharding, optional
-        Where to place the result; default the default device.
+    {params}
 
     Returns
     -------
@@ -70,17 +112,7 @@ def fftfreq(n, /, d=1.0, *, dtype=None, device=None):
         The ``n`` frequencies, zero first, then the positive ones, then the negative ones
         (the order of :func:`fft`'s output).
 
-    Raises
-    ------
-    TypeError
-        If ``n`` is not an integer, ``d`` is not a Python real number, or ``dtype`` is not a
-        real floating-point dtype.
-    ValueError
-        If ``n`` is below 1, ``d`` is zero, or ``device`` is not a device of this backend.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``n``, ``d``, ``dtype``, ``device``.
+    {raises_static}
 
     Computed as NumPy does: the integer bins ``[0, 1, ..., (n - 1) // 2, -(n // 2), ...,
     -1]`` times ``1 / (n * d)`` in float64 (where
@@ -100,39 +132,20 @@ def fftfreq(n, /, d=1.0, *, dtype=None, device=None):
 
 
 @in_wide_region
+@fill(params=_FREQ_PARAMS, raises_static=_FREQ_RAISES_STATIC)
 def rfftfreq(n, /, d=1.0, *, dtype=None, device=None):
     """Return the sample frequencies of :func:`rfft`'s output for an ``n``-point transform.
 
     Array API: fft.rfftfreq. NumPy: numpy.fft.rfftfreq (which has no ``dtype``).
 
-    Parameters
-    ----------
-    n : int
-        The window length (the transform's number of points), at least 1.
-    d : float, optional
-        The sample spacing (the inverse of the sampling rate), a non-zero Python real
-        number; default 1.0.  The frequencies are in cycles per unit of ``d``.
-    dtype : dtype, optional
-        A real floating-point dtype for the result; default the default floating dtype.
-    device : Device or jax.sharding.Sharding, optional
-        Where to place the result; default the default device.
+    {params}
 
     Returns
     -------
     Array
         The ``n // 2 + 1`` non-negative frequencies, in increasing order.
 
-    Raises
-    ------
-    TypeError
-        If ``n`` is not an integer, ``d`` is not a Python real number, or ``dtype`` is not a
-        real floating-point dtype.
-    ValueError
-        If ``n`` is below 1, ``d`` is zero, or ``device`` is not a device of this backend.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``n``, ``d``, ``dtype``, ``device``.
+    {raises_static}
 
     Computed as NumPy does: the integer bins ``[0, 1, ..., n // 2]`` times ``1 / (n * d)``
     in float64 (where
@@ -176,18 +189,13 @@ def _shift(fn, x, axes, inverse):
 
 
 @in_wide_region
+@fill(params=_SHIFT_PARAMS, raises_notes=_SHIFT_RAISES_NOTES)
 def fftshift(x, /, axes=None):
     """Move the zero-frequency term to the centre of the spectrum.
 
     Array API: fft.fftshift. NumPy: numpy.fft.fftshift.
 
-    Parameters
-    ----------
-    x : array_like
-        The input array, of any dtype.
-    axes : int or sequence of ints, optional
-        The axes to shift; default all.  A repeated axis is shifted again, as ``numpy.roll``
-        does.
+    {params}
 
     Returns
     -------
@@ -195,18 +203,7 @@ def fftshift(x, /, axes=None):
         ``x`` rolled by ``n // 2`` along each axis of ``axes`` (``n`` its length there), of
         ``x``'s dtype and shape.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like.
-    AxisError
-        If an axis is out of range for ``x``.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axes``.
-
-    Traces to slices and one concatenation per shifted axis.
+    {raises_notes}
 
     Examples
     --------
@@ -221,18 +218,13 @@ def fftshift(x, /, axes=None):
 
 
 @in_wide_region
+@fill(params=_SHIFT_PARAMS, raises_notes=_SHIFT_RAISES_NOTES)
 def ifftshift(x, /, axes=None):
     """Undo :func:`fftshift`: move the centre of the spectrum back to index 0.
 
     Array API: fft.ifftshift. NumPy: numpy.fft.ifftshift.
 
-    Parameters
-    ----------
-    x : array_like
-        The input array, of any dtype.
-    axes : int or sequence of ints, optional
-        The axes to shift; default all.  A repeated axis is shifted again, as ``numpy.roll``
-        does.
+    {params}
 
     Returns
     -------
@@ -240,18 +232,7 @@ def ifftshift(x, /, axes=None):
         ``x`` rolled by ``-(n // 2)`` along each axis of ``axes`` (``n`` its length there),
         of ``x``'s dtype and shape.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like.
-    AxisError
-        If an axis is out of range for ``x``.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axes``.
-
-    Traces to slices and one concatenation per shifted axis.
+    {raises_notes}
 
     Examples
     --------

@@ -21,8 +21,9 @@ from laxarray.linalg.decompositions import (cholesky, eig, eigh, eigvals, eigval
 from laxarray.linalg.norms import cond, matrix_norm, norm, vector_norm
 from laxarray.linalg.products import (cross, diagonal, matmul, matrix_transpose, multi_dot,
                                       outer, tensordot, trace, vecdot)
-from laxarray.linalg.solvers import (det, inv, lstsq, matrix_power, matrix_rank, pinv, slogdet,
-                                     solve, tensorinv, tensorsolve)
+from laxarray.linalg.solvers import (det, inv, matrix_power, slogdet, solve, tensorinv,
+                                     tensorsolve)
+from laxarray.linalg.svd_solvers import lstsq, matrix_rank, pinv
 
 __all__ = ["cholesky", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv",
            "matmul", "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "outer",

@@ -20,12 +20,14 @@ from jax.lax import linalg as lax_linalg
 
 from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
+from laxarray._core.docstrings import fill
 from laxarray._core.jaxapi.host_calls import host_call
 from laxarray._core.jaxapi.regions import in_wide_region
 from laxarray._core.errors import fail
 from laxarray._core.runtime.kernel import kernel
 from laxarray._core.validate import check_bool
 from laxarray.array_api._calls import call
+from laxarray.linalg import _docs
 from laxarray.linalg import _matrix_ops as M
 from laxarray.linalg import _status as status
 from laxarray.array_api._array import Array
@@ -52,6 +54,8 @@ def _cholesky_kernel(x, *, dtype, upper):
 
 
 @in_wide_region
+@fill(dtypes=_docs.DTYPES,
+      eager=_docs.eager("a matrix that is not positive definite", "the result factor is NaN"))
 def cholesky(x, /, *, upper=False):
     """Compute the Cholesky factor of Hermitian positive-definite matrices.
 
@@ -84,13 +88,8 @@ def cholesky(x, /, *, upper=False):
     -----
     Static under ``jax.jit``: ``upper``.
 
-    Bool and integer input is computed in the default floating dtype (float64 where the
-    backend has it); float32/complex64 stay single precision.  Half precision raises
-    ``TypeError`` (LAPACK has none, NumPy refuses it too), and so does float64/complex128 on
-    a TPU, whose linalg computes in float32/complex64 only.  Called eagerly, a matrix that
-    is not positive definite raises ``LinAlgError`` with NumPy's message, after computing;
-    under ``jax.jit`` and ``vmap`` nothing can be raised: the result factor is NaN, and
-    ``laxarray.checkify.linalg_checks`` reports the failure.
+    {dtypes}
+    {eager}
 
     Examples
     --------
@@ -119,6 +118,7 @@ def _eigh_kernel(x, *, dtype, vectors):
 
 
 @in_wide_region
+@fill(raises=_docs.RAISES_TYPE, linalg_error=_docs.EIGH_ERROR, dtypes=_docs.DTYPES)
 def eigh(x, /):
     """Compute the eigenvalues and eigenvectors of Hermitian (real symmetric) matrices.
 
@@ -137,24 +137,15 @@ def eigh(x, /):
         ascending order, real (float32 for complex64); the orthonormal eigenvectors as the
         columns of ``(..., M, M)``, of ``x``'s floating dtype.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like or of a dtype linalg does not compute in here.
-    LinAlgError
-        If ``x`` has rank below two or its matrices are not square.  Eagerly, if the
-        eigenvalues of a finite matrix do not converge (input with inf/NaN gives NaN, as in
-        NumPy).
+    {raises}
+    {linalg_error}
 
     Notes
     -----
     Static under ``jax.jit``: none.
 
-    An eigenvector's sign (phase) is not specified.  Bool and integer input is computed in
-    the default floating dtype (float64 where the backend has it); float32/complex64 stay
-    single precision.  Half precision raises ``TypeError`` (LAPACK has none, NumPy refuses
-    it too), and so does float64/complex128 on a TPU, whose linalg computes in
-    float32/complex64 only.
+    An eigenvector's sign (phase) is not specified.
+    {dtypes}
 
     Examples
     --------
@@ -173,6 +164,7 @@ def eigh(x, /):
 
 
 @in_wide_region
+@fill(raises=_docs.RAISES_TYPE, linalg_error=_docs.EIGH_ERROR, dtypes=_docs.DTYPES)
 def eigvalsh(x, /):
     """Compute the eigenvalues of Hermitian (real symmetric) matrices.
 
@@ -189,23 +181,15 @@ def eigvalsh(x, /):
     Array
         The eigenvalues ``(..., M)``, ascending, real (float32 for complex64).
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like or of a dtype linalg does not compute in here.
-    LinAlgError
-        If ``x`` has rank below two or its matrices are not square.  Eagerly, if the
-        eigenvalues of a finite matrix do not converge (input with inf/NaN gives NaN, as in
-        NumPy).
+    {raises}
+    {linalg_error}
 
     Notes
     -----
     Static under ``jax.jit``: none.
 
-    Bool and integer input is computed in the default floating dtype (float64 where the
-    backend has it); float32/complex64 stay single precision.  Half precision raises
-    ``TypeError`` (LAPACK has none, NumPy refuses it too), and so does float64/complex128 on
-    a TPU, whose linalg computes in float32/complex64 only.
+    The eigenvalues of :func:`eigh`, without its eigenvectors.
+    {dtypes}
 
     Examples
     --------
@@ -252,15 +236,14 @@ def _eig_on_host(x, vectors):
 
 
 @in_wide_region
+@fill(params=_docs.PARAMS_SQUARE, raises=_docs.RAISES_TYPE, linalg_error=_docs.EIG_ERROR,
+      host_eig=_docs.HOST_EIG, dtypes=_docs.DTYPES)
 def eig(x, /):
     """Compute the eigenvalues and right eigenvectors of general square matrices.
 
     Array API: linalg.eig. NumPy: numpy.linalg.eig.
 
-    Parameters
-    ----------
-    x : array_like
-        A stack of square matrices ``(..., M, M)``.
+    {params}
 
     Returns
     -------
@@ -270,26 +253,16 @@ def eig(x, /):
         eigenvalues ``(..., M)``, in no particular order, and unit-norm eigenvectors as the
         columns of ``(..., M, M)`` (their phase unspecified).
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like or of a dtype linalg does not compute in here.
-    LinAlgError
-        If ``x`` has rank below two or its matrices are not square.  Eagerly, input with
-        inf/NaN (``"Array must not contain infs or NaNs"``) or eigenvalues that do not
-        converge (``"Eigenvalues did not converge"``), as in NumPy.
+    {raises}
+    {linalg_error}
 
     Notes
     -----
     Static under ``jax.jit``: none.
 
-    On the CPU this is ``jax.lax.linalg.eig`` (LAPACK); where XLA has no nonsymmetric
-    eigensolver (a TPU) NumPy's LAPACK runs on the host, the matrices copied there and back
-    (a host callback, which runs under ``jax.jit`` too).  Bool and integer input is computed
-    in the default floating dtype (float64 where the backend has it); float32/complex64 stay
-    single precision.  Half precision raises ``TypeError`` (LAPACK has none, NumPy refuses
-    it too), and so does float64/complex128 on a TPU, whose linalg computes in
-    float32/complex64 only.  Under ``jax.jit`` a failure gives NaN.
+    {host_eig}
+    {dtypes}
+    Under ``jax.jit`` a failure gives NaN.
 
     Examples
     --------
@@ -305,15 +278,14 @@ def eig(x, /):
 
 
 @in_wide_region
+@fill(params=_docs.PARAMS_SQUARE, raises=_docs.RAISES_TYPE, linalg_error=_docs.EIG_ERROR,
+      host_eig=_docs.HOST_EIG, dtypes=_docs.DTYPES)
 def eigvals(x, /):
     """Compute the eigenvalues of general square matrices.
 
     Array API: linalg.eigvals. NumPy: numpy.linalg.eigvals.
 
-    Parameters
-    ----------
-    x : array_like
-        A stack of square matrices ``(..., M, M)``.
+    {params}
 
     Returns
     -------
@@ -321,26 +293,16 @@ def eigvals(x, /):
         The eigenvalues ``(..., M)``, always complex (complex64 for float32 input), as the
         standard says; NumPy returns a real array when all are real.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like or of a dtype linalg does not compute in here.
-    LinAlgError
-        If ``x`` has rank below two or its matrices are not square.  Eagerly, input with
-        inf/NaN (``"Array must not contain infs or NaNs"``) or eigenvalues that do not
-        converge (``"Eigenvalues did not converge"``), as in NumPy.
+    {raises}
+    {linalg_error}
 
     Notes
     -----
     Static under ``jax.jit``: none.
 
-    On the CPU this is ``jax.lax.linalg.eig`` (LAPACK); where XLA has no nonsymmetric
-    eigensolver (a TPU) NumPy's LAPACK runs on the host, the matrices copied there and back
-    (a host callback, which runs under ``jax.jit`` too).  Bool and integer input is computed
-    in the default floating dtype (float64 where the backend has it); float32/complex64 stay
-    single precision.  Half precision raises ``TypeError`` (LAPACK has none, NumPy refuses
-    it too), and so does float64/complex128 on a TPU, whose linalg computes in
-    float32/complex64 only.
+    The eigenvalues of :func:`eig`, without its eigenvectors.
+    {host_eig}
+    {dtypes}
 
     Examples
     --------
@@ -388,15 +350,13 @@ def _pad_last(v, size):
 
 
 @in_wide_region
+@fill(params=_docs.PARAMS_MATRICES, raises=_docs.RAISES_TYPE, dtypes=_docs.DTYPES)
 def qr(x, /, *, mode="reduced"):
     """Compute the QR decomposition ``x = Q R`` of matrices.
 
     Array API: linalg.qr. NumPy: numpy.linalg.qr.
 
-    Parameters
-    ----------
-    x : array_like
-        A stack of matrices ``(..., M, N)``, rank at least two.
+    {params}
     mode : {'reduced', 'complete', 'r'}, optional
         ``'reduced'`` (default): Q ``(..., M, K)`` and R ``(..., K, N)`` with ``K = min(M,
         N)``; ``'complete'``: Q ``(..., M, M)`` and R ``(..., M, N)``; ``'r'`` (NumPy's): R
@@ -408,10 +368,7 @@ def qr(x, /, *, mode="reduced"):
         A named tuple ``(Q, R)`` of ``x``'s floating dtype (Q with orthonormal columns, R
         upper triangular), or R alone for ``mode='r'``.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like or of a dtype linalg does not compute in here.
+    {raises}
     ValueError
         If ``mode`` is not one of the three.
     LinAlgError
@@ -422,11 +379,8 @@ def qr(x, /, *, mode="reduced"):
     Static under ``jax.jit``: ``mode``.
 
     For complex input the diagonal of R is made real and non-negative (as the standard asks;
-    NumPy/LAPACK leave it complex); for real input its signs are LAPACK's.  Bool and integer
-    input is computed in the default floating dtype (float64 where the backend has it);
-    float32/complex64 stay single precision.  Half precision raises ``TypeError`` (LAPACK
-    has none, NumPy refuses it too), and so does float64/complex128 on a TPU, whose linalg
-    computes in float32/complex64 only.
+    NumPy/LAPACK leave it complex); for real input its signs are LAPACK's.
+    {dtypes}
 
     Examples
     --------
@@ -513,15 +467,14 @@ def _svd(x, v, dt, full_matrices, compute_uv):
 
 
 @in_wide_region
+@fill(params=_docs.PARAMS_MATRICES, linalg_error=_docs.SVD_ERROR, dtypes=_docs.DTYPES,
+      eager=_docs.eager("an SVD that does not converge"))
 def svd(x, /, *, full_matrices=True, compute_uv=True):
     """Compute the singular value decomposition ``x = U @ diag(S) @ Vh`` of matrices.
 
     Array API: linalg.svd. NumPy: numpy.linalg.svd.
 
-    Parameters
-    ----------
-    x : array_like
-        A stack of matrices ``(..., M, N)``, rank at least two.
+    {params}
     full_matrices : bool, optional
         True (default): U ``(..., M, M)`` and Vh ``(..., N, N)``; False: the thin factors U
         ``(..., M, K)`` and Vh ``(..., K, N)``, ``K = min(M, N)``.
@@ -539,9 +492,7 @@ def svd(x, /, *, full_matrices=True, compute_uv=True):
     TypeError
         If ``x`` is not array_like or of a dtype linalg does not compute in here.  Also if
         ``full_matrices`` or ``compute_uv`` is not a bool.
-    LinAlgError
-        If ``x`` has rank below two; eagerly, if the SVD does not converge (input with NaN):
-        ``"SVD did not converge"``.
+    {linalg_error}
 
     Notes
     -----
@@ -549,13 +500,9 @@ def svd(x, /, *, full_matrices=True, compute_uv=True):
 
     The factors' signs (phases) are not specified.  NumPy's ``hermitian`` is not accepted.
     Differentiate with ``full_matrices=False`` (jax has no derivative for the complete
-    factors of a non-square matrix).  Bool and integer input is computed in the default
-    floating dtype (float64 where the backend has it); float32/complex64 stay single
-    precision.  Half precision raises ``TypeError`` (LAPACK has none, NumPy refuses it too),
-    and so does float64/complex128 on a TPU, whose linalg computes in float32/complex64
-    only.  Called eagerly, an SVD that does not converge raises ``LinAlgError`` with NumPy's
-    message, after computing; under ``jax.jit`` and ``vmap`` nothing can be raised: the
-    result holds inf/NaN, and ``laxarray.checkify.linalg_checks`` reports the failure.
+    factors of a non-square matrix).
+    {dtypes}
+    {eager}
 
     Examples
     --------
@@ -577,15 +524,14 @@ def svd(x, /, *, full_matrices=True, compute_uv=True):
 
 
 @in_wide_region
+@fill(params=_docs.PARAMS_MATRICES, raises=_docs.RAISES_TYPE, linalg_error=_docs.SVD_ERROR,
+      dtypes=_docs.DTYPES, eager=_docs.eager("an SVD that does not converge"))
 def svdvals(x, /):
     """Compute the singular values of matrices.
 
     Array API: linalg.svdvals. NumPy: numpy.linalg.svdvals.
 
-    Parameters
-    ----------
-    x : array_like
-        A stack of matrices ``(..., M, N)``, rank at least two.
+    {params}
 
     Returns
     -------
@@ -593,25 +539,16 @@ def svdvals(x, /):
         The singular values ``(..., min(M, N))``, descending, in the real dtype of ``x``'s
         floating dtype.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like or of a dtype linalg does not compute in here.
-    LinAlgError
-        If ``x`` has rank below two; eagerly, if the SVD does not converge (input with NaN):
-        ``"SVD did not converge"``.
+    {raises}
+    {linalg_error}
 
     Notes
     -----
     Static under ``jax.jit``: none.
 
-    Bool and integer input is computed in the default floating dtype (float64 where the
-    backend has it); float32/complex64 stay single precision.  Half precision raises
-    ``TypeError`` (LAPACK has none, NumPy refuses it too), and so does float64/complex128 on
-    a TPU, whose linalg computes in float32/complex64 only.  Called eagerly, an SVD that
-    does not converge raises ``LinAlgError`` with NumPy's message, after computing; under
-    ``jax.jit`` and ``vmap`` nothing can be raised: the result holds inf/NaN, and
-    ``laxarray.checkify.linalg_checks`` reports the failure.
+    The singular values of :func:`svd`, without its factors.
+    {dtypes}
+    {eager}
 
     Examples
     --------

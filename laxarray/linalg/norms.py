@@ -12,10 +12,12 @@ import math
 
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core.errors import LinAlgError, fail
 from laxarray._core.runtime.kernel import kernel, reduce_extreme
 from laxarray._core.validate import check_bool, normalize_axes, normalize_axis
 from laxarray.array_api._calls import call
+from laxarray.linalg import _docs
 from laxarray.linalg import _matrix_ops as M
 from laxarray.linalg import _status as status
 from laxarray.linalg._operands import float_operand, matrix_operand
@@ -176,15 +178,13 @@ def _check_matrix_ord(fn, ord, shape, row, col):
 
 
 @in_wide_region
+@fill(params=_docs.PARAMS_MATRICES)
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     """Compute a matrix norm of the last two axes.
 
     Array API: linalg.matrix_norm. NumPy: numpy.linalg.matrix_norm.
 
-    Parameters
-    ----------
-    x : array_like
-        A stack of matrices ``(..., M, N)``, rank at least two.
+    {params}
     keepdims : bool, optional
         Keep the last two axes with size one; default False.
     ord : {'fro', 'nuc', 1, -1, 2, -2, inf, -inf}, optional
@@ -359,6 +359,7 @@ def _cond_kernel(x, *, dtype, p):
 
 
 @in_wide_region
+@fill(raises=_docs.RAISES_TYPE, dtypes=_docs.DTYPES)
 def cond(x, p=None):
     """Compute the condition number of matrices.
 
@@ -377,10 +378,7 @@ def cond(x, p=None):
     Array
         The condition numbers, of shape ``x.shape[:-2]``, real; ``inf`` for a singular matrix.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like or of a dtype linalg does not compute in here.
+    {raises}
     ValueError
         If a matrix is empty or ``p`` is not one of the above.
     LinAlgError
@@ -391,10 +389,7 @@ def cond(x, p=None):
     -----
     Static under ``jax.jit``: ``p``.
 
-    Bool and integer input is computed in the default floating dtype (float64 where the
-    backend has it); float32/complex64 stay single precision.  Half precision raises
-    ``TypeError`` (LAPACK has none, NumPy refuses it too), and so does float64/complex128 on
-    a TPU, whose linalg computes in float32/complex64 only.
+    {dtypes}
 
     Examples
     --------

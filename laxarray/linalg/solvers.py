@@ -1,13 +1,12 @@
-"""Inverses, solves and determinants: solve, inv, det, slogdet, matrix_power, pinv,
-matrix_rank, lstsq, tensorinv, tensorsolve.
+"""Inverses, solves and determinants on the LU factorization: solve, inv, det, slogdet,
+matrix_power, tensorinv, tensorsolve (the SVD-based pinv, matrix_rank and lstsq are
+:mod:`laxarray.linalg.svd_solvers`).
 
-``solve``/``inv``/``det``/``slogdet`` factor with ``jax.lax.linalg.lu`` (partial pivoting);
-``pinv``/``matrix_rank``/``lstsq`` use ``jax.lax.linalg.svd``.  As in NumPy, an eager
+All factor with ``jax.lax.linalg.lu`` (partial pivoting).  As in NumPy, an eager
 ``solve``/``inv``/``tensorsolve``/``tensorinv``/``matrix_power(x, n < 0)`` of a singular
-matrix (an exact zero pivot) raises ``LinAlgError("Singular matrix")`` and an SVD that does
-not converge (NaN input) ``LinAlgError("SVD did not converge")`` (see ``_status``); under
-``jax.jit`` they give inf/NaN entries instead (``laxarray.checkify.linalg_checks`` reports
-them).  ``det`` of a singular matrix is 0 and ``slogdet`` ``(0, -inf)``, never an error.
+matrix (an exact zero pivot) raises ``LinAlgError("Singular matrix")`` (see ``_status``);
+under ``jax.jit`` they give inf/NaN entries instead (``laxarray.checkify.linalg_checks``
+reports them).  ``det`` of a singular matrix is 0 and ``slogdet`` ``(0, -inf)``, never an error.
 All are differentiable with ``laxarray.grad`` at non-singular points.
 """
 
@@ -20,19 +19,17 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
+from laxarray._core.docstrings import fill
 from laxarray._core.errors import LinAlgError, fail
-from laxarray._core.host_memory import to_like
-from laxarray._core.jaxapi import is_tracer
 from laxarray._core.jaxapi.regions import in_wide_region
 from laxarray._core.runtime.kernel import kernel
 from laxarray._core.validate import check_int, normalize_axis
 from laxarray.array_api._calls import call
-from laxarray.array_api._array import wrap
 from laxarray.array_api._broadcast import broadcast_shapes2
+from laxarray.linalg import _docs
 from laxarray.linalg import _matrix_ops as M
 from laxarray.linalg import _status as status
-from laxarray.linalg._operands import (LstsqResult, SlogdetResult, check_rtol, float_dtype,
-                                       matrix_operand, raw)
+from laxarray.linalg._operands import SlogdetResult, float_dtype, matrix_operand, raw
 
 
 # ---- solve / inv -----------------------------------------------------------------------------
@@ -57,6 +54,7 @@ def _broadcast_vec(v, batch):
 
 
 @in_wide_region
+@fill(dtypes=_docs.DTYPES, eager=_docs.eager("a singular matrix"))
 def solve(x1, x2, /):
     """Solve the linear system ``x1 @ x = x2`` for square, non-singular ``x1``.
 
@@ -90,14 +88,10 @@ def solve(x1, x2, /):
     -----
     Static under ``jax.jit``: none.
 
-    LU factorization with partial pivoting (``jax.lax.linalg.lu``).  Bool and integer input
-    is computed in the default floating dtype (float64 where the backend has it);
-    float32/complex64 stay single precision.  Half precision raises ``TypeError`` (LAPACK
-    has none, NumPy refuses it too), and so does float64/complex128 on a TPU, whose linalg
-    computes in float32/complex64 only.  Called eagerly, a singular matrix raises
-    ``LinAlgError`` with NumPy's message, after computing; under ``jax.jit`` and ``vmap``
-    nothing can be raised: the result holds inf/NaN, and ``laxarray.checkify.linalg_checks``
-    reports the failure.  Differentiable with ``laxarray.grad`` at non-singular points.
+    LU factorization with partial pivoting (``jax.lax.linalg.lu``).
+    {dtypes}
+    {eager}
+    Differentiable with ``laxarray.grad`` at non-singular points.
 
     Examples
     --------
@@ -136,25 +130,21 @@ def _inv_kernel(a, *, dtype):
 
 
 @in_wide_region
+@fill(params=_docs.PARAMS_SQUARE, raises=_docs.RAISES_TYPE, dtypes=_docs.DTYPES,
+      eager=_docs.eager("a singular matrix"))
 def inv(x, /):
     """Compute the inverse of square matrices.
 
     Array API: linalg.inv. NumPy: numpy.linalg.inv.
 
-    Parameters
-    ----------
-    x : array_like
-        A stack of square matrices ``(..., M, M)``.
+    {params}
 
     Returns
     -------
     Array
         The inverses, of ``x``'s shape and floating dtype.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like or of a dtype linalg does not compute in here.
+    {raises}
     LinAlgError
         If ``x`` has rank below two or its matrices are not square.  Eagerly, if a matrix is
         singular: ``"Singular matrix"``.
@@ -163,13 +153,9 @@ def inv(x, /):
     -----
     Static under ``jax.jit``: none.
 
-    LU factorization with partial pivoting.  Bool and integer input is computed in the
-    default floating dtype (float64 where the backend has it); float32/complex64 stay single
-    precision.  Half precision raises ``TypeError`` (LAPACK has none, NumPy refuses it too),
-    and so does float64/complex128 on a TPU, whose linalg computes in float32/complex64
-    only.  Called eagerly, a singular matrix raises ``LinAlgError`` with NumPy's message,
-    after computing; under ``jax.jit`` and ``vmap`` nothing can be raised: the result holds
-    inf/NaN, and ``laxarray.checkify.linalg_checks`` reports the failure.
+    LU factorization with partial pivoting.
+    {dtypes}
+    {eager}
 
     Examples
     --------
@@ -207,27 +193,22 @@ def _det_kernel(a, *, dtype, log):
 
 
 @in_wide_region
+@fill(params=_docs.PARAMS_SQUARE, raises=_docs.RAISES_TYPE, linalg_error=_docs.NOT_SQUARE,
+      dtypes=_docs.DTYPES)
 def det(x, /):
     """Compute the determinant of square matrices.
 
     Array API: linalg.det. NumPy: numpy.linalg.det.
 
-    Parameters
-    ----------
-    x : array_like
-        A stack of square matrices ``(..., M, M)``.
+    {params}
 
     Returns
     -------
     Array
         The determinants, of shape ``x.shape[:-2]`` and ``x``'s floating dtype.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like or of a dtype linalg does not compute in here.
-    LinAlgError
-        If ``x`` has rank below two or its matrices are not square.
+    {raises}
+    {linalg_error}
 
     Notes
     -----
@@ -235,11 +216,8 @@ def det(x, /):
 
     The product of the LU factor's diagonal, with the sign of the pivoting.  A singular
     matrix (an exact zero in the LU factor) has determinant ``0.`` (never ``-0.``, as
-    NumPy), not an error.  An empty matrix has
-    determinant 1.  Bool and integer input is computed in the default floating dtype
-    (float64 where the backend has it); float32/complex64 stay single precision.  Half
-    precision raises ``TypeError`` (LAPACK has none, NumPy refuses it too), and so does
-    float64/complex128 on a TPU, whose linalg computes in float32/complex64 only.
+    NumPy), not an error.  An empty matrix has determinant 1.
+    {dtypes}
 
     Examples
     --------
@@ -254,15 +232,14 @@ def det(x, /):
 
 
 @in_wide_region
+@fill(params=_docs.PARAMS_SQUARE, raises=_docs.RAISES_TYPE, linalg_error=_docs.NOT_SQUARE,
+      dtypes=_docs.DTYPES)
 def slogdet(x, /):
     """Compute the sign and the natural logarithm of the absolute determinant of square matrices.
 
     Array API: linalg.slogdet. NumPy: numpy.linalg.slogdet.
 
-    Parameters
-    ----------
-    x : array_like
-        A stack of square matrices ``(..., M, M)``.
+    {params}
 
     Returns
     -------
@@ -271,23 +248,16 @@ def slogdet(x, /):
         complex number for complex input), 0 for a singular matrix; ``logabsdet`` real,
         ``-inf`` for a singular matrix.  Both of shape ``x.shape[:-2]``.
 
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like or of a dtype linalg does not compute in here.
-    LinAlgError
-        If ``x`` has rank below two or its matrices are not square.
+    {raises}
+    {linalg_error}
 
     Notes
     -----
     Static under ``jax.jit``: none.
 
     ``sign * exp(logabsdet)`` is the determinant, without the overflow of :func:`det`.  A
-    singular matrix gives ``(0, -inf)``, never an error.  Bool and integer input is computed
-    in the default floating dtype (float64 where the backend has it); float32/complex64 stay
-    single precision.  Half precision raises ``TypeError`` (LAPACK has none, NumPy refuses
-    it too), and so does float64/complex128 on a TPU, whose linalg computes in
-    float32/complex64 only.
+    singular matrix gives ``(0, -inf)``, never an error.
+    {dtypes}
 
     Examples
     --------
@@ -328,15 +298,13 @@ def _matrix_power_kernel(a, *, n, dtype):
 
 
 @in_wide_region
+@fill(params=_docs.PARAMS_SQUARE, eager=_docs.eager("for ``n < 0`` a singular matrix"))
 def matrix_power(x, n, /):
     """Raise square matrices to an integer power by repeated squaring.
 
     Array API: linalg.matrix_power. NumPy: numpy.linalg.matrix_power.
 
-    Parameters
-    ----------
-    x : array_like
-        A stack of square matrices ``(..., M, M)``.
+    {params}
     n : int
         The exponent: 0 gives identity matrices, a negative one powers of the inverse.
 
@@ -358,10 +326,8 @@ def matrix_power(x, n, /):
     -----
     Static under ``jax.jit``: ``n``.
 
-    About ``2 * log2(|n|)`` matrix products.  Called eagerly, for ``n < 0`` a singular
-    matrix raises ``LinAlgError`` with NumPy's message, after computing; under ``jax.jit``
-    and ``vmap`` nothing can be raised: the result holds inf/NaN, and
-    ``laxarray.checkify.linalg_checks`` reports the failure.
+    About ``2 * log2(|n|)`` matrix products.
+    {eager}
 
     Examples
     --------
@@ -388,291 +354,6 @@ def matrix_power(x, n, /):
     return out
 
 
-# ---- SVD based: pinv, matrix_rank, lstsq ----------------------------------------------------
-def _cutoff(s, rtol_static, rtol_arr, shape, dtype, absolute=False):
-    """The singular-value threshold ``(..., 1)``: ``rtol * max(s)`` (or ``tol`` if absolute)."""
-    real = M.real(lax.full((), 0, dtype)).dtype
-    if rtol_arr:  # (broadcast to the batch first: a 0-d rtol against a batch of matrices)
-        r = lax.convert_element_type(rtol_arr[0], real)
-        batch = s.shape[:-1]
-        r = lax.broadcast_in_dim(r, batch, tuple(range(len(batch) - r.ndim, len(batch))))
-        r = lax.expand_dims(r, (r.ndim,))
-    else:
-        value = rtol_static
-        if value is None:
-            value = max(shape[-2], shape[-1]) * M.eps(real)
-        r = lax.full((), value, real)
-    if absolute:
-        return r
-    smax = lax.reduce_max(s, (s.ndim - 1,)) if s.shape[-1] else lax.full(s.shape[:-1], 0, real)
-    return lax.mul(lax.expand_dims(smax, (smax.ndim,)), r)
-
-
-@kernel(static=("dtype", "rtol"))
-def _pinv_kernel(a, *rtol_arr, dtype, rtol):
-    a = lax.convert_element_type(a, dtype)
-    u, s, vh = M.svd(a, full_matrices=False)
-    failed = status.svd_failed(a, s)
-    big = lax.gt(s, _cutoff(s, rtol, rtol_arr, a.shape, dtype))
-    s_inv = lax.select(big, lax.div(lax.full_like(s, 1), lax.select(big, s, lax.full_like(s, 1))),
-                       lax.full_like(s, 0))
-    scaled = lax.mul(M.mH(u), lax.expand_dims(lax.convert_element_type(s_inv, dtype), (s.ndim,)))
-    return M.mm(M.mH(vh), scaled), failed
-
-
-@in_wide_region
-def pinv(x, /, *, rtol=None, rcond=None):
-    """Compute the Moore-Penrose pseudo-inverse of matrices from their SVD.
-
-    Array API: linalg.pinv. NumPy: numpy.linalg.pinv.
-
-    Parameters
-    ----------
-    x : array_like
-        A stack of matrices ``(..., M, N)``, rank at least two.
-    rtol : float or array_like, optional
-        Singular values ``<= rtol * max(S)`` count as zero: a Python real number, or a real
-        array broadcasting against ``x.shape[:-2]``.  Default ``max(M, N) * eps`` of the
-        real dtype (the standard's; NumPy's default is ``1e-15``).
-    rcond : float or array_like, optional
-        NumPy's name for ``rtol``, with the same meaning; give at most one of the two.
-
-    Returns
-    -------
-    Array
-        The pseudo-inverses ``(..., N, M)``, of ``x``'s floating dtype.
-
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like or of a dtype linalg does not compute in here, or
-        ``rtol`` is an array of a non-real dtype.
-    ValueError
-        If both ``rtol`` and ``rcond`` are given, or an ``rtol`` array does not broadcast
-        against the batch.
-    LinAlgError
-        If ``x`` has rank below two; eagerly, if the SVD does not converge (input with NaN):
-        ``"SVD did not converge"``.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``rtol`` and ``rcond`` when Python numbers (arrays are traced).
-
-    NumPy's ``hermitian`` is not accepted.  Bool and integer input is computed in the
-    default floating dtype (float64 where the backend has it); float32/complex64 stay single
-    precision.  Half precision raises ``TypeError`` (LAPACK has none, NumPy refuses it too),
-    and so does float64/complex128 on a TPU, whose linalg computes in float32/complex64
-    only.  Called eagerly, an SVD that does not converge raises ``LinAlgError`` with NumPy's
-    message, after computing; under ``jax.jit`` and ``vmap`` nothing can be raised: the
-    result holds inf/NaN, and ``laxarray.checkify.linalg_checks`` reports the failure.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> la.linalg.pinv(la.asarray([[1.0, 2.0], [2.0, 4.0]]))
-    Array([[0.04, 0.08],
-           [0.08, 0.16]])
-    """
-    v, dt = matrix_operand("pinv", x)
-    if rcond is not None and rtol is not None:
-        fail(ValueError, "pinv", "at most one of 'rcond' and 'rtol'", (rcond, rtol))
-    rs, ra = check_rtol("pinv", rtol if rcond is None else rcond, v.shape[:-2])
-    out, failed = call(_pinv_kernel, v, *(() if ra is None else (ra,)), dtype=dt, rtol=rs)
-    status.raise_if(failed, status.SVD_NOT_CONVERGED)
-    return out
-
-
-@kernel(static=("dtype", "rtol", "absolute"))
-def _rank_kernel(a, *tol_arr, dtype, rtol, absolute):
-    a = lax.convert_element_type(a, dtype)
-    if a.ndim < 2:
-        nz = lax.ne(a, lax.full_like(a, 0))
-        return (lax.convert_element_type(lax.reduce_or(nz, tuple(range(a.ndim))), _dt.default_int()),
-                lax.full((), False, _dt.bool_))
-    s = M.svd(a, full_matrices=False, compute_uv=False)
-    big = lax.gt(s, _cutoff(s, rtol, tol_arr, a.shape, dtype, absolute))
-    return (lax.reduce_sum(lax.convert_element_type(big, _dt.default_int()), (s.ndim - 1,)),
-            status.svd_failed(a, s))
-
-
-@in_wide_region
-def matrix_rank(x, /, *, rtol=None, tol=None):
-    """Return the rank of matrices: the number of singular values above a threshold.
-
-    Array API: linalg.matrix_rank. NumPy: numpy.linalg.matrix_rank.
-
-    Parameters
-    ----------
-    x : array_like
-        A stack of matrices ``(..., M, N)``; a 1-D or 0-d ``x`` has rank 1 unless it is all
-        zero (NumPy's rule).
-    rtol : float or array_like, optional
-        Singular values ``<= rtol * max(S)`` do not count: a Python real number or a real
-        array broadcasting against ``x.shape[:-2]``; default ``max(M, N) * eps``.
-    tol : float or array_like, optional
-        NumPy's absolute threshold instead: singular values ``<= tol`` do not count; give at
-        most one of ``rtol`` and ``tol``.
-
-    Returns
-    -------
-    Array
-        The ranks, of shape ``x.shape[:-2]`` and the default integer dtype.
-
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, or a tolerance is an array of a non-real dtype.
-    ValueError
-        If both ``rtol`` and ``tol`` are given, or a tolerance array does not broadcast
-        against the batch.
-    LinAlgError
-        Eagerly, if the SVD does not converge (input with NaN): ``"SVD did not converge"``.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``rtol`` and ``tol`` when Python numbers (arrays are traced).
-
-    NumPy's ``hermitian`` is not accepted.  Bool and integer input is computed in the
-    default floating dtype (float64 where the backend has it); float32/complex64 stay single
-    precision.  Half precision raises ``TypeError`` (LAPACK has none, NumPy refuses it too),
-    and so does float64/complex128 on a TPU, whose linalg computes in float32/complex64
-    only.  Called eagerly, an SVD that does not converge raises ``LinAlgError`` with NumPy's
-    message, after computing; under ``jax.jit`` and ``vmap`` nothing can be raised: the
-    result holds inf/NaN, and ``laxarray.checkify.linalg_checks`` reports the failure.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> la.linalg.matrix_rank(la.asarray([[1.0, 2.0], [2.0, 4.0]]))
-    Array(1)
-    >>> la.linalg.matrix_rank(la.eye(3))
-    Array(3)
-    """
-    v = raw("matrix_rank", x)
-    dt = float_dtype(v.dtype)
-    if tol is not None and rtol is not None:
-        fail(ValueError, "matrix_rank", "at most one of 'tol' and 'rtol'", (tol, rtol))
-    batch = v.shape[:-2] if v.ndim >= 2 else ()
-    given = rtol if tol is None else tol
-    rs, ra = check_rtol("matrix_rank", given, batch, "rtol" if tol is None else "tol")
-    rank, failed = call(_rank_kernel, v, *(() if ra is None else (ra,)), dtype=dt, rtol=rs,
-                        absolute=tol is not None)
-    status.raise_if(failed, status.SVD_NOT_CONVERGED)
-    return rank
-
-
-@kernel(static=("dtype", "vector", "rcond", "batch"))
-def _lstsq_kernel(a, b, *, dtype, vector, rcond, batch):
-    a = M.broadcast_batch(lax.convert_element_type(a, dtype), batch)
-    b = lax.convert_element_type(b, dtype)
-    if vector:
-        b = lax.expand_dims(b, (b.ndim,))
-    b = M.broadcast_batch(b, batch)
-    m, n = a.shape[-2], a.shape[-1]
-    u, s, vh = M.svd(a, full_matrices=False)
-    big = lax.gt(s, _cutoff(s, rcond, (), a.shape, dtype))
-    rank = lax.reduce_sum(lax.convert_element_type(big, _dt.default_index()), (s.ndim - 1,))
-    s_inv = lax.select(big, lax.div(lax.full_like(s, 1), lax.select(big, s, lax.full_like(s, 1))),
-                       lax.full_like(s, 0))
-    ub = lax.mul(M.mm(M.mH(u), b), lax.expand_dims(lax.convert_element_type(s_inv, dtype),
-                                                      (s.ndim,)))
-    x = M.mm(M.mH(vh), ub)
-    if m > n:
-        r = lax.sub(b, M.mm(a, x))
-        resid = lax.reduce_sum(lax.square(lax.abs(r)), (r.ndim - 2,))
-    else:
-        resid = lax.full(tuple(batch) + (0,), 0, s.dtype)
-    if vector:
-        x = lax.squeeze(x, (x.ndim - 1,))
-    return x, resid, rank, s, status.lstsq_failed(s)
-
-
-@in_wide_region
-def lstsq(x1, x2, /, rcond=None):
-    """Return the least-squares solution of ``x1 @ x = x2`` (of minimum norm when rank-deficient).
-
-    Array API: (not in the standard). NumPy: numpy.linalg.lstsq.
-
-    Parameters
-    ----------
-    x1 : array_like
-        The coefficient matrices ``(..., M, N)``.
-    x2 : array_like
-        The right-hand sides: ``(M,)`` or ``(..., M, K)``, whose batch dimensions broadcast
-        with ``x1``'s.
-    rcond : float, optional
-        Singular values ``<= rcond * max(S)`` count as zero; a Python real number, default
-        ``max(M, N) * eps`` (NumPy 2's).
-
-    Returns
-    -------
-    LstsqResult
-        A named tuple ``(x, residuals, rank, s)``: the solution ``(..., N)`` or ``(..., N,
-        K)``; the squared 2-norms of ``x2 - x1 @ x`` per column, ``(..., K)`` (``(..., 1)``
-        for a vector ``x2``) -- empty unless ``M > N`` and the rank is ``N``; the ranks
-        (default index dtype); the singular values, descending.
-
-    Raises
-    ------
-    TypeError
-        If an operand is not array_like or of a dtype linalg does not compute in here, or
-        ``rcond`` is not a Python real number.
-    ValueError
-        If ``x2`` is 0-d, its rows differ from ``M``, or the batch shapes do not broadcast.
-    LinAlgError
-        If ``x1`` has rank below two; eagerly, if the SVD does not converge (input with inf
-        or NaN).
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``rcond``.
-
-    Through the SVD.  Unlike NumPy, stacks of matrices are accepted.  Eagerly the rank
-    decides whether ``residuals`` is empty, as in NumPy; under ``jax.jit``, where the rank
-    is not known, ``residuals`` is returned whenever ``M > N``.  Bool and integer input is
-    computed in the default floating dtype (float64 where the backend has it);
-    float32/complex64 stay single precision.  Half precision raises ``TypeError`` (LAPACK
-    has none, NumPy refuses it too), and so does float64/complex128 on a TPU, whose linalg
-    computes in float32/complex64 only.  Called eagerly, an SVD that does not converge
-    raises ``LinAlgError`` with NumPy's message, after computing; under ``jax.jit`` and
-    ``vmap`` nothing can be raised: the result holds inf/NaN, and
-    ``laxarray.checkify.linalg_checks`` reports the failure.
-
-    Examples
-    --------
-    >>> import laxarray as la
-    >>> a = la.asarray([[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]])
-    >>> x, residuals, rank, s = la.linalg.lstsq(a, la.asarray([1.0, 2.0, 2.0]))
-    >>> x
-    Array([1.16666667, 0.5       ])
-    >>> residuals, rank
-    (Array([0.16666667]), Array(2))
-    """
-    a, _ = matrix_operand("lstsq", x1, "x1")
-    b = raw("lstsq", x2, "x2")
-    if b.ndim == 0:
-        fail(ValueError, "lstsq", "an array of rank >= 1 for 'x2'", x2)
-    vector = b.ndim == 1
-    rows = b.shape[0] if vector else b.shape[-2]
-    if rows != a.shape[-2]:
-        fail(ValueError, "lstsq", f"'x2' with {a.shape[-2]} rows to match 'x1'", x2)
-    if rcond is not None and (isinstance(rcond, bool) or not isinstance(rcond, (int, float))):
-        fail(TypeError, "lstsq", "a Python float or None for 'rcond'", rcond)
-    dt = float_dtype(_dt.promote_types(a.dtype, b.dtype))
-    batch = tuple(a.shape[:-2]) if vector else broadcast_shapes2(
-        "lstsq", tuple(a.shape[:-2]), tuple(b.shape[:-2]))
-    out = call(_lstsq_kernel, a, b, dtype=dt, vector=vector,
-               rcond=None if rcond is None else float(rcond), batch=batch)
-    x, resid, rank, s, failed = out
-    status.raise_if(failed, status.LSTSQ_NOT_CONVERGED)
-    m, n = a.shape[-2], a.shape[-1]
-    traced = is_tracer(rank._value)
-    if m <= n or not traced and bool(np.any(np.asarray(rank._value) != n)):  # NumPy's empty
-        resid = wrap(lax.full((0,), 0, resid.dtype) if traced else
-                     to_like(np.zeros((0,), resid.dtype), resid._value))
-    return LstsqResult(x, resid, rank, s)
-
-
 # ---- tensor forms ----------------------------------------------------------------------------
 @kernel(static=("dtype", "shape2", "out_shape"))
 def _tensorinv_kernel(a, *, dtype, shape2, out_shape):
@@ -683,6 +364,7 @@ def _tensorinv_kernel(a, *, dtype, shape2, out_shape):
 
 
 @in_wide_region
+@fill(dtypes=_docs.DTYPES, eager=_docs.eager("a singular matrix"))
 def tensorinv(x, /, ind=2):
     """Compute the inverse of an N-d array for :func:`tensordot` over ``ind`` axes.
 
@@ -714,13 +396,8 @@ def tensorinv(x, /, ind=2):
     -----
     Static under ``jax.jit``: ``ind``.
 
-    Bool and integer input is computed in the default floating dtype (float64 where the
-    backend has it); float32/complex64 stay single precision.  Half precision raises
-    ``TypeError`` (LAPACK has none, NumPy refuses it too), and so does float64/complex128 on
-    a TPU, whose linalg computes in float32/complex64 only.  Called eagerly, a singular
-    matrix raises ``LinAlgError`` with NumPy's message, after computing; under ``jax.jit``
-    and ``vmap`` nothing can be raised: the result holds inf/NaN, and
-    ``laxarray.checkify.linalg_checks`` reports the failure.
+    {dtypes}
+    {eager}
 
     Examples
     --------
@@ -752,6 +429,7 @@ def _tensorsolve_kernel(a, b, *, dtype, perm, size, out_shape):
 
 
 @in_wide_region
+@fill(dtypes=_docs.DTYPES, eager=_docs.eager("a singular matrix"))
 def tensorsolve(x1, x2, /, axes=None):
     """Solve ``tensordot(x1, x, axes=x.ndim) = x2`` for ``x``.
 
@@ -788,13 +466,8 @@ def tensorsolve(x1, x2, /, axes=None):
     -----
     Static under ``jax.jit``: ``axes``.
 
-    Bool and integer input is computed in the default floating dtype (float64 where the
-    backend has it); float32/complex64 stay single precision.  Half precision raises
-    ``TypeError`` (LAPACK has none, NumPy refuses it too), and so does float64/complex128 on
-    a TPU, whose linalg computes in float32/complex64 only.  Called eagerly, a singular
-    matrix raises ``LinAlgError`` with NumPy's message, after computing; under ``jax.jit``
-    and ``vmap`` nothing can be raised: the result holds inf/NaN, and
-    ``laxarray.checkify.linalg_checks`` reports the failure.
+    {dtypes}
+    {eager}
 
     Examples
     --------
@@ -828,5 +501,4 @@ def tensorsolve(x1, x2, /, axes=None):
     return out
 
 
-__all__ = ["solve", "inv", "det", "slogdet", "matrix_power", "pinv", "matrix_rank", "lstsq",
-           "tensorinv", "tensorsolve"]
+__all__ = ["solve", "inv", "det", "slogdet", "matrix_power", "tensorinv", "tensorsolve"]

@@ -23,11 +23,14 @@ sharding too): ``A @ x``, ``A.T @ y``, the solvers of :mod:`.linalg` and product
 [1.0, 2.0]
 """
 
+from laxarray._core.docstrings import fill as _fill
 from laxarray._core.errors import fail as _fail
 from laxarray.sparse._base import is_sparse as _is_sparse
-from laxarray.sparse.bcoo import (  # noqa: F401
-    BCOO, bcoo_eliminate_zeros, bcoo_from_scipy_sparse, bcoo_fromdense, bcoo_sort_indices,
-    bcoo_sum_duplicates, bcoo_to_scipy_sparse, bcoo_todense, bcoo_update_layout)
+from laxarray.sparse.bcoo import BCOO  # noqa: F401
+from laxarray.sparse.bcoo_canonical import (  # noqa: F401
+    bcoo_eliminate_zeros, bcoo_sort_indices, bcoo_sum_duplicates, bcoo_update_layout)
+from laxarray.sparse.bcoo_convert import (  # noqa: F401
+    bcoo_from_scipy_sparse, bcoo_fromdense, bcoo_to_scipy_sparse, bcoo_todense)
 from laxarray.sparse.bcsr import (  # noqa: F401
     BCSR, bcsr_from_bcoo, bcsr_from_scipy_sparse, bcsr_fromdense, bcsr_to_bcoo,
     bcsr_to_scipy_sparse, bcsr_todense)
@@ -51,6 +54,7 @@ from laxarray.sparse import linalg  # noqa: F401
 from laxarray.sparse._operators import OPS as _OPS
 from laxarray.sparse.ops import layout as _layout
 from laxarray._core.jaxapi import in_wide_mode as _in_wide_mode
+from laxarray.sparse import _docs
 
 # The formats' methods (A @ B, A + B, A.T, A.sum(), A.tobcsr() ...) call operations whose
 # modules import the formats, so they look them up in this table, filled here.
@@ -59,10 +63,15 @@ vars(_OPS).update(
     unary=_UNARY, astype=astype, map_values=map_values, transpose=transpose,
     reshape=reshape, sum=sum, max=max, min=min, getitem=getitem,
     bcsr_from_bcoo=bcsr_from_bcoo, update_layout=_layout.update_layout,
+    bcoo_todense=bcoo_todense, bcoo_fromdense=bcoo_fromdense,
+    bcoo_from_scipy_sparse=bcoo_from_scipy_sparse, bcoo_to_scipy_sparse=bcoo_to_scipy_sparse,
+    bcoo_sort_indices=bcoo_sort_indices, bcoo_sum_duplicates=bcoo_sum_duplicates,
+    bcoo_eliminate_zeros=bcoo_eliminate_zeros, bcoo_update_layout=bcoo_update_layout,
     place_matrix=_place_matrix, row_sharding_axis=_row_sharding_axis)
 
 
 @_in_wide_mode
+@_fill(layout=_docs.FROMDENSE_LAYOUT, type_error=_docs.FROMDENSE_TYPE_ERROR)
 def fromdense(x, *, format="bcoo", nse=None, n_batch=0, n_dense=0, index_dtype=None,
               device=None):
     """Return a sparse array (BCOO or BCSR) holding the non-zeros of a dense array.
@@ -75,20 +84,7 @@ def fromdense(x, *, format="bcoo", nse=None, n_batch=0, n_dense=0, index_dtype=N
         The dense array.
     format : {'bcoo', 'bcsr'}, optional
         The format of the result; default ``'bcoo'``.
-    nse : int, optional
-        The number of stored entries per batch; default the largest number of non-zeros of a
-        batch, computed from the data (so required under ``jax.jit``).  A smaller ``nse``
-        keeps the first non-zeros in row-major order; a larger one adds padding entries.
-    n_batch : int, optional
-        The number of leading batch dimensions; default 0.
-    n_dense : int, optional
-        The number of trailing dense dimensions (stored as blocks); default 0.
-    index_dtype : dtype, optional
-        An integer dtype for the indices; default int32 (int64 for dimensions beyond its range).
-    device : jax.sharding.NamedSharding, optional
-        None (default), or a sharding whose spec partitions rows only
-        (``PartitionSpec(axis)``), for a :class:`RowSharded` result (as :func:`shard_rows`;
-        eager only).
+    {layout}
 
     Returns
     -------
@@ -97,9 +93,7 @@ def fromdense(x, *, format="bcoo", nse=None, n_batch=0, n_dense=0, index_dtype=N
 
     Raises
     ------
-    TypeError
-        If ``x`` is not array_like, ``nse`` is not a Python int, ``n_batch`` or ``n_dense``
-        not a non-negative one, or ``index_dtype`` is not an integer dtype.
+    {type_error}
     ValueError
         If ``format`` is not one of the two, ``nse`` is negative, ``n_batch + n_dense``
         exceeds ``x.ndim``, ``nse`` is None under a trace, or ``device`` is not a
@@ -128,29 +122,26 @@ def fromdense(x, *, format="bcoo", nse=None, n_batch=0, n_dense=0, index_dtype=N
 
 
 @_in_wide_mode
+@_fill(params=_docs.MAT, raises=_docs.MAT_RAISES)
 def todense(mat):
     """Return the dense array of a BCOO or BCSR.
 
     jax: jax.experimental.sparse.todense.
 
-    Parameters
-    ----------
-    mat : BCOO or BCSR
-        The sparse array.
+    {params}
 
     Returns
     -------
     Array
         The dense laxarray array: duplicates summed, padding entries ignored.
 
-    Raises
-    ------
-    TypeError
-        If ``mat`` is not a BCOO or BCSR.
+    {raises}
 
     Notes
     -----
     Static under ``jax.jit``: none.
+
+    A BCSR is converted by :func:`bcsr_to_bcoo` first.
 
     Examples
     --------
@@ -163,6 +154,7 @@ def todense(mat):
 
 
 @_in_wide_mode
+@_fill(scipy_params=_docs.FROM_SCIPY_PARAMS, raises_notes=_docs.FROM_SCIPY_RAISES_NOTES)
 def from_scipy_sparse(mat, *, format="bcoo", index_dtype=None, device=None):
     """Return a BCOO (or BCSR) of a ``scipy.sparse`` array or matrix.
 
@@ -175,33 +167,18 @@ def from_scipy_sparse(mat, *, format="bcoo", index_dtype=None, device=None):
     format : {'bcoo', 'bcsr'}, optional
         The format of the result; default ``'bcoo'`` (any other value than ``'bcsr'`` gives
         a BCOO).
-    index_dtype : dtype, optional
-        An integer dtype for the indices; default int32 (int64 for dimensions beyond its range).
-    device : jax.sharding.NamedSharding, optional
-        None (default), or a row-partitioning sharding for a :class:`RowSharded` result (as
-        :func:`shard_rows`).
+    {scipy_params}
 
     Returns
     -------
     BCOO or BCSR
         The same matrix.
 
-    Raises
-    ------
-    TypeError
-        If ``mat`` is not a ``scipy.sparse`` array or matrix, or ``index_dtype`` is not an
-        integer dtype.
-
-    Notes
-    -----
-    Static under ``jax.jit``: not applicable: a host conversion, run eagerly.
-
-    Needs SciPy.
+    {raises_notes}
 
     Examples
     --------
-    >>> import laxarray.sparse as sp
-    >>> import scipy.sparse
+    >>> import laxarray.sparse as sp, scipy.sparse
     >>> sp.from_scipy_sparse(scipy.sparse.eye(2), format="bcsr")
     BCSR(float64[2, 2], nse=2)
     """
@@ -211,6 +188,7 @@ def from_scipy_sparse(mat, *, format="bcoo", index_dtype=None, device=None):
 
 
 @_in_wide_mode
+@_fill(raises=_docs.MAT_RAISES, value_notes=_docs.TO_SCIPY_VALUE_NOTES)
 def to_scipy_sparse(mat, format="csr"):
     """Return a ``scipy.sparse`` array of a 2-D, unbatched, dense-free BCOO or BCSR.
 
@@ -228,18 +206,8 @@ def to_scipy_sparse(mat, format="csr"):
     scipy.sparse array
         The same matrix (padding dropped, duplicates kept).
 
-    Raises
-    ------
-    TypeError
-        If ``mat`` is not a BCOO or BCSR.
-    ValueError
-        If ``format`` is not one of the three, or ``mat`` has batch or dense dimensions.
-
-    Notes
-    -----
-    Static under ``jax.jit``: not applicable: a host conversion, run eagerly.
-
-    Needs SciPy.
+    {raises}
+    {value_notes}
 
     Examples
     --------
@@ -258,15 +226,13 @@ def _sparse_operand(fn, mat):
 
 
 @_in_wide_mode
+@_fill(params=_docs.MAT)
 def sort_indices(mat):
     """Return a sparse array with its entries sorted, in the same format.
 
     jax: jax.experimental.sparse.bcoo_sort_indices.
 
-    Parameters
-    ----------
-    mat : BCOO or BCSR
-        The sparse array.
+    {params}
 
     Returns
     -------
@@ -292,33 +258,20 @@ def sort_indices(mat):
 
 
 @_in_wide_mode
+@_fill(params=_docs.MAT_NSE, raises_notes=_docs.NSE_RAISES_NOTES)
 def sum_duplicates(mat, nse=None):
     """Return a sparse array with duplicate coordinates summed, in the same format.
 
     jax: jax.experimental.sparse.bcoo_sum_duplicates.
 
-    Parameters
-    ----------
-    mat : BCOO or BCSR
-        The sparse array.
-    nse : int, optional
-        The entries per batch of the result; see :func:`bcoo_sum_duplicates`.
+    {params}
 
     Returns
     -------
     BCOO or BCSR
         The same array with sorted, unique indices.
 
-    Raises
-    ------
-    TypeError
-        If ``nse`` is not a Python int.
-    ValueError
-        If ``nse`` is negative.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``nse``.
+    {raises_notes}
 
     Examples
     --------
@@ -332,33 +285,20 @@ def sum_duplicates(mat, nse=None):
 
 
 @_in_wide_mode
+@_fill(params=_docs.MAT_NSE, raises_notes=_docs.NSE_RAISES_NOTES)
 def eliminate_zeros(mat, nse=None):
     """Return a sparse array without its stored zeros, in the same format.
 
     jax: jax.experimental.sparse.bcoo_eliminate_zeros.
 
-    Parameters
-    ----------
-    mat : BCOO or BCSR
-        The sparse array.
-    nse : int, optional
-        The entries per batch of the result; see :func:`bcoo_sum_duplicates`.
+    {params}
 
     Returns
     -------
     BCOO or BCSR
         The same array with duplicates summed and zeros removed.
 
-    Raises
-    ------
-    TypeError
-        If ``nse`` is not a Python int.
-    ValueError
-        If ``nse`` is negative.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``nse``.
+    {raises_notes}
 
     Examples
     --------
@@ -372,15 +312,13 @@ def eliminate_zeros(mat, nse=None):
 
 
 @_in_wide_mode
+@_fill(params=_docs.MAT, raises_notes=_docs.LAYOUT_RAISES_NOTES)
 def update_layout(mat, *, n_batch=None, n_dense=None, nse=None):
     """Return the same array as a BCOO with another split into batch, sparse and dense dimensions.
 
     jax: jax.experimental.sparse.bcoo_update_layout.
 
-    Parameters
-    ----------
-    mat : BCOO or BCSR
-        The sparse array.
+    {params}
     n_batch, n_dense : int, optional
         The new numbers of batch and dense dimensions; default the current ones.
     nse : int, optional
@@ -392,16 +330,7 @@ def update_layout(mat, *, n_batch=None, n_dense=None, nse=None):
     BCOO
         The same array with the new layout.
 
-    Raises
-    ------
-    TypeError
-        If ``mat`` is not a BCOO or BCSR, or a count is not a non-negative Python int.
-    ValueError
-        If ``n_batch + n_dense`` exceeds the rank.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``n_batch``, ``n_dense``, ``nse``.
+    {raises_notes}
 
     Examples
     --------

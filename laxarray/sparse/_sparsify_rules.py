@@ -23,10 +23,13 @@ from laxarray._core.jaxapi.tracing import add_any_p
 from laxarray.array_api._array import Array
 from laxarray.sparse import _keys as K
 from laxarray.sparse._base import _restore, is_sparse
-from laxarray.sparse.bcoo import BCOO, todense_raw, bcoo_update_layout
+from laxarray.sparse.bcoo import BCOO
+from laxarray.sparse.bcoo_canonical import bcoo_update_layout
+from laxarray.sparse.bcoo_convert import todense_raw
 from laxarray.sparse.bcsr import BCSR
 from laxarray.sparse.ops import dot as _dot
 from laxarray.sparse.ops import elementwise as _ew
+from laxarray.sparse.ops import union as _union
 from laxarray.sparse.ops import reduce as _red
 from laxarray.sparse.ops import reshape as _rs
 from laxarray.sparse.ops import slicing as _sl
@@ -198,7 +201,7 @@ def _mul_sparse_rule(eqn, invals, facts):
     if is_sparse(x) and is_sparse(y):
         if shares_pattern(x, y) and x.unique_indices:
             return [x._with_data(lax.mul(x.data, y.data))]
-        return [_ew.sparse_sparse("mul", x, y, lax.mul)]
+        return [_union.sparse_sparse("mul", x, y, lax.mul)]
     if is_sparse(x):
         return [_at_pattern(lax.mul, x, _small(y, facts[1]))]
     return [_at_pattern(lax.mul, y, _small(x, facts[0]), swap=True)]
@@ -210,7 +213,7 @@ def _additive_sparse_rule(op, name):
         if is_sparse(x) and is_sparse(y):
             if shares_pattern(x, y):
                 return [x._with_data(op(x.data, y.data))]
-            return [_ew.sparse_sparse(name, x, y, op)]
+            return [_union.sparse_sparse(name, x, y, op)]
         if is_sparse(x):
             return [x if is_zero(y, facts[1]) else op(todense(x), y)]
         if is_zero(x, facts[0]):
@@ -236,7 +239,7 @@ def _extremum_sparse_rule(op, name):
     def rule(eqn, invals, facts):
         x, y = invals
         if is_sparse(x) and is_sparse(y):
-            return [_ew.sparse_sparse(name, x, y, op)]
+            return [_union.sparse_sparse(name, x, y, op)]
         s, d, f = (x, y, facts[1]) if is_sparse(x) else (y, x, facts[0])
         if not is_zero(d, f):
             raise NoSparseRule(f"{name} with a non-zero dense operand gives a dense result")

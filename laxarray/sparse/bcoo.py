@@ -16,7 +16,6 @@ dimension (it needs ``n_batch >= 1``); the shape inside is derived from the leav
 
 from __future__ import annotations
 
-import math
 import operator
 
 import jax
@@ -25,16 +24,12 @@ import numpy as np
 from jax import lax
 
 from laxarray._core.errors import fail, fail_text
-from laxarray._core.jaxapi import device_put, in_wide_mode, is_tracer
+from laxarray._core.jaxapi import is_tracer
 from laxarray._core.runtime.kernel import kernel
-from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
 from laxarray.sparse._operators import OPS, SparseOperators
 from laxarray.sparse.ops import ell
-from laxarray._core import dtypes as _dt
-from laxarray._core import lazy_scipy
-from laxarray._core.numerics import rank_of_true
 
 _PADDING_NOTE = "indices in [0, size] (size marks padding)"
 
@@ -197,38 +192,38 @@ class BCOO(SparseOperators):
     # ---- conversions ---------------------------------------------------------------------
     def todense(self):
         """The dense laxarray ``Array``; duplicates summed, padding ignored."""
-        return bcoo_todense(self)
+        return OPS.bcoo_todense(self)
 
     @classmethod
     def fromdense(cls, x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None, device=None):
         """``bcoo_fromdense`` as a constructor."""
-        return bcoo_fromdense(x, nse=nse, n_batch=n_batch, n_dense=n_dense,
+        return OPS.bcoo_fromdense(x, nse=nse, n_batch=n_batch, n_dense=n_dense,
                               index_dtype=index_dtype, device=device)
 
     @classmethod
     def from_scipy_sparse(cls, mat, *, index_dtype=None, device=None):
         """``bcoo_from_scipy_sparse`` as a constructor."""
-        return bcoo_from_scipy_sparse(mat, index_dtype=index_dtype, device=device)
+        return OPS.bcoo_from_scipy_sparse(mat, index_dtype=index_dtype, device=device)
 
     def to_scipy_sparse(self, format="coo"):
         """A ``scipy.sparse`` array (``coo``/``csr``/``csc``) of a 2-D, unbatched BCOO."""
-        return bcoo_to_scipy_sparse(self, format=format)
+        return OPS.bcoo_to_scipy_sparse(self, format=format)
 
     def sort_indices(self):
         """Entries sorted by row-major coordinates (padding last)."""
-        return bcoo_sort_indices(self)
+        return OPS.bcoo_sort_indices(self)
 
     def sum_duplicates(self, nse=None):
         """Duplicates summed, sorted, padding at the end; see :func:`bcoo_sum_duplicates`."""
-        return bcoo_sum_duplicates(self, nse=nse)
+        return OPS.bcoo_sum_duplicates(self, nse=nse)
 
     def eliminate_zeros(self, nse=None):
         """Stored zeros removed; see :func:`bcoo_eliminate_zeros`."""
-        return bcoo_eliminate_zeros(self, nse=nse)
+        return OPS.bcoo_eliminate_zeros(self, nse=nse)
 
     def update_layout(self, *, n_batch=None, n_dense=None, nse=None):
         """Same array, other batch/dense split; see :func:`bcoo_update_layout`."""
-        return bcoo_update_layout(self, n_batch=n_batch, n_dense=n_dense, nse=nse)
+        return OPS.bcoo_update_layout(self, n_batch=n_batch, n_dense=n_dense, nse=nse)
 
     def tobcsr(self):
         """The same array as a BCSR (needs two sparse dimensions)."""
@@ -351,85 +346,7 @@ def as_sparse_input(fn, mat, argname="mat"):
     return conv()
 
 
-# ---- dense <-> BCOO ------------------------------------------------------------------------
-@in_wide_mode
-def bcoo_fromdense(x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None, device=None):
-    """Return a BCOO holding the non-zeros of a dense array.
-
-    jax: jax.experimental.sparse.bcoo_fromdense.
-
-    Parameters
-    ----------
-    x : array_like
-        The dense array.
-    nse : int, optional
-        The number of stored entries per batch; default the largest number of non-zeros of a
-        batch, computed from the data (so required under ``jax.jit``).  A smaller ``nse``
-        keeps the first non-zeros in row-major order; a larger one adds padding entries.
-    n_batch : int, optional
-        The number of leading batch dimensions; default 0.
-    n_dense : int, optional
-        The number of trailing dense dimensions (stored as blocks); default 0.
-    index_dtype : dtype, optional
-        An integer dtype for the indices; default int32 (int64 for dimensions beyond its range).
-    device : jax.sharding.NamedSharding, optional
-        None (default), or a sharding whose spec partitions rows only
-        (``PartitionSpec(axis)``), for a :class:`RowSharded` result (as :func:`shard_rows`;
-        eager only).
-
-    Returns
-    -------
-    BCOO
-        The non-zeros of ``x``, sorted by row-major coordinates and unique (the flags
-        ``indices_sorted`` and ``unique_indices`` are set).
-
-    Raises
-    ------
-    TypeError
-        If ``x`` is not array_like, ``nse`` is not a Python int, ``n_batch`` or ``n_dense``
-        not a non-negative one, or ``index_dtype`` is not an integer dtype.
-    ValueError
-        If ``nse`` is negative, ``n_batch + n_dense`` exceeds ``x.ndim``, ``nse`` is None
-        under a trace, or ``device`` is not a row-partitioning sharding.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``nse``, ``n_batch``, ``n_dense``, ``index_dtype``, ``device``.
-
-    Counting the non-zeros reads the data: eagerly that is one small computation; under
-    ``jax.jit`` give ``nse``.
-
-    Examples
-    --------
-    >>> import laxarray.sparse as sp
-    >>> a = sp.bcoo_fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
-    >>> a
-    BCOO(float64[2, 3], nse=3)
-    >>> a.indices
-    Array([[0, 1],
-           [1, 0],
-           [1, 2]], dtype=int32)
-    >>> sp.bcoo_fromdense([[0.0, 1.0], [2.0, 0.0]], nse=1).todense()
-    Array([[0., 1.],
-           [0., 0.]])
-    """
-    fn = "bcoo_fromdense"
-    check_placement(fn, device)
-    raw = to_raw(fn, x, "x")
-    n_batch, n_dense = _layout_ints(fn, n_batch, n_dense, raw.ndim)
-    index_dtype = _index_dtype(fn, index_dtype, raw.shape)
-    if nse is None:
-        if is_tracer(raw):
-            fail_text(ValueError, fn, "expected a static 'nse' under jax.jit/vmap/grad (the "
-                      "number of stored entries cannot be computed from traced data); got None")
-        nse = int(_count_nonzero_kernel(raw, n_batch=n_batch, n_dense=n_dense))
-    nse = _nse_int(fn, nse)
-    data, indices = _fromdense_kernel(raw, nse=nse, n_batch=n_batch, n_dense=n_dense,
-                                      index_dtype=index_dtype)
-    out = BCOO._new(data, indices, raw.shape, indices_sorted=True, unique_indices=True)
-    return placed(fn, out, device)
-
-
+# ---- the arguments the conversions share ---------------------------------------------
 def check_placement(fn, device):
     """A ``device=`` of the conversions: ``None`` or a row-partitioning ``NamedSharding``
     (checked before any computation)."""
@@ -469,526 +386,7 @@ def _index_dtype(fn, index_dtype, shape):
     return dt
 
 
-def _nonzero_mask(x, n_dense):
-    mask = lax.ne(x, lax.full((), 0, x.dtype))
-    if n_dense:
-        mask = lax.reduce_or(mask, tuple(range(x.ndim - n_dense, x.ndim)))
-    return mask
 
 
-@kernel(static=("n_batch", "n_dense"))
-def _count_nonzero_kernel(x, *, n_batch, n_dense):
-    mask = lax.convert_element_type(_nonzero_mask(x, n_dense), _dt.default_index())
-    counts = lax.reduce_sum(mask, tuple(range(n_batch, mask.ndim)))
-    if not n_batch:
-        return counts
-    # an empty batch holds no entries (reduce_max of nothing is the dtype's minimum)
-    return lax.max(lax.reduce_max(counts, tuple(range(n_batch))), lax.full((), 0, _dt.default_index()))
 
-
-@kernel(static=("nse", "n_batch", "n_dense", "index_dtype"))
-def _fromdense_kernel(x, *, nse, n_batch, n_dense, index_dtype):
-    sparse_shape = tuple(x.shape[n_batch:x.ndim - n_dense])
-    dense_shape = tuple(x.shape[x.ndim - n_dense:])
-
-    def one(xb):
-        n = math.prod(sparse_shape)
-        flat = lax.reshape(xb, (n,) + dense_shape)
-        # positions up to n rounded up to whole 32-bit words must fit
-        pos_dtype = np.dtype("int32") if n < 2**31 - 64 else np.dtype("int64")
-        keys = K.true_positions(_nonzero_mask(flat, n_dense), nse, pos_dtype)
-        data = K.gather_1d(flat, keys)
-        return data, K.unravel_keys(keys, sparse_shape, index_dtype)
-
-    return K.batched(one, n_batch, in_axes=0)(x)
-
-
-def _scatter_set_1d(n, positions, values, fill):
-    dnums = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),
-                                        scatter_dims_to_operand_dims=(0,))
-    return lax.scatter(lax.full((n,), fill, values.dtype), positions[:, None], values, dnums,
-                       indices_are_sorted=True, unique_indices=True, mode=K.GATHER_FILL)
-
-
-@in_wide_mode
-def bcoo_todense(mat):
-    """Return the dense array of a BCOO (or BCSR).
-
-    jax: jax.experimental.sparse.bcoo_todense.
-
-    Parameters
-    ----------
-    mat : BCOO or BCSR
-        The sparse array.
-
-    Returns
-    -------
-    Array
-        The dense laxarray array of ``mat.shape`` and dtype: duplicates summed, padding
-        entries ignored.
-
-    Raises
-    ------
-    TypeError
-        If ``mat`` is not a BCOO or BCSR.
-
-    Notes
-    -----
-    Static under ``jax.jit``: none (the shape is part of the sparse array's static structure).
-
-    Examples
-    --------
-    >>> import laxarray.sparse as sp
-    >>> a = sp.BCOO(([1.0, 2.0, 5.0], [[1, 0], [0, 1], [1, 0]]), shape=(2, 2))
-    >>> sp.bcoo_todense(a)
-    Array([[0., 2.],
-           [6., 0.]])
-    """
-    mat = as_sparse_input("bcoo_todense", mat)
-    return wrap(todense_raw(mat))
-
-
-def todense_raw(mat):
-    """Raw jax dense value of a BCOO (for use by other sparse modules)."""
-    return _todense_kernel(mat.data, mat.indices, shape=mat.shape,
-                           unique=mat.unique_indices, sorted_=mat.indices_sorted)
-
-
-@kernel(static=("shape", "unique", "sorted_"))
-def _todense_kernel(data, indices, *, shape, unique, sorted_):
-    n_batch = indices.ndim - 2
-    n_sparse = indices.shape[-1]
-    batch = tuple(shape[:n_batch])
-    data, indices = K.broadcast_batch(data, batch), K.broadcast_batch(indices, batch)
-    sparse_shape = tuple(shape[n_batch:n_batch + n_sparse])
-    dense_shape = tuple(shape[n_batch + n_sparse:])
-
-    if data.dtype == np.bool_:  # scatter_add has no bool: count, then "any stored True"
-        counts = _todense_kernel.fn(lax.convert_element_type(data, np.int32), indices,
-                                    shape=shape, unique=unique, sorted_=sorted_)
-        return lax.ne(counts, lax.full_like(counts, 0))
-
-    def one(d, i):
-        dnums = lax.ScatterDimensionNumbers(
-            update_window_dims=tuple(range(1, 1 + len(dense_shape))),
-            inserted_window_dims=tuple(range(n_sparse)),
-            scatter_dims_to_operand_dims=tuple(range(n_sparse)))
-        out = lax.full(sparse_shape + dense_shape, 0, d.dtype)
-        if n_sparse == 0:
-            return lax.add(out, lax.reduce_sum(d, (0,)))
-        return lax.scatter_add(out, i, d, dnums, indices_are_sorted=sorted_,
-                               unique_indices=unique, mode=K.GATHER_FILL)
-
-    return K.batched(one, n_batch, in_axes=(0, 0))(data, indices)
-
-
-# ---- scipy ---------------------------------------------------------------------------------
-@in_wide_mode
-def bcoo_from_scipy_sparse(mat, *, index_dtype=None, device=None):
-    """Return a 2-D BCOO of a ``scipy.sparse`` array or matrix.
-
-    jax: jax.experimental.sparse.BCOO.from_scipy_sparse.
-
-    Parameters
-    ----------
-    mat : scipy.sparse array or matrix
-        Any format; its entries are kept as stored (duplicates too).
-    index_dtype : dtype, optional
-        An integer dtype for the indices; default int32 (int64 for dimensions beyond its range).
-    device : jax.sharding.NamedSharding, optional
-        None (default), or a row-partitioning sharding for a :class:`RowSharded` result (as
-        :func:`bcoo_fromdense`).
-
-    Returns
-    -------
-    BCOO
-        The same matrix.
-
-    Raises
-    ------
-    TypeError
-        If ``mat`` is not a ``scipy.sparse`` array or matrix, or ``index_dtype`` is not an
-        integer dtype.
-
-    Notes
-    -----
-    Static under ``jax.jit``: not applicable: a host conversion, run eagerly.
-
-    Needs SciPy.
-
-    Examples
-    --------
-    >>> import laxarray.sparse as sp
-    >>> import scipy.sparse
-    >>> sp.bcoo_from_scipy_sparse(scipy.sparse.eye(3, format="csr"))
-    BCOO(float64[3, 3], nse=3)
-    """
-    fn = "bcoo_from_scipy_sparse"
-    check_placement(fn, device)
-    sps = lazy_scipy.scipy_sparse()
-    if not sps.issparse(mat):
-        fail(TypeError, fn, "a scipy.sparse array or matrix for 'mat'", mat)
-    coo = mat.tocoo()
-    index_dtype = _index_dtype(fn, index_dtype, coo.shape)
-    idx = np.stack([np.asarray(coo.row), np.asarray(coo.col)], axis=1).astype(index_dtype)
-    sorted_ = mat.format == "csr" and bool(getattr(mat, "has_sorted_indices", False))
-    unique = bool(getattr(mat, "has_canonical_format", False))
-    data = to_raw(fn, np.asarray(coo.data), "mat")  # the backend's dtype rules, as asarray's
-    out = BCOO._new(data, device_put(idx), tuple(coo.shape),
-                    indices_sorted=sorted_ and unique, unique_indices=unique)
-    return placed(fn, out, device)
-
-
-@in_wide_mode
-def bcoo_to_scipy_sparse(mat, format="coo"):
-    """Return a ``scipy.sparse`` array of a 2-D, unbatched, dense-free BCOO (or BCSR).
-
-    jax: (no counterpart).
-
-    Parameters
-    ----------
-    mat : BCOO or BCSR
-        The sparse matrix: two sparse dimensions, no batch or dense ones, concrete values.
-    format : {'coo', 'csr', 'csc'}, optional
-        The format of the result; default ``'coo'``.
-
-    Returns
-    -------
-    scipy.sparse array
-        The same matrix; padding entries are dropped, duplicates kept (SciPy sums them on use).
-
-    Raises
-    ------
-    TypeError
-        If ``mat`` is not a BCOO or BCSR.
-    ValueError
-        If ``format`` is not one of the three, or ``mat`` is not 2-D without batch and dense
-        dimensions.
-
-    Notes
-    -----
-    Static under ``jax.jit``: not applicable: a host conversion, run eagerly.
-
-    Needs SciPy.
-
-    Examples
-    --------
-    >>> import laxarray.sparse as sp
-    >>> a = sp.bcoo_fromdense([[0.0, 1.0], [2.0, 0.0]])
-    >>> sp.bcoo_to_scipy_sparse(a, format="csr").toarray()
-    array([[0., 1.],
-           [2., 0.]])
-    """
-    fn = "bcoo_to_scipy_sparse"
-    sps = lazy_scipy.scipy_sparse()
-    mat = as_sparse_input(fn, mat)
-    if mat.n_batch or mat.n_dense or mat.n_sparse != 2:
-        fail(ValueError, fn, "a 2-D BCOO with n_batch == n_dense == 0", mat)
-    if format not in ("coo", "csr", "csc"):
-        fail(ValueError, fn, "format 'coo', 'csr' or 'csc'", format)
-    data = np.asarray(mat.data)
-    idx = np.asarray(mat.indices)
-    keep = (idx[:, 0] < mat.shape[0]) & (idx[:, 1] < mat.shape[1])
-    out = sps.coo_array((data[keep], (idx[keep, 0], idx[keep, 1])), shape=mat.shape)
-    return out.asformat(format)
-
-
-# ---- canonicalisation ------------------------------------------------------------------------
-@in_wide_mode
-def bcoo_sort_indices(mat):
-    """Return a BCOO with its entries sorted by row-major coordinates within each batch.
-
-    jax: jax.experimental.sparse.bcoo_sort_indices.
-
-    Parameters
-    ----------
-    mat : BCOO or BCSR
-        The sparse array.
-
-    Returns
-    -------
-    BCOO
-        The same array, its entries reordered (padding last) and ``indices_sorted`` set;
-        duplicates are kept.
-
-    Raises
-    ------
-    TypeError
-        If ``mat`` is not a BCOO or BCSR.
-
-    Notes
-    -----
-    Static under ``jax.jit``: none; everything but the values and the order is static.
-
-    Examples
-    --------
-    >>> import laxarray.sparse as sp
-    >>> a = sp.BCOO(([1.0, 2.0], [[1, 0], [0, 1]]), shape=(2, 2))
-    >>> sp.bcoo_sort_indices(a).indices.tolist()
-    [[0, 1], [1, 0]]
-    """
-    mat = as_sparse_input("bcoo_sort_indices", mat)
-    if mat.indices_sorted:
-        return mat
-    data, indices = _sort_kernel(mat.data, mat.indices, shape=mat.shape)
-    return BCOO._new(data, indices, mat.shape, indices_sorted=True,
-                     unique_indices=mat.unique_indices)
-
-
-@kernel(static=("shape",))
-def _sort_kernel(data, indices, *, shape):
-    n_batch = indices.ndim - 2
-    batch = tuple(shape[:n_batch])
-    data, indices = K.broadcast_batch(data, batch), K.broadcast_batch(indices, batch)
-    sparse_shape = tuple(shape[n_batch:n_batch + indices.shape[-1]])
-
-    def one(d, i):
-        _, perm = K.sort_by_keys(K.linear_keys(i, sparse_shape), math.prod(sparse_shape))
-        return K.gather_1d(d, perm, K.PROMISE), K.gather_1d(i, perm, K.PROMISE)
-
-    return K.batched(one, n_batch, in_axes=(0, 0))(data, indices)
-
-
-@in_wide_mode
-def bcoo_sum_duplicates(mat, nse=None):
-    """Return a BCOO with duplicate coordinates summed into one entry.
-
-    jax: jax.experimental.sparse.bcoo_sum_duplicates.
-
-    Parameters
-    ----------
-    mat : BCOO or BCSR
-        The sparse array.
-    nse : int, optional
-        The number of entries per batch of the result; eagerly it defaults to the number of
-        distinct coordinates, under ``jax.jit`` to the input's ``nse`` (the extra slots are
-        padding).
-
-    Returns
-    -------
-    BCOO
-        The same array with sorted, unique indices (both flags set) and the padding entries
-        at the end.
-
-    Raises
-    ------
-    TypeError
-        If ``mat`` is not a BCOO or BCSR, or ``nse`` is not a Python int.
-    ValueError
-        If ``nse`` is negative.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``nse``.
-
-    Examples
-    --------
-    >>> import laxarray.sparse as sp
-    >>> a = sp.BCOO(([1.0, 2.0, 5.0], [[1, 0], [0, 1], [1, 0]]), shape=(2, 2))
-    >>> b = sp.bcoo_sum_duplicates(a)
-    >>> b
-    BCOO(float64[2, 2], nse=2)
-    >>> b.data
-    Array([2., 6.], dtype=float64)
-    """
-    fn = "bcoo_sum_duplicates"
-    mat = as_sparse_input(fn, mat)
-    out_nse = mat.nse if nse is None else _nse_int(fn, nse)
-    exact = nse is None and not is_tracer(mat.indices)
-    data, indices, count = _sum_duplicates_kernel(mat.data, mat.indices, shape=mat.shape,
-                                                  nse=out_nse)
-    if exact:
-        n = int(count)
-        nb = mat.n_batch
-        data = lax.slice_in_dim(data, 0, n, axis=nb)
-        indices = lax.slice_in_dim(indices, 0, n, axis=nb)
-    return BCOO._new(data, indices, mat.shape, indices_sorted=True, unique_indices=True)
-
-
-def sum_duplicates_core(d, i, sparse_shape, nse):
-    """Unbatched: ``(data, indices, n_unique)`` with duplicates summed into ``nse`` slots."""
-    total = math.prod(sparse_shape)
-    keys = K.linear_keys(i, sparse_shape)
-    return segments_by_key(keys, (d,), total, nse, sparse_shape, i.dtype)
-
-
-def segments_by_key(keys, values, total, nse, sparse_shape, index_dtype, sorted_input=False):
-    """Sum each array of ``values`` over entries with equal key; returns
-    ``(*summed_values, indices, n_unique)`` with ``nse`` slots sorted by key."""
-    n = keys.shape[0]
-    if sorted_input:
-        skeys, perm = keys, None
-    else:
-        skeys, perm = K.sort_by_keys(keys, total)
-    if n == 0:
-        out_keys = lax.full((nse,), total, K.KEY_DTYPE)
-        outs = tuple(lax.full((nse,) + tuple(v.shape[1:]), 0, v.dtype) for v in values)
-        return outs + (K.unravel_keys(out_keys, sparse_shape, index_dtype),
-                       lax.full((), 0, _dt.default_index()))
-    first = lax.concatenate([lax.full((1,), True),
-                             lax.ne(skeys[1:], skeys[:-1])], 0)
-    valid = lax.lt(skeys, lax.full((), total, K.KEY_DTYPE))
-    seg = rank_of_true(first, np.int32)
-    seg = lax.select(valid, seg, lax.full(seg.shape, nse, np.int32))
-    n_unique = lax.reduce_sum(lax.convert_element_type(lax.bitwise_and(first, valid), _dt.default_index()),
-                              (0,))
-    out_keys = _scatter_set_1d(nse, seg, skeys, fill=total) if nse else \
-        lax.full((0,), total, K.KEY_DTYPE)
-    outs = []
-    for v in values:
-        vs = v if perm is None else K.gather_1d(v, perm, K.PROMISE)
-        outs.append(segment_sum_sorted(vs, seg, nse))
-    return tuple(outs) + (K.unravel_keys(out_keys, sparse_shape, index_dtype), n_unique)
-
-
-def segment_sum_sorted(values, seg, nse):
-    """``out[s] = sum(values[seg == s])`` for sorted ``seg``; ids ``>= nse`` dropped."""
-    return scatter_add_sorted(lax.full((nse,) + tuple(values.shape[1:]), 0, values.dtype),
-                              seg, values)
-
-
-def scatter_add_sorted(out, seg, values):
-    """``out`` with ``values`` added at sorted positions ``seg`` (out of range dropped).
-    Booleans add as NumPy's and SciPy's do, by logical or (lax has no boolean add)."""
-    dnums = lax.ScatterDimensionNumbers(update_window_dims=tuple(range(1, values.ndim)),
-                                        inserted_window_dims=(0,),
-                                        scatter_dims_to_operand_dims=(0,))
-    scatter = lax.scatter_max if values.dtype == np.bool_ else lax.scatter_add
-    return scatter(out, seg[:, None], values, dnums, indices_are_sorted=True,
-                   mode=K.GATHER_FILL)
-
-
-@kernel(static=("shape", "nse"))
-def _sum_duplicates_kernel(data, indices, *, shape, nse):
-    n_batch = indices.ndim - 2
-    batch = tuple(shape[:n_batch])
-    data, indices = K.broadcast_batch(data, batch), K.broadcast_batch(indices, batch)
-    sparse_shape = tuple(shape[n_batch:n_batch + indices.shape[-1]])
-    out_nse = max(nse, indices.shape[-2])
-
-    def one(d, i):
-        return sum_duplicates_core(d, i, sparse_shape, out_nse)
-
-    d, i, count = K.batched(one, n_batch, in_axes=(0, 0))(data, indices)
-    if out_nse != nse:
-        d = lax.slice_in_dim(d, 0, nse, axis=n_batch)
-        i = lax.slice_in_dim(i, 0, nse, axis=n_batch)
-    if n_batch:
-        count = lax.reduce_max(count, tuple(range(n_batch)))
-    return d, i, count
-
-
-@in_wide_mode
-def bcoo_eliminate_zeros(mat, nse=None):
-    """Return a BCOO without its stored zeros.
-
-    jax: jax.experimental.sparse.bcoo_eliminate_zeros.
-
-    Parameters
-    ----------
-    mat : BCOO or BCSR
-        The sparse array.
-    nse : int, optional
-        The number of entries per batch of the result, as in :func:`bcoo_sum_duplicates`.
-
-    Returns
-    -------
-    BCOO
-        The same array with sorted, unique indices and no stored zeros; duplicates are
-        summed first, so entries that cancel are removed too.
-
-    Raises
-    ------
-    TypeError
-        If ``mat`` is not a BCOO or BCSR, or ``nse`` is not a Python int.
-    ValueError
-        If ``nse`` is negative.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``nse``.
-
-    Examples
-    --------
-    >>> import laxarray.sparse as sp
-    >>> a = sp.BCOO(([1.0, 0.0], [[1, 0], [0, 1]]), shape=(2, 2))
-    >>> sp.bcoo_eliminate_zeros(a)
-    BCOO(float64[2, 2], nse=1)
-    """
-    fn = "bcoo_eliminate_zeros"
-    mat = as_sparse_input(fn, mat)
-    summed = bcoo_sum_duplicates(mat, nse=mat.nse)
-    indices = _zero_to_padding_kernel(summed.data, summed.indices, shape=mat.shape)
-    out = BCOO._new(summed.data, indices, mat.shape, indices_sorted=False, unique_indices=True)
-    return bcoo_sum_duplicates(out, nse=nse)
-
-
-@kernel(static=("shape",))
-def _zero_to_padding_kernel(data, indices, *, shape):
-    n_batch = indices.ndim - 2
-    n_sparse = indices.shape[-1]
-    zero = lax.eq(data, lax.full((), 0, data.dtype))
-    if data.ndim > n_batch + 1:
-        zero = lax.reduce_and(zero, tuple(range(n_batch + 1, data.ndim)))
-    batch = tuple(shape[:n_batch])
-    zero = K.broadcast_batch(zero, batch)
-    indices = K.broadcast_batch(indices, batch)
-    sizes = lax.broadcast_in_dim(
-        lax.convert_element_type(np.asarray(shape[n_batch:n_batch + n_sparse]), indices.dtype),
-        indices.shape, (indices.ndim - 1,))
-    return lax.select(lax.broadcast_in_dim(zero, indices.shape, tuple(range(indices.ndim - 1))),
-                      sizes, indices)
-
-
-@in_wide_mode
-def bcoo_update_layout(mat, *, n_batch=None, n_dense=None, nse=None):
-    """Return the same array as a BCOO with another split into batch, sparse and dense dimensions.
-
-    jax: jax.experimental.sparse.bcoo_update_layout.
-
-    Parameters
-    ----------
-    mat : BCOO or BCSR
-        The sparse array.
-    n_batch : int, optional
-        The new number of batch dimensions; default the current one.
-    n_dense : int, optional
-        The new number of dense dimensions; default the current one.
-    nse : int, optional
-        The entries per batch when sparse dimensions become batch ones: computed eagerly,
-        the input's total ``nse`` under ``jax.jit``.
-
-    Returns
-    -------
-    BCOO
-        The same array (``todense`` is unchanged) with the new layout.
-
-    Raises
-    ------
-    TypeError
-        If ``mat`` is not a BCOO or BCSR, or a count is not a non-negative Python int.
-    ValueError
-        If ``n_batch + n_dense`` exceeds the rank.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``n_batch``, ``n_dense``, ``nse``.
-
-    Examples
-    --------
-    >>> import laxarray.sparse as sp
-    >>> a = sp.bcoo_fromdense([[0.0, 1.0], [2.0, 0.0]])
-    >>> b = sp.bcoo_update_layout(a, n_batch=1)
-    >>> b
-    BCOO(float64[2, 2], nse=1, n_batch=1)
-    >>> b.data
-    Array([[1.],
-           [2.]], dtype=float64)
-    """
-    fn = "bcoo_update_layout"
-    return OPS.update_layout(fn, as_sparse_input(fn, mat), n_batch, n_dense, nse)
-
-
-__all__ = ["BCOO", "bcoo_fromdense", "bcoo_todense", "bcoo_from_scipy_sparse",
-           "bcoo_to_scipy_sparse", "bcoo_sort_indices", "bcoo_sum_duplicates",
-           "bcoo_eliminate_zeros", "bcoo_update_layout", "Array"]
+__all__ = ["BCOO"]

@@ -20,7 +20,7 @@ import jax
 import numpy as np
 from jax import lax
 
-from laxarray._core import lazy_scipy
+from laxarray._core.docstrings import fill
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import device_put, in_wide_mode, is_tracer
 from laxarray._core.runtime.kernel import kernel
@@ -28,12 +28,14 @@ from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
 from laxarray.sparse.bcoo import (BCOO, _index_dtype, _shape_tuple, as_sparse_input,
-                                  bcoo_fromdense, check_placement, placed, bcoo_sort_indices,
-                                  bcoo_sum_duplicates,
-                                  bcoo_eliminate_zeros, bcoo_to_scipy_sparse,
-                                  flatten_layouts, todense_raw, with_layout)
+                                  check_placement, flatten_layouts, placed, with_layout)
+from laxarray.sparse.bcoo_canonical import (bcoo_eliminate_zeros, bcoo_sort_indices,
+                                            bcoo_sum_duplicates)
+from laxarray.sparse.bcoo_convert import (bcoo_fromdense, bcoo_to_scipy_sparse, scipy_input,
+                                          todense_raw)
 from laxarray.sparse._operators import SparseOperators
 from laxarray.sparse.ops import ell
+from laxarray.sparse import _docs
 
 
 class BCSR(SparseOperators):
@@ -304,6 +306,8 @@ def bcsr_to_bcoo(mat):
     -----
     Static under ``jax.jit``: none.
 
+    The inverse of :func:`bcsr_from_bcoo`.
+
     Examples
     --------
     >>> import laxarray.sparse as sp
@@ -333,6 +337,7 @@ def _to_bcoo_kernel(indices, indptr, *, shape):
 
 
 @in_wide_mode
+@fill(raises=_docs.MAT_RAISES)
 def bcsr_from_bcoo(mat):
     """Convert a BCOO with two sparse dimensions to a BCSR.
 
@@ -348,16 +353,15 @@ def bcsr_from_bcoo(mat):
     BCSR
         The same array, entries grouped by row.
 
-    Raises
-    ------
-    TypeError
-        If ``mat`` is not a BCOO or BCSR.
+    {raises}
     ValueError
         If ``mat.n_sparse`` is not 2.
 
     Notes
     -----
     Static under ``jax.jit``: none.
+
+    The entries are sorted first (:func:`bcoo_sort_indices`); a BCSR is returned as it is.
 
     Examples
     --------
@@ -397,6 +401,7 @@ def _from_bcoo_kernel(indices, *, shape):
 
 
 @in_wide_mode
+@fill(layout=_docs.FROMDENSE_LAYOUT, type_error=_docs.FROMDENSE_TYPE_ERROR)
 def bcsr_fromdense(x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None, device=None):
     """Return a BCSR holding the non-zeros of a dense array.
 
@@ -407,20 +412,7 @@ def bcsr_fromdense(x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None, devic
     x : array_like
         The dense array, with exactly two sparse dimensions (``x.ndim - n_batch - n_dense ==
         2``).
-    nse : int, optional
-        The number of stored entries per batch; default the largest number of non-zeros of a
-        batch, computed from the data (so required under ``jax.jit``).  A smaller ``nse``
-        keeps the first non-zeros in row-major order; a larger one adds padding entries.
-    n_batch : int, optional
-        The number of leading batch dimensions; default 0.
-    n_dense : int, optional
-        The number of trailing dense dimensions (stored as blocks); default 0.
-    index_dtype : dtype, optional
-        An integer dtype for the indices; default int32 (int64 for dimensions beyond its range).
-    device : jax.sharding.NamedSharding, optional
-        None (default), or a sharding whose spec partitions rows only
-        (``PartitionSpec(axis)``), for a :class:`RowSharded` result (as :func:`shard_rows`;
-        eager only).
+    {layout}
 
     Returns
     -------
@@ -429,9 +421,7 @@ def bcsr_fromdense(x, *, nse=None, n_batch=0, n_dense=0, index_dtype=None, devic
 
     Raises
     ------
-    TypeError
-        If ``x`` is not array_like, ``nse`` is not a Python int, ``n_batch`` or ``n_dense``
-        not a non-negative one, or ``index_dtype`` is not an integer dtype.
+    {type_error}
     ValueError
         If ``nse`` is negative, ``n_batch + n_dense`` exceeds ``x.ndim``, ``nse`` is None
         under a trace, ``x`` has not two sparse dimensions, or ``device`` is not a
@@ -470,7 +460,7 @@ def bcsr_todense(mat):
     Parameters
     ----------
     mat : BCSR
-        The sparse array.
+        The sparse array (:func:`todense` takes a BCOO too).
 
     Returns
     -------
@@ -486,12 +476,14 @@ def bcsr_todense(mat):
     -----
     Static under ``jax.jit``: none.
 
+    The same as :func:`todense`, which takes both formats.
+
     Examples
     --------
     >>> import laxarray.sparse as sp
-    >>> sp.bcsr_todense(sp.BCSR(([1.0, 2.0], [1, 0], [0, 1, 2]), shape=(2, 2)))
-    Array([[0., 1.],
-           [2., 0.]])
+    >>> sp.bcsr_todense(sp.BCSR(([3.0, 4.0], [0, 1], [0, 1, 2]), shape=(2, 2)))
+    Array([[3., 0.],
+           [0., 4.]])
     """
     if not isinstance(mat, BCSR):
         fail(TypeError, "bcsr_todense", "a BCSR", mat)
@@ -499,6 +491,7 @@ def bcsr_todense(mat):
 
 
 @in_wide_mode
+@fill(scipy_params=_docs.FROM_SCIPY_PARAMS, raises_notes=_docs.FROM_SCIPY_RAISES_NOTES)
 def bcsr_from_scipy_sparse(mat, *, index_dtype=None, device=None):
     """Return a 2-D BCSR of a ``scipy.sparse`` array or matrix.
 
@@ -508,40 +501,23 @@ def bcsr_from_scipy_sparse(mat, *, index_dtype=None, device=None):
     ----------
     mat : scipy.sparse array or matrix
         Any format (converted to CSR by SciPy).
-    index_dtype : dtype, optional
-        An integer dtype for the indices; default int32 (int64 for dimensions beyond its range).
-    device : jax.sharding.NamedSharding, optional
-        None (default), or a row-partitioning sharding for a :class:`RowSharded` result.
+    {scipy_params}
 
     Returns
     -------
     BCSR
         The same matrix.
 
-    Raises
-    ------
-    TypeError
-        If ``mat`` is not a ``scipy.sparse`` array or matrix, or ``index_dtype`` is not an
-        integer dtype.
-
-    Notes
-    -----
-    Static under ``jax.jit``: not applicable: a host conversion, run eagerly.
-
-    Needs SciPy.
+    {raises_notes}
 
     Examples
     --------
-    >>> import laxarray.sparse as sp
-    >>> import scipy.sparse
+    >>> import laxarray.sparse as sp, scipy.sparse
     >>> sp.bcsr_from_scipy_sparse(scipy.sparse.eye(3, format="csc"))
     BCSR(float64[3, 3], nse=3)
     """
     fn = "bcsr_from_scipy_sparse"
-    check_placement(fn, device)
-    sps = lazy_scipy.scipy_sparse()
-    if not sps.issparse(mat):
-        fail(TypeError, fn, "a scipy.sparse array or matrix for 'mat'", mat)
+    scipy_input(fn, mat, device)
     csr = mat if mat.format == "csr" else mat.tocsr()
     index_dtype = _index_dtype(fn, index_dtype, csr.shape + (csr.nnz,))
     sorted_ = bool(csr.has_sorted_indices)
@@ -554,6 +530,7 @@ def bcsr_from_scipy_sparse(mat, *, index_dtype=None, device=None):
 
 
 @in_wide_mode
+@fill(value_notes=_docs.TO_SCIPY_VALUE_NOTES)
 def bcsr_to_scipy_sparse(mat, format="csr"):
     """Return a ``scipy.sparse`` array of a 2-D, unbatched, dense-free BCSR.
 
@@ -569,20 +546,13 @@ def bcsr_to_scipy_sparse(mat, format="csr"):
     Returns
     -------
     scipy.sparse array
-        The same matrix (padding dropped, duplicates kept).
+        The same matrix in ``format`` (padding dropped, duplicates kept).
 
     Raises
     ------
     TypeError
         If ``mat`` is not a BCSR.
-    ValueError
-        If ``format`` is not one of the three, or ``mat`` has batch or dense dimensions.
-
-    Notes
-    -----
-    Static under ``jax.jit``: not applicable: a host conversion, run eagerly.
-
-    Needs SciPy.
+    {value_notes}
 
     Examples
     --------

@@ -34,7 +34,8 @@ from laxarray._core.runtime.kernel import kernel
 from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
-from laxarray.sparse.bcoo import BCOO, _todense_kernel
+from laxarray.sparse.bcoo import BCOO
+from laxarray.sparse.bcoo_convert import _todense_kernel
 from laxarray.sparse.bcsr import BCSR, _to_bcoo_kernel
 from laxarray.sparse.ops.dot import _spmm_core
 from laxarray.sparse.ops.ell import _host_structure

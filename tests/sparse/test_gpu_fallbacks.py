@@ -23,7 +23,7 @@ from laxarray._core import backend
 from laxarray._core.runtime import host_path as _host
 from laxarray.array_api import _host_order
 from laxarray.sparse.ops import dot as _dot
-from laxarray.sparse.ops import elementwise as _ew
+from laxarray.sparse.ops import union as _union
 from laxarray.sparse.ops import spgemm_host
 
 
@@ -76,7 +76,7 @@ def test_every_gate_declines_off_the_cpu(monkeypatch):
         # the sparse kernels' gates on the leaves they read
         "sparse @ sparse": lambda: _dot._spsp_2d_kernel.host.takes(
             a._leaves() + b._leaves(), {"dtype": f64}),
-        "sparse + sparse": lambda: _ew._union_2d_kernel.host.takes(
+        "sparse + sparse": lambda: _union._union_2d_kernel.host.takes(
             a._leaves() + c._leaves(), {"dtype": f64}),
     }
     for path in _host.declared():     # the gates of the declared host paths

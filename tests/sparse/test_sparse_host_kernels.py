@@ -13,7 +13,7 @@ import laxarray as la
 import laxarray.sparse as sp
 from laxarray._core.runtime import host_path as _host
 from laxarray.sparse.ops import dot as _dot
-from laxarray.sparse.ops import elementwise as _ew
+from laxarray.sparse.ops import union as _union
 
 FORMATS = [sp.BCOO, sp.BCSR]
 OPS = {"add": operator.add, "sub": operator.sub}
@@ -99,7 +99,7 @@ def test_the_gates_follow_the_switch_the_dtype_and_the_placement(monkeypatch):
     a = sp.BCOO.from_scipy_sparse(_random((6, 5), 5))
     b = sp.BCSR.from_scipy_sparse(_random((5, 4), 6))
     leaves = a._leaves() + b._leaves()
-    for kern in (_dot._spsp_2d_kernel, _ew._union_2d_kernel):
+    for kern in (_dot._spsp_2d_kernel, _union._union_2d_kernel):
         path = kern.host
         assert path.takes(leaves, {"dtype": np.dtype(np.float64)})
         assert path.takes(leaves, {"dtype": np.dtype(np.complex64)})

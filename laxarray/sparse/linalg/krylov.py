@@ -13,6 +13,7 @@ from __future__ import annotations
 from jax import lax
 
 from laxarray._core import dtypes as _dt
+from laxarray._core.docstrings import fill
 from laxarray._core.errors import fail
 from laxarray._core.validate import check_int
 from laxarray.array_api._array import Array, wrap
@@ -20,6 +21,58 @@ from laxarray.array_api._convert import to_raw
 from laxarray._core.runtime.kernel import jit_static
 from laxarray.sparse.linalg._operator import as_operator, check_square, matvec
 from laxarray._core.jaxapi import in_wide_mode
+
+# The numpydoc parts the three solvers share (filled in by ``fill``).
+_PARAMS = """
+Parameters
+----------
+A : BCOO, BCSR, array_like or callable
+    The ``(n, n)`` operator: a 2-D sparse matrix without batch or dense dimensions, a
+    dense matrix, or a callable ``v -> A @ v`` (called with laxarray arrays when ``b``
+    is one, else with jax arrays).
+b : array_like
+    The right-hand side, of shape ``(n,)`` (integer and bool input becomes the default
+    floating dtype).
+x0 : array_like, optional
+    The initial guess, of shape ``(n,)``; default zeros.
+tol : float, optional
+    The relative tolerance (SciPy's ``rtol``): stop when ``||b - A x|| <= max(tol *
+    ||b||, atol)``; default 1e-5.
+atol : float, optional
+    The absolute tolerance; default 0."""
+
+_M = """
+M : BCOO, BCSR, array_like or callable, optional
+    A preconditioner, an approximation of ``A``'s inverse, in the forms ``A`` takes;
+    default none."""
+
+_RAISES = """
+Raises
+------
+TypeError
+    If ``A`` or ``M`` is not a matrix or callable (or of bool dtype), ``b`` is not
+    numeric, or a tolerance is not a real number."""
+
+_LOOP = """
+One jitted ``lax.while_loop``: it runs eagerly or under ``jax.jit``, where the matrices,
+``b`` and ``x0`` may be traced and the callables are static.  Never raises on
+non-convergence: read ``info``."""
+
+# cg's and bicgstab's: maxiter counts iterations (gmres's counts restart cycles)
+_MAXITER_M = """
+maxiter : int, optional
+    The maximum number of iterations; default ``10 * n``.""" + _M
+
+_RAISES_NOTES = _RAISES + """
+ValueError
+    If ``b`` is not 1-D, ``A``, ``M`` or ``x0`` does not match its size, a tolerance is
+    negative, or ``maxiter`` is below 0.
+
+Notes
+-----
+Static under ``jax.jit``: ``A`` and ``M`` when callables, ``maxiter``.
+
+""" + _LOOP.strip("\n")
 
 
 def _conj(x):
@@ -94,32 +147,14 @@ def _threshold(b, tol, atol):
 
 
 @in_wide_mode
+@fill(params=_PARAMS, maxiter_m=_MAXITER_M, raises_notes=_RAISES_NOTES)
 def cg(A, b, x0=None, *, tol=1e-5, atol=0.0, maxiter=None, M=None):
     """Solve ``A x = b`` for a Hermitian positive-definite ``A`` by conjugate gradients.
 
     SciPy: scipy.sparse.linalg.cg. jax: jax.scipy.sparse.linalg.cg.
 
-    Parameters
-    ----------
-    A : BCOO, BCSR, array_like or callable
-        The ``(n, n)`` operator: a 2-D sparse matrix without batch or dense dimensions, a
-        dense matrix, or a callable ``v -> A @ v`` (called with laxarray arrays when ``b``
-        is one, else with jax arrays).
-    b : array_like
-        The right-hand side, of shape ``(n,)`` (integer and bool input becomes the default
-        floating dtype).
-    x0 : array_like, optional
-        The initial guess, of shape ``(n,)``; default zeros.
-    tol : float, optional
-        The relative tolerance (SciPy's ``rtol``): stop when ``||b - A x|| <= max(tol *
-        ||b||, atol)``; default 1e-5.
-    atol : float, optional
-        The absolute tolerance; default 0.
-    maxiter : int, optional
-        The maximum number of iterations; default ``10 * n``.
-    M : BCOO, BCSR, array_like or callable, optional
-        A preconditioner, an approximation of ``A``'s inverse, in the forms ``A`` takes;
-        default none.
+    {params}
+    {maxiter_m}
 
     Returns
     -------
@@ -128,22 +163,7 @@ def cg(A, b, x0=None, *, tol=1e-5, atol=0.0, maxiter=None, M=None):
     info : Array
         An int32 0-d array: 0 when converged, else the number of iterations done.
 
-    Raises
-    ------
-    TypeError
-        If ``A`` or ``M`` is not a matrix or callable (or of bool dtype), ``b`` is not
-        numeric, or a tolerance is not a real number.
-    ValueError
-        If ``b`` is not 1-D, ``A``, ``M`` or ``x0`` does not match its size, a tolerance is
-        negative, or ``maxiter`` is below 0.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``A`` and ``M`` when callables, ``maxiter``.
-
-    One jitted ``lax.while_loop``: it runs eagerly or under ``jax.jit``, where the matrices,
-    ``b`` and ``x0`` may be traced and the callables are static.  Never raises on
-    non-convergence: read ``info``.
+    {raises_notes}
 
     Examples
     --------
@@ -191,32 +211,14 @@ _cg_run = jit_static(_cg_impl, ("opA", "opM"))
 
 
 @in_wide_mode
+@fill(params=_PARAMS, maxiter_m=_MAXITER_M, raises_notes=_RAISES_NOTES)
 def bicgstab(A, b, x0=None, *, tol=1e-5, atol=0.0, maxiter=None, M=None):
     """Solve ``A x = b`` for a general square ``A`` by BiCGSTAB.
 
     SciPy: scipy.sparse.linalg.bicgstab. jax: jax.scipy.sparse.linalg.bicgstab.
 
-    Parameters
-    ----------
-    A : BCOO, BCSR, array_like or callable
-        The ``(n, n)`` operator: a 2-D sparse matrix without batch or dense dimensions, a
-        dense matrix, or a callable ``v -> A @ v`` (called with laxarray arrays when ``b``
-        is one, else with jax arrays).
-    b : array_like
-        The right-hand side, of shape ``(n,)`` (integer and bool input becomes the default
-        floating dtype).
-    x0 : array_like, optional
-        The initial guess, of shape ``(n,)``; default zeros.
-    tol : float, optional
-        The relative tolerance (SciPy's ``rtol``): stop when ``||b - A x|| <= max(tol *
-        ||b||, atol)``; default 1e-5.
-    atol : float, optional
-        The absolute tolerance; default 0.
-    maxiter : int, optional
-        The maximum number of iterations; default ``10 * n``.
-    M : BCOO, BCSR, array_like or callable, optional
-        A preconditioner, an approximation of ``A``'s inverse, in the forms ``A`` takes;
-        default none.
+    {params}
+    {maxiter_m}
 
     Returns
     -------
@@ -226,31 +228,15 @@ def bicgstab(A, b, x0=None, *, tol=1e-5, atol=0.0, maxiter=None, M=None):
         An int32 0-d array: 0 when converged, a positive number of iterations done without
         converging, or -10 for a breakdown (``rho`` or ``omega`` vanished).
 
-    Raises
-    ------
-    TypeError
-        If ``A`` or ``M`` is not a matrix or callable (or of bool dtype), ``b`` is not
-        numeric, or a tolerance is not a real number.
-    ValueError
-        If ``b`` is not 1-D, ``A``, ``M`` or ``x0`` does not match its size, a tolerance is
-        negative, or ``maxiter`` is below 0.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``A`` and ``M`` when callables, ``maxiter``.
-
-    One jitted ``lax.while_loop``: it runs eagerly or under ``jax.jit``, where the matrices,
-    ``b`` and ``x0`` may be traced and the callables are static.  Never raises on
-    non-convergence: read ``info``.
+    {raises_notes}
 
     Examples
     --------
     >>> import laxarray as la, laxarray.sparse as sp
-    >>> A = sp.BCSR.fromdense(la.asarray([[4.0, 1.0], [1.0, 3.0]]))
-    >>> b = la.asarray([1.0, 2.0])
-    >>> x, info = sp.linalg.bicgstab(A, b, tol=1e-10)
+    >>> A = sp.BCSR.fromdense(la.asarray([[4.0, 1.0], [2.0, 3.0]]))
+    >>> x, info = sp.linalg.bicgstab(A, la.asarray([1.0, 2.0]), tol=1e-10)
     >>> la.round(x, decimals=6), int(info)
-    (Array([0.090909, 0.636364]), 0)
+    (Array([0.1, 0.6]), 0)
     """
     opA, pA, opM, pM, bb, x, maxiter, _ = prepare("bicgstab", A, b, x0, M, maxiter)
     x, info = _bicgstab_run(pA, pM, bb, x, tolerance("bicgstab", tol, "tol"),
@@ -311,34 +297,18 @@ _bicgstab_run = jit_static(_bicgstab_impl, ("opA", "opM"))
 
 
 @in_wide_mode
+@fill(params=_PARAMS, m=_M, raises=_RAISES, loop=_LOOP)
 def gmres(A, b, x0=None, *, tol=1e-5, atol=0.0, restart=20, maxiter=None, M=None):
     """Solve ``A x = b`` for a general square ``A`` by restarted GMRES.
 
     SciPy: scipy.sparse.linalg.gmres. jax: jax.scipy.sparse.linalg.gmres.
 
-    Parameters
-    ----------
-    A : BCOO, BCSR, array_like or callable
-        The ``(n, n)`` operator: a 2-D sparse matrix without batch or dense dimensions, a
-        dense matrix, or a callable ``v -> A @ v`` (called with laxarray arrays when ``b``
-        is one, else with jax arrays).
-    b : array_like
-        The right-hand side, of shape ``(n,)`` (integer and bool input becomes the default
-        floating dtype).
-    x0 : array_like, optional
-        The initial guess, of shape ``(n,)``; default zeros.
-    tol : float, optional
-        The relative tolerance (SciPy's ``rtol``): stop when ``||b - A x|| <= max(tol *
-        ||b||, atol)``; default 1e-5.
-    atol : float, optional
-        The absolute tolerance; default 0.
+    {params}
     restart : int, optional
         The Krylov dimension of a cycle; default 20, at least 1.
     maxiter : int, optional
         The maximum number of restart cycles; default ``10 * n``.
-    M : BCOO, BCSR, array_like or callable, optional
-        A preconditioner, an approximation of ``A``'s inverse, in the forms ``A`` takes;
-        default none.
+    {m}
 
     Returns
     -------
@@ -347,11 +317,7 @@ def gmres(A, b, x0=None, *, tol=1e-5, atol=0.0, restart=20, maxiter=None, M=None
     info : Array
         An int32 0-d array: 0 when converged, else the number of cycles done.
 
-    Raises
-    ------
-    TypeError
-        If ``A`` or ``M`` is not a matrix or callable (or of bool dtype), ``b`` is not
-        numeric, or a tolerance is not a real number.
+    {raises}
     ValueError
         If ``b`` is not 1-D, ``A``, ``M`` or ``x0`` does not match its size, a tolerance is
         negative, ``maxiter`` is below 0, or ``restart`` below 1.
@@ -361,18 +327,16 @@ def gmres(A, b, x0=None, *, tol=1e-5, atol=0.0, restart=20, maxiter=None, M=None
     Static under ``jax.jit``: ``A`` and ``M`` when callables, ``restart``, ``maxiter``.
 
     The residual is tracked with Givens rotations, so a cycle stops as soon as the tolerance
-    is met.  One jitted ``lax.while_loop``: it runs eagerly or under ``jax.jit``, where the
-    matrices, ``b`` and ``x0`` may be traced and the callables are static.  Never raises on
-    non-convergence: read ``info``.
+    is met.
+    {loop}
 
     Examples
     --------
     >>> import laxarray as la, laxarray.sparse as sp
-    >>> A = sp.BCSR.fromdense(la.asarray([[4.0, 1.0], [1.0, 3.0]]))
-    >>> b = la.asarray([1.0, 2.0])
-    >>> x, info = sp.linalg.gmres(A, b, tol=1e-10)
+    >>> A = sp.BCOO.fromdense(la.asarray([[4.0, 1.0], [2.0, 3.0]]))
+    >>> x, info = sp.linalg.gmres(A, la.asarray([1.0, 2.0]), tol=1e-10, restart=2)
     >>> la.round(x, decimals=6), int(info)
-    (Array([0.090909, 0.636364]), 0)
+    (Array([0.1, 0.6]), 0)
     """
     fn = "gmres"
     opA, pA, opM, pM, bb, x, maxiter, _ = prepare(fn, A, b, x0, M, maxiter)

@@ -32,7 +32,8 @@ from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K
 from laxarray.sparse._base import _restore, is_sparse
-from laxarray.sparse.bcoo import BCOO, _nse_int, segments_by_key
+from laxarray.sparse.bcoo import BCOO, _nse_int
+from laxarray.sparse.bcoo_canonical import segments_by_key
 from laxarray.sparse.bcsr import BCSR, bcsr_from_bcoo
 from laxarray.sparse.ops import ell
 from laxarray.sparse.ops.layout import bcoo_operands, leaf_flags, to_flat

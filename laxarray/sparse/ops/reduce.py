@@ -14,15 +14,40 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
+from laxarray._core.docstrings import fill
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import in_wide_mode, is_tracer
 from laxarray._core.runtime.kernel import kernel
 from laxarray.array_api._array import wrap
 from laxarray.sparse import _keys as K
 from laxarray.sparse._base import _restore
-from laxarray.sparse.bcoo import BCOO, bcoo_sum_duplicates, todense_raw
+from laxarray.sparse.bcoo import BCOO
+from laxarray.sparse.bcoo_canonical import bcoo_sum_duplicates
+from laxarray.sparse.bcoo_convert import todense_raw
 from laxarray.sparse.ops.layout import to_flat
 from laxarray.sparse.ops.reshape import _as, _axes
+
+# The numpydoc parts sum, max and min share (filled in by ``fill``).
+_PARAMS = """
+Parameters
+----------
+mat : BCOO or BCSR
+    The sparse array.
+axis : int or tuple of ints, optional
+    The axes to reduce; default all."""
+
+_RAISES_NOTES = """
+Raises
+------
+TypeError
+    If ``mat`` is not a BCOO or BCSR.
+AxisError
+    If an axis is out of range.
+
+Notes
+-----
+Static under ``jax.jit``: ``axis``."""
+
 
 
 def _norm_axis(fn, axis, ndim):
@@ -37,17 +62,13 @@ def _norm_axis(fn, axis, ndim):
 
 
 @in_wide_mode
+@fill(params=_PARAMS, raises_notes=_RAISES_NOTES)
 def sum(mat, axis=None):
     """Sum a sparse array over the given axes.
 
     Array API: sum (of the dense equivalent). jax: jax.experimental.sparse.bcoo_reduce_sum.
 
-    Parameters
-    ----------
-    mat : BCOO or BCSR
-        The sparse array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all.
+    {params}
 
     Returns
     -------
@@ -56,16 +77,7 @@ def sum(mat, axis=None):
         dense ``Array`` when every axis is reduced.  The dtype is the values' (integers are
         not widened, unlike :func:`laxarray.sum`).
 
-    Raises
-    ------
-    TypeError
-        If ``mat`` is not a BCOO or BCSR.
-    AxisError
-        If an axis is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``.
+    {raises_notes}
 
     The method ``mat.sum(axis)`` is this function.
 
@@ -173,33 +185,20 @@ def _extreme_kernel(data, indices, *, shape, axes, is_max):
 
 
 @in_wide_mode
+@fill(params=_PARAMS, raises_notes=_RAISES_NOTES)
 def max(mat, axis=None):
     """Return the maximum of a sparse array over the given axes; implicit zeros take part.
 
     Array API: max (of the dense equivalent). jax: (no counterpart).
 
-    Parameters
-    ----------
-    mat : BCOO or BCSR
-        The sparse array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all.
+    {params}
 
     Returns
     -------
     Array
         The dense maxima, of the remaining dimensions.
 
-    Raises
-    ------
-    TypeError
-        If ``mat`` is not a BCOO or BCSR.
-    AxisError
-        If an axis is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``.
+    {raises_notes}
 
     Examples
     --------
@@ -212,33 +211,20 @@ def max(mat, axis=None):
 
 
 @in_wide_mode
+@fill(params=_PARAMS, raises_notes=_RAISES_NOTES)
 def min(mat, axis=None):
     """Return the minimum of a sparse array over the given axes; implicit zeros take part.
 
     Array API: min (of the dense equivalent). jax: (no counterpart).
 
-    Parameters
-    ----------
-    mat : BCOO or BCSR
-        The sparse array.
-    axis : int or tuple of ints, optional
-        The axes to reduce; default all.
+    {params}
 
     Returns
     -------
     Array
         The dense minima, of the remaining dimensions.
 
-    Raises
-    ------
-    TypeError
-        If ``mat`` is not a BCOO or BCSR.
-    AxisError
-        If an axis is out of range.
-
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``.
+    {raises_notes}
 
     Examples
     --------

@@ -16,9 +16,11 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import dtypes as _dt
+from laxarray._core.docstrings import fill
 from laxarray._core.errors import AxisError, fail
 from laxarray._core.jaxapi import device_put, in_wide_mode, is_tracer
 from laxarray._core.runtime.kernel import kernel
+from laxarray.sparse import _docs
 from laxarray.sparse import _keys as K
 from laxarray.sparse._base import _restore, is_sparse
 from laxarray.sparse.bcoo import BCOO
@@ -46,16 +48,14 @@ def _axes(fn, axes, ndim):
 
 
 @in_wide_mode
+@fill(params=_docs.MAT, raises=_docs.MAT_RAISES)
 def transpose(mat, axes=None):
     """Permute the dimensions of a sparse array.
 
     Array API: permute_dims (of the dense equivalent). jax:
     jax.experimental.sparse.bcoo_transpose.
 
-    Parameters
-    ----------
-    mat : BCOO or BCSR
-        The sparse array.
+    {params}
     axes : sequence of ints, optional
         A permutation of ``range(mat.ndim)``; default the reverse order.
 
@@ -64,10 +64,7 @@ def transpose(mat, axes=None):
     BCOO or BCSR
         The permuted array (the format kept where it can be).
 
-    Raises
-    ------
-    TypeError
-        If ``mat`` is not a BCOO or BCSR.
+    {raises}
     ValueError
         If ``axes`` is not a permutation.
 
@@ -196,15 +193,13 @@ def _new_shape(fn, shape, size):
 
 
 @in_wide_mode
+@fill(params=_docs.MAT, raises=_docs.MAT_RAISES)
 def reshape(mat, shape):
     """Reshape a sparse array (row-major, as ``numpy.reshape``).
 
     Array API: reshape (of the dense equivalent). jax: jax.experimental.sparse.bcoo_reshape.
 
-    Parameters
-    ----------
-    mat : BCOO or BCSR
-        The sparse array.
+    {params}
     shape : tuple of ints
         The new shape, of the same size; one entry may be -1.
 
@@ -213,10 +208,7 @@ def reshape(mat, shape):
     BCOO or BCSR
         The reshaped array, in the flat layout (no batch or dense dimensions).
 
-    Raises
-    ------
-    TypeError
-        If ``mat`` is not a BCOO or BCSR.
+    {raises}
     ValueError
         If the sizes differ.
 
@@ -253,15 +245,13 @@ def _reshape_kernel(indices, *, shape, new_shape, index_dtype):
 
 
 @in_wide_mode
+@fill(params=_docs.MAT, raises=_docs.MAT_RAISES)
 def squeeze(mat, dimensions):
     """Remove the given size-1 dimensions of a sparse array.
 
     Array API: squeeze (of the dense equivalent). jax: jax.experimental.sparse.bcoo_squeeze.
 
-    Parameters
-    ----------
-    mat : BCOO or BCSR
-        The sparse array.
+    {params}
     dimensions : int or sequence of ints
         The dimensions to remove, each of size 1 (required, as ``lax.squeeze``).
 
@@ -270,10 +260,7 @@ def squeeze(mat, dimensions):
     BCOO or BCSR
         The array without those dimensions.
 
-    Raises
-    ------
-    TypeError
-        If ``mat`` is not a BCOO or BCSR.
+    {raises}
     ValueError
         If a dimension is not of size 1.
 
@@ -308,15 +295,13 @@ def squeeze(mat, dimensions):
 
 
 @in_wide_mode
+@fill(params=_docs.MAT, raises=_docs.MAT_RAISES)
 def broadcast_in_dim(mat, shape, broadcast_dimensions):
     """Broadcast a sparse array as ``lax.broadcast_in_dim`` does.
 
     jax: jax.experimental.sparse.bcoo_broadcast_in_dim.
 
-    Parameters
-    ----------
-    mat : BCOO or BCSR
-        The sparse array.
+    {params}
     shape : tuple of ints
         The result's shape.
     broadcast_dimensions : tuple of ints
@@ -327,10 +312,7 @@ def broadcast_in_dim(mat, shape, broadcast_dimensions):
     BCOO or BCSR
         The entries replicated over the new and expanded dimensions, in the flat layout.
 
-    Raises
-    ------
-    TypeError
-        If ``mat`` is not a BCOO or BCSR.
+    {raises}
     ValueError
         If the shapes are not compatible.
 
@@ -393,15 +375,13 @@ def _broadcast_kernel(data, indices, *, in_shape, shape, bdims, index_dtype):
 
 
 @in_wide_mode
+@fill(params=_docs.MAT, raises=_docs.MAT_RAISES)
 def broadcast_to(mat, shape):
     """Broadcast a sparse array to a shape, with NumPy's rules.
 
     Array API: broadcast_to (of the dense equivalent). jax: (as ``bcoo_broadcast_in_dim``).
 
-    Parameters
-    ----------
-    mat : BCOO or BCSR
-        The sparse array.
+    {params}
     shape : tuple of ints
         The result's shape: new dimensions on the left, size-1 dimensions expanded.
 
@@ -410,10 +390,7 @@ def broadcast_to(mat, shape):
     BCOO or BCSR
         The broadcast array, in the flat layout.
 
-    Raises
-    ------
-    TypeError
-        If ``mat`` is not a BCOO or BCSR.
+    {raises}
     ValueError
         If ``mat`` does not broadcast to ``shape``.
 
@@ -423,7 +400,7 @@ def broadcast_to(mat, shape):
 
     Examples
     --------
-    >>> import laxarray as la, laxarray.sparse as sp
+    >>> import laxarray.sparse as sp
     >>> sp.broadcast_to(sp.fromdense([1.0, 0.0]), (3, 2)).todense()
     Array([[1., 0.],
            [1., 0.],

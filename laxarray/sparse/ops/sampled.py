@@ -54,7 +54,7 @@ def extract(sparr, arr):
     Examples
     --------
     >>> import laxarray as la, laxarray.sparse as sp
-    >>> a = sp.fromdense([[0.0, 1.0, 0.0], [2.0, 0.0, 3.0]])
+    >>> a = sp.fromdense([[0.0, 5.0, 0.0], [6.0, 0.0, 7.0]])
     >>> sp.extract(a, la.reshape(la.arange(6.0), (2, 3))).data
     Array([1., 3., 5.], dtype=float64)
     """

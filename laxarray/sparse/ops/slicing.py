@@ -11,9 +11,11 @@ from __future__ import annotations
 import numpy as np
 from jax import lax
 
+from laxarray._core.docstrings import fill
 from laxarray._core.errors import fail
 from laxarray._core.runtime.kernel import kernel
 from laxarray.array_api._convert import to_raw
+from laxarray.sparse import _docs
 from laxarray.sparse._base import _restore
 from laxarray.sparse.bcoo import BCOO
 from laxarray.sparse.ops.reshape import _as, squeeze
@@ -127,15 +129,13 @@ def _recompose(indices, cols, ok, sparse_shape):
 
 
 @in_wide_mode
+@fill(params=_docs.MAT, raises=_docs.MAT_RAISES)
 def dynamic_slice(mat, start_indices, slice_sizes):
     """Slice a sparse array at possibly traced starts (``lax.dynamic_slice``).
 
     jax: jax.experimental.sparse.bcoo_dynamic_slice.
 
-    Parameters
-    ----------
-    mat : BCOO or BCSR
-        The sparse array.
+    {params}
     start_indices : sequence of ints or scalar arrays
         One per dimension; may be traced; clamped into range as ``lax.dynamic_slice`` does.
     slice_sizes : sequence of ints
@@ -146,10 +146,7 @@ def dynamic_slice(mat, start_indices, slice_sizes):
     BCOO or BCSR
         The slice.
 
-    Raises
-    ------
-    TypeError
-        If ``mat`` is not a BCOO or BCSR.
+    {raises}
     ValueError
         If a size exceeds the dimension.
 
@@ -219,15 +216,13 @@ def _dynamic_slice_kernel(data, indices, starts, *, shape, sizes):
 
 
 @in_wide_mode
+@fill(params=_docs.MAT, raises=_docs.MAT_RAISES)
 def getitem(mat, key):
     """Index a sparse array with integers, slices and ``...`` (NumPy's basic indexing).
 
     Array API: __getitem__ (of the dense equivalent). jax: BCOO.__getitem__.
 
-    Parameters
-    ----------
-    mat : BCOO or BCSR
-        The sparse array.
+    {params}
     key : int, slice, Ellipsis or tuple of them
         A static key; slices need a positive step; integers drop their dimension.
 
@@ -236,10 +231,7 @@ def getitem(mat, key):
     BCOO or BCSR
         The indexed array (0-d for a full integer key).
 
-    Raises
-    ------
-    TypeError
-        If ``mat`` is not a BCOO or BCSR.
+    {raises}
     IndexError
         If the key holds anything else (``None``, arrays, lists), a non-positive step, or an
         integer out of range.

@@ -1,12 +1,12 @@
 """Sparse + sparse and sparse - sparse on the host: SciPy's CSR add, the CPU backend's
 fast path.
 
-The lax kernel of a sum over the union of two patterns (``elementwise.sparse_sparse``)
+The lax kernel of a sum over the union of two patterns (``union.sparse_sparse``)
 finds each entry's place in the union with running sums and a search within rows, needs
 a host round trip for the eager entry count, and then scatters the values: on CPU 3-4x
 SciPy's ``A + B`` and close to a second of compilation.  SciPy's ``csr + csr`` merges two
 canonical rows in one pass.  So ``add``/``subtract`` of two 2-D sparse arrays without batch
-or dense dimensions (BCOO or BCSR, any mix) run one kernel (``elementwise._union_2d_kernel``)
+or dense dimensions (BCOO or BCSR, any mix) run one kernel (``union._union_2d_kernel``)
 that declares this module's functions as its CPU host path (``@kernel(host=HostPath(...))``,
 ``laxarray/_core/runtime/host_path.py``):
 
