@@ -598,3 +598,26 @@ def test_the_host_choice_finder_sees_each_form():
     assert sorted(what for _, what in host_choices(tree)) == [
         "_h.usable()", "_host_order.eager_view()", "a 'host' static", "a branch on 'host'",
         "a branch on 'host'", "usable()"]
+
+
+# ---- one topic a module: a size a reader can hold ------------------------------------------
+
+#: STYLE: "one module, one topic; under ~800 lines with docstrings"; the array-semantics and
+#: runtime core, read by every newcomer first, keeps its modules under 600
+MODULE_LINES, CORE_LINES = 800, 600
+
+
+def _oversized(paths, limit, root=PACKAGE):
+    return {str(p.relative_to(root)): n for p in paths
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > limit}
+
+
+def test_no_module_is_longer_than_a_reader_can_hold():
+    assert _oversized(_library_files(), MODULE_LINES) == {}
+    assert _oversized((PACKAGE / "_core").rglob("*.py"), CORE_LINES) == {}
+
+
+def test_the_size_rule_sees_a_long_module(tmp_path):
+    (tmp_path / "long.py").write_text("x = 1\n" * (CORE_LINES + 1))
+    (tmp_path / "short.py").write_text("x = 1\n" * CORE_LINES)
+    assert _oversized(tmp_path.glob("*.py"), CORE_LINES, tmp_path) == {"long.py": CORE_LINES + 1}

@@ -129,3 +129,40 @@ def fill_text(doc, parts, owner="docstring"):
         raise ValueError(f"fill: the docstring of {owner} has no line for the parts "
                          f"{sorted(unused)}")
     return filled
+
+
+def compose(template, **parts):
+    """Sections that several functions of a family share whole, as one part for ``fill``.
+
+    Parameters
+    ----------
+    template : str
+        The sections as they read in a docstring (any common indentation is removed), with
+        ``{name}`` lines where an entry of ``parts`` goes.
+    **parts : str
+        The entries, by name.
+
+    Returns
+    -------
+    str
+        The template with its ``{name}`` lines filled, ready to be a part itself.
+
+    Raises
+    ------
+    ValueError
+        If a ``{name}`` line of ``template`` has no entry in ``parts``, or an entry
+        fills no line.
+
+    Examples
+    --------
+    >>> print(compose('''
+    ...     Raises
+    ...     ------
+    ...     {axis_error}''', axis_error="AxisError\\n    If an axis is out of range."))
+    Raises
+    ------
+    AxisError
+        If an axis is out of range.
+    """
+    texts = {name: inspect.cleandoc(text) for name, text in parts.items()}
+    return fill_text(inspect.cleandoc(template), texts, "a composed part")

@@ -18,7 +18,7 @@ heading whose entries follow in the docstring.
 import inspect
 import textwrap
 
-from laxarray._core.docstrings import fill_text
+from laxarray._core.docstrings import compose  # noqa: F401  (the families' modules use _docs.compose)
 
 ARRAY = """
 a : array_like
@@ -94,42 +94,6 @@ ValueError
 BROADCAST_ERROR = """
 ValueError
     If the shapes do not broadcast."""
-
-
-def compose(template, **parts):
-    """Sections that several functions of a family share whole, as one part for ``fill``.
-
-    Parameters
-    ----------
-    template : str
-        The sections as they read in a docstring (any common indentation is removed), with
-        ``{name}`` lines where an entry of ``parts`` goes.
-    **parts : str
-        The entries, by name (the constants above, or a family's).
-
-    Returns
-    -------
-    str
-        The template with its ``{name}`` lines filled, ready to be a part itself.
-
-    Raises
-    ------
-    ValueError
-        If a ``{name}`` line names no part, or a part is asked for by no line.
-
-    Examples
-    --------
-    >>> print(compose('''
-    ...     Raises
-    ...     ------
-    ...     {axis_error}''', axis_error=AXIS_ERROR))
-    Raises
-    ------
-    AxisError
-        If an axis is out of range.
-    """
-    texts = {name: inspect.cleandoc(text) for name, text in parts.items()}
-    return fill_text(inspect.cleandoc(template), texts, "a composed part")
 
 
 def closing(raises, static, notes=""):
