@@ -325,6 +325,41 @@ def _view_write_kernel(root, new, *dyn, chain):
     return new
 
 
+@kernel(static=("chain", "plan", "out_shape", "op"))
+def _view_update_kernel(root, value, params, *dyn, chain, plan, out_shape, op):
+    """``view[key] <op>= value`` for a basic key, in one program: the view read from the root
+    (its chain forward), updated as ``_setitem_kernel`` updates an array, written back into
+    the root (the chain inverted, in reverse).  Returns the new root and the view's new
+    value (which the view caches: no read kernel for its next read)."""
+    ds = _split(chain, dyn)
+    values = [root]
+    for step, d in zip(chain, ds):
+        values.append(_forward(step, values[-1], d))
+    view = values.pop()
+    new = _setitem_kernel.fn(view, value, params, plan=plan, out_shape=out_shape,
+                             dtype=view.dtype, op=op)
+    out = new
+    for step, parent, d in zip(reversed(chain), reversed(values), reversed(ds)):
+        out = _backward(step, parent, out, d)
+    return out, new
+
+
+def update_view(view, value, params, plan, out_shape, op):
+    """Write ``view[key] <op>= value`` (a basic key: its dynamic ``plan``/``params``, result
+    shape ``out_shape``; ``value`` checked and raw) through to the view's root with one kernel
+    (not an update of the view's value, then a write-back: two); the root is rebound and the
+    view caches its new value.  The caller checked that the view is writable."""
+    info = view._view
+    with WRITE_LOCK:
+        root = info.root
+        out, new = _view_update_kernel(root._value, value, params, *info.dyn,
+                                       chain=info.chain, plan=plan, out_shape=out_shape,
+                                       op=op)
+        root._rebind(wrap(out))
+        info.cache = wrap(new)
+        info.seen = root._state()
+
+
 def write_view(view, new):
     """Rebind the view ``view`` to the Array ``new`` (its shape and dtype): one kernel writes
     it back into the root, which is rebound; the view caches ``new``."""
