@@ -39,7 +39,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core import buckets as _buckets
 from laxarray._core.devices import check_device, default_device, device_of, place
 from laxarray._core.errors import fail, fail_text, tracer_conversion
-from laxarray._core.jaxapi import Tracer, device_put
+from laxarray._core.jaxapi import ConcreteArray, Tracer, device_put
 from laxarray._core.jaxapi.regions import ARRAY_TYPE
 from laxarray.array_api._dispatch import NUMPY_METHODS, OPERATIONS
 
@@ -272,17 +272,33 @@ class Array:
             fail(TypeError, f"Array.{op}", "a 0-d array", self)
         return self._host()[()]
 
+    def _host0(self):
+        """The host copy (a 0-d NumPy array) of a concrete 0-d exact value, else ``None``:
+        the hot path of ``bool``/``int``/``float``, which scikit-learn calls in loops (jax
+        keeps one host copy per value, so a second read copies nothing)."""
+        v = self._v
+        if type(v) is ConcreteArray and not v.shape:
+            return np.asarray(v)
+        return None
+
     def __bool__(self) -> bool:
+        h = self._host0()
+        if h is not None:
+            return bool(h)
         return bool(self._scalar("__bool__"))
 
     def __int__(self) -> int:
-        v = self._scalar("__int__")
+        v = self._host0()
+        if v is None:
+            v = self._scalar("__int__")
         if _dt.kind_of(v.dtype) == "c":
             fail(TypeError, "Array.__int__", "a real array", self)
         return int(v)
 
     def __float__(self) -> float:
-        v = self._scalar("__float__")
+        v = self._host0()
+        if v is None:
+            v = self._scalar("__float__")
         if _dt.kind_of(v.dtype) == "c":
             fail(TypeError, "Array.__float__", "a real array", self)
         return float(v)
@@ -294,6 +310,9 @@ class Array:
         return complex(v)
 
     def __index__(self) -> int:
+        h = self._host0()
+        if h is not None and _dt.kind_of(h.dtype) in "iu":
+            return int(h)
         if _dt.kind_of(self.dtype) not in "iu":
             fail(TypeError, "Array.__index__", "an integer array", self)
         return int(self._scalar("__index__"))
