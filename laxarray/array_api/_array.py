@@ -287,21 +287,20 @@ class Array:
             return bool(h)
         return bool(self._scalar("__bool__"))
 
-    def __int__(self) -> int:
+    def _real_scalar(self, op):
+        """The host value of ``int``/``float`` (``op``): a real 0-d array's."""
         v = self._host0()
         if v is None:
-            v = self._scalar("__int__")
+            v = self._scalar(op)
         if _dt.kind_of(v.dtype) == "c":
-            fail(TypeError, "Array.__int__", "a real array", self)
-        return int(v)
+            fail(TypeError, f"Array.{op}", "a real array", self)
+        return v
+
+    def __int__(self) -> int:
+        return int(self._real_scalar("__int__"))
 
     def __float__(self) -> float:
-        v = self._host0()
-        if v is None:
-            v = self._scalar("__float__")
-        if _dt.kind_of(v.dtype) == "c":
-            fail(TypeError, "Array.__float__", "a real array", self)
-        return float(v)
+        return float(self._real_scalar("__float__"))
 
     def __complex__(self) -> complex:
         v = self._scalar("__complex__")

@@ -4,8 +4,9 @@ and the get/set kernels over raw values.
 A basic key is split into a static *plan* -- per axis the step, the number of elements
 taken and whether it is an integer, i.e. the key's structure and the result's shape -- and
 dynamic *params*, the start, step and count of every axis, an int64 vector passed to the
-kernel.  So ``x[i]``, ``x[i, j]``, ``x[i:i+k]`` and ``x[i] = v`` compile once per shape and
-key structure, whatever the values of ``i``, ``j``.  Exact arrays trace to
+kernel (on eager calls a device array, cached per key and placement: :func:`placed_params`).
+So ``x[i]``, ``x[i, j]``, ``x[i:i+k]`` and ``x[i] = v`` compile once per shape and key
+structure, whatever the values of ``i``, ``j``.  Exact arrays trace to
 ``dynamic_slice``/``slice``/``rev`` (get) or ``dynamic_update_slice``/``scatter`` (set),
 reading the starts alone; on a bucket (padded arrays) the kernels' ``bucket`` rule gives
 the plan of the bucket (:func:`bucket_plan`), and they trace to a gather/scatter per axis
@@ -418,5 +419,5 @@ def _set_on_bucket(x, value, params, plan, bucket, dtype, op):
 
 
 __all__ = ["basic_plan", "slice_region", "write_region", "store_cast", "broadcast_value",
-           "dynamic_plan", "placed_params", "bucket_plan", "on_bucket", "check_index_range", "wrap_negative",
-           "is_basic", "power"]
+           "dynamic_plan", "placed_params", "bucket_plan", "on_bucket", "check_index_range",
+           "wrap_negative", "is_basic", "power"]

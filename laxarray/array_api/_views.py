@@ -20,7 +20,9 @@ Array's methods):
 * **write** (``v[key] = w``, ``v += w``, ``v.sort()``): the view's new value is computed as
   for any array, then one kernel writes it back into the root -- each operation of the chain
   inverted, in reverse -- and the root is rebound; every other view of the root sees the new
-  value on its next read.
+  value on its next read.  ``v[key] = w`` of a basic key is one kernel in all
+  (:func:`update_view`: the chain forward, the update, the chain inverted), which gives the
+  root and the view's new value together.
 
 The layout of a view over its root's memory (byte offset and strides, as NumPy's) is kept
 too: it decides whether a reshape can be a view (NumPy's rule) and what ``Array.base`` is.
