@@ -337,6 +337,15 @@ class Array:
             tracer_conversion("Array.__array__")
         return np.asarray(v)
 
+    def _padded_host(self):
+        """The exact value as a (read-only) NumPy array where the handle holds a concrete
+        padded value alone, else ``None``: for an index key, which is read on the host anyway
+        (a mask's count, the indices' range), without first cutting the padding on the
+        device (a round trip through the host itself, then read back)."""
+        if self._v is None and self._view is None and type(self._pad) is ConcreteArray:
+            return self._host()
+        return None
+
     def __array__(self, dtype=None, copy=None):
         """A NumPy array with the same values (writable unless ``copy=False``)."""
         host = self._host()
