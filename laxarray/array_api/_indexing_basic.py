@@ -27,12 +27,18 @@ def getitem_basic(x, key, fn=_NAME_GET, view=True):
     is an integer (NumPy returns a scalar, a copy, then) or ``view`` is false; padded arrays
     stay padded."""
     axes, out_shape = basic_plan(fn, x.shape, key)
-    plan, params = dynamic_plan(axes, x.shape, x._held())
+    plan, params = dynamic_plan(axes, x.shape, _placed(x))
     out = call(_getitem_kernel, x, params, plan=plan, out_shape=out_shape)
     if not view or (not out_shape and _only_integers(key)):
         return out
     return _views.make_view(x, ("index", plan, out_shape), params, out,
                             _views.index_layout(x, _views.key_sources(key, x.ndim), axes))
+
+
+def _placed(x):
+    """A raw value placed as ``x``'s (its root's value as held: a view's own value is not
+    computed, a padded one not cut), for the placement of index params."""
+    return _views.root_of(x)._held()
 
 
 def _only_integers(key):
@@ -43,7 +49,7 @@ def _only_integers(key):
 def update_basic(x, key, value, op, fn):
     """``x`` after ``x[key] <op>= value`` for a basic key, as a new Array (padded arrays
     stay padded); ``value`` is checked by ``__setitem__``'s rule first."""
-    plan, params, out_shape, v = _update_operands(x, key, value, fn, x._held())
+    plan, params, out_shape, v = _update_operands(x, key, value, fn, _placed(x))
     return call(_setitem_kernel, x, v, params, plan=plan, out_shape=out_shape, dtype=x.dtype,
                 op=op)
 
