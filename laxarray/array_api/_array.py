@@ -39,7 +39,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core import buckets as _buckets
 from laxarray._core.devices import check_device, default_device, device_of, place
 from laxarray._core.errors import fail, fail_text, tracer_conversion
-from laxarray._core.jaxapi import Tracer, device_put
+from laxarray._core.jaxapi import ConcreteArray, Tracer, device_put
 from laxarray._core.jaxapi.regions import ARRAY_TYPE
 from laxarray.array_api._method_bodies import NUMPY_METHODS, OPERATIONS
 
@@ -272,20 +272,35 @@ class Array:
             fail(TypeError, f"Array.{op}", "a 0-d array", self)
         return self._host()[()]
 
+    def _host0(self):
+        """The host copy (a 0-d NumPy array) of a concrete 0-d exact value, else ``None``:
+        the hot path of ``bool``/``int``/``float``, which scikit-learn calls in loops (jax
+        keeps one host copy per value, so a second read copies nothing)."""
+        v = self._v
+        if type(v) is ConcreteArray and not v.shape:
+            return np.asarray(v)
+        return None
+
     def __bool__(self) -> bool:
+        h = self._host0()
+        if h is not None:
+            return bool(h)
         return bool(self._scalar("__bool__"))
 
-    def __int__(self) -> int:
-        v = self._scalar("__int__")
+    def _real_scalar(self, op):
+        """The host value of ``int``/``float`` (``op``): a real 0-d array's."""
+        v = self._host0()
+        if v is None:
+            v = self._scalar(op)
         if _dt.kind_of(v.dtype) == "c":
-            fail(TypeError, "Array.__int__", "a real array", self)
-        return int(v)
+            fail(TypeError, f"Array.{op}", "a real array", self)
+        return v
+
+    def __int__(self) -> int:
+        return int(self._real_scalar("__int__"))
 
     def __float__(self) -> float:
-        v = self._scalar("__float__")
-        if _dt.kind_of(v.dtype) == "c":
-            fail(TypeError, "Array.__float__", "a real array", self)
-        return float(v)
+        return float(self._real_scalar("__float__"))
 
     def __complex__(self) -> complex:
         v = self._scalar("__complex__")
@@ -294,6 +309,9 @@ class Array:
         return complex(v)
 
     def __index__(self) -> int:
+        h = self._host0()
+        if h is not None and _dt.kind_of(h.dtype) in "iu":
+            return int(h)
         if _dt.kind_of(self.dtype) not in "iu":
             fail(TypeError, "Array.__index__", "an integer array", self)
         return int(self._scalar("__index__"))
@@ -318,6 +336,15 @@ class Array:
         if isinstance(v, Tracer):
             tracer_conversion("Array.__array__")
         return np.asarray(v)
+
+    def _padded_host(self):
+        """The exact value as a (read-only) NumPy array where the handle holds a concrete
+        padded value alone, else ``None``: for an index key, which is read on the host anyway
+        (a mask's count, the indices' range), without first cutting the padding on the
+        device (a round trip through the host itself, then read back)."""
+        if self._v is None and self._view is None and type(self._pad) is ConcreteArray:
+            return self._host()
+        return None
 
     def __array__(self, dtype=None, copy=None):
         """A NumPy array with the same values (writable unless ``copy=False``)."""

@@ -45,9 +45,9 @@ _SCALARS = (bool, int, float, complex)
 def padded_inputs(arrays, unpadded=()):
     """``(values on their buckets, logical shapes)`` of ``arrays`` if every one runs there,
     else ``None``: a bucketed Array's padded value, a NumPy array padded on the host, a 0-d
-    value (a Python scalar, a 0-d NumPy/jax value) and the NumPy argument at a position in
-    ``unpadded`` (an index parameter vector) as they are; a larger array, a jax array or a
-    tracer runs exact."""
+    value (a Python scalar, a 0-d NumPy/jax value) and the argument at a position in
+    ``unpadded`` (an index parameter vector, NumPy or device) as they are; a larger array,
+    another jax array or a tracer runs exact."""
     out, shapes = [], []
     for i, a in enumerate(arrays):
         t = type(a)
@@ -61,8 +61,11 @@ def padded_inputs(arrays, unpadded=()):
                                not isinstance(a, Tracer)):
             out.append(a)
             shapes.append(())
+        elif i in unpadded:     # an index parameter vector (NumPy or device), as it is
+            out.append(a)
+            shapes.append(a.shape)
         elif t is np.ndarray:
-            p = a if i in unpadded else pad_host(a)
+            p = pad_host(a)
             if p is None:
                 return None
             out.append(p)

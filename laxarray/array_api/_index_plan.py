@@ -4,8 +4,9 @@ and the get/set kernels over raw values.
 A basic key is split into a static *plan* -- per axis the step, the number of elements
 taken and whether it is an integer, i.e. the key's structure and the result's shape -- and
 dynamic *params*, the start, step and count of every axis, an int64 vector passed to the
-kernel.  So ``x[i]``, ``x[i, j]``, ``x[i:i+k]`` and ``x[i] = v`` compile once per shape and
-key structure, whatever the values of ``i``, ``j``.  Exact arrays trace to
+kernel (on eager calls a device array, cached per key and placement: :func:`placed_params`).
+So ``x[i]``, ``x[i, j]``, ``x[i:i+k]`` and ``x[i] = v`` compile once per shape and key
+structure, whatever the values of ``i``, ``j``.  Exact arrays trace to
 ``dynamic_slice``/``slice``/``rev`` (get) or ``dynamic_update_slice``/``scatter`` (set),
 reading the starts alone; on a bucket (padded arrays) the kernels' ``bucket`` rule gives
 the plan of the bucket (:func:`bucket_plan`), and they trace to a gather/scatter per axis
@@ -25,10 +26,12 @@ import operator
 
 import numpy as np
 from jax import lax
+from jax.sharding import SingleDeviceSharding
 
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, slice_error
 from laxarray._core.buckets import bucket_dim, bucket_shape
+from laxarray._core.jaxapi import Tracer, put_like
 from laxarray._core.runtime.kernel import kernel
 from laxarray._core.numerics import cast_value
 from laxarray.array_api.elementwise import int_pow
@@ -156,14 +159,43 @@ def _at(v, i):
     return lax.reshape(lax.slice(v, (i,), (i + 1,)), ())
 
 
-def dynamic_plan(axes, shape):
+def dynamic_plan(axes, shape, like=None):
     """``(plan, params)`` of the basic ``axes`` plan: per axis ``(step, count, is_int,
-    full)`` (static) and ``[start, step, count]`` per axis (an int64 vector: dynamic)."""
+    full)`` (static) and ``[start, step, count]`` per axis (an int64 vector: dynamic).
+
+    ``like``: the raw value the kernel will run on; where it is a concrete jax array the
+    params come as a device array placed like it (:func:`placed_params`), else NumPy's."""
     plan, params = [], []
     for (start, step, count, is_int), n in zip(axes, shape):
         plan.append((step, count, is_int, start == 0 and step == 1 and count == n))
         params.extend((start, step, count))
-    return tuple(plan), np.array(params, _dt.default_index())
+    return tuple(plan), placed_params(params, like)
+
+
+_PARAMS: dict = {}
+_PARAMS_MAX = 4096
+
+
+def placed_params(values, like):
+    """The index params ``values`` (Python ints) as a vector of the default index dtype:
+    a device array placed like the concrete jax array ``like`` (cached: index keys repeat,
+    and a kernel call on device arguments alone takes the executables' fast path, about
+    half the time of one that transfers a NumPy vector), else (``like`` a tracer or
+    ``None``) a NumPy array."""
+    dtype = _dt.default_index()
+    if like is None or isinstance(like, Tracer):
+        return np.array(values, dtype)
+    sharding = like.sharding
+    if type(sharding) is not SingleDeviceSharding:  # spread over devices: NumPy's, placed
+        return np.array(values, dtype)               # by the call as before
+    key = (tuple(values), dtype, sharding, like._committed)
+    out = _PARAMS.get(key)
+    if out is None:
+        out = put_like(np.array(values, dtype), like)
+        if len(_PARAMS) >= _PARAMS_MAX:
+            _PARAMS.clear()
+        _PARAMS[key] = out
+    return out
 
 
 def bucket_plan(plan):
@@ -387,5 +419,5 @@ def _set_on_bucket(x, value, params, plan, bucket, dtype, op):
 
 
 __all__ = ["basic_plan", "slice_region", "write_region", "store_cast", "broadcast_value",
-           "dynamic_plan", "bucket_plan", "on_bucket", "check_index_range", "wrap_negative",
-           "is_basic", "power"]
+           "dynamic_plan", "placed_params", "bucket_plan", "on_bucket", "check_index_range",
+           "wrap_negative", "is_basic", "power"]

@@ -10,10 +10,12 @@ keys copies.  ``x[key] = v`` rebinds the handle ``x`` (a view writes through to 
 from __future__ import annotations
 
 from laxarray.array_api import _indexing_advanced as _adv
+from laxarray.array_api import _views
 from laxarray.array_api._array import check_writable
 from laxarray.array_api._method_bodies import provide
 from laxarray.array_api._index_plan import is_basic
-from laxarray.array_api._indexing_basic import _NAME_GET, getitem_basic, update_basic
+from laxarray.array_api._indexing_basic import (_NAME_GET, getitem_basic, update_basic,
+                                                 update_in_view)
 
 _NAME_SET = "Array.__setitem__"
 
@@ -44,6 +46,9 @@ def setitem(x, key, value):
             x._rebind(_adv.updated(_adv.setitem_value(x, entries, value)))
             return
         key = _adv.basic_key(entries)
+    if _views.root_of(x) is not x:  # a view: one kernel writes through to its root
+        update_in_view(x, key, value, "set", _NAME_SET)
+        return
     x._rebind(update_basic(x, key, value, "set", _NAME_SET))
 
 

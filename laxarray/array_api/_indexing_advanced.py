@@ -81,7 +81,9 @@ def _classify(fn, k):
     if isinstance(k, np.integer):
         return ("int", int(k))
     if isinstance(k, Array):
-        raw = k._value
+        raw = k._padded_host()
+        if raw is None:
+            raw = k._value
     elif isinstance(k, (jax.Array, Tracer, np.ndarray)):
         raw = k
     elif isinstance(k, (list, tuple)):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from laxarray._core.errors import broadcast_error, shape_text
 from laxarray.array_api import _views
+from laxarray.array_api._array import Array
 from laxarray.array_api._broadcast import broadcastable
 from laxarray.array_api._calls import call
 from laxarray.array_api._convert import value_operand
@@ -26,12 +27,18 @@ def getitem_basic(x, key, fn=_NAME_GET, view=True):
     is an integer (NumPy returns a scalar, a copy, then) or ``view`` is false; padded arrays
     stay padded."""
     axes, out_shape = basic_plan(fn, x.shape, key)
-    plan, params = dynamic_plan(axes, x.shape)
+    plan, params = dynamic_plan(axes, x.shape, _placed(x))
     out = call(_getitem_kernel, x, params, plan=plan, out_shape=out_shape)
     if not view or (not out_shape and _only_integers(key)):
         return out
     return _views.make_view(x, ("index", plan, out_shape), params, out,
                             _views.index_layout(x, _views.key_sources(key, x.ndim), axes))
+
+
+def _placed(x):
+    """A raw value placed as ``x``'s (its root's value as held: a view's own value is not
+    computed, a padded one not cut), for the placement of index params."""
+    return _views.root_of(x)._held()
 
 
 def _only_integers(key):
@@ -42,6 +49,24 @@ def _only_integers(key):
 def update_basic(x, key, value, op, fn):
     """``x`` after ``x[key] <op>= value`` for a basic key, as a new Array (padded arrays
     stay padded); ``value`` is checked by ``__setitem__``'s rule first."""
+    plan, params, out_shape, v = _update_operands(x, key, value, fn, _placed(x))
+    return call(_setitem_kernel, x, v, params, plan=plan, out_shape=out_shape, dtype=x.dtype,
+                op=op)
+
+
+def update_in_view(view, key, value, op, fn):
+    """``view[key] <op>= value`` for a basic key on the view ``view``, written through to its
+    root by one kernel (``_views.update_view``); ``value`` is checked as by
+    :func:`update_basic`."""
+    plan, params, out_shape, v = _update_operands(view, key, value, fn,
+                                                  _views.root_of(view)._value)
+    _views.update_view(view, v._value if type(v) is Array else v, params, plan, out_shape, op)
+
+
+def _update_operands(x, key, value, fn, like):
+    """``(plan, params, out_shape, value)`` of ``x[key] = value``: the key's dynamic plan
+    (params placed like the raw value ``like`` the kernel runs on) and the value checked by
+    ``__setitem__``'s rule and NumPy's broadcasting."""
     axes, out_shape = basic_plan(fn, x.shape, key)
     v = value_operand(fn, value, x.dtype)
     if not broadcastable(tuple(v.shape), out_shape):
@@ -50,9 +75,8 @@ def update_basic(x, key, value, op, fn):
                 f"could not broadcast input array from shape {shape_text(v.shape)} into "
                 f"shape {shape_text(out_shape)}")
         raise broadcast_error(fn, f"a value broadcastable to shape {out_shape}", value, text)
-    plan, params = dynamic_plan(axes, x.shape)
-    return call(_setitem_kernel, x, v, params, plan=plan, out_shape=out_shape, dtype=x.dtype,
-                op=op)
+    plan, params = dynamic_plan(axes, x.shape, like)
+    return plan, params, out_shape, v
 
 
-__all__ = ["getitem_basic", "update_basic"]
+__all__ = ["getitem_basic", "update_basic", "update_in_view"]

@@ -20,7 +20,9 @@ Array's methods):
 * **write** (``v[key] = w``, ``v += w``, ``v.sort()``): the view's new value is computed as
   for any array, then one kernel writes it back into the root -- each operation of the chain
   inverted, in reverse -- and the root is rebound; every other view of the root sees the new
-  value on its next read.
+  value on its next read.  ``v[key] = w`` of a basic key is one kernel in all
+  (:func:`update_view`: the chain forward, the update, the chain inverted), which gives the
+  root and the view's new value together.
 
 The layout of a view over its root's memory (byte offset and strides, as NumPy's) is kept
 too: it decides whether a reshape can be a view (NumPy's rule) and what ``Array.base`` is.
@@ -323,6 +325,41 @@ def _view_write_kernel(root, new, *dyn, chain):
     for op, parent, d in zip(reversed(chain), reversed(values), reversed(ds)):
         new = _backward(op, parent, new, d)
     return new
+
+
+@kernel(static=("chain", "plan", "out_shape", "op"))
+def _view_update_kernel(root, value, params, *dyn, chain, plan, out_shape, op):
+    """``view[key] <op>= value`` for a basic key, in one program: the view read from the root
+    (its chain forward), updated as ``_setitem_kernel`` updates an array, written back into
+    the root (the chain inverted, in reverse).  Returns the new root and the view's new
+    value (which the view caches: no read kernel for its next read)."""
+    ds = _split(chain, dyn)
+    values = [root]
+    for step, d in zip(chain, ds):
+        values.append(_forward(step, values[-1], d))
+    view = values.pop()
+    new = _setitem_kernel.fn(view, value, params, plan=plan, out_shape=out_shape,
+                             dtype=view.dtype, op=op)
+    out = new
+    for step, parent, d in zip(reversed(chain), reversed(values), reversed(ds)):
+        out = _backward(step, parent, out, d)
+    return out, new
+
+
+def update_view(view, value, params, plan, out_shape, op):
+    """Write ``view[key] <op>= value`` (a basic key: its dynamic ``plan``/``params``, result
+    shape ``out_shape``; ``value`` checked and raw) through to the view's root with one kernel
+    (not an update of the view's value, then a write-back: two); the root is rebound and the
+    view caches its new value.  The caller checked that the view is writable."""
+    info = view._view
+    with WRITE_LOCK:
+        root = info.root
+        out, new = _view_update_kernel(root._value, value, params, *info.dyn,
+                                       chain=info.chain, plan=plan, out_shape=out_shape,
+                                       op=op)
+        root._rebind(wrap(out))
+        info.cache = wrap(new)
+        info.seen = root._state()
 
 
 def write_view(view, new):
