@@ -395,7 +395,7 @@ class Record:
         """What no example met, per kind of cell (empty kinds left out):
         ``{"parameters": ["prepend: array", ...]`` (the cells of ``name``'s signature,
         :func:`~laxarray.conformance.signatures.untried`), ``"rank pairs": ["1-D x 2-D,
-        equal lengths", ...]`` (:data:`RANK_PAIRS`, for a broadcasting spec),
+        equal lengths", ...]`` (:func:`pair_cells`, for a broadcasting spec),
         ``"value classes": [...]}`` (the combination ``table``'s cells not met,
         :meth:`table`)."""
         out = {}
