@@ -345,8 +345,11 @@ def _moderate_values(dt, shape, bounds, rng):
     lo = -10 if lo is None else max(lo, -10)
     hi = 10 if hi is None else min(hi, 10)
     n = math.prod(shape)
-    if dt.kind == "b":
-        return rng.integers(0, 2, n).astype(dt).reshape(shape)
+    if dt.kind == "b":  # (both values from two elements on: a constant condition of
+        vals = rng.integers(0, 2, n)  # where's hides which of its elements goes where)
+        if n >= 2 and vals.min() == vals.max():
+            vals[rng.integers(0, n)] ^= 1
+        return vals.astype(dt).reshape(shape)
     if dt.kind in "iu":
         lo, hi = max(int(np.ceil(lo)), int(np.iinfo(dt).min)), min(int(np.floor(hi)),
                                                                      int(np.iinfo(dt).max))
@@ -535,36 +538,78 @@ _SPECIAL_PAIRS = frozenset({"1-D x 2-D, equal lengths", "2-D x 1-D, equal length
                             "size-1 axis stretched in the second", "0-d x n-D", "n-D x 0-d"})
 
 
+def _binary_shapes(big, small, swap):
+    """The steering of a binary spec's shapes (``shape``, ``shape2`` of it, ``swap``:
+    the first operand the smaller) to a rank pair; ``where``'s condition of the others'
+    shape."""
+    return {"@shape": ("exact", big), "shape2": ("exact", small), "swap": ("=", swap),
+            "c swap": ("=", False)}
+
+
+def _condition_shapes(big, small, swap):
+    """The steering of ``where``'s shapes to a rank pair of its condition (first) against
+    ``x1`` and ``x2`` (of one shape): ``c swap`` makes the condition the larger."""
+    return {"@shape": ("exact", big), "c shape": ("exact", small), "c swap": ("=", not swap),
+            "@bcast": "same", "swap": ("=", False)}
+
+
+def _bound_shapes(bound, other):
+    """The steering of ``clip``'s shapes to a rank pair of ``x`` (first) against the
+    array bound ``bound``, ``other`` left out: ``x smaller`` broadcasts ``x`` against
+    it."""
+    def steer(big, small, swap):
+        out = {"@shape": ("exact", big), "x smaller": ("=", swap),
+               f"{bound} kind": ("=", "array"), f"{other} kind": ("=", "none")}
+        if swap:
+            out.update({"x shape": ("exact", small), f"{bound} shape": ("exact", big)})
+        else:
+            out[f"{bound} shape"] = ("exact", small)
+        return out
+    return steer
+
+
 def rank_pair_plans(seen, dtype_info=None):
     """Plans meeting every rank pair (:data:`~laxarray.conformance.coverage.RANK_PAIRS`)
-    of a spec that draws a shape, a second shape broadcast with it (labelled ``shape2``)
-    and which of the two is whose (``swap``): the binary elementwise functions, ``where``
-    (issue 74).  Each pair meets moderate values, the dtype classes rotating over the
-    pairs (integer, real floating, complex, bool, as the spec draws them: each dtype class
-    many pairs, not every pair each dtype class), and the pairs of
+    of the broadcast operands of a spec (issue 74): of a spec that draws a shape, a second
+    shape broadcast with it (labelled ``shape2``) and which of the two is whose (``swap``),
+    the binary elementwise functions and ``where``'s ``x1`` and ``x2``; and the operand
+    pairs of :data:`~laxarray.conformance.coverage.OPERAND_PAIRS`, ``where``'s condition
+    (``c shape``, ``c swap``) against ``x1`` and ``x2``, ``clip``'s ``x`` (``x shape``,
+    ``x smaller``) against each bound (``min shape``, ``max shape``) given as an array,
+    the other left out.  Each pair meets moderate values, the dtype classes rotating over
+    the pairs (integer, real floating, complex, bool, as the spec draws them: each dtype
+    class many pairs, not every pair each dtype class), and the pairs of
     :data:`_SPECIAL_PAIRS` the special ties on a floating dtype too (every pair with
     every class would cost 40 examples a function)."""
-    if seen.get("shape2", (None,))[0] != "bcast" or "swap" not in seen:
+    steering = []
+    if seen.get("shape2", (None,))[0] == "bcast" and "swap" in seen:
+        steering.append(_binary_shapes)
+    if seen.get("c shape", (None,))[0] == "bcast" and "c swap" in seen:
+        steering.append(_condition_shapes)
+    if "x smaller" in seen:
+        steering += [_bound_shapes(b, o) for b, o in (("min", "max"), ("max", "min"))
+                     if f"{b} kind" in seen]
+    if not steering:
         return []
     rules = [r for r in ("integer", "floating", "complex", "bool")
              if _pick(dtype_info, r) is not None] or [None]
     base = {"@given": "true", "scalar x2": ("=", False), "@size": 2,
             "mirror specials": ("=", "off")}
     out = []
-    for i, cell in enumerate(coverage.RANK_PAIRS):
-        s1, s2 = _pair_shapes(cell)
-        swap = len(s1) < len(s2) or (len(s1) == len(s2) and _broadcastable(s2, s1)
-                                     and not _broadcastable(s1, s2))
-        big, small = (s2, s1) if swap else (s1, s2)
-        shapes = {"@shape": ("exact", big), "shape2": ("exact", small),
-                  "swap": ("=", swap)}
-        moderate = dict(base, **shapes, **{"@array": "moderate"})
-        if rules[i % len(rules)] is not None:
-            moderate["@dtype"] = rules[i % len(rules)]
-        out.append(moderate)
-        if _pick(dtype_info, "floating") is not None and cell in _SPECIAL_PAIRS:
-            out.append(dict(base, **shapes, **{"@array": "special ties",
-                                               "@dtype": "floating"}))
+    for steer in steering:
+        for i, cell in enumerate(coverage.RANK_PAIRS):
+            s1, s2 = _pair_shapes(cell)
+            swap = len(s1) < len(s2) or (len(s1) == len(s2) and _broadcastable(s2, s1)
+                                         and not _broadcastable(s1, s2))
+            big, small = (s2, s1) if swap else (s1, s2)
+            shapes = steer(big, small, swap)
+            moderate = dict(base, **shapes, **{"@array": "moderate"})
+            if rules[i % len(rules)] is not None:
+                moderate["@dtype"] = rules[i % len(rules)]
+            out.append(moderate)
+            if _pick(dtype_info, "floating") is not None and cell in _SPECIAL_PAIRS:
+                out.append(dict(base, **shapes, **{"@array": "special ties",
+                                                   "@dtype": "floating"}))
     return out
 
 

@@ -263,6 +263,57 @@ def rank_pairs(shape1, shape2):
     return out
 
 
+#: the operand pairs of the functions whose broadcast operands are more than two, each
+#: pair's rank pairs cells of their own (issue 74): ``{function: ((first, second), ...)}``,
+#: a side the parameter (or ``/``-joined parameters, broadcast together) it names --
+#: ``where``'s condition against the shape ``x1`` and ``x2`` broadcast to, ``clip``'s ``x``
+#: against each bound given as an array.  Each cell reads ``"condition against x1/x2: 1-D
+#: x 2-D, equal lengths"``; ``where``'s ``x1`` against ``x2`` keeps the binary cells
+OPERAND_PAIRS = {"where": (("condition", "x1/x2"),), "clip": (("x", "min"), ("x", "max"))}
+#: the functions whose first two array operands are not a pair of :data:`RANK_PAIRS`
+_NO_BINARY_PAIRS = frozenset(("clip",))
+
+
+def pair_cells(names):
+    """The rank pair cells of a broadcasting spec checking the functions ``names``:
+    :data:`RANK_PAIRS` (its two operands, or ``where``'s ``x1`` and ``x2``), and those of
+    :data:`OPERAND_PAIRS` (``"x against min: 0-d x 1-D"``)."""
+    names = tuple(names or ())
+    out = [] if names and all(n in _NO_BINARY_PAIRS for n in names) else list(RANK_PAIRS)
+    for name in names:
+        for first, second in OPERAND_PAIRS.get(name, ()):
+            out += [f"{first} against {second}: {cell}" for cell in RANK_PAIRS]
+    return out
+
+
+def _operand_shape(bound, side):
+    """The shape of side ``side`` of an operand pair (``"x1/x2"``: the parameters' arrays
+    broadcast together) in the arguments ``bound`` (name -> value), or None where none is
+    an array."""
+    shapes = [tuple(bound[p].shape) for p in side.split("/")
+              if p in bound and signatures._is_array(bound[p])]
+    return np.broadcast_shapes(*shapes) if shapes else None
+
+
+def operand_pairs(name, args, kwargs):
+    """The cells of :data:`OPERAND_PAIRS` that a call of ``name`` with ``args`` and
+    ``kwargs`` met (none where they do not bind to its signature)."""
+    pairs = OPERAND_PAIRS.get(name)
+    sig = signatures.signature(name) if pairs else None
+    if sig is None:
+        return set()
+    try:
+        bound = sig._inspect.bind(*args, **kwargs).arguments
+    except TypeError:
+        return set()
+    out = set()
+    for first, second in pairs:
+        s1, s2 = _operand_shape(bound, first), _operand_shape(bound, second)
+        if s1 is not None and s2 is not None:
+            out |= {f"{first} against {second}: {c}" for c in rank_pairs(s1, s2)}
+    return out
+
+
 class Record:
     """The coverage of one spec's examples, gathered one example at a time.
 
@@ -279,7 +330,8 @@ class Record:
         #: whether the spec's rank pairs are part of its cells (:data:`RANK_PAIRS`: a
         #: binary or ternary function that broadcasts)
         self.broadcasting = broadcasting
-        #: ``{rank pair: examples}``: the rank pairs of its calls' first two array operands
+        #: ``{rank pair: examples}``: the rank pairs of its calls' last two array operands
+        #: and of their :data:`OPERAND_PAIRS` (:func:`pair_cells`)
         self.pairs = {}
         #: examples run before the random phase (boundary examples)
         self.boundary = 0
@@ -326,9 +378,12 @@ class Record:
             if sig is not None:
                 met.setdefault(call.path, set()).update(sig.tried(call.args, call.kwargs))
             if self.broadcasting:
-                shapes = [tuple(a.shape) for a in call.args if signatures._is_array(a)]
-                if len(shapes) >= 2:
-                    pairs |= rank_pairs(shapes[-2], shapes[-1])
+                tail = call.args[-2:]  # (where's condition is no operand of these, nor
+                # is its condition and x2 where x1 is a Python scalar)
+                if len(tail) == 2 and all(map(signatures._is_array, tail)) and \
+                        call.path not in _NO_BINARY_PAIRS:
+                    pairs |= rank_pairs(tuple(tail[0].shape), tuple(tail[1].shape))
+                pairs |= operand_pairs(call.path, call.args, call.kwargs)
         for name, cells in met.items():
             counts = self.params.setdefault(name, {})
             for cell in cells:
@@ -340,7 +395,7 @@ class Record:
         """What no example met, per kind of cell (empty kinds left out):
         ``{"parameters": ["prepend: array", ...]`` (the cells of ``name``'s signature,
         :func:`~laxarray.conformance.signatures.untried`), ``"rank pairs": ["1-D x 2-D,
-        equal lengths", ...]`` (:data:`RANK_PAIRS`, for a broadcasting spec),
+        equal lengths", ...]`` (:func:`pair_cells`, for a broadcasting spec),
         ``"value classes": [...]}`` (the combination ``table``'s cells not met,
         :meth:`table`)."""
         out = {}
@@ -348,7 +403,7 @@ class Record:
         if params:
             out["parameters"] = params
         if self.broadcasting:
-            pairs = [c for c in RANK_PAIRS if c not in self.pairs]
+            pairs = [c for c in pair_cells(self.functions) if c not in self.pairs]
             if pairs:
                 out["rank pairs"] = pairs
         missing = list((table or {}).get("not met", ()))
@@ -460,4 +515,5 @@ def summary(record):
 
 
 __all__ = ["HEADINGS", "VALUE_CLASSES", "KEYWORDS", "Record", "classes", "combination",
-           "keyword", "met", "summary", "RANKS", "RANK_PAIRS", "rank_pairs"]
+           "keyword", "met", "summary", "RANKS", "RANK_PAIRS", "rank_pairs", "OPERAND_PAIRS",
+           "pair_cells", "operand_pairs"]

@@ -133,6 +133,43 @@ def using(profile):
         _PROFILE.reset(token)
 
 
+def narrowed_range(*names):
+    """``(min, max)`` of the integer dtype the current device promotes ``names`` to, where
+    it is narrower than the table's (:func:`result_type`: ``int32`` for ``uint32`` with
+    ``int8``); None where it is the table's.  An operand value outside it has no result
+    the standard states: the table's dtype holds it, the device's cannot (``uint32``
+    4294967295 is no ``int32``), so the implementation decides what it becomes.
+
+    >>> p = Profile(frozenset(("int8", "int32", "uint32")), FULL.defaults,
+    ...             {("uint32", "int8"): "int32"})
+    >>> with using(p):
+    ...     narrowed_range("uint32", "int8"), narrowed_range("int8", "int32")
+    ((-2147483648, 2147483647), None)
+    """
+    table = promotion.result_type(*names)
+    got = result_type(*names)
+    if got == table or np.dtype(got).kind not in "iu":
+        return None
+    info = np.iinfo(np.dtype(got))
+    return int(info.min), int(info.max)
+
+
+def beyond(names, *operands):
+    """The elements (a bool array of the operands' broadcast shape) where an integer
+    operand (NumPy) holds a value outside :func:`narrowed_range` of ``names``; None where
+    the device's promotion is the table's."""
+    bounds = narrowed_range(*names)
+    if bounds is None:
+        return None
+    out = np.zeros(np.broadcast_shapes(*(np.shape(v) for v in operands)), bool)
+    for v in operands:
+        v = np.asarray(v)
+        if v.dtype.kind in "iu":
+            wide = v.astype(np.int64 if v.dtype.itemsize < 8 else object)
+            out |= (wide < bounds[0]) | (wide > bounds[1])
+    return out
+
+
 def available(names):
     """The names among ``names`` (dtype names) that the current device has, in order."""
     have = current().dtypes

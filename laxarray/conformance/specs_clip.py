@@ -1,4 +1,7 @@
-"""Conformance spec of ``clip``: bounds that are arrays, Python scalars or ``None``.
+"""Conformance spec of ``clip``: bounds that are arrays, Python scalars or ``None``, each
+array of any rank against ``x``'s: a bound broadcast against ``x``, or ``x`` against a
+larger bound (the standard broadcasts ``x`` too: the result has the shape of the three
+broadcast together).
 
 Oracle: ``maximum(minimum(x, max), min)`` in NumPy (the standard's definition), so NaN in
 ``x``, ``min`` or ``max`` gives NaN.  Unspecified inputs are never drawn or are filtered:
@@ -25,13 +28,14 @@ def _oracle(x, lo, hi):
     return np.asarray(out, dtype=x.dtype)
 
 
-def _zero_sign_free(x, lo, hi):
-    """Where the sign of a zero result is unspecified: ``x`` and a bound, or the two bounds,
-    are zeros of opposite signs (``clip`` is ``minimum``/``maximum``, which leave the sign
-    of a zero result to the implementation when zeros of both signs meet)."""
-    zeros = [np.broadcast_to(v, x.shape) for v in (x, lo, hi) if v is not None]
+def _zero_sign_free(x, lo, hi, shape):
+    """Where the sign of a zero result (of ``shape``) is unspecified: ``x`` and a bound, or
+    the two bounds, are zeros of opposite signs (``clip`` is ``minimum``/``maximum``, which
+    leave the sign of a zero result to the implementation when zeros of both signs
+    meet)."""
+    zeros = [np.broadcast_to(v, shape) for v in (x, lo, hi) if v is not None]
     if x.dtype.kind != "f" or len(zeros) < 2:
-        return np.zeros(x.shape, bool)
+        return np.zeros(shape, bool)
     pos = np.logical_or.reduce([(v == 0) & ~np.signbit(v) for v in zeros])
     neg = np.logical_or.reduce([(v == 0) & np.signbit(v) for v in zeros])
     return pos & neg
@@ -53,10 +57,14 @@ def clip_spec():
     """Register the spec of ``clip(x, /, min=None, max=None)``."""
     def check(xp, data):
         dtype = data.draw(S.dtypes("real numeric"), label="dtype")
-        shape = data.draw(S.shapes(), label="shape")
-        x = data.draw(S.arrays(dtype, shape), label="x")
+        shape = data.draw(S.shapes(), label="shape")  # what every operand broadcasts to
+        xshape = shape
+        if data.draw(st.booleans(), label="x smaller"):  # x broadcast against a bound
+            xshape = data.draw(S.broadcastable_shapes(shape), label="x shape")
+        x = data.draw(S.arrays(dtype, xshape), label="x")
         lo_arg, lo = _draw_bound(data, dtype, shape, "min")
         hi_arg, hi = _draw_bound(data, dtype, shape, "max")
+        shape = np.broadcast_shapes(*(np.shape(v) for v in (x, lo, hi) if v is not None))
         kwargs = {}
         if lo_arg is not None or data.draw(st.booleans(), label="pass min=None"):
             kwargs["min"] = lo_arg if not isinstance(lo_arg, np.ndarray) else as_xp(xp, lo_arg)
@@ -74,7 +82,7 @@ def clip_spec():
         assert_dtype("clip", out, dtype)
         assert_shape("clip", out, shape)
         got = to_numpy(out)
-        free = _zero_sign_free(x, lo, hi)
+        free = _zero_sign_free(x, lo, hi, shape)
         if lo is not None and hi is not None:
             with np.errstate(invalid="ignore"):
                 keep = ~np.broadcast_to(lo > hi, shape)
@@ -83,4 +91,5 @@ def clip_spec():
         unsigned = free & (got == 0) & (expected == 0)
         got, expected = got[~unsigned], expected[~unsigned]
         assert_values("clip", got, expected)
-    return register(Spec("clip", check, S.DTYPE_GROUPS["real numeric"], kind="elementwise"))
+    return register(Spec("clip", check, S.DTYPE_GROUPS["real numeric"], kind="elementwise",
+                         tags=("broadcasting",)))

@@ -138,11 +138,21 @@ def _isin(xp, data):
     if scalar == "x1" and x1.size and _fits(x1.reshape(-1)[0], x2.dtype):
         x1 = x1.reshape(-1)[0]
         arg1 = int(x1)
+    keep = None  # two arrays promoted to a narrower dtype than the table's on the device:
+    # the values it cannot hold compare as the namespace makes them, left out
+    if not isinstance(arg1, int) and not isinstance(arg2, int) and \
+            device_dtypes.narrowed_range(d1, d2) is not None:
+        x2 = x2[~device_dtypes.beyond((d1, d2), x2)]
+        arg2 = as_xp(xp, x2)
+        keep = ~device_dtypes.beyond((d1, d2), x1)
     expected = np.isin(x1, x2, invert=invert)
     out = xp.isin(arg1, arg2, invert=invert)
     assert_dtype("isin", out, "bool")
     assert_shape("isin", out, x1.shape)
-    assert_values("isin", to_numpy(out), expected)
+    got = to_numpy(out)
+    if keep is not None:
+        got, expected = got[keep], expected[keep]
+    assert_values("isin", got, expected)
 
 
 for _name, _check in (("unique_all", _unique_all), ("unique_counts", _unique_counts),

@@ -341,8 +341,10 @@ def _where_check(xp, data):
         ("float64", "float32"), ("int8", "int16"), ("bool", "bool"), ("complex64", "float64"),
         ("uint8", "uint8"), ("complex128", "complex64")])), label="dtypes")
     shape = data.draw(S.shapes(), label="shape")
-    cond = data.draw(S.arrays("bool", data.draw(S.broadcastable_shapes(shape),
-                                                label="c shape")), label="c")
+    cshape = data.draw(S.broadcastable_shapes(shape), label="c shape")
+    if data.draw(st.booleans(), label="c swap"):  # the condition the larger operand, x1
+        shape, cshape = cshape, shape  # and x2 broadcast against it (issue 74)
+    cond = data.draw(S.arrays("bool", cshape), label="c")
     # a Python scalar on either side (2024.12 on), of each kind the other's dtype (d1) takes
     scalar = data.draw(st.booleans(), label="scalar x2")
     side = data.draw(st.sampled_from(["x2", "x1"]), label="scalar side")

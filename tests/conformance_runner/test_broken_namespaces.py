@@ -486,21 +486,41 @@ def _diff_ignores_prepend(x, /, *, axis=-1, n=1, prepend=None, append=None):
     return _diff_standard(x, axis=axis, n=n, append=append)
 
 
+def _square_rows(a, b):
+    """Whether ``a`` is 1-D and ``b`` a square 2-D array of its length (more than 1)."""
+    a, b = _a(a), _a(b)
+    return a.ndim == 1 and b.ndim == 2 and b.shape[0] == b.shape[1] == a.shape[0] > 1
+
+
 def _add_1d_along_rows_of_a_square(x1, x2, /):
     # a 1-D operand against a square 2-D one of its length is broadcast along the rows
     # (the first axis), not the last: every other rank pair is right
-    def rows(a, b):
-        a, b = _a(a), _a(b)
-        return a.ndim == 1 and b.ndim == 2 and b.shape[0] == b.shape[1] == a.shape[0] > 1
-    if rows(x1, x2):
+    if _square_rows(x1, x2):
         x1 = cnp.asarray(_a(x1)[:, None])
-    elif rows(x2, x1):
+    elif _square_rows(x2, x1):
         x2 = cnp.asarray(_a(x2)[:, None])
     return cnp.add(x1, x2)
 
 
+def _clip_1d_max_along_rows_of_a_square(x, /, min=None, max=None):
+    # a 1-D max against a square 2-D x of its length is broadcast along the rows (the
+    # first axis), not the last; min, and max of every other rank pair, are right
+    if max is not None and _square_rows(max, x):
+        max = cnp.asarray(_a(max)[:, None])
+    return cnp.clip(x, min=min, max=max)
+
+
+def _where_1d_condition_along_rows_of_a_square(condition, x1, x2, /):
+    # a 1-D condition against square 2-D x1 and x2 of its length picks along the rows (the
+    # first axis), not the last; x1 against x2, and every other rank pair, are right
+    if _square_rows(condition, np.empty(np.broadcast_shapes(np.shape(x1), np.shape(x2)))):
+        condition = cnp.asarray(_a(condition)[:, None])
+    return cnp.where(condition, x1, x2)
+
+
 #: the kinds of issue 74, one per class of cell it made the runner draw: a Python scalar
-#: in one argument, a tuple form, a keyword, a rank pair
+#: in one argument, a tuple form, a keyword, a rank pair (of two operands, of clip's x and
+#: a bound, of where's condition and the others)
 ISSUE_74 = {
     "subtract promotes a Python scalar x1 (scalar promotion in one argument)": (
         "subtract", {"subtract": _subtract_scalar_x1_strong}),
@@ -509,6 +529,10 @@ ISSUE_74 = {
     "diff ignores prepend (an unused keyword)": ("diff", {"diff": _diff_ignores_prepend}),
     "add broadcasts 1-D along the rows of a square 2-D operand (one rank pair)": (
         "add", {"add": _add_1d_along_rows_of_a_square}),
+    "clip broadcasts a 1-D max along the rows of a square 2-D x (one rank pair of x and "
+    "a bound)": ("clip", {"clip": _clip_1d_max_along_rows_of_a_square}),
+    "where applies a 1-D condition along the rows of square 2-D x1 and x2 (one rank pair "
+    "of the condition)": ("where", {"where": _where_1d_condition_along_rows_of_a_square}),
 }
 
 

@@ -64,6 +64,35 @@ def test_binary_specs_and_where_have_rank_pairs():
     assert result.status == "pass" and "rank pairs" not in result.untried, result.untried
 
 
+def test_clip_and_where_have_rank_pairs_of_their_other_operands():
+    # clip's x against each bound, where's condition against x1 and x2: every rank on each
+    # side, as the binary ones (coverage.OPERAND_PAIRS)
+    assert "broadcasting" in SPECS["clip"].tags
+    cells = coverage.pair_cells(["clip"])
+    assert len(cells) == 2 * len(coverage.RANK_PAIRS)
+    assert "x against max: 2-D x 1-D, equal lengths" in cells
+    assert "x against min: 0-d x n-D" in cells and "0-d x n-D" not in cells
+    cells = coverage.pair_cells(["where"])
+    assert set(coverage.RANK_PAIRS) < set(cells)
+    assert "condition against x1/x2: 1-D x 2-D, equal lengths" in cells
+    for name in ("clip", "where"):
+        result = _run(SPECS[name])
+        assert result.status == "pass" and "rank pairs" not in result.untried, result.untried
+
+
+def test_the_operand_pairs_are_read_from_the_call():
+    x, row = np.zeros((3, 3)), np.zeros(3)
+    assert coverage.operand_pairs("clip", (row,), {"max": x, "min": 1.0}) == {
+        "x against max: 1-D x 2-D, equal lengths"}
+    assert coverage.operand_pairs("clip", (x, None, row), {}) == {
+        "x against max: 2-D x 1-D, equal lengths"}
+    # x1 and x2 broadcast together (a Python scalar is no array of theirs)
+    assert coverage.operand_pairs("where", (row > 0, 1.0, np.zeros((2, 1, 3))), {}) == {
+        "condition against x1/x2: 1-D x n-D"}
+    assert coverage.operand_pairs("where", (x > 0, np.zeros((1, 3)), np.zeros((3, 1))),
+                                  {}) == {"condition against x1/x2: 2-D x 2-D"}
+
+
 # ---- the test of the test: a spec that drops a cell fails it ------------------------------------
 class _Forcing:
     """A stand-in for hypothesis' ``data`` answering the draws labelled in ``forced``."""
@@ -125,6 +154,21 @@ def test_a_rank_pair_never_met_is_named():
     missing = never_drawn([result])["add"]
     assert "1-D x 2-D, equal lengths" in missing and "0-d x 0-d" not in missing
     assert set(missing) <= set(coverage.RANK_PAIRS)
+
+
+def test_an_operand_rank_pair_never_met_is_named():
+    # x never smaller than the shape its bounds broadcast to, the condition never larger
+    # than x1 and x2 (which leaves the spec's own pair plans out too: the draw they steer
+    # is not the spec's): the pairs with the other operand the larger are named
+    clip = never_drawn([_run(_dropping("clip", **{"x smaller": False}))])["clip"]
+    for bound in ("min", "max"):
+        assert {f"x against {bound}: {c}" for c in ("0-d x 1-D", "1-D x 2-D, equal lengths",
+                                                    "2-D x n-D")} <= set(clip)
+    assert all(c.startswith(("x against min: ", "x against max: ")) for c in clip)
+    where = never_drawn([_run(_dropping("where", **{"c swap": False}))])["where"]
+    assert {"condition against x1/x2: n-D x 0-d", "condition against x1/x2: 2-D x 1-D, "
+            "equal lengths"} <= set(where)
+    assert all(c.startswith("condition against x1/x2: ") for c in where)
 
 
 def test_the_reports_say_what_was_never_tried():

@@ -10,7 +10,8 @@ import types
 import numpy as np
 import pytest
 
-from laxarray.conformance import SPECS, runner
+from laxarray.conformance import SPECS, device_dtypes, runner
+from laxarray.conformance import strategies as S
 from laxarray.conformance import special_cases as SC
 from laxarray.conformance import special_cases_check as check
 from laxarray.conformance.special_cases_check import functions_only
@@ -320,3 +321,43 @@ def test_nan_parts_the_standard_reaches_through_its_notes_are_checked(name, z):
     nan = broken(**{name: lambda v, /: np.full(np.shape(v), complex(np.nan, np.nan),
                                                np.asarray(v).dtype)})
     assert _unary(nan, name, x) != "pass"
+
+
+# ---- a promotion narrower than the table's: the values it cannot hold -------------------------
+def test_values_a_narrower_promotion_cannot_hold_are_left_to_the_namespace():
+    # jax.numpy without x64: uint32 with int8 promotes to int32 (the device's widest integer,
+    # which its result_type says, device_dtypes.result_type); uint32 4294967295 is no int32,
+    # and what it becomes is the namespace's: the shift of its int32 -1 by 38 is -1.  The
+    # runner demanded the value of the table's int64 (0); it compares the other elements
+    profile = device_dtypes.Profile(
+        frozenset(S.ALL) - {"int64", "uint64", "float64", "complex128"},
+        dict(device_dtypes.FULL.defaults, integral="int32", indexing="int32",
+             **{"real floating": "float32", "complex floating": "complex64"}),
+        {("uint32", "int8"): "int32", ("int8", "uint32"): "int32"})
+
+    def shift_in_int32(x1, x2, /):
+        return np.right_shift(np.asarray(x1).astype(np.int32), np.asarray(x2).astype(np.int32))
+
+    def shift_off_by_one(x1, x2, /):  # wrong where the value fits
+        return shift_in_int32(x1, x2) + np.int32(1)
+    draws = {"dtypes": ("uint32", "int8"), "shape1": (2,), "shape2": (2,), "swap": False,
+             "scalar x2": False, "scalar side": "x2", "call form": "as written",
+             "x": np.array([4294967295, 64], np.uint32), "x2": np.array([38, 2], np.int8)}
+    with device_dtypes.using(profile):
+        assert _verdict(broken(bitwise_right_shift=shift_in_int32), "bitwise_right_shift",
+                        **draws) == "pass"
+        assert _verdict(broken(bitwise_right_shift=shift_off_by_one), "bitwise_right_shift",
+                        **draws) != "pass"
+    assert _verdict(broken(bitwise_right_shift=shift_in_int32), "bitwise_right_shift",
+                    **draws) != "pass"  # (every dtype on the device: the table's int64)
+    # isin of int8 -4 in uint32 4294967292 (-4 cast): True in int32, False in int64
+    def isin_in_int32(x1, x2, /, *, invert=False):
+        return np.isin(np.asarray(x1).astype(np.int32), np.asarray(x2).astype(np.int32),
+                       invert=invert)
+    pool = np.array([-8, -4, 8, 7], np.int8)
+    draws = {"dtypes": ("int8", "uint32"), "pool": pool, "pool placed": pool, "shape1": (2,),
+             "p1": np.array([1, 2]), "m": 2, "p2": np.array([1, 0]), "invert": False,
+             "int operand": "none", "call form": "as written"}
+    with device_dtypes.using(profile):
+        assert _verdict(broken(isin=isin_in_int32), "isin", **draws) == "pass"
+    assert _verdict(broken(isin=isin_in_int32), "isin", **draws) != "pass"
