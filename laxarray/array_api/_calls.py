@@ -84,7 +84,7 @@ def call(kern: Kernel, *arrays, **static):
     its results are padded Arrays of the logical shape.  An elementwise kernel
     (``Kernel.pointwise``: one or two operands, Arrays or raw values, no statics) runs on
     the padded values of its bucketed Arrays with a 0-d value beside them
-    (:func:`_pointwise2`)."""
+    (:func:`call_pointwise2`)."""
     pw = kern.pointwise
     if pw is not None:
         if len(arrays) == 1:
@@ -93,7 +93,7 @@ def call(kern: Kernel, *arrays, **static):
             if p is not False:  # the hot path: the padded result
                 return wrap_padded_like(pw.bound.run_eager((p,)), x)
             return wrap(pw.bound(x._value))
-        return _pointwise2(pw, *arrays)
+        return call_pointwise2(pw, *arrays)
     items = tuple(static.items())
     if kern.shape is not None:
         if kern.host is not None:   # a declared host path takes exact values, unbucketed
@@ -127,11 +127,12 @@ def run_padded(kern, padded, **static):
     return kern.bind(tuple(static.items())).run_eager(tuple(padded))
 
 
-def _pointwise2(pw, a, b):
+def call_pointwise2(pw, a, b):
     """A binary elementwise kernel (``pw``: its ``Kernel.pointwise``) on ``a`` and ``b``:
     Arrays, or raw values (a Python scalar made a 0-d value of the dtype it promotes to).
     Two bucketed Arrays run padded (cast first to one dtype where ``pw.cast_first`` says),
-    as does a bucketed Array beside a 0-d value; anything else runs exact."""
+    as does a bucketed Array beside a 0-d value; anything else runs exact.  :func:`call` of
+    such a kernel, without its argument packing: the binary functions' hot path."""
     bound = pw.bound
     if type(a) is Array:
         pa = a._padded()
@@ -155,4 +156,4 @@ def _pointwise2(pw, a, b):
     return wrap(bound(a, b))
 
 
-__all__ = ["call", "padded_inputs", "run_padded", "wrap_bucketed"]
+__all__ = ["call", "call_pointwise2", "padded_inputs", "run_padded", "wrap_bucketed"]

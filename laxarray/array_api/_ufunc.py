@@ -33,7 +33,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.runtime.kernel import Kernel, Pointwise, flush_subnormals, keep_divisor
 from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._broadcast import broadcast_shapes2, broadcast_shapes2_cached
-from laxarray.array_api._calls import call, run_padded
+from laxarray.array_api._calls import call, call_pointwise2, run_padded
 from laxarray.array_api._convert import scalar_operand, to_raw
 from laxarray.array_api._method_bodies import UFUNC_METHODS
 from laxarray.array_api._operators import check_out, finish_out
@@ -315,12 +315,13 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
             validate(dtype)
             return promoted_padded(p1, p2, dtype) if compute(dtype) == dtype else (p1, p2)
         made = _one_kernel(kern, name, outer.__module__, cast_first)
+        pw = made.pointwise
 
         def with_scalar(x, scalar, scalar_first):
             dt = _dt.weak_promote(x.dtype, type(scalar))
             s = scalar_operand(name, scalar, dt, "x1" if scalar_first else "x2")
             validate(dt)
-            return call(made, s, x) if scalar_first else call(made, x, s)
+            return call_pointwise2(pw, s, x) if scalar_first else call_pointwise2(pw, x, s)
 
         @functools.wraps(outer)
         def public(x1, x2, /, *, out=None):
@@ -331,7 +332,7 @@ def elementwise_binary(category="numeric", compute=_identity, exact_divisor=Fals
             if t1 is Array and t2 is Array:  # the common case: all in the kernel
                 if _cfg.ACTIVE:
                     _cfg.check_ranks(name, x1.shape, x2.shape)
-                return call(made, x1, x2)
+                return call_pointwise2(pw, x1, x2)
             if t1 is Array and t2 in _PYTYPES:
                 return with_scalar(x1, x2, False)
             if t2 is Array and t1 in _PYTYPES:
