@@ -31,12 +31,15 @@ from __future__ import annotations
 
 import inspect
 import re
+from typing import Callable, TypeVar
+
+_T = TypeVar("_T")
 
 _PLACE = re.compile(r"^(?P<indent>[ \t]*)\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)\}[ \t]*$",
                     re.MULTILINE)
 
 
-def fill(**parts):
+def fill(**parts: str) -> Callable[[_T], _T]:
     """A decorator that fills the shared ``parts`` into the decorated object's docstring.
 
     Parameters
@@ -78,7 +81,7 @@ def fill(**parts):
     """
     texts = {name: inspect.cleandoc(text) for name, text in parts.items()}
 
-    def decorate(obj):
+    def decorate(obj: _T) -> _T:
         obj.__doc__ = fill_text(obj.__doc__ or "", texts, getattr(obj, "__name__", repr(obj)))
         return obj
 

@@ -145,7 +145,11 @@ def narrowed_range(*names):
     >>> with using(p):
     ...     narrowed_range("uint32", "int8"), narrowed_range("int8", "int32")
     ((-2147483648, 2147483647), None)
+    >>> narrowed_range("int8", "float32") is None      # mixed kinds: none
+    True
     """
+    if any(np.dtype(n).kind not in "iu" for n in names):
+        return None      # (mixed kinds, a NumPy extension's pairs: the table has no entry)
     table = promotion.result_type(*names)
     got = result_type(*names)
     if got == table or np.dtype(got).kind not in "iu":

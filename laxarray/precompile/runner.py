@@ -18,6 +18,7 @@ stderr is kept (its last lines) to explain a worker that failed.  "Written" coun
 from __future__ import annotations
 
 import collections
+import contextlib
 import functools
 import importlib.util
 import json
@@ -73,7 +74,7 @@ def precompile(workload=None, jobs=None, *, limit=None, match=None, stream=None,
         for the CPU's instruction-set class (``XLA_FLAGS=--xla_cpu_max_isa=AVX2`` on
         x86-64) and key by that class, so every x86-64-v3 machine loads what they write;
         on a TPU this process builds it, keyed by the chip and libtpu's version, for every
-        host of that chip (``RuntimeError`` where it has run kernels already).  Copy the directory to ship it (a team's share, a CI cache, the package's
+        host of that chip.  Copy the directory to ship it (a team's share, a CI cache, the package's
         ``portable/`` folder).
 
     Returns
@@ -95,9 +96,8 @@ def precompile(workload=None, jobs=None, *, limit=None, match=None, stream=None,
     RuntimeError
         If the store is off (``LAXARRAY_COMPILATION_CACHE=0``) or unusable (with
         ``portable``: the tier is off, ``LAXARRAY_PORTABLE_STORE=0``, or this process has
-        none: not the CPU or a TPU, not an x86-64-v3 CPU, or on a TPU kernels ran here
-        already), the workload needs a module that is not installed, or a worker failed
-        (after the summary).
+        none: not the CPU or a TPU, not an x86-64-v3 CPU), the workload needs a module
+        that is not installed, or a worker failed (after the summary).
 
     Notes
     -----
@@ -326,25 +326,19 @@ class _Run:
         self.started = time.perf_counter()
         self.errs.append(collections.deque(maxlen=30))
         report = _Lines(self._line)
-        names = ["SCIPY_ARRAY_API"] + (["LAXARRAY_PORTABLE_BUILD"] if self.portable else [])
-        if self.portable and exec_store.default_store_opened():
-            # (on a TPU the tier is built here: this process's kernels must not have
-            # compiled for, or read, the machine's store yet)
-            raise RuntimeError("precompile: this process has run laxarray kernels already, "
-                               "for the machine's store: fill the portable tier from a fresh "
-                               "process (python -m laxarray.precompile --portable)")
-        saved = {name: os.environ.get(name) for name in names}
+        scipy_setting = os.environ.get("SCIPY_ARRAY_API")
+        # on a TPU a portable tier is built here: keys by the chip, written to the tier
+        store = kernel.writing_to(self.store) if self.portable else contextlib.nullcontext()
         try:
-            if self.portable:
-                os.environ["LAXARRAY_PORTABLE_BUILD"] = "1"
-            with warnings.catch_warnings():
+            fingerprint.building_here(self.portable)
+            with warnings.catch_warnings(), store:
                 code = work(source, 0, 1, limit, match, report=report)
         finally:
-            for name, value in saved.items():
-                if value is None:
-                    os.environ.pop(name, None)
-                else:
-                    os.environ[name] = value
+            fingerprint.building_here(False)
+            if scipy_setting is None:
+                os.environ.pop("SCIPY_ARRAY_API", None)
+            else:
+                os.environ["SCIPY_ARRAY_API"] = scipy_setting
         return self._close([code])
 
     def _line(self, line):

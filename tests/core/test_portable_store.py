@@ -287,13 +287,3 @@ def test_a_chips_tier_is_keyed_by_the_chip_not_the_host(monkeypatch):
     assert c[1] == d[1] is not None and c[1] != a[1]      # the class's key, not the chip's
     assert keys(backend.GPU, CPU_A)[1:] == (None, "the portable tier holds CPU and TPU "
                                                   "programs only, not cpu's")
-
-
-def test_precompile_portable_on_a_chip_refuses_a_process_that_ran_kernels(monkeypatch,
-                                                                           tmp_path):
-    monkeypatch.setattr(S, "default_store_opened", lambda: True)
-    run = runner._Run("sklearn", [], S.ExecutableStore.open(tmp_path / "tier"), None,
-                      portable=True)
-    with pytest.raises(RuntimeError, match="from a fresh process"):
-        run.here("sklearn", 1, None)
-    assert "LAXARRAY_PORTABLE_BUILD" not in os.environ

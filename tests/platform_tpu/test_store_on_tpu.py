@@ -150,3 +150,31 @@ def test_the_workflow_in_a_fresh_process_compiles_nothing(tmp_path):
     assert max(v for k, v in warm["answers"].items() if k != "lda predict equal") <= 1e-3
     assert first["built"] > 0
     assert fresh["compiled"] == 0 and fresh["loaded"] > 0, fresh
+
+
+_CHIP = ("import dataclasses\nfrom laxarray._core import backend\n"
+         "_chip = dataclasses.replace(backend.compiling(), exclusive=True, portable='chip')\n"
+         "backend.compiling = lambda: _chip\n")
+
+
+@needs_cpu
+def test_precompile_portable_builds_a_chips_tier_in_the_calling_process(tmp_path):
+    """On a chip (exclusive, a tier keyed by the chip) ``precompile --portable`` builds the
+    tier in its own process; another host (another CPU description, an empty store of its
+    own) then compiles nothing and gets the bits of a fresh compile."""
+    tier = tmp_path / "tier"
+    build = _EXCLUSIVE.replace("exclusive=True)", "exclusive=True, portable='chip')").replace(
+        "stream=False)", "stream=False, portable=True)")
+    assert build != _EXCLUSIVE
+    host = {"LAXARRAY_PORTABLE_STORE": str(tier), "LAXARRAY_STORE_HINT": "0"}
+    summary = _result(_python(["-c", build], dict(
+        host, LAXARRAY_COMPILATION_CACHE=str(tmp_path / "a"),
+        LAXARRAY_CPU_DESCRIPTION="model name=host A")))
+    assert summary["portable"] and summary["written"] > 0, summary
+    assert summary["new_entries"] == summary["written"], summary
+    assert not (tmp_path / "a").exists() or not any((tmp_path / "a").rglob("*.bin"))
+    used = _result(_python(["-c", _CHIP + _USE], dict(
+        host, LAXARRAY_COMPILATION_CACHE=str(tmp_path / "b"),
+        LAXARRAY_CPU_DESCRIPTION="model name=host B")))
+    assert all(used["ok"]), used
+    assert used["loads"] == used["compiles"] > 0, used       # all from the chip's tier

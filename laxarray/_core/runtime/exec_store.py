@@ -408,11 +408,6 @@ def default_store() -> ExecutableStore | None:
     return _DEFAULT[0]
 
 
-def default_store_opened() -> bool:
-    """Whether this process has opened its store (:func:`default_store`; a kernel has run)."""
-    return bool(_DEFAULT)
-
-
 def _hint_if_empty(store) -> None:
     """Say once per store directory, as a :class:`errors.StoreHintWarning`, how to fill an
     empty store: on a fresh machine each new kernel compiles once (seconds at first), which

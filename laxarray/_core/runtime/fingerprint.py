@@ -109,10 +109,21 @@ def _digest(portable) -> str:
     return digest
 
 
+#: set while ``precompile --portable`` builds the tier in this very process (on a TPU,
+#: which one process holds): :func:`portable_build` as if ``LAXARRAY_PORTABLE_BUILD=1``
+_BUILDING_HERE = [False]
+
+
 def portable_build() -> bool:
-    """Whether this process compiles for the portable tier (``LAXARRAY_PORTABLE_BUILD=1``):
-    its keys are :func:`portable_fingerprint`'s."""
-    return bool(_env_vars.value("LAXARRAY_PORTABLE_BUILD"))
+    """Whether this process compiles for the portable tier (``LAXARRAY_PORTABLE_BUILD=1``,
+    or :func:`building_here`): its keys are :func:`portable_fingerprint`'s."""
+    return _BUILDING_HERE[0] or bool(_env_vars.value("LAXARRAY_PORTABLE_BUILD"))
+
+
+def building_here(on: bool) -> None:
+    """Make this process build the portable tier (``on``), or stop (the precompile runner's,
+    around a build in its own process)."""
+    _BUILDING_HERE[0] = bool(on)
 
 
 def portable_class() -> str | None:

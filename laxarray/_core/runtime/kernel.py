@@ -47,6 +47,7 @@ The policy, stated once:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 
 import jax
@@ -116,6 +117,19 @@ def _open_store():
         _STORE.append(_store.default_store() if _backend.compiling().store
                       and jax.process_count() == 1 else None)
     return _STORE[0]
+
+
+@contextlib.contextmanager
+def writing_to(store):
+    """Inside the block kernels look up and write their executables in ``store`` rather
+    than the process's (``precompile --portable`` on a TPU builds the tier in its own
+    process, whose store opened at import)."""
+    _open_store()
+    saved, _STORE[0] = _STORE[0], store
+    try:
+        yield
+    finally:
+        _STORE[0] = saved
 
 
 # ---- kernels -----------------------------------------------------------------------------
