@@ -140,13 +140,26 @@ class _Variant:
     (``jitted`` for the compile step, ``inline`` for an outer trace) and its table of
     executables by call key (``exes``)."""
 
-    __slots__ = ("body", "masked", "jitted", "inline", "exes")
+    __slots__ = ("body", "masked", "name", "_jitted", "_inline", "exes")
 
     def __init__(self, body, masked, name):
-        self.body, self.masked = body, masked
-        self.jitted = _jit_body(body, name)
-        self.inline = jax.jit(body, inline=True)
-        self.exes = None
+        self.body, self.masked, self.name = body, masked, name
+        self._jitted = self._inline = None   # made on first use: a binding whose
+        self.exes = None                      # executables come from the store needs neither
+
+    @property
+    def jitted(self):
+        """The body under ``jax.jit`` for the compile step."""
+        if self._jitted is None:
+            self._jitted = _jit_body(self.body, self.name)
+        return self._jitted
+
+    @property
+    def inline(self):
+        """The body under ``jax.jit(inline=True)``, for a call inside an outer trace."""
+        if self._inline is None:
+            self._inline = jax.jit(self.body, inline=True)
+        return self._inline
 
 
 class Bound:
