@@ -353,8 +353,8 @@ def test_a_32_bit_callers_program_holds_laxarray_only_as_regions():
                                    "float32", "int32", "bool"])
 def test_host_calls_return_their_dtypes_exactly_in_a_32_bit_callers_program(dtype):
     # jax converts a host callback's results in the mode of the thread running the program:
-    # laxarray's host calls move 64-bit values as 32-bit words (jaxapi.host_calls._wire_aval)
-    from laxarray._core.jaxapi.host_calls import host_call
+    # laxarray's host calls move 64-bit values as 32-bit words (jax_host_calls._wire_aval)
+    from laxarray._core.jax_host_calls import host_call
     value = (np.arange(6).reshape(2, 3) * (2**40 + 3) + 1).astype(dtype)
     if np.dtype(dtype).kind == "c":
         value = value + 1j * value[::-1]

@@ -12,7 +12,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core.jaxapi import ConcreteArray, Tracer, device_put, put_like
-from laxarray._core.jaxapi.regions import staged
+from laxarray._core.jax_regions import staged
 from laxarray._core import env_vars as _env_vars
 
 #: Largest padded element count that runs bucketed (``LAXARRAY_BUCKET_LIMIT``; 0 disables).

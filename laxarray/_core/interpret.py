@@ -37,8 +37,8 @@ import numpy as np
 from jax import lax
 
 from laxarray._core.jaxapi import Literal, eval_shape
-from laxarray._core.jaxapi.regions import region_p
-from laxarray._core.jaxapi.tracing import (body_and_consts, call_p, closed_call_p, cond_p,
+from laxarray._core.jax_regions import region_p
+from laxarray._core.jax_tracing import (body_and_consts, call_p, closed_call_p, cond_p,
                                            custom_jvp_call_p, custom_vjp_call_p, jit_p, remat_p,
                                            scan_counts, scan_p, while_p)
 

@@ -233,7 +233,7 @@ def check_ranks(fn, *shapes):
 #
 # XLA's CPU sort is a comparison sort with a general comparator: on 10**6 float64 values it
 # takes 10-30x NumPy's time.  On the CPU backend laxarray therefore sorts and selects with
-# NumPy in a host callback (``jaxapi.host_calls.host_call``), eagerly and under
+# NumPy in a host callback (``jax_host_calls.host_call``), eagerly and under
 # ``jax.jit``/``vmap``, and differentiates through the permutation.  The lax path stays for
 # other backends, for arrays sharded over several devices, and when this switch is off --
 # which ``jax.export`` needs, since a program with a host callback cannot be serialized.

@@ -40,7 +40,7 @@ from laxarray._core import buckets as _buckets
 from laxarray._core.devices import check_device, default_device, device_of, place
 from laxarray._core.errors import fail, fail_text, tracer_conversion
 from laxarray._core.jaxapi import ConcreteArray, Tracer, device_put
-from laxarray._core.jaxapi.regions import ARRAY_TYPE
+from laxarray._core.jax_regions import ARRAY_TYPE
 from laxarray.array_api._method_bodies import NUMPY_METHODS, OPERATIONS
 
 #: DLPack's device type of the host's memory (``kDLCPU``)
@@ -667,7 +667,7 @@ WRITE_LOCK = threading.RLock()
 
 
 # a 32-bit caller's trace is seen in the arguments of laxarray's functions (an Array of a
-# tracer): jaxapi.regions.in_wide_region's test, which cannot import this module
+# tracer): jax_regions.in_wide_region's test, which cannot import this module
 ARRAY_TYPE[0] = Array
 
 

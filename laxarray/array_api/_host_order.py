@@ -5,7 +5,7 @@ takes 10-30x NumPy's time (and a key transform to integers still 5x).  So on the
 backend laxarray calls NumPy: eagerly, on a concrete array, directly (``*_now``: no kernel,
 so no compile on a new shape, and no copies -- the input is viewed, the result handed to
 jax through aligned memory); traced, from the kernels through a host call
-(``jaxapi.host_calls.host_call``: ``jax.pure_callback``'s mechanism with one operand copy fewer),
+(``jax_host_calls.host_call``: ``jax.pure_callback``'s mechanism with one operand copy fewer),
 batched under ``vmap`` (the callback sorts along the last axis, so a leading batch axis is
 just more rows), and differentiable -- a sort's derivative gathers the tangent with the
 permutation that sorts the primal.  jaxlib still hands a host call a copy of each operand
@@ -34,7 +34,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core.host_memory import aligned
-from laxarray._core.jaxapi.host_calls import host_call
+from laxarray._core.jax_host_calls import host_call
 from laxarray.array_api.indexing_functions import take_along_axis_kernel
 from laxarray._core import dtypes as _dt
 
@@ -158,7 +158,7 @@ def _np_at_positions(a, idx, indices):
 # ---- jax side ----------------------------------------------------------------------------
 
 def _callback(fn, shape, dtype, *args, vmap_method="broadcast_all"):
-    """``fn(*args)`` on the host, on NumPy arrays (``jaxapi.host_calls.host_call``: one operand copy
+    """``fn(*args)`` on the host, on NumPy arrays (``jax_host_calls.host_call``: one operand copy
     fewer than ``jax.pure_callback``); ``shape``/``dtype`` may be tuples (several
     results).  ``fn`` works along the last axis, so under ``vmap`` it takes the batch as
     more rows unless ``vmap_method`` says otherwise."""

@@ -19,7 +19,7 @@ from laxarray.array_api._method_bodies import provide
 from laxarray.array_api._ufunc import binary_operands, cast_broadcast
 from laxarray.array_api.manipulation import permute_dims
 from laxarray._core.jaxapi import in_wide_mode
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 
 
 def _zero_fill(dtype, static):

@@ -31,7 +31,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.runtime.host_path import HostPath
 from laxarray._core.jaxapi import is_tracer
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 from laxarray._core.buckets import unpad_raw
 from laxarray._core.runtime.kernel import kernel
 from laxarray._core.numerics import rank_of_true

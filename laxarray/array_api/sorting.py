@@ -27,7 +27,7 @@ from laxarray.array_api._docs import RANK0_AXIS_ERRORS
 from laxarray.array_api._array import Array
 from laxarray.array_api._calls import call
 from laxarray.array_api._convert import to_raw
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 
 
 #: numpydoc parts of sort and argsort (``fill``)

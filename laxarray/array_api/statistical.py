@@ -23,7 +23,7 @@ from laxarray._core.runtime.kernel import kernel, reduce_extreme
 from laxarray._core.validate import check_bool, normalize_axes
 from laxarray.array_api._calls import call
 from laxarray.array_api._convert import as_array
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 
 
 #: numpydoc parts of the reductions (``fill``: each is the text of a ``{name}`` line of a

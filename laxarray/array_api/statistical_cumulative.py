@@ -24,7 +24,7 @@ from laxarray.array_api._array import wrap
 from laxarray.array_api._calls import call
 from laxarray.array_api._convert import as_array, to_raw
 from laxarray.array_api.manipulation import broadcast_to
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 from laxarray.array_api.statistical import ACC_DTYPE, accumulation_dtype
 
 

@@ -20,7 +20,7 @@ from laxarray._core.runtime.kernel import exact_div, kernel
 from laxarray._core.validate import check_bool, normalize_axes
 from laxarray.array_api._calls import call
 from laxarray.array_api._convert import as_array
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 from laxarray.array_api.statistical import (KEEPDIMS, REDUCE_RAISES, _HALF, _finish,
                                             numpy_sum, reduced_shape)
 

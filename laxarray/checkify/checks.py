@@ -20,7 +20,7 @@ from jax import lax
 from laxarray._core.docstrings import fill
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import Primitive, is_tracer
-from laxarray._core.jaxapi.tracing import (define_batching_rule, define_jvp_rule, define_lowering,
+from laxarray._core.jax_tracing import (define_batching_rule, define_jvp_rule, define_lowering,
                                            keep_when_unused)
 from laxarray.checkify.error import (
     Error, FailedCheckError, caller_frames, new_site, site, user_location)

@@ -28,7 +28,7 @@ from laxarray._core.dtypes import kind_of
 from laxarray._core.errors import fail
 from laxarray._core.interpret import Interpreter, select_by
 from laxarray._core.jaxapi import Literal, Primitive
-from laxarray._core.jaxapi.tracing import (bind_eqn, custom_jvp_call_p, custom_vjp_call_p,
+from laxarray._core.jax_tracing import (bind_eqn, custom_jvp_call_p, custom_vjp_call_p,
                                            define_batching_rule, define_lowering, jaxprs_in_params,
                                            scan_counts, scan_p, shard_map_params, source_frames,
                                            while_p)

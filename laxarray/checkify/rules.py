@@ -20,7 +20,7 @@ from jax.lax import linalg as lax_linalg
 
 from laxarray._core.dtypes import kind_of
 from laxarray._core.jaxapi import Literal
-from laxarray._core.jaxapi.tracing import source_frames
+from laxarray._core.jax_tracing import source_frames
 from laxarray.checkify.error import (
     DivisionByZeroError, FloatDivisionByZeroError, FloatError, LinAlgCheckError, NaNError,
     OOBError, new_site, user_location)

@@ -10,7 +10,7 @@ input length, repeated ``axes`` transform repeatedly, ``norm`` is ``'backward'``
 from __future__ import annotations
 
 from laxarray._core.docstrings import fill
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 from laxarray.fft import _docs
 from laxarray.fft._kernel import complex_nd, one
 

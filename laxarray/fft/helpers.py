@@ -19,7 +19,7 @@ from laxarray.array_api._array import Array, wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.fft._plan import check_n
 from laxarray._core.docstrings import fill
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 
 _FREQ_PARAMS = """
 Parameters

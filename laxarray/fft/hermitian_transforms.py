@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from laxarray._core.docstrings import fill
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 from laxarray.fft import _docs
 from laxarray.fft._kernel import operand, run
 from laxarray.fft._plan import check_norm, one_axis, swap_norm

@@ -10,7 +10,7 @@ by the one kernel of :mod:`laxarray.fft._kernel`; the shared parts of the docstr
 from __future__ import annotations
 
 from laxarray._core.docstrings import fill
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 from laxarray.fft import _docs
 from laxarray.fft._kernel import inverse_real_nd, one, real_nd
 

@@ -21,8 +21,8 @@ from jax.lax import linalg as lax_linalg
 from laxarray._core import backend as _backend
 from laxarray._core import dtypes as _dt
 from laxarray._core.docstrings import fill
-from laxarray._core.jaxapi.host_calls import host_call
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_host_calls import host_call
+from laxarray._core.jax_regions import in_wide_region
 from laxarray._core.errors import fail
 from laxarray._core.runtime.kernel import kernel
 from laxarray._core.validate import check_bool
@@ -218,7 +218,7 @@ def _eig_kernel(x, *, dtype, vectors):
 def _eig_on_host(x, vectors):
     """``lax_linalg.eig``'s results from NumPy's LAPACK ``geev`` on the host, for backends
     where XLA has no nonsymmetric eigensolver (``Backend.eig``: the TPU's and GPU's): the
-    matrices go to the host and the results come back (``jaxapi.host_calls.host_call``), a
+    matrices go to the host and the results come back (``jax_host_calls.host_call``), a
     transfer of the operands and results on top of LAPACK's time.  NaN results for a matrix
     with inf or NaN (``eig_status`` reports it as on the CPU)."""
     cdt = np.dtype(_dt.complex_dtype(x.dtype))

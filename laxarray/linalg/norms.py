@@ -21,7 +21,7 @@ from laxarray.linalg import _docs
 from laxarray.linalg import _matrix_ops as M
 from laxarray.linalg import _status as status
 from laxarray.linalg._operands import float_operand, matrix_operand
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 
 INF = math.inf
 _MATRIX_ORDS = (1, -1, 2, -2, INF, -INF, "fro", "nuc")

@@ -18,7 +18,7 @@ from laxarray._core.docstrings import fill
 from laxarray._core.errors import fail
 from laxarray._core.host_memory import to_like
 from laxarray._core.jaxapi import is_tracer
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 from laxarray._core.runtime.kernel import kernel
 from laxarray.array_api._calls import call
 from laxarray.array_api._array import wrap

@@ -34,9 +34,9 @@ from jax import lax
 from laxarray._core.errors import fail
 from laxarray._core.interpret import Interpreter
 from laxarray._core.jaxapi import Literal, eval_shape, is_tracer
-from laxarray._core.jaxapi.host_calls import host_call_p
-from laxarray._core.jaxapi.regions import as_64bit_code
-from laxarray._core.jaxapi.tracing import bind_eqn
+from laxarray._core.jax_host_calls import host_call_p
+from laxarray._core.jax_regions import as_64bit_code
+from laxarray._core.jax_tracing import bind_eqn
 from laxarray.array_api._array import Array, wrap
 from laxarray.sparse import _sparsify_rules as R
 from laxarray.sparse.bcoo import BCOO

@@ -19,7 +19,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core.jaxapi import is_tracer
-from laxarray._core.jaxapi.tracing import add_any_p
+from laxarray._core.jax_tracing import add_any_p
 from laxarray.array_api._array import Array
 from laxarray.sparse import _keys as K
 from laxarray.sparse._base import _restore, is_sparse

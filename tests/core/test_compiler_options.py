@@ -15,7 +15,7 @@ from jax import lax
 
 import laxarray as xp
 from laxarray._core.runtime import kernel as K
-from laxarray._core.jaxapi.tracing import program_contents
+from laxarray._core.jax_tracing import program_contents
 
 # the programs here are the test's own jax code, compiled as laxarray compiles its kernels:
 # in jax's 64-bit mode (the jax_x64 fixture, tests/conftest.py)

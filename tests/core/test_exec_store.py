@@ -24,7 +24,7 @@ from jax import lax
 from laxarray._core.runtime import call_key as C
 from laxarray._core.runtime import exec_store as S
 from laxarray._core.runtime import fingerprint as F
-from laxarray._core.jaxapi.host_calls import host_call
+from laxarray._core.jax_host_calls import host_call
 from laxarray._core.runtime import serialize
 
 # the executables here are compiled by the test itself as laxarray compiles its kernels: in

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import laxarray as xp
-from laxarray._core.jaxapi.tracing import jaxprs_in_params
+from laxarray._core.jax_tracing import jaxprs_in_params
 from laxarray.array_api import (elementwise, elementwise_bitwise, elementwise_compare,
                                 elementwise_floating, elementwise_math, elementwise_pairwise)
 

@@ -10,7 +10,7 @@ import numpy as np
 from jax import lax
 
 from laxarray._core import jaxapi
-from laxarray._core.jaxapi import tracing
+from laxarray._core import jax_tracing as tracing
 from laxarray._core.runtime import serialize
 
 

@@ -17,7 +17,7 @@ if backend.current() is not backend.TPU:
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from laxarray._core.jaxapi import tracing  # noqa: E402
+from laxarray._core import jax_tracing as tracing  # noqa: E402
 from laxarray._core.runtime import kernel as _kernel  # noqa: E402
 
 #: kernels whose programs may hold a dtype the record lacks, each with its reason: the

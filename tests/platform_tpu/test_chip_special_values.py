@@ -79,7 +79,7 @@ def test_a_host_call_moves_no_empty_buffer():
     # a host call that moved a zero-byte buffer aborted the process on the chip, later and
     # from another thread (libtpu: "HostCommand byte_offset -1"): linalg.eig of 0x0
     import jax
-    from laxarray._core.jaxapi import host_calls
+    from laxarray._core import jax_host_calls as host_calls
 
     seen = []
 

@@ -9,7 +9,7 @@ import functools
 
 from laxarray._core import backend as _backend
 from laxarray._core import primitives as _primitives
-from laxarray._core.jaxapi.tracing import program_contents, without_scope
+from laxarray._core.jax_tracing import program_contents, without_scope
 from laxarray._core.numerics import NAN_TEST
 
 _CPU_OPTIONS = _backend.CPU.xla_options

@@ -4,7 +4,7 @@ Some kernels run faster on the host, in NumPy (or SciPy), than as an XLA program
 backend: XLA's CPU sort is a comparison sort with a general comparator, its scans and
 scatters materialize temporaries.  Such a kernel declares the path on its decorator,
 ``@kernel(..., host=HostPath(...))``: the NumPy implementation for eager calls, the body
-that runs NumPy through a host call (``jaxapi.host_calls.host_call``) under ``jax.jit``, the dtypes
+that runs NumPy through a host call (``jax_host_calls.host_call``) under ``jax.jit``, the dtypes
 and backends it serves, where its derivatives come from and the measurement that justifies
 it.  The kernel helper (``kernel.Bound``) asks :meth:`HostPath.run` before it runs the XLA
 body, so no function writes its own bypass:

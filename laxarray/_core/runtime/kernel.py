@@ -74,8 +74,8 @@ from laxarray._core.runtime.compile_options import (COMPILER_OPTIONS,  # noqa: F
                                                program_options)
 from laxarray._core.runtime.fingerprint import register_program_setting
 from laxarray._core.jaxapi import Tracer, caller_wide, enter, fast_call, leave, one_device, settle
-from laxarray._core.jaxapi.regions import as_64bit_code, region
-from laxarray._core.jaxapi.tracing import program_function, under_trace
+from laxarray._core.jax_regions import as_64bit_code, region
+from laxarray._core.jax_tracing import program_function, under_trace
 from laxarray._core.runtime.serialize import NotSerializable, serialize_compiled
 
 # ---- the compile step: trace once, read the options from the program, compile ------------
@@ -270,7 +270,7 @@ class Bound:
 
     def _traced(self, variant, args):
         """``variant``'s body inlined into an outer trace: in a 32-bit caller's trace a
-        region (``jaxapi.regions.region``), else the body's primitives themselves."""
+        region (``jax_regions.region``), else the body's primitives themselves."""
         wide = caller_wide()
         token = enter()
         try:
@@ -539,7 +539,7 @@ def jit_function(fn, **jit_kwargs):
     """``jax.jit(fn, **jit_kwargs)`` for whole programs that are not kernels (solver loops,
     checkify's checked function, ``laxarray.jit``).  No compiler options: jax refuses them on
     a jit nested in another, and these may be.  Traced and called as 64-bit code
-    (``jaxapi.regions.as_64bit_code``): a region where a 32-bit caller traces it."""
+    (``jax_regions.as_64bit_code``): a region where a 32-bit caller traces it."""
     return as_64bit_code(jax.jit(fn, **jit_kwargs))
 
 

@@ -21,7 +21,7 @@ from laxarray.array_api._convert import scalar_operand
 from laxarray.array_api._ufunc import cast_broadcast
 from laxarray.array_api._broadcast import broadcast_shapes2
 from laxarray.linalg._operands import raw
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 from laxarray.numpy_api import _docs
 
 

@@ -26,7 +26,7 @@ from laxarray._core.numerics import dot_general
 from laxarray.array_api._calls import call
 from laxarray.array_api._array import Array
 from laxarray.array_api._convert import to_raw
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 
 _LETTERS = string.ascii_uppercase + string.ascii_lowercase  # NumPy's sublist order
 _CASTING = ("no", "equiv", "safe", "same_kind", "unsafe")

@@ -15,7 +15,7 @@ from jax import lax
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.jaxapi import is_tracer
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 from laxarray._core.runtime.kernel import kernel
 from laxarray._core.validate import check_bool, check_int
 from laxarray.array_api._calls import call

@@ -23,7 +23,7 @@ from laxarray.array_api._broadcast import broadcast_shapes2
 from laxarray.array_api.statistical import accumulation_dtype
 from laxarray.linalg import _matrix_ops as M
 from laxarray.linalg._operands import raw
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 from laxarray.numpy_api import _docs
 
 

@@ -15,7 +15,7 @@ from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.errors import fail
 from laxarray._core.jaxapi import is_tracer
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 from laxarray._core.runtime.kernel import kernel
 from laxarray._core.validate import (check_bool, check_choice, check_int, normalize_axis,
                                      normalize_shape)

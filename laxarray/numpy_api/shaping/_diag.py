@@ -16,7 +16,7 @@ from laxarray._core.docstrings import fill
 from laxarray._core import dtypes as _dt
 from laxarray._core.devices import device_of, place
 from laxarray._core.jaxapi import Tracer, in_wide_mode
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 from laxarray._core.errors import fail
 from laxarray._core.runtime.kernel import kernel
 from laxarray._core.numerics import cast_value

@@ -27,7 +27,7 @@ from laxarray.array_api._calls import call
 from laxarray.array_api.creation_filled import full, zeros
 from laxarray.array_api.manipulation import squeeze
 from laxarray.numpy_api.statistics._base import concrete, raw
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 from laxarray.numpy_api import _docs
 
 __all__ = ["average", "cov", "corrcoef"]

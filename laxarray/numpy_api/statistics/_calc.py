@@ -26,7 +26,7 @@ from laxarray.array_api._calls import call
 from laxarray.array_api.searching import searchsorted_kernel
 from laxarray.numpy_api.statistics._base import (concrete, count_dtype, pyscalar, raw,
                                                  rounded_mul)
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 from laxarray.numpy_api import _docs
 
 __all__ = ["interp", "gradient", "trapezoid", "ediff1d"]

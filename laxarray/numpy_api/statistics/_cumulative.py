@@ -22,7 +22,7 @@ from laxarray.array_api._calls import call
 from laxarray.array_api import statistical_cumulative as _cum
 from laxarray.array_api._array import wrap
 from laxarray.numpy_api.statistics._base import no_out, raw
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 from laxarray.numpy_api import _docs
 from laxarray.numpy_api.statistics._nan import _finish, _nan_to
 from laxarray.numpy_api.statistics import _docs as _sdocs

@@ -27,7 +27,7 @@ from laxarray.array_api._array import wrap
 from laxarray.array_api.manipulation import reshape
 from laxarray.array_api.searching import arg_kernel, argmax, argmin
 from laxarray.numpy_api.statistics._base import concrete, count_dtype, no_out, raw
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 from laxarray.numpy_api import _docs
 from laxarray.numpy_api.statistics import _docs as _sdocs
 

@@ -31,7 +31,7 @@ from laxarray._core.docstrings import fill
 from laxarray._core.errors import fail, fail_text
 from laxarray._core.runtime.host_path import HostPath
 from laxarray._core.jaxapi import put_like
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 from laxarray._core.runtime.kernel import kernel
 from laxarray._core.numerics import cast_value
 from laxarray._core.validate import check_bool, check_choice, normalize_axes

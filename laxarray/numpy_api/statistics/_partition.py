@@ -18,7 +18,7 @@ from laxarray._core import dtypes as _dt
 from laxarray._core.docstrings import fill
 from laxarray._core.errors import fail
 from laxarray._core.runtime.host_path import HostPath
-from laxarray._core.jaxapi.regions import in_wide_region
+from laxarray._core.jax_regions import in_wide_region
 from laxarray._core.runtime.kernel import kernel
 from laxarray._core.validate import normalize_axis
 from laxarray.array_api._calls import call

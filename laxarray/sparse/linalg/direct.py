@@ -2,7 +2,7 @@
 
 XLA has no sparse LU, so the factorisation runs on the host: SciPy's SuperLU (COLAMD
 column ordering, as ``scipy.sparse.linalg.spsolve`` and ``splu`` use by default), reached
-through a host callback (``jaxapi.host_calls.host_call``).  So these work eagerly and under
+through a host callback (``jax_host_calls.host_call``).  So these work eagerly and under
 ``jax.jit`` (the matrix and the right-hand side may be traced; the solve is a host call
 inside the compiled program)
 and under ``jax.vmap`` (one host solve per mapped element).  On a GPU the matrix and the
@@ -29,7 +29,7 @@ from laxarray._core import lazy_scipy
 from laxarray._core.docstrings import fill
 from laxarray._core.errors import LinAlgError, fail, fail_text
 from laxarray._core.jaxapi import device_put, in_wide_mode, is_tracer
-from laxarray._core.jaxapi.host_calls import host_call
+from laxarray._core.jax_host_calls import host_call
 from laxarray.array_api._array import wrap
 from laxarray.array_api._convert import to_raw
 from laxarray.sparse import _keys as K

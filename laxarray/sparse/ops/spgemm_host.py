@@ -33,7 +33,7 @@ from laxarray._core.errors import fail
 from laxarray._core import lazy_scipy
 from laxarray._core.host_memory import aligned, to_device
 from laxarray._core.jaxapi import in_wide_mode
-from laxarray._core.jaxapi.host_calls import host_call
+from laxarray._core.jax_host_calls import host_call
 from laxarray.sparse.ops.layout import split
 from laxarray._core import dtypes as _dt
 
@@ -180,7 +180,7 @@ def result_structs(size, dtype, index_dtype, csr, rows):
 
 def callback(host, shapes, lax_fn, *leaves):
     """``host(*leaves)`` (NumPy in, a tuple of NumPy arrays of ``shapes`` out) in a host
-    call (``jaxapi.host_calls.host_call``; one call per element under ``vmap``), differentiated as
+    call (``jax_host_calls.host_call``; one call per element under ``vmap``), differentiated as
     ``lax_fn(*leaves)`` is: the lax kernel computing the same leaves carries the
     tangents."""
     @jax.custom_jvp

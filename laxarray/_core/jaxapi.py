@@ -18,6 +18,13 @@ import jax
 import jax.core as _jcore
 import numpy as np
 import jax.extend as _jex
+import jax.extend.core.primitives as _jprims  # noqa: F401  (and the rest, for jax_tracing,
+import jax.extend.linear_util  # noqa: F401       jax_regions, jax_host_calls: this module
+import jax.extend.source_info_util as _jsrc  # noqa: F401   alone imports jax's internals)
+from jax.interpreters import ad as _jad  # noqa: F401
+from jax.interpreters import batching as _jbatching  # noqa: F401
+from jax.interpreters import mlir as _jmlir  # noqa: F401
+from jax.interpreters import partial_eval as _jpe  # noqa: F401
 # the house's one jax.experimental import (tests/test_house_rules.py): executables are
 # serialized through jax's module, for laxarray._core.runtime.serialize
 from jax.experimental import serialize_executable  # noqa: F401 (for runtime.serialize)

@@ -7,16 +7,9 @@ kernel helper picks compiler options by it).
 from __future__ import annotations
 
 import jax
-import jax.extend as _jex
-import jax.extend.core.primitives as _jprims
-import jax.extend.linear_util  # noqa: F401  (jax.extend does not import it)
-import jax.extend.source_info_util as _jsrc
-from jax.interpreters import ad as _jad
-from jax.interpreters import batching as _jbatching
-from jax.interpreters import mlir as _jmlir
-from jax.interpreters import partial_eval as _jpe
 
-from laxarray._core.jaxapi import ClosedJaxpr, Literal
+from laxarray._core.jaxapi import (ClosedJaxpr, Literal, _jad, _jbatching, _jex, _jmlir, _jpe,
+                                   _jprims, _jsrc)
 
 # --- tracing internals used by the jaxpr interpreter (interpret.py, sparsify, checkify) -----
 

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import jax
 import numpy as np
-import jax.core as _jcore
-from jax.interpreters import batching as _jbatching
-from jax.interpreters import mlir as _jmlir
 
-from laxarray._core.jaxapi import ConcreteArray, Primitive, device_put, wide
+from laxarray._core.jaxapi import (ConcreteArray, Primitive, _jbatching, _jcore, _jmlir,
+                                   device_put, wide)
 
 # --- host calls (laxarray.array_api._host_order) ----------------------------------------------
 

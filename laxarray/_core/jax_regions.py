@@ -8,16 +8,11 @@ from __future__ import annotations
 import functools
 
 import jax
-import jax.core as _jcore
-import jax.extend as _jex
 import numpy as np
-import jax.extend.core.primitives as _jprims
-from jax.interpreters import ad as _jad
-from jax.interpreters import mlir as _jmlir
-from jax.interpreters import partial_eval as _jpe
 
-from laxarray._core.jaxapi import (_CALLER, _X64, ClosedJaxpr, ConcreteArray, caller_wide, enter,
-                                   in_wide_mode, leave)
+from laxarray._core.jaxapi import (_CALLER, _X64, ClosedJaxpr, ConcreteArray, _jad, _jcore, _jex,
+                                   _jmlir, _jpe, _jprims, caller_wide, enter, in_wide_mode,
+                                   leave)
 
 # --- regions: laxarray's part of a 32-bit user's program, in 64-bit mode ------------------------
 #
