@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import textwrap
 from typing import Callable, TypeVar
 
 _T = TypeVar("_T")
@@ -169,3 +170,53 @@ def compose(template, **parts):
     """
     texts = {name: inspect.cleandoc(text) for name, text in parts.items()}
     return fill_text(inspect.cleandoc(template), texts, "a composed part")
+
+
+def closing(raises, static, notes="", examples=True):
+    """The Raises and Notes sections and the Examples heading, as one part for ``fill``.
+
+    A family whose members raise alike and keep the same arguments static shares these
+    sections whole; built here, their headings are not written out once per family.
+
+    Parameters
+    ----------
+    raises : sequence of str
+        The Raises entries (the constants above, a family's, or written out as
+        ``"TypeError\\n    If ..."``).
+    static : str
+        What is static under ``jax.jit``, as the Notes' first line says it (``"none"``, or
+        the argument names in double backquotes).
+    notes : str, optional
+        More paragraphs of Notes, after that line.
+    examples : bool, optional
+        End with the Examples heading and the line that imports laxarray (default True);
+        False: end with the Notes.
+
+    Returns
+    -------
+    str
+        The sections, ending with the Examples heading and the line that imports laxarray
+        as ``la``: each docstring's examples follow its ``{name}`` line.
+
+    Examples
+    --------
+    >>> text = closing(["AxisError\\n    If an axis is out of range."], "``axis``")
+    >>> print(text.rsplit("\\n", 4)[0])
+    Raises
+    ------
+    AxisError
+        If an axis is out of range.
+    <BLANKLINE>
+    Notes
+    -----
+    Static under ``jax.jit``: ``axis``.
+    >>> text.splitlines()[-3:]
+    ['Examples', '--------', '>>> import laxarray as la']
+    """
+    lines = ["Raises", "------", *(textwrap.dedent(e).strip("\n") for e in raises), "",
+             "Notes", "-----", f"Static under ``jax.jit``: {static}."]
+    if notes:
+        lines += ["", inspect.cleandoc(notes)]
+    if examples:
+        lines += ["", "Examples", "--------", ">>> import laxarray as la"]
+    return "\n".join(lines)

@@ -2,6 +2,8 @@
 :func:`laxarray._core.docstrings.fill`: the ``n``/``axis``/``s``/``axes``/``norm`` parameters,
 the errors of the 1-D and n-D families, and the note on precision and tracing."""
 
+from laxarray._core.docstrings import closing
+
 N = """
 n : int, optional
     The length of the transform: ``x`` is zero-padded or truncated to it along ``axis``;
@@ -116,5 +118,4 @@ def raises_notes(raises, static, intro=None):
     """The Raises and Notes sections: ``raises``, the ``static`` arguments under ``jax.jit``,
     the transform's own ``intro`` sentence (if any) and :data:`PRECISION`."""
     notes = PRECISION.strip("\n") if intro is None else intro + "\n" + PRECISION.strip("\n")
-    return (f"Raises\n------\n{raises.strip(chr(10))}\n\nNotes\n-----\n"
-            f"Static under ``jax.jit``: {static}.\n\n{notes}")
+    return closing([raises.strip("\n")], static, notes, examples=False)

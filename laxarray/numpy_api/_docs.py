@@ -15,10 +15,9 @@ Returns type, a Raises exception) whose description each member writes itself, o
 heading whose entries follow in the docstring.
 """
 
-import inspect
-import textwrap
 
-from laxarray._core.docstrings import compose  # noqa: F401  (the families' modules use _docs.compose)
+from laxarray._core.docstrings import closing, compose  # noqa: F401  (the families' modules
+#                                                   use _docs.closing, _docs.compose)
 
 ARRAY = """
 a : array_like
@@ -94,49 +93,3 @@ ValueError
 BROADCAST_ERROR = """
 ValueError
     If the shapes do not broadcast."""
-
-
-def closing(raises, static, notes=""):
-    """The Raises and Notes sections and the Examples heading, as one part for ``fill``.
-
-    A family whose members raise alike and keep the same arguments static shares these
-    sections whole; built here, their headings are not written out once per family.
-
-    Parameters
-    ----------
-    raises : sequence of str
-        The Raises entries (the constants above, a family's, or written out as
-        ``"TypeError\\n    If ..."``).
-    static : str
-        What is static under ``jax.jit``, as the Notes' first line says it (``"none"``, or
-        the argument names in double backquotes).
-    notes : str, optional
-        More paragraphs of Notes, after that line.
-
-    Returns
-    -------
-    str
-        The sections, ending with the Examples heading and the line that imports laxarray
-        as ``la``: each docstring's examples follow its ``{name}`` line.
-
-    Examples
-    --------
-    >>> text = closing([AXIS_ERROR], "``axis``")
-    >>> print(text.rsplit("\\n", 4)[0])
-    Raises
-    ------
-    AxisError
-        If an axis is out of range.
-    <BLANKLINE>
-    Notes
-    -----
-    Static under ``jax.jit``: ``axis``.
-    >>> text.splitlines()[-3:]
-    ['Examples', '--------', '>>> import laxarray as la']
-    """
-    lines = ["Raises", "------", *(textwrap.dedent(e).strip("\n") for e in raises), "",
-             "Notes", "-----", f"Static under ``jax.jit``: {static}."]
-    if notes:
-        lines += ["", inspect.cleandoc(notes)]
-    lines += ["", "Examples", "--------", ">>> import laxarray as la"]
-    return "\n".join(lines)
