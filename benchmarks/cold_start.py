@@ -37,7 +37,9 @@ scipy's OpenBLAS too); jax.numpy children ``LAXARRAY_COMPILATION_CACHE=0`` (the 
    of the program, so nothing loads ahead; precompile seconds and store sizes printed;
    (g) a fresh machine with the portable tier installed: an empty store of its own, and a
    copy of a portable tier (``precompile --from`` the record ``--portable``) that workers
-   filled under another CPU description (``LAXARRAY_CPU_DESCRIPTION``: an AVX2-only CPU);
+   filled under another CPU description (``LAXARRAY_CPU_DESCRIPTION``: an AVX2-only CPU),
+   with the program's trace that precompile wrote from the record (loaded ahead while the
+   child imports, as row (c) loads its store's);
    every other laxarray child runs without a portable tier (``LAXARRAY_PORTABLE_STORE=0``);
 6. suites (``suites``, not in the default selection: minutes): the wall time of
    ``python -m laxarray.conformance`` and of scikit-learn's array-API tests

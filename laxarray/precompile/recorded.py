@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import json
 
-from laxarray._core.runtime import lookup_log
+from laxarray._core.runtime import exec_store, lookup_log
 from laxarray._core.runtime.kernel import Kernel
 from laxarray._core.runtime.kernel_id import find
 from laxarray.precompile.task import Task
@@ -28,6 +28,26 @@ def tasks(path, limit: int | None = None, match: str | None = None) -> list[Task
     (all where ``None``), then the first ``limit`` of them.  ``OSError`` where the file
     cannot be read; ``ValueError`` naming the line for a line that is not a record entry."""
     return select([_task(entry) for entry in lookup_log.read(path)], limit, match)
+
+
+def traces(path) -> dict:
+    """``{program label: store keys}`` of record file ``path``: each recorded program's
+    lookups in order, the keys' environment part empty (``prefetch.write_tier_trace``);
+    entries without a program (older records) or whose kernel is gone are left out."""
+    out = {}
+    for entry in lookup_log.read(path):
+        if not entry.get("prog"):
+            continue
+        try:
+            kern = find(*lookup_log.target(entry))
+            sig, _, device = lookup_log.call_inputs(entry)
+            name = kern.bind(lookup_log.statics(entry)).key(bool(entry["masked"]), sig, device)
+        except (lookup_log.Unrecordable, AttributeError, ImportError, LookupError,
+                TypeError, ValueError):
+            continue
+        if name is not None:
+            out.setdefault(entry["prog"], []).append(exec_store.with_environment(name, ""))
+    return out
 
 
 def _task(entry) -> Task:

@@ -32,7 +32,7 @@ import time
 import warnings
 
 from laxarray._core import backend as _backend
-from laxarray._core.runtime import exec_store, fingerprint, kernel
+from laxarray._core.runtime import exec_store, fingerprint, kernel, prefetch
 from laxarray.precompile import recorded
 from laxarray.precompile.workloads import check_name, chunk, requires, shares, tasks
 
@@ -74,8 +74,10 @@ def precompile(workload=None, jobs=None, *, limit=None, match=None, stream=None,
         for the CPU's instruction-set class (``XLA_FLAGS=--xla_cpu_max_isa=AVX2`` on
         x86-64) and key by that class, so every x86-64-v3 machine loads what they write;
         on a TPU this process builds it, keyed by the chip and libtpu's version, for every
-        host of that chip.  Copy the directory to ship it (a team's share, a CI cache, the package's
-        ``portable/`` folder).
+        host of that chip.  With ``from_file``, the tier also keeps each recorded
+        program's trace (the keys it looked up, in order), which a fresh machine loads
+        ahead while that program imports.  Copy the directory to ship it (a team's share,
+        a CI cache, the package's ``portable/`` folder).
 
     Returns
     -------
@@ -169,6 +171,13 @@ def _from_file(path, jobs, limit, match, stream, portable=False):
         raise ValueError(f"precompile: expected a record file for 'from_file'; {path} holds "
                          f"no entries (record them: LAXARRAY_RECORD=FILE python my_script.py)")
     store = _open_store(portable)
+    if portable:   # a fresh machine loads ahead what each recorded program will look up
+        for label, names in recorded.traces(path).items():
+            try:
+                prefetch.write_tier_trace(store.path, label, names)
+            except OSError as err:
+                raise RuntimeError(f"precompile: cannot write to the portable tier "
+                                   f"{store.path} ({err.strerror or err})") from None
     # the workers read the file again: the first len(found) entries only, so entries that
     # a program still recording appends meanwhile do not shift the shares
     return _go(recorded.PREFIX + path, found, store, jobs, len(found), match, stream, portable)

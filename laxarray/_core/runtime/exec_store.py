@@ -396,7 +396,7 @@ def default_store() -> ExecutableStore | None:
                         path = None
                 store = None if path is None else ExecutableStore.open(path)
                 if store is not None:
-                    prefetch.start(store)
+                    prefetch.start(store, tier_trace)
                     # what every key holds, while the program imports rather than in its
                     # first call (on the chip that call took 58 ms, the next ones 5-7):
                     # laxarray's source read and hashed (10-16 ms on a 2-core CPU), and
@@ -532,14 +532,30 @@ def read_portable(key: str):
     tiers = portable_tiers()
     if not tiers:
         return None
-    head, _, rest = key.partition("|")
-    _, _, rest = rest.partition("|")         # the environment digest, then the rest
-    portable = f"{head}|{fingerprint.portable_fingerprint()}|{rest}"
+    portable = with_environment(key, fingerprint.portable_fingerprint())
     for tier in tiers:
         exe = tier.read(portable)
         if exe is not None:
             return exe
     return None
+
+
+def with_environment(key: str, environment: str) -> str:
+    """The store key ``key`` with its environment digest (its second part) replaced by
+    ``environment`` (``""``: the neutral key a tier's trace holds)."""
+    head, _, rest = key.partition("|")
+    return f"{head}|{environment}|{rest.partition('|')[2]}"
+
+
+def tier_trace() -> list:
+    """This machine's keys of the first trace of this program that a portable tier holds
+    (``prefetch.read_tier_trace``): what a fresh machine loads ahead."""
+    for tier in portable_tiers():
+        names = prefetch.read_tier_trace(tier.path)
+        if names:
+            environment = fingerprint.environment_fingerprint()
+            return [with_environment(name, environment) for name in names]
+    return []
 
 
 def portable_load_count() -> int:

@@ -335,14 +335,21 @@ class Bound:
         store = _open_store()
         if store is None or device is None:
             return None
+        name = self.key(variant.masked, sig, device)
+        if name is not None and _lookup_log.PATH:
+            _lookup_log.note(self, variant.masked, sig, device)
+        return name
+
+    def key(self, masked, sig, device):
+        """The store key of this binding's call (its ``masked`` variant or not) of signature
+        ``sig`` placed on ``device``, the store open or not; ``None`` where the kernel or
+        its statics name objects of this process alone."""
         if self._identity is None:   # the kernel's store text (its KernelId), the statics'
             text, items = self.kernel.id.store, describe(tuple(self.items))
             self._identity = False if text is None or items is None else (text, items)
         if self._identity is False:
             return None
-        if _lookup_log.PATH:
-            _lookup_log.note(self, variant.masked, sig, device)
-        return store_key(*self._identity, variant.masked, sig, device)
+        return store_key(*self._identity, masked, sig, device)
 
     def _executable(self, variant, args, name):
         """``variant``'s executable for ``args``: loaded from the store by the key ``name``,

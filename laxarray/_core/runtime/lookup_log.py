@@ -5,8 +5,9 @@ a jax upgrade, on a new machine, for a CI image).
 A line names the kernel as its identity does (``kernel_id.KernelId``: an import path,
 ``module:qualname``, or a factory's path and arguments), its static arguments in a
 tagged JSON form that keeps what JSON would lose (``-0.0``, NaN, a float vs an int, dtypes,
-enums, module functions), whether the masked variant ran, and the input avals (shape, dtype,
-weak type).  A replay (``laxarray.precompile.recorded.replay``) turns a line back into the
+enums, module functions), whether the masked variant ran, the input avals (shape, dtype,
+weak type), and the program that looked it up (``prefetch.program_label``: ``precompile
+--portable`` writes each program's trace into the tier).  A replay (``laxarray.precompile.recorded.replay``) turns a line back into the
 same binding and signature (:func:`target`, :func:`statics`, :func:`call_inputs`), so the
 store key it builds is the key the recorded call looked up.  Calls the store cannot key
 (committed or sharded arrays, kernels defined inside functions or whose statics name
@@ -32,6 +33,7 @@ import numpy as np
 
 from laxarray._core import jaxapi
 from laxarray._core import env_vars as _env_vars
+from laxarray._core.runtime import prefetch as _prefetch
 
 #: The file named by ``LAXARRAY_RECORD`` when the process started (``None``: not recording).
 PATH = _env_vars.value("LAXARRAY_RECORD") or None
@@ -56,7 +58,8 @@ def note(bound, masked, sig, device) -> None:
         line = json.dumps({
             "v": FORMAT, "kernel": kernel_path(bound.kernel),
             "items": [[k, encode(v)] for k, v in bound.items],
-            "masked": bool(masked), "sig": [_encode_input(a) for a in sig]}, sort_keys=True)
+            "masked": bool(masked), "sig": [_encode_input(a) for a in sig],
+            "prog": _prefetch.program_label()}, sort_keys=True)
     except (Unrecordable, AttributeError, TypeError, ValueError) as e:
         if _env_vars.value("LAXARRAY_RECORD_DEBUG"):
             print("NOTREC", bound.kernel.__name__, e)
@@ -143,7 +146,7 @@ def _well_formed(entry) -> bool:
             and pair(entry.get("kernel"), dict) and isinstance(entry.get("masked"), bool)
             and isinstance(entry.get("items"), list)
             and all(pair(item, dict) for item in entry["items"])
-            and isinstance(entry.get("sig"), list)
+            and isinstance(entry.get("prog", ""), str) and isinstance(entry.get("sig"), list)
             and all(isinstance(a, list) and a and _INPUT_LENGTHS.get(a[0]) == len(a)
                     and (a[0] == "s" or isinstance(a[1], list)) for a in entry["sig"]))
 

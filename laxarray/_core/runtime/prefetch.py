@@ -18,6 +18,13 @@ the thread is stopped before the interpreter finalizes (a load in flight finishe
 A ``multiprocessing`` child neither loads ahead nor writes a trace: it runs a share of its
 parent's work under the parent's program name, which the trace does not predict.
 ``LAXARRAY_PREFETCH=0`` turns it off.
+
+A portable tier carries traces too (:func:`write_tier_trace`): ``precompile --from FILE
+--portable`` writes, for each program the record file names, the keys it looked up with
+their environment part left empty.  A process whose store holds no trace of its program
+(a fresh machine) loads ahead from that trace instead, through the tier
+(``exec_store.tier_trace``).  A tier's trace names a program by :func:`program_label`,
+which is the same on every machine.
 """
 
 from __future__ import annotations
@@ -115,14 +122,48 @@ def program_name() -> str:
     return os.path.abspath(argv0) if argv0 else "<interactive>"
 
 
-def _trace_file(folder):
-    digest = hashlib.blake2b(program_name().encode(), digest_size=12).hexdigest()
+def program_label() -> str:
+    """The program's name in a portable tier's traces, the same on every machine that
+    checks it out anywhere: the script's folder and file name (``benchmarks/run.py``), the
+    code of ``python -c``, or ``<interactive>``."""
+    name = program_name()
+    if not os.path.isabs(name):
+        return name
+    folder, base = os.path.split(name)
+    return f"{os.path.basename(folder)}/{base}"
+
+
+def _trace_file(folder, name=None):
+    text = program_name() if name is None else name
+    digest = hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
     return os.path.join(folder, digest)
 
 
-def start(store) -> None:
+def read_tier_trace(tier_path) -> list:
+    """The keys of this program's trace in the portable tier at ``tier_path`` (as
+    :func:`write_tier_trace` wrote them; empty where it has none)."""
+    try:
+        with open(_trace_file(os.path.join(tier_path, "traces"), "tier:" + program_label()),
+                  encoding="utf-8") as f:
+            return [n for n in f.read().split("\n") if n][:AHEAD]
+    except OSError:
+        return []
+
+
+def write_tier_trace(tier_path, label, names) -> None:
+    """Write ``names`` (store keys, their environment part empty) as the trace of the
+    program that :func:`program_label` calls ``label`` into the tier at ``tier_path``
+    (replacing the one there); ``OSError`` where it cannot be written."""
+    folder = os.path.join(tier_path, "traces")
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    write_atomic(_trace_file(folder, "tier:" + label),
+                 ["\n".join(names[:KEEP]).encode() + b"\n"])
+
+
+def start(store, fallback=None) -> None:
     """Begin this process's trace of ``store`` and load ahead what its last run looked up
-    (once per process; nothing where prefetching is off)."""
+    (once per process; nothing where prefetching is off); where ``store`` holds no trace
+    of this program, what ``fallback()`` names (a portable tier's trace)."""
     with _LOCK:
         if _STATE["trace"] is not None or not _env_vars.value("LAXARRAY_PREFETCH") or (
                 _pool_worker()):
@@ -134,7 +175,7 @@ def start(store) -> None:
             with open(_trace_file(folder), encoding="utf-8") as f:
                 names = f.read().split("\n")
         except OSError:
-            return
+            names = fallback() if fallback is not None else []
         names = [n for n in names if n][:AHEAD]
         if names:
             _STATE["ahead"] = Ahead(store, names)
