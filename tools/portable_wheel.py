@@ -42,6 +42,7 @@ from importlib import metadata
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))   # the laxarray of this checkout: the one the tier is built for
 
+import laxarray  # noqa: E402
 from laxarray._core.runtime import fingerprint  # noqa: E402
 from laxarray._core.runtime.files import TEMP_PREFIX  # noqa: E402
 from laxarray._core.runtime.tiers import WHEEL_PACKAGE, WHEEL_TIER  # noqa: E402
@@ -132,7 +133,7 @@ def _tier_files(tier) -> list:
 def write_wheel(tier, dist) -> tuple[str, dict]:
     """Write the wheel of the tier at ``tier`` into the folder ``dist``; its path and a
     summary (``executables``, ``traces``, ``files``, ``bytes`` of the tier and the wheel)."""
-    version = metadata.version("laxarray")
+    version = laxarray.__version__
     jax, jaxlib = metadata.version("jax"), metadata.version("jaxlib")
     info = f"{WHEEL_PACKAGE}-{version}.dist-info"
     tag = f"py3-none-{platform_tag()}"
@@ -180,6 +181,10 @@ def write_wheel(tier, dist) -> tuple[str, dict]:
 def main(argv=None) -> int:
     """Build the wheel as ``argv`` (default ``sys.argv[1:]``) says; the exit status."""
     args = _parser().parse_args(argv)
+    if "+unknown" in laxarray.__version__:
+        print("portable_wheel: laxarray is not installed (pip install -e .): the wheel "
+              "requires laxarray's version, which its metadata says", file=sys.stderr)
+        return 1
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="laxarray-portable-wheel-") as build:
         tier = os.path.join(build, WHEEL_PACKAGE, WHEEL_TIER)

