@@ -20,8 +20,9 @@ will not install it beside another jax.  Its tag names this platform (it holds m
 and ``Root-Is-Purelib: true`` puts it in site-packages beside laxarray.  The tier serves
 only the exact laxarray source it was built from: its keys carry laxarray's source
 fingerprint, so an edited or another laxarray finds nothing in it (and compiles as without
-it).  Built in minutes for the sklearn workload; ``--workload standard --match 'add float*'``
-selects a handful of tasks.
+it).  The sklearn workload: 4795 executables, a 28 MB wheel (62 MB installed), built in
+4 min 44 s with one worker (``--jobs 1``) on a 2-core x86-64 machine that others shared;
+``--workload standard --match 'add float*'`` selects two tasks (24 executables, seconds).
 """
 
 from __future__ import annotations
@@ -204,7 +205,7 @@ def main(argv=None) -> int:
         return 1
     print(f"{os.path.relpath(path)}: {summary['executables']} executables, "
           f"{summary['traces']} traces, {summary['files'] + 4} entries; "
-          f"{summary['wheel_bytes'] / 1e6:.1f} MB ({summary['tier_bytes'] / 1e6:.1f} MB "
+          f"{summary['wheel_bytes'] / 2**20:.1f} MB ({summary['tier_bytes'] / 2**20:.1f} MB "
           f"unpacked); built in {time.perf_counter() - started:.0f} s")
     return 0
 
