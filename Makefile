@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 DOCS_STAMP := $(VENV)/.installed-docs
 
 .PHONY: demo test test-deep test-isa lint format test-sklearn test-scipy bench docs docs-check \
-	dist test-install clean
+	dist portable-wheel test-install clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -132,6 +132,16 @@ dist: $(PY)
 	$(PY) -m pip wheel --quiet --no-deps -w dist .
 	@ls dist/laxarray-*.whl
 
+# A wheel of executables (docs/compilation.md): dist/laxarray_portable-<version>-py3-none-
+# <platform>.whl, the sklearn workload compiled for this CPU's class (x86-64-v3: AVX2) by
+# tools/portable_wheel.py with one worker a core; TIER_ARGS="--from calls.jsonl" compiles
+# what a program recorded instead (LAXARRAY_RECORD=calls.jsonl). pip install it beside this
+# very laxarray (the tier serves its exact source and jax only). Minutes; not part of make test.
+TIER_ARGS ?= --workload sklearn
+portable-wheel: $(STAMP)
+	$(PY) tools/portable_wheel.py --jobs $$($(PY) -c "import os; print(os.cpu_count() or 1)") \
+		$(TIER_ARGS)
+
 # That wheel installed in a fresh virtual environment outside the clone (its dependencies
 # from the package index), imported, and the README's first example run and its output
 # compared with the README's (tests/test_install.py; about a minute, most of it pip).
@@ -144,4 +154,5 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .multidevice.log .lint.log .isa.log .tpu.log \
-		docs/_build docs/reference docs/_generated build dist/laxarray-*.whl
+		docs/_build docs/reference docs/_generated build dist/laxarray-*.whl \
+		dist/laxarray_portable-*.whl

@@ -39,17 +39,22 @@ nothing of kernels: :meth:`ExecutableStore.get`/:meth:`~ExecutableStore.put` byt
   model (``fingerprint.portable_fingerprint``), so one tier serves every such machine.  On a
   TPU the tier's programs are keyed by the chip (its kind, libtpu's version) without the
   host's CPU, so one tier serves every host of that chip.  Its
-  directories, in order: ``LAXARRAY_PORTABLE_STORE`` (unset: ``$XDG_CACHE_HOME/laxarray/
-  portable``; ``0``: no tier of the user's), then ``portable/`` in the installed package
-  (shipped with it).  A tier is read only, never created or changed by a lookup (a damaged
-  entry is a miss); one that belongs to another user (the package's may belong to the
-  package's owner) or that group or others may write is refused with one warning.
+  directories (``tiers``), in order: ``LAXARRAY_PORTABLE_STORE`` (unset: ``$XDG_CACHE_HOME/
+  laxarray/portable``; ``0``: no tier of the user's), ``portable/`` in the installed package
+  (shipped with it), then ``tier/`` of an installed ``laxarray_portable`` package (a wheel
+  of executables, ``tools/portable_wheel.py``; found on the import path, not imported;
+  ``0`` leaves it on: uninstall it).  A tier is read only, never created or changed by a
+  lookup (a damaged entry is a miss); one that belongs to another user (an installed one
+  may belong to the owner of its package's folder) or that group or others may write is
+  refused with one warning.  The tiers are looked for once a process, when first needed:
+  a miss of the machine store, or a store with no trace of this program (or empty).
   ``python -m laxarray.precompile --portable`` fills the user's tier in worker processes
   started with ``LAXARRAY_PORTABLE_BUILD=1`` and ``XLA_FLAGS=--xla_cpu_max_isa=AVX2`` (on
   a TPU, which one process holds, in its own process with ``LAXARRAY_PORTABLE_BUILD=1``);
-  copying the directory (a team's share, a CI cache, package data) ships it.  The loader
-  thread (``prefetch``) reads through to the tiers too (:meth:`ExecutableStore.read_through`),
-  so a program's second run on such a machine loads the tier's programs ahead.
+  copying the directory (a team's share, a CI cache, package data) or a wheel ships it.
+  The loader thread (``prefetch``) reads through to the tiers too
+  (:meth:`ExecutableStore.read_through`), so a program's second run on such a machine loads
+  the tier's programs ahead.
 * **Not stored** (``serialize.NotSerializable``): programs with host callbacks, and
   executables that were loaded rather than compiled in this process (from this store, or
   on CPU from jax's persistent cache: jaxlib 0.10.2 writes those without machine code).
@@ -67,7 +72,8 @@ import warnings
 
 
 from laxarray._core.runtime import serialize
-from laxarray._core.runtime import fingerprint, prefetch
+from laxarray._core.runtime import fingerprint, prefetch, tiers
+from laxarray._core.runtime.tiers import portable_dir
 from laxarray._core.runtime.files import TEMP_PREFIX as _TEMP_PREFIX, remove as _remove, write_atomic
 from laxarray._core import env_vars as _env_vars
 from laxarray._core.errors import StoreHintWarning
@@ -447,35 +453,15 @@ def _hint_if_empty(store) -> None:
 
 # ---- the portable tier -----------------------------------------------------------------------
 
-_PORTABLE_ENV = "LAXARRAY_PORTABLE_STORE"
-#: The tier installed with the package: this folder of the ``laxarray`` package.
-PACKAGE_TIER = "portable"
-
-
-def portable_dir():
-    """The user's portable tier directory, from ``LAXARRAY_PORTABLE_STORE`` (unset:
-    ``$XDG_CACHE_HOME/laxarray/portable``; ``0``: ``None``, no tier of the user's)."""
-    setting = _env_vars.value(_PORTABLE_ENV)
-    if setting == "0":
-        return None
-    return os.path.abspath(setting) if setting else os.path.join(
-        _env_vars.cache_home(), "laxarray", "portable")
-
-
-def package_dir():
-    """The portable tier installed with the package (it may not exist)."""
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return os.path.join(package, PACKAGE_TIER)
-
-
 _TIERS = []
 _TIERS_LOCK = threading.Lock()
 
 
 def portable_tiers() -> list:
     """The portable tiers this process reads, in order (read-only stores; opened once): the
-    user's (:func:`portable_dir`) and the package's (:func:`package_dir`), each where it
-    exists and may be trusted (see the module docstring; otherwise one warning says why).
+    user's, laxarray's own ``portable/`` and an installed wheel's (``tiers.tier_dirs``),
+    each where it exists and may be trusted (see the module docstring; otherwise one
+    warning says why).
     None in a process that builds a tier, or where ``fingerprint.portable_problem`` says
     why this process has none."""
     if not _TIERS:
@@ -488,27 +474,22 @@ def portable_tiers() -> list:
 def _open_tiers():
     if fingerprint.portable_build() or fingerprint.portable_fingerprint() is None:
         return []
-    package = package_dir()
-    try:   # the package's owner may own its tier: it owns laxarray's code already
-        owners = (os.stat(os.path.dirname(package)).st_uid,)
-    except OSError:
-        owners = ()
-    tiers = []
-    for path, trusted in ((portable_dir(), ()), (package, owners)):
+    found = []
+    for path, owners, remedy in tiers.tier_dirs():
         if path is None or not os.path.isdir(path):
             continue
         try:
-            problem = _unsafe(path, trusted)
+            problem = _unsafe(path, owners)
         except OSError as err:
             problem = f"cannot be read ({err})"
         if problem:
             _env_vars.warn_once(("portable", path), f"laxarray: the portable executable tier "
                                 f"{path} {problem}: refused (its executables are machine code "
                                 f"that would run as you); copy it into a directory of your "
-                                f"own with mode 0o700, or set {_PORTABLE_ENV}=0 to silence this")
+                                f"own with mode 0o700, {remedy}")
             continue
-        tiers.append(ExecutableStore(path, readonly=True))
-    return tiers
+        found.append(ExecutableStore(path, readonly=True))
+    return found
 
 
 _PORTABLE_LOADS = [0]
