@@ -290,10 +290,13 @@ def test_a_chips_tier_is_keyed_by_the_chip_not_the_host(monkeypatch):
 
 
 @pytest.mark.skipif(not _X86_V3, reason="the tier's programs are AVX2 code")
-def test_a_fresh_machine_loads_the_recorded_programs_keys_ahead_from_the_tier(tmp_path):
-    """``precompile --from FILE --portable`` writes each recorded program's trace into the
-    tier: the first run of that program on a fresh machine (another CPU, another checkout
-    folder, an empty store of its own) loads every program ahead from the tier."""
+@pytest.mark.parametrize("filled_by", ["precompile --from", "a build run"])
+def test_a_fresh_machine_loads_the_programs_keys_ahead_from_the_tier(tmp_path, filled_by):
+    """A tier keeps each program's trace -- written by ``precompile --from FILE --portable``
+    for every program the record names, or by a run of the program that builds the tier
+    (``LAXARRAY_PORTABLE_BUILD=1``) -- so the first run of that program on a fresh machine
+    (another CPU, another checkout folder, an empty store of its own) loads every program
+    ahead from the tier."""
     def script(root):
         path = tmp_path / root / "app" / "program.py"
         path.parent.mkdir(parents=True)
@@ -304,25 +307,30 @@ def test_a_fresh_machine_loads_the_recorded_programs_keys_ahead_from_the_tier(tm
         return str(path)
 
     def run(path, env):
-        proc = subprocess.run([sys.executable, path], env=env, capture_output=True,
-                              text=True, timeout=600)
+        proc = subprocess.run([sys.executable, path], env=dict(env, LAXARRAY_PREFETCH="1"),
+                              capture_output=True, text=True, timeout=600)
         assert proc.returncode == 0, proc.stderr[-3000:]
         result = json.loads(proc.stdout.split(MARK)[-1].splitlines()[0])
         return result, int(proc.stdout.split("@@ahead@@")[-1].split()[0])
 
-    record = tmp_path / "calls.jsonl"
-    native, _ = run(script("on_a"), _env(tmp_path, "native", LAXARRAY_RECORD=str(record)))
-    assert {json.loads(line)["prog"] for line in record.read_text().splitlines()} == {
-        "app/program.py"}
-    proc = subprocess.run([sys.executable, "-m", "laxarray.precompile", "--from", str(record),
-                           "--portable", "--jobs", "1"],
-                          env=_env(tmp_path, "machine_a", CPU_A), capture_output=True,
-                          text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    if filled_by == "a build run":
+        native, _ = run(script("on_a"), _env(tmp_path, "unused", CPU_A,
+                                             LAXARRAY_PORTABLE_BUILD="1",
+                                             XLA_FLAGS=F.PORTABLE_FLAG))
+    else:
+        record = tmp_path / "calls.jsonl"
+        native, _ = run(script("on_a"), _env(tmp_path, "native", LAXARRAY_RECORD=str(record)))
+        assert {json.loads(line)["prog"] for line in record.read_text().splitlines()} == {
+            "app/program.py"}
+        proc = subprocess.run([sys.executable, "-m", "laxarray.precompile", "--from",
+                               str(record), "--portable", "--jobs", "1"],
+                              env=_env(tmp_path, "machine_a", CPU_A), capture_output=True,
+                              text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+    assert native["_built"] > 0
     assert len(list((tmp_path / "portable" / "traces").iterdir())) == 1
 
-    on_b, ahead = run(script("on_b"), dict(_env(tmp_path, "machine_b", CPU_B),
-                                           LAXARRAY_PREFETCH="1"))
+    on_b, ahead = run(script("on_b"), _env(tmp_path, "machine_b", CPU_B))
     assert on_b["_built"] == 0 and on_b["_loaded"] == native["_built"]
     assert ahead == native["_built"]                     # every one loaded ahead, at once
     assert {k: v for k, v in on_b.items() if not k.startswith("_")} == {
@@ -330,6 +338,5 @@ def test_a_fresh_machine_loads_the_recorded_programs_keys_ahead_from_the_tier(tm
     # another program has no trace in the tier: it loads the same programs on demand
     other = tmp_path / "on_b" / "app" / "other.py"
     other.write_text((tmp_path / "on_b" / "app" / "program.py").read_text())
-    alone, ahead = run(str(other), dict(_env(tmp_path, "machine_c", CPU_B),
-                                        LAXARRAY_PREFETCH="1"))
+    alone, ahead = run(str(other), _env(tmp_path, "machine_c", CPU_B))
     assert ahead == 0 and alone["_built"] == 0 and alone["_loaded"] == native["_built"]

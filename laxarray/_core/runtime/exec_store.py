@@ -402,7 +402,7 @@ def default_store() -> ExecutableStore | None:
                         path = None
                 store = None if path is None else ExecutableStore.open(path)
                 if store is not None:
-                    prefetch.start(store, tier_trace)
+                    prefetch.start(store, tier_trace, _neutral if fingerprint.portable_build() else None)
                     # what every key holds, while the program imports rather than in its
                     # first call (on the chip that call took 58 ms, the next ones 5-7):
                     # laxarray's source read and hashed (10-16 ms on a 2-core CPU), and
@@ -526,6 +526,10 @@ def with_environment(key: str, environment: str) -> str:
     ``environment`` (``""``: the neutral key a tier's trace holds)."""
     head, _, rest = key.partition("|")
     return f"{head}|{environment}|{rest.partition('|')[2]}"
+
+
+def _neutral(key):
+    return with_environment(key, "")
 
 
 def tier_trace() -> list:

@@ -21,7 +21,8 @@ parent's work under the parent's program name, which the trace does not predict.
 
 A portable tier carries traces too (:func:`write_tier_trace`): ``precompile --from FILE
 --portable`` writes, for each program the record file names, the keys it looked up with
-their environment part left empty.  A process whose store holds no trace of its program
+their environment part left empty, and a program run to build the tier
+(``LAXARRAY_PORTABLE_BUILD=1``) writes its own at exit.  A process whose store holds no trace of its program
 (a fresh machine) loads ahead from that trace instead, through the tier
 (``exec_store.tier_trace``).  A tier's trace names a program by :func:`program_label`,
 which is the same on every machine.
@@ -39,9 +40,9 @@ from laxarray._core.runtime.files import write_atomic
 from laxarray._core import env_vars as _env_vars
 
 #: How many keys a trace keeps (this run's first, then earlier runs' others).
-KEEP = 2048
+KEEP = 8192
 #: How many keys of a trace the thread loads ahead.
-AHEAD = 512
+AHEAD = 4096
 
 
 class Ahead:
@@ -94,7 +95,7 @@ class Ahead:
         self._thread.join()
 
 
-_STATE = {"ahead": None, "trace": None, "seen": None, "folder": None}
+_STATE = {"ahead": None, "trace": None, "seen": None, "folder": None, "neutral": None}
 _LOCK = threading.Lock()
 
 
@@ -139,15 +140,22 @@ def _trace_file(folder, name=None):
     return os.path.join(folder, digest)
 
 
+def _tier_file(folder, label=None):
+    return _trace_file(folder, "tier:" + (program_label() if label is None else label))
+
+
+def _read(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return [n for n in f.read().split("\n") if n]
+    except OSError:
+        return None
+
+
 def read_tier_trace(tier_path) -> list:
     """The keys of this program's trace in the portable tier at ``tier_path`` (as
     :func:`write_tier_trace` wrote them; empty where it has none)."""
-    try:
-        with open(_trace_file(os.path.join(tier_path, "traces"), "tier:" + program_label()),
-                  encoding="utf-8") as f:
-            return [n for n in f.read().split("\n") if n][:AHEAD]
-    except OSError:
-        return []
+    return (_read(_tier_file(os.path.join(tier_path, "traces"))) or [])[:AHEAD]
 
 
 def write_tier_trace(tier_path, label, names) -> None:
@@ -156,19 +164,21 @@ def write_tier_trace(tier_path, label, names) -> None:
     (replacing the one there); ``OSError`` where it cannot be written."""
     folder = os.path.join(tier_path, "traces")
     os.makedirs(folder, mode=0o700, exist_ok=True)
-    write_atomic(_trace_file(folder, "tier:" + label),
-                 ["\n".join(names[:KEEP]).encode() + b"\n"])
+    write_atomic(_tier_file(folder, label), ["\n".join(names[:KEEP]).encode() + b"\n"])
 
 
-def start(store, fallback=None) -> None:
+def start(store, fallback=None, neutral=None) -> None:
     """Begin this process's trace of ``store`` and load ahead what its last run looked up
     (once per process; nothing where prefetching is off); where ``store`` holds no trace
-    of this program, what ``fallback()`` names (a portable tier's trace)."""
+    of this program, what ``fallback()`` names (a portable tier's trace).  ``neutral``: in
+    a process that builds a portable tier (``store`` is the tier), what turns a key into
+    the form a tier's trace keeps; its trace is then written as the tier's trace of this
+    program (:func:`write_tier_trace`), which a fresh machine loads ahead."""
     with _LOCK:
         if _STATE["trace"] is not None or not _env_vars.value("LAXARRAY_PREFETCH") or (
                 _pool_worker()):
             return
-        _STATE["trace"], _STATE["seen"] = [], set()
+        _STATE["trace"], _STATE["seen"], _STATE["neutral"] = [], set(), neutral
         _STATE["folder"] = folder = os.path.join(store.path, "traces")
         atexit.register(_at_exit)
         try:
@@ -216,16 +226,17 @@ def _at_exit():
     ahead = _STATE["ahead"]
     if ahead is not None:
         ahead.stop()
-    trace, folder = _STATE["trace"], _STATE["folder"]
+    trace, folder, neutral = _STATE["trace"], _STATE["folder"], _STATE.get("neutral")
     if not trace:
         return
-    path = _trace_file(folder)
+    if neutral is None:
+        path, seen = _trace_file(folder), _STATE["seen"]
+    else:   # a tier's build: its trace of this program, for every machine
+        trace = list(dict.fromkeys(map(neutral, trace)))
+        path, seen = _tier_file(folder), set(trace)
+    old = [n for n in _read(path) or () if n not in seen]
     try:
-        with open(path, encoding="utf-8") as f:
-            old = [n for n in f.read().split("\n") if n and n not in _STATE["seen"]]
-    except OSError:
-        old = []
-    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
         write_atomic(path, ["\n".join((trace + old)[:KEEP]).encode() + b"\n"])
     except OSError:
         pass
