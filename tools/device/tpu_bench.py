@@ -603,7 +603,7 @@ def _first_run(S, R, row):
     """One first run of the workflow in this (fresh) process, with what it loaded (from
     the store, from a portable tier) and compiled."""
     import laxarray as la
-    from laxarray._core.runtime import exec_store, kernel
+    from laxarray._core.runtime import exec_store, kernel, prefetch
     problem = _sklearn_problem(S)
     if problem is None:
         R.note(row, "scikit-learn absent")
@@ -618,10 +618,12 @@ def _first_run(S, R, row):
         R.put(row, "ms", "laxarray", (time.perf_counter() - t0) * 1e3)
         loaded = kernel.load_count() - loaded
         compiled = kernel.compile_count() - built - loaded
-        tier = exec_store.portable_load_count()
-        R.data["rows"][row].update(loaded=loaded, compiled=compiled, from_tier=tier)
-        R.note(row, f"kernels loaded {loaded} (from a portable tier {tier}), compiled "
-                    f"{compiled}")
+        tier, ahead = exec_store.portable_load_count(), prefetch.loaded_ahead()
+        R.data["rows"][row].update(loaded=loaded, compiled=compiled, from_tier=tier,
+                                   ahead=ahead)
+        R.note(row, f"kernels loaded {loaded} ({ahead} of them ahead, by the loader thread "
+                    f"from the program's trace; {tier} on demand from a portable tier), "
+                    f"compiled {compiled}")
 
 
 def bench_regression(S, R):
