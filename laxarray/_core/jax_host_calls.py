@@ -57,8 +57,12 @@ def _host_call_run(fn, args, avals):
 def _host_call_impl(*args, fn, avals, vmap_method):
     del vmap_method
     outs = _host_call_run(fn, args, avals)
+    # placed like the inputs: committed to the device of a committed one, else uncommitted
+    # on the default device, where uncommitted inputs live (a committed result would make
+    # every later kernel call on it a call the executable store does not keep)
     devices = [next(iter(a.sharding.device_set)) for a in args
-               if isinstance(a, ConcreteArray) and len(a.sharding.device_set) == 1]
+               if isinstance(a, ConcreteArray) and a.committed
+               and len(a.sharding.device_set) == 1]
     return [device_put(o, devices[0] if devices else None) for o in outs]
 
 

@@ -29,6 +29,7 @@ import jax
 import numpy as np
 
 from laxarray._core.runtime import fingerprint
+from laxarray._core.runtime.serialize import home_device
 from laxarray._core.jaxapi import Tracer
 
 #: The store keys' layout; a change of it never reads an old entry.
@@ -118,9 +119,15 @@ def placement(args):
 
 def storable(args) -> bool:
     """Whether a call on ``args`` can be kept in the store: every jax array on one device,
-    placed by default (none committed to a device or a sharding)."""
-    return placement(args) is not None and True not in [getattr(a, "committed", False)
-                                                          for a in args]
+    placed by default or committed to the device a stored executable loads onto
+    (:func:`home_device`) alone -- a ``SingleDeviceSharding`` there, which the signature
+    names, so a committed call's executable has a key of its own."""
+    where = placement(args)
+    if where is None:
+        return False
+    committed = [a for a in args if getattr(a, "committed", False)]
+    return not committed or (where == home_device().id and all(
+        type(a.sharding) is jax.sharding.SingleDeviceSharding for a in committed))
 
 
 def store_key(kernel_text, statics_text, masked, sig, device) -> str:
@@ -182,4 +189,5 @@ def describe(v, depth=0):
 
 
 __all__ = ["static_key", "array_signature", "signature", "spread", "placement", "storable",
+           "home_device",
            "store_key", "text_key", "describe", "KEY_FORMAT"]

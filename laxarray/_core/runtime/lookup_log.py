@@ -34,6 +34,7 @@ import numpy as np
 from laxarray._core import jaxapi
 from laxarray._core import env_vars as _env_vars
 from laxarray._core.runtime import prefetch as _prefetch
+from laxarray._core.runtime.serialize import home_device
 
 #: The file named by ``LAXARRAY_RECORD`` when the process started (``None``: not recording).
 PATH = _env_vars.value("LAXARRAY_RECORD") or None
@@ -89,8 +90,13 @@ def kernel_path(kern):
 def _encode_input(a):
     if isinstance(a, type):                 # a Python scalar, by type
         return ["s", a.__name__]
-    if isinstance(a, tuple):                # a NumPy array: (shape, dtype.str, "numpy")
+    if isinstance(a, tuple) and len(a) == 3:   # a NumPy array: (shape, dtype.str, "numpy")
         return ["n", list(a[0]), a[1]]
+    if isinstance(a, tuple):                # a jax array committed to the home device
+        aval, sharding = a
+        if sharding != jax.sharding.SingleDeviceSharding(home_device()):
+            raise Unrecordable(f"an array committed to {sharding} (not the home device)")
+        return ["c", list(aval.shape), aval.dtype.name, bool(aval.weak_type)]
     return ["a", list(a.shape), a.dtype.name, bool(a.weak_type)]
 
 
@@ -106,6 +112,10 @@ def _decode_input(obj):
         shape, dtype = tuple(obj[1]), np.dtype(obj[2])
         return (shape, dtype.str, "numpy"), np.zeros(shape, dtype)
     aval = jaxapi.shaped(obj[1], np.dtype(obj[2]), obj[3])
+    if obj[0] == "c":
+        sharding = jax.sharding.SingleDeviceSharding(home_device())
+        return (aval, sharding), jax.ShapeDtypeStruct(aval.shape, aval.dtype, sharding=sharding,
+                                                      weak_type=aval.weak_type)
     return aval, jaxapi.shape_struct(aval)
 
 
@@ -132,8 +142,9 @@ def read(path) -> list[dict]:
     return out
 
 
-#: An encoded input's tag and its length: a scalar type, a NumPy array, a jax aval.
-_INPUT_LENGTHS = {"s": 2, "n": 3, "a": 4}
+#: An encoded input's tag and its length: a scalar type, a NumPy array, a jax aval (of an
+#: array committed to the home device: ``c``).
+_INPUT_LENGTHS = {"s": 2, "n": 3, "a": 4, "c": 4}
 
 
 def _well_formed(entry) -> bool:
@@ -185,7 +196,7 @@ def call_inputs(entry):
     had them (``call_key.signature``, ``call_key.placement``): placed on the
     default device, unless none of its inputs is an array."""
     sig, stand_ins = zip(*map(_decode_input, entry["sig"])) if entry["sig"] else ((), ())
-    device = jax.devices()[0].id if any(a[0] == "a" for a in entry["sig"]) else -1
+    device = jax.devices()[0].id if any(a[0] in "ac" for a in entry["sig"]) else -1
     return tuple(sig), tuple(stand_ins), device
 
 

@@ -111,7 +111,7 @@ def load_compiled(blob: bytes):
         # on the default device alone: by default jax loads it for every device of the
         # backend, and with several (8 host devices) it then wants one shard per device
         compiled = _serialize.deserialize_and_load(payload, in_tree, out_tree,
-                                                   execution_devices=[_default_device()])
+                                                   execution_devices=[home_device()])
     except Exception as err:  # noqa: BLE001  (unpickling and XLA raise many kinds)
         raise NotLoadable(f"load_compiled: expected a blob from serialize_compiled in this "
                           f"environment; got one that does not load "
@@ -120,8 +120,9 @@ def load_compiled(blob: bytes):
     return compiled
 
 
-def _default_device():
-    """The device an uncommitted array lands on (``jax_default_device``, else the first)."""
+def home_device():
+    """The device an uncommitted array lands on (``jax_default_device``, else the first):
+    where :func:`load_compiled` loads every executable (the store's keys name it)."""
     device = jax.config.jax_default_device
     return device if isinstance(device, jax.Device) else jax.devices()[0]
 
