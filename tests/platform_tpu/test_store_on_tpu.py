@@ -166,7 +166,10 @@ def test_precompile_portable_builds_a_chips_tier_in_the_calling_process(tmp_path
     build = _EXCLUSIVE.replace("exclusive=True)", "exclusive=True, portable='chip')").replace(
         "stream=False)", "stream=False, portable=True)")
     assert build != _EXCLUSIVE
-    host = {"LAXARRAY_PORTABLE_STORE": str(tier), "LAXARRAY_STORE_HINT": "0"}
+    # the chip's record is patched in after laxarray's import, when the store opens: the
+    # loader thread, which reads a tier's trace there under the CPU's record, stays off
+    host = {"LAXARRAY_PORTABLE_STORE": str(tier), "LAXARRAY_STORE_HINT": "0",
+            "LAXARRAY_PREFETCH": "0"}
     summary = _result(_python(["-c", build], dict(
         host, LAXARRAY_COMPILATION_CACHE=str(tmp_path / "a"),
         LAXARRAY_CPU_DESCRIPTION="model name=host A")))
