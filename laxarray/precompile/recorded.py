@@ -39,14 +39,13 @@ def traces(path) -> dict:
         if not entry.get("prog"):
             continue
         try:
-            kern = find(*lookup_log.target(entry))
-            sig, _, device = lookup_log.call_inputs(entry)
-            name = kern.bind(lookup_log.statics(entry)).key(bool(entry["masked"]), sig, device)
+            bound, sig, _, device = _binding(entry)
+            name = bound.key(bool(entry["masked"]), sig, device)
         except (lookup_log.Unrecordable, AttributeError, ImportError, LookupError,
                 TypeError, ValueError):
             continue
         if name is not None:
-            out.setdefault(entry["prog"], []).append(exec_store.with_environment(name, ""))
+            out.setdefault(entry["prog"], []).append(exec_store.neutral_key(name))
     return out
 
 
@@ -67,12 +66,18 @@ def replay(entry) -> None:
     """Load or build (and store) the executable of one record entry in this process;
     ``RuntimeError`` where the store does not take it, ``lookup_log.Unrecordable`` where its
     kernel is gone (an upgrade renamed or removed it)."""
+    bound, sig, stand_ins, device = _binding(entry)
+    if not bound.prepare(bool(entry["masked"]), sig, stand_ins, device):
+        raise RuntimeError("the executable store does not take this call (a host callback, "
+                           "or static arguments without a name in every process)")
+
+
+def _binding(entry):
+    """``(binding, signature, stand-in arguments, device)`` of a record entry's call: its
+    kernel bound to its statics (``lookup_log.Unrecordable`` where the kernel is gone, an
+    upgrade renamed or removed it) and its inputs (``lookup_log.call_inputs``)."""
     kern = find(*lookup_log.target(entry))
     if not isinstance(kern, Kernel):
         raise lookup_log.Unrecordable(f"{entry['kernel'][0]} does not give a laxarray kernel "
-                                  "(any more)")
-    sig, stand_ins, device = lookup_log.call_inputs(entry)
-    if not kern.bind(lookup_log.statics(entry)).prepare(bool(entry["masked"]), sig, stand_ins,
-                                                    device):
-        raise RuntimeError("the executable store does not take this call (a host callback, "
-                           "or static arguments without a name in every process)")
+                                      "(any more)")
+    return (kern.bind(lookup_log.statics(entry)), *lookup_log.call_inputs(entry))

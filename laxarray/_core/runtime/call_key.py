@@ -189,5 +189,4 @@ def describe(v, depth=0):
 
 
 __all__ = ["static_key", "array_signature", "signature", "spread", "placement", "storable",
-           "home_device",
            "store_key", "text_key", "describe", "KEY_FORMAT"]

@@ -402,7 +402,8 @@ def default_store() -> ExecutableStore | None:
                         path = None
                 store = None if path is None else ExecutableStore.open(path)
                 if store is not None:
-                    prefetch.start(store, tier_trace, _neutral if fingerprint.portable_build() else None)
+                    prefetch.start(store, tier_trace,
+                                   neutral_key if fingerprint.portable_build() else None)
                     # what every key holds, while the program imports rather than in its
                     # first call (on the chip that call took 58 ms, the next ones 5-7):
                     # laxarray's source read and hashed (10-16 ms on a 2-core CPU), and
@@ -528,7 +529,9 @@ def with_environment(key: str, environment: str) -> str:
     return f"{head}|{environment}|{rest.partition('|')[2]}"
 
 
-def _neutral(key):
+def neutral_key(key: str) -> str:
+    """``key`` as a tier's trace keeps it, the same on every machine: its environment part
+    empty (:func:`tier_trace` fills in this machine's)."""
     return with_environment(key, "")
 
 

@@ -181,12 +181,10 @@ def start(store, fallback=None, neutral=None) -> None:
         _STATE["trace"], _STATE["seen"], _STATE["neutral"] = [], set(), neutral
         _STATE["folder"] = folder = os.path.join(store.path, "traces")
         atexit.register(_at_exit)
-        try:
-            with open(_trace_file(folder), encoding="utf-8") as f:
-                names = f.read().split("\n")
-        except OSError:
+        names = _read(_trace_file(folder))
+        if names is None:
             names = fallback() if fallback is not None else []
-        names = [n for n in names if n][:AHEAD]
+        names = names[:AHEAD]
         if names:
             _STATE["ahead"] = Ahead(store, names)
 
