@@ -40,9 +40,9 @@ from laxarray._core.runtime.files import write_atomic
 from laxarray._core import env_vars as _env_vars
 
 #: How many keys a trace keeps (this run's first, then earlier runs' others).
-KEEP = 8192
+KEEP = 2048
 #: How many keys of a trace the thread loads ahead.
-AHEAD = 4096
+AHEAD = 512
 
 
 class Ahead:
